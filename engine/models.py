@@ -1,0 +1,314 @@
+"""The engine's data: comments and their anchors, claims, verdicts and metrics.
+
+Units: every offset stored on a model object that comes from outside (``Anchor.start_offset``,
+``Anchor.end_offset``) counts UTF-16 code units, as the anchor contract in DESIGN.md says.
+Every ``Span`` the engine computes counts Python code points into the version's text;
+``Span.to_json(text)`` converts to UTF-16 units at the boundary.
+
+These classes are plain dataclasses with ``to_json``/``from_json`` so the CLI, the
+workspace, the evidence bundle and the GUI all share one shape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from engine import utf16
+
+VERDICTS = ("edited", "untouched", "deleted", "stale_anchor")
+Verdict = Literal["edited", "untouched", "deleted", "stale_anchor"]
+CLAIMS = ("addressed", "not_addressed", "stale_anchor")
+Claim = Literal["addressed", "not_addressed", "stale_anchor"]
+
+#: How a v2 span was found. ``exact``: the quote at the place the diff maps the v1 span
+#: to; ``context``: the quote found elsewhere, told apart by its prefix/suffix;
+#: ``fuzzy``: an approximate match of a rewritten quote near the mapped position;
+#: ``diff``: the region the diff maps the v1 span to (text replaced); ``none``: not found.
+METHODS = ("exact", "context", "fuzzy", "diff", "none")
+
+#: Verbatim message of DESIGN.md for a stale anchor.
+STALE_ANCHOR_MESSAGE = (
+    "ATTRIBUTION: STALE ANCHOR - quote not found in current version; comment left unresolved"
+)
+#: Verbatim line of DESIGN.md printed when a resolved comment is reopened.
+VERIFICATION_MESSAGE = "VERIFICATION: MODEL CLAIMED ADDRESSED - ANCHORED TEXT UNCHANGED"
+
+ANCHOR_CONTEXT = 32
+"""Characters of prefix and suffix an anchor carries (DESIGN.md anchor contract)."""
+
+
+class InputError(ValueError):
+    """Unusable input. ``str()`` is one line naming the source and the problem."""
+
+    def __init__(self, source: str, problem: str):
+        self.source = source
+        self.problem = problem
+        super().__init__(f"{source}: {problem}" if source else problem)
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """W3C TextQuoteSelector + TextPositionSelector, native units.
+
+    ``start_offset``/``end_offset`` count UTF-16 code units into the body textContent of
+    the version the comment was made on; either may be None (missing). ``quote`` may be
+    None or empty in bad input; the engine reports such a comment as unusable.
+    """
+
+    quote: str | None
+    prefix: str = ""
+    suffix: str = ""
+    dom_path: str = "body"
+    start_offset: int | None = None
+    end_offset: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "quote": self.quote,
+            "prefix": self.prefix,
+            "suffix": self.suffix,
+            "dom_path": self.dom_path,
+            "start_offset": self.start_offset,
+            "end_offset": self.end_offset,
+        }
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> Anchor:
+        def _int(v: Any) -> int | None:
+            if v is None or isinstance(v, bool):
+                return None
+            if isinstance(v, int):
+                return v
+            if isinstance(v, float) and v.is_integer():
+                return int(v)
+            raise ValueError(f"offset {v!r} is not an integer")
+
+        quote = obj.get("quote")
+        if quote is not None and not isinstance(quote, str):
+            raise ValueError("anchor quote is not text")
+        return cls(
+            quote=quote,
+            prefix=obj.get("prefix") or "",
+            suffix=obj.get("suffix") or "",
+            dom_path=obj.get("dom_path") or "body",
+            start_offset=_int(obj.get("start_offset")),
+            end_offset=_int(obj.get("end_offset")),
+        )
+
+
+@dataclass
+class Reply:
+    """One message on a comment's thread."""
+
+    author: str
+    body: str
+    created_at: str = ""
+    kind: str = "reply"  # reply | reopen | resolve
+
+    def to_json(self) -> dict[str, Any]:
+        return {"author": self.author, "body": self.body, "created_at": self.created_at,
+                "kind": self.kind}
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> Reply:
+        return cls(author=str(obj.get("author", "")), body=str(obj.get("body", "")),
+                   created_at=str(obj.get("created_at", "")), kind=str(obj.get("kind", "reply")))
+
+
+@dataclass
+class Comment:
+    """A review comment in the native shape (DESIGN.md, `arl score` contract)."""
+
+    id: str
+    body: str
+    anchor: Anchor
+    author: str = ""
+    created_on_version_id: str | None = None
+    status: str = "open"  # open | resolved
+    actionable: bool = True
+    thread: list[Reply] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "body": self.body,
+            "author": self.author,
+            "created_on_version_id": self.created_on_version_id,
+            "status": self.status,
+            "actionable": self.actionable,
+            "anchor": self.anchor.to_json(),
+            "thread": [r.to_json() for r in self.thread],
+        }
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> Comment:
+        """Build from the native shape. Raises ValueError naming the problem."""
+        if not isinstance(obj, dict):
+            raise ValueError("comment is not a JSON object")
+        cid = obj.get("id")
+        if cid is None or (isinstance(cid, str) and not cid.strip()):
+            raise ValueError("comment has no id")
+        anchor = obj.get("anchor")
+        if not isinstance(anchor, dict):
+            raise ValueError(f"comment {cid}: no anchor object")
+        status = obj.get("status") or "open"
+        if status not in ("open", "resolved"):
+            raise ValueError(f"comment {cid}: status {status!r} is not open or resolved")
+        created = obj.get("created_on_version_id")
+        return cls(
+            id=str(cid),
+            body=str(obj.get("body") or ""),
+            anchor=Anchor.from_json(anchor),
+            author=str(obj.get("author") or ""),
+            created_on_version_id=None if created is None else str(created),
+            status=status,
+            actionable=bool(obj.get("actionable", True)),
+            thread=[Reply.from_json(r) for r in obj.get("thread") or [] if isinstance(r, dict)],
+        )
+
+
+@dataclass(frozen=True)
+class ClaimItem:
+    """One entry of the agent's structured report (DESIGN.md, the revision agent)."""
+
+    comment_id: str
+    claim: Claim
+    change_summary: str = ""
+    rationale: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"comment_id": self.comment_id, "claim": self.claim,
+                "change_summary": self.change_summary, "rationale": self.rationale}
+
+
+@dataclass
+class ClaimReport:
+    """The agent's report. ``usable`` False means claim accuracy is N/A with ``problem``."""
+
+    comments: list[ClaimItem] = field(default_factory=list)
+    notes: str = ""
+    usable: bool = True
+    problem: str = ""
+
+    def by_comment(self) -> dict[str, ClaimItem]:
+        return {c.comment_id: c for c in self.comments}
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"comments": [c.to_json() for c in self.comments],
+                               "notes": self.notes}
+        if not self.usable:
+            out["usable"] = False
+            out["problem"] = self.problem
+        return out
+
+    @classmethod
+    def unusable(cls, problem: str) -> ClaimReport:
+        return cls(usable=False, problem=problem)
+
+
+@dataclass(frozen=True)
+class Span:
+    """A region of one version's text, in code points: ``text[start:end]``."""
+
+    start: int
+    end: int
+    text: str
+
+    def to_json(self, full_text: str) -> dict[str, Any]:
+        """The contract's shape, offsets converted to UTF-16 code units of ``full_text``."""
+        return {"start": utf16.to_utf16(full_text, self.start),
+                "end": utf16.to_utf16(full_text, self.end), "text": self.text}
+
+
+@dataclass
+class VerdictRecord:
+    """The verdict on one comment, and the evidence for it.
+
+    ``confidence`` is in [0, 1]: 1.0 for an exact re-anchor, the similarity for a fuzzy one.
+    ``offsets_repaired`` says the stored v1 offsets did not match the quote and the span was
+    found from the quote and its context instead. ``note`` is a plain sentence for people.
+    """
+
+    comment_id: str
+    verdict: Verdict
+    v1: Span | None
+    v2: Span | None
+    method: str
+    markup_changed: bool = False
+    claim: str | None = None
+    claim_agrees: bool | None = None
+    message: str | None = None
+    confidence: float = 1.0
+    offsets_repaired: bool = False
+    approximate: bool = False
+    note: str = ""
+
+    def to_json(self, v1_text: str, v2_text: str, *, extended: bool = False) -> dict[str, Any]:
+        """The `arl score --json` item; ``extended`` adds confidence and repair notes."""
+        out: dict[str, Any] = {
+            "comment_id": self.comment_id,
+            "verdict": self.verdict,
+            "v1": self.v1.to_json(v1_text) if self.v1 else None,
+            "v2": self.v2.to_json(v2_text) if self.v2 else None,
+            "method": self.method,
+            "markup_changed": self.markup_changed,
+            "claim": self.claim,
+            "claim_agrees": self.claim_agrees,
+            "message": self.message,
+        }
+        if extended:
+            out.update(confidence=round(self.confidence, 4),
+                       offsets_repaired=self.offsets_repaired,
+                       approximate=self.approximate, note=self.note)
+        return out
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A number with its numerator and denominator, or N/A with the reason.
+
+    Never a zero standing in for "could not be measured": ``value`` is None exactly when
+    the metric is N/A, and then ``reason`` says why in plain words.
+    """
+
+    value: float | None
+    numerator: float | None = None
+    denominator: float | None = None
+    reason: str = ""
+
+    @classmethod
+    def ratio(cls, numerator: float, denominator: float) -> Metric:
+        return cls(value=numerator / denominator, numerator=numerator, denominator=denominator)
+
+    @classmethod
+    def na(cls, reason: str) -> Metric:
+        return cls(value=None, reason=reason)
+
+    @property
+    def is_na(self) -> bool:
+        return self.value is None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.value is None:
+            return {"value": None, "reason": self.reason}
+        return {"value": self.value, "numerator": _num(self.numerator),
+                "denominator": _num(self.denominator)}
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> Metric:
+        if obj.get("value") is None:
+            return cls.na(str(obj.get("reason", "")))
+        return cls(value=obj["value"], numerator=obj.get("numerator"),
+                   denominator=obj.get("denominator"))
+
+
+def _num(x: float | None) -> float | int | None:
+    """Whole numbers as JSON integers (counts stay counts), others unchanged."""
+    if isinstance(x, float) and x.is_integer():
+        return int(x)
+    return x
+
+
+METRIC_NAMES = ("attribution_rate", "collateral_churn", "claim_accuracy",
+                "cost_per_attributed_fix", "rounds_to_converge")

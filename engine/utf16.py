@@ -1,0 +1,85 @@
+"""Exact conversion between UTF-16 code units and Python code-point indices.
+
+Browsers, JavaScript and the anchor contract count UTF-16 code units; Python ``str``
+indexes code points. A code point above U+FFFF (emoji, mathematical letters, each part of
+a ZWJ sequence) is two UTF-16 units and one code point. Conversion happens here and only
+here, exactly at the boundary.
+
+``OffsetMap`` answers many conversions on one text in O(log n) each after an O(n) scan
+that touches only the astral characters (found by a regular expression, not a Python loop).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
+
+
+class OffsetMap:
+    """Converts offsets for one text.
+
+    ``astral`` holds the code-point index of every astral character, ascending. A UTF-16
+    offset that falls between the two halves of a surrogate pair is not a character
+    boundary: ``to_codepoint`` raises ValueError for it unless ``snap`` is "floor" or
+    "ceil".
+    """
+
+    __slots__ = ("text", "astral", "utf16_length")
+
+    def __init__(self, text: str):
+        self.text = text
+        self.astral = [m.start() for m in _ASTRAL.finditer(text)]
+        self.utf16_length = len(text) + len(self.astral)
+
+    def to_utf16(self, cp: int) -> int:
+        """Code-point index (0..len(text)) to UTF-16 units. Raises ValueError out of range."""
+        if not 0 <= cp <= len(self.text):
+            raise ValueError(f"code-point offset {cp} outside 0..{len(self.text)}")
+        return cp + bisect.bisect_left(self.astral, cp)
+
+    def to_codepoint(self, u16: int, snap: str | None = None) -> int:
+        """UTF-16 offset (0..utf16_length) to a code-point index.
+
+        Raises ValueError when out of range, or inside a surrogate pair and ``snap`` is None;
+        ``snap="floor"``/``"ceil"`` move such an offset to the pair's start/end instead.
+        """
+        if not 0 <= u16 <= self.utf16_length:
+            raise ValueError(f"UTF-16 offset {u16} outside 0..{self.utf16_length}")
+        # Find k = number of astral characters strictly before the answer. The answer cp
+        # satisfies cp + k == u16 where k = #astral < cp. Binary search over astral list:
+        # the i-th astral char (cp a_i) starts at UTF-16 unit a_i + i.
+        lo, hi = 0, len(self.astral)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.astral[mid] + mid < u16:
+                lo = mid + 1
+            else:
+                hi = mid
+        # lo astral characters start before u16 (in UTF-16 units).
+        if lo and self.astral[lo - 1] + (lo - 1) + 1 == u16:
+            # u16 points at the low surrogate of astral character lo-1.
+            if snap == "floor":
+                return self.astral[lo - 1]
+            if snap == "ceil":
+                return self.astral[lo - 1] + 1
+            raise ValueError(f"UTF-16 offset {u16} splits a surrogate pair")
+        return u16 - lo
+
+
+def to_utf16(text: str, cp: int) -> int:
+    """Code-point index into ``text`` to UTF-16 units (one-off; use OffsetMap for many)."""
+    if not 0 <= cp <= len(text):
+        raise ValueError(f"code-point offset {cp} outside 0..{len(text)}")
+    return cp + len(_ASTRAL.findall(text, 0, cp))
+
+
+def to_codepoint(text: str, u16: int, snap: str | None = None) -> int:
+    """UTF-16 offset into ``text`` to a code-point index (one-off). See OffsetMap."""
+    return OffsetMap(text).to_codepoint(u16, snap)
+
+
+def utf16_length(text: str) -> int:
+    """Length of ``text`` in UTF-16 code units."""
+    return len(text) + len(_ASTRAL.findall(text))
