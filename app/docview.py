@@ -1,0 +1,456 @@
+"""Rendering untrusted documents: a loopback server and a locked-down QWebEngineView.
+
+Documents under review are untrusted (DESIGN.md). Following STYLE.md:
+
+- ``DocServer`` serves each document's bytes from memory on 127.0.0.1 (random port) under an
+  unguessable path, with ``Content-Security-Policy: script-src 'none'``: every page script is
+  blocked while the HTML parser's scripting flag stays on, so ``<noscript>`` parses as raw
+  text and the page's ``document.body.textContent`` equals the engine's ``body_text``.
+- ``DocumentView`` uses an off-the-record profile whose request interceptor blocks every URL
+  except the document's own path (and ``data:``); it refuses navigation and new windows.
+- Our own scripts (``qwebchannel.js`` and ``resources/web/arl-page.js``) run in the isolated
+  ApplicationWorld. The bridge is one QObject, ``PageBridge``, with ``@Slot(str)`` JSON methods.
+
+Offsets exchanged with the page count UTF-16 code units into body textContent.
+"""
+
+from __future__ import annotations
+
+import http.server
+import json
+import secrets
+import threading
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Callable
+
+from PySide6.QtCore import QFile, QIODevice, QObject, QUrl, Signal, Slot
+from PySide6.QtWebChannel import QWebChannel
+from PySide6.QtWebEngineCore import (
+    QWebEnginePage,
+    QWebEngineProfile,
+    QWebEngineScript,
+    QWebEngineSettings,
+    QWebEngineUrlRequestInfo,
+    QWebEngineUrlRequestInterceptor,
+)
+from PySide6.QtWebEngineWidgets import QWebEngineView
+
+WORLD = QWebEngineScript.ScriptWorldId.ApplicationWorld
+CSP = ("script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'; "
+       "frame-src 'none'; worker-src 'none'")
+
+# -------------------------------------------------------------------------------------------
+# Verdict styles: Okabe-Ito colours (colour-blind safe), and never colour alone: each kind
+# has its own underline style, an icon and a label.
+# -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SpanStyle:
+    label: str
+    icon: str
+    line: str  # underline / badge colour (Okabe-Ito)
+    bg: str  # translucent fill
+    style: str  # CSS text-decoration-style
+    badge_text: str = "#ffffff"
+    description: str = ""
+
+
+STYLES: dict[str, SpanStyle] = {
+    "edited": SpanStyle("edited", "\u270E", "#009E73", "rgba(0,158,115,.22)", "solid",
+                        description="the anchored text was changed"),
+    "untouched": SpanStyle("untouched", "\u25CB", "#D55E00", "rgba(213,94,0,.22)", "wavy",
+                           description="the anchored text is unchanged"),
+    "deleted": SpanStyle("deleted", "\u2715", "#0072B2", "rgba(0,114,178,.20)", "double",
+                         description="the quoted text is gone from v2"),
+    "stale_anchor": SpanStyle("stale anchor", "?", "#CC79A7", "rgba(204,121,167,.25)",
+                              "dotted", badge_text="#000000",
+                              description="made on another version; not counted"),
+    "comment": SpanStyle("comment", "\u270D", "#56B4E9", "rgba(86,180,233,.25)", "solid",
+                         badge_text="#000000", description="a review comment"),
+    "collateral": SpanStyle("changed outside every anchor", "\u25B3", "#E69F00",
+                            "rgba(230,159,0,.30)", "dashed", badge_text="#000000",
+                            description="text the agent changed that no comment points at"),
+}
+
+
+def style_spec() -> dict[str, dict[str, str]]:
+    """The ``kinds`` object for ``__arl.highlight`` (JS)."""
+    return {k: {"bg": s.bg, "line": s.line, "style": s.style, "badge": s.line,
+                "badgeText": s.badge_text} for k, s in STYLES.items()}
+
+
+# -------------------------------------------------------------------------------------------
+# Loopback server
+# -------------------------------------------------------------------------------------------
+
+
+class _Handler(http.server.BaseHTTPRequestHandler):
+    server: _Server
+
+    def do_GET(self):  # noqa: N802 (http.server naming)
+        doc = self.server.docs.get(self.path)
+        if doc is None:
+            self.send_error(404)
+            return
+        body, ctype = doc
+        self.send_response(200)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Content-Security-Policy", CSP)
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Referrer-Policy", "no-referrer")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: Any) -> None:  # quiet
+        pass
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+    docs: dict[str, tuple[bytes, str]]
+
+
+def content_type(raw: bytes, kind: str) -> str:
+    """The Content-Type for a document: text/plain for .txt/.md, text/html otherwise.
+
+    For HTML the encoding decision mirrors the engine's (BOM, else ``<meta charset>``, else
+    UTF-8 when the bytes are valid UTF-8, else windows-1252). A transport charset would
+    override the page's own ``<meta charset>``, so one is only sent when the page has no
+    declaration of its own (no BOM and no ``charset`` in its first 1024 bytes).
+    """
+    if kind in ("text", "markdown", "txt", "md", "plain"):
+        return "text/plain; charset=utf-8"
+    if raw.startswith((b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe")) or b"charset" in raw[:1024].lower():
+        return "text/html"
+    try:
+        raw.decode("utf-8")
+        return "text/html; charset=utf-8"
+    except UnicodeDecodeError:
+        return "text/html; charset=windows-1252"
+
+
+class DocServer:
+    """Serves registered documents on 127.0.0.1:random port, one unguessable path each."""
+
+    _instance: DocServer | None = None
+
+    def __init__(self) -> None:
+        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._server.docs = {}
+        self.port = self._server.server_address[1]
+        self._thread = threading.Thread(target=self._server.serve_forever,
+                                        name="arl-docserver", daemon=True)
+        self._thread.start()
+
+    @classmethod
+    def instance(cls) -> DocServer:
+        if cls._instance is None:
+            cls._instance = DocServer()
+        return cls._instance
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def add(self, raw: bytes | str, kind: str = "html") -> QUrl:
+        """Register a document; returns its URL. ``kind``: html, text or markdown."""
+        if isinstance(raw, str):
+            raw = raw.encode("utf-8")
+        path = f"/d/{secrets.token_urlsafe(24)}/"
+        self._server.docs[path] = (raw, content_type(raw, kind))
+        return QUrl(self.origin + path)
+
+    def remove(self, url: QUrl) -> None:
+        self._server.docs.pop(url.path(), None)
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        if DocServer._instance is self:
+            DocServer._instance = None
+
+
+# -------------------------------------------------------------------------------------------
+# Profile, interceptor, page
+# -------------------------------------------------------------------------------------------
+
+
+class DocInterceptor(QWebEngineUrlRequestInterceptor):
+    """Blocks every request except the loopback server's document paths and ``data:``."""
+
+    def __init__(self, origin: str, parent: QObject | None = None):
+        super().__init__(parent)
+        self.origin = origin
+        self.blocked: list[str] = []
+
+    def interceptRequest(self, info: QWebEngineUrlRequestInfo) -> None:  # noqa: N802
+        url = info.requestUrl()
+        if url.scheme() == "data":
+            return
+        s = url.toString()
+        if s.startswith(self.origin + "/d/"):
+            return
+        if len(self.blocked) < 1000:
+            self.blocked.append(s[:200])
+        info.block(True)
+
+
+_profile: QWebEngineProfile | None = None
+_scripts_source: str | None = None
+
+
+def _read_qwebchannel_js() -> str:
+    f = QFile(":/qtwebchannel/qwebchannel.js")
+    if not f.open(QIODevice.OpenModeFlag.ReadOnly):
+        raise RuntimeError("qwebchannel.js not found in Qt resources")
+    try:
+        return bytes(f.readAll().data()).decode("utf-8")
+    finally:
+        f.close()
+
+
+def page_script_source() -> str:
+    """qwebchannel.js followed by arl-page.js (both run in the ApplicationWorld)."""
+    global _scripts_source
+    if _scripts_source is None:
+        own = resources.files("resources").joinpath("web/arl-page.js").read_text("utf-8")
+        _scripts_source = _read_qwebchannel_js() + "\n;\n" + own
+    return _scripts_source
+
+
+def document_profile() -> QWebEngineProfile:
+    """The shared off-the-record profile for untrusted documents (created once)."""
+    global _profile
+    if _profile is None:
+        from PySide6.QtWidgets import QApplication
+
+        server = DocServer.instance()
+        profile = QWebEngineProfile(QApplication.instance())  # no storage name: off the record
+        profile.setHttpCacheType(QWebEngineProfile.HttpCacheType.MemoryHttpCache)
+        profile.setPersistentCookiesPolicy(
+            QWebEngineProfile.PersistentCookiesPolicy.NoPersistentCookies)
+        profile.setSpellCheckEnabled(False)
+        interceptor = DocInterceptor(server.origin, profile)
+        profile.setUrlRequestInterceptor(interceptor)
+        profile._arl_interceptor = interceptor  # keep a Python reference
+        s = profile.settings()
+        A = QWebEngineSettings.WebAttribute
+        for attr, on in ((A.JavascriptEnabled, True),  # page scripts are stopped by CSP
+                         (A.JavascriptCanOpenWindows, False),
+                         (A.JavascriptCanAccessClipboard, False),
+                         (A.LocalContentCanAccessRemoteUrls, False),
+                         (A.LocalContentCanAccessFileUrls, False),
+                         (A.PluginsEnabled, False),
+                         (A.PdfViewerEnabled, False),
+                         (A.AutoLoadIconsForPage, False),
+                         (A.HyperlinkAuditingEnabled, False),
+                         (A.FocusOnNavigationEnabled, False),
+                         (A.DnsPrefetchEnabled, False),
+                         (A.NavigateOnDropEnabled, False),
+                         (A.WebGLEnabled, False)):
+            s.setAttribute(attr, on)
+        script = QWebEngineScript()
+        script.setName("arl-page")
+        script.setSourceCode(page_script_source())
+        script.setInjectionPoint(QWebEngineScript.InjectionPoint.DocumentReady)
+        script.setWorldId(WORLD)
+        script.setRunsOnSubFrames(False)
+        profile.scripts().insert(script)
+        _profile = profile
+    return _profile
+
+
+class PageBridge(QObject):
+    """The one object the page's isolated world can reach. Slots take JSON strings."""
+
+    selection = Signal(object)  # dict anchor or None
+    ready = Signal(int)  # body textContent length, UTF-16 units
+
+    @Slot(str)
+    def selectionChanged(self, payload: str) -> None:  # noqa: N802 (JS-facing name)
+        try:
+            self.selection.emit(json.loads(payload))
+        except ValueError:
+            self.selection.emit(None)
+
+    @Slot(str)
+    def pageReady(self, payload: str) -> None:  # noqa: N802 (JS-facing name)
+        try:
+            self.ready.emit(int(json.loads(payload).get("length", 0)))
+        except (ValueError, AttributeError):
+            self.ready.emit(0)
+
+
+class DocumentPage(QWebEnginePage):
+    """Loads one URL and refuses every other navigation and every new window."""
+
+    def __init__(self, profile: QWebEngineProfile, parent: QObject | None = None):
+        super().__init__(profile, parent)
+        self.allowed_url: QUrl | None = None
+        self.refused: list[str] = []
+
+    def acceptNavigationRequest(self, url, nav_type, is_main_frame) -> bool:  # noqa: N802
+        if (self.allowed_url is not None and url == self.allowed_url
+                and nav_type in (QWebEnginePage.NavigationType.NavigationTypeTyped,
+                                 QWebEnginePage.NavigationType.NavigationTypeReload,
+                                 QWebEnginePage.NavigationType.NavigationTypeOther)):
+            return True
+        if len(self.refused) < 100:
+            self.refused.append(url.toString()[:200])
+        return False
+
+    def createWindow(self, _type):  # noqa: N802
+        return None
+
+    def javaScriptConsoleMessage(self, level, message, line, source):  # noqa: N802
+        pass  # page messages are untrusted noise
+
+
+# -------------------------------------------------------------------------------------------
+# The view
+# -------------------------------------------------------------------------------------------
+
+
+class DocumentView(QWebEngineView):
+    """Shows one untrusted document with highlights painted by offsets.
+
+    Signals: ``rendered(ok)`` after the page loaded and our script is ready;
+    ``highlighted(dict)`` after ``set_highlights`` was applied (``made``, ``failed``);
+    ``anchorSelected(dict|None)`` with the anchor of the user's selection (UTF-16 offsets,
+    quote/prefix/suffix from the page's own textContent).
+    """
+
+    rendered = Signal(bool)
+    highlighted = Signal(object)
+    anchorSelected = Signal(object)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.server = DocServer.instance()
+        self._page = DocumentPage(document_profile(), self)
+        self.setPage(self._page)
+        self.bridge = PageBridge(self)
+        self.channel = QWebChannel(self)
+        self.channel.registerObject("bridge", self.bridge)
+        self._page.setWebChannel(self.channel, WORLD)
+        self.bridge.selection.connect(self.anchorSelected)
+        self.bridge.ready.connect(self._on_bridge_ready)
+        self._page.loadFinished.connect(self._on_load_finished)
+        self.setContextMenuPolicy(self.contextMenuPolicy().NoContextMenu)
+        self.setAcceptDrops(False)
+        self._url: QUrl | None = None
+        self._pending: dict | None = None
+        self.is_ready = False
+        self.length = 0
+        self._loaded_ok = False
+        self.scriptErrors: list[str] = []
+
+    # -- loading --------------------------------------------------------------------------
+
+    def show_document(self, raw: bytes | str, kind: str = "html") -> None:
+        """Render ``raw`` (bytes of an HTML document, or text for ``kind`` text/markdown)."""
+        if self._url is not None:
+            self.server.remove(self._url)
+        self.is_ready = False
+        self._loaded_ok = False
+        self._url = self.server.add(raw, kind)
+        self._page.allowed_url = self._url
+        self._page.load(self._url)
+
+    def show_message(self, text: str) -> None:
+        """Show a plain sentence in place of a document (nothing to render)."""
+        import html as _html
+
+        self.show_document(
+            "<!doctype html><meta charset=utf-8><body style='font:15px system-ui,sans-serif;"
+            "color:#444;margin:2em'><p>" + _html.escape(text) + "</p></body>")
+
+    def _on_load_finished(self, ok: bool) -> None:
+        self._loaded_ok = ok
+        if not ok:
+            self.rendered.emit(False)
+            return
+        # The bridge normally says "ready" itself; ask explicitly too in case the channel
+        # connected before loadFinished was seen.
+        self.run_js("window.__arl ? __arl.length() : -1", self._on_length)
+
+    def _on_length(self, n: Any) -> None:
+        if isinstance(n, (int, float)) and n >= 0 and not self.is_ready:
+            self._on_bridge_ready(int(n))
+
+    def _on_bridge_ready(self, length: int) -> None:
+        if self.is_ready or not self._loaded_ok and length <= 0:
+            return
+        self.is_ready = True
+        self.length = length
+        self.rendered.emit(True)
+        if self._pending is not None:
+            spec, self._pending = self._pending, None
+            self._apply(spec)
+
+    # -- page scripts -----------------------------------------------------------------------
+
+    def run_js(self, source: str, callback: Callable[[Any], None] | None = None) -> None:
+        """Run the expression ``source`` in the isolated ApplicationWorld.
+
+        The value travels as JSON (objects made in an isolated world do not convert to
+        Python directly); ``callback`` gets the decoded value, None on a script error.
+        """
+        wrapped = ("(function(){try{return JSON.stringify({v:(" + source + ")});}"
+                   "catch(e){return JSON.stringify({e:String(e)});}})()")
+        if callback is None:
+            self._page.runJavaScript(wrapped, WORLD)
+            return
+
+        def done(result: Any) -> None:
+            try:
+                obj = json.loads(result) if isinstance(result, str) else {}
+            except ValueError:
+                obj = {}
+            if "e" in obj:
+                self.scriptErrors.append(obj["e"])
+            callback(obj.get("v"))
+
+        self._page.runJavaScript(wrapped, WORLD, done)
+
+    def set_highlights(self, spans: list[dict], labels: bool = True) -> None:
+        """Paint ``spans`` ({id, kind, start, end, label?}; UTF-16 offsets) once ready."""
+        spec = {"kinds": style_spec(), "spans": spans, "labels": labels}
+        if not self.is_ready:
+            self._pending = spec
+            return
+        self._apply(spec)
+
+    def _apply(self, spec: dict) -> None:
+        self.run_js("__arl.highlight(" + json.dumps(spec) + ")",
+                    lambda r: self.highlighted.emit(r if isinstance(r, dict) else {}))
+
+    def focus_span(self, span_id: str, callback: Callable[[Any], None] | None = None) -> None:
+        """Scroll to the span ``span_id`` and mark it; callback gets True if it exists."""
+        self.run_js("__arl.focus(" + json.dumps(span_id) + ")", callback)
+
+    def select_span(self, span_id: str, callback: Callable[[Any], None] | None = None) -> None:
+        self.run_js("__arl.selectSpan(" + json.dumps(span_id) + ")", callback)
+
+    def select_offsets(self, start: int, end: int,
+                       callback: Callable[[Any], None] | None = None) -> None:
+        self.run_js(f"__arl.selectOffsets({int(start)}, {int(end)})", callback)
+
+    def selection_anchor(self, callback: Callable[[Any], None]) -> None:
+        self.run_js("__arl.selectionAnchor()", callback)
+
+    def body_text(self, callback: Callable[[Any], None]) -> None:
+        """The page's own ``document.body.textContent``."""
+        self.run_js("document.body ? document.body.textContent : ''", callback)
+
+    def blocked_requests(self) -> list[str]:
+        return list(document_profile()._arl_interceptor.blocked)
+
+    def closeEvent(self, event):  # noqa: N802
+        if self._url is not None:
+            self.server.remove(self._url)
+        super().closeEvent(event)

@@ -1,0 +1,251 @@
+// Agent Review Loop: page helper, injected into the isolated ApplicationWorld only.
+// The document's own scripts are blocked by CSP and cannot see this world or its bridge.
+//
+// Offsets count UTF-16 code units into document.body.textContent (the anchor contract),
+// built by walking Text nodes under <body> in tree order (as hypothesis
+// anchoring/text-range.ts and Apache Annotator highlight-text.ts do). Highlights are
+// painted with the CSS Custom Highlight API, which never changes the DOM, so textContent
+// stays equal to the engine's extraction.
+(function () {
+  "use strict";
+  if (window.__arl) return;
+  var CONTEXT = 32;
+  var state = { nodes: null, starts: null, spans: [], ranges: {}, bridge: null,
+                kinds: {}, labels: true, overlay: null };
+
+  function textNodes() {
+    if (state.nodes) return state.nodes;
+    var nodes = [], starts = [], pos = 0;
+    var body = document.body;
+    if (body) {
+      var walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+      var n;
+      while ((n = walker.nextNode())) {
+        nodes.push(n); starts.push(pos); pos += n.data.length;
+      }
+    }
+    state.nodes = nodes; state.starts = starts; state.length = pos;
+    return nodes;
+  }
+
+  // Start boundary: the last node with starts[i] <= off. End boundary (strict): the last
+  // node with starts[i] < off, so a range ending at a node's end stays inside that node.
+  function nodeIndexAt(off, strict) {
+    var starts = state.starts, lo = 0, hi = starts.length - 1, ans = 0;
+    while (lo <= hi) {
+      var mid = (lo + hi) >> 1;
+      if (strict ? starts[mid] < off : starts[mid] <= off) { ans = mid; lo = mid + 1; }
+      else { hi = mid - 1; }
+    }
+    return ans;
+  }
+
+  function rangeFor(start, end) {
+    var nodes = textNodes();
+    if (!nodes.length || start < 0 || end < start || end > state.length) return null;
+    var a = nodeIndexAt(start, false), b = end > start ? nodeIndexAt(end, true) : a;
+    var r = document.createRange();
+    r.setStart(nodes[a], start - state.starts[a]);
+    r.setEnd(nodes[b], end - state.starts[b]);
+    return r;
+  }
+
+  // Global UTF-16 offset of a (container, offset) boundary point.
+  function offsetOf(container, offset) {
+    var nodes = textNodes();
+    if (container.nodeType === Node.TEXT_NODE) {
+      var i = nodes.indexOf(container);
+      if (i >= 0) return state.starts[i] + offset;
+    }
+    // Element boundary: count the text of every text node before the boundary point.
+    var probe = document.createRange();
+    probe.setStart(document.body, 0);
+    try { probe.setEnd(container, offset); } catch (e) { return null; }
+    var lo = 0, hi = nodes.length;  // first node not fully before the boundary
+    while (lo < hi) {
+      var mid = (lo + hi) >> 1;
+      var cmp = probe.comparePoint(nodes[mid], nodes[mid].data.length);
+      if (cmp <= 0) lo = mid + 1; else hi = mid;
+    }
+    if (lo >= nodes.length) return state.length;
+    return state.starts[lo];
+  }
+
+  function ensureStyle(css) {
+    var el = document.getElementById("__arl_style");
+    if (!el) {
+      el = document.createElement("style");
+      el.id = "__arl_style";
+      (document.head || document.documentElement).appendChild(el);
+    }
+    el.textContent = css;
+  }
+
+  function ensureOverlay() {
+    if (state.overlay && state.overlay.isConnected) return state.overlay;
+    // The overlay sits under <html>, outside <body>: body.textContent is unchanged.
+    var host = document.createElement("arl-overlay");
+    host.style.cssText = "position:absolute;left:0;top:0;width:0;height:0;" +
+      "z-index:2147483647;pointer-events:none;";
+    var root = host.attachShadow({ mode: "closed" });
+    var style = document.createElement("style");
+    style.textContent =
+      ".b{position:absolute;font:600 11px/1.2 system-ui,sans-serif;padding:1px 4px;" +
+      "border-radius:3px;white-space:nowrap;transform:translateY(-100%);" +
+      "box-shadow:0 0 0 1px rgba(0,0,0,.35);}" +
+      ".b.focus{outline:3px solid #000;outline-offset:1px;}";
+    root.appendChild(style);
+    var layer = document.createElement("div");
+    root.appendChild(layer);
+    document.documentElement.appendChild(host);
+    state.overlay = { host: host, layer: layer };
+    return state.overlay;
+  }
+
+  // spec: {kinds: {name: {bg, fg, line, style, label, icon, text}}, spans: [{id, kind, start,
+  //        end, label?}], labels: bool}
+  function highlight(spec) {
+    textNodes();
+    var kinds = spec.kinds || {};
+    state.kinds = kinds;
+    var css = "";
+    if (window.CSS && CSS.highlights) CSS.highlights.clear();
+    var groups = {};
+    Object.keys(kinds).forEach(function (k) {
+      var s = kinds[k];
+      css += "::highlight(arl-" + k + "){background-color:" + s.bg + ";color:" +
+        (s.text || "inherit") + ";text-decoration:underline " + (s.style || "solid") + " " +
+        s.line + " 2px;text-underline-offset:3px;}\n";
+      groups[k] = [];
+    });
+    css += "::highlight(arl-focus){background-color:rgba(255,255,0,.55);color:#000;}\n";
+    ensureStyle(css);
+    state.spans = spec.spans || [];
+    state.ranges = {};
+    var made = 0, failed = [];
+    state.spans.forEach(function (sp) {
+      var r = rangeFor(sp.start, sp.end);
+      if (!r) { failed.push(sp.id); return; }
+      state.ranges[sp.id] = r;
+      (groups[sp.kind] = groups[sp.kind] || []).push(r);
+      made++;
+    });
+    if (window.CSS && CSS.highlights && window.Highlight) {
+      Object.keys(groups).forEach(function (k) {
+        if (groups[k].length) CSS.highlights.set("arl-" + k, new Highlight(...groups[k]));
+      });
+    }
+    state.labels = spec.labels !== false;
+    drawLabels();
+    return { made: made, failed: failed, length: state.length };
+  }
+
+  function drawLabels() {
+    var ov = ensureOverlay();
+    ov.layer.textContent = "";
+    if (!state.labels) return;
+    var sx = window.scrollX, sy = window.scrollY;
+    var frag = document.createDocumentFragment();
+    state.spans.forEach(function (sp) {
+      if (!sp.label) return;
+      var r = state.ranges[sp.id];
+      if (!r) return;
+      var rects = r.getClientRects();
+      var rect = rects.length ? rects[0] : r.getBoundingClientRect();
+      var k = state.kinds[sp.kind] || {};
+      var b = document.createElement("span");
+      b.className = "b";
+      b.dataset.id = sp.id;
+      b.textContent = sp.label;
+      b.style.left = (rect.left + sx) + "px";
+      b.style.top = (rect.top + sy - 1) + "px";
+      b.style.background = k.badge || k.line || "#000";
+      b.style.color = k.badgeText || "#fff";
+      frag.appendChild(b);
+    });
+    ov.layer.appendChild(frag);
+  }
+
+  var relayoutTimer = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(relayoutTimer);
+    relayoutTimer = setTimeout(drawLabels, 100);
+  });
+
+  function focus(id) {
+    var r = state.ranges[id];
+    if (window.CSS && CSS.highlights) CSS.highlights.delete("arl-focus");
+    if (state.overlay) {
+      state.overlay.layer.querySelectorAll(".b").forEach(function (b) {
+        b.classList.toggle("focus", b.dataset.id === id);
+      });
+    }
+    if (!r) return false;
+    if (window.Highlight) CSS.highlights.set("arl-focus", new Highlight(r));
+    var rect = r.getBoundingClientRect();
+    window.scrollTo({ top: Math.max(0, rect.top + window.scrollY - window.innerHeight / 3),
+                      left: 0, behavior: "instant" });
+    return true;
+  }
+
+  function selectSpan(id) {
+    var r = state.ranges[id];
+    if (!r) return false;
+    var sel = window.getSelection();
+    sel.removeAllRanges();
+    sel.addRange(r.cloneRange());
+    return true;
+  }
+
+  function selectOffsets(start, end) {
+    var r = rangeFor(start, end);
+    if (!r) return false;
+    var sel = window.getSelection();
+    sel.removeAllRanges();
+    sel.addRange(r);
+    return true;
+  }
+
+  // The current selection as an anchor: the quote is the slice of body.textContent
+  // (never Selection.toString(), which follows innerText rules).
+  function selectionAnchor() {
+    var sel = window.getSelection();
+    if (!sel || sel.rangeCount === 0 || sel.isCollapsed || !document.body) return null;
+    var r = sel.getRangeAt(0);
+    if (!document.body.contains(r.commonAncestorContainer) &&
+        r.commonAncestorContainer !== document.body) return null;
+    var s = offsetOf(r.startContainer, r.startOffset);
+    var e = offsetOf(r.endContainer, r.endOffset);
+    if (s === null || e === null || e <= s) return null;
+    var text = document.body.textContent;
+    return { quote: text.slice(s, e), prefix: text.slice(Math.max(0, s - CONTEXT), s),
+             suffix: text.slice(e, e + CONTEXT), dom_path: "body",
+             start_offset: s, end_offset: e };
+  }
+
+  var selTimer = null;
+  document.addEventListener("selectionchange", function () {
+    clearTimeout(selTimer);
+    selTimer = setTimeout(function () {
+      if (!state.bridge) return;
+      state.bridge.selectionChanged(JSON.stringify(selectionAnchor()));
+    }, 60);
+  });
+
+  function connect() {
+    if (typeof QWebChannel === "undefined" || !window.qt || !qt.webChannelTransport) return;
+    new QWebChannel(qt.webChannelTransport, function (channel) {
+      state.bridge = channel.objects.bridge || null;
+      if (state.bridge) state.bridge.pageReady(JSON.stringify({ length: (textNodes(), state.length) }));
+    });
+  }
+
+  window.__arl = {
+    highlight: highlight, focus: focus, selectSpan: selectSpan, selectOffsets: selectOffsets,
+    selectionAnchor: selectionAnchor, rangeFor: rangeFor,
+    bodyText: function () { return document.body ? document.body.textContent : ""; },
+    length: function () { textNodes(); return state.length; },
+    reset: function () { state.nodes = null; }
+  };
+  connect();
+})();

@@ -1,0 +1,147 @@
+"""The untrusted-document view: parity of textContent, highlights by UTF-16 offsets,
+selection to anchor, and the lock-down (no page scripts, no network, no navigation)."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("PySide6.QtWebEngineWidgets")
+
+from app.docview import DocServer, DocumentView, content_type  # noqa: E402
+
+TRICKY = (
+    "<!doctype html><html><head><title>t</title>"
+    "<script>document.title = 'page script ran'</script></head>"
+    "<body><p>Intro \U0001F600 emoji \U0001F469\u200D\U0001F4BB then</p>"
+    "<noscript><b>raw noscript</b></noscript>"
+    "<template>template text</template>"
+    "<script>var hidden = 1;</script><style>p{}</style>"
+    "<pre>\nkept line</pre><p>The target phrase is here.</p>"
+    "<img src='http://example.com/tracker.png'>"
+    "<a href='http://example.com/'>a link</a></body></html>"
+)
+# What a browser's document.body.textContent gives for TRICKY (scripting on).
+TRICKY_TEXT = (
+    "Intro \U0001F600 emoji \U0001F469\u200D\U0001F4BB then"
+    "<b>raw noscript</b>"
+    "var hidden = 1;p{}"
+    "kept lineThe target phrase is here."
+    "a link"
+)
+
+
+def utf16_index(text: str, sub: str) -> int:
+    i = text.index(sub)
+    return len(text[:i].encode("utf-16-le")) // 2
+
+
+def js(qtbot, view, source):
+    with qtbot.waitCallback(timeout=10000) as cb:
+        view.run_js(source, cb)
+    return cb.args[0]
+
+
+@pytest.fixture
+def view(qtbot):
+    v = DocumentView()
+    qtbot.addWidget(v)
+    v.resize(900, 700)
+    v.show()
+    return v
+
+
+def load(qtbot, view, raw, kind="html"):
+    with qtbot.waitSignal(view.rendered, timeout=20000) as blocker:
+        view.show_document(raw, kind)
+    assert blocker.args == [True]
+
+
+def test_page_text_is_browser_text_and_page_scripts_are_blocked(qtbot, view):
+    load(qtbot, view, TRICKY.encode("utf-8"))
+    with qtbot.waitCallback(timeout=10000) as cb:
+        view.body_text(cb)
+    assert cb.args[0] == TRICKY_TEXT
+    assert js(qtbot, view, "document.title") == "t"  # the page's script never ran
+    assert any("example.com/tracker.png" in u for u in view.blocked_requests())
+
+
+def test_page_text_equals_engine_body_text(qtbot, view):
+    html_text = pytest.importorskip("engine.html_text")
+    raw = TRICKY.encode("utf-8")
+    load(qtbot, view, raw)
+    with qtbot.waitCallback(timeout=10000) as cb:
+        view.body_text(cb)
+    assert cb.args[0] == html_text.body_text(raw)
+
+
+def test_highlight_round_trip_after_emoji(qtbot, view):
+    load(qtbot, view, TRICKY.encode("utf-8"))
+    start = utf16_index(TRICKY_TEXT, "target phrase")
+    end = start + len("target phrase")
+    with qtbot.waitSignal(view.highlighted, timeout=10000) as blocker:
+        view.set_highlights([{"id": "c1", "kind": "edited", "start": start, "end": end,
+                              "label": "\u270E 1 edited"}])
+    assert blocker.args[0]["made"] == 1 and blocker.args[0]["failed"] == []
+    with qtbot.waitCallback(timeout=10000) as cb:
+        view.select_span("c1", cb)
+    assert cb.args[0] is True
+    with qtbot.waitCallback(timeout=10000) as cb:
+        view.selection_anchor(cb)
+    anchor = cb.args[0]
+    assert anchor["quote"] == "target phrase"
+    assert (anchor["start_offset"], anchor["end_offset"]) == (start, end)
+    assert anchor["prefix"] == TRICKY_TEXT[: TRICKY_TEXT.index("target phrase")][-32:]
+
+
+def test_user_selection_becomes_anchor_in_utf16_units(qtbot, view):
+    load(qtbot, view, TRICKY.encode("utf-8"))
+    start = utf16_index(TRICKY_TEXT, "emoji")  # after one astral emoji: code points differ
+    assert start == TRICKY_TEXT.index("emoji") + 1
+    with qtbot.waitSignal(view.anchorSelected, timeout=10000,
+                          check_params_cb=lambda a: bool(a)) as blocker:
+        view.select_offsets(start, start + 5)
+    anchor = blocker.args[0]
+    assert anchor["quote"] == "emoji"
+    assert anchor["start_offset"] == start and anchor["end_offset"] == start + 5
+    assert anchor["prefix"] == "Intro \U0001F600 "
+    assert anchor["suffix"].startswith(" \U0001F469\u200D\U0001F4BB then")
+
+
+def test_navigation_and_new_windows_are_refused(qtbot, view):
+    load(qtbot, view, TRICKY.encode("utf-8"))
+    url = view.url()
+    # The isolated world may click; the page must not navigate away.
+    js(qtbot, view, "document.querySelector('a').click(), true")
+    qtbot.waitUntil(lambda: any("example.com" in u for u in view.page().refused), timeout=10000)
+    assert view.url() == url
+    assert view.page().createWindow(None) is None
+
+
+def test_plain_text_document_keeps_its_text(qtbot, view):
+    text = "Line one \U0001F600\nLine <two> & three\n"
+    load(qtbot, view, text, kind="text")
+    with qtbot.waitCallback(timeout=10000) as cb:
+        view.body_text(cb)
+    assert cb.args[0] == text
+
+
+def test_server_serves_only_registered_paths():
+    import urllib.error
+    import urllib.request
+
+    server = DocServer.instance()
+    url = server.add(b"<p>x</p>")
+    with urllib.request.urlopen(url.toString(), timeout=5) as r:
+        assert r.headers["Content-Security-Policy"].startswith("script-src 'none'")
+        assert r.read() == b"<p>x</p>"
+    with pytest.raises(urllib.error.HTTPError):
+        urllib.request.urlopen(server.origin + "/d/guess/", timeout=5)
+    server.remove(url)
+
+
+def test_content_type_follows_the_engine_encoding_rules():
+    assert content_type(b"<p>caf\xc3\xa9", "html") == "text/html; charset=utf-8"
+    assert content_type(b"<p>caf\xe9", "html") == "text/html; charset=windows-1252"
+    assert content_type(b"<meta charset=koi8-r><p>x", "html") == "text/html"
+    assert content_type(b"\xef\xbb\xbf<p>x", "html") == "text/html"
+    assert content_type(b"x", "text").startswith("text/plain")
