@@ -1,0 +1,511 @@
+"""Unit tests for engine.html_text: each rule of the anchor contract's text, one by one.
+
+The html5lib conformance suite (test_html5lib_conformance.py) covers the parser at large;
+these tests name the rules the anchor contract states and the parts that are ours: byte
+decoding, the document body, the markup signature, and reading files.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import sys
+
+import pytest
+
+from engine import html_text
+from engine.html_text import (
+    DocumentError,
+    body_text,
+    decode_html,
+    decode_text,
+    extract,
+    get_encoding,
+    read_document,
+)
+
+# ----------------------------------------------------------------------------------------
+# What counts as text
+# ----------------------------------------------------------------------------------------
+
+
+def test_script_and_style_text_count() -> None:
+    html = "<p>a</p><script>if (x < 1) y = '&amp;';</script><style>p { color: red }</style>b"
+    assert body_text(html) == "aif (x < 1) y = '&amp;';p { color: red }b"
+
+
+def test_noscript_is_raw_text_with_scripting_on() -> None:
+    assert body_text("<p>a<noscript><b>no &amp; js</b></noscript>z") == "a<b>no &amp; js</b>z"
+
+
+def test_comments_are_not_text() -> None:
+    assert body_text("a<!-- hidden -->b<!---->c") == "abc"
+
+
+def test_attributes_are_not_text() -> None:
+    assert body_text('<a href="x" title="t" onclick="f()">link</a><img alt="alt">') == "link"
+
+
+def test_template_contents_are_not_text() -> None:
+    assert body_text("a<template>T<b>u</b><template>v</template></template>b") == "ab"
+
+
+def test_template_in_svg_is_an_ordinary_element() -> None:
+    # Only the HTML template element has separate contents.
+    assert body_text("<svg><template>q</template></svg>") == "q"
+
+
+def test_hidden_elements_count() -> None:
+    assert body_text('<div hidden>h</div><span style="display:none">d</span>') == "hd"
+
+
+def test_head_text_is_not_body_text() -> None:
+    html = "<html><head><title>T</title><noscript>n</noscript></head><body>b</body></html>"
+    assert body_text(html) == "b"
+    # A script before any body content belongs to the head, as in a browser.
+    assert body_text("<script>s</script><p>b") == "b"
+
+
+def test_br_and_blocks_add_no_character() -> None:
+    assert body_text("<p>one</p><p>two<br>three</p><div>four</div>") == "onetwothreefour"
+
+
+# ----------------------------------------------------------------------------------------
+# Input stream preprocessing and tree construction
+# ----------------------------------------------------------------------------------------
+
+
+def test_crlf_and_lone_cr_become_lf() -> None:
+    assert body_text("a\r\nb\rc\n\rd") == "a\nb\nc\n\nd"
+
+
+def test_cr_in_bytes_and_in_script_and_character_reference() -> None:
+    assert body_text(b"<p><script>x\r\ny</script>\r") == "x\ny\n"
+    # A CR written as a character reference is a character, not a line break.
+    assert body_text("a&#13;b&#x0D;\r\nc") == "a\rb\r\nc"
+
+
+@pytest.mark.parametrize("tag", ["pre", "listing", "textarea"])
+def test_newline_right_after_pre_listing_textarea_is_dropped(tag: str) -> None:
+    assert body_text(f"<{tag}>\nfirst\n</{tag}>") == "first\n"
+    assert body_text(f"<{tag}>\r\n\nsecond</{tag}>") == "\nsecond"  # only the first one
+    assert body_text(f"<{tag}> \nthird</{tag}>") == " \nthird"  # only right after the tag
+
+
+def test_foster_parenting_implied_body_and_text_after_body() -> None:
+    assert body_text("<table>x<tr><td>c</td></tr>y</table>") == "xyc"
+    assert body_text("just text") == "just text"
+    assert body_text("<html><body>a</body>b</html>c") == "abc"
+
+
+def test_misnested_tags() -> None:
+    assert body_text("<b>1<i>2</b>3</i>4") == "1234"
+    assert body_text("<p>a<div>b</p>c</div>") == "abc"
+
+
+def test_frameset_document_body_is_the_frameset() -> None:
+    # document.body is the frameset element: its textContent is the whitespace it keeps.
+    assert body_text("<frameset> <frame> </frameset>") == "  "
+    assert body_text("<frameset><frame></frameset>after") == ""
+    assert extract("<frameset> </frameset>").markup_signature(0, 1) == (
+        (("html", "frameset", ()),),
+        (" ",),
+    )
+
+
+def test_leading_feff_of_a_str_is_a_character() -> None:
+    # A str has no BOM: U+FEFF at its start is a character, which the tokenizer keeps.
+    assert body_text("\ufeffabc") == "\ufeffabc"
+    # In bytes the first U+FEFF is the BOM and goes; a second one is a character.
+    assert body_text(b"\xef\xbb\xbf\xef\xbb\xbfabc") == "\ufeffabc"
+    assert body_text(b"\xef\xbb\xbfabc") == "abc"
+
+
+# ----------------------------------------------------------------------------------------
+# Character references and NUL
+# ----------------------------------------------------------------------------------------
+
+
+def test_named_references_with_and_without_semicolon() -> None:
+    assert body_text("&amp;&lt;&gt;&quot;&nbsp;&eacute;") == '&<>"\xa0é'
+    assert body_text("&amp &lt x &copy 2024") == "& < x © 2024"  # legacy names
+    assert body_text("I'm &notit; I tell you") == "I'm ¬it; I tell you"
+    assert body_text("&notin; &bogus; &") == "∉ &bogus; &"
+
+
+def test_numeric_references() -> None:
+    assert body_text("&#65;&#x42;&#X43;") == "ABC"
+    # 128-159 through the windows-1252 table (HTML Standard, numeric character reference
+    # end state); 0x81 is not in that table and stays a C1 control.
+    assert body_text("&#128;&#150;&#x9F;&#129;") == "€–Ÿ\x81"
+    # NUL, surrogates and values beyond U+10FFFF are U+FFFD.
+    assert body_text("&#0;&#xD800;&#x110000;&#99999999999;") == "\ufffd" * 4
+    assert body_text("&#x1F600;") == "\U0001f600"
+
+
+def test_nul_handling() -> None:
+    assert body_text("a\0b") == "ab"  # ignored in body text
+    assert body_text("<p><script>a\0b</script>") == "a\ufffdb"
+    assert body_text("<textarea>a\0b</textarea>") == "a\ufffdb"
+    assert body_text("<svg><text>a\0b</text></svg>") == "a\ufffdb"
+    assert body_text("<p><noscript>a\0b</noscript>") == "a\ufffdb"
+
+
+# ----------------------------------------------------------------------------------------
+# Byte decoding
+# ----------------------------------------------------------------------------------------
+
+
+def test_bom_utf8() -> None:
+    assert decode_html(b"\xef\xbb\xbf<p>caf\xc3\xa9") == ("<p>café", "UTF-8")
+
+
+def test_bom_utf16le_and_be() -> None:
+    html = "<p>café \U0001f600</p>"
+    assert decode_html(b"\xff\xfe" + html.encode("utf-16-le")) == (html, "UTF-16LE")
+    assert decode_html(b"\xfe\xff" + html.encode("utf-16-be")) == (html, "UTF-16BE")
+    assert body_text(b"\xff\xfe" + html.encode("utf-16-le")) == "café \U0001f600"
+
+
+def test_bom_beats_meta() -> None:
+    assert decode_html(b"\xef\xbb\xbf<meta charset=windows-1252>\xc3\xa9")[1] == "UTF-8"
+
+
+def test_meta_charset() -> None:
+    assert decode_html(b'<meta charset="windows-1251"><p>\xcf\xf0') == (
+        '<meta charset="windows-1251"><p>Пр',
+        "windows-1251",
+    )
+    assert decode_html(b"<META CharSet = ' KOI8-R '>\xc1")[1] == "KOI8-R"
+    assert decode_html(b"<meta charset=iso-8859-1>\xe9")[1] == "windows-1252"
+
+
+def test_meta_http_equiv_content_type() -> None:
+    data = b'<meta http-equiv="Content-Type" content="text/html; charset=windows-1251">\xcf'
+    assert decode_html(data) == (data[:-1].decode("ascii") + "П", "windows-1251")
+    # content without http-equiv=content-type does not count.
+    assert decode_html(b'<meta name=x content="charset=koi8-r">\xc3\xa9')[1] == "UTF-8"
+
+
+def test_meta_declaring_utf16_means_utf8() -> None:
+    data = '<meta charset="utf-16"><p>café'.encode()
+    assert decode_html(data) == ('<meta charset="utf-16"><p>café', "UTF-8")
+    assert decode_html(b'<meta charset="UTF-16BE">\xc3\xa9')[1] == "UTF-8"
+
+
+def test_meta_charset_wins_over_valid_utf8() -> None:
+    # Declared windows-1252 decodes as windows-1252 even when the bytes are valid UTF-8.
+    assert decode_html(b"<meta charset=windows-1252>\xc3\xa9") == (
+        "<meta charset=windows-1252>Ã©",
+        "windows-1252",
+    )
+
+
+def test_prescan_details() -> None:
+    # Comments and attribute values that look like a meta are skipped.
+    assert decode_html(b"<!-- <meta charset=koi8-r> -->\xc3\xa9")[1] == "UTF-8"
+    assert decode_html(b'<p title="<meta charset=koi8-r>">\xc3\xa9')[1] == "UTF-8"
+    # The first meta with an encoding wins; an unknown label does not stop the scan.
+    assert decode_html(b"<meta charset=bogus><meta charset=koi8-r>")[1] == "KOI8-R"
+    assert decode_html(b"<meta charset=koi8-r><meta charset=windows-1251>")[1] == "KOI8-R"
+    # Only the first 1024 bytes are scanned.
+    late = b"<!DOCTYPE html>" + b" " * 1009 + b"<meta charset=koi8-r>"
+    assert decode_html(late)[1] == "UTF-8"
+    assert decode_html(late[15 + 50:])[1] == "KOI8-R"
+    # An XML declaration counts when no meta does.
+    assert decode_html(b'<?xml version="1.0" encoding="windows-1251"?><p>\xcf')[1] == (
+        "windows-1251"
+    )
+    assert decode_html(b"<\x00?\x00x\x00m\x00l\x00")[1] == "UTF-16LE"
+    assert decode_html(b"<meta charset=x-user-defined>\x80") == (
+        "<meta charset=x-user-defined>€",
+        "windows-1252",
+    )
+
+
+def test_valid_utf8_without_declaration_is_utf8() -> None:
+    assert decode_html("naïve \U0001f600 café".encode()) == ("naïve \U0001f600 café", "UTF-8")
+    assert decode_html(b"plain ascii") == ("plain ascii", "UTF-8")
+
+
+def test_invalid_utf8_falls_back_to_windows_1252() -> None:
+    assert decode_html(b"caf\xe9 \x93quoted\x94 \x80") == ("café “quoted” €", "windows-1252")
+
+
+def test_windows_1252_undefined_bytes_map_to_c1_controls() -> None:
+    # Python's cp1252 codec leaves these five undefined; the Encoding Standard does not.
+    text, encoding = decode_html(b"\xe9\x81\x8d\x8f\x90\x9d")
+    assert encoding == "windows-1252"
+    assert text == "é\x81\x8d\x8f\x90\x9d"
+
+
+def test_every_byte_decodes_in_windows_1252() -> None:
+    text, encoding = decode_html(bytes(range(256)))
+    assert encoding == "windows-1252"
+    assert len(text) == 256 and "\ufffd" not in text
+
+
+def test_declared_utf8_with_invalid_bytes_uses_replacement() -> None:
+    assert decode_html(b"<meta charset=utf-8>a\xffb") == ("<meta charset=utf-8>a\ufffdb", "UTF-8")
+
+
+def test_emoji_counts_one_code_point() -> None:
+    html = "<p>\U0001f600 <b>anchor</b></p>".encode()
+    x = extract(html)
+    assert x.text == "\U0001f600 anchor"
+    assert x.text.index("anchor") == 2  # code points (UTF-16 would say 3)
+    assert x.encoding == "UTF-8"
+
+
+def test_get_encoding_labels() -> None:
+    assert get_encoding(" Latin1\t") == "windows-1252"
+    assert get_encoding("utf8") == "UTF-8"
+    assert get_encoding("sjis") == "Shift_JIS"
+    assert get_encoding("\u212aoi8-r") is None  # KELVIN SIGN is not an ASCII K
+    assert get_encoding("nonsense") is None
+
+
+def test_replacement_encoding() -> None:
+    assert decode_html(b"<meta charset=iso-2022-kr>abc") == ("\ufffd", "replacement")
+
+
+def test_decode_text() -> None:
+    assert decode_text(b"a\r\nb\xc3\xa9") == ("a\r\nbé", "UTF-8")  # as is, CR LF kept
+    assert decode_text(b"<meta charset=koi8-r>\xe9") == ("<meta charset=koi8-r>é", "windows-1252")
+    assert decode_text(b"\xff\xfea\x00") == ("a", "UTF-16LE")
+
+
+# ----------------------------------------------------------------------------------------
+# markup_signature
+# ----------------------------------------------------------------------------------------
+
+
+def _signature(html: str, quote: str) -> tuple:
+    x = extract(html)
+    start = x.text.index(quote)
+    return x.markup_signature(start, start + len(quote))
+
+
+QUOTE = "the selected words"
+
+
+def test_signature_identical_markup() -> None:
+    v1 = f"<p>Before {QUOTE} after.</p>"
+    assert _signature(v1, QUOTE) == _signature(v1, QUOTE)
+    assert hash(_signature(v1, QUOTE)) == hash(_signature(v1, QUOTE))
+
+
+def test_signature_link_added() -> None:
+    v1 = "<p>Before the selected words after.</p>"
+    v2 = '<p>Before the <a href="https://example.org">selected</a> words after.</p>'
+    v3 = '<p>Before <a href="https://example.org">the selected words</a> after.</p>'
+    assert extract(v1).text == extract(v2).text == extract(v3).text
+    assert _signature(v1, QUOTE) != _signature(v2, QUOTE)
+    assert _signature(v1, QUOTE) != _signature(v3, QUOTE)
+    assert _signature(v2, QUOTE) != _signature(v3, QUOTE)
+
+
+def test_signature_tag_changed() -> None:
+    v1 = "<p>Before the <em>selected</em> words after.</p>"
+    v2 = "<p>Before the <strong>selected</strong> words after.</p>"
+    assert _signature(v1, QUOTE) != _signature(v2, QUOTE)
+
+
+def test_signature_attribute_changed() -> None:
+    v1 = '<p>Before the <span class="a">selected</span> words after.</p>'
+    v2 = '<p>Before the <span class="b">selected</span> words after.</p>'
+    v3 = '<p>Before the <span class="a" id="x">selected</span> words after.</p>'
+    assert _signature(v1, QUOTE) != _signature(v2, QUOTE)
+    assert _signature(v1, QUOTE) != _signature(v3, QUOTE)
+
+
+def test_signature_attribute_order_does_not_matter() -> None:
+    v1 = '<p>Before the <span class="a" id="x">selected</span> words after.</p>'
+    v2 = "<p>Before the <span id=x class='a'>selected</span> words after.</p>"
+    assert _signature(v1, QUOTE) == _signature(v2, QUOTE)
+
+
+def test_signature_br_inserted() -> None:
+    v1 = "<p>Before the selected words after.</p>"
+    v2 = "<p>Before the selected<br>words after.</p>".replace("<br>words", "<br> words")
+    assert extract(v2).text == extract(v1).text
+    assert _signature(v1, QUOTE) != _signature(v2, QUOTE)
+
+
+def test_signature_container_changed() -> None:
+    # An ancestor counts by its own tag and attributes.
+    v1 = '<p class="a">Before the selected words after.</p>'
+    v2 = '<p class="b">Before the selected words after.</p>'
+    v3 = '<div class="a">Before the selected words after.</div>'
+    assert _signature(v1, QUOTE) != _signature(v2, QUOTE)
+    assert _signature(v1, QUOTE) != _signature(v3, QUOTE)
+
+
+def test_signature_ignores_markup_and_text_outside_the_range() -> None:
+    v1 = "<p>Before the selected words after.</p>"
+    v2 = "<p><b>Be</b>fore, edited: the selected words <i>after</i>!</p>"
+    v3 = "<p>Before <br>the selected words<br> after.</p>"  # empty elements at the edges
+    assert _signature(v1, QUOTE) == _signature(v2, QUOTE) == _signature(v3, QUOTE)
+
+
+def test_signature_ignores_comments_and_template_contents() -> None:
+    v1 = "<p>Before the selected words after.</p>"
+    v2 = "<p>Before the sel<!-- note -->ected words after.</p>"
+    assert _signature(v1, QUOTE) == _signature(v2, QUOTE)
+    v3 = "<p>Before the sel<template>a</template>ected words after.</p>"
+    v4 = "<p>Before the sel<template>b</template>ected words after.</p>"
+    assert _signature(v3, QUOTE) == _signature(v4, QUOTE) != _signature(v1, QUOTE)
+
+
+def test_signature_partial_overlap_is_balanced() -> None:
+    # Elements cut by the range edges are opened and closed at the edges, like
+    # Range.cloneContents: where they end outside the range does not matter.
+    v1 = "<p>Before <em>the selected</em> words after.</p>"
+    v2 = "<p><em>Before the selected</em> words after.</p>"
+    assert _signature(v1, QUOTE) == _signature(v2, QUOTE)
+    containers, contents = _signature(v1, QUOTE)
+    assert containers == (("html", "body", ()), ("html", "p", ()))
+    assert contents == (("<", "html", "em", ()), "the selected", ("/", "em"), " words")
+    v3 = "<p>Before the selected <em>words after.</em></p>"
+    v4 = "<p>Before the selected <em>words</em> after.</p>"
+    assert _signature(v3, QUOTE) == _signature(v4, QUOTE)
+
+
+def test_signature_nesting_is_described() -> None:
+    v1 = "<p>Before <em>the </em><b>selected</b> words after.</p>"
+    v2 = "<p>Before <em>the <b>selected</b></em> words after.</p>"
+    assert _signature(v1, QUOTE) != _signature(v2, QUOTE)
+
+
+def test_signature_namespaces_count() -> None:
+    v1 = "<p>x<a>selected</a></p>"
+    v2 = "<p>x<svg><a>selected</a></svg></p>"
+    assert _signature(v1, "selected") != _signature(v2, "selected")
+
+
+def test_signature_text_pieces_cover_exactly_the_range() -> None:
+    html = (
+        "<div id=d>Al<b>pha <i>be</i></b>ta <!--c-->gam<a href=u>ma</a><br>del"
+        "<table>ta<tr><td>ep</td></tr></table>si<span></span>lon</div>"
+    )
+    x = extract(html)
+    n = len(x.text)
+    for start, end in itertools.combinations_with_replacement(range(n + 1), 2):
+        containers, contents = x.markup_signature(start, end)
+        assert containers[0] == ("html", "body", ())
+        assert "".join(c for c in contents if isinstance(c, str)) == x.text[start:end]
+        depth = 0
+        for item in contents:
+            if isinstance(item, tuple):
+                depth += 1 if item[0] == "<" else -1
+                assert depth >= 0
+        assert depth == 0
+
+
+def test_signature_rejects_ranges_outside_the_text() -> None:
+    x = extract("<p>abc</p>")
+    for start, end in [(-1, 2), (2, 1), (0, 4)]:
+        with pytest.raises(ValueError):
+            x.markup_signature(start, end)
+    assert x.markup_signature(0, 3) == ((("html", "body", ()), ("html", "p", ())), ("abc",))
+
+
+def test_extract_text_equals_body_text() -> None:
+    html = "<p>a<script>s</script><template>t</template><table>f<tr><td>c</td></tr></table>"
+    assert extract(html).text == body_text(html) == "asfc"
+    assert extract(html).encoding is None
+    assert extract(html.encode()).encoding == "UTF-8"
+
+
+def test_document_without_text() -> None:
+    x = extract("")
+    assert x.text == ""
+    assert x.markup_signature(0, 0) == ((("html", "body", ()),), ())
+
+
+# ----------------------------------------------------------------------------------------
+# read_document
+# ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["notes.txt", "README.md", "a.MARKDOWN", "x.text"])
+def test_read_document_text_kinds(tmp_path, name: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(b"<b>not markup</b>\r\ncaf\xe9")
+    assert read_document(path) == ("text", "<b>not markup</b>\r\ncafé")
+
+
+@pytest.mark.parametrize("name", ["v1.html", "v1.xhtml", "v1.htm", "v1", "v1.txt.html"])
+def test_read_document_html_kinds(tmp_path, name: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(b"\xef\xbb\xbf<p>caf\xc3\xa9</p>")
+    kind, html = read_document(str(path))
+    assert (kind, html) == ("html", "<p>café</p>")
+    assert body_text(html) == "café"
+
+
+def test_read_document_missing_file(tmp_path) -> None:
+    with pytest.raises(DocumentError) as info:
+        read_document(tmp_path / "v2.html")
+    assert str(info.value) == f"{tmp_path / 'v2.html'}: file not found"
+    assert info.value.problem == "file not found"
+
+
+def test_read_document_relative_path_message(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(DocumentError, match=r"^v2\.html: file not found$"):
+        read_document("v2.html")
+
+
+def test_read_document_directory(tmp_path) -> None:
+    (tmp_path / "v2.html").mkdir()
+    with pytest.raises(DocumentError) as info:
+        read_document(tmp_path / "v2.html")
+    assert info.value.problem == "not a file"
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs a FIFO")
+def test_read_document_fifo_is_not_a_file(tmp_path) -> None:
+    os.mkfifo(tmp_path / "pipe.html")
+    with pytest.raises(DocumentError, match="not a file"):
+        read_document(tmp_path / "pipe.html")
+
+
+def test_read_document_permission_denied(tmp_path, monkeypatch) -> None:
+    path = tmp_path / "v2.html"
+    path.write_text("x")
+
+    def denied(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    # Simulated: chmod does not stop root, and tests may run as root.
+    monkeypatch.setattr("builtins.open", denied)
+    with pytest.raises(DocumentError) as info:
+        read_document(path)
+    assert str(info.value) == f"{path}: unreadable (permission denied)"
+
+
+@pytest.mark.skipif(sys.platform == "win32" or os.geteuid() == 0, reason="root reads anything")
+def test_read_document_permission_denied_for_real(tmp_path) -> None:
+    path = tmp_path / "v2.html"
+    path.write_text("x")
+    path.chmod(0)
+    try:
+        with pytest.raises(DocumentError, match="unreadable \\(permission denied\\)"):
+            read_document(path)
+    finally:
+        path.chmod(0o644)
+
+
+def test_read_document_never_fails_to_decode(tmp_path) -> None:
+    path = tmp_path / "bytes.html"
+    path.write_bytes(bytes(range(256)))
+    kind, html = read_document(path)
+    assert kind == "html" and len(html) == 256
+
+
+def test_engine_module_has_no_gui_imports() -> None:
+    source = open(html_text.__file__, encoding="utf-8").read()
+    for name in ("PySide6", "qasync", "keyring"):
+        assert name not in source
