@@ -1,0 +1,173 @@
+"""The headless ``arl`` command: the same engine the desktop program uses.
+
+``arl text DOC`` and ``arl score`` are a contract other tools call (issue 2, section 5):
+their arguments, output and exit codes stay stable. Exit codes: 0 done, 2 unusable input
+(one line on stderr naming the file and the problem, never a traceback). The review-loop
+commands (``run``, ``author``, ``bundle``, ``doctor``, ``comments``) are registered by
+``engine.cli_loop`` when present.
+
+Imports are kept lazy so ``arl text`` and ``arl score`` start quickly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+
+EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
+
+
+def _fail(message: str) -> int:
+    print(f"arl: {message}", file=sys.stderr)
+    return EXIT_INPUT
+
+
+def cmd_text(args: argparse.Namespace) -> int:
+    from engine.html_text import DocumentError
+    from engine.scoring import Version
+
+    try:
+        v = Version.from_file(args.doc)
+    except DocumentError as e:
+        return _fail(str(e))
+    out = sys.stdout.buffer
+    out.write(v.text.encode("utf-8", errors="surrogatepass"))
+    out.flush()
+    return EXIT_OK
+
+
+def _pct(m) -> str:
+    if m.value is None:
+        return f"N/A ({m.reason})"
+    return f"{m.value:.0%} ({m.numerator:g} of {m.denominator:g})"
+
+
+def render_summary(result, unusable_notes: list[str]) -> str:
+    """The short, plain-words summary ``arl score`` prints without ``--json``."""
+    lines = []
+    counts = result.counts()
+    lines.append(f"{len(result.verdicts)} comment(s) scored: {counts['edited']} edited, "
+                 f"{counts['untouched']} untouched, {counts['deleted']} deleted, "
+                 f"{counts['stale_anchor']} stale anchor(s); "
+                 f"{len(result.actionable_ids)} actionable and open (the metrics count these).")
+    for v in result.verdicts:
+        q = (v.v1.text if v.v1 else "")
+        q = (q[:60] + "…") if len(q) > 61 else q
+        label = v.verdict.replace("_", " ").upper()
+        extra = []
+        if v.method in ("fuzzy", "diff"):
+            extra.append(f"re-anchored approximately ({v.method})")
+        elif v.method == "context":
+            extra.append("moved; found by context")
+        if v.markup_changed:
+            extra.append("markup changed")
+        if v.offsets_repaired:
+            extra.append("offsets repaired")
+        if v.claim is not None:
+            extra.append(f"agent claimed {v.claim.replace('_', ' ')}: "
+                         + ("agrees" if v.claim_agrees else "DISAGREES"))
+        tail = f" [{'; '.join(extra)}]" if extra else ""
+        lines.append(f"  {v.comment_id}: {label} \"{q}\"{tail}")
+        if v.message:
+            lines.append(f"    {v.message}")
+    for note in unusable_notes:
+        lines.append(f"  {note}")
+    m = result.metrics
+    lines.append("Metrics:")
+    lines.append(f"  attribution rate:        {_pct(m['attribution_rate'])}")
+    lines.append(f"  collateral churn:        {_pct(m['collateral_churn'])}")
+    lines.append(f"  claim accuracy:          {_pct(m['claim_accuracy'])}")
+    c = m["cost_per_attributed_fix"]
+    lines.append("  cost per attributed fix: " + (f"N/A ({c.reason})" if c.value is None else
+                 f"{c.value:,.0f} tokens ({c.numerator:g} tokens / {c.denominator:g} edits)"))
+    r = m["rounds_to_converge"]
+    lines.append("  rounds to converge:      " + (f"N/A ({r.reason})" if r.value is None
+                                                  else f"{r.value:g}"))
+    return "\n".join(lines)
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from engine.comments_io import load_claims, load_comments
+    from engine.html_text import DocumentError
+    from engine.models import InputError
+    from engine.scoring import Version, score
+
+    try:
+        v1 = Version.from_file(args.v1, "v1")
+        v2 = Version.from_file(args.v2, "v2")
+        given = args.given_version or "v1"
+        v1.version_id = given
+        comments, bad = load_comments(args.comments, v1.text)
+        claims = load_claims(args.claims) if args.claims else None
+    except (DocumentError, InputError) as e:
+        return _fail(str(e))
+    if not comments and not bad:
+        return _fail(f"{args.comments}: no comments in the file")
+    result = score(v1, v2, comments, claims=claims, given_version_id=given)
+    bad = bad + result.unusable
+    name = os.path.basename(os.fspath(args.comments))
+    notes = [f"{name}: comment {cid} skipped: {reason}" for cid, reason in bad]
+    if args.json:
+        for n in notes:
+            print(f"arl: {n}", file=sys.stderr)
+        sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+    else:
+        print(render_summary(result, notes))
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from engine import __version__
+
+    p = argparse.ArgumentParser(
+        prog="arl", description="Agent Review Loop, headless: measure from the text whether "
+                                "an agent addressed the review comments it says it addressed.")
+    p.add_argument("--version", action="version", version=f"arl {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    t = sub.add_parser("text", help="print a document's body textContent (what offsets index)")
+    t.add_argument("doc", metavar="DOC", help="an HTML, XHTML, Markdown or text file")
+    t.set_defaults(func=cmd_text)
+
+    s = sub.add_parser("score", help="verdicts and metrics for two versions and their comments")
+    s.add_argument("--v1", required=True, metavar="DOC", help="the version the agent was given")
+    s.add_argument("--v2", required=True, metavar="DOC", help="the revised version")
+    s.add_argument("--comments", required=True, metavar="FILE",
+                   help="comments: native JSON or W3C Web Annotation JSON")
+    s.add_argument("--claims", metavar="FILE", help="the agent's report (claims JSON)")
+    s.add_argument("--given-version", metavar="ID",
+                   help="id of the version the agent was given, for the stale anchor rule "
+                        "(default: v1)")
+    s.add_argument("--json", action="store_true", help="machine-readable output")
+    s.set_defaults(func=cmd_score)
+
+    try:
+        loop = importlib.import_module("engine.cli_loop")
+    except ModuleNotFoundError as e:
+        if e.name != "engine.cli_loop":
+            raise
+    else:
+        loop.register(sub)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_INPUT
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print("arl: cancelled", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

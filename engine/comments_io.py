@@ -1,0 +1,263 @@
+"""Reading and writing comments and claims: the native shape and W3C Web Annotation.
+
+Native (DESIGN.md): a JSON list of comments, or ``{"comments": [...]}``, each
+``{id, body, author?, created_on_version_id?, status?, actionable?, anchor: {quote, prefix,
+suffix, dom_path, start_offset, end_offset}}`` with offsets in UTF-16 code units.
+
+W3C Web Annotation Data Model (https://www.w3.org/TR/annotation-model/): one Annotation, a
+list of them, or an AnnotationCollection with ``items`` or ``first.items``. The target's
+``TextQuoteSelector`` (4.2.4) gives quote, prefix and suffix; its ``TextPositionSelector``
+(4.2.5) gives start and end in Unicode code points, converted here to UTF-16 units against
+the document text the annotations were made on.
+
+Loading is lenient per comment and strict per file: a file that is missing, not JSON or
+not of any known shape raises ``InputError``; one bad comment among good ones is returned
+in the ``unusable`` list with its reason and the rest load.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from engine import utf16
+from engine.models import CLAIMS, Anchor, ClaimItem, ClaimReport, Comment, InputError
+
+
+def read_json(path: str | os.PathLike) -> Any:
+    """Parse a JSON file. Raises InputError naming the file and the problem."""
+    name = os.fspath(path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        raise InputError(name, "file not found") from None
+    except IsADirectoryError:
+        raise InputError(name, "is a folder, not a file") from None
+    except PermissionError:
+        raise InputError(name, "unreadable (permission denied)") from None
+    except OSError as e:
+        raise InputError(name, f"unreadable ({e.strerror or e})") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(name, "not UTF-8 text") from None
+    if not text.strip():
+        raise InputError(name, "empty file")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(name, f"not JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+
+
+def _is_w3c(obj: Any) -> bool:
+    def ann(o: Any) -> bool:
+        return isinstance(o, dict) and (o.get("type") == "Annotation" or "target" in o)
+
+    if isinstance(obj, list):
+        return bool(obj) and all(ann(o) for o in obj)
+    if isinstance(obj, dict):
+        if obj.get("type") == "AnnotationCollection" or "first" in obj:
+            return True
+        return ann(obj) or ("items" in obj and "comments" not in obj)
+    return False
+
+
+def parse_comments(obj: Any, source: str = "",
+                   text: str | None = None) -> tuple[list[Comment], list[tuple[str, str]]]:
+    """Comments from parsed JSON in either shape, auto-detected.
+
+    ``text`` is the document text W3C positions refer to (needed to convert code points
+    to UTF-16; without it W3C positions are dropped and the quote locates the anchor).
+    Returns ``(comments, unusable)`` where ``unusable`` lists ``(id or "#index", reason)``.
+    Raises InputError when ``obj`` is no known shape.
+    """
+    if _is_w3c(obj):
+        return comments_from_w3c(obj, text, source)
+    items = obj.get("comments") if isinstance(obj, dict) else obj
+    if not isinstance(items, list):
+        raise InputError(source, "not a list of comments, {\"comments\": [...]}, or W3C "
+                                 "Web Annotation JSON")
+    comments: list[Comment] = []
+    unusable: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for i, item in enumerate(items):
+        label = str(item.get("id")) if isinstance(item, dict) and item.get("id") else f"#{i + 1}"
+        try:
+            c = Comment.from_json(item)
+        except ValueError as e:
+            unusable.append((label, str(e)))
+            continue
+        if c.id in seen:
+            unusable.append((label, "duplicate comment id"))
+            continue
+        seen.add(c.id)
+        comments.append(c)
+    return comments, unusable
+
+
+def load_comments(path: str | os.PathLike,
+                  text: str | None = None) -> tuple[list[Comment], list[tuple[str, str]]]:
+    """Read a comments file (native or W3C). See ``parse_comments``. Raises InputError."""
+    return parse_comments(read_json(path), os.fspath(path), text)
+
+
+# -- W3C -------------------------------------------------------------------------------
+
+
+def _w3c_items(obj: Any) -> list[Any]:
+    if isinstance(obj, list):
+        return obj
+    if "items" in obj:
+        return obj["items"] if isinstance(obj["items"], list) else []
+    first = obj.get("first")
+    if isinstance(first, dict):
+        return first.get("items") or []
+    if isinstance(first, list):
+        return first
+    return [obj]
+
+
+def _selectors(target: Any) -> list[dict]:
+    out: list[dict] = []
+    targets = target if isinstance(target, list) else [target]
+    for t in targets:
+        if not isinstance(t, dict):
+            continue
+        sel = t.get("selector")
+        sels = sel if isinstance(sel, list) else [sel]
+        for s in sels:
+            if isinstance(s, dict):
+                out.append(s)
+                ref = s.get("refinedBy")
+                if isinstance(ref, dict):
+                    out.append(ref)
+    return out
+
+
+def _body_text(body: Any) -> str:
+    if isinstance(body, str):
+        return body
+    if isinstance(body, dict):
+        return str(body.get("value") or "")
+    if isinstance(body, list):
+        return "\n".join(t for t in (_body_text(b) for b in body) if t)
+    return ""
+
+
+def comments_from_w3c(obj: Any, text: str | None = None,
+                      source: str = "") -> tuple[list[Comment], list[tuple[str, str]]]:
+    """W3C annotations to native comments (positions code points -> UTF-16 units)."""
+    omap = utf16.OffsetMap(text) if text is not None else None
+    comments: list[Comment] = []
+    unusable: list[tuple[str, str]] = []
+    for i, ann in enumerate(_w3c_items(obj)):
+        label = f"#{i + 1}"
+        if not isinstance(ann, dict):
+            unusable.append((label, "annotation is not a JSON object"))
+            continue
+        cid = str(ann.get("id") or label)
+        quote = prefix = suffix = None
+        start = end = None
+        for s in _selectors(ann.get("target")):
+            if s.get("type") == "TextQuoteSelector":
+                quote, prefix, suffix = s.get("exact"), s.get("prefix"), s.get("suffix")
+            elif s.get("type") == "TextPositionSelector":
+                start, end = s.get("start"), s.get("end")
+        if quote is None:
+            unusable.append((cid, "annotation has no TextQuoteSelector"))
+            continue
+        if omap is not None and isinstance(start, int) and isinstance(end, int) \
+                and 0 <= start <= end <= len(omap.text):
+            start, end = omap.to_utf16(start), omap.to_utf16(end)
+        else:
+            start = end = None
+        creator = ann.get("creator")
+        author = creator.get("name", "") if isinstance(creator, dict) else str(creator or "")
+        comments.append(Comment(
+            id=cid, body=_body_text(ann.get("body")),
+            anchor=Anchor(quote=quote, prefix=prefix or "", suffix=suffix or "",
+                          start_offset=start, end_offset=end),
+            author=author,
+            created_on_version_id=(ann.get("arl:created_on_version_id") or None),
+            status="resolved" if ann.get("arl:status") == "resolved" else "open",
+            actionable=bool(ann.get("arl:actionable", True)),
+        ))
+    return comments, unusable
+
+
+def comments_to_w3c(comments: list[Comment], text: str, source: str = "") -> dict[str, Any]:
+    """Native comments to a W3C AnnotationCollection (positions UTF-16 -> code points).
+
+    Status, actionability and the version a comment was made on ride along as ``arl:``
+    extension properties so a round trip loses nothing.
+    """
+    omap = utf16.OffsetMap(text)
+    items = []
+    for c in comments:
+        a = c.anchor
+        selectors: list[dict[str, Any]] = [{"type": "TextQuoteSelector", "exact": a.quote or "",
+                                            "prefix": a.prefix, "suffix": a.suffix}]
+        if a.start_offset is not None and a.end_offset is not None:
+            try:
+                s = omap.to_codepoint(a.start_offset, "floor")
+                e = omap.to_codepoint(a.end_offset, "ceil")
+                selectors.append({"type": "TextPositionSelector", "start": s, "end": e})
+            except ValueError:
+                pass
+        target: dict[str, Any] = {"selector": selectors}
+        if source:
+            target["source"] = source
+        items.append({
+            "@context": "http://www.w3.org/ns/anno.jsonld",
+            "id": c.id, "type": "Annotation",
+            "body": {"type": "TextualBody", "value": c.body, "format": "text/plain"},
+            "creator": {"type": "Person", "name": c.author} if c.author else None,
+            "target": target,
+            "arl:status": c.status, "arl:actionable": c.actionable,
+            "arl:created_on_version_id": c.created_on_version_id,
+        })
+    for it in items:
+        if it["creator"] is None:
+            del it["creator"]
+    return {"@context": "http://www.w3.org/ns/anno.jsonld", "type": "AnnotationCollection",
+            "total": len(items), "first": {"type": "AnnotationPage", "items": items}}
+
+
+# -- claims ----------------------------------------------------------------------------
+
+
+def parse_claim_report(obj: Any) -> ClaimReport:
+    """Validate the agent's report (DESIGN.md shape). Never raises: an unusable report is
+    ``ClaimReport.unusable(reason)``; entries that are not claims make it unusable too."""
+    if not isinstance(obj, dict):
+        return ClaimReport.unusable("the report is not a JSON object")
+    items = obj.get("comments")
+    if not isinstance(items, list):
+        return ClaimReport.unusable('the report has no "comments" list')
+    out: list[ClaimItem] = []
+    seen: set[str] = set()
+    for i, it in enumerate(items):
+        if not isinstance(it, dict):
+            return ClaimReport.unusable(f"entry {i + 1} is not an object")
+        cid, claim = it.get("comment_id"), it.get("claim")
+        if not isinstance(cid, str) or not cid:
+            return ClaimReport.unusable(f"entry {i + 1} has no comment_id")
+        if claim not in CLAIMS:
+            return ClaimReport.unusable(f"entry {i + 1} claim {claim!r} is not one of "
+                                        + ", ".join(CLAIMS))
+        if cid in seen:
+            return ClaimReport.unusable(f"comment {cid} is claimed twice")
+        seen.add(cid)
+        out.append(ClaimItem(cid, claim, str(it.get("change_summary") or ""),
+                             str(it.get("rationale") or "")))
+    return ClaimReport(comments=out, notes=str(obj.get("notes") or ""))
+
+
+def load_claims(path: str | os.PathLike) -> ClaimReport:
+    """Read a claims file. Raises InputError when it is missing, not JSON or not a report."""
+    report = parse_claim_report(read_json(path))
+    if not report.usable:
+        raise InputError(os.fspath(path), report.problem)
+    return report

@@ -1,0 +1,302 @@
+"""Verdicts and the five metrics for one pair of versions (DESIGN.md, "Re-anchoring and
+verdicts" and "The five metrics").
+
+``score(v1, v2, comments)`` is the one entry point: the CLI, the review loop and the
+evidence bundle all call it, and the GUI only shows what it returns.
+
+Which comments count (the denominators):
+
+* every comment with a usable anchor gets a verdict; one whose anchor is unusable (empty
+  quote, quote not in the version it was made on) is listed in ``ScoreResult.unusable``
+  with its reason and left out of everything else;
+* *actionable* comments are those marked actionable, open (not resolved) when scored, and
+  not stale anchors. Attribution, churn anchors and claim accuracy use these only;
+* a stale anchor gets its verdict and its claim agreement shown, and is excluded from
+  every denominator (DESIGN.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from engine import utf16
+from engine.anchoring import TextIndex, locate, reanchor
+from engine.diffing import Change, TextDiff
+from engine.models import (
+    STALE_ANCHOR_MESSAGE,
+    ClaimReport,
+    Comment,
+    Metric,
+    Span,
+    VerdictRecord,
+)
+from engine.normalize import normalize
+
+CLAIM_AGREES = {
+    "addressed": ("edited", "deleted"),
+    "not_addressed": ("untouched",),
+    "stale_anchor": ("stale_anchor",),
+}
+"""Which verdicts each claim agrees with (DESIGN.md, claim accuracy)."""
+
+
+@dataclass
+class Version:
+    """One version of a document as the engine sees it.
+
+    ``raw`` is the decoded source (HTML markup, or plain text); ``text`` is what offsets
+    index: the body ``textContent`` for HTML, the text itself for plain text.
+    """
+
+    raw: str
+    kind: str
+    version_id: str
+    text: str
+    _extraction: Any = field(default=None, repr=False)
+
+    @classmethod
+    def from_source(cls, raw: str | bytes, kind: str = "html", version_id: str = "v1") -> Version:
+        """Build from markup or text. ``kind`` is "html" or "text". Raises ValueError on
+        an unknown kind."""
+        from engine import html_text
+
+        if kind == "html":
+            if isinstance(raw, bytes):
+                raw, _enc = html_text.decode_html(raw)
+            ext = html_text.extract(raw)
+            return cls(raw=raw, kind=kind, version_id=version_id, text=ext.text,
+                       _extraction=ext)
+        if kind == "text":
+            if isinstance(raw, bytes):
+                raw, _enc = html_text.decode_text(raw)
+            return cls(raw=raw, kind=kind, version_id=version_id, text=raw)
+        raise ValueError(f"unknown document kind {kind!r} (html or text)")
+
+    @classmethod
+    def from_file(cls, path, version_id: str = "v1") -> Version:
+        """Read a document file (kind from its extension). Raises html_text.DocumentError."""
+        from engine import html_text
+
+        kind, content = html_text.read_document(path)
+        return cls.from_source(content, kind, version_id)
+
+    def markup_signature(self, start: int, end: int):
+        """Markup structure over code points ``[start, end)``; None for plain text."""
+        if self._extraction is None:
+            return None
+        return self._extraction.markup_signature(start, end)
+
+
+@dataclass
+class ScoreResult:
+    """Everything ``score`` found. Offsets in ``verdicts`` are code points; ``to_json``
+    converts them to UTF-16 units."""
+
+    v1: Version
+    v2: Version
+    verdicts: list[VerdictRecord]
+    unusable: list[tuple[str, str]]
+    metrics: dict[str, Metric]
+    diff: TextDiff
+    churn_inside: int
+    churn_outside: int
+    collateral: list[Change]
+    claim_problems: list[str] = field(default_factory=list)
+    actionable_ids: set[str] = field(default_factory=set)
+
+    def to_json(self, *, extended: bool = False) -> dict[str, Any]:
+        """The `arl score --json` object (issue 2, section 5); ``extended`` adds per-verdict
+        confidence/notes, the unusable comments and the collateral ranges (UTF-16)."""
+        out: dict[str, Any] = {
+            "verdicts": [v.to_json(self.v1.text, self.v2.text, extended=extended)
+                         for v in self.verdicts],
+            "metrics": {k: m.to_json() for k, m in self.metrics.items()},
+        }
+        if extended:
+            m2 = self.v2_offsets
+            out["unusable"] = [{"comment_id": c, "reason": r} for c, r in self.unusable]
+            out["collateral"] = [
+                {"v2_start": m2.to_utf16(c.b0), "v2_end": m2.to_utf16(c.b1),
+                 "deleted": c.deleted, "inserted": c.inserted} for c in self.collateral]
+        return out
+
+    @cached_property
+    def v2_offsets(self) -> utf16.OffsetMap:
+        return utf16.OffsetMap(self.v2.text)
+
+    def counts(self) -> dict[str, int]:
+        out = {"edited": 0, "untouched": 0, "deleted": 0, "stale_anchor": 0}
+        for v in self.verdicts:
+            out[v.verdict] += 1
+        return out
+
+
+def _cp_offsets(omap: utf16.OffsetMap, start: int | None, end: int | None):
+    """UTF-16 offsets to code points; None for any that cannot index the text."""
+    def conv(u: int | None, snap: str) -> int | None:
+        if u is None or not 0 <= u <= omap.utf16_length:
+            return None
+        return omap.to_codepoint(u, snap)
+
+    s, e = conv(start, "floor"), conv(end, "ceil")
+    if s is None or e is None or s > e:
+        return None, None
+    return s, e
+
+
+def score(v1: Version, v2: Version, comments: list[Comment], *,
+          claims: ClaimReport | None = None, given_version_id: str | None = None,
+          tokens: int | None = None, tokens_reason: str = "",
+          rounds_to_converge: int | None = None, rounds_reason: str = "",
+          diff: TextDiff | None = None) -> ScoreResult:
+    """Verdicts for ``comments`` (made on ``v1`` unless they say otherwise) and the metrics.
+
+    ``given_version_id``: the version the agent was given (default ``v1.version_id``), for
+    the stale anchor rule. ``tokens``: real usage tokens of every call of the run, None when
+    unknown (``tokens_reason`` says why). ``rounds_to_converge``: pushes until no unresolved
+    actionable comment remained, None when unknown or not converged (``rounds_reason``).
+    ``diff`` may be passed in when the caller already has it.
+    """
+    given = given_version_id or v1.version_id
+    idx1, idx2 = TextIndex(v1.text), TextIndex(v2.text)
+    omap1 = utf16.OffsetMap(v1.text)
+    if diff is None:
+        diff = TextDiff(v1.text, v2.text)
+    by_claim = claims.by_comment() if claims and claims.usable else {}
+
+    verdicts: list[VerdictRecord] = []
+    unusable: list[tuple[str, str]] = []
+    actionable_spans: list[tuple[int, int]] = []
+    actionable_ids: set[str] = set()
+    for c in comments:
+        a = c.anchor
+        quote = a.quote
+        if quote is None or not quote.strip():
+            unusable.append((c.id, "the anchor has no quote"))
+            continue
+        s, e = _cp_offsets(omap1, a.start_offset, a.end_offset)
+        made_elsewhere = c.created_on_version_id not in (None, given)
+        loc = locate(idx1, quote, a.prefix, a.suffix, None if made_elsewhere else s,
+                     None if made_elsewhere else e)
+        claim = by_claim.get(c.id)
+        if loc is None:
+            if made_elsewhere:
+                verdicts.append(_with_claim(VerdictRecord(
+                    comment_id=c.id, verdict="stale_anchor", v1=None, v2=None,
+                    method="none", message=STALE_ANCHOR_MESSAGE,
+                    note=f"made on version {c.created_on_version_id}; its quote is not in "
+                         f"version {given}, the one the agent was given"), claim))
+            else:
+                unusable.append((c.id, "the quote is not in the version the comment was made on"))
+            continue
+
+        span1 = Span(loc.start, loc.end, v1.text[loc.start:loc.end])
+        ra = reanchor(idx1, idx2, diff, loc.start, loc.end)
+        notes = []
+        if made_elsewhere:
+            notes.append(f"made on version {c.created_on_version_id}; found in version "
+                         f"{given} by its quote")
+        elif loc.repaired:
+            notes.append("the stored offsets did not match the quote; repaired from the "
+                         "quote and its context")
+        if loc.ambiguous:
+            notes.append("the quote occurs more than once with the same context in v1")
+        if ra.note:
+            notes.append(ra.note)
+        if ra.start is None:
+            rec = VerdictRecord(comment_id=c.id, verdict="deleted", v1=span1, v2=None,
+                                method="none", confidence=ra.confidence,
+                                offsets_repaired=loc.repaired)
+        else:
+            span2 = Span(ra.start, ra.end, v2.text[ra.start:ra.end])
+            same = ra.method in ("exact", "context") and normalize(span2.text) == normalize(span1.text)
+            rec = VerdictRecord(comment_id=c.id, verdict="untouched" if same else "edited",
+                                v1=span1, v2=span2, method=ra.method,
+                                confidence=ra.confidence, approximate=ra.approximate,
+                                offsets_repaired=loc.repaired)
+            if same and v1.kind == "html" and v2.kind == "html":
+                rec.markup_changed = (v1.markup_signature(span1.start, span1.end)
+                                      != v2.markup_signature(span2.start, span2.end))
+                if rec.markup_changed:
+                    notes.append("the text is the same but its markup changed")
+        rec.note = "; ".join(notes)
+        verdicts.append(_with_claim(rec, claim))
+        if c.actionable and c.status == "open":
+            actionable_spans.append((span1.start, span1.end))
+            actionable_ids.add(c.id)
+
+    inside, outside, collateral = diff.split_churn(actionable_spans)
+    metrics, problems = _metrics(verdicts, actionable_ids, comments, unusable, claims,
+                                 inside, outside, tokens, tokens_reason,
+                                 rounds_to_converge, rounds_reason)
+    return ScoreResult(v1=v1, v2=v2, verdicts=verdicts, unusable=unusable, metrics=metrics,
+                       diff=diff, churn_inside=inside, churn_outside=outside,
+                       collateral=collateral, claim_problems=problems,
+                       actionable_ids=actionable_ids)
+
+
+def _with_claim(rec: VerdictRecord, claim) -> VerdictRecord:
+    if claim is not None:
+        rec.claim = claim.claim
+        rec.claim_agrees = rec.verdict in CLAIM_AGREES.get(claim.claim, ())
+    return rec
+
+
+def _metrics(verdicts, actionable_ids, comments, unusable, claims, inside, outside,
+             tokens, tokens_reason, rounds, rounds_reason):
+    problems: list[str] = []
+    actionable = [v for v in verdicts if v.comment_id in actionable_ids]
+    edited = sum(v.verdict == "edited" for v in actionable)
+    stale = sum(v.verdict == "stale_anchor" for v in verdicts)
+
+    if actionable:
+        attribution = Metric.ratio(edited, len(actionable))
+    else:
+        why = "there are no actionable comments"
+        if stale:
+            why += f" ({stale} stale anchor{'s' if stale != 1 else ''} excluded)"
+        attribution = Metric.na(why)
+
+    total = inside + outside
+    churn = (Metric.ratio(outside, total) if total
+             else Metric.na("nothing changed: the two versions have the same text"))
+
+    known_ids = {c.id for c in comments}
+    unusable_ids = {cid for cid, _ in unusable}
+    if claims is None:
+        claim_acc = Metric.na("no report from the agent was given")
+    elif not claims.usable:
+        claim_acc = Metric.na(f"the agent's report is unusable: {claims.problem}")
+    else:
+        unknown = sorted({c.comment_id for c in claims.comments} - known_ids)
+        if unknown:
+            problems.append("the report names comments that do not exist: " + ", ".join(unknown))
+            claim_acc = Metric.na("the agent's report names comments that do not exist: "
+                                  + ", ".join(unknown[:5]) + ("…" if len(unknown) > 5 else ""))
+        else:
+            judged = [v for v in actionable if v.claim is not None
+                      and v.comment_id not in unusable_ids]
+            if judged:
+                claim_acc = Metric.ratio(sum(bool(v.claim_agrees) for v in judged), len(judged))
+            else:
+                claim_acc = Metric.na("the agent's report makes no claim about any actionable comment")
+
+    if tokens is None:
+        cost = Metric.na(tokens_reason or "token usage is known only for a run; this score "
+                         "was computed from files")
+    elif edited == 0:
+        cost = Metric.na("no comment's anchored text was edited, so there is no fix to divide by")
+    else:
+        cost = Metric.ratio(tokens, edited)
+
+    if rounds is None:
+        rounds_m = Metric.na(rounds_reason or "rounds are known only for a run; this score "
+                             "was computed from files")
+    else:
+        rounds_m = Metric(value=rounds, numerator=rounds, denominator=1)
+
+    return ({"attribution_rate": attribution, "collateral_churn": churn,
+             "claim_accuracy": claim_acc, "cost_per_attributed_fix": cost,
+             "rounds_to_converge": rounds_m}, problems)
