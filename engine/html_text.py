@@ -36,8 +36,8 @@ encoding"), with one deterministic choice where the standard lets browsers guess
 2. else the encoding the prescan finds (HTML Standard, "Prescan a byte stream to determine
    its encoding", over the first 1024 bytes, then "Get an XML encoding"); a declared UTF-16
    means UTF-8 and x-user-defined means windows-1252, as the prescan says;
-3. else UTF-8 when every byte is valid UTF-8 (the guess Firefox's chardetng and Chrome's CED
-   both make for such input);
+3. else UTF-8 when every byte is valid UTF-8 (the standard lets a user agent guess from the
+   bytes at this point; this is the one guess made, and it is deterministic);
 4. else windows-1252 (the Encoding Standard's table, in which 0x81, 0x8D, 0x8F, 0x90 and
    0x9D map to U+0081, U+008D, U+008F, U+0090 and U+009D; Python's ``cp1252`` codec leaves
    them undefined).
@@ -515,8 +515,8 @@ def decode_html(data: bytes) -> tuple[str, str]:
     changed, CR LF included) and the Encoding Standard name of the encoding used, e.g.
     ``"UTF-8"``, ``"windows-1252"``, ``"UTF-16LE"``, ``"Shift_JIS"``.
 
-    Order (HTML Standard, 13.2.3.2 "Determining the character encoding", with the
-    deterministic UTF-8 guess of step 9): BOM; else the prescan of the first 1024 bytes
+    Order (HTML Standard, 13.2.3.2 "Determining the character encoding", with one
+    deterministic guess where it allows autodetection): BOM; else the prescan of the first 1024 bytes
     (``<meta charset>``, ``<meta http-equiv=content-type content=...>``, a UTF-16
     ``<?x`` pattern, then an ``<?xml encoding=...?>`` declaration; a declared UTF-16 means
     UTF-8); else UTF-8 if the bytes are valid UTF-8; else windows-1252.

@@ -98,6 +98,15 @@ def test_foster_parenting_implied_body_and_text_after_body() -> None:
     assert body_text("<html><body>a</body>b</html>c") == "abc"
 
 
+def test_xhtml_prologue_is_not_text() -> None:
+    # An XHTML file served as text/html: the XML declaration is a bogus comment.
+    html = (
+        '<?xml version="1.0" encoding="utf-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml">'
+        '<head><title>T</title></head>\n<body epub:type="bodymatter">\n<p>x</p>\n</body>\n</html>\n'
+    )
+    assert body_text(html) == "\nx\n\n\n"
+
+
 def test_misnested_tags() -> None:
     assert body_text("<b>1<i>2</b>3</i>4") == "1234"
     assert body_text("<p>a<div>b</p>c</div>") == "abc"
@@ -375,6 +384,22 @@ def test_signature_nesting_is_described() -> None:
     v1 = "<p>Before <em>the </em><b>selected</b> words after.</p>"
     v2 = "<p>Before <em>the <b>selected</b></em> words after.</p>"
     assert _signature(v1, QUOTE) != _signature(v2, QUOTE)
+
+
+def test_signature_keeps_every_attribute() -> None:
+    # justhtml sanitizes by default; with sanitize=False nothing is dropped or rewritten.
+    html = (
+        '<p>x<a href="javascript:alert(1)" onclick="f()" style="color:red" data-k="v" '
+        'target=_blank>selected</a><iframe srcdoc="<b>">i</iframe></p>'
+    )
+    containers, _ = _signature(html, "selected")
+    assert containers[-1] == (
+        "html",
+        "a",
+        (("data-k", "v"), ("href", "javascript:alert(1)"), ("onclick", "f()"),
+         ("style", "color:red"), ("target", "_blank")),
+    )
+    assert _signature(html, "i")[0][-1] == ("html", "iframe", (("srcdoc", "<b>"),))
 
 
 def test_signature_namespaces_count() -> None:
