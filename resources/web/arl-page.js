@@ -119,6 +119,10 @@
       groups[k] = [];
     });
     css += "::highlight(arl-focus){background-color:rgba(255,255,0,.55);color:#000;}\n";
+    // Room above each line for the verdict badges (layout only; the text is unchanged).
+    if (spec.labels !== false && (spec.spans || []).some(function (sp) { return sp.label; })) {
+      css += "body{line-height:2.1 !important;}\n";
+    }
     ensureStyle(css);
     state.spans = spec.spans || [];
     state.ranges = {};

@@ -1,0 +1,149 @@
+"""What the GUI shows of an evidence bundle, read through ``engine.bundle`` (nothing computed).
+
+``load_bundle(path) -> BundleData`` opens a folder or zip offline with
+``engine.bundle.open_bundle`` (hash check, safe zip reading) and flattens what the views need.
+Raises ``BundleError`` (one plain sentence) when the bundle cannot be read at all; a bundle
+whose hashes fail still loads, with ``tampered`` naming the files.
+
+``annotate(data)`` asks the engine to score the bundle's own v1 and v2 again
+(``Bundle.rescore``) for what the bundle files do not store: the collateral ranges of v2 and
+each verdict's confidence and notes. It is CPU work: run it in an executor.
+
+Offsets in verdicts and collateral ranges count UTF-16 code units of each version's body
+textContent, as the engine wrote them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine import bundle as engine_bundle
+
+
+class BundleError(Exception):
+    """The bundle cannot be opened; ``str()`` is one plain sentence for people."""
+
+
+@dataclass
+class BundleData:
+    path: Path
+    manifest: dict[str, Any]
+    v1: str  # HTML to render (a text document comes wrapped in <pre>)
+    v2: str
+    kind: str = "html"  # the document's own kind: html | text
+    rounds: list[tuple[int, str]] = field(default_factory=list)
+    comments_before: list[dict[str, Any]] = field(default_factory=list)
+    comments_after: list[dict[str, Any]] = field(default_factory=list)
+    claims: Any = None
+    verdict_rounds: list[dict[str, Any]] = field(default_factory=list)
+    verdicts: list[dict[str, Any]] = field(default_factory=list)
+    unusable: list[Any] = field(default_factory=list)
+    metrics: dict[str, Any] = field(default_factory=dict)
+    round_metrics: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    scorecard: str = ""
+    tampered: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    collateral: list[dict[str, int]] | None = None
+    extended: dict[str, dict[str, Any]] = field(default_factory=dict)
+    source: Any = None  # the engine's Bundle
+
+    @property
+    def status(self) -> str:
+        return str(self.manifest.get("status") or "unknown")
+
+    @property
+    def reason(self) -> str:
+        return str(self.manifest.get("reason") or "")
+
+    @property
+    def model(self) -> str:
+        return str(self.manifest.get("model") or "unknown model")
+
+    @property
+    def scripted(self) -> bool:
+        return bool(self.manifest.get("scripted"))
+
+    @property
+    def title(self) -> str:
+        return str(self.manifest.get("document_title") or self.path.name)
+
+    @property
+    def tokens(self) -> int | None:
+        t = self.manifest.get("tokens")
+        return t if isinstance(t, int) else None
+
+    def comment(self, cid: str, after: bool = False) -> dict[str, Any] | None:
+        for c in (self.comments_after if after else self.comments_before):
+            if str(c.get("id")) == cid:
+                return c
+        return self.comment(cid, False) if after else None
+
+
+def _ranges(obj: Any) -> list[dict[str, int]] | None:
+    """Collateral ranges as ``{start, end}`` (v2, UTF-16), from either stored shape."""
+    if not isinstance(obj, list):
+        return None
+    out = []
+    for r in obj:
+        if not isinstance(r, dict):
+            continue
+        s, e = r.get("start", r.get("v2_start")), r.get("end", r.get("v2_end"))
+        if isinstance(s, int) and isinstance(e, int) and 0 <= s <= e:
+            out.append({"start": s, "end": e})
+    return out
+
+
+def load_bundle(path: str | Path) -> BundleData:
+    """Open a bundle folder or zip. Raises BundleError when it cannot be read at all."""
+    path = Path(path)
+    try:
+        b = engine_bundle.open_bundle(path)
+    except engine_bundle.BundleError as exc:
+        raise BundleError(str(exc)) from None
+    except OSError as exc:
+        raise BundleError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+    def html_of(name: str) -> str | None:
+        try:
+            return b.version(name).html
+        except KeyError:
+            return None
+
+    problems = list(b.problems)
+    v1 = html_of("v1")
+    if v1 is None:
+        raise BundleError(f"{path.name}: the bundle has no document/v1")
+    v2 = html_of("v2")
+    if v2 is None:
+        v2 = v1
+    rounds = [(int(v.round or 0), v.html) for v in b.versions
+              if v.name.startswith("round-")]
+    verdicts_obj = b.verdicts if isinstance(b.verdicts, dict) else {}
+    verdict_rounds = [r for r in verdicts_obj.get("rounds") or [] if isinstance(r, dict)]
+    final = [v for v in verdicts_obj.get("final") or [] if isinstance(v, dict)]
+    round_metrics = [(int(r.get("round", i)), r["metrics"])
+                     for i, r in enumerate(verdict_rounds, 1) if isinstance(r.get("metrics"), dict)]
+    return BundleData(
+        path=path, manifest=b.manifest, v1=v1, v2=v2, kind=b.document_kind,
+        rounds=rounds,
+        comments_before=[c.to_json() for c in b.comments_before],
+        comments_after=[c.to_json() for c in b.comments_after],
+        claims=b.claims, verdict_rounds=verdict_rounds, verdicts=final,
+        unusable=list(verdicts_obj.get("unusable") or []),
+        metrics={k: m.to_json() for k, m in b.metrics.items()},
+        round_metrics=round_metrics, scorecard=b.scorecard_html,
+        tampered=list(b.tampered), problems=problems,
+        collateral=_ranges(verdicts_obj.get("collateral")), source=b)
+
+
+def annotate(data: BundleData) -> tuple[list[dict[str, int]], dict[str, dict[str, Any]]]:
+    """Collateral ranges and extended verdict fields, from the engine's rescoring of the
+    bundle's own files. Returns ``(collateral, {comment_id: extended item})``. CPU-bound;
+    raises whatever the engine raises (callers show it in words)."""
+    result = data.source.rescore()
+    out = result.to_json(extended=True)
+    collateral = _ranges(out.get("collateral")) or []
+    extended = {str(v["comment_id"]): v for v in out.get("verdicts", [])}
+    return collateral, extended

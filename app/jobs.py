@@ -1,0 +1,52 @@
+"""Blocking work off the UI thread, results handed back on it (Anki's pattern).
+
+``run_in_thread(fn, on_done, on_error)`` runs ``fn()`` on a worker thread and calls
+``on_done(result)`` or ``on_error(exc)`` on the thread that owns the Qt event loop. Worker
+code returns values and never touches a widget. Works with or without a qasync loop.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+from typing import Any, Callable
+
+from PySide6.QtCore import QObject, Qt, Signal
+
+_pool = concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="arl-job")
+
+
+class _Relay(QObject):
+    finished = Signal(object, object, object)  # callback, value, is_error
+
+
+_relay: _Relay | None = None
+
+
+def _get_relay() -> _Relay:
+    global _relay
+    if _relay is None:
+        _relay = _Relay()
+        _relay.finished.connect(lambda cb, value, _e: cb(value),
+                                Qt.ConnectionType.QueuedConnection)
+    return _relay
+
+
+def run_in_thread(fn: Callable[[], Any], on_done: Callable[[Any], None],
+                  on_error: Callable[[BaseException], None] | None = None) -> concurrent.futures.Future:
+    relay = _get_relay()
+
+    def work() -> None:
+        try:
+            value = fn()
+        except BaseException as exc:  # noqa: BLE001 - handed to on_error on the UI thread
+            if on_error is not None:
+                relay.finished.emit(on_error, exc, True)
+            return
+        relay.finished.emit(on_done, value, False)
+
+    return _pool.submit(work)
+
+
+def executor() -> concurrent.futures.ThreadPoolExecutor:
+    """The shared pool, for ``loop.run_in_executor`` in coroutines."""
+    return _pool

@@ -1,0 +1,256 @@
+"""The desktop program: ``agent-review-loop [BUNDLE] [--smoke-test]``.
+
+Starts a QApplication, then runs the main window on a qasync event loop. A first start with
+an empty workspace offers two things: browse the recorded example run (no key needed) and
+set up a run. Opening an evidence bundle (menu, drag and drop, command line) jumps straight
+to the Verdicts view.
+
+``--smoke-test``: starts the real UI without the wizard, opens the example bundle, applies
+the highlights, checks each page's text against the engine's extraction, prints the versions
+and the keyring backend, prints ``SMOKE OK`` and exits 0 (non-zero with the reason).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import time
+import traceback
+from importlib import resources
+from pathlib import Path
+
+log = logging.getLogger("agent-review-loop")
+
+
+def _prepare_environment(offscreen_gpu: bool) -> None:
+    """Environment QtWebEngine needs, set before it loads."""
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        # Chromium refuses to run its sandbox as root.
+        os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")
+    if offscreen_gpu:
+        flags = os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", "")
+        if "--disable-gpu" not in flags:
+            os.environ["QTWEBENGINE_CHROMIUM_FLAGS"] = (flags + " --disable-gpu").strip()
+
+
+def example_bundle_path() -> Path | None:
+    """The recorded example run shipped in ``resources/example`` (None if absent)."""
+    try:
+        p = Path(str(resources.files("resources").joinpath("example")))
+    except (ModuleNotFoundError, TypeError):
+        return None
+    if (p / "manifest.json").is_file():
+        return p
+    if p.is_dir():
+        for z in sorted(p.glob("*.zip")):
+            return z
+        for sub in sorted(p.iterdir()):
+            if (sub / "manifest.json").is_file():
+                return sub
+    return None
+
+
+def _fixture_bundle_path() -> Path | None:
+    p = Path(__file__).resolve().parent.parent / "tests" / "data" / "bundle-min"
+    return p if (p / "manifest.json").is_file() else None
+
+
+def setup_logging() -> Path:
+    from app.settings import log_path
+
+    path = log_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    return path
+
+
+def install_excepthook(window_getter) -> None:
+    """Unhandled errors (including those of async slots) become a plain message; the
+    traceback goes to the log file."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from app.settings import log_path
+
+    def hook(exc_type, exc, tb):
+        text = "".join(traceback.format_exception(exc_type, exc, tb))
+        log.error("unhandled error\n%s", text)
+        try:
+            parent = window_getter()
+            box = QMessageBox(parent)
+            box.setIcon(QMessageBox.Icon.Warning)
+            box.setWindowTitle("Something went wrong")
+            box.setText(f"Something went wrong: {exc}")
+            box.setInformativeText(f"The details were written to {log_path()}.")
+            box.open()
+            hook._boxes = getattr(hook, "_boxes", [])[-4:] + [box]
+        except Exception:  # noqa: BLE001 - never raise from the hook itself
+            sys.__excepthook__(exc_type, exc, tb)
+
+    sys.excepthook = hook
+
+
+def versions_text() -> str:
+    import platform
+
+    import PySide6
+    from PySide6 import QtCore
+
+    try:
+        from PySide6.QtWebEngineCore import qWebEngineChromiumVersion, qWebEngineVersion
+
+        web = f"QtWebEngine {qWebEngineVersion()} (Chromium {qWebEngineChromiumVersion()})"
+    except ImportError:  # pragma: no cover
+        web = "QtWebEngine unknown"
+    from engine import __version__ as engine_version
+
+    from app import secrets as app_secrets
+
+    return "\n".join([
+        f"agent-review-loop {engine_version}",
+        f"Python {platform.python_version()}",
+        f"PySide6 {PySide6.__version__}, Qt {QtCore.qVersion()}",
+        web,
+        f"keyring backend: {app_secrets.backend_name()}",
+    ])
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="agent-review-loop",
+                                description="Check whether an AI agent really addressed "
+                                            "the review comments it says it addressed.")
+    p.add_argument("bundle", nargs="?", help="an evidence bundle (folder or .zip) to open")
+    p.add_argument("--smoke-test", action="store_true",
+                   help="open the example bundle, check the rendering, print versions, exit")
+    p.add_argument("--timeout", type=float, default=60.0, help=argparse.SUPPRESS)
+    args, qt_args = p.parse_known_args(argv)
+    args.qt_args = qt_args
+    return args
+
+
+def smoke_test(app, window, bundle: Path | None, timeout: float) -> int:
+    """Run the smoke test on a live window; returns the exit code."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    from engine.html_text import body_text
+
+    if bundle is None:
+        print("SMOKE FAILED: no example bundle found in resources/example", flush=True)
+        return 2
+    result: dict = {}
+    loop = QEventLoop()
+
+    def fail(reason: str) -> None:
+        if "code" not in result:
+            result.update(code=1, reason=reason)
+        loop.quit()
+
+    def check_texts() -> None:
+        data = window.verdicts.data
+        pending = {"v1": (window.verdicts.v1, data.v1), "v2": (window.verdicts.v2, data.v2)}
+        texts: dict[str, str] = {}
+
+        def got(name: str, text) -> None:
+            texts[name] = text
+            if len(texts) < 2:
+                return
+            for n, (_, raw) in pending.items():
+                expected = body_text(raw)
+                if texts[n] != expected:
+                    return fail(f"the page text of {n} differs from the engine's extraction "
+                                f"({len(texts[n] or '')} vs {len(expected)} characters)")
+            hl = window.verdicts.last_highlight
+            for n in ("v1", "v2"):
+                r = hl.get(n) or {}
+                if r.get("failed"):
+                    return fail(f"{len(r['failed'])} highlight(s) could not be applied in {n}")
+            result.update(code=0, spans={n: (hl.get(n) or {}).get("made") for n in ("v1", "v2")})
+            loop.quit()
+
+        for name, (view, _) in pending.items():
+            view.body_text(lambda t, name=name: got(name, t))
+
+    window.verdicts.rendered.connect(check_texts)
+    QTimer.singleShot(int(timeout * 1000), lambda: fail(f"nothing rendered within {timeout:.0f} s"))
+    if not window.open_bundle(bundle, remember=False):
+        print(f"SMOKE FAILED: the bundle {bundle} could not be opened", flush=True)
+        return 1
+    loop.exec()
+    print(versions_text(), flush=True)
+    print(f"bundle: {bundle}", flush=True)
+    if result.get("code") == 0:
+        spans = result.get("spans", {})
+        print(f"highlights applied: v1 {spans.get('v1')}, v2 {spans.get('v2')}", flush=True)
+        print("page text equals the engine's extraction for v1 and v2", flush=True)
+        print("SMOKE OK", flush=True)
+        return 0
+    print(f"SMOKE FAILED: {result.get('reason')}", flush=True)
+    return int(result.get("code") or 1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(list(sys.argv[1:] if argv is None else argv))
+    offscreen = os.environ.get("QT_QPA_PLATFORM") == "offscreen" or args.smoke_test
+    _prepare_environment(offscreen)
+    from PySide6 import QtWebEngineWidgets  # noqa: F401 - must precede the QApplication
+    from PySide6.QtCore import QCoreApplication, Qt
+    from PySide6.QtWidgets import QApplication
+
+    QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts, True)
+    app = QApplication.instance() or QApplication([sys.argv[0], *args.qt_args])
+    app.setApplicationName("Agent Review Loop")
+    app.setOrganizationName("agent-review-loop")
+    app.setApplicationDisplayName("Agent Review Loop")
+    log_file = setup_logging()
+
+    from app.window import MainWindow
+
+    t0 = time.perf_counter()
+    window = MainWindow()
+    install_excepthook(lambda: window)
+    log.info("started; log at %s", log_file)
+
+    if args.smoke_test:
+        window.show()
+        bundle = Path(args.bundle) if args.bundle else (example_bundle_path()
+                                                          or _fixture_bundle_path())
+        code = smoke_test(app, window, bundle, args.timeout)
+        window.close()
+        return code
+
+    window.show()
+    if args.bundle:
+        window.open_bundle(Path(args.bundle))
+    else:
+        window.show_start()
+    log.info("window shown after %.2f s", time.perf_counter() - t0)
+    return run_event_loop(app, window)
+
+
+def run_event_loop(app, window) -> int:
+    """Run Qt on a qasync loop until the application quits (STYLE.md)."""
+    import asyncio
+
+    import qasync
+
+    async def until_quit() -> None:
+        done = asyncio.Event()
+        app.aboutToQuit.connect(done.set)
+        window.loop_ready()
+        await done.wait()
+        await window.shutdown()
+
+    try:
+        qasync.run(until_quit())
+    except asyncio.CancelledError:
+        pass
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

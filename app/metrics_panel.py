@@ -1,0 +1,100 @@
+"""The Metrics panel: the five metrics for the run and per round, as the engine wrote them.
+
+Each cell is a number with its numerator and denominator in words, or "N/A" with the
+engine's reason. A metric that could not be measured is never shown as a zero.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app import present
+from app.bundledata import BundleData
+
+NA_BRUSH = QBrush(QColor(128, 128, 128, 60), Qt.BrushStyle.BDiagPattern)
+
+
+class MetricsPanel(QWidget):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.intro = QLabel()
+        self.intro.setWordWrap(True)
+        self.intro.setTextFormat(Qt.TextFormat.RichText)
+        self.table = QTableWidget(0, 0)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setWordWrap(True)
+        self.table.setAccessibleName("The five metrics")
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.help = QLabel()
+        self.help.setWordWrap(True)
+        self.help.setTextFormat(Qt.TextFormat.RichText)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.intro)
+        lay.addWidget(self.table, 1)
+        lay.addWidget(self.help)
+        self.cells: dict[tuple[str, str], str] = {}
+
+    def show_metrics(self, run: dict[str, Any], rounds: list[tuple[int, dict[str, Any]]],
+                     status: str = "completed", reason: str = "") -> None:
+        """``run``: name -> metric object; ``rounds``: [(round, {name: metric})]."""
+        columns = ["Whole run"] + [f"After round {n}" for n, _ in rounds] + ["What it measures"]
+        sources = [run] + [m for _, m in rounds]
+        self.table.clear()
+        self.table.setColumnCount(len(columns))
+        self.table.setRowCount(len(present.METRIC_ORDER))
+        self.table.setHorizontalHeaderLabels(columns)
+        self.table.setVerticalHeaderLabels([present.METRIC_TITLES[n] for n in present.METRIC_ORDER])
+        self.cells.clear()
+        for r, name in enumerate(present.METRIC_ORDER):
+            for c, src in enumerate(sources):
+                m = src.get(name) if isinstance(src, dict) else None
+                text = present.metric_cell(name, m)
+                self.cells[(name, columns[c])] = text
+                item = QTableWidgetItem(text)
+                item.setToolTip(present.METRIC_HELP[name])
+                if present.metric_is_na(m):
+                    f = item.font()
+                    f.setItalic(True)
+                    item.setFont(f)
+                    item.setBackground(NA_BRUSH)
+                elif c == 0:
+                    f = item.font()
+                    f.setBold(True)
+                    item.setFont(f)
+                self.table.setItem(r, c, item)
+            help_item = QTableWidgetItem(present.METRIC_HELP[name])
+            help_item.setForeground(self.palette().placeholderText())
+            self.table.setItem(r, len(sources), help_item)
+        for c in range(len(sources)):
+            self.table.setColumnWidth(c, 360 if c == 0 else 300)
+        self.table.resizeRowsToContents()
+        for r in range(self.table.rowCount()):
+            self.table.setRowHeight(r, max(self.table.rowHeight(r), 52))
+        state = present.STATUS_WORDS.get(status, f"Run status: {status}")
+        note = ""
+        if status != "completed":
+            note = (" Metrics that could not be measured because of this say N/A with the "
+                    "reason; none is shown as zero.")
+        self.intro.setText(f"<b>{html.escape(state)}</b>"
+                           + (": " + html.escape(reason) if reason else "") + "." + note)
+        self.help.setText(
+            "" if rounds else "<i>This bundle records the metrics of the whole run only, "
+                              "not of each round.</i>")
+
+    def show_bundle(self, data: BundleData) -> None:
+        self.show_metrics(data.metrics, data.round_metrics, data.status, data.reason)

@@ -1,0 +1,152 @@
+"""Typed settings over ``QSettings`` (INI format), with defaults, a version key and migrations.
+
+The file is ``$ARL_HOME/settings.ini`` when ``ARL_HOME`` is set (tests, portable use), else
+``<platform config dir>/agent-review-loop/settings.ini``. No API key is ever stored here:
+keys live in the OS keyring (``app.secrets``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QSettings, QStandardPaths
+
+SETTINGS_VERSION = 1
+MAX_RECENT = 10
+
+DEFAULTS: dict[str, Any] = {
+    "model/preset": "openai",
+    "model/base_url": "https://api.openai.com/v1",
+    "model/name": "",
+    "run/rounds": 3,
+    "run/max_tokens": 200_000,
+    "run/turns_per_round": 12,
+    "bundles/recent": [],
+    "ui/last_dir": "",
+}
+
+
+def home_dir() -> Path:
+    """The folder for settings and logs (``ARL_HOME`` moves it)."""
+    env = os.environ.get("ARL_HOME")
+    if env:
+        return Path(env)
+    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericConfigLocation)
+    return Path(base or Path.home() / ".config") / "agent-review-loop"
+
+
+def log_path() -> Path:
+    return home_dir() / "agent-review-loop.log"
+
+
+class Settings:
+    """The application's settings. Each property reads and writes through QSettings."""
+
+    def __init__(self, path: Path | None = None):
+        self.path = path or home_dir() / "settings.ini"
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.q = QSettings(str(self.path), QSettings.Format.IniFormat)
+        self._migrate()
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    def _migrate(self) -> None:
+        version = int(self.q.value("settings_version", 0) or 0)
+        if version < 1:
+            # Version 0 had no key names of its own; a key must never be in this file.
+            for k in ("api_key", "model/api_key"):
+                self.q.remove(k)
+        self.q.setValue("settings_version", SETTINGS_VERSION)
+
+    def get(self, key: str) -> Any:
+        default = DEFAULTS.get(key)
+        value = self.q.value(key, default)
+        if isinstance(default, bool):
+            return value in (True, "true", "1", 1)
+        if isinstance(default, int):
+            try:
+                return int(value)
+            except (TypeError, ValueError):
+                return default
+        if isinstance(default, list):
+            if value is None or value == "":
+                return []
+            return [value] if isinstance(value, str) else list(value)
+        return "" if value is None else str(value)
+
+    def set(self, key: str, value: Any) -> None:
+        if "key" in key.split("/")[-1] and "api" in key:
+            raise ValueError("API keys are never written to the settings file")
+        self.q.setValue(key, value)
+
+    def sync(self) -> None:
+        self.q.sync()
+
+    # -- typed accessors ------------------------------------------------------------------
+
+    @property
+    def preset(self) -> str:
+        return self.get("model/preset")
+
+    @preset.setter
+    def preset(self, v: str) -> None:
+        self.set("model/preset", v)
+
+    @property
+    def base_url(self) -> str:
+        return self.get("model/base_url")
+
+    @base_url.setter
+    def base_url(self, v: str) -> None:
+        self.set("model/base_url", v)
+
+    @property
+    def model(self) -> str:
+        return self.get("model/name")
+
+    @model.setter
+    def model(self, v: str) -> None:
+        self.set("model/name", v)
+
+    @property
+    def rounds(self) -> int:
+        return self.get("run/rounds")
+
+    @rounds.setter
+    def rounds(self, v: int) -> None:
+        self.set("run/rounds", int(v))
+
+    @property
+    def max_tokens(self) -> int:
+        return self.get("run/max_tokens")
+
+    @max_tokens.setter
+    def max_tokens(self, v: int) -> None:
+        self.set("run/max_tokens", int(v))
+
+    @property
+    def recent_bundles(self) -> list[str]:
+        return [p for p in self.get("bundles/recent") if p]
+
+    def add_recent_bundle(self, path: str) -> None:
+        items = [p for p in self.recent_bundles if p != path]
+        self.set("bundles/recent", ([path] + items)[:MAX_RECENT])
+
+    @property
+    def last_dir(self) -> str:
+        return self.get("ui/last_dir")
+
+    @last_dir.setter
+    def last_dir(self, v: str) -> None:
+        self.set("ui/last_dir", v)
+
+    def window_state(self) -> tuple[QByteArray | None, QByteArray | None]:
+        g = self.q.value("ui/geometry")
+        s = self.q.value("ui/state")
+        return (g if isinstance(g, QByteArray) else None, s if isinstance(s, QByteArray) else None)
+
+    def save_window_state(self, geometry: QByteArray, state: QByteArray) -> None:
+        self.q.setValue("ui/geometry", geometry)
+        self.q.setValue("ui/state", state)

@@ -1,0 +1,399 @@
+"""The Verdicts view: v1 and v2 side by side, spans coloured by verdict, the comment list.
+
+Renders what the engine wrote into the bundle: verdict items in the ``arl score --json``
+shape (offsets in UTF-16 units of each version's body textContent) and the collateral
+ranges of v2. Nothing is computed here.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QFont, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app import present
+from app.bundledata import BundleData, annotate
+from app.jobs import run_in_thread
+from app.docview import STYLES, DocumentView
+
+COLUMNS = ("#", "Verdict", "Quote", "Comment", "Agent's claim", "Claim vs. text",
+           "How it was found in v2")
+MAX_LABELS = 400  # badges drawn per document; every span is still painted
+
+
+def legend_html(collateral_known: bool = True) -> str:
+    chips = []
+    for key in ("edited", "untouched", "deleted", "stale_anchor", "collateral"):
+        s = STYLES[key]
+        chips.append(
+            f"<span style='white-space:nowrap'><span style='background:{s.line};"
+            f"color:{s.badge_text};font-weight:600'>&nbsp;{s.icon} {html.escape(s.label)}&nbsp;"
+            f"</span>&nbsp;{html.escape(s.description)}</span>")
+    text = " &nbsp;&nbsp; ".join(chips)
+    if not collateral_known:
+        text += (" &nbsp;&nbsp; <i>This bundle does not record which text changed outside "
+                 "the anchors.</i>")
+    return text
+
+
+def banner_for(data: BundleData) -> tuple[str, str]:
+    """(level, html) for the message above the documents; level: ok, warn, error."""
+    parts: list[str] = []
+    level = "ok"
+    status = data.status
+    if status == "failed":
+        level = "error"
+        parts.append("<b>This run failed</b>: " + html.escape(data.reason or "no reason given")
+                     + ". The verdicts below cover only what happened before the failure; "
+                       "metrics that could not be measured say N/A.")
+    elif status == "cancelled":
+        level = "warn"
+        parts.append("<b>This run was cancelled</b> before it finished"
+                     + (": " + html.escape(data.reason) if data.reason else "")
+                     + ". The verdicts cover the versions pushed until then.")
+    elif status == "completed":
+        parts.append(f"<b>Run completed</b> with model <b>{html.escape(data.model)}</b>"
+                     + (": " + html.escape(data.reason) if data.reason else "") + ".")
+    else:
+        level = "warn"
+        parts.append(f"Run status: {html.escape(status)}.")
+    if data.scripted:
+        level = "warn" if level == "ok" else level
+        parts.append("<b>Scripted demonstration</b>: no real model wrote this revision.")
+    if data.tampered:
+        level = "error"
+        names = ", ".join(html.escape(n) for n in data.tampered[:12])
+        more = f" and {len(data.tampered) - 12} more" if len(data.tampered) > 12 else ""
+        parts.append(f"<b>Warning: this bundle fails its integrity check.</b> These files do "
+                     f"not match the manifest: {names}{more}. Do not trust what it shows.")
+    stale = [v for v in data.verdicts if v.get("verdict") == "stale_anchor"]
+    if stale:
+        parts.append(f"{len(stale)} comment(s) have a <b>stale anchor</b> (made on another "
+                     "version, quote not found): left unresolved and not counted in any metric.")
+    if not data.verdicts:
+        level = "warn" if level == "ok" else level
+        parts.append("This bundle has no verdicts: nothing was scored.")
+    for p in data.problems[:5]:
+        parts.append(html.escape(p) + ".")
+    return level, " ".join(parts)
+
+
+BANNER_STYLE = {
+    "ok": "background:#e8f4fb;color:#102a43;border:1px solid #56B4E9;",
+    "warn": "background:#fff4e0;color:#3d2600;border:1px solid #E69F00;",
+    "error": "background:#fde8e0;color:#4a1400;border:2px solid #D55E00;",
+}
+
+
+class VerdictTable(QTableWidget):
+    """One row per comment; the verdict cell carries icon, label and colour."""
+
+    def __init__(self, parent=None):
+        super().__init__(0, len(COLUMNS), parent)
+        self.setHorizontalHeaderLabels(COLUMNS)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setWordWrap(False)
+        self.verticalHeader().setVisible(False)
+        h = self.horizontalHeader()
+        h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        h.setStretchLastSection(True)
+        self.setAlternatingRowColors(True)
+        self.setAccessibleName("Comments and their verdicts")
+        self.ids: list[str] = []
+
+    def fill(self, rows: list[dict[str, Any]]) -> None:
+        self.setSortingEnabled(False)
+        self.setRowCount(len(rows))
+        self.ids = []
+        for r, row in enumerate(rows):
+            self.ids.append(row["id"])
+            cells = [str(row["n"]), present.verdict_label(row["verdict"]), row["quote"],
+                     row["body"], present.claim_text(row["claim"]),
+                     present.agrees_text(row["agrees"]), row["method"]]
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text.replace("\n", " ")[:300])
+                item.setData(Qt.ItemDataRole.UserRole, row["id"])
+                item.setToolTip(text[:1000])
+                if c == 1:
+                    item.setBackground(QColor(present.verdict_colour(row["verdict"])))
+                    s = STYLES.get(row["verdict"])
+                    item.setForeground(QColor(s.badge_text if s else "#ffffff"))
+                    f = item.font()
+                    f.setBold(True)
+                    item.setFont(f)
+                if c == 5 and row["agrees"] is False:
+                    f = item.font()
+                    f.setBold(True)
+                    item.setFont(f)
+                if c == 6 and row["approximate"]:
+                    f = item.font()
+                    f.setItalic(True)
+                    item.setFont(f)
+                self.setItem(r, c, item)
+        self.resizeColumnsToContents()
+        for c, cap in ((2, 260), (3, 300), (6, 260)):
+            self.setColumnWidth(c, min(self.columnWidth(c), cap))
+
+
+class VerdictsView(QWidget):
+    """v1 and v2 rendered side by side with verdict-coloured spans and the comment list.
+
+    ``rendered`` fires once both documents show their highlights (after ``show_bundle``).
+    """
+
+    rendered = Signal()
+    commentSelected = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.data: BundleData | None = None
+        self.rows: list[dict[str, Any]] = []
+        self._pending_views: set[str] = set()
+        self.last_highlight: dict[str, Any] = {}
+
+        self.banner = QLabel()
+        self.banner.setWordWrap(True)
+        self.banner.setTextFormat(Qt.TextFormat.RichText)
+        self.banner.setAccessibleName("Run status")
+        self.legend = QLabel(legend_html())
+        self.legend.setWordWrap(True)
+        self.legend.setTextFormat(Qt.TextFormat.RichText)
+
+        self.v1 = DocumentView()
+        self.v2 = DocumentView()
+        self.v1.setAccessibleName("Version 1, the version the agent was given")
+        self.v2.setAccessibleName("Version 2, the agent's last version")
+        self.v1_title = QLabel("<b>v1</b> \u2014 the version the agent was given")
+        self.v2_title = QLabel("<b>v2</b> \u2014 the agent's last version")
+        docs = QSplitter(Qt.Orientation.Horizontal)
+        for title, view in ((self.v1_title, self.v1), (self.v2_title, self.v2)):
+            box = QWidget()
+            lay = QVBoxLayout(box)
+            lay.setContentsMargins(0, 0, 0, 0)
+            lay.setSpacing(2)
+            lay.addWidget(title)
+            lay.addWidget(view, 1)
+            docs.addWidget(box)
+
+        self.table = VerdictTable()
+        self.detail = QTextBrowser()
+        self.detail.setOpenLinks(False)
+        self.detail.setAccessibleName("The selected comment: v1 and v2 text and its thread")
+        self.detail.setPlaceholderText("Select a comment to see its v1 and v2 text and its thread.")
+        bottom = QSplitter(Qt.Orientation.Horizontal)
+        bottom.addWidget(self.table)
+        bottom.addWidget(self.detail)
+        bottom.setStretchFactor(0, 3)
+        bottom.setStretchFactor(1, 2)
+
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.split.addWidget(docs)
+        self.split.addWidget(bottom)
+        self.split.setStretchFactor(0, 3)
+        self.split.setStretchFactor(1, 2)
+        self.split.setSizes([560, 300])
+        bottom.setSizes([820, 520])
+        self.split.setChildrenCollapsible(False)
+
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(6, 6, 6, 6)
+        lay.addWidget(self.banner)
+        lay.addWidget(self.legend)
+        lay.addWidget(self.split, 1)
+
+        self.table.itemSelectionChanged.connect(self._on_selection)
+        self.v1.highlighted.connect(lambda r: self._view_done("v1", r))
+        self.v2.highlighted.connect(lambda r: self._view_done("v2", r))
+        self.v1.rendered.connect(lambda ok: ok or self._view_done("v1", {"error": "load"}))
+        self.v2.rendered.connect(lambda ok: ok or self._view_done("v2", {"error": "load"}))
+        QShortcut(QKeySequence("Ctrl+L"), self, activated=self.table.setFocus)
+
+    # ---------------------------------------------------------------------------------------
+
+    def show_bundle(self, data: BundleData) -> None:
+        self.data = data
+        level, text = banner_for(data)
+        self.banner.setText(text)
+        self.banner.setStyleSheet(BANNER_STYLE[level] + "padding:6px;border-radius:4px;")
+        self.legend.setText(legend_html(data.collateral is not None))
+        self.rows = self._rows(data)
+        self.table.fill(self.rows)
+        self.detail.clear()
+        n_rounds = len(data.rounds)
+        self.v2_title.setText("<b>v2</b> \u2014 the agent's last version"
+                              + (f" (after {n_rounds} push{'es' if n_rounds != 1 else ''})"
+                                 if n_rounds else " (nothing was pushed: same as v1)"))
+        self._pending_views = {"v1", "v2"}
+        self.last_highlight = {}
+        self.v1.show_document(data.v1, data.kind)
+        self.v2.show_document(data.v2, data.kind)
+        self._annotating = data.collateral is None or not data.extended
+        if self._annotating:
+            self._pending_views.add("annotate")
+            run_in_thread(lambda: annotate(data), lambda r: self._annotated(data, r),
+                          lambda exc: self._annotate_failed(data, exc))
+        self._paint()
+        if self.rows:
+            self.table.selectRow(0)
+
+    def _paint(self) -> None:
+        v1_spans, v2_spans = self._spans()
+        self.v1.set_highlights(v1_spans)
+        self.v2.set_highlights(v2_spans)
+
+    def _annotated(self, data: BundleData, result: tuple) -> None:
+        if data is not self.data:
+            return
+        collateral, extended = result
+        if data.collateral is None:
+            data.collateral = collateral
+        data.extended = extended
+        for row in self.rows:
+            ext = extended.get(row["id"])
+            if ext and ext.get("verdict") == row["verdict"]:
+                merged = dict(ext)
+                merged.update({k: v for k, v in row["item"].items() if v is not None})
+                for k in ("confidence", "offsets_repaired", "approximate", "note"):
+                    merged[k] = ext.get(k)
+                row["item"] = merged
+                if row["verdict"] != "stale_anchor":
+                    row["method"] = present.method_text(merged)
+                row["approximate"] = present.is_approximate(merged)
+        self.table.fill(self.rows)
+        self.legend.setText(legend_html(True))
+        # Repaint v2 with the collateral ranges (and both with any new labels).
+        self._pending_views.update({"v1", "v2"})
+        self._pending_views.discard("annotate")
+        self._paint()
+        if self.rows:
+            self.table.selectRow(0)
+
+    def _annotate_failed(self, data: BundleData, exc: BaseException) -> None:
+        if data is not self.data:
+            return
+        self.legend.setText(legend_html(data.collateral is not None)
+                            + f" &nbsp; <i>Could not re-read the changes outside anchors: "
+                              f"{html.escape(str(exc))}</i>")
+        self._view_done("annotate", None)
+
+    def _rows(self, data: BundleData) -> list[dict[str, Any]]:
+        rows = []
+        seen = set()
+        for n, item in enumerate(data.verdicts, 1):
+            cid = str(item.get("comment_id"))
+            seen.add(cid)
+            c = data.comment(cid) or {}
+            quote = ((item.get("v1") or {}).get("text")
+                     or (c.get("anchor") or {}).get("quote") or "")
+            verdict = str(item.get("verdict") or "")
+            method = present.method_text(item)
+            if verdict == "stale_anchor":
+                made_on = c.get("created_on_version_id")
+                method = ("not counted: made on version " + str(made_on)
+                          if made_on else "not counted") + ", quote not found"
+            rows.append({"n": n, "id": cid, "verdict": verdict, "quote": quote,
+                         "body": str(c.get("body") or ""), "claim": item.get("claim"),
+                         "agrees": item.get("claim_agrees"), "method": method,
+                         "approximate": present.is_approximate(item), "item": item})
+        return rows
+
+    def _spans(self) -> tuple[list[dict], list[dict]]:
+        v1, v2 = [], []
+        for row in self.rows:
+            item, verdict = row["item"], row["verdict"]
+            s = STYLES.get(verdict)
+            label = f"{s.icon} {row['n']} {s.label}" if s else str(row["n"])
+            for side, out in (("v1", v1), ("v2", v2)):
+                sp = item.get(side)
+                if isinstance(sp, dict) and isinstance(sp.get("start"), int):
+                    out.append({"id": row["id"], "kind": verdict if s else "comment",
+                                "start": sp["start"], "end": sp["end"],
+                                "label": label if len(out) < MAX_LABELS else ""})
+        for i, r in enumerate(self.data.collateral or []):
+            v2.append({"id": f"collateral-{i}", "kind": "collateral", "start": r["start"],
+                       "end": r["end"], "label": "\u25B3" if i < MAX_LABELS else ""})
+        return v1, v2
+
+    def _view_done(self, which: str, result: Any) -> None:
+        self.last_highlight[which] = result
+        if which in self._pending_views:
+            self._pending_views.discard(which)
+            if not self._pending_views:
+                self.rendered.emit()
+
+    # ---------------------------------------------------------------------------------------
+
+    def select_comment(self, cid: str) -> None:
+        for r, rid in enumerate(self.table.ids):
+            if rid == cid:
+                self.table.selectRow(r)
+                return
+
+    def _on_selection(self) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        if not rows:
+            return
+        row = self.rows[rows[0].row()]
+        self.v1.focus_span(row["id"])
+        self.v2.focus_span(row["id"])
+        self.detail.setHtml(self._detail_html(row))
+        self.commentSelected.emit(row["id"])
+
+    def _detail_html(self, row: dict[str, Any]) -> str:
+        e = html.escape
+        item = row["item"]
+        data = self.data
+        after = data.comment(row["id"], after=True) or {}
+        before = data.comment(row["id"]) or {}
+        s = STYLES.get(row["verdict"])
+        chip = (f"<span style='background:{s.line};color:{s.badge_text};font-weight:600'>"
+                f"&nbsp;{s.icon} {e(s.label)}&nbsp;</span>" if s else e(row["verdict"]))
+        out = [f"<p><b>Comment {row['n']}</b> ({e(row['id'])})"
+               + (f" by {e(str(before.get('author')))}" if before.get("author") else "")
+               + f": {e(row['body'])}</p>",
+               f"<p>Verdict: {chip} \u2014 {e(present.VERDICT_WORDS.get(row['verdict'], ''))}."
+               f"<br>Agent's claim: <b>{e(present.claim_text(row['claim']))}</b> "
+               f"({e(present.agrees_text(row['agrees']))}).<br>"
+               f"Found in v2 by: {e(row['method'])}.</p>"]
+        if item.get("message"):
+            out.append(f"<p><b>{e(str(item['message']))}</b></p>")
+        if item.get("note"):
+            out.append(f"<p><i>{e(str(item['note']))}</i></p>")
+        t1 = (item.get("v1") or {}).get("text")
+        t2 = (item.get("v2") or {}).get("text")
+        out.append("<table width='100%' cellspacing='0' cellpadding='4' border='1'>"
+                   "<tr><th align='left' width='50%'>v1 (given to the agent)</th>"
+                   "<th align='left'>v2 (after the agent)</th></tr><tr><td valign='top'>"
+                   + (e(t1) if t1 is not None else "<i>not located in v1</i>")
+                   + "</td><td valign='top'>"
+                   + (e(t2) if t2 is not None else
+                      "<i>" + ("gone from v2" if row["verdict"] == "deleted" else
+                               "not found in v2") + "</i>")
+                   + "</td></tr></table>")
+        thread = after.get("thread") or []
+        status = after.get("status") or before.get("status") or "open"
+        out.append(f"<p><b>Thread</b> (status now: {e(str(status))})</p>")
+        if not thread:
+            out.append("<p><i>No replies.</i></p>")
+        for reply in thread:
+            kind = str(reply.get("kind") or "reply")
+            mark = {"reopen": "\u21BA reopened", "resolve": "\u2713 resolved"}.get(kind, "reply")
+            out.append(f"<p style='margin-left:12px'><b>{e(str(reply.get('author', '')))}</b> "
+                       f"<small>({e(mark)})</small>: {e(str(reply.get('body', '')))}</p>")
+        return "".join(out)

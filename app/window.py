@@ -1,0 +1,369 @@
+"""The main window: Start, Run, Verdicts, Metrics, Scorecard and Compare tabs, File menu,
+drag and drop of bundles, recent bundles, remembered window state."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.bundledata import BundleData, BundleError, load_bundle
+from app.metrics_panel import MetricsPanel
+from app.scorecard import ScorecardView
+from app.settings import Settings
+from app.verdicts import VerdictsView
+
+
+class StartPage(QWidget):
+    """What a new user sees first: what this program does and the two ways to begin."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        title = QLabel("<h1>Agent Review Loop</h1>")
+        intro = QLabel(
+            "<p style='font-size:14px'>An AI agent revises a document and says it "
+            "<i>addressed all review comments</i>. This program checks that claim against "
+            "the text itself: every comment is found again in the new version and gets a "
+            "verdict \u2014 <b>edited</b>, <b>untouched</b>, <b>deleted</b> or <b>stale "
+            "anchor</b> \u2014 computed from the words, never from the agent's word.</p>")
+        intro.setWordWrap(True)
+        self.example_btn = QPushButton("\u25B6  Browse the example run  (no API key needed)")
+        self.setup_btn = QPushButton("\u270E  Set up a new run\u2026")
+        self.open_btn = QPushButton("\U0001F4C2  Open an evidence bundle\u2026")
+        for b in (self.example_btn, self.setup_btn, self.open_btn):
+            b.setMinimumHeight(44)
+            f = b.font()
+            f.setPointSizeF(f.pointSizeF() * 1.15)
+            b.setFont(f)
+        self.example_btn.setDefault(True)
+        self.example_note = QLabel()
+        self.example_note.setWordWrap(True)
+        self.recent_label = QLabel("<b>Recent bundles</b>")
+        self.recent = QListWidget()
+        self.recent.setAccessibleName("Recent bundles")
+        self.recent.setMaximumHeight(160)
+
+        col = QVBoxLayout()
+        col.addWidget(title)
+        col.addWidget(intro)
+        col.addSpacing(12)
+        col.addWidget(self.example_btn)
+        col.addWidget(self.example_note)
+        col.addWidget(self.setup_btn)
+        col.addWidget(self.open_btn)
+        col.addSpacing(12)
+        col.addWidget(self.recent_label)
+        col.addWidget(self.recent)
+        col.addStretch(1)
+        box = QWidget()
+        box.setLayout(col)
+        box.setMaximumWidth(760)
+        outer = QVBoxLayout(self)
+        outer.addWidget(box, 0, Qt.AlignmentFlag.AlignHCenter)
+
+    def set_recent(self, paths: list[str]) -> None:
+        self.recent.clear()
+        for p in paths:
+            item = QListWidgetItem(p)
+            item.setToolTip(p)
+            self.recent.addItem(item)
+        self.recent_label.setVisible(bool(paths))
+        self.recent.setVisible(bool(paths))
+
+
+class MainWindow(QMainWindow):
+    bundleOpened = Signal(object)  # BundleData
+
+    TAB_START, TAB_RUN, TAB_VERDICTS, TAB_METRICS, TAB_SCORECARD, TAB_COMPARE = range(6)
+
+    def __init__(self, settings: Settings | None = None):
+        super().__init__()
+        self.settings = settings or Settings()
+        self.data: BundleData | None = None
+        self._jobs: set[asyncio.Task] = set()
+        self.setWindowTitle("Agent Review Loop")
+        self.setAcceptDrops(True)
+        self.resize(1400, 900)
+        self.setMinimumSize(900, 600)
+
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.start = StartPage()
+        self.verdicts = VerdictsView()
+        self.metrics = MetricsPanel()
+        self.scorecard = ScorecardView()
+        self.run_view = self._make_run_view()
+        self.compare = self._make_compare_view()
+        self.tabs.addTab(self.start, "&Start")
+        self.tabs.addTab(self.run_view, "&Run")
+        self.tabs.addTab(self.verdicts, "&Verdicts")
+        self.tabs.addTab(self.metrics, "&Metrics")
+        self.tabs.addTab(self.scorecard, "S&corecard")
+        self.tabs.addTab(self.compare, "Com&pare")
+        for i in (self.TAB_VERDICTS, self.TAB_METRICS, self.TAB_SCORECARD):
+            self.tabs.setTabEnabled(i, False)
+        self.setCentralWidget(self.tabs)
+        self.statusBar().showMessage("Ready. Open the example run or an evidence bundle.")
+
+        self.start.example_btn.clicked.connect(self.open_example)
+        self.start.open_btn.clicked.connect(self.ask_open_bundle)
+        self.start.setup_btn.clicked.connect(self.start_setup)
+        self.start.recent.itemActivated.connect(lambda it: self.open_bundle(Path(it.text())))
+        self.scorecard.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
+        self._build_menus()
+        self._refresh_start()
+        geometry, state = self.settings.window_state()
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if state is not None:
+            self.restoreState(state)
+
+    # -- pieces built elsewhere ------------------------------------------------------------
+
+    def _make_run_view(self) -> QWidget:
+        try:
+            from app.runview import RunView
+        except ImportError:
+            w = QLabel("Runs are not available in this build.")
+            w.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            return w
+        view = RunView(self.settings)
+        view.runFinished.connect(self._run_finished)
+        return view
+
+    def _make_compare_view(self) -> QWidget:
+        try:
+            from app.compare import CompareView
+        except ImportError:
+            w = QLabel("Comparing bundles is not available in this build.")
+            w.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            return w
+        view = CompareView()
+        view.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
+        return view
+
+    # -- menus -------------------------------------------------------------------------------
+
+    def _build_menus(self) -> None:
+        m = self.menuBar().addMenu("&File")
+        self.act_open = QAction("&Open evidence bundle\u2026", self,
+                                shortcut=QKeySequence.StandardKey.Open,
+                                triggered=self.ask_open_bundle)
+        self.act_open_zip = QAction("Open bundle &zip\u2026", self,
+                                    shortcut=QKeySequence("Ctrl+Shift+O"),
+                                    triggered=lambda: self.ask_open_bundle(zip_file=True))
+        self.act_example = QAction("Open the &example run", self, shortcut=QKeySequence("Ctrl+E"),
+                                   triggered=self.open_example)
+        self.act_new = QAction("&New run\u2026", self, shortcut=QKeySequence.StandardKey.New,
+                               triggered=self.start_setup)
+        self.act_compare = QAction("Co&mpare two bundles\u2026", self,
+                                   shortcut=QKeySequence("Ctrl+Shift+C"),
+                                   triggered=self.show_compare)
+        self.recent_menu = m.addMenu("&Recent bundles")
+        self.act_export_html = QAction("Export scorecard as &HTML\u2026", self,
+                                       triggered=self.scorecard.ask_export_html)
+        self.act_export_pdf = QAction("Export scorecard as &PDF\u2026", self,
+                                      shortcut=QKeySequence("Ctrl+P"),
+                                      triggered=self.scorecard.ask_export_pdf)
+        self.act_publish = QAction("P&ublish scorecard to workspace\u2026", self,
+                                   triggered=self.scorecard.ask_publish)
+        self.act_quit = QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit,
+                                triggered=self.close)
+        m.addAction(self.act_new)
+        m.addAction(self.act_open)
+        m.addAction(self.act_open_zip)
+        m.insertMenu(self.act_open_zip, self.recent_menu)
+        m.addAction(self.act_example)
+        m.addAction(self.act_compare)
+        m.addSeparator()
+        m.addAction(self.act_publish)
+        m.addAction(self.act_export_html)
+        m.addAction(self.act_export_pdf)
+        m.addSeparator()
+        m.addAction(self.act_quit)
+        for a in (self.act_publish, self.act_export_html, self.act_export_pdf):
+            a.setEnabled(False)
+        v = self.menuBar().addMenu("&View")
+        for i, name in enumerate(("Start", "Run", "Verdicts", "Metrics", "Scorecard", "Compare")):
+            act = QAction(name, self, shortcut=QKeySequence(f"Ctrl+{i + 1}"))
+            act.triggered.connect(lambda _=False, i=i: self._go(i))
+            v.addAction(act)
+        h = self.menuBar().addMenu("&Help")
+        h.addAction(QAction("&About", self, triggered=self.show_about))
+
+    def _go(self, index: int) -> None:
+        if self.tabs.isTabEnabled(index):
+            self.tabs.setCurrentIndex(index)
+
+    def _refresh_start(self) -> None:
+        from app.main import example_bundle_path
+
+        recent = [p for p in self.settings.recent_bundles if Path(p).exists()]
+        self.start.set_recent(recent)
+        self.recent_menu.clear()
+        for p in recent:
+            self.recent_menu.addAction(p, lambda p=p: self.open_bundle(Path(p)))
+        self.recent_menu.setEnabled(bool(recent))
+        ex = example_bundle_path()
+        self.start.example_btn.setEnabled(ex is not None)
+        self.act_example.setEnabled(ex is not None)
+        if ex is None:
+            self.start.example_note.setText("<i>The example run is not included in this build.</i>")
+        else:
+            try:
+                from engine.bundle import open_bundle
+
+                m = open_bundle(ex).manifest
+                self.start.example_note.setText(
+                    f"<span style='color:palette(mid)'>A recorded run of "
+                    f"<b>{html.escape(str(m.get('model', 'a model')))}</b> on "
+                    f"\u201c{html.escape(str(m.get('document_title', 'a document')))}\u201d"
+                    + (" (a scripted demonstration)" if m.get("scripted") else "")
+                    + ". Opens offline.</span>")
+            except Exception:  # noqa: BLE001 - the note is optional
+                self.start.example_note.setText("")
+
+    # -- opening bundles --------------------------------------------------------------------
+
+    def show_start(self) -> None:
+        self.tabs.setCurrentIndex(self.TAB_START)
+
+    def open_example(self) -> bool:
+        from app.main import example_bundle_path
+
+        p = example_bundle_path()
+        if p is None:
+            self.statusBar().showMessage("The example run is not included in this build.")
+            return False
+        return self.open_bundle(p, remember=False)
+
+    def ask_open_bundle(self, zip_file: bool = False) -> None:
+        start = self.settings.last_dir or str(Path.home())
+        if zip_file:
+            dlg = QFileDialog(self, "Open an evidence bundle (.zip)", start,
+                              "Evidence bundles (*.zip)")
+            dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
+        else:
+            dlg = QFileDialog(self, "Open an evidence bundle folder", start)
+            dlg.setFileMode(QFileDialog.FileMode.Directory)
+            dlg.setOption(QFileDialog.Option.ShowDirsOnly, True)
+        dlg.fileSelected.connect(lambda p: self.open_bundle(Path(p)))
+        self._dialog = dlg
+        dlg.open()
+
+    def open_bundle(self, path: Path, remember: bool = True) -> bool:
+        """Open a bundle folder or zip and show its verdicts. Returns False (with a plain
+        message) when it cannot be read."""
+        try:
+            data = load_bundle(path)
+        except BundleError as exc:
+            self._plain_message("This bundle cannot be opened", str(exc))
+            self.statusBar().showMessage(f"Could not open {path}")
+            return False
+        self.data = data
+        if remember:
+            self.settings.add_recent_bundle(str(Path(path).resolve()))
+            self.settings.last_dir = str(Path(path).resolve().parent)
+            self._refresh_start()
+        self.verdicts.show_bundle(data)
+        self.metrics.show_bundle(data)
+        self.scorecard.show_bundle(data)
+        for i in (self.TAB_VERDICTS, self.TAB_METRICS, self.TAB_SCORECARD):
+            self.tabs.setTabEnabled(i, True)
+        for a in (self.act_publish, self.act_export_html, self.act_export_pdf):
+            a.setEnabled(bool(data.scorecard))
+        self.tabs.setCurrentIndex(self.TAB_VERDICTS)
+        self.setWindowTitle(f"Agent Review Loop \u2014 {data.title}")
+        msg = f"Opened {path}"
+        if data.tampered:
+            msg += f" \u2014 WARNING: {len(data.tampered)} file(s) fail the integrity check"
+            self._plain_message(
+                "This bundle fails its integrity check",
+                "These files do not match the bundle's manifest, so what it shows may have "
+                "been changed after the run:\n\n" + "\n".join(data.tampered[:20]))
+        self.statusBar().showMessage(msg)
+        self.bundleOpened.emit(data)
+        return True
+
+    def _plain_message(self, title: str, text: str) -> None:
+        box = QMessageBox(self)
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle(title)
+        box.setText(title)
+        box.setInformativeText(text)
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        self._message_box = box
+        box.open()
+
+    # -- runs and comparison ---------------------------------------------------------------
+
+    def start_setup(self) -> None:
+        starter = getattr(self.run_view, "start_setup", None)
+        if starter is None:
+            self.statusBar().showMessage("Runs are not available in this build.")
+            return
+        self.tabs.setCurrentIndex(self.TAB_RUN)
+        starter(self)
+
+    def _run_finished(self, bundle_path: str) -> None:
+        if bundle_path:
+            self.open_bundle(Path(bundle_path))
+
+    def show_compare(self) -> None:
+        self.tabs.setCurrentIndex(self.TAB_COMPARE)
+        asker = getattr(self.compare, "ask_bundles", None)
+        if asker is not None:
+            asker()
+
+    def show_about(self) -> None:
+        from app.main import versions_text
+
+        box = QMessageBox(self)
+        box.setWindowTitle("About Agent Review Loop")
+        box.setText("Agent Review Loop")
+        box.setInformativeText(versions_text())
+        self._message_box = box
+        box.open()
+
+    # -- drag and drop ----------------------------------------------------------------------
+
+    def dragEnterEvent(self, event):  # noqa: N802
+        urls = event.mimeData().urls()
+        if urls and urls[0].isLocalFile():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event):  # noqa: N802
+        urls = event.mimeData().urls()
+        if urls and urls[0].isLocalFile():
+            self.open_bundle(Path(urls[0].toLocalFile()))
+            event.acceptProposedAction()
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def loop_ready(self) -> None:
+        """Called once the qasync loop runs (async work may start now)."""
+
+    async def shutdown(self) -> None:
+        stopper = getattr(self.run_view, "shutdown", None)
+        if stopper is not None:
+            await stopper()
+
+    def closeEvent(self, event):  # noqa: N802
+        self.settings.save_window_state(self.saveGeometry(), self.saveState())
+        self.settings.sync()
+        super().closeEvent(event)

@@ -1,0 +1,167 @@
+"""Opening evidence bundles in the main window: verdicts, metrics, scorecard, tampered and
+failed bundles, stale anchors in words, N/A never a zero."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6.QtWebEngineWidgets")
+
+from app.bundledata import BundleError, load_bundle  # noqa: E402
+from app.window import MainWindow  # noqa: E402
+
+DATA = Path(__file__).parent / "data"
+
+
+def _fixture_module():
+    spec = importlib.util.spec_from_file_location("make_fixture_bundle",
+                                                  DATA / "make_fixture_bundle.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture
+def window(qtbot):
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    return w
+
+
+def open_and_wait(qtbot, window, path):
+    with qtbot.waitSignal(window.verdicts.rendered, timeout=30000):
+        assert window.open_bundle(path)
+
+
+def test_fixture_bundle_is_intact():
+    data = load_bundle(DATA / "bundle-min")
+    assert data.tampered == [] and data.problems == []
+    assert [v["verdict"] for v in data.verdicts] == ["edited", "untouched", "deleted",
+                                                     "stale_anchor"]
+
+
+def test_open_bundle_shows_verdicts_metrics_and_scorecard(qtbot, window):
+    open_and_wait(qtbot, window, DATA / "bundle-min")
+    assert window.tabs.currentIndex() == window.TAB_VERDICTS
+    table = window.verdicts.table
+    assert table.rowCount() == 4
+    verdict_cells = [table.item(r, 1).text() for r in range(4)]
+    assert verdict_cells == ["\u270E edited", "\u25CB untouched", "\u2715 deleted",
+                             "? stale anchor"]
+    # Claim vs. text, in words.
+    assert table.item(1, 5).text() == "\u2717 disagrees"
+    # Stale anchors in plain words, both in the row and in the banner.
+    assert "not counted" in table.item(3, 6).text()
+    assert "stale anchor" in window.verdicts.banner.text()
+    assert "Scripted demonstration" in window.verdicts.banner.text()
+    # Every located span was painted, in v1 and in v2 (with the collateral range).
+    hl = window.verdicts.last_highlight
+    assert hl["v1"]["made"] == 3 and hl["v1"]["failed"] == []
+    assert hl["v2"]["failed"] == [] and hl["v2"]["made"] >= 3
+    # Metrics: numbers with numerator and denominator; N/A with its reason, never 0.
+    cells = window.metrics.cells
+    assert cells[("attribution_rate", "Whole run")].startswith("33% (1 of 3")
+    rounds_cell = cells[("rounds_to_converge", "Whole run")]
+    assert rounds_cell.startswith("N/A \u2014 did not converge")
+    assert "0" not in rounds_cell.split("(")[0]
+    assert ("claim_accuracy", "After round 1") in cells
+    assert window.scorecard.publish_btn.isEnabled()
+
+
+def test_selecting_a_comment_shows_both_texts_and_thread(qtbot, window):
+    open_and_wait(qtbot, window, DATA / "bundle-min")
+    with qtbot.waitSignal(window.verdicts.commentSelected, timeout=5000) as blocker:
+        window.verdicts.select_comment("c2")
+    assert blocker.args == ["c2"]
+    text = window.verdicts.detail.toPlainText()
+    assert "VERIFICATION: MODEL CLAIMED ADDRESSED - ANCHORED TEXT UNCHANGED" in text
+    assert "reopened" in text and "by email" in text
+    with qtbot.waitCallback(timeout=10000) as cb:
+        window.verdicts.v2.run_js("window.scrollY >= 0 && CSS.highlights.has('arl-focus')", cb)
+    assert cb.args[0] is True
+
+
+def test_tampered_bundle_opens_with_a_warning_naming_the_file(qtbot, window, tmp_path):
+    copy = tmp_path / "tampered"
+    shutil.copytree(DATA / "bundle-min", copy)
+    p = copy / "document" / "v2.html"
+    p.write_bytes(p.read_bytes().replace(b"three days", b"four days"))
+    open_and_wait(qtbot, window, copy)
+    assert window.data.tampered == ["document/v2.html"]
+    assert "integrity check" in window.verdicts.banner.text()
+    assert "document/v2.html" in window.verdicts.banner.text()
+    assert "document/v2.html" in window._message_box.informativeText()
+    window._message_box.close()
+
+
+def test_failed_run_is_said_in_words(qtbot, window, tmp_path):
+    mod = _fixture_module()
+    path = mod.build(tmp_path / "failed", status="failed",
+                     reason="the model endpoint refused the key (401)")
+    open_and_wait(qtbot, window, path)
+    banner = window.verdicts.banner.text()
+    assert "This run failed" in banner and "refused the key (401)" in banner
+    assert "Run failed" in window.metrics.intro.text()
+
+
+def test_unreadable_bundle_is_one_plain_message(qtbot, window, tmp_path):
+    bad = tmp_path / "not-a-bundle.zip"
+    bad.write_bytes(b"this is not a zip")
+    with pytest.raises(BundleError):
+        load_bundle(bad)
+    assert window.open_bundle(bad) is False
+    assert window._message_box.isVisible()
+    window._message_box.close()
+
+
+def test_zip_bundle_opens(qtbot, window, tmp_path):
+    from engine.bundle import export_zip
+
+    z = export_zip(DATA / "bundle-min", tmp_path / "b.zip")
+    open_and_wait(qtbot, window, z)
+    assert window.data.tampered == []
+    assert str(z.resolve()) in window.settings.recent_bundles
+
+
+def test_publish_scorecard_into_the_workspace(qtbot, window, tmp_path):
+    from engine.workspace import Workspace
+
+    open_and_wait(qtbot, window, DATA / "bundle-min")
+    with qtbot.waitSignal(window.scorecard.published, timeout=5000) as blocker:
+        window.scorecard.publish()
+    doc_id = blocker.args[0]
+    with Workspace() as ws:
+        doc = ws.document(doc_id)
+    assert doc.title.startswith("Scorecard: Remote work policy")
+
+
+def test_export_scorecard_html_and_pdf(qtbot, window, tmp_path):
+    open_and_wait(qtbot, window, DATA / "bundle-min")
+    qtbot.waitUntil(lambda: window.scorecard.view.is_ready, timeout=20000)
+    html_path = tmp_path / "card.html"
+    window.scorecard.export_html(str(html_path))
+    assert "Scorecard" in html_path.read_text(encoding="utf-8")
+    pdf_path = tmp_path / "card.pdf"
+    with qtbot.waitSignal(window.scorecard.exported, timeout=30000):
+        window.scorecard.export_pdf(str(pdf_path))
+    assert pdf_path.read_bytes().startswith(b"%PDF")
+
+
+def test_window_state_and_recent_bundles_persist(qtbot, tmp_path):
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    w.resize(1111, 777)
+    w.settings.add_recent_bundle(str(DATA / "bundle-min"))
+    w.close()
+    geometry, state = w.settings.window_state()
+    assert geometry is not None and state is not None
+    w2 = MainWindow()
+    qtbot.addWidget(w2)
+    assert w2.start.recent.count() == 1

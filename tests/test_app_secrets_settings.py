@@ -1,0 +1,75 @@
+"""API key handling (keyring, OPENAI_API_KEY, session-only) and the settings file."""
+
+from __future__ import annotations
+
+import keyring
+import pytest
+from keyring.errors import NoKeyringError
+
+from app import secrets as app_secrets
+
+
+@pytest.fixture(autouse=True)
+def _forget_session_key():
+    app_secrets.keep_for_session(None)
+    yield
+    app_secrets.keep_for_session(None)
+
+
+def test_key_round_trip_through_the_keyring(memory_keyring):
+    assert app_secrets.get_key() == (None, "none")
+    app_secrets.save_key("sk-test-123")
+    assert memory_keyring.passwords[("agent-review-loop", "api-key")] == "sk-test-123"
+    assert app_secrets.get_key() == ("sk-test-123", "keyring")
+    app_secrets.delete_key()
+    assert app_secrets.get_key() == (None, "none")
+
+
+def test_environment_variable_overrides(memory_keyring, monkeypatch):
+    app_secrets.save_key("from-keyring")
+    monkeypatch.setenv("OPENAI_API_KEY", "from-env")
+    assert app_secrets.get_key() == ("from-env", "env")
+
+
+class BrokenKeyring(keyring.backend.KeyringBackend):
+    priority = 1
+
+    def get_password(self, service, username):
+        raise NoKeyringError("no backend")
+
+    def set_password(self, service, username, password):
+        raise NoKeyringError("no backend")
+
+    def delete_password(self, service, username):
+        raise NoKeyringError("no backend")
+
+
+def test_missing_keyring_is_a_plain_message_and_session_key_works():
+    keyring.set_keyring(BrokenKeyring())  # the autouse fixture restores the original
+    assert not app_secrets.keyring_works()
+    assert app_secrets.get_key() == (None, "none")  # reads are guarded too
+    with pytest.raises(app_secrets.KeyringUnavailable) as info:
+        app_secrets.save_key("sk-x")
+    assert "session only" in str(info.value)
+    app_secrets.keep_for_session("sk-x")
+    assert app_secrets.get_key() == ("sk-x", "session")
+
+
+def test_settings_live_under_arl_home_and_never_hold_a_key(arl_home):
+    from app.settings import Settings
+
+    s = Settings()
+    assert s.path.parent == arl_home
+    s.rounds = 5
+    s.base_url = "http://127.0.0.1:8089/v1"
+    s.add_recent_bundle("/a")
+    s.add_recent_bundle("/b")
+    s.add_recent_bundle("/a")
+    s.sync()
+    s2 = Settings()
+    assert s2.rounds == 5 and s2.base_url == "http://127.0.0.1:8089/v1"
+    assert s2.recent_bundles == ["/a", "/b"]
+    with pytest.raises(ValueError):
+        s2.set("model/api_key", "sk-nope")
+    assert "sk-" not in s.path.read_text(encoding="utf-8")
+    assert "settings_version=1" in s.path.read_text(encoding="utf-8")
