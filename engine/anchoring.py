@@ -30,9 +30,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rapidfuzz import fuzz
-from rapidfuzz.distance import Indel
-
 from engine.diffing import TextDiff
 from engine.normalize import FoldedText, compact, fold_needle, normalize
 
@@ -58,6 +55,8 @@ def similarity(a: str, b: str) -> float:
     """Normalised Indel similarity in [0, 1] (rapidfuzz ``Indel.normalized_similarity``)."""
     if not a and not b:
         return 1.0
+    from rapidfuzz.distance import Indel  # lazy: 30 ms of start-up most scores never need
+
     return Indel.normalized_similarity(a, b)
 
 
@@ -267,12 +266,10 @@ def reanchor(v1: TextIndex, v2: TextIndex, diff: TextDiff, s: int, e: int) -> Re
 def _moved_copy(v2: TextIndex, diff: TextDiff, quote: str, prefix: str, suffix: str,
                 t1: str, s: int, e: int, expected: int) -> Reanchored | None:
     t2 = v2.text
-    hits = v2.find_raw(quote)
+    # Only copies made wholly of inserted text qualify: a copy kept from elsewhere in v1
+    # is a lookalike that was there all along, never the anchor.
     best: tuple[float, int, int, int] | None = None
-    for hs, he in hits:
-        inserted, runs = diff.v2_origin(hs, he)
-        if inserted < he - hs:
-            continue  # some of it was already in v1 elsewhere: a lookalike, not the anchor
+    for hs, he in diff.find_inserted(quote, MAX_HITS):
         if breaks_word(t2, hs, he, t1, s, e):
             continue
         ctx = context_score(prefix, suffix, t2, hs, he)
@@ -303,6 +300,8 @@ def _fuzzy(v2: TextIndex, diff: TextDiff, quote: str, t1: str, s: int, e: int,
     window = t2[w0:w1]
     if not window.strip():
         return None
+    from rapidfuzz import fuzz
+
     al = fuzz.partial_ratio_alignment(quote, window, score_cutoff=FUZZY_THRESHOLD * 100)
     if al is None:
         return None

@@ -7,9 +7,10 @@ sentences instead of lines as the coarse unit:
 1. the common prefix and suffix are cut off;
 2. the middle of each text is split into sentence chunks (a chunk ends at ``.``, ``!``,
    ``?`` or a newline), each chunk becomes one character, and those strings are diffed;
-3. every changed hunk (deleted chunks against inserted chunks) is diffed character by
-   character and cleaned up semantically (``diff_cleanupSemantic``), so a replaced word
-   shows as one deletion and one insertion, not as scattered shared letters.
+3. every changed hunk (deleted chunks against inserted chunks) is diffed word by word and
+   cleaned up semantically (``diff_cleanupSemantic``), so a replaced word shows as one
+   deletion and one insertion, not as scattered shared letters; a short replacement is
+   then diffed by character ("colour" -> "color" changes one character).
 
 Documents whose ``textContent`` has no newlines (a minified page) still split into many
 chunks, and the character pass only ever sees the changed sentences. A deadline bounds
@@ -110,9 +111,7 @@ def _diff_middle(a: str, b: str, dmp: diff_match_patch, deadline: float):
                 out.extend([(DELETE, d), (INSERT, i)])
                 return
             dmp.Diff_Timeout = remaining
-            fine = dmp.diff_main(d, i, False)
-            dmp.diff_cleanupSemantic(fine)
-            out.extend(fine)
+            out.extend(_word_diff(d, i, dmp))
         elif d:
             out.append((DELETE, d))
         elif i:
@@ -127,6 +126,57 @@ def _diff_middle(a: str, b: str, dmp: diff_match_patch, deadline: float):
         else:
             ins.append(t)
     flush()
+    return out
+
+
+_WORD_RE = re.compile(r"\w+|\s+|[^\w\s]")
+REFINE_CHARS = 40
+"""Replaced word runs up to this many characters on each side are refined to characters."""
+
+
+def _word_diff(a: str, b: str, dmp: diff_match_patch) -> list[tuple[int, str]]:
+    r"""Diff two changed hunks word by word, then refine short replacements by character.
+
+    Words (``\w+``), whitespace runs and single punctuation marks are the tokens. A word
+    diff of a rewritten sentence is a handful of replacements instead of a character
+    alignment of scattered shared letters (which is also what ``diff_cleanupSemantic``
+    would reduce it to, at many times the cost); a short replacement ("colour" ->
+    "color") is then diffed by character so it counts the one character that changed.
+    """
+    table: dict[str, str] = {}
+    words: list[str] = []
+
+    def enc(t: str) -> str:
+        out = []
+        for m in _WORD_RE.finditer(t):
+            w = m.group()
+            c = table.get(w)
+            if c is None:
+                n = len(words)
+                c = chr(n if n < 0xD800 else n + 0x800)
+                table[w] = c
+                words.append(w)
+            out.append(c)
+        return "".join(out)
+
+    def dec(t: str) -> str:
+        return "".join(words[ord(c) if ord(c) < 0xD800 else ord(c) - 0x800] for c in t)
+
+    coarse = [(op, dec(t)) for op, t in dmp.diff_main(enc(a), enc(b), False)]
+    dmp.diff_cleanupSemantic(coarse)
+    out: list[tuple[int, str]] = []
+    k = 0
+    while k < len(coarse):
+        op, t = coarse[k]
+        if (op == DELETE and k + 1 < len(coarse) and coarse[k + 1][0] == INSERT
+                and len(t) <= REFINE_CHARS and len(coarse[k + 1][1]) <= REFINE_CHARS):
+            fine = dmp.diff_main(t, coarse[k + 1][1], False)
+            dmp.diff_cleanupSemantic(fine)
+            out.extend(fine)
+            k += 2
+            continue
+        out.append((op, t))
+        k += 1
     return out
 
 
@@ -210,6 +260,9 @@ class TextDiff:
         # Same for v2 (equal, insert).
         self._kb = [k for k, t in enumerate(tags) if t != DELETE]
         self._kb0 = [b0s[k] for k in self._kb]
+        self._ins_joined: str | None = None
+        self._ins_starts: list[int] = []
+        self._ins_runs: list[tuple[int, int]] = []
 
     # -- mapping ---------------------------------------------------------------------
 
@@ -297,6 +350,32 @@ class TextDiff:
                 runs.add((i + off, end + off))
             i = end
         return inserted, runs
+
+    def find_inserted(self, needle: str, limit: int = 2000) -> list[tuple[int, int]]:
+        """v2 spans where ``needle`` occurs wholly inside one inserted run (new text).
+
+        Searches only what was inserted, not all of v2: a moved passage is new text in v2.
+        """
+        if self._ins_joined is None:
+            runs = [(self._b0[k], self._b1[k]) for k, t in enumerate(self._tag) if t == INSERT]
+            # Runs are joined by U+0000, which no needle from a document body carries.
+            self._ins_joined = "\0".join(self.b[b0:b1] for b0, b1 in runs)
+            starts, pos = [], 0
+            for b0, b1 in runs:
+                starts.append(pos)
+                pos += b1 - b0 + 1
+            self._ins_starts, self._ins_runs = starts, runs
+        out: list[tuple[int, int]] = []
+        if not needle or "\0" in needle:
+            return out
+        joined, starts, runs = self._ins_joined, self._ins_starts, self._ins_runs
+        i = joined.find(needle)
+        while i >= 0 and len(out) < limit:
+            j = bisect.bisect_right(starts, i) - 1
+            b = runs[j][0] + (i - starts[j])
+            out.append((b, b + len(needle)))
+            i = joined.find(needle, i + 1)
+        return out
 
     # -- churn -----------------------------------------------------------------------
 

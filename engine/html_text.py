@@ -69,7 +69,6 @@ import stat
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
-from justhtml import JustHTML
 
 __all__ = [
     "DocumentError",
@@ -570,6 +569,8 @@ def _parse_body(html: str | bytes) -> tuple[object | None, str | None]:
         # browser's tokenizer keeps. An empty comment first is inert (in the "initial"
         # insertion mode it becomes a child of the Document) and keeps the U+FEFF.
         source = "<!---->" + source
+    from justhtml import JustHTML  # lazy: 0.16 s of start-up that plain text never needs
+
     root = JustHTML(source, sanitize=False, scripting_enabled=True).root
     return _document_body(root), encoding
 

@@ -215,10 +215,12 @@ class Span:
     end: int
     text: str
 
-    def to_json(self, full_text: str) -> dict[str, Any]:
-        """The contract's shape, offsets converted to UTF-16 code units of ``full_text``."""
-        return {"start": utf16.to_utf16(full_text, self.start),
-                "end": utf16.to_utf16(full_text, self.end), "text": self.text}
+    def to_json(self, full_text: str | utf16.OffsetMap) -> dict[str, Any]:
+        """The contract's shape, offsets converted to UTF-16 code units of the full text
+        (pass an ``OffsetMap`` of it when converting many spans)."""
+        omap = full_text if isinstance(full_text, utf16.OffsetMap) else utf16.OffsetMap(full_text)
+        return {"start": omap.to_utf16(self.start), "end": omap.to_utf16(self.end),
+                "text": self.text}
 
 
 @dataclass
@@ -244,8 +246,11 @@ class VerdictRecord:
     approximate: bool = False
     note: str = ""
 
-    def to_json(self, v1_text: str, v2_text: str, *, extended: bool = False) -> dict[str, Any]:
-        """The `arl score --json` item; ``extended`` adds confidence and repair notes."""
+    def to_json(self, v1_text: str | utf16.OffsetMap, v2_text: str | utf16.OffsetMap, *,
+                extended: bool = False) -> dict[str, Any]:
+        """The `arl score --json` item; ``extended`` adds confidence and repair notes.
+
+        ``v1_text``/``v2_text``: the versions' full texts, or OffsetMaps of them."""
         out: dict[str, Any] = {
             "comment_id": self.comment_id,
             "verdict": self.verdict,

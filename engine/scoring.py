@@ -110,7 +110,7 @@ class ScoreResult:
         """The `arl score --json` object (issue 2, section 5); ``extended`` adds per-verdict
         confidence/notes, the unusable comments and the collateral ranges (UTF-16)."""
         out: dict[str, Any] = {
-            "verdicts": [v.to_json(self.v1.text, self.v2.text, extended=extended)
+            "verdicts": [v.to_json(self.v1_offsets, self.v2_offsets, extended=extended)
                          for v in self.verdicts],
             "metrics": {k: m.to_json() for k, m in self.metrics.items()},
         }
@@ -121,6 +121,10 @@ class ScoreResult:
                 {"v2_start": m2.to_utf16(c.b0), "v2_end": m2.to_utf16(c.b1),
                  "deleted": c.deleted, "inserted": c.inserted} for c in self.collateral]
         return out
+
+    @cached_property
+    def v1_offsets(self) -> utf16.OffsetMap:
+        return utf16.OffsetMap(self.v1.text)
 
     @cached_property
     def v2_offsets(self) -> utf16.OffsetMap:
