@@ -157,11 +157,21 @@ class DocServer:
         return f"http://127.0.0.1:{self.port}"
 
     def add(self, raw: bytes | str, kind: str = "html") -> QUrl:
-        """Register a document; returns its URL. ``kind``: html, text or markdown."""
+        """Register a document; returns its URL. ``kind``: html, text or markdown.
+
+        ``raw`` as bytes is served as it is (the browser decodes it by the engine's rules);
+        ``raw`` as str was already decoded, so it is served as UTF-8 and says so in the
+        header, which takes precedence over any ``<meta charset>`` inside it.
+        """
         if isinstance(raw, str):
-            raw = raw.encode("utf-8")
+            data = raw.encode("utf-8", "surrogatepass")
+            ctype = content_type(data, kind)
+            if ctype.startswith("text/html"):
+                ctype = "text/html; charset=utf-8"
+        else:
+            data, ctype = raw, content_type(raw, kind)
         path = f"/d/{secrets.token_urlsafe(24)}/"
-        self._server.docs[path] = (raw, content_type(raw, kind))
+        self._server.docs[path] = (data, ctype)
         return QUrl(self.origin + path)
 
     def remove(self, url: QUrl) -> None:
@@ -383,7 +393,9 @@ class DocumentView(QWebEngineView):
             self._on_bridge_ready(int(n))
 
     def _on_bridge_ready(self, length: int) -> None:
-        if self.is_ready or not self._loaded_ok and length <= 0:
+        # Only the current page counts: a late message from the page being replaced
+        # arrives before this load finished and is ignored.
+        if self.is_ready or not self._loaded_ok:
             return
         self.is_ready = True
         self.length = length

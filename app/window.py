@@ -144,6 +144,7 @@ class MainWindow(QMainWindow):
             return w
         view = RunView(self.settings)
         view.runFinished.connect(self._run_finished)
+        view.runStarted.connect(lambda: self.tabs.setCurrentIndex(self.TAB_RUN))
         return view
 
     def _make_compare_view(self) -> QWidget:
@@ -321,8 +322,15 @@ class MainWindow(QMainWindow):
         starter(self)
 
     def _run_finished(self, bundle_path: str) -> None:
-        if bundle_path:
-            self.open_bundle(Path(bundle_path))
+        if not bundle_path:
+            return
+        if self.open_bundle(Path(bundle_path)) and self.data is not None \
+                and not self.data.round_metrics:
+            # The bundle stores the run's metrics; the live events had each round's.
+            rounds = list(getattr(self.run_view, "round_metrics", []))
+            if rounds:
+                self.data.round_metrics = rounds
+                self.metrics.show_bundle(self.data)
 
     def show_compare(self) -> None:
         self.tabs.setCurrentIndex(self.TAB_COMPARE)

@@ -145,3 +145,23 @@ def test_content_type_follows_the_engine_encoding_rules():
     assert content_type(b"<meta charset=koi8-r><p>x", "html") == "text/html"
     assert content_type(b"\xef\xbb\xbf<p>x", "html") == "text/html"
     assert content_type(b"x", "text").startswith("text/plain")
+
+
+def test_decoded_text_is_served_as_utf8_whatever_its_meta_says(qtbot, view):
+    html_text = pytest.importorskip("engine.html_text")
+    src = "<meta charset=windows-1252><p>caf\u00e9 \u2014 \U0001F600</p>"
+    load(qtbot, view, src)
+    with qtbot.waitCallback(timeout=10000) as cb:
+        view.body_text(cb)
+    assert cb.args[0] == html_text.body_text(src) == "caf\u00e9 \u2014 \U0001F600"
+
+
+def test_page_text_equals_engine_for_legacy_bytes(qtbot, view):
+    html_text = pytest.importorskip("engine.html_text")
+    for raw in (b"<meta charset=windows-1252><p>caf\xe9 \x80</p>",
+                b"<p>caf\xe9 no declaration</p>",
+                b"\xef\xbb\xbf<p>bom \xc3\xa9</p>"):
+        load(qtbot, view, raw)
+        with qtbot.waitCallback(timeout=10000) as cb:
+            view.body_text(cb)
+        assert cb.args[0] == html_text.body_text(raw), raw

@@ -210,6 +210,22 @@
     return true;
   }
 
+  // Context is counted in characters (code points), never splitting a surrogate pair.
+  function isHigh(c) { return c >= 0xD800 && c <= 0xDBFF; }
+  function isLow(c) { return c >= 0xDC00 && c <= 0xDFFF; }
+  function stepBack(text, i, n) {
+    while (n-- > 0 && i > 0) {
+      i -= (i >= 2 && isLow(text.charCodeAt(i - 1)) && isHigh(text.charCodeAt(i - 2))) ? 2 : 1;
+    }
+    return i;
+  }
+  function stepForward(text, i, n) {
+    while (n-- > 0 && i < text.length) {
+      i += (isHigh(text.charCodeAt(i)) && isLow(text.charCodeAt(i + 1))) ? 2 : 1;
+    }
+    return i;
+  }
+
   // The current selection as an anchor: the quote is the slice of body.textContent
   // (never Selection.toString(), which follows innerText rules).
   function selectionAnchor() {
@@ -222,8 +238,8 @@
     var e = offsetOf(r.endContainer, r.endOffset);
     if (s === null || e === null || e <= s) return null;
     var text = document.body.textContent;
-    return { quote: text.slice(s, e), prefix: text.slice(Math.max(0, s - CONTEXT), s),
-             suffix: text.slice(e, e + CONTEXT), dom_path: "body",
+    return { quote: text.slice(s, e), prefix: text.slice(stepBack(text, s, CONTEXT), s),
+             suffix: text.slice(e, stepForward(text, e, CONTEXT)), dom_path: "body",
              start_offset: s, end_offset: e };
   }
 

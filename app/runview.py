@@ -1,0 +1,298 @@
+"""The Run view: a live review run (round n of N, each tool call as it happens, tokens so
+far, elapsed time, Cancel). The engine (``engine.run.run_review``) does the work on the
+qasync loop; this view consumes its typed events. When the run ends (completed, cancelled
+or failed) ``runFinished`` carries the bundle path and the main window opens it.
+
+Network waits are async; the workspace set-up runs in an executor. Cancelling is
+cooperative (``RunHandle.cancel``): the engine stops between steps and still writes a bundle
+marked ``cancelled``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine import events as ev
+
+
+@dataclass
+class RunRequest:
+    """Everything the wizard gathered. ``comments``: ``engine.models.Comment`` list;
+    ``kind``: html | text; ``config``: ``engine.agent.AgentConfig`` (the key stays in it,
+    in memory only)."""
+
+    config: Any
+    title: str
+    raw: str
+    kind: str
+    comments: list[Any]
+    rounds: int = 3
+    out_dir: Path | None = None
+    workspace_path: Path | None = None
+    scripted: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+ICONS = {
+    "RoundStarted": "\u25B6",
+    "ModelCalled": "\u2601",
+    "ToolCalled": "\u2692",
+    "NarrationNudged": "\u261B",
+    "VersionPushed": "\u2B06",
+    "ReportReceived": "\u2709",
+    "VerdictsComputed": "\u2696",
+    "CommentReopened": "\u21BA",
+    "RoundFinished": "\u2714",
+    "RunFinished": "\u2691",
+    "RunFailed": "\u2716",
+}
+
+
+class RunView(QWidget):
+    runFinished = Signal(str)  # bundle path ("" when no bundle could be written)
+    runStarted = Signal()
+    eventShown = Signal(object)  # every engine event, after the view showed it
+
+    def __init__(self, settings=None, parent=None):
+        super().__init__(parent)
+        self.settings = settings
+        self._job: asyncio.Task | None = None
+        self.handle = None
+        self.events: list[Any] = []
+        self.round_metrics: list[tuple[int, dict[str, Any]]] = []
+        self.outcome = None
+        self.bundle_path = ""
+        self._t0 = 0.0
+        self._wizard = None
+
+        self.title = QLabel("<h2>No run yet</h2>")
+        self.hint = QLabel("Set up a run with <b>File \u25B8 New run</b> (Ctrl+N), or open the "
+                           "example run from the Start tab to see what a finished run looks like.")
+        self.hint.setWordWrap(True)
+        self.round_label = QLabel("")
+        self.round_bar = QProgressBar()
+        self.round_bar.setTextVisible(True)
+        self.round_bar.setFormat("Round %v of %m")
+        self.round_bar.setVisible(False)
+        self.busy = QProgressBar()
+        self.busy.setRange(0, 0)
+        self.busy.setMaximumHeight(6)
+        self.busy.setTextVisible(False)
+        self.busy.setVisible(False)
+        self.tokens_label = QLabel("")
+        self.elapsed_label = QLabel("")
+        self.counts_label = QLabel("")
+        self.counts_label.setTextFormat(Qt.TextFormat.RichText)
+        self.cancel_btn = QPushButton("&Cancel run")
+        self.cancel_btn.setEnabled(False)
+        self.cancel_btn.setToolTip("Stop after the current step; an evidence bundle marked "
+                                   "cancelled is still written (Esc)")
+        self.new_btn = QPushButton("&New run\u2026")
+        self.log = QListWidget()
+        self.log.setAccessibleName("What the agent did, step by step")
+        self.log.setWordWrap(True)
+        self.log.setAlternatingRowColors(True)
+
+        stats = QHBoxLayout()
+        for w in (self.tokens_label, self.elapsed_label, self.counts_label):
+            stats.addWidget(w)
+        stats.addStretch(1)
+        stats.addWidget(self.new_btn)
+        stats.addWidget(self.cancel_btn)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.title)
+        lay.addWidget(self.hint)
+        lay.addWidget(self.round_label)
+        lay.addWidget(self.round_bar)
+        lay.addWidget(self.busy)
+        lay.addLayout(stats)
+        lay.addWidget(self.log, 1)
+
+        self.timer = QTimer(self)
+        self.timer.setInterval(500)
+        self.timer.timeout.connect(self._tick)
+        self.cancel_btn.clicked.connect(self.cancel)
+        self.new_btn.clicked.connect(lambda: self.start_setup(self.window()))
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.cancel)
+
+    # -- setup --------------------------------------------------------------------------------
+
+    def start_setup(self, parent=None) -> None:
+        """Open the setup wizard (non-modal ``open()``); Finish starts the run."""
+        from app.wizard import SetupWizard
+
+        if self.running:
+            self._add("\u26A0", "A run is in progress: cancel it before starting another.")
+            return
+        wiz = SetupWizard(self.settings, parent or self.window())
+        wiz.runRequested.connect(self.start_run)
+        self._wizard = wiz
+        wiz.open()
+
+    # -- running ------------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self._job is not None and not self._job.done()
+
+    def start_run(self, request: RunRequest) -> asyncio.Task:
+        """Start the run as a task on the running loop. Cancels a previous one first."""
+        if self._job is not None and not self._job.done():
+            self._job.cancel()
+        self._job = asyncio.ensure_future(self._run(request))
+        return self._job
+
+    async def _run(self, req: RunRequest) -> None:
+        from engine.run import RunHandle, prepare_document, run_review
+        from engine.workspace import Workspace
+
+        self.handle = RunHandle()
+        self.events = []
+        self.round_metrics = []
+        self.outcome = None
+        self.bundle_path = ""
+        self.log.clear()
+        self.title.setText(f"<h2>Running: {html.escape(req.title)}</h2>")
+        self.hint.setText(f"Model <b>{html.escape(req.config.model)}</b> at "
+                          f"{html.escape(req.config.base_url)} \u2014 {len(req.comments)} "
+                          f"comment(s), at most {req.rounds} round(s). The window stays "
+                          "usable; Cancel stops after the current step.")
+        self.round_bar.setRange(0, req.rounds)
+        self.round_bar.setValue(0)
+        self.round_bar.setVisible(True)
+        self.busy.setVisible(True)
+        self.round_label.setText("Preparing the workspace\u2026")
+        self.tokens_label.setText("Tokens so far: none reported yet")
+        self.counts_label.setText("")
+        self.cancel_btn.setEnabled(True)
+        self.new_btn.setEnabled(False)
+        self._t0 = time.monotonic()
+        self._tick()
+        self.timer.start()
+        self.runStarted.emit()
+        loop = asyncio.get_running_loop()
+        ws = None
+        try:
+            def prepare():
+                w = Workspace(req.workspace_path) if req.workspace_path else Workspace()
+                doc_id = prepare_document(w, req.title, req.raw, req.kind, req.comments)
+                return w, doc_id
+
+            ws, doc_id = await loop.run_in_executor(None, prepare)
+            self._add("\u2139", f"Document stored in the workspace ({doc_id}); starting the agent.")
+            self.outcome = await run_review(ws, doc_id, req.config, rounds=req.rounds,
+                                            out_dir=req.out_dir, handle=self.handle,
+                                            on_event=self._on_event, scripted=req.scripted)
+            self.bundle_path = str(self.outcome.bundle or "")
+        except asyncio.CancelledError:
+            self._add("\u2716", "The run was stopped.")
+            self._finish_ui("cancelled", "the run was stopped")
+            raise
+        except Exception as exc:  # noqa: BLE001 - any failure is shown in words
+            self._add("\u2716", f"The run could not be started or finished: {exc}")
+            self._finish_ui("failed", str(exc))
+            self.runFinished.emit("")
+            return
+        finally:
+            if ws is not None:
+                ws.close()
+        self._finish_ui(self.outcome.status, self.outcome.reason)
+        self.runFinished.emit(self.bundle_path)
+
+    def _finish_ui(self, status: str, reason: str) -> None:
+        self.timer.stop()
+        self._tick()
+        self.busy.setVisible(False)
+        self.cancel_btn.setEnabled(False)
+        self.new_btn.setEnabled(True)
+        words = {"completed": "Run completed", "cancelled": "Run cancelled",
+                 "failed": "Run failed"}.get(status, f"Run {status}")
+        self.title.setText(f"<h2>{words}</h2>")
+        self.round_label.setText(f"{words}: {reason}." if reason else words + ".")
+        if status == "failed":
+            self.round_label.setStyleSheet("color:#B24000;font-weight:600")
+        else:
+            self.round_label.setStyleSheet("")
+
+    def cancel(self) -> None:
+        if self.handle is not None and self.running:
+            self.handle.cancel()
+            self.cancel_btn.setEnabled(False)
+            self.round_label.setText("Cancelling after the current step\u2026")
+            self._add("\u23F9", "Cancel requested: the run stops after the current step and "
+                                "writes an evidence bundle marked cancelled.")
+
+    async def shutdown(self) -> None:
+        """Cancel a running job and wait for it (window closing)."""
+        job = self._job
+        if job is not None and not job.done():
+            if self.handle is not None:
+                self.handle.cancel()
+            job.cancel()
+            try:
+                await job
+            except (asyncio.CancelledError, Exception):  # noqa: BLE001
+                pass
+
+    # -- events -------------------------------------------------------------------------------
+
+    def _tick(self) -> None:
+        if self._t0:
+            s = int(time.monotonic() - self._t0)
+            self.elapsed_label.setText(f"Elapsed: {s // 60}:{s % 60:02d}")
+
+    def _add(self, icon: str, text: str) -> QListWidgetItem:
+        item = QListWidgetItem(f"{icon}  {text}")
+        self.log.addItem(item)
+        self.log.scrollToBottom()
+        return item
+
+    def _on_event(self, event: Any) -> None:
+        """Called by the engine on the loop's thread: copy what is needed and return."""
+        self.events.append(event)
+        name = type(event).__name__
+        item = self._add(ICONS.get(name, "\u2022"), event.describe())
+        if isinstance(event, ev.RoundStarted):
+            self.round_bar.setMaximum(event.max_rounds)
+            self.round_bar.setValue(event.round)
+            self.round_label.setText(f"Round {event.round} of {event.max_rounds}: "
+                                     f"{event.unresolved} comment(s) to address")
+        elif isinstance(event, ev.ModelCalled):
+            if event.run_tokens is None:
+                self.tokens_label.setText("Tokens so far: unknown (the server reports no usage)")
+            else:
+                self.tokens_label.setText(f"Tokens so far: {event.run_tokens:,}")
+        elif isinstance(event, ev.ToolCalled):
+            if not event.ok:
+                item.setForeground(Qt.GlobalColor.darkRed)
+        elif isinstance(event, ev.VerdictsComputed):
+            self.round_metrics.append((event.round, dict(event.metrics)))
+            from app.present import verdict_label
+
+            parts = [f"{verdict_label(k)}: {n}" for k, n in event.counts.items() if n]
+            self.counts_label.setText(" \u00B7 ".join(html.escape(p) for p in parts))
+        elif isinstance(event, ev.CommentReopened):
+            f = item.font()
+            f.setBold(True)
+            item.setFont(f)
+        elif isinstance(event, ev.RunFailed):
+            item.setForeground(Qt.GlobalColor.darkRed)
+        self.eventShown.emit(event)

@@ -1,0 +1,391 @@
+"""The setup wizard's pages (isComplete/validatePage/next, fakes injected, never exec) and
+live runs in the Run view against the scripted OpenAI-compatible server."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import keyring
+import pytest
+
+pytest.importorskip("PySide6.QtWebEngineWidgets")
+qasync = pytest.importorskip("qasync")
+
+from app import secrets as app_secrets  # noqa: E402
+from app.settings import Settings  # noqa: E402
+from app.wizard import SetupWizard  # noqa: E402
+
+SAMPLE = ("<!doctype html><html><head><meta charset=utf-8><title>Memo</title></head><body>"
+          "<h1>Hybrid work \U0001F3E2 memo</h1><p>Staff come to the office two days a week.</p>"
+          "<p>Requests for exceptions go to HR by email.</p>"
+          "<p>The policy starts on the first of next month.</p></body></html>")
+SAMPLE_TEXT = ("Hybrid work \U0001F3E2 memoStaff come to the office two days a week."
+               "Requests for exceptions go to HR by email."
+               "The policy starts on the first of next month.")
+
+
+def u16(text: str, sub: str) -> tuple[int, int]:
+    i = text.index(sub)
+    s = len(text[:i].encode("utf-16-le")) // 2
+    return s, s + len(sub.encode("utf-16-le")) // 2
+
+
+_LOOP = None
+
+
+class QLoop:
+    """A qasync loop marked running while pytest-qt spins Qt (``already_running``): a
+    coroutine is a task on it, and the test waits for the task with ``qtbot.waitUntil``."""
+
+    def __init__(self, loop, qtbot):
+        self.loop, self.qtbot = loop, qtbot
+
+    def run_until_complete(self, coro, timeout: float = 60.0):
+        task = asyncio.ensure_future(coro, loop=self.loop)
+        self.qtbot.waitUntil(task.done, timeout=int(timeout * 1000))
+        return task.result()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _close_loop_at_the_end():
+    yield
+    global _LOOP
+    if _LOOP is not None:
+        executor = getattr(_LOOP, "_QEventLoop__default_executor", None)
+        if executor is not None:
+            executor.shutdown()  # joins its worker threads
+
+
+@pytest.fixture
+def qloop(qapp, qtbot):
+    """One qasync loop for the session (a second one on the same application crashes
+    qasync), set as the running loop for one test at a time."""
+    global _LOOP
+    if _LOOP is None:
+        _LOOP = qasync.QEventLoop(qapp, already_running=True)
+    asyncio.events._set_running_loop(_LOOP)
+    asyncio.set_event_loop(_LOOP)
+    yield QLoop(_LOOP, qtbot)
+    asyncio.events._set_running_loop(None)
+    asyncio.set_event_loop(None)
+
+
+async def wait_signal(signal, timeout=30.0):
+    fut = asyncio.get_running_loop().create_future()
+
+    def cb(*args):
+        if not fut.done():
+            fut.set_result(args)
+
+    signal.connect(cb)
+    try:
+        return await asyncio.wait_for(fut, timeout)
+    finally:
+        signal.disconnect(cb)
+
+
+@pytest.fixture
+def wizard(qtbot):
+    w = SetupWizard(Settings())
+    qtbot.addWidget(w)
+    return w
+
+
+# -- page 1 ---------------------------------------------------------------------------------
+
+
+def test_model_page_completes_and_saves_settings_and_key(qtbot, wizard, memory_keyring):
+    page = wizard.model_page
+    wizard.show()
+    page.url.setText("")
+    assert not page.isComplete()
+    page.preset.setCurrentIndex(page.preset.findData("ollama"))
+    assert page.url.text() == "http://localhost:11434/v1"
+    page.model.setEditText("")
+    assert not page.isComplete()
+    page.model.setEditText("llama3.1")
+    assert page.isComplete()
+    page.key.setText("sk-secret-1")
+    assert page.validatePage()
+    qtbot.waitUntil(lambda: memory_keyring.passwords.get(("agent-review-loop", "api-key"))
+                    == "sk-secret-1", timeout=5000)
+    s = Settings()
+    assert (s.base_url, s.model, s.preset) == ("http://localhost:11434/v1", "llama3.1", "ollama")
+    assert "sk-secret" not in s.path.read_text(encoding="utf-8")
+    assert page.config().api_key == "sk-secret-1"
+
+
+class BrokenKeyring(keyring.backend.KeyringBackend):
+    priority = 1
+
+    def get_password(self, *a):
+        raise keyring.errors.NoKeyringError("none")
+
+    def set_password(self, *a):
+        raise keyring.errors.NoKeyringError("none")
+
+    def delete_password(self, *a):
+        raise keyring.errors.NoKeyringError("none")
+
+
+def test_model_page_without_keyring_offers_session_only(qtbot, wizard):
+    keyring.set_keyring(BrokenKeyring())  # restored by the autouse fixture
+    app_secrets.keep_for_session(None)
+    page = wizard.model_page
+    wizard.show()
+    page.url.setText("https://api.openai.com/v1")
+    page.model.setEditText("gpt-4o-mini")
+    page.key.setText("sk-session")
+    page.save_key()
+    qtbot.waitUntil(lambda: page.session_only.isVisible(), timeout=5000)
+    assert "session only" in page.key_status.text()
+    assert page.validatePage()
+    assert app_secrets.get_key() == ("sk-session", "session")
+    app_secrets.keep_for_session(None)
+
+
+def test_test_connection_shows_each_check_in_words(qtbot, wizard, qloop):
+    from engine.doctor import Check
+
+    page = wizard.model_page
+    wizard.show()
+    page.url.setText("http://127.0.0.1:9/v1")
+    page.model.setEditText("m")
+
+    async def fake_checker(url, model, key):
+        return [Check("endpoint reachable", "PASS", "answers"),
+                Check("tool calling works", "FAIL", "answered with text",
+                      "use a model with tool-calling support")]
+
+    page.checker = fake_checker
+
+    async def go():
+        page.test_connection()
+        await page._job
+
+    qloop.run_until_complete(go())
+    text = page.test_result.text()
+    assert "PASS" in text and "FAIL" in text and "What to do" in text
+
+
+def test_fetch_models_against_the_scripted_server(qtbot, wizard, qloop):
+    from tests.scripted_server import FixEverything, ScriptedServer
+
+    page = wizard.model_page
+    wizard.show()
+    with ScriptedServer(FixEverything()) as srv:
+        page.url.setText(srv.base_url)
+
+        async def go():
+            page.fetch_models()
+            await page._job
+
+        qloop.run_until_complete(go())
+        assert page.model.currentText() == srv.model
+
+
+# -- page 2 ---------------------------------------------------------------------------------
+
+
+def test_document_page_from_file_and_from_brief(qtbot, wizard, tmp_path, qloop):
+    page = wizard.document_page
+    assert not page.isComplete()
+    md = tmp_path / "notes.md"
+    md.write_text("# Notes\n\nSome *text*.\n", encoding="utf-8")
+    page.load_file(str(md))
+    qtbot.waitUntil(page.isComplete, timeout=5000)
+    assert page.kind == "text" and page.title == "notes"
+
+    class Result:
+        html = SAMPLE
+
+    async def fake_author(config, brief):
+        await asyncio.sleep(0)
+        return Result()
+
+    page.author = fake_author
+    page.use_brief.setChecked(True)
+    assert page.briefs.count() >= 3  # the shipped one-click briefs
+
+    async def go():
+        page.write_from_brief()
+        await page._job
+
+    qloop.run_until_complete(go())
+    assert page.kind == "html" and page.raw == SAMPLE
+
+
+def test_document_page_cancel_while_authoring(qtbot, wizard, qloop):
+    page = wizard.document_page
+    page.use_brief.setChecked(True)
+
+    async def slow_author(config, brief):
+        await asyncio.sleep(30)
+
+    page.author = slow_author
+
+    async def go():
+        page.write_from_brief()
+        job = page._job
+        await asyncio.sleep(0.05)
+        page.cancel_author()
+        with pytest.raises(asyncio.CancelledError):
+            await job
+
+    qloop.run_until_complete(go())
+    assert "cancelled" in page.status.text()
+    assert not page.isComplete()
+
+
+# -- page 3 ---------------------------------------------------------------------------------
+
+
+def _to_comments_page(qtbot, wizard):
+    wizard.show()
+    wizard.model_page.url.setText("http://127.0.0.1:9/v1")
+    wizard.model_page.model.setEditText("m")
+    wizard.next()
+    wizard.document_page.set_document("Memo", SAMPLE, "html")
+    view = wizard.comments_page.view
+    with qtbot.waitSignal(view.rendered, timeout=20000):
+        wizard.next()
+    assert wizard.currentPage() is wizard.comments_page
+    return wizard.comments_page
+
+
+def test_selection_after_emoji_becomes_a_utf16_anchor(qtbot, wizard):
+    page = _to_comments_page(qtbot, wizard)
+    assert not page.isComplete()
+    start, end = u16(SAMPLE_TEXT, "two days a week")
+    assert start == SAMPLE_TEXT.index("two days a week") + 1  # one emoji before it
+    with qtbot.waitSignal(page.view.anchorSelected, timeout=10000,
+                          check_params_cb=lambda a: bool(a)):
+        page.view.select_offsets(start, end)
+    assert page.anchor["quote"] == "two days a week"
+    assert not page.add_btn.isEnabled()  # no comment text yet
+    page.body.setPlainText("Three days, per the board decision.")
+    assert page.add_btn.isEnabled()
+    page.add_from_selection()
+    assert page.isComplete()
+    c = page.comments[0]
+    assert (c.anchor.start_offset, c.anchor.end_offset) == (start, end)
+    assert c.anchor.quote == "two days a week"
+    assert c.anchor.prefix == SAMPLE_TEXT[:SAMPLE_TEXT.index("two days")][-32:]
+    assert c.anchor.suffix == SAMPLE_TEXT[SAMPLE_TEXT.index("a week") + 6:][:32]
+    # The engine locates it exactly where the page said.
+    from engine.scoring import Version, score
+
+    v = Version.from_source(SAMPLE, "html")
+    r = score(v, v, page.comments)
+    assert r.verdicts[0].v1.text == "two days a week" and not r.verdicts[0].offsets_repaired
+
+
+def test_edit_delete_actionable_and_import(qtbot, wizard, tmp_path):
+    import json
+
+    page = _to_comments_page(qtbot, wizard)
+    s, e = u16(SAMPLE_TEXT, "by email")
+    page.add_comment({"quote": "by email", "prefix": "", "suffix": "", "start_offset": s,
+                      "end_offset": e}, "Use the form.")
+    page.body.setPlainText("Use the HR form instead.")
+    page.save_edit()
+    assert page.comments[0].body == "Use the HR form instead."
+    page.actionable.setChecked(False)
+    assert not page.comments[0].actionable and not page.isComplete()
+    page.actionable.setChecked(True)
+    ann = {"@context": "http://www.w3.org/ns/anno.jsonld", "type": "Annotation",
+           "id": "a1", "body": {"type": "TextualBody", "value": "Which month?"},
+           "target": {"selector": [{"type": "TextQuoteSelector", "exact": "first of next month",
+                                    "prefix": "starts on the ", "suffix": "."}]}}
+    f = tmp_path / "ann.json"
+    f.write_text(json.dumps(ann), encoding="utf-8")
+    assert page.import_file(str(f)) == []
+    assert [c.body for c in page.comments] == ["Use the HR form instead.", "Which month?"]
+    page.list.setCurrentRow(0)
+    page.delete_current()
+    assert [c.id for c in page.comments] == ["a1"]
+
+
+def test_finish_emits_a_run_request(qtbot, wizard):
+    page = _to_comments_page(qtbot, wizard)
+    s, e = u16(SAMPLE_TEXT, "by email")
+    page.add_comment({"quote": "by email", "start_offset": s, "end_offset": e}, "Form?")
+    wizard.next()
+    assert wizard.currentPage() is wizard.run_page
+    wizard.run_page.rounds.setValue(2)
+    wizard.run_page.budget.setValue(0)
+    with qtbot.waitSignal(wizard.runRequested, timeout=5000) as blocker:
+        wizard.accept()
+    req = blocker.args[0]
+    assert req.rounds == 2 and req.config.max_tokens_per_run is None
+    assert req.raw == SAMPLE and [c.id for c in req.comments] == ["c1"]
+    assert Settings().rounds == 2
+
+
+# -- run view -------------------------------------------------------------------------------
+
+
+def _request(srv, tmp_path, rounds=2):
+    from app.runview import RunRequest
+    from engine.agent import AgentConfig
+    from engine.models import Anchor, Comment
+
+    comments = []
+    for i, q in enumerate(("two days a week", "by email", "first of next month"), 1):
+        s, e = u16(SAMPLE_TEXT, q)
+        comments.append(Comment(id=f"c{i}", body="Please revise.",
+                                anchor=Anchor(quote=q, start_offset=s, end_offset=e)))
+    cfg = AgentConfig(base_url=srv.base_url, model=srv.model, api_key=None,
+                      request_timeout=10, max_retries=1, backoff_initial=0.01, backoff_max=0.05)
+    return RunRequest(config=cfg, title="Memo", raw=SAMPLE, kind="html", comments=comments,
+                      rounds=rounds, out_dir=tmp_path / "bundles",
+                      workspace_path=tmp_path / "ws.sqlite3")
+
+
+def test_cancel_during_a_run_leaves_a_cancelled_bundle(qtbot, qloop, tmp_path):
+    from app.runview import RunView
+    from engine.bundle import open_bundle
+    from tests.scripted_server import FixEverything, ScriptedServer
+
+    view = RunView()
+    qtbot.addWidget(view)
+    view.show()
+    with ScriptedServer(FixEverything(), latency=0.3) as srv:
+
+        async def go():
+            view.start_run(_request(srv, tmp_path))
+            await wait_signal(view.eventShown)  # the first event: the run is live
+            assert view.cancel_btn.isEnabled()
+            view.cancel()
+            return await wait_signal(view.runFinished)
+
+        (bundle,) = qloop.run_until_complete(go())
+    assert bundle
+    assert open_bundle(bundle).status == "cancelled"
+    assert "Run cancelled" in view.title.text()
+    assert not view.cancel_btn.isEnabled() and view.new_btn.isEnabled()
+
+
+def test_a_full_run_opens_its_verdicts(qtbot, qloop, tmp_path):
+    from app.window import MainWindow
+    from tests.scripted_server import ClaimWithoutEditing, ScriptedServer
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    with ScriptedServer(ClaimWithoutEditing()) as srv:
+
+        async def go():
+            win.run_view.start_run(_request(srv, tmp_path, rounds=1))
+            return await wait_signal(win.verdicts.rendered, timeout=60)
+
+        qloop.run_until_complete(go())
+    assert win.tabs.currentIndex() == win.TAB_VERDICTS
+    assert win.data.status == "completed"
+    labels = [win.verdicts.table.item(r, 1).text() for r in range(3)]
+    assert labels == ["\u25CB untouched"] * 3
+    log = [win.run_view.log.item(i).text() for i in range(win.run_view.log.count())]
+    assert any("VERIFICATION: MODEL CLAIMED ADDRESSED" in line for line in log)
+    assert any("Agent called" in line for line in log)
+    assert ("attribution_rate", "After round 1") in win.metrics.cells
