@@ -1,0 +1,416 @@
+"""The review-loop commands of ``arl``: ``run``, ``author``, ``bundle``, ``doctor``, ``comments``.
+
+``engine.cli`` calls ``register(subparsers)``; each subcommand sets ``func(args) -> int``.
+
+Exit codes: 0 done (for ``run``: completed, whatever the verdicts), 1 failed (model,
+network), 2 unusable input (one line on stderr naming the file and the problem, never a
+traceback), 3 a bundle that fails its manifest check, 130 cancelled.
+
+The API key for ``run``, ``author`` and ``doctor``: the keyring entry the GUI uses (service
+``agent-review-loop``, account ``api-key``), else ``OPENAI_API_KEY``, else none (local
+servers). ``keyring`` is imported lazily with ``importlib`` inside ``keyring_api_key`` so
+nothing under ``engine/`` imports it at module level (DESIGN.md layers); any keyring failure
+(no backend, locked, ``NoKeyringError``) means "no key there". The key is never printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_OK, EXIT_FAILED, EXIT_INPUT, EXIT_TAMPERED, EXIT_CANCELLED = 0, 1, 2, 3, 130
+KEYRING_SERVICE = "agent-review-loop"
+KEYRING_ACCOUNT = "api-key"
+
+
+def _fail(message: str, code: int = EXIT_INPUT) -> int:
+    print(f"arl: {message}", file=sys.stderr)
+    return code
+
+
+def keyring_api_key() -> str | None:
+    """The key stored by the GUI in the OS keyring, or None. Never raises."""
+    try:
+        keyring = importlib.import_module("keyring")
+        value = keyring.get_password(KEYRING_SERVICE, KEYRING_ACCOUNT)
+    except Exception:  # no backend, locked keyring, keyring not installed
+        return None
+    return value or None
+
+
+def resolve_api_key() -> tuple[str | None, str]:
+    """(key or None, where it came from: ``keyring`` | ``OPENAI_API_KEY`` | ``none``)."""
+    key = keyring_api_key()
+    if key:
+        return key, "keyring"
+    env = os.environ.get("OPENAI_API_KEY")
+    if env:
+        return env, "OPENAI_API_KEY"
+    return None, "none"
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n} must be at least 1")
+    return n
+
+
+def _seconds(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if x <= 0:
+        raise argparse.ArgumentTypeError(f"{x} must be more than 0")
+    return x
+
+
+def _read_doc_and_comments(doc: str, comments_path: str) -> tuple[str, str, Any, list, list]:
+    """(kind, raw, Version, comments, unusable). Raises DocumentError or InputError."""
+    from engine.comments_io import load_comments
+    from engine.html_text import read_document
+    from engine.scoring import Version
+
+    kind, raw = read_document(doc)
+    version = Version.from_source(raw, kind, "v1")
+    comments, unusable = load_comments(comments_path, version.text)
+    return kind, raw, version, comments, unusable
+
+
+# -- arl run ---------------------------------------------------------------------------------
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from engine.agent import AgentConfig
+    from engine.events import RunEvent, RunFailed, RunFinished
+    from engine.html_text import DocumentError
+    from engine.models import InputError
+    from engine.run import RunHandle, prepare_document, run_review
+    from engine.workspace import Workspace, WorkspaceError
+
+    try:
+        kind, raw, _version, comments, unusable = _read_doc_and_comments(args.doc,
+                                                                         args.comments)
+    except (DocumentError, InputError) as exc:
+        return _fail(str(exc))
+    if not comments:
+        why = f" ({unusable[0][0]}: {unusable[0][1]})" if unusable else ""
+        return _fail(f"{args.comments}: no usable comments in the file{why}")
+    name = os.path.basename(args.comments)
+    for cid, reason in unusable:
+        print(f"arl: {name}: comment {cid} skipped: {reason}", file=sys.stderr)
+    key, source = resolve_api_key()
+    config = AgentConfig(base_url=args.base_url, model=args.model, api_key=key,
+                         request_timeout=args.timeout, max_turns_per_round=args.turns,
+                         max_tokens_per_run=args.max_tokens, max_retries=args.retries,
+                         echo_tool_results=args.echo_tool_results)
+    try:
+        ws = Workspace(args.workspace) if args.workspace else Workspace()
+    except WorkspaceError as exc:
+        return _fail(str(exc))
+    out = sys.stdout
+    finished: dict[str, Any] = {}
+
+    def on_event(ev: RunEvent) -> None:
+        if isinstance(ev, (RunFinished, RunFailed)):
+            finished["event"] = ev
+        print(ev.describe(), file=out, flush=True)
+
+    title = args.title or Path(args.doc).name
+    with ws:
+        try:
+            doc_id = prepare_document(ws, title, raw, kind, comments)
+        except WorkspaceError as exc:
+            return _fail(str(exc))
+        print(f"Workspace {ws.path}: document {doc_id}, {len(comments)} comment(s); "
+              f"model {args.model} at {args.base_url} (API key: {source})", file=out, flush=True)
+        handle = RunHandle()
+        try:
+            outcome = asyncio.run(run_review(
+                ws, doc_id, config, rounds=args.rounds, out_dir=args.out, handle=handle,
+                on_event=on_event))
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            ev = finished.get("event")
+            bundle = getattr(ev, "bundle", None)
+            if args.json:
+                print(json.dumps({"bundle": bundle, "status": "cancelled",
+                                  "metrics": getattr(ev, "metrics", {})}), flush=True)
+            return EXIT_CANCELLED
+    if args.json:
+        print(json.dumps(outcome.to_json(), ensure_ascii=False), flush=True)
+    if outcome.status == "completed":
+        return EXIT_OK
+    if outcome.status == "cancelled":
+        return EXIT_CANCELLED
+    return EXIT_FAILED
+
+
+# -- arl author ------------------------------------------------------------------------------
+
+
+def cmd_author(args: argparse.Namespace) -> int:
+    from engine.agent import AgentConfig, AgentError
+    from engine.author import author_document, list_briefs, load_brief
+    from engine.models import InputError
+
+    if args.list_briefs:
+        for b in list_briefs():
+            print(f"{b.name:<20} {b.title}")
+        return EXIT_OK
+    missing = [f"--{n.replace('_', '-')}" for n in ("brief", "base_url", "model", "out")
+               if not getattr(args, n)]
+    if missing:
+        return _fail(f"author needs {', '.join(missing)}")
+    try:
+        brief = load_brief(args.brief)
+    except InputError as exc:
+        return _fail(str(exc))
+    key, _ = resolve_api_key()
+    config = AgentConfig(base_url=args.base_url, model=args.model, api_key=key,
+                         request_timeout=args.timeout, temperature=0.7)
+    try:
+        result = asyncio.run(author_document(config, brief))
+    except AgentError as exc:
+        return _fail(str(exc), EXIT_FAILED)
+    except InputError as exc:
+        return _fail(str(exc), EXIT_FAILED)
+    except KeyboardInterrupt:
+        return EXIT_CANCELLED
+    out = Path(args.out)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(result.html, encoding="utf-8")
+    except OSError as exc:
+        return _fail(f"{out}: cannot write ({exc.strerror or exc})")
+    tokens = "not reported" if result.tokens is None else f"{result.tokens} tokens"
+    print(f"Wrote {out} ({len(result.html)} characters) from the brief '{brief.title}'; "
+          f"{tokens}.")
+    return EXIT_OK
+
+
+# -- arl bundle ------------------------------------------------------------------------------
+
+
+def cmd_bundle_verify(args: argparse.Namespace) -> int:
+    from engine.bundle import BundleError, verify_bundle
+
+    try:
+        result = verify_bundle(args.path)
+    except BundleError as exc:
+        return _fail(str(exc))
+    if result.ok:
+        print(f"OK: every file of {args.path} matches its manifest")
+        return EXIT_OK
+    for name, problem in result.bad:
+        print(f"TAMPERED {name}: {problem}")
+    print(f"arl: {args.path}: {len(result.bad)} file(s) fail the manifest check",
+          file=sys.stderr)
+    return EXIT_TAMPERED
+
+
+def cmd_bundle_export(args: argparse.Namespace) -> int:
+    from engine.bundle import BundleError, export_zip
+
+    try:
+        dest = export_zip(args.folder, args.zip)
+    except BundleError as exc:
+        return _fail(str(exc))
+    except OSError as exc:
+        return _fail(f"{args.zip}: cannot write ({exc.strerror or exc})")
+    print(f"Exported {args.folder} to {dest}")
+    return EXIT_OK
+
+
+def cmd_bundle_show(args: argparse.Namespace) -> int:
+    from engine.bundle import METRIC_LABELS, BundleError, open_bundle
+
+    try:
+        b = open_bundle(args.path)
+    except BundleError as exc:
+        return _fail(str(exc))
+    if b.tampered:
+        print(f"TAMPERED: {', '.join(b.tampered)}")
+    for p in b.problems:
+        print(f"PROBLEM: {p}")
+    if b.scripted:
+        print("SCRIPTED DEMONSTRATION (not a real model)")
+    print(f"{b.document_title}: run {b.status}" + (f" ({b.reason})" if b.reason else ""))
+    print(f"model {b.model} at {b.manifest.get('base_url')}; {b.manifest.get('created_at')} "
+          f"to {b.manifest.get('finished_at')}; tokens {b.manifest.get('tokens')}")
+    for name, m in b.metrics.items():
+        label = METRIC_LABELS.get(name, (name,))[0]
+        if m.value is None:
+            print(f"  {label}: N/A ({m.reason})")
+        else:
+            print(f"  {label}: {m.value:.4g} ({m.numerator:g} / {m.denominator:g})")
+    return EXIT_TAMPERED if b.tampered else EXIT_OK
+
+
+def cmd_bundle_publish(args: argparse.Namespace) -> int:
+    from engine.bundle import BundleError, open_bundle, publish_scorecard
+    from engine.workspace import Workspace, WorkspaceError
+
+    try:
+        b = open_bundle(args.path)
+        with (Workspace(args.workspace) if args.workspace else Workspace()) as ws:
+            doc_id = publish_scorecard(ws, b)
+    except (BundleError, WorkspaceError) as exc:
+        return _fail(str(exc))
+    print(f"Published the scorecard as document {doc_id}"
+          + (" (the bundle is TAMPERED and is marked so)" if b.tampered else ""))
+    return EXIT_OK
+
+
+# -- arl doctor ------------------------------------------------------------------------------
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from engine.doctor import FAIL, run_checks
+
+    key, _ = resolve_api_key()
+    checks = asyncio.run(run_checks(args.base_url, args.model, key, qt=not args.no_qt))
+    for c in checks:
+        print(c.line(), flush=True)
+    return EXIT_FAILED if any(c.status == FAIL for c in checks) else EXIT_OK
+
+
+# -- arl comments ----------------------------------------------------------------------------
+
+
+def _write_json(obj: Any, out: str | None) -> int:
+    text = json.dumps(obj, ensure_ascii=False, indent=1) + "\n"
+    if out:
+        try:
+            Path(out).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            return _fail(f"{out}: cannot write ({exc.strerror or exc})")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def cmd_comments_export(args: argparse.Namespace) -> int:
+    """Native (or W3C) comments -> W3C AnnotationCollection (code-point positions)."""
+    from engine.comments_io import comments_to_w3c
+    from engine.html_text import DocumentError
+    from engine.models import InputError
+
+    try:
+        _, _, version, comments, unusable = _read_doc_and_comments(args.doc, args.comments)
+    except (DocumentError, InputError) as exc:
+        return _fail(str(exc))
+    for cid, reason in unusable:
+        print(f"arl: {os.path.basename(args.comments)}: comment {cid} skipped: {reason}",
+              file=sys.stderr)
+    return _write_json(comments_to_w3c(comments, version.text, args.source or ""), args.out)
+
+
+def cmd_comments_import(args: argparse.Namespace) -> int:
+    """W3C (or native) comments -> native shape (UTF-16 offsets)."""
+    from engine.html_text import DocumentError
+    from engine.models import InputError
+
+    try:
+        _, _, _, comments, unusable = _read_doc_and_comments(args.doc, args.annotations)
+    except (DocumentError, InputError) as exc:
+        return _fail(str(exc))
+    for cid, reason in unusable:
+        print(f"arl: {os.path.basename(args.annotations)}: annotation {cid} skipped: {reason}",
+              file=sys.stderr)
+    return _write_json({"comments": [c.to_json() for c in comments]}, args.out)
+
+
+# -- registration ----------------------------------------------------------------------------
+
+
+def register(subparsers: Any) -> None:
+    """Add ``run``, ``author``, ``bundle``, ``doctor`` and ``comments`` to ``arl``."""
+    r = subparsers.add_parser("run", help="run the revision agent on a document and its "
+                                          "comments; write an evidence bundle")
+    r.add_argument("--doc", required=True, metavar="DOC", help="the document (HTML or text)")
+    r.add_argument("--comments", required=True, metavar="FILE",
+                   help="comments: native JSON or W3C Web Annotation JSON")
+    r.add_argument("--base-url", required=True, metavar="URL",
+                   help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8089/v1")
+    r.add_argument("--model", required=True, metavar="NAME")
+    r.add_argument("--rounds", type=_positive, default=3, metavar="N",
+                   help="round limit (default 3)")
+    r.add_argument("--max-tokens", type=_positive, default=None, metavar="N",
+                   help="token limit of the whole run (default: none)")
+    r.add_argument("--turns", type=_positive, default=16, metavar="N",
+                   help="model turns per round (default 16)")
+    r.add_argument("--timeout", type=_seconds, default=120.0, metavar="S",
+                   help="request timeout in seconds (default 120)")
+    r.add_argument("--retries", type=int, default=3, metavar="N",
+                   help="retries on 429, 5xx and timeouts (default 3)")
+    r.add_argument("--echo-tool-results", action="store_true",
+                   help="also repeat tool results in a user message, for servers whose chat "
+                        "template drops tool messages (llama-cpp-python's "
+                        "chatml-function-calling)")
+    r.add_argument("--out", metavar="DIR", help="parent folder of the evidence bundle "
+                                                "(default: the workspace's bundles folder)")
+    r.add_argument("--title", help="document title (default: the file name)")
+    r.add_argument("--workspace", metavar="FILE", help=argparse.SUPPRESS)
+    r.add_argument("--json", action="store_true",
+                   help='last stdout line: {"bundle", "status", "metrics"}')
+    r.set_defaults(func=cmd_run)
+
+    a = subparsers.add_parser("author", help="write a v1 document from a brief")
+    a.add_argument("--brief", metavar="NAME|FILE",
+                   help="a shipped brief (see --list-briefs) or a brief file")
+    a.add_argument("--base-url", metavar="URL")
+    a.add_argument("--model", metavar="NAME")
+    a.add_argument("--out", metavar="FILE", help="where to write the HTML document")
+    a.add_argument("--timeout", type=_seconds, default=300.0, metavar="S")
+    a.add_argument("--list-briefs", action="store_true", help="list the shipped briefs")
+    a.set_defaults(func=cmd_author)
+
+    b = subparsers.add_parser("bundle", help="verify, export, show or publish evidence bundles")
+    bsub = b.add_subparsers(dest="bundle_command", metavar="ACTION", required=True)
+    v = bsub.add_parser("verify", help="check every file against the manifest (exit 3 if not)")
+    v.add_argument("path", metavar="PATH", help="bundle folder or .zip")
+    v.set_defaults(func=cmd_bundle_verify)
+    e = bsub.add_parser("export", help="write a bundle folder as one .zip")
+    e.add_argument("folder", metavar="DIR")
+    e.add_argument("zip", metavar="ZIP")
+    e.set_defaults(func=cmd_bundle_export)
+    s = bsub.add_parser("show", help="print a bundle's status and metrics")
+    s.add_argument("path", metavar="PATH")
+    s.set_defaults(func=cmd_bundle_show)
+    p = bsub.add_parser("publish", help="store the bundle's scorecard in the workspace")
+    p.add_argument("path", metavar="PATH")
+    p.add_argument("--workspace", metavar="FILE", help=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_bundle_publish)
+
+    d = subparsers.add_parser("doctor", help="check Python, Qt, keyring, workspace and the "
+                                             "model endpoint")
+    d.add_argument("--base-url", metavar="URL")
+    d.add_argument("--model", metavar="NAME")
+    d.add_argument("--no-qt", action="store_true", help=argparse.SUPPRESS)
+    d.set_defaults(func=cmd_doctor)
+
+    c = subparsers.add_parser("comments", help="W3C Web Annotation import and export")
+    csub = c.add_subparsers(dest="comments_command", metavar="ACTION", required=True)
+    ce = csub.add_parser("export", help="comments -> W3C AnnotationCollection")
+    ce.add_argument("--doc", required=True, metavar="DOC",
+                    help="the document the comments were made on")
+    ce.add_argument("--comments", required=True, metavar="FILE")
+    ce.add_argument("--out", metavar="FILE", help="default: stdout")
+    ce.add_argument("--source", metavar="IRI", help="target source IRI to record")
+    ce.set_defaults(func=cmd_comments_export)
+    ci = csub.add_parser("import", help="W3C Web Annotation JSON -> native comments")
+    ci.add_argument("--doc", required=True, metavar="DOC",
+                    help="the document the annotations were made on")
+    ci.add_argument("--annotations", "--w3c", required=True, metavar="FILE")
+    ci.add_argument("--out", metavar="FILE", help="default: stdout")
+    ci.set_defaults(func=cmd_comments_import)

@@ -1,0 +1,267 @@
+"""Typed events of a review run: one stream, two consumers (the ``arl`` CLI and the GUI).
+
+A run (``engine.run.run_review``) calls its ``on_event`` callback with one of these frozen
+dataclasses at each step, on the event loop's thread, in this order::
+
+    RoundStarted -> (ModelCalled | ToolCalled | NarrationNudged | VersionPushed)*
+                 -> ReportReceived -> VerdictsComputed -> CommentReopened* -> RoundFinished
+    ... more rounds ...
+    RunFinished (status "completed" or "cancelled")  |  RunFailed
+
+Every event has:
+
+- ``run_id``: the workspace run id (str);
+- ``at``: wall-clock time of the event, seconds since the epoch (float);
+- ``describe() -> str``: one plain sentence for a person (the CLI prints it; the GUI may
+  show it in its log);
+- ``to_json() -> dict``: ``{"type": <class name>, ...fields}``, JSON-serialisable. The
+  workspace's event log stores this shape.
+
+Counts are plain integers; ``tokens`` fields count API usage tokens and are ``None`` when the
+provider reported no usage (never a zero standing for "unknown"). Offsets never appear here.
+A GUI consumer must not block in the callback: copy what it needs and return.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable
+
+from engine.models import STALE_ANCHOR_MESSAGE, VERIFICATION_MESSAGE
+
+
+@dataclass(frozen=True)
+class RunEvent:
+    """Base class. ``run_id`` names the run; ``at`` is seconds since the epoch."""
+
+    run_id: str
+    at: float = field(default_factory=time.time, kw_only=True)
+
+    def to_json(self) -> dict[str, Any]:
+        out = {"type": type(self).__name__}
+        out.update(asdict(self))
+        return out
+
+    def describe(self) -> str:  # pragma: no cover - every subclass overrides
+        return type(self).__name__
+
+
+@dataclass(frozen=True)
+class RoundStarted(RunEvent):
+    """A round begins. ``unresolved``: actionable comments still open (stale ones excluded)."""
+
+    round: int
+    max_rounds: int
+    version_id: str
+    unresolved: int
+
+    def describe(self) -> str:
+        return (f"Round {self.round} of {self.max_rounds}: {self.unresolved} comment(s) "
+                f"to address, document at version {self.version_id}")
+
+
+@dataclass(frozen=True)
+class ModelCalled(RunEvent):
+    """One chat-completions call returned.
+
+    ``purpose``: ``work`` | ``nudge`` | ``report`` | ``author`` | ``check``.
+    ``tokens``: total usage tokens of this call, or None when the provider reported none.
+    ``run_tokens``: the run's total so far, None once any call reported no usage.
+    ``seconds``: wall time of the call including retries.
+    """
+
+    round: int
+    purpose: str
+    tokens: int | None
+    run_tokens: int | None
+    seconds: float
+    retries: int = 0
+
+    def describe(self) -> str:
+        used = "no usage reported" if self.tokens is None else f"{self.tokens} tokens"
+        total = "unknown" if self.run_tokens is None else str(self.run_tokens)
+        extra = f", after {self.retries} retr{'y' if self.retries == 1 else 'ies'}" if self.retries else ""
+        return (f"Model call ({self.purpose}) took {self.seconds:.1f} s, {used}{extra}; "
+                f"run total {total} tokens")
+
+
+@dataclass(frozen=True)
+class ToolCalled(RunEvent):
+    """The agent called a tool. ``ok`` False means an error string went back to the model.
+
+    ``arguments`` is the parsed argument object, with any ``content`` field shortened to its
+    length (the pushed document is in the bundle, not in the event). ``comment_id`` is set
+    for the comment tools. ``result`` is the first 200 characters of what the model got back.
+    """
+
+    round: int
+    name: str
+    arguments: dict[str, Any]
+    ok: bool
+    result: str
+    comment_id: str | None = None
+
+    def describe(self) -> str:
+        target = f" on {self.comment_id}" if self.comment_id else ""
+        if self.ok:
+            return f"Agent called {self.name}{target}"
+        return f"Agent called {self.name}{target}: refused ({self.result})"
+
+
+@dataclass(frozen=True)
+class NarrationNudged(RunEvent):
+    """The model ended its turn with talk and no tool call before pushing; the same
+    conversation continues with a forced tool call. ``nudge`` counts from 1."""
+
+    round: int
+    nudge: int
+    max_nudges: int
+    narration: str
+
+    def describe(self) -> str:
+        return (f"The model answered with talk instead of a tool call; nudged "
+                f"({self.nudge} of {self.max_nudges}) to use its tools")
+
+
+@dataclass(frozen=True)
+class VersionPushed(RunEvent):
+    """The agent pushed a new version. ``characters``: length of the pushed source."""
+
+    round: int
+    version_id: str
+    base_version_id: str
+    characters: int
+    summary: str
+
+    def describe(self) -> str:
+        return (f"Agent pushed version {self.version_id} (based on {self.base_version_id}, "
+                f"{self.characters} characters)")
+
+
+@dataclass(frozen=True)
+class ReportReceived(RunEvent):
+    """The agent's structured report for the round. ``usable`` False: claim accuracy is N/A
+    with ``problem`` as the reason. ``claims``: comment id -> claim, for usable reports."""
+
+    round: int
+    usable: bool
+    problem: str
+    claims: dict[str, str]
+
+    def describe(self) -> str:
+        if not self.usable:
+            return f"The agent's report cannot be used: {self.problem}"
+        n = len(self.claims)
+        addressed = sum(1 for c in self.claims.values() if c == "addressed")
+        return f"The agent reported on {n} comment(s), claiming {addressed} addressed"
+
+
+@dataclass(frozen=True)
+class VerdictsComputed(RunEvent):
+    """Verdicts of every comment, the given version against the latest pushed one.
+
+    ``counts``: verdict -> number (``edited``, ``untouched``, ``deleted``, ``stale_anchor``).
+    ``verdicts``: the ``arl score --json`` verdict items. ``metrics``: name -> the metric
+    object of ``arl score --json`` (``{"value", "numerator", "denominator"}`` or
+    ``{"value": null, "reason"}``). ``stale`` lists the stale-anchor comment ids (each is
+    reported with ``STALE_ANCHOR_MESSAGE``). ``unusable``: ``[comment id, reason]`` pairs.
+    """
+
+    round: int
+    version_id: str
+    counts: dict[str, int]
+    verdicts: list[dict[str, Any]]
+    metrics: dict[str, dict[str, Any]]
+    stale: list[str] = field(default_factory=list)
+    unusable: list[list[str]] = field(default_factory=list)
+
+    def describe(self) -> str:
+        parts = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in self.counts.items() if n)
+        text = f"Verdicts after round {self.round} (version {self.version_id}): {parts or 'none'}"
+        for cid in self.stale:
+            text += f"\n{cid}: {STALE_ANCHOR_MESSAGE}"
+        return text
+
+
+@dataclass(frozen=True)
+class CommentReopened(RunEvent):
+    """Integrity control reopened a comment the agent resolved. ``reason`` is the reply
+    posted on its thread; ``message`` is DESIGN.md's verbatim line
+    (``VERIFICATION_MESSAGE``, or ``STALE_ANCHOR_MESSAGE`` for a stale anchor)."""
+
+    round: int
+    comment_id: str
+    reason: str
+    message: str = VERIFICATION_MESSAGE
+
+    def describe(self) -> str:
+        return f"{self.message} (comment {self.comment_id} reopened)"
+
+
+@dataclass(frozen=True)
+class RoundFinished(RunEvent):
+    """A round ended. ``seconds``: its wall time; ``model_seconds``: the part spent waiting
+    on the model (so the engine's own time is the difference). ``converged``: no unresolved
+    actionable comment remains."""
+
+    round: int
+    seconds: float
+    model_seconds: float
+    tokens: int | None
+    converged: bool
+
+    def describe(self) -> str:
+        used = "unknown" if self.tokens is None else str(self.tokens)
+        state = "all comments resolved" if self.converged else "comments remain open"
+        return (f"Round {self.round} done in {self.seconds:.1f} s "
+                f"({self.model_seconds:.1f} s waiting on the model), {used} tokens; {state}")
+
+
+@dataclass(frozen=True)
+class RunFinished(RunEvent):
+    """The run ended and its bundle is written. ``status``: ``completed`` | ``cancelled``.
+    ``reason``: why it stopped, in words (round limit, convergence, cancel...).
+    ``metrics``: as in ``VerdictsComputed``. ``bundle``: the bundle folder path."""
+
+    status: str
+    reason: str
+    bundle: str
+    metrics: dict[str, dict[str, Any]]
+    tokens: int | None
+
+    def describe(self) -> str:
+        return f"Run {self.status}: {self.reason}. Evidence bundle: {self.bundle}"
+
+
+@dataclass(frozen=True)
+class RunFailed(RunEvent):
+    """The run failed (model, network, workspace). A bundle marked ``failed`` was still
+    written when possible (``bundle`` is then its path, else empty)."""
+
+    reason: str
+    bundle: str = ""
+
+    def describe(self) -> str:
+        where = f" Evidence bundle: {self.bundle}" if self.bundle else ""
+        return f"Run failed: {self.reason}.{where}"
+
+
+EVENT_TYPES: dict[str, type[RunEvent]] = {
+    cls.__name__: cls
+    for cls in (RoundStarted, ModelCalled, ToolCalled, NarrationNudged, VersionPushed,
+                ReportReceived, VerdictsComputed, CommentReopened, RoundFinished,
+                RunFinished, RunFailed)
+}
+
+EventSink = Callable[[RunEvent], None]
+
+
+def event_from_json(obj: dict[str, Any]) -> RunEvent:
+    """Rebuild an event from ``to_json()`` output. Raises ValueError on an unknown type."""
+    kind = obj.get("type")
+    cls = EVENT_TYPES.get(str(kind))
+    if cls is None:
+        raise ValueError(f"unknown event type {kind!r}")
+    fields = {k: v for k, v in obj.items() if k != "type"}
+    return cls(**fields)

@@ -1,0 +1,429 @@
+"""The workspace: documents, their versions, comments with threads, runs and their event log.
+
+Storage is one SQLite database (stdlib ``sqlite3``, WAL journal, every write in its own
+transaction), so a process killed mid-run loses nothing already committed. Its file is
+``$ARL_HOME/workspace.sqlite3`` when ``ARL_HOME`` is set, else
+``platformdirs.user_data_dir("agent-review-loop")/workspace.sqlite3``.
+
+Shapes:
+
+- A document has an id (``doc-<12 hex>``), a title and a kind (``html`` or ``text``).
+- Its versions have ids ``v1``, ``v2``, ... unique within the document, in push order; each
+  stores the raw source as pushed (str; never executed), the version it was based on, the
+  push summary and its author. ``head(doc)`` is the latest.
+- Comments are the native shape of ``engine.models.Comment`` (anchor offsets in UTF-16
+  units of the version named by ``created_on_version_id``), with ``status`` (``open`` |
+  ``resolved``) and a thread of ``Reply`` objects. Comment ids are unique within a document.
+- A run has an id (``run-<12 hex>``), the model and endpoint (never a key), a status
+  (``running`` | ``completed`` | ``cancelled`` | ``failed``) and an event log of JSON objects.
+
+Errors: ``WorkspaceError`` (base), ``ConflictError`` (a push on a stale base),
+``UnknownComment`` and ``UnknownDocument``.
+
+Thread safety: one connection guarded by a lock; methods may be called from a worker
+thread (``loop.run_in_executor``) as well as from the event loop's thread.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import uuid
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator
+
+from engine.models import Comment, Reply
+
+DB_NAME = "workspace.sqlite3"
+APP_NAME = "agent-review-loop"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS documents (
+    id TEXT PRIMARY KEY, title TEXT NOT NULL, kind TEXT NOT NULL, created_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS versions (
+    document_id TEXT NOT NULL REFERENCES documents(id), version_id TEXT NOT NULL,
+    seq INTEGER NOT NULL, base_version_id TEXT, raw TEXT NOT NULL, summary TEXT NOT NULL,
+    author TEXT NOT NULL, created_at TEXT NOT NULL,
+    PRIMARY KEY (document_id, version_id), UNIQUE (document_id, seq));
+CREATE TABLE IF NOT EXISTS comments (
+    document_id TEXT NOT NULL REFERENCES documents(id), comment_id TEXT NOT NULL,
+    seq INTEGER NOT NULL, data TEXT NOT NULL, status TEXT NOT NULL,
+    PRIMARY KEY (document_id, comment_id));
+CREATE TABLE IF NOT EXISTS replies (
+    document_id TEXT NOT NULL, comment_id TEXT NOT NULL, seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    author TEXT NOT NULL, body TEXT NOT NULL, kind TEXT NOT NULL, created_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+    id TEXT PRIMARY KEY, document_id TEXT NOT NULL, model TEXT NOT NULL, base_url TEXT NOT NULL,
+    status TEXT NOT NULL, reason TEXT NOT NULL DEFAULT '', bundle TEXT NOT NULL DEFAULT '',
+    started_at TEXT NOT NULL, finished_at TEXT);
+CREATE TABLE IF NOT EXISTS events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL, type TEXT NOT NULL,
+    data TEXT NOT NULL, created_at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS events_run ON events(run_id, seq);
+CREATE INDEX IF NOT EXISTS replies_comment ON replies(document_id, comment_id, seq);
+"""
+SCHEMA_VERSION = "1"
+
+
+class WorkspaceError(RuntimeError):
+    """A workspace operation failed; ``str()`` is one plain sentence."""
+
+
+class ConflictError(WorkspaceError):
+    """A push named a base version that is no longer the latest. Nothing was written."""
+
+    def __init__(self, document_id: str, base: str, head: str):
+        self.document_id = document_id
+        self.base = base
+        self.head = head
+        super().__init__(f"conflict: version {base} is not the latest version of "
+                         f"{document_id} (the latest is {head}); pull it and push again")
+
+
+class UnknownDocument(WorkspaceError):
+    pass
+
+
+class UnknownComment(WorkspaceError):
+    pass
+
+
+def now_iso() -> str:
+    """UTC now as ISO 8601 with seconds, e.g. ``2025-01-31T12:00:00Z``."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def default_home() -> Path:
+    """The workspace folder: ``$ARL_HOME`` if set, else the user's data folder."""
+    env = os.environ.get("ARL_HOME")
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir(APP_NAME))
+
+
+def default_path() -> Path:
+    return default_home() / DB_NAME
+
+
+@dataclass(frozen=True)
+class VersionRow:
+    """One stored version. ``raw`` is the source exactly as pushed."""
+
+    document_id: str
+    version_id: str
+    seq: int
+    base_version_id: str | None
+    raw: str
+    summary: str
+    author: str
+    created_at: str
+
+
+@dataclass(frozen=True)
+class DocumentRow:
+    id: str
+    title: str
+    kind: str
+    created_at: str
+
+
+@dataclass(frozen=True)
+class RunRow:
+    id: str
+    document_id: str
+    model: str
+    base_url: str
+    status: str
+    reason: str
+    bundle: str
+    started_at: str
+    finished_at: str | None
+
+
+class Workspace:
+    """A handle on one workspace database. Use as a context manager or call ``close()``.
+
+    ``path``: the database file (created with its folder if missing); None means
+    ``default_path()``. Raises WorkspaceError when the file cannot be opened.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None):
+        self.path = Path(path) if path is not None else default_path()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(str(self.path), isolation_level=None,
+                                       check_same_thread=False, timeout=10.0)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(_SCHEMA)
+            self._db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?)",
+                             (SCHEMA_VERSION,))
+        except (OSError, sqlite3.Error) as exc:
+            raise WorkspaceError(f"cannot open the workspace {self.path}: {exc}") from exc
+        self._lock = threading.RLock()
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> Workspace:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (BEGIN IMMEDIATE ... COMMIT, rolled back on error)."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise WorkspaceError(f"the workspace is busy or read-only: {exc}") from exc
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            else:
+                self._db.execute("COMMIT")
+
+    def _q(self, sql: str, args: tuple[Any, ...] = ()) -> list[sqlite3.Row | tuple[Any, ...]]:
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()
+
+    def check_writable(self) -> None:
+        """Raise WorkspaceError unless a write transaction can be opened (for ``arl doctor``)."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('probe', ?)",
+                                 (now_iso(),))
+                self._db.execute("ROLLBACK")
+            except sqlite3.Error as exc:
+                raise WorkspaceError(f"the workspace {self.path} is not writable: {exc}") from exc
+
+    def integrity_ok(self) -> bool:
+        """SQLite's own ``PRAGMA integrity_check`` says ok."""
+        return self._q("PRAGMA integrity_check")[0][0] == "ok"
+
+    # -- documents and versions -------------------------------------------------------------
+
+    def create_document(self, title: str, raw: str, kind: str = "html", *,
+                        author: str = "user", version_id: str = "v1") -> tuple[str, str]:
+        """Store a new document with its first version. Returns ``(document id, version id)``.
+
+        ``kind``: ``html`` or ``text``. ``version_id`` names the first version (default
+        ``v1``; later pushes get ``v<n>`` after the highest stored number).
+        """
+        if kind not in ("html", "text"):
+            raise WorkspaceError(f"unknown document kind {kind!r}")
+        doc_id = f"doc-{uuid.uuid4().hex[:12]}"
+        stamp = now_iso()
+        with self._tx() as db:
+            db.execute("INSERT INTO documents(id, title, kind, created_at) VALUES (?,?,?,?)",
+                       (doc_id, title, kind, stamp))
+            db.execute("INSERT INTO versions VALUES (?,?,?,?,?,?,?,?)",
+                       (doc_id, version_id, 1, None, raw, "", author, stamp))
+        return doc_id, version_id
+
+    def document(self, document_id: str) -> DocumentRow:
+        rows = self._q("SELECT id, title, kind, created_at FROM documents WHERE id=?",
+                       (document_id,))
+        if not rows:
+            raise UnknownDocument(f"no document {document_id} in the workspace")
+        return DocumentRow(*rows[0])
+
+    def documents(self) -> list[DocumentRow]:
+        return [DocumentRow(*r) for r in
+                self._q("SELECT id, title, kind, created_at FROM documents ORDER BY created_at")]
+
+    def versions(self, document_id: str) -> list[VersionRow]:
+        """Every version of the document, oldest first."""
+        return [VersionRow(*r) for r in self._q(
+            "SELECT document_id, version_id, seq, base_version_id, raw, summary, author, "
+            "created_at FROM versions WHERE document_id=? ORDER BY seq", (document_id,))]
+
+    def version(self, document_id: str, version_id: str) -> VersionRow:
+        rows = self._q(
+            "SELECT document_id, version_id, seq, base_version_id, raw, summary, author, "
+            "created_at FROM versions WHERE document_id=? AND version_id=?",
+            (document_id, version_id))
+        if not rows:
+            raise WorkspaceError(f"no version {version_id} of document {document_id}")
+        return VersionRow(*rows[0])
+
+    def head(self, document_id: str) -> VersionRow:
+        """The latest version. Raises UnknownDocument."""
+        rows = self._q(
+            "SELECT document_id, version_id, seq, base_version_id, raw, summary, author, "
+            "created_at FROM versions WHERE document_id=? ORDER BY seq DESC LIMIT 1",
+            (document_id,))
+        if not rows:
+            raise UnknownDocument(f"no document {document_id} in the workspace")
+        return VersionRow(*rows[0])
+
+    def push_version(self, document_id: str, raw: str, base_version_id: str, *,
+                     summary: str = "", author: str = "agent") -> VersionRow:
+        """Store a new version based on ``base_version_id``; returns the new row.
+
+        Raises ConflictError (nothing written) if the base is not the latest version.
+        The check and the insert are one transaction, so two pushers cannot both win.
+        """
+        with self._tx() as db:
+            row = db.execute("SELECT version_id, seq FROM versions WHERE document_id=? "
+                             "ORDER BY seq DESC LIMIT 1", (document_id,)).fetchone()
+            if row is None:
+                raise UnknownDocument(f"no document {document_id} in the workspace")
+            head_id, seq = row
+            if base_version_id != head_id:
+                raise ConflictError(document_id, base_version_id, head_id)
+            taken = {r[0] for r in db.execute(
+                "SELECT version_id FROM versions WHERE document_id=?", (document_id,))}
+            n = seq + 1
+            while f"v{n}" in taken:
+                n += 1
+            new_id = f"v{n}"
+            stamp = now_iso()
+            db.execute("INSERT INTO versions VALUES (?,?,?,?,?,?,?,?)",
+                       (document_id, new_id, seq + 1, base_version_id, raw, summary, author,
+                        stamp))
+        return VersionRow(document_id, new_id, seq + 1, base_version_id, raw, summary, author,
+                          stamp)
+
+    # -- comments ---------------------------------------------------------------------------
+
+    def add_comments(self, document_id: str, comments: list[Comment]) -> None:
+        """Store comments (with their status and thread). Raises WorkspaceError on a
+        duplicate id."""
+        self.document(document_id)
+        with self._tx() as db:
+            start = db.execute("SELECT COALESCE(MAX(seq), 0) FROM comments WHERE document_id=?",
+                               (document_id,)).fetchone()[0]
+            for i, c in enumerate(comments, start + 1):
+                data = c.to_json()
+                thread = data.pop("thread")
+                try:
+                    db.execute("INSERT INTO comments VALUES (?,?,?,?,?)",
+                               (document_id, c.id, i, json.dumps(data, ensure_ascii=False),
+                                c.status))
+                except sqlite3.IntegrityError as exc:
+                    raise WorkspaceError(f"comment id {c.id!r} is already in the document") from exc
+                for r in thread:
+                    db.execute("INSERT INTO replies(document_id, comment_id, author, body, kind, "
+                               "created_at) VALUES (?,?,?,?,?,?)",
+                               (document_id, c.id, r["author"], r["body"], r["kind"],
+                                r["created_at"]))
+
+    def comments(self, document_id: str) -> list[Comment]:
+        """Every comment of the document in insertion order, with current status and thread."""
+        replies: dict[str, list[Reply]] = {}
+        for cid, author, body, kind, created in self._q(
+                "SELECT comment_id, author, body, kind, created_at FROM replies "
+                "WHERE document_id=? ORDER BY seq", (document_id,)):
+            replies.setdefault(cid, []).append(Reply(author, body, created, kind))
+        out = []
+        for cid, data, status in self._q(
+                "SELECT comment_id, data, status FROM comments WHERE document_id=? ORDER BY seq",
+                (document_id,)):
+            obj = json.loads(data)
+            obj["status"] = status
+            c = Comment.from_json(obj)
+            c.thread = replies.get(cid, [])
+            out.append(c)
+        return out
+
+    def comment(self, document_id: str, comment_id: str) -> Comment:
+        for c in self.comments(document_id):
+            if c.id == comment_id:
+                return c
+        raise UnknownComment(f"no comment with id {comment_id!r}")
+
+    def comment_ids(self, document_id: str) -> list[str]:
+        return [r[0] for r in self._q(
+            "SELECT comment_id FROM comments WHERE document_id=? ORDER BY seq", (document_id,))]
+
+    def set_status(self, document_id: str, comment_id: str, status: str, *,
+                   reply: Reply | None = None) -> None:
+        """Set a comment's status (``open`` | ``resolved``), adding ``reply`` to its thread in
+        the same transaction. Raises UnknownComment."""
+        if status not in ("open", "resolved"):
+            raise WorkspaceError(f"status {status!r} is not open or resolved")
+        with self._tx() as db:
+            cur = db.execute("UPDATE comments SET status=? WHERE document_id=? AND comment_id=?",
+                             (status, document_id, comment_id))
+            if cur.rowcount == 0:
+                raise UnknownComment(f"no comment with id {comment_id!r}")
+            if reply is not None:
+                self._insert_reply(db, document_id, comment_id, reply)
+
+    def add_reply(self, document_id: str, comment_id: str, reply: Reply) -> None:
+        """Append ``reply`` to the comment's thread. Raises UnknownComment."""
+        with self._tx() as db:
+            if db.execute("SELECT 1 FROM comments WHERE document_id=? AND comment_id=?",
+                          (document_id, comment_id)).fetchone() is None:
+                raise UnknownComment(f"no comment with id {comment_id!r}")
+            self._insert_reply(db, document_id, comment_id, reply)
+
+    @staticmethod
+    def _insert_reply(db: sqlite3.Connection, document_id: str, comment_id: str,
+                      reply: Reply) -> None:
+        db.execute("INSERT INTO replies(document_id, comment_id, author, body, kind, created_at) "
+                   "VALUES (?,?,?,?,?,?)",
+                   (document_id, comment_id, reply.author, reply.body, reply.kind,
+                    reply.created_at or now_iso()))
+
+    # -- runs and events --------------------------------------------------------------------
+
+    def start_run(self, document_id: str, model: str, base_url: str) -> str:
+        """Record a new run as ``running``; returns its id. ``base_url`` must carry no key."""
+        run_id = f"run-{uuid.uuid4().hex[:12]}"
+        with self._tx() as db:
+            db.execute("INSERT INTO runs(id, document_id, model, base_url, status, started_at) "
+                       "VALUES (?,?,?,?, 'running', ?)",
+                       (run_id, document_id, model, base_url, now_iso()))
+        return run_id
+
+    def finish_run(self, run_id: str, status: str, reason: str = "", bundle: str = "") -> None:
+        with self._tx() as db:
+            db.execute("UPDATE runs SET status=?, reason=?, bundle=?, finished_at=? WHERE id=?",
+                       (status, reason, bundle, now_iso(), run_id))
+
+    def run(self, run_id: str) -> RunRow:
+        rows = self._q("SELECT id, document_id, model, base_url, status, reason, bundle, "
+                       "started_at, finished_at FROM runs WHERE id=?", (run_id,))
+        if not rows:
+            raise WorkspaceError(f"no run {run_id}")
+        return RunRow(*rows[0])
+
+    def runs(self, document_id: str | None = None) -> list[RunRow]:
+        sql = ("SELECT id, document_id, model, base_url, status, reason, bundle, started_at, "
+               "finished_at FROM runs")
+        args: tuple[Any, ...] = ()
+        if document_id is not None:
+            sql += " WHERE document_id=?"
+            args = (document_id,)
+        return [RunRow(*r) for r in self._q(sql + " ORDER BY started_at", args)]
+
+    def log_event(self, run_id: str, event: dict[str, Any]) -> None:
+        """Append one event (the ``RunEvent.to_json()`` shape) to the run's log."""
+        with self._tx() as db:
+            db.execute("INSERT INTO events(run_id, type, data, created_at) VALUES (?,?,?,?)",
+                       (run_id, str(event.get("type", "")),
+                        json.dumps(event, ensure_ascii=False, default=str), now_iso()))
+
+    def events(self, run_id: str) -> list[dict[str, Any]]:
+        """The run's event log, oldest first."""
+        return [json.loads(r[0]) for r in self._q(
+            "SELECT data FROM events WHERE run_id=? ORDER BY seq", (run_id,))]

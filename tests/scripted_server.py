@@ -1,0 +1,445 @@
+"""A scripted OpenAI-compatible HTTP server on 127.0.0.1 for the agent and run tests.
+
+Speaks ``POST /v1/chat/completions`` (non-streaming, tool calls, usage) and
+``GET /v1/models``. The client under test is the real ``openai.AsyncOpenAI`` talking HTTP,
+exactly as it talks to OpenAI. Answers come from a *policy* object (``ScriptedAgent`` and
+its subclasses) that reads the conversation (tool results) and plays an agent: fixes
+everything; claims fixes without editing; churns unanchored text; stalls with narration;
+answers its report with prose; invents comment ids...
+
+Usage::
+
+    with ScriptedServer(FixEverything()) as srv:
+        config = AgentConfig(base_url=srv.base_url, model=srv.model, ...)
+
+Extras: ``fail_first=[429, 500]`` answers the first requests with those statuses
+(``Retry-After: 0``); ``latency`` seconds of delay per answer; ``api_key`` makes any
+other bearer token a 401; an unknown model is a 404; ``usage=False`` omits usage.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+MODEL = "scripted-model"
+
+
+def _tool_results(messages: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any], str]]:
+    """(tool name, parsed arguments, result string) for every tool result in order."""
+    calls: dict[str, tuple[str, dict[str, Any]]] = {}
+    out = []
+    for m in messages:
+        if m.get("role") == "assistant":
+            for tc in m.get("tool_calls") or []:
+                try:
+                    args = json.loads(tc["function"].get("arguments") or "{}")
+                except json.JSONDecodeError:
+                    args = {}
+                calls[tc["id"]] = (tc["function"]["name"], args)
+        elif m.get("role") == "tool":
+            name, args = calls.get(m.get("tool_call_id"), ("?", {}))
+            out.append((name, args, m.get("content") or ""))
+    return out
+
+
+def rewrite(quote: str) -> str:
+    """The scripted agents' edit of a quoted passage: clearly different text."""
+    return quote.upper() if quote.upper() != quote else quote.lower()
+
+
+def apply_fix(content: str, comment: dict[str, Any], fn=rewrite) -> str:
+    """Replace the comment's quote in the raw source, preferring the copy with context."""
+    q = comment.get("quote") or ""
+    if not q:
+        return content
+    ctx = (comment.get("prefix") or "") + q + (comment.get("suffix") or "")
+    i = content.find(ctx) if ctx != q else -1
+    if i >= 0:
+        i += len(comment.get("prefix") or "")
+    else:
+        i = content.find(q)
+    if i < 0:
+        return content
+    return content[:i] + fn(q) + content[i + len(q):]
+
+
+AUTHORED_HTML = ("<!DOCTYPE html><html><head><title>Hybrid work</title></head><body>"
+                 "<h1>Hybrid work</h1><p>Teams meet in the office on Tuesdays and "
+                 "Thursdays.</p></body></html>")
+
+
+class ScriptedAgent:
+    """Base policy: fixes every comment it can find, resolves them, reports honestly.
+
+    Hooks for subclasses: ``edit(content, comments)``, ``dispositions(comments, content)``,
+    ``report(ids, body)``, ``narrate(body)``.
+    """
+
+    usage = True
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.work_calls = 0
+
+    # -- response builders --------------------------------------------------------------
+    def completion(self, content: str | None = None,
+                   tool_calls: list[tuple[str, dict[str, Any]]] | None = None,
+                   raw_args: list[str] | None = None, prompt_tokens: int = 100,
+                   completion_tokens: int = 20) -> dict[str, Any]:
+        msg: dict[str, Any] = {"role": "assistant", "content": content}
+        if tool_calls:
+            self._n = getattr(self, "_n", 0)
+            calls = []
+            for i, (name, args) in enumerate(tool_calls):
+                self._n += 1
+                arg_text = raw_args[i] if raw_args and i < len(raw_args) else json.dumps(args)
+                calls.append({"id": f"call_{self._n}", "type": "function",
+                              "function": {"name": name, "arguments": arg_text}})
+            msg["tool_calls"] = calls
+        out: dict[str, Any] = {
+            "id": f"chatcmpl-{int(time.time() * 1000)}", "object": "chat.completion",
+            "created": int(time.time()), "model": MODEL,
+            "choices": [{"index": 0, "message": msg,
+                         "finish_reason": "tool_calls" if tool_calls else "stop"}]}
+        if self.usage:
+            out["usage"] = {"prompt_tokens": prompt_tokens,
+                            "completion_tokens": completion_tokens,
+                            "total_tokens": prompt_tokens + completion_tokens}
+        return out
+
+    # -- policy -------------------------------------------------------------------------
+    def respond(self, body: dict[str, Any]) -> dict[str, Any]:
+        tools = [t["function"]["name"] for t in body.get("tools") or []]
+        if tools == ["record_number"]:  # arl doctor's tool-calling probe
+            return self.completion(tool_calls=[("record_number", {"n": 7})])
+        if not tools and not body.get("response_format"):  # arl author
+            return self.completion("Here you go:\n```html\n" + AUTHORED_HTML + "\n```",
+                                   prompt_tokens=80, completion_tokens=200)
+        if body.get("response_format"):
+            user = body["messages"][-1]["content"]
+            ids = [json.loads(line)["comment_id"] for line in user.splitlines()
+                   if line.startswith("{\"comment_id\"")]
+            return self.report(ids, body)
+        with self.lock:
+            self.work_calls += 1
+        return self.work(body)
+
+    def narrate(self, body: dict[str, Any]) -> dict[str, Any] | None:
+        """Return a talk-only answer to stall, or None to work."""
+        return None
+
+    def edit(self, content: str, comments: list[dict[str, Any]]) -> str:
+        for c in comments:
+            content = apply_fix(content, c)
+        return content
+
+    def dispositions(self, comments: list[dict[str, Any]], content: str,
+                     new: str) -> list[tuple[str, dict[str, Any]]]:
+        calls = []
+        for c in comments:
+            if c.get("quote") and c["quote"] in content:
+                calls.append(("resolve_comment", {"comment_id": c["id"], "note": "rewritten"}))
+            else:
+                calls.append(("reply_comment", {"comment_id": c["id"],
+                                                "body": "The quoted text is not in the document."}))
+        return calls
+
+    def work(self, body: dict[str, Any]) -> dict[str, Any]:
+        stall = self.narrate(body)
+        if stall is not None:
+            return stall
+        results = _tool_results(body["messages"])
+        names = [r[0] for r in results]
+        listed = next((json.loads(r[2]) for r in results if r[0] == "list_comments"
+                       and r[2].startswith("{")), None)
+        pulled = next((json.loads(r[2]) for r in results if r[0] == "pull_document"
+                       and r[2].startswith("{")), None)
+        if listed is None or pulled is None:
+            return self.completion(tool_calls=[("list_comments", {}), ("pull_document", {})])
+        comments = listed["comments"]
+        if not comments:
+            return self.completion("Nothing is open.")
+        if "push_version" not in names:
+            new = self.edit(pulled["content"], comments)
+            summary = "\n".join(f"{c['id']}: rewrote the passage" for c in comments)
+            return self.completion(tool_calls=[("push_version", {
+                "base_version_id": pulled["version_id"], "content": new, "summary": summary})])
+        if not any(n in ("resolve_comment", "reply_comment") for n in names):
+            calls = self.dispositions(comments, pulled["content"], "")
+            if calls:
+                return self.completion(tool_calls=calls)
+        return self.completion("All comments have their disposition.")
+
+    def claim_for(self, cid: str) -> str:
+        return "addressed"
+
+    def report(self, ids: list[str], body: dict[str, Any]) -> dict[str, Any]:
+        rep = {"comments": [{"comment_id": i, "claim": self.claim_for(i),
+                             "change_summary": "rewrote the passage", "rationale": "asked"}
+                            for i in ids], "notes": ""}
+        return self.completion(json.dumps(rep), prompt_tokens=50, completion_tokens=30)
+
+
+class FixEverything(ScriptedAgent):
+    """Rewrites every quoted passage, resolves every comment, claims all addressed."""
+
+
+class ClaimWithoutEditing(ScriptedAgent):
+    """Pushes the document unchanged, resolves every comment, claims all addressed."""
+
+    def edit(self, content: str, comments: list[dict[str, Any]]) -> str:
+        return content
+
+
+class Churner(ScriptedAgent):
+    """Fixes every comment and also rewrites text no comment points at."""
+
+    def __init__(self, old: str, new: str):
+        super().__init__()
+        self.old, self.new = old, new
+
+    def edit(self, content: str, comments: list[dict[str, Any]]) -> str:
+        return super().edit(content, comments).replace(self.old, self.new)
+
+
+class Staller(ScriptedAgent):
+    """Answers with narration (no tool call) until the request forces a tool call."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.forced_seen = 0
+
+    def narrate(self, body: dict[str, Any]) -> dict[str, Any] | None:
+        if body.get("tool_choice") == "required":
+            self.forced_seen += 1
+            return None
+        if not any(m.get("role") == "tool" for m in body["messages"]):
+            return self.completion("I will now carefully revise the document so that every "
+                                   "review comment is addressed.")
+        return None
+
+
+class ProseReport(ScriptedAgent):
+    """Does the work; answers the report call with prose, not JSON."""
+
+    def report(self, ids: list[str], body: dict[str, Any]) -> dict[str, Any]:
+        return self.completion("Sure! I addressed all of the review comments.")
+
+
+class Inventor(ScriptedAgent):
+    """Resolves a comment id that does not exist (and sends bad JSON arguments), then works;
+    its report names the invented id."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.invented = False
+
+    def work(self, body: dict[str, Any]) -> dict[str, Any]:
+        if not self.invented:
+            self.invented = True
+            return self.completion(tool_calls=[("resolve_comment", {"comment_id": "c-999"}),
+                                               ("reply_comment", {})],
+                                   raw_args=[json.dumps({"comment_id": "c-999"}), "{not json"])
+        return super().work(body)
+
+    def report(self, ids: list[str], body: dict[str, Any]) -> dict[str, Any]:
+        rep = {"comments": [{"comment_id": i, "claim": "addressed"} for i in ids + ["c-999"]]}
+        return self.completion(json.dumps(rep))
+
+
+class StaleAware(ScriptedAgent):
+    """Fixes what it can find; replies on comments whose quote is absent; claims
+    stale_anchor for those."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.absent: set[str] = set()
+
+    def dispositions(self, comments, content, new):
+        for c in comments:
+            if not c.get("quote") or c["quote"] not in content:
+                self.absent.add(c["id"])
+        return super().dispositions(comments, content, new)
+
+    def claim_for(self, cid: str) -> str:
+        return "stale_anchor" if cid in self.absent else "addressed"
+
+
+class Silent(ScriptedAgent):
+    """Talks forever and never calls a tool, even when forced (a broken model)."""
+
+    def work(self, body: dict[str, Any]) -> dict[str, Any]:
+        return self.completion("Let me think about this document.")
+
+
+class ScriptedServer:
+    """The HTTP server. ``requests``: every chat request body received, in order."""
+
+    def __init__(self, agent: ScriptedAgent, *, latency: float = 0.0,
+                 fail_first: list[int] | None = None, api_key: str | None = None,
+                 model: str = MODEL, usage: bool = True):
+        self.agent = agent
+        self.agent.usage = usage
+        self.latency = latency
+        self.fail_first = list(fail_first or [])
+        self.api_key = api_key
+        self.model = model
+        self.requests: list[dict[str, Any]] = []
+        self.auth_headers: list[str] = []
+        self.statuses: list[int] = []
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def base_url(self) -> str:
+        assert self._httpd is not None
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
+
+    def start(self) -> ScriptedServer:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *a: Any) -> None:  # quiet
+                pass
+
+            def _send(self, status: int, obj: Any, headers: dict[str, str] | None = None):
+                data = json.dumps(obj).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                for k, v in (headers or {}).items():
+                    self.send_header(k, v)
+                self.end_headers()
+                self.wfile.write(data)
+                server.statuses.append(status)
+
+            def _auth_ok(self) -> bool:
+                auth = self.headers.get("Authorization", "")
+                server.auth_headers.append(auth)
+                if server.api_key is not None and auth != f"Bearer {server.api_key}":
+                    self._send(401, {"error": {"message": "Incorrect API key provided",
+                                               "type": "invalid_request_error",
+                                               "code": "invalid_api_key"}})
+                    return False
+                return True
+
+            def do_GET(self) -> None:
+                if not self._auth_ok():
+                    return
+                if self.path.rstrip("/").endswith("/models"):
+                    self._send(200, {"object": "list", "data": [
+                        {"id": server.model, "object": "model", "owned_by": "tests"}]})
+                else:
+                    self._send(404, {"error": {"message": "not found"}})
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length)
+                if not self._auth_ok():
+                    return
+                if not self.path.rstrip("/").endswith("/chat/completions"):
+                    self._send(404, {"error": {"message": "not found"}})
+                    return
+                try:
+                    body = json.loads(raw)
+                except json.JSONDecodeError:
+                    self._send(400, {"error": {"message": "bad json"}})
+                    return
+                server.requests.append(body)
+                if server.fail_first:
+                    status = server.fail_first.pop(0)
+                    self._send(status, {"error": {"message": f"scripted {status}"}},
+                               {"Retry-After": "0"})
+                    return
+                if body.get("model") != server.model:
+                    self._send(404, {"error": {"message": f"The model `{body.get('model')}` "
+                                               "does not exist", "code": "model_not_found"}})
+                    return
+                if server.latency:
+                    time.sleep(server.latency)
+                try:
+                    answer = server.agent.respond(body)
+                except Exception as exc:  # a bug in a script: make it visible
+                    self._send(500, {"error": {"message": f"script error: {exc!r}"}})
+                    return
+                self._send(200, answer)
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+            self._httpd = None
+
+    def __enter__(self) -> ScriptedServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def serve_forever(agent_name: str = "FixEverything", latency: float = 0.0) -> None:
+    """Run a server in the foreground and print its base URL (for subprocess tests)."""
+    agent = globals()[agent_name]()
+    srv = ScriptedServer(agent, latency=latency).start()
+    print(srv.base_url, flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    finally:
+        srv.stop()
+
+
+if __name__ == "__main__":  # python tests/scripted_server.py [AgentName] [latency]
+    import sys
+
+    serve_forever(*(sys.argv[1:2] or ["FixEverything"]),
+                  *([float(sys.argv[2])] if len(sys.argv) > 2 else []))
+
+
+
+# -- sample material for the loop tests ------------------------------------------------------
+
+SAMPLE_HTML = """<!DOCTYPE html><html><head><title>Remote work policy</title></head><body>
+<h1>Remote work policy</h1>
+<p>Employees may work remotely up to two days per week.</p>
+<p>Requests must be approved by the department head in writing.</p>
+<p>Equipment is provided by the company and remains company property.</p>
+<p>This policy takes effect on the first of next month.</p>
+</body></html>"""
+
+SAMPLE_QUOTES = {"c1": "up to two days per week", "c2": "by the department head",
+                 "c3": "remains company property"}
+
+
+def make_comment(text: str, quote: str, cid: str, body: str = "Please revise this.",
+                 **extra: object) -> dict:
+    """A native comment anchored on the first occurrence of ``quote`` in ``text`` (the
+    version's textContent), offsets in UTF-16 units."""
+    from engine import utf16
+
+    i = text.index(quote)
+    j = i + len(quote)
+    obj = {"id": cid, "body": body, "author": "reviewer",
+           "anchor": {"quote": quote, "prefix": text[max(0, i - 32):i],
+                      "suffix": text[j:j + 32], "dom_path": "body",
+                      "start_offset": utf16.to_utf16(text, i),
+                      "end_offset": utf16.to_utf16(text, j)}}
+    obj.update(extra)
+    return obj
+
+
+def sample_comments(text: str) -> list[dict]:
+    return [make_comment(text, q, cid, f"Comment {cid}: please make this clearer.")
+            for cid, q in SAMPLE_QUOTES.items()]

@@ -1,0 +1,241 @@
+"""``arl run``, ``arl author``, ``arl bundle``, ``arl doctor``, ``arl comments``."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.bundle import open_bundle, verify_bundle
+from engine.cli import main as arl
+from engine.cli_loop import KEYRING_ACCOUNT, KEYRING_SERVICE, resolve_api_key
+from engine.models import VERIFICATION_MESSAGE
+from engine.scoring import Version
+from tests.scripted_server import (AUTHORED_HTML, SAMPLE_HTML, ClaimWithoutEditing,
+                                   FixEverything, ScriptedServer, sample_comments)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def inputs(tmp_path):
+    doc = tmp_path / "memo.html"
+    doc.write_text(SAMPLE_HTML, encoding="utf-8")
+    comments = tmp_path / "comments.json"
+    comments.write_text(json.dumps(sample_comments(Version.from_source(SAMPLE_HTML).text)),
+                        encoding="utf-8")
+    return doc, comments
+
+
+def _run_args(srv, doc, comments, tmp_path, *extra):
+    return ["run", "--doc", str(doc), "--comments", str(comments), "--base-url",
+            srv.base_url, "--model", srv.model, "--out", str(tmp_path / "bundles"), *extra]
+
+
+def test_run_json_with_key_from_the_keyring(inputs, tmp_path, capsys, memory_keyring):
+    key = "sk-keyring-0123456789abcdef"
+    memory_keyring.set_password(KEYRING_SERVICE, KEYRING_ACCOUNT, key)
+    doc, comments = inputs
+    with ScriptedServer(FixEverything(), api_key=key) as srv:
+        code = arl(_run_args(srv, doc, comments, tmp_path, "--json"))
+    out = capsys.readouterr().out
+    assert code == 0, out
+    lines = out.strip().splitlines()
+    last = json.loads(lines[-1])
+    assert set(last) == {"bundle", "status", "metrics"} and last["status"] == "completed"
+    assert last["metrics"]["attribution_rate"]["value"] == 1.0
+    assert any(line.startswith("Round 1 of 3") for line in lines)
+    assert "API key: keyring" in out and key not in out
+    assert verify_bundle(last["bundle"]).ok
+    for p in Path(last["bundle"]).rglob("*"):
+        if p.is_file():
+            assert key.encode() not in p.read_bytes()
+
+
+def test_key_order_keyring_then_environment(monkeypatch, memory_keyring):
+    assert resolve_api_key() == (None, "none")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-env")
+    assert resolve_api_key() == ("sk-env", "OPENAI_API_KEY")
+    memory_keyring.set_password(KEYRING_SERVICE, KEYRING_ACCOUNT, "sk-ring")
+    assert resolve_api_key() == ("sk-ring", "keyring")
+
+
+def test_broken_keyring_falls_back_to_the_environment(monkeypatch):
+    import keyring
+
+    def boom(*a):
+        raise keyring.errors.NoKeyringError("no backend")
+
+    monkeypatch.setattr(keyring, "get_password", boom)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-env")
+    assert resolve_api_key() == ("sk-env", "OPENAI_API_KEY")
+
+
+def test_run_prints_the_verification_line(inputs, tmp_path, capsys):
+    doc, comments = inputs
+    with ScriptedServer(ClaimWithoutEditing()) as srv:
+        code = arl(_run_args(srv, doc, comments, tmp_path, "--rounds", "1"))
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out.count(VERIFICATION_MESSAGE) == 3
+
+
+@pytest.mark.parametrize("case", ["missing-doc", "not-json", "empty-list", "wrong-shape"])
+def test_run_unusable_input_exits_2_in_one_line(inputs, tmp_path, capsys, case):
+    doc, comments = inputs
+    if case == "missing-doc":
+        doc = tmp_path / "nope.html"
+    elif case == "not-json":
+        comments.write_text("{not json")
+    elif case == "empty-list":
+        comments.write_text("[]")
+    else:
+        comments.write_text('{"comments": 5}')
+    code = arl(["run", "--doc", str(doc), "--comments", str(comments), "--base-url",
+                "http://127.0.0.1:9/v1", "--model", "m"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert (doc.name if case == "missing-doc" else comments.name) in err
+
+
+def test_run_failure_exits_1_with_a_failed_bundle(inputs, tmp_path, capsys):
+    doc, comments = inputs
+    with ScriptedServer(FixEverything()) as srv:
+        args = _run_args(srv, doc, comments, tmp_path, "--json")
+        args[args.index("--model") + 1] = "missing-model"
+        code = arl(args)
+    out = capsys.readouterr().out
+    assert code == 1
+    last = json.loads(out.strip().splitlines()[-1])
+    assert last["status"] == "failed"
+    b = open_bundle(last["bundle"])
+    assert b.status == "failed" and "missing-model" in b.reason
+
+
+def test_ctrl_c_exits_130_with_a_cancelled_bundle(inputs, tmp_path):
+    doc, comments = inputs
+    with ScriptedServer(FixEverything(), latency=0.3) as srv:
+        env = dict(os.environ, ARL_HOME=str(tmp_path / "home"), PYTHONUNBUFFERED="1")
+        proc = subprocess.Popen([sys.executable, "-m", "engine.cli",
+                                 *_run_args(srv, doc, comments, tmp_path, "--json")],
+                                cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        lines = []
+        try:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                line = proc.stdout.readline()
+                if not line:
+                    break
+                lines.append(line)
+                if line.startswith("Agent called"):
+                    proc.send_signal(signal.SIGINT)
+                    break
+            rest, err = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    assert proc.returncode == 130, err
+    last = json.loads(rest.strip().splitlines()[-1])
+    assert last["status"] == "cancelled"
+    assert verify_bundle(last["bundle"]).ok
+    assert open_bundle(last["bundle"]).status == "cancelled"
+    assert "Traceback" not in err
+
+
+def test_author_writes_a_document_from_a_shipped_brief(tmp_path, capsys):
+    assert arl(["author", "--list-briefs"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert len(listed) >= 3 and any(line.startswith("policy-memo") for line in listed)
+    out = tmp_path / "v1.html"
+    with ScriptedServer(FixEverything()) as srv:
+        code = arl(["author", "--brief", "policy-memo", "--base-url", srv.base_url,
+                    "--model", srv.model, "--out", str(out)])
+        sent = srv.requests[-1]
+    assert code == 0
+    assert out.read_text() == AUTHORED_HTML
+    assert "hybrid" in sent["messages"][1]["content"].lower()
+    assert "280 tokens" in capsys.readouterr().out
+
+
+def test_author_errors(tmp_path, capsys):
+    assert arl(["author", "--brief", "no-such-brief", "--base-url", "http://x/v1",
+                "--model", "m", "--out", str(tmp_path / "o.html")]) == 2
+    assert "no-such-brief" in capsys.readouterr().err
+    with ScriptedServer(FixEverything()) as srv:
+        assert arl(["author", "--brief", "release-notes", "--base-url", srv.base_url,
+                    "--model", "nope", "--out", str(tmp_path / "o.html")]) == 1
+    assert "does not know the model" in capsys.readouterr().err
+
+
+def test_doctor_against_the_scripted_server(capsys):
+    with ScriptedServer(FixEverything()) as srv:
+        code = arl(["doctor", "--no-qt", "--base-url", srv.base_url, "--model", srv.model])
+        out = capsys.readouterr().out
+        lines = {line.split(":")[0].split(None, 1)[1]: line.split()[0]
+                 for line in out.splitlines()}
+        assert lines["endpoint reachable"] == "PASS"
+        assert lines["model present"] == "PASS"
+        assert lines["tool calling works"] == "PASS"
+        assert lines["workspace writable"] == "PASS"
+        assert lines["Python"] == "PASS"
+        assert code in (0, 1)  # the keyring line depends on the machine
+        arl(["doctor", "--no-qt", "--base-url", srv.base_url, "--model", "other"])
+        out = capsys.readouterr().out
+    bad = next(line for line in out.splitlines() if "model present" in line)
+    assert bad.startswith("FAIL") and "fix: use one of: scripted-model" in bad
+
+
+def test_doctor_without_endpoint_and_unreachable(capsys):
+    arl(["doctor", "--no-qt"])
+    out = capsys.readouterr().out
+    assert "N/A        endpoint reachable: no --base-url given" in out
+    code = arl(["doctor", "--no-qt", "--base-url", "http://127.0.0.1:9/v1", "--model", "m"])
+    out = capsys.readouterr().out
+    assert code == 1
+    line = next(x for x in out.splitlines() if "endpoint reachable" in x)
+    assert line.startswith("FAIL") and "fix:" in line
+    for x in out.splitlines():
+        assert x.split()[0] in ("PASS", "FAIL", "UNVERIFIED", "N/A")
+
+
+def test_doctor_qt_probe_reports_a_status(capsys):
+    arl(["doctor"])
+    out = capsys.readouterr().out
+    qt = next(x for x in out.splitlines() if "Qt platform plugin" in x)
+    assert qt.split()[0] in ("PASS", "FAIL")
+    if qt.startswith("FAIL"):
+        assert "fix:" in qt
+
+
+def test_comments_export_and_import_round_trip(tmp_path, capsys):
+    text = "Emoji 😀 first. Employees may work remotely up to two days per week."
+    doc = tmp_path / "d.txt"
+    doc.write_text(text, encoding="utf-8")
+    from tests.scripted_server import make_comment
+
+    native = [make_comment(text, "up to two days per week", "c1")]
+    src = tmp_path / "c.json"
+    src.write_text(json.dumps(native))
+    w3c = tmp_path / "w3c.json"
+    assert arl(["comments", "export", "--doc", str(doc), "--comments", str(src), "--out",
+                str(w3c)]) == 0
+    coll = json.loads(w3c.read_text())
+    item = coll["first"]["items"][0]
+    pos = next(s for s in item["target"]["selector"] if s["type"] == "TextPositionSelector")
+    assert pos["start"] == text.index("up to")  # code points
+    assert native[0]["anchor"]["start_offset"] == pos["start"] + 1  # UTF-16: emoji is 2
+    back = tmp_path / "back.json"
+    assert arl(["comments", "import", "--doc", str(doc), "--w3c", str(w3c), "--out",
+                str(back)]) == 0
+    anchor = json.loads(back.read_text())["comments"][0]["anchor"]
+    assert anchor["start_offset"] == native[0]["anchor"]["start_offset"]
+    assert anchor["end_offset"] == native[0]["anchor"]["end_offset"]
+    assert anchor["quote"] == "up to two days per week"
