@@ -128,6 +128,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--smoke-test", action="store_true",
                    help="open the example bundle, check the rendering, print versions, exit")
     p.add_argument("--timeout", type=float, default=60.0, help=argparse.SUPPRESS)
+    p.add_argument("--quit-when-rendered", action="store_true", help=argparse.SUPPRESS)
     args, qt_args = p.parse_known_args(argv)
     args.qt_args = qt_args
     return args
@@ -224,6 +225,12 @@ def main(argv: list[str] | None = None) -> int:
         return code
 
     window.show()
+    if args.quit_when_rendered:  # benchmarks/bench_gui.py: launch to rendered verdicts
+        def rendered() -> None:
+            print(f"RENDERED {time.perf_counter() - t0:.3f}", flush=True)
+            app.quit()
+
+        window.verdicts.rendered.connect(rendered)
     if args.bundle:
         window.open_bundle(Path(args.bundle))
     else:

@@ -45,8 +45,9 @@ class MetricsPanel(QWidget):
         self.help.setTextFormat(Qt.TextFormat.RichText)
         lay = QVBoxLayout(self)
         lay.addWidget(self.intro)
-        lay.addWidget(self.table, 1)
+        lay.addWidget(self.table)
         lay.addWidget(self.help)
+        lay.addStretch(1)
         self.cells: dict[tuple[str, str], str] = {}
 
     def show_metrics(self, run: dict[str, Any], rounds: list[tuple[int, dict[str, Any]]],
@@ -85,6 +86,9 @@ class MetricsPanel(QWidget):
         self.table.resizeRowsToContents()
         for r in range(self.table.rowCount()):
             self.table.setRowHeight(r, max(self.table.rowHeight(r), 52))
+        height = (self.table.horizontalHeader().height() + 2 * self.table.frameWidth()
+                  + sum(self.table.rowHeight(r) for r in range(self.table.rowCount())) + 20)
+        self.table.setMaximumHeight(height)
         state = present.STATUS_WORDS.get(status, f"Run status: {status}")
         note = ""
         if status != "completed":

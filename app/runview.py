@@ -90,7 +90,7 @@ class RunView(QWidget):
         self.round_label = QLabel("")
         self.round_bar = QProgressBar()
         self.round_bar.setTextVisible(True)
-        self.round_bar.setFormat("Round %v of %m")
+        self.round_bar.setFormat("")
         self.round_bar.setVisible(False)
         self.busy = QProgressBar()
         self.busy.setRange(0, 0)
@@ -272,7 +272,8 @@ class RunView(QWidget):
         item = self._add(ICONS.get(name, "\u2022"), event.describe())
         if isinstance(event, ev.RoundStarted):
             self.round_bar.setMaximum(event.max_rounds)
-            self.round_bar.setValue(event.round)
+            self.round_bar.setValue(event.round - 1)  # the bar fills as rounds finish
+            self.round_bar.setFormat(f"Round {event.round} of {event.max_rounds}")
             self.round_label.setText(f"Round {event.round} of {event.max_rounds}: "
                                      f"{event.unresolved} comment(s) to address")
         elif isinstance(event, ev.ModelCalled):
@@ -289,6 +290,8 @@ class RunView(QWidget):
 
             parts = [f"{verdict_label(k)}: {n}" for k, n in event.counts.items() if n]
             self.counts_label.setText(" \u00B7 ".join(html.escape(p) for p in parts))
+        elif isinstance(event, ev.RoundFinished):
+            self.round_bar.setValue(event.round)
         elif isinstance(event, ev.CommentReopened):
             f = item.font()
             f.setBold(True)

@@ -80,6 +80,15 @@ def banner_for(data: BundleData) -> tuple[str, str]:
         more = f" and {len(data.tampered) - 12} more" if len(data.tampered) > 12 else ""
         parts.append(f"<b>Warning: this bundle fails its integrity check.</b> These files do "
                      f"not match the manifest: {names}{more}. Do not trust what it shows.")
+    if status in ("completed", "cancelled") and not data.rounds:
+        parts.append("<b>The agent pushed no revision</b>: v2 is the same as v1.")
+    final_claims = data.claims.get("final") if isinstance(data.claims, dict) else None
+    if isinstance(final_claims, dict) and final_claims.get("usable") is False:
+        parts.append("The agent's report could not be used ("
+                     + html.escape(str(final_claims.get("problem") or "no reason given"))
+                     + "), so no claim is compared with the text.")
+    elif final_claims is None and data.verdicts and status != "failed":
+        parts.append("The agent made no report, so no claim is compared with the text.")
     stale = [v for v in data.verdicts if v.get("verdict") == "stale_anchor"]
     if stale:
         parts.append(f"{len(stale)} comment(s) have a <b>stale anchor</b> (made on another "
@@ -335,7 +344,16 @@ class VerdictsView(QWidget):
         if which in self._pending_views:
             self._pending_views.discard(which)
             if not self._pending_views:
+                self._refocus()
                 self.rendered.emit()
+
+    def _refocus(self) -> None:
+        """Mark the selected comment again once the pages are painted."""
+        rows = self.table.selectionModel().selectedRows()
+        if rows and rows[0].row() < len(self.rows):
+            cid = self.rows[rows[0].row()]["id"]
+            self.v1.focus_span(cid)
+            self.v2.focus_span(cid)
 
     # ---------------------------------------------------------------------------------------
 

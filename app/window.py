@@ -144,7 +144,7 @@ class MainWindow(QMainWindow):
             return w
         view = RunView(self.settings)
         view.runFinished.connect(self._run_finished)
-        view.runStarted.connect(lambda: self.tabs.setCurrentIndex(self.TAB_RUN))
+        view.runStarted.connect(self._run_started)
         return view
 
     def _make_compare_view(self) -> QWidget:
@@ -321,8 +321,15 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentIndex(self.TAB_RUN)
         starter(self)
 
+    def _run_started(self) -> None:
+        self.tabs.setCurrentIndex(self.TAB_RUN)
+        self.statusBar().showMessage("A run is in progress: the window stays usable; Esc on "
+                                     "the Run tab cancels it.")
+
     def _run_finished(self, bundle_path: str) -> None:
         if not bundle_path:
+            self.statusBar().showMessage("The run ended without an evidence bundle; see the "
+                                         "Run tab for the reason.")
             return
         if self.open_bundle(Path(bundle_path)) and self.data is not None \
                 and not self.data.round_metrics:

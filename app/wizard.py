@@ -109,7 +109,9 @@ class ModelPage(QWizardPage):
         row = QHBoxLayout()
         row.addWidget(self.model, 1)
         row.addWidget(self.fetch_btn)
-        form.addRow("&Model:", row)
+        model_label = QLabel("&Model:")
+        model_label.setBuddy(self.model)
+        form.addRow(model_label, row)
         form.addRow("API &key:", self.key)
         form.addRow("", self.key_status)
         form.addRow("", self.session_only)
@@ -394,7 +396,7 @@ class DocumentPage(QWizardPage):
 
         self.status.setText(f"Reading {path}\u2026")
         run_in_thread(lambda: read_document(path),
-                      lambda r: self.set_document(Path(path).stem, r[1], r[0]),
+                      lambda r: self.set_document(document_title(r[1], r[0], path), r[1], r[0]),
                       lambda exc: self.status.setText(f"Could not read the file: {exc}"))
 
     def write_from_brief(self) -> None:
@@ -433,6 +435,21 @@ class DocumentPage(QWizardPage):
 
     def isComplete(self) -> bool:  # noqa: N802
         return self.raw is not None and bool(self.raw.strip())
+
+
+def document_title(raw: str, kind: str, path: str) -> str:
+    """A name for people: the HTML ``<title>`` or first Markdown heading, else the file name."""
+    import re
+
+    if kind == "html":
+        m = re.search(r"<title[^>]*>(.*?)</title>", raw[:20000], re.I | re.S)
+        if m and m.group(1).strip():
+            return html.unescape(" ".join(m.group(1).split()))[:120]
+    else:
+        for line in raw.splitlines()[:20]:
+            if line.startswith("#") and line.lstrip("#").strip():
+                return line.lstrip("#").strip()[:120]
+    return Path(path).stem
 
 
 async def _author(config, brief):
@@ -491,6 +508,7 @@ class CommentsPage(QWizardPage):
         split.addWidget(side)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
+        split.setSizes([640, 420])
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(split)

@@ -165,3 +165,28 @@ def test_window_state_and_recent_bundles_persist(qtbot, tmp_path):
     w2 = MainWindow()
     qtbot.addWidget(w2)
     assert w2.start.recent.count() == 1
+
+
+def test_real_run_facts_in_the_banner(qtbot, window, tmp_path):
+    """A run that pushed nothing and whose report was unusable says so in words."""
+    import json
+
+    from engine.bundle import BundleContent, write_bundle
+
+    mod = _fixture_module()
+    src = load_bundle(DATA / "bundle-min")
+    content = BundleContent(
+        run_id="r", status="completed", reason="the round limit of 1 was reached",
+        app_version="0", created_at="", finished_at="", model="tiny", base_url="http://x/v1",
+        document_title="Memo", document_kind="html", given_version_id="v1", v1=mod.V1,
+        rounds=[], comments_before=src.comments_before, comments_after=src.comments_before,
+        claims={"rounds": [], "final": {"comments": [], "notes": "", "usable": False,
+                                        "problem": "the report has no \"comments\" list"}},
+        trace={}, verdicts={"rounds": [], "final": src.verdicts[1:2], "unusable": []},
+        metrics=src.metrics, tokens=None, rounds_run=1)
+    path = write_bundle(tmp_path / "b", content)
+    open_and_wait(qtbot, window, path)
+    banner = window.verdicts.banner.text()
+    assert "pushed no revision" in banner
+    assert "report could not be used" in banner and "comments" in banner
+    assert json.loads((path / "manifest.json").read_text())["status"] == "completed"

@@ -1,0 +1,184 @@
+"""Compare two evidence bundles of the same document and comments: the metrics side by side
+and each comment's verdict in both runs (e.g. two models on the same review).
+
+Shows what each bundle says; nothing is computed. Bundles of different documents or
+comment sets are still shown, with a warning in words.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app import present
+from app.bundledata import BundleData, BundleError, load_bundle
+from app.docview import STYLES
+
+
+def _doc_key(data: BundleData) -> tuple:
+    return (data.v1,)
+
+
+def _comment_key(data: BundleData) -> list[tuple]:
+    return sorted((str(c.get("id")), str((c.get("anchor") or {}).get("quote")))
+                  for c in data.comments_before)
+
+
+class CompareView(QWidget):
+    message = Signal(str)
+    compared = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.a: BundleData | None = None
+        self.b: BundleData | None = None
+        self.pick_a = QPushButton("Choose bundle &A\u2026")
+        self.pick_b = QPushButton("Choose bundle &B\u2026")
+        self.label_a = QLabel("<i>no bundle A</i>")
+        self.label_b = QLabel("<i>no bundle B</i>")
+        for lab in (self.label_a, self.label_b):
+            lab.setWordWrap(True)
+            lab.setTextFormat(Qt.TextFormat.RichText)
+        self.note = QLabel("Choose two evidence bundles of the same document and comments, "
+                           "for instance two models given the same review.")
+        self.note.setWordWrap(True)
+        self.note.setTextFormat(Qt.TextFormat.RichText)
+        self.metrics = QTableWidget(0, 3)
+        self.metrics.setHorizontalHeaderLabels(["Metric", "A", "B"])
+        self.verdicts = QTableWidget(0, 6)
+        self.verdicts.setHorizontalHeaderLabels(["Comment", "Quote", "Verdict in A",
+                                                 "Verdict in B", "Same?", "Claims (A / B)"])
+        for t in (self.metrics, self.verdicts):
+            t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+            t.verticalHeader().setVisible(False)
+            t.horizontalHeader().setStretchLastSection(True)
+            t.setWordWrap(True)
+            t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        top = QHBoxLayout()
+        for btn, lab in ((self.pick_a, self.label_a), (self.pick_b, self.label_b)):
+            col = QVBoxLayout()
+            col.addWidget(btn, 0, Qt.AlignmentFlag.AlignLeft)
+            col.addWidget(lab)
+            top.addLayout(col, 1)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.metrics)
+        split.addWidget(self.verdicts)
+        lay = QVBoxLayout(self)
+        lay.addLayout(top)
+        lay.addWidget(self.note)
+        lay.addWidget(split, 1)
+        self.pick_a.clicked.connect(lambda: self._ask("a"))
+        self.pick_b.clicked.connect(lambda: self._ask("b"))
+
+    def ask_bundles(self) -> None:
+        if self.a is None:
+            self._ask("a")
+        elif self.b is None:
+            self._ask("b")
+
+    def _ask(self, which: str) -> None:
+        dlg = QFileDialog(self, f"Choose bundle {which.upper()} (a folder, or cancel and "
+                                "type a .zip path)", str(Path.home()))
+        dlg.setFileMode(QFileDialog.FileMode.Directory)
+        dlg.fileSelected.connect(lambda p: self.set_bundle(which, Path(p)))
+        self._dialog = dlg
+        dlg.open()
+
+    def set_bundle(self, which: str, path: Path) -> bool:
+        try:
+            data = load_bundle(path)
+        except BundleError as exc:
+            self.message.emit(f"Bundle {which.upper()} cannot be opened: {exc}")
+            return False
+        setattr(self, which, data)
+        label = self.label_a if which == "a" else self.label_b
+        warn = (" <b style='color:#B24000'>\u26A0 fails its integrity check</b>"
+                if data.tampered else "")
+        label.setText(f"<b>{html.escape(data.model)}</b> \u2014 {html.escape(data.title)} "
+                      f"({html.escape(data.status)}){warn}<br><small>{html.escape(str(path))}"
+                      f"</small>")
+        self.refresh()
+        return True
+
+    def refresh(self) -> None:
+        a, b = self.a, self.b
+        if a is None or b is None:
+            return
+        notes = []
+        if _doc_key(a) != _doc_key(b):
+            notes.append("<b>These bundles start from different documents</b>: the "
+                         "comparison may not be fair.")
+        if _comment_key(a) != _comment_key(b):
+            notes.append("<b>These bundles have different comments</b>: only comments "
+                         "present in both can be compared row by row.")
+        for d, n in ((a, "A"), (b, "B")):
+            if d.status != "completed":
+                notes.append(f"Run {n} did not complete ({html.escape(d.status)}: "
+                             f"{html.escape(d.reason)}).")
+            if d.scripted:
+                notes.append(f"Run {n} is a scripted demonstration.")
+        self.note.setText(" ".join(notes) or "Same document and comments in both bundles.")
+
+        self.metrics.setRowCount(len(present.METRIC_ORDER))
+        for r, name in enumerate(present.METRIC_ORDER):
+            cells = [present.METRIC_TITLES[name], present.metric_cell(name, a.metrics.get(name)),
+                     present.metric_cell(name, b.metrics.get(name))]
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if c and text.startswith("N/A"):
+                    f = item.font()
+                    f.setItalic(True)
+                    item.setFont(f)
+                self.metrics.setItem(r, c, item)
+        self.metrics.setColumnWidth(0, 200)
+        self.metrics.setColumnWidth(1, 420)
+        self.metrics.resizeRowsToContents()
+
+        va = {str(v.get("comment_id")): v for v in a.verdicts}
+        vb = {str(v.get("comment_id")): v for v in b.verdicts}
+        ids = list(va) + [i for i in vb if i not in va]
+        self.verdicts.setRowCount(len(ids))
+        for r, cid in enumerate(ids):
+            x, y = va.get(cid), vb.get(cid)
+            c = a.comment(cid) or b.comment(cid) or {}
+            quote = ((x or y or {}).get("v1") or {}).get("text") or \
+                (c.get("anchor") or {}).get("quote") or ""
+            vx = x.get("verdict") if x else None
+            vy = y.get("verdict") if y else None
+            same = ("\u2014 not in both" if x is None or y is None else
+                    "\u2713 same" if vx == vy else "\u2260 differs")
+            claims = f"{present.claim_text(x.get('claim') if x else None)} / " \
+                     f"{present.claim_text(y.get('claim') if y else None)}"
+            cells = [cid, quote, present.verdict_label(vx) if vx else "not in this bundle",
+                     present.verdict_label(vy) if vy else "not in this bundle", same, claims]
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                verdict = vx if col == 2 else vy if col == 3 else None
+                if verdict in STYLES:
+                    s = STYLES[verdict]
+                    item.setBackground(QColor(s.line))
+                    item.setForeground(QColor(s.badge_text))
+                if col == 4 and vx != vy:
+                    f = item.font()
+                    f.setBold(True)
+                    item.setFont(f)
+                self.verdicts.setItem(r, col, item)
+        self.verdicts.resizeColumnsToContents()
+        self.verdicts.setColumnWidth(1, min(self.verdicts.columnWidth(1), 360))
+        self.compared.emit()

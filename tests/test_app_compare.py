@@ -1,0 +1,46 @@
+"""Comparing two bundles of the same document and comments."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6.QtWebEngineWidgets")
+
+from app.compare import CompareView  # noqa: E402
+
+DATA = Path(__file__).parent / "data"
+
+
+def _fixture_module():
+    spec = importlib.util.spec_from_file_location("mfb", DATA / "make_fixture_bundle.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_compare_two_bundles_side_by_side(qtbot, tmp_path):
+    mod = _fixture_module()
+    other = mod.build(tmp_path / "b", status="failed", reason="the endpoint timed out")
+    view = CompareView()
+    qtbot.addWidget(view)
+    assert view.set_bundle("a", DATA / "bundle-min")
+    with qtbot.waitSignal(view.compared, timeout=5000):
+        assert view.set_bundle("b", other)
+    assert view.metrics.rowCount() == 5
+    assert view.metrics.item(0, 1).text().startswith("33%")
+    assert view.metrics.item(4, 2).text().startswith("N/A \u2014")
+    assert view.verdicts.rowCount() == 4
+    assert view.verdicts.item(0, 2).text() == "\u270E edited"
+    assert view.verdicts.item(0, 4).text() == "\u2713 same"
+    assert "did not complete" in view.note.text() and "endpoint timed out" in view.note.text()
+
+
+def test_compare_refuses_an_unreadable_bundle_in_words(qtbot, tmp_path):
+    view = CompareView()
+    qtbot.addWidget(view)
+    with qtbot.waitSignal(view.message, timeout=2000) as blocker:
+        assert not view.set_bundle("a", tmp_path / "missing")
+    assert "cannot be opened" in blocker.args[0]
