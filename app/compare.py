@@ -83,6 +83,7 @@ class CompareView(QWidget):
         lay.addLayout(top)
         lay.addWidget(self.note)
         lay.addWidget(split, 1)
+        split.setSizes([260, 500])
         self.pick_a.clicked.connect(lambda: self._ask("a"))
         self.pick_b.clicked.connect(lambda: self._ask("b"))
 
@@ -93,10 +94,13 @@ class CompareView(QWidget):
             self._ask("b")
 
     def _ask(self, which: str) -> None:
-        dlg = QFileDialog(self, f"Choose bundle {which.upper()} (a folder, or cancel and "
-                                "type a .zip path)", str(Path.home()))
-        dlg.setFileMode(QFileDialog.FileMode.Directory)
-        dlg.fileSelected.connect(lambda p: self.set_bundle(which, Path(p)))
+        dlg = QFileDialog(self, f"Choose bundle {which.upper()}: its manifest.json, or a "
+                                "bundle .zip", str(Path.home()),
+                          "Evidence bundles (manifest.json *.zip)")
+        dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dlg.fileSelected.connect(
+            lambda p: self.set_bundle(which, Path(p).parent if Path(p).name == "manifest.json"
+                                      else Path(p)))
         self._dialog = dlg
         dlg.open()
 
@@ -150,12 +154,22 @@ class CompareView(QWidget):
         self.metrics.setColumnWidth(1, 420)
         self.metrics.resizeRowsToContents()
 
-        va = {str(v.get("comment_id")): v for v in a.verdicts}
-        vb = {str(v.get("comment_id")): v for v in b.verdicts}
+        same_comments = _comment_key(a) == _comment_key(b)
+
+        def key(d: BundleData, v: dict) -> str:
+            cid = str(v.get("comment_id"))
+            if same_comments:
+                return cid
+            # Different comment sets: a row only pairs the same id with the same quote.
+            return cid + "\x00" + str((d.comment(cid) or {}).get("anchor", {}).get("quote"))
+
+        va = {key(a, v): v for v in a.verdicts}
+        vb = {key(b, v): v for v in b.verdicts}
         ids = list(va) + [i for i in vb if i not in va]
         self.verdicts.setRowCount(len(ids))
-        for r, cid in enumerate(ids):
-            x, y = va.get(cid), vb.get(cid)
+        for r, k in enumerate(ids):
+            x, y = va.get(k), vb.get(k)
+            cid = k.split("\x00", 1)[0]
             c = a.comment(cid) or b.comment(cid) or {}
             quote = ((x or y or {}).get("v1") or {}).get("text") or \
                 (c.get("anchor") or {}).get("quote") or ""

@@ -207,6 +207,10 @@ def main(argv: list[str] | None = None) -> int:
     app.setApplicationName("Agent Review Loop")
     app.setOrganizationName("agent-review-loop")
     app.setApplicationDisplayName("Agent Review Loop")
+    from PySide6.QtGui import QIcon
+
+    icon = resources.files("resources").joinpath("icons/agent-review-loop.svg")
+    app.setWindowIcon(QIcon(str(icon)))
     log_file = setup_logging()
 
     from app.window import MainWindow

@@ -44,3 +44,33 @@ def test_compare_refuses_an_unreadable_bundle_in_words(qtbot, tmp_path):
     with qtbot.waitSignal(view.message, timeout=2000) as blocker:
         assert not view.set_bundle("a", tmp_path / "missing")
     assert "cannot be opened" in blocker.args[0]
+
+
+def test_different_comments_are_not_paired_by_id_alone(qtbot, tmp_path):
+    import json
+    import shutil
+
+    from engine.bundle import BundleContent, write_bundle
+    from app.bundledata import load_bundle
+
+    src = load_bundle(DATA / "bundle-min")
+    before = json.loads(json.dumps(src.comments_before))
+    before[0]["anchor"]["quote"] = "something else entirely"
+    mod = _fixture_module()
+    content = BundleContent(
+        run_id="r", status="completed", reason="", app_version="0", created_at="",
+        finished_at="", model="other", base_url="http://x/v1", document_title="Memo",
+        document_kind="html", given_version_id="v1", v1=mod.V1, rounds=[],
+        comments_before=before, comments_after=before, claims={}, trace={},
+        verdicts={"rounds": [], "final": src.verdicts, "unusable": []}, metrics=src.metrics,
+        tokens=None, rounds_run=1)
+    other = write_bundle(tmp_path / "o", content)
+    view = CompareView()
+    qtbot.addWidget(view)
+    view.set_bundle("a", DATA / "bundle-min")
+    view.set_bundle("b", other)
+    assert "different comments" in view.note.text()
+    rows = [(view.verdicts.item(r, 0).text(), view.verdicts.item(r, 4).text())
+            for r in range(view.verdicts.rowCount())]
+    assert rows.count(("c1", "\u2014 not in both")) == 2
+    assert ("c2", "\u2713 same") in rows

@@ -165,3 +165,20 @@ def test_page_text_equals_engine_for_legacy_bytes(qtbot, view):
         with qtbot.waitCallback(timeout=10000) as cb:
             view.body_text(cb)
         assert cb.args[0] == html_text.body_text(raw), raw
+
+
+def test_repainting_replaces_the_badges(qtbot, view):
+    load(qtbot, view, TRICKY.encode("utf-8"))
+    spans = [{"id": "a", "kind": "edited", "start": 0, "end": 5, "label": "A"},
+             {"id": "b", "kind": "untouched", "start": 6, "end": 8, "label": "B"}]
+    for _ in range(3):
+        with qtbot.waitSignal(view.highlighted, timeout=10000):
+            view.set_highlights(spans)
+    assert js(qtbot, view, "document.querySelectorAll('arl-overlay').length") == 1
+    with qtbot.waitCallback(timeout=10000) as cb:
+        view.focus_span("b", cb)
+    assert cb.args[0] is True
+    # Only one span is marked as focused, and the page text is unchanged.
+    with qtbot.waitCallback(timeout=10000) as cb:
+        view.body_text(cb)
+    assert cb.args[0] == TRICKY_TEXT

@@ -82,7 +82,7 @@
   }
 
   function ensureOverlay() {
-    if (state.overlay && state.overlay.isConnected) return state.overlay;
+    if (state.overlay && state.overlay.host.isConnected) return state.overlay;
     // The overlay sits under <html>, outside <body>: body.textContent is unchanged.
     var host = document.createElement("arl-overlay");
     host.style.cssText = "position:absolute;left:0;top:0;width:0;height:0;" +
