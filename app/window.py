@@ -183,7 +183,7 @@ class MainWindow(QMainWindow):
                                       triggered=self.scorecard.ask_export_pdf)
         self.act_publish = QAction("P&ublish scorecard to workspace\u2026", self,
                                    triggered=self.scorecard.ask_publish)
-        self.act_quit = QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit,
+        self.act_quit = QAction("&Quit", self, shortcut=QKeySequence("Ctrl+Q"),
                                 triggered=self.close)
         m.addAction(self.act_new)
         m.addAction(self.act_open)

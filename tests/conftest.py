@@ -63,6 +63,13 @@ def arl_home(tmp_path, monkeypatch):
     home.mkdir()
     monkeypatch.setenv("ARL_HOME", str(home))
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    try:  # any QSettings made without an explicit file lands there too
+        from PySide6.QtCore import QSettings
+
+        for fmt in (QSettings.Format.IniFormat, QSettings.Format.NativeFormat):
+            QSettings.setPath(fmt, QSettings.Scope.UserScope, str(home / "qsettings"))
+    except ImportError:  # pragma: no cover
+        pass
     return home
 
 

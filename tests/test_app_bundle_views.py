@@ -190,3 +190,71 @@ def test_real_run_facts_in_the_banner(qtbot, window, tmp_path):
     assert "pushed no revision" in banner
     assert "report could not be used" in banner and "comments" in banner
     assert json.loads((path / "manifest.json").read_text())["status"] == "completed"
+
+
+def test_publish_asks_first_naming_the_document(qtbot, window):
+    from PySide6.QtWidgets import QMessageBox
+
+    open_and_wait(qtbot, window, DATA / "bundle-min")
+    window.scorecard.ask_publish()
+    box = window.scorecard._confirm
+    assert "Scorecard: Remote work policy (scripted test fixture)" in box.text()
+    with qtbot.waitSignal(window.scorecard.published, timeout=5000):
+        box.done(QMessageBox.StandardButton.Yes)
+
+
+def test_drop_a_bundle_on_the_window(qtbot, window):
+    from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
+    from PySide6.QtGui import QDropEvent
+
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(DATA / "bundle-min"))])
+    event = QDropEvent(QPoint(10, 10), Qt.DropAction.CopyAction, mime,
+                       Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    with qtbot.waitSignal(window.verdicts.rendered, timeout=30000):
+        window.dropEvent(event)
+    assert window.data is not None and window.data.title == "Remote work policy"
+
+
+def test_keyboard_reaches_every_view(qtbot, window):
+    from PySide6.QtCore import Qt
+
+    open_and_wait(qtbot, window, DATA / "bundle-min")
+    for n, index in ((4, window.TAB_METRICS), (5, window.TAB_SCORECARD), (3, window.TAB_VERDICTS),
+                     (1, window.TAB_START)):
+        qtbot.keyClick(window, Qt.Key(Qt.Key.Key_0 + n), Qt.KeyboardModifier.ControlModifier)
+        assert window.tabs.currentIndex() == index
+    shortcuts = {a.shortcut().toString() for a in window.findChildren(type(window.act_open))}
+    assert {"Ctrl+O", "Ctrl+N", "Ctrl+E", "Ctrl+Q"} <= shortcuts
+
+
+def test_unhandled_errors_become_a_plain_message_and_a_log_line(qtbot, window, arl_home):
+    import sys
+
+    from app.main import install_excepthook, setup_logging
+
+    log_file = setup_logging()
+    old = sys.excepthook
+    try:
+        install_excepthook(lambda: window)
+        try:
+            raise RuntimeError("the disk is full")
+        except RuntimeError:
+            sys.excepthook(*sys.exc_info())
+        box = sys.excepthook._boxes[-1]
+        assert "the disk is full" in box.text() and str(log_file) in box.informativeText()
+        box.close()
+        import logging
+
+        for h in logging.getLogger().handlers:
+            h.flush()
+        assert "Traceback" in log_file.read_text(encoding="utf-8")
+    finally:
+        sys.excepthook = old
+        import logging
+
+        root = logging.getLogger()
+        for h in list(root.handlers):
+            if getattr(h, "baseFilename", "") == str(log_file):
+                root.removeHandler(h)
+                h.close()
