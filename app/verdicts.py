@@ -156,7 +156,7 @@ class VerdictTable(QTableWidget):
                     item.setFont(f)
                 self.setItem(r, c, item)
         self.resizeColumnsToContents()
-        for c, cap in ((2, 260), (3, 300), (6, 260)):
+        for c, cap in ((2, 190), (3, 230), (6, 260)):
             self.setColumnWidth(c, min(self.columnWidth(c), cap))
 
 

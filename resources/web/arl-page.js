@@ -158,7 +158,7 @@
       var rect = rects.length ? rects[0] : r.getBoundingClientRect();
       var k = state.kinds[sp.kind] || {};
       var b = document.createElement("span");
-      b.className = "b";
+      b.className = sp.id === state.focusId ? "b focus" : "b";
       b.dataset.id = sp.id;
       b.textContent = sp.label;
       b.style.left = (rect.left + sx) + "px";
@@ -177,6 +177,7 @@
   });
 
   function focus(id) {
+    state.focusId = id;
     var r = state.ranges[id];
     if (window.CSS && CSS.highlights) CSS.highlights.delete("arl-focus");
     if (state.overlay) {
