@@ -361,13 +361,19 @@ class DocumentView(QWebEngineView):
 
     # -- loading --------------------------------------------------------------------------
 
-    def show_document(self, raw: bytes | str, kind: str = "html") -> None:
-        """Render ``raw`` (bytes of an HTML document, or text for ``kind`` text/markdown)."""
+    def show_document(self, raw: bytes | str, kind: str = "html", labels: bool = True) -> None:
+        """Render ``raw`` (bytes of an HTML document, or text for ``kind`` text/markdown).
+
+        ``labels``: leave room above each line for verdict badges from the first layout
+        (the URL fragment tells our page script; nothing reaches the server).
+        """
         if self._url is not None:
             self.server.remove(self._url)
         self.is_ready = False
         self._loaded_ok = False
         self._url = self.server.add(raw, kind)
+        if labels:
+            self._url.setFragment("arl-labels")
         self._page.allowed_url = self._url
         self._page.load(self._url)
 
@@ -377,7 +383,7 @@ class DocumentView(QWebEngineView):
 
         self.show_document(
             "<!doctype html><meta charset=utf-8><body style='font:15px system-ui,sans-serif;"
-            "color:#444;margin:2em'><p>" + _html.escape(text) + "</p></body>")
+            "color:#444;margin:2em'><p>" + _html.escape(text) + "</p></body>", labels=False)
 
     def _on_load_finished(self, ok: bool) -> None:
         self._loaded_ok = ok

@@ -64,18 +64,37 @@ class ScorecardView(QWidget):
         self.pdf_btn.clicked.connect(self.ask_export_pdf)
         self.view.page().pdfPrintingFinished.connect(self._pdf_done)
         self._confirm: QMessageBox | None = None
+        self._loaded_for: BundleData | None = None
         self.workspace_factory = None  # set by the main window; returns a Workspace
 
     def show_bundle(self, data: BundleData) -> None:
+        """Show ``data``'s scorecard; the page loads when this view is first shown (so it
+        does not compete with the Verdicts view for the renderer)."""
         self.data = data
+        self._loaded_for = None
         if data.scorecard:
-            self.view.show_document(data.scorecard)
             self.info.setText(f"Scorecard of this run, as stored in the bundle ({data.path.name}).")
         else:
-            self.view.show_message("This bundle has no scorecard.")
             self.info.setText("This bundle has no scorecard.")
         for b in (self.publish_btn, self.html_btn, self.pdf_btn):
             b.setEnabled(bool(data.scorecard))
+        if self.isVisible():
+            self.ensure_loaded()
+
+    def ensure_loaded(self) -> bool:
+        """Load the page if it is not loaded yet; True when it already was."""
+        if self.data is None or self._loaded_for is self.data:
+            return True
+        self._loaded_for = self.data
+        if self.data.scorecard:
+            self.view.show_document(self.data.scorecard, labels=False)
+        else:
+            self.view.show_message("This bundle has no scorecard.")
+        return False
+
+    def showEvent(self, event):  # noqa: N802
+        super().showEvent(event)
+        self.ensure_loaded()
 
     # -- publish ---------------------------------------------------------------------------
 
@@ -150,7 +169,15 @@ class ScorecardView(QWidget):
         if self.data is None or not path:
             return
         self._pdf_path = path
-        self.view.page().printToPdf(path)
+        if self.ensure_loaded() and self.view.is_ready:
+            self.view.page().printToPdf(path)
+            return
+
+        def ready(ok: bool) -> None:
+            self.view.rendered.disconnect(ready)
+            self.view.page().printToPdf(path)
+
+        self.view.rendered.connect(ready)
 
     def _pdf_done(self, path: str, ok: bool) -> None:
         if ok:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -18,8 +18,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QSplitter,
-    QTableWidget,
-    QTableWidgetItem,
+    QTableView,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -108,56 +107,117 @@ BANNER_STYLE = {
 }
 
 
-class VerdictTable(QTableWidget):
+class VerdictModel(QAbstractTableModel):
+    """The comment rows, read lazily by the view (1,000 rows cost nothing up front)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.rows: list[dict[str, Any]] = []
+        self._bold = QFont()
+        self._bold.setBold(True)
+        self._italic = QFont()
+        self._italic.setItalic(True)
+
+    def set_rows(self, rows: list[dict[str, Any]]) -> None:
+        self.beginResetModel()
+        self.rows = rows
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        return None
+
+    def text(self, r: int, c: int) -> str:
+        row = self.rows[r]
+        return [str(row["n"]), present.verdict_label(row["verdict"]), row["quote"],
+                row["body"], present.claim_text(row["claim"]),
+                present.agrees_text(row["agrees"]), row["method"]][c]
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        r, c = index.row(), index.column()
+        row = self.rows[r]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.text(r, c).replace("\n", " ")[:300]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.text(r, c)[:1000]
+        if role == Qt.ItemDataRole.UserRole:
+            return row["id"]
+        if c == 1:
+            s = STYLES.get(row["verdict"])
+            if role == Qt.ItemDataRole.BackgroundRole:
+                return QColor(present.verdict_colour(row["verdict"]))
+            if role == Qt.ItemDataRole.ForegroundRole:
+                return QColor(s.badge_text if s else "#ffffff")
+            if role == Qt.ItemDataRole.FontRole:
+                return self._bold
+        if role == Qt.ItemDataRole.FontRole:
+            if c == 5 and row["agrees"] is False:
+                return self._bold
+            if c == 6 and row["approximate"]:
+                return self._italic
+        return None
+
+    def refresh_rows(self, changed: list[int]) -> None:
+        for r in changed:
+            self.dataChanged.emit(self.index(r, 0), self.index(r, len(COLUMNS) - 1))
+
+
+class _Cell:
+    """``table.item(r, c).text()``, as on a QTableWidget (tests and accessibility)."""
+
+    def __init__(self, text: str):
+        self._text = text
+
+    def text(self) -> str:
+        return self._text
+
+
+class VerdictTable(QTableView):
     """One row per comment; the verdict cell carries icon, label and colour."""
 
     def __init__(self, parent=None):
-        super().__init__(0, len(COLUMNS), parent)
-        self.setHorizontalHeaderLabels(COLUMNS)
+        super().__init__(parent)
+        self.model_ = VerdictModel(self)
+        self.setModel(self.model_)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setWordWrap(False)
         self.verticalHeader().setVisible(False)
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 10)
         h = self.horizontalHeader()
         h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         h.setStretchLastSection(True)
         self.setAlternatingRowColors(True)
         self.setAccessibleName("Comments and their verdicts")
         self.ids: list[str] = []
+        fm = self.fontMetrics()
+        for c, width in enumerate((4, 16, 24, 30, 14, 18, 34)):
+            self.setColumnWidth(c, max(fm.averageCharWidth() * width,
+                                       fm.horizontalAdvance(COLUMNS[c]) + 24))
 
     def fill(self, rows: list[dict[str, Any]]) -> None:
-        self.setSortingEnabled(False)
-        self.setRowCount(len(rows))
-        self.ids = []
-        for r, row in enumerate(rows):
-            self.ids.append(row["id"])
-            cells = [str(row["n"]), present.verdict_label(row["verdict"]), row["quote"],
-                     row["body"], present.claim_text(row["claim"]),
-                     present.agrees_text(row["agrees"]), row["method"]]
-            for c, text in enumerate(cells):
-                item = QTableWidgetItem(text.replace("\n", " ")[:300])
-                item.setData(Qt.ItemDataRole.UserRole, row["id"])
-                item.setToolTip(text[:1000])
-                if c == 1:
-                    item.setBackground(QColor(present.verdict_colour(row["verdict"])))
-                    s = STYLES.get(row["verdict"])
-                    item.setForeground(QColor(s.badge_text if s else "#ffffff"))
-                    f = item.font()
-                    f.setBold(True)
-                    item.setFont(f)
-                if c == 5 and row["agrees"] is False:
-                    f = item.font()
-                    f.setBold(True)
-                    item.setFont(f)
-                if c == 6 and row["approximate"]:
-                    f = item.font()
-                    f.setItalic(True)
-                    item.setFont(f)
-                self.setItem(r, c, item)
-        self.resizeColumnsToContents()
-        for c, cap in ((2, 190), (3, 230), (6, 260)):
-            self.setColumnWidth(c, min(self.columnWidth(c), cap))
+        self.ids = [row["id"] for row in rows]
+        self.model_.set_rows(rows)
+
+    def rowCount(self) -> int:  # noqa: N802
+        return self.model_.rowCount()
+
+    def item(self, r: int, c: int) -> _Cell:
+        return _Cell(self.model_.text(r, c))
+
+    def update_method(self, rows: list[dict[str, Any]], changed: list[int]) -> None:
+        """Refresh the rows whose re-anchor details arrived."""
+        self.model_.refresh_rows(changed)
 
 
 class VerdictsView(QWidget):
@@ -226,7 +286,7 @@ class VerdictsView(QWidget):
         lay.addWidget(self.legend)
         lay.addWidget(self.split, 1)
 
-        self.table.itemSelectionChanged.connect(self._on_selection)
+        self.table.selectionModel().selectionChanged.connect(lambda *_: self._on_selection())
         self.v1.highlighted.connect(lambda r: self._view_done("v1", r))
         self.v2.highlighted.connect(lambda r: self._view_done("v2", r))
         self.v1.rendered.connect(lambda ok: ok or self._view_done("v1", {"error": "load"}))
@@ -237,6 +297,17 @@ class VerdictsView(QWidget):
 
     def show_bundle(self, data: BundleData) -> None:
         self.data = data
+        self._pending_views = {"v1", "v2"}
+        self.last_highlight = {}
+        # Pages first: Chromium parses them while Python fills the rest. A bundle's
+        # versions are always HTML (a text document comes wrapped in <pre>).
+        self.v1.show_document(data.v1, "html")
+        self.v2.show_document(data.v2, "html")
+        self._annotating = data.collateral is None or not data.extended
+        if self._annotating:
+            self._pending_views.add("annotate")
+            run_in_thread(lambda: annotate(data), lambda r: self._annotated(data, r),
+                          lambda exc: self._annotate_failed(data, exc))
         level, text = banner_for(data)
         self.banner.setText(text)
         self.banner.setStyleSheet(BANNER_STYLE[level] + "padding:6px;border-radius:4px;")
@@ -248,23 +319,16 @@ class VerdictsView(QWidget):
         self.v2_title.setText("<b>v2</b> \u2014 the agent's last version"
                               + (f" (after {n_rounds} push{'es' if n_rounds != 1 else ''})"
                                  if n_rounds else " (nothing was pushed: same as v1)"))
-        self._pending_views = {"v1", "v2"}
-        self.last_highlight = {}
-        self.v1.show_document(data.v1, data.kind)
-        self.v2.show_document(data.v2, data.kind)
-        self._annotating = data.collateral is None or not data.extended
-        if self._annotating:
-            self._pending_views.add("annotate")
-            run_in_thread(lambda: annotate(data), lambda r: self._annotated(data, r),
-                          lambda exc: self._annotate_failed(data, exc))
         self._paint()
         if self.rows:
             self.table.selectRow(0)
 
-    def _paint(self) -> None:
+    def _paint(self, which: tuple[str, ...] = ("v1", "v2")) -> None:
         v1_spans, v2_spans = self._spans()
-        self.v1.set_highlights(v1_spans)
-        self.v2.set_highlights(v2_spans)
+        if "v1" in which:
+            self.v1.set_highlights(v1_spans)
+        if "v2" in which:
+            self.v2.set_highlights(v2_spans)
 
     def _annotated(self, data: BundleData, result: tuple) -> None:
         if data is not self.data:
@@ -273,7 +337,8 @@ class VerdictsView(QWidget):
         if data.collateral is None:
             data.collateral = collateral
         data.extended = extended
-        for row in self.rows:
+        changed = []
+        for r, row in enumerate(self.rows):
             ext = extended.get(row["id"])
             if ext and ext.get("verdict") == row["verdict"]:
                 merged = dict(ext)
@@ -284,14 +349,16 @@ class VerdictsView(QWidget):
                 if row["verdict"] != "stale_anchor":
                     row["method"] = present.method_text(merged)
                 row["approximate"] = present.is_approximate(merged)
-        self.table.fill(self.rows)
+                changed.append(r)
+        self.table.update_method(self.rows, changed)
         self.legend.setText(legend_html(True))
-        # Repaint v2 with the collateral ranges (and both with any new labels).
-        self._pending_views.update({"v1", "v2"})
+        # Only v2 changes: it gains the collateral ranges.
+        self._pending_views.add("v2")
         self._pending_views.discard("annotate")
-        self._paint()
-        if self.rows:
-            self.table.selectRow(0)
+        self._paint(("v2",))
+        sel = self.table.selectionModel().selectedRows()
+        if sel and sel[0].row() < len(self.rows):
+            self.detail.setHtml(self._detail_html(self.rows[sel[0].row()]))
 
     def _annotate_failed(self, data: BundleData, exc: BaseException) -> None:
         if data is not self.data:

@@ -143,7 +143,6 @@ def test_publish_scorecard_into_the_workspace(qtbot, window, tmp_path):
 
 def test_export_scorecard_html_and_pdf(qtbot, window, tmp_path):
     open_and_wait(qtbot, window, DATA / "bundle-min")
-    qtbot.waitUntil(lambda: window.scorecard.view.is_ready, timeout=20000)
     html_path = tmp_path / "card.html"
     window.scorecard.export_html(str(html_path))
     assert "Scorecard" in html_path.read_text(encoding="utf-8")

@@ -71,6 +71,8 @@
     return state.starts[lo];
   }
 
+  var ROOM = "body{line-height:2.1 !important;}\n";
+
   function ensureStyle(css) {
     var el = document.getElementById("__arl_style");
     if (!el) {
@@ -120,8 +122,9 @@
     });
     css += "::highlight(arl-focus){background-color:rgba(255,255,0,.55);color:#000;}\n";
     // Room above each line for the verdict badges (layout only; the text is unchanged).
-    if (spec.labels !== false && (spec.spans || []).some(function (sp) { return sp.label; })) {
-      css += "body{line-height:2.1 !important;}\n";
+    if (wantsRoom() || (spec.labels !== false &&
+                        (spec.spans || []).some(function (sp) { return sp.label; }))) {
+      css += ROOM;
     }
     ensureStyle(css);
     state.spans = spec.spans || [];
@@ -253,6 +256,8 @@
     }, 60);
   });
 
+  function wantsRoom() { return location.hash.indexOf("arl-labels") >= 0; }
+
   function connect() {
     if (typeof QWebChannel === "undefined" || !window.qt || !qt.webChannelTransport) return;
     new QWebChannel(qt.webChannelTransport, function (channel) {
@@ -268,5 +273,7 @@
     length: function () { textNodes(); return state.length; },
     reset: function () { state.nodes = null; }
   };
+  // Reserve the room before the first layout when the view asked for labels.
+  if (wantsRoom()) ensureStyle(ROOM);
   connect();
 })();
