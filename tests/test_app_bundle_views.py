@@ -257,3 +257,32 @@ def test_unhandled_errors_become_a_plain_message_and_a_log_line(qtbot, window, a
             if getattr(h, "baseFilename", "") == str(log_file):
                 root.removeHandler(h)
                 h.close()
+
+
+def test_plain_text_bundle_renders_its_text_exactly(qtbot, window, tmp_path):
+    from engine.bundle import BundleContent, write_bundle
+    from engine.models import Anchor, Comment
+    from engine.scoring import Version, score
+
+    t1 = "Notes \U0001F4DD\n\nThe launch is on Monday.\n  Indented <b>not bold</b> & more.\n"
+    t2 = t1.replace("Monday", "Tuesday")
+    i = t1.index("Monday")
+    u = len(t1[:i].encode("utf-16-le")) // 2
+    c = Comment(id="c1", body="Which day?", anchor=Anchor(quote="Monday", start_offset=u,
+                                                          end_offset=u + 6))
+    j = score(Version.from_source(t1, "text"), Version.from_source(t2, "text", "v2"),
+              [c]).to_json()
+    path = write_bundle(tmp_path / "t", BundleContent(
+        run_id="r", status="completed", reason="", app_version="0", created_at="",
+        finished_at="", model="m", base_url="http://x/v1", document_title="Notes",
+        document_kind="text", given_version_id="v1", v1=t1, rounds=[("v2", t2, "", 1)],
+        comments_before=[c.to_json()], comments_after=[c.to_json()], claims={}, trace={},
+        verdicts={"rounds": [], "final": j["verdicts"], "unusable": []}, metrics=j["metrics"],
+        tokens=None, rounds_run=1))
+    open_and_wait(qtbot, window, path)
+    for view, text in ((window.verdicts.v1, t1), (window.verdicts.v2, t2)):
+        with qtbot.waitCallback(timeout=10000) as cb:
+            view.body_text(cb)
+        assert cb.args[0] == text
+    assert window.verdicts.last_highlight["v1"]["made"] == 1
+    assert window.verdicts.table.item(0, 1).text() == "\u270E edited"
