@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Run the frozen app's --smoke-test offscreen and check what it printed.
+#
+#   bash packaging/smoke.sh [DIST_FOLDER]     # default dist/agent-review-loop
+#
+# Fails (non-zero) unless the frozen app prints SMOKE OK, its versions and a keyring
+# backend, and that backend is the one the source tree picks on this machine (a frozen app
+# that lost keyring's backends falls back to the fail backend). Uses the shipped example run
+# (resources/example); while none is shipped, the test fixture bundle tests/data/bundle-min.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dist=${1:-dist/agent-review-loop}
+exe="$(realpath -m "$dist")/agent-review-loop"
+[[ -x "$exe" ]] || { echo "smoke: $exe not found; run bash packaging/build.sh" >&2; exit 2; }
+
+export QT_QPA_PLATFORM=offscreen
+export QTWEBENGINE_CHROMIUM_FLAGS="${QTWEBENGINE_CHROMIUM_FLAGS:-} --disable-gpu"
+if [[ $(id -u) == 0 ]]; then export QTWEBENGINE_DISABLE_SANDBOX=1; fi
+# A throwaway workspace, settings and log folder, as a first start on a new machine.
+home=$(mktemp -d)
+trap 'rm -rf "$home"' EXIT
+export ARL_HOME="$home/arl" XDG_CONFIG_HOME="$home/config" XDG_DATA_HOME="$home/data" \
+       XDG_CACHE_HOME="$home/cache" XDG_STATE_HOME="$home/state"
+
+args=(--smoke-test)
+if [[ ! -d "$dist/_internal/resources/example" ]]; then
+    echo "smoke: no example run shipped (resources/example); using tests/data/bundle-min"
+    args+=("$PWD/tests/data/bundle-min")
+fi
+
+start=$(date +%s%N)
+set +e
+out=$(cd "$home" && timeout 300 "$exe" "${args[@]}" 2>"$home/stderr")
+code=$?
+set -e
+end=$(date +%s%N)
+echo "$out"
+if (( code != 0 )) || ! grep -qx "SMOKE OK" <<<"$out"; then
+    echo "smoke: FAILED (exit $code); the app's stderr:" >&2
+    tail -n 40 "$home/stderr" >&2
+    exit 1
+fi
+frozen_backend=$(sed -n 's/^keyring backend: //p' <<<"$out")
+source_backend=$(uv run --quiet python -c \
+    "from app.secrets import backend_name; print(backend_name())" 2>/dev/null || echo "?")
+if [[ -z "$frozen_backend" ]]; then
+    echo "smoke: FAILED: the frozen app printed no keyring backend" >&2
+    exit 1
+fi
+if [[ "$source_backend" != "?" && "$frozen_backend" != "$source_backend" ]]; then
+    echo "smoke: FAILED: keyring backend frozen '$frozen_backend' vs source '$source_backend'" >&2
+    exit 1
+fi
+echo "smoke: frozen app OK in $(( (end - start) / 1000000 )) ms (keyring backend, same as from source: $frozen_backend)"
