@@ -56,17 +56,19 @@ def banner_for(data: BundleData) -> tuple[str, str]:
     status = data.status
     if status == "failed":
         level = "error"
-        parts.append("<b>This run failed</b>: " + html.escape(data.reason or "no reason given")
+        parts.append("<b>This run failed</b>: "
+                     + html.escape((data.reason or "no reason given").rstrip(". "))
                      + ". The verdicts below cover only what happened before the failure; "
                        "metrics that could not be measured say N/A.")
     elif status == "cancelled":
         level = "warn"
         parts.append("<b>This run was cancelled</b> before it finished"
-                     + (": " + html.escape(data.reason) if data.reason else "")
+                     + (": " + html.escape(data.reason.rstrip(". ")) if data.reason else "")
                      + ". The verdicts cover the versions pushed until then.")
     elif status == "completed":
         parts.append(f"<b>Run completed</b> with model <b>{html.escape(data.model)}</b>"
-                     + (": " + html.escape(data.reason) if data.reason else "") + ".")
+                     + (": " + html.escape(data.reason.rstrip(". ")) if data.reason else "")
+                     + ".")
     else:
         level = "warn"
         parts.append(f"Run status: {html.escape(status)}.")
@@ -271,6 +273,8 @@ class VerdictsView(QWidget):
         bottom.setStretchFactor(0, 3)
         bottom.setStretchFactor(1, 2)
 
+        docs.setSizes([10_000, 10_000])  # equal halves
+        self.docs_split = docs
         self.split = QSplitter(Qt.Orientation.Vertical)
         self.split.addWidget(docs)
         self.split.addWidget(bottom)

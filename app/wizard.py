@@ -325,6 +325,9 @@ class DocumentPage(QWizardPage):
         self.busy = QProgressBar()
         self.busy.setRange(0, 0)
         self.busy.setVisible(False)
+        self.brief_preview = QLabel()
+        self.brief_preview.setWordWrap(True)
+        self.brief_preview.setStyleSheet("color: palette(placeholder-text);")
         self.browse_btn = QPushButton("&Choose a file\u2026")
         self.status = QLabel("No document yet.")
         self.status.setWordWrap(True)
@@ -339,6 +342,7 @@ class DocumentPage(QWizardPage):
         lay.addSpacing(8)
         lay.addWidget(self.use_brief)
         lay.addWidget(self.briefs)
+        lay.addWidget(self.brief_preview)
         lay.addLayout(brief_row)
         lay.addSpacing(8)
         lay.addWidget(self.status)
@@ -353,6 +357,7 @@ class DocumentPage(QWizardPage):
         self.write_btn.clicked.connect(self.write_from_brief)
         self.cancel_btn.clicked.connect(self.cancel_author)
         self.use_brief.toggled.connect(self._mode)
+        self.briefs.currentItemChanged.connect(self._preview)
         self._load_briefs()
         self._mode()
 
@@ -366,9 +371,19 @@ class DocumentPage(QWizardPage):
         for b in briefs:
             item = QListWidgetItem(b.title)
             item.setData(Qt.ItemDataRole.UserRole, b)
+            item.setToolTip(b.text[:1500])
             self.briefs.addItem(item)
         if briefs:
             self.briefs.setCurrentRow(0)
+
+    def _preview(self, item, _previous=None) -> None:
+        if item is None:
+            self.brief_preview.setText("")
+            return
+        text = item.data(Qt.ItemDataRole.UserRole).text.strip()
+        lines = [ln for ln in text.splitlines()[1:] if ln.strip()]
+        body = " ".join(" ".join(lines).split())
+        self.brief_preview.setText(body[:420] + ("\u2026" if len(body) > 420 else ""))
 
     def _mode(self) -> None:
         brief = self.use_brief.isChecked()

@@ -171,6 +171,13 @@
       frag.appendChild(b);
     });
     ov.layer.appendChild(frag);
+    // Keep every badge inside the page's width (no sideways scrolling because of us).
+    var maxX = document.documentElement.clientWidth + sx - 2;
+    var badges = ov.layer.children;
+    for (var i = 0; i < badges.length; i++) {
+      var bw = badges[i].offsetWidth, left = parseFloat(badges[i].style.left);
+      if (left + bw > maxX) badges[i].style.left = Math.max(sx, maxX - bw) + "px";
+    }
   }
 
   var relayoutTimer = null;
