@@ -212,11 +212,15 @@ class ModelPage(QWizardPage):
             return
         self.fetch_btn.setEnabled(False)
         self.test_result.setText("Asking the server for its models\u2026")
+        self.cancel_jobs()
         self._job = _task(self._fetch(url, self.current_key()))
 
     async def _fetch(self, url: str, key: str | None) -> None:
         try:
             models = await self.lister(url, key)
+        except asyncio.CancelledError:
+            self.test_result.setText("")
+            raise
         except Exception as exc:  # noqa: BLE001 - shown in words
             self.test_result.setText(f"<b>Could not list the models:</b> {html.escape(str(exc))}")
             return
@@ -236,11 +240,15 @@ class ModelPage(QWizardPage):
             return
         self.test_btn.setEnabled(False)
         self.test_result.setText("Testing: listing models, then asking for one tool call\u2026")
+        self.cancel_jobs()
         self._job = _task(self._test(url, model, self.current_key()))
 
     async def _test(self, url: str, model: str, key: str | None) -> None:
         try:
             checks = await self.checker(url, model, key)
+        except asyncio.CancelledError:
+            self.test_result.setText("")
+            raise
         except Exception as exc:  # noqa: BLE001
             self.test_result.setText(f"<b>The test failed:</b> {html.escape(str(exc))}")
             return
@@ -256,6 +264,11 @@ class ModelPage(QWizardPage):
                 line += f"<br>&nbsp;&nbsp;&nbsp;<i>What to do: {html.escape(c.fix)}</i>"
             lines.append(line)
         self.test_result.setText("<br>".join(lines))
+
+    def cancel_jobs(self) -> None:
+        if self._job is not None and not self._job.done():
+            self._job.cancel()
+        self._job = None
 
     # -- wizard -------------------------------------------------------------------------------
 
@@ -752,6 +765,12 @@ class SetupWizard(QWizard):
         self.setButtonText(QWizard.WizardButton.FinishButton, "Start the &run")
         self.resize(1100, 760)
         self.accepted.connect(self._emit_request)
+
+    def done(self, result: int) -> None:
+        """Closing the wizard (Finish or Cancel) stops any network work it started."""
+        self.model_page.cancel_jobs()
+        self.document_page.cancel_author()
+        super().done(result)
 
     def request(self):
         from app.runview import RunRequest

@@ -389,3 +389,23 @@ def test_a_full_run_opens_its_verdicts(qtbot, qloop, tmp_path):
     assert any("VERIFICATION: MODEL CLAIMED ADDRESSED" in line for line in log)
     assert any("Agent called" in line for line in log)
     assert ("attribution_rate", "After round 1") in win.metrics.cells
+
+
+def test_closing_the_wizard_stops_its_network_work(qtbot, wizard, qloop):
+    page = wizard.document_page
+    page.use_brief.setChecked(True)
+
+    async def slow_author(config, brief):
+        await asyncio.sleep(30)
+
+    page.author = slow_author
+
+    async def go():
+        page.write_from_brief()
+        job = page._job
+        await asyncio.sleep(0.05)
+        wizard.reject()
+        with pytest.raises(asyncio.CancelledError):
+            await job
+
+    qloop.run_until_complete(go())
