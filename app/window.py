@@ -7,7 +7,7 @@ import asyncio
 import html
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -327,6 +327,8 @@ class MainWindow(QMainWindow):
                                      "the Run tab cancels it.")
 
     def _run_finished(self, bundle_path: str) -> None:
+        if getattr(self, "_close_after_run", False):
+            return  # closing: the window goes away now
         if not bundle_path:
             self.statusBar().showMessage("The run ended without an evidence bundle; see the "
                                          "Run tab for the reason.")
@@ -379,6 +381,18 @@ class MainWindow(QMainWindow):
             await stopper()
 
     def closeEvent(self, event):  # noqa: N802
+        run_view = self.run_view
+        if getattr(run_view, "running", False):
+            # Cancel cooperatively and close once the run has written its bundle.
+            event.ignore()
+            if not getattr(self, "_close_after_run", False):
+                self._close_after_run = True
+                # The run's task ends right after it reports; close on the next turn.
+                run_view.runFinished.connect(lambda _path: QTimer.singleShot(0, self.close))
+                run_view.cancel()
+                self.statusBar().showMessage("Cancelling the run before closing; its evidence "
+                                             "bundle is written first\u2026")
+            return
         self.settings.save_window_state(self.saveGeometry(), self.saveState())
         self.settings.sync()
         super().closeEvent(event)

@@ -409,3 +409,24 @@ def test_closing_the_wizard_stops_its_network_work(qtbot, wizard, qloop):
             await job
 
     qloop.run_until_complete(go())
+
+
+def test_closing_the_window_during_a_run_cancels_it_first(qtbot, qloop, tmp_path):
+    from app.window import MainWindow
+    from engine.bundle import open_bundle
+    from tests.scripted_server import FixEverything, ScriptedServer
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    with ScriptedServer(FixEverything(), latency=0.3) as srv:
+
+        async def go():
+            win.run_view.start_run(_request(srv, tmp_path))
+            await wait_signal(win.run_view.eventShown)
+            assert win.close() is False  # refused for now: the run is cancelled first
+            return await wait_signal(win.run_view.runFinished)
+
+        (bundle,) = qloop.run_until_complete(go())
+    qtbot.waitUntil(lambda: not win.isVisible(), timeout=5000)
+    assert open_bundle(bundle).status == "cancelled"
