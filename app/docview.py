@@ -16,10 +16,12 @@ Offsets exchanged with the page count UTF-16 code units into body textContent.
 
 from __future__ import annotations
 
+import atexit
 import http.server
 import json
 import secrets
 import threading
+import weakref
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Callable
@@ -295,11 +297,30 @@ class PageBridge(QObject):
             self.ready.emit(0)
 
 
+_pages: weakref.WeakSet = weakref.WeakSet()
+
+
+def _release_pages() -> None:
+    """At exit, delete the pages before their profile (QtWebEngine warns otherwise)."""
+    import shiboken6
+
+    for page in list(_pages):
+        try:
+            if shiboken6.isValid(page):
+                shiboken6.delete(page)
+        except RuntimeError:
+            pass
+
+
+atexit.register(_release_pages)
+
+
 class DocumentPage(QWebEnginePage):
     """Loads one URL and refuses every other navigation and every new window."""
 
     def __init__(self, profile: QWebEngineProfile, parent: QObject | None = None):
         super().__init__(profile, parent)
+        _pages.add(self)
         self.allowed_url: QUrl | None = None
         self.refused: list[str] = []
 
