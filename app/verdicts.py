@@ -203,9 +203,19 @@ class VerdictTable(QTableView):
         self.setAccessibleName("Comments and their verdicts")
         self.ids: list[str] = []
         fm = self.fontMetrics()
+        bold = QFont(self.font())
+        bold.setBold(True)
+        from PySide6.QtGui import QFontMetrics
+
+        bfm = QFontMetrics(bold)
         for c, width in enumerate((4, 16, 24, 30, 14, 18, 34)):
             self.setColumnWidth(c, max(fm.averageCharWidth() * width,
                                        fm.horizontalAdvance(COLUMNS[c]) + 24))
+        # Verdict and agreement cells are short and must never be cut.
+        self.setColumnWidth(1, max(bfm.horizontalAdvance(present.verdict_label(v)) + 20
+                                   for v in ("edited", "untouched", "deleted", "stale_anchor")))
+        self.setColumnWidth(5, max(bfm.horizontalAdvance(present.agrees_text(a)) + 20
+                                   for a in (True, False, None)))
 
     def fill(self, rows: list[dict[str, Any]]) -> None:
         self.ids = [row["id"] for row in rows]
