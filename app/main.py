@@ -249,7 +249,15 @@ def run_event_loop(app, window) -> int:
 
     import qasync
 
+    def on_loop_error(loop, context) -> None:
+        exc = context.get("exception")
+        if isinstance(exc, BaseException) and not isinstance(exc, asyncio.CancelledError):
+            sys.excepthook(type(exc), exc, exc.__traceback__)
+        else:
+            log.error("event loop: %s", context.get("message"))
+
     async def until_quit() -> None:
+        asyncio.get_running_loop().set_exception_handler(on_loop_error)
         done = asyncio.Event()
         app.aboutToQuit.connect(done.set)
         window.loop_ready()
