@@ -286,3 +286,23 @@ def test_plain_text_bundle_renders_its_text_exactly(qtbot, window, tmp_path):
         assert cb.args[0] == text
     assert window.verdicts.last_highlight["v1"]["made"] == 1
     assert window.verdicts.table.item(0, 1).text() == "\u270E edited"
+
+
+def test_the_shipped_example_run_opens_offline_and_intact(qtbot, window):
+    from app.main import example_bundle_path
+
+    path = example_bundle_path()
+    if path is None:
+        pytest.skip("no example run shipped yet in resources/example")
+    assert window.start.example_btn.isEnabled()
+    with qtbot.waitSignal(window.verdicts.rendered, timeout=60000):
+        assert window.open_example()
+    data = window.data
+    assert data.tampered == [] and data.problems == []
+    for side in ("v1", "v2"):
+        assert window.verdicts.last_highlight[side].get("failed") == []
+    assert window.verdicts.table.rowCount() == len(data.verdicts) > 0
+    # Every metric reads as a number with its parts or N/A with a reason.
+    for name, m in data.metrics.items():
+        cell = window.metrics.cells[(name, "Whole run")]
+        assert ("N/A \u2014 " in cell) if m.get("value") is None else ("(" in cell)
