@@ -29,7 +29,9 @@ uv run --group packaging pyinstaller --noconfirm --clean --log-level WARN \
 if [[ "$(uname -s)" == Linux ]] && command -v strip >/dev/null && command -v readelf >/dev/null; then
     stripped=0
     while IFS= read -r -d '' f; do
-        if readelf -S "$f" 2>/dev/null | grep -q '\.debug_info'; then
+        # grep without -q reads all of readelf's output: with pipefail, -q's early exit
+        # would make readelf die of SIGPIPE and the test fail at random.
+        if readelf -S "$f" 2>/dev/null | grep '\.debug_info' >/dev/null; then
             strip --strip-debug "$f" && stripped=$((stripped + 1))
         fi
     done < <(find "$dist" -type f \( -name '*.so' -o -name '*.so.*' \) -print0)

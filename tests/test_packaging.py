@@ -171,6 +171,12 @@ def test_excludes_tkinter_and_unused_qt_without_dropping_what_runs(spec):
                  "plugins/imageformats/libqpdf.so", "lib/libQt6Pdf.so.6",
                  "plugins/platforminputcontexts/libqtvirtualkeyboardplugin.so"):
         assert dropped(qt + gone), gone
+    # A build machine's GTK is not shipped; the GTK theme plugin is (it uses the user's GTK).
+    assert dropped("libgtk-3.so.0") and dropped("libgdk-3.so.0")
+    assert dropped(qt + "plugins/platformthemes/libqgtk3.so") is None
+    for kept in ("libglib-2.0.so.0", "libfontconfig.so.1", "libxkbcommon.so.0", "libnss3.so",
+                 "libX11.so.6", "libxcb-cursor.so.0"):
+        assert dropped(kept) is None, kept
     assert dropped("resources/briefs/policy-memo.md") is None
 
 
