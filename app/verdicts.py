@@ -397,8 +397,13 @@ class VerdictsView(QWidget):
                 made_on = c.get("created_on_version_id")
                 method = ("not counted: made on version " + str(made_on)
                           if made_on else "not counted") + ", quote not found"
+            body = str(c.get("body") or "")
+            actionable = c.get("actionable", True) is not False
+            if not actionable:
+                body = "(remark, not actionable) " + body
             rows.append({"n": n, "id": cid, "verdict": verdict, "quote": quote,
-                         "body": str(c.get("body") or ""), "claim": item.get("claim"),
+                         "actionable": actionable,
+                         "body": body, "claim": item.get("claim"),
                          "agrees": item.get("claim_agrees"), "method": method,
                          "approximate": present.is_approximate(item), "item": item})
         return rows
@@ -416,8 +421,11 @@ class VerdictsView(QWidget):
                                 "start": sp["start"], "end": sp["end"],
                                 "label": label if len(out) < MAX_LABELS else ""})
         for i, r in enumerate(self.data.collateral or []):
+            # A changed range is painted (dashed underline, the legend explains it); a pure
+            # deletion has no text left to paint and gets a thin caret mark instead.
+            empty = r["end"] <= r["start"]
             v2.append({"id": f"collateral-{i}", "kind": "collateral", "start": r["start"],
-                       "end": r["end"], "label": "\u25B3" if i < MAX_LABELS else ""})
+                       "end": r["end"], "label": "", "mark": empty})
         return v1, v2
 
     def _view_done(self, which: str, result: Any) -> None:
@@ -470,6 +478,10 @@ class VerdictsView(QWidget):
                f"<br>Agent's claim: <b>{e(present.claim_text(row['claim']))}</b> "
                f"({e(present.agrees_text(row['agrees']))}).<br>"
                f"Found in v2 by: {e(row['method'])}.</p>"]
+        if not row.get("actionable", True):
+            out.append("<p><i>A remark, not an actionable comment: it is not counted in the "
+                       "metrics, and text changed under it counts as changed outside every "
+                       "anchor.</i></p>")
         if item.get("message"):
             out.append(f"<p><b>{e(str(item['message']))}</b></p>")
         if item.get("note"):

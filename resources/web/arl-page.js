@@ -71,7 +71,7 @@
     return state.starts[lo];
   }
 
-  var ROOM = "body{line-height:2.1 !important;}\n";
+  var ROOM = "body, body *{line-height:2.3 !important;}\n";
 
   function ensureStyle(css) {
     var el = document.getElementById("__arl_style");
@@ -92,10 +92,11 @@
     var root = host.attachShadow({ mode: "closed" });
     var style = document.createElement("style");
     style.textContent =
-      ".b{position:absolute;font:600 11px/1.2 system-ui,sans-serif;padding:1px 4px;" +
+      ".b{position:absolute;font:600 10px/1.15 system-ui,sans-serif;padding:0 3px;" +
       "border-radius:3px;white-space:nowrap;transform:translateY(-100%);" +
       "box-shadow:0 0 0 1px rgba(0,0,0,.35);}" +
-      ".b.focus{outline:3px solid #000;outline-offset:1px;}";
+      ".b.focus{outline:3px solid #000;outline-offset:1px;}" +
+      ".m{position:absolute;width:3px;border-radius:1px;opacity:.9;}";
     root.appendChild(style);
     var layer = document.createElement("div");
     root.appendChild(layer);
@@ -154,12 +155,22 @@
     var sx = window.scrollX, sy = window.scrollY;
     var frag = document.createDocumentFragment();
     state.spans.forEach(function (sp) {
-      if (!sp.label) return;
+      if (!sp.label && !sp.mark) return;
       var r = state.ranges[sp.id];
       if (!r) return;
       var rects = r.getClientRects();
       var rect = rects.length ? rects[0] : r.getBoundingClientRect();
       var k = state.kinds[sp.kind] || {};
+      if (!sp.label) {  // a caret mark where text was removed
+        var m = document.createElement("span");
+        m.className = "m";
+        m.style.left = (rect.left + sx - 1) + "px";
+        m.style.top = (rect.top + sy) + "px";
+        m.style.height = Math.max(rect.height, 12) + "px";
+        m.style.background = k.line || "#E69F00";
+        frag.appendChild(m);
+        return;
+      }
       var b = document.createElement("span");
       b.className = sp.id === state.focusId ? "b focus" : "b";
       b.dataset.id = sp.id;
