@@ -39,7 +39,6 @@ class MetricsPanel(QWidget):
         self.table.setAccessibleName("The five metrics")
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.help = QLabel()
         self.help.setWordWrap(True)
         self.help.setTextFormat(Qt.TextFormat.RichText)
@@ -83,12 +82,7 @@ class MetricsPanel(QWidget):
             self.table.setItem(r, len(sources), help_item)
         for c in range(len(sources)):
             self.table.setColumnWidth(c, 360 if c == 0 else 300)
-        self.table.resizeRowsToContents()
-        for r in range(self.table.rowCount()):
-            self.table.setRowHeight(r, max(self.table.rowHeight(r), 52))
-        height = (self.table.horizontalHeader().height() + 2 * self.table.frameWidth()
-                  + sum(self.table.rowHeight(r) for r in range(self.table.rowCount())) + 20)
-        self.table.setMaximumHeight(height)
+        self._fit_rows()
         state = present.STATUS_WORDS.get(status, f"Run status: {status}")
         note = ""
         if status != "completed":
@@ -99,6 +93,20 @@ class MetricsPanel(QWidget):
         self.help.setText(
             "" if rounds else "<i>This bundle records the metrics of the whole run only, "
                               "not of each round.</i>")
+
+    def _fit_rows(self) -> None:
+        """Three lines per metric (enough for the wrapped reasons), whatever the view's
+        state: measuring wrapped text in a hidden tab gives nonsense heights."""
+        line = self.table.fontMetrics().lineSpacing()
+        row = 3 * line + 12
+        vh = self.table.verticalHeader()
+        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vh.setDefaultSectionSize(row)
+        for r in range(self.table.rowCount()):
+            self.table.setRowHeight(r, row)
+        header = self.table.horizontalHeader().sizeHint().height()
+        self.table.setFixedHeight(header + row * self.table.rowCount()
+                                  + 2 * self.table.frameWidth() + 4)
 
     def show_bundle(self, data: BundleData) -> None:
         self.show_metrics(data.metrics, data.round_metrics, data.status, data.reason)
