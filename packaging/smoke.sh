@@ -22,9 +22,15 @@ trap 'rm -rf "$home"' EXIT
 export ARL_HOME="$home/arl" XDG_CONFIG_HOME="$home/config" XDG_DATA_HOME="$home/data" \
        XDG_CACHE_HOME="$home/cache" XDG_STATE_HOME="$home/state"
 
+# The app looks for the example the same way (app.main.example_bundle_path): a bundle folder,
+# a .zip, or a bundle in a subfolder of resources/example.
+example="$dist/_internal/resources/example"
 args=(--smoke-test)
-if [[ ! -d "$dist/_internal/resources/example" ]]; then
-    echo "smoke: no example run shipped (resources/example); using tests/data/bundle-min"
+if [[ -f "$example/manifest.json" ]] || compgen -G "$example/*.zip" >/dev/null \
+        || compgen -G "$example/*/manifest.json" >/dev/null; then
+    echo "smoke: using the example run the build ships (resources/example)"
+else
+    echo "smoke: the build ships no example run (resources/example); using tests/data/bundle-min"
     args+=("$PWD/tests/data/bundle-min")
 fi
 
