@@ -175,6 +175,9 @@ class AgentConfig:
     max_tokens_per_run: int | None = None
     max_nudges: int = 2
     temperature: float | None = 0.0
+    max_output_tokens: int | None = None
+    """Completion-token cap of each work call (sent as ``max_tokens``); None: the server's
+    default. The report call is always capped (``report_token_cap``)."""
     echo_tool_results: bool = False
     """Compatibility switch for servers whose chat template drops ``tool`` messages (e.g.
     llama-cpp-python's ``chatml-function-calling``): after each batch of tool results, the
@@ -186,7 +189,8 @@ class AgentConfig:
                 "request_timeout": self.request_timeout, "max_retries": self.max_retries,
                 "max_turns_per_round": self.max_turns_per_round,
                 "max_tokens_per_run": self.max_tokens_per_run, "max_nudges": self.max_nudges,
-                "temperature": self.temperature, "echo_tool_results": self.echo_tool_results,
+                "temperature": self.temperature, "max_output_tokens": self.max_output_tokens,
+                "echo_tool_results": self.echo_tool_results,
                 "api_key_set": bool(self.api_key)}
 
 
@@ -373,7 +377,8 @@ class ModelClient:
     async def chat(self, messages: list[dict[str, Any]], *, purpose: str, round_no: int,
                    conversation: str, tools: list[dict[str, Any]] | None = None,
                    tool_choice: str | None = None,
-                   response_format: dict[str, Any] | None = None) -> CallResult:
+                   response_format: dict[str, Any] | None = None,
+                   max_tokens: int | None = None) -> CallResult:
         """One chat completion. Raises AgentError, TokenBudgetExceeded or RunCancelled.
 
         ``conversation`` names the message list so the trace stores only the messages new
@@ -395,6 +400,8 @@ class ModelClient:
                 kwargs["tool_choice"] = tool_choice
         if response_format is not None:
             kwargs["response_format"] = response_format
+        if max_tokens is not None:
+            kwargs["max_tokens"] = max_tokens
         first_new = self._sent.get(conversation, 0)
         self._sent[conversation] = len(messages)
         entry = self.trace.add(
@@ -403,6 +410,7 @@ class ModelClient:
                      "new_messages": messages[first_new:],
                      "tools": [t["function"]["name"] for t in tools] if tools else None,
                      "tool_choice": tool_choice, "response_format": response_format,
+                     "max_tokens": max_tokens,
                      "temperature": cfg.temperature},
             attempts=[], response=None, usage=None, duration_s=None)
         started = time.monotonic()
@@ -688,6 +696,12 @@ def parse_report(text: str | None, known_ids: list[str]) -> ClaimReport:
     return report
 
 
+def report_token_cap(n_comments: int) -> int:
+    """Completion-token cap of the report call: 400 + 250 per comment, at most 32,000. A
+    report cut off by the cap is invalid JSON and so unusable, never trusted."""
+    return min(400 + 250 * n_comments, 32_000)
+
+
 # -- the agent -------------------------------------------------------------------------------
 
 
@@ -740,7 +754,8 @@ class RevisionAgent:
             self.check_cancel()
             res = await self.client.chat(
                 messages, purpose="nudge" if force else "work", round_no=round_no,
-                conversation=conv, tools=TOOLS, tool_choice="required" if force else "auto")
+                conversation=conv, tools=TOOLS, tool_choice="required" if force else "auto",
+                max_tokens=cfg.max_output_tokens)
             work.turns += 1
             force = False
             msg = res.message
@@ -827,7 +842,8 @@ class RevisionAgent:
                     {"role": "user", "content": "\n".join(lines)}]
         res = await self.client.chat(messages, purpose="report", round_no=round_no,
                                      conversation=f"report-{round_no}",
-                                     response_format={"type": "json_object"})
+                                     response_format={"type": "json_object"},
+                                     max_tokens=report_token_cap(len(ids)))
         raw = res.message.get("content") or ""
         return parse_report(raw, ids), raw
 

@@ -113,7 +113,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     config = AgentConfig(base_url=args.base_url, model=args.model, api_key=key,
                          request_timeout=args.timeout, max_turns_per_round=args.turns,
                          max_tokens_per_run=args.max_tokens, max_retries=args.retries,
-                         echo_tool_results=args.echo_tool_results)
+                         echo_tool_results=args.echo_tool_results,
+                         max_output_tokens=args.max_output_tokens)
     try:
         ws = Workspace(args.workspace) if args.workspace else Workspace()
     except WorkspaceError as exc:
@@ -353,6 +354,8 @@ def register(subparsers: Any) -> None:
                    help="request timeout in seconds (default 120)")
     r.add_argument("--retries", type=int, default=3, metavar="N",
                    help="retries on 429, 5xx and timeouts (default 3)")
+    r.add_argument("--max-output-tokens", type=_positive, default=None, metavar="N",
+                   help="completion-token cap of each work call (default: the server's)")
     r.add_argument("--echo-tool-results", action="store_true",
                    help="also repeat tool results in a user message, for servers whose chat "
                         "template drops tool messages (llama-cpp-python's "
