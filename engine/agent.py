@@ -683,8 +683,10 @@ def parse_report(text: str | None, known_ids: list[str]) -> ClaimReport:
     try:
         obj = json.loads(body)
     except json.JSONDecodeError as exc:
-        return ClaimReport.unusable(f"the report is not valid JSON ({exc.msg} at character "
-                                    f"{exc.pos})")
+        what = exc.msg[0].lower() + exc.msg[1:]
+        what = what[:-3] if what.endswith(" at") else what
+        return ClaimReport.unusable(f"the report is not valid JSON: {what} at character "
+                                    f"{exc.pos} of {len(body)}")
     report = parse_claim_report(obj)
     if not report.usable:
         return report
@@ -845,7 +847,12 @@ class RevisionAgent:
                                      response_format={"type": "json_object"},
                                      max_tokens=report_token_cap(len(ids)))
         raw = res.message.get("content") or ""
-        return parse_report(raw, ids), raw
+        report = parse_report(raw, ids)
+        if not report.usable and res.finish_reason == "length":
+            report = ClaimReport.unusable(
+                f"the report was cut off at its limit of {report_token_cap(len(ids))} tokens "
+                f"({report.problem})")
+        return report, raw
 
 
 AsyncFn = Callable[..., Awaitable[Any]]

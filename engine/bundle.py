@@ -608,6 +608,13 @@ VERDICT_LABELS = {
     "stale_anchor": ("\u26a0", "Stale anchor",
                      "The comment's quote is not in the version the agent was given."),
 }
+METHOD_WORDS = {
+    "exact": "found in the same place",
+    "context": "found elsewhere by its surrounding text (moved)",
+    "fuzzy": "found approximately (rewritten in place)",
+    "diff": "compared with the text that replaced it",
+    "none": "",
+}
 METRIC_LABELS = {
     "attribution_rate": ("Attribution rate",
                          "Share of actionable comments whose text was actually edited."),
@@ -632,6 +639,7 @@ border:1px solid #c9a227}.failed{background:#fbe3e1;border:1px solid #c0463b}
 .scripted{background:#e9e4f7;border:2px dashed #6a4fb3;color:#3b2a73}
 .tampered{background:#fbe3e1;border:2px solid #c0463b;color:#7a1d14}
 table{border-collapse:collapse;width:100%;background:#fff;margin:.5em 0}
+table.verdicts{table-layout:fixed}
 th,td{border:1px solid #ddd;padding:.45em .6em;text-align:left;vertical-align:top}
 th{background:#eeeeea;font-weight:600}td.num{white-space:nowrap;font-weight:600}
 .facts th{width:14em}.na{color:#7a4b00;font-weight:600}.muted{color:#555;font-size:.92em}
@@ -745,7 +753,9 @@ def render_scorecard(manifest: dict[str, Any], verdicts: dict[str, Any],
     out.append("</table><p class='muted'>N/A means the metric could not be measured; the "
                "reason is given. It never stands for zero.</p>")
 
-    out.append("<h2>Verdicts, comment by comment</h2><table><tr><th>Comment</th>"
+    out.append("<h2>Verdicts, comment by comment</h2><table class='verdicts'><colgroup>"
+               "<col style='width:24%'><col style='width:14%'><col style='width:22%'>"
+               "<col style='width:22%'><col style='width:18%'></colgroup><tr><th>Comment</th>"
                "<th>Verdict</th><th>Before (v1)</th><th>After (v2)</th>"
                "<th>Agent's claim</th></tr>")
     for v in final:
@@ -764,7 +774,8 @@ def render_scorecard(manifest: dict[str, Any], verdicts: dict[str, Any],
                             "contradicted by the text" if agrees is False else "")
             claim_cell = f"{_e(claim.replace('_', ' '))}<div class='muted'>{_e(verdict_word)}</div>"
         method = v.get("method")
-        how = f"<div class='muted'>found by: {_e(method)}</div>" if method else ""
+        how_words = METHOD_WORDS.get(str(method), str(method or ""))
+        how = f"<div class='muted'>{_e(how_words)}</div>" if how_words else ""
         msg = v.get("message")
         extra = f"<div class='line'>{_e(msg)}</div>" if msg else ""
         out.append(

@@ -205,16 +205,18 @@ async def run_review(workspace: Workspace, document_id: str, config: AgentConfig
                              narration=text[:500]))
 
     loop = asyncio.get_running_loop()
-    v_given = await loop.run_in_executor(
-        None, functools.partial(Version.from_source, given.raw, doc.kind, given.version_id))
+    v_given: Any = None
 
     def version_of(row: Any) -> Any:
+        nonlocal v_given
+        if v_given is None:
+            v_given = Version.from_source(given.raw, doc.kind, given.version_id)
         if row.version_id == given.version_id:
             return v_given
         return Version.from_source(row.raw, doc.kind, row.version_id)
 
     def do_score(latest_row: Any, claims: ClaimReport | None, final: bool) -> Any:
-        v_latest = version_of(latest_row)
+        v_latest = version_of(latest_row)  # parses the given version first if needed
         if final:
             if converged_at is not None:
                 rtc, why = pushes_at_convergence, ""
@@ -255,8 +257,10 @@ async def run_review(workspace: Workspace, document_id: str, config: AgentConfig
     task_cancelled = False
     try:
         # Which comments are stale or unusable is a property of the given version alone.
+        given_version = await loop.run_in_executor(None, version_of, given)
         initial = await loop.run_in_executor(None, functools.partial(
-            score, v_given, v_given, comments_before, given_version_id=given.version_id))
+            score, given_version, given_version, comments_before,
+            given_version_id=given.version_id))
         stale_ids = {v.comment_id for v in initial.verdicts if v.verdict == "stale_anchor"}
         unusable_ids = {cid for cid, _ in initial.unusable}
         reopened_last: list[str] = []
