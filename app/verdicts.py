@@ -82,9 +82,11 @@ def banner_for(data: BundleData) -> tuple[str, str]:
         parts.append(f"<b>Warning: this bundle fails its integrity check.</b> These files do "
                      f"not match the manifest: {names}{more}. Do not trust what it shows.")
     if status in ("completed", "cancelled") and not data.rounds:
+        level = "warn" if level == "ok" else level
         parts.append("<b>The agent pushed no revision</b>: v2 is the same as v1.")
     final_claims = data.claims.get("final") if isinstance(data.claims, dict) else None
     if isinstance(final_claims, dict) and final_claims.get("usable") is False:
+        level = "warn" if level == "ok" else level
         parts.append("The agent's report could not be used ("
                      + html.escape(str(final_claims.get("problem") or "no reason given"))
                      + "), so no claim is compared with the text.")

@@ -231,11 +231,12 @@ class MainWindow(QMainWindow):
 
                 m = open_bundle(ex).manifest
                 self.start.example_note.setText(
-                    f"<span style='color:palette(mid)'>A recorded run of "
+                    f"<span>A recorded run of "
                     f"<b>{html.escape(str(m.get('model', 'a model')))}</b> on "
                     f"\u201c{html.escape(str(m.get('document_title', 'a document')))}\u201d"
                     + (" (a scripted demonstration)" if m.get("scripted") else "")
-                    + ". Opens offline.</span>")
+                    + ": see how the program reports what an agent really did. Opens "
+                      "offline.</span>")
             except Exception:  # noqa: BLE001 - the note is optional
                 self.start.example_note.setText("")
 
