@@ -117,22 +117,20 @@ class _Server(http.server.ThreadingHTTPServer):
 
 
 def content_type(raw: bytes, kind: str) -> str:
-    """The Content-Type for a document: text/plain for .txt/.md, text/html otherwise.
+    """The Content-Type for a document, with the charset the engine decoded it with.
 
-    For HTML the encoding decision mirrors the engine's (BOM, else ``<meta charset>``, else
-    UTF-8 when the bytes are valid UTF-8, else windows-1252). A transport charset would
-    override the page's own ``<meta charset>``, so one is only sent when the page has no
-    declaration of its own (no BOM and no ``charset`` in its first 1024 bytes).
+    The engine decides the encoding (``engine.html_text.decode_html``: BOM, else the
+    ``<meta charset>`` prescan, else UTF-8 when valid, else windows-1252; ``decode_text``
+    for plain text). Sending that decision as the transport charset makes the browser
+    decode exactly as the engine did: a BOM still wins in the browser (as in the engine),
+    and the HTTP charset overrides any ``<meta>`` the browser might read differently
+    (a ``content=`` without ``http-equiv``, an unknown label, a late declaration).
     """
+    from engine.html_text import decode_html, decode_text
+
     if kind in ("text", "markdown", "txt", "md", "plain"):
-        return "text/plain; charset=utf-8"
-    if raw.startswith((b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe")) or b"charset" in raw[:1024].lower():
-        return "text/html"
-    try:
-        raw.decode("utf-8")
-        return "text/html; charset=utf-8"
-    except UnicodeDecodeError:
-        return "text/html; charset=windows-1252"
+        return f"text/plain; charset={decode_text(raw)[1]}"
+    return f"text/html; charset={decode_html(raw)[1]}"
 
 
 class DocServer:

@@ -140,11 +140,13 @@ def test_server_serves_only_registered_paths():
 
 
 def test_content_type_follows_the_engine_encoding_rules():
-    assert content_type(b"<p>caf\xc3\xa9", "html") == "text/html; charset=utf-8"
+    assert content_type(b"<p>caf\xc3\xa9", "html") == "text/html; charset=UTF-8"
     assert content_type(b"<p>caf\xe9", "html") == "text/html; charset=windows-1252"
-    assert content_type(b"<meta charset=koi8-r><p>x", "html") == "text/html"
-    assert content_type(b"\xef\xbb\xbf<p>x", "html") == "text/html"
-    assert content_type(b"x", "text").startswith("text/plain")
+    assert content_type(b"<meta charset=koi8-r><p>x", "html") == "text/html; charset=KOI8-R"
+    assert content_type(b"<meta charset=utf-16><p>x", "html") == "text/html; charset=UTF-8"
+    assert content_type(b"\xef\xbb\xbf<p>x", "html") == "text/html; charset=UTF-8"
+    assert content_type(b"x", "text") == "text/plain; charset=UTF-8"
+    assert content_type(b"caf\xe9", "text") == "text/plain; charset=windows-1252"
 
 
 def test_decoded_text_is_served_as_utf8_whatever_its_meta_says(qtbot, view):
@@ -160,7 +162,12 @@ def test_page_text_equals_engine_for_legacy_bytes(qtbot, view):
     html_text = pytest.importorskip("engine.html_text")
     for raw in (b"<meta charset=windows-1252><p>caf\xe9 \x80</p>",
                 b"<p>caf\xe9 no declaration</p>",
-                b"\xef\xbb\xbf<p>bom \xc3\xa9</p>"):
+                b"\xef\xbb\xbf<p>bom \xc3\xa9</p>",
+                # declarations a browser could read differently without the HTTP charset
+                b'<meta content="text/html; charset=windows-1252"><p>caf\xe9</p>',
+                b"<meta charset=no-such-label><p>caf\xe9</p>",
+                b'<?xml version="1.0" encoding="windows-1252"?><p>caf\xe9</p>',
+                b"<meta charset=utf-16><p>caf\xc3\xa9</p>"):
         load(qtbot, view, raw)
         with qtbot.waitCallback(timeout=10000) as cb:
             view.body_text(cb)
