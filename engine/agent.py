@@ -136,7 +136,7 @@ class AgentError(RuntimeError):
     """The model endpoint failed in a way the run cannot continue from.
 
     ``kind``: ``auth`` (key refused), ``model`` (unknown model), ``network`` (retries
-    exhausted, unreachable), ``protocol`` (malformed answer, refused request), ``budget``
+    exhausted, unreachable), ``timeout`` (no answer in time, listing models), ``protocol`` (malformed answer, refused request), ``budget``
     (token limit of the run reached). ``str()`` is one plain sentence with the fix.
     """
 
@@ -486,9 +486,15 @@ class ModelClient:
         try:
             page = await self._client.models.list()
         except Exception as exc:
+            import openai
+
             _, fatal, _ = self._classify(exc)
             if fatal is not None:
                 raise fatal from None
+            if isinstance(exc, openai.APITimeoutError):
+                raise AgentError("timeout", f"the endpoint {safe_url(self.config.base_url)} did "
+                                            f"not answer within {self.config.request_timeout:g} s "
+                                            "(busy or slow)") from None
             raise AgentError("network", f"the endpoint {safe_url(self.config.base_url)} "
                                         f"cannot be reached: {type(exc).__name__}: "
                                         f"{_short(str(exc))}") from None

@@ -87,6 +87,23 @@ def _read_doc_and_comments(doc: str, comments_path: str) -> tuple[str, str, Any,
     return kind, raw, version, comments, unusable
 
 
+def default_title(path: str, kind: str, raw: str) -> str:
+    """A document's title: its HTML ``<title>``, or a text's first non-empty line (at most
+    120 characters), else the file name."""
+    import html as html_mod
+    import re
+
+    if kind == "html":
+        m = re.search(r"<title[^>]*>(.*?)</title>", raw[:20000], re.I | re.S)
+        title = " ".join(html_mod.unescape(m.group(1)).split()) if m else ""
+    else:
+        title = next((ln.strip() for ln in raw.splitlines()[:50] if ln.strip()), "")
+        title = title.lstrip("#").strip()
+    if not title or len(title) > 120:
+        return Path(path).name
+    return title
+
+
 # -- arl run ---------------------------------------------------------------------------------
 
 
@@ -127,7 +144,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             finished["event"] = ev
         print(ev.describe(), file=out, flush=True)
 
-    title = args.title or Path(args.doc).name
+    title = args.title or default_title(args.doc, kind, raw)
     with ws:
         try:
             doc_id = prepare_document(ws, title, raw, kind, comments)
@@ -362,7 +379,7 @@ def register(subparsers: Any) -> None:
                         "chatml-function-calling)")
     r.add_argument("--out", metavar="DIR", help="parent folder of the evidence bundle "
                                                 "(default: the workspace's bundles folder)")
-    r.add_argument("--title", help="document title (default: the file name)")
+    r.add_argument("--title", help="document title (default: the HTML <title> or the text's first line)")
     r.add_argument("--workspace", metavar="FILE", help=argparse.SUPPRESS)
     r.add_argument("--json", action="store_true",
                    help='last stdout line: {"bundle", "status", "metrics"}')

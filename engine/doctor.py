@@ -173,6 +173,12 @@ async def check_endpoint(base_url: str | None, model: str | None,
         try:
             models = await client.list_models()
         except AgentError as exc:
+            if exc.kind == "timeout":
+                out.append(Check(names[0], UNVERIFIED, str(exc),
+                                 "run the doctor again when the server is idle"))
+                out += [Check(n, UNVERIFIED, "the endpoint did not answer in time")
+                        for n in names[1:]]
+                return out
             fix = ("check the key (keyring entry or OPENAI_API_KEY)" if exc.kind == "auth"
                    else "start the server, or check the base URL (it usually ends in /v1)")
             out.append(Check(names[0], FAIL, str(exc), fix))

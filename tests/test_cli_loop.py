@@ -239,3 +239,13 @@ def test_comments_export_and_import_round_trip(tmp_path, capsys):
     assert anchor["start_offset"] == native[0]["anchor"]["start_offset"]
     assert anchor["end_offset"] == native[0]["anchor"]["end_offset"]
     assert anchor["quote"] == "up to two days per week"
+
+
+def test_default_title():
+    from engine.cli_loop import default_title
+
+    assert default_title("a.html", "html", "<title> Memo &amp; more </title>") == "Memo & more"
+    assert default_title("a.html", "html", "<p>no title</p>") == "a.html"
+    assert default_title("p.txt", "text", "\n\nCase Report: X\n\nAbstract") == "Case Report: X"
+    assert default_title("p.md", "text", "# Heading\n") == "Heading"
+    assert default_title("p.txt", "text", "x" * 200) == "p.txt"

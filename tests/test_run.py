@@ -310,3 +310,23 @@ async def test_plain_text_document_scores_identically_when_reopened(tmp_path):
     stored = json.loads((outcome.bundle / "verdicts.json").read_text())["final"]
     assert again["verdicts"] == stored
     assert again["metrics"] == outcome.metrics
+
+
+class _ResolveAll(FixEverything):
+    def dispositions(self, comments, content, new):
+        return [("resolve_comment", {"comment_id": c["id"]}) for c in comments]
+
+
+async def test_a_resolved_stale_comment_is_reopened_with_the_stale_message(tmp_path):
+    text = Version.from_source(SAMPLE_HTML).text
+    comments = sample_comments(text) + [make_comment(
+        "An older draft said: staff may never work from home at all.",
+        "may never work from home", "c-stale", created_on_version_id="v0")]
+    ws, doc, _ = _setup(tmp_path, comments)
+    with ScriptedServer(_ResolveAll()) as srv:
+        outcome, events = await _run(ws, doc, srv, tmp_path, rounds=1)
+    reopened = [e for e in events if isinstance(e, CommentReopened)]
+    assert [(e.comment_id, e.message) for e in reopened] == [("c-stale", STALE_ANCHOR_MESSAGE)]
+    assert ws.comment(doc, "c-stale").status == "open"
+    # the stale comment is outside every denominator, so the run still converged
+    assert outcome.metrics["rounds_to_converge"]["value"] == 1
