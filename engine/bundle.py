@@ -12,7 +12,7 @@ Layout of a bundle folder (or of the root of its ``.zip``), format ``arl-bundle/
     comments.after.json    the same after the run
     claims.json            {"rounds": [{"round", "report", "raw"}], "final": report | null}
     trace.json             every model call, tool call, timing and usage; no key
-    verdicts.json          {"rounds": [{"round", "version_id", "verdicts": [...]}],
+    verdicts.json          {"rounds": [{"round", "version_id", "tokens", "verdicts": [...]}],
                             "final": [...], "unusable": [[comment id, reason], ...]}
     metrics.json           the "metrics" object of ``arl score --json``
     scorecard.html         self-contained page: no script, inline CSS

@@ -202,20 +202,25 @@ class CommentReopened(RunEvent):
 @dataclass(frozen=True)
 class RoundFinished(RunEvent):
     """A round ended. ``seconds``: its wall time; ``model_seconds``: the part spent waiting
-    on the model (so the engine's own time is the difference). ``converged``: no unresolved
-    actionable comment remains."""
+    on the model (so the engine's own time is the difference). ``tokens``: usage tokens of
+    this round's calls (work, nudges, report), ``run_tokens``: of the run so far; either is
+    None when a call reported no usage. ``converged``: no unresolved actionable comment
+    remains."""
 
     round: int
     seconds: float
     model_seconds: float
     tokens: int | None
     converged: bool
+    run_tokens: int | None = None
 
     def describe(self) -> str:
-        used = "unknown" if self.tokens is None else str(self.tokens)
+        used = "unknown" if self.tokens is None else f"{self.tokens:,}"
+        total = "unknown" if self.run_tokens is None else f"{self.run_tokens:,}"
         state = "all comments resolved" if self.converged else "comments remain open"
         return (f"Round {self.round} done in {self.seconds:.1f} s "
-                f"({self.model_seconds:.1f} s waiting on the model), {used} tokens; {state}")
+                f"({self.model_seconds:.1f} s waiting on the model), {used} tokens this round "
+                f"({total} in the run); {state}")
 
 
 @dataclass(frozen=True)

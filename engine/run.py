@@ -277,6 +277,7 @@ async def run_review(workspace: Workspace, document_id: str, config: AgentConfig
                 handle.phase = "working"
                 t_round = time.monotonic()
                 model_before = client.model_seconds
+                tokens_before, unreported_before = usage.known, usage.unreported
                 head = workspace.head(document_id)
                 emit(RoundStarted(run_id, round=rnd, max_rounds=rounds,
                                   version_id=head.version_id, unresolved=len(pending)))
@@ -325,9 +326,12 @@ async def run_review(workspace: Workspace, document_id: str, config: AgentConfig
                 seconds = time.monotonic() - t_round
                 model_s = client.model_seconds - model_before
                 round_times.append((seconds, model_s))
+                round_tokens = (usage.known - tokens_before
+                                if usage.unreported == unreported_before else None)
+                round_records[-1]["tokens"] = round_tokens
                 emit(RoundFinished(run_id, round=rnd, seconds=round(seconds, 4),
-                                   model_seconds=round(model_s, 4), tokens=usage.total,
-                                   converged=converged))
+                                   model_seconds=round(model_s, 4), tokens=round_tokens,
+                                   converged=converged, run_tokens=usage.total))
                 if converged:
                     converged_at = rnd
                     pushes_at_convergence = pushes

@@ -330,3 +330,19 @@ async def test_a_resolved_stale_comment_is_reopened_with_the_stale_message(tmp_p
     assert ws.comment(doc, "c-stale").status == "open"
     # the stale comment is outside every denominator, so the run still converged
     assert outcome.metrics["rounds_to_converge"]["value"] == 1
+
+
+async def test_tokens_are_summed_per_round_and_per_run(tmp_path):
+    from engine.events import ModelCalled, RoundFinished
+
+    ws, doc, _ = _setup(tmp_path)
+    with ScriptedServer(ClaimWithoutEditing()) as srv:
+        outcome, events = await _run(ws, doc, srv, tmp_path, rounds=2)
+    calls = [e for e in events if isinstance(e, ModelCalled)]
+    finished = [e for e in events if isinstance(e, RoundFinished)]
+    assert {c.purpose for c in calls} >= {"work", "report"}
+    for f in finished:
+        assert f.tokens == sum(c.tokens for c in calls if c.round == f.round)
+    assert sum(f.tokens for f in finished) == outcome.tokens == finished[-1].run_tokens
+    rounds = json.loads((outcome.bundle / "verdicts.json").read_text())["rounds"]
+    assert [r["tokens"] for r in rounds] == [f.tokens for f in finished]
