@@ -140,8 +140,9 @@ class AgentError(RuntimeError):
     (token limit of the run reached). ``str()`` is one plain sentence with the fix.
     """
 
-    def __init__(self, kind: str, message: str):
+    def __init__(self, kind: str, message: str, status: int | None = None):
         self.kind = kind
+        self.status = status
         super().__init__(message)
 
 
@@ -371,7 +372,7 @@ class ModelClient:
                 return True, None, None
             return False, AgentError(
                 "protocol", f"the endpoint {url} refused the request "
-                f"({exc.status_code}): {_short(str(exc))}"), None
+                f"({exc.status_code}): {_short(str(exc))}", exc.status_code), None
         return False, None, None
 
     async def chat(self, messages: list[dict[str, Any]], *, purpose: str, round_no: int,
@@ -760,10 +761,21 @@ class RevisionAgent:
         seen_reads: dict[tuple[str, str], str] = {}
         while work.turns < cfg.max_turns_per_round:
             self.check_cancel()
-            res = await self.client.chat(
-                messages, purpose="nudge" if force else "work", round_no=round_no,
-                conversation=conv, tools=TOOLS, tool_choice="required" if force else "auto",
-                max_tokens=cfg.max_output_tokens)
+            try:
+                res = await self.client.chat(
+                    messages, purpose="nudge" if force else "work", round_no=round_no,
+                    conversation=conv, tools=TOOLS, tool_choice="required" if force else "auto",
+                    max_tokens=cfg.max_output_tokens)
+            except AgentError as exc:
+                # Some servers refuse tool_choice="required" (400): nudge with "auto".
+                if not (force and exc.kind == "protocol" and exc.status in (400, 422)):
+                    raise
+                self.client.trace.add("note", round=round_no, text="the endpoint refused "
+                                      "tool_choice=required; the nudge is sent with auto",
+                                      error=str(exc))
+                res = await self.client.chat(
+                    messages, purpose="nudge", round_no=round_no, conversation=conv,
+                    tools=TOOLS, tool_choice="auto", max_tokens=cfg.max_output_tokens)
             work.turns += 1
             force = False
             msg = res.message

@@ -281,13 +281,14 @@ class ScriptedServer:
 
     def __init__(self, agent: ScriptedAgent, *, latency: float = 0.0,
                  fail_first: list[int] | None = None, api_key: str | None = None,
-                 model: str = MODEL, usage: bool = True):
+                 model: str = MODEL, usage: bool = True, reject_required: bool = False):
         self.agent = agent
         self.agent.usage = usage
         self.latency = latency
         self.fail_first = list(fail_first or [])
         self.api_key = api_key
         self.model = model
+        self.reject_required = reject_required
         self.requests: list[dict[str, Any]] = []
         self.auth_headers: list[str] = []
         self.statuses: list[int] = []
@@ -360,6 +361,10 @@ class ScriptedServer:
                 if body.get("model") != server.model:
                     self._send(404, {"error": {"message": f"The model `{body.get('model')}` "
                                                "does not exist", "code": "model_not_found"}})
+                    return
+                if server.reject_required and body.get("tool_choice") == "required":
+                    self._send(400, {"error": {"message": "tool_choice 'required' is not "
+                                               "supported", "type": "invalid_request_error"}})
                     return
                 if server.latency:
                     time.sleep(server.latency)

@@ -346,3 +346,22 @@ async def test_tokens_are_summed_per_round_and_per_run(tmp_path):
     assert sum(f.tokens for f in finished) == outcome.tokens == finished[-1].run_tokens
     rounds = json.loads((outcome.bundle / "verdicts.json").read_text())["rounds"]
     assert [r["tokens"] for r in rounds] == [f.tokens for f in finished]
+
+
+async def test_a_server_refusing_required_tool_choice_still_gets_nudged(tmp_path):
+    class StallOnce(Staller):
+        def narrate(self, body):
+            if body.get("tool_choice") == "auto" and sum(
+                    m.get("role") == "user" for m in body["messages"]) > 1:
+                return None  # the nudge arrived (as auto): work
+            return super().narrate(body)
+
+    ws, doc, _ = _setup(tmp_path)
+    with ScriptedServer(StallOnce(), reject_required=True) as srv:
+        outcome, events = await _run(ws, doc, srv, tmp_path)
+        assert 400 in srv.statuses
+    assert outcome.status == "completed", outcome.reason
+    assert outcome.metrics["attribution_rate"]["value"] == 1.0
+    notes = [e for e in json.loads((outcome.bundle / "trace.json").read_text())["entries"]
+             if e["kind"] == "note" and "tool_choice=required" in e.get("text", "")]
+    assert notes
