@@ -30,6 +30,10 @@ lists. No scripts, no style sheets, no images, no links to other sites, no comme
 the document outside the HTML."""
 
 
+AUTHOR_TOKEN_CAP = 4096
+"""Completion-token cap of the author call unless ``AgentConfig.max_output_tokens`` is set."""
+
+
 @dataclass(frozen=True)
 class Brief:
     """A brief: ``name`` (file stem), ``title`` (first heading), ``text`` (all of it)."""
@@ -118,7 +122,8 @@ async def author_document(config: AgentConfig, brief: Brief | str) -> AuthorResu
         res = await client.chat(
             [{"role": "system", "content": AUTHOR_SYSTEM_PROMPT},
              {"role": "user", "content": b.text}],
-            purpose="author", round_no=0, conversation="author")
+            purpose="author", round_no=0, conversation="author",
+            max_tokens=config.max_output_tokens or AUTHOR_TOKEN_CAP)
     answer = res.message.get("content") or ""
     if not answer.strip():
         raise InputError(config.model, "the model returned an empty document")
