@@ -236,6 +236,9 @@ async def run_review(workspace: Workspace, document_id: str, config: AgentConfig
             return "the run was cancelled before every comment was resolved"
         if status_box["status"] == "failed":
             return "the run failed before every comment was resolved"
+        if stop_reason:
+            return (f"did not converge: {stop_reason}, with {len(open_actionable())} "
+                    "comment(s) still unresolved")
         return (f"did not converge within the round limit of {rounds}: "
                 f"{len(open_actionable())} comment(s) still unresolved")
 

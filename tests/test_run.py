@@ -293,6 +293,8 @@ async def test_token_limit_stops_the_run(tmp_path):
     assert outcome.status == "completed"
     assert "token limit" in outcome.reason
     assert outcome.rounds < 5
+    rtc = outcome.metrics["rounds_to_converge"]
+    assert rtc["value"] is None and "token limit" in rtc["reason"]
 
 
 async def test_plain_text_document_scores_identically_when_reopened(tmp_path):
