@@ -12,8 +12,11 @@ Layout of a bundle folder (or of the root of its ``.zip``), format ``arl-bundle/
     comments.after.json    the same after the run
     claims.json            {"rounds": [{"round", "report", "raw"}], "final": report | null}
     trace.json             every model call, tool call, timing and usage; no key
-    verdicts.json          {"rounds": [{"round", "version_id", "tokens", "verdicts": [...]}],
-                            "final": [...], "unusable": [[comment id, reason], ...]}
+    verdicts.json          {"rounds": [{"round", "version_id", "tokens", "verdicts": [...],
+                            "metrics": {...}}], "final": [...], "unusable": [[comment id,
+                            reason], ...], "collateral": [{"v2_start", "v2_end", "deleted",
+                            "inserted"}]} (collateral: text changed outside every anchor,
+                            v2 offsets in UTF-16 units)
     metrics.json           the "metrics" object of ``arl score --json``
     scorecard.html         self-contained page: no script, inline CSS
 

@@ -314,12 +314,13 @@ async def run_review(workspace: Workspace, document_id: str, config: AgentConfig
                     None, functools.partial(do_score, latest, report, False))
                 v2_text = version_of(latest).text
                 verdict_json = result.to_json()["verdicts"]
+                round_metrics = {k: m.to_json() for k, m in result.metrics.items()}
                 round_records.append({"round": rnd, "version_id": latest.version_id,
-                                      "verdicts": verdict_json})
+                                      "verdicts": verdict_json, "metrics": round_metrics})
                 emit(VerdictsComputed(
                     run_id, round=rnd, version_id=latest.version_id,
                     counts=_counts(result.verdicts), verdicts=verdict_json,
-                    metrics={k: m.to_json() for k, m in result.metrics.items()},
+                    metrics=round_metrics,
                     stale=sorted(stale_ids), unusable=[list(u) for u in result.unusable]))
                 reopened_last = _integrity_control(
                     workspace, document_id, run_id, rnd, result.verdicts, visible,
@@ -380,13 +381,14 @@ async def run_review(workspace: Workspace, document_id: str, config: AgentConfig
         metrics_json = final_json["metrics"]
         final_verdicts = final_json["verdicts"]
         unusable = [list(u) for u in final.unusable]
+        collateral = final.to_json(extended=True)["collateral"]
     except Exception as exc:
         trace.add("note", text="final scoring failed", traceback=traceback.format_exc())
         why = f"scoring failed: {type(exc).__name__}: {exc}"
         metrics_json = {k: Metric.na(why).to_json() for k in
                         ("attribution_rate", "collateral_churn", "claim_accuracy",
                          "cost_per_attributed_fix", "rounds_to_converge")}
-        final_verdicts, unusable = [], []
+        final_verdicts, unusable, collateral = [], [], []
     if usage.total is None and "cost_per_attributed_fix" in metrics_json:
         trace.add("note", text=usage.reason())
     versions = workspace.versions(document_id)
@@ -405,7 +407,8 @@ async def run_review(workspace: Workspace, document_id: str, config: AgentConfig
         claims={"rounds": claims_rounds,
                 "final": last_report.to_json() if last_report is not None else None},
         trace=trace.to_json() | {"usage": usage.to_json()},
-        verdicts={"rounds": round_records, "final": final_verdicts, "unusable": unusable},
+        verdicts={"rounds": round_records, "final": final_verdicts, "unusable": unusable,
+                  "collateral": collateral},
         metrics=metrics_json, tokens=usage.total, rounds_run=state["round"],
         scripted=scripted, settings=config.public(),
         secrets=[config.api_key] if config.api_key else [])

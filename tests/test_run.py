@@ -105,6 +105,19 @@ async def test_churn_outside_anchors_is_measured(tmp_path):
     churn = outcome.metrics["collateral_churn"]
     assert churn["value"] is not None and churn["value"] > 0.3
     assert outcome.metrics["attribution_rate"]["value"] == 1.0
+    # The bundle keeps each round's metrics and where v2 changed outside every anchor.
+    b = open_bundle(outcome.bundle)
+    (r1,) = b.verdicts["rounds"]
+    assert r1["metrics"]["collateral_churn"] == churn
+    assert r1["metrics"]["rounds_to_converge"]["value"] is None
+    v2 = b.version("v2").to_version().text
+    from engine import utf16
+    om = utf16.OffsetMap(v2)
+    pieces = [v2[om.to_codepoint(c["v2_start"]):om.to_codepoint(c["v2_end"])]
+              for c in b.verdicts["collateral"]]
+    assert pieces and all(p == c["inserted"] for p, c in zip(pieces, b.verdicts["collateral"]))
+    assert any("starts next month" in c["inserted"] or "day" in c["inserted"]
+               for c in b.verdicts["collateral"])
 
 
 async def test_narration_stall_is_nudged_then_works(tmp_path):
