@@ -43,20 +43,33 @@ def _dmp(timeout: float) -> diff_match_patch:
     return d
 
 
-def _chunk_encode(text: str, table: dict[str, str], chunks: list[str]) -> str:
-    out = []
-    for m in _CHUNK_RE.finditer(text):
-        s = m.group()
-        c = table.get(s)
-        if c is None:
-            n = len(chunks)
-            # Skip the surrogate block: these code points are not valid characters.
-            code = n if n < 0xD800 else n + 0x800
-            c = chr(code)
-            table[s] = c
-            chunks.append(s)
-        out.append(c)
-    return "".join(out)
+class _TokenCodec:
+    """Tokens as single characters, so diff-match-patch diffs token sequences (its own
+    ``diff_linesToChars`` idea, for any tokeniser). Codes skip the surrogate block, whose
+    code points are not valid characters."""
+
+    def __init__(self, pattern: re.Pattern[str]):
+        self.pattern = pattern
+        self.table: dict[str, str] = {}
+        self.tokens: list[str] = []
+
+    def encode(self, text: str) -> str:
+        out = []
+        table, tokens = self.table, self.tokens
+        for m in self.pattern.finditer(text):
+            t = m.group()
+            c = table.get(t)
+            if c is None:
+                n = len(tokens)
+                c = chr(n if n < 0xD800 else n + 0x800)
+                table[t] = c
+                tokens.append(t)
+            out.append(c)
+        return "".join(out)
+
+    def decode(self, codes: str) -> str:
+        tokens = self.tokens
+        return "".join(tokens[o if o < 0xD800 else o - 0x800] for o in map(ord, codes))
 
 
 def diff_texts(a: str, b: str, deadline_s: float = DIFF_DEADLINE_S) -> list[tuple[int, str]]:
@@ -86,17 +99,13 @@ def _diff_middle(a: str, b: str, dmp: diff_match_patch, deadline: float):
         return [(INSERT, b)] if b else []
     if not b:
         return [(DELETE, a)]
-    table: dict[str, str] = {}
-    chunks: list[str] = []
-    ca = _chunk_encode(a, table, chunks)
-    cb = _chunk_encode(b, table, chunks)
+    codec = _TokenCodec(_CHUNK_RE)
+    ca, cb = codec.encode(a), codec.encode(b)
     if len(ca) == 1 and len(cb) == 1:
         coarse = [(DELETE, a), (INSERT, b)]
     else:
         dmp.Diff_Timeout = max(deadline - time.monotonic(), 0.001)
-        coarse = [(op, "".join(chunks[ord(c) if ord(c) < 0xD800 else ord(c) - 0x800]
-                               for c in t))
-                  for op, t in dmp.diff_main(ca, cb, False)]
+        coarse = [(op, codec.decode(t)) for op, t in dmp.diff_main(ca, cb, False)]
     out: list[tuple[int, str]] = []
     dels: list[str] = []
     ins: list[str] = []
@@ -143,26 +152,9 @@ def _word_diff(a: str, b: str, dmp: diff_match_patch) -> list[tuple[int, str]]:
     would reduce it to, at many times the cost); a short replacement ("colour" ->
     "color") is then diffed by character so it counts the one character that changed.
     """
-    table: dict[str, str] = {}
-    words: list[str] = []
-
-    def enc(t: str) -> str:
-        out = []
-        for m in _WORD_RE.finditer(t):
-            w = m.group()
-            c = table.get(w)
-            if c is None:
-                n = len(words)
-                c = chr(n if n < 0xD800 else n + 0x800)
-                table[w] = c
-                words.append(w)
-            out.append(c)
-        return "".join(out)
-
-    def dec(t: str) -> str:
-        return "".join(words[ord(c) if ord(c) < 0xD800 else ord(c) - 0x800] for c in t)
-
-    coarse = [(op, dec(t)) for op, t in dmp.diff_main(enc(a), enc(b), False)]
+    codec = _TokenCodec(_WORD_RE)
+    coarse = [(op, codec.decode(t))
+              for op, t in dmp.diff_main(codec.encode(a), codec.encode(b), False)]
     dmp.diff_cleanupSemantic(coarse)
     out: list[tuple[int, str]] = []
     k = 0
