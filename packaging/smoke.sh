@@ -5,8 +5,8 @@
 #
 # Fails (non-zero) unless the frozen app prints SMOKE OK, its versions and a keyring
 # backend, and that backend is the one the source tree picks on this machine (a frozen app
-# that lost keyring's backends falls back to the fail backend). Uses the shipped example run
-# (resources/example); while none is shipped, the test fixture bundle tests/data/bundle-min.
+# that lost keyring's backends falls back to the fail backend). Opens the example run the
+# build ships (resources/example); a build without it fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dist=${1:-dist/agent-review-loop}
@@ -30,8 +30,8 @@ if [[ -f "$example/manifest.json" ]] || compgen -G "$example/*.zip" >/dev/null \
         || compgen -G "$example/*/manifest.json" >/dev/null; then
     echo "smoke: using the example run the build ships (resources/example)"
 else
-    echo "smoke: the build ships no example run (resources/example); using tests/data/bundle-min"
-    args+=("$PWD/tests/data/bundle-min")
+    echo "smoke: FAILED: the build ships no example run ($example)" >&2
+    exit 1
 fi
 
 start=$(date +%s%N)

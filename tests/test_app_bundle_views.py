@@ -292,8 +292,7 @@ def test_the_shipped_example_run_opens_offline_and_intact(qtbot, window):
     from app.main import example_bundle_path
 
     path = example_bundle_path()
-    if path is None:
-        pytest.skip("no example run shipped yet in resources/example")
+    assert path is not None, "the example run must ship in resources/example"
     assert window.start.example_btn.isEnabled()
     with qtbot.waitSignal(window.verdicts.rendered, timeout=60000):
         assert window.open_example()

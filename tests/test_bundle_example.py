@@ -12,8 +12,6 @@ from engine.bundle import open_bundle, verify_bundle
 EXAMPLE = Path(__file__).resolve().parent.parent / "resources" / "example"
 BUNDLES = sorted(p.parent for p in EXAMPLE.glob("*/manifest.json"))
 
-pytestmark = pytest.mark.skipif(not BUNDLES, reason="no recorded example bundle yet")
-
 
 def test_the_example_verifies_and_names_a_real_model():
     assert len(BUNDLES) == 1, BUNDLES
