@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from engine.bundle import open_bundle, verify_bundle
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "resources" / "example"
