@@ -35,10 +35,12 @@ def _prepare_environment(offscreen_gpu: bool) -> None:
             os.environ["QTWEBENGINE_CHROMIUM_FLAGS"] = (flags + " --disable-gpu").strip()
 
 
-def example_bundle_path() -> Path | None:
-    """The recorded example run shipped in ``resources/example`` (None if absent)."""
+def example_bundle_path(folder: str = "example") -> Path | None:
+    """The recorded example run shipped in ``resources/example`` (None if absent).
+
+    ``folder="demo"``: the scripted demonstration in ``resources/demo`` instead."""
     try:
-        p = Path(str(resources.files("resources").joinpath("example")))
+        p = Path(str(resources.files("resources").joinpath(folder)))
     except (ModuleNotFoundError, TypeError):
         return None
     if (p / "manifest.json").is_file():

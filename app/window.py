@@ -43,6 +43,15 @@ class StartPage(QWidget):
             "anchor</b> \u2014 computed from the words, never from the agent's word.</p>")
         intro.setWordWrap(True)
         self.example_btn = QPushButton("\u25B6  Browse the example run  (no API key needed)")
+        self.demo_btn = QPushButton(
+            "See every kind of verdict  (a scripted demonstration: no model, no key)")
+        self.demo_btn.setFlat(True)
+        self.demo_btn.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.demo_btn.setStyleSheet("text-align: left; text-decoration: underline;")
+        self.demo_btn.setToolTip("A scripted agent fixes one comment, claims a fix it did not "
+                                 "make, deletes a sentence, changes text nobody commented on "
+                                 "and meets a comment made on an older draft. The verdicts "
+                                 "and metrics are the engine's own.")
         self.setup_btn = QPushButton("\u270E  Set up a new run\u2026")
         self.open_btn = QPushButton("\U0001F4C2  Open an evidence bundle\u2026")
         for b in (self.example_btn, self.setup_btn, self.open_btn):
@@ -64,6 +73,7 @@ class StartPage(QWidget):
         col.addSpacing(12)
         col.addWidget(self.example_btn)
         col.addWidget(self.example_note)
+        col.addWidget(self.demo_btn)
         col.addWidget(self.setup_btn)
         col.addWidget(self.open_btn)
         col.addSpacing(12)
@@ -121,6 +131,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage("Ready. Open the example run or an evidence bundle.")
 
         self.start.example_btn.clicked.connect(self.open_example)
+        self.start.demo_btn.clicked.connect(self.open_demo)
         self.start.open_btn.clicked.connect(self.ask_open_bundle)
         self.start.setup_btn.clicked.connect(self.start_setup)
         self.start.recent.itemActivated.connect(lambda it: self.open_bundle(Path(it.text())))
@@ -220,6 +231,7 @@ class MainWindow(QMainWindow):
         for p in recent:
             self.recent_menu.addAction(p, lambda p=p: self.open_bundle(Path(p)))
         self.recent_menu.setEnabled(bool(recent))
+        self.start.demo_btn.setVisible(example_bundle_path("demo") is not None)
         ex = example_bundle_path()
         self.start.example_btn.setEnabled(ex is not None)
         self.act_example.setEnabled(ex is not None)
@@ -251,6 +263,16 @@ class MainWindow(QMainWindow):
         p = example_bundle_path()
         if p is None:
             self.statusBar().showMessage("The example run is not included in this build.")
+            return False
+        return self.open_bundle(p, remember=False)
+
+    def open_demo(self) -> bool:
+        """Open the scripted demonstration shipped in ``resources/demo``."""
+        from app.main import example_bundle_path
+
+        p = example_bundle_path("demo")
+        if p is None:
+            self.statusBar().showMessage("The scripted demonstration is not included in this build.")
             return False
         return self.open_bundle(p, remember=False)
 

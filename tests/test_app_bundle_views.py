@@ -305,3 +305,19 @@ def test_the_shipped_example_run_opens_offline_and_intact(qtbot, window):
     for name, m in data.metrics.items():
         cell = window.metrics.cells[(name, "Whole run")]
         assert ("N/A \u2014 " in cell) if m.get("value") is None else ("(" in cell)
+
+
+def test_the_scripted_demonstration_opens_from_the_start_page_and_says_so(qtbot, window):
+    assert window.start.demo_btn.isVisibleTo(window.start)
+    with qtbot.waitSignal(window.verdicts.rendered, timeout=60000):
+        window.start.demo_btn.click()
+    data = window.data
+    assert data.manifest.get("scripted") is True
+    assert "Scripted demonstration" in window.verdicts.banner.text()
+    labels = {window.verdicts.table.item(r, 1).text()
+              for r in range(window.verdicts.table.rowCount())}
+    assert {"\u270E edited", "\u2715 deleted"} <= labels
+    assert any("untouched" in t for t in labels) and any("stale" in t for t in labels)
+    assert data.collateral  # changed outside every anchor, read from the bundle
+    for side in ("v1", "v2"):
+        assert window.verdicts.last_highlight[side].get("failed") == []

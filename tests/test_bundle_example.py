@@ -38,3 +38,23 @@ def test_the_example_ships_its_inputs_and_licence():
     assert b.version("v1").source == v1
     comments = json.loads((EXAMPLE / "input" / "comments.json").read_text(encoding="utf-8"))
     assert [c["id"] for c in comments["comments"]] == [c.id for c in b.comments_before]
+
+
+DEMO = sorted(p.parent for p in (EXAMPLE.parent / "demo").glob("*/manifest.json"))
+
+
+def test_the_scripted_demonstration_says_so_and_shows_every_verdict():
+    assert len(DEMO) == 1, DEMO
+    b = open_bundle(DEMO[0])
+    assert verify_bundle(DEMO[0]).ok and b.ok and b.scripted
+    assert "scripted demonstration" in b.scorecard_html.lower()
+    final = {v["comment_id"]: v for v in b.verdicts["final"]}
+    assert final["c1"]["verdict"] == "edited" and final["c1"]["claim_agrees"] is True
+    assert final["c2"]["verdict"] == "untouched" and final["c2"]["claim_agrees"] is False
+    assert final["c3"]["verdict"] == "deleted"
+    assert final["c4"]["verdict"] == "stale_anchor"
+    assert b.verdicts["collateral"], "the demo rewrites a sentence no comment points at"
+    after = {c.id: c for c in b.comments_after}
+    assert after["c2"].status == "open"  # reopened: claimed addressed, text unchanged
+    assert any(r.kind == "reopen" for r in after["c2"].thread)
+    assert b.rescore().to_json()["verdicts"] == b.verdicts["final"]
