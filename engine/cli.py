@@ -110,6 +110,12 @@ def cmd_score(args: argparse.Namespace) -> int:
     bad = bad + result.unusable
     name = os.path.basename(os.fspath(args.comments))
     notes = [f"{name}: comment {cid} skipped: {reason}" for cid, reason in bad]
+    if not result.verdicts:
+        for n in notes[:20]:
+            print(f"arl: {n}", file=sys.stderr)
+        first = f" ({bad[0][0]}: {bad[0][1]})" if bad else ""
+        return _fail(f"{args.comments}: none of its comments could be scored against "
+                     f"{os.path.basename(os.fspath(args.v1))}{first}")
     if args.json:
         for n in notes:
             print(f"arl: {n}", file=sys.stderr)

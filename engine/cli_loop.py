@@ -20,6 +20,7 @@ import asyncio
 import importlib
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -107,6 +108,19 @@ def default_title(path: str, kind: str, raw: str) -> str:
 # -- arl run ---------------------------------------------------------------------------------
 
 
+def _bad_url(url: str | None) -> str | None:
+    """A one-line problem with an endpoint URL, or None when it is usable."""
+    from urllib.parse import urlparse
+
+    if url is None:
+        return None
+    u = urlparse(url)
+    if u.scheme not in ("http", "https") or not u.netloc:
+        return (f"--base-url {url!r} is not an http(s) URL "
+                "(for example http://127.0.0.1:8089/v1 or https://api.openai.com/v1)")
+    return None
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from engine.agent import AgentConfig
     from engine.events import RunEvent, RunFailed, RunFinished
@@ -115,17 +129,31 @@ def cmd_run(args: argparse.Namespace) -> int:
     from engine.run import RunHandle, prepare_document, run_review
     from engine.workspace import Workspace, WorkspaceError
 
+    if (problem := _bad_url(args.base_url)):
+        return _fail(problem)
     try:
-        kind, raw, _version, comments, unusable = _read_doc_and_comments(args.doc,
+        kind, raw, version, comments, unusable = _read_doc_and_comments(args.doc,
                                                                          args.comments)
     except (DocumentError, InputError) as exc:
         return _fail(str(exc))
     if not comments:
         why = f" ({unusable[0][0]}: {unusable[0][1]})" if unusable else ""
         return _fail(f"{args.comments}: no usable comments in the file{why}")
+    # Which comments fit the document is known before any model call: a run whose
+    # comments all miss the document would "converge" at once and prove nothing.
+    from engine.scoring import score as _score
+
+    check = _score(version, version, comments)
+    unusable = unusable + check.unusable
     name = os.path.basename(args.comments)
     for cid, reason in unusable:
         print(f"arl: {name}: comment {cid} skipped: {reason}", file=sys.stderr)
+    if not check.verdicts:
+        return _fail(f"{args.comments}: none of its {len(comments)} comment(s) fits "
+                     f"{os.path.basename(args.doc)} ({unusable[0][0]}: {unusable[0][1]})")
+    if not check.actionable_ids and not any(v.verdict == "stale_anchor" for v in check.verdicts):
+        return _fail(f"{args.comments}: no comment is actionable and open, so there is "
+                     "nothing for the agent to address")
     key, source = resolve_api_key()
     config = AgentConfig(base_url=args.base_url, model=args.model, api_key=key,
                          request_timeout=args.timeout, max_turns_per_round=args.turns,
@@ -153,6 +181,16 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"Workspace {ws.path}: document {doc_id}, {len(comments)} comment(s); "
               f"model {args.model} at {args.base_url} (API key: {source})", file=out, flush=True)
         handle = RunHandle()
+        # A terminated or hung-up process (kill, closed terminal, cancelled CI job) ends the
+        # run the way Ctrl-C does: cancelled, with its evidence bundle written.
+        # asyncio.run answers SIGINT by cancelling the run's task, which then writes its
+        # bundle marked cancelled; SIGTERM and SIGHUP are turned into that SIGINT.
+        def as_interrupt(signum: int, frame: Any) -> None:
+            signal.raise_signal(signal.SIGINT)
+
+        for sig in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)):
+            if sig is not None:
+                signal.signal(sig, as_interrupt)
         try:
             outcome = asyncio.run(run_review(
                 ws, doc_id, config, rounds=args.rounds, out_dir=args.out, handle=handle,
@@ -189,6 +227,8 @@ def cmd_author(args: argparse.Namespace) -> int:
                if not getattr(args, n)]
     if missing:
         return _fail(f"author needs {', '.join(missing)}")
+    if (problem := _bad_url(args.base_url)):
+        return _fail(problem)
     try:
         brief = load_brief(args.brief)
     except InputError as exc:
@@ -237,9 +277,16 @@ def cmd_bundle_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_bundle_export(args: argparse.Namespace) -> int:
-    from engine.bundle import BundleError, export_zip
+    from engine.bundle import BundleError, export_zip, verify_bundle
 
     try:
+        check = verify_bundle(args.folder)
+        if not check.ok:
+            for name, problem in check.bad:
+                print(f"TAMPERED {name}: {problem}")
+            print(f"arl: {args.folder}: {len(check.bad)} file(s) fail the manifest check; "
+                  "not exported", file=sys.stderr)
+            return EXIT_TAMPERED
         dest = export_zip(args.folder, args.zip)
     except BundleError as exc:
         return _fail(str(exc))

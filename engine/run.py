@@ -218,7 +218,10 @@ async def run_review(workspace: Workspace, document_id: str, config: AgentConfig
     def do_score(latest_row: Any, claims: ClaimReport | None, final: bool) -> Any:
         v_latest = version_of(latest_row)  # parses the given version first if needed
         if final:
-            if converged_at is not None:
+            if converged_at == 0:
+                rtc, why = None, ("no actionable comment was open when the run started, so "
+                                  "there was nothing to converge")
+            elif converged_at is not None:
                 rtc, why = pushes_at_convergence, ""
             else:
                 rtc = None

@@ -259,8 +259,13 @@ def _metrics(verdicts, actionable_ids, comments, unusable, claims, inside, outsi
         attribution = Metric.ratio(edited, len(actionable))
     else:
         why = "there are no actionable comments"
+        left_out = []
         if stale:
-            why += f" ({stale} stale anchor{'s' if stale != 1 else ''} excluded)"
+            left_out.append(f"{stale} stale anchor{'s' if stale != 1 else ''}")
+        if unusable:
+            left_out.append(f"{len(unusable)} unusable comment{'s' if len(unusable) != 1 else ''}")
+        if left_out:
+            why += " (" + " and ".join(left_out) + " left out)"
         attribution = Metric.na(why)
 
     total = inside + outside

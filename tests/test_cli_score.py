@@ -156,3 +156,35 @@ def test_given_version_makes_other_comments_stale(tmp_path):
     assert vs["old"]["message"].startswith("ATTRIBUTION: STALE ANCHOR")
     assert vs["cur"]["verdict"] == "untouched"
     assert j["metrics"]["attribution_rate"]["denominator"] == 1
+
+
+def test_score_with_no_usable_comment_is_unusable_input(tmp_path):
+    v1 = tmp_path / "v1.txt"
+    v1.write_text("alpha beta gamma")
+    c = _comments(tmp_path, [{"id": "a", "body": "", "anchor": {"quote": "delta"}},
+                             {"id": "b", "body": "", "anchor": {"quote": ""}}])
+    code, out, err = run("score", "--v1", v1, "--v2", v1, "--comments", c, "--json")
+    assert code == 2 and out == b""
+    assert "none of its comments could be scored against v1.txt" in err
+    assert "comment a skipped" in err and "Traceback" not in err
+
+
+def test_w3c_items_that_are_not_a_list_are_one_line_errors(tmp_path):
+    v1 = tmp_path / "v1.txt"
+    v1.write_text("alpha beta gamma")
+    c = tmp_path / "w3c.json"
+    c.write_text(json.dumps({"type": "AnnotationCollection", "items": "nope"}))
+    code, out, err = run("score", "--v1", v1, "--v2", v1, "--comments", c)
+    assert code == 2 and "items are not a list" in err and err.count("\n") == 1
+
+
+def test_w3c_position_only_annotation_takes_its_quote_from_the_text(tmp_path):
+    v1 = tmp_path / "v1.txt"
+    v1.write_text("😀 alpha beta gamma", encoding="utf-8")
+    c = tmp_path / "w3c.json"
+    c.write_text(json.dumps([{"type": "Annotation", "id": "p1", "body": "x", "target": {
+        "selector": {"type": "TextPositionSelector", "start": 8, "end": 12}}}]))
+    code, out, err = run("score", "--v1", v1, "--v2", v1, "--comments", c, "--json")
+    assert code == 0, err
+    (v,) = json.loads(out)["verdicts"]
+    assert v["v1"]["text"] == "beta" and v["verdict"] == "untouched"

@@ -380,3 +380,15 @@ async def test_a_server_refusing_required_tool_choice_still_gets_nudged(tmp_path
     notes = [e for e in json.loads((outcome.bundle / "trace.json").read_text())["entries"]
              if e["kind"] == "note" and "tool_choice=required" in e.get("text", "")]
     assert notes
+
+
+async def test_nothing_open_at_the_start_is_not_convergence(tmp_path):
+    """No actionable open comment: rounds to converge is N/A with the reason, never 0."""
+    text = Version.from_source(SAMPLE_HTML).text
+    comments = [dict(c, actionable=False) for c in sample_comments(text)]
+    ws, doc, _ = _setup(tmp_path, comments)
+    with ScriptedServer(FixEverything()) as srv:
+        outcome, _ = await _run(ws, doc, srv, tmp_path)
+    r = outcome.metrics["rounds_to_converge"]
+    assert r["value"] is None and "nothing to converge" in r["reason"]
+    assert outcome.metrics["attribution_rate"]["value"] is None
