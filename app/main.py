@@ -198,6 +198,14 @@ def smoke_test(app, window, bundle: Path | None, timeout: float) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
+    from engine.environment import no_display
+
+    if no_display() and not args.smoke_test and not args.qt_args:
+        # Qt would abort with "Reinstalling the application may fix this problem".
+        print("agent-review-loop: no display to open a window on (DISPLAY and WAYLAND_DISPLAY "
+              "are unset); start it in a desktop session. The arl command works without one.",
+              file=sys.stderr)
+        return 2
     offscreen = os.environ.get("QT_QPA_PLATFORM") == "offscreen" or args.smoke_test
     _prepare_environment(offscreen)
     from PySide6 import QtWebEngineWidgets  # noqa: F401 - must precede the QApplication

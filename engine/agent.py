@@ -564,6 +564,10 @@ class WorkspaceTools:
             return ToolOutcome(name, {"_raw": _short(raw_arguments or "", 200)}, False,
                                f"error: the arguments are not valid JSON ({exc.msg} at "
                                f"character {exc.pos}); send a JSON object")
+        except RecursionError:
+            return ToolOutcome(name, {"_raw": _short(raw_arguments or "", 200)}, False,
+                               "error: the arguments are nested too deeply; send a flat "
+                               "JSON object")
         if not isinstance(args, dict):
             return ToolOutcome(name, {"_raw": _short(str(raw_arguments), 200)}, False,
                                "error: the arguments must be a JSON object")
@@ -694,6 +698,8 @@ def parse_report(text: str | None, known_ids: list[str]) -> ClaimReport:
         what = what[:-3] if what.endswith(" at") else what
         return ClaimReport.unusable(f"the report is not valid JSON: {what} at character "
                                     f"{exc.pos} of {len(body)}")
+    except RecursionError:
+        return ClaimReport.unusable("the report is JSON nested too deeply to be a report")
     report = parse_claim_report(obj)
     if not report.usable:
         return report

@@ -334,7 +334,7 @@ def _manifest(path: Path, files: dict[str, bytes]) -> dict[str, Any]:
         raise BundleError(f"{path}: not an evidence bundle (no manifest.json)")
     try:
         manifest = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise BundleError(f"{path}: manifest.json is not valid JSON ({exc})") from None
     if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
         raise BundleError(f"{path}: manifest.json has no \"files\" table")
@@ -510,6 +510,9 @@ def open_bundle(path: str | os.PathLike[str]) -> Bundle:
         except json.JSONDecodeError as exc:
             problems.append(f"{name} is not valid JSON ({exc.msg})")
             return default
+        except RecursionError:
+            problems.append(f"{name} is JSON nested too deeply")
+            return default
 
     kind = str(manifest.get("document_kind", "html"))
     versions = []
@@ -558,6 +561,8 @@ def export_zip(folder: str | os.PathLike[str], zip_path: str | os.PathLike[str])
     src = Path(folder)
     if not src.is_dir():
         raise BundleError(f"{src}: not a folder")
+    if not (src / "manifest.json").is_file():
+        raise BundleError(f"{src}: not an evidence bundle (no manifest.json)")
     files = _read_folder(src)
     _manifest(src, files)
     dest = Path(zip_path)
@@ -606,7 +611,7 @@ def publish_scorecard(workspace: Any, bundle: Bundle | str | os.PathLike[str]) -
 
 VERDICT_LABELS = {
     "edited": ("\u270e", "Edited", "The commented text was changed."),
-    "untouched": ("\u25cf", "Not changed", "The commented text is the same as before."),
+    "untouched": ("\u25cb", "Untouched", "The commented text is the same as before."),
     "deleted": ("\u2716", "Deleted", "The commented text was removed."),
     "stale_anchor": ("\u26a0", "Stale anchor",
                      "The comment's quote is not in the version the agent was given."),
@@ -637,7 +642,7 @@ body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1c1c1c;m
 background:#f6f6f4}main{max-width:70em;margin:0 auto;padding:1.5em}
 h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.2em;margin-top:1.8em;border-bottom:1px solid #ccc}
 .banner{padding:.7em 1em;border-radius:6px;margin:.8em 0;font-weight:600}
-.completed{background:#e3f1e5;border:1px solid #5b9a66}.cancelled{background:#fff4d6;
+.completed{background:#e8eef6;border:1px solid #5a7ca8}.cancelled{background:#fff4d6;
 border:1px solid #c9a227}.failed{background:#fbe3e1;border:1px solid #c0463b}
 .scripted{background:#e9e4f7;border:2px dashed #6a4fb3;color:#3b2a73}
 .tampered{background:#fbe3e1;border:2px solid #c0463b;color:#7a1d14}
@@ -733,14 +738,19 @@ def render_scorecard(manifest: dict[str, Any], verdicts: dict[str, Any],
     out.extend(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in facts)
     out.append("</table>")
 
+    # "Completed" says the run ended normally, not that the agent did well: the banner is
+    # neutral, and this sentence says what the text shows for the comments that counted.
+    open_actionable = {c.get("id") for c in comments_before
+                       if c.get("actionable", True) and c.get("status", "open") == "open"}
     counts = {k: 0 for k in VERDICT_LABELS}
     for v in final:
-        counts[v.get("verdict")] = counts.get(v.get("verdict"), 0) + 1
+        if v.get("comment_id") in open_actionable or v.get("verdict") == "stale_anchor":
+            counts[v.get("verdict")] = counts.get(v.get("verdict"), 0) + 1
     actionable = counts["edited"] + counts["untouched"] + counts["deleted"]
     claimed = sum(1 for v in final if v.get("claim") == "addressed")
     summary = (f"Of {actionable} comment(s) the agent had to address, the text shows "
                f"{counts['edited']} edited, {counts['deleted']} deleted and "
-               f"{counts['untouched']} not changed.")
+               f"{counts['untouched']} untouched.")
     if counts["stale_anchor"]:
         summary += (f" {counts['stale_anchor']} comment(s) had a stale anchor and were not "
                     "counted.")

@@ -49,6 +49,8 @@ def read_json(path: str | os.PathLike) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise InputError(name, f"not JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+    except RecursionError:
+        raise InputError(name, "JSON nested too deeply to be comments or claims") from None
 
 
 def _is_w3c(obj: Any) -> bool:
@@ -106,17 +108,17 @@ def load_comments(path: str | os.PathLike,
 # -- W3C -------------------------------------------------------------------------------
 
 
-def _w3c_items(obj: Any) -> list[Any]:
+def _w3c_items(obj: Any, source: str = "") -> list[Any]:
+    """The annotations of a W3C document. Raises InputError when ``items`` is no list."""
     if isinstance(obj, list):
         return obj
-    if "items" in obj:
-        return obj["items"] if isinstance(obj["items"], list) else []
     first = obj.get("first")
-    if isinstance(first, dict):
-        return first.get("items") or []
-    if isinstance(first, list):
-        return first
-    return [obj]
+    items = obj["items"] if "items" in obj else (
+        first.get("items") if isinstance(first, dict) else first if isinstance(first, list)
+        else [obj])
+    if not isinstance(items, list):
+        raise InputError(source, "the annotation collection's items are not a list")
+    return items
 
 
 def _selectors(target: Any) -> list[dict]:
@@ -152,7 +154,7 @@ def comments_from_w3c(obj: Any, text: str | None = None,
     omap = utf16.OffsetMap(text) if text is not None else None
     comments: list[Comment] = []
     unusable: list[tuple[str, str]] = []
-    for i, ann in enumerate(_w3c_items(obj)):
+    for i, ann in enumerate(_w3c_items(obj, source)):
         label = f"#{i + 1}"
         if not isinstance(ann, dict):
             unusable.append((label, "annotation is not a JSON object"))
@@ -165,6 +167,10 @@ def comments_from_w3c(obj: Any, text: str | None = None,
                 quote, prefix, suffix = s.get("exact"), s.get("prefix"), s.get("suffix")
             elif s.get("type") == "TextPositionSelector":
                 start, end = s.get("start"), s.get("end")
+        if quote is None and text is not None and isinstance(start, int) \
+                and isinstance(end, int) and 0 <= start < end <= len(text):
+            # Only a TextPositionSelector: the quote and its context are read from the text.
+            quote, prefix, suffix = text[start:end], text[max(0, start - 32):start], text[end:end + 32]
         if quote is None:
             unusable.append((cid, "annotation has no TextQuoteSelector"))
             continue

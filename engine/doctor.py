@@ -17,6 +17,7 @@ import sys
 from dataclasses import dataclass
 
 from engine.agent import AgentConfig, AgentError, ModelClient, safe_url
+from engine.environment import no_display
 
 PASS, FAIL, UNVERIFIED, NA = "PASS", "FAIL", "UNVERIFIED", "N/A"
 
@@ -79,11 +80,12 @@ except Exception as e:
 """
 
 
-def _probe(code: str, timeout: float = 60.0) -> tuple[dict | None, str]:
+def _probe(code: str, timeout: float = 60.0,
+           extra_env: dict[str, str] | None = None) -> tuple[dict | None, str]:
     """Run ``code`` in a child interpreter; (its JSON output or None, stderr tail)."""
     try:
         proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                              timeout=timeout, env=os.environ.copy())
+                              timeout=timeout, env=os.environ.copy() | (extra_env or {}))
     except subprocess.TimeoutExpired:
         return None, f"no answer within {timeout:.0f} s"
     except OSError as exc:
@@ -108,7 +110,10 @@ def check_python() -> Check:
 
 
 def check_qt() -> list[Check]:
-    out, err = _probe(_QT_PROBE)
+    headless = no_display()
+    # With no display, Qt itself is checked offscreen; the missing display is said plainly.
+    env = {"QT_QPA_PLATFORM": "offscreen"} if headless else None
+    out, err = _probe(_QT_PROBE, extra_env=env)
     if out is None:
         return [Check("Qt platform plugin", FAIL, f"Qt could not start: {err}",
                       "on Linux install libxcb-cursor0 and libegl1, or set "
@@ -117,8 +122,11 @@ def check_qt() -> list[Check]:
         return [Check("Qt platform plugin", FAIL, f"PySide6 is not importable: {out['detail']}",
                       "run 'uv sync' to install the dependencies")]
     qt = [Check("Qt platform plugin", PASS,
-                f"PySide6 {out.get('pyside')}, platform '{out.get('platform')}'")]
-    web, err = _probe(_WEBENGINE_PROBE)
+                f"PySide6 {out.get('pyside')}, platform '{out.get('platform')}'"
+                + (" (no display here: DISPLAY and WAYLAND_DISPLAY are unset, so the desktop "
+                   "program cannot open a window; the arl commands need none)" if headless
+                   else ""))]
+    web, err = _probe(_WEBENGINE_PROBE, extra_env=env)
     if web is None or not web.get("ok"):
         detail = (web or {}).get("detail") or err
         qt.append(Check("QtWebEngine", FAIL, f"not importable: {detail}",
@@ -137,11 +145,13 @@ def check_keyring() -> Check:
                      "run 'uv sync'; or set OPENAI_API_KEY for this session")
     backend = out["backend"]
     if "fail" in backend.lower() or "null" in backend.lower() or not out.get("readable"):
-        return Check("keyring backend", FAIL,
-                     f"no usable keyring ({backend}{': ' + out['error'] if out.get('error') else ''})",
-                     "install and unlock a Secret Service (e.g. gnome-keyring) or KWallet; "
-                     "otherwise set OPENAI_API_KEY, or let the program keep the key in memory "
-                     "for this session")
+        # Not a failure of the program: it keeps a key in memory for the session, or reads
+        # OPENAI_API_KEY. Storing keys across sessions is what is unavailable here.
+        return Check("keyring backend", NA,
+                     f"no usable keyring ({backend}"
+                     f"{': ' + out['error'] if out.get('error') else ''}): keys are kept for "
+                     "the session only, or read from OPENAI_API_KEY. To store keys, install "
+                     "and unlock a Secret Service (e.g. gnome-keyring) or KWallet")
     return Check("keyring backend", PASS, backend)
 
 
@@ -202,19 +212,31 @@ async def check_endpoint(base_url: str | None, model: str | None,
             "name": "record_number", "description": "Record a number.",
             "parameters": {"type": "object", "properties": {"n": {"type": "integer"}},
                            "required": ["n"]}}}
+        ask = [{"role": "user", "content": "Record the number 7 with the record_number tool."}]
+        refused_required = ""
         try:
-            res = await client.chat(
-                [{"role": "user", "content": "Record the number 7 with the record_number tool."}],
-                purpose="check", round_no=0, conversation="doctor", tools=[tool],
-                tool_choice="required")
+            res = await client.chat(ask, purpose="check", round_no=0, conversation="doctor",
+                                    tools=[tool], tool_choice="required")
         except AgentError as exc:
-            out.append(Check(names[2], FAIL if exc.kind in ("auth", "model") else UNVERIFIED,
-                             str(exc), "use a model and server that support tool calls"
-                             if exc.kind not in ("auth", "model") else "see above"))
-            return out
+            if exc.kind in ("auth", "model"):
+                out.append(Check(names[2], FAIL, str(exc), "see above"))
+                return out
+            # Some servers (llama.cpp's chatml-function-calling) refuse a forced tool call
+            # but call tools when free to; the agent falls back the same way.
+            refused_required = " (this server refuses tool_choice=required; the agent " \
+                               "falls back to auto)"
+            try:
+                res = await client.chat(ask, purpose="check", round_no=0,
+                                        conversation="doctor", tools=[tool], tool_choice="auto")
+            except AgentError as exc2:
+                out.append(Check(names[2], UNVERIFIED, f"{exc2}{refused_required}",
+                                 "check the server's log; tool calls need a function-calling "
+                                 "chat format"))
+                return out
         calls = res.message.get("tool_calls") or []
         if any(c["function"]["name"] == "record_number" for c in calls):
-            out.append(Check(names[2], PASS, "the model called a tool when asked"))
+            out.append(Check(names[2], PASS, "the model called a tool when asked"
+                             + refused_required))
         else:
             out.append(Check(names[2], FAIL, "the model answered with text instead of a tool "
                                              "call",

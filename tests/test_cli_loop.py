@@ -86,7 +86,8 @@ def test_run_prints_the_verification_line(inputs, tmp_path, capsys):
     assert out.count(VERIFICATION_MESSAGE) == 3
 
 
-@pytest.mark.parametrize("case", ["missing-doc", "not-json", "empty-list", "wrong-shape"])
+@pytest.mark.parametrize("case", ["missing-doc", "not-json", "empty-list", "wrong-shape",
+                                  "deep-json", "bad-url"])
 def test_run_unusable_input_exits_2_in_one_line(inputs, tmp_path, capsys, case):
     doc, comments = inputs
     if case == "missing-doc":
@@ -95,14 +96,46 @@ def test_run_unusable_input_exits_2_in_one_line(inputs, tmp_path, capsys, case):
         comments.write_text("{not json")
     elif case == "empty-list":
         comments.write_text("[]")
-    else:
+    elif case == "deep-json":
+        comments.write_text("[" * 100_000 + "]" * 100_000)
+    elif case == "wrong-shape":
         comments.write_text('{"comments": 5}')
+    url = "notaurl" if case == "bad-url" else "http://127.0.0.1:9/v1"
     code = arl(["run", "--doc", str(doc), "--comments", str(comments), "--base-url",
-                "http://127.0.0.1:9/v1", "--model", "m"])
+                url, "--model", "m"])
     err = capsys.readouterr().err
     assert code == 2
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
-    assert (doc.name if case == "missing-doc" else comments.name) in err
+    assert ("--base-url" if case == "bad-url" else
+            doc.name if case == "missing-doc" else comments.name) in err
+
+
+def test_run_refuses_comments_that_do_not_fit_the_document(inputs, tmp_path, capsys):
+    """A run whose comments all miss the document would "converge" at once: refused."""
+    doc, comments = inputs
+    other = tmp_path / "other.html"
+    other.write_text("<p>Nothing here matches any quote.</p>", encoding="utf-8")
+    code = arl(["run", "--doc", str(other), "--comments", str(comments), "--base-url",
+                "http://127.0.0.1:9/v1", "--model", "m"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "none of its 3 comment(s) fits other.html" in err
+    assert err.count("skipped") == 3 and "Traceback" not in err
+
+
+def test_bundle_export_refuses_a_tampered_bundle(inputs, tmp_path, capsys):
+    doc, comments = inputs
+    with ScriptedServer(FixEverything()) as srv:
+        assert arl(_run_args(srv, doc, comments, tmp_path, "--json")) == 0
+    bundle = json.loads(capsys.readouterr().out.strip().splitlines()[-1])["bundle"]
+    (Path(bundle) / "metrics.json").write_text("{}")
+    out_zip = tmp_path / "b.zip"
+    assert arl(["bundle", "export", bundle, str(out_zip)]) == 3
+    cap = capsys.readouterr()
+    assert "TAMPERED metrics.json" in cap.out and "not exported" in cap.err
+    assert not out_zip.exists()
+    assert arl(["bundle", "export", str(tmp_path), str(out_zip)]) == 2
+    assert "no manifest.json" in capsys.readouterr().err
 
 
 def test_run_failure_exits_1_with_a_failed_bundle(inputs, tmp_path, capsys):
@@ -119,7 +152,10 @@ def test_run_failure_exits_1_with_a_failed_bundle(inputs, tmp_path, capsys):
     assert b.status == "failed" and "missing-model" in b.reason
 
 
-def test_ctrl_c_exits_130_with_a_cancelled_bundle(inputs, tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP],
+                         ids=["ctrl-c", "term", "hangup"])
+def test_interrupt_exits_130_with_a_cancelled_bundle(inputs, tmp_path, sig):
+    """Ctrl-C, a kill or a closed terminal: the run ends cancelled, with its bundle."""
     doc, comments = inputs
     with ScriptedServer(FixEverything(), latency=0.3) as srv:
         env = dict(os.environ, ARL_HOME=str(tmp_path / "home"), PYTHONUNBUFFERED="1")
@@ -136,7 +172,7 @@ def test_ctrl_c_exits_130_with_a_cancelled_bundle(inputs, tmp_path):
                     break
                 lines.append(line)
                 if line.startswith("Agent called"):
-                    proc.send_signal(signal.SIGINT)
+                    proc.send_signal(sig)
                     break
             rest, err = proc.communicate(timeout=60)
         finally:
