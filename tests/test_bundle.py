@@ -189,7 +189,7 @@ def test_scorecard_says_na_reasons_and_verification(tmp_path):
     assert "N/A" in card and "Not measurable" in card
     assert "did not converge" in card
     assert "VERIFICATION: MODEL CLAIMED ADDRESSED - ANCHORED TEXT UNCHANGED" in card
-    assert "Not changed" in card
+    assert "Untouched" in card and "Not changed" not in card
 
 
 def test_scripted_bundle_says_so(tmp_path):
