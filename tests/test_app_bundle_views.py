@@ -83,7 +83,8 @@ def test_selecting_a_comment_shows_both_texts_and_thread(qtbot, window):
     assert "VERIFICATION: MODEL CLAIMED ADDRESSED - ANCHORED TEXT UNCHANGED" in text
     assert "reopened" in text and "by email" in text
     with qtbot.waitCallback(timeout=10000) as cb:
-        window.verdicts.v2.run_js("window.scrollY >= 0 && CSS.highlights.has('arl-focus')", cb)
+        window.verdicts.v2.run_js(
+            "window.scrollY >= 0 && CSS.highlights.has(window.__arl.ns + '-focus')", cb)
     assert cb.args[0] is True
 
 

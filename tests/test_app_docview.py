@@ -181,7 +181,7 @@ def test_repainting_replaces_the_badges(qtbot, view):
     for _ in range(3):
         with qtbot.waitSignal(view.highlighted, timeout=10000):
             view.set_highlights(spans)
-    assert js(qtbot, view, "document.querySelectorAll('arl-overlay').length") == 1
+    assert js(qtbot, view, "document.querySelectorAll(window.__arl.ns + '-overlay').length") == 1
     with qtbot.waitCallback(timeout=10000) as cb:
         view.focus_span("b", cb)
     assert cb.args[0] is True
@@ -189,3 +189,23 @@ def test_repainting_replaces_the_badges(qtbot, view):
     with qtbot.waitCallback(timeout=10000) as cb:
         view.body_text(cb)
     assert cb.args[0] == TRICKY_TEXT
+
+
+def test_the_documents_own_css_cannot_hide_the_verdict_marks(qtbot, view):
+    """An agent's v2 may carry CSS aimed at the marks: their names are random per page and
+    the overlay's look is pinned inline with !important."""
+    hostile = ("<style>arl-overlay, [class*=arl], html > :not(head):not(body)"
+               "{display:none !important; visibility:hidden !important; opacity:0 !important}"
+               "::highlight(arl-edited), ::highlight(arl-focus)"
+               "{background-color:transparent !important}</style><p>alpha beta gamma</p>")
+    load(qtbot, view, hostile.encode("utf-8"))
+    with qtbot.waitSignal(view.highlighted, timeout=10000):
+        view.set_highlights([{"id": "a", "kind": "edited", "start": 0, "end": 5, "label": "A"}])
+    ns = js(qtbot, view, "window.__arl.ns")
+    assert ns.startswith("arl-") and len(ns) > 8
+    style = js(qtbot, view, "(function(){var h=document.querySelector(window.__arl.ns + "
+                            "'-overlay'); var c=getComputedStyle(h); return [c.display, "
+                            "c.visibility, c.opacity].join(' ');})()")
+    assert style == "block visible 1"
+    assert js(qtbot, view, "CSS.highlights.has(window.__arl.ns + '-edited')") is True
+    assert js(qtbot, view, "CSS.highlights.has('arl-edited')") is False

@@ -10,6 +10,15 @@
   "use strict";
   if (window.__arl) return;
   var CONTEXT = 32;
+  // The document under review is untrusted and may carry its own CSS. Every name this
+  // script gives the page (highlight names, the overlay element, the style element) carries
+  // a random suffix per page load, so the document's CSS cannot target the verdict marks;
+  // the overlay's own look is set inline with !important, which no stylesheet overrides.
+  var NS = (function () {
+    var a = new Uint32Array(2);
+    crypto.getRandomValues(a);
+    return "arl-" + a[0].toString(36) + a[1].toString(36);
+  })();
   var state = { nodes: null, starts: null, spans: [], ranges: {}, bridge: null,
                 kinds: {}, labels: true, overlay: null };
 
@@ -74,10 +83,10 @@
   var ROOM = "body, body *{line-height:2.3 !important;}\n";
 
   function ensureStyle(css) {
-    var el = document.getElementById("__arl_style");
+    var el = document.getElementById(NS + "-style");
     if (!el) {
       el = document.createElement("style");
-      el.id = "__arl_style";
+      el.id = NS + "-style";
       (document.head || document.documentElement).appendChild(el);
     }
     el.textContent = css;
@@ -86,9 +95,12 @@
   function ensureOverlay() {
     if (state.overlay && state.overlay.host.isConnected) return state.overlay;
     // The overlay sits under <html>, outside <body>: body.textContent is unchanged.
-    var host = document.createElement("arl-overlay");
-    host.style.cssText = "position:absolute;left:0;top:0;width:0;height:0;" +
-      "z-index:2147483647;pointer-events:none;";
+    var host = document.createElement(NS + "-overlay");
+    var pin = {position: "absolute", left: "0", top: "0", width: "0", height: "0",
+               "z-index": "2147483647", "pointer-events": "none", display: "block",
+               visibility: "visible", opacity: "1", transform: "none", filter: "none",
+               "clip-path": "none", mask: "none", overflow: "visible", contain: "none"};
+    Object.keys(pin).forEach(function (k) { host.style.setProperty(k, pin[k], "important"); });
     var root = host.attachShadow({ mode: "closed" });
     var style = document.createElement("style");
     style.textContent =
@@ -116,12 +128,14 @@
     var groups = {};
     Object.keys(kinds).forEach(function (k) {
       var s = kinds[k];
-      css += "::highlight(arl-" + k + "){background-color:" + s.bg + ";color:" +
-        (s.text || "inherit") + ";text-decoration:underline " + (s.style || "solid") + " " +
-        s.line + " 2px;text-underline-offset:3px;}\n";
+      css += "::highlight(" + NS + "-" + k + "){background-color:" + s.bg +
+        " !important;color:" + (s.text || "inherit") + " !important;" +
+        "text-decoration:underline " + (s.style || "solid") + " " + s.line +
+        " 2px !important;text-underline-offset:3px !important;}\n";
       groups[k] = [];
     });
-    css += "::highlight(arl-focus){background-color:rgba(255,255,0,.55);color:#000;}\n";
+    css += "::highlight(" + NS + "-focus){background-color:rgba(255,255,0,.55) !important;" +
+      "color:#000 !important;}\n";
     // Room above each line for the verdict badges (layout only; the text is unchanged).
     if (wantsRoom() || (spec.labels !== false &&
                         (spec.spans || []).some(function (sp) { return sp.label; }))) {
@@ -140,7 +154,7 @@
     });
     if (window.CSS && CSS.highlights && window.Highlight) {
       Object.keys(groups).forEach(function (k) {
-        if (groups[k].length) CSS.highlights.set("arl-" + k, new Highlight(...groups[k]));
+        if (groups[k].length) CSS.highlights.set(NS + "-" + k, new Highlight(...groups[k]));
       });
     }
     state.labels = spec.labels !== false;
@@ -200,14 +214,14 @@
   function focus(id) {
     state.focusId = id;
     var r = state.ranges[id];
-    if (window.CSS && CSS.highlights) CSS.highlights.delete("arl-focus");
+    if (window.CSS && CSS.highlights) CSS.highlights.delete(NS + "-focus");
     if (state.overlay) {
       state.overlay.layer.querySelectorAll(".b").forEach(function (b) {
         b.classList.toggle("focus", b.dataset.id === id);
       });
     }
     if (!r) return false;
-    if (window.Highlight) CSS.highlights.set("arl-focus", new Highlight(r));
+    if (window.Highlight) CSS.highlights.set(NS + "-focus", new Highlight(r));
     var rect = r.getBoundingClientRect();
     window.scrollTo({ top: Math.max(0, rect.top + window.scrollY - window.innerHeight / 3),
                       left: 0, behavior: "instant" });
@@ -285,6 +299,7 @@
   }
 
   window.__arl = {
+    ns: NS,
     highlight: highlight, focus: focus, selectSpan: selectSpan, selectOffsets: selectOffsets,
     selectionAnchor: selectionAnchor, rangeFor: rangeFor,
     bodyText: function () { return document.body ? document.body.textContent : ""; },
