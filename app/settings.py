@@ -23,6 +23,7 @@ DEFAULTS: dict[str, Any] = {
     "run/rounds": 3,
     "run/max_tokens": 200_000,
     "run/turns_per_round": 12,
+    "run/echo_tool_results": False,
     "bundles/recent": [],
     "ui/last_dir": "",
 }
@@ -125,6 +126,22 @@ class Settings:
     @max_tokens.setter
     def max_tokens(self, v: int) -> None:
         self.set("run/max_tokens", int(v))
+
+    @property
+    def turns_per_round(self) -> int:
+        return self.get("run/turns_per_round")
+
+    @turns_per_round.setter
+    def turns_per_round(self, v: int) -> None:
+        self.set("run/turns_per_round", int(v))
+
+    @property
+    def echo_tool_results(self) -> bool:
+        return bool(self.get("run/echo_tool_results"))
+
+    @echo_tool_results.setter
+    def echo_tool_results(self, v: bool) -> None:
+        self.set("run/echo_tool_results", bool(v))
 
     @property
     def recent_bundles(self) -> list[str]:

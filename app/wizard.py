@@ -413,7 +413,7 @@ class DocumentPage(QWizardPage):
 
     def ask_file(self) -> None:
         dlg = QFileDialog(self, "Choose the document", str(Path.home()),
-                          "Documents (*.html *.htm *.md *.markdown *.txt);;All files (*)")
+                          "Documents (*.html *.htm *.xhtml *.xht *.md *.markdown *.txt *.text);;All files (*)")
         dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
         dlg.fileSelected.connect(self.load_file)
         self._dialog = dlg
@@ -720,11 +720,22 @@ class RunSettingsPage(QWizardPage):
         self.budget.setSpecialValueText("no limit")
         self.budget.setSuffix(" tokens")
         self.budget.setValue(settings.max_tokens if settings else 200_000)
+        self.turns = QSpinBox()
+        self.turns.setRange(2, 100)
+        self.turns.setValue(settings.turns_per_round if settings else 12)
+        self.turns.setToolTip("Model answers allowed in one round before the round ends.")
+        self.echo = QCheckBox("Repeat tool results to the model as plain messages")
+        self.echo.setChecked(settings.echo_tool_results if settings else False)
+        self.echo.setToolTip("For servers whose chat template drops tool messages (llama.cpp's "
+                             "chatml-function-calling format): without it the model never sees "
+                             "what its tools returned.")
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         form = QFormLayout(self)
         form.addRow("&Rounds at most:", self.rounds)
         form.addRow("Token &budget for the run:", self.budget)
+        form.addRow("Model &turns per round:", self.turns)
+        form.addRow("", self.echo)
         form.addRow(self.summary)
 
     def initializePage(self) -> None:  # noqa: N802
@@ -739,6 +750,8 @@ class RunSettingsPage(QWizardPage):
         if self.settings is not None:
             self.settings.rounds = self.rounds.value()
             self.settings.max_tokens = self.budget.value()
+            self.settings.turns_per_round = self.turns.value()
+            self.settings.echo_tool_results = self.echo.isChecked()
         return True
 
 
@@ -778,6 +791,8 @@ class SetupWizard(QWizard):
         config = self.model_page.config()
         budget = self.run_page.budget.value()
         config.max_tokens_per_run = budget or None
+        config.max_turns_per_round = self.run_page.turns.value()
+        config.echo_tool_results = self.run_page.echo.isChecked()
         return RunRequest(config=config, title=self.document_page.title or "Document",
                           raw=self.document_page.raw or "", kind=self.document_page.kind,
                           comments=list(self.comments_page.comments),

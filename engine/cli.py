@@ -45,8 +45,12 @@ def _pct(m) -> str:
     return f"{m.value:.0%} ({m.numerator:g} of {m.denominator:g})"
 
 
-def render_summary(result, unusable_notes: list[str]) -> str:
-    """The short, plain-words summary ``arl score`` prints without ``--json``."""
+def render_summary(result, unusable_notes: list[str],
+                   quotes: dict[str, str] | None = None) -> str:
+    """The short, plain-words summary ``arl score`` prints without ``--json``.
+
+    ``quotes``: comment id -> the comment's own quote, shown where no v1 span exists
+    (a stale anchor)."""
     lines = []
     counts = result.counts()
     lines.append(f"{len(result.verdicts)} comment(s) scored: {counts['edited']} edited, "
@@ -54,7 +58,7 @@ def render_summary(result, unusable_notes: list[str]) -> str:
                  f"{counts['stale_anchor']} stale anchor(s); "
                  f"{len(result.actionable_ids)} actionable and open (the metrics count these).")
     for v in result.verdicts:
-        q = (v.v1.text if v.v1 else "")
+        q = v.v1.text if v.v1 else (quotes or {}).get(v.comment_id, "")
         q = (q[:60] + "…") if len(q) > 61 else q
         label = v.verdict.replace("_", " ").upper()
         extra = []
@@ -121,7 +125,7 @@ def cmd_score(args: argparse.Namespace) -> int:
             print(f"arl: {n}", file=sys.stderr)
         sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
     else:
-        print(render_summary(result, notes))
+        print(render_summary(result, notes, {c.id: c.anchor.quote or "" for c in comments}))
     return EXIT_OK
 
 

@@ -89,7 +89,10 @@ def parse_comments(obj: Any, source: str = "",
         try:
             c = Comment.from_json(item)
         except ValueError as e:
-            unusable.append((label, str(e)))
+            why = str(e)
+            if why.startswith(f"comment {label}: "):  # the id is said once, by the caller
+                why = why[len(f"comment {label}: "):]
+            unusable.append((label, why))
             continue
         if c.id in seen:
             unusable.append((label, "duplicate comment id"))

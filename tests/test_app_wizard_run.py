@@ -315,12 +315,16 @@ def test_finish_emits_a_run_request(qtbot, wizard):
     assert wizard.currentPage() is wizard.run_page
     wizard.run_page.rounds.setValue(2)
     wizard.run_page.budget.setValue(0)
+    wizard.run_page.turns.setValue(6)
+    wizard.run_page.echo.setChecked(True)
     with qtbot.waitSignal(wizard.runRequested, timeout=5000) as blocker:
         wizard.accept()
     req = blocker.args[0]
     assert req.rounds == 2 and req.config.max_tokens_per_run is None
+    assert req.config.max_turns_per_round == 6 and req.config.echo_tool_results is True
     assert req.raw == SAMPLE and [c.id for c in req.comments] == ["c1"]
     assert Settings().rounds == 2
+    assert Settings().turns_per_round == 6 and Settings().echo_tool_results is True
 
 
 # -- run view -------------------------------------------------------------------------------
