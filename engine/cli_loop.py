@@ -392,6 +392,8 @@ def cmd_comments_import(args: argparse.Namespace) -> int:
     for cid, reason in unusable:
         print(f"arl: {os.path.basename(args.annotations)}: annotation {cid} skipped: {reason}",
               file=sys.stderr)
+    if not comments:
+        return _fail(f"{args.annotations}: no annotation could be imported; nothing written")
     return _write_json({"comments": [c.to_json() for c in comments]}, args.out)
 
 

@@ -285,3 +285,16 @@ def test_default_title():
     assert default_title("p.txt", "text", "\n\nCase Report: X\n\nAbstract") == "Case Report: X"
     assert default_title("p.md", "text", "# Heading\n") == "Heading"
     assert default_title("p.txt", "text", "x" * 200) == "p.txt"
+
+
+def test_comments_import_with_nothing_importable_writes_nothing(tmp_path, capsys):
+    doc = tmp_path / "d.txt"
+    doc.write_text("alpha beta")
+    ann = tmp_path / "a.json"
+    ann.write_text(json.dumps([{"type": "Annotation", "id": "x", "target": {}}]))
+    out = tmp_path / "out.json"
+    assert arl(["comments", "import", "--annotations", str(ann), "--doc", str(doc),
+                "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "annotation x skipped" in err and "nothing written" in err
+    assert not out.exists()
