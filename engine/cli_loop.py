@@ -16,7 +16,6 @@ nothing under ``engine/`` imports it at module level (DESIGN.md layers); any key
 from __future__ import annotations
 
 import argparse
-import asyncio
 import importlib
 import json
 import os
@@ -122,6 +121,8 @@ def _bad_url(url: str | None) -> str | None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    import asyncio  # here, not at the top: `arl score` loads this module and never needs it
+
     from engine.agent import AgentConfig
     from engine.events import RunEvent, RunFailed, RunFinished
     from engine.html_text import DocumentError
@@ -215,6 +216,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_author(args: argparse.Namespace) -> int:
+    import asyncio
+
     from engine.agent import AgentConfig, AgentError
     from engine.author import author_document, list_briefs, load_brief
     from engine.models import InputError
@@ -340,6 +343,8 @@ def cmd_bundle_publish(args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
+    import asyncio
+
     from engine.doctor import FAIL, run_checks
 
     key, _ = resolve_api_key()
