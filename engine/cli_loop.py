@@ -262,6 +262,14 @@ def cmd_author(args: argparse.Namespace) -> int:
 # -- arl bundle ------------------------------------------------------------------------------
 
 
+def _report_tampered(path: str, bad: list[tuple[str, str]], then: str = "") -> int:
+    """Name each file that fails its hash (stdout), one summary line (stderr); exit 3."""
+    for name, problem in bad:
+        print(f"TAMPERED {name}: {problem}")
+    print(f"arl: {path}: {len(bad)} file(s) fail the manifest check{then}", file=sys.stderr)
+    return EXIT_TAMPERED
+
+
 def cmd_bundle_verify(args: argparse.Namespace) -> int:
     from engine.bundle import BundleError, verify_bundle
 
@@ -272,11 +280,7 @@ def cmd_bundle_verify(args: argparse.Namespace) -> int:
     if result.ok:
         print(f"OK: every file of {args.path} matches its manifest")
         return EXIT_OK
-    for name, problem in result.bad:
-        print(f"TAMPERED {name}: {problem}")
-    print(f"arl: {args.path}: {len(result.bad)} file(s) fail the manifest check",
-          file=sys.stderr)
-    return EXIT_TAMPERED
+    return _report_tampered(args.path, result.bad)
 
 
 def cmd_bundle_export(args: argparse.Namespace) -> int:
@@ -285,11 +289,7 @@ def cmd_bundle_export(args: argparse.Namespace) -> int:
     try:
         check = verify_bundle(args.folder)
         if not check.ok:
-            for name, problem in check.bad:
-                print(f"TAMPERED {name}: {problem}")
-            print(f"arl: {args.folder}: {len(check.bad)} file(s) fail the manifest check; "
-                  "not exported", file=sys.stderr)
-            return EXIT_TAMPERED
+            return _report_tampered(args.folder, check.bad, "; not exported")
         dest = export_zip(args.folder, args.zip)
     except BundleError as exc:
         return _fail(str(exc))
