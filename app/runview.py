@@ -227,6 +227,11 @@ class RunView(QWidget):
                  "failed": "Run failed"}.get(status, f"Run {status}")
         self.title.setText(f"<h2>{words}</h2>")
         self.round_label.setText(f"{words}: {reason}." if reason else words + ".")
+        # What was said while running ("Cancel stops after the current step", "so far")
+        # is no longer true.
+        self.hint.setText("The evidence bundle of this run opens in the Verdicts tab."
+                          if self.bundle_path else "")
+        self.tokens_label.setText(self.tokens_label.text().replace("Tokens so far", "Tokens used"))
         if status == "failed":
             self.round_label.setStyleSheet("color:#B24000;font-weight:600")
         else:

@@ -420,11 +420,11 @@ class DocumentPage(QWizardPage):
         dlg.open()
 
     def load_file(self, path: str) -> None:
-        from engine.html_text import read_document
+        from engine.html_text import document_title, read_document
 
         self.status.setText(f"Reading {path}\u2026")
         run_in_thread(lambda: read_document(path),
-                      lambda r: self.set_document(document_title(r[1], r[0], path), r[1], r[0]),
+                      lambda r: self.set_document(document_title(path, r[0], r[1]), r[1], r[0]),
                       lambda exc: self.status.setText(f"Could not read the file: {exc}"))
 
     def write_from_brief(self) -> None:
@@ -464,20 +464,6 @@ class DocumentPage(QWizardPage):
     def isComplete(self) -> bool:  # noqa: N802
         return self.raw is not None and bool(self.raw.strip())
 
-
-def document_title(raw: str, kind: str, path: str) -> str:
-    """A name for people: the HTML ``<title>`` or first Markdown heading, else the file name."""
-    import re
-
-    if kind == "html":
-        m = re.search(r"<title[^>]*>(.*?)</title>", raw[:20000], re.I | re.S)
-        if m and m.group(1).strip():
-            return html.unescape(" ".join(m.group(1).split()))[:120]
-    else:
-        for line in raw.splitlines()[:20]:
-            if line.startswith("#") and line.lstrip("#").strip():
-                return line.lstrip("#").strip()[:120]
-    return Path(path).stem
 
 
 async def _author(config, brief):

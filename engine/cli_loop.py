@@ -88,20 +88,10 @@ def _read_doc_and_comments(doc: str, comments_path: str) -> tuple[str, str, Any,
 
 
 def default_title(path: str, kind: str, raw: str) -> str:
-    """A document's title: its HTML ``<title>``, or a text's first non-empty line (at most
-    120 characters), else the file name."""
-    import html as html_mod
-    import re
+    """A document's title (``engine.html_text.document_title``; kept for callers)."""
+    from engine.html_text import document_title
 
-    if kind == "html":
-        m = re.search(r"<title[^>]*>(.*?)</title>", raw[:20000], re.I | re.S)
-        title = " ".join(html_mod.unescape(m.group(1)).split()) if m else ""
-    else:
-        title = next((ln.strip() for ln in raw.splitlines()[:50] if ln.strip()), "")
-        title = title.lstrip("#").strip()
-    if not title or len(title) > 120:
-        return Path(path).name
-    return title
+    return document_title(path, kind, raw)
 
 
 # -- arl run ---------------------------------------------------------------------------------

@@ -939,3 +939,21 @@ def read_document(path: str | os.PathLike) -> tuple[str, str]:
     if os.path.splitext(text_path)[1].lower() in TEXT_EXTENSIONS:
         return "text", decode_text(data)[0]
     return "html", decode_html(data)[0]
+
+
+def document_title(path: str | os.PathLike, kind: str, raw: str) -> str:
+    """A document's title for people: its HTML ``<title>``, or a text's first non-empty
+    line (a Markdown heading without its ``#``), at most 120 characters; else the file
+    name. The CLI and the desktop wizard both use this one rule."""
+    import html as html_mod
+    import re
+
+    if kind == "html":
+        m = re.search(r"<title[^>]*>(.*?)</title>", raw[:20000], re.I | re.S)
+        title = " ".join(html_mod.unescape(m.group(1)).split()) if m else ""
+    else:
+        title = next((ln.strip() for ln in raw.splitlines()[:50] if ln.strip()), "")
+        title = title.lstrip("#").strip()
+    if not title or len(title) > 120:
+        return os.path.basename(os.fspath(path))
+    return title

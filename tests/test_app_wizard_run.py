@@ -369,6 +369,9 @@ def test_cancel_during_a_run_leaves_a_cancelled_bundle(qtbot, qloop, tmp_path):
     assert open_bundle(bundle).status == "cancelled"
     assert "Run cancelled" in view.title.text()
     assert not view.cancel_btn.isEnabled() and view.new_btn.isEnabled()
+    # What was true while running is no longer said.
+    assert "Cancel stops" not in view.hint.text() and "Verdicts tab" in view.hint.text()
+    assert "so far" not in view.tokens_label.text()
 
 
 def test_a_full_run_opens_its_verdicts(qtbot, qloop, tmp_path):
