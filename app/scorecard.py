@@ -7,6 +7,8 @@ scripts, no network). Publishing stores it in the workspace as a document of its
 
 from __future__ import annotations
 
+import os
+
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
@@ -181,6 +183,14 @@ class ScorecardView(QWidget):
 
     def _pdf_done(self, path: str, ok: bool) -> None:
         if ok:
+            # Chromium writes the PDF owner-only (0600); give it the mode any file the user
+            # saves gets (0666 less the umask), as the HTML export has.
+            try:
+                mask = os.umask(0)
+                os.umask(mask)
+                os.chmod(path, 0o666 & ~mask)
+            except OSError:
+                pass
             self.message.emit(f"Scorecard exported to {path}")
             self.exported.emit(path)
         else:

@@ -151,6 +151,8 @@ def test_export_scorecard_html_and_pdf(qtbot, window, tmp_path):
     with qtbot.waitSignal(window.scorecard.exported, timeout=30000):
         window.scorecard.export_pdf(str(pdf_path))
     assert pdf_path.read_bytes().startswith(b"%PDF")
+    # Both exports get the same, ordinary file mode (Chromium writes PDFs owner-only).
+    assert (pdf_path.stat().st_mode & 0o777) == (html_path.stat().st_mode & 0o777)
 
 
 def test_window_state_and_recent_bundles_persist(qtbot, tmp_path):
