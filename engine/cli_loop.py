@@ -372,7 +372,19 @@ def cmd_comments_export(args: argparse.Namespace) -> int:
     for cid, reason in unusable:
         print(f"arl: {os.path.basename(args.comments)}: comment {cid} skipped: {reason}",
               file=sys.stderr)
-    return _write_json(comments_to_w3c(comments, version.text, args.source or ""), args.out)
+    # Positions are written against --doc: a comment whose quote is not in it would be
+    # exported with positions that point at other text.
+    from engine.scoring import score
+
+    missing = dict(score(version, version, comments).unusable)
+    for cid, reason in missing.items():
+        print(f"arl: {os.path.basename(args.comments)}: comment {cid} does not fit "
+              f"{os.path.basename(args.doc)}: {reason}", file=sys.stderr)
+    if comments and len(missing) == len(comments):
+        return _fail(f"{args.comments}: none of its comments fits {args.doc}; is it the "
+                     "document they were made on? Nothing written")
+    fitting = [c for c in comments if c.id not in missing]
+    return _write_json(comments_to_w3c(fitting, version.text, args.source or ""), args.out)
 
 
 def cmd_comments_import(args: argparse.Namespace) -> int:

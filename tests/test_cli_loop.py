@@ -298,3 +298,15 @@ def test_comments_import_with_nothing_importable_writes_nothing(tmp_path, capsys
     err = capsys.readouterr().err
     assert "annotation x skipped" in err and "nothing written" in err
     assert not out.exists()
+
+
+def test_comments_export_against_the_wrong_document_writes_nothing(inputs, tmp_path, capsys):
+    doc, comments = inputs
+    other = tmp_path / "other.txt"
+    other.write_text("Nothing of the memo is here.")
+    out = tmp_path / "w3c.json"
+    assert arl(["comments", "export", "--comments", str(comments), "--doc", str(other),
+                "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "does not fit other.txt" in err and "Nothing written" in err
+    assert not out.exists()
