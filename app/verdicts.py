@@ -87,8 +87,12 @@ def banner_for(data: BundleData) -> tuple[str, str]:
     final_claims = data.claims.get("final") if isinstance(data.claims, dict) else None
     if isinstance(final_claims, dict) and final_claims.get("usable") is False:
         level = "warn" if level == "ok" else level
-        parts.append("The agent's report could not be used ("
-                     + html.escape(str(final_claims.get("problem") or "no reason given"))
+        problem = str(final_claims.get("problem") or "no reason given")
+        # The plain first clause for people; the parser's detail stays in claims.json.
+        plain = problem.split(" (")[0].split(": unterminated")[0]
+        if plain.startswith("the report is not valid JSON"):
+            plain = "the report is not valid JSON"
+        parts.append("The agent's report could not be used (" + html.escape(plain)
                      + "), so no claim is compared with the text.")
     elif final_claims is None and data.verdicts and status != "failed":
         parts.append("The agent made no report, so no claim is compared with the text.")

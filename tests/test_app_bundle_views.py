@@ -194,6 +194,16 @@ def test_real_run_facts_in_the_banner(qtbot, window, tmp_path):
     assert json.loads((path / "manifest.json").read_text())["status"] == "completed"
 
 
+def test_the_banner_gives_the_plain_reason_not_the_parsers(qtbot, window):
+    from app.main import example_bundle_path
+
+    with qtbot.waitSignal(window.verdicts.rendered, timeout=60000):
+        assert window.open_bundle(example_bundle_path(), remember=False)
+    banner = window.verdicts.banner.text()
+    assert "report could not be used (the report was cut off at its limit" in banner
+    assert "unterminated" not in banner and "character" not in banner
+
+
 def test_publish_asks_first_naming_the_document(qtbot, window):
     from PySide6.QtWidgets import QMessageBox
 
