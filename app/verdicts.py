@@ -214,7 +214,9 @@ class VerdictTable(QTableView):
         from PySide6.QtGui import QFontMetrics
 
         bfm = QFontMetrics(bold)
-        for c, width in enumerate((4, 16, 24, 30, 14, 18, 34)):
+        # Narrow enough that all seven columns fit the half-window table at 1400 px; the
+        # last stretches, and every cell's full text is in the detail pane beside it.
+        for c, width in enumerate((4, 16, 17, 20, 12, 16, 16)):
             self.setColumnWidth(c, max(fm.averageCharWidth() * width,
                                        fm.horizontalAdvance(COLUMNS[c]) + 24))
         # Verdict and agreement cells are short and must never be cut.

@@ -209,3 +209,16 @@ def test_the_documents_own_css_cannot_hide_the_verdict_marks(qtbot, view):
     assert style == "block visible 1"
     assert js(qtbot, view, "CSS.highlights.has(window.__arl.ns + '-edited')") is True
     assert js(qtbot, view, "CSS.highlights.has('arl-edited')") is False
+
+
+def test_a_removal_mark_stands_beside_its_text_not_in_the_corner(qtbot, view):
+    """A zero-width 'text removed here' mark at the end of a paragraph's text node."""
+    load(qtbot, view, b"<h1>Title</h1>\n<p>First paragraph ends here.</p>\n<p>Second.</p>")
+    end = len("Title\nFirst paragraph ends here.")
+    with qtbot.waitSignal(view.highlighted, timeout=10000):
+        view.set_highlights([{"id": "x", "kind": "collateral", "start": end, "end": end,
+                              "label": "", "mark": True}])
+    boxes = js(qtbot, view, "window.__arl.markBoxes()")
+    assert len(boxes) == 1
+    left, top = boxes[0]
+    assert left > 100 and top > 40  # beside "here.", not at the page's top-left corner

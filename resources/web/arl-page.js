@@ -92,6 +92,27 @@
     el.textContent = css;
   }
 
+  // The box of the character next to a collapsed range, as a zero-width rect at the
+  // range's side of it; null if there is no character either side.
+  function edgeRect(r) {
+    textNodes();
+    var at = offsetOf(r.startContainer, r.startOffset);
+    if (at === null) return null;
+    var tries = [[at - 1, at, "right"], [at, at + 1, "left"]];
+    for (var i = 0; i < tries.length; i++) {
+      var t = tries[i];
+      if (t[0] < 0 || t[1] > state.length) continue;
+      var cr = rangeFor(t[0], t[1]);
+      if (!cr) continue;
+      var b = cr.getBoundingClientRect();
+      if (b.width || b.height) {
+        var x = t[2] === "right" ? b.right : b.left;
+        return {left: x, top: b.top, width: 0, height: b.height};
+      }
+    }
+    return null;
+  }
+
   function ensureOverlay() {
     if (state.overlay && state.overlay.host.isConnected) return state.overlay;
     // The overlay sits under <html>, outside <body>: body.textContent is unchanged.
@@ -176,6 +197,12 @@
       var rect = rects.length ? rects[0] : r.getBoundingClientRect();
       var k = state.kinds[sp.kind] || {};
       if (!sp.label) {  // a caret mark where text was removed
+        if (!rect.width && !rect.height && !rect.top && !rect.left) {
+          // A collapsed range at a text-node boundary has no box: measure the character
+          // before it (or after it) and stand at its edge instead of the page's corner.
+          rect = edgeRect(r) || rect;
+          if (!rect.width && !rect.height && !rect.top && !rect.left) return;
+        }
         var m = document.createElement("span");
         m.className = "m";
         m.style.left = (rect.left + sx - 1) + "px";
@@ -300,6 +327,12 @@
 
   window.__arl = {
     ns: NS,
+    markBoxes: function () {  // where the caret marks stand (for tests and the smoke test)
+      if (!state.overlay) return [];
+      return [].map.call(state.overlay.layer.querySelectorAll(".m"), function (m) {
+        return [parseFloat(m.style.left), parseFloat(m.style.top)];
+      });
+    },
     highlight: highlight, focus: focus, selectSpan: selectSpan, selectOffsets: selectOffsets,
     selectionAnchor: selectionAnchor, rangeFor: rangeFor,
     bodyText: function () { return document.body ? document.body.textContent : ""; },
