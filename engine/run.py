@@ -114,13 +114,6 @@ def _bundle_dir(out_dir: Path | None, run_id: str) -> Path:
     return parent / f"{stamp}-{run_id}"
 
 
-def _counts(verdicts: list[Any]) -> dict[str, int]:
-    out = {"edited": 0, "untouched": 0, "deleted": 0, "stale_anchor": 0}
-    for v in verdicts:
-        out[v.verdict] = out.get(v.verdict, 0) + 1
-    return out
-
-
 def _round_brief(rnd: int, max_rounds: int, title: str, kind: str, head: str,
                  pending: list[Comment], reopened: list[str]) -> str:
     lines = [f'Round {rnd} of {max_rounds}. The document "{title}" ({kind}) is at version '
@@ -322,7 +315,7 @@ async def run_review(workspace: Workspace, document_id: str, config: AgentConfig
                                       "verdicts": verdict_json, "metrics": round_metrics})
                 emit(VerdictsComputed(
                     run_id, round=rnd, version_id=latest.version_id,
-                    counts=_counts(result.verdicts), verdicts=verdict_json,
+                    counts=result.counts(), verdicts=verdict_json,
                     metrics=round_metrics,
                     stale=sorted(stale_ids), unusable=[list(u) for u in result.unusable]))
                 reopened_last = _integrity_control(
