@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 
 from engine.diffing import TextDiff
-from engine.normalize import FoldedText, compact, fold_needle, normalize
+from engine.normalize import FoldedText, compact, find_starts, fold_needle, normalize
 
 FUZZY_WINDOW = 200
 """Characters searched either side of the mapped position (reference design, DESIGN.md)."""
@@ -131,12 +131,8 @@ class TextIndex:
         return self._compact
 
     def find_raw(self, needle: str, limit: int = MAX_HITS) -> list[tuple[int, int]]:
-        out = []
-        i = self.text.find(needle)
-        while i >= 0 and len(out) < limit:
-            out.append((i, i + len(needle)))
-            i = self.text.find(needle, i + 1)
-        return out
+        n = len(needle)
+        return [(i, i + n) for i in find_starts(self.text, needle, limit)]
 
     def find(self, quote: str) -> tuple[list[tuple[int, int]], str]:
         """Every occurrence of ``quote``: raw, else folded, else whitespace-free folded."""

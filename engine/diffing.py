@@ -30,6 +30,8 @@ from dataclasses import dataclass
 
 from diff_match_patch import diff_match_patch
 
+from engine.normalize import find_starts
+
 EQUAL, DELETE, INSERT = 0, -1, 1
 _CHUNK_RE = re.compile(r"[^\n.!?]*(?:[.!?]+[ \t]*\n?|\n)|[^\n.!?]+")
 
@@ -262,20 +264,23 @@ class TextDiff:
     def identical(self) -> bool:
         return self.a == self.b
 
+    @staticmethod
+    def _op_holding(i: int, ks: list[int], starts: list[int], ends: list[int]) -> int | None:
+        """Index of the op among ``ks`` (their starts ascending in ``starts``) whose
+        ``[start, end)`` holds character ``i``."""
+        j = bisect.bisect_right(starts, i) - 1
+        if j < 0:
+            return None
+        k = ks[j]
+        return k if i < ends[k] else None
+
     def _op_at_a(self, i: int) -> int | None:
         """Index of the equal/delete op holding v1 character ``i``."""
-        j = bisect.bisect_right(self._ka0, i) - 1
-        if j < 0:
-            return None
-        k = self._ka[j]
-        return k if self._a0[k] <= i < self._a1[k] else None
+        return self._op_holding(i, self._ka, self._ka0, self._a1)
 
     def _op_at_b(self, i: int) -> int | None:
-        j = bisect.bisect_right(self._kb0, i) - 1
-        if j < 0:
-            return None
-        k = self._kb[j]
-        return k if self._b0[k] <= i < self._b1[k] else None
+        """Index of the equal/insert op holding v2 character ``i``."""
+        return self._op_holding(i, self._kb, self._kb0, self._b1)
 
     def map_left(self, i: int) -> int:
         """v2 offset for v1 boundary ``i``, before any insertion made at ``i``."""
@@ -357,16 +362,14 @@ class TextDiff:
                 starts.append(pos)
                 pos += b1 - b0 + 1
             self._ins_starts, self._ins_runs = starts, runs
+        if "\0" in needle:
+            return []
+        starts, runs = self._ins_starts, self._ins_runs
         out: list[tuple[int, int]] = []
-        if not needle or "\0" in needle:
-            return out
-        joined, starts, runs = self._ins_joined, self._ins_starts, self._ins_runs
-        i = joined.find(needle)
-        while i >= 0 and len(out) < limit:
+        for i in find_starts(self._ins_joined, needle, limit):
             j = bisect.bisect_right(starts, i) - 1
             b = runs[j][0] + (i - starts[j])
             out.append((b, b + len(needle)))
-            i = joined.find(needle, i + 1)
         return out
 
     # -- churn -----------------------------------------------------------------------

@@ -55,6 +55,19 @@ def _special_re(collapse_space: bool = True) -> re.Pattern[str]:
     )
 
 
+def find_starts(haystack: str, needle: str, limit: int) -> list[int]:
+    """Start index of every occurrence of ``needle`` in ``haystack``, overlapping ones
+    included, at most ``limit``; none for an empty needle."""
+    out: list[int] = []
+    if not needle:
+        return out
+    i = haystack.find(needle)
+    while i >= 0 and len(out) < limit:
+        out.append(i)
+        i = haystack.find(needle, i + 1)
+    return out
+
+
 class FoldedText:
     """``text`` folded for matching, with a map back to raw code-point offsets.
 
@@ -140,14 +153,8 @@ class FoldedText:
 
     def find_all(self, needle: str, limit: int = 10_000) -> list[tuple[int, int]]:
         """Raw spans of every occurrence of the already-folded ``needle`` (at most ``limit``)."""
-        out: list[tuple[int, int]] = []
-        if not needle:
-            return out
-        i = self.folded.find(needle)
-        while i >= 0 and len(out) < limit:
-            out.append(self.raw_span(i, i + len(needle)))
-            i = self.folded.find(needle, i + 1)
-        return out
+        n = len(needle)
+        return [self.raw_span(i, i + n) for i in find_starts(self.folded, needle, limit)]
 
 
 def fold_needle(s: str, *, collapse_space: bool = True) -> str:
