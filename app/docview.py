@@ -22,9 +22,10 @@ import json
 import secrets
 import threading
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import QFile, QIODevice, QObject, QUrl, Signal, Slot
 from PySide6.QtWebChannel import QWebChannel
@@ -91,7 +92,7 @@ def style_spec() -> dict[str, dict[str, str]]:
 class _Handler(http.server.BaseHTTPRequestHandler):
     server: _Server
 
-    def do_GET(self):  # noqa: N802 (http.server naming)
+    def do_GET(self):
         doc = self.server.docs.get(self.path)
         if doc is None:
             self.send_error(404)
@@ -197,7 +198,7 @@ class DocInterceptor(QWebEngineUrlRequestInterceptor):
         self.origin = origin
         self.blocked: list[str] = []
 
-    def interceptRequest(self, info: QWebEngineUrlRequestInfo) -> None:  # noqa: N802
+    def interceptRequest(self, info: QWebEngineUrlRequestInfo) -> None:
         url = info.requestUrl()
         if url.scheme() == "data":
             return
@@ -281,14 +282,14 @@ class PageBridge(QObject):
     ready = Signal(int)  # body textContent length, UTF-16 units
 
     @Slot(str)
-    def selectionChanged(self, payload: str) -> None:  # noqa: N802 (JS-facing name)
+    def selectionChanged(self, payload: str) -> None:
         try:
             self.selection.emit(json.loads(payload))
         except ValueError:
             self.selection.emit(None)
 
     @Slot(str)
-    def pageReady(self, payload: str) -> None:  # noqa: N802 (JS-facing name)
+    def pageReady(self, payload: str) -> None:
         try:
             self.ready.emit(int(json.loads(payload).get("length", 0)))
         except (ValueError, AttributeError):
@@ -322,7 +323,7 @@ class DocumentPage(QWebEnginePage):
         self.allowed_url: QUrl | None = None
         self.refused: list[str] = []
 
-    def acceptNavigationRequest(self, url, nav_type, is_main_frame) -> bool:  # noqa: N802
+    def acceptNavigationRequest(self, url, nav_type, is_main_frame) -> bool:
         if (self.allowed_url is not None and url == self.allowed_url
                 and nav_type in (QWebEnginePage.NavigationType.NavigationTypeTyped,
                                  QWebEnginePage.NavigationType.NavigationTypeReload,
@@ -332,10 +333,10 @@ class DocumentPage(QWebEnginePage):
             self.refused.append(url.toString()[:200])
         return False
 
-    def createWindow(self, _type):  # noqa: N802
+    def createWindow(self, _type):
         return None
 
-    def javaScriptConsoleMessage(self, level, message, line, source):  # noqa: N802
+    def javaScriptConsoleMessage(self, level, message, line, source):
         pass  # page messages are untrusted noise
 
 
@@ -487,7 +488,7 @@ class DocumentView(QWebEngineView):
     def blocked_requests(self) -> list[str]:
         return list(document_profile()._arl_interceptor.blocked)
 
-    def closeEvent(self, event):  # noqa: N802
+    def closeEvent(self, event):
         if self._url is not None:
             self.server.remove(self._url)
         super().closeEvent(event)

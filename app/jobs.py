@@ -8,7 +8,8 @@ code returns values and never touches a widget. Works with or without a qasync l
 from __future__ import annotations
 
 import concurrent.futures
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 
@@ -38,7 +39,7 @@ def run_in_thread(fn: Callable[[], Any], on_done: Callable[[Any], None],
     def work() -> None:
         try:
             value = fn()
-        except BaseException as exc:  # noqa: BLE001 - handed to on_error on the UI thread
+        except BaseException as exc:
             if on_error is not None:
                 relay.finished.emit(on_error, exc, True)
             return

@@ -91,7 +91,7 @@ def install_excepthook(window_getter) -> None:
             box.setInformativeText(f"The details were written to {log_path()}.")
             box.open()
             hook._boxes = getattr(hook, "_boxes", [])[-4:] + [box]
-        except Exception:  # noqa: BLE001 - never raise from the hook itself
+        except Exception:
             sys.__excepthook__(exc_type, exc, tb)
 
     sys.excepthook = hook
@@ -109,9 +109,8 @@ def versions_text() -> str:
         web = f"QtWebEngine {qWebEngineVersion()} (Chromium {qWebEngineChromiumVersion()})"
     except ImportError:  # pragma: no cover
         web = "QtWebEngine unknown"
-    from engine import __version__ as engine_version
-
     from app import secrets as app_secrets
+    from engine import __version__ as engine_version
 
     return "\n".join([
         f"agent-review-loop {engine_version}",

@@ -206,7 +206,7 @@ class RunView(QWidget):
             self._add("\u2716", "The run was stopped.")
             self._finish_ui("cancelled", "the run was stopped")
             raise
-        except Exception as exc:  # noqa: BLE001 - any failure is shown in words
+        except Exception as exc:
             self._add("\u2716", f"The run could not be started or finished: {exc}")
             self._finish_ui("failed", str(exc))
             self.runFinished.emit("")
@@ -254,7 +254,7 @@ class RunView(QWidget):
             job.cancel()
             try:
                 await job
-            except (asyncio.CancelledError, Exception):  # noqa: BLE001
+            except (asyncio.CancelledError, Exception):
                 pass
 
     # -- events -------------------------------------------------------------------------------

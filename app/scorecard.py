@@ -8,10 +8,9 @@ scripts, no network). Publishing stores it in the workspace as a document of its
 from __future__ import annotations
 
 import os
-
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -94,7 +93,7 @@ class ScorecardView(QWidget):
             self.view.show_message("This bundle has no scorecard.")
         return False
 
-    def showEvent(self, event):  # noqa: N802
+    def showEvent(self, event):
         super().showEvent(event)
         self.ensure_loaded()
 
@@ -129,7 +128,7 @@ class ScorecardView(QWidget):
             finally:
                 if factory is Workspace:
                     ws.close()
-        except Exception as exc:  # noqa: BLE001 - shown in words
+        except Exception as exc:
             self.message.emit(f"The scorecard could not be published: {exc}")
             return None
         self.message.emit(f"Published \u201c{scorecard_title(self.data)}\u201d to the "

@@ -40,7 +40,7 @@ def backend_name() -> str:
     """The keyring backend's name, e.g. ``SecretService Keyring``, or why there is none."""
     try:
         kr = keyring.get_keyring()
-    except Exception as exc:  # noqa: BLE001 - any backend failure is reported in words
+    except Exception as exc:
         return f"unavailable ({exc})"
     name = getattr(kr, "name", None) or type(kr).__name__
     if type(kr).__module__.startswith("keyring.backends.fail"):

@@ -14,7 +14,6 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QSplitter,
@@ -26,8 +25,8 @@ from PySide6.QtWidgets import (
 
 from app import present
 from app.bundledata import BundleData, annotate
-from app.jobs import run_in_thread
 from app.docview import STYLES, DocumentView
+from app.jobs import run_in_thread
 
 COLUMNS = ("#", "Verdict", "Quote", "Comment", "Agent's claim", "Claim vs. text",
            "How it was found in v2")
@@ -131,13 +130,13 @@ class VerdictModel(QAbstractTableModel):
         self.rows = rows
         self.endResetModel()
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+    def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.rows)
 
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+    def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(COLUMNS)
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return COLUMNS[section]
         return None
@@ -229,7 +228,7 @@ class VerdictTable(QTableView):
         self.ids = [row["id"] for row in rows]
         self.model_.set_rows(rows)
 
-    def rowCount(self) -> int:  # noqa: N802
+    def rowCount(self) -> int:
         return self.model_.rowCount()
 
     def item(self, r: int, c: int) -> _Cell:

@@ -249,7 +249,7 @@ class MainWindow(QMainWindow):
                     + (" (a scripted demonstration)" if m.get("scripted") else "")
                     + ": see how the program reports what an agent really did. Opens "
                       "offline.</span>")
-            except Exception:  # noqa: BLE001 - the note is optional
+            except Exception:
                 self.start.example_note.setText("")
 
     # -- opening bundles --------------------------------------------------------------------
@@ -382,12 +382,12 @@ class MainWindow(QMainWindow):
 
     # -- drag and drop ----------------------------------------------------------------------
 
-    def dragEnterEvent(self, event):  # noqa: N802
+    def dragEnterEvent(self, event):
         urls = event.mimeData().urls()
         if urls and urls[0].isLocalFile():
             event.acceptProposedAction()
 
-    def dropEvent(self, event):  # noqa: N802
+    def dropEvent(self, event):
         urls = event.mimeData().urls()
         if urls and urls[0].isLocalFile():
             self.open_bundle(Path(urls[0].toLocalFile()))
@@ -403,7 +403,7 @@ class MainWindow(QMainWindow):
         if stopper is not None:
             await stopper()
 
-    def closeEvent(self, event):  # noqa: N802
+    def closeEvent(self, event):
         run_view = self.run_view
         if getattr(run_view, "running", False):
             # Cancel cooperatively and close once the run has written its bundle.

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import html
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -140,7 +141,7 @@ class ModelPage(QWizardPage):
             self.url.setText(settings.base_url)
             self.model.setEditText(settings.model)
 
-    def initializePage(self) -> None:  # noqa: N802
+    def initializePage(self) -> None:
         self._key_touched = False
         run_in_thread(lambda: (*app_secrets.get_key(), app_secrets.keyring_works()),
                       self._key_found)
@@ -221,7 +222,7 @@ class ModelPage(QWizardPage):
         except asyncio.CancelledError:
             self.test_result.setText("")
             raise
-        except Exception as exc:  # noqa: BLE001 - shown in words
+        except Exception as exc:
             self.test_result.setText(f"<b>Could not list the models:</b> {html.escape(str(exc))}")
             return
         finally:
@@ -249,7 +250,7 @@ class ModelPage(QWizardPage):
         except asyncio.CancelledError:
             self.test_result.setText("")
             raise
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self.test_result.setText(f"<b>The test failed:</b> {html.escape(str(exc))}")
             return
         finally:
@@ -272,11 +273,11 @@ class ModelPage(QWizardPage):
 
     # -- wizard -------------------------------------------------------------------------------
 
-    def isComplete(self) -> bool:  # noqa: N802
+    def isComplete(self) -> bool:
         url = self.url.text().strip()
         return url.startswith(("http://", "https://")) and bool(self.model.currentText().strip())
 
-    def validatePage(self) -> bool:  # noqa: N802
+    def validatePage(self) -> bool:
         if self.settings is not None:
             self.settings.preset = self.preset.currentData()
             self.settings.base_url = self.url.text().strip()
@@ -379,7 +380,7 @@ class DocumentPage(QWizardPage):
             from engine.author import list_briefs
 
             briefs = list_briefs()
-        except Exception:  # noqa: BLE001 - no briefs shipped: the file route still works
+        except Exception:
             briefs = []
         for b in briefs:
             item = QListWidgetItem(b.title)
@@ -446,7 +447,7 @@ class DocumentPage(QWizardPage):
         except asyncio.CancelledError:
             self.status.setText("Writing was cancelled.")
             raise
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self.status.setText(f"<b>The model could not write the document:</b> "
                                 f"{html.escape(str(exc))}")
         else:
@@ -461,7 +462,7 @@ class DocumentPage(QWizardPage):
         if self._job is not None:
             self._job.cancel()
 
-    def isComplete(self) -> bool:  # noqa: N802
+    def isComplete(self) -> bool:
         return self.raw is not None and bool(self.raw.strip())
 
 
@@ -541,7 +542,7 @@ class CommentsPage(QWizardPage):
         self.import_btn.clicked.connect(self.ask_import)
         self._update_buttons()
 
-    def initializePage(self) -> None:  # noqa: N802
+    def initializePage(self) -> None:
         page = self.wizard().document_page
         shown = (page.raw or "", page.kind)
         if shown != self._shown:
@@ -641,7 +642,7 @@ class CommentsPage(QWizardPage):
         text = Version.from_source(page.raw or "", page.kind).text
         try:
             comments, unusable = load_comments(path, text)
-        except Exception as exc:  # noqa: BLE001 - one plain line
+        except Exception as exc:
             self.count.setText(f"Could not import {Path(path).name}: {exc}")
             return [("file", str(exc))]
         used = {c.id for c in self.comments}
@@ -680,7 +681,7 @@ class CommentsPage(QWizardPage):
         self._update_buttons()
         self.completeChanged.emit()
 
-    def isComplete(self) -> bool:  # noqa: N802
+    def isComplete(self) -> bool:
         return any(c.actionable for c in self.comments)
 
 
@@ -724,7 +725,7 @@ class RunSettingsPage(QWizardPage):
         form.addRow("", self.echo)
         form.addRow(self.summary)
 
-    def initializePage(self) -> None:  # noqa: N802
+    def initializePage(self) -> None:
         w = self.wizard()
         n = len(w.comments_page.comments)
         self.summary.setText(
@@ -732,7 +733,7 @@ class RunSettingsPage(QWizardPage):
             f"\u201c{html.escape(w.document_page.title)}\u201d for {n} comment(s). You can "
             "cancel at any time; an evidence bundle is written in every case.")
 
-    def validatePage(self) -> bool:  # noqa: N802
+    def validatePage(self) -> bool:
         if self.settings is not None:
             self.settings.rounds = self.rounds.value()
             self.settings.max_tokens = self.budget.value()

@@ -28,9 +28,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from justhtml import JustHTML  # noqa: E402
+from justhtml import JustHTML
 
-from engine.html_text import body_text, decode_html, extract  # noqa: E402
+from engine.html_text import body_text, decode_html, extract
 
 DEFAULT_PAGES = Path("/work/shared/data/standardebooks")
 BODY = re.compile(rb"<body[^>]*>(.*)</body>", re.S | re.I)

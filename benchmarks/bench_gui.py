@@ -123,7 +123,7 @@ def render_big(runs: int = 3) -> list[float]:
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
-    app = QApplication.instance() or QApplication([sys.argv[0]])
+    _app = QApplication.instance() or QApplication([sys.argv[0]])
     from app.docview import DocumentView
 
     html, spans = make_big_document()
@@ -136,7 +136,7 @@ def render_big(runs: int = 3) -> list[float]:
         loop = QEventLoop()
         result = {}
 
-        def done(r, result=result):
+        def done(r, result=result, loop=loop):
             result["r"] = r
             loop.quit()
 

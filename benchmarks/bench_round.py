@@ -23,15 +23,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.agent import AgentConfig  # noqa: E402
-from engine.models import Comment  # noqa: E402
-from engine.run import prepare_document, run_review  # noqa: E402
-from engine.scoring import Version, score  # noqa: E402
-from engine.workspace import Workspace  # noqa: E402
-from tests.scripted_server import FixEverything, ScriptedServer, make_comment  # noqa: E402
+from engine.agent import AgentConfig
+from engine.models import Comment
+from engine.run import prepare_document, run_review
+from engine.scoring import Version, score
+from engine.workspace import Workspace
+from tests.helpers.scripted_server import FixEverything, ScriptedServer, make_comment
 
-WORDS = ("review agent document version comment anchor quote verdict policy team office "
-         "release change measure text people rule budget schedule request approval").split()
+WORDS = ["review", "agent", "document", "version", "comment", "anchor", "quote", "verdict", "policy", "team", "office", "release", "change", "measure", "text", "people", "rule", "budget", "schedule", "request", "approval"]
 
 
 def make_document(target_bytes: int = 100_000, n_comments: int = 50):
@@ -93,7 +92,7 @@ def main() -> int:
         totals.append(total)
     # The scoring step alone, for the breakdown.
     v1 = Version.from_source(html)
-    from tests.scripted_server import apply_fix
+    from tests.helpers.scripted_server import apply_fix
 
     html2 = html
     for c in comments:

@@ -31,12 +31,13 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from engine.comments_io import parse_claim_report
 from engine.models import ClaimReport, Comment, Reply
-from engine.workspace import ConflictError, UnknownComment, Workspace, WorkspaceError, now_iso
+from engine.workspace import ConflictError, Workspace, WorkspaceError, now_iso
 
 SYSTEM_PROMPT = """\
 You are a revision agent. Human reviewers selected exact passages of a document and left \

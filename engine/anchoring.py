@@ -307,7 +307,7 @@ def _fuzzy(v2: TextIndex, diff: TextDiff, quote: str, t1: str, s: int, e: int,
     if cs >= ce or ce < ms or cs > me:
         return None
     inserted, runs = diff.v2_origin(cs, ce)
-    kept_elsewhere = sum(min(r1, e) - max(r0, s) <= 0 and (r1 - r0) or 0 for r0, r1 in runs)
+    kept_elsewhere = sum((min(r1, e) - max(r0, s) <= 0 and (r1 - r0)) or 0 for r0, r1 in runs)
     if kept_elsewhere > (ce - cs) / 2:
         return None
     sim = similarity(quote, t2[cs:ce])

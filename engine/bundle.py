@@ -55,7 +55,6 @@ from __future__ import annotations
 
 import hashlib
 import html
-import io
 import json
 import os
 import re
@@ -65,8 +64,15 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from engine.models import ClaimItem, ClaimReport, Comment, Metric, METRIC_NAMES, \
-    STALE_ANCHOR_MESSAGE, VERIFICATION_MESSAGE
+from engine.models import (
+    METRIC_NAMES,
+    STALE_ANCHOR_MESSAGE,
+    VERIFICATION_MESSAGE,
+    ClaimItem,
+    ClaimReport,
+    Comment,
+    Metric,
+)
 
 FORMAT = "arl-bundle/1"
 MAX_ENTRIES = 2000
@@ -585,7 +591,7 @@ def extract_zip(zip_path: str | os.PathLike[str], target: str | os.PathLike[str]
     files = _read_zip(Path(zip_path))
     _manifest(Path(zip_path), files)
     root = Path(target).resolve()
-    for name, data in files.items():
+    for name in files:
         dest = (root / name).resolve()
         if root != dest and root not in dest.parents:
             raise BundleError(f"{zip_path}: entry {name!r} points outside the target")

@@ -25,8 +25,9 @@ A GUI consumer must not block in the callback: copy what it needs and return.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from engine.models import STALE_ANCHOR_MESSAGE, VERIFICATION_MESSAGE
 

@@ -69,11 +69,10 @@ import stat
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
-
 __all__ = [
+    "TEXT_EXTENSIONS",
     "DocumentError",
     "Extraction",
-    "TEXT_EXTENSIONS",
     "body_text",
     "decode_html",
     "decode_text",

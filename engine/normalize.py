@@ -76,7 +76,7 @@ class FoldedText:
     is removed, as in ``compact``. ``folded`` is the folded string.
     """
 
-    __slots__ = ("raw", "folded", "_fstarts", "_rstarts", "_rends", "_exact")
+    __slots__ = ("_exact", "_fstarts", "_rends", "_rstarts", "folded", "raw")
 
     def __init__(self, raw: str, *, collapse_space: bool = True):
         self.raw = raw

@@ -30,23 +30,51 @@ import functools
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from engine import __version__
-from engine.agent import (AgentConfig, AgentError, ModelClient, RevisionAgent, RunCancelled,
-                          TokenBudgetExceeded, ToolOutcome, Trace, Usage, WorkspaceTools,
-                          safe_url)
-from engine.events import (CommentReopened, ModelCalled, NarrationNudged, ReportReceived,
-                           RoundFinished, RoundStarted, RunEvent, RunFailed, RunFinished,
-                           ToolCalled, VerdictsComputed, VersionPushed)
-from engine.models import (STALE_ANCHOR_MESSAGE, VERIFICATION_MESSAGE, ClaimReport, Comment,
-                           Metric, Reply)
+from engine.agent import (
+    AgentConfig,
+    AgentError,
+    ModelClient,
+    RevisionAgent,
+    RunCancelled,
+    TokenBudgetExceeded,
+    ToolOutcome,
+    Trace,
+    Usage,
+    WorkspaceTools,
+    safe_url,
+)
+from engine.events import (
+    CommentReopened,
+    ModelCalled,
+    NarrationNudged,
+    ReportReceived,
+    RoundFinished,
+    RoundStarted,
+    RunEvent,
+    RunFailed,
+    RunFinished,
+    ToolCalled,
+    VerdictsComputed,
+    VersionPushed,
+)
+from engine.models import (
+    STALE_ANCHOR_MESSAGE,
+    VERIFICATION_MESSAGE,
+    ClaimReport,
+    Comment,
+    Metric,
+    Reply,
+)
 from engine.workspace import Workspace, default_home, now_iso
 
-__all__ = ["RunHandle", "RunOutcome", "run_review", "RunCancelled", "prepare_document"]
+__all__ = ["RunCancelled", "RunHandle", "RunOutcome", "prepare_document", "run_review"]
 
 
 class RunHandle:
@@ -110,7 +138,7 @@ def prepare_document(workspace: Workspace, title: str, raw: str, kind: str,
 
 def _bundle_dir(out_dir: Path | None, run_id: str) -> Path:
     parent = Path(out_dir) if out_dir is not None else default_home() / "bundles"
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     return parent / f"{stamp}-{run_id}"
 
 

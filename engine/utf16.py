@@ -26,7 +26,7 @@ class OffsetMap:
     "ceil".
     """
 
-    __slots__ = ("text", "astral", "utf16_length")
+    __slots__ = ("astral", "text", "utf16_length")
 
     def __init__(self, text: str):
         self.text = text

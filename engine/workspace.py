@@ -31,11 +31,12 @@ import os
 import sqlite3
 import threading
 import uuid
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from engine.models import Comment, Reply
 
@@ -96,7 +97,7 @@ class UnknownComment(WorkspaceError):
 
 def now_iso() -> str:
     """UTC now as ISO 8601 with seconds, e.g. ``2025-01-31T12:00:00Z``."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def default_home() -> Path:

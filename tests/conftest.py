@@ -1,31 +1,19 @@
-"""Shared test setup for every engineer's tests: kept minimal and general.
+"""Shared test setup for every test, engine and app alike: kept minimal and general.
 
-- Qt runs offscreen; QtWebEngineWidgets is imported before any QApplication exists
-  (QtWebEngine requires it), GPU off, Chromium sandbox off when running as root.
-- QSettings and the workspace (``ARL_HOME``) point at a fresh temp folder per test.
+- The workspace and settings (``ARL_HOME``) point at a fresh temp folder per test, and
+  ``OPENAI_API_KEY`` is unset, so no test sees the developer's own.
 - An in-memory keyring backend replaces the OS keyring for every test and the original is
   restored afterwards; no test ever touches a real keyring.
+
+Qt set-up lives in ``tests/app/conftest.py`` and applies to the GUI tests only, so an engine
+test file runs alone without Qt (``uv run pytest tests/engine/test_html5lib_conformance.py``).
 """
 
 from __future__ import annotations
 
-import os
-import sys
-
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-if hasattr(os, "geteuid") and os.geteuid() == 0:
-    os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")
-os.environ.setdefault("QTWEBENGINE_CHROMIUM_FLAGS", "--disable-gpu")
-
-import pytest
-
-try:  # must precede the QApplication; absent Qt only skips the Qt tests
-    from PySide6 import QtWebEngineWidgets  # noqa: F401
-except ImportError:  # pragma: no cover
-    pass
-
 import keyring
 import keyring.backend
+import pytest
 from keyring.errors import PasswordDeleteError
 
 
@@ -51,11 +39,6 @@ class MemoryKeyring(keyring.backend.KeyringBackend):
             raise PasswordDeleteError("no such password") from None
 
 
-@pytest.fixture(scope="session")
-def qapp_args():
-    return [sys.argv[0], "--webEngineArgs", "--disable-gpu"]
-
-
 @pytest.fixture(autouse=True)
 def arl_home(tmp_path, monkeypatch):
     """A fresh ARL_HOME (settings, workspace, logs) for each test."""
@@ -63,13 +46,6 @@ def arl_home(tmp_path, monkeypatch):
     home.mkdir()
     monkeypatch.setenv("ARL_HOME", str(home))
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    try:  # any QSettings made without an explicit file lands there too
-        from PySide6.QtCore import QSettings
-
-        for fmt in (QSettings.Format.IniFormat, QSettings.Format.NativeFormat):
-            QSettings.setPath(fmt, QSettings.Scope.UserScope, str(home / "qsettings"))
-    except ImportError:  # pragma: no cover
-        pass
     return home
 
 

@@ -12,15 +12,28 @@ from pathlib import Path
 import pytest
 
 from engine.agent import AgentConfig
-from engine.bundle import (FORMAT, BundleError, export_zip, extract_zip, open_bundle,
-                           publish_scorecard, text_as_html, verify_bundle)
+from engine.bundle import (
+    FORMAT,
+    BundleError,
+    export_zip,
+    extract_zip,
+    open_bundle,
+    publish_scorecard,
+    text_as_html,
+    verify_bundle,
+)
 from engine.cli import main as arl
 from engine.models import Comment
 from engine.run import prepare_document, run_review
 from engine.scoring import Version
 from engine.workspace import Workspace
-from tests.scripted_server import (SAMPLE_HTML, ClaimWithoutEditing, FixEverything,
-                                   ScriptedServer, sample_comments)
+from tests.helpers.scripted_server import (
+    SAMPLE_HTML,
+    ClaimWithoutEditing,
+    FixEverything,
+    ScriptedServer,
+    sample_comments,
+)
 
 LAYOUT = {"manifest.json", "document/v1.html", "document/v2.html", "document/round-1.html",
           "comments.before.json", "comments.after.json", "claims.json", "trace.json",

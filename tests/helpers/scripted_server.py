@@ -406,7 +406,7 @@ def serve_forever(agent_name: str = "FixEverything", latency: float = 0.0) -> No
         srv.stop()
 
 
-if __name__ == "__main__":  # python tests/scripted_server.py [AgentName] [latency]
+if __name__ == "__main__":  # python tests/helpers/scripted_server.py [AgentName] [latency]
     import sys
 
     serve_forever(*(sys.argv[1:2] or ["FixEverything"]),

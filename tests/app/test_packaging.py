@@ -25,7 +25,7 @@ import pytest
 
 import engine
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGING = ROOT / "packaging"
 SPEC = PACKAGING / "agent-review-loop.spec"
 ICONS = PACKAGING / "icons"

@@ -1,4 +1,4 @@
-"""The review loop against the scripted OpenAI-compatible server (tests/scripted_server.py)."""
+"""The review loop against the scripted OpenAI-compatible server (tests/helpers/scripted_server.py)."""
 
 from __future__ import annotations
 
@@ -9,16 +9,34 @@ import pytest
 
 from engine.agent import AgentConfig
 from engine.bundle import open_bundle, verify_bundle
-from engine.events import (CommentReopened, NarrationNudged, RoundStarted, RunFailed,
-                           RunFinished, ToolCalled, VerdictsComputed, VersionPushed)
+from engine.events import (
+    CommentReopened,
+    NarrationNudged,
+    RoundStarted,
+    RunFailed,
+    RunFinished,
+    ToolCalled,
+    VerdictsComputed,
+    VersionPushed,
+)
 from engine.models import STALE_ANCHOR_MESSAGE, VERIFICATION_MESSAGE, Comment
 from engine.run import RunHandle, prepare_document, run_review
 from engine.scoring import Version
 from engine.workspace import Workspace
-from tests.scripted_server import (SAMPLE_HTML, Churner, ClaimWithoutEditing,
-                                   FixEverything, Inventor, ProseReport, ScriptedServer,
-                                   Silent, StaleAware, Staller, make_comment,
-                                   sample_comments)
+from tests.helpers.scripted_server import (
+    SAMPLE_HTML,
+    Churner,
+    ClaimWithoutEditing,
+    FixEverything,
+    Inventor,
+    ProseReport,
+    ScriptedServer,
+    Silent,
+    StaleAware,
+    Staller,
+    make_comment,
+    sample_comments,
+)
 
 
 def _config(srv: ScriptedServer, **kw) -> AgentConfig:

@@ -9,13 +9,13 @@ import pytest
 
 pytest.importorskip("PySide6.QtWebEngineWidgets")
 
-from app.compare import CompareView  # noqa: E402
+from app.compare import CompareView
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def _fixture_module():
-    spec = importlib.util.spec_from_file_location("mfb", DATA / "make_fixture_bundle.py")
+    spec = importlib.util.spec_from_file_location("mfb", Path(__file__).resolve().parents[2] / "tools" / "make_fixture_bundle.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -48,10 +48,9 @@ def test_compare_refuses_an_unreadable_bundle_in_words(qtbot, tmp_path):
 
 def test_different_comments_are_not_paired_by_id_alone(qtbot, tmp_path):
     import json
-    import shutil
 
-    from engine.bundle import BundleContent, write_bundle
     from app.bundledata import load_bundle
+    from engine.bundle import BundleContent, write_bundle
 
     src = load_bundle(DATA / "bundle-min")
     before = json.loads(json.dumps(src.comments_before))

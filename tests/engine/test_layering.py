@@ -4,7 +4,7 @@ import ast
 from pathlib import Path
 
 FORBIDDEN = ("PySide6", "qasync", "keyring", "shiboken6")
-ENGINE = Path(__file__).resolve().parent.parent / "engine"
+ENGINE = Path(__file__).resolve().parents[2] / "engine"
 
 
 def _imports(path: Path):

@@ -12,15 +12,15 @@ import pytest
 
 pytest.importorskip("PySide6.QtWebEngineWidgets")
 
-from app.bundledata import BundleError, load_bundle  # noqa: E402
-from app.window import MainWindow  # noqa: E402
+from app.bundledata import BundleError, load_bundle
+from app.window import MainWindow
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def _fixture_module():
     spec = importlib.util.spec_from_file_location("make_fixture_bundle",
-                                                  DATA / "make_fixture_bundle.py")
+                                                  Path(__file__).resolve().parents[2] / "tools" / "make_fixture_bundle.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -171,7 +171,6 @@ def test_window_state_and_recent_bundles_persist(qtbot, tmp_path):
 
 def test_real_run_facts_in_the_banner(qtbot, window, tmp_path):
     """A run that pushed nothing and whose report was unusable says so in words."""
-    import json
 
     from engine.bundle import BundleContent, write_bundle
 

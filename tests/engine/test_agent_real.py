@@ -19,7 +19,7 @@ from engine.models import Comment
 from engine.run import prepare_document, run_review
 from engine.scoring import Version
 from engine.workspace import Workspace
-from tests.scripted_server import SAMPLE_HTML, sample_comments
+from tests.helpers.scripted_server import SAMPLE_HTML, sample_comments
 
 BASE_URL = os.environ.get("ARL_TEST_BASE_URL")
 MODEL = os.environ.get("ARL_TEST_MODEL")

@@ -7,8 +7,7 @@ from engine.models import Anchor, Comment
 from engine.normalize import normalize
 from engine.scoring import Version, score
 
-WORDS = ("the budget plan team 🤔 review draft ﬁnal cost rate week staff update policy "
-         "report data is was will can not and of to in for on with").split()
+WORDS = ["the", "budget", "plan", "team", "🤔", "review", "draft", "ﬁnal", "cost", "rate", "week", "staff", "update", "policy", "report", "data", "is", "was", "will", "can", "not", "and", "of", "to", "in", "for", "on", "with"]
 
 
 def _doc(rnd, n):

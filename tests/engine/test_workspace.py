@@ -15,11 +15,15 @@ import pytest
 
 from engine.models import Comment, Reply
 from engine.scoring import Version
-from engine.workspace import (ConflictError, UnknownComment, Workspace, WorkspaceError,
-                              default_path)
-from tests.scripted_server import SAMPLE_HTML, FixEverything, ScriptedServer, sample_comments
+from engine.workspace import ConflictError, UnknownComment, Workspace, WorkspaceError, default_path
+from tests.helpers.scripted_server import (
+    SAMPLE_HTML,
+    FixEverything,
+    ScriptedServer,
+    sample_comments,
+)
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _doc(ws: Workspace) -> str:

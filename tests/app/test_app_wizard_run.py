@@ -4,7 +4,6 @@ live runs in the Run view against the scripted OpenAI-compatible server."""
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import keyring
 import pytest
@@ -170,7 +169,7 @@ def test_test_connection_shows_each_check_in_words(qtbot, wizard, qloop):
 
 
 def test_fetch_models_against_the_scripted_server(qtbot, wizard, qloop):
-    from tests.scripted_server import FixEverything, ScriptedServer
+    from tests.helpers.scripted_server import FixEverything, ScriptedServer
 
     page = wizard.model_page
     wizard.show()
@@ -350,7 +349,7 @@ def _request(srv, tmp_path, rounds=2):
 def test_cancel_during_a_run_leaves_a_cancelled_bundle(qtbot, qloop, tmp_path):
     from app.runview import RunView
     from engine.bundle import open_bundle
-    from tests.scripted_server import FixEverything, ScriptedServer
+    from tests.helpers.scripted_server import FixEverything, ScriptedServer
 
     view = RunView()
     qtbot.addWidget(view)
@@ -376,7 +375,7 @@ def test_cancel_during_a_run_leaves_a_cancelled_bundle(qtbot, qloop, tmp_path):
 
 def test_a_full_run_opens_its_verdicts(qtbot, qloop, tmp_path):
     from app.window import MainWindow
-    from tests.scripted_server import ClaimWithoutEditing, ScriptedServer
+    from tests.helpers.scripted_server import ClaimWithoutEditing, ScriptedServer
 
     win = MainWindow()
     qtbot.addWidget(win)
@@ -421,7 +420,7 @@ def test_closing_the_wizard_stops_its_network_work(qtbot, wizard, qloop):
 def test_closing_the_window_during_a_run_cancels_it_first(qtbot, qloop, tmp_path):
     from app.window import MainWindow
     from engine.bundle import open_bundle
-    from tests.scripted_server import FixEverything, ScriptedServer
+    from tests.helpers.scripted_server import FixEverything, ScriptedServer
 
     win = MainWindow()
     qtbot.addWidget(win)

@@ -17,10 +17,16 @@ from engine.cli import main as arl
 from engine.cli_loop import KEYRING_ACCOUNT, KEYRING_SERVICE, resolve_api_key
 from engine.models import VERIFICATION_MESSAGE
 from engine.scoring import Version
-from tests.scripted_server import (AUTHORED_HTML, SAMPLE_HTML, ClaimWithoutEditing,
-                                   FixEverything, ScriptedServer, sample_comments)
+from tests.helpers.scripted_server import (
+    AUTHORED_HTML,
+    SAMPLE_HTML,
+    ClaimWithoutEditing,
+    FixEverything,
+    ScriptedServer,
+    sample_comments,
+)
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -255,7 +261,7 @@ def test_comments_export_and_import_round_trip(tmp_path, capsys):
     text = "Emoji 😀 first. Employees may work remotely up to two days per week."
     doc = tmp_path / "d.txt"
     doc.write_text(text, encoding="utf-8")
-    from tests.scripted_server import make_comment
+    from tests.helpers.scripted_server import make_comment
 
     native = [make_comment(text, "up to two days per week", "c1")]
     src = tmp_path / "c.json"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from engine.bundle import open_bundle, verify_bundle
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "resources" / "example"
+EXAMPLE = Path(__file__).resolve().parents[2] / "resources" / "example"
 BUNDLES = sorted(p.parent for p in EXAMPLE.glob("*/manifest.json"))
 
 

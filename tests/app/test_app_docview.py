@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("PySide6.QtWebEngineWidgets")
 
-from app.docview import DocServer, DocumentView, content_type  # noqa: E402
+from app.docview import DocServer, DocumentView, content_type
 
 TRICKY = (
     "<!doctype html><html><head><title>t</title>"

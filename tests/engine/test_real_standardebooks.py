@@ -16,7 +16,7 @@ from engine.models import Anchor, Comment
 from engine.normalize import normalize
 from engine.scoring import Version, score
 
-BASE = Path(__file__).parent / "data/standardebooks"
+BASE = Path(__file__).resolve().parents[1] / "data/standardebooks"
 INDEX = json.loads((BASE / "index.json").read_text())
 PAIRS = [(c["dir"], c["message"], p) for c in INDEX for p in sorted((BASE / c["dir"]).glob("*.v1.xhtml"))]
 TEXT_EDITS = {"b800abf", "289df64", "0159a89", "106b013", "8afef18"}

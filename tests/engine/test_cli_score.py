@@ -9,7 +9,7 @@ import pytest
 
 from engine.cli import main
 
-F1000 = Path(__file__).parent / "data/f1000rd/docs/3-195"
+F1000 = Path(__file__).resolve().parents[1] / "data/f1000rd/docs/3-195"
 
 
 def run(*args):

@@ -14,7 +14,7 @@ from engine.comments_io import parse_claim_report
 from engine.models import Anchor, Comment
 from engine.scoring import Version, score
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 CASES = [json.loads(line) for line in (DATA / "anchoring/cases.jsonl").read_text().splitlines()
          if line.strip()]
 SCENARIOS = [json.loads(line) for line in

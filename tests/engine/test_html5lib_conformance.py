@@ -30,7 +30,7 @@ import pytest
 
 from engine.html_text import body_text
 
-DATA_DIR = Path(__file__).parent / "data" / "html5lib-tests" / "tree-construction"
+DATA_DIR = Path(__file__).resolve().parents[1] / "data" / "html5lib-tests" / "tree-construction"
 
 HEADINGS = frozenset(
     {"#data", "#errors", "#new-errors", "#document", "#document-fragment", "#script-off",

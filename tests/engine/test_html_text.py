@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import os
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -531,6 +532,6 @@ def test_read_document_never_fails_to_decode(tmp_path) -> None:
 
 
 def test_engine_module_has_no_gui_imports() -> None:
-    source = open(html_text.__file__, encoding="utf-8").read()
+    source = Path(html_text.__file__).read_text(encoding="utf-8")
     for name in ("PySide6", "qasync", "keyring"):
         assert name not in source

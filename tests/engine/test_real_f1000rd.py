@@ -8,7 +8,7 @@ import pytest
 from engine.comments_io import load_comments
 from engine.scoring import Version, score
 
-DOCS = sorted((Path(__file__).parent / "data/f1000rd/docs").iterdir())
+DOCS = sorted((Path(__file__).resolve().parents[1] / "data/f1000rd/docs").iterdir())
 
 
 def test_the_corpus_is_all_here():

@@ -1,12 +1,12 @@
 """Writes the scripted demonstration bundle shipped in ``resources/demo/``.
 
-No model writes this revision: a scripted agent (``tests/scripted_server.py``) plays an
+No model writes this revision: a scripted agent (``tests/helpers/scripted_server.py``) plays an
 agent that fixes one comment, claims a fix it did not make, deletes a commented sentence,
 rewrites a sentence nobody commented on, and meets a comment made on an older draft. The
 real engine runs the real loop over HTTP and scores it, so every verdict and metric in the
 bundle is the engine's own; the manifest and every view say the run is scripted.
 
-Run: ``uv run python tests/make_demo_bundle.py`` (replaces ``resources/demo/``).
+Run: ``uv run python tools/make_demo_bundle.py`` (replaces ``resources/demo/``).
 """
 
 from __future__ import annotations
@@ -18,15 +18,15 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.agent import AgentConfig  # noqa: E402
-from engine.models import Comment  # noqa: E402
-from engine.run import prepare_document, run_review  # noqa: E402
-from engine.scoring import Version  # noqa: E402
-from engine.workspace import Workspace  # noqa: E402
-from tests.scripted_server import ScriptedAgent, ScriptedServer, make_comment  # noqa: E402
+from engine.agent import AgentConfig
+from engine.models import Comment
+from engine.run import prepare_document, run_review
+from engine.scoring import Version
+from engine.workspace import Workspace
+from tests.helpers.scripted_server import ScriptedAgent, ScriptedServer, make_comment
 
 OUT = ROOT / "resources" / "demo" / "remote-work-policy-scripted"
 

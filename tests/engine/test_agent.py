@@ -6,12 +6,27 @@ import json
 
 import pytest
 
-from engine.agent import (SYSTEM_PROMPT, TOOLS, AgentConfig, AgentError, ModelClient,
-                          TokenBudgetExceeded, Usage, WorkspaceTools, parse_report, safe_url)
+from engine.agent import (
+    SYSTEM_PROMPT,
+    TOOLS,
+    AgentConfig,
+    AgentError,
+    ModelClient,
+    TokenBudgetExceeded,
+    Usage,
+    WorkspaceTools,
+    parse_report,
+    safe_url,
+)
 from engine.models import Comment
 from engine.scoring import Version
 from engine.workspace import Workspace
-from tests.scripted_server import SAMPLE_HTML, FixEverything, ScriptedServer, sample_comments
+from tests.helpers.scripted_server import (
+    SAMPLE_HTML,
+    FixEverything,
+    ScriptedServer,
+    sample_comments,
+)
 
 IDS = ["c1", "c2", "c3"]
 

@@ -2,7 +2,7 @@
 issue 3, for the GUI tests. Its verdicts and metrics are written by hand (the GUI renders
 what a bundle says; it never computes). Its manifest says it is a scripted fixture.
 
-Run: ``uv run python tests/data/make_fixture_bundle.py``.
+Run: ``uv run python tools/make_fixture_bundle.py``.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import shutil
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent.parent))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 V1 = ("<!doctype html><html><head><meta charset=utf-8><title>Remote work policy</title>"
       "</head><body><h1>Remote work policy</h1>"
       "<p>Staff \U0001F3E0 may work remotely up to two days a week.</p>"
@@ -139,4 +139,4 @@ def build(out: Path, status: str = "completed", reason: str = "") -> Path:
 
 
 if __name__ == "__main__":
-    print(build(Path(sys.argv[1]) if len(sys.argv) > 1 else HERE / "bundle-min"))
+    print(build(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "tests" / "data" / "bundle-min"))
