@@ -75,7 +75,7 @@ class BundleData:
         return t if isinstance(t, int) else None
 
     def comment(self, cid: str, after: bool = False) -> dict[str, Any] | None:
-        for c in (self.comments_after if after else self.comments_before):
+        for c in self.comments_after if after else self.comments_before:
             if str(c.get("id")) == cid:
                 return c
         return self.comment(cid, False) if after else None
@@ -118,24 +118,36 @@ def load_bundle(path: str | Path) -> BundleData:
     v2 = html_of("v2")
     if v2 is None:
         v2 = v1
-    rounds = [(int(v.round or 0), v.html) for v in b.versions
-              if v.name.startswith("round-")]
+    rounds = [(int(v.round or 0), v.html) for v in b.versions if v.name.startswith("round-")]
     verdicts_obj = b.verdicts if isinstance(b.verdicts, dict) else {}
     verdict_rounds = [r for r in verdicts_obj.get("rounds") or [] if isinstance(r, dict)]
     final = [v for v in verdicts_obj.get("final") or [] if isinstance(v, dict)]
-    round_metrics = [(int(r.get("round", i)), r["metrics"])
-                     for i, r in enumerate(verdict_rounds, 1) if isinstance(r.get("metrics"), dict)]
+    round_metrics = [
+        (int(r.get("round", i)), r["metrics"])
+        for i, r in enumerate(verdict_rounds, 1)
+        if isinstance(r.get("metrics"), dict)
+    ]
     return BundleData(
-        path=path, manifest=b.manifest, v1=v1, v2=v2, kind=b.document_kind,
+        path=path,
+        manifest=b.manifest,
+        v1=v1,
+        v2=v2,
+        kind=b.document_kind,
         rounds=rounds,
         comments_before=[c.to_json() for c in b.comments_before],
         comments_after=[c.to_json() for c in b.comments_after],
-        claims=b.claims, verdict_rounds=verdict_rounds, verdicts=final,
+        claims=b.claims,
+        verdict_rounds=verdict_rounds,
+        verdicts=final,
         unusable=list(verdicts_obj.get("unusable") or []),
         metrics={k: m.to_json() for k, m in b.metrics.items()},
-        round_metrics=round_metrics, scorecard=b.scorecard_html,
-        tampered=list(b.tampered), problems=problems,
-        collateral=_ranges(verdicts_obj.get("collateral")), source=b)
+        round_metrics=round_metrics,
+        scorecard=b.scorecard_html,
+        tampered=list(b.tampered),
+        problems=problems,
+        collateral=_ranges(verdicts_obj.get("collateral")),
+        source=b,
+    )
 
 
 def annotate(data: BundleData) -> tuple[list[dict[str, int]], dict[str, dict[str, Any]]]:

@@ -36,8 +36,9 @@ def _doc_key(data: BundleData) -> tuple:
 
 
 def _comment_key(data: BundleData) -> list[tuple]:
-    return sorted((str(c.get("id")), str((c.get("anchor") or {}).get("quote")))
-                  for c in data.comments_before)
+    return sorted(
+        (str(c.get("id")), str((c.get("anchor") or {}).get("quote"))) for c in data.comments_before
+    )
 
 
 class CompareView(QWidget):
@@ -55,15 +56,18 @@ class CompareView(QWidget):
         for lab in (self.label_a, self.label_b):
             lab.setWordWrap(True)
             lab.setTextFormat(Qt.TextFormat.RichText)
-        self.note = QLabel("Choose two evidence bundles of the same document and comments, "
-                           "for instance two models given the same review.")
+        self.note = QLabel(
+            "Choose two evidence bundles of the same document and comments, "
+            "for instance two models given the same review."
+        )
         self.note.setWordWrap(True)
         self.note.setTextFormat(Qt.TextFormat.RichText)
         self.metrics = QTableWidget(0, 3)
         self.metrics.setHorizontalHeaderLabels(["Metric", "A", "B"])
         self.verdicts = QTableWidget(0, 6)
-        self.verdicts.setHorizontalHeaderLabels(["Comment", "Quote", "Verdict in A",
-                                                 "Verdict in B", "Same?", "Claims (A / B)"])
+        self.verdicts.setHorizontalHeaderLabels(
+            ["Comment", "Quote", "Verdict in A", "Verdict in B", "Same?", "Claims (A / B)"]
+        )
         for t in (self.metrics, self.verdicts):
             t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
             t.verticalHeader().setVisible(False)
@@ -94,13 +98,18 @@ class CompareView(QWidget):
             self._ask("b")
 
     def _ask(self, which: str) -> None:
-        dlg = QFileDialog(self, f"Choose bundle {which.upper()}: its manifest.json, or a "
-                                "bundle .zip", str(Path.home()),
-                          "Evidence bundles (manifest.json *.zip)")
+        dlg = QFileDialog(
+            self,
+            f"Choose bundle {which.upper()}: its manifest.json, or a bundle .zip",
+            str(Path.home()),
+            "Evidence bundles (manifest.json *.zip)",
+        )
         dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
         dlg.fileSelected.connect(
-            lambda p: self.set_bundle(which, Path(p).parent if Path(p).name == "manifest.json"
-                                      else Path(p)))
+            lambda p: self.set_bundle(
+                which, Path(p).parent if Path(p).name == "manifest.json" else Path(p)
+            )
+        )
         self._dialog = dlg
         dlg.open()
 
@@ -112,11 +121,16 @@ class CompareView(QWidget):
             return False
         setattr(self, which, data)
         label = self.label_a if which == "a" else self.label_b
-        warn = (" <b style='color:#B24000'>\u26A0 fails its integrity check</b>"
-                if data.tampered else "")
-        label.setText(f"<b>{html.escape(data.model)}</b> \u2014 {html.escape(data.title)} "
-                      f"({html.escape(data.status)}){warn}<br><small>{html.escape(str(path))}"
-                      f"</small>")
+        warn = (
+            " <b style='color:#B24000'>\u26a0 fails its integrity check</b>"
+            if data.tampered
+            else ""
+        )
+        label.setText(
+            f"<b>{html.escape(data.model)}</b> \u2014 {html.escape(data.title)} "
+            f"({html.escape(data.status)}){warn}<br><small>{html.escape(str(path))}"
+            f"</small>"
+        )
         self.refresh()
         return True
 
@@ -126,23 +140,31 @@ class CompareView(QWidget):
             return
         notes = []
         if _doc_key(a) != _doc_key(b):
-            notes.append("<b>These bundles start from different documents</b>: the "
-                         "comparison may not be fair.")
+            notes.append(
+                "<b>These bundles start from different documents</b>: the "
+                "comparison may not be fair."
+            )
         if _comment_key(a) != _comment_key(b):
-            notes.append("<b>These bundles have different comments</b>: only comments "
-                         "present in both can be compared row by row.")
+            notes.append(
+                "<b>These bundles have different comments</b>: only comments "
+                "present in both can be compared row by row."
+            )
         for d, n in ((a, "A"), (b, "B")):
             if d.status != "completed":
-                notes.append(f"Run {n} did not complete ({html.escape(d.status)}: "
-                             f"{html.escape(d.reason)}).")
+                notes.append(
+                    f"Run {n} did not complete ({html.escape(d.status)}: {html.escape(d.reason)})."
+                )
             if d.scripted:
                 notes.append(f"Run {n} is a scripted demonstration.")
         self.note.setText(" ".join(notes) or "Same document and comments in both bundles.")
 
         self.metrics.setRowCount(len(present.METRIC_ORDER))
         for r, name in enumerate(present.METRIC_ORDER):
-            cells = [present.METRIC_TITLES[name], present.metric_cell(name, a.metrics.get(name)),
-                     present.metric_cell(name, b.metrics.get(name))]
+            cells = [
+                present.METRIC_TITLES[name],
+                present.metric_cell(name, a.metrics.get(name)),
+                present.metric_cell(name, b.metrics.get(name)),
+            ]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if c and text.startswith("N/A"):
@@ -171,16 +193,32 @@ class CompareView(QWidget):
             x, y = va.get(k), vb.get(k)
             cid = k.split("\x00", 1)[0]
             c = a.comment(cid) or b.comment(cid) or {}
-            quote = ((x or y or {}).get("v1") or {}).get("text") or \
-                (c.get("anchor") or {}).get("quote") or ""
+            quote = (
+                ((x or y or {}).get("v1") or {}).get("text")
+                or (c.get("anchor") or {}).get("quote")
+                or ""
+            )
             vx = x.get("verdict") if x else None
             vy = y.get("verdict") if y else None
-            same = ("\u2014 not in both" if x is None or y is None else
-                    "\u2713 same" if vx == vy else "\u2260 differs")
-            claims = f"{present.claim_text(x.get('claim') if x else None)} / " \
-                     f"{present.claim_text(y.get('claim') if y else None)}"
-            cells = [cid, quote, present.verdict_label(vx) if vx else "not in this bundle",
-                     present.verdict_label(vy) if vy else "not in this bundle", same, claims]
+            same = (
+                "\u2014 not in both"
+                if x is None or y is None
+                else "\u2713 same"
+                if vx == vy
+                else "\u2260 differs"
+            )
+            claims = (
+                f"{present.claim_text(x.get('claim') if x else None)} / "
+                f"{present.claim_text(y.get('claim') if y else None)}"
+            )
+            cells = [
+                cid,
+                quote,
+                present.verdict_label(vx) if vx else "not in this bundle",
+                present.verdict_label(vy) if vy else "not in this bundle",
+                same,
+                claims,
+            ]
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 verdict = vx if col == 2 else vy if col == 3 else None

@@ -40,8 +40,10 @@ from PySide6.QtWebEngineCore import (
 from PySide6.QtWebEngineWidgets import QWebEngineView
 
 WORLD = QWebEngineScript.ScriptWorldId.ApplicationWorld
-CSP = ("script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'; "
-       "frame-src 'none'; worker-src 'none'")
+CSP = (
+    "script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'; "
+    "frame-src 'none'; worker-src 'none'"
+)
 
 # -------------------------------------------------------------------------------------------
 # Verdict styles: Okabe-Ito colours (colour-blind safe), and never colour alone: each kind
@@ -61,27 +63,72 @@ class SpanStyle:
 
 
 STYLES: dict[str, SpanStyle] = {
-    "edited": SpanStyle("edited", "\u270E", "#009E73", "rgba(0,158,115,.22)", "solid",
-                        description="the anchored text was changed"),
-    "untouched": SpanStyle("untouched", "\u25CB", "#D55E00", "rgba(213,94,0,.22)", "wavy",
-                           description="the anchored text is unchanged"),
-    "deleted": SpanStyle("deleted", "\u2715", "#0072B2", "rgba(0,114,178,.20)", "double",
-                         description="the quoted text is gone from v2"),
-    "stale_anchor": SpanStyle("stale anchor", "?", "#CC79A7", "rgba(204,121,167,.25)",
-                              "dotted", badge_text="#000000",
-                              description="made on another version; not counted"),
-    "comment": SpanStyle("comment", "\u270D", "#56B4E9", "rgba(86,180,233,.25)", "solid",
-                         badge_text="#000000", description="a review comment"),
-    "collateral": SpanStyle("changed outside every anchor", "\u25B3", "#E69F00",
-                            "rgba(230,159,0,.30)", "dashed", badge_text="#000000",
-                            description="text the agent changed that no comment points at"),
+    "edited": SpanStyle(
+        "edited",
+        "\u270e",
+        "#009E73",
+        "rgba(0,158,115,.22)",
+        "solid",
+        description="the anchored text was changed",
+    ),
+    "untouched": SpanStyle(
+        "untouched",
+        "\u25cb",
+        "#D55E00",
+        "rgba(213,94,0,.22)",
+        "wavy",
+        description="the anchored text is unchanged",
+    ),
+    "deleted": SpanStyle(
+        "deleted",
+        "\u2715",
+        "#0072B2",
+        "rgba(0,114,178,.20)",
+        "double",
+        description="the quoted text is gone from v2",
+    ),
+    "stale_anchor": SpanStyle(
+        "stale anchor",
+        "?",
+        "#CC79A7",
+        "rgba(204,121,167,.25)",
+        "dotted",
+        badge_text="#000000",
+        description="made on another version; not counted",
+    ),
+    "comment": SpanStyle(
+        "comment",
+        "\u270d",
+        "#56B4E9",
+        "rgba(86,180,233,.25)",
+        "solid",
+        badge_text="#000000",
+        description="a review comment",
+    ),
+    "collateral": SpanStyle(
+        "changed outside every anchor",
+        "\u25b3",
+        "#E69F00",
+        "rgba(230,159,0,.30)",
+        "dashed",
+        badge_text="#000000",
+        description="text the agent changed that no comment points at",
+    ),
 }
 
 
 def style_spec() -> dict[str, dict[str, str]]:
     """The ``kinds`` object for ``__arl.highlight`` (JS)."""
-    return {k: {"bg": s.bg, "line": s.line, "style": s.style, "badge": s.line,
-                "badgeText": s.badge_text} for k, s in STYLES.items()}
+    return {
+        k: {
+            "bg": s.bg,
+            "line": s.line,
+            "style": s.style,
+            "badge": s.line,
+            "badgeText": s.badge_text,
+        }
+        for k, s in STYLES.items()
+    }
 
 
 # -------------------------------------------------------------------------------------------
@@ -143,8 +190,9 @@ class DocServer:
         self._server = _Server(("127.0.0.1", 0), _Handler)
         self._server.docs = {}
         self.port = self._server.server_address[1]
-        self._thread = threading.Thread(target=self._server.serve_forever,
-                                        name="arl-docserver", daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, name="arl-docserver", daemon=True
+        )
         self._thread.start()
 
     @classmethod
@@ -243,26 +291,29 @@ def document_profile() -> QWebEngineProfile:
         profile = QWebEngineProfile(QApplication.instance())  # no storage name: off the record
         profile.setHttpCacheType(QWebEngineProfile.HttpCacheType.MemoryHttpCache)
         profile.setPersistentCookiesPolicy(
-            QWebEngineProfile.PersistentCookiesPolicy.NoPersistentCookies)
+            QWebEngineProfile.PersistentCookiesPolicy.NoPersistentCookies
+        )
         profile.setSpellCheckEnabled(False)
         interceptor = DocInterceptor(server.origin, profile)
         profile.setUrlRequestInterceptor(interceptor)
         profile._arl_interceptor = interceptor  # keep a Python reference
         s = profile.settings()
         A = QWebEngineSettings.WebAttribute
-        for attr, on in ((A.JavascriptEnabled, True),  # page scripts are stopped by CSP
-                         (A.JavascriptCanOpenWindows, False),
-                         (A.JavascriptCanAccessClipboard, False),
-                         (A.LocalContentCanAccessRemoteUrls, False),
-                         (A.LocalContentCanAccessFileUrls, False),
-                         (A.PluginsEnabled, False),
-                         (A.PdfViewerEnabled, False),
-                         (A.AutoLoadIconsForPage, False),
-                         (A.HyperlinkAuditingEnabled, False),
-                         (A.FocusOnNavigationEnabled, False),
-                         (A.DnsPrefetchEnabled, False),
-                         (A.NavigateOnDropEnabled, False),
-                         (A.WebGLEnabled, False)):
+        for attr, on in (
+            (A.JavascriptEnabled, True),  # page scripts are stopped by CSP
+            (A.JavascriptCanOpenWindows, False),
+            (A.JavascriptCanAccessClipboard, False),
+            (A.LocalContentCanAccessRemoteUrls, False),
+            (A.LocalContentCanAccessFileUrls, False),
+            (A.PluginsEnabled, False),
+            (A.PdfViewerEnabled, False),
+            (A.AutoLoadIconsForPage, False),
+            (A.HyperlinkAuditingEnabled, False),
+            (A.FocusOnNavigationEnabled, False),
+            (A.DnsPrefetchEnabled, False),
+            (A.NavigateOnDropEnabled, False),
+            (A.WebGLEnabled, False),
+        ):
             s.setAttribute(attr, on)
         script = QWebEngineScript()
         script.setName("arl-page")
@@ -324,10 +375,16 @@ class DocumentPage(QWebEnginePage):
         self.refused: list[str] = []
 
     def acceptNavigationRequest(self, url, nav_type, is_main_frame) -> bool:
-        if (self.allowed_url is not None and url == self.allowed_url
-                and nav_type in (QWebEnginePage.NavigationType.NavigationTypeTyped,
-                                 QWebEnginePage.NavigationType.NavigationTypeReload,
-                                 QWebEnginePage.NavigationType.NavigationTypeOther)):
+        if (
+            self.allowed_url is not None
+            and url == self.allowed_url
+            and nav_type
+            in (
+                QWebEnginePage.NavigationType.NavigationTypeTyped,
+                QWebEnginePage.NavigationType.NavigationTypeReload,
+                QWebEnginePage.NavigationType.NavigationTypeOther,
+            )
+        ):
             return True
         if len(self.refused) < 100:
             self.refused.append(url.toString()[:200])
@@ -403,7 +460,9 @@ class DocumentView(QWebEngineView):
 
         self.show_document(
             "<!doctype html><meta charset=utf-8><body style='font:15px system-ui,sans-serif;"
-            "color:#444;margin:2em'><p>" + _html.escape(text) + "</p></body>", labels=False)
+            "color:#444;margin:2em'><p>" + _html.escape(text) + "</p></body>",
+            labels=False,
+        )
 
     def _on_load_finished(self, ok: bool) -> None:
         self._loaded_ok = ok
@@ -438,8 +497,10 @@ class DocumentView(QWebEngineView):
         The value travels as JSON (objects made in an isolated world do not convert to
         Python directly); ``callback`` gets the decoded value, None on a script error.
         """
-        wrapped = ("(function(){try{return JSON.stringify({v:(" + source + ")});}"
-                   "catch(e){return JSON.stringify({e:String(e)});}})()")
+        wrapped = (
+            "(function(){try{return JSON.stringify({v:(" + source + ")});}"
+            "catch(e){return JSON.stringify({e:String(e)});}})()"
+        )
         if callback is None:
             self._page.runJavaScript(wrapped, WORLD)
             return
@@ -464,8 +525,10 @@ class DocumentView(QWebEngineView):
         self._apply(spec)
 
     def _apply(self, spec: dict) -> None:
-        self.run_js("__arl.highlight(" + json.dumps(spec) + ")",
-                    lambda r: self.highlighted.emit(r if isinstance(r, dict) else {}))
+        self.run_js(
+            "__arl.highlight(" + json.dumps(spec) + ")",
+            lambda r: self.highlighted.emit(r if isinstance(r, dict) else {}),
+        )
 
     def focus_span(self, span_id: str, callback: Callable[[Any], None] | None = None) -> None:
         """Scroll to the span ``span_id`` and mark it; callback gets True if it exists."""
@@ -474,8 +537,9 @@ class DocumentView(QWebEngineView):
     def select_span(self, span_id: str, callback: Callable[[Any], None] | None = None) -> None:
         self.run_js("__arl.selectSpan(" + json.dumps(span_id) + ")", callback)
 
-    def select_offsets(self, start: int, end: int,
-                       callback: Callable[[Any], None] | None = None) -> None:
+    def select_offsets(
+        self, start: int, end: int, callback: Callable[[Any], None] | None = None
+    ) -> None:
         self.run_js(f"__arl.selectOffsets({int(start)}, {int(end)})", callback)
 
     def selection_anchor(self, callback: Callable[[Any], None]) -> None:

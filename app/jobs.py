@@ -27,13 +27,15 @@ def _get_relay() -> _Relay:
     global _relay
     if _relay is None:
         _relay = _Relay()
-        _relay.finished.connect(lambda cb, value, _e: cb(value),
-                                Qt.ConnectionType.QueuedConnection)
+        _relay.finished.connect(lambda cb, value, _e: cb(value), Qt.ConnectionType.QueuedConnection)
     return _relay
 
 
-def run_in_thread(fn: Callable[[], Any], on_done: Callable[[Any], None],
-                  on_error: Callable[[BaseException], None] | None = None) -> concurrent.futures.Future:
+def run_in_thread(
+    fn: Callable[[], Any],
+    on_done: Callable[[Any], None],
+    on_error: Callable[[BaseException], None] | None = None,
+) -> concurrent.futures.Future:
     relay = _get_relay()
 
     def work() -> None:

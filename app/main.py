@@ -112,22 +112,29 @@ def versions_text() -> str:
     from app import secrets as app_secrets
     from engine import __version__ as engine_version
 
-    return "\n".join([
-        f"agent-review-loop {engine_version}",
-        f"Python {platform.python_version()}",
-        f"PySide6 {PySide6.__version__}, Qt {QtCore.qVersion()}",
-        web,
-        f"keyring backend: {app_secrets.backend_name()}",
-    ])
+    return "\n".join(
+        [
+            f"agent-review-loop {engine_version}",
+            f"Python {platform.python_version()}",
+            f"PySide6 {PySide6.__version__}, Qt {QtCore.qVersion()}",
+            web,
+            f"keyring backend: {app_secrets.backend_name()}",
+        ]
+    )
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="agent-review-loop",
-                                description="Check whether an AI agent really addressed "
-                                            "the review comments it says it addressed.")
+    p = argparse.ArgumentParser(
+        prog="agent-review-loop",
+        description="Check whether an AI agent really addressed "
+        "the review comments it says it addressed.",
+    )
     p.add_argument("bundle", nargs="?", help="an evidence bundle (folder or .zip) to open")
-    p.add_argument("--smoke-test", action="store_true",
-                   help="open the example bundle, check the rendering, print versions, exit")
+    p.add_argument(
+        "--smoke-test",
+        action="store_true",
+        help="open the example bundle, check the rendering, print versions, exit",
+    )
     p.add_argument("--timeout", type=float, default=60.0, help=argparse.SUPPRESS)
     p.add_argument("--quit-when-rendered", action="store_true", help=argparse.SUPPRESS)
     args, qt_args = p.parse_known_args(argv)
@@ -164,8 +171,10 @@ def smoke_test(app, window, bundle: Path | None, timeout: float) -> int:
             for n, (_, raw) in pending.items():
                 expected = body_text(raw)
                 if texts[n] != expected:
-                    return fail(f"the page text of {n} differs from the engine's extraction "
-                                f"({len(texts[n] or '')} vs {len(expected)} characters)")
+                    return fail(
+                        f"the page text of {n} differs from the engine's extraction "
+                        f"({len(texts[n] or '')} vs {len(expected)} characters)"
+                    )
             hl = window.verdicts.last_highlight
             for n in ("v1", "v2"):
                 r = hl.get(n) or {}
@@ -201,9 +210,11 @@ def main(argv: list[str] | None = None) -> int:
 
     if no_display() and not args.smoke_test and not args.qt_args:
         # Qt would abort with "Reinstalling the application may fix this problem".
-        print("agent-review-loop: no display to open a window on (DISPLAY and WAYLAND_DISPLAY "
-              "are unset); start it in a desktop session. The arl command works without one.",
-              file=sys.stderr)
+        print(
+            "agent-review-loop: no display to open a window on (DISPLAY and WAYLAND_DISPLAY "
+            "are unset); start it in a desktop session. The arl command works without one.",
+            file=sys.stderr,
+        )
         return 2
     offscreen = os.environ.get("QT_QPA_PLATFORM") == "offscreen" or args.smoke_test
     _prepare_environment(offscreen)
@@ -231,14 +242,16 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.smoke_test:
         window.show()
-        bundle = Path(args.bundle) if args.bundle else (example_bundle_path()
-                                                          or _fixture_bundle_path())
+        bundle = (
+            Path(args.bundle) if args.bundle else (example_bundle_path() or _fixture_bundle_path())
+        )
         code = smoke_test(app, window, bundle, args.timeout)
         window.close()
         return code
 
     window.show()
     if args.quit_when_rendered:  # benchmarks/bench_gui.py: launch to rendered verdicts
+
         def rendered() -> None:
             print(f"RENDERED {time.perf_counter() - t0:.3f}", flush=True)
             app.quit()

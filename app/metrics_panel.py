@@ -49,8 +49,13 @@ class MetricsPanel(QWidget):
         lay.addStretch(1)
         self.cells: dict[tuple[str, str], str] = {}
 
-    def show_metrics(self, run: dict[str, Any], rounds: list[tuple[int, dict[str, Any]]],
-                     status: str = "completed", reason: str = "") -> None:
+    def show_metrics(
+        self,
+        run: dict[str, Any],
+        rounds: list[tuple[int, dict[str, Any]]],
+        status: str = "completed",
+        reason: str = "",
+    ) -> None:
         """``run``: name -> metric object; ``rounds``: [(round, {name: metric})]."""
         columns = ["Whole run"] + [f"After round {n}" for n, _ in rounds] + ["What it measures"]
         sources = [run] + [m for _, m in rounds]
@@ -86,13 +91,21 @@ class MetricsPanel(QWidget):
         state = present.STATUS_WORDS.get(status, f"Run status: {status}")
         note = ""
         if status != "completed":
-            note = (" Metrics that could not be measured because of this say N/A with the "
-                    "reason; none is shown as zero.")
-        self.intro.setText(f"<b>{html.escape(state)}</b>"
-                           + (": " + html.escape(reason) if reason else "") + "." + note)
+            note = (
+                " Metrics that could not be measured because of this say N/A with the "
+                "reason; none is shown as zero."
+            )
+        self.intro.setText(
+            f"<b>{html.escape(state)}</b>"
+            + (": " + html.escape(reason) if reason else "")
+            + "."
+            + note
+        )
         self.help.setText(
-            "" if rounds else "<i>This bundle records the metrics of the whole run only, "
-                              "not of each round.</i>")
+            ""
+            if rounds
+            else "<i>This bundle records the metrics of the whole run only, not of each round.</i>"
+        )
 
     def _fit_rows(self) -> None:
         """Three lines per metric (enough for the wrapped reasons), whatever the view's
@@ -105,8 +118,9 @@ class MetricsPanel(QWidget):
         for r in range(self.table.rowCount()):
             self.table.setRowHeight(r, row)
         header = self.table.horizontalHeader().sizeHint().height()
-        self.table.setFixedHeight(header + row * self.table.rowCount()
-                                  + 2 * self.table.frameWidth() + 4)
+        self.table.setFixedHeight(
+            header + row * self.table.rowCount() + 2 * self.table.frameWidth() + 4
+        )
 
     def show_bundle(self, data: BundleData) -> None:
         self.show_metrics(data.metrics, data.round_metrics, data.status, data.reason)

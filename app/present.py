@@ -10,8 +10,13 @@ from typing import Any
 
 from app.docview import STYLES
 
-METRIC_ORDER = ("attribution_rate", "collateral_churn", "claim_accuracy",
-                "cost_per_attributed_fix", "rounds_to_converge")
+METRIC_ORDER = (
+    "attribution_rate",
+    "collateral_churn",
+    "claim_accuracy",
+    "cost_per_attributed_fix",
+    "rounds_to_converge",
+)
 
 METRIC_TITLES = {
     "attribution_rate": "Attribution rate",
@@ -23,14 +28,14 @@ METRIC_TITLES = {
 
 METRIC_HELP = {
     "attribution_rate": "Comments whose anchored text was really edited, out of the "
-                        "actionable comments (stale anchors not counted). Higher is better.",
+    "actionable comments (stale anchors not counted). Higher is better.",
     "collateral_churn": "Characters changed outside every anchored span, out of all "
-                        "characters changed. Lower is better: the agent should only touch "
-                        "what a comment points at.",
+    "characters changed. Lower is better: the agent should only touch "
+    "what a comment points at.",
     "claim_accuracy": "The agent's claims that agree with the measured verdict, out of the "
-                      "claims it made. Higher is better.",
+    "claims it made. Higher is better.",
     "cost_per_attributed_fix": "API usage tokens of the whole run divided by the number of "
-                               "edited comments. No currency is assumed.",
+    "edited comments. No currency is assumed.",
     "rounds_to_converge": "Pushes until no unresolved actionable comment remained.",
 }
 

@@ -52,14 +52,14 @@ class RunRequest:
 
 
 ICONS = {
-    "RoundStarted": "\u25B6",
+    "RoundStarted": "\u25b6",
     "ModelCalled": "\u2601",
     "ToolCalled": "\u2692",
-    "NarrationNudged": "\u261B",
-    "VersionPushed": "\u2B06",
+    "NarrationNudged": "\u261b",
+    "VersionPushed": "\u2b06",
     "ReportReceived": "\u2709",
     "VerdictsComputed": "\u2696",
-    "CommentReopened": "\u21BA",
+    "CommentReopened": "\u21ba",
     "RoundFinished": "\u2714",
     "RunFinished": "\u2691",
     "RunFailed": "\u2716",
@@ -84,8 +84,10 @@ class RunView(QWidget):
         self._wizard = None
 
         self.title = QLabel("<h2>No run yet</h2>")
-        self.hint = QLabel("Set up a run with <b>File \u25B8 New run</b> (Ctrl+N), or open the "
-                           "example run from the Start tab to see what a finished run looks like.")
+        self.hint = QLabel(
+            "Set up a run with <b>File \u25b8 New run</b> (Ctrl+N), or open the "
+            "example run from the Start tab to see what a finished run looks like."
+        )
         self.hint.setWordWrap(True)
         self.round_label = QLabel("")
         self.round_bar = QProgressBar()
@@ -103,8 +105,10 @@ class RunView(QWidget):
         self.counts_label.setTextFormat(Qt.TextFormat.RichText)
         self.cancel_btn = QPushButton("&Cancel run")
         self.cancel_btn.setEnabled(False)
-        self.cancel_btn.setToolTip("Stop after the current step; an evidence bundle marked "
-                                   "cancelled is still written (Esc)")
+        self.cancel_btn.setToolTip(
+            "Stop after the current step; an evidence bundle marked "
+            "cancelled is still written (Esc)"
+        )
         self.new_btn = QPushButton("&New run\u2026")
         self.log = QListWidget()
         self.log.setAccessibleName("What the agent did, step by step")
@@ -140,7 +144,7 @@ class RunView(QWidget):
         from app.wizard import SetupWizard
 
         if self.running:
-            self._add("\u26A0", "A run is in progress: cancel it before starting another.")
+            self._add("\u26a0", "A run is in progress: cancel it before starting another.")
             return
         wiz = SetupWizard(self.settings, parent or self.window())
         wiz.runRequested.connect(self.start_run)
@@ -171,10 +175,12 @@ class RunView(QWidget):
         self.bundle_path = ""
         self.log.clear()
         self.title.setText(f"<h2>Running: {html.escape(req.title)}</h2>")
-        self.hint.setText(f"Model <b>{html.escape(req.config.model)}</b> at "
-                          f"{html.escape(req.config.base_url)} \u2014 {len(req.comments)} "
-                          f"comment(s), at most {req.rounds} round(s). The window stays "
-                          "usable; Cancel stops after the current step.")
+        self.hint.setText(
+            f"Model <b>{html.escape(req.config.model)}</b> at "
+            f"{html.escape(req.config.base_url)} \u2014 {len(req.comments)} "
+            f"comment(s), at most {req.rounds} round(s). The window stays "
+            "usable; Cancel stops after the current step."
+        )
         self.round_bar.setRange(0, req.rounds)
         self.round_bar.setValue(0)
         self.round_bar.setVisible(True)
@@ -191,6 +197,7 @@ class RunView(QWidget):
         loop = asyncio.get_running_loop()
         ws = None
         try:
+
             def prepare():
                 w = Workspace(req.workspace_path) if req.workspace_path else Workspace()
                 doc_id = prepare_document(w, req.title, req.raw, req.kind, req.comments)
@@ -198,9 +205,16 @@ class RunView(QWidget):
 
             ws, doc_id = await loop.run_in_executor(None, prepare)
             self._add("\u2139", f"Document stored in the workspace ({doc_id}); starting the agent.")
-            self.outcome = await run_review(ws, doc_id, req.config, rounds=req.rounds,
-                                            out_dir=req.out_dir, handle=self.handle,
-                                            on_event=self._on_event, scripted=req.scripted)
+            self.outcome = await run_review(
+                ws,
+                doc_id,
+                req.config,
+                rounds=req.rounds,
+                out_dir=req.out_dir,
+                handle=self.handle,
+                on_event=self._on_event,
+                scripted=req.scripted,
+            )
             self.bundle_path = str(self.outcome.bundle or "")
         except asyncio.CancelledError:
             self._add("\u2716", "The run was stopped.")
@@ -223,14 +237,18 @@ class RunView(QWidget):
         self.busy.setVisible(False)
         self.cancel_btn.setEnabled(False)
         self.new_btn.setEnabled(True)
-        words = {"completed": "Run completed", "cancelled": "Run cancelled",
-                 "failed": "Run failed"}.get(status, f"Run {status}")
+        words = {
+            "completed": "Run completed",
+            "cancelled": "Run cancelled",
+            "failed": "Run failed",
+        }.get(status, f"Run {status}")
         self.title.setText(f"<h2>{words}</h2>")
         self.round_label.setText(f"{words}: {reason}." if reason else words + ".")
         # What was said while running ("Cancel stops after the current step", "so far")
         # is no longer true.
-        self.hint.setText("The evidence bundle of this run opens in the Verdicts tab."
-                          if self.bundle_path else "")
+        self.hint.setText(
+            "The evidence bundle of this run opens in the Verdicts tab." if self.bundle_path else ""
+        )
         self.tokens_label.setText(self.tokens_label.text().replace("Tokens so far", "Tokens used"))
         if status == "failed":
             self.round_label.setStyleSheet("color:#B24000;font-weight:600")
@@ -242,8 +260,11 @@ class RunView(QWidget):
             self.handle.cancel()
             self.cancel_btn.setEnabled(False)
             self.round_label.setText("Cancelling after the current step\u2026")
-            self._add("\u23F9", "Cancel requested: the run stops after the current step and "
-                                "writes an evidence bundle marked cancelled.")
+            self._add(
+                "\u23f9",
+                "Cancel requested: the run stops after the current step and "
+                "writes an evidence bundle marked cancelled.",
+            )
 
     async def shutdown(self) -> None:
         """Cancel a running job and wait for it (window closing)."""
@@ -279,8 +300,10 @@ class RunView(QWidget):
             self.round_bar.setMaximum(event.max_rounds)
             self.round_bar.setValue(event.round - 1)  # the bar fills as rounds finish
             self.round_bar.setFormat(f"Round {event.round} of {event.max_rounds}")
-            self.round_label.setText(f"Round {event.round} of {event.max_rounds}: "
-                                     f"{event.unresolved} comment(s) to address")
+            self.round_label.setText(
+                f"Round {event.round} of {event.max_rounds}: "
+                f"{event.unresolved} comment(s) to address"
+            )
         elif isinstance(event, ev.ModelCalled):
             if event.run_tokens is None:
                 self.tokens_label.setText("Tokens so far: unknown (the server reports no usage)")
@@ -294,7 +317,7 @@ class RunView(QWidget):
             from app.present import verdict_label
 
             parts = [f"{verdict_label(k)}: {n}" for k, n in event.counts.items() if n]
-            self.counts_label.setText(" \u00B7 ".join(html.escape(p) for p in parts))
+            self.counts_label.setText(" \u00b7 ".join(html.escape(p) for p in parts))
         elif isinstance(event, ev.RoundFinished):
             self.round_bar.setValue(event.round)
         elif isinstance(event, ev.CommentReopened):

@@ -46,7 +46,9 @@ class ScorecardView(QWidget):
         self.info = QLabel("Open an evidence bundle to see its scorecard.")
         self.info.setWordWrap(True)
         self.publish_btn = QPushButton("&Publish to workspace\u2026")
-        self.publish_btn.setToolTip("Store this scorecard in the workspace as a document of its own")
+        self.publish_btn.setToolTip(
+            "Store this scorecard in the workspace as a document of its own"
+        )
         self.html_btn = QPushButton("Export &HTML\u2026")
         self.pdf_btn = QPushButton("Export P&DF\u2026")
         for b in (self.publish_btn, self.html_btn, self.pdf_btn):
@@ -105,8 +107,10 @@ class ScorecardView(QWidget):
         box = QMessageBox(self)
         box.setIcon(QMessageBox.Icon.Question)
         box.setWindowTitle("Publish the scorecard")
-        box.setText(f"Publish this scorecard to the workspace as the document "
-                    f"\u201c{scorecard_title(self.data)}\u201d?")
+        box.setText(
+            f"Publish this scorecard to the workspace as the document "
+            f"\u201c{scorecard_title(self.data)}\u201d?"
+        )
         box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(QMessageBox.StandardButton.Yes)
         box.finished.connect(lambda r: r == QMessageBox.StandardButton.Yes and self.publish())
@@ -131,8 +135,10 @@ class ScorecardView(QWidget):
         except Exception as exc:
             self.message.emit(f"The scorecard could not be published: {exc}")
             return None
-        self.message.emit(f"Published \u201c{scorecard_title(self.data)}\u201d to the "
-                          f"workspace (document {doc_id}).")
+        self.message.emit(
+            f"Published \u201c{scorecard_title(self.data)}\u201d to the "
+            f"workspace (document {doc_id})."
+        )
         self.published.emit(doc_id)
         return doc_id
 
@@ -148,12 +154,12 @@ class ScorecardView(QWidget):
         dlg.open()
 
     def ask_export_html(self) -> None:
-        self._ask_path("Export the scorecard as HTML", "html", "HTML files (*.html)",
-                       self.export_html)
+        self._ask_path(
+            "Export the scorecard as HTML", "html", "HTML files (*.html)", self.export_html
+        )
 
     def ask_export_pdf(self) -> None:
-        self._ask_path("Export the scorecard as PDF", "pdf", "PDF files (*.pdf)",
-                       self.export_pdf)
+        self._ask_path("Export the scorecard as PDF", "pdf", "PDF files (*.pdf)", self.export_pdf)
 
     def export_html(self, path: str) -> None:
         if self.data is None or not path:

@@ -28,8 +28,15 @@ from app.bundledata import BundleData, annotate
 from app.docview import STYLES, DocumentView
 from app.jobs import run_in_thread
 
-COLUMNS = ("#", "Verdict", "Quote", "Comment", "Agent's claim", "Claim vs. text",
-           "How it was found in v2")
+COLUMNS = (
+    "#",
+    "Verdict",
+    "Quote",
+    "Comment",
+    "Agent's claim",
+    "Claim vs. text",
+    "How it was found in v2",
+)
 MAX_LABELS = 400  # badges drawn per document; every span is still painted
 
 
@@ -40,11 +47,14 @@ def legend_html(collateral_known: bool = True) -> str:
         chips.append(
             f"<span style='white-space:nowrap'><span style='background:{s.line};"
             f"color:{s.badge_text};font-weight:600'>&nbsp;{s.icon} {html.escape(s.label)}&nbsp;"
-            f"</span>&nbsp;{html.escape(s.description)}</span>")
+            f"</span>&nbsp;{html.escape(s.description)}</span>"
+        )
     text = " &nbsp;&nbsp; ".join(chips)
     if not collateral_known:
-        text += (" &nbsp;&nbsp; <i>This bundle does not record which text changed outside "
-                 "the anchors.</i>")
+        text += (
+            " &nbsp;&nbsp; <i>This bundle does not record which text changed outside "
+            "the anchors.</i>"
+        )
     return text
 
 
@@ -55,19 +65,25 @@ def banner_for(data: BundleData) -> tuple[str, str]:
     status = data.status
     if status == "failed":
         level = "error"
-        parts.append("<b>This run failed</b>: "
-                     + html.escape((data.reason or "no reason given").rstrip(". "))
-                     + ". The verdicts below cover only what happened before the failure; "
-                       "metrics that could not be measured say N/A.")
+        parts.append(
+            "<b>This run failed</b>: "
+            + html.escape((data.reason or "no reason given").rstrip(". "))
+            + ". The verdicts below cover only what happened before the failure; "
+            "metrics that could not be measured say N/A."
+        )
     elif status == "cancelled":
         level = "warn"
-        parts.append("<b>This run was cancelled</b> before it finished"
-                     + (": " + html.escape(data.reason.rstrip(". ")) if data.reason else "")
-                     + ". The verdicts cover the versions pushed until then.")
+        parts.append(
+            "<b>This run was cancelled</b> before it finished"
+            + (": " + html.escape(data.reason.rstrip(". ")) if data.reason else "")
+            + ". The verdicts cover the versions pushed until then."
+        )
     elif status == "completed":
-        parts.append(f"<b>Run completed</b> with model <b>{html.escape(data.model)}</b>"
-                     + (": " + html.escape(data.reason.rstrip(". ")) if data.reason else "")
-                     + ".")
+        parts.append(
+            f"<b>Run completed</b> with model <b>{html.escape(data.model)}</b>"
+            + (": " + html.escape(data.reason.rstrip(". ")) if data.reason else "")
+            + "."
+        )
     else:
         level = "warn"
         parts.append(f"Run status: {html.escape(status)}.")
@@ -78,8 +94,10 @@ def banner_for(data: BundleData) -> tuple[str, str]:
         level = "error"
         names = ", ".join(html.escape(n) for n in data.tampered[:12])
         more = f" and {len(data.tampered) - 12} more" if len(data.tampered) > 12 else ""
-        parts.append(f"<b>Warning: this bundle fails its integrity check.</b> These files do "
-                     f"not match the manifest: {names}{more}. Do not trust what it shows.")
+        parts.append(
+            f"<b>Warning: this bundle fails its integrity check.</b> These files do "
+            f"not match the manifest: {names}{more}. Do not trust what it shows."
+        )
     if status in ("completed", "cancelled") and not data.rounds:
         level = "warn" if level == "ok" else level
         parts.append("<b>The agent pushed no revision</b>: v2 is the same as v1.")
@@ -91,14 +109,19 @@ def banner_for(data: BundleData) -> tuple[str, str]:
         plain = problem.split(" (")[0].split(": unterminated")[0]
         if plain.startswith("the report is not valid JSON"):
             plain = "the report is not valid JSON"
-        parts.append("The agent's report could not be used (" + html.escape(plain)
-                     + "), so no claim is compared with the text.")
+        parts.append(
+            "The agent's report could not be used ("
+            + html.escape(plain)
+            + "), so no claim is compared with the text."
+        )
     elif final_claims is None and data.verdicts and status != "failed":
         parts.append("The agent made no report, so no claim is compared with the text.")
     stale = [v for v in data.verdicts if v.get("verdict") == "stale_anchor"]
     if stale:
-        parts.append(f"{len(stale)} comment(s) have a <b>stale anchor</b> (made on another "
-                     "version, quote not found): left unresolved and not counted in any metric.")
+        parts.append(
+            f"{len(stale)} comment(s) have a <b>stale anchor</b> (made on another "
+            "version, quote not found): left unresolved and not counted in any metric."
+        )
     if not data.verdicts:
         level = "warn" if level == "ok" else level
         parts.append("This bundle has no verdicts: nothing was scored.")
@@ -143,9 +166,15 @@ class VerdictModel(QAbstractTableModel):
 
     def text(self, r: int, c: int) -> str:
         row = self.rows[r]
-        return [str(row["n"]), present.verdict_label(row["verdict"]), row["quote"],
-                row["body"], present.claim_text(row["claim"]),
-                present.agrees_text(row["agrees"]), row["method"]][c]
+        return [
+            str(row["n"]),
+            present.verdict_label(row["verdict"]),
+            row["quote"],
+            row["body"],
+            present.claim_text(row["claim"]),
+            present.agrees_text(row["agrees"]),
+            row["method"],
+        ][c]
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
@@ -216,13 +245,20 @@ class VerdictTable(QTableView):
         # Narrow enough that all seven columns fit the half-window table at 1400 px; the
         # last stretches, and every cell's full text is in the detail pane beside it.
         for c, width in enumerate((4, 16, 17, 20, 12, 16, 16)):
-            self.setColumnWidth(c, max(fm.averageCharWidth() * width,
-                                       fm.horizontalAdvance(COLUMNS[c]) + 24))
+            self.setColumnWidth(
+                c, max(fm.averageCharWidth() * width, fm.horizontalAdvance(COLUMNS[c]) + 24)
+            )
         # Verdict and agreement cells are short and must never be cut.
-        self.setColumnWidth(1, max(bfm.horizontalAdvance(present.verdict_label(v)) + 20
-                                   for v in ("edited", "untouched", "deleted", "stale_anchor")))
-        self.setColumnWidth(5, max(bfm.horizontalAdvance(present.agrees_text(a)) + 20
-                                   for a in (True, False, None)))
+        self.setColumnWidth(
+            1,
+            max(
+                bfm.horizontalAdvance(present.verdict_label(v)) + 20
+                for v in ("edited", "untouched", "deleted", "stale_anchor")
+            ),
+        )
+        self.setColumnWidth(
+            5, max(bfm.horizontalAdvance(present.agrees_text(a)) + 20 for a in (True, False, None))
+        )
 
     def fill(self, rows: list[dict[str, Any]]) -> None:
         self.ids = [row["id"] for row in rows]
@@ -327,8 +363,11 @@ class VerdictsView(QWidget):
         self._annotating = data.collateral is None or not data.extended
         if self._annotating:
             self._pending_views.add("annotate")
-            run_in_thread(lambda: annotate(data), lambda r: self._annotated(data, r),
-                          lambda exc: self._annotate_failed(data, exc))
+            run_in_thread(
+                lambda: annotate(data),
+                lambda r: self._annotated(data, r),
+                lambda exc: self._annotate_failed(data, exc),
+            )
         level, text = banner_for(data)
         self.banner.setText(text)
         self.banner.setStyleSheet(BANNER_STYLE[level] + "padding:6px;border-radius:4px;")
@@ -337,9 +376,14 @@ class VerdictsView(QWidget):
         self.table.fill(self.rows)
         self.detail.clear()
         n_rounds = len(data.rounds)
-        self.v2_title.setText("<b>v2</b> \u2014 the agent's last version"
-                              + (f" (after {n_rounds} push{'es' if n_rounds != 1 else ''})"
-                                 if n_rounds else " (nothing was pushed: same as v1)"))
+        self.v2_title.setText(
+            "<b>v2</b> \u2014 the agent's last version"
+            + (
+                f" (after {n_rounds} push{'es' if n_rounds != 1 else ''})"
+                if n_rounds
+                else " (nothing was pushed: same as v1)"
+            )
+        )
         self._paint()
         if self.rows:
             self.table.selectRow(0)
@@ -384,9 +428,11 @@ class VerdictsView(QWidget):
     def _annotate_failed(self, data: BundleData, exc: BaseException) -> None:
         if data is not self.data:
             return
-        self.legend.setText(legend_html(data.collateral is not None)
-                            + f" &nbsp; <i>Could not re-read the changes outside anchors: "
-                              f"{html.escape(str(exc))}</i>")
+        self.legend.setText(
+            legend_html(data.collateral is not None)
+            + f" &nbsp; <i>Could not re-read the changes outside anchors: "
+            f"{html.escape(str(exc))}</i>"
+        )
         self._view_done("annotate", None)
 
     def _rows(self, data: BundleData) -> list[dict[str, Any]]:
@@ -396,23 +442,33 @@ class VerdictsView(QWidget):
             cid = str(item.get("comment_id"))
             seen.add(cid)
             c = data.comment(cid) or {}
-            quote = ((item.get("v1") or {}).get("text")
-                     or (c.get("anchor") or {}).get("quote") or "")
+            quote = (item.get("v1") or {}).get("text") or (c.get("anchor") or {}).get("quote") or ""
             verdict = str(item.get("verdict") or "")
             method = present.method_text(item)
             if verdict == "stale_anchor":
                 made_on = c.get("created_on_version_id")
-                method = ("not counted: made on version " + str(made_on)
-                          if made_on else "not counted") + ", quote not found"
+                method = (
+                    "not counted: made on version " + str(made_on) if made_on else "not counted"
+                ) + ", quote not found"
             body = str(c.get("body") or "")
             actionable = c.get("actionable", True) is not False
             if not actionable:
                 body = "(remark, not actionable) " + body
-            rows.append({"n": n, "id": cid, "verdict": verdict, "quote": quote,
-                         "actionable": actionable,
-                         "body": body, "claim": item.get("claim"),
-                         "agrees": item.get("claim_agrees"), "method": method,
-                         "approximate": present.is_approximate(item), "item": item})
+            rows.append(
+                {
+                    "n": n,
+                    "id": cid,
+                    "verdict": verdict,
+                    "quote": quote,
+                    "actionable": actionable,
+                    "body": body,
+                    "claim": item.get("claim"),
+                    "agrees": item.get("claim_agrees"),
+                    "method": method,
+                    "approximate": present.is_approximate(item),
+                    "item": item,
+                }
+            )
         return rows
 
     def _spans(self) -> tuple[list[dict], list[dict]]:
@@ -424,15 +480,29 @@ class VerdictsView(QWidget):
             for side, out in (("v1", v1), ("v2", v2)):
                 sp = item.get(side)
                 if isinstance(sp, dict) and isinstance(sp.get("start"), int):
-                    out.append({"id": row["id"], "kind": verdict if s else "comment",
-                                "start": sp["start"], "end": sp["end"],
-                                "label": label if len(out) < MAX_LABELS else ""})
+                    out.append(
+                        {
+                            "id": row["id"],
+                            "kind": verdict if s else "comment",
+                            "start": sp["start"],
+                            "end": sp["end"],
+                            "label": label if len(out) < MAX_LABELS else "",
+                        }
+                    )
         for i, r in enumerate(self.data.collateral or []):
             # A changed range is painted (dashed underline, the legend explains it); a pure
             # deletion has no text left to paint and gets a thin caret mark instead.
             empty = r["end"] <= r["start"]
-            v2.append({"id": f"collateral-{i}", "kind": "collateral", "start": r["start"],
-                       "end": r["end"], "label": "", "mark": empty})
+            v2.append(
+                {
+                    "id": f"collateral-{i}",
+                    "kind": "collateral",
+                    "start": r["start"],
+                    "end": r["end"],
+                    "label": "",
+                    "mark": empty,
+                }
+            )
         return v1, v2
 
     def _view_done(self, which: str, result: Any) -> None:
@@ -476,34 +546,48 @@ class VerdictsView(QWidget):
         after = data.comment(row["id"], after=True) or {}
         before = data.comment(row["id"]) or {}
         s = STYLES.get(row["verdict"])
-        chip = (f"<span style='background:{s.line};color:{s.badge_text};font-weight:600'>"
-                f"&nbsp;{s.icon} {e(s.label)}&nbsp;</span>" if s else e(row["verdict"]))
-        out = [f"<p><b>Comment {row['n']}</b> ({e(row['id'])})"
-               + (f" by {e(str(before.get('author')))}" if before.get("author") else "")
-               + f": {e(row['body'])}</p>",
-               f"<p>Verdict: {chip} \u2014 {e(present.VERDICT_WORDS.get(row['verdict'], ''))}."
-               f"<br>Agent's claim: <b>{e(present.claim_text(row['claim']))}</b> "
-               f"({e(present.agrees_text(row['agrees']))}).<br>"
-               f"Found in v2 by: {e(row['method'])}.</p>"]
+        chip = (
+            f"<span style='background:{s.line};color:{s.badge_text};font-weight:600'>"
+            f"&nbsp;{s.icon} {e(s.label)}&nbsp;</span>"
+            if s
+            else e(row["verdict"])
+        )
+        out = [
+            f"<p><b>Comment {row['n']}</b> ({e(row['id'])})"
+            + (f" by {e(str(before.get('author')))}" if before.get("author") else "")
+            + f": {e(row['body'])}</p>",
+            f"<p>Verdict: {chip} \u2014 {e(present.VERDICT_WORDS.get(row['verdict'], ''))}."
+            f"<br>Agent's claim: <b>{e(present.claim_text(row['claim']))}</b> "
+            f"({e(present.agrees_text(row['agrees']))}).<br>"
+            f"Found in v2 by: {e(row['method'])}.</p>",
+        ]
         if not row.get("actionable", True):
-            out.append("<p><i>A remark, not an actionable comment: it is not counted in the "
-                       "metrics, and text changed under it counts as changed outside every "
-                       "anchor.</i></p>")
+            out.append(
+                "<p><i>A remark, not an actionable comment: it is not counted in the "
+                "metrics, and text changed under it counts as changed outside every "
+                "anchor.</i></p>"
+            )
         if item.get("message"):
             out.append(f"<p><b>{e(str(item['message']))}</b></p>")
         if item.get("note"):
             out.append(f"<p><i>{e(str(item['note']))}</i></p>")
         t1 = (item.get("v1") or {}).get("text")
         t2 = (item.get("v2") or {}).get("text")
-        out.append("<table width='100%' cellspacing='0' cellpadding='4' border='1'>"
-                   "<tr><th align='left' width='50%'>v1 (given to the agent)</th>"
-                   "<th align='left'>v2 (after the agent)</th></tr><tr><td valign='top'>"
-                   + (e(t1) if t1 is not None else "<i>not located in v1</i>")
-                   + "</td><td valign='top'>"
-                   + (e(t2) if t2 is not None else
-                      "<i>" + ("gone from v2" if row["verdict"] == "deleted" else
-                               "not found in v2") + "</i>")
-                   + "</td></tr></table>")
+        out.append(
+            "<table width='100%' cellspacing='0' cellpadding='4' border='1'>"
+            "<tr><th align='left' width='50%'>v1 (given to the agent)</th>"
+            "<th align='left'>v2 (after the agent)</th></tr><tr><td valign='top'>"
+            + (e(t1) if t1 is not None else "<i>not located in v1</i>")
+            + "</td><td valign='top'>"
+            + (
+                e(t2)
+                if t2 is not None
+                else "<i>"
+                + ("gone from v2" if row["verdict"] == "deleted" else "not found in v2")
+                + "</i>"
+            )
+            + "</td></tr></table>"
+        )
         thread = after.get("thread") or []
         status = after.get("status") or before.get("status") or "open"
         out.append(f"<p><b>Thread</b> (status now: {e(str(status))})</p>")
@@ -511,7 +595,9 @@ class VerdictsView(QWidget):
             out.append("<p><i>No replies.</i></p>")
         for reply in thread:
             kind = str(reply.get("kind") or "reply")
-            mark = {"reopen": "\u21BA reopened", "resolve": "\u2713 resolved"}.get(kind, "reply")
-            out.append(f"<p style='margin-left:12px'><b>{e(str(reply.get('author', '')))}</b> "
-                       f"<small>({e(mark)})</small>: {e(str(reply.get('body', '')))}</p>")
+            mark = {"reopen": "\u21ba reopened", "resolve": "\u2713 resolved"}.get(kind, "reply")
+            out.append(
+                f"<p style='margin-left:12px'><b>{e(str(reply.get('author', '')))}</b> "
+                f"<small>({e(mark)})</small>: {e(str(reply.get('body', '')))}</p>"
+            )
         return "".join(out)

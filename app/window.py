@@ -40,20 +40,24 @@ class StartPage(QWidget):
             "<i>addressed all review comments</i>. This program checks that claim against "
             "the text itself: every comment is found again in the new version and gets a "
             "verdict \u2014 <b>edited</b>, <b>untouched</b>, <b>deleted</b> or <b>stale "
-            "anchor</b> \u2014 computed from the words, never from the agent's word.</p>")
+            "anchor</b> \u2014 computed from the words, never from the agent's word.</p>"
+        )
         intro.setWordWrap(True)
-        self.example_btn = QPushButton("\u25B6  Browse the example run  (no API key needed)")
+        self.example_btn = QPushButton("\u25b6  Browse the example run  (no API key needed)")
         self.demo_btn = QPushButton(
-            "See every kind of verdict  (a scripted demonstration: no model, no key)")
+            "See every kind of verdict  (a scripted demonstration: no model, no key)"
+        )
         self.demo_btn.setFlat(True)
         self.demo_btn.setCursor(Qt.CursorShape.PointingHandCursor)
         self.demo_btn.setStyleSheet("text-align: left; text-decoration: underline;")
-        self.demo_btn.setToolTip("A scripted agent fixes one comment, claims a fix it did not "
-                                 "make, deletes a sentence, changes text nobody commented on "
-                                 "and meets a comment made on an older draft. The verdicts "
-                                 "and metrics are the engine's own.")
-        self.setup_btn = QPushButton("\u270E  Set up a new run\u2026")
-        self.open_btn = QPushButton("\U0001F4C2  Open an evidence bundle\u2026")
+        self.demo_btn.setToolTip(
+            "A scripted agent fixes one comment, claims a fix it did not "
+            "make, deletes a sentence, changes text nobody commented on "
+            "and meets a comment made on an older draft. The verdicts "
+            "and metrics are the engine's own."
+        )
+        self.setup_btn = QPushButton("\u270e  Set up a new run\u2026")
+        self.open_btn = QPushButton("\U0001f4c2  Open an evidence bundle\u2026")
         for b in (self.example_btn, self.setup_btn, self.open_btn):
             b.setMinimumHeight(44)
             f = b.font()
@@ -173,29 +177,52 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         m = self.menuBar().addMenu("&File")
-        self.act_open = QAction("&Open evidence bundle\u2026", self,
-                                shortcut=QKeySequence.StandardKey.Open,
-                                triggered=self.ask_open_bundle)
-        self.act_open_zip = QAction("Open bundle &zip\u2026", self,
-                                    shortcut=QKeySequence("Ctrl+Shift+O"),
-                                    triggered=lambda: self.ask_open_bundle(zip_file=True))
-        self.act_example = QAction("Open the &example run", self, shortcut=QKeySequence("Ctrl+E"),
-                                   triggered=self.open_example)
-        self.act_new = QAction("&New run\u2026", self, shortcut=QKeySequence.StandardKey.New,
-                               triggered=self.start_setup)
-        self.act_compare = QAction("Co&mpare two bundles\u2026", self,
-                                   shortcut=QKeySequence("Ctrl+Shift+C"),
-                                   triggered=self.show_compare)
+        self.act_open = QAction(
+            "&Open evidence bundle\u2026",
+            self,
+            shortcut=QKeySequence.StandardKey.Open,
+            triggered=self.ask_open_bundle,
+        )
+        self.act_open_zip = QAction(
+            "Open bundle &zip\u2026",
+            self,
+            shortcut=QKeySequence("Ctrl+Shift+O"),
+            triggered=lambda: self.ask_open_bundle(zip_file=True),
+        )
+        self.act_example = QAction(
+            "Open the &example run",
+            self,
+            shortcut=QKeySequence("Ctrl+E"),
+            triggered=self.open_example,
+        )
+        self.act_new = QAction(
+            "&New run\u2026",
+            self,
+            shortcut=QKeySequence.StandardKey.New,
+            triggered=self.start_setup,
+        )
+        self.act_compare = QAction(
+            "Co&mpare two bundles\u2026",
+            self,
+            shortcut=QKeySequence("Ctrl+Shift+C"),
+            triggered=self.show_compare,
+        )
         self.recent_menu = m.addMenu("&Recent bundles")
-        self.act_export_html = QAction("Export scorecard as &HTML\u2026", self,
-                                       triggered=self.scorecard.ask_export_html)
-        self.act_export_pdf = QAction("Export scorecard as &PDF\u2026", self,
-                                      shortcut=QKeySequence("Ctrl+P"),
-                                      triggered=self.scorecard.ask_export_pdf)
-        self.act_publish = QAction("P&ublish scorecard to workspace\u2026", self,
-                                   triggered=self.scorecard.ask_publish)
-        self.act_quit = QAction("&Quit", self, shortcut=QKeySequence("Ctrl+Q"),
-                                triggered=self.close)
+        self.act_export_html = QAction(
+            "Export scorecard as &HTML\u2026", self, triggered=self.scorecard.ask_export_html
+        )
+        self.act_export_pdf = QAction(
+            "Export scorecard as &PDF\u2026",
+            self,
+            shortcut=QKeySequence("Ctrl+P"),
+            triggered=self.scorecard.ask_export_pdf,
+        )
+        self.act_publish = QAction(
+            "P&ublish scorecard to workspace\u2026", self, triggered=self.scorecard.ask_publish
+        )
+        self.act_quit = QAction(
+            "&Quit", self, shortcut=QKeySequence("Ctrl+Q"), triggered=self.close
+        )
         m.addAction(self.act_new)
         m.addAction(self.act_open)
         m.addAction(self.act_open_zip)
@@ -248,7 +275,8 @@ class MainWindow(QMainWindow):
                     f"\u201c{html.escape(str(m.get('document_title', 'a document')))}\u201d"
                     + (" (a scripted demonstration)" if m.get("scripted") else "")
                     + ": see how the program reports what an agent really did. Opens "
-                      "offline.</span>")
+                    "offline.</span>"
+                )
             except Exception:
                 self.start.example_note.setText("")
 
@@ -272,15 +300,18 @@ class MainWindow(QMainWindow):
 
         p = example_bundle_path("demo")
         if p is None:
-            self.statusBar().showMessage("The scripted demonstration is not included in this build.")
+            self.statusBar().showMessage(
+                "The scripted demonstration is not included in this build."
+            )
             return False
         return self.open_bundle(p, remember=False)
 
     def ask_open_bundle(self, zip_file: bool = False) -> None:
         start = self.settings.last_dir or str(Path.home())
         if zip_file:
-            dlg = QFileDialog(self, "Open an evidence bundle (.zip)", start,
-                              "Evidence bundles (*.zip)")
+            dlg = QFileDialog(
+                self, "Open an evidence bundle (.zip)", start, "Evidence bundles (*.zip)"
+            )
             dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
         else:
             dlg = QFileDialog(self, "Open an evidence bundle folder", start)
@@ -319,7 +350,8 @@ class MainWindow(QMainWindow):
             self._plain_message(
                 "This bundle fails its integrity check",
                 "These files do not match the bundle's manifest, so what it shows may have "
-                "been changed after the run:\n\n" + "\n".join(data.tampered[:20]))
+                "been changed after the run:\n\n" + "\n".join(data.tampered[:20]),
+            )
         self.statusBar().showMessage(msg)
         self.bundleOpened.emit(data)
         return True
@@ -346,18 +378,23 @@ class MainWindow(QMainWindow):
 
     def _run_started(self) -> None:
         self.tabs.setCurrentIndex(self.TAB_RUN)
-        self.statusBar().showMessage("A run is in progress: the window stays usable; Esc on "
-                                     "the Run tab cancels it.")
+        self.statusBar().showMessage(
+            "A run is in progress: the window stays usable; Esc on the Run tab cancels it."
+        )
 
     def _run_finished(self, bundle_path: str) -> None:
         if getattr(self, "_close_after_run", False):
             return  # closing: the window goes away now
         if not bundle_path:
-            self.statusBar().showMessage("The run ended without an evidence bundle; see the "
-                                         "Run tab for the reason.")
+            self.statusBar().showMessage(
+                "The run ended without an evidence bundle; see the Run tab for the reason."
+            )
             return
-        if self.open_bundle(Path(bundle_path)) and self.data is not None \
-                and not self.data.round_metrics:
+        if (
+            self.open_bundle(Path(bundle_path))
+            and self.data is not None
+            and not self.data.round_metrics
+        ):
             # The bundle stores the run's metrics; the live events had each round's.
             rounds = list(getattr(self.run_view, "round_metrics", []))
             if rounds:
@@ -413,8 +450,9 @@ class MainWindow(QMainWindow):
                 # The run's task ends right after it reports; close on the next turn.
                 run_view.runFinished.connect(lambda _path: QTimer.singleShot(0, self.close))
                 run_view.cancel()
-                self.statusBar().showMessage("Cancelling the run before closing; its evidence "
-                                             "bundle is written first\u2026")
+                self.statusBar().showMessage(
+                    "Cancelling the run before closing; its evidence bundle is written first\u2026"
+                )
             return
         self.settings.save_window_state(self.saveGeometry(), self.saveState())
         self.settings.sync()

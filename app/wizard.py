@@ -81,8 +81,10 @@ class ModelPage(QWizardPage):
         super().__init__(parent)
         self.settings = settings
         self.setTitle("1. The model")
-        self.setSubTitle("Which AI model revises the document. Any OpenAI-compatible server "
-                         "works; local servers need no key.")
+        self.setSubTitle(
+            "Which AI model revises the document. Any OpenAI-compatible server "
+            "works; local servers need no key."
+        )
         self.preset = QComboBox()
         for key, (label, _, _) in PRESETS.items():
             self.preset.addItem(label, key)
@@ -143,8 +145,9 @@ class ModelPage(QWizardPage):
 
     def initializePage(self) -> None:
         self._key_touched = False
-        run_in_thread(lambda: (*app_secrets.get_key(), app_secrets.keyring_works()),
-                      self._key_found)
+        run_in_thread(
+            lambda: (*app_secrets.get_key(), app_secrets.keyring_works()), self._key_found
+        )
 
     def _key_found(self, result: tuple[str | None, str, bool]) -> None:
         key, source, works = result
@@ -155,16 +158,20 @@ class ModelPage(QWizardPage):
             self.keyring_missing = True
             self.session_only.setVisible(True)
             self.session_only.setChecked(True)
-            self.key_status.setText(app_secrets.NO_KEYRING_MESSAGE + (
-                " A key is kept for this session." if source == "session" else ""))
+            self.key_status.setText(
+                app_secrets.NO_KEYRING_MESSAGE
+                + (" A key is kept for this session." if source == "session" else "")
+            )
             return
-        self.key_status.setText({
-            "env": "The OPENAI_API_KEY environment variable is set and will be used.",
-            "keyring": f"A key is saved in the system keyring ({app_secrets.backend_name()}). "
-                       "Type a new one to replace it.",
-            "session": "A key is kept for this session only.",
-            "none": "No key saved. Local servers (Ollama, LM Studio, llama.cpp) need none.",
-        }[source])
+        self.key_status.setText(
+            {
+                "env": "The OPENAI_API_KEY environment variable is set and will be used.",
+                "keyring": f"A key is saved in the system keyring ({app_secrets.backend_name()}). "
+                "Type a new one to replace it.",
+                "session": "A key is kept for this session only.",
+                "none": "No key saved. Local servers (Ollama, LM Studio, llama.cpp) need none.",
+            }[source]
+        )
 
     def _preset_changed(self) -> None:
         key = self.preset.currentData()
@@ -189,8 +196,9 @@ class ModelPage(QWizardPage):
         self.api_key = typed
         self._key_touched = True
         self.key_status.setText("Saving the key in the system keyring\u2026")
-        run_in_thread(lambda: app_secrets.save_key(typed), lambda _: self._key_saved(),
-                      self._key_not_saved)
+        run_in_thread(
+            lambda: app_secrets.save_key(typed), lambda _: self._key_saved(), self._key_not_saved
+        )
 
     def _key_saved(self) -> None:
         self.key_source = "keyring"
@@ -231,8 +239,11 @@ class ModelPage(QWizardPage):
         self.model.clear()
         self.model.addItems(models)
         self.model.setEditText(current if current in models or not models else models[0])
-        self.test_result.setText(f"The server offers {len(models)} model(s)."
-                                 if models else "The server lists no models; type the name.")
+        self.test_result.setText(
+            f"The server offers {len(models)} model(s)."
+            if models
+            else "The server lists no models; type the name."
+        )
 
     def test_connection(self) -> None:
         url, model = self.url.text().strip(), self.model.currentText().strip()
@@ -259,8 +270,10 @@ class ModelPage(QWizardPage):
         for c in checks:
             colour = {"PASS": "#007A5A", "FAIL": "#B24000"}.get(c.status, "#555")
             mark = {"PASS": "\u2713", "FAIL": "\u2717"}.get(c.status, "?")
-            line = (f"<span style='color:{colour};font-weight:600'>{mark} {c.status}</span> "
-                    f"{html.escape(c.name)}: {html.escape(c.detail)}")
+            line = (
+                f"<span style='color:{colour};font-weight:600'>{mark} {c.status}</span> "
+                f"{html.escape(c.name)}: {html.escape(c.detail)}"
+            )
             if c.fix:
                 line += f"<br>&nbsp;&nbsp;&nbsp;<i>What to do: {html.escape(c.fix)}</i>"
             lines.append(line)
@@ -294,9 +307,11 @@ class ModelPage(QWizardPage):
     def config(self):
         from engine.agent import AgentConfig
 
-        return AgentConfig(base_url=self.url.text().strip(),
-                           model=self.model.currentText().strip(),
-                           api_key=self.current_key())
+        return AgentConfig(
+            base_url=self.url.text().strip(),
+            model=self.model.currentText().strip(),
+            api_key=self.current_key(),
+        )
 
 
 async def _list_models(url: str, key: str | None) -> list[str]:
@@ -322,8 +337,10 @@ class DocumentPage(QWizardPage):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setTitle("2. The document")
-        self.setSubTitle("The document the agent will revise: let the model write one from a "
-                         "brief, or open your own file.")
+        self.setSubTitle(
+            "The document the agent will revise: let the model write one from a "
+            "brief, or open your own file."
+        )
         self.use_brief = QRadioButton("&Write one from a brief (one click; the model authors it)")
         self.use_file = QRadioButton("&Open a file: HTML, Markdown or plain text")
         group = QButtonGroup(self)
@@ -408,13 +425,19 @@ class DocumentPage(QWizardPage):
     def set_document(self, title: str, raw: str, kind: str) -> None:
         self.title, self.raw, self.kind = title, raw, kind
         what = "plain text" if kind == "text" else "HTML"
-        self.status.setText(f"Ready: <b>{html.escape(title)}</b> ({what}, {len(raw):,} "
-                            "characters). Next, select the words you want to comment on.")
+        self.status.setText(
+            f"Ready: <b>{html.escape(title)}</b> ({what}, {len(raw):,} "
+            "characters). Next, select the words you want to comment on."
+        )
         self.completeChanged.emit()
 
     def ask_file(self) -> None:
-        dlg = QFileDialog(self, "Choose the document", str(Path.home()),
-                          "Documents (*.html *.htm *.xhtml *.xht *.md *.markdown *.txt *.text);;All files (*)")
+        dlg = QFileDialog(
+            self,
+            "Choose the document",
+            str(Path.home()),
+            "Documents (*.html *.htm *.xhtml *.xht *.md *.markdown *.txt *.text);;All files (*)",
+        )
         dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
         dlg.fileSelected.connect(self.load_file)
         self._dialog = dlg
@@ -424,9 +447,11 @@ class DocumentPage(QWizardPage):
         from engine.html_text import document_title, read_document
 
         self.status.setText(f"Reading {path}\u2026")
-        run_in_thread(lambda: read_document(path),
-                      lambda r: self.set_document(document_title(path, r[0], r[1]), r[1], r[0]),
-                      lambda exc: self.status.setText(f"Could not read the file: {exc}"))
+        run_in_thread(
+            lambda: read_document(path),
+            lambda r: self.set_document(document_title(path, r[0], r[1]), r[1], r[0]),
+            lambda exc: self.status.setText(f"Could not read the file: {exc}"),
+        )
 
     def write_from_brief(self) -> None:
         item = self.briefs.currentItem()
@@ -437,8 +462,10 @@ class DocumentPage(QWizardPage):
         self.busy.setVisible(True)
         self.cancel_btn.setEnabled(True)
         self.write_btn.setEnabled(False)
-        self.status.setText(f"The model is writing \u201c{html.escape(brief.title)}\u201d\u2026 "
-                            "(this can take a minute; Cancel stops it)")
+        self.status.setText(
+            f"The model is writing \u201c{html.escape(brief.title)}\u201d\u2026 "
+            "(this can take a minute; Cancel stops it)"
+        )
         self._job = _task(self._write(config, brief))
 
     async def _write(self, config, brief) -> None:
@@ -448,8 +475,9 @@ class DocumentPage(QWizardPage):
             self.status.setText("Writing was cancelled.")
             raise
         except Exception as exc:
-            self.status.setText(f"<b>The model could not write the document:</b> "
-                                f"{html.escape(str(exc))}")
+            self.status.setText(
+                f"<b>The model could not write the document:</b> {html.escape(str(exc))}"
+            )
         else:
             self.set_document(brief.title, result.html, "html")
         finally:
@@ -464,7 +492,6 @@ class DocumentPage(QWizardPage):
 
     def isComplete(self) -> bool:
         return self.raw is not None and bool(self.raw.strip())
-
 
 
 async def _author(config, brief):
@@ -484,8 +511,10 @@ class CommentsPage(QWizardPage):
         from app.docview import DocumentView
 
         self.setTitle("3. Your review comments")
-        self.setSubTitle("Select the exact words that are wrong in the document, write what "
-                         "should change, and press Add comment. Add as many as you need.")
+        self.setSubTitle(
+            "Select the exact words that are wrong in the document, write what "
+            "should change, and press Add comment. Add as many as you need."
+        )
         self.view = DocumentView()
         self.view.setMinimumWidth(420)
         self.selection_label = QLabel("<i>Select words in the document to comment on them.</i>")
@@ -580,8 +609,13 @@ class CommentsPage(QWizardPage):
         """Add a comment on ``anchor`` (the page's selection shape). Returns it."""
         from engine.models import Anchor, Comment
 
-        c = Comment(id=self._next_id(), body=body.strip(), anchor=Anchor.from_json(anchor),
-                    author="reviewer", actionable=actionable)
+        c = Comment(
+            id=self._next_id(),
+            body=body.strip(),
+            anchor=Anchor.from_json(anchor),
+            author="reviewer",
+            actionable=actionable,
+        )
         self.comments.append(c)
         self._refresh()
         self.list.setCurrentRow(len(self.comments) - 1)
@@ -626,8 +660,12 @@ class CommentsPage(QWizardPage):
             self._refresh(keep_row=row)
 
     def ask_import(self) -> None:
-        dlg = QFileDialog(self, "Import W3C Web Annotations", str(Path.home()),
-                          "Annotations (*.json *.jsonld);;All files (*)")
+        dlg = QFileDialog(
+            self,
+            "Import W3C Web Annotations",
+            str(Path.home()),
+            "Annotations (*.json *.jsonld);;All files (*)",
+        )
         dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
         dlg.fileSelected.connect(self.import_file)
         self._dialog = dlg
@@ -653,8 +691,10 @@ class CommentsPage(QWizardPage):
             used.add(c.id)
         self._refresh()
         if unusable:
-            self.count.setText(self.count.text() + f" \u2014 {len(unusable)} annotation(s) could "
-                               "not be used: " + "; ".join(f"{i}: {r}" for i, r in unusable[:3]))
+            self.count.setText(
+                self.count.text() + f" \u2014 {len(unusable)} annotation(s) could "
+                "not be used: " + "; ".join(f"{i}: {r}" for i, r in unusable[:3])
+            )
         return unusable
 
     def _refresh(self, keep_row: int | None = None) -> None:
@@ -669,14 +709,22 @@ class CommentsPage(QWizardPage):
         if keep_row is not None and 0 <= keep_row < len(self.comments):
             self.list.setCurrentRow(keep_row)
         n = len(self.comments)
-        self.count.setText(f"<b>{n} comment{'s' if n != 1 else ''}</b>" if n else
-                           "No comments yet.")
+        self.count.setText(
+            f"<b>{n} comment{'s' if n != 1 else ''}</b>" if n else "No comments yet."
+        )
         spans = []
         for c in self.comments:
             a = c.anchor
             if a.start_offset is not None and a.end_offset is not None:
-                spans.append({"id": c.id, "kind": "comment", "start": a.start_offset,
-                              "end": a.end_offset, "label": f"\u270D {c.id}"})
+                spans.append(
+                    {
+                        "id": c.id,
+                        "kind": "comment",
+                        "start": a.start_offset,
+                        "end": a.end_offset,
+                        "label": f"\u270d {c.id}",
+                    }
+                )
         self.view.set_highlights(spans)
         self._update_buttons()
         self.completeChanged.emit()
@@ -699,8 +747,10 @@ class RunSettingsPage(QWizardPage):
         self.rounds = QSpinBox()
         self.rounds.setRange(1, 20)
         self.rounds.setValue(settings.rounds if settings else 3)
-        self.rounds.setToolTip("After each round every comment gets a verdict; the run stops "
-                               "early once no actionable comment is left open.")
+        self.rounds.setToolTip(
+            "After each round every comment gets a verdict; the run stops "
+            "early once no actionable comment is left open."
+        )
         self.budget = QSpinBox()
         self.budget.setRange(0, 50_000_000)
         self.budget.setSingleStep(10_000)
@@ -713,9 +763,11 @@ class RunSettingsPage(QWizardPage):
         self.turns.setToolTip("Model answers allowed in one round before the round ends.")
         self.echo = QCheckBox("Repeat tool results to the model as plain messages")
         self.echo.setChecked(settings.echo_tool_results if settings else False)
-        self.echo.setToolTip("For servers whose chat template drops tool messages (llama.cpp's "
-                             "chatml-function-calling format): without it the model never sees "
-                             "what its tools returned.")
+        self.echo.setToolTip(
+            "For servers whose chat template drops tool messages (llama.cpp's "
+            "chatml-function-calling format): without it the model never sees "
+            "what its tools returned."
+        )
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         form = QFormLayout(self)
@@ -731,7 +783,8 @@ class RunSettingsPage(QWizardPage):
         self.summary.setText(
             f"The agent <b>{html.escape(w.model_page.model.currentText())}</b> will revise "
             f"\u201c{html.escape(w.document_page.title)}\u201d for {n} comment(s). You can "
-            "cancel at any time; an evidence bundle is written in every case.")
+            "cancel at any time; an evidence bundle is written in every case."
+        )
 
     def validatePage(self) -> bool:
         if self.settings is not None:
@@ -780,10 +833,14 @@ class SetupWizard(QWizard):
         config.max_tokens_per_run = budget or None
         config.max_turns_per_round = self.run_page.turns.value()
         config.echo_tool_results = self.run_page.echo.isChecked()
-        return RunRequest(config=config, title=self.document_page.title or "Document",
-                          raw=self.document_page.raw or "", kind=self.document_page.kind,
-                          comments=list(self.comments_page.comments),
-                          rounds=self.run_page.rounds.value())
+        return RunRequest(
+            config=config,
+            title=self.document_page.title or "Document",
+            raw=self.document_page.raw or "",
+            kind=self.document_page.kind,
+            comments=list(self.comments_page.comments),
+            rounds=self.run_page.rounds.value(),
+        )
 
     def _emit_request(self) -> None:
         self.runRequested.emit(self.request())

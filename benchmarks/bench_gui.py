@@ -34,9 +34,14 @@ def launch_once(bundle: Path, home: str) -> float:
     env = dict(os.environ, ARL_HOME=home)
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "app.main", str(bundle),
-                             "--quit-when-rendered"], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app.main", str(bundle), "--quit-when-rendered"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=ROOT,
+    )
     for line in proc.stdout:
         if line.startswith("RENDERED"):
             elapsed = time.perf_counter() - t0
@@ -47,17 +52,22 @@ def launch_once(bundle: Path, home: str) -> float:
 
 
 def make_big_document(size: int = 1_000_000, highlights: int = 1000) -> tuple[str, list[dict]]:
-    para = ("The committee reviewed the proposal in detail and agreed that the budget "
-            "for the second phase should be revisited before the end of the quarter. ")
+    para = (
+        "The committee reviewed the proposal in detail and agreed that the budget "
+        "for the second phase should be revisited before the end of the quarter. "
+    )
     parts, text_len = [], 0
     i = 0
     while text_len < size:
-        p = f"{i} \U0001F4C4 {para}{para}"
+        p = f"{i} \U0001f4c4 {para}{para}"
         parts.append(f"<p>{p}</p>")
         text_len += len(p.encode("utf-16-le")) // 2
         i += 1
-    html = "<!doctype html><html><head><meta charset=utf-8></head><body>" + "".join(parts) + \
-        "</body></html>"
+    html = (
+        "<!doctype html><html><head><meta charset=utf-8></head><body>"
+        + "".join(parts)
+        + "</body></html>"
+    )
     from engine.html_text import body_text
 
     text = body_text(html)
@@ -68,8 +78,15 @@ def make_big_document(size: int = 1_000_000, highlights: int = 1000) -> tuple[st
     for k in range(highlights):
         s = k * step + 3
         # never start or end inside a surrogate pair
-        spans.append({"id": f"c{k}", "kind": kinds[k % len(kinds)], "start": s, "end": s + 40,
-                      "label": f"{k}"})
+        spans.append(
+            {
+                "id": f"c{k}",
+                "kind": kinds[k % len(kinds)],
+                "start": s,
+                "end": s + 40,
+                "label": f"{k}",
+            }
+        )
     return html, spans
 
 
@@ -98,20 +115,51 @@ def make_big_bundle(folder: Path) -> Path:
         if k == 1000:
             break
         s, e = m.span()
-        comments.append(Comment(id=f"c{k}", body="Check this.", anchor=Anchor(
-            quote=text[s:e], prefix=text[max(0, s - 32):s], suffix=text[e:e + 32],
-            start_offset=u16(s), end_offset=u16(e))))
+        comments.append(
+            Comment(
+                id=f"c{k}",
+                body="Check this.",
+                anchor=Anchor(
+                    quote=text[s:e],
+                    prefix=text[max(0, s - 32) : s],
+                    suffix=text[e : e + 32],
+                    start_offset=u16(s),
+                    end_offset=u16(e),
+                ),
+            )
+        )
     j = score(v1, v2, comments).to_json()
-    return write_bundle(folder, BundleContent(
-        run_id="bench", status="completed", reason="benchmark data", app_version="0",
-        created_at="", finished_at="", model="benchmark (no model)", base_url="http://x/v1",
-        document_title="1 MB benchmark document", document_kind="html",
-        given_version_id="v1", v1=html, rounds=[("v2", html2, "", 1)],
-        comments_before=[c.to_json() for c in comments],
-        comments_after=[c.to_json() for c in comments], claims={}, trace={},
-        verdicts={"rounds": [{"round": 1, "verdicts": j["verdicts"]}], "final": j["verdicts"],
-                  "unusable": []}, metrics=j["metrics"], tokens=None, rounds_run=1,
-        scripted=True))
+    return write_bundle(
+        folder,
+        BundleContent(
+            run_id="bench",
+            status="completed",
+            reason="benchmark data",
+            app_version="0",
+            created_at="",
+            finished_at="",
+            model="benchmark (no model)",
+            base_url="http://x/v1",
+            document_title="1 MB benchmark document",
+            document_kind="html",
+            given_version_id="v1",
+            v1=html,
+            rounds=[("v2", html2, "", 1)],
+            comments_before=[c.to_json() for c in comments],
+            comments_after=[c.to_json() for c in comments],
+            claims={},
+            trace={},
+            verdicts={
+                "rounds": [{"round": 1, "verdicts": j["verdicts"]}],
+                "final": j["verdicts"],
+                "unusable": [],
+            },
+            metrics=j["metrics"],
+            tokens=None,
+            rounds_run=1,
+            scripted=True,
+        ),
+    )
 
 
 def render_big(runs: int = 3) -> list[float]:
@@ -161,14 +209,18 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as home:
         cold = launch_once(bundle, home)
         warm = [launch_once(bundle, home) for _ in range(3)]
-    print(f"  first launch {cold:.2f} s; median of 3 more {statistics.median(warm):.2f} s "
-          f"(target < 2 s)")
+    print(
+        f"  first launch {cold:.2f} s; median of 3 more {statistics.median(warm):.2f} s "
+        f"(target < 2 s)"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         big = make_big_bundle(Path(tmp) / "big")
         with tempfile.TemporaryDirectory() as home:
             times = [launch_once(big, home) for _ in range(3)]
-    print(f"launch to rendered verdicts, heavy bundle (two 1 MB versions, 1,000 comments): "
-          f"median {statistics.median(times):.2f} s (informative)")
+    print(
+        f"launch to rendered verdicts, heavy bundle (two 1 MB versions, 1,000 comments): "
+        f"median {statistics.median(times):.2f} s (informative)"
+    )
     print("1 MB document with 1,000 highlights:")
     times = render_big()
     print(f"  first {times[0]:.2f} s; median {statistics.median(times):.2f} s (target < 3 s)")

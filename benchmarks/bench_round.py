@@ -30,7 +30,29 @@ from engine.scoring import Version, score
 from engine.workspace import Workspace
 from tests.helpers.scripted_server import FixEverything, ScriptedServer, make_comment
 
-WORDS = ["review", "agent", "document", "version", "comment", "anchor", "quote", "verdict", "policy", "team", "office", "release", "change", "measure", "text", "people", "rule", "budget", "schedule", "request", "approval"]
+WORDS = [
+    "review",
+    "agent",
+    "document",
+    "version",
+    "comment",
+    "anchor",
+    "quote",
+    "verdict",
+    "policy",
+    "team",
+    "office",
+    "release",
+    "change",
+    "measure",
+    "text",
+    "people",
+    "rule",
+    "budget",
+    "schedule",
+    "request",
+    "approval",
+]
 
 
 def make_document(target_bytes: int = 100_000, n_comments: int = 50):
@@ -48,14 +70,21 @@ def make_document(target_bytes: int = 100_000, n_comments: int = 50):
         paras.append(p)
         size += len(p) + 1
         i += 1
-    html = ("<!DOCTYPE html><html><head><title>Bench</title></head><body>\n<h1>Bench</h1>\n"
-            + "\n".join(paras) + "\n</body></html>")
+    html = (
+        "<!DOCTYPE html><html><head><title>Bench</title></head><body>\n<h1>Bench</h1>\n"
+        + "\n".join(paras)
+        + "\n</body></html>"
+    )
     text = Version.from_source(html).text
     step = max(1, len(paras) // n_comments)
     comments = []
     for n in range(n_comments):
-        quote = f"Item {n * step}.2: " + " ".join(
-            [WORDS[((n * step) * 7 + 2 * 3 + j * 5) % len(WORDS)] for j in range(4)]).capitalize()
+        quote = (
+            f"Item {n * step}.2: "
+            + " ".join(
+                [WORDS[((n * step) * 7 + 2 * 3 + j * 5) % len(WORDS)] for j in range(4)]
+            ).capitalize()
+        )
         assert quote in text, quote
         comments.append(make_comment(text, quote, f"c{n + 1}", "Please reword this."))
     return html, text, comments
@@ -80,8 +109,10 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     html, text, comments = make_document()
-    print(f"document: {len(html.encode()):,} bytes of HTML, {len(text):,} characters of text, "
-          f"{len(comments)} comments")
+    print(
+        f"document: {len(html.encode()):,} bytes of HTML, {len(text):,} characters of text, "
+        f"{len(comments)} comments"
+    )
     engine_times, model_times, totals = [], [], []
     for _ in range(args.repeat):
         with tempfile.TemporaryDirectory() as d:
@@ -104,11 +135,15 @@ def main() -> int:
     t_score = time.perf_counter() - t0
     assert result.metrics["attribution_rate"].value == 1.0
     med = statistics.median(engine_times)
-    print(f"engine time per round: median {med:.3f} s, max {max(engine_times):.3f} s "
-          f"(over {len(engine_times)} rounds; target < 0.5 s)")
+    print(
+        f"engine time per round: median {med:.3f} s, max {max(engine_times):.3f} s "
+        f"(over {len(engine_times)} rounds; target < 0.5 s)"
+    )
     print(f"  of which parsing v2 + scoring: {t_score:.3f} s")
-    print(f"model time per round (scripted server, zero latency, HTTP included): median "
-          f"{statistics.median(model_times):.3f} s")
+    print(
+        f"model time per round (scripted server, zero latency, HTTP included): median "
+        f"{statistics.median(model_times):.3f} s"
+    )
     print(f"whole run incl. bundle writing: median {statistics.median(totals):.3f} s")
     return 0 if med < 0.5 else 1
 

@@ -51,14 +51,26 @@ def build(seed: int = 7):
     v2_parts.append(v1[pos:])
     v2 = "".join(v2_parts)
     comments = []
-    targets = [rnd.choice(edited) if rnd.random() < 0.2 else rnd.choice(sentences)
-               for _ in range(1000)]
+    targets = [
+        rnd.choice(edited) if rnd.random() < 0.2 else rnd.choice(sentences) for _ in range(1000)
+    ]
     for i, (s, e) in enumerate(targets):
         q0 = s + rnd.randint(0, max(0, (e - s) // 3))
         q1 = min(e, q0 + rnd.randint(8, 80))
-        comments.append({"id": f"c{i}", "body": "fix", "anchor": {
-            "quote": v1[q0:q1], "prefix": v1[max(0, q0 - 32):q0], "suffix": v1[q1:q1 + 32],
-            "dom_path": "body", "start_offset": q0, "end_offset": q1}})  # ASCII: units == cps
+        comments.append(
+            {
+                "id": f"c{i}",
+                "body": "fix",
+                "anchor": {
+                    "quote": v1[q0:q1],
+                    "prefix": v1[max(0, q0 - 32) : q0],
+                    "suffix": v1[q1 : q1 + 32],
+                    "dom_path": "body",
+                    "start_offset": q0,
+                    "end_offset": q1,
+                },
+            }
+        )  # ASCII: units == cps
     assert all(ord(ch) < 0x10000 for ch in v1)
     return v1, v2, comments
 
@@ -70,8 +82,19 @@ def main() -> None:
         (d / "v1.txt").write_text(v1, encoding="utf-8")
         (d / "v2.txt").write_text(v2, encoding="utf-8")
         (d / "c.json").write_text(json.dumps(comments), encoding="utf-8")
-        cmd = [sys.executable, "-m", "engine.cli", "score", "--v1", str(d / "v1.txt"),
-               "--v2", str(d / "v2.txt"), "--comments", str(d / "c.json"), "--json"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "engine.cli",
+            "score",
+            "--v1",
+            str(d / "v1.txt"),
+            "--v2",
+            str(d / "v2.txt"),
+            "--comments",
+            str(d / "c.json"),
+            "--json",
+        ]
         runs = []
         for _ in range(5):
             t = time.perf_counter()
@@ -94,11 +117,15 @@ def main() -> None:
         dmp_runs.append(time.perf_counter() - t)
     score_s = statistics.median(runs)
     dmp_s = statistics.median(dmp_runs)
-    print(f"texts: v1 {len(v1):,} chars, v2 {len(v2):,} chars, 50 edited sentences, "
-          f"{len(comments):,} comments")
+    print(
+        f"texts: v1 {len(v1):,} chars, v2 {len(v2):,} chars, 50 edited sentences, "
+        f"{len(comments):,} comments"
+    )
     print(f"verdicts: {counts}")
-    print(f"arl score (whole process, median of {len(runs)}): {score_s * 1000:.0f} ms "
-          f"(target < 2000 ms; bare interpreter start {statistics.median(startup) * 1000:.0f} ms)")
+    print(
+        f"arl score (whole process, median of {len(runs)}): {score_s * 1000:.0f} ms "
+        f"(target < 2000 ms; bare interpreter start {statistics.median(startup) * 1000:.0f} ms)"
+    )
     print(f"plain diff_match_patch.diff_main (median of {len(dmp_runs)}): {dmp_s * 1000:.0f} ms")
     print(f"ratio score / plain diff: {score_s / dmp_s:.2f} (target < 1.5)")
 

@@ -73,7 +73,8 @@ reply_comment for each comment."""
 REPEAT_HINT = (
     "ok: nothing changed since your last {name} call; its answer is above. Next step: call "
     "push_version with the complete revised document, then resolve_comment or reply_comment "
-    "for each comment.")
+    "for each comment."
+)
 
 REPORT_SYSTEM_PROMPT = """\
 You report on a revision you made to a document under review. Answer with one JSON object \
@@ -85,47 +86,86 @@ you left unchanged, and "stale_anchor" for one whose quoted text was not in the 
 were given. Give exactly one entry for each comment id listed, and no other ids."""
 
 TOOLS: list[dict[str, Any]] = [
-    {"type": "function", "function": {
-        "name": "list_comments",
-        "description": "List the open review comments: id, body, the quoted passage it is "
-                       "anchored to (quote, with prefix and suffix context), status and "
-                       "thread.",
-        "parameters": {"type": "object", "properties": {
-            "include_resolved": {"type": "boolean",
-                                 "description": "Also list resolved comments."}},
-            "additionalProperties": False}}},
-    {"type": "function", "function": {
-        "name": "pull_document",
-        "description": "Get the latest version of the document: its version_id, its kind "
-                       "(html or text) and its complete content.",
-        "parameters": {"type": "object", "properties": {}, "additionalProperties": False}}},
-    {"type": "function", "function": {
-        "name": "resolve_comment",
-        "description": "Mark a comment resolved, once the pushed text addresses it.",
-        "parameters": {"type": "object", "properties": {
-            "comment_id": {"type": "string"},
-            "note": {"type": "string", "description": "Optional: what you changed."}},
-            "required": ["comment_id"], "additionalProperties": False}}},
-    {"type": "function", "function": {
-        "name": "reply_comment",
-        "description": "Reply in a comment's thread, e.g. the reason you did not change "
-                       "its text. The comment stays open.",
-        "parameters": {"type": "object", "properties": {
-            "comment_id": {"type": "string"},
-            "body": {"type": "string"}},
-            "required": ["comment_id", "body"], "additionalProperties": False}}},
-    {"type": "function", "function": {
-        "name": "push_version",
-        "description": "Store a revised version: the complete document, in the same format "
-                       "as pulled. base_version_id must be the version you pulled; a stale "
-                       "base is refused as a conflict.",
-        "parameters": {"type": "object", "properties": {
-            "base_version_id": {"type": "string"},
-            "content": {"type": "string", "description": "The complete revised document."},
-            "summary": {"type": "string",
-                        "description": "One line per comment: '<comment id>: <what changed>'."}},
-            "required": ["base_version_id", "content", "summary"],
-            "additionalProperties": False}}},
+    {
+        "type": "function",
+        "function": {
+            "name": "list_comments",
+            "description": "List the open review comments: id, body, the quoted passage it is "
+            "anchored to (quote, with prefix and suffix context), status and "
+            "thread.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "include_resolved": {
+                        "type": "boolean",
+                        "description": "Also list resolved comments.",
+                    }
+                },
+                "additionalProperties": False,
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "pull_document",
+            "description": "Get the latest version of the document: its version_id, its kind "
+            "(html or text) and its complete content.",
+            "parameters": {"type": "object", "properties": {}, "additionalProperties": False},
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "resolve_comment",
+            "description": "Mark a comment resolved, once the pushed text addresses it.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "comment_id": {"type": "string"},
+                    "note": {"type": "string", "description": "Optional: what you changed."},
+                },
+                "required": ["comment_id"],
+                "additionalProperties": False,
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "reply_comment",
+            "description": "Reply in a comment's thread, e.g. the reason you did not change "
+            "its text. The comment stays open.",
+            "parameters": {
+                "type": "object",
+                "properties": {"comment_id": {"type": "string"}, "body": {"type": "string"}},
+                "required": ["comment_id", "body"],
+                "additionalProperties": False,
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "push_version",
+            "description": "Store a revised version: the complete document, in the same format "
+            "as pulled. base_version_id must be the version you pulled; a stale "
+            "base is refused as a conflict.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "base_version_id": {"type": "string"},
+                    "content": {"type": "string", "description": "The complete revised document."},
+                    "summary": {
+                        "type": "string",
+                        "description": "One line per comment: '<comment id>: <what changed>'.",
+                    },
+                },
+                "required": ["base_version_id", "content", "summary"],
+                "additionalProperties": False,
+            },
+        },
+    },
 ]
 TOOL_NAMES = tuple(t["function"]["name"] for t in TOOLS)
 
@@ -187,13 +227,19 @@ class AgentConfig:
 
     def public(self) -> dict[str, Any]:
         """The settings that may be written to a trace or manifest (no key)."""
-        return {"base_url": safe_url(self.base_url), "model": self.model,
-                "request_timeout": self.request_timeout, "max_retries": self.max_retries,
-                "max_turns_per_round": self.max_turns_per_round,
-                "max_tokens_per_run": self.max_tokens_per_run, "max_nudges": self.max_nudges,
-                "temperature": self.temperature, "max_output_tokens": self.max_output_tokens,
-                "echo_tool_results": self.echo_tool_results,
-                "api_key_set": bool(self.api_key)}
+        return {
+            "base_url": safe_url(self.base_url),
+            "model": self.model,
+            "request_timeout": self.request_timeout,
+            "max_retries": self.max_retries,
+            "max_turns_per_round": self.max_turns_per_round,
+            "max_tokens_per_run": self.max_tokens_per_run,
+            "max_nudges": self.max_nudges,
+            "temperature": self.temperature,
+            "max_output_tokens": self.max_output_tokens,
+            "echo_tool_results": self.echo_tool_results,
+            "api_key_set": bool(self.api_key),
+        }
 
 
 def safe_url(url: str) -> str:
@@ -242,12 +288,19 @@ class Usage:
         """Why ``total`` is None, in words ("" when it is known)."""
         if not self.unreported:
             return ""
-        return (f"the provider reported no token usage for {self.unreported} of "
-                f"{self.calls} model call(s)")
+        return (
+            f"the provider reported no token usage for {self.unreported} of "
+            f"{self.calls} model call(s)"
+        )
 
     def to_json(self) -> dict[str, Any]:
-        return {"calls": self.calls, "total_tokens": self.total, "prompt_tokens": self.prompt,
-                "completion_tokens": self.completion, "calls_without_usage": self.unreported}
+        return {
+            "calls": self.calls,
+            "total_tokens": self.total,
+            "prompt_tokens": self.prompt,
+            "completion_tokens": self.completion,
+            "calls_without_usage": self.unreported,
+        }
 
 
 class Trace:
@@ -264,8 +317,11 @@ class Trace:
         self.entries: list[dict[str, Any]] = []
 
     def add(self, kind: str, **data: Any) -> dict[str, Any]:
-        entry = {"seq": len(self.entries) + 1, "t": round(time.monotonic() - self.started, 4),
-                 "kind": kind}
+        entry = {
+            "seq": len(self.entries) + 1,
+            "t": round(time.monotonic() - self.started, 4),
+            "kind": kind,
+        }
         entry.update(data)
         self.entries.append(entry)
         return entry
@@ -282,9 +338,16 @@ def _message_to_dict(msg: Any) -> dict[str, Any]:
         fn = getattr(tc, "function", None)
         if fn is None:
             continue
-        calls.append({"id": getattr(tc, "id", None) or f"call_{i}", "type": "function",
-                      "function": {"name": getattr(fn, "name", "") or "",
-                                   "arguments": getattr(fn, "arguments", "") or ""}})
+        calls.append(
+            {
+                "id": getattr(tc, "id", None) or f"call_{i}",
+                "type": "function",
+                "function": {
+                    "name": getattr(fn, "name", "") or "",
+                    "arguments": getattr(fn, "arguments", "") or "",
+                },
+            }
+        )
     if calls:
         out["tool_calls"] = calls
     return out
@@ -310,10 +373,14 @@ class ModelClient:
     raise ``RunCancelled``.
     """
 
-    def __init__(self, config: AgentConfig, trace: Trace | None = None,
-                 usage: Usage | None = None,
-                 on_call: Callable[[str, CallResult], None] | None = None,
-                 check_cancel: Callable[[], None] | None = None):
+    def __init__(
+        self,
+        config: AgentConfig,
+        trace: Trace | None = None,
+        usage: Usage | None = None,
+        on_call: Callable[[str, CallResult], None] | None = None,
+        check_cancel: Callable[[], None] | None = None,
+    ):
         self.config = config
         self.trace = trace if trace is not None else Trace()
         self.usage = usage if usage is not None else Usage()
@@ -327,8 +394,11 @@ class ModelClient:
         import openai
 
         self._client = openai.AsyncOpenAI(
-            base_url=self.config.base_url, api_key=self.config.api_key or "no-key",
-            timeout=self.config.request_timeout, max_retries=0)
+            base_url=self.config.base_url,
+            api_key=self.config.api_key or "no-key",
+            timeout=self.config.request_timeout,
+            max_retries=0,
+        )
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -348,15 +418,27 @@ class ModelClient:
 
         url = safe_url(self.config.base_url)
         if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
-            return False, AgentError(
-                "auth", f"the endpoint {url} refused the API key "
-                f"({getattr(exc, 'status_code', 401)}); set the right key in the keyring "
-                "or OPENAI_API_KEY"), None
+            return (
+                False,
+                AgentError(
+                    "auth",
+                    f"the endpoint {url} refused the API key "
+                    f"({getattr(exc, 'status_code', 401)}); set the right key in the keyring "
+                    "or OPENAI_API_KEY",
+                ),
+                None,
+            )
         if isinstance(exc, openai.NotFoundError):
-            return False, AgentError(
-                "model", f"the endpoint {url} does not know the model '{self.config.model}' "
-                "(404); check the model name (arl doctor lists the models it serves) and the "
-                "base URL"), None
+            return (
+                False,
+                AgentError(
+                    "model",
+                    f"the endpoint {url} does not know the model '{self.config.model}' "
+                    "(404); check the model name (arl doctor lists the models it serves) and the "
+                    "base URL",
+                ),
+                None,
+            )
         if isinstance(exc, openai.RateLimitError | openai.InternalServerError):
             after = None
             resp = getattr(exc, "response", None)
@@ -371,16 +453,30 @@ class ModelClient:
         if isinstance(exc, openai.APIStatusError):
             if exc.status_code >= 500:
                 return True, None, None
-            return False, AgentError(
-                "protocol", f"the endpoint {url} refused the request "
-                f"({exc.status_code}): {_short(str(exc))}", exc.status_code), None
+            return (
+                False,
+                AgentError(
+                    "protocol",
+                    f"the endpoint {url} refused the request "
+                    f"({exc.status_code}): {_short(str(exc))}",
+                    exc.status_code,
+                ),
+                None,
+            )
         return False, None, None
 
-    async def chat(self, messages: list[dict[str, Any]], *, purpose: str, round_no: int,
-                   conversation: str, tools: list[dict[str, Any]] | None = None,
-                   tool_choice: str | None = None,
-                   response_format: dict[str, Any] | None = None,
-                   max_tokens: int | None = None) -> CallResult:
+    async def chat(
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        purpose: str,
+        round_no: int,
+        conversation: str,
+        tools: list[dict[str, Any]] | None = None,
+        tool_choice: str | None = None,
+        response_format: dict[str, Any] | None = None,
+        max_tokens: int | None = None,
+    ) -> CallResult:
         """One chat completion. Raises AgentError, TokenBudgetExceeded or RunCancelled.
 
         ``conversation`` names the message list so the trace stores only the messages new
@@ -390,8 +486,11 @@ class ModelClient:
             raise RuntimeError("ModelClient used outside 'async with'")
         cfg = self.config
         total = self.usage.total
-        if cfg.max_tokens_per_run is not None and total is not None \
-                and total >= cfg.max_tokens_per_run:
+        if (
+            cfg.max_tokens_per_run is not None
+            and total is not None
+            and total >= cfg.max_tokens_per_run
+        ):
             raise TokenBudgetExceeded(total, cfg.max_tokens_per_run)
         kwargs: dict[str, Any] = {"model": cfg.model, "messages": messages}
         if cfg.temperature is not None:
@@ -407,14 +506,25 @@ class ModelClient:
         first_new = self._sent.get(conversation, 0)
         self._sent[conversation] = len(messages)
         entry = self.trace.add(
-            "model_call", round=round_no, purpose=purpose, conversation=conversation,
-            request={"model": cfg.model, "message_count": len(messages),
-                     "new_messages": messages[first_new:],
-                     "tools": [t["function"]["name"] for t in tools] if tools else None,
-                     "tool_choice": tool_choice, "response_format": response_format,
-                     "max_tokens": max_tokens,
-                     "temperature": cfg.temperature},
-            attempts=[], response=None, usage=None, duration_s=None)
+            "model_call",
+            round=round_no,
+            purpose=purpose,
+            conversation=conversation,
+            request={
+                "model": cfg.model,
+                "message_count": len(messages),
+                "new_messages": messages[first_new:],
+                "tools": [t["function"]["name"] for t in tools] if tools else None,
+                "tool_choice": tool_choice,
+                "response_format": response_format,
+                "max_tokens": max_tokens,
+                "temperature": cfg.temperature,
+            },
+            attempts=[],
+            response=None,
+            usage=None,
+            duration_s=None,
+        )
         started = time.monotonic()
         retries = 0
         delay = cfg.backoff_initial
@@ -425,29 +535,38 @@ class ModelClient:
                 resp = await self._client.chat.completions.create(**kwargs)
             except asyncio.CancelledError:
                 self.model_seconds += time.monotonic() - t0
-                entry["attempts"].append({"error": "cancelled",
-                                          "seconds": round(time.monotonic() - t0, 4)})
+                entry["attempts"].append(
+                    {"error": "cancelled", "seconds": round(time.monotonic() - t0, 4)}
+                )
                 raise
             except Exception as exc:  # classified below; unknown ones re-raised
                 spent = time.monotonic() - t0
                 self.model_seconds += spent
                 retryable, fatal, after = self._classify(exc)
-                entry["attempts"].append({"error": f"{type(exc).__name__}: {_short(str(exc))}",
-                                          "status": getattr(exc, "status_code", None),
-                                          "seconds": round(spent, 4)})
+                entry["attempts"].append(
+                    {
+                        "error": f"{type(exc).__name__}: {_short(str(exc))}",
+                        "status": getattr(exc, "status_code", None),
+                        "seconds": round(spent, 4),
+                    }
+                )
                 if fatal is not None:
                     entry["duration_s"] = round(time.monotonic() - started, 4)
                     raise fatal from None
                 if not retryable:
                     entry["duration_s"] = round(time.monotonic() - started, 4)
-                    raise AgentError("protocol", f"the model call failed: {type(exc).__name__}: "
-                                                 f"{_short(str(exc))}") from None
+                    raise AgentError(
+                        "protocol",
+                        f"the model call failed: {type(exc).__name__}: {_short(str(exc))}",
+                    ) from None
                 if retries >= cfg.max_retries:
                     entry["duration_s"] = round(time.monotonic() - started, 4)
                     raise AgentError(
-                        "network", f"the endpoint {safe_url(cfg.base_url)} did not answer "
+                        "network",
+                        f"the endpoint {safe_url(cfg.base_url)} did not answer "
                         f"after {retries + 1} attempt(s): {type(exc).__name__}: "
-                        f"{_short(str(exc))}") from None
+                        f"{_short(str(exc))}",
+                    ) from None
                 wait = min(after if after is not None else delay, cfg.backoff_max)
                 retries += 1
                 delay = min(delay * 2, cfg.backoff_max)
@@ -465,13 +584,22 @@ class ModelClient:
         tokens = self.usage.add(usage_obj)
         seconds = time.monotonic() - started
         entry.update(
-            response={"id": getattr(resp, "id", None), "model": getattr(resp, "model", None),
-                      "message": message, "finish_reason": choices[0].finish_reason},
-            usage=None if usage_obj is None else {
+            response={
+                "id": getattr(resp, "id", None),
+                "model": getattr(resp, "model", None),
+                "message": message,
+                "finish_reason": choices[0].finish_reason,
+            },
+            usage=None
+            if usage_obj is None
+            else {
                 "prompt_tokens": getattr(usage_obj, "prompt_tokens", None),
                 "completion_tokens": getattr(usage_obj, "completion_tokens", None),
-                "total_tokens": getattr(usage_obj, "total_tokens", None)},
-            duration_s=round(seconds, 4), retries=retries)
+                "total_tokens": getattr(usage_obj, "total_tokens", None),
+            },
+            duration_s=round(seconds, 4),
+            retries=retries,
+        )
         result = CallResult(message, choices[0].finish_reason, tokens, seconds, retries)
         if self.on_call is not None:
             self.on_call(purpose, result)
@@ -479,7 +607,7 @@ class ModelClient:
 
     def unsent(self, conversation: str, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Messages of ``conversation`` appended after its last call (never sent)."""
-        return messages[self._sent.get(conversation, 0) + 1:] if messages else []
+        return messages[self._sent.get(conversation, 0) + 1 :] if messages else []
 
     async def list_models(self) -> list[str]:
         """Model ids the endpoint serves. Raises AgentError."""
@@ -494,12 +622,18 @@ class ModelClient:
             if fatal is not None:
                 raise fatal from None
             if isinstance(exc, openai.APITimeoutError):
-                raise AgentError("timeout", f"the endpoint {safe_url(self.config.base_url)} did "
-                                            f"not answer within {self.config.request_timeout:g} s "
-                                            "(busy or slow)") from None
-            raise AgentError("network", f"the endpoint {safe_url(self.config.base_url)} "
-                                        f"cannot be reached: {type(exc).__name__}: "
-                                        f"{_short(str(exc))}") from None
+                raise AgentError(
+                    "timeout",
+                    f"the endpoint {safe_url(self.config.base_url)} did "
+                    f"not answer within {self.config.request_timeout:g} s "
+                    "(busy or slow)",
+                ) from None
+            raise AgentError(
+                "network",
+                f"the endpoint {safe_url(self.config.base_url)} "
+                f"cannot be reached: {type(exc).__name__}: "
+                f"{_short(str(exc))}",
+            ) from None
         return [m.id for m in getattr(page, "data", []) or []]
 
 
@@ -543,8 +677,9 @@ class WorkspaceTools:
     ``resolved``/``replied``/``pushed`` for the run's bookkeeping.
     """
 
-    def __init__(self, workspace: Workspace, document_id: str, visible: list[str],
-                 agent_name: str = "agent"):
+    def __init__(
+        self, workspace: Workspace, document_id: str, visible: list[str], agent_name: str = "agent"
+    ):
         self.ws = workspace
         self.document_id = document_id
         self.visible = list(visible)
@@ -562,20 +697,35 @@ class WorkspaceTools:
         try:
             args = json.loads(raw_arguments) if raw_arguments and raw_arguments.strip() else {}
         except json.JSONDecodeError as exc:
-            return ToolOutcome(name, {"_raw": _short(raw_arguments or "", 200)}, False,
-                               f"error: the arguments are not valid JSON ({exc.msg} at "
-                               f"character {exc.pos}); send a JSON object")
+            return ToolOutcome(
+                name,
+                {"_raw": _short(raw_arguments or "", 200)},
+                False,
+                f"error: the arguments are not valid JSON ({exc.msg} at "
+                f"character {exc.pos}); send a JSON object",
+            )
         except RecursionError:
-            return ToolOutcome(name, {"_raw": _short(raw_arguments or "", 200)}, False,
-                               "error: the arguments are nested too deeply; send a flat "
-                               "JSON object")
+            return ToolOutcome(
+                name,
+                {"_raw": _short(raw_arguments or "", 200)},
+                False,
+                "error: the arguments are nested too deeply; send a flat JSON object",
+            )
         if not isinstance(args, dict):
-            return ToolOutcome(name, {"_raw": _short(str(raw_arguments), 200)}, False,
-                               "error: the arguments must be a JSON object")
+            return ToolOutcome(
+                name,
+                {"_raw": _short(str(raw_arguments), 200)},
+                False,
+                "error: the arguments must be a JSON object",
+            )
         handler = getattr(self, f"_t_{name}", None) if name in TOOL_NAMES else None
         if handler is None:
-            return ToolOutcome(name, args, False, f"error: there is no tool named {name!r}; "
-                                                  f"the tools are {', '.join(TOOL_NAMES)}")
+            return ToolOutcome(
+                name,
+                args,
+                False,
+                f"error: there is no tool named {name!r}; the tools are {', '.join(TOOL_NAMES)}",
+            )
         try:
             return handler(args)
         except ConflictError as exc:
@@ -597,26 +747,46 @@ class WorkspaceTools:
         for c in self.ws.comments(self.document_id):
             if c.id not in self.visible or (c.status != "open" and not include):
                 continue
-            items.append({"id": c.id, "body": c.body, "quote": c.anchor.quote,
-                          "prefix": c.anchor.prefix, "suffix": c.anchor.suffix,
-                          "status": c.status,
-                          "thread": [{"author": r.author, "body": r.body, "kind": r.kind}
-                                     for r in c.thread[-5:]]})
-        return ToolOutcome("list_comments", args, True,
-                           json.dumps({"comments": items}, ensure_ascii=False))
+            items.append(
+                {
+                    "id": c.id,
+                    "body": c.body,
+                    "quote": c.anchor.quote,
+                    "prefix": c.anchor.prefix,
+                    "suffix": c.anchor.suffix,
+                    "status": c.status,
+                    "thread": [
+                        {"author": r.author, "body": r.body, "kind": r.kind} for r in c.thread[-5:]
+                    ],
+                }
+            )
+        return ToolOutcome(
+            "list_comments", args, True, json.dumps({"comments": items}, ensure_ascii=False)
+        )
 
     def _t_pull_document(self, args: dict[str, Any]) -> ToolOutcome:
         head = self.ws.head(self.document_id)
         kind = self.ws.document(self.document_id).kind
-        return ToolOutcome("pull_document", args, True, json.dumps(
-            {"version_id": head.version_id, "kind": kind, "content": head.raw},
-            ensure_ascii=False))
+        return ToolOutcome(
+            "pull_document",
+            args,
+            True,
+            json.dumps(
+                {"version_id": head.version_id, "kind": kind, "content": head.raw},
+                ensure_ascii=False,
+            ),
+        )
 
     def _t_resolve_comment(self, args: dict[str, Any]) -> ToolOutcome:
         cid, err = self._comment_arg("resolve_comment", args)
         if err:
-            return ToolOutcome("resolve_comment", args, False, err, args.get("comment_id")
-                               if isinstance(args.get("comment_id"), str) else None)
+            return ToolOutcome(
+                "resolve_comment",
+                args,
+                False,
+                err,
+                args.get("comment_id") if isinstance(args.get("comment_id"), str) else None,
+            )
         note = args.get("note")
         note = note if isinstance(note, str) else ""
         reply = Reply(self.agent_name, note or "Resolved.", now_iso(), "resolve")
@@ -627,45 +797,78 @@ class WorkspaceTools:
     def _t_reply_comment(self, args: dict[str, Any]) -> ToolOutcome:
         cid, err = self._comment_arg("reply_comment", args)
         if err:
-            return ToolOutcome("reply_comment", args, False, err, args.get("comment_id")
-                               if isinstance(args.get("comment_id"), str) else None)
+            return ToolOutcome(
+                "reply_comment",
+                args,
+                False,
+                err,
+                args.get("comment_id") if isinstance(args.get("comment_id"), str) else None,
+            )
         body = args.get("body")
         if not isinstance(body, str) or not body.strip():
-            return ToolOutcome("reply_comment", args, False,
-                               "error: body is required and must be a non-empty string", cid)
+            return ToolOutcome(
+                "reply_comment",
+                args,
+                False,
+                "error: body is required and must be a non-empty string",
+                cid,
+            )
         self.ws.add_reply(self.document_id, cid, Reply(self.agent_name, body, now_iso(), "reply"))
         self.replied.setdefault(cid, []).append(body)
         return ToolOutcome("reply_comment", args, True, f"ok: reply added to {cid}", cid)
 
     def _t_push_version(self, args: dict[str, Any]) -> ToolOutcome:
-        base, content, summary = (args.get("base_version_id"), args.get("content"),
-                                  args.get("summary", ""))
+        base, content, summary = (
+            args.get("base_version_id"),
+            args.get("content"),
+            args.get("summary", ""),
+        )
         slim = _slim(args)
         if not isinstance(base, str) or not base.strip():
-            return ToolOutcome("push_version", slim, False,
-                               "error: base_version_id is required: the version_id you pulled")
+            return ToolOutcome(
+                "push_version",
+                slim,
+                False,
+                "error: base_version_id is required: the version_id you pulled",
+            )
         if not isinstance(content, str) or not content.strip():
-            return ToolOutcome("push_version", slim, False,
-                               "error: content is required: the complete revised document")
+            return ToolOutcome(
+                "push_version",
+                slim,
+                False,
+                "error: content is required: the complete revised document",
+            )
         if len(content) > MAX_PUSH_CHARS:
-            return ToolOutcome("push_version", slim, False,
-                               f"error: content is {len(content)} characters, over the limit "
-                               f"of {MAX_PUSH_CHARS}")
+            return ToolOutcome(
+                "push_version",
+                slim,
+                False,
+                f"error: content is {len(content)} characters, over the limit of {MAX_PUSH_CHARS}",
+            )
         if not isinstance(summary, str):
             summary = ""
-        row = self.ws.push_version(self.document_id, content, base.strip(), summary=summary,
-                                   author=self.agent_name)
+        row = self.ws.push_version(
+            self.document_id, content, base.strip(), summary=summary, author=self.agent_name
+        )
         self.pushed.append(row)
-        missing = [cid for cid in self.visible
-                   if not any(line.strip().startswith(cid) for line in summary.splitlines())]
+        missing = [
+            cid
+            for cid in self.visible
+            if not any(line.strip().startswith(cid) for line in summary.splitlines())
+        ]
         note = ""
         if not summary.strip():
             note = " Warning: the summary is empty; it needs one line per comment."
         elif missing and len(missing) < len(self.visible):
-            note = (" Note: the summary has no line for "
-                    + ", ".join(missing[:20]) + ("..." if len(missing) > 20 else "") + ".")
-        return ToolOutcome("push_version", slim, True,
-                           f"ok: stored as version {row.version_id}.{note}")
+            note = (
+                " Note: the summary has no line for "
+                + ", ".join(missing[:20])
+                + ("..." if len(missing) > 20 else "")
+                + "."
+            )
+        return ToolOutcome(
+            "push_version", slim, True, f"ok: stored as version {row.version_id}.{note}"
+        )
 
 
 def _slim(args: dict[str, Any]) -> dict[str, Any]:
@@ -697,8 +900,9 @@ def parse_report(text: str | None, known_ids: list[str]) -> ClaimReport:
     except json.JSONDecodeError as exc:
         what = exc.msg[0].lower() + exc.msg[1:]
         what = what[:-3] if what.endswith(" at") else what
-        return ClaimReport.unusable(f"the report is not valid JSON: {what} at character "
-                                    f"{exc.pos} of {len(body)}")
+        return ClaimReport.unusable(
+            f"the report is not valid JSON: {what} at character {exc.pos} of {len(body)}"
+        )
     except RecursionError:
         return ClaimReport.unusable("the report is JSON nested too deeply to be a report")
     report = parse_claim_report(obj)
@@ -741,11 +945,16 @@ class RevisionAgent:
     into events; ``check_cancel()`` raises RunCancelled between steps.
     """
 
-    def __init__(self, client: ModelClient, tools: WorkspaceTools, *,
-                 emit_tool: Callable[[int, ToolOutcome], None] | None = None,
-                 emit_nudge: Callable[[int, int, str], None] | None = None,
-                 check_cancel: Callable[[], None] | None = None,
-                 system_prompt: str = SYSTEM_PROMPT):
+    def __init__(
+        self,
+        client: ModelClient,
+        tools: WorkspaceTools,
+        *,
+        emit_tool: Callable[[int, ToolOutcome], None] | None = None,
+        emit_nudge: Callable[[int, int, str], None] | None = None,
+        check_cancel: Callable[[], None] | None = None,
+        system_prompt: str = SYSTEM_PROMPT,
+    ):
         self.client = client
         self.tools = tools
         self.config = client.config
@@ -761,8 +970,10 @@ class RevisionAgent:
         cfg = self.config
         work = RoundWork()
         conv = f"work-{round_no}"
-        messages: list[dict[str, Any]] = [{"role": "system", "content": self.system_prompt},
-                                          {"role": "user", "content": brief}]
+        messages: list[dict[str, Any]] = [
+            {"role": "system", "content": self.system_prompt},
+            {"role": "user", "content": brief},
+        ]
         force = False
         pushed_before = len(self.tools.pushed)
         seen_reads: dict[tuple[str, str], str] = {}
@@ -770,19 +981,33 @@ class RevisionAgent:
             self.check_cancel()
             try:
                 res = await self.client.chat(
-                    messages, purpose="nudge" if force else "work", round_no=round_no,
-                    conversation=conv, tools=TOOLS, tool_choice="required" if force else "auto",
-                    max_tokens=cfg.max_output_tokens)
+                    messages,
+                    purpose="nudge" if force else "work",
+                    round_no=round_no,
+                    conversation=conv,
+                    tools=TOOLS,
+                    tool_choice="required" if force else "auto",
+                    max_tokens=cfg.max_output_tokens,
+                )
             except AgentError as exc:
                 # Some servers refuse tool_choice="required" (400): nudge with "auto".
                 if not (force and exc.kind == "protocol" and exc.status in (400, 422)):
                     raise
-                self.client.trace.add("note", round=round_no, text="the endpoint refused "
-                                      "tool_choice=required; the nudge is sent with auto",
-                                      error=str(exc))
+                self.client.trace.add(
+                    "note",
+                    round=round_no,
+                    text="the endpoint refused tool_choice=required; the nudge is sent with auto",
+                    error=str(exc),
+                )
                 res = await self.client.chat(
-                    messages, purpose="nudge", round_no=round_no, conversation=conv,
-                    tools=TOOLS, tool_choice="auto", max_tokens=cfg.max_output_tokens)
+                    messages,
+                    purpose="nudge",
+                    round_no=round_no,
+                    conversation=conv,
+                    tools=TOOLS,
+                    tool_choice="auto",
+                    max_tokens=cfg.max_output_tokens,
+                )
             work.turns += 1
             force = False
             msg = res.message
@@ -804,16 +1029,22 @@ class RevisionAgent:
                         else:
                             seen_reads[key] = outcome.result
                     self.client.trace.add(
-                        "tool_call", round=round_no, call_id=call["id"], name=fn["name"],
-                        arguments=_short_keep(fn["arguments"]), ok=outcome.ok,
+                        "tool_call",
+                        round=round_no,
+                        call_id=call["id"],
+                        name=fn["name"],
+                        arguments=_short_keep(fn["arguments"]),
+                        ok=outcome.ok,
                         result=_short_keep(outcome.result),
-                        duration_s=round(time.monotonic() - t0, 4))
+                        duration_s=round(time.monotonic() - t0, 4),
+                    )
                     if outcome.name == "push_version" and outcome.ok:
                         row = self.tools.pushed[-1]
                         outcome.pushed = row
                         self.push_summaries.append((round_no, row.version_id, row.summary))
-                    messages.append({"role": "tool", "tool_call_id": call["id"],
-                                     "content": outcome.result})
+                    messages.append(
+                        {"role": "tool", "tool_call_id": call["id"], "content": outcome.result}
+                    )
                     echoed.append(f"Result of {fn['name']}:\n{outcome.result}")
                     self.emit_tool(round_no, outcome)
                 if cfg.echo_tool_results:
@@ -827,17 +1058,20 @@ class RevisionAgent:
                 messages.append({"role": "user", "content": NUDGE_PROMPT})
                 force = True
                 continue
-            work.stopped = ("the model ended its turn" if len(self.tools.pushed) > pushed_before
-                            else f"the model ended its turn without pushing after "
-                                 f"{work.nudges} nudge(s)")
+            work.stopped = (
+                "the model ended its turn"
+                if len(self.tools.pushed) > pushed_before
+                else f"the model ended its turn without pushing after {work.nudges} nudge(s)"
+            )
             break
         else:
             work.stopped = f"the turn limit of {cfg.max_turns_per_round} was reached"
         work.pushed = self.tools.pushed[pushed_before:]
         unsent = self.client.unsent(conv, messages)
         if unsent:
-            self.client.trace.add("unsent_messages", round=round_no, conversation=conv,
-                                  messages=unsent)
+            self.client.trace.add(
+                "unsent_messages", round=round_no, conversation=conv, messages=unsent
+            )
         return work
 
     async def report(self, round_no: int, comments: list[Comment]) -> tuple[ClaimReport, str]:
@@ -850,8 +1084,12 @@ class RevisionAgent:
         ids = [c.id for c in comments]
         lines = ["Comments (id, reviewer's comment, quoted passage):"]
         for c in comments:
-            lines.append(json.dumps({"comment_id": c.id, "comment": c.body,
-                                     "quote": c.anchor.quote}, ensure_ascii=False))
+            lines.append(
+                json.dumps(
+                    {"comment_id": c.id, "comment": c.body, "quote": c.anchor.quote},
+                    ensure_ascii=False,
+                )
+            )
         lines.append("")
         if self.push_summaries:
             lines.append("Your push summaries:")
@@ -865,18 +1103,25 @@ class RevisionAgent:
         lines.append(f"You replied to: {', '.join(replied) or 'none'}.")
         lines.append("")
         lines.append("Report on every comment id above, as the JSON object described.")
-        messages = [{"role": "system", "content": REPORT_SYSTEM_PROMPT},
-                    {"role": "user", "content": "\n".join(lines)}]
-        res = await self.client.chat(messages, purpose="report", round_no=round_no,
-                                     conversation=f"report-{round_no}",
-                                     response_format={"type": "json_object"},
-                                     max_tokens=report_token_cap(len(ids)))
+        messages = [
+            {"role": "system", "content": REPORT_SYSTEM_PROMPT},
+            {"role": "user", "content": "\n".join(lines)},
+        ]
+        res = await self.client.chat(
+            messages,
+            purpose="report",
+            round_no=round_no,
+            conversation=f"report-{round_no}",
+            response_format={"type": "json_object"},
+            max_tokens=report_token_cap(len(ids)),
+        )
         raw = res.message.get("content") or ""
         report = parse_report(raw, ids)
         if not report.usable and res.finish_reason == "length":
             report = ClaimReport.unusable(
                 f"the report was cut off at its limit of {report_token_cap(len(ids))} tokens "
-                f"({report.problem})")
+                f"({report.problem})"
+            )
         return report, raw
 
 

@@ -69,16 +69,17 @@ def context_score(prefix: str, suffix: str, text: str, s: int, e: int) -> float:
     """
     sides = []
     if prefix:
-        cand = text[max(0, s - len(prefix)):s]
+        cand = text[max(0, s - len(prefix)) : s]
         sides.append(similarity(prefix, cand))
     if suffix:
-        cand = text[e:e + len(suffix)]
+        cand = text[e : e + len(suffix)]
         sides.append(similarity(suffix, cand))
     return sum(sides) / len(sides) if sides else 0.0
 
 
-def breaks_word(text: str, s: int, e: int, like_text: str | None = None,
-                like_s: int = 0, like_e: int = 0) -> bool:
+def breaks_word(
+    text: str, s: int, e: int, like_text: str | None = None, like_s: int = 0, like_e: int = 0
+) -> bool:
     """True if ``[s, e)`` cuts a word of ``text`` where the reference span does not.
 
     The reference is ``like_text[like_s:like_e]`` (the v1 span); when it is None, any cut
@@ -86,11 +87,15 @@ def breaks_word(text: str, s: int, e: int, like_text: str | None = None,
     """
     if s >= e:
         return False
-    cut_left = _is_word(text[s - 1:s]) and _is_word(text[s:s + 1])
-    cut_right = _is_word(text[e - 1:e]) and _is_word(text[e:e + 1])
+    cut_left = _is_word(text[s - 1 : s]) and _is_word(text[s : s + 1])
+    cut_right = _is_word(text[e - 1 : e]) and _is_word(text[e : e + 1])
     if like_text is not None:
-        ref_left = _is_word(like_text[like_s - 1:like_s]) and _is_word(like_text[like_s:like_s + 1])
-        ref_right = _is_word(like_text[like_e - 1:like_e]) and _is_word(like_text[like_e:like_e + 1])
+        ref_left = _is_word(like_text[like_s - 1 : like_s]) and _is_word(
+            like_text[like_s : like_s + 1]
+        )
+        ref_right = _is_word(like_text[like_e - 1 : like_e]) and _is_word(
+            like_text[like_e : like_e + 1]
+        )
         cut_left = cut_left and not ref_left
         cut_right = cut_right and not ref_right
     return cut_left or cut_right
@@ -157,8 +162,9 @@ def quote_matches(quote: str, text: str) -> bool:
     return text == quote or (bool(text) and compact(text) == compact(quote))
 
 
-def locate(index: TextIndex, quote: str, prefix: str, suffix: str,
-           start: int | None, end: int | None) -> Located | None:
+def locate(
+    index: TextIndex, quote: str, prefix: str, suffix: str, start: int | None, end: int | None
+) -> Located | None:
     """Find the anchor in v1. ``start``/``end`` are code points (or None); None if absent.
 
     Offsets are used as they are when the text there matches the quote; otherwise the quote
@@ -223,8 +229,8 @@ def reanchor(v1: TextIndex, v2: TextIndex, diff: TextDiff, s: int, e: int) -> Re
     """Re-anchor v1 ``[s, e)`` in v2 (code points). See the module docstring."""
     t1, t2 = v1.text, v2.text
     quote = t1[s:e]
-    prefix = t1[max(0, s - CONTEXT_CHARS):s]
-    suffix = t1[e:e + CONTEXT_CHARS]
+    prefix = t1[max(0, s - CONTEXT_CHARS) : s]
+    suffix = t1[e : e + CONTEXT_CHARS]
 
     # 1. The diff kept the span as it was.
     b = diff.unchanged_image(s, e)
@@ -242,25 +248,53 @@ def reanchor(v1: TextIndex, v2: TextIndex, diff: TextDiff, s: int, e: int) -> Re
     rs, re_ = _trim(t2, ms, me)
     if rs >= re_ or not any(ch.isalnum() for ch in t2[rs:re_]):
         return _fuzzy(v2, diff, quote, t1, s, e, ms, me) or Reanchored(
-            None, None, "none", 1.0, False, "the quoted text is gone and nothing replaced it")
+            None, None, "none", 1.0, False, "the quoted text is gone and nothing replaced it"
+        )
     region = t2[rs:re_]
     if normalize(region) == normalize(quote):
-        return Reanchored(rs, re_, "exact", 1.0, False,
-                          "same text after normalisation (whitespace, compatibility forms)")
+        return Reanchored(
+            rs,
+            re_,
+            "exact",
+            1.0,
+            False,
+            "same text after normalisation (whitespace, compatibility forms)",
+        )
     tight = len(region) <= 2 * len(quote) + 40
     if tight:
         sim = similarity(quote, region)
-        return Reanchored(rs, re_, "diff", round(max(0.6, sim), 4), True,
-                          "the text the revision put in place of the quote")
+        return Reanchored(
+            rs,
+            re_,
+            "diff",
+            round(max(0.6, sim), 4),
+            True,
+            "the text the revision put in place of the quote",
+        )
     fz = _fuzzy(v2, diff, quote, t1, s, e, ms, me)
     if fz is not None:
         return fz
-    return Reanchored(rs, re_, "diff", 0.4, True,
-                      "the quote was rewritten within a larger change; region approximate")
+    return Reanchored(
+        rs,
+        re_,
+        "diff",
+        0.4,
+        True,
+        "the quote was rewritten within a larger change; region approximate",
+    )
 
 
-def _moved_copy(v2: TextIndex, diff: TextDiff, quote: str, prefix: str, suffix: str,
-                t1: str, s: int, e: int, expected: int) -> Reanchored | None:
+def _moved_copy(
+    v2: TextIndex,
+    diff: TextDiff,
+    quote: str,
+    prefix: str,
+    suffix: str,
+    t1: str,
+    s: int,
+    e: int,
+    expected: int,
+) -> Reanchored | None:
     t2 = v2.text
     # Only copies made wholly of inserted text qualify: a copy kept from elsewhere in v1
     # is a lookalike that was there all along, never the anchor.
@@ -276,12 +310,19 @@ def _moved_copy(v2: TextIndex, diff: TextDiff, quote: str, prefix: str, suffix: 
             best = cand
     if best is None:
         return None
-    return Reanchored(best[2], best[3], "context", round(best[0], 4), False,
-                      "the quoted passage moved; found by its context")
+    return Reanchored(
+        best[2],
+        best[3],
+        "context",
+        round(best[0], 4),
+        False,
+        "the quoted passage moved; found by its context",
+    )
 
 
-def _fuzzy(v2: TextIndex, diff: TextDiff, quote: str, t1: str, s: int, e: int,
-           ms: int, me: int) -> Reanchored | None:
+def _fuzzy(
+    v2: TextIndex, diff: TextDiff, quote: str, t1: str, s: int, e: int, ms: int, me: int
+) -> Reanchored | None:
     """Best approximate match of ``quote`` near the changed region, or None.
 
     The window is the diff image widened by FUZZY_WINDOW on each side. A candidate must
@@ -313,6 +354,12 @@ def _fuzzy(v2: TextIndex, diff: TextDiff, quote: str, t1: str, s: int, e: int,
     sim = similarity(quote, t2[cs:ce])
     if sim < FUZZY_THRESHOLD:
         return None
-    return Reanchored(cs, ce, "fuzzy", round(sim, 4), True,
-                      f"approximate: the closest text to the quote near its old place "
-                      f"({round(sim * 100)}% similar)")
+    return Reanchored(
+        cs,
+        ce,
+        "fuzzy",
+        round(sim, 4),
+        True,
+        f"approximate: the closest text to the quote near its old place "
+        f"({round(sim * 100)}% similar)",
+    )

@@ -89,18 +89,21 @@ def extract_html(answer: str, title: str = "") -> str:
     if m:
         text = m.group(1).strip()
     lower = text.lower()
-    start = min((i for i in (lower.find("<!doctype"), lower.find("<html")) if i >= 0),
-                default=-1)
+    start = min((i for i in (lower.find("<!doctype"), lower.find("<html")) if i >= 0), default=-1)
     if start >= 0:
         end = lower.rfind("</html>")
-        return text[start:end + 7] if end > start else text[start:]
+        return text[start : end + 7] if end > start else text[start:]
     if "<body" in lower or "<p>" in lower or "<h1" in lower:
-        return (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{html.escape(title)}"
-                f"</title></head><body>{text}</body></html>")
+        return (
+            f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{html.escape(title)}'
+            f"</title></head><body>{text}</body></html>"
+        )
     blocks = [b.strip() for b in re.split(r"\n\s*\n", text) if b.strip()]
     body = "\n".join(f"<p>{html.escape(b)}</p>" for b in blocks)
-    return (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{html.escape(title)}"
-            f"</title></head><body>\n{body}\n</body></html>")
+    return (
+        f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{html.escape(title)}'
+        f"</title></head><body>\n{body}\n</body></html>"
+    )
 
 
 @dataclass
@@ -120,10 +123,15 @@ async def author_document(config: AgentConfig, brief: Brief | str) -> AuthorResu
     trace, usage = Trace(), Usage()
     async with ModelClient(config, trace, usage) as client:
         res = await client.chat(
-            [{"role": "system", "content": AUTHOR_SYSTEM_PROMPT},
-             {"role": "user", "content": b.text}],
-            purpose="author", round_no=0, conversation="author",
-            max_tokens=config.max_output_tokens or AUTHOR_TOKEN_CAP)
+            [
+                {"role": "system", "content": AUTHOR_SYSTEM_PROMPT},
+                {"role": "user", "content": b.text},
+            ],
+            purpose="author",
+            round_no=0,
+            conversation="author",
+            max_tokens=config.max_output_tokens or AUTHOR_TOKEN_CAP,
+        )
     answer = res.message.get("content") or ""
     if not answer.strip():
         raise InputError(config.model, "the model returned an empty document")

@@ -128,10 +128,13 @@ def text_as_html(text: str, title: str = "") -> str:
     written (a text that starts with a newline keeps it). Nothing follows ``</html>``.
     """
     esc = html.escape(text, quote=False)
-    return ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>"
-            + html.escape(title) + "</title><style>pre{white-space:pre-wrap;"
-            "font:15px/1.5 system-ui,sans-serif;max-width:48em;margin:1em auto}</style>"
-            "</head><body><pre>\n" + esc + "</pre></body></html>")
+    return (
+        '<!DOCTYPE html><html><head><meta charset="utf-8"><title>'
+        + html.escape(title)
+        + "</title><style>pre{white-space:pre-wrap;"
+        "font:15px/1.5 system-ui,sans-serif;max-width:48em;margin:1em auto}</style>"
+        "</head><body><pre>\n" + esc + "</pre></body></html>"
+    )
 
 
 def _dump(obj: Any) -> str:
@@ -150,10 +153,14 @@ def write_bundle(folder: str | os.PathLike[str], content: BundleContent) -> Path
     text = content.document_kind == "text"
     versions: list[dict[str, Any]] = []
 
-    def add_version(name: str, source: str, version_id: str, rnd: int | None,
-                    summary: str) -> None:
-        entry: dict[str, Any] = {"name": name, "file": f"document/{name}.html",
-                                 "version_id": version_id, "round": rnd, "summary": summary}
+    def add_version(name: str, source: str, version_id: str, rnd: int | None, summary: str) -> None:
+        entry: dict[str, Any] = {
+            "name": name,
+            "file": f"document/{name}.html",
+            "version_id": version_id,
+            "round": rnd,
+            "summary": summary,
+        }
         if text:
             files[f"document/{name}.html"] = text_as_html(source, name).encode("utf-8")
             files[f"document/{name}.txt"] = source.encode("utf-8")
@@ -184,23 +191,43 @@ def write_bundle(folder: str | os.PathLike[str], content: BundleContent) -> Path
     files["verdicts.json"] = _dump(content.verdicts).encode()
     files["metrics.json"] = _dump(content.metrics).encode()
     manifest: dict[str, Any] = {
-        "format": FORMAT, "app_version": content.app_version,
-        "created_at": content.created_at, "finished_at": content.finished_at,
-        "run_id": content.run_id, "model": content.model, "base_url": content.base_url,
-        "status": content.status, "reason": content.reason, "scripted": content.scripted,
-        "document_kind": content.document_kind, "document_title": content.document_title,
-        "given_version_id": content.given_version_id, "tokens": content.tokens,
-        "rounds": content.rounds_run, "versions": versions, "settings": content.settings,
+        "format": FORMAT,
+        "app_version": content.app_version,
+        "created_at": content.created_at,
+        "finished_at": content.finished_at,
+        "run_id": content.run_id,
+        "model": content.model,
+        "base_url": content.base_url,
+        "status": content.status,
+        "reason": content.reason,
+        "scripted": content.scripted,
+        "document_kind": content.document_kind,
+        "document_title": content.document_title,
+        "given_version_id": content.given_version_id,
+        "tokens": content.tokens,
+        "rounds": content.rounds_run,
+        "versions": versions,
+        "settings": content.settings,
     }
     if content.scripted:
-        manifest["scripted_note"] = ("A scripted demonstration: the agent's answers were "
-                                     "played by a script, not produced by a real model.")
+        manifest["scripted_note"] = (
+            "A scripted demonstration: the agent's answers were "
+            "played by a script, not produced by a real model."
+        )
     if text:
-        manifest["text_note"] = ("Plain-text document: document/<name>.txt holds the exact "
-                                 "text that is scored; document/<name>.html wraps it in "
-                                 "<pre> for display.")
-    card = render_scorecard(manifest, content.verdicts, content.metrics,
-                            content.comments_before, content.comments_after, content.claims)
+        manifest["text_note"] = (
+            "Plain-text document: document/<name>.txt holds the exact "
+            "text that is scored; document/<name>.html wraps it in "
+            "<pre> for display."
+        )
+    card = render_scorecard(
+        manifest,
+        content.verdicts,
+        content.metrics,
+        content.comments_before,
+        content.comments_after,
+        content.claims,
+    )
     files["scorecard.html"] = card.encode("utf-8")
     secrets = [s for s in content.secrets if s and len(s) >= 4]
     if secrets:
@@ -257,12 +284,12 @@ def _read_zip(path: Path) -> dict[str, bytes]:
     with zf:
         infos = zf.infolist()
         if len(infos) > MAX_ENTRIES:
-            raise BundleError(f"{path}: {len(infos)} entries, more than the limit of "
-                              f"{MAX_ENTRIES}")
+            raise BundleError(f"{path}: {len(infos)} entries, more than the limit of {MAX_ENTRIES}")
         declared = sum(i.file_size for i in infos)
         if declared > MAX_TOTAL_BYTES:
-            raise BundleError(f"{path}: {declared} bytes uncompressed, more than the limit "
-                              f"of {MAX_TOTAL_BYTES}")
+            raise BundleError(
+                f"{path}: {declared} bytes uncompressed, more than the limit of {MAX_TOTAL_BYTES}"
+            )
         names = [i.filename for i in infos if not i.is_dir()]
         prefix = ""
         if "manifest.json" not in names:
@@ -281,24 +308,35 @@ def _read_zip(path: Path) -> dict[str, bytes]:
             if mode and stat.S_ISLNK(mode):
                 raise BundleError(f"{path}: entry {info.filename!r} is a symbolic link")
             if info.file_size > MAX_FILE_BYTES:
-                raise BundleError(f"{path}: entry {info.filename!r} is {info.file_size} "
-                                  f"bytes, more than the limit of {MAX_FILE_BYTES}")
-            name = info.filename[len(prefix):] if info.filename.startswith(prefix) else None
+                raise BundleError(
+                    f"{path}: entry {info.filename!r} is {info.file_size} "
+                    f"bytes, more than the limit of {MAX_FILE_BYTES}"
+                )
+            name = info.filename[len(prefix) :] if info.filename.startswith(prefix) else None
             if name is None:
-                raise BundleError(f"{path}: entry {info.filename!r} is outside the bundle "
-                                  f"folder {prefix!r}")
+                raise BundleError(
+                    f"{path}: entry {info.filename!r} is outside the bundle folder {prefix!r}"
+                )
             if name in out:
                 raise BundleError(f"{path}: entry {info.filename!r} appears twice")
             try:
                 with zf.open(info) as fh:
                     data = fh.read(MAX_FILE_BYTES + 1)
-            except (zipfile.BadZipFile, OSError, EOFError, RuntimeError,
-                    NotImplementedError) as exc:
-                raise BundleError(f"{path}: entry {info.filename!r} cannot be read "
-                                  f"({exc})") from None
+            except (
+                zipfile.BadZipFile,
+                OSError,
+                EOFError,
+                RuntimeError,
+                NotImplementedError,
+            ) as exc:
+                raise BundleError(
+                    f"{path}: entry {info.filename!r} cannot be read ({exc})"
+                ) from None
             if len(data) > MAX_FILE_BYTES:
-                raise BundleError(f"{path}: entry {info.filename!r} is larger than declared "
-                                  f"and over the limit of {MAX_FILE_BYTES}")
+                raise BundleError(
+                    f"{path}: entry {info.filename!r} is larger than declared "
+                    f"and over the limit of {MAX_FILE_BYTES}"
+                )
             total += len(data)
             if total > MAX_TOTAL_BYTES:
                 raise BundleError(f"{path}: more than {MAX_TOTAL_BYTES} bytes uncompressed")
@@ -343,7 +381,7 @@ def _manifest(path: Path, files: dict[str, bytes]) -> dict[str, Any]:
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise BundleError(f"{path}: manifest.json is not valid JSON ({exc})") from None
     if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
-        raise BundleError(f"{path}: manifest.json has no \"files\" table")
+        raise BundleError(f'{path}: manifest.json has no "files" table')
     if manifest.get("format") != FORMAT:
         raise BundleError(f"{path}: format {manifest.get('format')!r} is not {FORMAT}")
     return manifest
@@ -468,10 +506,16 @@ class Bundle:
         v2 = self.version("v2").to_version()
         rtc = self.metrics.get("rounds_to_converge")
         rounds = int(rtc.value) if rtc is not None and rtc.value is not None else None
-        return score(v1, v2, self.comments_before, claims=self.final_claims,
-                     given_version_id=str(self.manifest.get("given_version_id") or v1.version_id),
-                     tokens=self.manifest.get("tokens"), rounds_to_converge=rounds,
-                     rounds_reason=rtc.reason if rtc is not None else "")
+        return score(
+            v1,
+            v2,
+            self.comments_before,
+            claims=self.final_claims,
+            given_version_id=str(self.manifest.get("given_version_id") or v1.version_id),
+            tokens=self.manifest.get("tokens"),
+            rounds_to_converge=rounds,
+            rounds_reason=rtc.reason if rtc is not None else "",
+        )
 
 
 def claims_from_json(obj: Any) -> ClaimReport | None:
@@ -480,9 +524,16 @@ def claims_from_json(obj: Any) -> ClaimReport | None:
         return None
     if obj.get("usable") is False:
         return ClaimReport.unusable(str(obj.get("problem", "")))
-    items = [ClaimItem(str(c.get("comment_id")), c.get("claim"), str(c.get("change_summary", "")),
-                       str(c.get("rationale", "")))
-             for c in obj.get("comments", []) if isinstance(c, dict)]
+    items = [
+        ClaimItem(
+            str(c.get("comment_id")),
+            c.get("claim"),
+            str(c.get("change_summary", "")),
+            str(c.get("rationale", "")),
+        )
+        for c in obj.get("comments", [])
+        if isinstance(c, dict)
+    ]
     return ClaimReport(comments=items, notes=str(obj.get("notes", "")))
 
 
@@ -527,11 +578,22 @@ def open_bundle(path: str | os.PathLike[str]) -> Bundle:
             continue
         html_file = str(entry.get("file", ""))
         html_src = text_of(html_file)
-        source = text_of(str(entry["text_file"])) if kind == "text" and entry.get("text_file") \
+        source = (
+            text_of(str(entry["text_file"]))
+            if kind == "text" and entry.get("text_file")
             else html_src
-        versions.append(BundleVersion(str(entry.get("name", "")),
-                                      str(entry.get("version_id", "")), entry.get("round"),
-                                      str(entry.get("summary", "")), source, html_src, kind))
+        )
+        versions.append(
+            BundleVersion(
+                str(entry.get("name", "")),
+                str(entry.get("version_id", "")),
+                entry.get("round"),
+                str(entry.get("summary", "")),
+                source,
+                html_src,
+                kind,
+            )
+        )
     if not any(v.name == "v1" for v in versions) or not any(v.name == "v2" for v in versions):
         problems.append("the manifest does not name document/v1 and document/v2")
 
@@ -553,12 +615,19 @@ def open_bundle(path: str | os.PathLike[str]) -> Bundle:
             if isinstance(v, dict):
                 metrics[k] = Metric.from_json(v)
     return Bundle(
-        path=p, manifest=manifest, versions=versions,
+        path=p,
+        manifest=manifest,
+        versions=versions,
         comments_before=comments_of("comments.before.json"),
         comments_after=comments_of("comments.after.json"),
-        claims=json_of("claims.json", {}), verdicts=json_of("verdicts.json", {}),
-        metrics=metrics, trace=json_of("trace.json", {}),
-        scorecard_html=text_of("scorecard.html"), tampered=tampered, problems=problems)
+        claims=json_of("claims.json", {}),
+        verdicts=json_of("verdicts.json", {}),
+        metrics=metrics,
+        trace=json_of("trace.json", {}),
+        scorecard_html=text_of("scorecard.html"),
+        tampered=tampered,
+        problems=problems,
+    )
 
 
 def export_zip(folder: str | os.PathLike[str], zip_path: str | os.PathLike[str]) -> Path:
@@ -619,8 +688,11 @@ VERDICT_LABELS = {
     "edited": ("\u270e", "Edited", "The commented text was changed."),
     "untouched": ("\u25cb", "Untouched", "The commented text is the same as before."),
     "deleted": ("\u2716", "Deleted", "The commented text was removed."),
-    "stale_anchor": ("\u26a0", "Stale anchor",
-                     "The comment's quote is not in the version the agent was given."),
+    "stale_anchor": (
+        "\u26a0",
+        "Stale anchor",
+        "The comment's quote is not in the version the agent was given.",
+    ),
 }
 METHOD_WORDS = {
     "exact": "found in the same place",
@@ -630,17 +702,27 @@ METHOD_WORDS = {
     "none": "",
 }
 METRIC_LABELS = {
-    "attribution_rate": ("Attribution rate",
-                         "Share of actionable comments whose text was actually edited."),
-    "collateral_churn": ("Collateral churn",
-                         "Share of all changed characters that lie outside every commented "
-                         "passage (lower is better)."),
-    "claim_accuracy": ("Claim accuracy",
-                       "Share of the agent's claims that agree with what the text shows."),
-    "cost_per_attributed_fix": ("Cost per attributed fix",
-                                "API tokens the whole run used, per comment actually edited."),
-    "rounds_to_converge": ("Rounds to converge",
-                           "Pushes until no actionable comment was left unresolved."),
+    "attribution_rate": (
+        "Attribution rate",
+        "Share of actionable comments whose text was actually edited.",
+    ),
+    "collateral_churn": (
+        "Collateral churn",
+        "Share of all changed characters that lie outside every commented "
+        "passage (lower is better).",
+    ),
+    "claim_accuracy": (
+        "Claim accuracy",
+        "Share of the agent's claims that agree with what the text shows.",
+    ),
+    "cost_per_attributed_fix": (
+        "Cost per attributed fix",
+        "API tokens the whole run used, per comment actually edited.",
+    ),
+    "rounds_to_converge": (
+        "Rounds to converge",
+        "Pushes until no actionable comment was left unresolved.",
+    ),
 }
 
 _CSS = """
@@ -686,9 +768,11 @@ def _metric_row(name: str, m: dict[str, Any]) -> str:
         v, n, d = m.get("value"), m.get("numerator"), m.get("denominator")
         if name in ("attribution_rate", "collateral_churn", "claim_accuracy"):
             value = f"{float(v) * 100:.1f}%"
-            words = {"attribution_rate": "actionable comments edited",
-                     "collateral_churn": "changed characters outside every anchor",
-                     "claim_accuracy": "claims agree with the text"}[name]
+            words = {
+                "attribution_rate": "actionable comments edited",
+                "collateral_churn": "changed characters outside every anchor",
+                "claim_accuracy": "claims agree with the text",
+            }[name]
             detail = f"{_fmt_num(n)} of {_fmt_num(d)} {words}"
         elif name == "cost_per_attributed_fix":
             value = f"{_fmt_num(float(v))} tokens"
@@ -696,37 +780,57 @@ def _metric_row(name: str, m: dict[str, Any]) -> str:
         else:
             value = _fmt_num(v)
             detail = f"{_fmt_num(v)} push(es)"
-    return (f"<tr><th>{_e(label)}<div class='muted'>{_e(meaning)}</div></th>"
-            f"<td class='num'>{value}</td><td>{detail}</td></tr>")
+    return (
+        f"<tr><th>{_e(label)}<div class='muted'>{_e(meaning)}</div></th>"
+        f"<td class='num'>{value}</td><td>{detail}</td></tr>"
+    )
 
 
-def render_scorecard(manifest: dict[str, Any], verdicts: dict[str, Any],
-                     metrics: dict[str, Any], comments_before: list[dict[str, Any]],
-                     comments_after: list[dict[str, Any]], claims: dict[str, Any],
-                     *, tampered: list[str] | None = None) -> str:
+def render_scorecard(
+    manifest: dict[str, Any],
+    verdicts: dict[str, Any],
+    metrics: dict[str, Any],
+    comments_before: list[dict[str, Any]],
+    comments_after: list[dict[str, Any]],
+    claims: dict[str, Any],
+    *,
+    tampered: list[str] | None = None,
+) -> str:
     """The scorecard page: one self-contained HTML document, no script, inline CSS, a CSP
     that forbids every fetch. For people who never read JSON."""
     status = str(manifest.get("status", ""))
     title = str(manifest.get("document_title") or "document")
     bodies = {c.get("id"): c.get("body", "") for c in comments_before}
     final = verdicts.get("final") or []
-    out = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
-           "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
-           "style-src 'unsafe-inline'\">",
-           f"<title>Scorecard: {_e(title)}</title><style>{_CSS}</style></head><body><main>",
-           f"<h1>Scorecard: {_e(title)}</h1>"]
+    out = [
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+        "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
+        "style-src 'unsafe-inline'\">",
+        f"<title>Scorecard: {_e(title)}</title><style>{_CSS}</style></head><body><main>",
+        f"<h1>Scorecard: {_e(title)}</h1>",
+    ]
     if tampered:
-        out.append("<div class='banner tampered'>This evidence bundle failed its integrity "
-                   "check: " + _e(", ".join(tampered)) + ". Do not trust these figures.</div>")
+        out.append(
+            "<div class='banner tampered'>This evidence bundle failed its integrity "
+            "check: " + _e(", ".join(tampered)) + ". Do not trust these figures.</div>"
+        )
     if manifest.get("scripted"):
-        out.append("<div class='banner scripted'>SCRIPTED DEMONSTRATION: the agent's answers "
-                   "were played by a script, not produced by a real model. The verdicts and "
-                   "metrics are computed exactly as for a real run.</div>")
-    status_words = {"completed": "The run completed", "cancelled": "The run was cancelled",
-                    "failed": "The run failed"}.get(status, f"Run status: {status}")
+        out.append(
+            "<div class='banner scripted'>SCRIPTED DEMONSTRATION: the agent's answers "
+            "were played by a script, not produced by a real model. The verdicts and "
+            "metrics are computed exactly as for a real run.</div>"
+        )
+    status_words = {
+        "completed": "The run completed",
+        "cancelled": "The run was cancelled",
+        "failed": "The run failed",
+    }.get(status, f"Run status: {status}")
     reason = manifest.get("reason")
-    out.append(f"<div class='banner {_e(status)}'>{_e(status_words)}"
-               + (f": {_e(reason)}" if reason else "") + ".</div>")
+    out.append(
+        f"<div class='banner {_e(status)}'>{_e(status_words)}"
+        + (f": {_e(reason)}" if reason else "")
+        + ".</div>"
+    )
     tokens = manifest.get("tokens")
     facts = [
         ("Model", manifest.get("model")),
@@ -734,8 +838,10 @@ def render_scorecard(manifest: dict[str, Any], verdicts: dict[str, Any],
         ("Run started", manifest.get("created_at")),
         ("Run finished", manifest.get("finished_at")),
         ("Rounds run", manifest.get("rounds")),
-        ("Tokens used", f"{tokens:,}" if isinstance(tokens, int)
-         else "not reported by the provider"),
+        (
+            "Tokens used",
+            f"{tokens:,}" if isinstance(tokens, int) else "not reported by the provider",
+        ),
         ("Document", f"{title} ({manifest.get('document_kind', 'html')})"),
         ("Program", f"Agent Review Loop {manifest.get('app_version', '')}"),
         ("Run id", manifest.get("run_id")),
@@ -746,37 +852,46 @@ def render_scorecard(manifest: dict[str, Any], verdicts: dict[str, Any],
 
     # "Completed" says the run ended normally, not that the agent did well: the banner is
     # neutral, and this sentence says what the text shows for the comments that counted.
-    open_actionable = {c.get("id") for c in comments_before
-                       if c.get("actionable", True) and c.get("status", "open") == "open"}
+    open_actionable = {
+        c.get("id")
+        for c in comments_before
+        if c.get("actionable", True) and c.get("status", "open") == "open"
+    }
     counts = {k: 0 for k in VERDICT_LABELS}
     for v in final:
         if v.get("comment_id") in open_actionable or v.get("verdict") == "stale_anchor":
             counts[v.get("verdict")] = counts.get(v.get("verdict"), 0) + 1
     actionable = counts["edited"] + counts["untouched"] + counts["deleted"]
     claimed = sum(1 for v in final if v.get("claim") == "addressed")
-    summary = (f"Of {actionable} comment(s) the agent had to address, the text shows "
-               f"{counts['edited']} edited, {counts['deleted']} deleted and "
-               f"{counts['untouched']} untouched.")
+    summary = (
+        f"Of {actionable} comment(s) the agent had to address, the text shows "
+        f"{counts['edited']} edited, {counts['deleted']} deleted and "
+        f"{counts['untouched']} untouched."
+    )
     if counts["stale_anchor"]:
-        summary += (f" {counts['stale_anchor']} comment(s) had a stale anchor and were not "
-                    "counted.")
+        summary += f" {counts['stale_anchor']} comment(s) had a stale anchor and were not counted."
     if claimed:
         summary += f" The agent claimed {claimed} comment(s) addressed."
     out.append(f"<p>{_e(summary)}</p>")
 
-    out.append("<h2>Metrics</h2><table><tr><th>Metric</th><th>Value</th>"
-               "<th>How it was measured</th></tr>")
+    out.append(
+        "<h2>Metrics</h2><table><tr><th>Metric</th><th>Value</th><th>How it was measured</th></tr>"
+    )
     for name in METRIC_NAMES:
         if name in metrics:
             out.append(_metric_row(name, metrics[name]))
-    out.append("</table><p class='muted'>N/A means the metric could not be measured; the "
-               "reason is given. It never stands for zero.</p>")
+    out.append(
+        "</table><p class='muted'>N/A means the metric could not be measured; the "
+        "reason is given. It never stands for zero.</p>"
+    )
 
-    out.append("<h2>Verdicts, comment by comment</h2><table class='verdicts'><colgroup>"
-               "<col style='width:24%'><col style='width:14%'><col style='width:22%'>"
-               "<col style='width:22%'><col style='width:18%'></colgroup><tr><th>Comment</th>"
-               "<th>Verdict</th><th>Before (v1)</th><th>After (v2)</th>"
-               "<th>Agent's claim</th></tr>")
+    out.append(
+        "<h2>Verdicts, comment by comment</h2><table class='verdicts'><colgroup>"
+        "<col style='width:24%'><col style='width:14%'><col style='width:22%'>"
+        "<col style='width:22%'><col style='width:18%'></colgroup><tr><th>Comment</th>"
+        "<th>Verdict</th><th>Before (v1)</th><th>After (v2)</th>"
+        "<th>Agent's claim</th></tr>"
+    )
     for v in final:
         icon, label, meaning = VERDICT_LABELS.get(v.get("verdict"), ("?", v.get("verdict"), ""))
         cid = v.get("comment_id")
@@ -789,8 +904,13 @@ def render_scorecard(manifest: dict[str, Any], verdicts: dict[str, Any],
             claim_cell = "<span class='muted'>no claim</span>"
         else:
             agrees = v.get("claim_agrees")
-            verdict_word = ("agrees with the text" if agrees else
-                            "contradicted by the text" if agrees is False else "")
+            verdict_word = (
+                "agrees with the text"
+                if agrees
+                else "contradicted by the text"
+                if agrees is False
+                else ""
+            )
             claim_cell = f"{_e(claim.replace('_', ' '))}<div class='muted'>{_e(verdict_word)}</div>"
         method = v.get("method")
         how_words = METHOD_WORDS.get(str(method), str(method or ""))
@@ -803,7 +923,8 @@ def render_scorecard(manifest: dict[str, Any], verdicts: dict[str, Any],
             f"{icon} {_e(label)}</span>{how}{extra}</td>"
             f"<td class='quote'>{_e(before) if before is not None else '<i>not found</i>'}</td>"
             f"<td class='quote'>{_e(after) if after is not None else '<i>gone</i>'}</td>"
-            f"<td>{claim_cell}</td></tr>")
+            f"<td>{claim_cell}</td></tr>"
+        )
     if not final:
         out.append("<tr><td colspan='5'>No verdicts were computed.</td></tr>")
     out.append("</table>")
@@ -814,24 +935,34 @@ def render_scorecard(manifest: dict[str, Any], verdicts: dict[str, Any],
             if r.get("kind") == "reopen":
                 reopened.append((c.get("id"), r.get("body", "")))
     if reopened:
-        out.append("<h2>Integrity control</h2><p>Comments the agent marked resolved although "
-                   "their text did not change were reopened:</p><ul>")
+        out.append(
+            "<h2>Integrity control</h2><p>Comments the agent marked resolved although "
+            "their text did not change were reopened:</p><ul>"
+        )
         for cid, body in reopened:
             line = STALE_ANCHOR_MESSAGE if "not in the version" in body else VERIFICATION_MESSAGE
-            out.append(f"<li><b>{_e(cid)}</b>: <span class='line'>{_e(line)}</span>"
-                       f"<div class='muted'>{_e(body)}</div></li>")
+            out.append(
+                f"<li><b>{_e(cid)}</b>: <span class='line'>{_e(line)}</span>"
+                f"<div class='muted'>{_e(body)}</div></li>"
+            )
         out.append("</ul>")
     unusable = verdicts.get("unusable") or []
     if unusable:
         out.append("<h2>Comments that could not be scored</h2><ul>")
-        out.extend(f"<li><b>{_e(u[0])}</b>: {_e(u[1])}</li>" for u in unusable
-                   if isinstance(u, (list, tuple)) and len(u) == 2)
+        out.extend(
+            f"<li><b>{_e(u[0])}</b>: {_e(u[1])}</li>"
+            for u in unusable
+            if isinstance(u, (list, tuple)) and len(u) == 2
+        )
         out.append("</ul>")
     final_claims = claims.get("final") if isinstance(claims, dict) else None
     if isinstance(final_claims, dict) and final_claims.get("usable") is False:
-        out.append(f"<p><b>The agent's report could not be used:</b> "
-                   f"{_e(final_claims.get('problem'))}</p>")
-    out.append("<p class='muted'>Verdicts are computed from the text of the two versions, "
-               "never from the agent's word. Offsets and evidence are in the bundle's "
-               "verdicts.json and trace.json.</p></main></body></html>")
+        out.append(
+            f"<p><b>The agent's report could not be used:</b> {_e(final_claims.get('problem'))}</p>"
+        )
+    out.append(
+        "<p class='muted'>Verdicts are computed from the text of the two versions, "
+        "never from the agent's word. Offsets and evidence are in the bundle's "
+        "verdicts.json and trace.json.</p></main></body></html>"
+    )
     return "".join(out)

@@ -45,18 +45,19 @@ def _pct(m) -> str:
     return f"{m.value:.0%} ({m.numerator:g} of {m.denominator:g})"
 
 
-def render_summary(result, unusable_notes: list[str],
-                   quotes: dict[str, str] | None = None) -> str:
+def render_summary(result, unusable_notes: list[str], quotes: dict[str, str] | None = None) -> str:
     """The short, plain-words summary ``arl score`` prints without ``--json``.
 
     ``quotes``: comment id -> the comment's own quote, shown where no v1 span exists
     (a stale anchor)."""
     lines = []
     counts = result.counts()
-    lines.append(f"{len(result.verdicts)} comment(s) scored: {counts['edited']} edited, "
-                 f"{counts['untouched']} untouched, {counts['deleted']} deleted, "
-                 f"{counts['stale_anchor']} stale anchor(s); "
-                 f"{len(result.actionable_ids)} actionable and open (the metrics count these).")
+    lines.append(
+        f"{len(result.verdicts)} comment(s) scored: {counts['edited']} edited, "
+        f"{counts['untouched']} untouched, {counts['deleted']} deleted, "
+        f"{counts['stale_anchor']} stale anchor(s); "
+        f"{len(result.actionable_ids)} actionable and open (the metrics count these)."
+    )
     for v in result.verdicts:
         q = v.v1.text if v.v1 else (quotes or {}).get(v.comment_id, "")
         q = (q[:60] + "…") if len(q) > 61 else q
@@ -71,10 +72,12 @@ def render_summary(result, unusable_notes: list[str],
         if v.offsets_repaired:
             extra.append("offsets repaired")
         if v.claim is not None:
-            extra.append(f"agent claimed {v.claim.replace('_', ' ')}: "
-                         + ("agrees" if v.claim_agrees else "DISAGREES"))
+            extra.append(
+                f"agent claimed {v.claim.replace('_', ' ')}: "
+                + ("agrees" if v.claim_agrees else "DISAGREES")
+            )
         tail = f" [{'; '.join(extra)}]" if extra else ""
-        lines.append(f"  {v.comment_id}: {label} \"{q}\"{tail}")
+        lines.append(f'  {v.comment_id}: {label} "{q}"{tail}')
         if v.message:
             lines.append(f"    {v.message}")
     for note in unusable_notes:
@@ -85,11 +88,18 @@ def render_summary(result, unusable_notes: list[str],
     lines.append(f"  collateral churn:        {_pct(m['collateral_churn'])}")
     lines.append(f"  claim accuracy:          {_pct(m['claim_accuracy'])}")
     c = m["cost_per_attributed_fix"]
-    lines.append("  cost per attributed fix: " + (f"N/A ({c.reason})" if c.value is None else
-                 f"{c.value:,.0f} tokens ({c.numerator:g} tokens / {c.denominator:g} edits)"))
+    lines.append(
+        "  cost per attributed fix: "
+        + (
+            f"N/A ({c.reason})"
+            if c.value is None
+            else f"{c.value:,.0f} tokens ({c.numerator:g} tokens / {c.denominator:g} edits)"
+        )
+    )
     r = m["rounds_to_converge"]
-    lines.append("  rounds to converge:      " + (f"N/A ({r.reason})" if r.value is None
-                                                  else f"{r.value:g}"))
+    lines.append(
+        "  rounds to converge:      " + (f"N/A ({r.reason})" if r.value is None else f"{r.value:g}")
+    )
     return "\n".join(lines)
 
 
@@ -118,8 +128,10 @@ def cmd_score(args: argparse.Namespace) -> int:
         for n in notes[:20]:
             print(f"arl: {n}", file=sys.stderr)
         first = f" ({bad[0][0]}: {bad[0][1]})" if bad else ""
-        return _fail(f"{args.comments}: none of its comments could be scored against "
-                     f"{os.path.basename(os.fspath(args.v1))}{first}")
+        return _fail(
+            f"{args.comments}: none of its comments could be scored against "
+            f"{os.path.basename(os.fspath(args.v1))}{first}"
+        )
     if args.json:
         for n in notes:
             print(f"arl: {n}", file=sys.stderr)
@@ -133,8 +145,10 @@ def build_parser() -> argparse.ArgumentParser:
     from engine import __version__
 
     p = argparse.ArgumentParser(
-        prog="arl", description="Agent Review Loop, headless: measure from the text whether "
-                                "an agent addressed the review comments it says it addressed.")
+        prog="arl",
+        description="Agent Review Loop, headless: measure from the text whether "
+        "an agent addressed the review comments it says it addressed.",
+    )
     p.add_argument("--version", action="version", version=f"arl {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -145,12 +159,18 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("score", help="verdicts and metrics for two versions and their comments")
     s.add_argument("--v1", required=True, metavar="DOC", help="the version the agent was given")
     s.add_argument("--v2", required=True, metavar="DOC", help="the revised version")
-    s.add_argument("--comments", required=True, metavar="FILE",
-                   help="comments: native JSON or W3C Web Annotation JSON")
+    s.add_argument(
+        "--comments",
+        required=True,
+        metavar="FILE",
+        help="comments: native JSON or W3C Web Annotation JSON",
+    )
     s.add_argument("--claims", metavar="FILE", help="the agent's report (claims JSON)")
-    s.add_argument("--given-version", metavar="ID",
-                   help="id of the version the agent was given, for the stale anchor rule "
-                        "(default: v1)")
+    s.add_argument(
+        "--given-version",
+        metavar="ID",
+        help="id of the version the agent was given, for the stale anchor rule (default: v1)",
+    )
     s.add_argument("--json", action="store_true", help="machine-readable output")
     s.set_defaults(func=cmd_score)
 

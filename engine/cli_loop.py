@@ -105,8 +105,10 @@ def _bad_url(url: str | None) -> str | None:
         return None
     u = urlparse(url)
     if u.scheme not in ("http", "https") or not u.netloc:
-        return (f"--base-url {url!r} is not an http(s) URL "
-                "(for example http://127.0.0.1:8089/v1 or https://api.openai.com/v1)")
+        return (
+            f"--base-url {url!r} is not an http(s) URL "
+            "(for example http://127.0.0.1:8089/v1 or https://api.openai.com/v1)"
+        )
     return None
 
 
@@ -120,11 +122,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     from engine.run import RunHandle, prepare_document, run_review
     from engine.workspace import Workspace, WorkspaceError
 
-    if (problem := _bad_url(args.base_url)):
+    if problem := _bad_url(args.base_url):
         return _fail(problem)
     try:
-        kind, raw, version, comments, unusable = _read_doc_and_comments(args.doc,
-                                                                         args.comments)
+        kind, raw, version, comments, unusable = _read_doc_and_comments(args.doc, args.comments)
     except (DocumentError, InputError) as exc:
         return _fail(str(exc))
     if not comments:
@@ -140,17 +141,27 @@ def cmd_run(args: argparse.Namespace) -> int:
     for cid, reason in unusable:
         print(f"arl: {name}: comment {cid} skipped: {reason}", file=sys.stderr)
     if not check.verdicts:
-        return _fail(f"{args.comments}: none of its {len(comments)} comment(s) fits "
-                     f"{os.path.basename(args.doc)} ({unusable[0][0]}: {unusable[0][1]})")
+        return _fail(
+            f"{args.comments}: none of its {len(comments)} comment(s) fits "
+            f"{os.path.basename(args.doc)} ({unusable[0][0]}: {unusable[0][1]})"
+        )
     if not check.actionable_ids and not any(v.verdict == "stale_anchor" for v in check.verdicts):
-        return _fail(f"{args.comments}: no comment is actionable and open, so there is "
-                     "nothing for the agent to address")
+        return _fail(
+            f"{args.comments}: no comment is actionable and open, so there is "
+            "nothing for the agent to address"
+        )
     key, source = resolve_api_key()
-    config = AgentConfig(base_url=args.base_url, model=args.model, api_key=key,
-                         request_timeout=args.timeout, max_turns_per_round=args.turns,
-                         max_tokens_per_run=args.max_tokens, max_retries=args.retries,
-                         echo_tool_results=args.echo_tool_results,
-                         max_output_tokens=args.max_output_tokens)
+    config = AgentConfig(
+        base_url=args.base_url,
+        model=args.model,
+        api_key=key,
+        request_timeout=args.timeout,
+        max_turns_per_round=args.turns,
+        max_tokens_per_run=args.max_tokens,
+        max_retries=args.retries,
+        echo_tool_results=args.echo_tool_results,
+        max_output_tokens=args.max_output_tokens,
+    )
     try:
         ws = Workspace(args.workspace) if args.workspace else Workspace()
     except WorkspaceError as exc:
@@ -169,9 +180,14 @@ def cmd_run(args: argparse.Namespace) -> int:
             doc_id = prepare_document(ws, title, raw, kind, comments)
         except WorkspaceError as exc:
             return _fail(str(exc))
-        print(f"Workspace {ws.path}: document {doc_id}, {len(comments)} comment(s); "
-              f"model {args.model} at {args.base_url} (API key: {source})", file=out, flush=True)
+        print(
+            f"Workspace {ws.path}: document {doc_id}, {len(comments)} comment(s); "
+            f"model {args.model} at {args.base_url} (API key: {source})",
+            file=out,
+            flush=True,
+        )
         handle = RunHandle()
+
         # A terminated or hung-up process (kill, closed terminal, cancelled CI job) ends the
         # run the way Ctrl-C does: cancelled, with its evidence bundle written.
         # asyncio.run answers SIGINT by cancelling the run's task, which then writes its
@@ -183,15 +199,31 @@ def cmd_run(args: argparse.Namespace) -> int:
             if sig is not None:
                 signal.signal(sig, as_interrupt)
         try:
-            outcome = asyncio.run(run_review(
-                ws, doc_id, config, rounds=args.rounds, out_dir=args.out, handle=handle,
-                on_event=on_event))
+            outcome = asyncio.run(
+                run_review(
+                    ws,
+                    doc_id,
+                    config,
+                    rounds=args.rounds,
+                    out_dir=args.out,
+                    handle=handle,
+                    on_event=on_event,
+                )
+            )
         except (KeyboardInterrupt, asyncio.CancelledError):
             ev = finished.get("event")
             bundle = getattr(ev, "bundle", None)
             if args.json:
-                print(json.dumps({"bundle": bundle, "status": "cancelled",
-                                  "metrics": getattr(ev, "metrics", {})}), flush=True)
+                print(
+                    json.dumps(
+                        {
+                            "bundle": bundle,
+                            "status": "cancelled",
+                            "metrics": getattr(ev, "metrics", {}),
+                        }
+                    ),
+                    flush=True,
+                )
             return EXIT_CANCELLED
     if args.json:
         print(json.dumps(outcome.to_json(), ensure_ascii=False), flush=True)
@@ -216,19 +248,27 @@ def cmd_author(args: argparse.Namespace) -> int:
         for b in list_briefs():
             print(f"{b.name:<20} {b.title}")
         return EXIT_OK
-    missing = [f"--{n.replace('_', '-')}" for n in ("brief", "base_url", "model", "out")
-               if not getattr(args, n)]
+    missing = [
+        f"--{n.replace('_', '-')}"
+        for n in ("brief", "base_url", "model", "out")
+        if not getattr(args, n)
+    ]
     if missing:
         return _fail(f"author needs {', '.join(missing)}")
-    if (problem := _bad_url(args.base_url)):
+    if problem := _bad_url(args.base_url):
         return _fail(problem)
     try:
         brief = load_brief(args.brief)
     except InputError as exc:
         return _fail(str(exc))
     key, _ = resolve_api_key()
-    config = AgentConfig(base_url=args.base_url, model=args.model, api_key=key,
-                         request_timeout=args.timeout, temperature=0.7)
+    config = AgentConfig(
+        base_url=args.base_url,
+        model=args.model,
+        api_key=key,
+        request_timeout=args.timeout,
+        temperature=0.7,
+    )
     try:
         result = asyncio.run(author_document(config, brief))
     except AgentError as exc:
@@ -244,8 +284,7 @@ def cmd_author(args: argparse.Namespace) -> int:
     except OSError as exc:
         return _fail(f"{out}: cannot write ({exc.strerror or exc})")
     tokens = "not reported" if result.tokens is None else f"{result.tokens} tokens"
-    print(f"Wrote {out} ({len(result.html)} characters) from the brief '{brief.title}'; "
-          f"{tokens}.")
+    print(f"Wrote {out} ({len(result.html)} characters) from the brief '{brief.title}'; {tokens}.")
     return EXIT_OK
 
 
@@ -303,8 +342,10 @@ def cmd_bundle_show(args: argparse.Namespace) -> int:
     if b.scripted:
         print("SCRIPTED DEMONSTRATION (not a real model)")
     print(f"{b.document_title}: run {b.status}" + (f" ({b.reason})" if b.reason else ""))
-    print(f"model {b.model} at {b.manifest.get('base_url')}; {b.manifest.get('created_at')} "
-          f"to {b.manifest.get('finished_at')}; tokens {b.manifest.get('tokens')}")
+    print(
+        f"model {b.model} at {b.manifest.get('base_url')}; {b.manifest.get('created_at')} "
+        f"to {b.manifest.get('finished_at')}; tokens {b.manifest.get('tokens')}"
+    )
     for name, m in b.metrics.items():
         label = METRIC_LABELS.get(name, (name,))[0]
         if m.value is None:
@@ -320,12 +361,14 @@ def cmd_bundle_publish(args: argparse.Namespace) -> int:
 
     try:
         b = open_bundle(args.path)
-        with (Workspace(args.workspace) if args.workspace else Workspace()) as ws:
+        with Workspace(args.workspace) if args.workspace else Workspace() as ws:
             doc_id = publish_scorecard(ws, b)
     except (BundleError, WorkspaceError) as exc:
         return _fail(str(exc))
-    print(f"Published the scorecard as document {doc_id}"
-          + (" (the bundle is TAMPERED and is marked so)" if b.tampered else ""))
+    print(
+        f"Published the scorecard as document {doc_id}"
+        + (" (the bundle is TAMPERED and is marked so)" if b.tampered else "")
+    )
     return EXIT_OK
 
 
@@ -370,19 +413,26 @@ def cmd_comments_export(args: argparse.Namespace) -> int:
     except (DocumentError, InputError) as exc:
         return _fail(str(exc))
     for cid, reason in unusable:
-        print(f"arl: {os.path.basename(args.comments)}: comment {cid} skipped: {reason}",
-              file=sys.stderr)
+        print(
+            f"arl: {os.path.basename(args.comments)}: comment {cid} skipped: {reason}",
+            file=sys.stderr,
+        )
     # Positions are written against --doc: a comment whose quote is not in it would be
     # exported with positions that point at other text.
     from engine.scoring import score
 
     missing = dict(score(version, version, comments).unusable)
     for cid, reason in missing.items():
-        print(f"arl: {os.path.basename(args.comments)}: comment {cid} does not fit "
-              f"{os.path.basename(args.doc)}: {reason}", file=sys.stderr)
+        print(
+            f"arl: {os.path.basename(args.comments)}: comment {cid} does not fit "
+            f"{os.path.basename(args.doc)}: {reason}",
+            file=sys.stderr,
+        )
     if comments and len(missing) == len(comments):
-        return _fail(f"{args.comments}: none of its comments fits {args.doc}; is it the "
-                     "document they were made on? Nothing written")
+        return _fail(
+            f"{args.comments}: none of its comments fits {args.doc}; is it the "
+            "document they were made on? Nothing written"
+        )
     fitting = [c for c in comments if c.id not in missing]
     return _write_json(comments_to_w3c(fitting, version.text, args.source or ""), args.out)
 
@@ -397,8 +447,10 @@ def cmd_comments_import(args: argparse.Namespace) -> int:
     except (DocumentError, InputError) as exc:
         return _fail(str(exc))
     for cid, reason in unusable:
-        print(f"arl: {os.path.basename(args.annotations)}: annotation {cid} skipped: {reason}",
-              file=sys.stderr)
+        print(
+            f"arl: {os.path.basename(args.annotations)}: annotation {cid} skipped: {reason}",
+            file=sys.stderr,
+        )
     if not comments:
         return _fail(f"{args.annotations}: no annotation could be imported; nothing written")
     return _write_json({"comments": [c.to_json() for c in comments]}, args.out)
@@ -409,41 +461,87 @@ def cmd_comments_import(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     """Add ``run``, ``author``, ``bundle``, ``doctor`` and ``comments`` to ``arl``."""
-    r = subparsers.add_parser("run", help="run the revision agent on a document and its "
-                                          "comments; write an evidence bundle")
+    r = subparsers.add_parser(
+        "run",
+        help="run the revision agent on a document and its comments; write an evidence bundle",
+    )
     r.add_argument("--doc", required=True, metavar="DOC", help="the document (HTML or text)")
-    r.add_argument("--comments", required=True, metavar="FILE",
-                   help="comments: native JSON or W3C Web Annotation JSON")
-    r.add_argument("--base-url", required=True, metavar="URL",
-                   help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8089/v1")
+    r.add_argument(
+        "--comments",
+        required=True,
+        metavar="FILE",
+        help="comments: native JSON or W3C Web Annotation JSON",
+    )
+    r.add_argument(
+        "--base-url",
+        required=True,
+        metavar="URL",
+        help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8089/v1",
+    )
     r.add_argument("--model", required=True, metavar="NAME")
-    r.add_argument("--rounds", type=_positive, default=3, metavar="N",
-                   help="round limit (default 3)")
-    r.add_argument("--max-tokens", type=_positive, default=None, metavar="N",
-                   help="token limit of the whole run (default: none)")
-    r.add_argument("--turns", type=_positive, default=16, metavar="N",
-                   help="model turns per round (default 16)")
-    r.add_argument("--timeout", type=_seconds, default=120.0, metavar="S",
-                   help="request timeout in seconds (default 120)")
-    r.add_argument("--retries", type=int, default=3, metavar="N",
-                   help="retries on 429, 5xx and timeouts (default 3)")
-    r.add_argument("--max-output-tokens", type=_positive, default=None, metavar="N",
-                   help="completion-token cap of each work call (default: the server's)")
-    r.add_argument("--echo-tool-results", action="store_true",
-                   help="also repeat tool results in a user message, for servers whose chat "
-                        "template drops tool messages (llama-cpp-python's "
-                        "chatml-function-calling)")
-    r.add_argument("--out", metavar="DIR", help="parent folder of the evidence bundle "
-                                                "(default: the workspace's bundles folder)")
-    r.add_argument("--title", help="document title (default: the HTML <title> or the text's first line)")
+    r.add_argument(
+        "--rounds", type=_positive, default=3, metavar="N", help="round limit (default 3)"
+    )
+    r.add_argument(
+        "--max-tokens",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="token limit of the whole run (default: none)",
+    )
+    r.add_argument(
+        "--turns",
+        type=_positive,
+        default=16,
+        metavar="N",
+        help="model turns per round (default 16)",
+    )
+    r.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=120.0,
+        metavar="S",
+        help="request timeout in seconds (default 120)",
+    )
+    r.add_argument(
+        "--retries",
+        type=int,
+        default=3,
+        metavar="N",
+        help="retries on 429, 5xx and timeouts (default 3)",
+    )
+    r.add_argument(
+        "--max-output-tokens",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="completion-token cap of each work call (default: the server's)",
+    )
+    r.add_argument(
+        "--echo-tool-results",
+        action="store_true",
+        help="also repeat tool results in a user message, for servers whose chat "
+        "template drops tool messages (llama-cpp-python's "
+        "chatml-function-calling)",
+    )
+    r.add_argument(
+        "--out",
+        metavar="DIR",
+        help="parent folder of the evidence bundle (default: the workspace's bundles folder)",
+    )
+    r.add_argument(
+        "--title", help="document title (default: the HTML <title> or the text's first line)"
+    )
     r.add_argument("--workspace", metavar="FILE", help=argparse.SUPPRESS)
-    r.add_argument("--json", action="store_true",
-                   help='last stdout line: {"bundle", "status", "metrics"}')
+    r.add_argument(
+        "--json", action="store_true", help='last stdout line: {"bundle", "status", "metrics"}'
+    )
     r.set_defaults(func=cmd_run)
 
     a = subparsers.add_parser("author", help="write a v1 document from a brief")
-    a.add_argument("--brief", metavar="NAME|FILE",
-                   help="a shipped brief (see --list-briefs) or a brief file")
+    a.add_argument(
+        "--brief", metavar="NAME|FILE", help="a shipped brief (see --list-briefs) or a brief file"
+    )
     a.add_argument("--base-url", metavar="URL")
     a.add_argument("--model", metavar="NAME")
     a.add_argument("--out", metavar="FILE", help="where to write the HTML document")
@@ -468,8 +566,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--workspace", metavar="FILE", help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_bundle_publish)
 
-    d = subparsers.add_parser("doctor", help="check Python, Qt, keyring, workspace and the "
-                                             "model endpoint")
+    d = subparsers.add_parser(
+        "doctor", help="check Python, Qt, keyring, workspace and the model endpoint"
+    )
     d.add_argument("--base-url", metavar="URL")
     d.add_argument("--model", metavar="NAME")
     d.add_argument("--no-qt", action="store_true", help=argparse.SUPPRESS)
@@ -478,15 +577,17 @@ def register(subparsers: Any) -> None:
     c = subparsers.add_parser("comments", help="W3C Web Annotation import and export")
     csub = c.add_subparsers(dest="comments_command", metavar="ACTION", required=True)
     ce = csub.add_parser("export", help="comments -> W3C AnnotationCollection")
-    ce.add_argument("--doc", required=True, metavar="DOC",
-                    help="the document the comments were made on")
+    ce.add_argument(
+        "--doc", required=True, metavar="DOC", help="the document the comments were made on"
+    )
     ce.add_argument("--comments", required=True, metavar="FILE")
     ce.add_argument("--out", metavar="FILE", help="default: stdout")
     ce.add_argument("--source", metavar="IRI", help="target source IRI to record")
     ce.set_defaults(func=cmd_comments_export)
     ci = csub.add_parser("import", help="W3C Web Annotation JSON -> native comments")
-    ci.add_argument("--doc", required=True, metavar="DOC",
-                    help="the document the annotations were made on")
+    ci.add_argument(
+        "--doc", required=True, metavar="DOC", help="the document the annotations were made on"
+    )
     ci.add_argument("--annotations", "--w3c", required=True, metavar="FILE")
     ci.add_argument("--out", metavar="FILE", help="default: stdout")
     ci.set_defaults(func=cmd_comments_import)

@@ -66,8 +66,9 @@ def _is_w3c(obj: Any) -> bool:
     return False
 
 
-def parse_comments(obj: Any, source: str = "",
-                   text: str | None = None) -> tuple[list[Comment], list[tuple[str, str]]]:
+def parse_comments(
+    obj: Any, source: str = "", text: str | None = None
+) -> tuple[list[Comment], list[tuple[str, str]]]:
     """Comments from parsed JSON in either shape, auto-detected.
 
     ``text`` is the document text W3C positions refer to (needed to convert code points
@@ -79,8 +80,9 @@ def parse_comments(obj: Any, source: str = "",
         return comments_from_w3c(obj, text, source)
     items = obj.get("comments") if isinstance(obj, dict) else obj
     if not isinstance(items, list):
-        raise InputError(source, "not a list of comments, {\"comments\": [...]}, or W3C "
-                                 "Web Annotation JSON")
+        raise InputError(
+            source, 'not a list of comments, {"comments": [...]}, or W3C Web Annotation JSON'
+        )
     comments: list[Comment] = []
     unusable: list[tuple[str, str]] = []
     seen: set[str] = set()
@@ -91,7 +93,7 @@ def parse_comments(obj: Any, source: str = "",
         except ValueError as e:
             why = str(e)
             if why.startswith(f"comment {label}: "):  # the id is said once, by the caller
-                why = why[len(f"comment {label}: "):]
+                why = why[len(f"comment {label}: ") :]
             unusable.append((label, why))
             continue
         if c.id in seen:
@@ -102,8 +104,9 @@ def parse_comments(obj: Any, source: str = "",
     return comments, unusable
 
 
-def load_comments(path: str | os.PathLike,
-                  text: str | None = None) -> tuple[list[Comment], list[tuple[str, str]]]:
+def load_comments(
+    path: str | os.PathLike, text: str | None = None
+) -> tuple[list[Comment], list[tuple[str, str]]]:
     """Read a comments file (native or W3C). See ``parse_comments``. Raises InputError."""
     return parse_comments(read_json(path), os.fspath(path), text)
 
@@ -116,9 +119,17 @@ def _w3c_items(obj: Any, source: str = "") -> list[Any]:
     if isinstance(obj, list):
         return obj
     first = obj.get("first")
-    items = obj["items"] if "items" in obj else (
-        first.get("items") if isinstance(first, dict) else first if isinstance(first, list)
-        else [obj])
+    items = (
+        obj["items"]
+        if "items" in obj
+        else (
+            first.get("items")
+            if isinstance(first, dict)
+            else first
+            if isinstance(first, list)
+            else [obj]
+        )
+    )
     if not isinstance(items, list):
         raise InputError(source, "the annotation collection's items are not a list")
     return items
@@ -151,8 +162,9 @@ def _body_text(body: Any) -> str:
     return ""
 
 
-def comments_from_w3c(obj: Any, text: str | None = None,
-                      source: str = "") -> tuple[list[Comment], list[tuple[str, str]]]:
+def comments_from_w3c(
+    obj: Any, text: str | None = None, source: str = ""
+) -> tuple[list[Comment], list[tuple[str, str]]]:
     """W3C annotations to native comments (positions code points -> UTF-16 units)."""
     omap = utf16.OffsetMap(text) if text is not None else None
     comments: list[Comment] = []
@@ -170,29 +182,50 @@ def comments_from_w3c(obj: Any, text: str | None = None,
                 quote, prefix, suffix = s.get("exact"), s.get("prefix"), s.get("suffix")
             elif s.get("type") == "TextPositionSelector":
                 start, end = s.get("start"), s.get("end")
-        if quote is None and text is not None and isinstance(start, int) \
-                and isinstance(end, int) and 0 <= start < end <= len(text):
+        if (
+            quote is None
+            and text is not None
+            and isinstance(start, int)
+            and isinstance(end, int)
+            and 0 <= start < end <= len(text)
+        ):
             # Only a TextPositionSelector: the quote and its context are read from the text.
-            quote, prefix, suffix = text[start:end], text[max(0, start - 32):start], text[end:end + 32]
+            quote, prefix, suffix = (
+                text[start:end],
+                text[max(0, start - 32) : start],
+                text[end : end + 32],
+            )
         if quote is None:
             unusable.append((cid, "annotation has no TextQuoteSelector"))
             continue
-        if omap is not None and isinstance(start, int) and isinstance(end, int) \
-                and 0 <= start <= end <= len(omap.text):
+        if (
+            omap is not None
+            and isinstance(start, int)
+            and isinstance(end, int)
+            and 0 <= start <= end <= len(omap.text)
+        ):
             start, end = omap.to_utf16(start), omap.to_utf16(end)
         else:
             start = end = None
         creator = ann.get("creator")
         author = creator.get("name", "") if isinstance(creator, dict) else str(creator or "")
-        comments.append(Comment(
-            id=cid, body=_body_text(ann.get("body")),
-            anchor=Anchor(quote=quote, prefix=prefix or "", suffix=suffix or "",
-                          start_offset=start, end_offset=end),
-            author=author,
-            created_on_version_id=(ann.get("arl:created_on_version_id") or None),
-            status="resolved" if ann.get("arl:status") == "resolved" else "open",
-            actionable=bool(ann.get("arl:actionable", True)),
-        ))
+        comments.append(
+            Comment(
+                id=cid,
+                body=_body_text(ann.get("body")),
+                anchor=Anchor(
+                    quote=quote,
+                    prefix=prefix or "",
+                    suffix=suffix or "",
+                    start_offset=start,
+                    end_offset=end,
+                ),
+                author=author,
+                created_on_version_id=(ann.get("arl:created_on_version_id") or None),
+                status="resolved" if ann.get("arl:status") == "resolved" else "open",
+                actionable=bool(ann.get("arl:actionable", True)),
+            )
+        )
     return comments, unusable
 
 
@@ -206,8 +239,14 @@ def comments_to_w3c(comments: list[Comment], text: str, source: str = "") -> dic
     items = []
     for c in comments:
         a = c.anchor
-        selectors: list[dict[str, Any]] = [{"type": "TextQuoteSelector", "exact": a.quote or "",
-                                            "prefix": a.prefix, "suffix": a.suffix}]
+        selectors: list[dict[str, Any]] = [
+            {
+                "type": "TextQuoteSelector",
+                "exact": a.quote or "",
+                "prefix": a.prefix,
+                "suffix": a.suffix,
+            }
+        ]
         if a.start_offset is not None and a.end_offset is not None:
             try:
                 s = omap.to_codepoint(a.start_offset, "floor")
@@ -218,20 +257,28 @@ def comments_to_w3c(comments: list[Comment], text: str, source: str = "") -> dic
         target: dict[str, Any] = {"selector": selectors}
         if source:
             target["source"] = source
-        items.append({
-            "@context": "http://www.w3.org/ns/anno.jsonld",
-            "id": c.id, "type": "Annotation",
-            "body": {"type": "TextualBody", "value": c.body, "format": "text/plain"},
-            "creator": {"type": "Person", "name": c.author} if c.author else None,
-            "target": target,
-            "arl:status": c.status, "arl:actionable": c.actionable,
-            "arl:created_on_version_id": c.created_on_version_id,
-        })
+        items.append(
+            {
+                "@context": "http://www.w3.org/ns/anno.jsonld",
+                "id": c.id,
+                "type": "Annotation",
+                "body": {"type": "TextualBody", "value": c.body, "format": "text/plain"},
+                "creator": {"type": "Person", "name": c.author} if c.author else None,
+                "target": target,
+                "arl:status": c.status,
+                "arl:actionable": c.actionable,
+                "arl:created_on_version_id": c.created_on_version_id,
+            }
+        )
     for it in items:
         if it["creator"] is None:
             del it["creator"]
-    return {"@context": "http://www.w3.org/ns/anno.jsonld", "type": "AnnotationCollection",
-            "total": len(items), "first": {"type": "AnnotationPage", "items": items}}
+    return {
+        "@context": "http://www.w3.org/ns/anno.jsonld",
+        "type": "AnnotationCollection",
+        "total": len(items),
+        "first": {"type": "AnnotationPage", "items": items},
+    }
 
 
 # -- claims ----------------------------------------------------------------------------
@@ -254,13 +301,17 @@ def parse_claim_report(obj: Any) -> ClaimReport:
         if not isinstance(cid, str) or not cid:
             return ClaimReport.unusable(f"entry {i + 1} has no comment_id")
         if claim not in CLAIMS:
-            return ClaimReport.unusable(f"entry {i + 1} claim {claim!r} is not one of "
-                                        + ", ".join(CLAIMS))
+            return ClaimReport.unusable(
+                f"entry {i + 1} claim {claim!r} is not one of " + ", ".join(CLAIMS)
+            )
         if cid in seen:
             return ClaimReport.unusable(f"comment {cid} is claimed twice")
         seen.add(cid)
-        out.append(ClaimItem(cid, claim, str(it.get("change_summary") or ""),
-                             str(it.get("rationale") or "")))
+        out.append(
+            ClaimItem(
+                cid, claim, str(it.get("change_summary") or ""), str(it.get("rationale") or "")
+            )
+        )
     return ClaimReport(comments=out, notes=str(obj.get("notes") or ""))
 
 

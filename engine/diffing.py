@@ -92,7 +92,7 @@ def diff_texts(a: str, b: str, deadline_s: float = DIFF_DEADLINE_S) -> list[tupl
         out.append((EQUAL, a[:p]))
     out.extend(_diff_middle(a_mid, b_mid, dmp, time.monotonic() + deadline_s))
     if s:
-        out.append((EQUAL, a_rest[len(a_rest) - s:]))
+        out.append((EQUAL, a_rest[len(a_rest) - s :]))
     return _merge(out)
 
 
@@ -155,15 +155,21 @@ def _word_diff(a: str, b: str, dmp: diff_match_patch) -> list[tuple[int, str]]:
     "color") is then diffed by character so it counts the one character that changed.
     """
     codec = _TokenCodec(_WORD_RE)
-    coarse = [(op, codec.decode(t))
-              for op, t in dmp.diff_main(codec.encode(a), codec.encode(b), False)]
+    coarse = [
+        (op, codec.decode(t)) for op, t in dmp.diff_main(codec.encode(a), codec.encode(b), False)
+    ]
     dmp.diff_cleanupSemantic(coarse)
     out: list[tuple[int, str]] = []
     k = 0
     while k < len(coarse):
         op, t = coarse[k]
-        if (op == DELETE and k + 1 < len(coarse) and coarse[k + 1][0] == INSERT
-                and len(t) <= REFINE_CHARS and len(coarse[k + 1][1]) <= REFINE_CHARS):
+        if (
+            op == DELETE
+            and k + 1 < len(coarse)
+            and coarse[k + 1][0] == INSERT
+            and len(t) <= REFINE_CHARS
+            and len(coarse[k + 1][1]) <= REFINE_CHARS
+        ):
             fine = dmp.diff_main(t, coarse[k + 1][1], False)
             dmp.diff_cleanupSemantic(fine)
             out.extend(fine)
@@ -236,16 +242,26 @@ class TextDiff:
         for op, t in self.diffs:
             n = len(t)
             if op == EQUAL:
-                tags.append(EQUAL); a0s.append(ai); a1s.append(ai + n)
-                b0s.append(bi); b1s.append(bi + n)
-                ai += n; bi += n
+                tags.append(EQUAL)
+                a0s.append(ai)
+                a1s.append(ai + n)
+                b0s.append(bi)
+                b1s.append(bi + n)
+                ai += n
+                bi += n
             elif op == DELETE:
-                tags.append(DELETE); a0s.append(ai); a1s.append(ai + n)
-                b0s.append(bi); b1s.append(bi)
+                tags.append(DELETE)
+                a0s.append(ai)
+                a1s.append(ai + n)
+                b0s.append(bi)
+                b1s.append(bi)
                 ai += n
             else:
-                tags.append(INSERT); a0s.append(ai); a1s.append(ai)
-                b0s.append(bi); b1s.append(bi + n)
+                tags.append(INSERT)
+                a0s.append(ai)
+                a1s.append(ai)
+                b0s.append(bi)
+                b1s.append(bi + n)
                 bi += n
         self._tag, self._a0, self._a1, self._b0, self._b1 = tags, a0s, a1s, b0s, b1s
         # Non-empty v1 ops (equal, delete) by start, for "which op holds character i".
@@ -386,9 +402,9 @@ class TextDiff:
             deleted = inserted = ""
             while k < n and self._tag[k] != EQUAL:
                 if self._tag[k] == DELETE:
-                    deleted += self.a[self._a0[k]:self._a1[k]]
+                    deleted += self.a[self._a0[k] : self._a1[k]]
                 else:
-                    inserted += self.b[self._b0[k]:self._b1[k]]
+                    inserted += self.b[self._b0[k] : self._b1[k]]
                 k += 1
             out.append(Change(a0, a0 + len(deleted), b0, b0 + len(inserted), deleted, inserted))
         return out
@@ -447,8 +463,11 @@ class TextDiff:
                 inside += share
                 outside += n - share
                 if share == 0:
-                    collateral.append(Change(p, p, self._b0[k], self._b1[k], "",
-                                             self.b[self._b0[k]:self._b1[k]]))
+                    collateral.append(
+                        Change(
+                            p, p, self._b0[k], self._b1[k], "", self.b[self._b0[k] : self._b1[k]]
+                        )
+                    )
                 continue
             # Deletion [a0, a1): split against the merged spans.
             a0, a1, b = self._a0[k], self._a1[k], self._b0[k]

@@ -80,12 +80,18 @@ except Exception as e:
 """
 
 
-def _probe(code: str, timeout: float = 60.0,
-           extra_env: dict[str, str] | None = None) -> tuple[dict | None, str]:
+def _probe(
+    code: str, timeout: float = 60.0, extra_env: dict[str, str] | None = None
+) -> tuple[dict | None, str]:
     """Run ``code`` in a child interpreter; (its JSON output or None, stderr tail)."""
     try:
-        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                              timeout=timeout, env=os.environ.copy() | (extra_env or {}))
+        proc = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=os.environ.copy() | (extra_env or {}),
+        )
     except subprocess.TimeoutExpired:
         return None, f"no answer within {timeout:.0f} s"
     except OSError as exc:
@@ -105,8 +111,12 @@ def check_python() -> Check:
     text = f"Python {v.major}.{v.minor}.{v.micro}"
     if (3, 11) <= (v.major, v.minor) <= (3, 13):
         return Check("Python", PASS, text)
-    return Check("Python", FAIL, f"{text} is not supported",
-                 "use Python 3.11 to 3.13 (uv run picks it from pyproject.toml)")
+    return Check(
+        "Python",
+        FAIL,
+        f"{text} is not supported",
+        "use Python 3.11 to 3.13 (uv run picks it from pyproject.toml)",
+    )
 
 
 def check_qt() -> list[Check]:
@@ -115,23 +125,49 @@ def check_qt() -> list[Check]:
     env = {"QT_QPA_PLATFORM": "offscreen"} if headless else None
     out, err = _probe(_QT_PROBE, extra_env=env)
     if out is None:
-        return [Check("Qt platform plugin", FAIL, f"Qt could not start: {err}",
-                      "on Linux install libxcb-cursor0 and libegl1, or set "
-                      "QT_QPA_PLATFORM=offscreen on a machine without a display")]
+        return [
+            Check(
+                "Qt platform plugin",
+                FAIL,
+                f"Qt could not start: {err}",
+                "on Linux install libxcb-cursor0 and libegl1, or set "
+                "QT_QPA_PLATFORM=offscreen on a machine without a display",
+            )
+        ]
     if out.get("error") == "import":
-        return [Check("Qt platform plugin", FAIL, f"PySide6 is not importable: {out['detail']}",
-                      "run 'uv sync' to install the dependencies")]
-    qt = [Check("Qt platform plugin", PASS,
-                f"PySide6 {out.get('pyside')}, platform '{out.get('platform')}'"
-                + (" (no display here: DISPLAY and WAYLAND_DISPLAY are unset, so the desktop "
-                   "program cannot open a window; the arl commands need none)" if headless
-                   else ""))]
+        return [
+            Check(
+                "Qt platform plugin",
+                FAIL,
+                f"PySide6 is not importable: {out['detail']}",
+                "run 'uv sync' to install the dependencies",
+            )
+        ]
+    qt = [
+        Check(
+            "Qt platform plugin",
+            PASS,
+            f"PySide6 {out.get('pyside')}, platform '{out.get('platform')}'"
+            + (
+                " (no display here: DISPLAY and WAYLAND_DISPLAY are unset, so the desktop "
+                "program cannot open a window; the arl commands need none)"
+                if headless
+                else ""
+            ),
+        )
+    ]
     web, err = _probe(_WEBENGINE_PROBE, extra_env=env)
     if web is None or not web.get("ok"):
         detail = (web or {}).get("detail") or err
-        qt.append(Check("QtWebEngine", FAIL, f"not importable: {detail}",
-                        "install the system libraries QtWebEngine needs (libnss3, libxkbfile1, "
-                        "libxcomposite1, libxdamage1, libxrandr2, libasound2) and run 'uv sync'"))
+        qt.append(
+            Check(
+                "QtWebEngine",
+                FAIL,
+                f"not importable: {detail}",
+                "install the system libraries QtWebEngine needs (libnss3, libxkbfile1, "
+                "libxcomposite1, libxdamage1, libxrandr2, libasound2) and run 'uv sync'",
+            )
+        )
     else:
         qt.append(Check("QtWebEngine", PASS, f"importable (Qt {web.get('qt')})"))
     return qt
@@ -141,17 +177,24 @@ def check_keyring() -> Check:
     out, err = _probe(_KEYRING_PROBE)
     if out is None or not out.get("backend"):
         detail = (out or {}).get("error") or err
-        return Check("keyring backend", FAIL, f"keyring unavailable: {detail}",
-                     "run 'uv sync'; or set OPENAI_API_KEY for this session")
+        return Check(
+            "keyring backend",
+            FAIL,
+            f"keyring unavailable: {detail}",
+            "run 'uv sync'; or set OPENAI_API_KEY for this session",
+        )
     backend = out["backend"]
     if "fail" in backend.lower() or "null" in backend.lower() or not out.get("readable"):
         # Not a failure of the program: it keeps a key in memory for the session, or reads
         # OPENAI_API_KEY. Storing keys across sessions is what is unavailable here.
-        return Check("keyring backend", NA,
-                     f"no usable keyring ({backend}"
-                     f"{': ' + out['error'] if out.get('error') else ''}): keys are kept for "
-                     "the session only, or read from OPENAI_API_KEY. To store keys, install "
-                     "and unlock a Secret Service (e.g. gnome-keyring) or KWallet")
+        return Check(
+            "keyring backend",
+            NA,
+            f"no usable keyring ({backend}"
+            f"{': ' + out['error'] if out.get('error') else ''}): keys are kept for "
+            "the session only, or read from OPENAI_API_KEY. To store keys, install "
+            "and unlock a Secret Service (e.g. gnome-keyring) or KWallet",
+        )
     return Check("keyring backend", PASS, backend)
 
 
@@ -163,34 +206,55 @@ def check_workspace() -> Check:
         with Workspace(path) as ws:
             ws.check_writable()
     except WorkspaceError as exc:
-        return Check("workspace writable", FAIL, str(exc),
-                     "make the folder writable, or set ARL_HOME to a writable folder")
+        return Check(
+            "workspace writable",
+            FAIL,
+            str(exc),
+            "make the folder writable, or set ARL_HOME to a writable folder",
+        )
     return Check("workspace writable", PASS, str(path))
 
 
-async def check_endpoint(base_url: str | None, model: str | None,
-                         api_key: str | None, timeout: float = 30.0) -> list[Check]:
+async def check_endpoint(
+    base_url: str | None, model: str | None, api_key: str | None, timeout: float = 30.0
+) -> list[Check]:
     """Endpoint reachable, model present, tool calling works."""
     names = ("endpoint reachable", "model present", "tool calling works")
     if not base_url:
         return [Check(n, NA, "no --base-url given") for n in names]
     url = safe_url(base_url)
-    config = AgentConfig(base_url=base_url, model=model or "", api_key=api_key,
-                         request_timeout=timeout, max_retries=1, backoff_initial=0.2,
-                         backoff_max=1.0)
+    config = AgentConfig(
+        base_url=base_url,
+        model=model or "",
+        api_key=api_key,
+        request_timeout=timeout,
+        max_retries=1,
+        backoff_initial=0.2,
+        backoff_max=1.0,
+    )
     out: list[Check] = []
     async with ModelClient(config) as client:
         try:
             models = await client.list_models()
         except AgentError as exc:
             if exc.kind == "timeout":
-                out.append(Check(names[0], UNVERIFIED, str(exc),
-                                 "run the doctor again when the server is idle"))
-                out += [Check(n, UNVERIFIED, "the endpoint did not answer in time")
-                        for n in names[1:]]
+                out.append(
+                    Check(
+                        names[0],
+                        UNVERIFIED,
+                        str(exc),
+                        "run the doctor again when the server is idle",
+                    )
+                )
+                out += [
+                    Check(n, UNVERIFIED, "the endpoint did not answer in time") for n in names[1:]
+                ]
                 return out
-            fix = ("check the key (keyring entry or OPENAI_API_KEY)" if exc.kind == "auth"
-                   else "start the server, or check the base URL (it usually ends in /v1)")
+            fix = (
+                "check the key (keyring entry or OPENAI_API_KEY)"
+                if exc.kind == "auth"
+                else "start the server, or check the base URL (it usually ends in /v1)"
+            )
             out.append(Check(names[0], FAIL, str(exc), fix))
             out += [Check(n, UNVERIFIED, "the endpoint could not be reached") for n in names[1:]]
             return out
@@ -204,49 +268,92 @@ async def check_endpoint(base_url: str | None, model: str | None,
             out.append(Check(names[1], UNVERIFIED, "the endpoint lists no models"))
         else:
             shown = ", ".join(models[:8]) + (" ..." if len(models) > 8 else "")
-            out.append(Check(names[1], FAIL, f"'{model}' is not among the served models",
-                             f"use one of: {shown}"))
+            out.append(
+                Check(
+                    names[1],
+                    FAIL,
+                    f"'{model}' is not among the served models",
+                    f"use one of: {shown}",
+                )
+            )
             out.append(Check(names[2], UNVERIFIED, "the model is not served"))
             return out
-        tool = {"type": "function", "function": {
-            "name": "record_number", "description": "Record a number.",
-            "parameters": {"type": "object", "properties": {"n": {"type": "integer"}},
-                           "required": ["n"]}}}
+        tool = {
+            "type": "function",
+            "function": {
+                "name": "record_number",
+                "description": "Record a number.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"n": {"type": "integer"}},
+                    "required": ["n"],
+                },
+            },
+        }
         ask = [{"role": "user", "content": "Record the number 7 with the record_number tool."}]
         refused_required = ""
         try:
-            res = await client.chat(ask, purpose="check", round_no=0, conversation="doctor",
-                                    tools=[tool], tool_choice="required")
+            res = await client.chat(
+                ask,
+                purpose="check",
+                round_no=0,
+                conversation="doctor",
+                tools=[tool],
+                tool_choice="required",
+            )
         except AgentError as exc:
             if exc.kind in ("auth", "model"):
                 out.append(Check(names[2], FAIL, str(exc), "see above"))
                 return out
             # Some servers (llama.cpp's chatml-function-calling) refuse a forced tool call
             # but call tools when free to; the agent falls back the same way.
-            refused_required = " (this server refuses tool_choice=required; the agent " \
-                               "falls back to auto)"
+            refused_required = (
+                " (this server refuses tool_choice=required; the agent falls back to auto)"
+            )
             try:
-                res = await client.chat(ask, purpose="check", round_no=0,
-                                        conversation="doctor", tools=[tool], tool_choice="auto")
+                res = await client.chat(
+                    ask,
+                    purpose="check",
+                    round_no=0,
+                    conversation="doctor",
+                    tools=[tool],
+                    tool_choice="auto",
+                )
             except AgentError as exc2:
-                out.append(Check(names[2], UNVERIFIED, f"{exc2}{refused_required}",
-                                 "check the server's log; tool calls need a function-calling "
-                                 "chat format"))
+                out.append(
+                    Check(
+                        names[2],
+                        UNVERIFIED,
+                        f"{exc2}{refused_required}",
+                        "check the server's log; tool calls need a function-calling chat format",
+                    )
+                )
                 return out
         calls = res.message.get("tool_calls") or []
         if any(c["function"]["name"] == "record_number" for c in calls):
-            out.append(Check(names[2], PASS, "the model called a tool when asked"
-                             + refused_required))
+            out.append(
+                Check(names[2], PASS, "the model called a tool when asked" + refused_required)
+            )
         else:
-            out.append(Check(names[2], FAIL, "the model answered with text instead of a tool "
-                                             "call",
-                             "use a model with tool-calling support (and a server with it "
-                             "enabled, e.g. llama.cpp --jinja or a function-calling chat format)"))
+            out.append(
+                Check(
+                    names[2],
+                    FAIL,
+                    "the model answered with text instead of a tool call",
+                    "use a model with tool-calling support (and a server with it "
+                    "enabled, e.g. llama.cpp --jinja or a function-calling chat format)",
+                )
+            )
     return out
 
 
-async def run_checks(base_url: str | None = None, model: str | None = None,
-                     api_key: str | None = None, *, qt: bool = True) -> list[Check]:
+async def run_checks(
+    base_url: str | None = None,
+    model: str | None = None,
+    api_key: str | None = None,
+    *,
+    qt: bool = True,
+) -> list[Check]:
     """All checks, in report order. ``qt=False`` skips the Qt probes (tests)."""
     import asyncio
 

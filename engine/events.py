@@ -58,8 +58,10 @@ class RoundStarted(RunEvent):
     unresolved: int
 
     def describe(self) -> str:
-        return (f"Round {self.round} of {self.max_rounds}: {self.unresolved} comment(s) "
-                f"to address, document at version {self.version_id}")
+        return (
+            f"Round {self.round} of {self.max_rounds}: {self.unresolved} comment(s) "
+            f"to address, document at version {self.version_id}"
+        )
 
 
 @dataclass(frozen=True)
@@ -82,9 +84,15 @@ class ModelCalled(RunEvent):
     def describe(self) -> str:
         used = "no usage reported" if self.tokens is None else f"{self.tokens} tokens"
         total = "unknown" if self.run_tokens is None else str(self.run_tokens)
-        extra = f", after {self.retries} retr{'y' if self.retries == 1 else 'ies'}" if self.retries else ""
-        return (f"Model call ({self.purpose}) took {self.seconds:.1f} s, {used}{extra}; "
-                f"run total {total} tokens")
+        extra = (
+            f", after {self.retries} retr{'y' if self.retries == 1 else 'ies'}"
+            if self.retries
+            else ""
+        )
+        return (
+            f"Model call ({self.purpose}) took {self.seconds:.1f} s, {used}{extra}; "
+            f"run total {total} tokens"
+        )
 
 
 @dataclass(frozen=True)
@@ -121,8 +129,10 @@ class NarrationNudged(RunEvent):
     narration: str
 
     def describe(self) -> str:
-        return (f"The model answered with talk instead of a tool call; nudged "
-                f"({self.nudge} of {self.max_nudges}) to use its tools")
+        return (
+            f"The model answered with talk instead of a tool call; nudged "
+            f"({self.nudge} of {self.max_nudges}) to use its tools"
+        )
 
 
 @dataclass(frozen=True)
@@ -136,8 +146,10 @@ class VersionPushed(RunEvent):
     summary: str
 
     def describe(self) -> str:
-        return (f"Agent pushed version {self.version_id} (based on {self.base_version_id}, "
-                f"{self.characters} characters)")
+        return (
+            f"Agent pushed version {self.version_id} (based on {self.base_version_id}, "
+            f"{self.characters} characters)"
+        )
 
 
 @dataclass(frozen=True)
@@ -219,9 +231,11 @@ class RoundFinished(RunEvent):
         used = "unknown" if self.tokens is None else f"{self.tokens:,}"
         total = "unknown" if self.run_tokens is None else f"{self.run_tokens:,}"
         state = "all comments resolved" if self.converged else "comments remain open"
-        return (f"Round {self.round} done in {self.seconds:.1f} s "
-                f"({self.model_seconds:.1f} s waiting on the model), {used} tokens this round "
-                f"({total} in the run); {state}")
+        return (
+            f"Round {self.round} done in {self.seconds:.1f} s "
+            f"({self.model_seconds:.1f} s waiting on the model), {used} tokens this round "
+            f"({total} in the run); {state}"
+        )
 
 
 @dataclass(frozen=True)
@@ -255,9 +269,19 @@ class RunFailed(RunEvent):
 
 EVENT_TYPES: dict[str, type[RunEvent]] = {
     cls.__name__: cls
-    for cls in (RoundStarted, ModelCalled, ToolCalled, NarrationNudged, VersionPushed,
-                ReportReceived, VerdictsComputed, CommentReopened, RoundFinished,
-                RunFinished, RunFailed)
+    for cls in (
+        RoundStarted,
+        ModelCalled,
+        ToolCalled,
+        NarrationNudged,
+        VersionPushed,
+        ReportReceived,
+        VerdictsComputed,
+        CommentReopened,
+        RoundFinished,
+        RunFinished,
+        RunFailed,
+    )
 }
 
 EventSink = Callable[[RunEvent], None]

@@ -107,13 +107,21 @@ class Reply:
     kind: str = "reply"  # reply | reopen | resolve
 
     def to_json(self) -> dict[str, Any]:
-        return {"author": self.author, "body": self.body, "created_at": self.created_at,
-                "kind": self.kind}
+        return {
+            "author": self.author,
+            "body": self.body,
+            "created_at": self.created_at,
+            "kind": self.kind,
+        }
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> Reply:
-        return cls(author=str(obj.get("author", "")), body=str(obj.get("body", "")),
-                   created_at=str(obj.get("created_at", "")), kind=str(obj.get("kind", "reply")))
+        return cls(
+            author=str(obj.get("author", "")),
+            body=str(obj.get("body", "")),
+            created_at=str(obj.get("created_at", "")),
+            kind=str(obj.get("kind", "reply")),
+        )
 
 
 @dataclass
@@ -178,8 +186,12 @@ class ClaimItem:
     rationale: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"comment_id": self.comment_id, "claim": self.claim,
-                "change_summary": self.change_summary, "rationale": self.rationale}
+        return {
+            "comment_id": self.comment_id,
+            "claim": self.claim,
+            "change_summary": self.change_summary,
+            "rationale": self.rationale,
+        }
 
 
 @dataclass
@@ -195,8 +207,10 @@ class ClaimReport:
         return {c.comment_id: c for c in self.comments}
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"comments": [c.to_json() for c in self.comments],
-                               "notes": self.notes}
+        out: dict[str, Any] = {
+            "comments": [c.to_json() for c in self.comments],
+            "notes": self.notes,
+        }
         if not self.usable:
             out["usable"] = False
             out["problem"] = self.problem
@@ -219,8 +233,11 @@ class Span:
         """The contract's shape, offsets converted to UTF-16 code units of the full text
         (pass an ``OffsetMap`` of it when converting many spans)."""
         omap = full_text if isinstance(full_text, utf16.OffsetMap) else utf16.OffsetMap(full_text)
-        return {"start": omap.to_utf16(self.start), "end": omap.to_utf16(self.end),
-                "text": self.text}
+        return {
+            "start": omap.to_utf16(self.start),
+            "end": omap.to_utf16(self.end),
+            "text": self.text,
+        }
 
 
 @dataclass
@@ -246,8 +263,13 @@ class VerdictRecord:
     approximate: bool = False
     note: str = ""
 
-    def to_json(self, v1_text: str | utf16.OffsetMap, v2_text: str | utf16.OffsetMap, *,
-                extended: bool = False) -> dict[str, Any]:
+    def to_json(
+        self,
+        v1_text: str | utf16.OffsetMap,
+        v2_text: str | utf16.OffsetMap,
+        *,
+        extended: bool = False,
+    ) -> dict[str, Any]:
         """The `arl score --json` item; ``extended`` adds confidence and repair notes.
 
         ``v1_text``/``v2_text``: the versions' full texts, or OffsetMaps of them."""
@@ -263,9 +285,12 @@ class VerdictRecord:
             "message": self.message,
         }
         if extended:
-            out.update(confidence=round(self.confidence, 4),
-                       offsets_repaired=self.offsets_repaired,
-                       approximate=self.approximate, note=self.note)
+            out.update(
+                confidence=round(self.confidence, 4),
+                offsets_repaired=self.offsets_repaired,
+                approximate=self.approximate,
+                note=self.note,
+            )
         return out
 
 
@@ -297,15 +322,19 @@ class Metric:
     def to_json(self) -> dict[str, Any]:
         if self.value is None:
             return {"value": None, "reason": self.reason}
-        return {"value": self.value, "numerator": _num(self.numerator),
-                "denominator": _num(self.denominator)}
+        return {
+            "value": self.value,
+            "numerator": _num(self.numerator),
+            "denominator": _num(self.denominator),
+        }
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> Metric:
         if obj.get("value") is None:
             return cls.na(str(obj.get("reason", "")))
-        return cls(value=obj["value"], numerator=obj.get("numerator"),
-                   denominator=obj.get("denominator"))
+        return cls(
+            value=obj["value"], numerator=obj.get("numerator"), denominator=obj.get("denominator")
+        )
 
 
 def _num(x: float | None) -> float | int | None:
@@ -315,5 +344,10 @@ def _num(x: float | None) -> float | int | None:
     return x
 
 
-METRIC_NAMES = ("attribution_rate", "collateral_churn", "claim_accuracy",
-                "cost_per_attributed_fix", "rounds_to_converge")
+METRIC_NAMES = (
+    "attribution_rate",
+    "collateral_churn",
+    "claim_accuracy",
+    "cost_per_attributed_fix",
+    "rounds_to_converge",
+)

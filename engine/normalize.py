@@ -43,8 +43,11 @@ def compact(text: str) -> str:
 def _special_re(collapse_space: bool = True) -> re.Pattern[str]:
     # Combining marks (canonical combining class > 0) of the BMP: a base character and the
     # marks after it fold together, so NFKC can compose them. Built once, lazily.
-    marks = "".join(chr(c) for c in range(0x300, 0x10000)
-                    if unicodedata.combining(chr(c)) and not 0xD800 <= c <= 0xDFFF)
+    marks = "".join(
+        chr(c)
+        for c in range(0x300, 0x10000)
+        if unicodedata.combining(chr(c)) and not 0xD800 <= c <= 0xDFFF
+    )
     cls = re.escape(marks)
     # Collapsing leaves a lone space between two visible characters as it is: it is
     # already its folded form, and skipping it keeps plain prose in long 1:1 runs.
@@ -103,7 +106,7 @@ class FoldedText:
 
         for m in _special_re(collapse_space).finditer(raw):
             if m.start() > pos:
-                emit(raw[pos:m.start()], pos, m.start(), True)
+                emit(raw[pos : m.start()], pos, m.start(), True)
                 last_space = raw[m.start() - 1] == " "
             if m.lastgroup == "ws":
                 has_space = any(c not in IGNORABLE for c in m.group())

@@ -124,12 +124,16 @@ class RunOutcome:
 
     def to_json(self) -> dict[str, Any]:
         """The last line of ``arl run --json``."""
-        return {"bundle": str(self.bundle) if self.bundle else None, "status": self.status,
-                "metrics": self.metrics}
+        return {
+            "bundle": str(self.bundle) if self.bundle else None,
+            "status": self.status,
+            "metrics": self.metrics,
+        }
 
 
-def prepare_document(workspace: Workspace, title: str, raw: str, kind: str,
-                     comments: list[Comment]) -> str:
+def prepare_document(
+    workspace: Workspace, title: str, raw: str, kind: str, comments: list[Comment]
+) -> str:
     """Store a document (its first version ``v1``) and its comments; returns the id."""
     doc_id, _ = workspace.create_document(title, raw, kind)
     workspace.add_comments(doc_id, comments)
@@ -142,29 +146,47 @@ def _bundle_dir(out_dir: Path | None, run_id: str) -> Path:
     return parent / f"{stamp}-{run_id}"
 
 
-def _round_brief(rnd: int, max_rounds: int, title: str, kind: str, head: str,
-                 pending: list[Comment], reopened: list[str]) -> str:
-    lines = [f'Round {rnd} of {max_rounds}. The document "{title}" ({kind}) is at version '
-             f"{head}. {len(pending)} review comment(s) are open and each needs a "
-             "disposition:"]
+def _round_brief(
+    rnd: int,
+    max_rounds: int,
+    title: str,
+    kind: str,
+    head: str,
+    pending: list[Comment],
+    reopened: list[str],
+) -> str:
+    lines = [
+        f'Round {rnd} of {max_rounds}. The document "{title}" ({kind}) is at version '
+        f"{head}. {len(pending)} review comment(s) are open and each needs a "
+        "disposition:"
+    ]
     for c in pending[:50]:
         body = c.body if len(c.body) <= 300 else c.body[:297] + "..."
         lines.append(f'- {c.id}: on "{c.anchor.quote}": {body}')
     if len(pending) > 50:
         lines.append(f"- ... and {len(pending) - 50} more (list_comments shows them all)")
     if reopened:
-        lines.append("These comments were reopened because you resolved them without "
-                     "changing their anchored text: " + ", ".join(reopened) + ". Change "
-                     "their text, or reply with the reason and leave them open.")
+        lines.append(
+            "These comments were reopened because you resolved them without "
+            "changing their anchored text: " + ", ".join(reopened) + ". Change "
+            "their text, or reply with the reason and leave them open."
+        )
     lines.append("Start with list_comments and pull_document.")
     return "\n".join(lines)
 
 
-async def run_review(workspace: Workspace, document_id: str, config: AgentConfig, *,
-                     rounds: int = 3, out_dir: str | Path | None = None,
-                     handle: RunHandle | None = None,
-                     on_event: Callable[[RunEvent], None] | None = None,
-                     scripted: bool = False, app_version: str = __version__) -> RunOutcome:
+async def run_review(
+    workspace: Workspace,
+    document_id: str,
+    config: AgentConfig,
+    *,
+    rounds: int = 3,
+    out_dir: str | Path | None = None,
+    handle: RunHandle | None = None,
+    on_event: Callable[[RunEvent], None] | None = None,
+    scripted: bool = False,
+    app_version: str = __version__,
+) -> RunOutcome:
     """Run the review loop on a workspace document; write the evidence bundle.
 
     ``rounds``: the round limit (>= 1). ``out_dir``: parent folder of the bundle (default
@@ -208,22 +230,49 @@ async def run_review(workspace: Workspace, document_id: str, config: AgentConfig
                 trace.add("note", text=f"event consumer raised {type(exc).__name__}: {exc}")
 
     def on_call(purpose: str, res: Any) -> None:
-        emit(ModelCalled(run_id, round=state["round"], purpose=purpose, tokens=res.tokens,
-                         run_tokens=usage.total, seconds=round(res.seconds, 4),
-                         retries=res.retries))
+        emit(
+            ModelCalled(
+                run_id,
+                round=state["round"],
+                purpose=purpose,
+                tokens=res.tokens,
+                run_tokens=usage.total,
+                seconds=round(res.seconds, 4),
+                retries=res.retries,
+            )
+        )
 
     def emit_tool(rnd: int, o: ToolOutcome) -> None:
-        emit(ToolCalled(run_id, round=rnd, name=o.name, arguments=_event_args(o.arguments),
-                        ok=o.ok, result=o.result[:200], comment_id=o.comment_id))
+        emit(
+            ToolCalled(
+                run_id,
+                round=rnd,
+                name=o.name,
+                arguments=_event_args(o.arguments),
+                ok=o.ok,
+                result=o.result[:200],
+                comment_id=o.comment_id,
+            )
+        )
         if o.pushed is not None:
             row = o.pushed
-            emit(VersionPushed(run_id, round=rnd, version_id=row.version_id,
-                               base_version_id=row.base_version_id or "",
-                               characters=len(row.raw), summary=row.summary))
+            emit(
+                VersionPushed(
+                    run_id,
+                    round=rnd,
+                    version_id=row.version_id,
+                    base_version_id=row.base_version_id or "",
+                    characters=len(row.raw),
+                    summary=row.summary,
+                )
+            )
 
     def emit_nudge(rnd: int, n: int, text: str) -> None:
-        emit(NarrationNudged(run_id, round=rnd, nudge=n, max_nudges=config.max_nudges,
-                             narration=text[:500]))
+        emit(
+            NarrationNudged(
+                run_id, round=rnd, nudge=n, max_nudges=config.max_nudges, narration=text[:500]
+            )
+        )
 
     loop = asyncio.get_running_loop()
     v_given: Any = None
@@ -240,8 +289,13 @@ async def run_review(workspace: Workspace, document_id: str, config: AgentConfig
         v_latest = version_of(latest_row)  # parses the given version first if needed
         if final:
             if converged_at == 0:
-                rtc, why = None, ("no actionable comment was open when the run started, so "
-                                  "there was nothing to converge")
+                rtc, why = (
+                    None,
+                    (
+                        "no actionable comment was open when the run started, so "
+                        "there was nothing to converge"
+                    ),
+                )
             elif converged_at is not None:
                 rtc, why = pushes_at_convergence, ""
             else:
@@ -249,9 +303,17 @@ async def run_review(workspace: Workspace, document_id: str, config: AgentConfig
                 why = stop_reason_for_rounds()
         else:
             rtc, why = None, "the run has not finished"
-        return score(v_given, v_latest, comments_before, claims=claims,
-                     given_version_id=given.version_id, tokens=usage.total,
-                     tokens_reason=usage.reason(), rounds_to_converge=rtc, rounds_reason=why)
+        return score(
+            v_given,
+            v_latest,
+            comments_before,
+            claims=claims,
+            given_version_id=given.version_id,
+            tokens=usage.total,
+            tokens_reason=usage.reason(),
+            rounds_to_converge=rtc,
+            rounds_reason=why,
+        )
 
     pushes_at_convergence = 0
 
@@ -261,10 +323,14 @@ async def run_review(workspace: Workspace, document_id: str, config: AgentConfig
         if status_box["status"] == "failed":
             return "the run failed before every comment was resolved"
         if stop_reason:
-            return (f"did not converge: {stop_reason}, with {len(open_actionable())} "
-                    "comment(s) still unresolved")
-        return (f"did not converge within the round limit of {rounds}: "
-                f"{len(open_actionable())} comment(s) still unresolved")
+            return (
+                f"did not converge: {stop_reason}, with {len(open_actionable())} "
+                "comment(s) still unresolved"
+            )
+        return (
+            f"did not converge within the round limit of {rounds}: "
+            f"{len(open_actionable())} comment(s) still unresolved"
+        )
 
     status_box = {"status": "completed", "reason": ""}
     stale_ids: set[str] = set()
@@ -272,22 +338,40 @@ async def run_review(workspace: Workspace, document_id: str, config: AgentConfig
 
     def open_actionable() -> list[str]:
         current = {c.id: c for c in workspace.comments(document_id)}
-        return [cid for cid in visible if cid not in stale_ids and cid not in unusable_ids
-                and current[cid].status == "open"]
+        return [
+            cid
+            for cid in visible
+            if cid not in stale_ids and cid not in unusable_ids and current[cid].status == "open"
+        ]
 
     client = ModelClient(config, trace, usage, on_call=on_call, check_cancel=handle.check)
     tools = WorkspaceTools(workspace, document_id, visible)
-    agent = RevisionAgent(client, tools, emit_tool=emit_tool, emit_nudge=emit_nudge,
-                          check_cancel=handle.check)
-    trace.add("note", text="run started", run_id=run_id, settings=config.public(),
-              rounds=rounds, document_id=document_id, given_version_id=given.version_id)
+    agent = RevisionAgent(
+        client, tools, emit_tool=emit_tool, emit_nudge=emit_nudge, check_cancel=handle.check
+    )
+    trace.add(
+        "note",
+        text="run started",
+        run_id=run_id,
+        settings=config.public(),
+        rounds=rounds,
+        document_id=document_id,
+        given_version_id=given.version_id,
+    )
     task_cancelled = False
     try:
         # Which comments are stale or unusable is a property of the given version alone.
         given_version = await loop.run_in_executor(None, version_of, given)
-        initial = await loop.run_in_executor(None, functools.partial(
-            score, given_version, given_version, comments_before,
-            given_version_id=given.version_id))
+        initial = await loop.run_in_executor(
+            None,
+            functools.partial(
+                score,
+                given_version,
+                given_version,
+                comments_before,
+                given_version_id=given.version_id,
+            ),
+        )
         stale_ids = {v.comment_id for v in initial.verdicts if v.verdict == "stale_anchor"}
         unusable_ids = {cid for cid, _ in initial.unusable}
         reopened_last: list[str] = []
@@ -306,17 +390,36 @@ async def run_review(workspace: Workspace, document_id: str, config: AgentConfig
                 model_before = client.model_seconds
                 tokens_before, unreported_before = usage.known, usage.unreported
                 head = workspace.head(document_id)
-                emit(RoundStarted(run_id, round=rnd, max_rounds=rounds,
-                                  version_id=head.version_id, unresolved=len(pending)))
+                emit(
+                    RoundStarted(
+                        run_id,
+                        round=rnd,
+                        max_rounds=rounds,
+                        version_id=head.version_id,
+                        unresolved=len(pending),
+                    )
+                )
                 by_id = {c.id: c for c in comments_before}
-                brief = _round_brief(rnd, rounds, doc.title, doc.kind, head.version_id,
-                                     [by_id[cid] for cid in pending], reopened_last)
+                brief = _round_brief(
+                    rnd,
+                    rounds,
+                    doc.title,
+                    doc.kind,
+                    head.version_id,
+                    [by_id[cid] for cid in pending],
+                    reopened_last,
+                )
                 budget_hit: TokenBudgetExceeded | None = None
                 try:
                     work = await agent.work_round(rnd, brief)
                     pushes = len(tools.pushed)
-                    trace.add("note", round=rnd, text=f"round work ended: {work.stopped}",
-                              turns=work.turns, nudges=work.nudges)
+                    trace.add(
+                        "note",
+                        round=rnd,
+                        text=f"round work ended: {work.stopped}",
+                        turns=work.turns,
+                        nudges=work.nudges,
+                    )
                     handle.phase = "reporting"
                     report_comments = [c for c in comments_before if c.id in set(visible)]
                     report, raw = await agent.report(rnd, report_comments)
@@ -324,68 +427,115 @@ async def run_review(workspace: Workspace, document_id: str, config: AgentConfig
                     budget_hit = exc
                     pushes = len(tools.pushed)
                     report = ClaimReport.unusable(
-                        f"the token limit of the run ({exc.budget}) was reached before the "
-                        "report")
+                        f"the token limit of the run ({exc.budget}) was reached before the report"
+                    )
                     raw = ""
                 last_report = report
                 claims_rounds.append({"round": rnd, "report": report.to_json(), "raw": raw})
-                emit(ReportReceived(run_id, round=rnd, usable=report.usable,
-                                    problem=report.problem,
-                                    claims={c.comment_id: c.claim for c in report.comments}))
+                emit(
+                    ReportReceived(
+                        run_id,
+                        round=rnd,
+                        usable=report.usable,
+                        problem=report.problem,
+                        claims={c.comment_id: c.claim for c in report.comments},
+                    )
+                )
                 handle.phase = "scoring"
                 latest = workspace.head(document_id)
                 result = await loop.run_in_executor(
-                    None, functools.partial(do_score, latest, report, False))
+                    None, functools.partial(do_score, latest, report, False)
+                )
                 v2_text = version_of(latest).text
                 verdict_json = result.to_json()["verdicts"]
                 round_metrics = {k: m.to_json() for k, m in result.metrics.items()}
-                round_records.append({"round": rnd, "version_id": latest.version_id,
-                                      "verdicts": verdict_json, "metrics": round_metrics})
-                emit(VerdictsComputed(
-                    run_id, round=rnd, version_id=latest.version_id,
-                    counts=result.counts(), verdicts=verdict_json,
-                    metrics=round_metrics,
-                    stale=sorted(stale_ids), unusable=[list(u) for u in result.unusable]))
+                round_records.append(
+                    {
+                        "round": rnd,
+                        "version_id": latest.version_id,
+                        "verdicts": verdict_json,
+                        "metrics": round_metrics,
+                    }
+                )
+                emit(
+                    VerdictsComputed(
+                        run_id,
+                        round=rnd,
+                        version_id=latest.version_id,
+                        counts=result.counts(),
+                        verdicts=verdict_json,
+                        metrics=round_metrics,
+                        stale=sorted(stale_ids),
+                        unusable=[list(u) for u in result.unusable],
+                    )
+                )
                 reopened_last = _integrity_control(
-                    workspace, document_id, run_id, rnd, result.verdicts, visible,
-                    latest.version_id, v2_text, emit)
+                    workspace,
+                    document_id,
+                    run_id,
+                    rnd,
+                    result.verdicts,
+                    visible,
+                    latest.version_id,
+                    v2_text,
+                    emit,
+                )
                 remaining = open_actionable()
                 converged = not remaining
                 seconds = time.monotonic() - t_round
                 model_s = client.model_seconds - model_before
                 round_times.append((seconds, model_s))
-                round_tokens = (usage.known - tokens_before
-                                if usage.unreported == unreported_before else None)
+                round_tokens = (
+                    usage.known - tokens_before if usage.unreported == unreported_before else None
+                )
                 round_records[-1]["tokens"] = round_tokens
-                emit(RoundFinished(run_id, round=rnd, seconds=round(seconds, 4),
-                                   model_seconds=round(model_s, 4), tokens=round_tokens,
-                                   converged=converged, run_tokens=usage.total))
+                emit(
+                    RoundFinished(
+                        run_id,
+                        round=rnd,
+                        seconds=round(seconds, 4),
+                        model_seconds=round(model_s, 4),
+                        tokens=round_tokens,
+                        converged=converged,
+                        run_tokens=usage.total,
+                    )
+                )
                 if converged:
                     converged_at = rnd
                     pushes_at_convergence = pushes
                     break
                 if budget_hit is not None:
-                    stop_reason = (f"the token limit of {budget_hit.budget} was reached in "
-                                   f"round {rnd} ({budget_hit.used} tokens used)")
+                    stop_reason = (
+                        f"the token limit of {budget_hit.budget} was reached in "
+                        f"round {rnd} ({budget_hit.used} tokens used)"
+                    )
                     break
             if converged_at is not None:
                 status_box["reason"] = (
-                    "every actionable comment was resolved after "
-                    f"{pushes_at_convergence} push(es)" if converged_at else
-                    "no actionable comment was open")
+                    f"every actionable comment was resolved after {pushes_at_convergence} push(es)"
+                    if converged_at
+                    else "no actionable comment was open"
+                )
             else:
                 status_box["reason"] = stop_reason or (
                     f"the round limit of {rounds} was reached with "
-                    f"{len(open_actionable())} comment(s) unresolved")
+                    f"{len(open_actionable())} comment(s) unresolved"
+                )
     except RunCancelled:
-        status_box.update(status="cancelled",
-                          reason=f"cancelled by the user during round {state['round']}"
-                          if state["round"] else "cancelled by the user before round 1")
+        status_box.update(
+            status="cancelled",
+            reason=f"cancelled by the user during round {state['round']}"
+            if state["round"]
+            else "cancelled by the user before round 1",
+        )
     except asyncio.CancelledError:
         task_cancelled = True
-        status_box.update(status="cancelled",
-                          reason=f"the run's task was cancelled during round {state['round']}"
-                          if state["round"] else "the run's task was cancelled before round 1")
+        status_box.update(
+            status="cancelled",
+            reason=f"the run's task was cancelled during round {state['round']}"
+            if state["round"]
+            else "the run's task was cancelled before round 1",
+        )
     except AgentError as exc:
         status_box.update(status="failed", reason=str(exc))
     except Exception as exc:  # a bug or a workspace failure: record it, still write a bundle
@@ -409,9 +559,16 @@ async def run_review(workspace: Workspace, document_id: str, config: AgentConfig
     except Exception as exc:
         trace.add("note", text="final scoring failed", traceback=traceback.format_exc())
         why = f"scoring failed: {type(exc).__name__}: {exc}"
-        metrics_json = {k: Metric.na(why).to_json() for k in
-                        ("attribution_rate", "collateral_churn", "claim_accuracy",
-                         "cost_per_attributed_fix", "rounds_to_converge")}
+        metrics_json = {
+            k: Metric.na(why).to_json()
+            for k in (
+                "attribution_rate",
+                "collateral_churn",
+                "claim_accuracy",
+                "cost_per_attributed_fix",
+                "rounds_to_converge",
+            )
+        }
         final_verdicts, unusable, collateral = [], [], []
     if usage.total is None and "cost_per_attributed_fix" in metrics_json:
         trace.add("note", text=usage.reason())
@@ -419,23 +576,42 @@ async def run_review(workspace: Workspace, document_id: str, config: AgentConfig
     run_versions = [v for v in versions if v.seq > given.seq]
     push_round = {vid: r for r, vid, _ in agent.push_summaries}
     content = bundle_mod.BundleContent(
-        run_id=run_id, status=status, reason=reason, app_version=app_version,
-        created_at=started_at, finished_at=now_iso(), model=config.model,
-        base_url=safe_url(config.base_url), document_title=doc.title,
-        document_kind=doc.kind, given_version_id=given.version_id,
+        run_id=run_id,
+        status=status,
+        reason=reason,
+        app_version=app_version,
+        created_at=started_at,
+        finished_at=now_iso(),
+        model=config.model,
+        base_url=safe_url(config.base_url),
+        document_title=doc.title,
+        document_kind=doc.kind,
+        given_version_id=given.version_id,
         v1=given.raw,
-        rounds=[(v.version_id, v.raw, v.summary, push_round.get(v.version_id, state["round"]))
-                for v in run_versions],
+        rounds=[
+            (v.version_id, v.raw, v.summary, push_round.get(v.version_id, state["round"]))
+            for v in run_versions
+        ],
         comments_before=[c.to_json() for c in comments_before],
         comments_after=[c.to_json() for c in workspace.comments(document_id)],
-        claims={"rounds": claims_rounds,
-                "final": last_report.to_json() if last_report is not None else None},
+        claims={
+            "rounds": claims_rounds,
+            "final": last_report.to_json() if last_report is not None else None,
+        },
         trace=trace.to_json() | {"usage": usage.to_json()},
-        verdicts={"rounds": round_records, "final": final_verdicts, "unusable": unusable,
-                  "collateral": collateral},
-        metrics=metrics_json, tokens=usage.total, rounds_run=state["round"],
-        scripted=scripted, settings=config.public(),
-        secrets=[config.api_key] if config.api_key else [])
+        verdicts={
+            "rounds": round_records,
+            "final": final_verdicts,
+            "unusable": unusable,
+            "collateral": collateral,
+        },
+        metrics=metrics_json,
+        tokens=usage.total,
+        rounds_run=state["round"],
+        scripted=scripted,
+        settings=config.public(),
+        secrets=[config.api_key] if config.api_key else [],
+    )
     bundle_path: Path | None = None
     try:
         bundle_path = bundle_mod.write_bundle(_bundle_dir(out_dir, run_id), content)
@@ -447,11 +623,20 @@ async def run_review(workspace: Workspace, document_id: str, config: AgentConfig
     if status == "failed":
         emit(RunFailed(run_id, reason=reason, bundle=str(bundle_path or "")))
     else:
-        emit(RunFinished(run_id, status=status, reason=reason, bundle=str(bundle_path or ""),
-                         metrics=metrics_json, tokens=usage.total))
+        emit(
+            RunFinished(
+                run_id,
+                status=status,
+                reason=reason,
+                bundle=str(bundle_path or ""),
+                metrics=metrics_json,
+                tokens=usage.total,
+            )
+        )
     handle.phase = "done"
-    outcome = RunOutcome(run_id, status, reason, bundle_path, metrics_json, usage.total,
-                         state["round"], round_times)
+    outcome = RunOutcome(
+        run_id, status, reason, bundle_path, metrics_json, usage.total, state["round"], round_times
+    )
     if task_cancelled:
         raise asyncio.CancelledError()
     return outcome
@@ -473,9 +658,17 @@ def _event_args(args: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _integrity_control(workspace: Workspace, document_id: str, run_id: str, rnd: int,
-                       verdicts: list[Any], visible: list[str], version_id: str, v2_text: str,
-                       emit: Callable[[RunEvent], None]) -> list[str]:
+def _integrity_control(
+    workspace: Workspace,
+    document_id: str,
+    run_id: str,
+    rnd: int,
+    verdicts: list[Any],
+    visible: list[str],
+    version_id: str,
+    v2_text: str,
+    emit: Callable[[RunEvent], None],
+) -> list[str]:
     """Reopen every comment of the run that is resolved while its verdict is ``untouched``
     (resolution without an edit) or ``stale_anchor`` (left unresolved by rule). Returns
     the reopened ids."""
@@ -491,21 +684,25 @@ def _integrity_control(workspace: Workspace, document_id: str, run_id: str, rnd:
         if v.verdict == "untouched":
             quote = (v.v2.text if v.v2 else c.anchor.quote) or ""
             short = quote if len(quote) <= 120 else quote[:117] + "..."
-            reason = (f"Reopened by the review harness: this comment was marked resolved, but "
-                      f"its anchored text is unchanged in version {version_id} "
-                      f"(\"{short}\"). Resolving needs an edit to the commented passage; if "
-                      "you did not change it, reply with the reason and leave it open.")
+            reason = (
+                f"Reopened by the review harness: this comment was marked resolved, but "
+                f"its anchored text is unchanged in version {version_id} "
+                f'("{short}"). Resolving needs an edit to the commented passage; if '
+                "you did not change it, reply with the reason and leave it open."
+            )
             message = VERIFICATION_MESSAGE
         elif v.verdict == "stale_anchor":
-            reason = ("Reopened by the review harness: the quoted text of this comment is not "
-                      "in the version the agent was given, so it cannot be checked and stays "
-                      "unresolved.")
+            reason = (
+                "Reopened by the review harness: the quoted text of this comment is not "
+                "in the version the agent was given, so it cannot be checked and stays "
+                "unresolved."
+            )
             message = STALE_ANCHOR_MESSAGE
         else:
             continue
-        workspace.set_status(document_id, c.id, "open",
-                             reply=Reply("review harness", reason, now_iso(), "reopen"))
+        workspace.set_status(
+            document_id, c.id, "open", reply=Reply("review harness", reason, now_iso(), "reopen")
+        )
         reopened.append(c.id)
-        emit(CommentReopened(run_id, round=rnd, comment_id=c.id, reason=reason,
-                             message=message))
+        emit(CommentReopened(run_id, round=rnd, comment_id=c.id, reason=reason, message=message))
     return reopened

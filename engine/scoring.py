@@ -66,8 +66,7 @@ class Version:
             if isinstance(raw, bytes):
                 raw, _enc = html_text.decode_html(raw)
             ext = html_text.extract(raw)
-            return cls(raw=raw, kind=kind, version_id=version_id, text=ext.text,
-                       _extraction=ext)
+            return cls(raw=raw, kind=kind, version_id=version_id, text=ext.text, _extraction=ext)
         if kind == "text":
             if isinstance(raw, bytes):
                 raw, _enc = html_text.decode_text(raw)
@@ -110,16 +109,24 @@ class ScoreResult:
         """The `arl score --json` object (issue 2, section 5); ``extended`` adds per-verdict
         confidence/notes, the unusable comments and the collateral ranges (UTF-16)."""
         out: dict[str, Any] = {
-            "verdicts": [v.to_json(self.v1_offsets, self.v2_offsets, extended=extended)
-                         for v in self.verdicts],
+            "verdicts": [
+                v.to_json(self.v1_offsets, self.v2_offsets, extended=extended)
+                for v in self.verdicts
+            ],
             "metrics": {k: m.to_json() for k, m in self.metrics.items()},
         }
         if extended:
             m2 = self.v2_offsets
             out["unusable"] = [{"comment_id": c, "reason": r} for c, r in self.unusable]
             out["collateral"] = [
-                {"v2_start": m2.to_utf16(c.b0), "v2_end": m2.to_utf16(c.b1),
-                 "deleted": c.deleted, "inserted": c.inserted} for c in self.collateral]
+                {
+                    "v2_start": m2.to_utf16(c.b0),
+                    "v2_end": m2.to_utf16(c.b1),
+                    "deleted": c.deleted,
+                    "inserted": c.inserted,
+                }
+                for c in self.collateral
+            ]
         return out
 
     @cached_property
@@ -139,6 +146,7 @@ class ScoreResult:
 
 def _cp_offsets(omap: utf16.OffsetMap, start: int | None, end: int | None):
     """UTF-16 offsets to code points; None for any that cannot index the text."""
+
     def conv(u: int | None, snap: str) -> int | None:
         if u is None or not 0 <= u <= omap.utf16_length:
             return None
@@ -150,11 +158,19 @@ def _cp_offsets(omap: utf16.OffsetMap, start: int | None, end: int | None):
     return s, e
 
 
-def score(v1: Version, v2: Version, comments: list[Comment], *,
-          claims: ClaimReport | None = None, given_version_id: str | None = None,
-          tokens: int | None = None, tokens_reason: str = "",
-          rounds_to_converge: int | None = None, rounds_reason: str = "",
-          diff: TextDiff | None = None) -> ScoreResult:
+def score(
+    v1: Version,
+    v2: Version,
+    comments: list[Comment],
+    *,
+    claims: ClaimReport | None = None,
+    given_version_id: str | None = None,
+    tokens: int | None = None,
+    tokens_reason: str = "",
+    rounds_to_converge: int | None = None,
+    rounds_reason: str = "",
+    diff: TextDiff | None = None,
+) -> ScoreResult:
     """Verdicts for ``comments`` (made on ``v1`` unless they say otherwise) and the metrics.
 
     ``given_version_id``: the version the agent was given (default ``v1.version_id``), for
@@ -182,47 +198,81 @@ def score(v1: Version, v2: Version, comments: list[Comment], *,
             continue
         s, e = _cp_offsets(omap1, a.start_offset, a.end_offset)
         made_elsewhere = c.created_on_version_id not in (None, given)
-        loc = locate(idx1, quote, a.prefix, a.suffix, None if made_elsewhere else s,
-                     None if made_elsewhere else e)
+        loc = locate(
+            idx1,
+            quote,
+            a.prefix,
+            a.suffix,
+            None if made_elsewhere else s,
+            None if made_elsewhere else e,
+        )
         claim = by_claim.get(c.id)
         if loc is None:
             if made_elsewhere:
-                verdicts.append(_with_claim(VerdictRecord(
-                    comment_id=c.id, verdict="stale_anchor", v1=None, v2=None,
-                    method="none", message=STALE_ANCHOR_MESSAGE,
-                    note=f"made on version {c.created_on_version_id}; its quote is not in "
-                         f"version {given}, the one the agent was given"), claim))
+                verdicts.append(
+                    _with_claim(
+                        VerdictRecord(
+                            comment_id=c.id,
+                            verdict="stale_anchor",
+                            v1=None,
+                            v2=None,
+                            method="none",
+                            message=STALE_ANCHOR_MESSAGE,
+                            note=f"made on version {c.created_on_version_id}; its quote is not in "
+                            f"version {given}, the one the agent was given",
+                        ),
+                        claim,
+                    )
+                )
             else:
                 unusable.append((c.id, "the quote is not in the version the comment was made on"))
             continue
 
-        span1 = Span(loc.start, loc.end, v1.text[loc.start:loc.end])
+        span1 = Span(loc.start, loc.end, v1.text[loc.start : loc.end])
         ra = reanchor(idx1, idx2, diff, loc.start, loc.end)
         notes = []
         if made_elsewhere:
-            notes.append(f"made on version {c.created_on_version_id}; found in version "
-                         f"{given} by its quote")
+            notes.append(
+                f"made on version {c.created_on_version_id}; found in version {given} by its quote"
+            )
         elif loc.repaired:
-            notes.append("the stored offsets did not match the quote; repaired from the "
-                         "quote and its context")
+            notes.append(
+                "the stored offsets did not match the quote; repaired from the "
+                "quote and its context"
+            )
         if loc.ambiguous:
             notes.append("the quote occurs more than once with the same context in v1")
         if ra.note:
             notes.append(ra.note)
         if ra.start is None:
-            rec = VerdictRecord(comment_id=c.id, verdict="deleted", v1=span1, v2=None,
-                                method="none", confidence=ra.confidence,
-                                offsets_repaired=loc.repaired)
+            rec = VerdictRecord(
+                comment_id=c.id,
+                verdict="deleted",
+                v1=span1,
+                v2=None,
+                method="none",
+                confidence=ra.confidence,
+                offsets_repaired=loc.repaired,
+            )
         else:
-            span2 = Span(ra.start, ra.end, v2.text[ra.start:ra.end])
-            same = ra.method in ("exact", "context") and normalize(span2.text) == normalize(span1.text)
-            rec = VerdictRecord(comment_id=c.id, verdict="untouched" if same else "edited",
-                                v1=span1, v2=span2, method=ra.method,
-                                confidence=ra.confidence, approximate=ra.approximate,
-                                offsets_repaired=loc.repaired)
+            span2 = Span(ra.start, ra.end, v2.text[ra.start : ra.end])
+            same = ra.method in ("exact", "context") and normalize(span2.text) == normalize(
+                span1.text
+            )
+            rec = VerdictRecord(
+                comment_id=c.id,
+                verdict="untouched" if same else "edited",
+                v1=span1,
+                v2=span2,
+                method=ra.method,
+                confidence=ra.confidence,
+                approximate=ra.approximate,
+                offsets_repaired=loc.repaired,
+            )
             if same and v1.kind == "html" and v2.kind == "html":
-                rec.markup_changed = (v1.markup_signature(span1.start, span1.end)
-                                      != v2.markup_signature(span2.start, span2.end))
+                rec.markup_changed = v1.markup_signature(
+                    span1.start, span1.end
+                ) != v2.markup_signature(span2.start, span2.end)
                 if rec.markup_changed:
                     notes.append("the text is the same but its markup changed")
         rec.note = "; ".join(notes)
@@ -232,13 +282,32 @@ def score(v1: Version, v2: Version, comments: list[Comment], *,
             actionable_ids.add(c.id)
 
     inside, outside, collateral = diff.split_churn(actionable_spans)
-    metrics, problems = _metrics(verdicts, actionable_ids, comments, unusable, claims,
-                                 inside, outside, tokens, tokens_reason,
-                                 rounds_to_converge, rounds_reason)
-    return ScoreResult(v1=v1, v2=v2, verdicts=verdicts, unusable=unusable, metrics=metrics,
-                       diff=diff, churn_inside=inside, churn_outside=outside,
-                       collateral=collateral, claim_problems=problems,
-                       actionable_ids=actionable_ids)
+    metrics, problems = _metrics(
+        verdicts,
+        actionable_ids,
+        comments,
+        unusable,
+        claims,
+        inside,
+        outside,
+        tokens,
+        tokens_reason,
+        rounds_to_converge,
+        rounds_reason,
+    )
+    return ScoreResult(
+        v1=v1,
+        v2=v2,
+        verdicts=verdicts,
+        unusable=unusable,
+        metrics=metrics,
+        diff=diff,
+        churn_inside=inside,
+        churn_outside=outside,
+        collateral=collateral,
+        claim_problems=problems,
+        actionable_ids=actionable_ids,
+    )
 
 
 def _with_claim(rec: VerdictRecord, claim) -> VerdictRecord:
@@ -248,8 +317,19 @@ def _with_claim(rec: VerdictRecord, claim) -> VerdictRecord:
     return rec
 
 
-def _metrics(verdicts, actionable_ids, comments, unusable, claims, inside, outside,
-             tokens, tokens_reason, rounds, rounds_reason):
+def _metrics(
+    verdicts,
+    actionable_ids,
+    comments,
+    unusable,
+    claims,
+    inside,
+    outside,
+    tokens,
+    tokens_reason,
+    rounds,
+    rounds_reason,
+):
     problems: list[str] = []
     actionable = [v for v in verdicts if v.comment_id in actionable_ids]
     edited = sum(v.verdict == "edited" for v in actionable)
@@ -269,8 +349,11 @@ def _metrics(verdicts, actionable_ids, comments, unusable, claims, inside, outsi
         attribution = Metric.na(why)
 
     total = inside + outside
-    churn = (Metric.ratio(outside, total) if total
-             else Metric.na("nothing changed: the two versions have the same text"))
+    churn = (
+        Metric.ratio(outside, total)
+        if total
+        else Metric.na("nothing changed: the two versions have the same text")
+    )
 
     known_ids = {c.id for c in comments}
     unusable_ids = {cid for cid, _ in unusable}
@@ -282,30 +365,46 @@ def _metrics(verdicts, actionable_ids, comments, unusable, claims, inside, outsi
         unknown = sorted({c.comment_id for c in claims.comments} - known_ids)
         if unknown:
             problems.append("the report names comments that do not exist: " + ", ".join(unknown))
-            claim_acc = Metric.na("the agent's report names comments that do not exist: "
-                                  + ", ".join(unknown[:5]) + ("…" if len(unknown) > 5 else ""))
+            claim_acc = Metric.na(
+                "the agent's report names comments that do not exist: "
+                + ", ".join(unknown[:5])
+                + ("…" if len(unknown) > 5 else "")
+            )
         else:
-            judged = [v for v in actionable if v.claim is not None
-                      and v.comment_id not in unusable_ids]
+            judged = [
+                v for v in actionable if v.claim is not None and v.comment_id not in unusable_ids
+            ]
             if judged:
                 claim_acc = Metric.ratio(sum(bool(v.claim_agrees) for v in judged), len(judged))
             else:
-                claim_acc = Metric.na("the agent's report makes no claim about any actionable comment")
+                claim_acc = Metric.na(
+                    "the agent's report makes no claim about any actionable comment"
+                )
 
     if tokens is None:
-        cost = Metric.na(tokens_reason or "token usage is known only for a run; this score "
-                         "was computed from files")
+        cost = Metric.na(
+            tokens_reason
+            or "token usage is known only for a run; this score was computed from files"
+        )
     elif edited == 0:
         cost = Metric.na("no comment's anchored text was edited, so there is no fix to divide by")
     else:
         cost = Metric.ratio(tokens, edited)
 
     if rounds is None:
-        rounds_m = Metric.na(rounds_reason or "rounds are known only for a run; this score "
-                             "was computed from files")
+        rounds_m = Metric.na(
+            rounds_reason or "rounds are known only for a run; this score was computed from files"
+        )
     else:
         rounds_m = Metric(value=rounds, numerator=rounds, denominator=1)
 
-    return ({"attribution_rate": attribution, "collateral_churn": churn,
-             "claim_accuracy": claim_acc, "cost_per_attributed_fix": cost,
-             "rounds_to_converge": rounds_m}, problems)
+    return (
+        {
+            "attribution_rate": attribution,
+            "collateral_churn": churn,
+            "claim_accuracy": claim_acc,
+            "cost_per_attributed_fix": cost,
+            "rounds_to_converge": rounds_m,
+        },
+        problems,
+    )

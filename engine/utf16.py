@@ -14,7 +14,7 @@ from __future__ import annotations
 import bisect
 import re
 
-_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
 class OffsetMap:

@@ -83,8 +83,10 @@ class ConflictError(WorkspaceError):
         self.document_id = document_id
         self.base = base
         self.head = head
-        super().__init__(f"conflict: version {base} is not the latest version of "
-                         f"{document_id} (the latest is {head}); pull it and push again")
+        super().__init__(
+            f"conflict: version {base} is not the latest version of "
+            f"{document_id} (the latest is {head}); pull it and push again"
+        )
 
 
 class UnknownDocument(WorkspaceError):
@@ -160,14 +162,16 @@ class Workspace:
         self.path = Path(path) if path is not None else default_path()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(str(self.path), isolation_level=None,
-                                       check_same_thread=False, timeout=10.0)
+            self._db = sqlite3.connect(
+                str(self.path), isolation_level=None, check_same_thread=False, timeout=10.0
+            )
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(_SCHEMA)
-            self._db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?)",
-                             (SCHEMA_VERSION,))
+            self._db.execute(
+                "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?)", (SCHEMA_VERSION,)
+            )
         except (OSError, sqlite3.Error) as exc:
             raise WorkspaceError(f"cannot open the workspace {self.path}: {exc}") from exc
         self._lock = threading.RLock()
@@ -209,8 +213,9 @@ class Workspace:
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
-                self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('probe', ?)",
-                                 (now_iso(),))
+                self._db.execute(
+                    "INSERT OR REPLACE INTO meta(key, value) VALUES ('probe', ?)", (now_iso(),)
+                )
                 self._db.execute("ROLLBACK")
             except sqlite3.Error as exc:
                 raise WorkspaceError(f"the workspace {self.path} is not writable: {exc}") from exc
@@ -221,8 +226,15 @@ class Workspace:
 
     # -- documents and versions -------------------------------------------------------------
 
-    def create_document(self, title: str, raw: str, kind: str = "html", *,
-                        author: str = "user", version_id: str = "v1") -> tuple[str, str]:
+    def create_document(
+        self,
+        title: str,
+        raw: str,
+        kind: str = "html",
+        *,
+        author: str = "user",
+        version_id: str = "v1",
+    ) -> tuple[str, str]:
         """Store a new document with its first version. Returns ``(document id, version id)``.
 
         ``kind``: ``html`` or ``text``. ``version_id`` names the first version (default
@@ -233,34 +245,49 @@ class Workspace:
         doc_id = f"doc-{uuid.uuid4().hex[:12]}"
         stamp = now_iso()
         with self._tx() as db:
-            db.execute("INSERT INTO documents(id, title, kind, created_at) VALUES (?,?,?,?)",
-                       (doc_id, title, kind, stamp))
-            db.execute("INSERT INTO versions VALUES (?,?,?,?,?,?,?,?)",
-                       (doc_id, version_id, 1, None, raw, "", author, stamp))
+            db.execute(
+                "INSERT INTO documents(id, title, kind, created_at) VALUES (?,?,?,?)",
+                (doc_id, title, kind, stamp),
+            )
+            db.execute(
+                "INSERT INTO versions VALUES (?,?,?,?,?,?,?,?)",
+                (doc_id, version_id, 1, None, raw, "", author, stamp),
+            )
         return doc_id, version_id
 
     def document(self, document_id: str) -> DocumentRow:
-        rows = self._q("SELECT id, title, kind, created_at FROM documents WHERE id=?",
-                       (document_id,))
+        rows = self._q(
+            "SELECT id, title, kind, created_at FROM documents WHERE id=?", (document_id,)
+        )
         if not rows:
             raise UnknownDocument(f"no document {document_id} in the workspace")
         return DocumentRow(*rows[0])
 
     def documents(self) -> list[DocumentRow]:
-        return [DocumentRow(*r) for r in
-                self._q("SELECT id, title, kind, created_at FROM documents ORDER BY created_at")]
+        return [
+            DocumentRow(*r)
+            for r in self._q(
+                "SELECT id, title, kind, created_at FROM documents ORDER BY created_at"
+            )
+        ]
 
     def versions(self, document_id: str) -> list[VersionRow]:
         """Every version of the document, oldest first."""
-        return [VersionRow(*r) for r in self._q(
-            "SELECT document_id, version_id, seq, base_version_id, raw, summary, author, "
-            "created_at FROM versions WHERE document_id=? ORDER BY seq", (document_id,))]
+        return [
+            VersionRow(*r)
+            for r in self._q(
+                "SELECT document_id, version_id, seq, base_version_id, raw, summary, author, "
+                "created_at FROM versions WHERE document_id=? ORDER BY seq",
+                (document_id,),
+            )
+        ]
 
     def version(self, document_id: str, version_id: str) -> VersionRow:
         rows = self._q(
             "SELECT document_id, version_id, seq, base_version_id, raw, summary, author, "
             "created_at FROM versions WHERE document_id=? AND version_id=?",
-            (document_id, version_id))
+            (document_id, version_id),
+        )
         if not rows:
             raise WorkspaceError(f"no version {version_id} of document {document_id}")
         return VersionRow(*rows[0])
@@ -270,38 +297,55 @@ class Workspace:
         rows = self._q(
             "SELECT document_id, version_id, seq, base_version_id, raw, summary, author, "
             "created_at FROM versions WHERE document_id=? ORDER BY seq DESC LIMIT 1",
-            (document_id,))
+            (document_id,),
+        )
         if not rows:
             raise UnknownDocument(f"no document {document_id} in the workspace")
         return VersionRow(*rows[0])
 
-    def push_version(self, document_id: str, raw: str, base_version_id: str, *,
-                     summary: str = "", author: str = "agent") -> VersionRow:
+    def push_version(
+        self,
+        document_id: str,
+        raw: str,
+        base_version_id: str,
+        *,
+        summary: str = "",
+        author: str = "agent",
+    ) -> VersionRow:
         """Store a new version based on ``base_version_id``; returns the new row.
 
         Raises ConflictError (nothing written) if the base is not the latest version.
         The check and the insert are one transaction, so two pushers cannot both win.
         """
         with self._tx() as db:
-            row = db.execute("SELECT version_id, seq FROM versions WHERE document_id=? "
-                             "ORDER BY seq DESC LIMIT 1", (document_id,)).fetchone()
+            row = db.execute(
+                "SELECT version_id, seq FROM versions WHERE document_id=? "
+                "ORDER BY seq DESC LIMIT 1",
+                (document_id,),
+            ).fetchone()
             if row is None:
                 raise UnknownDocument(f"no document {document_id} in the workspace")
             head_id, seq = row
             if base_version_id != head_id:
                 raise ConflictError(document_id, base_version_id, head_id)
-            taken = {r[0] for r in db.execute(
-                "SELECT version_id FROM versions WHERE document_id=?", (document_id,))}
+            taken = {
+                r[0]
+                for r in db.execute(
+                    "SELECT version_id FROM versions WHERE document_id=?", (document_id,)
+                )
+            }
             n = seq + 1
             while f"v{n}" in taken:
                 n += 1
             new_id = f"v{n}"
             stamp = now_iso()
-            db.execute("INSERT INTO versions VALUES (?,?,?,?,?,?,?,?)",
-                       (document_id, new_id, seq + 1, base_version_id, raw, summary, author,
-                        stamp))
-        return VersionRow(document_id, new_id, seq + 1, base_version_id, raw, summary, author,
-                          stamp)
+            db.execute(
+                "INSERT INTO versions VALUES (?,?,?,?,?,?,?,?)",
+                (document_id, new_id, seq + 1, base_version_id, raw, summary, author, stamp),
+            )
+        return VersionRow(
+            document_id, new_id, seq + 1, base_version_id, raw, summary, author, stamp
+        )
 
     # -- comments ---------------------------------------------------------------------------
 
@@ -310,34 +354,40 @@ class Workspace:
         duplicate id."""
         self.document(document_id)
         with self._tx() as db:
-            start = db.execute("SELECT COALESCE(MAX(seq), 0) FROM comments WHERE document_id=?",
-                               (document_id,)).fetchone()[0]
+            start = db.execute(
+                "SELECT COALESCE(MAX(seq), 0) FROM comments WHERE document_id=?", (document_id,)
+            ).fetchone()[0]
             for i, c in enumerate(comments, start + 1):
                 data = c.to_json()
                 thread = data.pop("thread")
                 try:
-                    db.execute("INSERT INTO comments VALUES (?,?,?,?,?)",
-                               (document_id, c.id, i, json.dumps(data, ensure_ascii=False),
-                                c.status))
+                    db.execute(
+                        "INSERT INTO comments VALUES (?,?,?,?,?)",
+                        (document_id, c.id, i, json.dumps(data, ensure_ascii=False), c.status),
+                    )
                 except sqlite3.IntegrityError as exc:
                     raise WorkspaceError(f"comment id {c.id!r} is already in the document") from exc
                 for r in thread:
-                    db.execute("INSERT INTO replies(document_id, comment_id, author, body, kind, "
-                               "created_at) VALUES (?,?,?,?,?,?)",
-                               (document_id, c.id, r["author"], r["body"], r["kind"],
-                                r["created_at"]))
+                    db.execute(
+                        "INSERT INTO replies(document_id, comment_id, author, body, kind, "
+                        "created_at) VALUES (?,?,?,?,?,?)",
+                        (document_id, c.id, r["author"], r["body"], r["kind"], r["created_at"]),
+                    )
 
     def comments(self, document_id: str) -> list[Comment]:
         """Every comment of the document in insertion order, with current status and thread."""
         replies: dict[str, list[Reply]] = {}
         for cid, author, body, kind, created in self._q(
-                "SELECT comment_id, author, body, kind, created_at FROM replies "
-                "WHERE document_id=? ORDER BY seq", (document_id,)):
+            "SELECT comment_id, author, body, kind, created_at FROM replies "
+            "WHERE document_id=? ORDER BY seq",
+            (document_id,),
+        ):
             replies.setdefault(cid, []).append(Reply(author, body, created, kind))
         out = []
         for cid, data, status in self._q(
-                "SELECT comment_id, data, status FROM comments WHERE document_id=? ORDER BY seq",
-                (document_id,)):
+            "SELECT comment_id, data, status FROM comments WHERE document_id=? ORDER BY seq",
+            (document_id,),
+        ):
             obj = json.loads(data)
             obj["status"] = status
             c = Comment.from_json(obj)
@@ -352,18 +402,25 @@ class Workspace:
         raise UnknownComment(f"no comment with id {comment_id!r}")
 
     def comment_ids(self, document_id: str) -> list[str]:
-        return [r[0] for r in self._q(
-            "SELECT comment_id FROM comments WHERE document_id=? ORDER BY seq", (document_id,))]
+        return [
+            r[0]
+            for r in self._q(
+                "SELECT comment_id FROM comments WHERE document_id=? ORDER BY seq", (document_id,)
+            )
+        ]
 
-    def set_status(self, document_id: str, comment_id: str, status: str, *,
-                   reply: Reply | None = None) -> None:
+    def set_status(
+        self, document_id: str, comment_id: str, status: str, *, reply: Reply | None = None
+    ) -> None:
         """Set a comment's status (``open`` | ``resolved``), adding ``reply`` to its thread in
         the same transaction. Raises UnknownComment."""
         if status not in ("open", "resolved"):
             raise WorkspaceError(f"status {status!r} is not open or resolved")
         with self._tx() as db:
-            cur = db.execute("UPDATE comments SET status=? WHERE document_id=? AND comment_id=?",
-                             (status, document_id, comment_id))
+            cur = db.execute(
+                "UPDATE comments SET status=? WHERE document_id=? AND comment_id=?",
+                (status, document_id, comment_id),
+            )
             if cur.rowcount == 0:
                 raise UnknownComment(f"no comment with id {comment_id!r}")
             if reply is not None:
@@ -372,18 +429,32 @@ class Workspace:
     def add_reply(self, document_id: str, comment_id: str, reply: Reply) -> None:
         """Append ``reply`` to the comment's thread. Raises UnknownComment."""
         with self._tx() as db:
-            if db.execute("SELECT 1 FROM comments WHERE document_id=? AND comment_id=?",
-                          (document_id, comment_id)).fetchone() is None:
+            if (
+                db.execute(
+                    "SELECT 1 FROM comments WHERE document_id=? AND comment_id=?",
+                    (document_id, comment_id),
+                ).fetchone()
+                is None
+            ):
                 raise UnknownComment(f"no comment with id {comment_id!r}")
             self._insert_reply(db, document_id, comment_id, reply)
 
     @staticmethod
-    def _insert_reply(db: sqlite3.Connection, document_id: str, comment_id: str,
-                      reply: Reply) -> None:
-        db.execute("INSERT INTO replies(document_id, comment_id, author, body, kind, created_at) "
-                   "VALUES (?,?,?,?,?,?)",
-                   (document_id, comment_id, reply.author, reply.body, reply.kind,
-                    reply.created_at or now_iso()))
+    def _insert_reply(
+        db: sqlite3.Connection, document_id: str, comment_id: str, reply: Reply
+    ) -> None:
+        db.execute(
+            "INSERT INTO replies(document_id, comment_id, author, body, kind, created_at) "
+            "VALUES (?,?,?,?,?,?)",
+            (
+                document_id,
+                comment_id,
+                reply.author,
+                reply.body,
+                reply.kind,
+                reply.created_at or now_iso(),
+            ),
+        )
 
     # -- runs and events --------------------------------------------------------------------
 
@@ -391,26 +462,35 @@ class Workspace:
         """Record a new run as ``running``; returns its id. ``base_url`` must carry no key."""
         run_id = f"run-{uuid.uuid4().hex[:12]}"
         with self._tx() as db:
-            db.execute("INSERT INTO runs(id, document_id, model, base_url, status, started_at) "
-                       "VALUES (?,?,?,?, 'running', ?)",
-                       (run_id, document_id, model, base_url, now_iso()))
+            db.execute(
+                "INSERT INTO runs(id, document_id, model, base_url, status, started_at) "
+                "VALUES (?,?,?,?, 'running', ?)",
+                (run_id, document_id, model, base_url, now_iso()),
+            )
         return run_id
 
     def finish_run(self, run_id: str, status: str, reason: str = "", bundle: str = "") -> None:
         with self._tx() as db:
-            db.execute("UPDATE runs SET status=?, reason=?, bundle=?, finished_at=? WHERE id=?",
-                       (status, reason, bundle, now_iso(), run_id))
+            db.execute(
+                "UPDATE runs SET status=?, reason=?, bundle=?, finished_at=? WHERE id=?",
+                (status, reason, bundle, now_iso(), run_id),
+            )
 
     def run(self, run_id: str) -> RunRow:
-        rows = self._q("SELECT id, document_id, model, base_url, status, reason, bundle, "
-                       "started_at, finished_at FROM runs WHERE id=?", (run_id,))
+        rows = self._q(
+            "SELECT id, document_id, model, base_url, status, reason, bundle, "
+            "started_at, finished_at FROM runs WHERE id=?",
+            (run_id,),
+        )
         if not rows:
             raise WorkspaceError(f"no run {run_id}")
         return RunRow(*rows[0])
 
     def runs(self, document_id: str | None = None) -> list[RunRow]:
-        sql = ("SELECT id, document_id, model, base_url, status, reason, bundle, started_at, "
-               "finished_at FROM runs")
+        sql = (
+            "SELECT id, document_id, model, base_url, status, reason, bundle, started_at, "
+            "finished_at FROM runs"
+        )
         args: tuple[Any, ...] = ()
         if document_id is not None:
             sql += " WHERE document_id=?"
@@ -420,11 +500,19 @@ class Workspace:
     def log_event(self, run_id: str, event: dict[str, Any]) -> None:
         """Append one event (the ``RunEvent.to_json()`` shape) to the run's log."""
         with self._tx() as db:
-            db.execute("INSERT INTO events(run_id, type, data, created_at) VALUES (?,?,?,?)",
-                       (run_id, str(event.get("type", "")),
-                        json.dumps(event, ensure_ascii=False, default=str), now_iso()))
+            db.execute(
+                "INSERT INTO events(run_id, type, data, created_at) VALUES (?,?,?,?)",
+                (
+                    run_id,
+                    str(event.get("type", "")),
+                    json.dumps(event, ensure_ascii=False, default=str),
+                    now_iso(),
+                ),
+            )
 
     def events(self, run_id: str) -> list[dict[str, Any]]:
         """The run's event log, oldest first."""
-        return [json.loads(r[0]) for r in self._q(
-            "SELECT data FROM events WHERE run_id=? ORDER BY seq", (run_id,))]
+        return [
+            json.loads(r[0])
+            for r in self._q("SELECT data FROM events WHERE run_id=? ORDER BY seq", (run_id,))
+        ]

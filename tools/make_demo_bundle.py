@@ -64,8 +64,12 @@ class DemoAgent(ScriptedAgent):
         calls = []
         for c in comments:
             if c["id"] == "c4":
-                calls.append(("reply_comment", {"comment_id": "c4", "body":
-                              "This wording is not in the current version."}))
+                calls.append(
+                    (
+                        "reply_comment",
+                        {"comment_id": "c4", "body": "This wording is not in the current version."},
+                    )
+                )
             else:
                 calls.append(("resolve_comment", {"comment_id": c["id"], "note": "done"}))
         return calls
@@ -76,20 +80,52 @@ class DemoAgent(ScriptedAgent):
 
 def comments(text: str) -> list[dict]:
     out = [
-        make_comment(text, "up to two days per week", "c1",
-                     "The board agreed three days in March. Please update.", author="Ana (HR)"),
-        make_comment(text, "by the department head in writing", "c2",
-                     "Say which form to use: the HR portal, not email.", author="Ben (Legal)"),
-        make_comment(text, "Staff must return it\nwithin five working days of leaving.", "c3",
-                     "Returns are covered by the leavers' checklist; drop this sentence.",
-                     author="Ana (HR)"),
-        make_comment(text, "€30 per month", "c5", "Is this before or after tax?",
-                     author="Chris (Finance)", actionable=False),
+        make_comment(
+            text,
+            "up to two days per week",
+            "c1",
+            "The board agreed three days in March. Please update.",
+            author="Ana (HR)",
+        ),
+        make_comment(
+            text,
+            "by the department head in writing",
+            "c2",
+            "Say which form to use: the HR portal, not email.",
+            author="Ben (Legal)",
+        ),
+        make_comment(
+            text,
+            "Staff must return it\nwithin five working days of leaving.",
+            "c3",
+            "Returns are covered by the leavers' checklist; drop this sentence.",
+            author="Ana (HR)",
+        ),
+        make_comment(
+            text,
+            "€30 per month",
+            "c5",
+            "Is this before or after tax?",
+            author="Chris (Finance)",
+            actionable=False,
+        ),
     ]
-    out.append({"id": "c4", "body": "Annual leave belongs in the leave policy.",
-                "author": "Ben (Legal)", "created_on_version_id": "draft-1",
-                "anchor": {"quote": "annual leave rules", "prefix": "", "suffix": "",
-                           "dom_path": "body", "start_offset": 0, "end_offset": 18}})
+    out.append(
+        {
+            "id": "c4",
+            "body": "Annual leave belongs in the leave policy.",
+            "author": "Ben (Legal)",
+            "created_on_version_id": "draft-1",
+            "anchor": {
+                "quote": "annual leave rules",
+                "prefix": "",
+                "suffix": "",
+                "dom_path": "body",
+                "start_offset": 0,
+                "end_offset": 18,
+            },
+        }
+    )
     return out
 
 
@@ -97,13 +133,16 @@ async def main() -> Path:
     with tempfile.TemporaryDirectory() as tmp:
         ws = Workspace(Path(tmp) / "ws.sqlite3")
         text = Version.from_source(DOC, "html").text
-        doc = prepare_document(ws, "Remote work policy", DOC, "html",
-                               [Comment.from_json(c) for c in comments(text)])
+        doc = prepare_document(
+            ws, "Remote work policy", DOC, "html", [Comment.from_json(c) for c in comments(text)]
+        )
         with ScriptedServer(DemoAgent()) as srv:
-            cfg = AgentConfig(base_url=srv.base_url, model=srv.model, api_key=None,
-                              request_timeout=10)
-            outcome = await run_review(ws, doc, cfg, rounds=2, out_dir=Path(tmp) / "out",
-                                       scripted=True)
+            cfg = AgentConfig(
+                base_url=srv.base_url, model=srv.model, api_key=None, request_timeout=10
+            )
+            outcome = await run_review(
+                ws, doc, cfg, rounds=2, out_dir=Path(tmp) / "out", scripted=True
+            )
         if OUT.exists():
             shutil.rmtree(OUT)
         OUT.parent.mkdir(parents=True, exist_ok=True)

@@ -19,8 +19,10 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def _fixture_module():
-    spec = importlib.util.spec_from_file_location("make_fixture_bundle",
-                                                  Path(__file__).resolve().parents[2] / "tools" / "make_fixture_bundle.py")
+    spec = importlib.util.spec_from_file_location(
+        "make_fixture_bundle",
+        Path(__file__).resolve().parents[2] / "tools" / "make_fixture_bundle.py",
+    )
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -42,8 +44,12 @@ def open_and_wait(qtbot, window, path):
 def test_fixture_bundle_is_intact():
     data = load_bundle(DATA / "bundle-min")
     assert data.tampered == [] and data.problems == []
-    assert [v["verdict"] for v in data.verdicts] == ["edited", "untouched", "deleted",
-                                                     "stale_anchor"]
+    assert [v["verdict"] for v in data.verdicts] == [
+        "edited",
+        "untouched",
+        "deleted",
+        "stale_anchor",
+    ]
 
 
 def test_open_bundle_shows_verdicts_metrics_and_scorecard(qtbot, window):
@@ -52,8 +58,12 @@ def test_open_bundle_shows_verdicts_metrics_and_scorecard(qtbot, window):
     table = window.verdicts.table
     assert table.rowCount() == 4
     verdict_cells = [table.item(r, 1).text() for r in range(4)]
-    assert verdict_cells == ["\u270E edited", "\u25CB untouched", "\u2715 deleted",
-                             "? stale anchor"]
+    assert verdict_cells == [
+        "\u270e edited",
+        "\u25cb untouched",
+        "\u2715 deleted",
+        "? stale anchor",
+    ]
     # Claim vs. text, in words.
     assert table.item(1, 5).text() == "\u2717 disagrees"
     # Stale anchors in plain words, both in the row and in the banner.
@@ -84,7 +94,8 @@ def test_selecting_a_comment_shows_both_texts_and_thread(qtbot, window):
     assert "reopened" in text and "by email" in text
     with qtbot.waitCallback(timeout=10000) as cb:
         window.verdicts.v2.run_js(
-            "window.scrollY >= 0 && CSS.highlights.has(window.__arl.ns + '-focus')", cb)
+            "window.scrollY >= 0 && CSS.highlights.has(window.__arl.ns + '-focus')", cb
+        )
     assert cb.args[0] is True
 
 
@@ -103,8 +114,9 @@ def test_tampered_bundle_opens_with_a_warning_naming_the_file(qtbot, window, tmp
 
 def test_failed_run_is_said_in_words(qtbot, window, tmp_path):
     mod = _fixture_module()
-    path = mod.build(tmp_path / "failed", status="failed",
-                     reason="the model endpoint refused the key (401)")
+    path = mod.build(
+        tmp_path / "failed", status="failed", reason="the model endpoint refused the key (401)"
+    )
     open_and_wait(qtbot, window, path)
     banner = window.verdicts.banner.text()
     assert "This run failed" in banner and "refused the key (401)" in banner
@@ -177,14 +189,36 @@ def test_real_run_facts_in_the_banner(qtbot, window, tmp_path):
     mod = _fixture_module()
     src = load_bundle(DATA / "bundle-min")
     content = BundleContent(
-        run_id="r", status="completed", reason="the round limit of 1 was reached",
-        app_version="0", created_at="", finished_at="", model="tiny", base_url="http://x/v1",
-        document_title="Memo", document_kind="html", given_version_id="v1", v1=mod.V1,
-        rounds=[], comments_before=src.comments_before, comments_after=src.comments_before,
-        claims={"rounds": [], "final": {"comments": [], "notes": "", "usable": False,
-                                        "problem": "the report has no \"comments\" list"}},
-        trace={}, verdicts={"rounds": [], "final": src.verdicts[1:2], "unusable": []},
-        metrics=src.metrics, tokens=None, rounds_run=1)
+        run_id="r",
+        status="completed",
+        reason="the round limit of 1 was reached",
+        app_version="0",
+        created_at="",
+        finished_at="",
+        model="tiny",
+        base_url="http://x/v1",
+        document_title="Memo",
+        document_kind="html",
+        given_version_id="v1",
+        v1=mod.V1,
+        rounds=[],
+        comments_before=src.comments_before,
+        comments_after=src.comments_before,
+        claims={
+            "rounds": [],
+            "final": {
+                "comments": [],
+                "notes": "",
+                "usable": False,
+                "problem": 'the report has no "comments" list',
+            },
+        },
+        trace={},
+        verdicts={"rounds": [], "final": src.verdicts[1:2], "unusable": []},
+        metrics=src.metrics,
+        tokens=None,
+        rounds_run=1,
+    )
     path = write_bundle(tmp_path / "b", content)
     open_and_wait(qtbot, window, path)
     banner = window.verdicts.banner.text()
@@ -220,8 +254,13 @@ def test_drop_a_bundle_on_the_window(qtbot, window):
 
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(DATA / "bundle-min"))])
-    event = QDropEvent(QPoint(10, 10), Qt.DropAction.CopyAction, mime,
-                       Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    event = QDropEvent(
+        QPoint(10, 10),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
     with qtbot.waitSignal(window.verdicts.rendered, timeout=30000):
         window.dropEvent(event)
     assert window.data is not None and window.data.title == "Remote work policy"
@@ -231,8 +270,12 @@ def test_keyboard_reaches_every_view(qtbot, window):
     from PySide6.QtCore import Qt
 
     open_and_wait(qtbot, window, DATA / "bundle-min")
-    for n, index in ((4, window.TAB_METRICS), (5, window.TAB_SCORECARD), (3, window.TAB_VERDICTS),
-                     (1, window.TAB_START)):
+    for n, index in (
+        (4, window.TAB_METRICS),
+        (5, window.TAB_SCORECARD),
+        (3, window.TAB_VERDICTS),
+        (1, window.TAB_START),
+    ):
         qtbot.keyClick(window, Qt.Key(Qt.Key.Key_0 + n), Qt.KeyboardModifier.ControlModifier)
         assert window.tabs.currentIndex() == index
     shortcuts = {a.shortcut().toString() for a in window.findChildren(type(window.act_open))}
@@ -276,28 +319,47 @@ def test_plain_text_bundle_renders_its_text_exactly(qtbot, window, tmp_path):
     from engine.models import Anchor, Comment
     from engine.scoring import Version, score
 
-    t1 = "Notes \U0001F4DD\n\nThe launch is on Monday.\n  Indented <b>not bold</b> & more.\n"
+    t1 = "Notes \U0001f4dd\n\nThe launch is on Monday.\n  Indented <b>not bold</b> & more.\n"
     t2 = t1.replace("Monday", "Tuesday")
     i = t1.index("Monday")
     u = len(t1[:i].encode("utf-16-le")) // 2
-    c = Comment(id="c1", body="Which day?", anchor=Anchor(quote="Monday", start_offset=u,
-                                                          end_offset=u + 6))
-    j = score(Version.from_source(t1, "text"), Version.from_source(t2, "text", "v2"),
-              [c]).to_json()
-    path = write_bundle(tmp_path / "t", BundleContent(
-        run_id="r", status="completed", reason="", app_version="0", created_at="",
-        finished_at="", model="m", base_url="http://x/v1", document_title="Notes",
-        document_kind="text", given_version_id="v1", v1=t1, rounds=[("v2", t2, "", 1)],
-        comments_before=[c.to_json()], comments_after=[c.to_json()], claims={}, trace={},
-        verdicts={"rounds": [], "final": j["verdicts"], "unusable": []}, metrics=j["metrics"],
-        tokens=None, rounds_run=1))
+    c = Comment(
+        id="c1", body="Which day?", anchor=Anchor(quote="Monday", start_offset=u, end_offset=u + 6)
+    )
+    j = score(Version.from_source(t1, "text"), Version.from_source(t2, "text", "v2"), [c]).to_json()
+    path = write_bundle(
+        tmp_path / "t",
+        BundleContent(
+            run_id="r",
+            status="completed",
+            reason="",
+            app_version="0",
+            created_at="",
+            finished_at="",
+            model="m",
+            base_url="http://x/v1",
+            document_title="Notes",
+            document_kind="text",
+            given_version_id="v1",
+            v1=t1,
+            rounds=[("v2", t2, "", 1)],
+            comments_before=[c.to_json()],
+            comments_after=[c.to_json()],
+            claims={},
+            trace={},
+            verdicts={"rounds": [], "final": j["verdicts"], "unusable": []},
+            metrics=j["metrics"],
+            tokens=None,
+            rounds_run=1,
+        ),
+    )
     open_and_wait(qtbot, window, path)
     for view, text in ((window.verdicts.v1, t1), (window.verdicts.v2, t2)):
         with qtbot.waitCallback(timeout=10000) as cb:
             view.body_text(cb)
         assert cb.args[0] == text
     assert window.verdicts.last_highlight["v1"]["made"] == 1
-    assert window.verdicts.table.item(0, 1).text() == "\u270E edited"
+    assert window.verdicts.table.item(0, 1).text() == "\u270e edited"
 
 
 def test_the_shipped_example_run_opens_offline_and_intact(qtbot, window):
@@ -326,9 +388,10 @@ def test_the_scripted_demonstration_opens_from_the_start_page_and_says_so(qtbot,
     data = window.data
     assert data.manifest.get("scripted") is True
     assert "Scripted demonstration" in window.verdicts.banner.text()
-    labels = {window.verdicts.table.item(r, 1).text()
-              for r in range(window.verdicts.table.rowCount())}
-    assert {"\u270E edited", "\u2715 deleted"} <= labels
+    labels = {
+        window.verdicts.table.item(r, 1).text() for r in range(window.verdicts.table.rowCount())
+    }
+    assert {"\u270e edited", "\u2715 deleted"} <= labels
     assert any("untouched" in t for t in labels) and any("stale" in t for t in labels)
     assert data.collateral  # changed outside every anchor, read from the bundle
     for side in ("v1", "v2"):

@@ -15,7 +15,9 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def _fixture_module():
-    spec = importlib.util.spec_from_file_location("mfb", Path(__file__).resolve().parents[2] / "tools" / "make_fixture_bundle.py")
+    spec = importlib.util.spec_from_file_location(
+        "mfb", Path(__file__).resolve().parents[2] / "tools" / "make_fixture_bundle.py"
+    )
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -33,7 +35,7 @@ def test_compare_two_bundles_side_by_side(qtbot, tmp_path):
     assert view.metrics.item(0, 1).text().startswith("33%")
     assert view.metrics.item(4, 2).text().startswith("N/A \u2014")
     assert view.verdicts.rowCount() == 4
-    assert view.verdicts.item(0, 2).text() == "\u270E edited"
+    assert view.verdicts.item(0, 2).text() == "\u270e edited"
     assert view.verdicts.item(0, 4).text() == "\u2713 same"
     assert "did not complete" in view.note.text() and "endpoint timed out" in view.note.text()
 
@@ -57,19 +59,37 @@ def test_different_comments_are_not_paired_by_id_alone(qtbot, tmp_path):
     before[0]["anchor"]["quote"] = "something else entirely"
     mod = _fixture_module()
     content = BundleContent(
-        run_id="r", status="completed", reason="", app_version="0", created_at="",
-        finished_at="", model="other", base_url="http://x/v1", document_title="Memo",
-        document_kind="html", given_version_id="v1", v1=mod.V1, rounds=[],
-        comments_before=before, comments_after=before, claims={}, trace={},
-        verdicts={"rounds": [], "final": src.verdicts, "unusable": []}, metrics=src.metrics,
-        tokens=None, rounds_run=1)
+        run_id="r",
+        status="completed",
+        reason="",
+        app_version="0",
+        created_at="",
+        finished_at="",
+        model="other",
+        base_url="http://x/v1",
+        document_title="Memo",
+        document_kind="html",
+        given_version_id="v1",
+        v1=mod.V1,
+        rounds=[],
+        comments_before=before,
+        comments_after=before,
+        claims={},
+        trace={},
+        verdicts={"rounds": [], "final": src.verdicts, "unusable": []},
+        metrics=src.metrics,
+        tokens=None,
+        rounds_run=1,
+    )
     other = write_bundle(tmp_path / "o", content)
     view = CompareView()
     qtbot.addWidget(view)
     view.set_bundle("a", DATA / "bundle-min")
     view.set_bundle("b", other)
     assert "different comments" in view.note.text()
-    rows = [(view.verdicts.item(r, 0).text(), view.verdicts.item(r, 4).text())
-            for r in range(view.verdicts.rowCount())]
+    rows = [
+        (view.verdicts.item(r, 0).text(), view.verdicts.item(r, 4).text())
+        for r in range(view.verdicts.rowCount())
+    ]
     assert rows.count(("c1", "\u2014 not in both")) == 2
     assert ("c2", "\u2713 same") in rows

@@ -12,7 +12,7 @@ from app.docview import DocServer, DocumentView, content_type
 TRICKY = (
     "<!doctype html><html><head><title>t</title>"
     "<script>document.title = 'page script ran'</script></head>"
-    "<body><p>Intro \U0001F600 emoji \U0001F469\u200D\U0001F4BB then</p>"
+    "<body><p>Intro \U0001f600 emoji \U0001f469\u200d\U0001f4bb then</p>"
     "<noscript><b>raw noscript</b></noscript>"
     "<template>template text</template>"
     "<script>var hidden = 1;</script><style>p{}</style>"
@@ -22,7 +22,7 @@ TRICKY = (
 )
 # What a browser's document.body.textContent gives for TRICKY (scripting on).
 TRICKY_TEXT = (
-    "Intro \U0001F600 emoji \U0001F469\u200D\U0001F4BB then"
+    "Intro \U0001f600 emoji \U0001f469\u200d\U0001f4bb then"
     "<b>raw noscript</b>"
     "var hidden = 1;p{}"
     "kept lineThe target phrase is here."
@@ -79,8 +79,9 @@ def test_highlight_round_trip_after_emoji(qtbot, view):
     start = utf16_index(TRICKY_TEXT, "target phrase")
     end = start + len("target phrase")
     with qtbot.waitSignal(view.highlighted, timeout=10000) as blocker:
-        view.set_highlights([{"id": "c1", "kind": "edited", "start": start, "end": end,
-                              "label": "\u270E 1 edited"}])
+        view.set_highlights(
+            [{"id": "c1", "kind": "edited", "start": start, "end": end, "label": "\u270e 1 edited"}]
+        )
     assert blocker.args[0]["made"] == 1 and blocker.args[0]["failed"] == []
     with qtbot.waitCallback(timeout=10000) as cb:
         view.select_span("c1", cb)
@@ -97,14 +98,15 @@ def test_user_selection_becomes_anchor_in_utf16_units(qtbot, view):
     load(qtbot, view, TRICKY.encode("utf-8"))
     start = utf16_index(TRICKY_TEXT, "emoji")  # after one astral emoji: code points differ
     assert start == TRICKY_TEXT.index("emoji") + 1
-    with qtbot.waitSignal(view.anchorSelected, timeout=10000,
-                          check_params_cb=lambda a: bool(a)) as blocker:
+    with qtbot.waitSignal(
+        view.anchorSelected, timeout=10000, check_params_cb=lambda a: bool(a)
+    ) as blocker:
         view.select_offsets(start, start + 5)
     anchor = blocker.args[0]
     assert anchor["quote"] == "emoji"
     assert anchor["start_offset"] == start and anchor["end_offset"] == start + 5
-    assert anchor["prefix"] == "Intro \U0001F600 "
-    assert anchor["suffix"].startswith(" \U0001F469\u200D\U0001F4BB then")
+    assert anchor["prefix"] == "Intro \U0001f600 "
+    assert anchor["suffix"].startswith(" \U0001f469\u200d\U0001f4bb then")
 
 
 def test_navigation_and_new_windows_are_refused(qtbot, view):
@@ -118,7 +120,7 @@ def test_navigation_and_new_windows_are_refused(qtbot, view):
 
 
 def test_plain_text_document_keeps_its_text(qtbot, view):
-    text = "Line one \U0001F600\nLine <two> & three\n"
+    text = "Line one \U0001f600\nLine <two> & three\n"
     load(qtbot, view, text, kind="text")
     with qtbot.waitCallback(timeout=10000) as cb:
         view.body_text(cb)
@@ -151,23 +153,25 @@ def test_content_type_follows_the_engine_encoding_rules():
 
 def test_decoded_text_is_served_as_utf8_whatever_its_meta_says(qtbot, view):
     html_text = pytest.importorskip("engine.html_text")
-    src = "<meta charset=windows-1252><p>caf\u00e9 \u2014 \U0001F600</p>"
+    src = "<meta charset=windows-1252><p>caf\u00e9 \u2014 \U0001f600</p>"
     load(qtbot, view, src)
     with qtbot.waitCallback(timeout=10000) as cb:
         view.body_text(cb)
-    assert cb.args[0] == html_text.body_text(src) == "caf\u00e9 \u2014 \U0001F600"
+    assert cb.args[0] == html_text.body_text(src) == "caf\u00e9 \u2014 \U0001f600"
 
 
 def test_page_text_equals_engine_for_legacy_bytes(qtbot, view):
     html_text = pytest.importorskip("engine.html_text")
-    for raw in (b"<meta charset=windows-1252><p>caf\xe9 \x80</p>",
-                b"<p>caf\xe9 no declaration</p>",
-                b"\xef\xbb\xbf<p>bom \xc3\xa9</p>",
-                # declarations a browser could read differently without the HTTP charset
-                b'<meta content="text/html; charset=windows-1252"><p>caf\xe9</p>',
-                b"<meta charset=no-such-label><p>caf\xe9</p>",
-                b'<?xml version="1.0" encoding="windows-1252"?><p>caf\xe9</p>',
-                b"<meta charset=utf-16><p>caf\xc3\xa9</p>"):
+    for raw in (
+        b"<meta charset=windows-1252><p>caf\xe9 \x80</p>",
+        b"<p>caf\xe9 no declaration</p>",
+        b"\xef\xbb\xbf<p>bom \xc3\xa9</p>",
+        # declarations a browser could read differently without the HTTP charset
+        b'<meta content="text/html; charset=windows-1252"><p>caf\xe9</p>',
+        b"<meta charset=no-such-label><p>caf\xe9</p>",
+        b'<?xml version="1.0" encoding="windows-1252"?><p>caf\xe9</p>',
+        b"<meta charset=utf-16><p>caf\xc3\xa9</p>",
+    ):
         load(qtbot, view, raw)
         with qtbot.waitCallback(timeout=10000) as cb:
             view.body_text(cb)
@@ -176,8 +180,10 @@ def test_page_text_equals_engine_for_legacy_bytes(qtbot, view):
 
 def test_repainting_replaces_the_badges(qtbot, view):
     load(qtbot, view, TRICKY.encode("utf-8"))
-    spans = [{"id": "a", "kind": "edited", "start": 0, "end": 5, "label": "A"},
-             {"id": "b", "kind": "untouched", "start": 6, "end": 8, "label": "B"}]
+    spans = [
+        {"id": "a", "kind": "edited", "start": 0, "end": 5, "label": "A"},
+        {"id": "b", "kind": "untouched", "start": 6, "end": 8, "label": "B"},
+    ]
     for _ in range(3):
         with qtbot.waitSignal(view.highlighted, timeout=10000):
             view.set_highlights(spans)
@@ -194,18 +200,24 @@ def test_repainting_replaces_the_badges(qtbot, view):
 def test_the_documents_own_css_cannot_hide_the_verdict_marks(qtbot, view):
     """An agent's v2 may carry CSS aimed at the marks: their names are random per page and
     the overlay's look is pinned inline with !important."""
-    hostile = ("<style>arl-overlay, [class*=arl], html > :not(head):not(body)"
-               "{display:none !important; visibility:hidden !important; opacity:0 !important}"
-               "::highlight(arl-edited), ::highlight(arl-focus)"
-               "{background-color:transparent !important}</style><p>alpha beta gamma</p>")
+    hostile = (
+        "<style>arl-overlay, [class*=arl], html > :not(head):not(body)"
+        "{display:none !important; visibility:hidden !important; opacity:0 !important}"
+        "::highlight(arl-edited), ::highlight(arl-focus)"
+        "{background-color:transparent !important}</style><p>alpha beta gamma</p>"
+    )
     load(qtbot, view, hostile.encode("utf-8"))
     with qtbot.waitSignal(view.highlighted, timeout=10000):
         view.set_highlights([{"id": "a", "kind": "edited", "start": 0, "end": 5, "label": "A"}])
     ns = js(qtbot, view, "window.__arl.ns")
     assert ns.startswith("arl-") and len(ns) > 8
-    style = js(qtbot, view, "(function(){var h=document.querySelector(window.__arl.ns + "
-                            "'-overlay'); var c=getComputedStyle(h); return [c.display, "
-                            "c.visibility, c.opacity].join(' ');})()")
+    style = js(
+        qtbot,
+        view,
+        "(function(){var h=document.querySelector(window.__arl.ns + "
+        "'-overlay'); var c=getComputedStyle(h); return [c.display, "
+        "c.visibility, c.opacity].join(' ');})()",
+    )
     assert style == "block visible 1"
     assert js(qtbot, view, "CSS.highlights.has(window.__arl.ns + '-edited')") is True
     assert js(qtbot, view, "CSS.highlights.has('arl-edited')") is False
@@ -216,8 +228,9 @@ def test_a_removal_mark_stands_beside_its_text_not_in_the_corner(qtbot, view):
     load(qtbot, view, b"<h1>Title</h1>\n<p>First paragraph ends here.</p>\n<p>Second.</p>")
     end = len("Title\nFirst paragraph ends here.")
     with qtbot.waitSignal(view.highlighted, timeout=10000):
-        view.set_highlights([{"id": "x", "kind": "collateral", "start": end, "end": end,
-                              "label": "", "mark": True}])
+        view.set_highlights(
+            [{"id": "x", "kind": "collateral", "start": end, "end": end, "label": "", "mark": True}]
+        )
     boxes = js(qtbot, view, "window.__arl.markBoxes()")
     assert len(boxes) == 1
     left, top = boxes[0]

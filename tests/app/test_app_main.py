@@ -13,8 +13,14 @@ pytest.importorskip("PySide6.QtWebEngineWidgets")
 
 def test_smoke_test_prints_smoke_ok(arl_home, tmp_path):
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", ARL_HOME=str(arl_home))
-    proc = subprocess.run([sys.executable, "-m", "app.main", "--smoke-test"], env=env,
-                          capture_output=True, text=True, timeout=180, cwd=tmp_path)
+    proc = subprocess.run(
+        [sys.executable, "-m", "app.main", "--smoke-test"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=tmp_path,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     out = proc.stdout
     assert "SMOKE OK" in out
@@ -27,7 +33,13 @@ def test_smoke_test_fails_in_words_on_a_broken_bundle(arl_home, tmp_path):
     bad.mkdir()
     (bad / "manifest.json").write_text("{}", encoding="utf-8")
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", ARL_HOME=str(arl_home))
-    proc = subprocess.run([sys.executable, "-m", "app.main", "--smoke-test", str(bad)],
-                          env=env, capture_output=True, text=True, timeout=180, cwd=tmp_path)
+    proc = subprocess.run(
+        [sys.executable, "-m", "app.main", "--smoke-test", str(bad)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=tmp_path,
+    )
     assert proc.returncode != 0
     assert "SMOKE FAILED" in proc.stdout

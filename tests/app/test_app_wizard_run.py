@@ -15,13 +15,17 @@ from app import secrets as app_secrets  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from app.wizard import SetupWizard  # noqa: E402
 
-SAMPLE = ("<!doctype html><html><head><meta charset=utf-8><title>Memo</title></head><body>"
-          "<h1>Hybrid work \U0001F3E2 memo</h1><p>Staff come to the office two days a week.</p>"
-          "<p>Requests for exceptions go to HR by email.</p>"
-          "<p>The policy starts on the first of next month.</p></body></html>")
-SAMPLE_TEXT = ("Hybrid work \U0001F3E2 memoStaff come to the office two days a week."
-               "Requests for exceptions go to HR by email."
-               "The policy starts on the first of next month.")
+SAMPLE = (
+    "<!doctype html><html><head><meta charset=utf-8><title>Memo</title></head><body>"
+    "<h1>Hybrid work \U0001f3e2 memo</h1><p>Staff come to the office two days a week.</p>"
+    "<p>Requests for exceptions go to HR by email.</p>"
+    "<p>The policy starts on the first of next month.</p></body></html>"
+)
+SAMPLE_TEXT = (
+    "Hybrid work \U0001f3e2 memoStaff come to the office two days a week."
+    "Requests for exceptions go to HR by email."
+    "The policy starts on the first of next month."
+)
 
 
 def u16(text: str, sub: str) -> tuple[int, int]:
@@ -107,8 +111,10 @@ def test_model_page_completes_and_saves_settings_and_key(qtbot, wizard, memory_k
     assert page.isComplete()
     page.key.setText("sk-secret-1")
     assert page.validatePage()
-    qtbot.waitUntil(lambda: memory_keyring.passwords.get(("agent-review-loop", "api-key"))
-                    == "sk-secret-1", timeout=5000)
+    qtbot.waitUntil(
+        lambda: memory_keyring.passwords.get(("agent-review-loop", "api-key")) == "sk-secret-1",
+        timeout=5000,
+    )
     s = Settings()
     assert (s.base_url, s.model, s.preset) == ("http://localhost:11434/v1", "llama3.1", "ollama")
     assert "sk-secret" not in s.path.read_text(encoding="utf-8")
@@ -153,9 +159,15 @@ def test_test_connection_shows_each_check_in_words(qtbot, wizard, qloop):
     page.model.setEditText("m")
 
     async def fake_checker(url, model, key):
-        return [Check("endpoint reachable", "PASS", "answers"),
-                Check("tool calling works", "FAIL", "answered with text",
-                      "use a model with tool-calling support")]
+        return [
+            Check("endpoint reachable", "PASS", "answers"),
+            Check(
+                "tool calling works",
+                "FAIL",
+                "answered with text",
+                "use a model with tool-calling support",
+            ),
+        ]
 
     page.checker = fake_checker
 
@@ -258,8 +270,9 @@ def test_selection_after_emoji_becomes_a_utf16_anchor(qtbot, wizard):
     assert not page.isComplete()
     start, end = u16(SAMPLE_TEXT, "two days a week")
     assert start == SAMPLE_TEXT.index("two days a week") + 1  # one emoji before it
-    with qtbot.waitSignal(page.view.anchorSelected, timeout=10000,
-                          check_params_cb=lambda a: bool(a)):
+    with qtbot.waitSignal(
+        page.view.anchorSelected, timeout=10000, check_params_cb=lambda a: bool(a)
+    ):
         page.view.select_offsets(start, end)
     assert page.anchor["quote"] == "two days a week"
     assert not page.add_btn.isEnabled()  # no comment text yet
@@ -270,8 +283,8 @@ def test_selection_after_emoji_becomes_a_utf16_anchor(qtbot, wizard):
     c = page.comments[0]
     assert (c.anchor.start_offset, c.anchor.end_offset) == (start, end)
     assert c.anchor.quote == "two days a week"
-    assert c.anchor.prefix == SAMPLE_TEXT[:SAMPLE_TEXT.index("two days")][-32:]
-    assert c.anchor.suffix == SAMPLE_TEXT[SAMPLE_TEXT.index("a week") + 6:][:32]
+    assert c.anchor.prefix == SAMPLE_TEXT[: SAMPLE_TEXT.index("two days")][-32:]
+    assert c.anchor.suffix == SAMPLE_TEXT[SAMPLE_TEXT.index("a week") + 6 :][:32]
     # The engine locates it exactly where the page said.
     from engine.scoring import Version, score
 
@@ -285,18 +298,32 @@ def test_edit_delete_actionable_and_import(qtbot, wizard, tmp_path):
 
     page = _to_comments_page(qtbot, wizard)
     s, e = u16(SAMPLE_TEXT, "by email")
-    page.add_comment({"quote": "by email", "prefix": "", "suffix": "", "start_offset": s,
-                      "end_offset": e}, "Use the form.")
+    page.add_comment(
+        {"quote": "by email", "prefix": "", "suffix": "", "start_offset": s, "end_offset": e},
+        "Use the form.",
+    )
     page.body.setPlainText("Use the HR form instead.")
     page.save_edit()
     assert page.comments[0].body == "Use the HR form instead."
     page.actionable.setChecked(False)
     assert not page.comments[0].actionable and not page.isComplete()
     page.actionable.setChecked(True)
-    ann = {"@context": "http://www.w3.org/ns/anno.jsonld", "type": "Annotation",
-           "id": "a1", "body": {"type": "TextualBody", "value": "Which month?"},
-           "target": {"selector": [{"type": "TextQuoteSelector", "exact": "first of next month",
-                                    "prefix": "starts on the ", "suffix": "."}]}}
+    ann = {
+        "@context": "http://www.w3.org/ns/anno.jsonld",
+        "type": "Annotation",
+        "id": "a1",
+        "body": {"type": "TextualBody", "value": "Which month?"},
+        "target": {
+            "selector": [
+                {
+                    "type": "TextQuoteSelector",
+                    "exact": "first of next month",
+                    "prefix": "starts on the ",
+                    "suffix": ".",
+                }
+            ]
+        },
+    }
     f = tmp_path / "ann.json"
     f.write_text(json.dumps(ann), encoding="utf-8")
     assert page.import_file(str(f)) == []
@@ -337,13 +364,32 @@ def _request(srv, tmp_path, rounds=2):
     comments = []
     for i, q in enumerate(("two days a week", "by email", "first of next month"), 1):
         s, e = u16(SAMPLE_TEXT, q)
-        comments.append(Comment(id=f"c{i}", body="Please revise.",
-                                anchor=Anchor(quote=q, start_offset=s, end_offset=e)))
-    cfg = AgentConfig(base_url=srv.base_url, model=srv.model, api_key=None,
-                      request_timeout=10, max_retries=1, backoff_initial=0.01, backoff_max=0.05)
-    return RunRequest(config=cfg, title="Memo", raw=SAMPLE, kind="html", comments=comments,
-                      rounds=rounds, out_dir=tmp_path / "bundles",
-                      workspace_path=tmp_path / "ws.sqlite3")
+        comments.append(
+            Comment(
+                id=f"c{i}",
+                body="Please revise.",
+                anchor=Anchor(quote=q, start_offset=s, end_offset=e),
+            )
+        )
+    cfg = AgentConfig(
+        base_url=srv.base_url,
+        model=srv.model,
+        api_key=None,
+        request_timeout=10,
+        max_retries=1,
+        backoff_initial=0.01,
+        backoff_max=0.05,
+    )
+    return RunRequest(
+        config=cfg,
+        title="Memo",
+        raw=SAMPLE,
+        kind="html",
+        comments=comments,
+        rounds=rounds,
+        out_dir=tmp_path / "bundles",
+        workspace_path=tmp_path / "ws.sqlite3",
+    )
 
 
 def test_cancel_during_a_run_leaves_a_cancelled_bundle(qtbot, qloop, tmp_path):
@@ -390,7 +436,7 @@ def test_a_full_run_opens_its_verdicts(qtbot, qloop, tmp_path):
     assert win.tabs.currentIndex() == win.TAB_VERDICTS
     assert win.data.status == "completed"
     labels = [win.verdicts.table.item(r, 1).text() for r in range(3)]
-    assert labels == ["\u25CB untouched"] * 3
+    assert labels == ["\u25cb untouched"] * 3
     log = [win.run_view.log.item(i).text() for i in range(win.run_view.log.count())]
     assert any("VERIFICATION: MODEL CLAIMED ADDRESSED" in line for line in log)
     assert any("Agent called" in line for line in log)

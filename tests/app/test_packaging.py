@@ -86,8 +86,14 @@ def spec(tmp_path_factory):
             mp.setitem(sys.modules, "PyInstaller.utils.hooks", _stub_hooks())
         _Recorder.made = []
         kinds = {n: _kind(n) for n in ("Analysis", "PYZ", "EXE", "COLLECT", "BUNDLE")}
-        ns = {"__name__": "__main__", "__file__": str(SPEC), "SPECPATH": str(PACKAGING),
-              "workpath": str(work / "work"), "distpath": str(work / "dist"), **kinds}
+        ns = {
+            "__name__": "__main__",
+            "__file__": str(SPEC),
+            "SPECPATH": str(PACKAGING),
+            "workpath": str(work / "work"),
+            "distpath": str(work / "dist"),
+            **kinds,
+        }
         mp.setattr(sys, "path", list(sys.path))  # the spec inserts the project root
         exec(compile(SPEC.read_text(encoding="utf-8"), str(SPEC), "exec"), ns)
         made = {type(r).__name__: r for r in _Recorder.made}
@@ -104,8 +110,12 @@ def test_spec_is_a_one_folder_build_without_upx(spec):
     analysis = made["Analysis"]
     assert analysis.args[0] == [str(PACKAGING / "launch.py")]
     launch = ast.parse((PACKAGING / "launch.py").read_text(encoding="utf-8"))
-    assert any(isinstance(n, ast.ImportFrom) and n.module == "app.main"
-               and [a.name for a in n.names] == ["main"] for n in launch.body)
+    assert any(
+        isinstance(n, ast.ImportFrom)
+        and n.module == "app.main"
+        and [a.name for a in n.names] == ["main"]
+        for n in launch.body
+    )
 
 
 def test_spec_takes_the_version_from_the_package(spec):
@@ -153,29 +163,58 @@ def test_excludes_tkinter_and_unused_qt_without_dropping_what_runs(spec):
     ns, made = spec
     excludes = set(made["Analysis"].kwargs["excludes"])
     assert {"tkinter", "_tkinter", "PySide6.QtQml", "PySide6.QtQuick"} <= excludes
-    used = {"PySide6.QtCore", "PySide6.QtGui", "PySide6.QtWidgets", "PySide6.QtNetwork",
-            "PySide6.QtWebEngineCore", "PySide6.QtWebEngineWidgets", "PySide6.QtWebChannel",
-            "PySide6.QtPrintSupport", "keyring", "justhtml", "openai", "sqlite3"}
+    used = {
+        "PySide6.QtCore",
+        "PySide6.QtGui",
+        "PySide6.QtWidgets",
+        "PySide6.QtNetwork",
+        "PySide6.QtWebEngineCore",
+        "PySide6.QtWebEngineWidgets",
+        "PySide6.QtWebChannel",
+        "PySide6.QtPrintSupport",
+        "keyring",
+        "justhtml",
+        "openai",
+        "sqlite3",
+    }
     assert not used & excludes
     dropped = ns["dropped"]
     qt = "PySide6/Qt/"
-    for kept in ("lib/libQt6WebEngineCore.so.6", "libexec/QtWebEngineProcess",
-                 "resources/qtwebengine_resources.pak", "resources/icudtl.dat",
-                 "resources/v8_context_snapshot.bin", "translations/qtwebengine_locales/en-US.pak",
-                 "lib/libQt6Quick.so.6", "lib/libQt6Qml.so.6", "plugins/platforms/libqxcb.so",
-                 "plugins/platforms/libqwayland.so", "plugins/imageformats/libqsvg.so",
-                 "plugins/platforminputcontexts/libibusplatforminputcontextplugin.so"):
+    for kept in (
+        "lib/libQt6WebEngineCore.so.6",
+        "libexec/QtWebEngineProcess",
+        "resources/qtwebengine_resources.pak",
+        "resources/icudtl.dat",
+        "resources/v8_context_snapshot.bin",
+        "translations/qtwebengine_locales/en-US.pak",
+        "lib/libQt6Quick.so.6",
+        "lib/libQt6Qml.so.6",
+        "plugins/platforms/libqxcb.so",
+        "plugins/platforms/libqwayland.so",
+        "plugins/imageformats/libqsvg.so",
+        "plugins/platforminputcontexts/libibusplatforminputcontextplugin.so",
+    ):
         assert dropped(qt + kept) is None, kept
-    for gone in ("resources/qtwebengine_devtools_resources.pak",
-                 "translations/qtwebengine_locales/de.pak", "translations/qt_de.qm",
-                 "plugins/imageformats/libqpdf.so", "lib/libQt6Pdf.so.6",
-                 "plugins/platforminputcontexts/libqtvirtualkeyboardplugin.so"):
+    for gone in (
+        "resources/qtwebengine_devtools_resources.pak",
+        "translations/qtwebengine_locales/de.pak",
+        "translations/qt_de.qm",
+        "plugins/imageformats/libqpdf.so",
+        "lib/libQt6Pdf.so.6",
+        "plugins/platforminputcontexts/libqtvirtualkeyboardplugin.so",
+    ):
         assert dropped(qt + gone), gone
     # A build machine's GTK is not shipped; the GTK theme plugin is (it uses the user's GTK).
     assert dropped("libgtk-3.so.0") and dropped("libgdk-3.so.0")
     assert dropped(qt + "plugins/platformthemes/libqgtk3.so") is None
-    for kept in ("libglib-2.0.so.0", "libfontconfig.so.1", "libxkbcommon.so.0", "libnss3.so",
-                 "libX11.so.6", "libxcb-cursor.so.0"):
+    for kept in (
+        "libglib-2.0.so.0",
+        "libfontconfig.so.1",
+        "libxkbcommon.so.0",
+        "libnss3.so",
+        "libX11.so.6",
+        "libxcb-cursor.so.0",
+    ):
         assert dropped(kept) is None, kept
     assert dropped("resources/briefs/policy-memo.md") is None
 
@@ -187,8 +226,9 @@ def test_windows_version_resource_fills_from_the_package(spec, monkeypatch):
     text = path.read_text(encoding="utf-8")
     tree = ast.parse(text, mode="eval")  # PyInstaller eval()s this file
     assert isinstance(tree.body, ast.Call) and tree.body.func.id == "VSVersionInfo"
-    strings = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
-               and isinstance(n.value, str)}
+    strings = {
+        n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    }
     assert engine.__version__ in strings and "agent-review-loop.exe" in strings
     parts = [int(p) for p in engine.__version__.split(".")[:4]]
     assert repr(tuple((parts + [0, 0, 0, 0])[:4])) in text
@@ -219,11 +259,14 @@ def test_desktop_file_names_the_program_and_its_icon():
     assert entry["Categories"].endswith(";")
 
 
-@pytest.mark.skipif(shutil.which("desktop-file-validate") is None,
-                    reason="desktop-file-validate (desktop-file-utils) is not installed")
+@pytest.mark.skipif(
+    shutil.which("desktop-file-validate") is None,
+    reason="desktop-file-validate (desktop-file-utils) is not installed",
+)
 def test_desktop_file_validates():
-    proc = subprocess.run(["desktop-file-validate", str(DESKTOP)], capture_output=True,
-                          text=True, timeout=30)
+    proc = subprocess.run(
+        ["desktop-file-validate", str(DESKTOP)], capture_output=True, text=True, timeout=30
+    )
     assert proc.returncode == 0 and not proc.stdout.strip(), proc.stdout + proc.stderr
 
 
@@ -248,5 +291,6 @@ def test_scripts_parse_and_ci_runs_the_frozen_smoke_test():
         assert proc.returncode == 0, f"{script}: {proc.stderr}"
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "uv run pytest" in ci
-    assert ci.index("uv run pytest") < ci.index("packaging/build.sh") < ci.index(
-        "packaging/smoke.sh")
+    assert (
+        ci.index("uv run pytest") < ci.index("packaging/build.sh") < ci.index("packaging/smoke.sh")
+    )

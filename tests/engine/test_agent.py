@@ -31,27 +31,37 @@ from tests.helpers.scripted_server import (
 IDS = ["c1", "c2", "c3"]
 
 
-@pytest.mark.parametrize("text,problem", [
-    (None, "empty"),
-    ("", "empty"),
-    ("Sure! All done.", "not valid JSON"),
-    ("[1, 2]", "not a JSON object"),
-    ('{"notes": "x"}', 'no "comments" list'),
-    ('{"comments": [{"comment_id": "c1", "claim": "fixed"}]}', "is not one of"),
-    ('{"comments": [{"comment_id": "c1", "claim": "addressed"},'
-     ' {"comment_id": "c1", "claim": "addressed"}]}', "twice"),
-    ('{"comments": [{"comment_id": "c9", "claim": "addressed"}]}', "do not exist: 'c9'"),
-    ('{"comments": ["c1"]}', "not an object"),
-])
+@pytest.mark.parametrize(
+    "text,problem",
+    [
+        (None, "empty"),
+        ("", "empty"),
+        ("Sure! All done.", "not valid JSON"),
+        ("[1, 2]", "not a JSON object"),
+        ('{"notes": "x"}', 'no "comments" list'),
+        ('{"comments": [{"comment_id": "c1", "claim": "fixed"}]}', "is not one of"),
+        (
+            '{"comments": [{"comment_id": "c1", "claim": "addressed"},'
+            ' {"comment_id": "c1", "claim": "addressed"}]}',
+            "twice",
+        ),
+        ('{"comments": [{"comment_id": "c9", "claim": "addressed"}]}', "do not exist: 'c9'"),
+        ('{"comments": ["c1"]}', "not an object"),
+    ],
+)
 def test_invalid_reports_are_unusable_with_a_reason(text, problem):
     rep = parse_report(text, IDS)
     assert not rep.usable and problem in rep.problem
 
 
 def test_valid_report_and_code_fence():
-    body = {"comments": [{"comment_id": "c1", "claim": "addressed", "change_summary": "x",
-                          "rationale": "y"},
-                         {"comment_id": "c2", "claim": "not_addressed"}], "notes": "n"}
+    body = {
+        "comments": [
+            {"comment_id": "c1", "claim": "addressed", "change_summary": "x", "rationale": "y"},
+            {"comment_id": "c2", "claim": "not_addressed"},
+        ],
+        "notes": "n",
+    }
     for text in (json.dumps(body), "```json\n" + json.dumps(body) + "\n```"):
         rep = parse_report(text, IDS)
         assert rep.usable and rep.notes == "n"
@@ -61,8 +71,13 @@ def test_valid_report_and_code_fence():
 
 def test_tools_schemas_and_prompt():
     names = [t["function"]["name"] for t in TOOLS]
-    assert names == ["list_comments", "pull_document", "resolve_comment", "reply_comment",
-                     "push_version"]
+    assert names == [
+        "list_comments",
+        "pull_document",
+        "resolve_comment",
+        "reply_comment",
+        "push_version",
+    ]
     for t in TOOLS:
         params = t["function"]["parameters"]
         assert params["type"] == "object" and "properties" in params
@@ -88,8 +103,11 @@ def test_tool_errors_go_back_as_strings(tools):
         ("reply_comment", '{"comment_id": "c1"}', "body is required"),
         ("reply_comment", "{oops", "not valid JSON"),
         ("push_version", '{"content": "x", "summary": ""}', "base_version_id is required"),
-        ("push_version", '{"base_version_id": "v1", "content": " ", "summary": ""}',
-         "content is required"),
+        (
+            "push_version",
+            '{"base_version_id": "v1", "content": " ", "summary": ""}',
+            "content is required",
+        ),
         ("delete_everything", "{}", "no tool named"),
         ("list_comments", "[1]", "must be a JSON object"),
     ]
@@ -101,12 +119,15 @@ def test_tool_errors_go_back_as_strings(tools):
 def test_push_conflict_and_summary_note(tools):
     pulled = json.loads(tools.dispatch("pull_document", "").result)
     assert pulled["version_id"] == "v1" and pulled["kind"] == "html"
-    ok = tools.dispatch("push_version", json.dumps(
-        {"base_version_id": "v1", "content": "<p>x</p>", "summary": "c1: changed"}))
+    ok = tools.dispatch(
+        "push_version",
+        json.dumps({"base_version_id": "v1", "content": "<p>x</p>", "summary": "c1: changed"}),
+    )
     assert ok.ok and "version v2" in ok.result and "no line for c2, c3" in ok.result
     assert ok.arguments["content"] == "<8 characters>"
-    stale = tools.dispatch("push_version", json.dumps(
-        {"base_version_id": "v1", "content": "<p>y</p>", "summary": ""}))
+    stale = tools.dispatch(
+        "push_version", json.dumps({"base_version_id": "v1", "content": "<p>y</p>", "summary": ""})
+    )
     assert not stale.ok and "conflict" in stale.result and "latest is v2" in stale.result
 
 
@@ -120,8 +141,10 @@ def test_list_comments_hides_resolved_unless_asked(tools):
 
 
 def test_safe_url_drops_credentials_and_query():
-    assert safe_url("https://user:sk-123@api.example.com:8443/v1?key=sk-9#x") == \
-        "https://api.example.com:8443/v1"
+    assert (
+        safe_url("https://user:sk-123@api.example.com:8443/v1?key=sk-9#x")
+        == "https://api.example.com:8443/v1"
+    )
     assert safe_url("http://127.0.0.1:8089/v1") == "http://127.0.0.1:8089/v1"
 
 
@@ -145,20 +168,31 @@ async def test_token_budget_is_checked_before_a_call():
     with ScriptedServer(FixEverything()) as srv:
         cfg = AgentConfig(base_url=srv.base_url, model=srv.model, max_tokens_per_run=100)
         async with ModelClient(cfg) as client:
-            await client.chat([{"role": "user", "content": "hi"}], purpose="work",
-                              round_no=1, conversation="a")
+            await client.chat(
+                [{"role": "user", "content": "hi"}], purpose="work", round_no=1, conversation="a"
+            )
             with pytest.raises(TokenBudgetExceeded):
-                await client.chat([{"role": "user", "content": "hi"}], purpose="work",
-                                  round_no=1, conversation="a")
+                await client.chat(
+                    [{"role": "user", "content": "hi"}],
+                    purpose="work",
+                    round_no=1,
+                    conversation="a",
+                )
 
 
 async def test_unreachable_endpoint_is_a_network_error():
-    cfg = AgentConfig(base_url="http://127.0.0.1:9/v1", model="m", max_retries=1,
-                      backoff_initial=0.01, request_timeout=2)
+    cfg = AgentConfig(
+        base_url="http://127.0.0.1:9/v1",
+        model="m",
+        max_retries=1,
+        backoff_initial=0.01,
+        request_timeout=2,
+    )
     async with ModelClient(cfg) as client:
         with pytest.raises(AgentError) as err:
-            await client.chat([{"role": "user", "content": "hi"}], purpose="work",
-                              round_no=1, conversation="a")
+            await client.chat(
+                [{"role": "user", "content": "hi"}], purpose="work", round_no=1, conversation="a"
+            )
     assert err.value.kind == "network" and "did not answer after 2 attempt" in str(err.value)
 
 

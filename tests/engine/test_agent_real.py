@@ -24,19 +24,31 @@ from tests.helpers.scripted_server import SAMPLE_HTML, sample_comments
 BASE_URL = os.environ.get("ARL_TEST_BASE_URL")
 MODEL = os.environ.get("ARL_TEST_MODEL")
 
-pytestmark = [pytest.mark.real_model,
-              pytest.mark.skipif(not (BASE_URL and MODEL),
-                                 reason="set ARL_TEST_BASE_URL and ARL_TEST_MODEL")]
+pytestmark = [
+    pytest.mark.real_model,
+    pytest.mark.skipif(not (BASE_URL and MODEL), reason="set ARL_TEST_BASE_URL and ARL_TEST_MODEL"),
+]
 
 
 async def test_a_whole_loop_against_a_real_model(tmp_path):
     ws = Workspace(tmp_path / "w.db")
     text = Version.from_source(SAMPLE_HTML).text
-    doc = prepare_document(ws, "Remote work policy", SAMPLE_HTML, "html",
-                           [Comment.from_json(c) for c in sample_comments(text)])
-    cfg = AgentConfig(base_url=BASE_URL, model=MODEL, api_key=os.environ.get("ARL_TEST_API_KEY"),
-                      request_timeout=300, max_turns_per_round=6, max_output_tokens=1024,
-                      echo_tool_results=os.environ.get("ARL_TEST_ECHO_TOOL_RESULTS") == "1")
+    doc = prepare_document(
+        ws,
+        "Remote work policy",
+        SAMPLE_HTML,
+        "html",
+        [Comment.from_json(c) for c in sample_comments(text)],
+    )
+    cfg = AgentConfig(
+        base_url=BASE_URL,
+        model=MODEL,
+        api_key=os.environ.get("ARL_TEST_API_KEY"),
+        request_timeout=300,
+        max_turns_per_round=6,
+        max_output_tokens=1024,
+        echo_tool_results=os.environ.get("ARL_TEST_ECHO_TOOL_RESULTS") == "1",
+    )
     outcome = await run_review(ws, doc, cfg, rounds=2, out_dir=tmp_path / "bundles")
     assert outcome.status in ("completed", "failed")
     assert verify_bundle(outcome.bundle).ok

@@ -15,18 +15,28 @@ from engine.models import Anchor, Comment
 from engine.scoring import Version, score
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-CASES = [json.loads(line) for line in (DATA / "anchoring/cases.jsonl").read_text().splitlines()
-         if line.strip()]
-SCENARIOS = [json.loads(line) for line in
-             (DATA / "scenarios/scenarios.jsonl").read_text().splitlines() if line.strip()]
+CASES = [
+    json.loads(line)
+    for line in (DATA / "anchoring/cases.jsonl").read_text().splitlines()
+    if line.strip()
+]
+SCENARIOS = [
+    json.loads(line)
+    for line in (DATA / "scenarios/scenarios.jsonl").read_text().splitlines()
+    if line.strip()
+]
 
 
 def _case_versions(case):
     if "v1_html" in case:
-        return (Version.from_source(case["v1_html"], "html", "v1"),
-                Version.from_source(case["v2_html"], "html", "v2"))
-    return (Version.from_source(case["v1_text"], "text", "v1"),
-            Version.from_source(case["v2_text"], "text", "v2"))
+        return (
+            Version.from_source(case["v1_html"], "html", "v1"),
+            Version.from_source(case["v2_html"], "html", "v2"),
+        )
+    return (
+        Version.from_source(case["v1_text"], "text", "v1"),
+        Version.from_source(case["v2_text"], "text", "v2"),
+    )
 
 
 def test_all_cases_are_loaded():
@@ -39,9 +49,17 @@ def test_anchoring_case(case):
     assert v1.text == case["v1_text"]
     assert v2.text == case["v2_text"]
     a = case["anchor"]
-    comment = Comment(id=case["case"], body="", anchor=Anchor(
-        a["quote"], a["prefix"] or "", a["suffix"] or "", start_offset=a["start"],
-        end_offset=a["end"]))
+    comment = Comment(
+        id=case["case"],
+        body="",
+        anchor=Anchor(
+            a["quote"],
+            a["prefix"] or "",
+            a["suffix"] or "",
+            start_offset=a["start"],
+            end_offset=a["end"],
+        ),
+    )
     result = score(v1, v2, [comment])
     expected = case["expected"]
     if case["case"] == "A10":
@@ -70,28 +88,51 @@ def _scenario(s):
     c = s["comment"]
     q = c["anchor_text"]
     i = v1.text.index(q)
-    comment = Comment(id=c["id"], body=c["body"], anchor=Anchor(
-        q, c.get("prefix", v1.text[max(0, i - 32):i]), c.get("suffix", v1.text[i + len(q):][:32]),
-        start_offset=i, end_offset=i + len(q)), status="open")
+    comment = Comment(
+        id=c["id"],
+        body=c["body"],
+        anchor=Anchor(
+            q,
+            c.get("prefix", v1.text[max(0, i - 32) : i]),
+            c.get("suffix", v1.text[i + len(q) :][:32]),
+            start_offset=i,
+            end_offset=i + len(q),
+        ),
+        status="open",
+    )
     return v1, v2, comment
 
 
 # The scenarios' claims are free text; these are the structured claims they amount to.
 # S03's "Acknowledged." claims no change, so it carries no claim of being addressed.
-STRUCTURED_CLAIM = {"S01-claimed-fix-no-change": "addressed", "S03-acknowledged-and-resolved": None,
-                    "S05-restructure-kills-anchor": "addressed",
-                    "S07-unrequested-edits-elsewhere": "addressed",
-                    "S10-nearby-edit-not-anchor": "addressed",
-                    "S12-markup-only-change": "addressed",
-                    "S14-protected-tokens-lost": "addressed"}
+STRUCTURED_CLAIM = {
+    "S01-claimed-fix-no-change": "addressed",
+    "S03-acknowledged-and-resolved": None,
+    "S05-restructure-kills-anchor": "addressed",
+    "S07-unrequested-edits-elsewhere": "addressed",
+    "S10-nearby-edit-not-anchor": "addressed",
+    "S12-markup-only-change": "addressed",
+    "S14-protected-tokens-lost": "addressed",
+}
 
 
 @pytest.mark.parametrize("s", SCENARIOS, ids=[s["id"] for s in SCENARIOS])
 def test_scenario(s):
     v1, v2, comment = _scenario(s)
     claim = STRUCTURED_CLAIM[s["id"]]
-    report = parse_claim_report({"comments": [] if claim is None else [
-        {"comment_id": comment.id, "claim": claim, "change_summary": s["agent_claim"][comment.id]}]})
+    report = parse_claim_report(
+        {
+            "comments": []
+            if claim is None
+            else [
+                {
+                    "comment_id": comment.id,
+                    "claim": claim,
+                    "change_summary": s["agent_claim"][comment.id],
+                }
+            ]
+        }
+    )
     result = score(v1, v2, [comment], claims=report)
     (v,) = result.verdicts
     exp = s["expected"]
@@ -125,8 +166,11 @@ def test_scenario(s):
         churn = result.metrics["collateral_churn"]
         assert churn.numerator > 0 and churn.value > 0.25
         deleted_outside = "".join(c.deleted for c in result.collateral)
-        assert ("Vendor A" in deleted_outside) if s["id"].startswith("S07") else \
-            ("{{FirstName}}" in deleted_outside and "Unsubscribe" in deleted_outside)
+        assert (
+            ("Vendor A" in deleted_outside)
+            if s["id"].startswith("S07")
+            else ("{{FirstName}}" in deleted_outside and "Unsubscribe" in deleted_outside)
+        )
     if "collateral_chars" in exp:
         assert result.churn_outside == exp["collateral_chars"]
     if s["id"] == "S10-nearby-edit-not-anchor":

@@ -7,7 +7,36 @@ from engine.models import Anchor, Comment
 from engine.normalize import normalize
 from engine.scoring import Version, score
 
-WORDS = ["the", "budget", "plan", "team", "🤔", "review", "draft", "ﬁnal", "cost", "rate", "week", "staff", "update", "policy", "report", "data", "is", "was", "will", "can", "not", "and", "of", "to", "in", "for", "on", "with"]
+WORDS = [
+    "the",
+    "budget",
+    "plan",
+    "team",
+    "🤔",
+    "review",
+    "draft",
+    "ﬁnal",
+    "cost",
+    "rate",
+    "week",
+    "staff",
+    "update",
+    "policy",
+    "report",
+    "data",
+    "is",
+    "was",
+    "will",
+    "can",
+    "not",
+    "and",
+    "of",
+    "to",
+    "in",
+    "for",
+    "on",
+    "with",
+]
 
 
 def _doc(rnd, n):
@@ -51,20 +80,29 @@ def test_verdicts_agree_with_the_spans_they_report():
             e = min(len(t1), s + rnd.randint(1, 25))
             if not t1[s:e].strip():
                 continue
-            comments.append(Comment(f"c{k}", "", Anchor(
-                t1[s:e], t1[max(0, s - 32):s], t1[e:e + 32],
-                start_offset=om.to_utf16(s), end_offset=om.to_utf16(e))))
-        r = score(Version.from_source(t1, "text"), Version.from_source(t2, "text", "v2"),
-                  comments)
+            comments.append(
+                Comment(
+                    f"c{k}",
+                    "",
+                    Anchor(
+                        t1[s:e],
+                        t1[max(0, s - 32) : s],
+                        t1[e : e + 32],
+                        start_offset=om.to_utf16(s),
+                        end_offset=om.to_utf16(e),
+                    ),
+                )
+            )
+        r = score(Version.from_source(t1, "text"), Version.from_source(t2, "text", "v2"), comments)
         assert not r.unusable
         for v in r.verdicts:
             checked += 1
-            assert v.v1.text == t1[v.v1.start:v.v1.end]
+            assert v.v1.text == t1[v.v1.start : v.v1.end]
             if v.verdict == "deleted":
                 assert v.v2 is None
                 continue
             assert 0 <= v.v2.start <= v.v2.end <= len(t2)
-            assert v.v2.text == t2[v.v2.start:v.v2.end]
+            assert v.v2.text == t2[v.v2.start : v.v2.end]
             same = normalize(v.v1.text) == normalize(v.v2.text)
             assert (v.verdict == "untouched") == same, (t1, t2, v)
             if v.method == "exact" and v.v1.text == v.v2.text:

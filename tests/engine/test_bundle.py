@@ -35,20 +35,36 @@ from tests.helpers.scripted_server import (
     sample_comments,
 )
 
-LAYOUT = {"manifest.json", "document/v1.html", "document/v2.html", "document/round-1.html",
-          "comments.before.json", "comments.after.json", "claims.json", "trace.json",
-          "verdicts.json", "metrics.json", "scorecard.html"}
+LAYOUT = {
+    "manifest.json",
+    "document/v1.html",
+    "document/v2.html",
+    "document/round-1.html",
+    "comments.before.json",
+    "comments.after.json",
+    "claims.json",
+    "trace.json",
+    "verdicts.json",
+    "metrics.json",
+    "scorecard.html",
+}
 
 
 def make_bundle(tmp_path: Path, agent=None, scripted=False, rounds=1) -> Path:
     ws = Workspace(tmp_path / "ws.db")
     text = Version.from_source(SAMPLE_HTML).text
-    doc = prepare_document(ws, "Remote work policy", SAMPLE_HTML, "html",
-                           [Comment.from_json(c) for c in sample_comments(text)])
+    doc = prepare_document(
+        ws,
+        "Remote work policy",
+        SAMPLE_HTML,
+        "html",
+        [Comment.from_json(c) for c in sample_comments(text)],
+    )
     with ScriptedServer(agent or FixEverything()) as srv:
         cfg = AgentConfig(base_url=srv.base_url, model=srv.model, backoff_initial=0.01)
-        outcome = asyncio.run(run_review(ws, doc, cfg, rounds=rounds,
-                                         out_dir=tmp_path / "bundles", scripted=scripted))
+        outcome = asyncio.run(
+            run_review(ws, doc, cfg, rounds=rounds, out_dir=tmp_path / "bundles", scripted=scripted)
+        )
     ws.close()
     return outcome.bundle
 
@@ -76,11 +92,25 @@ def test_layout_and_manifest(bundle_dir):
     verdicts = json.loads((bundle_dir / "verdicts.json").read_text())
     assert verdicts["rounds"][0]["round"] == 1 and len(verdicts["final"]) == 3
     item = verdicts["final"][0]
-    assert set(item) == {"comment_id", "verdict", "v1", "v2", "method", "markup_changed",
-                         "claim", "claim_agrees", "message"}
+    assert set(item) == {
+        "comment_id",
+        "verdict",
+        "v1",
+        "v2",
+        "method",
+        "markup_changed",
+        "claim",
+        "claim_agrees",
+        "message",
+    }
     metrics = json.loads((bundle_dir / "metrics.json").read_text())
-    assert set(metrics) == {"attribution_rate", "collateral_churn", "claim_accuracy",
-                            "cost_per_attributed_fix", "rounds_to_converge"}
+    assert set(metrics) == {
+        "attribution_rate",
+        "collateral_churn",
+        "claim_accuracy",
+        "cost_per_attributed_fix",
+        "rounds_to_converge",
+    }
     trace = json.loads((bundle_dir / "trace.json").read_text())
     kinds = {e["kind"] for e in trace["entries"]}
     assert {"model_call", "tool_call"} <= kinds
@@ -109,8 +139,11 @@ def test_tampered_file_is_named(bundle_dir, tmp_path, capsys):
     (b / "extra.txt").write_text("smuggled")
     res = verify_bundle(b)
     assert not res.ok
-    assert dict(res.bad) == {"document/v2.html": "SHA-256 does not match the manifest",
-                             "metrics.json": "missing", "extra.txt": "not listed in the manifest"}
+    assert dict(res.bad) == {
+        "document/v2.html": "SHA-256 does not match the manifest",
+        "metrics.json": "missing",
+        "extra.txt": "not listed in the manifest",
+    }
     opened = open_bundle(b)
     assert set(opened.tampered) == {"document/v2.html", "metrics.json", "extra.txt"}
     assert not opened.ok
@@ -147,16 +180,18 @@ def _evil_zip(path: Path, entries: dict[str, bytes], link: str | None = None) ->
     return path
 
 
-@pytest.mark.parametrize("entries,link,needle", [
-    ({"manifest.json": b"{}", "../evil.txt": b"x"}, None, "outside the bundle"),
-    ({"manifest.json": b"{}", "/abs/evil.txt": b"x"}, None, "absolute path"),
-    ({"manifest.json": b"{}", "C:/evil.txt": b"x"}, None, "absolute path"),
-    ({"manifest.json": b"{}"}, "link", "symbolic link"),
-    ({"a.txt": b"x"}, None, "no manifest.json"),
-    ({"manifest.json": b"not json"}, None, "not valid JSON"),
-])
-def test_unsafe_or_malformed_zips_are_refused_in_one_line(tmp_path, entries, link, needle,
-                                                          capsys):
+@pytest.mark.parametrize(
+    "entries,link,needle",
+    [
+        ({"manifest.json": b"{}", "../evil.txt": b"x"}, None, "outside the bundle"),
+        ({"manifest.json": b"{}", "/abs/evil.txt": b"x"}, None, "absolute path"),
+        ({"manifest.json": b"{}", "C:/evil.txt": b"x"}, None, "absolute path"),
+        ({"manifest.json": b"{}"}, "link", "symbolic link"),
+        ({"a.txt": b"x"}, None, "no manifest.json"),
+        ({"manifest.json": b"not json"}, None, "not valid JSON"),
+    ],
+)
+def test_unsafe_or_malformed_zips_are_refused_in_one_line(tmp_path, entries, link, needle, capsys):
     z = _evil_zip(tmp_path / "evil.zip", entries, link)
     with pytest.raises(BundleError) as err:
         open_bundle(z)

@@ -34,14 +34,27 @@ def inputs(tmp_path):
     doc = tmp_path / "memo.html"
     doc.write_text(SAMPLE_HTML, encoding="utf-8")
     comments = tmp_path / "comments.json"
-    comments.write_text(json.dumps(sample_comments(Version.from_source(SAMPLE_HTML).text)),
-                        encoding="utf-8")
+    comments.write_text(
+        json.dumps(sample_comments(Version.from_source(SAMPLE_HTML).text)), encoding="utf-8"
+    )
     return doc, comments
 
 
 def _run_args(srv, doc, comments, tmp_path, *extra):
-    return ["run", "--doc", str(doc), "--comments", str(comments), "--base-url",
-            srv.base_url, "--model", srv.model, "--out", str(tmp_path / "bundles"), *extra]
+    return [
+        "run",
+        "--doc",
+        str(doc),
+        "--comments",
+        str(comments),
+        "--base-url",
+        srv.base_url,
+        "--model",
+        srv.model,
+        "--out",
+        str(tmp_path / "bundles"),
+        *extra,
+    ]
 
 
 def test_run_json_with_key_from_the_keyring(inputs, tmp_path, capsys, memory_keyring):
@@ -92,8 +105,9 @@ def test_run_prints_the_verification_line(inputs, tmp_path, capsys):
     assert out.count(VERIFICATION_MESSAGE) == 3
 
 
-@pytest.mark.parametrize("case", ["missing-doc", "not-json", "empty-list", "wrong-shape",
-                                  "deep-json", "bad-url"])
+@pytest.mark.parametrize(
+    "case", ["missing-doc", "not-json", "empty-list", "wrong-shape", "deep-json", "bad-url"]
+)
 def test_run_unusable_input_exits_2_in_one_line(inputs, tmp_path, capsys, case):
     doc, comments = inputs
     if case == "missing-doc":
@@ -107,13 +121,15 @@ def test_run_unusable_input_exits_2_in_one_line(inputs, tmp_path, capsys, case):
     elif case == "wrong-shape":
         comments.write_text('{"comments": 5}')
     url = "notaurl" if case == "bad-url" else "http://127.0.0.1:9/v1"
-    code = arl(["run", "--doc", str(doc), "--comments", str(comments), "--base-url",
-                url, "--model", "m"])
+    code = arl(
+        ["run", "--doc", str(doc), "--comments", str(comments), "--base-url", url, "--model", "m"]
+    )
     err = capsys.readouterr().err
     assert code == 2
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
-    assert ("--base-url" if case == "bad-url" else
-            doc.name if case == "missing-doc" else comments.name) in err
+    assert (
+        "--base-url" if case == "bad-url" else doc.name if case == "missing-doc" else comments.name
+    ) in err
 
 
 def test_run_refuses_comments_that_do_not_fit_the_document(inputs, tmp_path, capsys):
@@ -121,8 +137,19 @@ def test_run_refuses_comments_that_do_not_fit_the_document(inputs, tmp_path, cap
     doc, comments = inputs
     other = tmp_path / "other.html"
     other.write_text("<p>Nothing here matches any quote.</p>", encoding="utf-8")
-    code = arl(["run", "--doc", str(other), "--comments", str(comments), "--base-url",
-                "http://127.0.0.1:9/v1", "--model", "m"])
+    code = arl(
+        [
+            "run",
+            "--doc",
+            str(other),
+            "--comments",
+            str(comments),
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+            "--model",
+            "m",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2
     assert "none of its 3 comment(s) fits other.html" in err
@@ -158,17 +185,27 @@ def test_run_failure_exits_1_with_a_failed_bundle(inputs, tmp_path, capsys):
     assert b.status == "failed" and "missing-model" in b.reason
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP],
-                         ids=["ctrl-c", "term", "hangup"])
+@pytest.mark.parametrize(
+    "sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=["ctrl-c", "term", "hangup"]
+)
 def test_interrupt_exits_130_with_a_cancelled_bundle(inputs, tmp_path, sig):
     """Ctrl-C, a kill or a closed terminal: the run ends cancelled, with its bundle."""
     doc, comments = inputs
     with ScriptedServer(FixEverything(), latency=0.3) as srv:
         env = dict(os.environ, ARL_HOME=str(tmp_path / "home"), PYTHONUNBUFFERED="1")
-        proc = subprocess.Popen([sys.executable, "-m", "engine.cli",
-                                 *_run_args(srv, doc, comments, tmp_path, "--json")],
-                                cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "engine.cli",
+                *_run_args(srv, doc, comments, tmp_path, "--json"),
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         lines = []
         try:
             deadline = time.monotonic() + 60
@@ -198,8 +235,19 @@ def test_author_writes_a_document_from_a_shipped_brief(tmp_path, capsys):
     assert len(listed) >= 3 and any(line.startswith("policy-memo") for line in listed)
     out = tmp_path / "v1.html"
     with ScriptedServer(FixEverything()) as srv:
-        code = arl(["author", "--brief", "policy-memo", "--base-url", srv.base_url,
-                    "--model", srv.model, "--out", str(out)])
+        code = arl(
+            [
+                "author",
+                "--brief",
+                "policy-memo",
+                "--base-url",
+                srv.base_url,
+                "--model",
+                srv.model,
+                "--out",
+                str(out),
+            ]
+        )
         sent = srv.requests[-1]
     assert code == 0
     assert out.read_text() == AUTHORED_HTML
@@ -208,12 +256,40 @@ def test_author_writes_a_document_from_a_shipped_brief(tmp_path, capsys):
 
 
 def test_author_errors(tmp_path, capsys):
-    assert arl(["author", "--brief", "no-such-brief", "--base-url", "http://x/v1",
-                "--model", "m", "--out", str(tmp_path / "o.html")]) == 2
+    assert (
+        arl(
+            [
+                "author",
+                "--brief",
+                "no-such-brief",
+                "--base-url",
+                "http://x/v1",
+                "--model",
+                "m",
+                "--out",
+                str(tmp_path / "o.html"),
+            ]
+        )
+        == 2
+    )
     assert "no-such-brief" in capsys.readouterr().err
     with ScriptedServer(FixEverything()) as srv:
-        assert arl(["author", "--brief", "release-notes", "--base-url", srv.base_url,
-                    "--model", "nope", "--out", str(tmp_path / "o.html")]) == 1
+        assert (
+            arl(
+                [
+                    "author",
+                    "--brief",
+                    "release-notes",
+                    "--base-url",
+                    srv.base_url,
+                    "--model",
+                    "nope",
+                    "--out",
+                    str(tmp_path / "o.html"),
+                ]
+            )
+            == 1
+        )
     assert "does not know the model" in capsys.readouterr().err
 
 
@@ -221,8 +297,7 @@ def test_doctor_against_the_scripted_server(capsys):
     with ScriptedServer(FixEverything()) as srv:
         code = arl(["doctor", "--no-qt", "--base-url", srv.base_url, "--model", srv.model])
         out = capsys.readouterr().out
-        lines = {line.split(":")[0].split(None, 1)[1]: line.split()[0]
-                 for line in out.splitlines()}
+        lines = {line.split(":")[0].split(None, 1)[1]: line.split()[0] for line in out.splitlines()}
         assert lines["endpoint reachable"] == "PASS"
         assert lines["model present"] == "PASS"
         assert lines["tool calling works"] == "PASS"
@@ -267,16 +342,19 @@ def test_comments_export_and_import_round_trip(tmp_path, capsys):
     src = tmp_path / "c.json"
     src.write_text(json.dumps(native))
     w3c = tmp_path / "w3c.json"
-    assert arl(["comments", "export", "--doc", str(doc), "--comments", str(src), "--out",
-                str(w3c)]) == 0
+    assert (
+        arl(["comments", "export", "--doc", str(doc), "--comments", str(src), "--out", str(w3c)])
+        == 0
+    )
     coll = json.loads(w3c.read_text())
     item = coll["first"]["items"][0]
     pos = next(s for s in item["target"]["selector"] if s["type"] == "TextPositionSelector")
     assert pos["start"] == text.index("up to")  # code points
     assert native[0]["anchor"]["start_offset"] == pos["start"] + 1  # UTF-16: emoji is 2
     back = tmp_path / "back.json"
-    assert arl(["comments", "import", "--doc", str(doc), "--w3c", str(w3c), "--out",
-                str(back)]) == 0
+    assert (
+        arl(["comments", "import", "--doc", str(doc), "--w3c", str(w3c), "--out", str(back)]) == 0
+    )
     anchor = json.loads(back.read_text())["comments"][0]["anchor"]
     assert anchor["start_offset"] == native[0]["anchor"]["start_offset"]
     assert anchor["end_offset"] == native[0]["anchor"]["end_offset"]
@@ -299,8 +377,10 @@ def test_comments_import_with_nothing_importable_writes_nothing(tmp_path, capsys
     ann = tmp_path / "a.json"
     ann.write_text(json.dumps([{"type": "Annotation", "id": "x", "target": {}}]))
     out = tmp_path / "out.json"
-    assert arl(["comments", "import", "--annotations", str(ann), "--doc", str(doc),
-                "--out", str(out)]) == 2
+    assert (
+        arl(["comments", "import", "--annotations", str(ann), "--doc", str(doc), "--out", str(out)])
+        == 2
+    )
     err = capsys.readouterr().err
     assert "annotation x skipped" in err and "nothing written" in err
     assert not out.exists()
@@ -311,8 +391,21 @@ def test_comments_export_against_the_wrong_document_writes_nothing(inputs, tmp_p
     other = tmp_path / "other.txt"
     other.write_text("Nothing of the memo is here.")
     out = tmp_path / "w3c.json"
-    assert arl(["comments", "export", "--comments", str(comments), "--doc", str(other),
-                "--out", str(out)]) == 2
+    assert (
+        arl(
+            [
+                "comments",
+                "export",
+                "--comments",
+                str(comments),
+                "--doc",
+                str(other),
+                "--out",
+                str(out),
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err
     assert "does not fit other.txt" in err and "Nothing written" in err
     assert not out.exists()

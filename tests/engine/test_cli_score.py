@@ -13,15 +13,16 @@ F1000 = Path(__file__).resolve().parents[1] / "data/f1000rd/docs/3-195"
 
 
 def run(*args):
-    p = subprocess.run([sys.executable, "-m", "engine.cli", *map(str, args)],
-                       capture_output=True)
+    p = subprocess.run([sys.executable, "-m", "engine.cli", *map(str, args)], capture_output=True)
     return p.returncode, p.stdout, p.stderr.decode()
 
 
 def test_text_prints_body_text_content_exactly(tmp_path):
     doc = tmp_path / "d.html"
-    doc.write_bytes("<!doctype html><title>T</title><p>a\r\nb &amp; 🤔<script>s</script>"
-                    "<template>x</template><noscript><b>n</b></noscript>".encode())
+    doc.write_bytes(
+        "<!doctype html><title>T</title><p>a\r\nb &amp; 🤔<script>s</script>"
+        "<template>x</template><noscript><b>n</b></noscript>".encode()
+    )
     code, out, err = run("text", doc)
     assert code == 0 and err == ""
     assert out.decode("utf-8") == "a\nb & 🤔s<b>n</b>"
@@ -44,21 +45,57 @@ def test_score_json_shape_exactly(tmp_path):
     v2 = tmp_path / "v2.html"
     v1.write_text("<p>🤔 The blue kettle sat beside the blue teapot.</p>", encoding="utf-8")
     v2.write_text("<p>🤔 The blue kettle sat beside the green teapot.</p>", encoding="utf-8")
-    c = _comments(tmp_path, [{"id": "c1", "body": "colour", "anchor": {
-        "quote": "blue", "prefix": "sat beside the ", "suffix": " teapot.", "dom_path": "body",
-        "start_offset": 34, "end_offset": 38}}])
+    c = _comments(
+        tmp_path,
+        [
+            {
+                "id": "c1",
+                "body": "colour",
+                "anchor": {
+                    "quote": "blue",
+                    "prefix": "sat beside the ",
+                    "suffix": " teapot.",
+                    "dom_path": "body",
+                    "start_offset": 34,
+                    "end_offset": 38,
+                },
+            }
+        ],
+    )
     claims = tmp_path / "claims.json"
-    claims.write_text(json.dumps({"comments": [{"comment_id": "c1", "claim": "addressed",
-                                                "change_summary": "blue -> green",
-                                                "rationale": "asked"}], "notes": ""}))
-    code, out, err = run("score", "--v1", v1, "--v2", v2, "--comments", c, "--claims", claims,
-                         "--json")
+    claims.write_text(
+        json.dumps(
+            {
+                "comments": [
+                    {
+                        "comment_id": "c1",
+                        "claim": "addressed",
+                        "change_summary": "blue -> green",
+                        "rationale": "asked",
+                    }
+                ],
+                "notes": "",
+            }
+        )
+    )
+    code, out, err = run(
+        "score", "--v1", v1, "--v2", v2, "--comments", c, "--claims", claims, "--json"
+    )
     assert code == 0, err
     j = json.loads(out)
     assert set(j) == {"verdicts", "metrics"}
     (v,) = j["verdicts"]
-    assert set(v) == {"comment_id", "verdict", "v1", "v2", "method", "markup_changed", "claim",
-                      "claim_agrees", "message"}
+    assert set(v) == {
+        "comment_id",
+        "verdict",
+        "v1",
+        "v2",
+        "method",
+        "markup_changed",
+        "claim",
+        "claim_agrees",
+        "message",
+    }
     assert v["verdict"] == "edited" and v["claim"] == "addressed" and v["claim_agrees"] is True
     assert v["v1"] == {"start": 34, "end": 38, "text": "blue"}  # UTF-16 units: 🤔 is 2
     assert v["v2"] == {"start": 34, "end": 39, "text": "green"}
@@ -73,11 +110,29 @@ def test_score_json_shape_exactly(tmp_path):
 def test_score_w3c_annotations_auto_detected(tmp_path):
     v1 = tmp_path / "v1.txt"
     v1.write_text("😀 alpha beta gamma", encoding="utf-8")
-    coll = {"type": "AnnotationCollection", "first": {"items": [{
-        "id": "urn:a1", "type": "Annotation", "body": {"type": "TextualBody", "value": "hm"},
-        "target": {"selector": [
-            {"type": "TextQuoteSelector", "exact": "beta", "prefix": "alpha ", "suffix": " g"},
-            {"type": "TextPositionSelector", "start": 8, "end": 12}]}}]}}
+    coll = {
+        "type": "AnnotationCollection",
+        "first": {
+            "items": [
+                {
+                    "id": "urn:a1",
+                    "type": "Annotation",
+                    "body": {"type": "TextualBody", "value": "hm"},
+                    "target": {
+                        "selector": [
+                            {
+                                "type": "TextQuoteSelector",
+                                "exact": "beta",
+                                "prefix": "alpha ",
+                                "suffix": " g",
+                            },
+                            {"type": "TextPositionSelector", "start": 8, "end": 12},
+                        ]
+                    },
+                }
+            ]
+        },
+    }
     c = tmp_path / "w3c.json"
     c.write_text(json.dumps(coll))
     code, out, err = run("score", "--v1", v1, "--v2", v1, "--comments", c, "--json")
@@ -88,10 +143,16 @@ def test_score_w3c_annotations_auto_detected(tmp_path):
     assert "repaired" not in err
 
 
-@pytest.mark.parametrize("content,problem", [
-    (None, "file not found"), (b"{not json", "not JSON"), (b'"x"', "not a list of comments"),
-    (b"\xff\xfe\x00", "not UTF-8"), (b"", "empty file"),
-])
+@pytest.mark.parametrize(
+    "content,problem",
+    [
+        (None, "file not found"),
+        (b"{not json", "not JSON"),
+        (b'"x"', "not a list of comments"),
+        (b"\xff\xfe\x00", "not UTF-8"),
+        (b"", "empty file"),
+    ],
+)
 def test_score_unusable_input_is_one_line_exit_2(tmp_path, content, problem):
     v1 = tmp_path / "v1.txt"
     v1.write_text("abc")
@@ -106,20 +167,28 @@ def test_score_unusable_input_is_one_line_exit_2(tmp_path, content, problem):
 
 def test_score_missing_document_names_it(tmp_path):
     c = _comments(tmp_path, [])
-    code, _, err = run("score", "--v1", tmp_path / "gone.html", "--v2", tmp_path / "gone.html",
-                       "--comments", c)
+    code, _, err = run(
+        "score", "--v1", tmp_path / "gone.html", "--v2", tmp_path / "gone.html", "--comments", c
+    )
     assert code == 2 and "gone.html" in err and err.count("\n") == 1
 
 
 def test_one_bad_comment_does_not_stop_the_rest(tmp_path, capsys):
     v1 = tmp_path / "v1.txt"
     v1.write_text("alpha beta gamma")
-    c = _comments(tmp_path, [
-        {"id": "ok", "body": "", "anchor": {"quote": "beta", "start_offset": 6, "end_offset": 10}},
-        {"id": "noanchor", "body": ""},
-        {"id": "empty", "body": "", "anchor": {"quote": ""}},
-        {"id": "elsewhere", "body": "", "anchor": {"quote": "delta"}},
-    ])
+    c = _comments(
+        tmp_path,
+        [
+            {
+                "id": "ok",
+                "body": "",
+                "anchor": {"quote": "beta", "start_offset": 6, "end_offset": 10},
+            },
+            {"id": "noanchor", "body": ""},
+            {"id": "empty", "body": "", "anchor": {"quote": ""}},
+            {"id": "elsewhere", "body": "", "anchor": {"quote": "delta"}},
+        ],
+    )
     assert main(["score", "--v1", str(v1), "--v2", str(v1), "--comments", str(c), "--json"]) == 0
     cap = capsys.readouterr()
     j = json.loads(cap.out)
@@ -143,13 +212,26 @@ def test_human_summary_says_na_in_words(tmp_path, capsys):
 def test_given_version_makes_other_comments_stale(tmp_path):
     v1 = tmp_path / "v1.txt"
     v1.write_text("The new wording stays.")
-    c = _comments(tmp_path, [
-        {"id": "old", "body": "", "created_on_version_id": "draft-1",
-         "anchor": {"quote": "the old wording", "start_offset": 0, "end_offset": 15}},
-        {"id": "cur", "body": "", "created_on_version_id": "draft-2",
-         "anchor": {"quote": "new wording"}}])
-    code, out, err = run("score", "--v1", v1, "--v2", v1, "--comments", c,
-                         "--given-version", "draft-2", "--json")
+    c = _comments(
+        tmp_path,
+        [
+            {
+                "id": "old",
+                "body": "",
+                "created_on_version_id": "draft-1",
+                "anchor": {"quote": "the old wording", "start_offset": 0, "end_offset": 15},
+            },
+            {
+                "id": "cur",
+                "body": "",
+                "created_on_version_id": "draft-2",
+                "anchor": {"quote": "new wording"},
+            },
+        ],
+    )
+    code, out, err = run(
+        "score", "--v1", v1, "--v2", v1, "--comments", c, "--given-version", "draft-2", "--json"
+    )
     j = json.loads(out)
     vs = {v["comment_id"]: v for v in j["verdicts"]}
     assert vs["old"]["verdict"] == "stale_anchor"
@@ -161,8 +243,13 @@ def test_given_version_makes_other_comments_stale(tmp_path):
 def test_score_with_no_usable_comment_is_unusable_input(tmp_path):
     v1 = tmp_path / "v1.txt"
     v1.write_text("alpha beta gamma")
-    c = _comments(tmp_path, [{"id": "a", "body": "", "anchor": {"quote": "delta"}},
-                             {"id": "b", "body": "", "anchor": {"quote": ""}}])
+    c = _comments(
+        tmp_path,
+        [
+            {"id": "a", "body": "", "anchor": {"quote": "delta"}},
+            {"id": "b", "body": "", "anchor": {"quote": ""}},
+        ],
+    )
     code, out, err = run("score", "--v1", v1, "--v2", v1, "--comments", c, "--json")
     assert code == 2 and out == b""
     assert "none of its comments could be scored against v1.txt" in err
@@ -182,8 +269,18 @@ def test_w3c_position_only_annotation_takes_its_quote_from_the_text(tmp_path):
     v1 = tmp_path / "v1.txt"
     v1.write_text("😀 alpha beta gamma", encoding="utf-8")
     c = tmp_path / "w3c.json"
-    c.write_text(json.dumps([{"type": "Annotation", "id": "p1", "body": "x", "target": {
-        "selector": {"type": "TextPositionSelector", "start": 8, "end": 12}}}]))
+    c.write_text(
+        json.dumps(
+            [
+                {
+                    "type": "Annotation",
+                    "id": "p1",
+                    "body": "x",
+                    "target": {"selector": {"type": "TextPositionSelector", "start": 8, "end": 12}},
+                }
+            ]
+        )
+    )
     code, out, err = run("score", "--v1", v1, "--v2", v1, "--comments", c, "--json")
     assert code == 0, err
     (v,) = json.loads(out)["verdicts"]

@@ -78,7 +78,7 @@ def test_collateral_lists_outside_changes_with_v2_ranges():
     texts = [(c.deleted, c.inserted) for c in coll]
     assert any("year" in dd or "month" in ii for dd, ii in texts)
     for c in coll:
-        assert b[c.b0:c.b1] == c.inserted
+        assert b[c.b0 : c.b1] == c.inserted
 
 
 @pytest.mark.parametrize("a,b", [("", ""), ("", "x"), ("x", ""), ("same", "same")])

@@ -33,8 +33,15 @@ from engine.html_text import body_text
 DATA_DIR = Path(__file__).resolve().parents[1] / "data" / "html5lib-tests" / "tree-construction"
 
 HEADINGS = frozenset(
-    {"#data", "#errors", "#new-errors", "#document", "#document-fragment", "#script-off",
-     "#script-on"}
+    {
+        "#data",
+        "#errors",
+        "#new-errors",
+        "#document",
+        "#document-fragment",
+        "#script-off",
+        "#script-on",
+    }
 )
 
 TOTAL_CASES = 1792
@@ -78,8 +85,11 @@ def read_cases(path: Path) -> list[Case]:
                 data="\n".join(sections["#data"]),
                 document=tuple(document),
                 fragment="#document-fragment" in sections,
-                scripting="off" if "#script-off" in sections
-                else "on" if "#script-on" in sections else None,
+                scripting="off"
+                if "#script-off" in sections
+                else "on"
+                if "#script-on" in sections
+                else None,
             )
         )
 
@@ -151,7 +161,8 @@ def _all_cases() -> list[Case]:
 
 ALL_CASES = _all_cases()
 CHECKED = [
-    case for case in ALL_CASES
+    case
+    for case in ALL_CASES
     if not case.fragment and case.scripting != "off" and case.case_id not in EXCLUDED
 ]
 
@@ -177,12 +188,39 @@ def test_reader_understands_the_format() -> None:
     assert by_id["tests1.dat#0"].data == "Test"
     assert expected_body_text(by_id["tests1.dat#0"].document) == "Test"
     # A comment is not text; a template's content is not in the body's text.
-    assert expected_body_text(("| <html>", "|   <head>", "|   <body>", '|     "a"',
-                               "|     <!-- c -->", "|     <template>", "|       content",
-                               '|         "t"', '|     "b"', '|     "multi', 'line"')) == "ab" + "multi\nline"
+    assert (
+        expected_body_text(
+            (
+                "| <html>",
+                "|   <head>",
+                "|   <body>",
+                '|     "a"',
+                "|     <!-- c -->",
+                "|     <template>",
+                "|       content",
+                '|         "t"',
+                '|     "b"',
+                '|     "multi',
+                'line"',
+            )
+        )
+        == "ab" + "multi\nline"
+    )
     # Attributes and text outside the body do not count; a frameset is document.body.
-    assert expected_body_text(("| <html>", "|   <head>", '|     "h"', "|   <frameset>",
-                               '|     x="y"', '|     " "', '| "after"')) == " "
+    assert (
+        expected_body_text(
+            (
+                "| <html>",
+                "|   <head>",
+                '|     "h"',
+                "|   <frameset>",
+                '|     x="y"',
+                '|     " "',
+                '| "after"',
+            )
+        )
+        == " "
+    )
     assert expected_body_text(("| <!DOCTYPE html>", "| <html>", "|   <head>")) == ""
 
 

@@ -221,7 +221,7 @@ def test_prescan_details() -> None:
     # Only the first 1024 bytes are scanned.
     late = b"<!DOCTYPE html>" + b" " * 1009 + b"<meta charset=koi8-r>"
     assert decode_html(late)[1] == "UTF-8"
-    assert decode_html(late[15 + 50:])[1] == "KOI8-R"
+    assert decode_html(late[15 + 50 :])[1] == "KOI8-R"
     # An XML declaration counts when no meta does.
     assert decode_html(b'<?xml version="1.0" encoding="windows-1251"?><p>\xcf')[1] == (
         "windows-1251"
@@ -397,8 +397,13 @@ def test_signature_keeps_every_attribute() -> None:
     assert containers[-1] == (
         "html",
         "a",
-        (("data-k", "v"), ("href", "javascript:alert(1)"), ("onclick", "f()"),
-         ("style", "color:red"), ("target", "_blank")),
+        (
+            ("data-k", "v"),
+            ("href", "javascript:alert(1)"),
+            ("onclick", "f()"),
+            ("style", "color:red"),
+            ("target", "_blank"),
+        ),
     )
     assert _signature(html, "i")[0][-1] == ("html", "iframe", (("srcdoc", "<b>"),))
 

@@ -14,8 +14,9 @@ def _c(cid, quote, **kw):
 
 
 def _score(comments, v2=V2, **kw):
-    return score(Version.from_source(V1, "text"), Version.from_source(v2, "text", "v2"),
-                 comments, **kw)
+    return score(
+        Version.from_source(V1, "text"), Version.from_source(v2, "text", "v2"), comments, **kw
+    )
 
 
 def test_zero_is_a_number_and_na_is_a_reason():
@@ -30,8 +31,14 @@ def test_zero_is_a_number_and_na_is_a_reason():
 
 
 def test_attribution_counts_only_actionable_open_comments():
-    r = _score([_c("a", "one"), _c("b", "two"), _c("c", "three", actionable=False),
-                _c("d", "four", status="resolved")])
+    r = _score(
+        [
+            _c("a", "one"),
+            _c("b", "two"),
+            _c("c", "three", actionable=False),
+            _c("d", "four", status="resolved"),
+        ]
+    )
     m = r.metrics["attribution_rate"]
     assert (m.numerator, m.denominator) == (1, 2)
     assert {v.comment_id for v in r.verdicts} == {"a", "b", "c", "d"}
@@ -51,11 +58,15 @@ def test_churn_outside_over_all_changed():
 
 
 def test_claim_accuracy_agreement_rules():
-    report = parse_claim_report({"comments": [
-        {"comment_id": "a", "claim": "addressed"},        # edited -> agrees
-        {"comment_id": "b", "claim": "addressed"},        # untouched -> disagrees
-        {"comment_id": "c", "claim": "not_addressed"},    # untouched -> agrees
-    ]})
+    report = parse_claim_report(
+        {
+            "comments": [
+                {"comment_id": "a", "claim": "addressed"},  # edited -> agrees
+                {"comment_id": "b", "claim": "addressed"},  # untouched -> disagrees
+                {"comment_id": "c", "claim": "not_addressed"},  # untouched -> agrees
+            ]
+        }
+    )
     r = _score([_c("a", "one"), _c("b", "two"), _c("c", "three")], claims=report)
     m = r.metrics["claim_accuracy"]
     assert (m.numerator, m.denominator) == (2, 3)
@@ -68,17 +79,31 @@ def test_unusable_report_and_invented_ids_make_claim_accuracy_na():
     assert r.metrics["claim_accuracy"].is_na and "unusable" in r.metrics["claim_accuracy"].reason
     bad = parse_claim_report({"comments": [{"comment_id": "zz", "claim": "maybe"}]})
     assert not bad.usable
-    r = _score([_c("a", "one")], claims=parse_claim_report(
-        {"comments": [{"comment_id": "a", "claim": "addressed"},
-                      {"comment_id": "ghost", "claim": "addressed"}]}))
+    r = _score(
+        [_c("a", "one")],
+        claims=parse_claim_report(
+            {
+                "comments": [
+                    {"comment_id": "a", "claim": "addressed"},
+                    {"comment_id": "ghost", "claim": "addressed"},
+                ]
+            }
+        ),
+    )
     m = r.metrics["claim_accuracy"]
     assert m.is_na and "ghost" in m.reason
 
 
 def test_stale_anchor_claim_agrees_but_is_outside_every_denominator():
     stale = Comment("s", "x", Anchor("gone words"), created_on_version_id="v0")
-    report = parse_claim_report({"comments": [{"comment_id": "s", "claim": "stale_anchor"},
-                                              {"comment_id": "a", "claim": "addressed"}]})
+    report = parse_claim_report(
+        {
+            "comments": [
+                {"comment_id": "s", "claim": "stale_anchor"},
+                {"comment_id": "a", "claim": "addressed"},
+            ]
+        }
+    )
     r = _score([stale, _c("a", "one")], claims=report)
     by = {v.comment_id: v for v in r.verdicts}
     assert by["s"].verdict == "stale_anchor" and by["s"].claim_agrees is True
@@ -98,8 +123,11 @@ def test_cost_per_fix_uses_real_tokens_and_says_why_not():
 
 def test_rounds_to_converge():
     r = _score([_c("a", "one")], rounds_to_converge=2)
-    assert r.metrics["rounds_to_converge"].to_json() == {"value": 2, "numerator": 2,
-                                                         "denominator": 1}
+    assert r.metrics["rounds_to_converge"].to_json() == {
+        "value": 2,
+        "numerator": 2,
+        "denominator": 1,
+    }
     r = _score([_c("a", "one")], rounds_reason="did not converge within 3 rounds")
     assert r.metrics["rounds_to_converge"].reason == "did not converge within 3 rounds"
 

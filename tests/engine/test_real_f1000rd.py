@@ -39,5 +39,10 @@ def test_real_paper(doc):
         if a.quote not in v2.text:
             assert v.verdict != "untouched", c.id
     j = result.to_json()
-    assert set(j["metrics"]) == {"attribution_rate", "collateral_churn", "claim_accuracy",
-                                 "cost_per_attributed_fix", "rounds_to_converge"}
+    assert set(j["metrics"]) == {
+        "attribution_rate",
+        "collateral_churn",
+        "claim_accuracy",
+        "cost_per_attributed_fix",
+        "rounds_to_converge",
+    }

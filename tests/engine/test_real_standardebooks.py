@@ -18,7 +18,9 @@ from engine.scoring import Version, score
 
 BASE = Path(__file__).resolve().parents[1] / "data/standardebooks"
 INDEX = json.loads((BASE / "index.json").read_text())
-PAIRS = [(c["dir"], c["message"], p) for c in INDEX for p in sorted((BASE / c["dir"]).glob("*.v1.xhtml"))]
+PAIRS = [
+    (c["dir"], c["message"], p) for c in INDEX for p in sorted((BASE / c["dir"]).glob("*.v1.xhtml"))
+]
 TEXT_EDITS = {"b800abf", "289df64", "0159a89", "106b013", "8afef18"}
 
 
@@ -37,13 +39,19 @@ def _windows(text, size=200):
 @pytest.mark.parametrize("sha,message,path", PAIRS, ids=[f"{s}-{p.name[:20]}" for s, _, p in PAIRS])
 def test_editorial_commit(sha, message, path):
     v1 = Version.from_source(path.read_bytes(), "html", "v1")
-    v2 = Version.from_source(path.with_name(path.name.replace(".v1.", ".v2.")).read_bytes(),
-                             "html", "v2")
+    v2 = Version.from_source(
+        path.with_name(path.name.replace(".v1.", ".v2.")).read_bytes(), "html", "v2"
+    )
     om = utf16.OffsetMap(v1.text)
     wins = _windows(v1.text)
-    comments = [Comment(f"w{k}", "", Anchor(v1.text[s:e], start_offset=om.to_utf16(s),
-                                            end_offset=om.to_utf16(e)))
-                for k, (s, e) in enumerate(wins)]
+    comments = [
+        Comment(
+            f"w{k}",
+            "",
+            Anchor(v1.text[s:e], start_offset=om.to_utf16(s), end_offset=om.to_utf16(e)),
+        )
+        for k, (s, e) in enumerate(wins)
+    ]
     r = score(v1, v2, comments)
     assert not r.unusable
     n2 = normalize(v2.text)

@@ -6,8 +6,19 @@ from engine.models import Anchor, Comment
 from engine.scoring import Version, score
 
 
-def _one(v1_src, v2_src, quote, *, kind="text", occurrence=0, prefix=None, suffix=None,
-         start=None, end=None, created_on=None):
+def _one(
+    v1_src,
+    v2_src,
+    quote,
+    *,
+    kind="text",
+    occurrence=0,
+    prefix=None,
+    suffix=None,
+    start=None,
+    end=None,
+    created_on=None,
+):
     v1 = Version.from_source(v1_src, kind, "v1")
     v2 = Version.from_source(v2_src, kind, "v2")
     i = -1
@@ -15,23 +26,36 @@ def _one(v1_src, v2_src, quote, *, kind="text", occurrence=0, prefix=None, suffi
         i = v1.text.find(quote, i + 1)
     assert i >= 0 or start is not None
     from engine.utf16 import to_utf16
+
     s = to_utf16(v1.text, i) if start is None else start
     e = to_utf16(v1.text, i + len(quote)) if end is None else end
     if start == "missing":
         s = e = None
-    c = Comment("c1", "fix", Anchor(
-        quote, v1.text[max(0, i - 32):i] if prefix is None else prefix,
-        v1.text[i + len(quote):i + len(quote) + 32] if suffix is None else suffix,
-        start_offset=s, end_offset=e), created_on_version_id=created_on)
+    c = Comment(
+        "c1",
+        "fix",
+        Anchor(
+            quote,
+            v1.text[max(0, i - 32) : i] if prefix is None else prefix,
+            v1.text[i + len(quote) : i + len(quote) + 32] if suffix is None else suffix,
+            start_offset=s,
+            end_offset=e,
+        ),
+        created_on_version_id=created_on,
+    )
     r = score(v1, v2, [c])
     return r, (r.verdicts[0] if r.verdicts else None)
 
 
 def test_lookalike_sentence_elsewhere_is_not_the_rewritten_one():
-    v1 = ("Step 1. Warning: keep the lid closed while the unit is running. "
-          "Step 2. Warning: keep the lid closed while the unit is running. Done.")
-    v2 = ("Step 1. Make sure the cover stays shut whenever the motor turns. "
-          "Step 2. Warning: keep the lid closed while the unit is running. Done.")
+    v1 = (
+        "Step 1. Warning: keep the lid closed while the unit is running. "
+        "Step 2. Warning: keep the lid closed while the unit is running. Done."
+    )
+    v2 = (
+        "Step 1. Make sure the cover stays shut whenever the motor turns. "
+        "Step 2. Warning: keep the lid closed while the unit is running. Done."
+    )
     r, v = _one(v1, v2, "keep the lid closed while the unit is running", occurrence=0)
     assert v.verdict == "edited"
     assert v.v2.start < v2.index("Step 2")  # never the untouched lookalike in step 2
@@ -83,8 +107,11 @@ def test_second_phrase_by_context_when_offsets_are_missing():
     v1 = "In 2023 revenue rose sharply. In 2024 revenue rose sharply."
     v2 = "In 2023 revenue rose sharply. In 2024 revenue fell slightly."
     vv1 = Version.from_source(v1, "text")
-    c = Comment("c1", "x", Anchor("revenue rose sharply", "In 2024 ", ".", start_offset=None,
-                                  end_offset=None))
+    c = Comment(
+        "c1",
+        "x",
+        Anchor("revenue rose sharply", "In 2024 ", ".", start_offset=None, end_offset=None),
+    )
     r = score(vv1, Version.from_source(v2, "text", "v2"), [c])
     (v,) = r.verdicts
     assert v.v1.start == v1.rindex("revenue") and v.verdict == "edited"
@@ -102,23 +129,33 @@ def test_utf16_offsets_after_emoji_are_not_read_as_code_points():
     i = v1.index("Friday")
     assert j["v1"]["start"] == i + 5
     r, v = _one(v1, v2, "ship", occurrence=1)
-    assert v.verdict == "untouched" and r.to_json()["verdicts"][0]["v2"]["start"] == \
-        v2.rindex("ship") + 6
+    assert (
+        v.verdict == "untouched"
+        and r.to_json()["verdicts"][0]["v2"]["start"] == v2.rindex("ship") + 6
+    )
 
 
-@pytest.mark.parametrize("v1,v2,quote", [
-    ("The ﬁnal offer stands.", "The final offer stands.", "ﬁnal offer"),  # ligature
-    ("Pay 10\u00a0EUR now.", "Pay 10 EUR now.", "10\u00a0EUR"),  # NBSP
-    ("An inter\u00adnational team.", "An international team.", "international"),  # soft hyphen
-    ("Zero\u200bwidth here.", "Zerowidth here.", "Zero\u200bwidth"),  # zero width space
-])
+@pytest.mark.parametrize(
+    "v1,v2,quote",
+    [
+        ("The ﬁnal offer stands.", "The final offer stands.", "ﬁnal offer"),  # ligature
+        ("Pay 10\u00a0EUR now.", "Pay 10 EUR now.", "10\u00a0EUR"),  # NBSP
+        ("An inter\u00adnational team.", "An international team.", "international"),  # soft hyphen
+        ("Zero\u200bwidth here.", "Zerowidth here.", "Zero\u200bwidth"),  # zero width space
+    ],
+)
 def test_compatibility_forms_and_ignorables_are_untouched(v1, v2, quote):
     vv1 = Version.from_source(v1, "text")
     i = vv1.text.find(quote) if quote in v1 else v1.find(quote.replace("\u00ad", ""))
     if i < 0:  # soft hyphen case: the reviewer's quote lacks the U+00AD the text has
         i = 3
-    r, v = _one(v1, v2, quote, start=i, end=i + len(quote) + (1 if "\u00ad" in v1 and
-                                                                   "\u00ad" not in quote else 0))
+    r, v = _one(
+        v1,
+        v2,
+        quote,
+        start=i,
+        end=i + len(quote) + (1 if "\u00ad" in v1 and "\u00ad" not in quote else 0),
+    )
     assert v.verdict == "untouched", (v.verdict, v.note)
 
 
@@ -137,16 +174,24 @@ def test_quote_spanning_br_matches_text_content():
 def test_empty_or_null_quotes_are_unusable_not_whole_document(quote):
     v1 = Version.from_source("Chapter one. A short preface follows.", "text")
     good = Comment("good", "x", Anchor("short", start_offset=15, end_offset=20))
-    bad = Comment("bad", "x", Anchor(quote, None, None, start_offset=None, end_offset=None)
-                  if quote is None else Anchor(quote))
-    r = score(v1, Version.from_source("Chapter one. A long preface follows.", "text", "v2"),
-              [bad, good])
+    bad = Comment(
+        "bad",
+        "x",
+        Anchor(quote, None, None, start_offset=None, end_offset=None)
+        if quote is None
+        else Anchor(quote),
+    )
+    r = score(
+        v1, Version.from_source("Chapter one. A long preface follows.", "text", "v2"), [bad, good]
+    )
     assert [v.comment_id for v in r.verdicts] == ["good"]
     assert r.unusable == [("bad", "the anchor has no quote")]
     assert r.metrics["attribution_rate"].denominator == 1
 
 
-@pytest.mark.parametrize("start,end", [(400, 410), (45, 400), (-5, 3), (10, 2), ("missing", "missing")])
+@pytest.mark.parametrize(
+    "start,end", [(400, 410), (45, 400), (-5, 3), (10, 2), ("missing", "missing")]
+)
 def test_offsets_past_the_end_or_wrong_are_repaired_from_the_quote(start, end):
     text = "Alpha section. Beta section covers gamma rays."
     r, v = _one(text, text, "gamma rays", start=start, end=end)
@@ -161,11 +206,14 @@ def test_quote_absent_from_v1_made_on_it_is_unusable():
 
 def test_stale_anchor_rule_and_message():
     from engine.models import STALE_ANCHOR_MESSAGE
-    r, v = _one("The plan is good.", "The plan is great.", "old wording", start=0, end=3,
-                created_on="v0")
+
+    r, v = _one(
+        "The plan is good.", "The plan is great.", "old wording", start=0, end=3, created_on="v0"
+    )
     assert v.verdict == "stale_anchor" and v.message == STALE_ANCHOR_MESSAGE
-    assert STALE_ANCHOR_MESSAGE == ("ATTRIBUTION: STALE ANCHOR - quote not found in current "
-                                    "version; comment left unresolved")
+    assert STALE_ANCHOR_MESSAGE == (
+        "ATTRIBUTION: STALE ANCHOR - quote not found in current version; comment left unresolved"
+    )
     for m in ("attribution_rate", "claim_accuracy"):
         assert r.metrics[m].is_na
     # Made on another version but its quote is in the given one: scored normally.
@@ -190,8 +238,11 @@ def test_deleted_sentence():
 
 
 def test_whitespace_reflow_is_untouched():
-    r, v = _one("The quick survey covers three regions.",
-                "The quick survey\n      covers three regions.", "survey covers three")
+    r, v = _one(
+        "The quick survey covers three regions.",
+        "The quick survey\n      covers three regions.",
+        "survey covers three",
+    )
     assert v.verdict == "untouched" and v.v2.text == "survey\n      covers three"
 
 

@@ -40,8 +40,15 @@ from tests.helpers.scripted_server import (
 
 
 def _config(srv: ScriptedServer, **kw) -> AgentConfig:
-    base = dict(base_url=srv.base_url, model=srv.model, api_key=None, request_timeout=10,
-                max_retries=2, backoff_initial=0.01, backoff_max=0.05)
+    base = dict(
+        base_url=srv.base_url,
+        model=srv.model,
+        api_key=None,
+        request_timeout=10,
+        max_retries=2,
+        backoff_initial=0.01,
+        backoff_max=0.05,
+    )
     base.update(kw)
     return AgentConfig(**base)
 
@@ -50,16 +57,18 @@ def _setup(tmp_path, comments=None, raw=SAMPLE_HTML, kind="html"):
     ws = Workspace(tmp_path / "ws.sqlite3")
     text = Version.from_source(raw, kind).text
     objs = comments if comments is not None else sample_comments(text)
-    doc = prepare_document(ws, "Remote work policy", raw, kind,
-                           [Comment.from_json(o) for o in objs])
+    doc = prepare_document(
+        ws, "Remote work policy", raw, kind, [Comment.from_json(o) for o in objs]
+    )
     return ws, doc, text
 
 
 async def _run(ws, doc, srv, tmp_path, **kw):
     events = []
     cfg_kw = kw.pop("config", {})
-    outcome = await run_review(ws, doc, _config(srv, **cfg_kw), out_dir=tmp_path / "bundles",
-                               on_event=events.append, **kw)
+    outcome = await run_review(
+        ws, doc, _config(srv, **cfg_kw), out_dir=tmp_path / "bundles", on_event=events.append, **kw
+    )
     return outcome, events
 
 
@@ -117,8 +126,12 @@ async def test_claims_without_editing_are_reopened(tmp_path, capsys):
 
 async def test_churn_outside_anchors_is_measured(tmp_path):
     ws, doc, _ = _setup(tmp_path)
-    with ScriptedServer(Churner("This policy takes effect on the first of next month.",
-                                       "The policy starts next month, on the first day.")) as srv:
+    with ScriptedServer(
+        Churner(
+            "This policy takes effect on the first of next month.",
+            "The policy starts next month, on the first day.",
+        )
+    ) as srv:
         outcome, _ = await _run(ws, doc, srv, tmp_path)
     churn = outcome.metrics["collateral_churn"]
     assert churn["value"] is not None and churn["value"] > 0.3
@@ -130,12 +143,17 @@ async def test_churn_outside_anchors_is_measured(tmp_path):
     assert r1["metrics"]["rounds_to_converge"]["value"] is None
     v2 = b.version("v2").to_version().text
     from engine import utf16
+
     om = utf16.OffsetMap(v2)
-    pieces = [v2[om.to_codepoint(c["v2_start"]):om.to_codepoint(c["v2_end"])]
-              for c in b.verdicts["collateral"]]
+    pieces = [
+        v2[om.to_codepoint(c["v2_start"]) : om.to_codepoint(c["v2_end"])]
+        for c in b.verdicts["collateral"]
+    ]
     assert pieces and all(p == c["inserted"] for p, c in zip(pieces, b.verdicts["collateral"]))
-    assert any("starts next month" in c["inserted"] or "day" in c["inserted"]
-               for c in b.verdicts["collateral"])
+    assert any(
+        "starts next month" in c["inserted"] or "day" in c["inserted"]
+        for c in b.verdicts["collateral"]
+    )
 
 
 async def test_narration_stall_is_nudged_then_works(tmp_path):
@@ -156,8 +174,7 @@ async def test_narration_stall_is_nudged_then_works(tmp_path):
 async def test_silent_model_is_nudged_a_bounded_number_of_times(tmp_path):
     ws, doc, _ = _setup(tmp_path)
     with ScriptedServer(Silent()) as srv:
-        outcome, events = await _run(ws, doc, srv, tmp_path, rounds=1,
-                                     config={"max_nudges": 2})
+        outcome, events = await _run(ws, doc, srv, tmp_path, rounds=1, config={"max_nudges": 2})
     assert sum(isinstance(e, NarrationNudged) for e in events) == 2
     assert outcome.status == "completed"
     assert outcome.metrics["attribution_rate"]["value"] == 0.0
@@ -179,8 +196,9 @@ async def test_invented_ids_and_bad_arguments_go_back_to_the_model(tmp_path):
     ws, doc, _ = _setup(tmp_path)
     with ScriptedServer(Inventor()) as srv:
         outcome, events = await _run(ws, doc, srv, tmp_path)
-        tool_msgs = [m["content"] for r in srv.requests for m in r["messages"]
-                     if m.get("role") == "tool"]
+        tool_msgs = [
+            m["content"] for r in srv.requests for m in r["messages"] if m.get("role") == "tool"
+        ]
     refused = [e for e in events if isinstance(e, ToolCalled) and not e.ok]
     assert len(refused) == 2
     assert any("no comment with id 'c-999'" in m for m in tool_msgs)
@@ -194,16 +212,18 @@ async def test_stale_anchor_is_excluded_and_left_unresolved(tmp_path):
     raw = SAMPLE_HTML
     text = Version.from_source(raw).text
     comments = sample_comments(text)
-    stale = make_comment("An older draft said: staff may never work from home at all.",
-                         "may never work from home", "c-stale",
-                         created_on_version_id="v0")
+    stale = make_comment(
+        "An older draft said: staff may never work from home at all.",
+        "may never work from home",
+        "c-stale",
+        created_on_version_id="v0",
+    )
     comments.append(stale)
     ws, doc, _ = _setup(tmp_path, comments)
     with ScriptedServer(StaleAware()) as srv:
         outcome, events = await _run(ws, doc, srv, tmp_path)
     assert outcome.status == "completed"
-    assert outcome.metrics["attribution_rate"] == {"value": 1.0, "numerator": 3,
-                                                   "denominator": 3}
+    assert outcome.metrics["attribution_rate"] == {"value": 1.0, "numerator": 3, "denominator": 3}
     assert outcome.metrics["rounds_to_converge"]["value"] == 1
     vc = [e for e in events if isinstance(e, VerdictsComputed)][-1]
     assert vc.stale == ["c-stale"]
@@ -242,8 +262,9 @@ async def test_bad_key_and_unknown_model_are_clear_failures(tmp_path):
     with ScriptedServer(FixEverything(), api_key="sk-right") as srv:
         outcome, _ = await _run(ws, doc, srv, tmp_path, config={"api_key": "sk-wrong-123456"})
         assert outcome.status == "failed" and "refused the API key" in outcome.reason
-        outcome2, _ = await _run(ws, doc, srv, tmp_path,
-                                 config={"api_key": "sk-right", "model": "no-such-model"})
+        outcome2, _ = await _run(
+            ws, doc, srv, tmp_path, config={"api_key": "sk-right", "model": "no-such-model"}
+        )
         assert outcome2.status == "failed"
         assert "does not know the model 'no-such-model'" in outcome2.reason
     for o in (outcome, outcome2):
@@ -288,8 +309,9 @@ async def test_cancel_handle_mid_run_leaves_a_cancelled_bundle(tmp_path):
             handle.cancel()
 
     with ScriptedServer(FixEverything()) as srv:
-        outcome = await run_review(ws, doc, _config(srv), out_dir=tmp_path / "b",
-                                   handle=handle, on_event=on_event)
+        outcome = await run_review(
+            ws, doc, _config(srv), out_dir=tmp_path / "b", handle=handle, on_event=on_event
+        )
     assert outcome.status == "cancelled"
     assert isinstance(events[-1], RunFinished) and events[-1].status == "cancelled"
     b = open_bundle(outcome.bundle)
@@ -302,8 +324,9 @@ async def test_task_cancel_leaves_a_cancelled_bundle(tmp_path):
     ws, doc, _ = _setup(tmp_path)
     events = []
     with ScriptedServer(FixEverything(), latency=0.3) as srv:
-        task = asyncio.create_task(run_review(ws, doc, _config(srv),
-                                              out_dir=tmp_path / "b", on_event=events.append))
+        task = asyncio.create_task(
+            run_review(ws, doc, _config(srv), out_dir=tmp_path / "b", on_event=events.append)
+        )
         while not any(isinstance(e, ToolCalled) for e in events):
             await asyncio.sleep(0.02)
         task.cancel()
@@ -319,8 +342,9 @@ async def test_task_cancel_leaves_a_cancelled_bundle(tmp_path):
 async def test_token_limit_stops_the_run(tmp_path):
     ws, doc, _ = _setup(tmp_path)
     with ScriptedServer(ClaimWithoutEditing()) as srv:
-        outcome, _ = await _run(ws, doc, srv, tmp_path, rounds=5,
-                                config={"max_tokens_per_run": 500})
+        outcome, _ = await _run(
+            ws, doc, srv, tmp_path, rounds=5, config={"max_tokens_per_run": 500}
+        )
     assert outcome.status == "completed"
     assert "token limit" in outcome.reason
     assert outcome.rounds < 5
@@ -352,9 +376,14 @@ class _ResolveAll(FixEverything):
 
 async def test_a_resolved_stale_comment_is_reopened_with_the_stale_message(tmp_path):
     text = Version.from_source(SAMPLE_HTML).text
-    comments = sample_comments(text) + [make_comment(
-        "An older draft said: staff may never work from home at all.",
-        "may never work from home", "c-stale", created_on_version_id="v0")]
+    comments = sample_comments(text) + [
+        make_comment(
+            "An older draft said: staff may never work from home at all.",
+            "may never work from home",
+            "c-stale",
+            created_on_version_id="v0",
+        )
+    ]
     ws, doc, _ = _setup(tmp_path, comments)
     with ScriptedServer(_ResolveAll()) as srv:
         outcome, events = await _run(ws, doc, srv, tmp_path, rounds=1)
@@ -384,8 +413,10 @@ async def test_tokens_are_summed_per_round_and_per_run(tmp_path):
 async def test_a_server_refusing_required_tool_choice_still_gets_nudged(tmp_path):
     class StallOnce(Staller):
         def narrate(self, body):
-            if body.get("tool_choice") == "auto" and sum(
-                    m.get("role") == "user" for m in body["messages"]) > 1:
+            if (
+                body.get("tool_choice") == "auto"
+                and sum(m.get("role") == "user" for m in body["messages"]) > 1
+            ):
                 return None  # the nudge arrived (as auto): work
             return super().narrate(body)
 
@@ -395,8 +426,11 @@ async def test_a_server_refusing_required_tool_choice_still_gets_nudged(tmp_path
         assert 400 in srv.statuses
     assert outcome.status == "completed", outcome.reason
     assert outcome.metrics["attribution_rate"]["value"] == 1.0
-    notes = [e for e in json.loads((outcome.bundle / "trace.json").read_text())["entries"]
-             if e["kind"] == "note" and "tool_choice=required" in e.get("text", "")]
+    notes = [
+        e
+        for e in json.loads((outcome.bundle / "trace.json").read_text())["entries"]
+        if e["kind"] == "note" and "tool_choice=required" in e.get("text", "")
+    ]
     assert notes
 
 

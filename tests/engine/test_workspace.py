@@ -126,10 +126,30 @@ def test_killed_mid_run_loses_nothing_committed(tmp_path):
     with ScriptedServer(FixEverything(), latency=0.4) as srv:
         env = dict(os.environ, ARL_HOME=str(tmp_path / "home"))
         proc = subprocess.Popen(
-            [sys.executable, "-m", "engine.cli", "run", "--doc", str(doc_path), "--comments",
-             str(comments_path), "--base-url", srv.base_url, "--model", srv.model,
-             "--workspace", str(db), "--out", str(tmp_path / "bundles")],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            [
+                sys.executable,
+                "-m",
+                "engine.cli",
+                "run",
+                "--doc",
+                str(doc_path),
+                "--comments",
+                str(comments_path),
+                "--base-url",
+                srv.base_url,
+                "--model",
+                srv.model,
+                "--workspace",
+                str(db),
+                "--out",
+                str(tmp_path / "bundles"),
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         try:
             deadline = time.monotonic() + 60
             pushed = False

@@ -64,12 +64,14 @@ def apply_fix(content: str, comment: dict[str, Any], fn=rewrite) -> str:
         i = content.find(q)
     if i < 0:
         return content
-    return content[:i] + fn(q) + content[i + len(q):]
+    return content[:i] + fn(q) + content[i + len(q) :]
 
 
-AUTHORED_HTML = ("<!DOCTYPE html><html><head><title>Hybrid work</title></head><body>"
-                 "<h1>Hybrid work</h1><p>Teams meet in the office on Tuesdays and "
-                 "Thursdays.</p></body></html>")
+AUTHORED_HTML = (
+    "<!DOCTYPE html><html><head><title>Hybrid work</title></head><body>"
+    "<h1>Hybrid work</h1><p>Teams meet in the office on Tuesdays and "
+    "Thursdays.</p></body></html>"
+)
 
 
 class ScriptedAgent:
@@ -86,10 +88,14 @@ class ScriptedAgent:
         self.work_calls = 0
 
     # -- response builders --------------------------------------------------------------
-    def completion(self, content: str | None = None,
-                   tool_calls: list[tuple[str, dict[str, Any]]] | None = None,
-                   raw_args: list[str] | None = None, prompt_tokens: int = 100,
-                   completion_tokens: int = 20) -> dict[str, Any]:
+    def completion(
+        self,
+        content: str | None = None,
+        tool_calls: list[tuple[str, dict[str, Any]]] | None = None,
+        raw_args: list[str] | None = None,
+        prompt_tokens: int = 100,
+        completion_tokens: int = 20,
+    ) -> dict[str, Any]:
         msg: dict[str, Any] = {"role": "assistant", "content": content}
         if tool_calls:
             self._n = getattr(self, "_n", 0)
@@ -97,18 +103,33 @@ class ScriptedAgent:
             for i, (name, args) in enumerate(tool_calls):
                 self._n += 1
                 arg_text = raw_args[i] if raw_args and i < len(raw_args) else json.dumps(args)
-                calls.append({"id": f"call_{self._n}", "type": "function",
-                              "function": {"name": name, "arguments": arg_text}})
+                calls.append(
+                    {
+                        "id": f"call_{self._n}",
+                        "type": "function",
+                        "function": {"name": name, "arguments": arg_text},
+                    }
+                )
             msg["tool_calls"] = calls
         out: dict[str, Any] = {
-            "id": f"chatcmpl-{int(time.time() * 1000)}", "object": "chat.completion",
-            "created": int(time.time()), "model": MODEL,
-            "choices": [{"index": 0, "message": msg,
-                         "finish_reason": "tool_calls" if tool_calls else "stop"}]}
+            "id": f"chatcmpl-{int(time.time() * 1000)}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": MODEL,
+            "choices": [
+                {
+                    "index": 0,
+                    "message": msg,
+                    "finish_reason": "tool_calls" if tool_calls else "stop",
+                }
+            ],
+        }
         if self.usage:
-            out["usage"] = {"prompt_tokens": prompt_tokens,
-                            "completion_tokens": completion_tokens,
-                            "total_tokens": prompt_tokens + completion_tokens}
+            out["usage"] = {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            }
         return out
 
     # -- policy -------------------------------------------------------------------------
@@ -117,12 +138,18 @@ class ScriptedAgent:
         if tools == ["record_number"]:  # arl doctor's tool-calling probe
             return self.completion(tool_calls=[("record_number", {"n": 7})])
         if not tools and not body.get("response_format"):  # arl author
-            return self.completion("Here you go:\n```html\n" + AUTHORED_HTML + "\n```",
-                                   prompt_tokens=80, completion_tokens=200)
+            return self.completion(
+                "Here you go:\n```html\n" + AUTHORED_HTML + "\n```",
+                prompt_tokens=80,
+                completion_tokens=200,
+            )
         if body.get("response_format"):
             user = body["messages"][-1]["content"]
-            ids = [json.loads(line)["comment_id"] for line in user.splitlines()
-                   if line.startswith("{\"comment_id\"")]
+            ids = [
+                json.loads(line)["comment_id"]
+                for line in user.splitlines()
+                if line.startswith('{"comment_id"')
+            ]
             return self.report(ids, body)
         with self.lock:
             self.work_calls += 1
@@ -137,15 +164,20 @@ class ScriptedAgent:
             content = apply_fix(content, c)
         return content
 
-    def dispositions(self, comments: list[dict[str, Any]], content: str,
-                     new: str) -> list[tuple[str, dict[str, Any]]]:
+    def dispositions(
+        self, comments: list[dict[str, Any]], content: str, new: str
+    ) -> list[tuple[str, dict[str, Any]]]:
         calls = []
         for c in comments:
             if c.get("quote") and c["quote"] in content:
                 calls.append(("resolve_comment", {"comment_id": c["id"], "note": "rewritten"}))
             else:
-                calls.append(("reply_comment", {"comment_id": c["id"],
-                                                "body": "The quoted text is not in the document."}))
+                calls.append(
+                    (
+                        "reply_comment",
+                        {"comment_id": c["id"], "body": "The quoted text is not in the document."},
+                    )
+                )
         return calls
 
     def work(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -154,10 +186,14 @@ class ScriptedAgent:
             return stall
         results = _tool_results(body["messages"])
         names = [r[0] for r in results]
-        listed = next((json.loads(r[2]) for r in results if r[0] == "list_comments"
-                       and r[2].startswith("{")), None)
-        pulled = next((json.loads(r[2]) for r in results if r[0] == "pull_document"
-                       and r[2].startswith("{")), None)
+        listed = next(
+            (json.loads(r[2]) for r in results if r[0] == "list_comments" and r[2].startswith("{")),
+            None,
+        )
+        pulled = next(
+            (json.loads(r[2]) for r in results if r[0] == "pull_document" and r[2].startswith("{")),
+            None,
+        )
         if listed is None or pulled is None:
             return self.completion(tool_calls=[("list_comments", {}), ("pull_document", {})])
         comments = listed["comments"]
@@ -166,8 +202,18 @@ class ScriptedAgent:
         if "push_version" not in names:
             new = self.edit(pulled["content"], comments)
             summary = "\n".join(f"{c['id']}: rewrote the passage" for c in comments)
-            return self.completion(tool_calls=[("push_version", {
-                "base_version_id": pulled["version_id"], "content": new, "summary": summary})])
+            return self.completion(
+                tool_calls=[
+                    (
+                        "push_version",
+                        {
+                            "base_version_id": pulled["version_id"],
+                            "content": new,
+                            "summary": summary,
+                        },
+                    )
+                ]
+            )
         if not any(n in ("resolve_comment", "reply_comment") for n in names):
             calls = self.dispositions(comments, pulled["content"], "")
             if calls:
@@ -178,9 +224,18 @@ class ScriptedAgent:
         return "addressed"
 
     def report(self, ids: list[str], body: dict[str, Any]) -> dict[str, Any]:
-        rep = {"comments": [{"comment_id": i, "claim": self.claim_for(i),
-                             "change_summary": "rewrote the passage", "rationale": "asked"}
-                            for i in ids], "notes": ""}
+        rep = {
+            "comments": [
+                {
+                    "comment_id": i,
+                    "claim": self.claim_for(i),
+                    "change_summary": "rewrote the passage",
+                    "rationale": "asked",
+                }
+                for i in ids
+            ],
+            "notes": "",
+        }
         return self.completion(json.dumps(rep), prompt_tokens=50, completion_tokens=30)
 
 
@@ -218,8 +273,10 @@ class Staller(ScriptedAgent):
             self.forced_seen += 1
             return None
         if not any(m.get("role") == "tool" for m in body["messages"]):
-            return self.completion("I will now carefully revise the document so that every "
-                                   "review comment is addressed.")
+            return self.completion(
+                "I will now carefully revise the document so that every "
+                "review comment is addressed."
+            )
         return None
 
 
@@ -241,9 +298,10 @@ class Inventor(ScriptedAgent):
     def work(self, body: dict[str, Any]) -> dict[str, Any]:
         if not self.invented:
             self.invented = True
-            return self.completion(tool_calls=[("resolve_comment", {"comment_id": "c-999"}),
-                                               ("reply_comment", {})],
-                                   raw_args=[json.dumps({"comment_id": "c-999"}), "{not json"])
+            return self.completion(
+                tool_calls=[("resolve_comment", {"comment_id": "c-999"}), ("reply_comment", {})],
+                raw_args=[json.dumps({"comment_id": "c-999"}), "{not json"],
+            )
         return super().work(body)
 
     def report(self, ids: list[str], body: dict[str, Any]) -> dict[str, Any]:
@@ -279,9 +337,17 @@ class Silent(ScriptedAgent):
 class ScriptedServer:
     """The HTTP server. ``requests``: every chat request body received, in order."""
 
-    def __init__(self, agent: ScriptedAgent, *, latency: float = 0.0,
-                 fail_first: list[int] | None = None, api_key: str | None = None,
-                 model: str = MODEL, usage: bool = True, reject_required: bool = False):
+    def __init__(
+        self,
+        agent: ScriptedAgent,
+        *,
+        latency: float = 0.0,
+        fail_first: list[int] | None = None,
+        api_key: str | None = None,
+        model: str = MODEL,
+        usage: bool = True,
+        reject_required: bool = False,
+    ):
         self.agent = agent
         self.agent.usage = usage
         self.latency = latency
@@ -324,9 +390,16 @@ class ScriptedServer:
                 auth = self.headers.get("Authorization", "")
                 server.auth_headers.append(auth)
                 if server.api_key is not None and auth != f"Bearer {server.api_key}":
-                    self._send(401, {"error": {"message": "Incorrect API key provided",
-                                               "type": "invalid_request_error",
-                                               "code": "invalid_api_key"}})
+                    self._send(
+                        401,
+                        {
+                            "error": {
+                                "message": "Incorrect API key provided",
+                                "type": "invalid_request_error",
+                                "code": "invalid_api_key",
+                            }
+                        },
+                    )
                     return False
                 return True
 
@@ -334,8 +407,13 @@ class ScriptedServer:
                 if not self._auth_ok():
                     return
                 if self.path.rstrip("/").endswith("/models"):
-                    self._send(200, {"object": "list", "data": [
-                        {"id": server.model, "object": "model", "owned_by": "tests"}]})
+                    self._send(
+                        200,
+                        {
+                            "object": "list",
+                            "data": [{"id": server.model, "object": "model", "owned_by": "tests"}],
+                        },
+                    )
                 else:
                     self._send(404, {"error": {"message": "not found"}})
 
@@ -355,16 +433,31 @@ class ScriptedServer:
                 server.requests.append(body)
                 if server.fail_first:
                     status = server.fail_first.pop(0)
-                    self._send(status, {"error": {"message": f"scripted {status}"}},
-                               {"Retry-After": "0"})
+                    self._send(
+                        status, {"error": {"message": f"scripted {status}"}}, {"Retry-After": "0"}
+                    )
                     return
                 if body.get("model") != server.model:
-                    self._send(404, {"error": {"message": f"The model `{body.get('model')}` "
-                                               "does not exist", "code": "model_not_found"}})
+                    self._send(
+                        404,
+                        {
+                            "error": {
+                                "message": f"The model `{body.get('model')}` does not exist",
+                                "code": "model_not_found",
+                            }
+                        },
+                    )
                     return
                 if server.reject_required and body.get("tool_choice") == "required":
-                    self._send(400, {"error": {"message": "tool_choice 'required' is not "
-                                               "supported", "type": "invalid_request_error"}})
+                    self._send(
+                        400,
+                        {
+                            "error": {
+                                "message": "tool_choice 'required' is not supported",
+                                "type": "invalid_request_error",
+                            }
+                        },
+                    )
                     return
                 if server.latency:
                     time.sleep(server.latency)
@@ -409,9 +502,9 @@ def serve_forever(agent_name: str = "FixEverything", latency: float = 0.0) -> No
 if __name__ == "__main__":  # python tests/helpers/scripted_server.py [AgentName] [latency]
     import sys
 
-    serve_forever(*(sys.argv[1:2] or ["FixEverything"]),
-                  *([float(sys.argv[2])] if len(sys.argv) > 2 else []))
-
+    serve_forever(
+        *(sys.argv[1:2] or ["FixEverything"]), *([float(sys.argv[2])] if len(sys.argv) > 2 else [])
+    )
 
 
 # -- sample material for the loop tests ------------------------------------------------------
@@ -424,27 +517,41 @@ SAMPLE_HTML = """<!DOCTYPE html><html><head><title>Remote work policy</title></h
 <p>This policy takes effect on the first of next month.</p>
 </body></html>"""
 
-SAMPLE_QUOTES = {"c1": "up to two days per week", "c2": "by the department head",
-                 "c3": "remains company property"}
+SAMPLE_QUOTES = {
+    "c1": "up to two days per week",
+    "c2": "by the department head",
+    "c3": "remains company property",
+}
 
 
-def make_comment(text: str, quote: str, cid: str, body: str = "Please revise this.",
-                 **extra: object) -> dict:
+def make_comment(
+    text: str, quote: str, cid: str, body: str = "Please revise this.", **extra: object
+) -> dict:
     """A native comment anchored on the first occurrence of ``quote`` in ``text`` (the
     version's textContent), offsets in UTF-16 units."""
     from engine import utf16
 
     i = text.index(quote)
     j = i + len(quote)
-    obj = {"id": cid, "body": body, "author": "reviewer",
-           "anchor": {"quote": quote, "prefix": text[max(0, i - 32):i],
-                      "suffix": text[j:j + 32], "dom_path": "body",
-                      "start_offset": utf16.to_utf16(text, i),
-                      "end_offset": utf16.to_utf16(text, j)}}
+    obj = {
+        "id": cid,
+        "body": body,
+        "author": "reviewer",
+        "anchor": {
+            "quote": quote,
+            "prefix": text[max(0, i - 32) : i],
+            "suffix": text[j : j + 32],
+            "dom_path": "body",
+            "start_offset": utf16.to_utf16(text, i),
+            "end_offset": utf16.to_utf16(text, j),
+        },
+    }
     obj.update(extra)
     return obj
 
 
 def sample_comments(text: str) -> list[dict]:
-    return [make_comment(text, q, cid, f"Comment {cid}: please make this clearer.")
-            for cid, q in SAMPLE_QUOTES.items()]
+    return [
+        make_comment(text, q, cid, f"Comment {cid}: please make this clearer.")
+        for cid, q in SAMPLE_QUOTES.items()
+    ]
