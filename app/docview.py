@@ -167,14 +167,14 @@ class _Server(http.server.ThreadingHTTPServer):
 def content_type(raw: bytes, kind: str) -> str:
     """The Content-Type for a document, with the charset the engine decoded it with.
 
-    The engine decides the encoding (``engine.html_text.decode_html``: BOM, else the
+    The engine decides the encoding (``engine.encoding.decode_html``: BOM, else the
     ``<meta charset>`` prescan, else UTF-8 when valid, else windows-1252; ``decode_text``
     for plain text). Sending that decision as the transport charset makes the browser
     decode exactly as the engine did: a BOM still wins in the browser (as in the engine),
     and the HTTP charset overrides any ``<meta>`` the browser might read differently
     (a ``content=`` without ``http-equiv``, an unknown label, a late declaration).
     """
-    from engine.html_text import decode_html, decode_text
+    from engine.encoding import decode_html, decode_text
 
     if kind in ("text", "markdown", "txt", "md", "plain"):
         return f"text/plain; charset={decode_text(raw)[1]}"

@@ -444,7 +444,7 @@ class DocumentPage(QWizardPage):
         dlg.open()
 
     def load_file(self, path: str) -> None:
-        from engine.html_text import document_title, read_document
+        from engine.documents import document_title, read_document
 
         self.status.setText(f"Reading {path}\u2026")
         run_in_thread(

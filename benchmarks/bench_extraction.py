@@ -30,7 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from justhtml import JustHTML
 
-from engine.html_text import body_text, decode_html, extract
+from engine.encoding import decode_html
+from engine.html_text import body_text, extract
 
 DEFAULT_PAGES = Path("/work/shared/data/standardebooks")
 BODY = re.compile(rb"<body[^>]*>(.*)</body>", re.S | re.I)

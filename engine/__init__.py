@@ -1,6 +1,7 @@
 """Agent Review Loop engine: pure Python, no Qt.
 
-Layers: ``html_text`` (browser-exact body textContent), ``utf16`` (offset units),
+Layers: ``encoding`` (WHATWG byte decoding), ``documents`` (reading document files),
+``html_text`` (browser-exact body textContent), ``utf16`` (offset units),
 ``anchoring`` (locate and re-anchor), ``scoring`` (verdicts and the five metrics),
 ``cli`` (the headless ``arl`` command).
 """

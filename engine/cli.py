@@ -26,7 +26,7 @@ def _fail(message: str) -> int:
 
 
 def cmd_text(args: argparse.Namespace) -> int:
-    from engine.html_text import DocumentError
+    from engine.documents import DocumentError
     from engine.scoring import Version
 
     try:
@@ -105,7 +105,7 @@ def render_summary(result, unusable_notes: list[str], quotes: dict[str, str] | N
 
 def cmd_score(args: argparse.Namespace) -> int:
     from engine.comments_io import load_claims, load_comments
-    from engine.html_text import DocumentError
+    from engine.documents import DocumentError
     from engine.models import InputError
     from engine.scoring import Version, score
 

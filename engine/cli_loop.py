@@ -78,7 +78,7 @@ def _seconds(text: str) -> float:
 def _read_doc_and_comments(doc: str, comments_path: str) -> tuple[str, str, Any, list, list]:
     """(kind, raw, Version, comments, unusable). Raises DocumentError or InputError."""
     from engine.comments_io import load_comments
-    from engine.html_text import read_document
+    from engine.documents import read_document
     from engine.scoring import Version
 
     kind, raw = read_document(doc)
@@ -88,8 +88,8 @@ def _read_doc_and_comments(doc: str, comments_path: str) -> tuple[str, str, Any,
 
 
 def default_title(path: str, kind: str, raw: str) -> str:
-    """A document's title (``engine.html_text.document_title``; kept for callers)."""
-    from engine.html_text import document_title
+    """A document's title (``engine.documents.document_title``; kept for callers)."""
+    from engine.documents import document_title
 
     return document_title(path, kind, raw)
 
@@ -116,8 +116,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     import asyncio  # here, not at the top: `arl score` loads this module and never needs it
 
     from engine.agent import AgentConfig
+    from engine.documents import DocumentError
     from engine.events import RunEvent, RunFailed, RunFinished
-    from engine.html_text import DocumentError
     from engine.models import InputError
     from engine.run import RunHandle, prepare_document, run_review
     from engine.workspace import Workspace, WorkspaceError
@@ -405,7 +405,7 @@ def _write_json(obj: Any, out: str | None) -> int:
 def cmd_comments_export(args: argparse.Namespace) -> int:
     """Native (or W3C) comments -> W3C AnnotationCollection (code-point positions)."""
     from engine.comments_io import comments_to_w3c
-    from engine.html_text import DocumentError
+    from engine.documents import DocumentError
     from engine.models import InputError
 
     try:
@@ -439,7 +439,7 @@ def cmd_comments_export(args: argparse.Namespace) -> int:
 
 def cmd_comments_import(args: argparse.Namespace) -> int:
     """W3C (or native) comments -> native shape (UTF-16 offsets)."""
-    from engine.html_text import DocumentError
+    from engine.documents import DocumentError
     from engine.models import InputError
 
     try:

@@ -60,25 +60,25 @@ class Version:
     def from_source(cls, raw: str | bytes, kind: str = "html", version_id: str = "v1") -> Version:
         """Build from markup or text. ``kind`` is "html" or "text". Raises ValueError on
         an unknown kind."""
-        from engine import html_text
+        from engine import encoding, html_text
 
         if kind == "html":
             if isinstance(raw, bytes):
-                raw, _enc = html_text.decode_html(raw)
+                raw, _enc = encoding.decode_html(raw)
             ext = html_text.extract(raw)
             return cls(raw=raw, kind=kind, version_id=version_id, text=ext.text, _extraction=ext)
         if kind == "text":
             if isinstance(raw, bytes):
-                raw, _enc = html_text.decode_text(raw)
+                raw, _enc = encoding.decode_text(raw)
             return cls(raw=raw, kind=kind, version_id=version_id, text=raw)
         raise ValueError(f"unknown document kind {kind!r} (html or text)")
 
     @classmethod
     def from_file(cls, path, version_id: str = "v1") -> Version:
-        """Read a document file (kind from its extension). Raises html_text.DocumentError."""
-        from engine import html_text
+        """Read a document file (kind from its extension). Raises documents.DocumentError."""
+        from engine import documents
 
-        kind, content = html_text.read_document(path)
+        kind, content = documents.read_document(path)
         return cls.from_source(content, kind, version_id)
 
     def markup_signature(self, start: int, end: int):

@@ -8,22 +8,12 @@ decoding, the document body, the markup signature, and reading files.
 from __future__ import annotations
 
 import itertools
-import os
-import sys
 from pathlib import Path
 
 import pytest
 
-from engine import html_text
-from engine.html_text import (
-    DocumentError,
-    body_text,
-    decode_html,
-    decode_text,
-    extract,
-    get_encoding,
-    read_document,
-)
+from engine import documents, encoding, html_text
+from engine.html_text import body_text, extract
 
 # ----------------------------------------------------------------------------------------
 # What counts as text
@@ -159,130 +149,6 @@ def test_nul_handling() -> None:
     assert body_text("<textarea>a\0b</textarea>") == "a\ufffdb"
     assert body_text("<svg><text>a\0b</text></svg>") == "a\ufffdb"
     assert body_text("<p><noscript>a\0b</noscript>") == "a\ufffdb"
-
-
-# ----------------------------------------------------------------------------------------
-# Byte decoding
-# ----------------------------------------------------------------------------------------
-
-
-def test_bom_utf8() -> None:
-    assert decode_html(b"\xef\xbb\xbf<p>caf\xc3\xa9") == ("<p>café", "UTF-8")
-
-
-def test_bom_utf16le_and_be() -> None:
-    html = "<p>café \U0001f600</p>"
-    assert decode_html(b"\xff\xfe" + html.encode("utf-16-le")) == (html, "UTF-16LE")
-    assert decode_html(b"\xfe\xff" + html.encode("utf-16-be")) == (html, "UTF-16BE")
-    assert body_text(b"\xff\xfe" + html.encode("utf-16-le")) == "café \U0001f600"
-
-
-def test_bom_beats_meta() -> None:
-    assert decode_html(b"\xef\xbb\xbf<meta charset=windows-1252>\xc3\xa9")[1] == "UTF-8"
-
-
-def test_meta_charset() -> None:
-    assert decode_html(b'<meta charset="windows-1251"><p>\xcf\xf0') == (
-        '<meta charset="windows-1251"><p>Пр',
-        "windows-1251",
-    )
-    assert decode_html(b"<META CharSet = ' KOI8-R '>\xc1")[1] == "KOI8-R"
-    assert decode_html(b"<meta charset=iso-8859-1>\xe9")[1] == "windows-1252"
-
-
-def test_meta_http_equiv_content_type() -> None:
-    data = b'<meta http-equiv="Content-Type" content="text/html; charset=windows-1251">\xcf'
-    assert decode_html(data) == (data[:-1].decode("ascii") + "П", "windows-1251")
-    # content without http-equiv=content-type does not count.
-    assert decode_html(b'<meta name=x content="charset=koi8-r">\xc3\xa9')[1] == "UTF-8"
-
-
-def test_meta_declaring_utf16_means_utf8() -> None:
-    data = '<meta charset="utf-16"><p>café'.encode()
-    assert decode_html(data) == ('<meta charset="utf-16"><p>café', "UTF-8")
-    assert decode_html(b'<meta charset="UTF-16BE">\xc3\xa9')[1] == "UTF-8"
-
-
-def test_meta_charset_wins_over_valid_utf8() -> None:
-    # Declared windows-1252 decodes as windows-1252 even when the bytes are valid UTF-8.
-    assert decode_html(b"<meta charset=windows-1252>\xc3\xa9") == (
-        "<meta charset=windows-1252>Ã©",
-        "windows-1252",
-    )
-
-
-def test_prescan_details() -> None:
-    # Comments and attribute values that look like a meta are skipped.
-    assert decode_html(b"<!-- <meta charset=koi8-r> -->\xc3\xa9")[1] == "UTF-8"
-    assert decode_html(b'<p title="<meta charset=koi8-r>">\xc3\xa9')[1] == "UTF-8"
-    # The first meta with an encoding wins; an unknown label does not stop the scan.
-    assert decode_html(b"<meta charset=bogus><meta charset=koi8-r>")[1] == "KOI8-R"
-    assert decode_html(b"<meta charset=koi8-r><meta charset=windows-1251>")[1] == "KOI8-R"
-    # Only the first 1024 bytes are scanned.
-    late = b"<!DOCTYPE html>" + b" " * 1009 + b"<meta charset=koi8-r>"
-    assert decode_html(late)[1] == "UTF-8"
-    assert decode_html(late[15 + 50 :])[1] == "KOI8-R"
-    # An XML declaration counts when no meta does.
-    assert decode_html(b'<?xml version="1.0" encoding="windows-1251"?><p>\xcf')[1] == (
-        "windows-1251"
-    )
-    assert decode_html(b"<\x00?\x00x\x00m\x00l\x00")[1] == "UTF-16LE"
-    assert decode_html(b"<meta charset=x-user-defined>\x80") == (
-        "<meta charset=x-user-defined>€",
-        "windows-1252",
-    )
-
-
-def test_valid_utf8_without_declaration_is_utf8() -> None:
-    assert decode_html("naïve \U0001f600 café".encode()) == ("naïve \U0001f600 café", "UTF-8")
-    assert decode_html(b"plain ascii") == ("plain ascii", "UTF-8")
-
-
-def test_invalid_utf8_falls_back_to_windows_1252() -> None:
-    assert decode_html(b"caf\xe9 \x93quoted\x94 \x80") == ("café “quoted” €", "windows-1252")
-
-
-def test_windows_1252_undefined_bytes_map_to_c1_controls() -> None:
-    # Python's cp1252 codec leaves these five undefined; the Encoding Standard does not.
-    text, encoding = decode_html(b"\xe9\x81\x8d\x8f\x90\x9d")
-    assert encoding == "windows-1252"
-    assert text == "é\x81\x8d\x8f\x90\x9d"
-
-
-def test_every_byte_decodes_in_windows_1252() -> None:
-    text, encoding = decode_html(bytes(range(256)))
-    assert encoding == "windows-1252"
-    assert len(text) == 256 and "\ufffd" not in text
-
-
-def test_declared_utf8_with_invalid_bytes_uses_replacement() -> None:
-    assert decode_html(b"<meta charset=utf-8>a\xffb") == ("<meta charset=utf-8>a\ufffdb", "UTF-8")
-
-
-def test_emoji_counts_one_code_point() -> None:
-    html = "<p>\U0001f600 <b>anchor</b></p>".encode()
-    x = extract(html)
-    assert x.text == "\U0001f600 anchor"
-    assert x.text.index("anchor") == 2  # code points (UTF-16 would say 3)
-    assert x.encoding == "UTF-8"
-
-
-def test_get_encoding_labels() -> None:
-    assert get_encoding(" Latin1\t") == "windows-1252"
-    assert get_encoding("utf8") == "UTF-8"
-    assert get_encoding("sjis") == "Shift_JIS"
-    assert get_encoding("\u212aoi8-r") is None  # KELVIN SIGN is not an ASCII K
-    assert get_encoding("nonsense") is None
-
-
-def test_replacement_encoding() -> None:
-    assert decode_html(b"<meta charset=iso-2022-kr>abc") == ("\ufffd", "replacement")
-
-
-def test_decode_text() -> None:
-    assert decode_text(b"a\r\nb\xc3\xa9") == ("a\r\nbé", "UTF-8")  # as is, CR LF kept
-    assert decode_text(b"<meta charset=koi8-r>\xe9") == ("<meta charset=koi8-r>é", "windows-1252")
-    assert decode_text(b"\xff\xfea\x00") == ("a", "UTF-16LE")
 
 
 # ----------------------------------------------------------------------------------------
@@ -454,89 +320,8 @@ def test_document_without_text() -> None:
     assert x.markup_signature(0, 0) == ((("html", "body", ()),), ())
 
 
-# ----------------------------------------------------------------------------------------
-# read_document
-# ----------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("name", ["notes.txt", "README.md", "a.MARKDOWN", "x.text"])
-def test_read_document_text_kinds(tmp_path, name: str) -> None:
-    path = tmp_path / name
-    path.write_bytes(b"<b>not markup</b>\r\ncaf\xe9")
-    assert read_document(path) == ("text", "<b>not markup</b>\r\ncafé")
-
-
-@pytest.mark.parametrize("name", ["v1.html", "v1.xhtml", "v1.htm", "v1", "v1.txt.html"])
-def test_read_document_html_kinds(tmp_path, name: str) -> None:
-    path = tmp_path / name
-    path.write_bytes(b"\xef\xbb\xbf<p>caf\xc3\xa9</p>")
-    kind, html = read_document(str(path))
-    assert (kind, html) == ("html", "<p>café</p>")
-    assert body_text(html) == "café"
-
-
-def test_read_document_missing_file(tmp_path) -> None:
-    with pytest.raises(DocumentError) as info:
-        read_document(tmp_path / "v2.html")
-    assert str(info.value) == f"{tmp_path / 'v2.html'}: file not found"
-    assert info.value.problem == "file not found"
-
-
-def test_read_document_relative_path_message(tmp_path, monkeypatch) -> None:
-    monkeypatch.chdir(tmp_path)
-    with pytest.raises(DocumentError, match=r"^v2\.html: file not found$"):
-        read_document("v2.html")
-
-
-def test_read_document_directory(tmp_path) -> None:
-    (tmp_path / "v2.html").mkdir()
-    with pytest.raises(DocumentError) as info:
-        read_document(tmp_path / "v2.html")
-    assert info.value.problem == "not a file"
-    assert "\n" not in str(info.value)
-
-
-@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs a FIFO")
-def test_read_document_fifo_is_not_a_file(tmp_path) -> None:
-    os.mkfifo(tmp_path / "pipe.html")
-    with pytest.raises(DocumentError, match="not a file"):
-        read_document(tmp_path / "pipe.html")
-
-
-def test_read_document_permission_denied(tmp_path, monkeypatch) -> None:
-    path = tmp_path / "v2.html"
-    path.write_text("x")
-
-    def denied(*args, **kwargs):
-        raise PermissionError(13, "Permission denied")
-
-    # Simulated: chmod does not stop root, and tests may run as root.
-    monkeypatch.setattr("builtins.open", denied)
-    with pytest.raises(DocumentError) as info:
-        read_document(path)
-    assert str(info.value) == f"{path}: unreadable (permission denied)"
-
-
-@pytest.mark.skipif(sys.platform == "win32" or os.geteuid() == 0, reason="root reads anything")
-def test_read_document_permission_denied_for_real(tmp_path) -> None:
-    path = tmp_path / "v2.html"
-    path.write_text("x")
-    path.chmod(0)
-    try:
-        with pytest.raises(DocumentError, match="unreadable \\(permission denied\\)"):
-            read_document(path)
-    finally:
-        path.chmod(0o644)
-
-
-def test_read_document_never_fails_to_decode(tmp_path) -> None:
-    path = tmp_path / "bytes.html"
-    path.write_bytes(bytes(range(256)))
-    kind, html = read_document(path)
-    assert kind == "html" and len(html) == 256
-
-
-def test_engine_module_has_no_gui_imports() -> None:
-    source = Path(html_text.__file__).read_text(encoding="utf-8")
+@pytest.mark.parametrize("module", [html_text, encoding, documents])
+def test_engine_module_has_no_gui_imports(module) -> None:
+    source = Path(module.__file__).read_text(encoding="utf-8")
     for name in ("PySide6", "qasync", "keyring"):
         assert name not in source

@@ -1,0 +1,92 @@
+"""Unit tests for engine.documents: reading document files (kinds, errors, decoding)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+
+from engine.documents import DocumentError, read_document
+from engine.html_text import body_text
+
+# ----------------------------------------------------------------------------------------
+# read_document
+# ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["notes.txt", "README.md", "a.MARKDOWN", "x.text"])
+def test_read_document_text_kinds(tmp_path, name: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(b"<b>not markup</b>\r\ncaf\xe9")
+    assert read_document(path) == ("text", "<b>not markup</b>\r\ncafé")
+
+
+@pytest.mark.parametrize("name", ["v1.html", "v1.xhtml", "v1.htm", "v1", "v1.txt.html"])
+def test_read_document_html_kinds(tmp_path, name: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(b"\xef\xbb\xbf<p>caf\xc3\xa9</p>")
+    kind, html = read_document(str(path))
+    assert (kind, html) == ("html", "<p>café</p>")
+    assert body_text(html) == "café"
+
+
+def test_read_document_missing_file(tmp_path) -> None:
+    with pytest.raises(DocumentError) as info:
+        read_document(tmp_path / "v2.html")
+    assert str(info.value) == f"{tmp_path / 'v2.html'}: file not found"
+    assert info.value.problem == "file not found"
+
+
+def test_read_document_relative_path_message(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(DocumentError, match=r"^v2\.html: file not found$"):
+        read_document("v2.html")
+
+
+def test_read_document_directory(tmp_path) -> None:
+    (tmp_path / "v2.html").mkdir()
+    with pytest.raises(DocumentError) as info:
+        read_document(tmp_path / "v2.html")
+    assert info.value.problem == "not a file"
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs a FIFO")
+def test_read_document_fifo_is_not_a_file(tmp_path) -> None:
+    os.mkfifo(tmp_path / "pipe.html")
+    with pytest.raises(DocumentError, match="not a file"):
+        read_document(tmp_path / "pipe.html")
+
+
+def test_read_document_permission_denied(tmp_path, monkeypatch) -> None:
+    path = tmp_path / "v2.html"
+    path.write_text("x")
+
+    def denied(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    # Simulated: chmod does not stop root, and tests may run as root.
+    monkeypatch.setattr("builtins.open", denied)
+    with pytest.raises(DocumentError) as info:
+        read_document(path)
+    assert str(info.value) == f"{path}: unreadable (permission denied)"
+
+
+@pytest.mark.skipif(sys.platform == "win32" or os.geteuid() == 0, reason="root reads anything")
+def test_read_document_permission_denied_for_real(tmp_path) -> None:
+    path = tmp_path / "v2.html"
+    path.write_text("x")
+    path.chmod(0)
+    try:
+        with pytest.raises(DocumentError, match="unreadable \\(permission denied\\)"):
+            read_document(path)
+    finally:
+        path.chmod(0o644)
+
+
+def test_read_document_never_fails_to_decode(tmp_path) -> None:
+    path = tmp_path / "bytes.html"
+    path.write_bytes(bytes(range(256)))
+    kind, html = read_document(path)
+    assert kind == "html" and len(html) == 256
