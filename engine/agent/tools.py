@@ -1,0 +1,326 @@
+"""The five workspace tools the revision agent calls.
+
+``list_comments``, ``pull_document``, ``resolve_comment``, ``reply_comment``,
+``push_version`` (JSON schemas in ``TOOLS``), each a thin wrapper over
+``engine.workspace.Workspace``. Bad arguments or unknown comment ids return an error string
+to the model; they never raise.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from engine.agent.client import _short
+from engine.models import Reply
+from engine.workspace import ConflictError, Workspace, WorkspaceError, now_iso
+
+TOOLS: list[dict[str, Any]] = [
+    {
+        "type": "function",
+        "function": {
+            "name": "list_comments",
+            "description": "List the open review comments: id, body, the quoted passage it is "
+            "anchored to (quote, with prefix and suffix context), status and "
+            "thread.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "include_resolved": {
+                        "type": "boolean",
+                        "description": "Also list resolved comments.",
+                    }
+                },
+                "additionalProperties": False,
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "pull_document",
+            "description": "Get the latest version of the document: its version_id, its kind "
+            "(html or text) and its complete content.",
+            "parameters": {"type": "object", "properties": {}, "additionalProperties": False},
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "resolve_comment",
+            "description": "Mark a comment resolved, once the pushed text addresses it.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "comment_id": {"type": "string"},
+                    "note": {"type": "string", "description": "Optional: what you changed."},
+                },
+                "required": ["comment_id"],
+                "additionalProperties": False,
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "reply_comment",
+            "description": "Reply in a comment's thread, e.g. the reason you did not change "
+            "its text. The comment stays open.",
+            "parameters": {
+                "type": "object",
+                "properties": {"comment_id": {"type": "string"}, "body": {"type": "string"}},
+                "required": ["comment_id", "body"],
+                "additionalProperties": False,
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "push_version",
+            "description": "Store a revised version: the complete document, in the same format "
+            "as pulled. base_version_id must be the version you pulled; a stale "
+            "base is refused as a conflict.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "base_version_id": {"type": "string"},
+                    "content": {"type": "string", "description": "The complete revised document."},
+                    "summary": {
+                        "type": "string",
+                        "description": "One line per comment: '<comment id>: <what changed>'.",
+                    },
+                },
+                "required": ["base_version_id", "content", "summary"],
+                "additionalProperties": False,
+            },
+        },
+    },
+]
+TOOL_NAMES = tuple(t["function"]["name"] for t in TOOLS)
+
+#: A pushed document longer than this many characters is refused (error to the model).
+MAX_PUSH_CHARS = 20_000_000
+
+
+@dataclass
+class ToolOutcome:
+    """What one tool call did. ``result`` is the string the model gets back."""
+
+    name: str
+    arguments: dict[str, Any]
+    ok: bool
+    result: str
+    comment_id: str | None = None
+    pushed: Any = None  # VersionRow when push_version succeeded
+
+
+class WorkspaceTools:
+    """The five tools over one document of a workspace.
+
+    ``visible``: the comment ids the agent may act on (the comments of this run); other
+    ids are answered with an error listing the known ones. Every outcome is recorded in
+    ``resolved``/``replied``/``pushed`` for the run's bookkeeping.
+    """
+
+    def __init__(
+        self, workspace: Workspace, document_id: str, visible: list[str], agent_name: str = "agent"
+    ):
+        self.ws = workspace
+        self.document_id = document_id
+        self.visible = list(visible)
+        self.agent_name = agent_name
+        self.resolved: dict[str, str] = {}
+        self.replied: dict[str, list[str]] = {}
+        self.pushed: list[Any] = []
+
+    def _unknown(self, cid: Any) -> str:
+        known = ", ".join(self.visible[:30]) + (" ..." if len(self.visible) > 30 else "")
+        return f"error: no comment with id {cid!r}. Known comment ids: {known}"
+
+    def dispatch(self, name: str, raw_arguments: str | None) -> ToolOutcome:
+        """Run one tool call. Never raises for bad input: errors go back as strings."""
+        try:
+            args = json.loads(raw_arguments) if raw_arguments and raw_arguments.strip() else {}
+        except json.JSONDecodeError as exc:
+            return ToolOutcome(
+                name,
+                {"_raw": _short(raw_arguments or "", 200)},
+                False,
+                f"error: the arguments are not valid JSON ({exc.msg} at "
+                f"character {exc.pos}); send a JSON object",
+            )
+        except RecursionError:
+            return ToolOutcome(
+                name,
+                {"_raw": _short(raw_arguments or "", 200)},
+                False,
+                "error: the arguments are nested too deeply; send a flat JSON object",
+            )
+        if not isinstance(args, dict):
+            return ToolOutcome(
+                name,
+                {"_raw": _short(str(raw_arguments), 200)},
+                False,
+                "error: the arguments must be a JSON object",
+            )
+        handler = getattr(self, f"_t_{name}", None) if name in TOOL_NAMES else None
+        if handler is None:
+            return ToolOutcome(
+                name,
+                args,
+                False,
+                f"error: there is no tool named {name!r}; the tools are {', '.join(TOOL_NAMES)}",
+            )
+        try:
+            return handler(args)
+        except ConflictError as exc:
+            return ToolOutcome(name, _slim(args), False, f"error: {exc}")
+        except WorkspaceError as exc:
+            return ToolOutcome(name, _slim(args), False, f"error: {exc}")
+
+    def _comment_arg(self, name: str, args: dict[str, Any]) -> tuple[str | None, str | None]:
+        cid = args.get("comment_id")
+        if not isinstance(cid, str) or not cid.strip():
+            return None, "error: comment_id is required and must be a string"
+        if cid not in self.visible:
+            return None, self._unknown(cid)
+        return cid, None
+
+    def _t_list_comments(self, args: dict[str, Any]) -> ToolOutcome:
+        include = bool(args.get("include_resolved", False))
+        items = []
+        for c in self.ws.comments(self.document_id):
+            if c.id not in self.visible or (c.status != "open" and not include):
+                continue
+            items.append(
+                {
+                    "id": c.id,
+                    "body": c.body,
+                    "quote": c.anchor.quote,
+                    "prefix": c.anchor.prefix,
+                    "suffix": c.anchor.suffix,
+                    "status": c.status,
+                    "thread": [
+                        {"author": r.author, "body": r.body, "kind": r.kind} for r in c.thread[-5:]
+                    ],
+                }
+            )
+        return ToolOutcome(
+            "list_comments", args, True, json.dumps({"comments": items}, ensure_ascii=False)
+        )
+
+    def _t_pull_document(self, args: dict[str, Any]) -> ToolOutcome:
+        head = self.ws.head(self.document_id)
+        kind = self.ws.document(self.document_id).kind
+        return ToolOutcome(
+            "pull_document",
+            args,
+            True,
+            json.dumps(
+                {"version_id": head.version_id, "kind": kind, "content": head.raw},
+                ensure_ascii=False,
+            ),
+        )
+
+    def _t_resolve_comment(self, args: dict[str, Any]) -> ToolOutcome:
+        cid, err = self._comment_arg("resolve_comment", args)
+        if err:
+            return ToolOutcome(
+                "resolve_comment",
+                args,
+                False,
+                err,
+                args.get("comment_id") if isinstance(args.get("comment_id"), str) else None,
+            )
+        note = args.get("note")
+        note = note if isinstance(note, str) else ""
+        reply = Reply(self.agent_name, note or "Resolved.", now_iso(), "resolve")
+        self.ws.set_status(self.document_id, cid, "resolved", reply=reply)
+        self.resolved[cid] = note
+        return ToolOutcome("resolve_comment", args, True, f"ok: comment {cid} resolved", cid)
+
+    def _t_reply_comment(self, args: dict[str, Any]) -> ToolOutcome:
+        cid, err = self._comment_arg("reply_comment", args)
+        if err:
+            return ToolOutcome(
+                "reply_comment",
+                args,
+                False,
+                err,
+                args.get("comment_id") if isinstance(args.get("comment_id"), str) else None,
+            )
+        body = args.get("body")
+        if not isinstance(body, str) or not body.strip():
+            return ToolOutcome(
+                "reply_comment",
+                args,
+                False,
+                "error: body is required and must be a non-empty string",
+                cid,
+            )
+        self.ws.add_reply(self.document_id, cid, Reply(self.agent_name, body, now_iso(), "reply"))
+        self.replied.setdefault(cid, []).append(body)
+        return ToolOutcome("reply_comment", args, True, f"ok: reply added to {cid}", cid)
+
+    def _t_push_version(self, args: dict[str, Any]) -> ToolOutcome:
+        base, content, summary = (
+            args.get("base_version_id"),
+            args.get("content"),
+            args.get("summary", ""),
+        )
+        slim = _slim(args)
+        if not isinstance(base, str) or not base.strip():
+            return ToolOutcome(
+                "push_version",
+                slim,
+                False,
+                "error: base_version_id is required: the version_id you pulled",
+            )
+        if not isinstance(content, str) or not content.strip():
+            return ToolOutcome(
+                "push_version",
+                slim,
+                False,
+                "error: content is required: the complete revised document",
+            )
+        if len(content) > MAX_PUSH_CHARS:
+            return ToolOutcome(
+                "push_version",
+                slim,
+                False,
+                f"error: content is {len(content)} characters, over the limit of {MAX_PUSH_CHARS}",
+            )
+        if not isinstance(summary, str):
+            summary = ""
+        row = self.ws.push_version(
+            self.document_id, content, base.strip(), summary=summary, author=self.agent_name
+        )
+        self.pushed.append(row)
+        missing = [
+            cid
+            for cid in self.visible
+            if not any(line.strip().startswith(cid) for line in summary.splitlines())
+        ]
+        note = ""
+        if not summary.strip():
+            note = " Warning: the summary is empty; it needs one line per comment."
+        elif missing and len(missing) < len(self.visible):
+            note = (
+                " Note: the summary has no line for "
+                + ", ".join(missing[:20])
+                + ("..." if len(missing) > 20 else "")
+                + "."
+            )
+        return ToolOutcome(
+            "push_version", slim, True, f"ok: stored as version {row.version_id}.{note}"
+        )
+
+
+def _slim(args: dict[str, Any]) -> dict[str, Any]:
+    """Arguments for events: a long ``content`` replaced by its length."""
+    out = dict(args)
+    if isinstance(out.get("content"), str):
+        out["content"] = f"<{len(out['content'])} characters>"
+    return out
