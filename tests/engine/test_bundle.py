@@ -205,7 +205,7 @@ def test_unsafe_or_malformed_zips_are_refused_in_one_line(tmp_path, entries, lin
 
 
 def test_too_many_entries_and_not_a_zip(tmp_path, monkeypatch):
-    import engine.bundle as bundle
+    import engine.bundle_archive as bundle
 
     monkeypatch.setattr(bundle, "MAX_ENTRIES", 5)
     z = _evil_zip(tmp_path / "many.zip", {f"f{i}": b"x" for i in range(6)})

@@ -1,0 +1,297 @@
+"""The scorecard page of an evidence bundle: one self-contained HTML document for people
+who never read JSON (no script, inline CSS, a CSP that forbids every fetch).
+
+``render_scorecard(manifest, verdicts, metrics, comments_before, comments_after, claims,
+tampered=...) -> str``; the JSON arguments have the shapes of the bundle's files (see
+``engine.bundle``). ``METRIC_LABELS``: metric name -> (label, meaning).
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from engine.models import METRIC_NAMES, STALE_ANCHOR_MESSAGE, VERIFICATION_MESSAGE
+
+VERDICT_LABELS = {
+    "edited": ("\u270e", "Edited", "The commented text was changed."),
+    "untouched": ("\u25cb", "Untouched", "The commented text is the same as before."),
+    "deleted": ("\u2716", "Deleted", "The commented text was removed."),
+    "stale_anchor": (
+        "\u26a0",
+        "Stale anchor",
+        "The comment's quote is not in the version the agent was given.",
+    ),
+}
+METHOD_WORDS = {
+    "exact": "found in the same place",
+    "context": "found elsewhere by its surrounding text (moved)",
+    "fuzzy": "found approximately (rewritten in place)",
+    "diff": "compared with the text that replaced it",
+    "none": "",
+}
+METRIC_LABELS = {
+    "attribution_rate": (
+        "Attribution rate",
+        "Share of actionable comments whose text was actually edited.",
+    ),
+    "collateral_churn": (
+        "Collateral churn",
+        "Share of all changed characters that lie outside every commented "
+        "passage (lower is better).",
+    ),
+    "claim_accuracy": (
+        "Claim accuracy",
+        "Share of the agent's claims that agree with what the text shows.",
+    ),
+    "cost_per_attributed_fix": (
+        "Cost per attributed fix",
+        "API tokens the whole run used, per comment actually edited.",
+    ),
+    "rounds_to_converge": (
+        "Rounds to converge",
+        "Pushes until no actionable comment was left unresolved.",
+    ),
+}
+
+_CSS = """
+body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1c1c1c;margin:0;
+background:#f6f6f4}main{max-width:70em;margin:0 auto;padding:1.5em}
+h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.2em;margin-top:1.8em;border-bottom:1px solid #ccc}
+.banner{padding:.7em 1em;border-radius:6px;margin:.8em 0;font-weight:600}
+.completed{background:#e8eef6;border:1px solid #5a7ca8}.cancelled{background:#fff4d6;
+border:1px solid #c9a227}.failed{background:#fbe3e1;border:1px solid #c0463b}
+.scripted{background:#e9e4f7;border:2px dashed #6a4fb3;color:#3b2a73}
+.tampered{background:#fbe3e1;border:2px solid #c0463b;color:#7a1d14}
+table{border-collapse:collapse;width:100%;background:#fff;margin:.5em 0}
+table.verdicts{table-layout:fixed}
+th,td{border:1px solid #ddd;padding:.45em .6em;text-align:left;vertical-align:top}
+th{background:#eeeeea;font-weight:600}td.num{white-space:nowrap;font-weight:600}
+.facts th{width:14em}.na{color:#7a4b00;font-weight:600}.muted{color:#555;font-size:.92em}
+.v{white-space:nowrap;font-weight:600;padding:.1em .4em;border-radius:4px}
+.v-edited{background:#dcefdc;color:#1e5e27}.v-untouched{background:#fde2cf;color:#8a3a00}
+.v-deleted{background:#e3e3f7;color:#2f2f7a}.v-stale_anchor{background:#eee;color:#444}
+.quote{font-family:ui-serif,Georgia,serif;white-space:pre-wrap;word-break:break-word}
+.line{font-family:ui-monospace,monospace;font-size:.9em}
+"""
+
+
+def _e(x: Any) -> str:
+    return html.escape("" if x is None else str(x))
+
+
+def _fmt_num(x: Any) -> str:
+    if isinstance(x, float) and not x.is_integer():
+        return f"{x:,.2f}"
+    if isinstance(x, (int, float)):
+        return f"{int(x):,}"
+    return _e(x)
+
+
+def _metric_row(name: str, m: dict[str, Any]) -> str:
+    label, meaning = METRIC_LABELS.get(name, (name, ""))
+    if m.get("value") is None:
+        value = '<span class="na">N/A</span>'
+        detail = f'<span class="na">Not measurable:</span> {_e(m.get("reason", ""))}'
+    else:
+        v, n, d = m.get("value"), m.get("numerator"), m.get("denominator")
+        if name in ("attribution_rate", "collateral_churn", "claim_accuracy"):
+            value = f"{float(v) * 100:.1f}%"
+            words = {
+                "attribution_rate": "actionable comments edited",
+                "collateral_churn": "changed characters outside every anchor",
+                "claim_accuracy": "claims agree with the text",
+            }[name]
+            detail = f"{_fmt_num(n)} of {_fmt_num(d)} {words}"
+        elif name == "cost_per_attributed_fix":
+            value = f"{_fmt_num(float(v))} tokens"
+            detail = f"{_fmt_num(n)} tokens / {_fmt_num(d)} edited comment(s)"
+        else:
+            value = _fmt_num(v)
+            detail = f"{_fmt_num(v)} push(es)"
+    return (
+        f"<tr><th>{_e(label)}<div class='muted'>{_e(meaning)}</div></th>"
+        f"<td class='num'>{value}</td><td>{detail}</td></tr>"
+    )
+
+
+def render_scorecard(
+    manifest: dict[str, Any],
+    verdicts: dict[str, Any],
+    metrics: dict[str, Any],
+    comments_before: list[dict[str, Any]],
+    comments_after: list[dict[str, Any]],
+    claims: dict[str, Any],
+    *,
+    tampered: list[str] | None = None,
+) -> str:
+    """The scorecard page: one self-contained HTML document, no script, inline CSS, a CSP
+    that forbids every fetch. For people who never read JSON."""
+    status = str(manifest.get("status", ""))
+    title = str(manifest.get("document_title") or "document")
+    bodies = {c.get("id"): c.get("body", "") for c in comments_before}
+    final = verdicts.get("final") or []
+    out = [
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+        "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
+        "style-src 'unsafe-inline'\">",
+        f"<title>Scorecard: {_e(title)}</title><style>{_CSS}</style></head><body><main>",
+        f"<h1>Scorecard: {_e(title)}</h1>",
+    ]
+    if tampered:
+        out.append(
+            "<div class='banner tampered'>This evidence bundle failed its integrity "
+            "check: " + _e(", ".join(tampered)) + ". Do not trust these figures.</div>"
+        )
+    if manifest.get("scripted"):
+        out.append(
+            "<div class='banner scripted'>SCRIPTED DEMONSTRATION: the agent's answers "
+            "were played by a script, not produced by a real model. The verdicts and "
+            "metrics are computed exactly as for a real run.</div>"
+        )
+    status_words = {
+        "completed": "The run completed",
+        "cancelled": "The run was cancelled",
+        "failed": "The run failed",
+    }.get(status, f"Run status: {status}")
+    reason = manifest.get("reason")
+    out.append(
+        f"<div class='banner {_e(status)}'>{_e(status_words)}"
+        + (f": {_e(reason)}" if reason else "")
+        + ".</div>"
+    )
+    tokens = manifest.get("tokens")
+    facts = [
+        ("Model", manifest.get("model")),
+        ("Endpoint", manifest.get("base_url")),
+        ("Run started", manifest.get("created_at")),
+        ("Run finished", manifest.get("finished_at")),
+        ("Rounds run", manifest.get("rounds")),
+        (
+            "Tokens used",
+            f"{tokens:,}" if isinstance(tokens, int) else "not reported by the provider",
+        ),
+        ("Document", f"{title} ({manifest.get('document_kind', 'html')})"),
+        ("Program", f"Agent Review Loop {manifest.get('app_version', '')}"),
+        ("Run id", manifest.get("run_id")),
+    ]
+    out.append("<h2>About this run</h2><table class='facts'>")
+    out.extend(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in facts)
+    out.append("</table>")
+
+    # "Completed" says the run ended normally, not that the agent did well: the banner is
+    # neutral, and this sentence says what the text shows for the comments that counted.
+    open_actionable = {
+        c.get("id")
+        for c in comments_before
+        if c.get("actionable", True) and c.get("status", "open") == "open"
+    }
+    counts = {k: 0 for k in VERDICT_LABELS}
+    for v in final:
+        if v.get("comment_id") in open_actionable or v.get("verdict") == "stale_anchor":
+            counts[v.get("verdict")] = counts.get(v.get("verdict"), 0) + 1
+    actionable = counts["edited"] + counts["untouched"] + counts["deleted"]
+    claimed = sum(1 for v in final if v.get("claim") == "addressed")
+    summary = (
+        f"Of {actionable} comment(s) the agent had to address, the text shows "
+        f"{counts['edited']} edited, {counts['deleted']} deleted and "
+        f"{counts['untouched']} untouched."
+    )
+    if counts["stale_anchor"]:
+        summary += f" {counts['stale_anchor']} comment(s) had a stale anchor and were not counted."
+    if claimed:
+        summary += f" The agent claimed {claimed} comment(s) addressed."
+    out.append(f"<p>{_e(summary)}</p>")
+
+    out.append(
+        "<h2>Metrics</h2><table><tr><th>Metric</th><th>Value</th><th>How it was measured</th></tr>"
+    )
+    for name in METRIC_NAMES:
+        if name in metrics:
+            out.append(_metric_row(name, metrics[name]))
+    out.append(
+        "</table><p class='muted'>N/A means the metric could not be measured; the "
+        "reason is given. It never stands for zero.</p>"
+    )
+
+    out.append(
+        "<h2>Verdicts, comment by comment</h2><table class='verdicts'><colgroup>"
+        "<col style='width:24%'><col style='width:14%'><col style='width:22%'>"
+        "<col style='width:22%'><col style='width:18%'></colgroup><tr><th>Comment</th>"
+        "<th>Verdict</th><th>Before (v1)</th><th>After (v2)</th>"
+        "<th>Agent's claim</th></tr>"
+    )
+    for v in final:
+        icon, label, meaning = VERDICT_LABELS.get(v.get("verdict"), ("?", v.get("verdict"), ""))
+        cid = v.get("comment_id")
+        body = str(bodies.get(cid, ""))
+        body = body if len(body) <= 300 else body[:297] + "..."
+        before = (v.get("v1") or {}).get("text")
+        after = (v.get("v2") or {}).get("text")
+        claim = v.get("claim")
+        if claim is None:
+            claim_cell = "<span class='muted'>no claim</span>"
+        else:
+            agrees = v.get("claim_agrees")
+            verdict_word = (
+                "agrees with the text"
+                if agrees
+                else "contradicted by the text"
+                if agrees is False
+                else ""
+            )
+            claim_cell = f"{_e(claim.replace('_', ' '))}<div class='muted'>{_e(verdict_word)}</div>"
+        method = v.get("method")
+        how_words = METHOD_WORDS.get(str(method), str(method or ""))
+        how = f"<div class='muted'>{_e(how_words)}</div>" if how_words else ""
+        msg = v.get("message")
+        extra = f"<div class='line'>{_e(msg)}</div>" if msg else ""
+        out.append(
+            f"<tr><td><b>{_e(cid)}</b><div class='quote'>{_e(body)}</div></td>"
+            f"<td><span class='v v-{_e(v.get('verdict'))}' title='{_e(meaning)}'>"
+            f"{icon} {_e(label)}</span>{how}{extra}</td>"
+            f"<td class='quote'>{_e(before) if before is not None else '<i>not found</i>'}</td>"
+            f"<td class='quote'>{_e(after) if after is not None else '<i>gone</i>'}</td>"
+            f"<td>{claim_cell}</td></tr>"
+        )
+    if not final:
+        out.append("<tr><td colspan='5'>No verdicts were computed.</td></tr>")
+    out.append("</table>")
+
+    reopened = []
+    for c in comments_after:
+        for r in c.get("thread") or []:
+            if r.get("kind") == "reopen":
+                reopened.append((c.get("id"), r.get("body", "")))
+    if reopened:
+        out.append(
+            "<h2>Integrity control</h2><p>Comments the agent marked resolved although "
+            "their text did not change were reopened:</p><ul>"
+        )
+        for cid, body in reopened:
+            line = STALE_ANCHOR_MESSAGE if "not in the version" in body else VERIFICATION_MESSAGE
+            out.append(
+                f"<li><b>{_e(cid)}</b>: <span class='line'>{_e(line)}</span>"
+                f"<div class='muted'>{_e(body)}</div></li>"
+            )
+        out.append("</ul>")
+    unusable = verdicts.get("unusable") or []
+    if unusable:
+        out.append("<h2>Comments that could not be scored</h2><ul>")
+        out.extend(
+            f"<li><b>{_e(u[0])}</b>: {_e(u[1])}</li>"
+            for u in unusable
+            if isinstance(u, (list, tuple)) and len(u) == 2
+        )
+        out.append("</ul>")
+    final_claims = claims.get("final") if isinstance(claims, dict) else None
+    if isinstance(final_claims, dict) and final_claims.get("usable") is False:
+        out.append(
+            f"<p><b>The agent's report could not be used:</b> {_e(final_claims.get('problem'))}</p>"
+        )
+    out.append(
+        "<p class='muted'>Verdicts are computed from the text of the two versions, "
+        "never from the agent's word. Offsets and evidence are in the bundle's "
+        "verdicts.json and trace.json.</p></main></body></html>"
+    )
+    return "".join(out)
