@@ -21,6 +21,10 @@ import traceback
 from importlib import resources
 from pathlib import Path
 
+from app.about import _fixture_bundle_path, example_bundle_path, versions_text
+
+__all__ = ["_fixture_bundle_path", "example_bundle_path", "main", "versions_text"]
+
 log = logging.getLogger("agent-review-loop")
 
 
@@ -33,30 +37,6 @@ def _prepare_environment(offscreen_gpu: bool) -> None:
         flags = os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", "")
         if "--disable-gpu" not in flags:
             os.environ["QTWEBENGINE_CHROMIUM_FLAGS"] = (flags + " --disable-gpu").strip()
-
-
-def example_bundle_path(folder: str = "example") -> Path | None:
-    """The recorded example run shipped in ``resources/example`` (None if absent).
-
-    ``folder="demo"``: the scripted demonstration in ``resources/demo`` instead."""
-    try:
-        p = Path(str(resources.files("resources").joinpath(folder)))
-    except (ModuleNotFoundError, TypeError):
-        return None
-    if (p / "manifest.json").is_file():
-        return p
-    if p.is_dir():
-        for z in sorted(p.glob("*.zip")):
-            return z
-        for sub in sorted(p.iterdir()):
-            if (sub / "manifest.json").is_file():
-                return sub
-    return None
-
-
-def _fixture_bundle_path() -> Path | None:
-    p = Path(__file__).resolve().parent.parent / "tests" / "data" / "bundle-min"
-    return p if (p / "manifest.json").is_file() else None
 
 
 def setup_logging() -> Path:
@@ -95,32 +75,6 @@ def install_excepthook(window_getter) -> None:
             sys.__excepthook__(exc_type, exc, tb)
 
     sys.excepthook = hook
-
-
-def versions_text() -> str:
-    import platform
-
-    import PySide6
-    from PySide6 import QtCore
-
-    try:
-        from PySide6.QtWebEngineCore import qWebEngineChromiumVersion, qWebEngineVersion
-
-        web = f"QtWebEngine {qWebEngineVersion()} (Chromium {qWebEngineChromiumVersion()})"
-    except ImportError:  # pragma: no cover
-        web = "QtWebEngine unknown"
-    from app import secrets as app_secrets
-    from engine import __version__ as engine_version
-
-    return "\n".join(
-        [
-            f"agent-review-loop {engine_version}",
-            f"Python {platform.python_version()}",
-            f"PySide6 {PySide6.__version__}, Qt {QtCore.qVersion()}",
-            web,
-            f"keyring backend: {app_secrets.backend_name()}",
-        ]
-    )
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:

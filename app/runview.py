@@ -13,8 +13,6 @@ from __future__ import annotations
 import asyncio
 import html
 import time
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -30,26 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.runrequest import RunRequest
 from engine import events as ev
-
-
-@dataclass
-class RunRequest:
-    """Everything the wizard gathered. ``comments``: ``engine.models.Comment`` list;
-    ``kind``: html | text; ``config``: ``engine.agent.AgentConfig`` (the key stays in it,
-    in memory only)."""
-
-    config: Any
-    title: str
-    raw: str
-    kind: str
-    comments: list[Any]
-    rounds: int = 3
-    out_dir: Path | None = None
-    workspace_path: Path | None = None
-    scripted: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
-
 
 ICONS = {
     "RoundStarted": "\u25b6",

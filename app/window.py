@@ -250,7 +250,7 @@ class MainWindow(QMainWindow):
             self.tabs.setCurrentIndex(index)
 
     def _refresh_start(self) -> None:
-        from app.main import example_bundle_path
+        from app.about import example_bundle_path
 
         recent = [p for p in self.settings.recent_bundles if Path(p).exists()]
         self.start.set_recent(recent)
@@ -286,7 +286,7 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentIndex(self.TAB_START)
 
     def open_example(self) -> bool:
-        from app.main import example_bundle_path
+        from app.about import example_bundle_path
 
         p = example_bundle_path()
         if p is None:
@@ -296,7 +296,7 @@ class MainWindow(QMainWindow):
 
     def open_demo(self) -> bool:
         """Open the scripted demonstration shipped in ``resources/demo``."""
-        from app.main import example_bundle_path
+        from app.about import example_bundle_path
 
         p = example_bundle_path("demo")
         if p is None:
@@ -408,7 +408,7 @@ class MainWindow(QMainWindow):
             asker()
 
     def show_about(self) -> None:
-        from app.main import versions_text
+        from app.about import versions_text
 
         box = QMessageBox(self)
         box.setWindowTitle("About Agent Review Loop")

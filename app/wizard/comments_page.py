@@ -1,0 +1,251 @@
+"""Page 3 of the setup wizard: review comments made by selecting words in the rendered v1."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFileDialog,
+    QGridLayout,
+    QLabel,
+    QListWidget,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+    QWizardPage,
+)
+
+
+class CommentsPage(QWizardPage):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        from app.docview import DocumentView
+
+        self.setTitle("3. Your review comments")
+        self.setSubTitle(
+            "Select the exact words that are wrong in the document, write what "
+            "should change, and press Add comment. Add as many as you need."
+        )
+        self.view = DocumentView()
+        self.view.setMinimumWidth(420)
+        self.selection_label = QLabel("<i>Select words in the document to comment on them.</i>")
+        self.selection_label.setWordWrap(True)
+        self.selection_label.setTextFormat(Qt.TextFormat.RichText)
+        self.body = QPlainTextEdit()
+        self.body.setPlaceholderText("What should change here? (Ctrl+Enter adds the comment)")
+        self.body.setMaximumHeight(90)
+        self.add_btn = QPushButton("&Add comment")
+        self.add_btn.setEnabled(False)
+        self.list = QListWidget()
+        self.list.setAccessibleName("Comments")
+        self.list.setWordWrap(True)
+        self.edit_btn = QPushButton("&Save edit")
+        self.delete_btn = QPushButton("&Delete")
+        self.actionable = QCheckBox("Ac&tionable (the agent must address it)")
+        self.import_btn = QPushButton("&Import W3C annotations\u2026")
+        self.count = QLabel()
+
+        side = QWidget()
+        s = QVBoxLayout(side)
+        s.addWidget(self.selection_label)
+        s.addWidget(self.body)
+        s.addWidget(self.add_btn, 0, Qt.AlignmentFlag.AlignLeft)
+        s.addWidget(self.count)
+        s.addWidget(self.list, 1)
+        g = QGridLayout()
+        g.addWidget(self.edit_btn, 0, 0)
+        g.addWidget(self.delete_btn, 0, 1)
+        g.addWidget(self.actionable, 1, 0, 1, 2)
+        g.addWidget(self.import_btn, 2, 0, 1, 2)
+        s.addLayout(g)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.view)
+        split.addWidget(side)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setSizes([640, 420])
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(split)
+
+        self.comments: list[Any] = []
+        self.anchor: dict[str, Any] | None = None
+        self._shown: tuple[str, str] | None = None
+        self.view.anchorSelected.connect(self._on_anchor)
+        self.body.textChanged.connect(self._update_buttons)
+        self.add_btn.clicked.connect(self.add_from_selection)
+        QShortcut(QKeySequence("Ctrl+Return"), self.body, activated=self.add_from_selection)
+        self.list.currentRowChanged.connect(self._on_row)
+        self.edit_btn.clicked.connect(self.save_edit)
+        self.delete_btn.clicked.connect(self.delete_current)
+        self.actionable.toggled.connect(self._toggle_actionable)
+        self.import_btn.clicked.connect(self.ask_import)
+        self._update_buttons()
+
+    def initializePage(self) -> None:
+        page = self.wizard().document_page
+        shown = (page.raw or "", page.kind)
+        if shown != self._shown:
+            self._shown = shown
+            self.comments = []
+            self._refresh()
+            self.view.show_document(page.raw or "", "text" if page.kind == "text" else "html")
+
+    def _on_anchor(self, anchor: dict[str, Any] | None) -> None:
+        self.anchor = anchor if anchor and anchor.get("quote", "").strip() else None
+        if self.anchor is None:
+            self.selection_label.setText("<i>Select words in the document to comment on them.</i>")
+        else:
+            q = self.anchor["quote"]
+            short = q if len(q) <= 160 else q[:157] + "\u2026"
+            self.selection_label.setText(f"Selected: \u201c<b>{html.escape(short)}</b>\u201d")
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        has_body = bool(self.body.toPlainText().strip())
+        self.add_btn.setEnabled(self.anchor is not None and has_body)
+        row = self.list.currentRow()
+        self.edit_btn.setEnabled(row >= 0 and has_body)
+        self.delete_btn.setEnabled(row >= 0)
+        self.actionable.setEnabled(row >= 0)
+
+    def _next_id(self) -> str:
+        used = {c.id for c in self.comments}
+        n = len(self.comments) + 1
+        while f"c{n}" in used:
+            n += 1
+        return f"c{n}"
+
+    def add_comment(self, anchor: dict[str, Any], body: str, actionable: bool = True):
+        """Add a comment on ``anchor`` (the page's selection shape). Returns it."""
+        from engine.models import Anchor, Comment
+
+        c = Comment(
+            id=self._next_id(),
+            body=body.strip(),
+            anchor=Anchor.from_json(anchor),
+            author="reviewer",
+            actionable=actionable,
+        )
+        self.comments.append(c)
+        self._refresh()
+        self.list.setCurrentRow(len(self.comments) - 1)
+        return c
+
+    def add_from_selection(self) -> None:
+        if self.anchor is None or not self.body.toPlainText().strip():
+            return
+        self.add_comment(self.anchor, self.body.toPlainText())
+        self.body.clear()
+        self.anchor = None
+        self.selection_label.setText("<i>Comment added. Select more words to add another.</i>")
+        self._update_buttons()
+
+    def _on_row(self, row: int) -> None:
+        if 0 <= row < len(self.comments):
+            c = self.comments[row]
+            self.actionable.blockSignals(True)
+            self.actionable.setChecked(c.actionable)
+            self.actionable.blockSignals(False)
+            self.view.focus_span(c.id)
+        self._update_buttons()
+
+    def save_edit(self) -> None:
+        row = self.list.currentRow()
+        text = self.body.toPlainText().strip()
+        if 0 <= row < len(self.comments) and text:
+            self.comments[row].body = text
+            self.body.clear()
+            self._refresh(keep_row=row)
+
+    def delete_current(self) -> None:
+        row = self.list.currentRow()
+        if 0 <= row < len(self.comments):
+            del self.comments[row]
+            self._refresh(keep_row=min(row, len(self.comments) - 1))
+
+    def _toggle_actionable(self, on: bool) -> None:
+        row = self.list.currentRow()
+        if 0 <= row < len(self.comments):
+            self.comments[row].actionable = on
+            self._refresh(keep_row=row)
+
+    def ask_import(self) -> None:
+        dlg = QFileDialog(
+            self,
+            "Import W3C Web Annotations",
+            str(Path.home()),
+            "Annotations (*.json *.jsonld);;All files (*)",
+        )
+        dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dlg.fileSelected.connect(self.import_file)
+        self._dialog = dlg
+        dlg.open()
+
+    def import_file(self, path: str) -> list[Any]:
+        """Import comments (W3C or native JSON). Returns the unusable (id, reason) pairs."""
+        from engine.comments_io import load_comments
+        from engine.scoring import Version
+
+        page = self.wizard().document_page
+        text = Version.from_source(page.raw or "", page.kind).text
+        try:
+            comments, unusable = load_comments(path, text)
+        except Exception as exc:
+            self.count.setText(f"Could not import {Path(path).name}: {exc}")
+            return [("file", str(exc))]
+        used = {c.id for c in self.comments}
+        for c in comments:
+            if c.id in used:
+                c.id = self._next_id()
+            self.comments.append(c)
+            used.add(c.id)
+        self._refresh()
+        if unusable:
+            self.count.setText(
+                self.count.text() + f" \u2014 {len(unusable)} annotation(s) could "
+                "not be used: " + "; ".join(f"{i}: {r}" for i, r in unusable[:3])
+            )
+        return unusable
+
+    def _refresh(self, keep_row: int | None = None) -> None:
+        self.list.blockSignals(True)
+        self.list.clear()
+        for c in self.comments:
+            q = c.anchor.quote or ""
+            q = q if len(q) <= 70 else q[:67] + "\u2026"
+            flag = "" if c.actionable else "  (not actionable)"
+            self.list.addItem(f"{c.id}: \u201c{q}\u201d \u2014 {c.body}{flag}")
+        self.list.blockSignals(False)
+        if keep_row is not None and 0 <= keep_row < len(self.comments):
+            self.list.setCurrentRow(keep_row)
+        n = len(self.comments)
+        self.count.setText(
+            f"<b>{n} comment{'s' if n != 1 else ''}</b>" if n else "No comments yet."
+        )
+        spans = []
+        for c in self.comments:
+            a = c.anchor
+            if a.start_offset is not None and a.end_offset is not None:
+                spans.append(
+                    {
+                        "id": c.id,
+                        "kind": "comment",
+                        "start": a.start_offset,
+                        "end": a.end_offset,
+                        "label": f"\u270d {c.id}",
+                    }
+                )
+        self.view.set_highlights(spans)
+        self._update_buttons()
+        self.completeChanged.emit()
+
+    def isComplete(self) -> bool:
+        return any(c.actionable for c in self.comments)

@@ -1,0 +1,194 @@
+"""Page 2 of the setup wizard: the document (a file, or written by the model from a brief)."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QProgressBar,
+    QPushButton,
+    QRadioButton,
+    QVBoxLayout,
+    QWizardPage,
+)
+
+from app.jobs import run_in_thread
+from app.wizard.common import start_task
+
+
+class DocumentPage(QWizardPage):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setTitle("2. The document")
+        self.setSubTitle(
+            "The document the agent will revise: let the model write one from a "
+            "brief, or open your own file."
+        )
+        self.use_brief = QRadioButton("&Write one from a brief (one click; the model authors it)")
+        self.use_file = QRadioButton("&Open a file: HTML, Markdown or plain text")
+        group = QButtonGroup(self)
+        group.addButton(self.use_brief)
+        group.addButton(self.use_file)
+        self.use_file.setChecked(True)
+        self.briefs = QListWidget()
+        self.briefs.setAccessibleName("Briefs")
+        self.briefs.setMaximumHeight(120)
+        self.write_btn = QPushButton("Write the &document")
+        self.cancel_btn = QPushButton("Cancel")
+        self.cancel_btn.setEnabled(False)
+        self.busy = QProgressBar()
+        self.busy.setRange(0, 0)
+        self.busy.setVisible(False)
+        self.brief_preview = QLabel()
+        self.brief_preview.setWordWrap(True)
+        self.brief_preview.setStyleSheet("color: palette(placeholder-text);")
+        self.browse_btn = QPushButton("&Choose a file\u2026")
+        self.status = QLabel("No document yet.")
+        self.status.setWordWrap(True)
+
+        brief_row = QHBoxLayout()
+        brief_row.addWidget(self.write_btn)
+        brief_row.addWidget(self.cancel_btn)
+        brief_row.addWidget(self.busy, 1)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.use_file)
+        lay.addWidget(self.browse_btn, 0, Qt.AlignmentFlag.AlignLeft)
+        lay.addSpacing(8)
+        lay.addWidget(self.use_brief)
+        lay.addWidget(self.briefs)
+        lay.addWidget(self.brief_preview)
+        lay.addLayout(brief_row)
+        lay.addSpacing(8)
+        lay.addWidget(self.status)
+        lay.addStretch(1)
+
+        self.title = ""
+        self.raw: str | None = None
+        self.kind = "html"
+        self._job: asyncio.Task | None = None
+        self.author: Callable[[Any, Any], Awaitable[Any]] = _author
+        self.browse_btn.clicked.connect(self.ask_file)
+        self.write_btn.clicked.connect(self.write_from_brief)
+        self.cancel_btn.clicked.connect(self.cancel_author)
+        self.use_brief.toggled.connect(self._mode)
+        self.briefs.currentItemChanged.connect(self._preview)
+        self._load_briefs()
+        self._mode()
+
+    def _load_briefs(self) -> None:
+        try:
+            from engine.author import list_briefs
+
+            briefs = list_briefs()
+        except Exception:
+            briefs = []
+        for b in briefs:
+            item = QListWidgetItem(b.title)
+            item.setData(Qt.ItemDataRole.UserRole, b)
+            item.setToolTip(b.text[:1500])
+            self.briefs.addItem(item)
+        if briefs:
+            self.briefs.setCurrentRow(0)
+
+    def _preview(self, item, _previous=None) -> None:
+        if item is None:
+            self.brief_preview.setText("")
+            return
+        text = item.data(Qt.ItemDataRole.UserRole).text.strip()
+        lines = [ln for ln in text.splitlines()[1:] if ln.strip()]
+        body = " ".join(" ".join(lines).split())
+        self.brief_preview.setText(body[:420] + ("\u2026" if len(body) > 420 else ""))
+
+    def _mode(self) -> None:
+        brief = self.use_brief.isChecked()
+        self.briefs.setEnabled(brief)
+        self.write_btn.setEnabled(brief and self._job is None)
+        self.browse_btn.setEnabled(not brief)
+
+    def set_document(self, title: str, raw: str, kind: str) -> None:
+        self.title, self.raw, self.kind = title, raw, kind
+        what = "plain text" if kind == "text" else "HTML"
+        self.status.setText(
+            f"Ready: <b>{html.escape(title)}</b> ({what}, {len(raw):,} "
+            "characters). Next, select the words you want to comment on."
+        )
+        self.completeChanged.emit()
+
+    def ask_file(self) -> None:
+        dlg = QFileDialog(
+            self,
+            "Choose the document",
+            str(Path.home()),
+            "Documents (*.html *.htm *.xhtml *.xht *.md *.markdown *.txt *.text);;All files (*)",
+        )
+        dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dlg.fileSelected.connect(self.load_file)
+        self._dialog = dlg
+        dlg.open()
+
+    def load_file(self, path: str) -> None:
+        from engine.documents import document_title, read_document
+
+        self.status.setText(f"Reading {path}\u2026")
+        run_in_thread(
+            lambda: read_document(path),
+            lambda r: self.set_document(document_title(path, r[0], r[1]), r[1], r[0]),
+            lambda exc: self.status.setText(f"Could not read the file: {exc}"),
+        )
+
+    def write_from_brief(self) -> None:
+        item = self.briefs.currentItem()
+        if item is None:
+            return
+        brief = item.data(Qt.ItemDataRole.UserRole)
+        config = self.wizard().model_page.config() if self.wizard() else None
+        self.busy.setVisible(True)
+        self.cancel_btn.setEnabled(True)
+        self.write_btn.setEnabled(False)
+        self.status.setText(
+            f"The model is writing \u201c{html.escape(brief.title)}\u201d\u2026 "
+            "(this can take a minute; Cancel stops it)"
+        )
+        self._job = start_task(self._write(config, brief))
+
+    async def _write(self, config, brief) -> None:
+        try:
+            result = await self.author(config, brief)
+        except asyncio.CancelledError:
+            self.status.setText("Writing was cancelled.")
+            raise
+        except Exception as exc:
+            self.status.setText(
+                f"<b>The model could not write the document:</b> {html.escape(str(exc))}"
+            )
+        else:
+            self.set_document(brief.title, result.html, "html")
+        finally:
+            self._job = None
+            self.busy.setVisible(False)
+            self.cancel_btn.setEnabled(False)
+            self._mode()
+
+    def cancel_author(self) -> None:
+        if self._job is not None:
+            self._job.cancel()
+
+    def isComplete(self) -> bool:
+        return self.raw is not None and bool(self.raw.strip())
+
+
+async def _author(config, brief):
+    from engine.author import author_document
+
+    return await author_document(config, brief)

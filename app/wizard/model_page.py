@@ -1,0 +1,286 @@
+"""Page 1 of the setup wizard: the model, its server and the API key."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWizardPage,
+)
+
+from app import secrets as app_secrets
+from app.jobs import run_in_thread
+from app.wizard.common import start_task
+
+PRESETS: dict[str, tuple[str, str, bool]] = {
+    # key: (label, base URL, needs a key)
+    "openai": ("OpenAI", "https://api.openai.com/v1", True),
+    "ollama": ("Ollama (this computer)", "http://localhost:11434/v1", False),
+    "lmstudio": ("LM Studio (this computer)", "http://localhost:1234/v1", False),
+    "openrouter": ("OpenRouter", "https://openrouter.ai/api/v1", True),
+    "custom": ("Custom OpenAI-compatible server (vLLM, llama.cpp\u2026)", "", False),
+}
+
+
+class ModelPage(QWizardPage):
+    def __init__(self, settings, parent=None):
+        super().__init__(parent)
+        self.settings = settings
+        self.setTitle("1. The model")
+        self.setSubTitle(
+            "Which AI model revises the document. Any OpenAI-compatible server "
+            "works; local servers need no key."
+        )
+        self.preset = QComboBox()
+        for key, (label, _, _) in PRESETS.items():
+            self.preset.addItem(label, key)
+        self.url = QLineEdit()
+        self.url.setPlaceholderText("http://127.0.0.1:8080/v1")
+        self.model = QComboBox()
+        self.model.setEditable(True)
+        self.model.lineEdit().setPlaceholderText("model name, e.g. gpt-4o-mini")
+        self.fetch_btn = QPushButton("&Fetch model list")
+        self.key = QLineEdit()
+        self.key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.key.setPlaceholderText("API key (leave empty for local servers)")
+        self.key_status = QLabel()
+        self.key_status.setWordWrap(True)
+        self.session_only = QCheckBox("Keep the key for this session only (not saved)")
+        self.session_only.setVisible(False)
+        self.test_btn = QPushButton("&Test connection")
+        self.test_result = QLabel()
+        self.test_result.setWordWrap(True)
+        self.test_result.setTextFormat(Qt.TextFormat.RichText)
+
+        form = QFormLayout()
+        form.addRow("&Provider:", self.preset)
+        form.addRow("&Base URL:", self.url)
+        row = QHBoxLayout()
+        row.addWidget(self.model, 1)
+        row.addWidget(self.fetch_btn)
+        model_label = QLabel("&Model:")
+        model_label.setBuddy(self.model)
+        form.addRow(model_label, row)
+        form.addRow("API &key:", self.key)
+        form.addRow("", self.key_status)
+        form.addRow("", self.session_only)
+        lay = QVBoxLayout(self)
+        lay.addLayout(form)
+        lay.addWidget(self.test_btn, 0, Qt.AlignmentFlag.AlignLeft)
+        lay.addWidget(self.test_result)
+        lay.addStretch(1)
+
+        self.preset.currentIndexChanged.connect(self._preset_changed)
+        self.url.textChanged.connect(self.completeChanged)
+        self.model.currentTextChanged.connect(self.completeChanged)
+        self.fetch_btn.clicked.connect(self.fetch_models)
+        self.test_btn.clicked.connect(self.test_connection)
+        self.key.editingFinished.connect(self.save_key)
+        self.api_key: str | None = None
+        self.key_source = "none"
+        self._job: asyncio.Task | None = None
+        self.lister: Callable[[str, str | None], Awaitable[list[str]]] = _list_models
+        self.checker: Callable[[str, str, str | None], Awaitable[list[Any]]] = _check_endpoint
+        self.keyring_missing = False
+
+        i = self.preset.findData(settings.preset if settings else "openai")
+        self.preset.setCurrentIndex(max(i, 0))
+        if settings is not None:
+            self.url.setText(settings.base_url)
+            self.model.setEditText(settings.model)
+
+    def initializePage(self) -> None:
+        self._key_touched = False
+        run_in_thread(
+            lambda: (*app_secrets.get_key(), app_secrets.keyring_works()), self._key_found
+        )
+
+    def _key_found(self, result: tuple[str | None, str, bool]) -> None:
+        key, source, works = result
+        if getattr(self, "_key_touched", False):
+            return  # the user already saved a key; its status wins
+        self.api_key, self.key_source = key, source
+        if not works and source in ("none", "session"):
+            self.keyring_missing = True
+            self.session_only.setVisible(True)
+            self.session_only.setChecked(True)
+            self.key_status.setText(
+                app_secrets.NO_KEYRING_MESSAGE
+                + (" A key is kept for this session." if source == "session" else "")
+            )
+            return
+        self.key_status.setText(
+            {
+                "env": "The OPENAI_API_KEY environment variable is set and will be used.",
+                "keyring": f"A key is saved in the system keyring ({app_secrets.backend_name()}). "
+                "Type a new one to replace it.",
+                "session": "A key is kept for this session only.",
+                "none": "No key saved. Local servers (Ollama, LM Studio, llama.cpp) need none.",
+            }[source]
+        )
+
+    def _preset_changed(self) -> None:
+        key = self.preset.currentData()
+        _, url, _ = PRESETS[key]
+        if url:
+            self.url.setText(url)
+        self.url.setReadOnly(False)
+        if key == "custom":
+            self.url.setFocus()
+        self.completeChanged.emit()
+
+    def current_key(self) -> str | None:
+        typed = self.key.text().strip()
+        return typed or self.api_key
+
+    # -- keyring ----------------------------------------------------------------------------
+
+    def save_key(self) -> None:
+        typed = self.key.text().strip()
+        if not typed or typed == self.api_key:
+            return
+        self.api_key = typed
+        self._key_touched = True
+        self.key_status.setText("Saving the key in the system keyring\u2026")
+        run_in_thread(
+            lambda: app_secrets.save_key(typed), lambda _: self._key_saved(), self._key_not_saved
+        )
+
+    def _key_saved(self) -> None:
+        self.key_source = "keyring"
+        self.keyring_missing = False
+        self.session_only.setVisible(False)
+        self.key_status.setText(f"Saved in the system keyring ({app_secrets.backend_name()}).")
+
+    def _key_not_saved(self, exc: BaseException) -> None:
+        self.keyring_missing = True
+        self.key_status.setText(app_secrets.NO_KEYRING_MESSAGE)
+        self.session_only.setVisible(True)
+        self.session_only.setChecked(True)
+
+    # -- network ------------------------------------------------------------------------------
+
+    def fetch_models(self) -> None:
+        url = self.url.text().strip()
+        if not url:
+            self.test_result.setText("Enter the server's base URL first.")
+            return
+        self.fetch_btn.setEnabled(False)
+        self.test_result.setText("Asking the server for its models\u2026")
+        self.cancel_jobs()
+        self._job = start_task(self._fetch(url, self.current_key()))
+
+    async def _fetch(self, url: str, key: str | None) -> None:
+        try:
+            models = await self.lister(url, key)
+        except asyncio.CancelledError:
+            self.test_result.setText("")
+            raise
+        except Exception as exc:
+            self.test_result.setText(f"<b>Could not list the models:</b> {html.escape(str(exc))}")
+            return
+        finally:
+            self.fetch_btn.setEnabled(True)
+        current = self.model.currentText()
+        self.model.clear()
+        self.model.addItems(models)
+        self.model.setEditText(current if current in models or not models else models[0])
+        self.test_result.setText(
+            f"The server offers {len(models)} model(s)."
+            if models
+            else "The server lists no models; type the name."
+        )
+
+    def test_connection(self) -> None:
+        url, model = self.url.text().strip(), self.model.currentText().strip()
+        if not url or not model:
+            self.test_result.setText("Enter the base URL and the model first.")
+            return
+        self.test_btn.setEnabled(False)
+        self.test_result.setText("Testing: listing models, then asking for one tool call\u2026")
+        self.cancel_jobs()
+        self._job = start_task(self._test(url, model, self.current_key()))
+
+    async def _test(self, url: str, model: str, key: str | None) -> None:
+        try:
+            checks = await self.checker(url, model, key)
+        except asyncio.CancelledError:
+            self.test_result.setText("")
+            raise
+        except Exception as exc:
+            self.test_result.setText(f"<b>The test failed:</b> {html.escape(str(exc))}")
+            return
+        finally:
+            self.test_btn.setEnabled(True)
+        lines = []
+        for c in checks:
+            colour = {"PASS": "#007A5A", "FAIL": "#B24000"}.get(c.status, "#555")
+            mark = {"PASS": "\u2713", "FAIL": "\u2717"}.get(c.status, "?")
+            line = (
+                f"<span style='color:{colour};font-weight:600'>{mark} {c.status}</span> "
+                f"{html.escape(c.name)}: {html.escape(c.detail)}"
+            )
+            if c.fix:
+                line += f"<br>&nbsp;&nbsp;&nbsp;<i>What to do: {html.escape(c.fix)}</i>"
+            lines.append(line)
+        self.test_result.setText("<br>".join(lines))
+
+    def cancel_jobs(self) -> None:
+        if self._job is not None and not self._job.done():
+            self._job.cancel()
+        self._job = None
+
+    # -- wizard -------------------------------------------------------------------------------
+
+    def isComplete(self) -> bool:
+        url = self.url.text().strip()
+        return url.startswith(("http://", "https://")) and bool(self.model.currentText().strip())
+
+    def validatePage(self) -> bool:
+        if self.settings is not None:
+            self.settings.preset = self.preset.currentData()
+            self.settings.base_url = self.url.text().strip()
+            self.settings.model = self.model.currentText().strip()
+        typed = self.key.text().strip()
+        if typed:
+            if self.keyring_missing and self.session_only.isChecked():
+                self.api_key = typed
+                app_secrets.keep_for_session(typed)
+            else:
+                self.save_key()  # in a worker thread; a failure offers session-only
+        return True
+
+    def config(self):
+        from engine.agent import AgentConfig
+
+        return AgentConfig(
+            base_url=self.url.text().strip(),
+            model=self.model.currentText().strip(),
+            api_key=self.current_key(),
+        )
+
+
+async def _list_models(url: str, key: str | None) -> list[str]:
+    from engine.agent import AgentConfig, ModelClient
+
+    cfg = AgentConfig(base_url=url, model="", api_key=key, request_timeout=20, max_retries=1)
+    async with ModelClient(cfg) as client:
+        return await client.list_models()
+
+
+async def _check_endpoint(url: str, model: str, key: str | None) -> list[Any]:
+    from engine.doctor import check_endpoint
+
+    return await check_endpoint(url, model, key)

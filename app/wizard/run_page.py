@@ -1,0 +1,70 @@
+"""Page 4 of the setup wizard: run settings."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFormLayout,
+    QLabel,
+    QSpinBox,
+    QWizardPage,
+)
+
+
+class RunSettingsPage(QWizardPage):
+    def __init__(self, settings, parent=None):
+        super().__init__(parent)
+        self.settings = settings
+        self.setTitle("4. Run settings")
+        self.setSubTitle("How long the agent may keep trying. Finish starts the run.")
+        self.rounds = QSpinBox()
+        self.rounds.setRange(1, 20)
+        self.rounds.setValue(settings.rounds if settings else 3)
+        self.rounds.setToolTip(
+            "After each round every comment gets a verdict; the run stops "
+            "early once no actionable comment is left open."
+        )
+        self.budget = QSpinBox()
+        self.budget.setRange(0, 50_000_000)
+        self.budget.setSingleStep(10_000)
+        self.budget.setSpecialValueText("no limit")
+        self.budget.setSuffix(" tokens")
+        self.budget.setValue(settings.max_tokens if settings else 200_000)
+        self.turns = QSpinBox()
+        self.turns.setRange(2, 100)
+        self.turns.setValue(settings.turns_per_round if settings else 12)
+        self.turns.setToolTip("Model answers allowed in one round before the round ends.")
+        self.echo = QCheckBox("Repeat tool results to the model as plain messages")
+        self.echo.setChecked(settings.echo_tool_results if settings else False)
+        self.echo.setToolTip(
+            "For servers whose chat template drops tool messages (llama.cpp's "
+            "chatml-function-calling format): without it the model never sees "
+            "what its tools returned."
+        )
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        form = QFormLayout(self)
+        form.addRow("&Rounds at most:", self.rounds)
+        form.addRow("Token &budget for the run:", self.budget)
+        form.addRow("Model &turns per round:", self.turns)
+        form.addRow("", self.echo)
+        form.addRow(self.summary)
+
+    def initializePage(self) -> None:
+        w = self.wizard()
+        n = len(w.comments_page.comments)
+        self.summary.setText(
+            f"The agent <b>{html.escape(w.model_page.model.currentText())}</b> will revise "
+            f"\u201c{html.escape(w.document_page.title)}\u201d for {n} comment(s). You can "
+            "cancel at any time; an evidence bundle is written in every case."
+        )
+
+    def validatePage(self) -> bool:
+        if self.settings is not None:
+            self.settings.rounds = self.rounds.value()
+            self.settings.max_tokens = self.budget.value()
+            self.settings.turns_per_round = self.turns.value()
+            self.settings.echo_tool_results = self.echo.isChecked()
+        return True
