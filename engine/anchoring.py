@@ -4,7 +4,7 @@ Everything here works in code points on body ``textContent`` strings; ``engine.u
 converts the contract's UTF-16 offsets before they arrive.
 
 Locating in v1 (DESIGN.md step 1): the stored offsets are trusted when the text there
-equals the quote, exactly or after folding (NFKC, ignorables dropped, whitespace removed:
+equals the quote, exactly or after folding (see engine.normalize; whitespace removed:
 a selection across ``<br>`` captures a space that ``textContent`` lacks). Otherwise the
 quote is searched for and every hit is scored by its context and by its distance from the
 stored offset; the winner's offsets are reported as repaired.
@@ -258,7 +258,7 @@ def reanchor(v1: TextIndex, v2: TextIndex, diff: TextDiff, s: int, e: int) -> Re
             "exact",
             1.0,
             False,
-            "same text after normalisation (whitespace, compatibility forms)",
+            "same text after normalisation (whitespace, canonical forms, ligatures)",
         )
     tight = len(region) <= 2 * len(quote) + 40
     if tight:

@@ -1,15 +1,28 @@
 """Text normalisation for comparing anchored text, with an exact map back to raw offsets.
 
-DESIGN.md: for comparing only (offsets always index the raw text), Unicode compatibility
-forms are folded (NFKC: a ligature equals its letters, NBSP equals a space), soft hyphens
-and zero-width characters are dropped, whitespace runs collapse to one space and are
-trimmed. The set of dropped characters is the default-ignorable subset that real pages
-carry inside words (U+00AD, U+200B-U+200D, U+2060, U+FEFF); Hypothesis's client strips the
-same set when it compares quotes.
+DESIGN.md ("Re-anchoring and verdicts"): for comparing only (offsets always index the raw
+text), fold only what renders the same to a reader:
+
+* Unicode canonical equivalence (NFC: a precomposed letter equals its decomposed form);
+* whitespace runs, NBSP and the other Unicode spaces (``str.isspace``) collapsed to one
+  space, and trimmed;
+* soft hyphen U+00AD, zero-width space U+200B, word joiner U+2060 and BOM U+FEFF dropped
+  (they do not show, or show only at a line break the reader's window chose);
+* Latin ligature presentation forms U+FB00-FB06 and Arabic presentation forms
+  (U+FB50-FDFF, U+FE70-FEFE) read as their letters (their NFKC decomposition).
+
+Everything else a reader can see is a character of its own: superscripts and subscripts
+(CO2 vs CO₂), full-width and half-width forms, the zero-width joiner U+200D and non-joiner
+U+200C (they change how Persian, Arabic, Indic scripts and emoji sequences render), dashes
+and symbols. An earlier version folded NFKC and dropped U+200C/U+200D, which hid such edits
+(issue 8 §1).
 
 ``FoldedText`` folds a whole text once and keeps a segment map from folded indices back to
-raw code-point indices, so a match found in folded text becomes a raw span. Runs of plain
-ASCII are copied by slices, so a mostly-ASCII megabyte folds in a few milliseconds.
+raw code-point indices, so a match found in folded text becomes a raw span. Text outside
+the few characters that fold is copied by slices, so a megabyte folds in milliseconds.
+
+``skeleton`` is the UTS #39 confusable skeleton (Unicode confusables data, via the
+``confusable-homoglyphs`` package): two strings with the same skeleton look alike.
 """
 
 from __future__ import annotations
@@ -19,15 +32,46 @@ import re
 import unicodedata
 from functools import lru_cache
 
-IGNORABLE = "\u00ad\u200b\u200c\u200d\u2060\ufeff"
+IGNORABLE = "\u00ad\u200b\u2060\ufeff"
+"""Dropped when comparing: soft hyphen, zero-width space, word joiner, BOM. Not U+200C/U+200D."""
 _IGNORABLE_RE = re.compile(f"[{IGNORABLE}]")
 _WS_RE = re.compile(r"\s+")
 
+PRESENTATION_RANGES = ((0xFB00, 0xFB06), (0xFB50, 0xFDFF), (0xFE70, 0xFEFE))
+"""Latin ligatures and Arabic presentation forms, read as the letters they stand for."""
+
+
+def _is_presentation(c: str) -> bool:
+    o = ord(c)
+    return any(a <= o <= b for a, b in PRESENTATION_RANGES)
+
+
+@lru_cache(maxsize=4096)
+def _fold_char(c: str) -> str:
+    """The letters a presentation form stands for (NFKC); any other character as it is."""
+    if _is_presentation(c):
+        return unicodedata.normalize("NFKC", c)
+    return c
+
+
+def _fold_presentation(text: str) -> str:
+    if not _PRESENTATION_RE.search(text):
+        return text
+    return _PRESENTATION_RE.sub(lambda m: _fold_char(m.group()), text)
+
+
+_PRESENTATION_RE = re.compile(
+    "[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in PRESENTATION_RANGES) + "]"
+)
+
 
 def normalize(text: str) -> str:
-    """The comparison form of ``text``: NFKC, ignorables dropped, whitespace collapsed, trimmed."""
-    text = unicodedata.normalize("NFKC", _IGNORABLE_RE.sub("", text))
-    return _WS_RE.sub(" ", text).strip()
+    """The comparison form of ``text``: NFC, presentation forms read as their letters,
+    ignorables dropped, whitespace runs collapsed to one space, trimmed. (Composition
+    happens before ignorables go, as in ``FoldedText``, so both agree character for
+    character.)"""
+    text = unicodedata.normalize("NFC", _fold_presentation(unicodedata.normalize("NFC", text)))
+    return _WS_RE.sub(" ", _IGNORABLE_RE.sub("", text)).strip()
 
 
 def compact(text: str) -> str:
@@ -39,23 +83,57 @@ def compact(text: str) -> str:
     return _WS_RE.sub("", normalize(text))
 
 
-@lru_cache(maxsize=2)
-def _special_re(collapse_space: bool = True) -> re.Pattern[str]:
-    # Combining marks (canonical combining class > 0) of the BMP: a base character and the
-    # marks after it fold together, so NFKC can compose them. Built once, lazily.
-    marks = "".join(
-        chr(c)
-        for c in range(0x300, 0x10000)
-        if unicodedata.combining(chr(c)) and not 0xD800 <= c <= 0xDFFF
-    )
-    cls = re.escape(marks)
-    # Collapsing leaves a lone space between two visible characters as it is: it is
-    # already its folded form, and skipping it keeps plain prose in long 1:1 runs.
+@lru_cache(maxsize=1)
+def _composing_seconds() -> frozenset[str]:
+    """Characters of combining class 0 that canonical composition joins to the character
+    before them (Hangul vowels and finals, some Indic vowel signs). Scanned once from the
+    Unicode database, only for text that is not already NFC. Hangul vowels and trailing
+    consonants compose algorithmically (Unicode 3.12), so they are added by range."""
+    out = {chr(c) for c in range(0x1161, 0x1176)} | {chr(c) for c in range(0x11A8, 0x11C3)}
+    for c in range(0x80, 0x110000):
+        if 0xD800 <= c <= 0xDFFF:
+            continue
+        d = unicodedata.decomposition(chr(c))
+        if d and not d.startswith("<"):
+            parts = d.split()
+            if len(parts) == 2:
+                second = chr(int(parts[1], 16))
+                if not unicodedata.combining(second):
+                    out.add(second)
+    return frozenset(out)
+
+
+def _special_re(raw: str, collapse_space: bool) -> re.Pattern[str]:
+    """The pattern of what folds in ``raw``: whitespace/ignorable runs, and clusters (a
+    character and the marks after it) whose NFC or presentation-form reading differs.
+
+    Built from the characters ``raw`` actually holds, so text that is already NFC (nearly
+    all text) only looks at presentation forms."""
+    chars = {c for c in set(raw) if c > "\x7f"}
+    fold = {c for c in chars if _is_presentation(c)}
+    marks: set[str] = set()
+    if chars and not unicodedata.is_normalized("NFC", raw):
+        seconds = _composing_seconds()
+        for c in chars:
+            if unicodedata.combining(c) or c in seconds:
+                marks.add(c)
+            elif unicodedata.normalize("NFC", c) != c:
+                fold.add(c)
+    elif fold:  # NFC text: only a mark after a presentation form can compose anew
+        marks = {c for c in chars if unicodedata.combining(c)}
     lone_space = rf"(?![ ](?![\s{IGNORABLE}]))" if collapse_space else ""
-    return re.compile(
-        rf"(?P<ws>{lone_space}[\s{IGNORABLE}]+)"
-        rf"|(?P<ch>(?:[^\x00-\x7f\s{IGNORABLE}]|[\x00-\x7f](?=[{cls}]))[{cls}]*)"
-    )
+    ws = rf"(?P<ws>{lone_space}[\s{IGNORABLE}]+)"
+    if not fold and not marks:
+        return re.compile(ws)
+    m = "[" + re.escape("".join(sorted(marks))) + "]" if marks else None
+    f = "[" + re.escape("".join(sorted(fold))) + "]" if fold else None
+    if m and f:
+        ch = rf"(?:{f}|[^\s{IGNORABLE}](?={m})){m}*"
+    elif m:
+        ch = rf"[^\s{IGNORABLE}](?={m}){m}*"
+    else:
+        ch = f
+    return re.compile(rf"{ws}|(?P<ch>{ch})")
 
 
 def find_starts(haystack: str, needle: str, limit: int) -> list[int]:
@@ -104,7 +182,7 @@ class FoldedText:
             exact.append(one_to_one)
             flen += len(s)
 
-        for m in _special_re(collapse_space).finditer(raw):
+        for m in _special_re(raw, collapse_space).finditer(raw):
             if m.start() > pos:
                 emit(raw[pos : m.start()], pos, m.start(), True)
                 last_space = raw[m.start() - 1] == " "
@@ -114,14 +192,16 @@ class FoldedText:
                     emit(" ", m.start(), m.end(), False)
                     last_space = True
             else:
-                folded = unicodedata.normalize("NFKC", m.group())
-                if folded.isspace():  # NBSP and friends fold to a space
+                folded = unicodedata.normalize(
+                    "NFC", _fold_presentation(unicodedata.normalize("NFC", m.group()))
+                )
+                if folded.isspace():  # a presentation form of a space-like mark
                     if collapse_space and not last_space:
                         emit(" ", m.start(), m.end(), False)
                         last_space = True
                 else:
                     folded = _WS_RE.sub(" " if collapse_space else "", folded)
-                    emit(folded, m.start(), m.end(), len(folded) == m.end() - m.start())
+                    emit(folded, m.start(), m.end(), folded == m.group())
                     last_space = folded.endswith(" ")
             pos = m.end()
         if pos < len(raw):
