@@ -1,6 +1,6 @@
 """Rendering untrusted documents: a loopback server and a locked-down QWebEngineView.
 
-Documents under review are untrusted (DESIGN.md). Following STYLE.md:
+Documents under review are untrusted (docs/gui.md):
 
 - ``DocServer`` serves each document's bytes from memory on 127.0.0.1 (random port) under an
   unguessable path, with ``Content-Security-Policy: script-src 'none'``: every page script is

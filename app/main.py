@@ -220,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_event_loop(app, window) -> int:
-    """Run Qt on a qasync loop until the application quits (STYLE.md)."""
+    """Run Qt on a qasync loop until the application quits (docs/conventions.md, async in Qt)."""
     import asyncio
 
     import qasync

@@ -137,7 +137,7 @@ def metric_value(name: str, m: dict[str, Any] | None) -> str:
     if name == "cost_per_attributed_fix":
         return f"{_n(round(v)) if v >= 100 else _n(v)} tokens per fix"
     if name == "rounds_to_converge":
-        return f"{_n(v)} round" + ("" if v == 1 else "s")
+        return f"{_n(v)} push" + ("" if v == 1 else "es")  # the metric counts pushes
     return _n(v)
 
 

@@ -1,4 +1,4 @@
-"""GUI speed (issue 4, section 10). Prints two figures:
+"""GUI speed. Prints two figures:
 
 1. launch to rendered verdicts: wall time from starting ``agent-review-loop BUNDLE`` (a new
    process: interpreter, Qt, QtWebEngine, bundle reading and rescoring included) until both

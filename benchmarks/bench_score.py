@@ -2,7 +2,7 @@
 
 Prints the whole-process time of `arl score --json` (median of runs), the time of one
 plain diff-match-patch ``diff_main`` of the same two texts (what a naive diff-based scorer
-pays before it starts), and their ratio. Targets (issue 2, on a 2-core machine): the score
+pays before it starts), and their ratio. Targets (docs/engine.md, "Speed"; on a 2-core machine): the score
 under 2 s, the ratio under 1.5.
 
 The text is real prose: the F1000RD papers in tests/data (CC-BY-SA 4.0) repeated to 1 MB.

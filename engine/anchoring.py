@@ -3,13 +3,13 @@
 Everything here works in code points on body ``textContent`` strings; ``engine.utf16``
 converts the contract's UTF-16 offsets before they arrive.
 
-Locating in v1 (DESIGN.md step 1): the stored offsets are trusted when the text there
+Locating in v1 (docs/verdicts.md, step 1): the stored offsets are trusted when the text there
 equals the quote, exactly or after folding (see engine.normalize; whitespace removed:
 a selection across ``<br>`` captures a space that ``textContent`` lacks). Otherwise the
 quote is searched for and every hit is scored by its context and by its distance from the
 stored offset; the winner's offsets are reported as repaired.
 
-Re-anchoring in v2 (DESIGN.md step 2) lets the diff say where each v2 character came from,
+Re-anchoring in v2 (docs/verdicts.md, step 2) lets the diff say where each v2 character came from,
 which is what rules out the known failure kinds of quote-search anchoring:
 
 * the v1 span inside one equal run of the diff: its image is the answer (``exact``);
@@ -34,9 +34,9 @@ from engine.diffing import TextDiff
 from engine.normalize import FoldedText, compact, find_starts, fold_needle, normalize
 
 FUZZY_WINDOW = 200
-"""Characters searched either side of the mapped position (reference design, DESIGN.md)."""
+"""Characters searched either side of the mapped position (docs/verdicts.md, step 2)."""
 FUZZY_THRESHOLD = 0.5
-"""Minimum normalised Indel similarity of a fuzzy hit (reference design, DESIGN.md)."""
+"""Minimum normalised Indel similarity of a fuzzy hit (docs/verdicts.md, step 2)."""
 CONTEXT_THRESHOLD = 0.7
 """Minimum context similarity for a moved copy of the quote to be taken as the anchor."""
 CONTEXT_CHARS = 32

@@ -1,6 +1,6 @@
 """The headless ``arl`` command: the same engine the desktop program uses.
 
-``arl text DOC`` and ``arl score`` are a contract other tools call (issue 2, section 5):
+``arl text DOC`` and ``arl score`` are a contract other tools call (docs: README, "Scoring two versions"):
 their arguments, output and exit codes stay stable. Exit codes: 0 done, 2 unusable input
 (one line on stderr naming the file and the problem, never a traceback). The review-loop
 commands (``run``, ``author``, ``bundle``, ``doctor``, ``comments``) are registered by

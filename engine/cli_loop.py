@@ -9,7 +9,7 @@ traceback), 3 a bundle that fails its manifest check, 130 cancelled.
 The API key for ``run``, ``author`` and ``doctor``: the keyring entry the GUI uses (service
 ``agent-review-loop``, account ``api-key``), else ``OPENAI_API_KEY``, else none (local
 servers). ``keyring`` is imported lazily with ``importlib`` inside ``keyring_api_key`` so
-nothing under ``engine/`` imports it at module level (DESIGN.md layers); any keyring failure
+nothing under ``engine/`` imports it at module level (docs/conventions.md, layers); any keyring failure
 (no backend, locked, ``NoKeyringError``) means "no key there". The key is never printed.
 """
 

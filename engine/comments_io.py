@@ -1,6 +1,6 @@
 """Reading and writing comments and claims: the native shape and W3C Web Annotation.
 
-Native (DESIGN.md): a JSON list of comments, or ``{"comments": [...]}``, each
+Native (docs/anchor.md, "The comment"): a JSON list of comments, or ``{"comments": [...]}``, each
 ``{id, body, author?, created_on_version_id?, status?, actionable?, anchor: {quote, prefix,
 suffix, dom_path, start_offset, end_offset}}`` with offsets in UTF-16 code units.
 
@@ -285,7 +285,7 @@ def comments_to_w3c(comments: list[Comment], text: str, source: str = "") -> dic
 
 
 def parse_claim_report(obj: Any) -> ClaimReport:
-    """Validate the agent's report (DESIGN.md shape). Never raises: an unusable report is
+    """Validate the agent's report (shape: docs/agent.md, "The report"). Never raises: an unusable report is
     ``ClaimReport.unusable(reason)``; entries that are not claims make it unusable too."""
     if not isinstance(obj, dict):
         return ClaimReport.unusable("the report is not a JSON object")

@@ -418,7 +418,7 @@ class TextDiff:
 
         A deleted character is inside when it lies in some span ``[s, e)``; an insertion at
         v1 boundary ``p`` is inside when ``s <= p <= e`` for some span: an insertion at an
-        anchor's boundary counts as inside it (issue 2, section 4). Returns
+        anchor's boundary counts as inside it (docs/metrics.md, collateral churn). Returns
         ``(inside, outside, collateral)`` where ``collateral`` lists the outside pieces as
         Changes with their v1 and v2 ranges, for display.
         """

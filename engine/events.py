@@ -200,7 +200,7 @@ class VerdictsComputed(RunEvent):
 @dataclass(frozen=True)
 class CommentReopened(RunEvent):
     """Integrity control reopened a comment the agent resolved. ``reason`` is the reply
-    posted on its thread; ``message`` is DESIGN.md's verbatim line
+    posted on its thread; ``message`` is the exact VERIFICATION line of docs/verdicts.md
     (``VERIFICATION_MESSAGE``, or ``STALE_ANCHOR_MESSAGE`` for a stale anchor)."""
 
     round: int

@@ -1,6 +1,6 @@
 """Browser-exact text layer: HTML bytes in, ``document.body.textContent`` out.
 
-This is the text every anchor offset indexes (DESIGN.md, "The anchor contract"). The rule is
+This is the text every anchor offset indexes (docs/anchor.md, "What offsets index"). The rule is
 simple to state and easy to get subtly wrong: the text is exactly what a browser's DOM gives
 for ``document.body.textContent`` after the HTML parsing algorithm has run. So this module
 does not strip tags with regular expressions; it runs a WHATWG-conformant HTML parser

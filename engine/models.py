@@ -1,7 +1,7 @@
 """The engine's data: comments and their anchors, claims, verdicts and metrics.
 
 Units: every offset stored on a model object that comes from outside (``Anchor.start_offset``,
-``Anchor.end_offset``) counts UTF-16 code units, as the anchor contract in DESIGN.md says.
+``Anchor.end_offset``) counts UTF-16 code units, as docs/anchor.md says.
 Every ``Span`` the engine computes counts Python code points into the version's text;
 ``Span.to_json(text)`` converts to UTF-16 units at the boundary.
 
@@ -27,15 +27,15 @@ Claim = Literal["addressed", "not_addressed", "stale_anchor"]
 #: ``diff``: the region the diff maps the v1 span to (text replaced); ``none``: not found.
 METHODS = ("exact", "context", "fuzzy", "diff", "none")
 
-#: Verbatim message of DESIGN.md for a stale anchor.
+#: The exact message for a stale anchor (docs/verdicts.md).
 STALE_ANCHOR_MESSAGE = (
     "ATTRIBUTION: STALE ANCHOR - quote not found in current version; comment left unresolved"
 )
-#: Verbatim line of DESIGN.md printed when a resolved comment is reopened.
+#: The exact line (docs/verdicts.md) printed when a resolved comment is reopened.
 VERIFICATION_MESSAGE = "VERIFICATION: MODEL CLAIMED ADDRESSED - ANCHORED TEXT UNCHANGED"
 
 ANCHOR_CONTEXT = 32
-"""Characters of prefix and suffix an anchor carries (DESIGN.md anchor contract)."""
+"""Characters of prefix and suffix an anchor carries (docs/anchor.md)."""
 
 
 class InputError(ValueError):
@@ -126,7 +126,7 @@ class Reply:
 
 @dataclass
 class Comment:
-    """A review comment in the native shape (DESIGN.md, `arl score` contract)."""
+    """A review comment in the native shape (docs/anchor.md, "The comment")."""
 
     id: str
     body: str
@@ -178,7 +178,7 @@ class Comment:
 
 @dataclass(frozen=True)
 class ClaimItem:
-    """One entry of the agent's structured report (DESIGN.md, the revision agent)."""
+    """One entry of the agent's structured report (docs/agent.md, "The report")."""
 
     comment_id: str
     claim: Claim

@@ -1,6 +1,6 @@
 """Text normalisation for comparing anchored text, with an exact map back to raw offsets.
 
-DESIGN.md ("Re-anchoring and verdicts"): for comparing only (offsets always index the raw
+docs/verdicts.md, "Normalisation": for comparing only (offsets always index the raw
 text), fold only what renders the same to a reader:
 
 * Unicode canonical equivalence (NFC: a precomposed letter equals its decomposed form);
@@ -15,7 +15,7 @@ Everything else a reader can see is a character of its own: superscripts and sub
 (CO2 vs CO₂), full-width and half-width forms, the zero-width joiner U+200D and non-joiner
 U+200C (they change how Persian, Arabic, Indic scripts and emoji sequences render), dashes
 and symbols. An earlier version folded NFKC and dropped U+200C/U+200D, which hid such edits
-(issue 8 §1).
+(docs/verdicts.md).
 
 ``FoldedText`` folds a whole text once and keeps a segment map from folded indices back to
 raw code-point indices, so a match found in folded text becomes a raw span. Text outside
@@ -78,7 +78,7 @@ def compact(text: str) -> str:
     """Like ``normalize`` with every whitespace character removed.
 
     For matching a quote captured from a rendered selection, where ``<br>`` or a block
-    boundary shows as a space that ``textContent`` does not have (Hypothesis client #3692).
+    boundary shows as a space that ``textContent`` does not have (https://github.com/hypothesis/client/issues/3692).
     """
     return _WS_RE.sub("", normalize(text))
 

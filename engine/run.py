@@ -12,7 +12,7 @@ GUI share. It is a coroutine; run it as a task on the application's loop.
   (``engine.scoring.score``, in a worker thread), then runs the integrity control: every
   comment the agent resolved whose verdict is ``untouched`` (or ``stale_anchor``) is
   reopened with a reply on its thread saying why, and a ``CommentReopened`` event carries
-  DESIGN.md's VERIFICATION line.
+  the VERIFICATION line of docs/verdicts.md.
 - The run ends ``completed`` (converged, round limit, token limit), ``cancelled``
   (``RunHandle.cancel()`` honoured between steps, or the task itself cancelled) or
   ``failed`` (model, network or workspace failure, with the reason). Every ending writes an

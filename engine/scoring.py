@@ -1,5 +1,5 @@
-"""Verdicts and the five metrics for one pair of versions (DESIGN.md, "Re-anchoring and
-verdicts" and "The five metrics").
+"""Verdicts and the five metrics for one pair of versions (docs/verdicts.md and
+docs/metrics.md).
 
 ``score(v1, v2, comments)`` is the one entry point: the CLI, the review loop and the
 evidence bundle all call it, and the GUI only shows what it returns.
@@ -12,7 +12,7 @@ Which comments count (the denominators):
 * *actionable* comments are those marked actionable, open (not resolved) when scored, and
   not stale anchors. Attribution, churn anchors and claim accuracy use these only;
 * a stale anchor gets its verdict and its claim agreement shown, and is excluded from
-  every denominator (DESIGN.md).
+  every denominator (docs/metrics.md).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ CLAIM_AGREES = {
     "not_addressed": ("untouched",),
     "stale_anchor": ("stale_anchor",),
 }
-"""Which verdicts each claim agrees with (DESIGN.md, claim accuracy)."""
+"""Which verdicts each claim agrees with (docs/verdicts.md, "Claims beside verdicts")."""
 
 
 @dataclass
@@ -106,7 +106,7 @@ class ScoreResult:
     actionable_ids: set[str] = field(default_factory=set)
 
     def to_json(self, *, extended: bool = False) -> dict[str, Any]:
-        """The `arl score --json` object (issue 2, section 5); ``extended`` adds per-verdict
+        """The `arl score --json` object (README, "Scoring two versions"); ``extended`` adds per-verdict
         confidence/notes, the unusable comments and the collateral ranges (UTF-16)."""
         out: dict[str, Any] = {
             "verdicts": [

@@ -1,5 +1,5 @@
-"""Writes tests/data/bundle-min/: a tiny hand-made evidence bundle in the fixed layout of
-issue 3, for the GUI tests. Its verdicts and metrics are written by hand (the GUI renders
+"""Writes tests/data/bundle-min/: a tiny hand-made evidence bundle in the layout of
+docs/bundle.md, for the GUI tests. Its verdicts and metrics are written by hand (the GUI renders
 what a bundle says; it never computes). Its manifest says it is a scripted fixture.
 
 Run: ``uv run python tools/make_fixture_bundle.py``.

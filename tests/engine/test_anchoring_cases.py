@@ -63,7 +63,7 @@ def test_anchoring_case(case):
     result = score(v1, v2, [comment])
     expected = case["expected"]
     if case["case"] == "A10":
-        # Disagreement: the case expects stale_anchor. DESIGN.md defines a stale anchor as
+        # Disagreement: the case expects stale_anchor. docs/verdicts.md defines a stale anchor as
         # a comment made on another version whose quote is gone; an empty quote is neither,
         # it is an unusable anchor. It is reported with its reason and left out of every
         # denominator, which is what the case's "why" asks for (never match the whole page).
@@ -139,7 +139,7 @@ def test_scenario(s):
     want = exp["verdicts"][comment.id]
     if s["id"] == "S05-restructure-kills-anchor":
         # "stale_anchor -> re-anchored by prefix/suffix; text at anchor edited": the comment
-        # was made on the given version, so by DESIGN.md it is not stale: it is edited, and
+        # was made on the given version, so by docs/verdicts.md it is not stale: it is edited, and
         # the re-anchor is marked approximate, never silent.
         assert v.verdict == "edited" and v.approximate and v.method in ("diff", "fuzzy")
         assert "8-10 working days" in v.v2.text
@@ -160,7 +160,7 @@ def test_scenario(s):
     if s["id"] in ("S07-unrequested-edits-elsewhere", "S14-protected-tokens-lost"):
         # Disagreement, in part: the scenario calls the claim inaccurate because the agent
         # also changed text nobody pointed at. Claim accuracy compares each claim with its
-        # comment's verdict (DESIGN.md), and the comment was edited, so the claim agrees;
+        # comment's verdict (docs/verdicts.md), and the comment was edited, so the claim agrees;
         # the unrequested edits are what collateral churn measures, and it is high here.
         assert v.claim_agrees is True
         churn = result.metrics["collateral_churn"]

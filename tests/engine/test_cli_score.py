@@ -1,4 +1,4 @@
-"""`arl text` and `arl score`: the contract other tools call (issue 2, §5)."""
+"""`arl text` and `arl score`: the contract other tools call (README, "Scoring two versions")."""
 
 import json
 import subprocess

@@ -1,4 +1,4 @@
-"""Each known failure kind of quote-search anchoring, as tests of its own (issue 2, §3)."""
+"""Each known failure kind of quote-search anchoring, as tests of its own (docs/verdicts.md, step 2)."""
 
 import pytest
 
