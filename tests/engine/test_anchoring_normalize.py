@@ -1,4 +1,4 @@
-"""What normalisation folds (issue 8 §1, DESIGN.md "Re-anchoring and verdicts"): only what
+"""What normalisation folds (docs/verdicts.md, "Normalisation"): only what
 renders the same to a reader. A visible change is an edit in every script."""
 
 import random

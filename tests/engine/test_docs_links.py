@@ -73,3 +73,35 @@ def test_docs_index_lists_every_page():
         if p.name != "README.md" and p.name not in index
     ]
     assert not missing, f"docs/README.md does not list {missing}"
+
+
+# Citations a clone cannot follow: documents that are not in the repository, and issue
+# numbers of a tracker the repository does not carry. Cite a docs/ page instead.
+_OUTSIDE = re.compile(r"DESIGN\.md|STYLE\.md|\bissues? #?\d+|§\s?\d")
+_CITING = [
+    "engine",
+    "app",
+    "tools",
+    "benchmarks",
+    "packaging",
+    "tests/engine",
+    "tests/app",
+    "tests/helpers",
+    "docs",
+    "resources/web",
+]
+
+
+def test_citations_point_inside_the_repository():
+    files = [ROOT / "README.md", ROOT / "CHANGELOG.md", ROOT / "tests" / "conftest.py"]
+    for d in _CITING:
+        files += [p for p in (ROOT / d).rglob("*") if p.suffix in {".py", ".md", ".js", ".sh"}]
+    me = Path(__file__).resolve()
+    found = [
+        f"{p.relative_to(ROOT)}:{n}: {line.strip()[:80]}"
+        for p in files
+        if p.resolve() != me
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if _OUTSIDE.search(line)
+    ]
+    assert not found, "cite a docs/ page instead of:\n" + "\n".join(found)

@@ -1,4 +1,4 @@
-"""engine/ is pure Python: nothing under it imports Qt, qasync or keyring (DESIGN.md layers)."""
+"""engine/ is pure Python: nothing under it imports Qt, qasync or keyring (docs/conventions.md)."""
 
 import ast
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""Every case of tests/data/realworld/ (issue 8): built from public bug reports of other
+"""Every case of tests/data/realworld/ (tests/data/realworld/README.md): built from public bug reports of other
 anchoring and diff tools; each folder's expected.json names the source and the verdicts."""
 
 import json

@@ -145,7 +145,7 @@ def test_utf16_offsets_after_emoji_are_not_read_as_code_points():
     ],
 )
 def test_compatibility_forms_and_ignorables_are_untouched(v1, v2, quote):
-    # Only forms that render the same stay here (issue 8 §1): NFKC is no longer folded, so
+    # Only forms that render the same stay here (docs/verdicts.md, "Normalisation"): NFKC is no longer folded, so
     # superscripts, full-width forms and ZWJ/ZWNJ changes are edits
     # (tests/engine/test_anchoring_normalize.py).
     vv1 = Version.from_source(v1, "text")
