@@ -12,27 +12,26 @@ workspace, the evidence bundle and the GUI all share one shape.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from engine import utf16
 
-VERDICTS = ("edited", "untouched", "deleted", "stale_anchor")
-Verdict = Literal["edited", "untouched", "deleted", "stale_anchor"]
-CLAIMS = ("addressed", "not_addressed", "stale_anchor")
-Claim = Literal["addressed", "not_addressed", "stale_anchor"]
-
-#: How a v2 span was found. ``exact``: the quote at the place the diff maps the v1 span
-#: to; ``context``: the quote found elsewhere, told apart by its prefix/suffix;
-#: ``fuzzy``: an approximate match of a rewritten quote near the mapped position;
-#: ``diff``: the region the diff maps the v1 span to (text replaced); ``none``: not found.
-METHODS = ("exact", "context", "fuzzy", "diff", "none")
-
-#: The exact message for a stale anchor (docs/verdicts.md).
-STALE_ANCHOR_MESSAGE = (
-    "ATTRIBUTION: STALE ANCHOR - quote not found in current version; comment left unresolved"
+# The values and exact messages live in engine.vocabulary (one vocabulary); re-exported here.
+from engine.vocabulary import (
+    CLAIMS as CLAIMS,
+    METHODS as METHODS,
+    METRIC_NAMES as METRIC_NAMES,
+    REPLY_KINDS as REPLY_KINDS,
+    STALE_ANCHOR_MESSAGE as STALE_ANCHOR_MESSAGE,
+    VERDICTS as VERDICTS,
+    VERIFICATION_MESSAGE as VERIFICATION_MESSAGE,
+    Claim as Claim,
+    CommentStatus as CommentStatus,
+    Method as Method,
+    MetricName as MetricName,
+    ReplyKind as ReplyKind,
+    Verdict as Verdict,
 )
-#: The exact line (docs/verdicts.md) printed when a resolved comment is reopened.
-VERIFICATION_MESSAGE = "VERIFICATION: MODEL CLAIMED ADDRESSED - ANCHORED TEXT UNCHANGED"
 
 ANCHOR_CONTEXT = 32
 """Characters of prefix and suffix an anchor carries (docs/anchor.md)."""
@@ -104,7 +103,7 @@ class Reply:
     author: str
     body: str
     created_at: str = ""
-    kind: str = "reply"  # reply | reopen | resolve
+    kind: ReplyKind = "reply"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -120,8 +119,16 @@ class Reply:
             author=str(obj.get("author", "")),
             body=str(obj.get("body", "")),
             created_at=str(obj.get("created_at", "")),
-            kind=str(obj.get("kind", "reply")),
+            kind=_reply_kind(obj.get("kind")),
         )
+
+
+def _reply_kind(value: Any) -> ReplyKind:
+    """A reply's kind from JSON; anything unknown is a plain reply."""
+    for kind in REPLY_KINDS:
+        if value == kind:
+            return kind
+    return "reply"
 
 
 @dataclass
@@ -133,7 +140,7 @@ class Comment:
     anchor: Anchor
     author: str = ""
     created_on_version_id: str | None = None
-    status: str = "open"  # open | resolved
+    status: CommentStatus = "open"
     actionable: bool = True
     thread: list[Reply] = field(default_factory=list)
 
@@ -253,9 +260,9 @@ class VerdictRecord:
     verdict: Verdict
     v1: Span | None
     v2: Span | None
-    method: str
+    method: Method
     markup_changed: bool = False
-    claim: str | None = None
+    claim: Claim | None = None
     claim_agrees: bool | None = None
     message: str | None = None
     confidence: float = 1.0
@@ -342,12 +349,3 @@ def _num(x: float | None) -> float | int | None:
     if isinstance(x, float) and x.is_integer():
         return int(x)
     return x
-
-
-METRIC_NAMES = (
-    "attribution_rate",
-    "collateral_churn",
-    "claim_accuracy",
-    "cost_per_attributed_fix",
-    "rounds_to_converge",
-)

@@ -1,0 +1,257 @@
+"""The project's words and number formats, in one place (docs/conventions.md, one vocabulary).
+
+The verdict, method, claim and status values the engine writes into its JSON; the words
+people read for them; the five metric names, titles and meanings; and the one format each
+metric is written in (docs/metrics.md, "How numbers are written"). The CLI, the scorecard
+and the desktop program read this module, so a number reads the same in every view:
+``33% (1 of 3)`` everywhere, never ``33.3%`` in one place and ``0.3333 (1 / 3)`` in another.
+
+Values are ``Literal`` types with a tuple of all of them (``VERDICTS``, ``METHODS``...), so a
+type checker catches a misspelt value and code can iterate the set.
+
+This module imports nothing from the engine: every layer may use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, get_args
+
+# -- values the engine writes ----------------------------------------------------------------
+
+Verdict = Literal["edited", "untouched", "deleted", "stale_anchor"]
+VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
+
+Claim = Literal["addressed", "not_addressed", "stale_anchor"]
+CLAIMS: tuple[Claim, ...] = get_args(Claim)
+
+Method = Literal["exact", "context", "fuzzy", "diff", "none"]
+"""How a v2 span was found (docs/verdicts.md, step 2). ``exact``: the v1 span's image in
+text the diff kept; ``context``: the quote found elsewhere as new text with v1's context
+(moved); ``fuzzy``: an approximate match of a rewritten quote near the mapped place;
+``diff``: the text the diff put in the span's place; ``none``: not found."""
+METHODS: tuple[Method, ...] = get_args(Method)
+APPROXIMATE_METHODS: frozenset[Method] = frozenset({"fuzzy", "diff"})
+"""Methods whose v2 span is an approximation; views say so."""
+
+CommentStatus = Literal["open", "resolved"]
+COMMENT_STATUSES: tuple[CommentStatus, ...] = get_args(CommentStatus)
+
+ReplyKind = Literal["reply", "reopen", "resolve"]
+REPLY_KINDS: tuple[ReplyKind, ...] = get_args(ReplyKind)
+
+RunStatus = Literal["running", "completed", "cancelled", "failed"]
+"""A run's status in the workspace; a bundle records one of the three endings."""
+RUN_STATUSES: tuple[RunStatus, ...] = get_args(RunStatus)
+
+DocumentKind = Literal["html", "text"]
+DOCUMENT_KINDS: tuple[DocumentKind, ...] = get_args(DocumentKind)
+
+MetricName = Literal[
+    "attribution_rate",
+    "collateral_churn",
+    "claim_accuracy",
+    "cost_per_attributed_fix",
+    "rounds_to_converge",
+]
+METRIC_NAMES: tuple[MetricName, ...] = get_args(MetricName)
+RATIO_METRICS: frozenset[str] = frozenset(
+    {"attribution_rate", "collateral_churn", "claim_accuracy"}
+)
+"""Metrics that are a share, written as a percentage with their fraction."""
+
+# -- exact messages (docs/verdicts.md) -------------------------------------------------------
+
+STALE_ANCHOR_MESSAGE = (
+    "ATTRIBUTION: STALE ANCHOR - quote not found in current version; comment left unresolved"
+)
+VERIFICATION_MESSAGE = "VERIFICATION: MODEL CLAIMED ADDRESSED - ANCHORED TEXT UNCHANGED"
+
+# -- words people read -----------------------------------------------------------------------
+
+VERDICT_ICONS: dict[str, str] = {
+    "edited": "\u270e",  # ✎
+    "untouched": "\u25cb",  # ○
+    "deleted": "\u2715",  # ✕
+    "stale_anchor": "?",
+}
+"""One icon per verdict, shown beside its colour and label (never colour alone)."""
+
+VERDICT_LABELS: dict[str, str] = {
+    "edited": "edited",
+    "untouched": "untouched",
+    "deleted": "deleted",
+    "stale_anchor": "stale anchor",
+}
+
+VERDICT_MEANINGS: dict[str, str] = {
+    "edited": "the anchored text was changed",
+    "untouched": "the anchored text is unchanged",
+    "deleted": "the quoted text is gone from the new version",
+    "stale_anchor": "made on another version and not in the one the agent was given; "
+    "not counted in any metric",
+}
+
+METHOD_WORDS: dict[str, str] = {
+    "exact": "found in the same place",
+    "context": "found elsewhere by its surrounding text (moved)",
+    "fuzzy": "found approximately (rewritten in place)",
+    "diff": "compared with the text that replaced it",
+    "none": "not found in the new version",
+}
+
+CLAIM_WORDS: dict[str, str] = {
+    "addressed": "addressed",
+    "not_addressed": "not addressed",
+    "stale_anchor": "stale anchor",
+}
+
+RUN_STATUS_WORDS: dict[str, str] = {
+    "running": "Run in progress",
+    "completed": "Run completed",
+    "cancelled": "Run cancelled before it finished",
+    "failed": "Run failed",
+}
+
+METRIC_TITLES: dict[str, str] = {
+    "attribution_rate": "Attribution rate",
+    "collateral_churn": "Collateral churn",
+    "claim_accuracy": "Claim accuracy",
+    "cost_per_attributed_fix": "Cost per attributed fix",
+    "rounds_to_converge": "Rounds to converge",
+}
+
+METRIC_MEANINGS: dict[str, str] = {
+    "attribution_rate": "Actionable comments whose anchored text was really edited, out of "
+    "all actionable comments (stale anchors not counted). Higher is better.",
+    "collateral_churn": "Characters changed outside every anchored passage, out of all "
+    "characters changed. Lower is better: the agent should only touch what a comment "
+    "points at.",
+    "claim_accuracy": "The agent's claims that agree with the measured verdict, out of the "
+    "claims it made about actionable comments. Higher is better.",
+    "cost_per_attributed_fix": "API usage tokens of the whole run, per comment actually "
+    "edited. No currency is assumed.",
+    "rounds_to_converge": "Pushes until no unresolved actionable comment remained.",
+}
+
+_FRACTION_NOUNS: dict[str, str] = {
+    "attribution_rate": "actionable comments edited",
+    "collateral_churn": "changed characters outside every anchor",
+    "claim_accuracy": "claims agree with the measured verdict",
+}
+
+
+def verdict_label(verdict: str) -> str:
+    """Icon and label, e.g. ``✎ edited``; an unknown value is shown as itself."""
+    label = VERDICT_LABELS.get(verdict, verdict.replace("_", " "))
+    icon = VERDICT_ICONS.get(verdict)
+    return f"{icon} {label}" if icon else label
+
+
+def claim_words(claim: str | None) -> str:
+    """``addressed``, ``not addressed``, ``stale anchor``; ``no claim`` for None."""
+    if not claim:
+        return "no claim"
+    return CLAIM_WORDS.get(claim, claim.replace("_", " "))
+
+
+def plural(n: float, one: str, many: str | None = None) -> str:
+    """``1 push``, ``2 pushes``: the count (thousands separated) and its noun."""
+    return f"{count(n)} {one if n == 1 else (many or one + 's')}"
+
+
+# -- numbers -----------------------------------------------------------------------------------
+
+
+def count(x: float | int) -> str:
+    """A count with thousands separators: ``1,234``; a non-whole number keeps two decimals."""
+    if isinstance(x, float) and x.is_integer():
+        x = int(x)
+    if isinstance(x, int):
+        return f"{x:,}"
+    return f"{x:,.2f}"
+
+
+def percent(value: float) -> str:
+    """A share in [0, 1] as a whole percentage.
+
+    A rounding never reads as none or as all: a value above 0 that rounds to 0 is ``<1%``,
+    and a value below 1 that rounds to 100 is ``>99%``.
+    """
+    p = round(value * 100)
+    if p == 0 and value > 0:
+        return "<1%"
+    if p == 100 and value < 1:
+        return ">99%"
+    return f"{p}%"
+
+
+def _field(m: Any, key: str) -> Any:
+    if isinstance(m, Mapping):
+        return m.get(key)
+    return getattr(m, key, None)
+
+
+def metric_is_na(m: Any) -> bool:
+    """True for a metric the engine marked N/A (value None), or a missing one."""
+    return m is None or _field(m, "value") is None
+
+
+def metric_reason(m: Any) -> str:
+    """Why a metric is N/A, in words."""
+    if m is None:
+        return "not recorded"
+    return str(_field(m, "reason") or "no reason given")
+
+
+def metric_value(name: str, m: Any) -> str:
+    """The headline: ``33%``, ``1,234 tokens per fix``, ``2 pushes``, or ``N/A``.
+
+    ``m``: an ``engine.models.Metric`` or its JSON object."""
+    if metric_is_na(m):
+        return "N/A"
+    v = _field(m, "value")
+    if name in RATIO_METRICS:
+        return percent(float(v))
+    if name == "cost_per_attributed_fix":
+        return f"{count(round(v))} tokens per fix"
+    if name == "rounds_to_converge":
+        return plural(v, "push", "pushes")
+    return count(v)
+
+
+def metric_fraction(name: str, m: Any) -> str:
+    """The numbers behind the headline: ``1 of 3``, ``2,468 tokens / 2 edited``; empty
+    when the headline says it all (rounds to converge) or the metric is N/A."""
+    if metric_is_na(m):
+        return ""
+    num, den = _field(m, "numerator"), _field(m, "denominator")
+    if num is None or den is None or name == "rounds_to_converge":
+        return ""
+    if name == "cost_per_attributed_fix":
+        return f"{count(num)} tokens / {count(den)} edited"
+    return f"{count(num)} of {count(den)}"
+
+
+def metric_text(name: str, m: Any) -> str:
+    """The one way a metric is written: ``33% (1 of 3)``, ``1,234 tokens per fix (2,468
+    tokens / 2 edited)``, ``2 pushes``, or ``N/A — <reason>``."""
+    if metric_is_na(m):
+        return f"N/A \u2014 {metric_reason(m)}"
+    head, frac = metric_value(name, m), metric_fraction(name, m)
+    return f"{head} ({frac})" if frac else head
+
+
+def metric_detail(name: str, m: Any) -> str:
+    """The fraction in words (``1 of 3 actionable comments edited``), or the N/A reason."""
+    if metric_is_na(m):
+        return metric_reason(m)
+    frac = metric_fraction(name, m)
+    if name in _FRACTION_NOUNS and frac:
+        return f"{frac} {_FRACTION_NOUNS[name]}"
+    if name == "cost_per_attributed_fix" and frac:
+        den = _field(m, "denominator")
+        return f"{count(_field(m, 'numerator'))} tokens / {plural(den, 'edited comment')}"
+    if name == "rounds_to_converge":
+        return metric_value(name, m)
+    return frac

@@ -1,0 +1,87 @@
+"""engine.vocabulary: one word and one number format per concept (docs/metrics.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import vocabulary as vocab
+from engine.models import Metric
+from engine.scoring import CLAIM_AGREES
+
+
+def test_every_value_has_its_words():
+    assert set(vocab.VERDICT_LABELS) == set(vocab.VERDICTS) == set(vocab.VERDICT_ICONS)
+    assert set(vocab.VERDICT_MEANINGS) == set(vocab.VERDICTS)
+    assert set(vocab.METHOD_WORDS) == set(vocab.METHODS)
+    assert set(vocab.CLAIM_WORDS) == set(vocab.CLAIMS) == set(CLAIM_AGREES)
+    assert set(vocab.RUN_STATUS_WORDS) == set(vocab.RUN_STATUSES)
+    assert set(vocab.METRIC_TITLES) == set(vocab.METRIC_NAMES) == set(vocab.METRIC_MEANINGS)
+    assert vocab.APPROXIMATE_METHODS.issubset(vocab.METHODS)
+    assert vocab.RATIO_METRICS.issubset(vocab.METRIC_NAMES)
+
+
+def test_icons_tell_verdicts_apart():
+    assert len(set(vocab.VERDICT_ICONS.values())) == len(vocab.VERDICTS)
+    assert vocab.verdict_label("edited") == "\u270e edited"
+    assert vocab.verdict_label("stale_anchor") == "? stale anchor"
+    assert vocab.verdict_label("mystery_value") == "mystery value"
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (0.0, "0%"),
+        (1 / 3, "33%"),
+        (2 / 3, "67%"),
+        (1.0, "100%"),
+        (0.004, "<1%"),  # never reads as zero
+        (0.996, ">99%"),  # never reads as all
+        (0.005, "<1%"),
+        (0.995, ">99%"),
+    ],
+)
+def test_percent_never_rounds_to_none_or_all(value, text):
+    assert vocab.percent(value) == text
+
+
+def test_one_format_for_a_ratio_metric_from_object_or_json():
+    m = Metric.ratio(1, 3)
+    for form in (m, m.to_json()):
+        assert vocab.metric_text("attribution_rate", form) == "33% (1 of 3)"
+        assert vocab.metric_value("claim_accuracy", form) == "33%"
+        assert vocab.metric_detail("attribution_rate", form) == "1 of 3 actionable comments edited"
+    big = Metric.ratio(1234, 5678)
+    assert vocab.metric_text("collateral_churn", big) == "22% (1,234 of 5,678)"
+
+
+def test_cost_and_rounds_formats():
+    cost = Metric.ratio(2468, 2)
+    assert vocab.metric_text("cost_per_attributed_fix", cost) == (
+        "1,234 tokens per fix (2,468 tokens / 2 edited)"
+    )
+    assert vocab.metric_detail("cost_per_attributed_fix", Metric.ratio(900, 1)) == (
+        "900 tokens / 1 edited comment"
+    )
+    one = Metric(value=1, numerator=1, denominator=1)
+    assert vocab.metric_text("rounds_to_converge", one) == "1 push"
+    assert vocab.metric_text("rounds_to_converge", Metric(2, 2, 1).to_json()) == "2 pushes"
+
+
+def test_na_is_never_a_number():
+    na = Metric.na("there are no actionable comments")
+    for name in vocab.METRIC_NAMES:
+        for form in (na, na.to_json()):
+            assert vocab.metric_is_na(form)
+            assert vocab.metric_value(name, form) == "N/A"
+            assert vocab.metric_fraction(name, form) == ""
+            assert vocab.metric_text(name, form) == "N/A \u2014 there are no actionable comments"
+    assert vocab.metric_text("claim_accuracy", None) == "N/A \u2014 not recorded"
+    # A measured zero is a number, not N/A.
+    zero = Metric.ratio(0, 4)
+    assert not vocab.metric_is_na(zero)
+    assert vocab.metric_text("attribution_rate", zero) == "0% (0 of 4)"
+
+
+def test_claim_words():
+    assert vocab.claim_words(None) == "no claim"
+    assert vocab.claim_words("not_addressed") == "not addressed"
