@@ -174,13 +174,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="machine-readable output")
     s.set_defaults(func=cmd_score)
 
-    try:
-        loop = importlib.import_module("engine.cli_loop")
-    except ModuleNotFoundError as e:
-        if e.name != "engine.cli_loop":
-            raise
-    else:
-        loop.register(sub)
+    for name in ("engine.cli_loop", "engine.cli_suite"):
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name != name:
+                raise
+        else:
+            module.register(sub)
     return p
 
 

@@ -1,0 +1,222 @@
+"""The suites' results store: one SQLite file beside the workspace (``<home>/suites.sqlite``)
+with every suite run and every run in it, so a suite can be resumed after a kill and its
+history charted.
+
+Tables (schema version in ``PRAGMA user_version``):
+
+- ``suite_runs``: one row per suite run — id, suite name, file path, fingerprint, seed,
+  shard, program version, start and end (UTC ISO 8601), status (``running`` | ``finished``
+  | ``stopped`` | ``interrupted``), the stop reason, the output folder.
+- ``suite_items``: one row per run of a suite run (primary key: suite id + item key) with
+  its document, size class, model, endpoint, variant, instructions hash, repeat, status
+  (``queued`` | ``running`` | ``finished`` | ``failed`` | ``stopped``), the run's own status
+  and reason, bundle path, metrics (JSON, the ``arl score --json`` metric objects), tokens
+  (total, prompt, completion), cost (user's currency, or NULL) and seconds.
+
+``ItemResult`` is the one shape the report reads, whether rows come from this store or
+from a shard's ``suite-results.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.workspace import default_home, now_iso
+
+__all__ = ["ItemResult", "SuiteRunRow", "SuiteStore", "SuiteStoreError"]
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS suite_runs (
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, suite_path TEXT, fingerprint TEXT NOT NULL,
+  seed INTEGER NOT NULL, shard TEXT, app_version TEXT NOT NULL, started_at TEXT NOT NULL,
+  finished_at TEXT, status TEXT NOT NULL, stop_reason TEXT NOT NULL DEFAULT '',
+  out_dir TEXT NOT NULL, settings TEXT NOT NULL DEFAULT '{}'
+);
+CREATE TABLE IF NOT EXISTS suite_items (
+  suite_id TEXT NOT NULL REFERENCES suite_runs(id), key TEXT NOT NULL,
+  document TEXT NOT NULL, size TEXT NOT NULL, model TEXT NOT NULL, model_id TEXT NOT NULL,
+  base_url TEXT NOT NULL, variant TEXT NOT NULL, instructions_hash TEXT NOT NULL,
+  repeat INTEGER NOT NULL, status TEXT NOT NULL, run_status TEXT NOT NULL DEFAULT '',
+  reason TEXT NOT NULL DEFAULT '', bundle TEXT, metrics TEXT, tokens INTEGER,
+  prompt_tokens INTEGER, completion_tokens INTEGER, cost REAL, seconds REAL,
+  started_at TEXT, finished_at TEXT, mode TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (suite_id, key)
+);
+"""
+
+
+class SuiteStoreError(RuntimeError):
+    """The store cannot be opened or used; the message is one line for people."""
+
+
+@dataclass
+class ItemResult:
+    """One run of a suite, as the report sees it. ``metrics``: metric name -> ``{value,
+    numerator, denominator}`` or ``{value: None, reason}``; None until the run finished."""
+
+    key: str
+    document: str
+    size: str
+    model: str
+    model_id: str
+    base_url: str
+    variant: str
+    instructions_hash: str
+    repeat: int
+    status: str = "queued"
+    run_status: str = ""
+    reason: str = ""
+    bundle: str | None = None
+    metrics: dict[str, dict[str, Any]] | None = None
+    tokens: int | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    cost: float | None = None
+    seconds: float | None = None
+    started_at: str | None = None
+    finished_at: str | None = None
+    mode: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> ItemResult:
+        names = set(cls.__dataclass_fields__)
+        return cls(**{k: v for k, v in obj.items() if k in names})
+
+
+@dataclass
+class SuiteRunRow:
+    """One suite run's row; ``settings`` holds the CLI limits and options (JSON)."""
+
+    id: str
+    name: str
+    suite_path: str | None
+    fingerprint: str
+    seed: int
+    shard: str | None
+    app_version: str
+    started_at: str
+    finished_at: str | None
+    status: str
+    stop_reason: str
+    out_dir: str
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+class SuiteStore:
+    """A handle on the results store; a context manager. ``path`` None: ``<home>/suites.sqlite``.
+    Raises SuiteStoreError when the file cannot be opened or belongs to something else."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None):
+        self.path = Path(path) if path is not None else default_home() / "suites.sqlite"
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(str(self.path), isolation_level=None, timeout=10.0,
+                                       check_same_thread=False)
+            self._db.row_factory = sqlite3.Row
+            self._db.execute("PRAGMA journal_mode=WAL")
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            tables = {r[0] for r in self._db.execute(
+                "SELECT name FROM sqlite_master WHERE type='table'")}
+            if version > SCHEMA_VERSION:
+                raise SuiteStoreError(
+                    f"{self.path}: written by a newer version of this program (schema "
+                    f"{version}); update the program to read it")
+            if tables - {"suite_runs", "suite_items"} or (tables and version == 0):
+                raise SuiteStoreError(f"{self.path}: not a suites results store; move it away")
+            self._db.executescript(_SCHEMA)
+            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as exc:
+            raise SuiteStoreError(f"{self.path}: cannot be used as a results store ({exc})") from None
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> SuiteStore:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # -- suite runs ----------------------------------------------------------------------
+    def create_run(self, row: SuiteRunRow, items: list[ItemResult]) -> None:
+        with self._tx():
+            self._db.execute(
+                "INSERT INTO suite_runs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (row.id, row.name, row.suite_path, row.fingerprint, row.seed, row.shard,
+                 row.app_version, row.started_at, row.finished_at, row.status,
+                 row.stop_reason, row.out_dir, json.dumps(row.settings)),
+            )
+            for it in items:
+                self._put_item(row.id, it)
+
+    def run_row(self, suite_id: str) -> SuiteRunRow:
+        r = self._db.execute("SELECT * FROM suite_runs WHERE id=?", (suite_id,)).fetchone()
+        if r is None:
+            raise SuiteStoreError(f"no suite run {suite_id!r} in {self.path} "
+                                  "(arl suite history lists them)")
+        d = dict(r)
+        d["settings"] = json.loads(d["settings"] or "{}")
+        return SuiteRunRow(**d)
+
+    def runs(self) -> list[SuiteRunRow]:
+        """Every suite run, oldest first."""
+        rows = self._db.execute("SELECT id FROM suite_runs ORDER BY started_at, id").fetchall()
+        return [self.run_row(r[0]) for r in rows]
+
+    def set_run_status(self, suite_id: str, status: str, reason: str = "",
+                       finished: bool = False) -> None:
+        self._db.execute(
+            "UPDATE suite_runs SET status=?, stop_reason=?, finished_at=? WHERE id=?",
+            (status, reason, now_iso() if finished else None, suite_id),
+        )
+
+    # -- items ---------------------------------------------------------------------------
+    def items(self, suite_id: str) -> list[ItemResult]:
+        rows = self._db.execute(
+            "SELECT * FROM suite_items WHERE suite_id=? ORDER BY key", (suite_id,)).fetchall()
+        out = []
+        for r in rows:
+            d = dict(r)
+            d.pop("suite_id")
+            d["metrics"] = json.loads(d["metrics"]) if d["metrics"] else None
+            out.append(ItemResult(**d))
+        return out
+
+    def put_item(self, suite_id: str, item: ItemResult) -> None:
+        with self._tx():
+            self._put_item(suite_id, item)
+
+    def _put_item(self, suite_id: str, it: ItemResult) -> None:
+        d = it.to_json()
+        d["metrics"] = json.dumps(d["metrics"]) if d["metrics"] is not None else None
+        cols = ["suite_id", *d]
+        self._db.execute(
+            f"INSERT OR REPLACE INTO suite_items ({','.join(cols)}) "
+            f"VALUES ({','.join('?' * len(cols))})",
+            [suite_id, *d.values()],
+        )
+
+    def _tx(self) -> Any:
+        db = self._db
+
+        class _Tx:
+            def __enter__(self) -> None:
+                db.execute("BEGIN IMMEDIATE")
+
+            def __exit__(self, et: Any, ev: Any, tb: Any) -> None:
+                if et is None:
+                    db.execute("COMMIT")
+                else:
+                    db.execute("ROLLBACK")
+
+        return _Tx()
