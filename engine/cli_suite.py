@@ -102,8 +102,9 @@ def _limits(args: argparse.Namespace) -> Any:
     )
 
 
-def _execute(store: Any, suite: Any, suite_id: str, items: list[Any], args: argparse.Namespace
-             ) -> int:
+def _execute(
+    store: Any, suite: Any, suite_id: str, items: list[Any], args: argparse.Namespace
+) -> int:
     import asyncio
     import signal
 
@@ -120,13 +121,20 @@ def _execute(store: Any, suite: Any, suite_id: str, items: list[Any], args: argp
     for s in old:
         signal.signal(s, as_interrupt)
     try:
-        asyncio.run(execute_suite(store, suite, suite_id, items, _limits(args),
-                                  key_for=_key_for, on_event=on_event))
+        asyncio.run(
+            execute_suite(
+                store, suite, suite_id, items, _limits(args), key_for=_key_for, on_event=on_event
+            )
+        )
     except KeyboardInterrupt:
-        store.set_run_status(suite_id, "interrupted",
-                             f"interrupted; resume it with arl suite resume {suite_id}")
-        print(f"arl: suite run {suite_id} interrupted; what finished is kept. Resume: "
-              f"arl suite resume {suite_id}", file=sys.stderr)
+        store.set_run_status(
+            suite_id, "interrupted", f"interrupted; resume it with arl suite resume {suite_id}"
+        )
+        print(
+            f"arl: suite run {suite_id} interrupted; what finished is kept. Resume: "
+            f"arl suite resume {suite_id}",
+            file=sys.stderr,
+        )
         return EXIT_INTERRUPTED
     except SuiteError as exc:
         return _fail(str(exc))
@@ -152,9 +160,16 @@ def _write_results(store: Any, suite_id: str) -> Path:
             except ValueError:
                 pass
         items.append(d)
-    data = {"format": "arl-suite-results/1", "suite": row.name, "fingerprint": row.fingerprint,
-            "seed": row.seed, "shard": row.shard, "app_version": row.app_version,
-            "suite_id": suite_id, "items": items}
+    data = {
+        "format": "arl-suite-results/1",
+        "suite": row.name,
+        "fingerprint": row.fingerprint,
+        "seed": row.seed,
+        "shard": row.shard,
+        "app_version": row.app_version,
+        "suite_id": suite_id,
+        "items": items,
+    }
     path = out / RESULTS_FILE
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
@@ -174,15 +189,26 @@ def _finish(store: Any, suite_id: str, args: argparse.Namespace) -> int:
         return _fail(f"--fail-under/--fail-over: {exc}")
     results = gate(report, under, over)
     if getattr(args, "json", False):
-        print(json.dumps({"suite_id": suite_id, "status": row.status,
-                          "stop_reason": row.stop_reason, "report": report,
-                          "gate": [r.__dict__ for r in results]}, indent=1))
+        print(
+            json.dumps(
+                {
+                    "suite_id": suite_id,
+                    "status": row.status,
+                    "stop_reason": row.stop_reason,
+                    "report": report,
+                    "gate": [r.__dict__ for r in results],
+                },
+                indent=1,
+            )
+        )
     else:
         print()
         print(render_report(report))
         if row.status != "finished":
-            print(f"\nSuite run {suite_id} {row.status}: {row.stop_reason}. Resume: "
-                  f"arl suite resume {suite_id}")
+            print(
+                f"\nSuite run {suite_id} {row.status}: {row.stop_reason}. Resume: "
+                f"arl suite resume {suite_id}"
+            )
         if results:
             print("\nGate:")
             for r in results:
@@ -196,8 +222,11 @@ def _confirm(text: str, args: argparse.Namespace) -> bool:
     if args.yes:
         return True
     if not sys.stdin.isatty():
-        print("arl: not started: confirm the estimate with --yes when no one can answer "
-              "the question (no terminal)", file=sys.stderr)
+        print(
+            "arl: not started: confirm the estimate with --yes when no one can answer "
+            "the question (no terminal)",
+            file=sys.stderr,
+        )
         return False
     try:
         answer = input(f"{text} [y/N] ")
@@ -219,8 +248,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     print(render_estimate(est, suite))
     if args.max_total_cost is not None and est.unpriced:
-        return _fail(f"--max-total-cost needs prices for every model; none for "
-                     f"{', '.join(est.unpriced)} (price_input and price_output in {args.suite})")
+        return _fail(
+            f"--max-total-cost needs prices for every model; none for "
+            f"{', '.join(est.unpriced)} (price_input and price_output in {args.suite})"
+        )
     if not _confirm(f"\nStart {len(items)} run(s)?", args):
         return EXIT_INPUT if not args.yes else EXIT_OK
     out = Path(args.out) if args.out else None
@@ -229,8 +260,12 @@ def cmd_run(args: argparse.Namespace) -> int:
             from engine.workspace import default_home
 
             base = out or default_home() / "suites"
-            settings = {"concurrency": args.concurrency, "max_total_tokens": args.max_total_tokens,
-                        "max_total_cost": args.max_total_cost, "time_limit_min": args.time_limit}
+            settings = {
+                "concurrency": args.concurrency,
+                "max_total_tokens": args.max_total_tokens,
+                "max_total_cost": args.max_total_cost,
+                "time_limit_min": args.time_limit,
+            }
             suite_id = new_suite_run(store, suite, items, base, shard, settings)
             print(f"\nSuite run {suite_id}; bundles under {store.run_row(suite_id).out_dir}")
             return _execute(store, suite, suite_id, items, args)
@@ -255,9 +290,11 @@ def cmd_resume(args: argparse.Namespace) -> int:
             except SuiteError as exc:
                 return _fail(str(exc))
             if suite.fingerprint() != row.fingerprint:
-                return _fail(f"{row.suite_path}: the suite (documents, comments, models, "
-                             f"variants or limits) changed since suite run {args.id} "
-                             "started; start a new suite run instead")
+                return _fail(
+                    f"{row.suite_path}: the suite (documents, comments, models, "
+                    f"variants or limits) changed since suite run {args.id} "
+                    "started; start a new suite run instead"
+                )
             items = shard_items(expand_items(suite), parse_shard(row.shard))
             return _execute(store, suite, args.id, items, args)
     except SuiteStoreError as exc:
@@ -287,12 +324,21 @@ def _history_rows(store: Any, model: str | None) -> list[dict[str, Any]]:
         for c in report["combinations"]:
             if model and model not in (c["model"], c["model_id"]):
                 continue
-            row = {"suite_id": run.id, "suite": run.name, "date": run.started_at,
-                   "status": run.status, "app_version": run.app_version,
-                   "model": c["model"], "model_id": c["model_id"], "endpoint": c["base_url"],
-                   "variant": c["variant"],
-                   "instructions_hash": ",".join(c["instructions_hash"]),
-                   "runs": c["runs"], "finished": c["finished"], "failed": c["failed"]}
+            row = {
+                "suite_id": run.id,
+                "suite": run.name,
+                "date": run.started_at,
+                "status": run.status,
+                "app_version": run.app_version,
+                "model": c["model"],
+                "model_id": c["model_id"],
+                "endpoint": c["base_url"],
+                "variant": c["variant"],
+                "instructions_hash": ",".join(c["instructions_hash"]),
+                "runs": c["runs"],
+                "finished": c["finished"],
+                "failed": c["failed"],
+            }
             for m in METRICS:
                 row[m] = c["metrics"][m]["mean"]
                 row[m + "_spread"] = c["metrics"][m]["spread"]
@@ -324,9 +370,11 @@ def cmd_history(args: argparse.Namespace) -> int:
     else:
         for r in rows:
             ms = ", ".join(f"{LABELS[m]} {_fmt(m, r[m])}" for m in METRICS)
-            print(f"{r['date']} {r['suite_id']} v{r['app_version']} {r['model']} / "
-                  f"{r['variant']} [{r['instructions_hash']}] {r['finished']}/{r['runs']} "
-                  f"finished: {ms}")
+            print(
+                f"{r['date']} {r['suite_id']} v{r['app_version']} {r['model']} / "
+                f"{r['variant']} [{r['instructions_hash']}] {r['finished']}/{r['runs']} "
+                f"finished: {ms}"
+            )
     return EXIT_OK
 
 
@@ -339,8 +387,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
             reports = []
             for sid in (args.a, args.b):
                 row = store.run_row(sid)
-                reports.append(build_report(store.items(sid), name=row.name,
-                                            fingerprint=row.fingerprint))
+                reports.append(
+                    build_report(store.items(sid), name=row.name, fingerprint=row.fingerprint)
+                )
     except SuiteStoreError as exc:
         return _fail(str(exc))
     rows = compare_reports(*reports)
@@ -380,7 +429,7 @@ def load_results(folder: str) -> dict[str, Any]:
 
 def cmd_merge(args: argparse.Namespace) -> int:
     from engine.suite import parse_shard
-    from engine.suite_report import build_report, render_report
+    from engine.suite_report import build_report, gate, parse_thresholds, render_report
     from engine.suite_store import ItemResult
 
     try:
@@ -389,15 +438,19 @@ def cmd_merge(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     fps = {p["fingerprint"] for p in parts}
     if len(fps) != 1:
-        return _fail("the folders come from different suites (fingerprints "
-                     f"{', '.join(sorted(fps))}); merge shards of one suite only")
+        return _fail(
+            "the folders come from different suites (fingerprints "
+            f"{', '.join(sorted(fps))}); merge shards of one suite only"
+        )
     shards = [parse_shard(p["shard"]) if p.get("shard") else None for p in parts]
     if None not in shards:
         ns = {s[1] for s in shards if s}
         got = sorted(s[0] for s in shards if s)
         if len(ns) != 1 or got != list(range(1, next(iter(ns)) + 1)):
-            return _fail(f"shards {', '.join(p['shard'] for p in parts)} do not make a whole "
-                         f"suite (need 1/N to N/N once each)")
+            return _fail(
+                f"shards {', '.join(p['shard'] for p in parts)} do not make a whole "
+                f"suite (need 1/N to N/N once each)"
+            )
     items: dict[str, ItemResult] = {}
     for p, folder in zip(parts, args.folders):
         for d in p["items"]:
@@ -409,13 +462,22 @@ def cmd_merge(args: argparse.Namespace) -> int:
             if it.bundle:
                 it.bundle = str((Path(folder) / it.bundle).resolve())
             items[d["key"]] = it
-    report = build_report(list(items.values()), name=parts[0]["suite"],
-                          fingerprint=parts[0]["fingerprint"])
+    report = build_report(
+        list(items.values()), name=parts[0]["suite"], fingerprint=parts[0]["fingerprint"]
+    )
+    try:
+        results = gate(report, parse_thresholds(args.fail_under), parse_thresholds(args.fail_over))
+    except ValueError as exc:
+        return _fail(f"--fail-under/--fail-over: {exc}")
     if args.json:
-        print(json.dumps({"report": report}, indent=1))
+        print(json.dumps({"report": report, "gate": [r.__dict__ for r in results]}, indent=1))
     else:
         print(render_report(report))
-    return EXIT_OK
+        if results:
+            print("\nGate:")
+            for r in results:
+                print("  " + r.line())
+    return EXIT_GATE if any(r.outcome != "PASS" for r in results) else EXIT_OK
 
 
 # -- registration --------------------------------------------------------------------------
@@ -437,17 +499,36 @@ def register(subparsers: Any) -> None:
 
     def limits(p: argparse.ArgumentParser) -> None:
         p.add_argument("--max-total-tokens", type=_positive_int, metavar="N")
-        p.add_argument("--max-total-cost", type=_positive_float, metavar="X",
-                       help="in the models' currency (needs their prices)")
-        p.add_argument("--time-limit", type=_positive_float, metavar="MIN",
-                       help="minutes; runs still going then are cancelled and resumable")
-        p.add_argument("--concurrency", type=_positive_int, default=1, metavar="K",
-                       help="runs at once (default 1)")
-        p.add_argument("--fail-under", metavar="M=X,...",
-                       help="CI gate: exit 1 unless each mean is at least X, e.g. "
-                       "attribution=0.6,claim_accuracy=0.8")
-        p.add_argument("--fail-over", metavar="M=X,...",
-                       help="CI gate: exit 1 unless each mean is at most X, e.g. churn=0.2")
+        p.add_argument(
+            "--max-total-cost",
+            type=_positive_float,
+            metavar="X",
+            help="in the models' currency (needs their prices)",
+        )
+        p.add_argument(
+            "--time-limit",
+            type=_positive_float,
+            metavar="MIN",
+            help="minutes; runs still going then are cancelled and resumable",
+        )
+        p.add_argument(
+            "--concurrency",
+            type=_positive_int,
+            default=1,
+            metavar="K",
+            help="runs at once (default 1)",
+        )
+        p.add_argument(
+            "--fail-under",
+            metavar="M=X,...",
+            help="CI gate: exit 1 unless each mean is at least X, e.g. "
+            "attribution=0.6,claim_accuracy=0.8",
+        )
+        p.add_argument(
+            "--fail-over",
+            metavar="M=X,...",
+            help="CI gate: exit 1 unless each mean is at most X, e.g. churn=0.2",
+        )
         p.add_argument("--json", action="store_true")
         common(p)
 
@@ -490,6 +571,8 @@ def register(subparsers: Any) -> None:
 
     m = sub.add_parser("merge", help="join shards' output folders into one report")
     m.add_argument("folders", nargs="+", metavar="FOLDER")
+    m.add_argument("--fail-under", metavar="M=X,...")
+    m.add_argument("--fail-over", metavar="M=X,...")
     m.add_argument("--json", action="store_true")
     m.set_defaults(func=cmd_merge)
 

@@ -50,7 +50,14 @@ __all__ = [
     "size_class",
 ]
 
-BUILTIN_CORPUS = Path(__file__).resolve().parent.parent / "resources" / "corpus"
+
+def _corpus_root() -> Path:
+    from importlib import resources
+
+    return Path(str(resources.files("resources").joinpath("corpus")))
+
+
+BUILTIN_CORPUS = _corpus_root()
 """The built-in corpus: ``f1000rd/<paper>/`` (real papers and reviewers' sentences,
 CC-BY-SA 4.0) and ``briefs/<name>/`` (short documents written for this project, one per
 one-click brief), each with ``document.*`` and ``comments.json``."""
@@ -206,8 +213,9 @@ def _name_ok(value: Any, where: str, path: Path | str) -> str:
     return value.strip()
 
 
-def _number(obj: dict[str, Any], key: str, where: str, path: Path | str, *, integer: bool,
-            minimum: float) -> Any:
+def _number(
+    obj: dict[str, Any], key: str, where: str, path: Path | str, *, integer: bool, minimum: float
+) -> Any:
     value = obj.get(key)
     if value is None:
         return None
@@ -233,10 +241,7 @@ def _read_suite_file(path: Path) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise _err(path, "is not UTF-8 text") from None
     try:
-        if path.suffix.lower() == ".json":
-            obj = json.loads(text)
-        else:
-            obj = tomllib.loads(text)
+        obj = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
     except (ValueError, RecursionError) as exc:
         kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
         raise _err(path, f"is not valid {kind} ({str(exc).splitlines()[0][:160]})") from None
@@ -254,8 +259,17 @@ def load_suite(path: str | os.PathLike[str], *, seed: int | None = None) -> Suit
     p = Path(path)
     obj = _read_suite_file(p)
     base = p.resolve().parent
-    known = {"name", "rounds", "repeats", "seed", "limits", "documents", "models", "variants",
-             "mode"}
+    known = {
+        "name",
+        "rounds",
+        "repeats",
+        "seed",
+        "limits",
+        "documents",
+        "models",
+        "variants",
+        "mode",
+    }
     if unknown := sorted(set(obj) - known):
         raise _err(p, f"unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
     name = obj.get("name", p.stem)
@@ -296,8 +310,9 @@ def load_suite(path: str | os.PathLike[str], *, seed: int | None = None) -> Suit
     )
     n = len(documents) * len(models) * len(variants) * suite.repeats
     if n > MAX_ITEMS:
-        raise _err(p, f"{n} runs is more than {MAX_ITEMS}; shrink documents, models, "
-                   "variants or repeats")
+        raise _err(
+            p, f"{n} runs is more than {MAX_ITEMS}; shrink documents, models, variants or repeats"
+        )
     return suite
 
 
@@ -336,16 +351,16 @@ def _documents(entries: Any, p: Path, base: Path, seed: int) -> list[DocumentSpe
         out.append(DocumentSpec(name, dpath, cpath, _text_chars(dpath, p), "file"))
     names = [d.name for d in out]
     if dup := sorted({n for n in names if names.count(n) > 1}):
-        raise _err(p, f"documents: the name(s) {', '.join(dup)} appear twice; give each a "
-                   "'name'")
+        raise _err(p, f"documents: the name(s) {', '.join(dup)} appear twice; give each a 'name'")
     return out
 
 
 def _corpus_shorthand(text: str, where: str, p: Path) -> dict[str, Any]:
     m = re.fullmatch(r"(builtin|f1000rd|briefs)(?::sample:(\d+))?", text.strip())
     if not m:
-        raise _err(p, f"{where}: {text!r} is not a corpus (builtin, builtin:sample:N, "
-                   "f1000rd, briefs)")
+        raise _err(
+            p, f"{where}: {text!r} is not a corpus (builtin, builtin:sample:N, f1000rd, briefs)"
+        )
     out: dict[str, Any] = {"corpus": m.group(1)}
     if m.group(2):
         out["sample"] = int(m.group(2))
@@ -353,7 +368,7 @@ def _corpus_shorthand(text: str, where: str, p: Path) -> dict[str, Any]:
 
 
 def _text_chars(path: Path, suite_path: Path | str) -> int:
-    from engine.html_text import DocumentError, read_document
+    from engine.documents import DocumentError, read_document
     from engine.scoring import Version
 
     try:
@@ -367,8 +382,16 @@ def _models(entries: Any, p: Path, default_mode: str | None) -> list[ModelSpec]:
     if not isinstance(entries, list) or not entries:
         raise _err(p, "'models' must be a non-empty list of tables (base_url, model)")
     out = []
-    allowed = {"name", "base_url", "model", "price_input", "price_output", "currency",
-               "api_key_env", "mode"}
+    allowed = {
+        "name",
+        "base_url",
+        "model",
+        "price_input",
+        "price_output",
+        "currency",
+        "api_key_env",
+        "mode",
+    }
     for i, e in enumerate(entries, 1):
         where = f"models[{i}]"
         if not isinstance(e, dict):
@@ -383,8 +406,10 @@ def _models(entries: Any, p: Path, default_mode: str | None) -> list[ModelSpec]:
         pin = _number(e, "price_input", where, p, integer=False, minimum=0)
         pout = _number(e, "price_output", where, p, integer=False, minimum=0)
         if (pin is None) != (pout is None):
-            raise _err(p, f"{where}: give both price_input and price_output (per million "
-                       "tokens), or neither")
+            raise _err(
+                p,
+                f"{where}: give both price_input and price_output (per million tokens), or neither",
+            )
         mode = e.get("mode", default_mode)
         if mode is not None and mode not in ("tools", "no-tools", "auto"):
             raise _err(p, f"{where}: 'mode' must be tools, no-tools or auto")
@@ -394,16 +419,18 @@ def _models(entries: Any, p: Path, default_mode: str | None) -> list[ModelSpec]:
         currency = e.get("currency", "")
         if not isinstance(currency, str):
             raise _err(p, f"{where}: 'currency' must be a string such as USD")
-        out.append(ModelSpec(
-            name=_name_ok(e.get("name", model), where, p),
-            base_url=url,
-            model=model,
-            price_input=float(pin) if pin is not None else None,
-            price_output=float(pout) if pout is not None else None,
-            currency=currency,
-            api_key_env=key_env,
-            mode=mode,
-        ))
+        out.append(
+            ModelSpec(
+                name=_name_ok(e.get("name", model), where, p),
+                base_url=url,
+                model=model,
+                price_input=float(pin) if pin is not None else None,
+                price_output=float(pout) if pout is not None else None,
+                currency=currency,
+                api_key_env=key_env,
+                mode=mode,
+            )
+        )
     names = [m.name for m in out]
     if dup := sorted({n for n in names if names.count(n) > 1}):
         raise _err(p, f"models: the name(s) {', '.join(dup)} appear twice; give each a 'name'")
@@ -437,8 +464,14 @@ def _variants(entries: Any, p: Path, base: Path) -> list[VariantSpec]:
                 raise _err(p, f"{where}: {f} cannot be read as UTF-8 text ({exc})") from None
             if not text:
                 raise _err(p, f"{where}: {f} is empty")
-        out.append(VariantSpec(_name_ok(e.get("name", Path(ipath).stem if ipath else
-                                                  "default"), where, p), text, how, ipath))
+        out.append(
+            VariantSpec(
+                _name_ok(e.get("name", Path(ipath).stem if ipath else "default"), where, p),
+                text,
+                how,
+                ipath,
+            )
+        )
     names = [v.name for v in out]
     if dup := sorted({n for n in names if names.count(n) > 1}):
         raise _err(p, f"variants: the name(s) {', '.join(dup)} appear twice")
@@ -462,8 +495,11 @@ def builtin_documents(corpus: str = "builtin") -> list[DocumentSpec]:
             meta = json.loads((d / "meta.json").read_text(encoding="utf-8"))
             if doc is None:
                 raise SuiteError(f"{d}: no document file")
-            out.append(DocumentSpec(f"{part}/{d.name}", doc, d / "comments.json",
-                                    int(meta["chars"]), "builtin"))
+            out.append(
+                DocumentSpec(
+                    f"{part}/{d.name}", doc, d / "comments.json", int(meta["chars"]), "builtin"
+                )
+            )
     return out
 
 
@@ -536,7 +572,7 @@ def shard_items(items: list[SuiteItem], shard: tuple[int, int] | None) -> list[S
 def load_item_comments(item: SuiteItem) -> tuple[str, str, list[Comment]]:
     """(kind, raw document, comments) of an item's document. Raises SuiteError."""
     from engine.comments_io import load_comments
-    from engine.html_text import DocumentError, read_document
+    from engine.documents import DocumentError, read_document
     from engine.scoring import Version
 
     try:

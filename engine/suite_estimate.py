@@ -111,25 +111,35 @@ class Estimate:
         return {
             "token_counter": self.counter,
             "per_model": self.per_model,
-            "total_tokens": {"low": self.total_tokens[0], "central": self.total_tokens[1],
-                             "high": self.total_tokens[2]},
-            "total_cost": None if self.total_cost is None else {
-                "low": self.total_cost[0], "central": self.total_cost[1],
-                "high": self.total_cost[2]},
+            "total_tokens": {
+                "low": self.total_tokens[0],
+                "central": self.total_tokens[1],
+                "high": self.total_tokens[2],
+            },
+            "total_cost": None
+            if self.total_cost is None
+            else {
+                "low": self.total_cost[0],
+                "central": self.total_cost[1],
+                "high": self.total_cost[2],
+            },
             "unpriced_models": self.unpriced,
         }
 
 
 def _comment_tokens(comments: list[Any]) -> int:
     return sum(
-        count_tokens(c.body) + count_tokens(c.anchor.quote)
-        + count_tokens(c.anchor.prefix + c.anchor.suffix) + 25
+        count_tokens(c.body)
+        + count_tokens(c.anchor.quote)
+        + count_tokens(c.anchor.prefix + c.anchor.suffix)
+        + 25
         for c in comments
     )
 
 
-def estimate_item(item: SuiteItem, suite: Suite, doc_tokens: int, comment_tokens: int,
-                  n_comments: int) -> ItemEstimate:
+def estimate_item(
+    item: SuiteItem, suite: Suite, doc_tokens: int, comment_tokens: int, n_comments: int
+) -> ItemEstimate:
     """One run's (low, central, high) input and output tokens under the model above."""
     from engine.agent import SYSTEM_PROMPT, TOOLS
 
@@ -156,8 +166,7 @@ def estimate_item(item: SuiteItem, suite: Suite, doc_tokens: int, comment_tokens
     lo = run(t_lo, 1)
     hi = run(t_hi, rounds_hi)
     mid = run(round((t_lo + t_hi) / 2), max(1, round((1 + rounds_hi) / 2)))
-    return ItemEstimate(item.key, item.model.name, (lo[0], mid[0], hi[0]),
-                        (lo[1], mid[1], hi[1]))
+    return ItemEstimate(item.key, item.model.name, (lo[0], mid[0], hi[0]), (lo[1], mid[1], hi[1]))
 
 
 def estimate_suite(suite: Suite, items: list[SuiteItem] | None = None) -> Estimate:
@@ -184,18 +193,30 @@ def estimate_suite(suite: Suite, items: list[SuiteItem] | None = None) -> Estima
         outp = tuple(sum(e.output[k] for e in mine) for k in range(3))
         cost = _cost(models[m.name], inp, outp)
         per_model[m.name] = {
-            "model": m.model, "base_url": m.base_url, "runs": len(mine),
-            "tokens": list(tok), "input": list(inp), "output": list(outp),
-            "cost": None if cost is None else list(cost), "currency": m.currency,
+            "model": m.model,
+            "base_url": m.base_url,
+            "runs": len(mine),
+            "tokens": list(tok),
+            "input": list(inp),
+            "output": list(outp),
+            "cost": None if cost is None else list(cost),
+            "currency": m.currency,
         }
     total = tuple(sum(v["tokens"][k] for v in per_model.values()) for k in range(3))
     unpriced = [n for n, v in per_model.items() if v["cost"] is None and v["runs"]]
     total_cost = None
     if not unpriced:
-        total_cost = tuple(sum(v["cost"][k] for v in per_model.values() if v["cost"])
-                           for k in range(3))
-    return Estimate(out, per_model, total, total_cost, unpriced,  # type: ignore[arg-type]
-                    token_counter_name())
+        total_cost = tuple(
+            sum(v["cost"][k] for v in per_model.values() if v["cost"]) for k in range(3)
+        )
+    return Estimate(
+        out,
+        per_model,
+        total,
+        total_cost,
+        unpriced,  # type: ignore[arg-type]
+        token_counter_name(),
+    )
 
 
 def _cost(m: ModelSpec, inp: tuple[int, ...], outp: tuple[int, ...]) -> tuple[float, ...] | None:
@@ -206,11 +227,14 @@ def _cost(m: ModelSpec, inp: tuple[int, ...], outp: tuple[int, ...]) -> tuple[fl
 
 def render_estimate(est: Estimate, suite: Suite) -> str:
     """The plain table ``arl suite estimate`` prints."""
-    lines = [f"Suite {suite.name}: {len(est.items)} run(s) "
-             f"({len(suite.documents)} document(s) x {len(suite.models)} model(s) x "
-             f"{len(suite.variants)} variant(s) x {suite.repeats} repeat(s)), "
-             f"up to {suite.rounds} round(s) each.",
-             f"Tokens: {est.counter}.", ""]
+    lines = [
+        f"Suite {suite.name}: {len(est.items)} run(s) "
+        f"({len(suite.documents)} document(s) x {len(suite.models)} model(s) x "
+        f"{len(suite.variants)} variant(s) x {suite.repeats} repeat(s)), "
+        f"up to {suite.rounds} round(s) each.",
+        f"Tokens: {est.counter}.",
+        "",
+    ]
     head = f"{'model':<24} {'runs':>5} {'tokens (central)':>17} {'range':>25} {'cost':>26}"
     lines += [head, "-" * len(head)]
     for name, v in est.per_model.items():
@@ -220,17 +244,18 @@ def render_estimate(est: Estimate, suite: Suite) -> str:
         else:
             cur = f" {v['currency']}" if v["currency"] else ""
             cost = f"{v['cost'][1]:.2f}{cur} ({v['cost'][0]:.2f}-{v['cost'][2]:.2f})"
-        lines.append(f"{name[:24]:<24} {v['runs']:>5} {mid:>17,} {f'{lo:,}-{hi:,}':>25} "
-                     f"{cost:>26}")
+        lines.append(f"{name[:24]:<24} {v['runs']:>5} {mid:>17,} {f'{lo:,}-{hi:,}':>25} {cost:>26}")
     lo, mid, hi = est.total_tokens
     if est.total_cost is None:
         tc = "N/A (no prices for " + ", ".join(est.unpriced) + ")"
     else:
         tc = f"{est.total_cost[1]:.2f} ({est.total_cost[0]:.2f}-{est.total_cost[2]:.2f})"
-    lines += ["-" * len(head),
-              f"{'total':<24} {len(est.items):>5} {mid:>17,} {f'{lo:,}-{hi:,}':>25} {tc:>26}",
-              "",
-              "The range runs from one round with the fewest turns to every round with the "
-              "most; real runs usually fall inside it but a looping model can exceed it. "
-              "Currency appears only where the suite gives prices per million tokens."]
+    lines += [
+        "-" * len(head),
+        f"{'total':<24} {len(est.items):>5} {mid:>17,} {f'{lo:,}-{hi:,}':>25} {tc:>26}",
+        "",
+        "The range runs from one round with the fewest turns to every round with the "
+        "most; real runs usually fall inside it but a looping model can exceed it. "
+        "Currency appears only where the suite gives prices per million tokens.",
+    ]
     return "\n".join(lines)

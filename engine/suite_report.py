@@ -99,7 +99,9 @@ def _combo_key(r: ItemResult) -> tuple[str, str]:
     return r.model, r.variant
 
 
-def build_report(items: list[ItemResult], *, name: str = "", fingerprint: str = "") -> dict[str, Any]:
+def build_report(
+    items: list[ItemResult], *, name: str = "", fingerprint: str = ""
+) -> dict[str, Any]:
     """The report as JSON-ready data. ``items``: every run of the suite (any status)."""
     items = sorted(items, key=lambda r: r.key)
     combos: dict[tuple[str, str], list[ItemResult]] = {}
@@ -120,12 +122,16 @@ def build_report(items: list[ItemResult], *, name: str = "", fingerprint: str = 
             "finished": len(done),
             "failed": len(failed),
             "not_run": len(other),
-            "failures": [{"reason": k, "runs": n} for k, n in
-                         Counter(r.reason or r.run_status for r in failed).most_common()],
+            "failures": [
+                {"reason": k, "runs": n}
+                for k, n in Counter(r.reason or r.run_status for r in failed).most_common()
+            ],
             "metrics": {m: _metric_block(done, m) for m in METRICS},
         }
-        edited = sum(int(((r.metrics or {}).get("attribution_rate") or {}).get("numerator") or 0)
-                     for r in done)
+        edited = sum(
+            int(((r.metrics or {}).get("attribution_rate") or {}).get("numerator") or 0)
+            for r in done
+        )
         tok_known = [r for r in done if r.tokens is not None]
         tokens = sum(r.tokens or 0 for r in tok_known)
         block["tokens"] = tokens
@@ -134,27 +140,49 @@ def build_report(items: list[ItemResult], *, name: str = "", fingerprint: str = 
         if not done:
             block["tokens_per_fix"] = {"value": None, "reason": "no finished run"}
         elif block["tokens_unreported_runs"]:
-            block["tokens_per_fix"] = {"value": None, "reason": "the provider reported no "
-                                       f"usage for {block['tokens_unreported_runs']} run(s)"}
+            block["tokens_per_fix"] = {
+                "value": None,
+                "reason": "the provider reported no "
+                f"usage for {block['tokens_unreported_runs']} run(s)",
+            }
         elif not edited:
             block["tokens_per_fix"] = {"value": None, "reason": "no attributed fix"}
         else:
-            block["tokens_per_fix"] = {"value": tokens / edited, "numerator": tokens,
-                                       "denominator": edited}
+            block["tokens_per_fix"] = {
+                "value": tokens / edited,
+                "numerator": tokens,
+                "denominator": edited,
+            }
         costs = [r.cost for r in done]
         if done and all(c is not None for c in costs) and edited:
             total = sum(c or 0.0 for c in costs)
-            block["cost_per_fix"] = {"value": total / edited, "numerator": total,
-                                     "denominator": edited}
+            block["cost_per_fix"] = {
+                "value": total / edited,
+                "numerator": total,
+                "denominator": edited,
+            }
         else:
-            why = ("no attributed fix" if done and edited == 0 else
-                   "no prices given for this model, or usage unreported" if done else
-                   "no finished run")
+            why = (
+                "no attributed fix"
+                if done and edited == 0
+                else "no prices given for this model, or usage unreported"
+                if done
+                else "no finished run"
+            )
             block["cost_per_fix"] = {"value": None, "reason": why}
         block["by_size"] = {
-            size: {m: _stats([float(v) for r in done if r.size == size
-                              for v in [((r.metrics or {}).get(m) or {}).get("value")]
-                              if isinstance(v, (int, float))])["mean"] for m in METRICS}
+            size: {
+                m: _stats(
+                    [
+                        float(v)
+                        for r in done
+                        if r.size == size
+                        for v in [((r.metrics or {}).get(m) or {}).get("value")]
+                        if isinstance(v, (int, float))
+                    ]
+                )["mean"]
+                for m in METRICS
+            }
             | {"runs": sum(1 for r in done if r.size == size)}
             for size in ("small", "medium", "large")
             if any(r.size == size for r in rows)
@@ -173,8 +201,11 @@ def _ranking(combos: list[dict[str, Any]], metric: str) -> dict[str, Any]:
     """Combinations ordered best first, each with whether it is separable from the next."""
     scored = [c for c in combos if c["metrics"][metric]["mean"] is not None]
     if len(scored) < 2:
-        return {"order": [f"{c['model']} / {c['variant']}" for c in scored], "pairs": [],
-                "note": "fewer than two combinations measured it"}
+        return {
+            "order": [f"{c['model']} / {c['variant']}" for c in scored],
+            "pairs": [],
+            "note": "fewer than two combinations measured it",
+        }
     better = HIGHER_IS_BETTER[metric]
     scored.sort(key=lambda c: c["metrics"][metric]["mean"], reverse=better)
     pairs = []
@@ -186,10 +217,15 @@ def _ranking(combos: list[dict[str, Any]], metric: str) -> dict[str, Any]:
             verdict = "unknown"  # a combination with one repeat has no spread
         else:
             verdict = "noise" if diff <= max(spreads) else "beyond noise"
-        pairs.append({"better": f"{a['model']} / {a['variant']}",
-                      "worse": f"{b['model']} / {b['variant']}",
-                      "difference": diff, "spread": max(spreads) if spreads else None,
-                      "verdict": verdict})
+        pairs.append(
+            {
+                "better": f"{a['model']} / {a['variant']}",
+                "worse": f"{b['model']} / {b['variant']}",
+                "difference": diff,
+                "spread": max(spreads) if spreads else None,
+                "verdict": verdict,
+            }
+        )
     return {"order": [f"{c['model']} / {c['variant']}" for c in scored], "pairs": pairs}
 
 
@@ -207,28 +243,46 @@ def render_report(report: dict[str, Any]) -> str:
     """The plain-words report ``arl suite report`` prints."""
     lines = [f"Suite {report['suite']}: {report['runs']} run(s)."]
     for c in report["combinations"]:
-        lines += ["", f"{c['model']} ({c['model_id']}) / variant {c['variant']} "
-                  f"[instructions {', '.join(c['instructions_hash'])}]: "
-                  f"{c['finished']} finished, {c['failed']} failed, {c['not_run']} not run"]
+        lines += [
+            "",
+            f"{c['model']} ({c['model_id']}) / variant {c['variant']} "
+            f"[instructions {', '.join(c['instructions_hash'])}]: "
+            f"{c['finished']} finished, {c['failed']} failed, {c['not_run']} not run",
+        ]
         for m in METRICS:
             b = c["metrics"][m]
             if b["mean"] is None:
                 why = b["na_reasons"][0]["reason"] if b["na_reasons"] else "no finished run"
                 lines.append(f"  {LABELS[m]:<19} N/A ({why})")
                 continue
-            spread = ("spread unknown (one repeat)" if b["spread"] is None
-                      else f"spread between repeats {_fmt(m, b['spread'])}")
+            spread = (
+                "spread unknown (one repeat)"
+                if b["spread"] is None
+                else f"spread between repeats {_fmt(m, b['spread'])}"
+            )
             na = f"; N/A in {b['na']} run(s)" if b["na"] else ""
-            lines.append(f"  {LABELS[m]:<19} {_fmt(m, b['mean'])} mean over {b['n']} run(s) "
-                         f"(min {_fmt(m, b['min'])}, max {_fmt(m, b['max'])}; {spread}{na})")
+            lines.append(
+                f"  {LABELS[m]:<19} {_fmt(m, b['mean'])} mean over {b['n']} run(s) "
+                f"(min {_fmt(m, b['min'])}, max {_fmt(m, b['max'])}; {spread}{na})"
+            )
         tpf = c["tokens_per_fix"]
-        lines.append("  tokens per attributed fix: " + (
-            f"{tpf['value']:,.0f} ({tpf['numerator']:,} tokens / {tpf['denominator']} fixes)"
-            if tpf["value"] is not None else f"N/A ({tpf['reason']})"))
+        lines.append(
+            "  tokens per attributed fix: "
+            + (
+                f"{tpf['value']:,.0f} ({tpf['numerator']:,} tokens / {tpf['denominator']} fixes)"
+                if tpf["value"] is not None
+                else f"N/A ({tpf['reason']})"
+            )
+        )
         cpf = c["cost_per_fix"]
-        lines.append("  cost per attributed fix: " + (
-            f"{cpf['value']:.4f} ({cpf['numerator']:.4f} / {cpf['denominator']} fixes)"
-            if cpf["value"] is not None else f"N/A ({cpf['reason']})"))
+        lines.append(
+            "  cost per attributed fix: "
+            + (
+                f"{cpf['value']:.4f} ({cpf['numerator']:.4f} / {cpf['denominator']} fixes)"
+                if cpf["value"] is not None
+                else f"N/A ({cpf['reason']})"
+            )
+        )
         for f in c["failures"]:
             lines.append(f"  failed ({f['runs']} run(s)): {f['reason']}")
         for size, s in c["by_size"].items():
@@ -245,8 +299,10 @@ def render_report(report: dict[str, Any]) -> str:
             if p["verdict"] == "beyond noise":
                 said.append(f"{p['better']} better than {p['worse']}")
             elif p["verdict"] == "noise":
-                said.append(f"{p['better']} ~ {p['worse']} (difference within the spread "
-                            "between repeats: noise, not ranked)")
+                said.append(
+                    f"{p['better']} ~ {p['worse']} (difference within the spread "
+                    "between repeats: noise, not ranked)"
+                )
             else:
                 said.append(f"{p['better']} ? {p['worse']} (one repeat: not ranked)")
         lines.append(f"{LABELS[m]}: " + "; ".join(said))
@@ -274,9 +330,13 @@ def parse_thresholds(text: str | None) -> dict[str, float]:
     (attribution, churn, claims, cost, rounds) are accepted. Raises ValueError."""
     if not text:
         return {}
-    alias = {"attribution": "attribution_rate", "churn": "collateral_churn",
-             "claims": "claim_accuracy", "cost": "cost_per_attributed_fix",
-             "rounds": "rounds_to_converge"}
+    alias = {
+        "attribution": "attribution_rate",
+        "churn": "collateral_churn",
+        "claims": "claim_accuracy",
+        "cost": "cost_per_attributed_fix",
+        "rounds": "rounds_to_converge",
+    }
     out = {}
     for part in text.split(","):
         if "=" not in part:
@@ -292,8 +352,9 @@ def parse_thresholds(text: str | None) -> dict[str, float]:
     return out
 
 
-def gate(report: dict[str, Any], under: dict[str, float],
-         over: dict[str, float] | None = None) -> list[GateResult]:
+def gate(
+    report: dict[str, Any], under: dict[str, float], over: dict[str, float] | None = None
+) -> list[GateResult]:
     """PASS / FAIL / UNVERIFIED per combination and threshold (see the module docstring).
     ``under``: fail when the mean is under the value; ``over``: when it is over."""
     out = []
@@ -305,22 +366,49 @@ def gate(report: dict[str, Any], under: dict[str, float],
                 mean = b["mean"]
                 if mean is None:
                     why = b["na_reasons"][0]["reason"] if b["na_reasons"] else "no finished run"
-                    out.append(GateResult(name, metric, thr, direction, "UNVERIFIED",
-                                          f"N/A ({why}); the threshold {thr:g} cannot be checked"))
+                    out.append(
+                        GateResult(
+                            name,
+                            metric,
+                            thr,
+                            direction,
+                            "UNVERIFIED",
+                            f"N/A ({why}); the threshold {thr:g} cannot be checked",
+                        )
+                    )
                     continue
                 ok = mean >= thr if direction == "under" else mean <= thr
                 rm = b["repeat_means"]
                 if ok:
-                    out.append(GateResult(name, metric, thr, direction, "PASS",
-                                          f"mean {mean:.3g} meets {thr:g}"))
+                    out.append(
+                        GateResult(
+                            name, metric, thr, direction, "PASS", f"mean {mean:.3g} meets {thr:g}"
+                        )
+                    )
                 elif len(rm) > 1 and min(rm) <= thr <= max(rm):
-                    out.append(GateResult(name, metric, thr, direction, "UNVERIFIED",
-                                          f"mean {mean:.3g} misses {thr:g} by less than the "
-                                          f"spread between repeats ({min(rm):.3g}-{max(rm):.3g}): "
-                                          "noise, cannot tell"))
+                    out.append(
+                        GateResult(
+                            name,
+                            metric,
+                            thr,
+                            direction,
+                            "UNVERIFIED",
+                            f"mean {mean:.3g} misses {thr:g} by less than the "
+                            f"spread between repeats ({min(rm):.3g}-{max(rm):.3g}): "
+                            "noise, cannot tell",
+                        )
+                    )
                 else:
-                    out.append(GateResult(name, metric, thr, direction, "FAIL",
-                                          f"mean {mean:.3g} is {direction} {thr:g}"))
+                    out.append(
+                        GateResult(
+                            name,
+                            metric,
+                            thr,
+                            direction,
+                            "FAIL",
+                            f"mean {mean:.3g} is {direction} {thr:g}",
+                        )
+                    )
     return out
 
 
@@ -336,15 +424,34 @@ def compare_reports(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]
         for m in METRICS:
             ma, mb = ca["metrics"][m], cb["metrics"][m]
             if ma["mean"] is None or mb["mean"] is None:
-                rows.append({"combination": f"{cb['model']} / {cb['variant']}", "metric": m,
-                             "a": ma["mean"], "b": mb["mean"], "delta": None,
-                             "verdict": "N/A"})
+                rows.append(
+                    {
+                        "combination": f"{cb['model']} / {cb['variant']}",
+                        "metric": m,
+                        "a": ma["mean"],
+                        "b": mb["mean"],
+                        "delta": None,
+                        "verdict": "N/A",
+                    }
+                )
                 continue
             delta = mb["mean"] - ma["mean"]
             spreads = [s for s in (ma["spread"], mb["spread"]) if s is not None]
-            verdict = ("unknown (one repeat)" if len(spreads) < 2 else
-                       "noise" if abs(delta) <= max(spreads) else
-                       ("better" if (delta > 0) == HIGHER_IS_BETTER[m] else "worse"))
-            rows.append({"combination": f"{cb['model']} / {cb['variant']}", "metric": m,
-                         "a": ma["mean"], "b": mb["mean"], "delta": delta, "verdict": verdict})
+            verdict = (
+                "unknown (one repeat)"
+                if len(spreads) < 2
+                else "noise"
+                if abs(delta) <= max(spreads)
+                else ("better" if (delta > 0) == HIGHER_IS_BETTER[m] else "worse")
+            )
+            rows.append(
+                {
+                    "combination": f"{cb['model']} / {cb['variant']}",
+                    "metric": m,
+                    "a": ma["mean"],
+                    "b": mb["mean"],
+                    "delta": delta,
+                    "verdict": verdict,
+                }
+            )
     return rows

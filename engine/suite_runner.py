@@ -10,9 +10,11 @@ Limits apply to one invocation (``run`` or ``resume``) and are checked before ea
 starts; a run in flight is capped so the total cannot pass them:
 
 - tokens: a run starts only while spent + the caps of runs in flight < the limit, and its
-  own token cap is what remains (the suite's per-run limit when that is smaller);
+  own token cap is what remains (the suite's per-run limit when that is smaller). A model
+  call's usage is known only after it, so the total can pass the limit by the last call
+  of each run in flight, never more;
 - cost (needs prices for every model): the same, in currency, with the cap converted to
-  tokens at the model's dearer price;
+  tokens at the model's dearer price (and the same one-call margin);
 - time (wall clock, for the operator's budget only; no verdict depends on it): no run
   starts after the deadline, and runs still going then are cancelled (their bundles say
   cancelled) and left to a resume.
@@ -68,9 +70,15 @@ class SuiteEvent:
 
 def item_result(it: SuiteItem, default_prompt: str) -> ItemResult:
     return ItemResult(
-        key=it.key, document=it.document.name, size=it.document.size, model=it.model.name,
-        model_id=it.model.model, base_url=_safe(it.model.base_url), variant=it.variant.name,
-        instructions_hash=it.variant.instructions_hash(default_prompt), repeat=it.repeat,
+        key=it.key,
+        document=it.document.name,
+        size=it.document.size,
+        model=it.model.name,
+        model_id=it.model.model,
+        base_url=_safe(it.model.base_url),
+        variant=it.variant.name,
+        instructions_hash=it.variant.instructions_hash(default_prompt),
+        repeat=it.repeat,
         mode=it.model.mode or "",
     )
 
@@ -81,8 +89,14 @@ def _safe(url: str) -> str:
     return safe_url(url)
 
 
-def new_suite_run(store: SuiteStore, suite: Suite, items: list[SuiteItem], out_dir: Path,
-                  shard: tuple[int, int] | None, settings: dict[str, Any]) -> str:
+def new_suite_run(
+    store: SuiteStore,
+    suite: Suite,
+    items: list[SuiteItem],
+    out_dir: Path,
+    shard: tuple[int, int] | None,
+    settings: dict[str, Any],
+) -> str:
     """Record a new suite run with all its runs queued; returns its id
     (``S-YYYYmmdd-HHMMSS-xxxxxx``)."""
     from engine.agent import SYSTEM_PROMPT
@@ -90,11 +104,19 @@ def new_suite_run(store: SuiteStore, suite: Suite, items: list[SuiteItem], out_d
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     suite_id = f"S-{stamp}-{uuid.uuid4().hex[:6]}"
     row = SuiteRunRow(
-        id=suite_id, name=suite.name, suite_path=str(suite.path) if suite.path else None,
-        fingerprint=suite.fingerprint(), seed=suite.seed,
-        shard=f"{shard[0]}/{shard[1]}" if shard else None, app_version=__version__,
-        started_at=now_iso(), finished_at=None, status="running", stop_reason="",
-        out_dir=str(out_dir / suite_id), settings=settings,
+        id=suite_id,
+        name=suite.name,
+        suite_path=str(suite.path) if suite.path else None,
+        fingerprint=suite.fingerprint(),
+        seed=suite.seed,
+        shard=f"{shard[0]}/{shard[1]}" if shard else None,
+        app_version=__version__,
+        started_at=now_iso(),
+        finished_at=None,
+        status="running",
+        stop_reason="",
+        out_dir=str(out_dir / suite_id),
+        settings=settings,
     )
     store.create_run(row, [item_result(it, SYSTEM_PROMPT) for it in items])
     return suite_id
@@ -142,8 +164,10 @@ async def execute_suite(
     models = {m.name: m for m in suite.models}
     if limits.max_total_cost is not None:
         if unpriced := sorted({it.model.name for it in todo if not it.model.priced}):
-            raise SuiteError(f"--max-total-cost needs prices for every model; none for "
-                             f"{', '.join(unpriced)} (price_input/price_output in the suite)")
+            raise SuiteError(
+                f"--max-total-cost needs prices for every model; none for "
+                f"{', '.join(unpriced)} (price_input/price_output in the suite)"
+            )
     t0 = time.monotonic()
     deadline = None if limits.time_limit is None else t0 + limits.time_limit
     spent_tokens = 0
@@ -153,8 +177,15 @@ async def execute_suite(
     sem = asyncio.Semaphore(max(1, limits.concurrency))
     tasks: dict[asyncio.Task[Any], SuiteItem] = {}
     store.set_run_status(suite_id, "running")
-    emit(SuiteEvent(suite_id, "", "suite", f"Suite run {suite_id}: {len(todo)} run(s) to make "
-                    f"of {len(items)}, at most {limits.concurrency} at once."))
+    emit(
+        SuiteEvent(
+            suite_id,
+            "",
+            "suite",
+            f"Suite run {suite_id}: {len(todo)} run(s) to make "
+            f"of {len(items)}, at most {limits.concurrency} at once.",
+        )
+    )
 
     def budget_left() -> tuple[int | None, str]:
         """Token cap for the next run (None: unlimited) and a stop reason when none."""
@@ -189,6 +220,7 @@ async def execute_suite(
             outcome = await start_run(it, suite, out / "runs", key_for(it.model), run_cap)
         except asyncio.CancelledError:
             res.status, res.reason = "stopped", "cancelled before it finished"
+            res.bundle = _latest_bundle(out / "runs" / _slug(it.key))
             res.finished_at = now_iso()
             store.put_item(suite_id, res)
             emit(SuiteEvent(suite_id, it.key, "stopped", f"  stopped  {it.key}: cancelled"))
@@ -203,8 +235,12 @@ async def execute_suite(
             res.metrics = outcome.metrics
             res.tokens, res.prompt_tokens, res.completion_tokens = outcome.tokens, p, c
             res.cost = models[it.model.name].cost(p, c) if p is not None and c is not None else None
-            hit_cap = (suite_capped and outcome.tokens is not None and run_cap is not None
-                       and outcome.tokens >= run_cap)
+            hit_cap = (
+                suite_capped
+                and outcome.tokens is not None
+                and run_cap is not None
+                and outcome.tokens >= run_cap
+            )
             if outcome.status == "cancelled" or hit_cap:
                 res.status = "stopped"
                 if hit_cap:
@@ -257,8 +293,9 @@ async def execute_suite(
         for task in list(tasks):
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        store.set_run_status(suite_id, "interrupted", "interrupted; resume it with "
-                             f"arl suite resume {suite_id}")
+        store.set_run_status(
+            suite_id, "interrupted", f"interrupted; resume it with arl suite resume {suite_id}"
+        )
         raise
     finally:
         dog.cancel()
@@ -280,21 +317,34 @@ def _brief(res: ItemResult) -> str:
     a = m.get("attribution_rate", {})
     if a.get("value") is None:
         return f"attribution N/A, {res.tokens if res.tokens is not None else 'unreported'} tokens"
-    return (f"attribution {a['value']:.0%} ({a['numerator']:g} of {a['denominator']:g}), "
-            f"{res.tokens if res.tokens is not None else 'unreported'} tokens")
+    return (
+        f"attribution {a['value']:.0%} ({a['numerator']:g} of {a['denominator']:g}), "
+        f"{res.tokens if res.tokens is not None else 'unreported'} tokens"
+    )
+
+
+def _latest_bundle(folder: Path) -> str | None:
+    """The newest bundle folder a run left in ``folder`` (a cancelled run writes one
+    before its cancellation reaches us), or None."""
+    try:
+        found = [p for p in folder.iterdir() if (p / "manifest.json").is_file()]
+    except OSError:
+        return None
+    return str(max(found, key=lambda p: p.stat().st_mtime)) if found else None
 
 
 def _slug(key: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", key)[:120]
 
 
-async def review_one(it: SuiteItem, suite: Suite, runs_dir: Path, api_key: str | None,
-                     token_cap: int | None) -> Any:
+async def review_one(
+    it: SuiteItem, suite: Suite, runs_dir: Path, api_key: str | None, token_cap: int | None
+) -> Any:
     """One ordinary review run for a suite item, in a workspace of its own
     (``<runs_dir>/<item>/workspace.sqlite``), its bundle in ``<runs_dir>/<item>/``.
     Returns the run's ``RunOutcome``. Raises SuiteError when its inputs cannot be read."""
     from engine.agent import SYSTEM_PROMPT, AgentConfig
-    from engine.html_text import document_title
+    from engine.documents import document_title
     from engine.run import prepare_document, run_review
     from engine.workspace import Workspace, WorkspaceError
 
@@ -306,8 +356,9 @@ async def review_one(it: SuiteItem, suite: Suite, runs_dir: Path, api_key: str |
         options["request_timeout"] = suite.timeout
     if suite.turns_per_round is not None:
         options["max_turns_per_round"] = suite.turns_per_round
-    config = AgentConfig(base_url=it.model.base_url, model=it.model.model, api_key=api_key,
-                         **options)
+    config = AgentConfig(
+        base_url=it.model.base_url, model=it.model.model, api_key=api_key, **options
+    )
     extra: dict[str, Any] = {}
     prompt = it.variant.system_prompt(SYSTEM_PROMPT)
     import inspect
@@ -316,8 +367,9 @@ async def review_one(it: SuiteItem, suite: Suite, runs_dir: Path, api_key: str |
     if "system_prompt" in params:
         extra["system_prompt"] = prompt
     elif prompt != SYSTEM_PROMPT:
-        raise SuiteError("this build cannot give a run other instructions (variant "
-                         f"{it.variant.name!r})")
+        raise SuiteError(
+            f"this build cannot give a run other instructions (variant {it.variant.name!r})"
+        )
     if it.model.mode and "mode" in params:
         extra["mode"] = it.model.mode
     try:
@@ -327,6 +379,4 @@ async def review_one(it: SuiteItem, suite: Suite, runs_dir: Path, api_key: str |
     with ws:
         title = document_title(it.document.doc, kind, raw)
         doc_id = prepare_document(ws, title, raw, kind, comments)
-        return await run_review(ws, doc_id, config, rounds=suite.rounds, out_dir=folder,
-                                **extra)
-
+        return await run_review(ws, doc_id, config, rounds=suite.rounds, out_dir=folder, **extra)

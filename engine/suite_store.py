@@ -120,23 +120,28 @@ class SuiteStore:
         self.path = Path(path) if path is not None else default_home() / "suites.sqlite"
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(str(self.path), isolation_level=None, timeout=10.0,
-                                       check_same_thread=False)
+            self._db = sqlite3.connect(
+                str(self.path), isolation_level=None, timeout=10.0, check_same_thread=False
+            )
             self._db.row_factory = sqlite3.Row
             self._db.execute("PRAGMA journal_mode=WAL")
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            tables = {r[0] for r in self._db.execute(
-                "SELECT name FROM sqlite_master WHERE type='table'")}
+            tables = {
+                r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
             if version > SCHEMA_VERSION:
                 raise SuiteStoreError(
                     f"{self.path}: written by a newer version of this program (schema "
-                    f"{version}); update the program to read it")
+                    f"{version}); update the program to read it"
+                )
             if tables - {"suite_runs", "suite_items"} or (tables and version == 0):
                 raise SuiteStoreError(f"{self.path}: not a suites results store; move it away")
             self._db.executescript(_SCHEMA)
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except sqlite3.DatabaseError as exc:
-            raise SuiteStoreError(f"{self.path}: cannot be used as a results store ({exc})") from None
+            raise SuiteStoreError(
+                f"{self.path}: cannot be used as a results store ({exc})"
+            ) from None
 
     def close(self) -> None:
         self._db.close()
@@ -152,9 +157,21 @@ class SuiteStore:
         with self._tx():
             self._db.execute(
                 "INSERT INTO suite_runs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (row.id, row.name, row.suite_path, row.fingerprint, row.seed, row.shard,
-                 row.app_version, row.started_at, row.finished_at, row.status,
-                 row.stop_reason, row.out_dir, json.dumps(row.settings)),
+                (
+                    row.id,
+                    row.name,
+                    row.suite_path,
+                    row.fingerprint,
+                    row.seed,
+                    row.shard,
+                    row.app_version,
+                    row.started_at,
+                    row.finished_at,
+                    row.status,
+                    row.stop_reason,
+                    row.out_dir,
+                    json.dumps(row.settings),
+                ),
             )
             for it in items:
                 self._put_item(row.id, it)
@@ -162,8 +179,9 @@ class SuiteStore:
     def run_row(self, suite_id: str) -> SuiteRunRow:
         r = self._db.execute("SELECT * FROM suite_runs WHERE id=?", (suite_id,)).fetchone()
         if r is None:
-            raise SuiteStoreError(f"no suite run {suite_id!r} in {self.path} "
-                                  "(arl suite history lists them)")
+            raise SuiteStoreError(
+                f"no suite run {suite_id!r} in {self.path} (arl suite history lists them)"
+            )
         d = dict(r)
         d["settings"] = json.loads(d["settings"] or "{}")
         return SuiteRunRow(**d)
@@ -173,8 +191,9 @@ class SuiteStore:
         rows = self._db.execute("SELECT id FROM suite_runs ORDER BY started_at, id").fetchall()
         return [self.run_row(r[0]) for r in rows]
 
-    def set_run_status(self, suite_id: str, status: str, reason: str = "",
-                       finished: bool = False) -> None:
+    def set_run_status(
+        self, suite_id: str, status: str, reason: str = "", finished: bool = False
+    ) -> None:
         self._db.execute(
             "UPDATE suite_runs SET status=?, stop_reason=?, finished_at=? WHERE id=?",
             (status, reason, now_iso() if finished else None, suite_id),
@@ -183,7 +202,8 @@ class SuiteStore:
     # -- items ---------------------------------------------------------------------------
     def items(self, suite_id: str) -> list[ItemResult]:
         rows = self._db.execute(
-            "SELECT * FROM suite_items WHERE suite_id=? ORDER BY key", (suite_id,)).fetchall()
+            "SELECT * FROM suite_items WHERE suite_id=? ORDER BY key", (suite_id,)
+        ).fetchall()
         out = []
         for r in rows:
             d = dict(r)

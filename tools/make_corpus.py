@@ -21,25 +21,38 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.html_text import read_document  # noqa: E402
-from engine.scoring import Version  # noqa: E402
-from engine.utf16 import OffsetMap  # noqa: E402
+from engine.documents import read_document
+from engine.scoring import Version
+from engine.utf16 import OffsetMap
 
 OUT = ROOT / "resources" / "corpus"
 F1000 = ROOT / "tests" / "data" / "f1000rd" / "docs"
 
 BRIEF_COMMENTS: dict[str, list[tuple[str, str]]] = {
     "policy-memo": [
-        ("answered within two weeks", "Two weeks is too slow for an exception; say five working days."),
-        ("Travel to the office is not reimbursed, except for employees who live more than 100 kilometres away.",
-         "This contradicts the travel policy: say travel is reimbursed as the travel policy says."),
+        (
+            "answered within two weeks",
+            "Two weeks is too slow for an exception; say five working days.",
+        ),
+        (
+            "Travel to the office is not reimbursed, except for employees who live more than 100 kilometres away.",
+            "This contradicts the travel policy: say travel is reimbursed as the travel policy says.",
+        ),
         ("Send questions to the people team.", "Give the people team's address or channel."),
     ],
     "incident-report": [
-        ("but it went to a channel nobody was watching", "Name the channel, and say why nobody watched it."),
-        ("so the smaller pool caused no errors there", "Say this plainly: staging could not have caught it."),
-        ("We will run a load test in staging before every change to connection limits.",
-         "Who owns this action, and by when?"),
+        (
+            "but it went to a channel nobody was watching",
+            "Name the channel, and say why nobody watched it.",
+        ),
+        (
+            "so the smaller pool caused no errors there",
+            "Say this plainly: staging could not have caught it.",
+        ),
+        (
+            "We will run a load test in staging before every change to connection limits.",
+            "Who owns this action, and by when?",
+        ),
     ],
     "product-spec": [
         ("within two seconds", "Two seconds on which network? State the condition."),
@@ -49,7 +62,10 @@ BRIEF_COMMENTS: dict[str, list[tuple[str, str]]] = {
     "release-notes": [
         ("about three times faster", "Say faster than what, measured how."),
         ("The app no longer signs you out after an update.", "Start fixes with what the user saw."),
-        ("A fix is planned for the next release.", "Do not promise a date we cannot keep; remove this."),
+        (
+            "A fix is planned for the next release.",
+            "Do not promise a date we cannot keep; remove this.",
+        ),
     ],
 }
 
