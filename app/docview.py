@@ -163,6 +163,15 @@ class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
     docs: dict[str, tuple[bytes, str]]
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A page that went away mid-answer (a new document replaced it) is not an error:
+        nothing on the user's terminal for it."""
+        import sys
+
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return
+        super().handle_error(request, client_address)
+
 
 def content_type(raw: bytes, kind: str) -> str:
     """The Content-Type for a document, with the charset the engine decoded it with.

@@ -77,6 +77,37 @@ def install_excepthook(window_getter) -> None:
     sys.excepthook = hook
 
 
+def startup_problem(args: argparse.Namespace) -> str | None:
+    """Why the window cannot open on this machine, in one line (None when it can): no
+    display, or system libraries Qt's platform plugin or QtWebEngine lack (found as the
+    dynamic loader would, with the install command for this machine's package manager)."""
+    from engine.environment import no_display
+    from engine.system_libs import startup_problem as missing_libraries_line
+
+    if no_display() and not args.qt_args:
+        return (
+            "no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset); start "
+            "it in a desktop session"
+            + (", or set QT_QPA_PLATFORM=offscreen for the smoke test" if args.smoke_test else "")
+            + ". The arl command works without one."
+        )
+    return missing_libraries_line()
+
+
+def quiet_native_stderr(log_file: Path) -> None:
+    """Send what Qt and Chromium write to the process's standard error (file descriptor 2:
+    GPU, Vulkan, D-Bus and command-buffer notices, from this process and its Chromium
+    children) to ``log_file``; Python's own ``sys.stderr`` keeps the terminal."""
+    try:
+        terminal = os.dup(2)
+        fd = os.open(log_file, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    except OSError:
+        return
+    os.dup2(fd, 2)
+    os.close(fd)
+    sys.stderr = os.fdopen(terminal, "w", buffering=1, encoding="utf-8", errors="backslashreplace")
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="agent-review-loop",
@@ -88,6 +119,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "--smoke-test",
         action="store_true",
         help="open the example bundle, check the rendering, print versions, exit",
+    )
+    p.add_argument(
+        "--debug",
+        action="store_true",
+        help="show Qt's and Chromium's own messages in this terminal (normally they go to "
+        "the log file only)",
     )
     p.add_argument("--timeout", type=float, default=60.0, help=argparse.SUPPRESS)
     p.add_argument("--quit-when-rendered", action="store_true", help=argparse.SUPPRESS)
@@ -160,18 +197,17 @@ def smoke_test(app, window, bundle: Path | None, timeout: float) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
-    from engine.environment import no_display
 
-    if no_display() and not args.smoke_test and not args.qt_args:
-        # Qt would abort with "Reinstalling the application may fix this problem".
-        print(
-            "agent-review-loop: no display to open a window on (DISPLAY and WAYLAND_DISPLAY "
-            "are unset); start it in a desktop session. The arl command works without one.",
-            file=sys.stderr,
-        )
+    problem = startup_problem(args)
+    if problem:
+        # Qt would abort (exit 134) with "Reinstalling the application may fix this problem".
+        print(f"agent-review-loop: {problem}", file=sys.stderr)
         return 2
     offscreen = os.environ.get("QT_QPA_PLATFORM") == "offscreen" or args.smoke_test
     _prepare_environment(offscreen)
+    log_file = setup_logging()
+    if not args.debug:
+        quiet_native_stderr(log_file)
     from PySide6 import QtWebEngineWidgets  # noqa: F401 - must precede the QApplication
     from PySide6.QtCore import QCoreApplication, Qt
     from PySide6.QtWidgets import QApplication
@@ -185,7 +221,6 @@ def main(argv: list[str] | None = None) -> int:
 
     icon = resources.files("resources").joinpath("icons/agent-review-loop.svg")
     app.setWindowIcon(QIcon(str(icon)))
-    log_file = setup_logging()
 
     from app.window import MainWindow
 

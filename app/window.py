@@ -8,7 +8,7 @@ import html
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
@@ -112,8 +112,7 @@ class MainWindow(QMainWindow):
         self._jobs: set[asyncio.Task] = set()
         self.setWindowTitle("Agent Review Loop")
         self.setAcceptDrops(True)
-        self.resize(1400, 900)
-        self.setMinimumSize(900, 600)
+        self.fit_to_screen()
 
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
@@ -144,9 +143,37 @@ class MainWindow(QMainWindow):
         self._refresh_start()
         geometry, state = self.settings.window_state()
         if geometry is not None:
-            self.restoreGeometry(geometry)
+            self.restoreGeometry(geometry)  # the user's own size and place
+            self.fit_to_screen(keep_size=True)  # ... unless the screen got smaller
         if state is not None:
             self.restoreState(state)
+
+    PREFERRED_SIZE = (1400, 900)
+    MINIMUM_SIZE = (900, 600)
+
+    def fit_to_screen(self, keep_size: bool = False) -> None:
+        """Size the window to fit the screen's available area (without the panels and
+        taskbars): the preferred 1400 x 900 where it fits, else what the screen offers;
+        ``keep_size`` keeps a restored size and only shrinks and moves it onto the screen."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is None:
+            self.resize(*self.PREFERRED_SIZE)
+            return
+        avail = screen.availableGeometry()
+        frame_w = max(0, self.frameGeometry().width() - self.geometry().width())
+        frame_h = max(0, self.frameGeometry().height() - self.geometry().height())
+        max_w, max_h = avail.width() - frame_w, avail.height() - frame_h
+        self.setMinimumSize(min(self.MINIMUM_SIZE[0], max_w), min(self.MINIMUM_SIZE[1], max_h))
+        want_w, want_h = (self.width(), self.height()) if keep_size else self.PREFERRED_SIZE
+        w, h = min(want_w, max_w), min(want_h, max_h)
+        self.resize(w, h)
+        geo = self.frameGeometry()
+        x = min(max(geo.x(), avail.x()), avail.right() - geo.width() + 1)
+        y = min(max(geo.y(), avail.y()), avail.bottom() - geo.height() + 1)
+        if not keep_size:  # a first start: centred on the screen
+            x = avail.x() + (avail.width() - geo.width()) // 2
+            y = avail.y() + (avail.height() - geo.height()) // 2
+        self.move(max(x, avail.x()), max(y, avail.y()))
 
     # -- pieces built elsewhere ------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from engine.agent import AgentConfig, AgentError, ModelClient, safe_url
 from engine.environment import no_display
+from engine.system_libs import startup_missing
 
 PASS, FAIL, UNVERIFIED, NA = "PASS", "FAIL", "UNVERIFIED", "N/A"
 
@@ -123,6 +124,20 @@ def check_qt() -> list[Check]:
     headless = no_display()
     # With no display, Qt itself is checked offscreen; the missing display is said plainly.
     env = {"QT_QPA_PLATFORM": "offscreen"} if headless else None
+    # The libraries Qt's platform plugin and QtWebEngine really lack, found as the dynamic
+    # loader would (the same line the desktop program prints before it exits).
+    libs = startup_missing(dict(os.environ) | (env or {}))
+    if libs is not None:
+        platform, missing, command = libs
+        return [
+            Check(
+                "system libraries",
+                FAIL,
+                f"Qt's {platform} platform plugin and QtWebEngine need system libraries "
+                f"that are missing: {', '.join(missing)}",
+                command,
+            )
+        ]
     out, err = _probe(_QT_PROBE, extra_env=env)
     if out is None:
         return [
@@ -130,8 +145,8 @@ def check_qt() -> list[Check]:
                 "Qt platform plugin",
                 FAIL,
                 f"Qt could not start: {err}",
-                "on Linux install libxcb-cursor0 and libegl1, or set "
-                "QT_QPA_PLATFORM=offscreen on a machine without a display",
+                "'uv run agent-review-loop --debug' shows Qt's own message; on a "
+                "machine without a display set QT_QPA_PLATFORM=offscreen",
             )
         ]
     if out.get("error") == "import":
