@@ -1,26 +1,15 @@
 """What a review run needs, as the setup wizard gathered it (used by the wizard and the Run
-view; neither imports the other for it)."""
+view; neither imports the other for it).
+
+It is the engine's ``engine.run.ReviewRequest``: the CLI (``arl run``) and the GUI start a
+run from the same request with ``engine.run.start_review``. Fields: ``config``
+(``engine.agent.AgentConfig``; the key stays in it, in memory only), ``title``, ``raw``,
+``kind`` (html | text), ``comments`` (``engine.models.Comment`` list), ``rounds``,
+``out_dir``, ``workspace_path``, ``scripted``, ``key_source``, ``extra``.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from engine.run import ReviewRequest as RunRequest
 
-
-@dataclass
-class RunRequest:
-    """Everything the wizard gathered. ``comments``: ``engine.models.Comment`` list;
-    ``kind``: html | text; ``config``: ``engine.agent.AgentConfig`` (the key stays in it,
-    in memory only)."""
-
-    config: Any
-    title: str
-    raw: str
-    kind: str
-    comments: list[Any]
-    rounds: int = 3
-    out_dir: Path | None = None
-    workspace_path: Path | None = None
-    scripted: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
+__all__ = ["RunRequest"]

@@ -1,9 +1,10 @@
 """The Run view: a live review run (round n of N, each tool call as it happens, tokens so
-far, elapsed time, Cancel). The engine (``engine.run.run_review``) does the work on the
-qasync loop; this view consumes its typed events. When the run ends (completed, cancelled
-or failed) ``runFinished`` carries the bundle path and the main window opens it.
+far, elapsed time, Cancel). The engine (``engine.run.start_review``, the same start as
+``arl run``) does the work on the qasync loop; this view consumes its typed events. When
+the run ends (completed, cancelled or failed) ``runFinished`` carries the bundle path and
+the main window opens it.
 
-Network waits are async; the workspace set-up runs in an executor. Cancelling is
+Network waits are async; the engine runs the workspace set-up in an executor. Cancelling is
 cooperative (``RunHandle.cancel``): the engine stops between steps and still writes a bundle
 marked ``cancelled``.
 """
@@ -32,6 +33,7 @@ from app.runrequest import RunRequest
 from engine import events as ev
 
 ICONS = {
+    "RunStarted": "\u2139",
     "RoundStarted": "\u25b6",
     "ModelCalled": "\u2601",
     "ToolCalled": "\u2692",
@@ -145,8 +147,7 @@ class RunView(QWidget):
         return self._job
 
     async def _run(self, req: RunRequest) -> None:
-        from engine.run import RunHandle, prepare_document, run_review
-        from engine.workspace import Workspace
+        from engine.run import RunHandle, start_review
 
         self.handle = RunHandle()
         self.events = []
@@ -174,27 +175,8 @@ class RunView(QWidget):
         self._tick()
         self.timer.start()
         self.runStarted.emit()
-        loop = asyncio.get_running_loop()
-        ws = None
         try:
-
-            def prepare():
-                w = Workspace(req.workspace_path) if req.workspace_path else Workspace()
-                doc_id = prepare_document(w, req.title, req.raw, req.kind, req.comments)
-                return w, doc_id
-
-            ws, doc_id = await loop.run_in_executor(None, prepare)
-            self._add("\u2139", f"Document stored in the workspace ({doc_id}); starting the agent.")
-            self.outcome = await run_review(
-                ws,
-                doc_id,
-                req.config,
-                rounds=req.rounds,
-                out_dir=req.out_dir,
-                handle=self.handle,
-                on_event=self._on_event,
-                scripted=req.scripted,
-            )
+            self.outcome = await start_review(req, handle=self.handle, on_event=self._on_event)
             self.bundle_path = str(self.outcome.bundle or "")
         except asyncio.CancelledError:
             self._add("\u2716", "The run was stopped.")
@@ -205,9 +187,6 @@ class RunView(QWidget):
             self._finish_ui("failed", str(exc))
             self.runFinished.emit("")
             return
-        finally:
-            if ws is not None:
-                ws.close()
         self._finish_ui(self.outcome.status, self.outcome.reason)
         self.runFinished.emit(self.bundle_path)
 

@@ -119,8 +119,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     from engine.documents import DocumentError
     from engine.events import RunEvent, RunFailed, RunFinished
     from engine.models import InputError
-    from engine.run import RunHandle, prepare_document, run_review
-    from engine.workspace import Workspace, WorkspaceError
+    from engine.run import ReviewRequest, RunHandle, start_review
+    from engine.workspace import WorkspaceError
 
     if problem := _bad_url(args.base_url):
         return _fail(problem)
@@ -162,10 +162,17 @@ def cmd_run(args: argparse.Namespace) -> int:
         echo_tool_results=args.echo_tool_results,
         max_output_tokens=args.max_output_tokens,
     )
-    try:
-        ws = Workspace(args.workspace) if args.workspace else Workspace()
-    except WorkspaceError as exc:
-        return _fail(str(exc))
+    request = ReviewRequest(
+        config=config,
+        title=args.title or default_title(args.doc, kind, raw),
+        raw=raw,
+        kind=kind,
+        comments=comments,
+        rounds=args.rounds,
+        out_dir=Path(args.out) if args.out else None,
+        workspace_path=Path(args.workspace) if args.workspace else None,
+        key_source=source,
+    )
     out = sys.stdout
     finished: dict[str, Any] = {}
 
@@ -174,57 +181,37 @@ def cmd_run(args: argparse.Namespace) -> int:
             finished["event"] = ev
         print(ev.describe(), file=out, flush=True)
 
-    title = args.title or default_title(args.doc, kind, raw)
-    with ws:
-        try:
-            doc_id = prepare_document(ws, title, raw, kind, comments)
-        except WorkspaceError as exc:
-            return _fail(str(exc))
-        print(
-            f"Workspace {ws.path}: document {doc_id}, {len(comments)} comment(s); "
-            f"model {args.model} at {args.base_url} (API key: {source})",
-            file=out,
-            flush=True,
-        )
-        handle = RunHandle()
+    handle = RunHandle()
 
-        # A terminated or hung-up process (kill, closed terminal, cancelled CI job) ends the
-        # run the way Ctrl-C does: cancelled, with its evidence bundle written.
-        # asyncio.run answers SIGINT by cancelling the run's task, which then writes its
-        # bundle marked cancelled; SIGTERM and SIGHUP are turned into that SIGINT.
-        def as_interrupt(signum: int, frame: Any) -> None:
-            signal.raise_signal(signal.SIGINT)
+    # A terminated or hung-up process (kill, closed terminal, cancelled CI job) ends the
+    # run the way Ctrl-C does: cancelled, with its evidence bundle written.
+    # asyncio.run answers SIGINT by cancelling the run's task, which then writes its
+    # bundle marked cancelled; SIGTERM and SIGHUP are turned into that SIGINT.
+    def as_interrupt(signum: int, frame: Any) -> None:
+        signal.raise_signal(signal.SIGINT)
 
-        for sig in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)):
-            if sig is not None:
-                signal.signal(sig, as_interrupt)
-        try:
-            outcome = asyncio.run(
-                run_review(
-                    ws,
-                    doc_id,
-                    config,
-                    rounds=args.rounds,
-                    out_dir=args.out,
-                    handle=handle,
-                    on_event=on_event,
-                )
+    for sig in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)):
+        if sig is not None:
+            signal.signal(sig, as_interrupt)
+    try:
+        outcome = asyncio.run(start_review(request, handle=handle, on_event=on_event))
+    except WorkspaceError as exc:
+        return _fail(str(exc))
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        ev = finished.get("event")
+        bundle = getattr(ev, "bundle", None)
+        if args.json:
+            print(
+                json.dumps(
+                    {
+                        "bundle": bundle,
+                        "status": "cancelled",
+                        "metrics": getattr(ev, "metrics", {}),
+                    }
+                ),
+                flush=True,
             )
-        except (KeyboardInterrupt, asyncio.CancelledError):
-            ev = finished.get("event")
-            bundle = getattr(ev, "bundle", None)
-            if args.json:
-                print(
-                    json.dumps(
-                        {
-                            "bundle": bundle,
-                            "status": "cancelled",
-                            "metrics": getattr(ev, "metrics", {}),
-                        }
-                    ),
-                    flush=True,
-                )
-            return EXIT_CANCELLED
+        return EXIT_CANCELLED
     if args.json:
         print(json.dumps(outcome.to_json(), ensure_ascii=False), flush=True)
     if outcome.status == "completed":

@@ -3,7 +3,7 @@
 A run (``engine.run.run_review``) calls its ``on_event`` callback with one of these frozen
 dataclasses at each step, on the event loop's thread, in this order::
 
-    RoundStarted -> (ModelCalled | ToolCalled | NarrationNudged | VersionPushed)*
+    RunStarted -> RoundStarted -> (ModelCalled | ToolCalled | NarrationNudged | VersionPushed)*
                  -> ReportReceived -> VerdictsComputed -> CommentReopened* -> RoundFinished
     ... more rounds ...
     RunFinished (status "completed" or "cancelled")  |  RunFailed
@@ -46,6 +46,32 @@ class RunEvent:
 
     def describe(self) -> str:  # pragma: no cover - every subclass overrides
         return type(self).__name__
+
+
+@dataclass(frozen=True)
+class RunStarted(RunEvent):
+    """The run is recorded in the workspace and about to start round 1.
+
+    ``workspace``: the workspace database path; ``comments``: how many comments the
+    document has; ``base_url``: the endpoint with any user info masked; ``key_source``:
+    where the API key came from (``env``, ``keyring``, ``session``, ``none``; "" when the
+    caller did not say). Never the key itself.
+    """
+
+    workspace: str
+    document_id: str
+    comments: int
+    model: str
+    base_url: str
+    max_rounds: int
+    key_source: str = ""
+
+    def describe(self) -> str:
+        key = f" (API key: {self.key_source})" if self.key_source else ""
+        return (
+            f"Workspace {self.workspace}: document {self.document_id}, {self.comments} "
+            f"comment(s); model {self.model} at {self.base_url}{key}"
+        )
 
 
 @dataclass(frozen=True)
@@ -270,6 +296,7 @@ class RunFailed(RunEvent):
 EVENT_TYPES: dict[str, type[RunEvent]] = {
     cls.__name__: cls
     for cls in (
+        RunStarted,
         RoundStarted,
         ModelCalled,
         ToolCalled,

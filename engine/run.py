@@ -1,26 +1,39 @@
 """The review loop: rounds of agent work, verdicts from the text, integrity control, bundle.
 
-``run_review(workspace, document_id, config, ...)`` is the one entry point the CLI and the
-GUI share. It is a coroutine; run it as a task on the application's loop.
+``start_review(request)`` is the one entry point the CLI (``arl run``) and the GUI's Run
+view share: it opens the workspace, stores the document and its comments, and runs a
+``ReviewRun`` on them. ``run_review(workspace, document_id, config, ...)`` runs one on a
+document already in a workspace. Both are coroutines; run them as a task on the
+application's loop.
 
-- The head version of the document when the run starts is the version the agent is given
-  (the bundle's ``document/v1.html``). A comment without ``created_on_version_id`` was made
-  on it; one naming another version falls under the stale anchor rule.
-- Round after round (at most ``rounds``) while an actionable, non-stale comment is open:
-  the agent works (``engine.agent.RevisionAgent.work_round``) and reports (a separate JSON
-  call); the engine scores the given version against the latest pushed one
-  (``engine.scoring.score``, in a worker thread), then runs the integrity control: every
-  comment the agent resolved whose verdict is ``untouched`` (or ``stale_anchor``) is
-  reopened with a reply on its thread saying why, and a ``CommentReopened`` event carries
-  the VERIFICATION line of docs/verdicts.md.
-- The run ends ``completed`` (converged, round limit, token limit), ``cancelled``
-  (``RunHandle.cancel()`` honoured between steps, or the task itself cancelled) or
-  ``failed`` (model, network or workspace failure, with the reason). Every ending writes an
-  evidence bundle (``engine.bundle``), also on cancel and failure.
-- Events (``engine.events``) go to ``on_event`` and to the workspace's event log.
+A ``ReviewRun`` has one method per phase, its state in typed attributes:
 
-Returns ``RunOutcome``. Raises only ``asyncio.CancelledError`` (after writing the bundle
-marked cancelled) when the task is cancelled; every other failure is in the outcome.
+- ``prepare()``: record the run in the workspace (``running``), emit ``RunStarted``, build
+  the model client, the workspace tools and the agent. The head version of the document
+  when the run starts is the version the agent is given (the bundle's
+  ``document/v1.html``). A comment without ``created_on_version_id`` was made on it; one
+  naming another version falls under the stale anchor rule.
+- ``score_given()``: which comments are stale or unusable (a property of the given version).
+- ``work_round(n)``: round after round (at most ``rounds``) while an actionable, non-stale
+  comment is open, the agent works (``agent_turns``: ``engine.agent.RevisionAgent``'s
+  ``work_round`` and its separate JSON report call), then ``score_round`` scores the given
+  version against the latest pushed one (``engine.scoring.score``, in a worker thread),
+  then ``integrity_control`` runs: every comment the agent resolved whose verdict is
+  ``untouched`` (or ``stale_anchor``) is reopened with a reply on its thread saying why,
+  and a ``CommentReopened`` event carries the VERIFICATION line of docs/verdicts.md.
+- ``final_score()`` and ``write_bundle()``: the run ends ``completed`` (converged, round
+  limit, token limit), ``cancelled`` (``RunHandle.cancel()`` honoured between steps, or the
+  task itself cancelled) or ``failed`` (model, network or workspace failure, with the
+  reason). Every ending writes an evidence bundle (``engine.bundle``), also on cancel and
+  failure.
+
+Events (``engine.events``) go to ``on_event`` and to the workspace's event log: the one
+stream the CLI and the GUI consume.
+
+``run()`` returns ``RunOutcome``. It raises only ``asyncio.CancelledError`` (after writing
+the bundle marked cancelled) when the task is cancelled; every other failure is in the
+outcome. ``start_review`` also raises ``WorkspaceError`` when the workspace cannot be
+opened or the document cannot be stored (no run exists yet then).
 """
 
 from __future__ import annotations
@@ -34,7 +47,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import __version__
 from engine.agent import (
@@ -60,6 +73,7 @@ from engine.events import (
     RunEvent,
     RunFailed,
     RunFinished,
+    RunStarted,
     ToolCalled,
     VerdictsComputed,
     VersionPushed,
@@ -71,10 +85,32 @@ from engine.models import (
     Comment,
     Metric,
     Reply,
+    VerdictRecord,
 )
-from engine.workspace import Workspace, default_home, now_iso
+from engine.workspace import DocumentRow, VersionRow, Workspace, default_home, now_iso
 
-__all__ = ["RunCancelled", "RunHandle", "RunOutcome", "prepare_document", "run_review"]
+if TYPE_CHECKING:
+    from engine.bundle import BundleContent
+    from engine.scoring import ScoreResult, Version
+
+__all__ = [
+    "ReviewRequest",
+    "ReviewRun",
+    "RunCancelled",
+    "RunHandle",
+    "RunOutcome",
+    "prepare_document",
+    "run_review",
+    "start_review",
+]
+
+METRIC_NAMES = (
+    "attribution_rate",
+    "collateral_churn",
+    "claim_accuracy",
+    "cost_per_attributed_fix",
+    "rounds_to_converge",
+)
 
 
 class RunHandle:
@@ -131,6 +167,86 @@ class RunOutcome:
         }
 
 
+@dataclass
+class ReviewRequest:
+    """Everything needed to start a run on a new document (the CLI's arguments, the GUI
+    wizard's pages).
+
+    ``raw``: the document source; ``kind``: ``html`` | ``text``; ``comments``: the
+    ``engine.models.Comment`` list made on it. ``config`` holds the API key in memory only.
+    ``rounds``: the round limit (>= 1). ``out_dir``: parent folder of the bundle (default
+    ``<workspace home>/bundles``). ``workspace_path``: the workspace database (default
+    ``engine.workspace.default_path()``). ``scripted``: mark the bundle as a scripted
+    demonstration. ``key_source``: where the key came from, in words for ``RunStarted``
+    (``env``, ``keyring``, ``session``, ``none``; empty: not said).
+    """
+
+    config: AgentConfig
+    title: str
+    raw: str
+    kind: str
+    comments: list[Comment]
+    rounds: int = 3
+    out_dir: Path | None = None
+    workspace_path: Path | None = None
+    scripted: bool = False
+    key_source: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class RoundRecord:
+    """One round's verdicts in the bundle's ``verdicts.json`` (``rounds`` list)."""
+
+    round: int
+    version_id: str
+    verdicts: list[dict[str, Any]]
+    metrics: dict[str, dict[str, Any]]
+    tokens: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "version_id": self.version_id,
+            "verdicts": self.verdicts,
+            "metrics": self.metrics,
+            "tokens": self.tokens,
+        }
+
+
+@dataclass
+class ClaimsRound:
+    """One round's report in the bundle's ``claims.json`` (``rounds`` list). ``raw``: the
+    model's text as received ("" when no report call was made)."""
+
+    round: int
+    report: ClaimReport
+    raw: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"round": self.round, "report": self.report.to_json(), "raw": self.raw}
+
+
+@dataclass
+class RoundWork:
+    """What the agent's part of a round produced: its report (possibly unusable), the raw
+    report text, and the token-limit stop when the run's budget ran out in the round."""
+
+    report: ClaimReport
+    raw: str
+    budget_hit: TokenBudgetExceeded | None = None
+
+
+@dataclass
+class FinalScore:
+    """The last scoring of the run, in the bundle's JSON shapes."""
+
+    metrics: dict[str, dict[str, Any]]
+    verdicts: list[dict[str, Any]]
+    unusable: list[list[str]]
+    collateral: list[dict[str, Any]]
+
+
 def prepare_document(
     workspace: Workspace, title: str, raw: str, kind: str, comments: list[Comment]
 ) -> str:
@@ -175,6 +291,629 @@ def _round_brief(
     return "\n".join(lines)
 
 
+class ReviewRun:
+    """One review run on a workspace document. Create it, then ``await run()`` once.
+
+    ``rounds``: the round limit (>= 1; ValueError otherwise). ``out_dir``: parent folder
+    of the bundle. ``scripted``: mark the bundle as a scripted demonstration (its manifest
+    and scorecard say so). ``key_source``: where the key came from, said in ``RunStarted``.
+    See the module docstring for the phases.
+    """
+
+    # Set by prepare().
+    doc: DocumentRow
+    given: VersionRow
+    client: ModelClient
+    tools: WorkspaceTools
+    agent: RevisionAgent
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        document_id: str,
+        config: AgentConfig,
+        *,
+        rounds: int = 3,
+        out_dir: str | Path | None = None,
+        handle: RunHandle | None = None,
+        on_event: Callable[[RunEvent], None] | None = None,
+        scripted: bool = False,
+        app_version: str = __version__,
+        key_source: str = "",
+    ) -> None:
+        if rounds < 1:
+            raise ValueError("rounds must be at least 1")
+        self.workspace = workspace
+        self.document_id = document_id
+        self.config = config
+        self.max_rounds = rounds
+        self.out_dir = Path(out_dir) if out_dir is not None else None
+        self.handle = handle or RunHandle()
+        self.on_event = on_event
+        self.scripted = scripted
+        self.app_version = app_version
+        self.key_source = key_source
+        # Filled by prepare().
+        self.run_id = ""
+        self.started_at = ""
+        self.comments_before: list[Comment] = []
+        self.visible: list[str] = []
+        # Progress and results.
+        self.trace = Trace()
+        self.usage = Usage()
+        self.round = 0
+        self.round_records: list[RoundRecord] = []
+        self.claims_rounds: list[ClaimsRound] = []
+        self.round_times: list[tuple[float, float]] = []
+        self.pushes = 0
+        self.pushes_at_convergence = 0
+        self.converged_at: int | None = None
+        self.last_report: ClaimReport | None = None
+        self.stop_reason = ""
+        self.status = "completed"
+        self.reason = ""
+        self.task_cancelled = False
+        self.stale_ids: set[str] = set()
+        self.unusable_ids: set[str] = set()
+        self.reopened_last: list[str] = []
+        self._v_given: Version | None = None
+
+    # -- the whole run ----------------------------------------------------------------------
+
+    async def run(self) -> RunOutcome:
+        """Prepare, work the rounds, then score, write the bundle and finish the run."""
+        self.prepare()
+        try:
+            await self.score_given()
+            async with self.client:
+                await self.work_rounds()
+        except RunCancelled:
+            self._end(
+                "cancelled",
+                f"cancelled by the user during round {self.round}"
+                if self.round
+                else "cancelled by the user before round 1",
+            )
+        except asyncio.CancelledError:
+            self.task_cancelled = True
+            self._end(
+                "cancelled",
+                f"the run's task was cancelled during round {self.round}"
+                if self.round
+                else "the run's task was cancelled before round 1",
+            )
+        except AgentError as exc:
+            self._end("failed", str(exc))
+        except Exception as exc:  # a bug or a workspace failure: record it, still write a bundle
+            self.trace.add("note", text="internal error", traceback=traceback.format_exc())
+            self._end("failed", f"internal error: {type(exc).__name__}: {exc}")
+        finally:
+            await _close_quietly(self.client)
+        # Finalisation is synchronous so it also completes when the task was cancelled.
+        outcome = self.finish()
+        if self.task_cancelled:
+            raise asyncio.CancelledError()
+        return outcome
+
+    def _end(self, status: str, reason: str) -> None:
+        self.status, self.reason = status, reason
+
+    # -- phase 1: prepare -------------------------------------------------------------------
+
+    def prepare(self) -> None:
+        """Record the run (``running``), emit ``RunStarted``, build client, tools and agent."""
+        ws, doc_id = self.workspace, self.document_id
+        self.handle.max_rounds = self.max_rounds
+        self.doc = ws.document(doc_id)
+        self.given = ws.head(doc_id)
+        self.comments_before = ws.comments(doc_id)
+        self.visible = [c.id for c in self.comments_before if c.status == "open" and c.actionable]
+        self.run_id = ws.start_run(doc_id, self.config.model, safe_url(self.config.base_url))
+        self.started_at = now_iso()
+        self.emit(
+            RunStarted(
+                self.run_id,
+                workspace=str(ws.path),
+                document_id=doc_id,
+                comments=len(self.comments_before),
+                model=self.config.model,
+                base_url=safe_url(self.config.base_url),
+                max_rounds=self.max_rounds,
+                key_source=self.key_source,
+            )
+        )
+        self.client = ModelClient(
+            self.config,
+            self.trace,
+            self.usage,
+            on_call=self._on_call,
+            check_cancel=self.handle.check,
+        )
+        self.tools = WorkspaceTools(ws, doc_id, self.visible)
+        self.agent = RevisionAgent(
+            self.client,
+            self.tools,
+            emit_tool=self._emit_tool,
+            emit_nudge=self._emit_nudge,
+            check_cancel=self.handle.check,
+        )
+        self.trace.add(
+            "note",
+            text="run started",
+            run_id=self.run_id,
+            settings=self.config.public(),
+            rounds=self.max_rounds,
+            document_id=doc_id,
+            given_version_id=self.given.version_id,
+        )
+
+    async def score_given(self) -> None:
+        """Which comments are stale or unusable: a property of the given version alone."""
+        from engine.scoring import score
+
+        loop = asyncio.get_running_loop()
+        given_version = await loop.run_in_executor(None, self.version_of, self.given)
+        initial = await loop.run_in_executor(
+            None,
+            functools.partial(
+                score,
+                given_version,
+                given_version,
+                self.comments_before,
+                given_version_id=self.given.version_id,
+            ),
+        )
+        self.stale_ids = {v.comment_id for v in initial.verdicts if v.verdict == "stale_anchor"}
+        self.unusable_ids = {cid for cid, _ in initial.unusable}
+
+    # -- phase 2: the rounds ----------------------------------------------------------------
+
+    async def work_rounds(self) -> None:
+        """Work round after round until convergence, the round limit or the token limit."""
+        for rnd in range(1, self.max_rounds + 1):
+            self.handle.check()
+            pending = self.open_actionable()
+            if not pending:
+                self.converged_at = rnd - 1
+                self.pushes_at_convergence = self.pushes
+                break
+            if await self.work_round(rnd, pending):
+                break
+        if self.converged_at is not None:
+            self.reason = (
+                f"every actionable comment was resolved after {self.pushes_at_convergence} push(es)"
+                if self.converged_at
+                else "no actionable comment was open"
+            )
+        else:
+            self.reason = self.stop_reason or (
+                f"the round limit of {self.max_rounds} was reached with "
+                f"{len(self.open_actionable())} comment(s) unresolved"
+            )
+
+    async def work_round(self, rnd: int, pending: list[str]) -> bool:
+        """One round: the agent works and reports, the engine scores and checks integrity.
+        Returns True when the run stops after it (converged or out of tokens)."""
+        self.round = rnd
+        self.handle.round = rnd
+        self.handle.phase = "working"
+        t_round = time.monotonic()
+        model_before = self.client.model_seconds
+        tokens_before, unreported_before = self.usage.known, self.usage.unreported
+        head = self.workspace.head(self.document_id)
+        self.emit(
+            RoundStarted(
+                self.run_id,
+                round=rnd,
+                max_rounds=self.max_rounds,
+                version_id=head.version_id,
+                unresolved=len(pending),
+            )
+        )
+        by_id = {c.id: c for c in self.comments_before}
+        brief = _round_brief(
+            rnd,
+            self.max_rounds,
+            self.doc.title,
+            self.doc.kind,
+            head.version_id,
+            [by_id[cid] for cid in pending],
+            self.reopened_last,
+        )
+        work = await self.agent_turns(rnd, brief)
+        self.last_report = work.report
+        self.claims_rounds.append(ClaimsRound(rnd, work.report, work.raw))
+        self.emit(
+            ReportReceived(
+                self.run_id,
+                round=rnd,
+                usable=work.report.usable,
+                problem=work.report.problem,
+                claims={c.comment_id: c.claim for c in work.report.comments},
+            )
+        )
+        self.handle.phase = "scoring"
+        latest = self.workspace.head(self.document_id)
+        result = await self.score_round(rnd, latest, work.report)
+        self.reopened_last = self.integrity_control(rnd, result.verdicts, latest)
+        converged = not self.open_actionable()
+        seconds = time.monotonic() - t_round
+        model_s = self.client.model_seconds - model_before
+        self.round_times.append((seconds, model_s))
+        round_tokens = (
+            self.usage.known - tokens_before if self.usage.unreported == unreported_before else None
+        )
+        self.round_records[-1].tokens = round_tokens
+        self.emit(
+            RoundFinished(
+                self.run_id,
+                round=rnd,
+                seconds=round(seconds, 4),
+                model_seconds=round(model_s, 4),
+                tokens=round_tokens,
+                converged=converged,
+                run_tokens=self.usage.total,
+            )
+        )
+        if converged:
+            self.converged_at = rnd
+            self.pushes_at_convergence = self.pushes
+            return True
+        if work.budget_hit is not None:
+            self.stop_reason = (
+                f"the token limit of {work.budget_hit.budget} was reached in "
+                f"round {rnd} ({work.budget_hit.used} tokens used)"
+            )
+            return True
+        return False
+
+    async def agent_turns(self, rnd: int, brief: str) -> RoundWork:
+        """The agent's part of a round: its tool turns, then its report (a separate call).
+        A token-limit stop yields an unusable report naming the limit."""
+        try:
+            work = await self.agent.work_round(rnd, brief)
+            self.pushes = len(self.tools.pushed)
+            self.trace.add(
+                "note",
+                round=rnd,
+                text=f"round work ended: {work.stopped}",
+                turns=work.turns,
+                nudges=work.nudges,
+            )
+            self.handle.phase = "reporting"
+            visible = set(self.visible)
+            report_comments = [c for c in self.comments_before if c.id in visible]
+            report, raw = await self.agent.report(rnd, report_comments)
+            return RoundWork(report, raw)
+        except TokenBudgetExceeded as exc:
+            self.pushes = len(self.tools.pushed)
+            report = ClaimReport.unusable(
+                f"the token limit of the run ({exc.budget}) was reached before the report"
+            )
+            return RoundWork(report, "", exc)
+
+    # -- phase 3: score ---------------------------------------------------------------------
+
+    async def score_round(self, rnd: int, latest: VersionRow, report: ClaimReport) -> ScoreResult:
+        """Score the given version against ``latest`` (in a worker thread); record the
+        round and emit ``VerdictsComputed``."""
+        loop = asyncio.get_running_loop()
+        result = await loop.run_in_executor(
+            None, functools.partial(self.score_latest, latest, report, False)
+        )
+        verdict_json = result.to_json()["verdicts"]
+        round_metrics = {k: m.to_json() for k, m in result.metrics.items()}
+        self.round_records.append(RoundRecord(rnd, latest.version_id, verdict_json, round_metrics))
+        self.emit(
+            VerdictsComputed(
+                self.run_id,
+                round=rnd,
+                version_id=latest.version_id,
+                counts=result.counts(),
+                verdicts=verdict_json,
+                metrics=round_metrics,
+                stale=sorted(self.stale_ids),
+                unusable=[list(u) for u in result.unusable],
+            )
+        )
+        return result
+
+    def version_of(self, row: VersionRow) -> Version:
+        """The parsed ``Version`` of a stored row (the given version is parsed once)."""
+        from engine.scoring import Version
+
+        if self._v_given is None:
+            self._v_given = Version.from_source(
+                self.given.raw, self.doc.kind, self.given.version_id
+            )
+        if row.version_id == self.given.version_id:
+            return self._v_given
+        return Version.from_source(row.raw, self.doc.kind, row.version_id)
+
+    def score_latest(
+        self, latest: VersionRow, claims: ClaimReport | None, final: bool
+    ) -> ScoreResult:
+        """``engine.scoring.score`` of the given version against ``latest``. ``final``:
+        rounds to converge is known (else N/A "the run has not finished")."""
+        from engine.scoring import score
+
+        v_latest = self.version_of(latest)  # parses the given version first if needed
+        rtc, why = self._rounds_to_converge() if final else (None, "the run has not finished")
+        assert self._v_given is not None
+        return score(
+            self._v_given,
+            v_latest,
+            self.comments_before,
+            claims=claims,
+            given_version_id=self.given.version_id,
+            tokens=self.usage.total,
+            tokens_reason=self.usage.reason(),
+            rounds_to_converge=rtc,
+            rounds_reason=why,
+        )
+
+    def _rounds_to_converge(self) -> tuple[int | None, str]:
+        if self.converged_at == 0:
+            return None, (
+                "no actionable comment was open when the run started, so there was "
+                "nothing to converge"
+            )
+        if self.converged_at is not None:
+            return self.pushes_at_convergence, ""
+        if self.status == "cancelled":
+            return None, "the run was cancelled before every comment was resolved"
+        if self.status == "failed":
+            return None, "the run failed before every comment was resolved"
+        if self.stop_reason:
+            return None, (
+                f"did not converge: {self.stop_reason}, with "
+                f"{len(self.open_actionable())} comment(s) still unresolved"
+            )
+        return None, (
+            f"did not converge within the round limit of {self.max_rounds}: "
+            f"{len(self.open_actionable())} comment(s) still unresolved"
+        )
+
+    def open_actionable(self) -> list[str]:
+        """Ids of the run's comments still open (stale and unusable ones excluded)."""
+        current = {c.id: c for c in self.workspace.comments(self.document_id)}
+        return [
+            cid
+            for cid in self.visible
+            if cid not in self.stale_ids
+            and cid not in self.unusable_ids
+            and current[cid].status == "open"
+        ]
+
+    # -- phase 4: integrity control ---------------------------------------------------------
+
+    def integrity_control(
+        self, rnd: int, verdicts: list[VerdictRecord], latest: VersionRow
+    ) -> list[str]:
+        """Reopen every comment of the run that is resolved while its verdict is
+        ``untouched`` (resolution without an edit) or ``stale_anchor`` (left unresolved by
+        rule), with a reply saying why and a ``CommentReopened`` event. Returns the ids."""
+        by_id = {v.comment_id: v for v in verdicts}
+        reopened = []
+        visible_set = set(self.visible)
+        version_id = latest.version_id
+        for c in self.workspace.comments(self.document_id):
+            if c.id not in visible_set or c.status != "resolved":
+                continue
+            v = by_id.get(c.id)
+            if v is None:
+                continue
+            if v.verdict == "untouched":
+                quote = (v.v2.text if v.v2 else c.anchor.quote) or ""
+                short = quote if len(quote) <= 120 else quote[:117] + "..."
+                reason = (
+                    f"Reopened by the review harness: this comment was marked resolved, but "
+                    f"its anchored text is unchanged in version {version_id} "
+                    f'("{short}"). Resolving needs an edit to the commented passage; if '
+                    "you did not change it, reply with the reason and leave it open."
+                )
+                message = VERIFICATION_MESSAGE
+            elif v.verdict == "stale_anchor":
+                reason = (
+                    "Reopened by the review harness: the quoted text of this comment is not "
+                    "in the version the agent was given, so it cannot be checked and stays "
+                    "unresolved."
+                )
+                message = STALE_ANCHOR_MESSAGE
+            else:
+                continue
+            self.workspace.set_status(
+                self.document_id,
+                c.id,
+                "open",
+                reply=Reply("review harness", reason, now_iso(), "reopen"),
+            )
+            reopened.append(c.id)
+            self.emit(
+                CommentReopened(
+                    self.run_id, round=rnd, comment_id=c.id, reason=reason, message=message
+                )
+            )
+        return reopened
+
+    # -- phase 5: final score, bundle, ending -----------------------------------------------
+
+    def finish(self) -> RunOutcome:
+        """Score the last version, write the bundle, record the ending, emit the last event.
+        Synchronous, so it completes even when the task was cancelled."""
+        self.handle.phase = "writing"
+        final = self.final_score()
+        bundle_path = self.write_bundle(self.bundle_content(final))
+        self.workspace.finish_run(self.run_id, self.status, self.reason, str(bundle_path or ""))
+        if self.status == "failed":
+            self.emit(RunFailed(self.run_id, reason=self.reason, bundle=str(bundle_path or "")))
+        else:
+            self.emit(
+                RunFinished(
+                    self.run_id,
+                    status=self.status,
+                    reason=self.reason,
+                    bundle=str(bundle_path or ""),
+                    metrics=final.metrics,
+                    tokens=self.usage.total,
+                )
+            )
+        self.handle.phase = "done"
+        return RunOutcome(
+            self.run_id,
+            self.status,
+            self.reason,
+            bundle_path,
+            final.metrics,
+            self.usage.total,
+            self.round,
+            self.round_times,
+        )
+
+    def final_score(self) -> FinalScore:
+        """The final scoring; on failure every metric is N/A with the reason."""
+        latest = self.workspace.head(self.document_id)
+        try:
+            final = self.score_latest(latest, self.last_report, True)
+            final_json = final.to_json()
+            out = FinalScore(
+                metrics=final_json["metrics"],
+                verdicts=final_json["verdicts"],
+                unusable=[list(u) for u in final.unusable],
+                collateral=final.to_json(extended=True)["collateral"],
+            )
+        except Exception as exc:
+            self.trace.add("note", text="final scoring failed", traceback=traceback.format_exc())
+            why = f"scoring failed: {type(exc).__name__}: {exc}"
+            out = FinalScore({k: Metric.na(why).to_json() for k in METRIC_NAMES}, [], [], [])
+        if self.usage.total is None and "cost_per_attributed_fix" in out.metrics:
+            self.trace.add("note", text=self.usage.reason())
+        return out
+
+    def bundle_content(self, final: FinalScore) -> BundleContent:
+        """The bundle's content from the run's state and the workspace."""
+        from engine.bundle import BundleContent
+
+        versions = self.workspace.versions(self.document_id)
+        run_versions = [v for v in versions if v.seq > self.given.seq]
+        push_round = {vid: r for r, vid, _ in self.agent.push_summaries}
+        config = self.config
+        return BundleContent(
+            run_id=self.run_id,
+            status=self.status,
+            reason=self.reason,
+            app_version=self.app_version,
+            created_at=self.started_at,
+            finished_at=now_iso(),
+            model=config.model,
+            base_url=safe_url(config.base_url),
+            document_title=self.doc.title,
+            document_kind=self.doc.kind,
+            given_version_id=self.given.version_id,
+            v1=self.given.raw,
+            rounds=[
+                (v.version_id, v.raw, v.summary, push_round.get(v.version_id, self.round))
+                for v in run_versions
+            ],
+            comments_before=[c.to_json() for c in self.comments_before],
+            comments_after=[c.to_json() for c in self.workspace.comments(self.document_id)],
+            claims={
+                "rounds": [r.to_json() for r in self.claims_rounds],
+                "final": self.last_report.to_json() if self.last_report is not None else None,
+            },
+            trace=self.trace.to_json() | {"usage": self.usage.to_json()},
+            verdicts={
+                "rounds": [r.to_json() for r in self.round_records],
+                "final": final.verdicts,
+                "unusable": final.unusable,
+                "collateral": final.collateral,
+            },
+            metrics=final.metrics,
+            tokens=self.usage.total,
+            rounds_run=self.round,
+            scripted=self.scripted,
+            settings=config.public(),
+            secrets=[config.api_key] if config.api_key else [],
+        )
+
+    def write_bundle(self, content: BundleContent) -> Path | None:
+        """Write the bundle; on failure the run is ``failed`` with the reason, None returned."""
+        from engine.bundle import write_bundle
+
+        try:
+            return write_bundle(_bundle_dir(self.out_dir, self.run_id), content)
+        except Exception as exc:
+            self.reason = f"{self.reason}; the evidence bundle could not be written: {exc}".lstrip(
+                "; "
+            )
+            if self.status == "completed":
+                self.status = "failed"
+            return None
+
+    # -- events -----------------------------------------------------------------------------
+
+    def emit(self, ev: RunEvent) -> None:
+        """Log the event in the workspace and hand it to ``on_event`` (errors noted only)."""
+        try:
+            self.workspace.log_event(self.run_id, ev.to_json())
+        except Exception as exc:  # the log is a convenience; the bundle has the trace
+            self.trace.add("note", text=f"event log write failed: {exc}")
+        if self.on_event is not None:
+            try:
+                self.on_event(ev)
+            except Exception as exc:
+                self.trace.add("note", text=f"event consumer raised {type(exc).__name__}: {exc}")
+
+    def _on_call(self, purpose: str, res: Any) -> None:
+        self.emit(
+            ModelCalled(
+                self.run_id,
+                round=self.round,
+                purpose=purpose,
+                tokens=res.tokens,
+                run_tokens=self.usage.total,
+                seconds=round(res.seconds, 4),
+                retries=res.retries,
+            )
+        )
+
+    def _emit_tool(self, rnd: int, o: ToolOutcome) -> None:
+        self.emit(
+            ToolCalled(
+                self.run_id,
+                round=rnd,
+                name=o.name,
+                arguments=_event_args(o.arguments),
+                ok=o.ok,
+                result=o.result[:200],
+                comment_id=o.comment_id,
+            )
+        )
+        if o.pushed is not None:
+            row = o.pushed
+            self.emit(
+                VersionPushed(
+                    self.run_id,
+                    round=rnd,
+                    version_id=row.version_id,
+                    base_version_id=row.base_version_id or "",
+                    characters=len(row.raw),
+                    summary=row.summary,
+                )
+            )
+
+    def _emit_nudge(self, rnd: int, n: int, text: str) -> None:
+        self.emit(
+            NarrationNudged(
+                self.run_id,
+                round=rnd,
+                nudge=n,
+                max_nudges=self.config.max_nudges,
+                narration=text[:500],
+            )
+        )
+
+
 async def run_review(
     workspace: Workspace,
     document_id: str,
@@ -186,460 +925,70 @@ async def run_review(
     on_event: Callable[[RunEvent], None] | None = None,
     scripted: bool = False,
     app_version: str = __version__,
+    key_source: str = "",
 ) -> RunOutcome:
     """Run the review loop on a workspace document; write the evidence bundle.
 
-    ``rounds``: the round limit (>= 1). ``out_dir``: parent folder of the bundle (default
-    ``<workspace home>/bundles``). ``scripted``: mark the bundle as a scripted
-    demonstration (its manifest and scorecard say so). See the module docstring.
+    ``ReviewRun(...).run()``; see ``ReviewRun`` and the module docstring.
     """
-    from engine import bundle as bundle_mod
-    from engine.scoring import Version, score
-
-    if rounds < 1:
-        raise ValueError("rounds must be at least 1")
-    handle = handle or RunHandle()
-    handle.max_rounds = rounds
-    doc = workspace.document(document_id)
-    given = workspace.head(document_id)
-    comments_before = workspace.comments(document_id)
-    open_at_start = [c for c in comments_before if c.status == "open" and c.actionable]
-    visible = [c.id for c in open_at_start]
-    run_id = workspace.start_run(document_id, config.model, safe_url(config.base_url))
-    started_at = now_iso()
-    trace = Trace()
-    usage = Usage()
-    state: dict[str, Any] = {"round": 0}
-    round_records: list[dict[str, Any]] = []
-    claims_rounds: list[dict[str, Any]] = []
-    round_times: list[tuple[float, float]] = []
-    pushes = 0
-    last_report: ClaimReport | None = None
-    converged_at: int | None = None
-    stop_reason = ""
-
-    def emit(ev: RunEvent) -> None:
-        try:
-            workspace.log_event(run_id, ev.to_json())
-        except Exception as exc:  # the log is a convenience; the bundle has the trace
-            trace.add("note", text=f"event log write failed: {exc}")
-        if on_event is not None:
-            try:
-                on_event(ev)
-            except Exception as exc:
-                trace.add("note", text=f"event consumer raised {type(exc).__name__}: {exc}")
-
-    def on_call(purpose: str, res: Any) -> None:
-        emit(
-            ModelCalled(
-                run_id,
-                round=state["round"],
-                purpose=purpose,
-                tokens=res.tokens,
-                run_tokens=usage.total,
-                seconds=round(res.seconds, 4),
-                retries=res.retries,
-            )
-        )
-
-    def emit_tool(rnd: int, o: ToolOutcome) -> None:
-        emit(
-            ToolCalled(
-                run_id,
-                round=rnd,
-                name=o.name,
-                arguments=_event_args(o.arguments),
-                ok=o.ok,
-                result=o.result[:200],
-                comment_id=o.comment_id,
-            )
-        )
-        if o.pushed is not None:
-            row = o.pushed
-            emit(
-                VersionPushed(
-                    run_id,
-                    round=rnd,
-                    version_id=row.version_id,
-                    base_version_id=row.base_version_id or "",
-                    characters=len(row.raw),
-                    summary=row.summary,
-                )
-            )
-
-    def emit_nudge(rnd: int, n: int, text: str) -> None:
-        emit(
-            NarrationNudged(
-                run_id, round=rnd, nudge=n, max_nudges=config.max_nudges, narration=text[:500]
-            )
-        )
-
-    loop = asyncio.get_running_loop()
-    v_given: Any = None
-
-    def version_of(row: Any) -> Any:
-        nonlocal v_given
-        if v_given is None:
-            v_given = Version.from_source(given.raw, doc.kind, given.version_id)
-        if row.version_id == given.version_id:
-            return v_given
-        return Version.from_source(row.raw, doc.kind, row.version_id)
-
-    def do_score(latest_row: Any, claims: ClaimReport | None, final: bool) -> Any:
-        v_latest = version_of(latest_row)  # parses the given version first if needed
-        if final:
-            if converged_at == 0:
-                rtc, why = (
-                    None,
-                    (
-                        "no actionable comment was open when the run started, so "
-                        "there was nothing to converge"
-                    ),
-                )
-            elif converged_at is not None:
-                rtc, why = pushes_at_convergence, ""
-            else:
-                rtc = None
-                why = stop_reason_for_rounds()
-        else:
-            rtc, why = None, "the run has not finished"
-        return score(
-            v_given,
-            v_latest,
-            comments_before,
-            claims=claims,
-            given_version_id=given.version_id,
-            tokens=usage.total,
-            tokens_reason=usage.reason(),
-            rounds_to_converge=rtc,
-            rounds_reason=why,
-        )
-
-    pushes_at_convergence = 0
-
-    def stop_reason_for_rounds() -> str:
-        if status_box["status"] == "cancelled":
-            return "the run was cancelled before every comment was resolved"
-        if status_box["status"] == "failed":
-            return "the run failed before every comment was resolved"
-        if stop_reason:
-            return (
-                f"did not converge: {stop_reason}, with {len(open_actionable())} "
-                "comment(s) still unresolved"
-            )
-        return (
-            f"did not converge within the round limit of {rounds}: "
-            f"{len(open_actionable())} comment(s) still unresolved"
-        )
-
-    status_box = {"status": "completed", "reason": ""}
-    stale_ids: set[str] = set()
-    unusable_ids: set[str] = set()
-
-    def open_actionable() -> list[str]:
-        current = {c.id: c for c in workspace.comments(document_id)}
-        return [
-            cid
-            for cid in visible
-            if cid not in stale_ids and cid not in unusable_ids and current[cid].status == "open"
-        ]
-
-    client = ModelClient(config, trace, usage, on_call=on_call, check_cancel=handle.check)
-    tools = WorkspaceTools(workspace, document_id, visible)
-    agent = RevisionAgent(
-        client, tools, emit_tool=emit_tool, emit_nudge=emit_nudge, check_cancel=handle.check
-    )
-    trace.add(
-        "note",
-        text="run started",
-        run_id=run_id,
-        settings=config.public(),
+    review = ReviewRun(
+        workspace,
+        document_id,
+        config,
         rounds=rounds,
-        document_id=document_id,
-        given_version_id=given.version_id,
-    )
-    task_cancelled = False
-    try:
-        # Which comments are stale or unusable is a property of the given version alone.
-        given_version = await loop.run_in_executor(None, version_of, given)
-        initial = await loop.run_in_executor(
-            None,
-            functools.partial(
-                score,
-                given_version,
-                given_version,
-                comments_before,
-                given_version_id=given.version_id,
-            ),
-        )
-        stale_ids = {v.comment_id for v in initial.verdicts if v.verdict == "stale_anchor"}
-        unusable_ids = {cid for cid, _ in initial.unusable}
-        reopened_last: list[str] = []
-        async with client:
-            for rnd in range(1, rounds + 1):
-                handle.check()
-                pending = open_actionable()
-                if not pending:
-                    converged_at = rnd - 1
-                    pushes_at_convergence = pushes
-                    break
-                state["round"] = rnd
-                handle.round = rnd
-                handle.phase = "working"
-                t_round = time.monotonic()
-                model_before = client.model_seconds
-                tokens_before, unreported_before = usage.known, usage.unreported
-                head = workspace.head(document_id)
-                emit(
-                    RoundStarted(
-                        run_id,
-                        round=rnd,
-                        max_rounds=rounds,
-                        version_id=head.version_id,
-                        unresolved=len(pending),
-                    )
-                )
-                by_id = {c.id: c for c in comments_before}
-                brief = _round_brief(
-                    rnd,
-                    rounds,
-                    doc.title,
-                    doc.kind,
-                    head.version_id,
-                    [by_id[cid] for cid in pending],
-                    reopened_last,
-                )
-                budget_hit: TokenBudgetExceeded | None = None
-                try:
-                    work = await agent.work_round(rnd, brief)
-                    pushes = len(tools.pushed)
-                    trace.add(
-                        "note",
-                        round=rnd,
-                        text=f"round work ended: {work.stopped}",
-                        turns=work.turns,
-                        nudges=work.nudges,
-                    )
-                    handle.phase = "reporting"
-                    report_comments = [c for c in comments_before if c.id in set(visible)]
-                    report, raw = await agent.report(rnd, report_comments)
-                except TokenBudgetExceeded as exc:
-                    budget_hit = exc
-                    pushes = len(tools.pushed)
-                    report = ClaimReport.unusable(
-                        f"the token limit of the run ({exc.budget}) was reached before the report"
-                    )
-                    raw = ""
-                last_report = report
-                claims_rounds.append({"round": rnd, "report": report.to_json(), "raw": raw})
-                emit(
-                    ReportReceived(
-                        run_id,
-                        round=rnd,
-                        usable=report.usable,
-                        problem=report.problem,
-                        claims={c.comment_id: c.claim for c in report.comments},
-                    )
-                )
-                handle.phase = "scoring"
-                latest = workspace.head(document_id)
-                result = await loop.run_in_executor(
-                    None, functools.partial(do_score, latest, report, False)
-                )
-                v2_text = version_of(latest).text
-                verdict_json = result.to_json()["verdicts"]
-                round_metrics = {k: m.to_json() for k, m in result.metrics.items()}
-                round_records.append(
-                    {
-                        "round": rnd,
-                        "version_id": latest.version_id,
-                        "verdicts": verdict_json,
-                        "metrics": round_metrics,
-                    }
-                )
-                emit(
-                    VerdictsComputed(
-                        run_id,
-                        round=rnd,
-                        version_id=latest.version_id,
-                        counts=result.counts(),
-                        verdicts=verdict_json,
-                        metrics=round_metrics,
-                        stale=sorted(stale_ids),
-                        unusable=[list(u) for u in result.unusable],
-                    )
-                )
-                reopened_last = _integrity_control(
-                    workspace,
-                    document_id,
-                    run_id,
-                    rnd,
-                    result.verdicts,
-                    visible,
-                    latest.version_id,
-                    v2_text,
-                    emit,
-                )
-                remaining = open_actionable()
-                converged = not remaining
-                seconds = time.monotonic() - t_round
-                model_s = client.model_seconds - model_before
-                round_times.append((seconds, model_s))
-                round_tokens = (
-                    usage.known - tokens_before if usage.unreported == unreported_before else None
-                )
-                round_records[-1]["tokens"] = round_tokens
-                emit(
-                    RoundFinished(
-                        run_id,
-                        round=rnd,
-                        seconds=round(seconds, 4),
-                        model_seconds=round(model_s, 4),
-                        tokens=round_tokens,
-                        converged=converged,
-                        run_tokens=usage.total,
-                    )
-                )
-                if converged:
-                    converged_at = rnd
-                    pushes_at_convergence = pushes
-                    break
-                if budget_hit is not None:
-                    stop_reason = (
-                        f"the token limit of {budget_hit.budget} was reached in "
-                        f"round {rnd} ({budget_hit.used} tokens used)"
-                    )
-                    break
-            if converged_at is not None:
-                status_box["reason"] = (
-                    f"every actionable comment was resolved after {pushes_at_convergence} push(es)"
-                    if converged_at
-                    else "no actionable comment was open"
-                )
-            else:
-                status_box["reason"] = stop_reason or (
-                    f"the round limit of {rounds} was reached with "
-                    f"{len(open_actionable())} comment(s) unresolved"
-                )
-    except RunCancelled:
-        status_box.update(
-            status="cancelled",
-            reason=f"cancelled by the user during round {state['round']}"
-            if state["round"]
-            else "cancelled by the user before round 1",
-        )
-    except asyncio.CancelledError:
-        task_cancelled = True
-        status_box.update(
-            status="cancelled",
-            reason=f"the run's task was cancelled during round {state['round']}"
-            if state["round"]
-            else "the run's task was cancelled before round 1",
-        )
-    except AgentError as exc:
-        status_box.update(status="failed", reason=str(exc))
-    except Exception as exc:  # a bug or a workspace failure: record it, still write a bundle
-        trace.add("note", text="internal error", traceback=traceback.format_exc())
-        status_box.update(status="failed", reason=f"internal error: {type(exc).__name__}: {exc}")
-    finally:
-        await _close_quietly(client)
-
-    # Finalisation is synchronous so it also completes when the task was cancelled.
-    handle.phase = "writing"
-    status, reason = status_box["status"], status_box["reason"]
-    latest = workspace.head(document_id)
-    metrics_json: dict[str, dict[str, Any]]
-    try:
-        final = do_score(latest, last_report, True)
-        final_json = final.to_json()
-        metrics_json = final_json["metrics"]
-        final_verdicts = final_json["verdicts"]
-        unusable = [list(u) for u in final.unusable]
-        collateral = final.to_json(extended=True)["collateral"]
-    except Exception as exc:
-        trace.add("note", text="final scoring failed", traceback=traceback.format_exc())
-        why = f"scoring failed: {type(exc).__name__}: {exc}"
-        metrics_json = {
-            k: Metric.na(why).to_json()
-            for k in (
-                "attribution_rate",
-                "collateral_churn",
-                "claim_accuracy",
-                "cost_per_attributed_fix",
-                "rounds_to_converge",
-            )
-        }
-        final_verdicts, unusable, collateral = [], [], []
-    if usage.total is None and "cost_per_attributed_fix" in metrics_json:
-        trace.add("note", text=usage.reason())
-    versions = workspace.versions(document_id)
-    run_versions = [v for v in versions if v.seq > given.seq]
-    push_round = {vid: r for r, vid, _ in agent.push_summaries}
-    content = bundle_mod.BundleContent(
-        run_id=run_id,
-        status=status,
-        reason=reason,
-        app_version=app_version,
-        created_at=started_at,
-        finished_at=now_iso(),
-        model=config.model,
-        base_url=safe_url(config.base_url),
-        document_title=doc.title,
-        document_kind=doc.kind,
-        given_version_id=given.version_id,
-        v1=given.raw,
-        rounds=[
-            (v.version_id, v.raw, v.summary, push_round.get(v.version_id, state["round"]))
-            for v in run_versions
-        ],
-        comments_before=[c.to_json() for c in comments_before],
-        comments_after=[c.to_json() for c in workspace.comments(document_id)],
-        claims={
-            "rounds": claims_rounds,
-            "final": last_report.to_json() if last_report is not None else None,
-        },
-        trace=trace.to_json() | {"usage": usage.to_json()},
-        verdicts={
-            "rounds": round_records,
-            "final": final_verdicts,
-            "unusable": unusable,
-            "collateral": collateral,
-        },
-        metrics=metrics_json,
-        tokens=usage.total,
-        rounds_run=state["round"],
+        out_dir=out_dir,
+        handle=handle,
+        on_event=on_event,
         scripted=scripted,
-        settings=config.public(),
-        secrets=[config.api_key] if config.api_key else [],
+        app_version=app_version,
+        key_source=key_source,
     )
-    bundle_path: Path | None = None
-    try:
-        bundle_path = bundle_mod.write_bundle(_bundle_dir(out_dir, run_id), content)
-    except Exception as exc:
-        reason = f"{reason}; the evidence bundle could not be written: {exc}".lstrip("; ")
-        if status == "completed":
-            status = "failed"
-    workspace.finish_run(run_id, status, reason, str(bundle_path or ""))
-    if status == "failed":
-        emit(RunFailed(run_id, reason=reason, bundle=str(bundle_path or "")))
-    else:
-        emit(
-            RunFinished(
-                run_id,
-                status=status,
-                reason=reason,
-                bundle=str(bundle_path or ""),
-                metrics=metrics_json,
-                tokens=usage.total,
+    return await review.run()
+
+
+async def start_review(
+    request: ReviewRequest,
+    *,
+    handle: RunHandle | None = None,
+    on_event: Callable[[RunEvent], None] | None = None,
+    app_version: str = __version__,
+) -> RunOutcome:
+    """Open the workspace, store the request's document and comments, run the review loop
+    on them, close the workspace. The one start of a run for ``arl run`` and the GUI.
+
+    The workspace work runs in a worker thread (the GUI's loop stays responsive). Raises
+    ``WorkspaceError`` when the workspace cannot be opened or the document not stored
+    (before any run exists); otherwise as ``ReviewRun.run``.
+    """
+    loop = asyncio.get_running_loop()
+
+    def open_and_store() -> tuple[Workspace, str]:
+        ws = Workspace(request.workspace_path) if request.workspace_path else Workspace()
+        try:
+            doc_id = prepare_document(
+                ws, request.title, request.raw, request.kind, request.comments
             )
+        except BaseException:
+            ws.close()
+            raise
+        return ws, doc_id
+
+    ws, doc_id = await loop.run_in_executor(None, open_and_store)
+    try:
+        return await run_review(
+            ws,
+            doc_id,
+            request.config,
+            rounds=request.rounds,
+            out_dir=request.out_dir,
+            handle=handle,
+            on_event=on_event,
+            scripted=request.scripted,
+            app_version=app_version,
+            key_source=request.key_source,
         )
-    handle.phase = "done"
-    outcome = RunOutcome(
-        run_id, status, reason, bundle_path, metrics_json, usage.total, state["round"], round_times
-    )
-    if task_cancelled:
-        raise asyncio.CancelledError()
-    return outcome
+    finally:
+        ws.close()
 
 
 async def _close_quietly(client: ModelClient) -> None:
@@ -656,53 +1005,3 @@ def _event_args(args: dict[str, Any]) -> dict[str, Any]:
             v = v[:300] + "…"
         out[k] = v
     return out
-
-
-def _integrity_control(
-    workspace: Workspace,
-    document_id: str,
-    run_id: str,
-    rnd: int,
-    verdicts: list[Any],
-    visible: list[str],
-    version_id: str,
-    v2_text: str,
-    emit: Callable[[RunEvent], None],
-) -> list[str]:
-    """Reopen every comment of the run that is resolved while its verdict is ``untouched``
-    (resolution without an edit) or ``stale_anchor`` (left unresolved by rule). Returns
-    the reopened ids."""
-    by_id = {v.comment_id: v for v in verdicts}
-    reopened = []
-    visible_set = set(visible)
-    for c in workspace.comments(document_id):
-        if c.id not in visible_set or c.status != "resolved":
-            continue
-        v = by_id.get(c.id)
-        if v is None:
-            continue
-        if v.verdict == "untouched":
-            quote = (v.v2.text if v.v2 else c.anchor.quote) or ""
-            short = quote if len(quote) <= 120 else quote[:117] + "..."
-            reason = (
-                f"Reopened by the review harness: this comment was marked resolved, but "
-                f"its anchored text is unchanged in version {version_id} "
-                f'("{short}"). Resolving needs an edit to the commented passage; if '
-                "you did not change it, reply with the reason and leave it open."
-            )
-            message = VERIFICATION_MESSAGE
-        elif v.verdict == "stale_anchor":
-            reason = (
-                "Reopened by the review harness: the quoted text of this comment is not "
-                "in the version the agent was given, so it cannot be checked and stays "
-                "unresolved."
-            )
-            message = STALE_ANCHOR_MESSAGE
-        else:
-            continue
-        workspace.set_status(
-            document_id, c.id, "open", reply=Reply("review harness", reason, now_iso(), "reopen")
-        )
-        reopened.append(c.id)
-        emit(CommentReopened(run_id, round=rnd, comment_id=c.id, reason=reason, message=message))
-    return reopened

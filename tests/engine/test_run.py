@@ -86,7 +86,7 @@ async def test_fix_everything_converges_in_one_round(tmp_path):
     assert outcome.tokens and outcome.tokens > 0
     assert m["cost_per_attributed_fix"]["numerator"] == outcome.tokens
     kinds = [type(e).__name__ for e in events]
-    assert kinds[0] == "RoundStarted" and kinds[-1] == "RunFinished"
+    assert kinds[:2] == ["RunStarted", "RoundStarted"] and kinds[-1] == "RunFinished"
     assert any(isinstance(e, VersionPushed) for e in events)
     assert sum(isinstance(e, RoundStarted) for e in events) == 1
     assert not any(isinstance(e, CommentReopened) for e in events)
