@@ -1,6 +1,6 @@
 """Typed events of a review run: one stream, two consumers (the ``arl`` CLI and the GUI).
 
-A run (``engine.run.run_review``) calls its ``on_event`` callback with one of these frozen
+A run (``engine.run.ReviewRun``) calls its ``on_event`` callback with one of these frozen
 dataclasses at each step, on the event loop's thread, in this order::
 
     RunStarted -> RoundStarted -> (ModelCalled | ToolCalled | NarrationNudged | VersionPushed)*
