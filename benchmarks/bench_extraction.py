@@ -1,19 +1,31 @@
-"""Throughput of engine.html_text on real pages and on a synthetic ~1 MB page.
+"""Throughput of engine.html_text on real pages, small and large: fast path vs reference.
 
 Prints figures; it is not a test. Run from the repository root:
 
-    uv run python benchmarks/bench_extraction.py [--pages DIR] [--repeat N]
+    uv run python benchmarks/bench_extraction.py [--pages DIR] [--repeat N] [--extra FILE ...]
 
-For each input it times (best of N runs, wall clock):
+Inputs:
 
-- parse:     decode_html + justhtml parse alone (the floor: what any exact extraction costs)
-- body_text: bytes -> document.body.textContent
-- extract:   bytes -> Extraction (text + markup index)
+- the Standard Ebooks XHTML files in /work/shared/data/standardebooks (public domain), each
+  as it is (1-60 kB);
+- large pages over 1 MB written at run time into a temporary folder from the same real
+  data (never committed): every Standard Ebooks page body one after another, inside the head
+  of the first page, repeated until the page passes 1, 3 and 10 MB;
+- real large pages found on this machine, if present (``--extra`` adds more): the Rust
+  documentation's ``core::arch::x86_64`` index (3.2 MB, dense markup), its reference in one
+  page (4.4 MB, inline SVG), a source page (3.7 MB, highlighted code) and the Node.js API in
+  one page (8.4 MB).
+
+For each input, in CPU seconds (best of N; the reference once on pages over 1 MB):
+
+- fast:      bytes -> Extraction (text + markup index), as ``extract`` runs it (the lexbor
+             path, or the reference where the fast path declines: marked ``ref``)
+- reference: the same with justhtml, the reference parser
+- parity:    ``=`` when the fast path's text and element list (namespaces, names,
+             attributes, parents, text spans) equal the reference's, else what differs
 - signature: one markup_signature call on a ~200-character range, averaged
 
-MB/s counts input bytes (10^6 bytes per MB). The real pages are the Standard Ebooks XHTML
-files in /work/shared/data/standardebooks (public domain); the synthetic page repeats their
-<body> contents, inside the head of the first page, until it passes 1,000,000 bytes.
+MB/s counts input bytes (10^6 bytes per MB).
 """
 
 from __future__ import annotations
@@ -21,38 +33,59 @@ from __future__ import annotations
 import argparse
 import random
 import re
-import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from justhtml import JustHTML
-
+from engine import html_text
 from engine.encoding import decode_html
-from engine.html_text import body_text, extract
 
 DEFAULT_PAGES = Path("/work/shared/data/standardebooks")
+RUST_DOC = Path.home() / ".rustup/toolchains/stable-x86_64-unknown-linux-gnu/share/doc/rust/html"
+EXTRA_PAGES = [
+    RUST_DOC / "core/arch/x86_64/index.html",
+    RUST_DOC / "reference/print.html",
+    RUST_DOC / "src/core/stdarch/crates/core_arch/src/x86/avx512fp16.rs.html",
+    Path("/usr/share/doc/nodejs/api/all.html"),
+]
 BODY = re.compile(rb"<body[^>]*>(.*)</body>", re.S | re.I)
 
 
-def best_of(repeat: int, fn) -> float:
-    """Smallest wall-clock time of ``repeat`` calls of fn, in seconds."""
+def cpu_best(repeat: int, fn) -> float:
+    """Smallest CPU time (process_time) of ``repeat`` calls of fn, in seconds."""
     best = float("inf")
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         fn()
-        best = min(best, time.perf_counter() - t0)
+        best = min(best, time.process_time() - t0)
     return best
 
 
-def parse_only(data: bytes) -> None:
-    text, _ = decode_html(data)
-    JustHTML(text, sanitize=False, scripting_enabled=True)
+def reference_extract(data: bytes) -> html_text.Extraction:
+    source, encoding = decode_html(data)
+    return html_text._reference_walk(html_text._reference_body(source), encoding)
 
 
-def synthetic_page(pages: list[bytes], target: int = 1_000_000) -> bytes:
+def elements(x: html_text.Extraction) -> list[tuple]:
+    return [
+        (x._el_parent[i], x._el_start[i], x._el_end[i]) + x._describe(i)
+        for i in range(len(x._el_names))
+    ]
+
+
+def parity(fast: html_text.Extraction, ref: html_text.Extraction) -> str:
+    if fast.text != ref.text:
+        return "TEXT DIFFERS"
+    if elements(fast) != elements(ref):
+        return "elements differ"
+    return "="
+
+
+def large_page(pages: list[bytes], target: int) -> bytes:
+    """Every page's body, one after another (repeated), in the head of the first page."""
     bodies = [m.group(1) for page in pages if (m := BODY.search(page))]
     head = pages[0][: BODY.search(pages[0]).start()]
     parts = [head, b"<body>"]
@@ -66,42 +99,50 @@ def synthetic_page(pages: list[bytes], target: int = 1_000_000) -> bytes:
     return b"".join(parts)
 
 
-def measure(name: str, data: bytes, repeat: int) -> dict[str, float]:
-    t_parse = best_of(repeat, lambda: parse_only(data))
-    t_text = best_of(repeat, lambda: body_text(data))
-    t_extract = best_of(repeat, lambda: extract(data))
-    x = extract(data)
+def measure(data: bytes, repeat: int, with_reference: bool) -> dict:
+    t_fast = cpu_best(repeat, lambda: html_text.extract(data))
+    x = html_text.extract(data)
+    result = {"bytes": len(data), "chars": len(x.text), "fast": t_fast, "lexbor": x._lexbor}
+    if with_reference:
+        ref_repeat = 1 if len(data) > 1_000_000 else repeat
+        result["reference"] = cpu_best(ref_repeat, lambda: reference_extract(data))
+        result["parity"] = parity(x, reference_extract(data))
     rng = random.Random(1)
     n = len(x.text)
     ranges = [(s, min(n, s + 200)) for s in (rng.randrange(max(1, n - 200)) for _ in range(2000))]
     t0 = time.perf_counter()
     for start, end in ranges:
         x.markup_signature(start, end)
-    t_sig = (time.perf_counter() - t0) / len(ranges)
-    return {
-        "bytes": len(data),
-        "chars": n,
-        "parse": t_parse,
-        "body_text": t_text,
-        "extract": t_extract,
-        "signature": t_sig,
-    }
+    result["signature"] = (time.perf_counter() - t0) / len(ranges)
+    return result
 
 
-def row(name: str, r: dict[str, float]) -> str:
+HEADER = (
+    f"{'input':<48} {'MB':>6} {'fast ms':>8} {'MB/s':>7} {'ref ms':>8} {'MB/s':>6} "
+    f"{'x':>5} {'parity':<8} {'sig µs':>7}"
+)
+
+
+def row(name: str, r: dict) -> str:
     mb = r["bytes"] / 1e6
-    return (
-        f"{name:<44} {r['bytes'] / 1e3:>8.1f} {r['parse'] * 1e3:>9.1f} "
-        f"{r['body_text'] * 1e3:>9.1f} {r['extract'] * 1e3:>9.1f} "
-        f"{mb / r['extract']:>8.2f} {r['extract'] / r['parse']:>6.2f} {r['signature'] * 1e6:>8.1f}"
-    )
+    fast = f"{r['fast'] * 1e3:>8.1f} {mb / r['fast']:>7.1f}"
+    if "reference" in r:
+        ref = f"{r['reference'] * 1e3:>8.0f} {mb / r['reference']:>6.2f} {r['reference'] / r['fast']:>5.1f}"
+        par = r["parity"]
+    else:
+        ref, par = f"{'':>8} {'':>6} {'':>5}", ""
+    path = "" if r["lexbor"] else " ref"
+    return f"{name[-44:] + path:<48} {mb:>6.2f} {fast} {ref} {par:<8} {r['signature'] * 1e6:>7.1f}"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=Path, default=DEFAULT_PAGES)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--extra", type=Path, nargs="*", default=[], help="more large pages")
+    parser.add_argument("--no-reference", action="store_true", help="skip the justhtml timings")
     args = parser.parse_args(argv)
+    with_reference = not args.no_reference
 
     paths = sorted(args.pages.glob("*/*.xhtml"))
     if not paths:
@@ -109,33 +150,50 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     pages = [p.read_bytes() for p in paths]
 
-    print(f"python {sys.version.split()[0]}, best of {args.repeat}; times in ms, signature in µs")
-    header = (
-        f"{'input':<44} {'kB':>8} {'parse':>9} {'body_text':>9} {'extract':>9} "
-        f"{'MB/s':>8} {'x/prs':>6} {'sig µs':>8}"
-    )
-    print(header)
-    print("-" * len(header))
-    results = []
+    print(f"python {sys.version.split()[0]}; CPU time, best of {args.repeat}")
+    print(HEADER)
+    print("-" * len(HEADER))
+    small = []
     for path, data in zip(paths, pages):
-        r = measure(path.name, data, args.repeat)
-        results.append(r)
+        r = measure(data, args.repeat, with_reference)
+        small.append(r)
         print(row(f"{path.parent.name}/{path.name}", r))
-    total_bytes = sum(r["bytes"] for r in results)
-    total_extract = sum(r["extract"] for r in results)
-    total_parse = sum(r["parse"] for r in results)
-    print("-" * len(header))
-    print(
-        f"{len(results)} real pages, {total_bytes / 1e6:.2f} MB: extract {total_extract * 1e3:.0f} ms "
-        f"({total_bytes / 1e6 / total_extract:.2f} MB/s), parse alone {total_parse * 1e3:.0f} ms "
-        f"({total_bytes / 1e6 / total_parse:.2f} MB/s); median signature "
-        f"{statistics.median(r['signature'] for r in results) * 1e6:.1f} µs"
-    )
+    total = sum(r["bytes"] for r in small) / 1e6
+    fast = sum(r["fast"] for r in small)
+    line = f"{len(small)} small real pages, {total:.2f} MB: fast {total / fast:.1f} MB/s"
+    if with_reference:
+        ref = sum(r["reference"] for r in small)
+        same = sum(r["parity"] == "=" for r in small)
+        line += f", reference {total / ref:.2f} MB/s; parity {same} of {len(small)}"
+    print("-" * len(HEADER))
+    print(line)
     print()
-    big = synthetic_page(pages)
-    r = measure("synthetic", big, args.repeat)
-    print(header)
-    print(row(f"synthetic ({r['chars']:,} chars of text)", r))
+
+    print("Large pages (over 1 MB)")
+    print(HEADER)
+    print("-" * len(HEADER))
+    large = []
+    with tempfile.TemporaryDirectory(prefix="bench-extraction-") as tmp:
+        generated = []
+        for target in (1_000_000, 3_000_000, 10_000_000):
+            path = Path(tmp) / f"standardebooks-{target // 1_000_000}mb.xhtml"
+            path.write_bytes(large_page(pages, target))
+            generated.append(path)
+        for path in generated + EXTRA_PAGES + list(args.extra):
+            if not path.is_file():
+                print(f"{str(path)[-44:]:<48} (not on this machine; skipped)")
+                continue
+            r = measure(path.read_bytes(), max(1, args.repeat // 2), with_reference)
+            large.append(r)
+            print(row(path.name if path.parent == Path(tmp) else str(path), r))
+    print("-" * len(HEADER))
+    if large:
+        slowest = min(r["bytes"] / r["fast"] for r in large) / 1e6
+        line = f"{len(large)} large pages: slowest fast path {slowest:.1f} MB/s"
+        if with_reference:
+            same = sum(r["parity"] == "=" for r in large)
+            line += f"; parity {same} of {len(large)}"
+        print(line)
     return 0
 
 

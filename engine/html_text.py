@@ -4,8 +4,18 @@ This is the text every anchor offset indexes (docs/anchor.md, "What offsets inde
 simple to state and easy to get subtly wrong: the text is exactly what a browser's DOM gives
 for ``document.body.textContent`` after the HTML parsing algorithm has run. So this module
 does not strip tags with regular expressions; it runs a WHATWG-conformant HTML parser
-(``justhtml``, scripting flag on) and concatenates the Text nodes under ``document.body`` in
-tree order (DOM Standard, "descendant text content").
+(scripting flag on) and concatenates the Text nodes under ``document.body`` in tree order
+(DOM Standard, "descendant text content").
+
+Two parsers build the tree. The reference is ``justhtml`` (pure Python). The fast path is
+lexbor (C, through ``selectolax``), taken only where the html5lib conformance suite and the
+parity tests prove it equal to the reference (``tests/engine/test_extraction_parity.py``:
+same text, same elements, namespaces and attributes): a document containing a
+``<frameset>`` start tag (lexbor's ``document.body`` and frameset text differ) or an
+``annotation-xml`` element (whose namespaces lexbor does not expose and the walk cannot
+infer) goes to the reference, and so does any input the fast path cannot take (a str
+with lone surrogates). Element namespaces, which selectolax does not expose, are
+inferred from the tree the way the tree builder assigns them (see :func:`_fast_walk`).
 
 What follows from that, all of it tested:
 
@@ -39,6 +49,8 @@ No Qt import here: this module belongs to ``engine/``.
 
 from __future__ import annotations
 
+import gc
+import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
@@ -51,12 +63,21 @@ __all__ = ["Extraction", "body_text", "extract"]
 # --------------------------------------------------------------------------------------
 
 
-def _parse_body(html: str | bytes) -> tuple[object | None, str | None]:
-    """Parse a document; return (``document.body`` node or None, encoding or None for str)."""
+def _source(html: str | bytes) -> tuple[str, str | None]:
+    """(decoded source, encoding) of a document given as bytes or str (encoding None)."""
     if isinstance(html, str):
-        source, encoding = html, None
-    else:
-        source, encoding = decode_html(bytes(html))
+        return html, None
+    return decode_html(bytes(html))
+
+
+def _parse_body(html: str | bytes) -> tuple[object | None, str | None]:
+    """The reference parse (justhtml): (``document.body`` node or None, encoding or None)."""
+    source, encoding = _source(html)
+    return _reference_body(source), encoding
+
+
+def _reference_body(source: str) -> object | None:
+    """``document.body`` of a decoded source, parsed by justhtml (the reference)."""
     if source.startswith("\ufeff"):
         # justhtml drops a leading U+FEFF of its input as if it were a BOM. Here any BOM is
         # already gone (decode_html removed it), so a U+FEFF left is a character, which a
@@ -66,7 +87,52 @@ def _parse_body(html: str | bytes) -> tuple[object | None, str | None]:
     from justhtml import JustHTML  # lazy: 0.16 s of start-up that plain text never needs
 
     root = JustHTML(source, sanitize=False, scripting_enabled=True).root
-    return _document_body(root), encoding
+    return _document_body(root)
+
+
+# Start tags after which the fast path is not taken (ASCII case-insensitive): lexbor's
+# document.body of a frameset document, and the text it keeps there, differ from the
+# standard's (html5lib cases tests2.dat#6, tests15.dat#12, webkit01.dat#30, ...); the
+# namespace of what an annotation-xml element contains depends on its encoding attribute
+# and on how the adoption agency moved it, which the walk cannot infer.
+_FAST_PATH_DECLINES = re.compile(r"<(?:frameset|annotation-xml)", re.IGNORECASE)
+_HAS_FOREIGN = re.compile(r"<(?:svg|math)", re.IGNORECASE)
+
+_lexbor_parser: object = None  # selectolax.lexbor.LexborHTMLParser, or False if absent
+
+
+def _lexbor_body(source: str) -> object | None:
+    """``document.body`` of a decoded source parsed by lexbor, or None to decline.
+
+    Declines (None) where the fast path is not proven equal to the reference (see
+    :data:`_FAST_PATH_DECLINES`), when selectolax is not installed, or when lexbor cannot
+    take the input (a str with lone surrogates cannot be encoded to UTF-8). A document
+    without a body gives the body ``False``.
+    """
+    global _lexbor_parser
+    if _lexbor_parser is None:
+        try:
+            from selectolax.lexbor import LexborHTMLParser
+        except ImportError:  # pragma: no cover - selectolax is a dependency
+            _lexbor_parser = False
+        else:
+            _lexbor_parser = LexborHTMLParser
+    if _lexbor_parser is False or _FAST_PATH_DECLINES.search(source):
+        return None
+    try:
+        utf8 = source.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates: only a str given by a caller has them
+        return None
+    tree = _lexbor_parser(utf8, scripting=True)
+    root = tree.root
+    if root is None or root.tag != "html":
+        return False
+    node = root.first_child
+    while node is not None:
+        if node.tag == "body":
+            return node
+        node = node.next
+    return False
 
 
 def _document_body(root: object) -> object | None:
@@ -122,7 +188,11 @@ def body_text(html: str | bytes) -> str:
     algorithm with scripting on; ``""`` when the document has no body. Offsets into it are
     code points.
     """
-    body, _ = _parse_body(html)
+    source, _ = _source(html)
+    body = _lexbor_body(source)
+    if body is not None:
+        return "" if body is False else body.text(deep=True, separator="", strip=False)
+    body = _reference_body(source)
     return "" if body is None else _text_content(body)
 
 
@@ -145,7 +215,9 @@ class Extraction:
     The rest is a flat record of the body subtree in tree order, precomputed once so that
     :meth:`markup_signature` costs two bisections plus the tokens inside the range: a token
     stream (element open, element close, Text node) with the text offset at which each
-    token sits, and per element its node, parent and text span.
+    token sits, and per element its node, namespace, tag name, parent and text span. The
+    node is the parser's (justhtml's or lexbor's, see ``_lexbor``); only its attributes are
+    read from it, when a signature first describes it.
     """
 
     text: str
@@ -155,22 +227,25 @@ class Extraction:
     _tok_off: list[int] = field(repr=False)
     _tok_parent: list[int] = field(repr=False)
     _el_nodes: list[object] = field(repr=False)
+    _el_ns: list[str] = field(repr=False)
+    _el_names: list[str] = field(repr=False)
     _el_parent: list[int] = field(repr=False)
     _el_start: list[int] = field(repr=False)
     _el_end: list[int] = field(repr=False)
     _text_start: list[int] = field(repr=False)
     _text_end: list[int] = field(repr=False)
     _text_tok: list[int] = field(repr=False)
+    _lexbor: bool = field(default=False, repr=False)
     _descriptors: dict[int, tuple] = field(default_factory=dict, repr=False)
 
     def _describe(self, index: int) -> tuple:
         descriptor = self._descriptors.get(index)
         if descriptor is None:
             node = self._el_nodes[index]
-            attrs = node.attrs or {}
+            attrs = (node.attributes if self._lexbor else node.attrs) or {}
             descriptor = (
-                node.namespace,
-                node.name,
+                self._el_ns[index],
+                self._el_names[index],
                 tuple(sorted((k, "" if v is None else v) for k, v in attrs.items())),
             )
             self._descriptors[index] = descriptor
@@ -224,7 +299,7 @@ class Extraction:
         tok_off = self._tok_off
         el_start = self._el_start
         el_end = self._el_end
-        el_nodes = self._el_nodes
+        el_names = self._el_names
         describe = self._describe
 
         def contains(e: int) -> bool:
@@ -283,10 +358,10 @@ class Extraction:
                     contents.append(("<",) + describe(ref))
                     open_stack.append(ref)
                 else:
-                    contents.append(("/", el_nodes[ref].name))
+                    contents.append(("/", el_names[ref]))
                     open_stack.pop()
         while open_stack:
-            contents.append(("/", el_nodes[open_stack.pop()].name))
+            contents.append(("/", el_names[open_stack.pop()]))
         return tuple(describe(e) for e in containers), tuple(contents)
 
 
@@ -296,12 +371,32 @@ def extract(html: str | bytes) -> Extraction:
     ``html`` as for :func:`body_text`. ``extract(html).text == body_text(html)``. Cost: the
     parse plus one linear walk of the body subtree.
     """
-    body, encoding = _parse_body(html)
+    source, encoding = _source(html)
+    body = _lexbor_body(source)
+    if body is None:
+        return _reference_walk(_reference_body(source), encoding)
+    foreign = bool(_HAS_FOREIGN.search(source))
+    # The walk allocates one wrapper per element and nothing cyclic: the cyclic garbage
+    # collector, triggered every few hundred allocations, would scan them all again and
+    # again (half the walk's time on an 8 MB page).
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _fast_walk(None if body is False else body, encoding, foreign)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _reference_walk(body: object | None, encoding: str | None) -> Extraction:
+    """The markup index of a justhtml body subtree (the reference)."""
     tok_kind: list[int] = []
     tok_ref: list[int] = []
     tok_off: list[int] = []
     tok_parent: list[int] = []
     el_nodes: list[object] = []
+    el_ns: list[str] = []
+    el_names: list[str] = []
     el_parent: list[int] = []
     el_start: list[int] = []
     el_end: list[int] = []
@@ -312,6 +407,8 @@ def extract(html: str | bytes) -> Extraction:
     offset = 0
     if body is not None:
         el_nodes.append(body)
+        el_ns.append(body.namespace)
+        el_names.append(body.name)
         el_parent.append(-1)
         el_start.append(0)
         el_end.append(0)
@@ -339,6 +436,8 @@ def extract(html: str | bytes) -> Extraction:
                 elif name[0] != "#" and name != "!doctype":
                     index = len(el_nodes)
                     el_nodes.append(child)
+                    el_ns.append(child.namespace)
+                    el_names.append(name)
                     el_parent.append(parent)
                     el_start.append(offset)
                     el_end.append(offset)
@@ -364,10 +463,188 @@ def extract(html: str | bytes) -> Extraction:
         _tok_off=tok_off,
         _tok_parent=tok_parent,
         _el_nodes=el_nodes,
+        _el_ns=el_ns,
+        _el_names=el_names,
         _el_parent=el_parent,
         _el_start=el_start,
         _el_end=el_end,
         _text_start=text_start,
         _text_end=text_end,
         _text_tok=text_tok,
+    )
+
+
+# Where the tree builder switches namespace (HTML Standard, "tree construction" dispatcher
+# and "in foreign content"): an SVG foreignObject, desc or title is an HTML integration
+# point, a MathML mi, mo, mn, ms or mtext a text integration point (but mglyph and
+# malignmark stay MathML there). A start tag processed by the "in body" rules makes an HTML
+# element, except svg and math.
+_SVG_HTML_INTEGRATION = frozenset({"foreignObject", "desc", "title"})
+_MATH_TEXT_INTEGRATION = frozenset({"mi", "mo", "mn", "ms", "mtext"})
+_MATH_IN_TEXT_INTEGRATION = frozenset({"mglyph", "malignmark"})
+# Foreign elements the adoption agency algorithm can move under an HTML element (the
+# "special" SVG and MathML elements, as the furthest block), plus mglyph and malignmark,
+# which can sit under a text integration point that was moved: where the tree says HTML for
+# one of these names, lexbor's own serialisation is asked.
+_MOVABLE_FOREIGN = frozenset({"desc", "title", "mi", "mo", "mn", "ms", "mtext"}) | (
+    _MATH_IN_TEXT_INTEGRATION
+)
+
+
+def _in_body_namespace(name: str) -> str:
+    return "svg" if name == "svg" else "math" if name == "math" else "html"
+
+
+def _child_namespace(parent_ns: str, parent_name: str, name: str) -> str:
+    """The namespace the HTML parser gives an element created under ``parent``."""
+    if parent_ns == "html":
+        return _in_body_namespace(name)
+    if parent_ns == "svg":
+        return _in_body_namespace(name) if parent_name in _SVG_HTML_INTEGRATION else "svg"
+    if parent_name in _MATH_TEXT_INTEGRATION and name not in _MATH_IN_TEXT_INTEGRATION:
+        return _in_body_namespace(name)
+    return "math"
+
+
+def _lexbor_namespace(node: object) -> str:
+    """An element's namespace from lexbor's html5lib-test serialisation (``<svg title>``)."""
+    head = node.html_pretty(html5test=True).lstrip("| ").split(">", 1)[0]
+    prefix = head[1:].split(" ", 1)[0] if " " in head else ""
+    return prefix if prefix in ("svg", "math") else "html"
+
+
+def _fast_walk(body: object | None, encoding: str | None, foreign: bool) -> Extraction:
+    """The markup index of a lexbor body subtree: the same record as :func:`_reference_walk`.
+
+    Text nodes are read as they are; comments and processing instructions skipped; a
+    template's children are not in the tree (lexbor keeps its contents in a separate
+    fragment, as the DOM does). selectolax does not expose namespaces: without any
+    ``<svg`` or ``<math`` start tag in the source (``foreign`` False) every element is
+    HTML; otherwise :func:`_child_namespace` infers each from its parent, and an element
+    the adoption agency may have moved (:data:`_MOVABLE_FOREIGN`, or a name with capitals,
+    which only SVG's adjusted names have) is looked up in lexbor's serialisation.
+    """
+    tok_kind: list[int] = []
+    tok_ref: list[int] = []
+    tok_off: list[int] = []
+    tok_parent: list[int] = []
+    el_nodes: list[object] = []
+    el_ns: list[str] = []
+    el_names: list[str] = []
+    el_parent: list[int] = []
+    el_start: list[int] = []
+    el_end: list[int] = []
+    text_start: list[int] = []
+    text_end: list[int] = []
+    text_tok: list[int] = []
+    parts: list[str] = []
+    offset = 0
+    if body is not None:
+        # Bound methods, looked up once: the loop runs once per node of the body.
+        kind_add, ref_add, off_add, par_add = (
+            tok_kind.append,
+            tok_ref.append,
+            tok_off.append,
+            tok_parent.append,
+        )
+        node_add, ns_add, name_add, elpar_add = (
+            el_nodes.append,
+            el_ns.append,
+            el_names.append,
+            el_parent.append,
+        )
+        start_add, end_add = el_start.append, el_end.append
+        node_add(body)
+        ns_add("html")
+        name_add("body")
+        elpar_add(-1)
+        start_add(0)
+        end_add(0)
+        kind_add(_TOK_OPEN)
+        ref_add(0)
+        off_add(0)
+        par_add(-1)
+        stack: list[tuple[object, int]] = []
+        parent = 0
+        parent_ns = "html"
+        node = body.first_child
+        while True:
+            while node is None:
+                el_end[parent] = offset
+                kind_add(_TOK_CLOSE)
+                ref_add(parent)
+                off_add(offset)
+                par_add(parent)
+                if not stack:
+                    break
+                node, parent = stack.pop()
+                parent_ns = el_ns[parent]
+                node = node.next
+            if node is None:
+                break
+            # Nodes that are not elements have tags "-text", "-comment", ... or None (a
+            # processing instruction's bogus comment); an element's tag starts with a letter.
+            name = node.tag
+            if name == "-text":
+                data = node.text_content
+                if data:
+                    text_start.append(offset)
+                    text_tok.append(len(tok_kind))
+                    kind_add(_TOK_TEXT)
+                    ref_add(len(parts))
+                    off_add(offset)
+                    par_add(parent)
+                    parts.append(data)
+                    offset += len(data)
+                    text_end.append(offset)
+                node = node.next
+            elif name is not None and name[0] != "-":
+                if not foreign:
+                    ns = "html"
+                else:
+                    ns = _child_namespace(parent_ns, el_names[parent], name)
+                    if ns == "html" and (name in _MOVABLE_FOREIGN or not name.islower()):
+                        ns = _lexbor_namespace(node)
+                index = len(el_nodes)
+                node_add(node)
+                ns_add(ns)
+                name_add(name)
+                elpar_add(parent)
+                start_add(offset)
+                end_add(offset)
+                kind_add(_TOK_OPEN)
+                ref_add(index)
+                off_add(offset)
+                par_add(parent)
+                child = node.first_child
+                if child is None:
+                    kind_add(_TOK_CLOSE)
+                    ref_add(index)
+                    off_add(offset)
+                    par_add(index)
+                    node = node.next
+                else:
+                    stack.append((node, parent))
+                    parent = index
+                    parent_ns = ns
+                    node = child
+            else:
+                node = node.next
+    return Extraction(
+        text="".join(parts),
+        encoding=encoding,
+        _tok_kind=tok_kind,
+        _tok_ref=tok_ref,
+        _tok_off=tok_off,
+        _tok_parent=tok_parent,
+        _el_nodes=el_nodes,
+        _el_ns=el_ns,
+        _el_names=el_names,
+        _el_parent=el_parent,
+        _el_start=el_start,
+        _el_end=el_end,
+        _text_start=text_start,
+        _text_end=text_end,
+        _text_tok=text_tok,
+        _lexbor=True,
     )
