@@ -85,3 +85,166 @@ def test_collateral_lists_outside_changes_with_v2_ranges():
 def test_edge_texts(a, b):
     assert "".join(t for o, t in diff_texts(a, b) if o != INSERT) == a
     _check(a, b)
+
+
+# -- counts, not clocks -------------------------------------------------------------------
+
+
+def test_the_diff_never_reads_a_clock(monkeypatch):
+    """A machine a thousand times slower gives the same diff: no deadline anywhere."""
+    import time
+
+    rnd = random.Random(5)
+    words = [f"w{i}" for i in range(300)]
+    a = " ".join(rnd.choice(words) + ("." if rnd.random() < 0.1 else "") for _ in range(4000))
+    b = " ".join(w if rnd.random() < 0.9 else "x" for w in a.split(" "))
+    before = TextDiff(a, b).diffs
+    clock = [0.0]
+
+    def slow() -> float:
+        clock[0] += 1000.0
+        return clock[0]
+
+    for name in ("time", "monotonic", "perf_counter", "process_time"):
+        monkeypatch.setattr(time, name, slow)
+    assert TextDiff(a, b).diffs == before
+    assert clock[0] == 0.0  # and no clock was even read
+
+
+def test_tight_bounds_mark_the_region_approximate_and_stay_correct():
+    from engine.diffing import DiffLimits
+
+    rnd = random.Random(9)
+    a = " ".join(rnd.choice("abcdefgh") for _ in range(3000))
+    b = " ".join(rnd.choice("abcdefgh") for _ in range(3000))
+    tight = DiffLimits(myers_steps=50, total_steps_base=100, total_steps_per_char=0)
+    d = TextDiff(a, b, limits=tight)
+    assert "".join(t for o, t in d.diffs if o != INSERT) == a
+    assert "".join(t for o, t in d.diffs if o != DELETE) == b
+    assert d.approximate and d.is_approximate(0, len(a))
+    assert TextDiff(a, b, limits=tight).diffs == d.diffs  # deterministic
+    assert not TextDiff(a, a + "x").approximate
+
+
+def test_every_sentence_changed_does_not_become_one_hunk():
+    rnd = random.Random(2)
+    vocab = [f"word{i}" for i in range(2000)]
+    sents = [" ".join(rnd.choice(vocab) for _ in range(12)) + "." for _ in range(400)]
+    a = " ".join(sents)
+    b = " ".join(s.replace(s.split()[3], "changed", 1) for s in sents)
+    d = TextDiff(a, b)
+    ch = d.changes()
+    assert len(ch) >= 390  # one small change per sentence, not one replaced document
+    assert max(c.size for c in ch) < 40
+
+
+# -- tokens in every script ---------------------------------------------------------------
+
+
+def test_word_tokens_follow_unicode_word_boundaries():
+    from engine.diffing import word_tokens
+
+    assert word_tokens("我们计划") == ["我", "们", "计", "划"]
+    assert word_tokens("can't 3.14 e.g.") == ["can't", " ", "3.14", " ", "e.g", "."]
+    assert "हिन्दी" in word_tokens("हिन्दी भाषा")  # marks stay with their letters
+    assert "👩\u200d👩\u200d👧" in word_tokens("a 👩\u200d👩\u200d👧 b")  # one emoji
+    assert "👍🏽" in word_tokens("ok 👍🏽")  # skin tone stays with its emoji
+    assert "🇫🇷" in word_tokens("🇫🇷🇩🇪")
+    assert "مرحبا" in word_tokens("مرحبا بالعالم")
+    thai = word_tokens("ภาษาไทย")
+    assert "".join(thai) == "ภาษาไทย" and len(thai) > 1
+
+
+def test_ascii_fast_path_equals_the_unicode_rules():
+    import regex
+
+    from engine.diffing import word_tokens
+
+    uax = regex.compile(r"\b", flags=regex.WORD | regex.V1)
+    rnd = random.Random(11)
+    alphabet = "ab1_ .,:;'\"-\t\n\r!?()"
+    for _ in range(2000):
+        s = "".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 30)))
+        assert word_tokens(s) == [t for t in uax.split(s) if t], repr(s)
+
+
+def test_sentences_split_on_cjk_and_other_full_stops():
+    from engine.diffing import split_sentences
+
+    assert split_sentences("你好。再见！真的？好") == ["你好。", "再见！", "真的？", "好"]
+    assert split_sentences("「好。」他说。") == ["「好。」", "他说。"]
+    assert split_sentences("مرحبا؟ نعم. ") == ["مرحبا؟ ", "نعم. "]
+    assert split_sentences("One. Two!\nThree") == ["One. ", "Two!\n", "Three"]
+
+
+def test_one_character_edit_in_chinese_is_one_character():
+    a = "我们计划在下个月的第一周召开年度董事会会议并讨论明年的预算分配方案以及新员工的招聘计划。"
+    b = a.replace("董事会", "理事会")
+    d = TextDiff(a, b)
+    assert d.total_changed() == 2
+    s = a.index("董事会")
+    assert d.image(s, s + 3) == (s, s + 3)
+    n04 = a.replace("下个月", "本月").replace("董事会", "理事会")
+    assert TextDiff(a, n04).total_changed() == 2 + 3
+
+
+def test_one_character_edit_in_thai_japanese_arabic_and_emoji_is_small():
+    cases = [
+        ("ภาษาไทยเป็นภาษาที่สวยงามมาก", "ภาษาไทยเป็นภาษาที่สวยงามน้อย"),
+        ("きょうはいいてんきですね。", "きょうはわるいてんきですね。"),
+        ("مرحبا بالعالم الجميل", "مرحبا بالعالم القبيح"),
+        ("Great work 👍🏽 team", "Great work 👍🏿 team"),
+    ]
+    for a, b in cases:
+        d = TextDiff(a, b)
+        assert 0 < d.total_changed() <= 8, (a, b, d.diffs)
+
+
+# -- moved text ---------------------------------------------------------------------------
+
+
+def test_swapped_sentences_are_moved_not_deleted_and_inserted():
+    s = [
+        "Visitors must sign in at the front desk. ",
+        "Parking is free for the first two hours. ",
+        "Badges must be worn at all times. ",
+        "The building closes at six.",
+    ]
+    a = "".join(s)
+    b = s[0] + s[2] + s[1] + s[3]
+    d = TextDiff(a, b)
+    assert len(d.moves) == 1 and d.moved_total() >= len(s[2].strip())
+    assert d.total_changed() <= 2  # only the spaces around the moved sentence
+    for word in ("Parking", "Badges"):  # one kept in place, the other moved
+        i, j = a.index(word), b.index(word)
+        assert d.moved_to(i, i + 6) == (j, j + 6) or d.unchanged_image(i, i + 6) == j
+    m = d.moves[0]
+    assert a[m.a0 : m.a1] == b[m.b0 : m.b1] and d.moved_from(m.b0, m.b1) == (m.a0, m.a1)
+    inside, outside, _ = d.split_churn([(m.a0, m.a1)])
+    assert inside + outside == d.total_changed() <= 2
+
+
+def test_reordered_paragraphs_are_moved_and_churn_stays_low():
+    rnd = random.Random(4)
+    vocab = [f"term{i}" for i in range(500)]
+    paras = [
+        " ".join(" ".join(rnd.choice(vocab) for _ in range(10)) + "." for _ in range(4))
+        for _ in range(12)
+    ]
+    a = "\n\n".join(paras)
+    order = list(range(12))
+    order[2], order[9] = order[9], order[2]
+    b = "\n\n".join(paras[k] for k in order)
+    d = TextDiff(a, b)
+    assert d.moved_total() >= len(paras[2]) - 4
+    assert d.total_changed() < 20
+    p = a.index(paras[2])
+    assert d.moved_to(p, p + 30) == (b.index(paras[2]), b.index(paras[2]) + 30)
+
+
+def test_whitespace_only_change_of_a_sentence_is_not_a_move():
+    a = "Keep this line. It is fine. Staff must return it.\nNext line.\n"
+    b = "Keep this line. It is fine.\nNext line.\n"
+    d = TextDiff(a, b)
+    assert not d.moves
+    assert d.diffs[0] == (EQUAL, "Keep this line. It is fine.")
