@@ -1,99 +1,77 @@
-"""The API key: OS keyring first, ``OPENAI_API_KEY`` overrides, memory as a last resort.
+"""The API key of the desktop program: the one rule of ``engine.credentials``.
 
-One fixed service and account (as Maestral does): service ``agent-review-loop``, account
-``api-key``. Every keyring call is guarded: on a headless Linux box even ``get_password``
-raises ``NoKeyringError``. When no keyring works the caller shows a plain message and may
-keep the key for this session only (``keep_for_session``), in memory, never on disk.
+``OPENAI_API_KEY`` overrides the keyring (explicit beats stored); keyring keys are stored
+per endpoint host (``arl_keys.store``: service ``agent-review-loop``, account
+``api-key@<host>``), the same entries ``arl`` reads; a key is never sent to a host it was
+not saved for. When no keyring works the caller shows a plain message and may keep the key
+for this session only (``keep_for_session``), in memory, per host, never on disk.
 
 Keyring calls can block (D-Bus, a locked wallet): GUI code runs them in an executor.
 """
 
 from __future__ import annotations
 
-import os
+from arl_keys import api_key_for, store
+from arl_keys.store import NO_KEYRING_MESSAGE, KeyringUnavailable, backend_name, keyring_works
+from engine.credentials import ENV_VAR, KeyChoice, key_host
 
-import keyring
-from keyring.errors import KeyringError, NoKeyringError, PasswordDeleteError
+__all__ = [
+    "ENV_VAR",
+    "NO_KEYRING_MESSAGE",
+    "KeyChoice",
+    "KeyringUnavailable",
+    "backend_name",
+    "delete_key",
+    "get_key",
+    "keep_for_session",
+    "key_host",
+    "keyring_works",
+    "save_key",
+]
 
-SERVICE = "agent-review-loop"
-ACCOUNT = "api-key"
-ENV_VAR = "OPENAI_API_KEY"
-
-NO_KEYRING_MESSAGE = (
-    "This computer has no working password store (keyring), so the API key cannot be "
-    "saved. You can keep it for this session only: it stays in memory and is forgotten "
-    "when the program closes."
-)
-
-_session_key: str | None = None
-
-
-class KeyringUnavailable(RuntimeError):
-    """No keyring backend works. ``str()`` is the plain message for people."""
-
-    def __init__(self, detail: str = ""):
-        self.detail = detail
-        super().__init__(NO_KEYRING_MESSAGE)
+_session_keys: dict[str, str] = {}
 
 
-def backend_name() -> str:
-    """The keyring backend's name, e.g. ``SecretService Keyring``, or why there is none."""
-    try:
-        kr = keyring.get_keyring()
-    except Exception as exc:
-        return f"unavailable ({exc})"
-    name = getattr(kr, "name", None) or type(kr).__name__
-    if type(kr).__module__.startswith("keyring.backends.fail"):
-        return f"{name} (no usable keyring)"
-    return str(name)
+def choose_key(base_url: str | None) -> KeyChoice:
+    """The key for ``base_url`` with where it came from and the host (never raises)."""
+    return api_key_for(base_url, session=_session_keys.get)
 
 
-def keyring_works() -> bool:
-    try:
-        keyring.get_password(SERVICE, ACCOUNT)
-        return not type(keyring.get_keyring()).__module__.startswith("keyring.backends.fail")
-    except (NoKeyringError, KeyringError, RuntimeError):
-        return False
+def get_key(base_url: str | None) -> tuple[str | None, str]:
+    """The key for ``base_url`` and where it came from: ``env``, ``keyring``, ``session``
+    or ``none``. Never raises: a failing keyring falls through to the session key."""
+    choice = choose_key(base_url)
+    return choice.key, choice.source
 
 
-def get_key() -> tuple[str | None, str]:
-    """The key and where it came from: ``env``, ``keyring``, ``session`` or ``none``.
-
-    Never raises: a failing keyring falls through to the session key.
-    """
-    env = os.environ.get(ENV_VAR)
-    if env:
-        return env, "env"
-    try:
-        stored = keyring.get_password(SERVICE, ACCOUNT)
-    except (NoKeyringError, KeyringError, RuntimeError):
-        stored = None
-    if stored:
-        return stored, "keyring"
-    if _session_key:
-        return _session_key, "session"
-    return None, "none"
+def save_key(key: str, base_url: str) -> None:
+    """Store ``key`` in the OS keyring for ``base_url``'s host. Raises KeyringUnavailable
+    when none works, ValueError when the URL names no host."""
+    store.set_key(key_host(base_url), key)
 
 
-def save_key(key: str) -> None:
-    """Store ``key`` in the OS keyring. Raises KeyringUnavailable when none works."""
-    try:
-        keyring.set_password(SERVICE, ACCOUNT, key)
-    except (NoKeyringError, KeyringError, RuntimeError) as exc:
-        raise KeyringUnavailable(str(exc)) from exc
+def delete_key(base_url: str | None = None) -> None:
+    """Forget the key for ``base_url``'s host (keyring and session); None: every session
+    key and the host-less entry of earlier versions."""
+    if base_url is None:
+        _session_keys.clear()
+        store.delete_key(None)
+        return
+    host = key_host(base_url)
+    _session_keys.pop(host, None)
+    store.delete_key(host)
 
 
-def delete_key() -> None:
-    """Forget the key everywhere this program keeps it (keyring and session)."""
-    global _session_key
-    _session_key = None
-    try:
-        keyring.delete_password(SERVICE, ACCOUNT)
-    except (PasswordDeleteError, NoKeyringError, KeyringError, RuntimeError):
-        pass
-
-
-def keep_for_session(key: str | None) -> None:
-    """Keep ``key`` in memory for this process only (when no keyring works)."""
-    global _session_key
-    _session_key = key or None
+def keep_for_session(key: str | None, base_url: str | None = None) -> None:
+    """Keep ``key`` in memory for ``base_url``'s host for this process only (when no keyring
+    works); a None key forgets it (with no URL: forgets every session key)."""
+    if base_url is None:
+        if key:
+            raise ValueError("a session key is kept for an endpoint: give its URL")
+        _session_keys.clear()
+        return
+    host = key_host(base_url)
+    if key:
+        _session_keys[host] = key
+    else:
+        _session_keys.pop(host, None)

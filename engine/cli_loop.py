@@ -6,27 +6,30 @@ Exit codes: 0 done (for ``run``: completed, whatever the verdicts), 1 failed (mo
 network), 2 unusable input (one line on stderr naming the file and the problem, never a
 traceback), 3 a bundle that fails its manifest check, 130 cancelled.
 
-The API key for ``run``, ``author`` and ``doctor``: the keyring entry the GUI uses (service
-``agent-review-loop``, account ``api-key``), else ``OPENAI_API_KEY``, else none (local
-servers). ``keyring`` is imported lazily with ``importlib`` inside ``keyring_api_key`` so
-nothing under ``engine/`` imports it at module level (docs/conventions.md, layers); any keyring failure
-(no backend, locked, ``NoKeyringError``) means "no key there". The key is never printed.
+The API key for ``run``, ``author`` and ``doctor`` follows the one rule of
+``engine.credentials``: ``OPENAI_API_KEY`` overrides the keyring, whose keys are stored per
+endpoint host; else none (local servers). The engine never imports keyring: the ``arl``
+entry point (``arl_keys.cli``) installs the keyring look-up with ``set_key_provider``;
+without it only the environment is read. The key is never printed.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from engine.credentials import KeyChoice, choose_api_key
+
 EXIT_OK, EXIT_FAILED, EXIT_INPUT, EXIT_TAMPERED, EXIT_CANCELLED = 0, 1, 2, 3, 130
-KEYRING_SERVICE = "agent-review-loop"
-KEYRING_ACCOUNT = "api-key"
+
+KeyProvider = Callable[[str | None], KeyChoice]
+_key_provider: KeyProvider | None = None
 
 
 def _fail(message: str, code: int = EXIT_INPUT) -> int:
@@ -34,25 +37,17 @@ def _fail(message: str, code: int = EXIT_INPUT) -> int:
     return code
 
 
-def keyring_api_key() -> str | None:
-    """The key stored by the GUI in the OS keyring, or None. Never raises."""
-    try:
-        keyring = importlib.import_module("keyring")
-        value = keyring.get_password(KEYRING_SERVICE, KEYRING_ACCOUNT)
-    except Exception:  # no backend, locked keyring, keyring not installed
-        return None
-    return value or None
+def set_key_provider(provider: KeyProvider | None) -> None:
+    """Install the stored-key look-up (``arl_keys.api_key_for``); None: environment only."""
+    global _key_provider
+    _key_provider = provider
 
 
-def resolve_api_key() -> tuple[str | None, str]:
-    """(key or None, where it came from: ``keyring`` | ``OPENAI_API_KEY`` | ``none``)."""
-    key = keyring_api_key()
-    if key:
-        return key, "keyring"
-    env = os.environ.get("OPENAI_API_KEY")
-    if env:
-        return env, "OPENAI_API_KEY"
-    return None, "none"
+def resolve_api_key(base_url: str | None) -> KeyChoice:
+    """The key to send to ``base_url`` and where it came from (``engine.credentials``)."""
+    if _key_provider is not None:
+        return _key_provider(base_url)
+    return choose_api_key(base_url)
 
 
 def _positive(text: str) -> int:
@@ -150,11 +145,11 @@ def cmd_run(args: argparse.Namespace) -> int:
             f"{args.comments}: no comment is actionable and open, so there is "
             "nothing for the agent to address"
         )
-    key, source = resolve_api_key()
+    choice = resolve_api_key(args.base_url)
     config = AgentConfig(
         base_url=args.base_url,
         model=args.model,
-        api_key=key,
+        api_key=choice.key,
         request_timeout=args.timeout,
         max_turns_per_round=args.turns,
         max_tokens_per_run=args.max_tokens,
@@ -171,7 +166,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         rounds=args.rounds,
         out_dir=Path(args.out) if args.out else None,
         workspace_path=Path(args.workspace) if args.workspace else None,
-        key_source=source,
+        key_source=choice.describe(),
     )
     out = sys.stdout
     finished: dict[str, Any] = {}
@@ -248,11 +243,10 @@ def cmd_author(args: argparse.Namespace) -> int:
         brief = load_brief(args.brief)
     except InputError as exc:
         return _fail(str(exc))
-    key, _ = resolve_api_key()
     config = AgentConfig(
         base_url=args.base_url,
         model=args.model,
-        api_key=key,
+        api_key=resolve_api_key(args.base_url).key,
         request_timeout=args.timeout,
         temperature=0.7,
     )
@@ -367,7 +361,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
     from engine.doctor import FAIL, run_checks
 
-    key, _ = resolve_api_key()
+    key = resolve_api_key(args.base_url).key
     checks = asyncio.run(run_checks(args.base_url, args.model, key, qt=not args.no_qt))
     for c in checks:
         print(c.line(), flush=True)

@@ -52,7 +52,7 @@ def _key_for(spec: Any) -> str | None:
         return os.environ.get(spec.api_key_env) or None
     from engine.cli_loop import resolve_api_key
 
-    return resolve_api_key()[0]
+    return resolve_api_key(spec.base_url).key
 
 
 def _store(args: argparse.Namespace) -> Any:

@@ -88,8 +88,10 @@ class ModelPage(QWizardPage):
         self.fetch_btn.clicked.connect(self.fetch_models)
         self.test_btn.clicked.connect(self.test_connection)
         self.key.editingFinished.connect(self.save_key)
+        self.url.editingFinished.connect(self._url_changed)
         self.api_key: str | None = None
         self.key_source = "none"
+        self._key_host = ""  # the host the looked-up key belongs to (engine.credentials)
         self._job: asyncio.Task | None = None
         self.lister: Callable[[str, str | None], Awaitable[list[str]]] = _list_models
         self.checker: Callable[[str, str, str | None], Awaitable[list[Any]]] = _check_endpoint
@@ -103,15 +105,29 @@ class ModelPage(QWizardPage):
 
     def initializePage(self) -> None:
         self._key_touched = False
+        self._look_up_key()
+
+    def _look_up_key(self) -> None:
+        url = self.url.text().strip()
         run_in_thread(
-            lambda: (*app_secrets.get_key(), app_secrets.keyring_works()), self._key_found
+            lambda: (app_secrets.choose_key(url), app_secrets.keyring_works()), self._key_found
         )
 
-    def _key_found(self, result: tuple[str | None, str, bool]) -> None:
-        key, source, works = result
+    def _url_changed(self) -> None:
+        """Another server: the key found for the previous one is not sent to it."""
+        if app_secrets.key_host(self.url.text()) != self._key_host:
+            self._key_touched = False
+            self.api_key, self.key_source, self._key_host = None, "none", ""
+            self._look_up_key()
+
+    def _key_found(self, result: tuple[Any, bool]) -> None:
+        choice, works = result
+        key, source = choice.key, choice.source
         if getattr(self, "_key_touched", False):
             return  # the user already saved a key; its status wins
-        self.api_key, self.key_source = key, source
+        if choice.host != app_secrets.key_host(self.url.text()):
+            return  # the URL changed meanwhile; its own look-up answers
+        self.api_key, self.key_source, self._key_host = key, source, choice.host
         if not works and source in ("none", "session"):
             self.keyring_missing = True
             self.session_only.setVisible(True)
@@ -124,11 +140,13 @@ class ModelPage(QWizardPage):
         self.key_status.setText(
             {
                 "env": "The OPENAI_API_KEY environment variable is set and will be used.",
-                "keyring": f"A key is saved in the system keyring ({app_secrets.backend_name()}). "
-                "Type a new one to replace it.",
-                "session": "A key is kept for this session only.",
-                "none": "No key saved. Local servers (Ollama, LM Studio, llama.cpp) need none.",
+                "keyring": f"A key for {choice.host} is saved in the system keyring "
+                f"({app_secrets.backend_name()}). Type a new one to replace it.",
+                "session": f"A key for {choice.host} is kept for this session only.",
+                "none": f"No key saved for {choice.host or 'this server'}. Local servers "
+                "(Ollama, LM Studio, llama.cpp) need none.",
             }[source]
+            + (f" Note: {choice.note}." if choice.note else "")
         )
 
     def _preset_changed(self) -> None:
@@ -142,8 +160,14 @@ class ModelPage(QWizardPage):
         self.completeChanged.emit()
 
     def current_key(self) -> str | None:
+        """The typed key, else the key found for this URL's host (``OPENAI_API_KEY`` goes to
+        any server: setting it is the user's choice). Never a key saved for another host."""
         typed = self.key.text().strip()
-        return typed or self.api_key
+        if typed:
+            return typed
+        if self.key_source == "env" or app_secrets.key_host(self.url.text()) == self._key_host:
+            return self.api_key
+        return None
 
     # -- keyring ----------------------------------------------------------------------------
 
@@ -151,18 +175,27 @@ class ModelPage(QWizardPage):
         typed = self.key.text().strip()
         if not typed or typed == self.api_key:
             return
-        self.api_key = typed
+        url = self.url.text().strip()
+        host = app_secrets.key_host(url)
+        if not host:
+            self.key_status.setText("Enter the server's URL first: a key is saved for one server.")
+            return
+        self.api_key, self._key_host = typed, host
         self._key_touched = True
-        self.key_status.setText("Saving the key in the system keyring\u2026")
+        self.key_status.setText(f"Saving the key for {host} in the system keyring\u2026")
         run_in_thread(
-            lambda: app_secrets.save_key(typed), lambda _: self._key_saved(), self._key_not_saved
+            lambda: app_secrets.save_key(typed, url),
+            lambda _: self._key_saved(),
+            self._key_not_saved,
         )
 
     def _key_saved(self) -> None:
         self.key_source = "keyring"
         self.keyring_missing = False
         self.session_only.setVisible(False)
-        self.key_status.setText(f"Saved in the system keyring ({app_secrets.backend_name()}).")
+        self.key_status.setText(
+            f"Saved for {self._key_host} in the system keyring ({app_secrets.backend_name()})."
+        )
 
     def _key_not_saved(self, exc: BaseException) -> None:
         self.keyring_missing = True
@@ -257,7 +290,7 @@ class ModelPage(QWizardPage):
         if typed:
             if self.keyring_missing and self.session_only.isChecked():
                 self.api_key = typed
-                app_secrets.keep_for_session(typed)
+                app_secrets.keep_for_session(typed, self.url.text().strip())
             else:
                 self.save_key()  # in a worker thread; a failure offers session-only
         return True

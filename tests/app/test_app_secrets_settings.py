@@ -16,19 +16,26 @@ def _forget_session_key():
     app_secrets.keep_for_session(None)
 
 
-def test_key_round_trip_through_the_keyring(memory_keyring):
-    assert app_secrets.get_key() == (None, "none")
-    app_secrets.save_key("sk-test-123")
-    assert memory_keyring.passwords[("agent-review-loop", "api-key")] == "sk-test-123"
-    assert app_secrets.get_key() == ("sk-test-123", "keyring")
-    app_secrets.delete_key()
-    assert app_secrets.get_key() == (None, "none")
+URL = "https://api.example.com/v1"
+
+
+def test_key_round_trip_through_the_keyring(memory_keyring, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    assert app_secrets.get_key(URL) == (None, "none")
+    app_secrets.save_key("sk-test-123", URL)
+    assert memory_keyring.passwords[("agent-review-loop", "api-key@api.example.com")] == (
+        "sk-test-123"
+    )
+    assert app_secrets.get_key(URL) == ("sk-test-123", "keyring")
+    assert app_secrets.get_key("http://127.0.0.1:8089/v1") == (None, "none")  # another host
+    app_secrets.delete_key(URL)
+    assert app_secrets.get_key(URL) == (None, "none")
 
 
 def test_environment_variable_overrides(memory_keyring, monkeypatch):
-    app_secrets.save_key("from-keyring")
+    app_secrets.save_key("from-keyring", URL)
     monkeypatch.setenv("OPENAI_API_KEY", "from-env")
-    assert app_secrets.get_key() == ("from-env", "env")
+    assert app_secrets.get_key(URL) == ("from-env", "env")
 
 
 class BrokenKeyring(keyring.backend.KeyringBackend):
@@ -44,15 +51,17 @@ class BrokenKeyring(keyring.backend.KeyringBackend):
         raise NoKeyringError("no backend")
 
 
-def test_missing_keyring_is_a_plain_message_and_session_key_works():
+def test_missing_keyring_is_a_plain_message_and_session_key_works(monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     keyring.set_keyring(BrokenKeyring())  # the autouse fixture restores the original
     assert not app_secrets.keyring_works()
-    assert app_secrets.get_key() == (None, "none")  # reads are guarded too
+    assert app_secrets.get_key(URL) == (None, "none")  # reads are guarded too
     with pytest.raises(app_secrets.KeyringUnavailable) as info:
-        app_secrets.save_key("sk-x")
+        app_secrets.save_key("sk-x", URL)
     assert "session only" in str(info.value)
-    app_secrets.keep_for_session("sk-x")
-    assert app_secrets.get_key() == ("sk-x", "session")
+    app_secrets.keep_for_session("sk-x", URL)
+    assert app_secrets.get_key(URL) == ("sk-x", "session")
+    assert app_secrets.get_key("https://other.example/v1") == (None, "none")
 
 
 def test_settings_live_under_arl_home_and_never_hold_a_key(arl_home):

@@ -112,7 +112,10 @@ def test_model_page_completes_and_saves_settings_and_key(qtbot, wizard, memory_k
     page.key.setText("sk-secret-1")
     assert page.validatePage()
     qtbot.waitUntil(
-        lambda: memory_keyring.passwords.get(("agent-review-loop", "api-key")) == "sk-secret-1",
+        lambda: (
+            memory_keyring.passwords.get(("agent-review-loop", "api-key@localhost:11434"))
+            == "sk-secret-1"
+        ),
         timeout=5000,
     )
     s = Settings()
@@ -146,7 +149,7 @@ def test_model_page_without_keyring_offers_session_only(qtbot, wizard):
     qtbot.waitUntil(lambda: page.session_only.isVisible(), timeout=5000)
     assert "session only" in page.key_status.text()
     assert page.validatePage()
-    assert app_secrets.get_key() == ("sk-session", "session")
+    assert app_secrets.get_key("https://api.openai.com/v1") == ("sk-session", "session")
     app_secrets.keep_for_session(None)
 
 

@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from arl_keys.cli import main as arl_with_keyring
+from arl_keys.store import SERVICE as KEYRING_SERVICE, account_for
 from engine.bundle import open_bundle, verify_bundle
 from engine.cli import main as arl
-from engine.cli_loop import KEYRING_ACCOUNT, KEYRING_SERVICE, resolve_api_key
+from engine.credentials import key_host
 from engine.models import VERIFICATION_MESSAGE
 from engine.scoring import Version
 from tests.helpers.scripted_server import (
@@ -57,12 +59,13 @@ def _run_args(srv, doc, comments, tmp_path, *extra):
     ]
 
 
-def test_run_json_with_key_from_the_keyring(inputs, tmp_path, capsys, memory_keyring):
+def test_run_json_with_key_from_the_keyring(inputs, tmp_path, capsys, memory_keyring, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     key = "sk-keyring-0123456789abcdef"
-    memory_keyring.set_password(KEYRING_SERVICE, KEYRING_ACCOUNT, key)
     doc, comments = inputs
     with ScriptedServer(FixEverything(), api_key=key) as srv:
-        code = arl(_run_args(srv, doc, comments, tmp_path, "--json"))
+        memory_keyring.set_password(KEYRING_SERVICE, account_for(key_host(srv.base_url)), key)
+        code = arl_with_keyring(_run_args(srv, doc, comments, tmp_path, "--json"))
     out = capsys.readouterr().out
     assert code == 0, out
     lines = out.strip().splitlines()
@@ -70,30 +73,27 @@ def test_run_json_with_key_from_the_keyring(inputs, tmp_path, capsys, memory_key
     assert set(last) == {"bundle", "status", "metrics"} and last["status"] == "completed"
     assert last["metrics"]["attribution_rate"]["value"] == 1.0
     assert any(line.startswith("Round 1 of 3") for line in lines)
-    assert "API key: keyring" in out and key not in out
+    assert "API key: keyring (saved for 127.0.0.1:" in out and key not in out
     assert verify_bundle(last["bundle"]).ok
     for p in Path(last["bundle"]).rglob("*"):
         if p.is_file():
             assert key.encode() not in p.read_bytes()
 
 
-def test_key_order_keyring_then_environment(monkeypatch, memory_keyring):
-    assert resolve_api_key() == (None, "none")
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-env")
-    assert resolve_api_key() == ("sk-env", "OPENAI_API_KEY")
-    memory_keyring.set_password(KEYRING_SERVICE, KEYRING_ACCOUNT, "sk-ring")
-    assert resolve_api_key() == ("sk-ring", "keyring")
-
-
-def test_broken_keyring_falls_back_to_the_environment(monkeypatch):
-    import keyring
-
-    def boom(*a):
-        raise keyring.errors.NoKeyringError("no backend")
-
-    monkeypatch.setattr(keyring, "get_password", boom)
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-env")
-    assert resolve_api_key() == ("sk-env", "OPENAI_API_KEY")
+def test_a_key_saved_for_another_host_is_not_sent(
+    inputs, tmp_path, capsys, memory_keyring, monkeypatch
+):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    memory_keyring.set_password(KEYRING_SERVICE, account_for("api.openai.com"), "sk-openai-key")
+    memory_keyring.set_password(KEYRING_SERVICE, "api-key", "sk-unbound-old-key")
+    doc, comments = inputs
+    with ScriptedServer(FixEverything()) as srv:
+        code = arl_with_keyring(_run_args(srv, doc, comments, tmp_path, "--rounds", "1"))
+        auth_seen = set(srv.auth_headers)
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "API key: none" in out and "earlier version" in out
+    assert auth_seen == {"Bearer no-key"}, auth_seen  # the client's placeholder, no key
 
 
 def test_run_prints_the_verification_line(inputs, tmp_path, capsys):

@@ -1,0 +1,23 @@
+"""The ``arl`` entry point: ``engine.cli.main`` with the keyring as the stored-key look-up.
+
+``engine/`` never imports keyring, so the command-line program installs the look-up here
+(``engine.cli_loop.set_key_provider``) before running the command. Run without this
+entry point (``python -m engine.cli``), ``arl`` sees only ``OPENAI_API_KEY``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from arl_keys import api_key_for
+
+
+def main(argv: list[str] | None = None) -> int:
+    from engine import cli, cli_loop
+
+    cli_loop.set_key_provider(api_key_for)
+    return cli.main(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

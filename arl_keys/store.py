@@ -1,0 +1,100 @@
+"""The OS keyring entries of this program: service ``agent-review-loop``.
+
+- API keys, one per endpoint host: account ``api-key@<host>`` where ``<host>`` is
+  ``engine.credentials.key_host(base_url)`` (e.g. ``api-key@api.openai.com``,
+  ``api-key@127.0.0.1:8089``).
+- ``api-key``: the single entry of earlier versions, saved for no particular host. It is
+  never sent anywhere (``has_unbound_key`` lets callers say so); ``delete_key`` removes it.
+
+Every call is guarded: on a headless Linux box even ``get_password`` raises
+``NoKeyringError``. Reads return None on any failure; ``set_key`` raises
+``KeyringUnavailable`` (its ``str()`` is the plain sentence for people).
+"""
+
+from __future__ import annotations
+
+import keyring
+from keyring.errors import KeyringError, NoKeyringError, PasswordDeleteError
+
+SERVICE = "agent-review-loop"
+UNBOUND_ACCOUNT = "api-key"
+
+NO_KEYRING_MESSAGE = (
+    "This computer has no working password store (keyring), so the API key cannot be "
+    "saved. You can keep it for this session only: it stays in memory and is forgotten "
+    "when the program closes."
+)
+
+_FAILURES = (NoKeyringError, KeyringError, RuntimeError)
+
+
+class KeyringUnavailable(RuntimeError):
+    """No keyring backend works. ``str()`` is the plain message for people."""
+
+    def __init__(self, detail: str = ""):
+        self.detail = detail
+        super().__init__(NO_KEYRING_MESSAGE)
+
+
+def account_for(host: str) -> str:
+    """The keyring account of the key for ``host`` (a ``key_host`` value)."""
+    return f"{UNBOUND_ACCOUNT}@{host}"
+
+
+def get_key(host: str) -> str | None:
+    """The key saved for ``host``, or None (also when no keyring works)."""
+    if not host:
+        return None
+    try:
+        return keyring.get_password(SERVICE, account_for(host)) or None
+    except _FAILURES:
+        return None
+
+
+def set_key(host: str, key: str) -> None:
+    """Save ``key`` for ``host``. Raises KeyringUnavailable when no keyring works,
+    ValueError when ``host`` is empty (a key is always saved for a host)."""
+    if not host:
+        raise ValueError("a key is saved for an endpoint host; the URL names none")
+    try:
+        keyring.set_password(SERVICE, account_for(host), key)
+    except _FAILURES as exc:
+        raise KeyringUnavailable(str(exc)) from exc
+
+
+def delete_key(host: str | None) -> None:
+    """Forget the key for ``host`` (None: the unbound entry of earlier versions)."""
+    account = UNBOUND_ACCOUNT if host is None else account_for(host)
+    try:
+        keyring.delete_password(SERVICE, account)
+    except (PasswordDeleteError, *_FAILURES):
+        pass
+
+
+def has_unbound_key() -> bool:
+    """True when an earlier version's single ``api-key`` entry exists."""
+    try:
+        return bool(keyring.get_password(SERVICE, UNBOUND_ACCOUNT))
+    except _FAILURES:
+        return False
+
+
+def backend_name() -> str:
+    """The keyring backend's name, e.g. ``SecretService Keyring``, or why there is none."""
+    try:
+        kr = keyring.get_keyring()
+    except Exception as exc:
+        return f"unavailable ({exc})"
+    name = getattr(kr, "name", None) or type(kr).__name__
+    if type(kr).__module__.startswith("keyring.backends.fail"):
+        return f"{name} (no usable keyring)"
+    return str(name)
+
+
+def keyring_works() -> bool:
+    """A keyring backend answers reads and is not the ``fail`` backend."""
+    try:
+        keyring.get_password(SERVICE, UNBOUND_ACCOUNT)
+        return not type(keyring.get_keyring()).__module__.startswith("keyring.backends.fail")
+    except _FAILURES:
+        return False
