@@ -17,6 +17,8 @@ import json
 import os
 import sys
 
+from engine import vocabulary as vocab
+
 EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
 
 
@@ -39,12 +41,6 @@ def cmd_text(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _pct(m) -> str:
-    if m.value is None:
-        return f"N/A ({m.reason})"
-    return f"{m.value:.0%} ({m.numerator:g} of {m.denominator:g})"
-
-
 def render_summary(result, unusable_notes: list[str], quotes: dict[str, str] | None = None) -> str:
     """The short, plain-words summary ``arl score`` prints without ``--json``.
 
@@ -61,9 +57,9 @@ def render_summary(result, unusable_notes: list[str], quotes: dict[str, str] | N
     for v in result.verdicts:
         q = v.v1.text if v.v1 else (quotes or {}).get(v.comment_id, "")
         q = (q[:60] + "…") if len(q) > 61 else q
-        label = v.verdict.replace("_", " ").upper()
+        label = vocab.VERDICT_LABELS.get(v.verdict, v.verdict).upper()
         extra = []
-        if v.method in ("fuzzy", "diff"):
+        if v.method in vocab.APPROXIMATE_METHODS:
             extra.append(f"re-anchored approximately ({v.method})")
         elif v.method == "context":
             extra.append("moved; found by context")
@@ -73,7 +69,7 @@ def render_summary(result, unusable_notes: list[str], quotes: dict[str, str] | N
             extra.append("offsets repaired")
         if v.claim is not None:
             extra.append(
-                f"agent claimed {v.claim.replace('_', ' ')}: "
+                f"agent claimed {vocab.claim_words(v.claim)}: "
                 + ("agrees" if v.claim_agrees else "DISAGREES")
             )
         tail = f" [{'; '.join(extra)}]" if extra else ""
@@ -84,22 +80,9 @@ def render_summary(result, unusable_notes: list[str], quotes: dict[str, str] | N
         lines.append(f"  {note}")
     m = result.metrics
     lines.append("Metrics:")
-    lines.append(f"  attribution rate:        {_pct(m['attribution_rate'])}")
-    lines.append(f"  collateral churn:        {_pct(m['collateral_churn'])}")
-    lines.append(f"  claim accuracy:          {_pct(m['claim_accuracy'])}")
-    c = m["cost_per_attributed_fix"]
-    lines.append(
-        "  cost per attributed fix: "
-        + (
-            f"N/A ({c.reason})"
-            if c.value is None
-            else f"{c.value:,.0f} tokens ({c.numerator:g} tokens / {c.denominator:g} edits)"
-        )
-    )
-    r = m["rounds_to_converge"]
-    lines.append(
-        "  rounds to converge:      " + (f"N/A ({r.reason})" if r.value is None else f"{r.value:g}")
-    )
+    for name in vocab.METRIC_NAMES:
+        title = vocab.METRIC_TITLES[name].lower() + ":"
+        lines.append(f"  {title:<25}{vocab.metric_text(name, m[name])}")
     return "\n".join(lines)
 
 

@@ -310,7 +310,8 @@ def cmd_bundle_export(args: argparse.Namespace) -> int:
 
 
 def cmd_bundle_show(args: argparse.Namespace) -> int:
-    from engine.bundle import METRIC_LABELS, BundleError, open_bundle
+    from engine import vocabulary as vocab
+    from engine.bundle import BundleError, open_bundle
 
     try:
         b = open_bundle(args.path)
@@ -328,11 +329,8 @@ def cmd_bundle_show(args: argparse.Namespace) -> int:
         f"to {b.manifest.get('finished_at')}; tokens {b.manifest.get('tokens')}"
     )
     for name, m in b.metrics.items():
-        label = METRIC_LABELS.get(name, (name,))[0]
-        if m.value is None:
-            print(f"  {label}: N/A ({m.reason})")
-        else:
-            print(f"  {label}: {m.value:.4g} ({m.numerator:g} / {m.denominator:g})")
+        label = vocab.METRIC_TITLES.get(name, name)
+        print(f"  {label}: {vocab.metric_text(name, m)}")
     return EXIT_TAMPERED if b.tampered else EXIT_OK
 
 

@@ -205,7 +205,7 @@ def test_human_summary_says_na_in_words(tmp_path, capsys):
     assert main(["score", "--v1", str(v1), "--v2", str(v1), "--comments", str(c)]) == 0
     out = capsys.readouterr().out
     assert "c1: UNTOUCHED" in out
-    assert "collateral churn:        N/A (nothing changed" in out
+    assert "collateral churn:        N/A \u2014 nothing changed" in out
     assert "attribution rate:        0% (0 of 1)" in out  # a real zero, with its counts
 
 
