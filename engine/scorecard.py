@@ -11,48 +11,22 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from engine import vocabulary as vocab
 from engine.models import METRIC_NAMES, STALE_ANCHOR_MESSAGE, VERIFICATION_MESSAGE
 
+# The words come from engine.vocabulary (one vocabulary), shaped for this page.
 VERDICT_LABELS = {
-    "edited": ("\u270e", "Edited", "The commented text was changed."),
-    "untouched": ("\u25cb", "Untouched", "The commented text is the same as before."),
-    "deleted": ("\u2716", "Deleted", "The commented text was removed."),
-    "stale_anchor": (
-        "\u26a0",
-        "Stale anchor",
-        "The comment's quote is not in the version the agent was given.",
-    ),
+    v: (
+        vocab.VERDICT_ICONS[v],
+        vocab.VERDICT_LABELS[v].capitalize(),
+        vocab.VERDICT_MEANINGS[v][0].upper() + vocab.VERDICT_MEANINGS[v][1:] + ".",
+    )
+    for v in vocab.VERDICTS
 }
-METHOD_WORDS = {
-    "exact": "found in the same place",
-    "context": "found elsewhere by its surrounding text (moved)",
-    "fuzzy": "found approximately (rewritten in place)",
-    "diff": "compared with the text that replaced it",
-    "none": "",
-}
-METRIC_LABELS = {
-    "attribution_rate": (
-        "Attribution rate",
-        "Share of actionable comments whose text was actually edited.",
-    ),
-    "collateral_churn": (
-        "Collateral churn",
-        "Share of all changed characters that lie outside every commented "
-        "passage (lower is better).",
-    ),
-    "claim_accuracy": (
-        "Claim accuracy",
-        "Share of the agent's claims that agree with what the text shows.",
-    ),
-    "cost_per_attributed_fix": (
-        "Cost per attributed fix",
-        "API tokens the whole run used, per comment actually edited.",
-    ),
-    "rounds_to_converge": (
-        "Rounds to converge",
-        "Pushes until no actionable comment was left unresolved.",
-    ),
-}
+"""verdict -> (icon, label, meaning)."""
+METHOD_WORDS = {**vocab.METHOD_WORDS, "none": ""}
+METRIC_LABELS = {n: (vocab.METRIC_TITLES[n], vocab.METRIC_MEANINGS[n]) for n in vocab.METRIC_NAMES}
+"""metric name -> (label, meaning)."""
 
 _CSS = """
 body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1c1c1c;margin:0;
@@ -94,21 +68,8 @@ def _metric_row(name: str, m: dict[str, Any]) -> str:
         value = '<span class="na">N/A</span>'
         detail = f'<span class="na">Not measurable:</span> {_e(m.get("reason", ""))}'
     else:
-        v, n, d = m.get("value"), m.get("numerator"), m.get("denominator")
-        if name in ("attribution_rate", "collateral_churn", "claim_accuracy"):
-            value = f"{float(v) * 100:.1f}%"
-            words = {
-                "attribution_rate": "actionable comments edited",
-                "collateral_churn": "changed characters outside every anchor",
-                "claim_accuracy": "claims agree with the text",
-            }[name]
-            detail = f"{_fmt_num(n)} of {_fmt_num(d)} {words}"
-        elif name == "cost_per_attributed_fix":
-            value = f"{_fmt_num(float(v))} tokens"
-            detail = f"{_fmt_num(n)} tokens / {_fmt_num(d)} edited comment(s)"
-        else:
-            value = _fmt_num(v)
-            detail = f"{_fmt_num(v)} push(es)"
+        value = _e(vocab.metric_value(name, m))
+        detail = _e(vocab.metric_detail(name, m))
     return (
         f"<tr><th>{_e(label)}<div class='muted'>{_e(meaning)}</div></th>"
         f"<td class='num'>{value}</td><td>{detail}</td></tr>"
@@ -240,7 +201,9 @@ def render_scorecard(
                 if agrees is False
                 else ""
             )
-            claim_cell = f"{_e(claim.replace('_', ' '))}<div class='muted'>{_e(verdict_word)}</div>"
+            claim_cell = (
+                f"{_e(vocab.claim_words(claim))}<div class='muted'>{_e(verdict_word)}</div>"
+            )
         method = v.get("method")
         how_words = METHOD_WORDS.get(str(method), str(method or ""))
         how = f"<div class='muted'>{_e(how_words)}</div>" if how_words else ""
