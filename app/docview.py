@@ -39,6 +39,8 @@ from PySide6.QtWebEngineCore import (
 )
 from PySide6.QtWebEngineWidgets import QWebEngineView
 
+from engine import vocabulary as vocab
+
 WORLD = QWebEngineScript.ScriptWorldId.ApplicationWorld
 CSP = (
     "script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'; "
@@ -47,7 +49,7 @@ CSP = (
 
 # -------------------------------------------------------------------------------------------
 # Verdict styles: Okabe-Ito colours (colour-blind safe), and never colour alone: each kind
-# has its own underline style, an icon and a label.
+# has its own underline style, an icon and a label (the words from engine.vocabulary).
 # -------------------------------------------------------------------------------------------
 
 
@@ -64,37 +66,37 @@ class SpanStyle:
 
 STYLES: dict[str, SpanStyle] = {
     "edited": SpanStyle(
-        "edited",
-        "\u270e",
+        vocab.VERDICT_LABELS["edited"],
+        vocab.VERDICT_ICONS["edited"],
         "#009E73",
         "rgba(0,158,115,.22)",
         "solid",
-        description="the anchored text was changed",
+        description=vocab.VERDICT_MEANINGS["edited"],
     ),
     "untouched": SpanStyle(
-        "untouched",
-        "\u25cb",
+        vocab.VERDICT_LABELS["untouched"],
+        vocab.VERDICT_ICONS["untouched"],
         "#D55E00",
         "rgba(213,94,0,.22)",
         "wavy",
-        description="the anchored text is unchanged",
+        description=vocab.VERDICT_MEANINGS["untouched"],
     ),
     "deleted": SpanStyle(
-        "deleted",
-        "\u2715",
+        vocab.VERDICT_LABELS["deleted"],
+        vocab.VERDICT_ICONS["deleted"],
         "#0072B2",
         "rgba(0,114,178,.20)",
         "double",
-        description="the quoted text is gone from v2",
+        description=vocab.VERDICT_MEANINGS["deleted"],
     ),
     "stale_anchor": SpanStyle(
-        "stale anchor",
-        "?",
+        vocab.VERDICT_LABELS["stale_anchor"],
+        vocab.VERDICT_ICONS["stale_anchor"],
         "#CC79A7",
         "rgba(204,121,167,.25)",
         "dotted",
         badge_text="#000000",
-        description="made on another version; not counted",
+        description=vocab.VERDICT_MEANINGS["stale_anchor"],
     ),
     "comment": SpanStyle(
         "comment",

@@ -88,8 +88,8 @@ VERDICT_MEANINGS: dict[str, str] = {
     "edited": "the anchored text was changed",
     "untouched": "the anchored text is unchanged",
     "deleted": "the quoted text is gone from the new version",
-    "stale_anchor": "made on another version and not in the one the agent was given; "
-    "not counted in any metric",
+    "stale_anchor": "made on another version and absent from the one the agent was given; "
+    "not counted",
 }
 
 METHOD_WORDS: dict[str, str] = {
