@@ -8,6 +8,11 @@ One concern per module:
   ``WorkspaceTools``).
 - ``engine.agent.revision``: the conversation (``RevisionAgent.work_round`` with its
   narration nudge), the report call and ``parse_report``.
+- ``engine.agent.notools``: the no-tools mode (``NoToolsAgent``): one plain request per
+  round, the program does the tool work.
+- ``engine.agent.modes``: ``make_agent`` picks the agent for ``tools``/``no-tools``/``auto``.
+- ``engine.agent.wire``: reading what servers really send (quirks repaired, JSON bounded).
+- ``engine.agent.capabilities``: what an endpoint + model can do, remembered.
 
 The names below are re-exported so ``from engine.agent import X`` keeps working.
 """
@@ -23,6 +28,8 @@ from engine.agent.client import (
     Usage,
     safe_url,
 )
+from engine.agent.modes import MODES, ModeAgent, make_agent
+from engine.agent.notools import NoToolsAgent
 from engine.agent.revision import (
     NUDGE_PROMPT,
     REPEAT_HINT,
@@ -37,6 +44,7 @@ from engine.agent.tools import MAX_PUSH_CHARS, TOOL_NAMES, TOOLS, ToolOutcome, W
 
 __all__ = [
     "MAX_PUSH_CHARS",
+    "MODES",
     "NUDGE_PROMPT",
     "REPEAT_HINT",
     "REPORT_SYSTEM_PROMPT",
@@ -46,7 +54,9 @@ __all__ = [
     "AgentConfig",
     "AgentError",
     "CallResult",
+    "ModeAgent",
     "ModelClient",
+    "NoToolsAgent",
     "RevisionAgent",
     "RoundWork",
     "RunCancelled",
@@ -55,6 +65,7 @@ __all__ = [
     "Trace",
     "Usage",
     "WorkspaceTools",
+    "make_agent",
     "parse_report",
     "report_token_cap",
     "safe_url",

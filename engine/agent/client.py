@@ -17,11 +17,26 @@ reason); never a zero standing for "unknown".
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.agent.wire import (
+    Answer,
+    JSONProblem,
+    UsageReading,
+    context_limit,
+    estimate_tokens,
+    is_context_error,
+    load_json,
+    read_answer,
+    read_usage,
+    server_message,
+)
 from engine.workspace import now_iso
 
 
@@ -29,8 +44,11 @@ class AgentError(RuntimeError):
     """The model endpoint failed in a way the run cannot continue from.
 
     ``kind``: ``auth`` (key refused), ``model`` (unknown model), ``network`` (retries
-    exhausted, unreachable), ``timeout`` (no answer in time, listing models), ``protocol`` (malformed answer, refused request), ``budget``
-    (token limit of the run reached). ``str()`` is one plain sentence with the fix.
+    exhausted, unreachable, no complete answer in time), ``timeout`` (no answer in time,
+    listing models), ``protocol`` (malformed answer, refused request: the server's own
+    message is quoted), ``context`` (the request does not fit the model's context: sizes
+    and the fix are given), ``budget`` (token limit of the run reached). ``status``: the
+    HTTP status when there was one. ``str()`` is one plain sentence with the fix.
     """
 
     def __init__(self, kind: str, message: str, status: int | None = None):
@@ -76,6 +94,15 @@ class AgentConfig:
     """Compatibility switch for servers whose chat template drops ``tool`` messages (e.g.
     llama-cpp-python's ``chatml-function-calling``): after each batch of tool results, the
     same results are repeated in a ``user`` message so the model can read them."""
+    system_prompt: str | None = None
+    """The work instructions (tools mode); None: the built-in ``SYSTEM_PROMPT``. Suites pass
+    instruction variants this way. Recorded in ``public()`` as its SHA-256, not the text."""
+    mode: str = "tools"
+    """How the agent works: ``tools`` (the model calls the five tools), ``no-tools`` (one
+    plain chat request per round for the revised document and a disposition per comment;
+    the program does the tool work) or ``auto`` (tools, switching to no-tools when the
+    server refuses tools or the model calls none in its first two turns). See
+    ``engine.agent.modes``."""
 
     def public(self) -> dict[str, Any]:
         """The settings that may be written to a trace or manifest (no key)."""
@@ -90,6 +117,10 @@ class AgentConfig:
             "temperature": self.temperature,
             "max_output_tokens": self.max_output_tokens,
             "echo_tool_results": self.echo_tool_results,
+            "mode": self.mode,
+            "system_prompt_sha256": hashlib.sha256(self.system_prompt.encode("utf-8")).hexdigest()
+            if self.system_prompt is not None
+            else None,
             "api_key_set": bool(self.api_key),
         }
 
@@ -119,18 +150,23 @@ class Usage:
         self.unreported = 0
 
     def add(self, usage: Any) -> int | None:
-        """Add one call's ``usage`` object (or None); returns that call's total or None."""
+        """Add one call's usage: a ``wire.UsageReading``, a usage dict or object, or None.
+        Returns that call's total, or None when it is unreported or not plain integers."""
         self.calls += 1
-        total = getattr(usage, "total_tokens", None) if usage is not None else None
-        if total is None:
+        if not isinstance(usage, UsageReading):
+            if usage is not None and not isinstance(usage, dict):
+                usage = {
+                    k: getattr(usage, k, None)
+                    for k in ("prompt_tokens", "completion_tokens", "total_tokens")
+                }
+            usage = read_usage(usage)
+        if usage.total is None:
             self.unreported += 1
             return None
-        p = getattr(usage, "prompt_tokens", 0) or 0
-        c = getattr(usage, "completion_tokens", 0) or 0
-        self.prompt += p
-        self.completion += c
-        self.known += int(total)
-        return int(total)
+        self.prompt += usage.prompt
+        self.completion += usage.completion
+        self.known += usage.total
+        return usage.total
 
     @property
     def total(self) -> int | None:
@@ -182,39 +218,24 @@ class Trace:
         return {"started_at": self.started_at, "entries": self.entries}
 
 
-def _message_to_dict(msg: Any) -> dict[str, Any]:
-    """The assistant message of a response as a plain chat message dict."""
-    out: dict[str, Any] = {"role": "assistant", "content": getattr(msg, "content", None) or ""}
-    calls = []
-    for i, tc in enumerate(getattr(msg, "tool_calls", None) or []):
-        fn = getattr(tc, "function", None)
-        if fn is None:
-            continue
-        calls.append(
-            {
-                "id": getattr(tc, "id", None) or f"call_{i}",
-                "type": "function",
-                "function": {
-                    "name": getattr(fn, "name", "") or "",
-                    "arguments": getattr(fn, "arguments", "") or "",
-                },
-            }
-        )
-    if calls:
-        out["tool_calls"] = calls
-    return out
-
-
 @dataclass
 class CallResult:
-    """One completed chat call: the assistant ``message`` dict, ``finish_reason``,
-    ``tokens`` (None: no usage reported), ``seconds`` (wall time incl. retries), ``retries``."""
+    """One completed chat call: the assistant ``message`` dict (normalised by
+    ``wire.read_answer``: reasoning stripped, tool-call ids unique, arguments strings),
+    ``finish_reason``, ``tokens`` (None: no usage reported), ``seconds`` (wall time incl.
+    retries), ``retries``, ``reasoning`` (removed from the answer, "" when none) and
+    ``quirks`` (what was repaired)."""
 
     message: dict[str, Any]
     finish_reason: str | None
     tokens: int | None
     seconds: float
     retries: int
+    reasoning: str = ""
+    quirks: list[str] = field(default_factory=list)
+
+
+_KEYLIKE = re.compile(r"(Bearer\s+)[^\s\"',;]+|\bsk-[A-Za-z0-9_\-]{6,}", re.I)
 
 
 class ModelClient:
@@ -241,6 +262,16 @@ class ModelClient:
         self._client: Any = None
         self.model_seconds = 0.0
         self._sent: dict[str, int] = {}
+        self._ids: dict[str, set[str]] = {}
+        self.document_chars: int | None = None
+        """Characters of the document under review (set by the agent): the context-length
+        error states its size in tokens."""
+        self.quirks_seen: dict[str, int] = {}
+        """Each quirk repaired in this client's answers (``wire.Answer.quirks``) -> count."""
+        self.reasoning_seen = 0
+        self.context_limit: int | None = None
+        """The model's context size in tokens when an error said it."""
+        self.usage_problems: list[str] = []
 
     async def __aenter__(self) -> ModelClient:
         import openai
@@ -264,58 +295,133 @@ class ModelClient:
             except Exception:  # closing a broken connection must not mask the real error
                 pass
 
-    def _classify(self, exc: BaseException) -> tuple[bool, AgentError | None, float | None]:
+    def _redact(self, text: str) -> str:
+        """``text`` without the API key or anything shaped like a bearer token."""
+        key = self.config.api_key
+        if key:
+            text = text.replace(key, "[redacted]")
+        return _KEYLIKE.sub(lambda m: (m.group(1) or "") + "[redacted]", text)
+
+    def _server_says(self, exc: Any) -> str:
+        """The server's own message for an HTTP error (``error.message`` of the body, else
+        the body's text), redacted and shortened; "" when there is none."""
+        msg = server_message(getattr(exc, "body", None))
+        if not msg:
+            resp = getattr(exc, "response", None)
+            try:
+                text = resp.text if resp is not None else ""
+            except Exception:
+                text = ""
+            try:
+                msg = server_message(load_json(text)) if text.strip() else ""
+            except JSONProblem:
+                msg = server_message(text)
+        return self._redact(msg)
+
+    def _context_error(self, said: str, body: Any, status: int | None, request_chars: int):
+        """The AgentError for a request that did not fit the model's context."""
+        limit = context_limit(said, body)
+        self.context_limit = limit or self.context_limit
+        parts = []
+        if self.document_chars is not None:
+            parts.append(
+                f"the document is about {estimate_tokens(self.document_chars):,} tokens "
+                f"({self.document_chars:,} characters; estimate at 4 characters per token)"
+            )
+        parts.append(
+            f"the whole request about {estimate_tokens(request_chars):,} tokens (estimate)"
+        )
+        parts.append(
+            f"the model's limit is {limit:,} tokens, as the server says"
+            if limit
+            else "the server did not say the model's limit"
+        )
+        return AgentError(
+            "context",
+            f"the request does not fit the model's context: {'; '.join(parts)}. The server "
+            f'said: "{said}". Use a model with a larger context window, start the server '
+            "with a larger context (llama.cpp: -c 32768; Ollama: num_ctx; LM Studio: the "
+            "model's context length), or review a shorter document.",
+            status,
+        )
+
+    def _classify(
+        self, exc: BaseException, *, retry_server_errors: bool = True, request_chars: int = 0
+    ) -> tuple[bool, AgentError | None, float | None]:
         """(retryable, fatal error or None, retry-after seconds or None)."""
         import openai
 
         url = safe_url(self.config.base_url)
+        if isinstance(exc, TimeoutError):
+            return True, None, None
         if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
+            said = self._server_says(exc)
             return (
                 False,
                 AgentError(
                     "auth",
                     f"the endpoint {url} refused the API key "
-                    f"({getattr(exc, 'status_code', 401)}); set the right key in the keyring "
-                    "or OPENAI_API_KEY",
+                    f"({getattr(exc, 'status_code', 401)}"
+                    + (f': "{said}"' if said else "")
+                    + "); set the right key in the keyring or OPENAI_API_KEY",
+                    getattr(exc, "status_code", 401),
                 ),
                 None,
             )
         if isinstance(exc, openai.NotFoundError):
+            said = self._server_says(exc)
             return (
                 False,
                 AgentError(
                     "model",
                     f"the endpoint {url} does not know the model '{self.config.model}' "
-                    "(404); check the model name (arl doctor lists the models it serves) and the "
-                    "base URL",
+                    "(404" + (f': "{said}"' if said else "") + "); check the model name "
+                    "(arl doctor lists the models it serves) and the base URL",
+                    404,
                 ),
                 None,
             )
-        if isinstance(exc, openai.RateLimitError | openai.InternalServerError):
-            after = None
-            resp = getattr(exc, "response", None)
-            if resp is not None:
-                try:
-                    after = float(resp.headers.get("retry-after", ""))
-                except (TypeError, ValueError):
-                    after = None
-            return True, None, after
-        if isinstance(exc, openai.APITimeoutError | openai.APIConnectionError):
-            return True, None, None
         if isinstance(exc, openai.APIStatusError):
-            if exc.status_code >= 500:
-                return True, None, None
+            status = exc.status_code
+            said = self._server_says(exc)
+            if is_context_error(said):
+                body = getattr(exc, "body", None)
+                return False, self._context_error(said, body, status, request_chars), None
+            if isinstance(exc, openai.RateLimitError) or (status >= 500 and retry_server_errors):
+                after = None
+                resp = getattr(exc, "response", None)
+                if resp is not None:
+                    try:
+                        after = float(resp.headers.get("retry-after", ""))
+                    except (TypeError, ValueError):
+                        after = None
+                    if after is not None and not (after >= 0):  # NaN, negative
+                        after = None
+                return True, None, after
             return (
                 False,
                 AgentError(
                     "protocol",
-                    f"the endpoint {url} refused the request "
-                    f"({exc.status_code}): {_short(str(exc))}",
-                    exc.status_code,
+                    f"the endpoint {url} refused the request (HTTP {status}): "
+                    + (f'"{said}"' if said else "no explanation in the answer"),
+                    status,
                 ),
                 None,
             )
+        if isinstance(exc, openai.APITimeoutError | openai.APIConnectionError):
+            return True, None, None
         return False, None, None
+
+    def _describe_failure(self, exc: BaseException) -> str:
+        if isinstance(exc, TimeoutError):
+            return (
+                f"no complete answer within {self.config.request_timeout:g} s "
+                "(the time limit of a whole call)"
+            )
+        said = self._server_says(exc) if hasattr(exc, "status_code") else ""
+        if said:
+            return f'HTTP {getattr(exc, "status_code", "?")}: "{said}"'
+        return f"{type(exc).__name__}: {_short(self._redact(str(exc)))}"
 
     async def chat(
         self,
@@ -328,11 +434,17 @@ class ModelClient:
         tool_choice: str | None = None,
         response_format: dict[str, Any] | None = None,
         max_tokens: int | None = None,
+        retry_server_errors: bool = True,
     ) -> CallResult:
         """One chat completion. Raises AgentError, TokenBudgetExceeded or RunCancelled.
 
         ``conversation`` names the message list so the trace stores only the messages new
         since the previous call of the same conversation (the full list can be rebuilt).
+        ``request_timeout`` bounds each attempt as a whole (connect, wait and read), so a
+        server dripping bytes cannot hold a call open. ``retry_server_errors=False``: a 5xx
+        answer is raised at once as a ``protocol`` AgentError with its status (used for
+        optional request features the caller can drop, e.g. ``tool_choice="required"``).
+        A context-length refusal is an AgentError of kind ``context``.
         """
         if self._client is None:
             raise RuntimeError("ModelClient used outside 'async with'")
@@ -377,6 +489,7 @@ class ModelClient:
             usage=None,
             duration_s=None,
         )
+        request_chars = sum(len(json.dumps(m, ensure_ascii=False)) for m in messages)
         started = time.monotonic()
         retries = 0
         delay = cfg.backoff_initial
@@ -384,7 +497,11 @@ class ModelClient:
             self.check_cancel()
             t0 = time.monotonic()
             try:
-                resp = await self._client.chat.completions.create(**kwargs)
+                raw = await asyncio.wait_for(
+                    self._client.chat.completions.with_raw_response.create(**kwargs),
+                    timeout=cfg.request_timeout,
+                )
+                body_bytes = raw.http_response.content
             except asyncio.CancelledError:
                 self.model_seconds += time.monotonic() - t0
                 entry["attempts"].append(
@@ -394,10 +511,12 @@ class ModelClient:
             except Exception as exc:  # classified below; unknown ones re-raised
                 spent = time.monotonic() - t0
                 self.model_seconds += spent
-                retryable, fatal, after = self._classify(exc)
+                retryable, fatal, after = self._classify(
+                    exc, retry_server_errors=retry_server_errors, request_chars=request_chars
+                )
                 entry["attempts"].append(
                     {
-                        "error": f"{type(exc).__name__}: {_short(str(exc))}",
+                        "error": self._describe_failure(exc),
                         "status": getattr(exc, "status_code", None),
                         "seconds": round(spent, 4),
                     }
@@ -408,16 +527,15 @@ class ModelClient:
                 if not retryable:
                     entry["duration_s"] = round(time.monotonic() - started, 4)
                     raise AgentError(
-                        "protocol",
-                        f"the model call failed: {type(exc).__name__}: {_short(str(exc))}",
+                        "protocol", f"the model call failed: {self._describe_failure(exc)}"
                     ) from None
                 if retries >= cfg.max_retries:
                     entry["duration_s"] = round(time.monotonic() - started, 4)
                     raise AgentError(
                         "network",
                         f"the endpoint {safe_url(cfg.base_url)} did not answer "
-                        f"after {retries + 1} attempt(s): {type(exc).__name__}: "
-                        f"{_short(str(exc))}",
+                        f"after {retries + 1} attempt(s): {self._describe_failure(exc)}",
+                        getattr(exc, "status_code", None),
                     ) from None
                 wait = min(after if after is not None else delay, cfg.backoff_max)
                 retries += 1
@@ -427,66 +545,128 @@ class ModelClient:
                 continue
             self.model_seconds += time.monotonic() - t0
             break
-        choices = getattr(resp, "choices", None) or []
-        if not choices:
-            entry["duration_s"] = round(time.monotonic() - started, 4)
-            raise AgentError("protocol", "the endpoint answered with no choices")
-        message = _message_to_dict(choices[0].message)
-        usage_obj = getattr(resp, "usage", None)
-        tokens = self.usage.add(usage_obj)
+        entry["duration_s"] = round(time.monotonic() - started, 4)
+        answer = self._read(body_bytes, tools, conversation, request_chars)
+        tokens = self.usage.add(answer.usage)
         seconds = time.monotonic() - started
+        for q in answer.quirks:
+            self.quirks_seen[q] = self.quirks_seen.get(q, 0) + 1
+        if answer.reasoning:
+            self.reasoning_seen += 1
+        if answer.usage.problem:
+            self.usage_problems.append(answer.usage.problem)
+        response: dict[str, Any] = {
+            "message": answer.message,
+            "finish_reason": answer.finish_reason,
+        }
+        if answer.raw_content is not None:
+            response["content_as_sent"] = answer.raw_content
+        if answer.reasoning:
+            response["reasoning"] = answer.reasoning
+        if answer.quirks:
+            response["quirks"] = answer.quirks
         entry.update(
-            response={
-                "id": getattr(resp, "id", None),
-                "model": getattr(resp, "model", None),
-                "message": message,
-                "finish_reason": choices[0].finish_reason,
-            },
+            response=response,
             usage=None
-            if usage_obj is None
+            if answer.usage.total is None
             else {
-                "prompt_tokens": getattr(usage_obj, "prompt_tokens", None),
-                "completion_tokens": getattr(usage_obj, "completion_tokens", None),
-                "total_tokens": getattr(usage_obj, "total_tokens", None),
+                "prompt_tokens": answer.usage.prompt,
+                "completion_tokens": answer.usage.completion,
+                "total_tokens": answer.usage.total,
             },
             duration_s=round(seconds, 4),
             retries=retries,
         )
-        result = CallResult(message, choices[0].finish_reason, tokens, seconds, retries)
+        if answer.usage.problem:
+            entry["usage_problem"] = answer.usage.problem
+        result = CallResult(
+            answer.message,
+            answer.finish_reason,
+            tokens,
+            seconds,
+            retries,
+            answer.reasoning,
+            answer.quirks,
+        )
         if self.on_call is not None:
             self.on_call(purpose, result)
         return result
+
+    def _read(
+        self,
+        body_bytes: bytes,
+        tools: list[dict[str, Any]] | None,
+        conversation: str,
+        request_chars: int,
+    ) -> Answer:
+        """The answer in a 200 response body, or AgentError (``protocol``/``context``)."""
+        url = safe_url(self.config.base_url)
+        try:
+            body = load_json(body_bytes)
+        except JSONProblem as exc:
+            raise AgentError(
+                "protocol", f"the endpoint {url} answered with something unreadable: {exc}"
+            ) from None
+        if isinstance(body, dict) and "error" in body and not body.get("choices"):
+            said = self._redact(server_message(body))
+            if is_context_error(said):
+                raise self._context_error(said, body, None, request_chars)
+            raise AgentError(
+                "protocol",
+                f"the endpoint {url} answered with an error: "
+                + (f'"{said}"' if said else "no explanation in the answer"),
+            )
+        names = {t["function"]["name"] for t in tools} if tools else None
+        try:
+            return read_answer(body, names, self._ids.setdefault(conversation, set()))
+        except ValueError as exc:
+            raise AgentError("protocol", f"the endpoint {url} answered badly: {exc}") from None
 
     def unsent(self, conversation: str, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Messages of ``conversation`` appended after its last call (never sent)."""
         return messages[self._sent.get(conversation, 0) + 1 :] if messages else []
 
     async def list_models(self) -> list[str]:
-        """Model ids the endpoint serves. Raises AgentError."""
+        """Model ids the endpoint serves. Raises AgentError (``timeout`` when no complete
+        answer came within ``request_timeout`` seconds)."""
         if self._client is None:
             raise RuntimeError("ModelClient used outside 'async with'")
+        url = safe_url(self.config.base_url)
         try:
-            page = await self._client.models.list()
+            raw = await asyncio.wait_for(
+                self._client.models.with_raw_response.list(), timeout=self.config.request_timeout
+            )
+            body_bytes = raw.http_response.content
         except Exception as exc:
             import openai
 
             _, fatal, _ = self._classify(exc)
             if fatal is not None:
                 raise fatal from None
-            if isinstance(exc, openai.APITimeoutError):
+            if isinstance(exc, openai.APITimeoutError | TimeoutError):
                 raise AgentError(
                     "timeout",
-                    f"the endpoint {safe_url(self.config.base_url)} did "
-                    f"not answer within {self.config.request_timeout:g} s "
-                    "(busy or slow)",
+                    f"the endpoint {url} did not answer within "
+                    f"{self.config.request_timeout:g} s (busy or slow)",
                 ) from None
             raise AgentError(
-                "network",
-                f"the endpoint {safe_url(self.config.base_url)} "
-                f"cannot be reached: {type(exc).__name__}: "
-                f"{_short(str(exc))}",
+                "network", f"the endpoint {url} cannot be reached: {self._describe_failure(exc)}"
             ) from None
-        return [m.id for m in getattr(page, "data", []) or []]
+        try:
+            body = load_json(body_bytes)
+        except JSONProblem as exc:
+            raise AgentError(
+                "protocol", f"the endpoint {url} lists its models unreadably: {exc}"
+            ) from None
+        data = body.get("data") if isinstance(body, dict) else None
+        if not isinstance(data, list):
+            data = body.get("models") if isinstance(body, dict) else None
+        out = []
+        for m in data if isinstance(data, list) else []:
+            mid = m.get("id") or m.get("name") if isinstance(m, dict) else None
+            if isinstance(mid, str):
+                out.append(mid)
+        return out
 
 
 def _short(text: str, n: int = 300) -> str:

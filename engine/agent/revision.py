@@ -11,13 +11,17 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.agent.client import AgentError, ModelClient
+from engine.agent import capabilities
+from engine.agent.client import AgentError, CallResult, ModelClient, TokenBudgetExceeded
 from engine.agent.tools import TOOLS, ToolOutcome, WorkspaceTools
+from engine.agent.wire import DECODER as REPORT_DECODER
+from engine.agent.wire import JSONProblem, find_huge, load_json
 from engine.comments_io import parse_claim_report
 from engine.models import ClaimReport, Comment
 
@@ -87,7 +91,10 @@ def parse_report(text: str | None, known_ids: list[str]) -> ClaimReport:
 
     Accepted: an object with a ``comments`` list of ``{comment_id, claim, change_summary?,
     rationale?}`` with ``claim`` in ``addressed | not_addressed | stale_anchor``, each id
-    among ``known_ids`` and listed once, and an optional string ``notes``.
+    among ``known_ids`` and listed once, and an optional string ``notes``. The object may
+    be the whole answer, inside a code fence, or (servers without a JSON mode) the first
+    JSON object in a short prose answer. An integer longer than ``wire.MAX_INT_DIGITS``
+    digits anywhere makes the report unusable.
     """
     if text is None or not text.strip():
         return ClaimReport.unusable("the report was empty")
@@ -96,15 +103,16 @@ def parse_report(text: str | None, known_ids: list[str]) -> ClaimReport:
         body = body.strip("`")
         body = body[4:] if body.lower().startswith("json") else body
     try:
-        obj = json.loads(body)
-    except json.JSONDecodeError as exc:
-        what = exc.msg[0].lower() + exc.msg[1:]
-        what = what[:-3] if what.endswith(" at") else what
+        obj = load_json(body)
+    except JSONProblem as exc:
+        obj = _embedded_object(body)
+        if obj is None:
+            return ClaimReport.unusable(f"the report is {exc} of {len(body)}")
+    huge = find_huge(obj)
+    if huge is not None:
         return ClaimReport.unusable(
-            f"the report is not valid JSON: {what} at character {exc.pos} of {len(body)}"
+            f"the report contains an integer of {huge.digits} digits, which no report field holds"
         )
-    except RecursionError:
-        return ClaimReport.unusable("the report is JSON nested too deeply to be a report")
     report = parse_claim_report(obj)
     if not report.usable:
         return report
@@ -114,6 +122,31 @@ def parse_report(text: str | None, known_ids: list[str]) -> ClaimReport:
         shown = ", ".join(repr(u) for u in unknown[:10]) + (" ..." if len(unknown) > 10 else "")
         return ClaimReport.unusable(f"the report names comment ids that do not exist: {shown}")
     return report
+
+
+_FENCED = re.compile(r"```(?:json)?[ \t]*\n(.*?)\n?```", re.S | re.I)
+
+
+def _embedded_object(text: str) -> Any:
+    """The report object inside prose: a fenced block, else the first ``{...}`` that
+    parses and has a ``comments`` key. None when there is none."""
+    for m in _FENCED.finditer(text):
+        try:
+            return load_json(m.group(1))
+        except JSONProblem:
+            continue
+    start = text.find("{")
+    tries = 0
+    while 0 <= start < len(text) and tries < 20:  # bounded: a report is a few objects
+        tries += 1
+        try:
+            obj, _ = REPORT_DECODER.raw_decode(text, start)
+        except (json.JSONDecodeError, RecursionError):
+            obj = None
+        if isinstance(obj, dict) and "comments" in obj:
+            return obj
+        start = text.find("{", start + 1)
+    return None
 
 
 def report_token_cap(n_comments: int) -> int:
@@ -152,21 +185,95 @@ class RevisionAgent:
         *,
         emit_tool: Callable[[int, ToolOutcome], None] | None = None,
         emit_nudge: Callable[[int, int, str], None] | None = None,
+        emit_notice: Callable[[int, str, str], None] | None = None,
         check_cancel: Callable[[], None] | None = None,
         system_prompt: str = SYSTEM_PROMPT,
+        switch_when_no_tools: bool = False,
     ):
         self.client = client
         self.tools = tools
         self.config = client.config
         self.emit_tool = emit_tool or (lambda r, o: None)
         self.emit_nudge = emit_nudge or (lambda r, n, t: None)
+        self.emit_notice = emit_notice or (lambda r, topic, t: None)
         self.check_cancel = check_cancel or (lambda: None)
         self.system_prompt = system_prompt
+        self.switch_when_no_tools = switch_when_no_tools
         self.push_summaries: list[tuple[int, str, str]] = []  # (round, version id, summary)
+        self.required_refused = ""
+        """Why ``tool_choice="required"`` is no longer sent ("" while it is)."""
+        self.required_ok = False
+        self.report_format_used: str | None = None
+        self.format_results: dict[str, tuple[str, str]] = {}
+        """``json_object``/``json_schema`` -> (PASS | FAIL, detail) as seen in this run."""
+        self.turns = 0
+        self.turns_with_calls = 0
+        self._noticed: set[str] = set()
+
+    def notice(self, round_no: int, topic: str, text: str, **data: Any) -> None:
+        """Say ``text`` once per ``topic`` per run: a trace note and an ``emit_notice``."""
+        if topic in self._noticed:
+            return
+        self._noticed.add(topic)
+        self.client.trace.add("note", round=round_no, topic=topic, text=text, **data)
+        self.emit_notice(round_no, topic, text)
+
+    async def _work_call(
+        self, messages: list[dict[str, Any]], round_no: int, conv: str, force: bool
+    ) -> CallResult:
+        """One work turn. With ``force``, asks for a tool call (``tool_choice="required"``)
+        unless the endpoint refused that before; a refusal (HTTP 400, 422 or 5xx) turns it
+        off for the rest of the run and the turn is sent again with ``auto``."""
+        cfg = self.config
+        required = force and not self.required_refused
+        first_in_auto = self.switch_when_no_tools and self.turns == 0
+        try:
+            res = await self.client.chat(
+                messages,
+                purpose="nudge" if force else "work",
+                round_no=round_no,
+                conversation=conv,
+                tools=TOOLS,
+                tool_choice="required" if required else "auto",
+                max_tokens=cfg.max_output_tokens,
+                retry_server_errors=not (required or first_in_auto),
+            )
+            self.required_ok = self.required_ok or required
+            return res
+        except AgentError as exc:
+            status = exc.status or 0
+            refused = exc.kind == "protocol" and (status in (400, 422) or status >= 500)
+            if first_in_auto and refused:
+                raise ToolsUnusable(
+                    f"the endpoint refused a request offering tools ({exc})", exc.status
+                ) from None
+            if not (required and refused):
+                raise
+            why = str(exc)
+        self.required_refused = why
+        self.notice(
+            round_no,
+            "tool_choice",
+            f"The endpoint refused tool_choice=required ({why}); nudges use tool_choice=auto "
+            "for the rest of the run.",
+        )
+        return await self.client.chat(
+            messages,
+            purpose="nudge",
+            round_no=round_no,
+            conversation=conv,
+            tools=TOOLS,
+            tool_choice="auto",
+            max_tokens=cfg.max_output_tokens,
+        )
 
     async def work_round(self, round_no: int, brief: str) -> RoundWork:
         """One round: the model calls tools until it ends its turn (after pushing, or after
-        ``max_nudges`` nudges) or ``max_turns_per_round`` turns are spent."""
+        ``max_nudges`` nudges) or ``max_turns_per_round`` turns are spent.
+
+        With ``switch_when_no_tools`` (auto mode), raises ``ToolsUnusable`` when the first
+        request offering tools is refused or the model called no tool in its first two
+        turns of the run."""
         cfg = self.config
         work = RoundWork()
         conv = f"work-{round_no}"
@@ -177,49 +284,32 @@ class RevisionAgent:
         force = False
         pushed_before = len(self.tools.pushed)
         seen_reads: dict[tuple[str, str], str] = {}
+        self.client.document_chars = self.tools.document_chars()
         while work.turns < cfg.max_turns_per_round:
             self.check_cancel()
-            try:
-                res = await self.client.chat(
-                    messages,
-                    purpose="nudge" if force else "work",
-                    round_no=round_no,
-                    conversation=conv,
-                    tools=TOOLS,
-                    tool_choice="required" if force else "auto",
-                    max_tokens=cfg.max_output_tokens,
-                )
-            except AgentError as exc:
-                # Some servers refuse tool_choice="required" (400): nudge with "auto".
-                if not (force and exc.kind == "protocol" and exc.status in (400, 422)):
-                    raise
-                self.client.trace.add(
-                    "note",
-                    round=round_no,
-                    text="the endpoint refused tool_choice=required; the nudge is sent with auto",
-                    error=str(exc),
-                )
-                res = await self.client.chat(
-                    messages,
-                    purpose="nudge",
-                    round_no=round_no,
-                    conversation=conv,
-                    tools=TOOLS,
-                    tool_choice="auto",
-                    max_tokens=cfg.max_output_tokens,
-                )
+            res = await self._work_call(messages, round_no, conv, force)
             work.turns += 1
+            self.turns += 1
             force = False
             msg = res.message
             messages.append(msg)
             calls = msg.get("tool_calls") or []
             if calls:
+                self.turns_with_calls += 1
                 echoed: list[str] = []
                 for call in calls:
                     self.check_cancel()
                     fn = call["function"]
                     t0 = time.monotonic()
                     outcome = self.tools.dispatch(fn["name"], fn["arguments"])
+                    if (
+                        not outcome.ok
+                        and res.finish_reason == "length"
+                        and "not valid JSON" in outcome.result
+                    ):
+                        outcome.result += (
+                            " (your answer was cut off at its token limit: send a shorter call)"
+                        )
                     if outcome.ok and outcome.name in ("list_comments", "pull_document"):
                         # A read repeated with nothing changed in between: small models
                         # loop on these. Say so and name the next step instead.
@@ -252,6 +342,10 @@ class RevisionAgent:
                 continue
             text = msg.get("content") or ""
             work.final_text = text
+            if self.switch_when_no_tools and self.turns_with_calls == 0 and self.turns >= 2:
+                raise ToolsUnusable(
+                    f"the model called no tool in its first {self.turns} turns", None
+                )
             if len(self.tools.pushed) == pushed_before and work.nudges < cfg.max_nudges:
                 work.nudges += 1
                 self.emit_nudge(round_no, work.nudges, text)
@@ -274,13 +368,7 @@ class RevisionAgent:
             )
         return work
 
-    async def report(self, round_no: int, comments: list[Comment]) -> tuple[ClaimReport, str]:
-        """Ask for the structured report on ``comments``. Returns (report, raw text).
-
-        Never raises for a bad report (it becomes ``ClaimReport.unusable``); raises
-        AgentError/RunCancelled for a failed call like any other call.
-        """
-        self.check_cancel()
+    def _report_request(self, comments: list[Comment]) -> list[dict[str, Any]]:
         ids = [c.id for c in comments]
         lines = ["Comments (id, reviewer's comment, quoted passage):"]
         for c in comments:
@@ -303,18 +391,73 @@ class RevisionAgent:
         lines.append(f"You replied to: {', '.join(replied) or 'none'}.")
         lines.append("")
         lines.append("Report on every comment id above, as the JSON object described.")
-        messages = [
+        return [
             {"role": "system", "content": REPORT_SYSTEM_PROMPT},
             {"role": "user", "content": "\n".join(lines)},
         ]
-        res = await self.client.chat(
-            messages,
-            purpose="report",
-            round_no=round_no,
-            conversation=f"report-{round_no}",
-            response_format={"type": "json_object"},
-            max_tokens=report_token_cap(len(ids)),
-        )
+
+    async def report(self, round_no: int, comments: list[Comment]) -> tuple[ClaimReport, str]:
+        """Ask for the structured report on ``comments``. Returns (report, raw text).
+
+        The ``response_format`` ladder: ``json_object``, then (refused with HTTP 400, 415,
+        422 or 5xx) ``json_schema`` with the report's schema, then plain text with the
+        JSON asked for in the prompt; the one that got through is remembered for the
+        endpoint and model (``engine.agent.capabilities``) and tried first next time.
+
+        Never raises for a bad report or a failed report call: both become
+        ``ClaimReport.unusable(reason)`` (the verdicts come from the text; claim accuracy
+        is then N/A with the reason). Raises only TokenBudgetExceeded and RunCancelled.
+        """
+        self.check_cancel()
+        ids = [c.id for c in comments]
+        messages = self._report_request(comments)
+        base, model = self.config.base_url, self.config.model
+        first = self.report_format_used or capabilities.report_format(base, model)
+        ladder = list(capabilities.REPORT_FORMATS)
+        if first in ladder:
+            ladder = ladder[ladder.index(first) :]
+        res = None
+        for i, fmt in enumerate(ladder):
+            last = i == len(ladder) - 1
+            try:
+                res = await self.client.chat(
+                    messages,
+                    purpose="report",
+                    round_no=round_no,
+                    conversation=f"report-{round_no}-{fmt}",
+                    response_format=_response_format(fmt, ids),
+                    max_tokens=report_token_cap(len(ids)),
+                    retry_server_errors=last,
+                )
+            except TokenBudgetExceeded:
+                raise
+            except AgentError as exc:
+                status = exc.status or 0
+                refused = exc.kind == "protocol" and (status in (400, 415, 422) or status >= 500)
+                if refused and fmt != "text":
+                    self.format_results[fmt] = (
+                        "FAIL",
+                        f"refused ({exc}); the report used a fallback",
+                    )
+                if refused and not last:
+                    self.notice(
+                        round_no,
+                        f"report_format:{fmt}",
+                        f"The endpoint refused response_format {fmt} for the report ({exc}); "
+                        f"trying {ladder[i + 1]}.",
+                    )
+                    continue
+                self.client.trace.add(
+                    "note", round=round_no, text="the report call failed", error=str(exc)
+                )
+                return ClaimReport.unusable(f"the report call failed: {exc}"), ""
+            if fmt != "text":
+                self.format_results[fmt] = ("PASS", "the report call was answered with it")
+            if fmt != self.report_format_used:
+                self.report_format_used = fmt
+                capabilities.remember_report_format(base, model, fmt)
+            break
+        assert res is not None
         raw = res.message.get("content") or ""
         report = parse_report(raw, ids)
         if not report.usable and res.finish_reason == "length":
@@ -323,6 +466,60 @@ class RevisionAgent:
                 f"({report.problem})"
             )
         return report, raw
+
+
+class ToolsUnusable(AgentError):
+    """Auto mode: tools cannot be used with this endpoint and model (the server refused
+    them, or the model called none in its first two turns). The caller switches to the
+    no-tools mode; ``str()`` says why."""
+
+    def __init__(self, message: str, status: int | None):
+        super().__init__("tools", message, status)
+
+
+def report_schema(ids: list[str]) -> dict[str, Any]:
+    """The JSON Schema of the report (``json_schema`` response format): one entry per id
+    in ``ids``, claims from the closed list, every field required, nothing else."""
+    return {
+        "type": "object",
+        "properties": {
+            "comments": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "comment_id": {"type": "string", "enum": list(ids)},
+                        "claim": {
+                            "type": "string",
+                            "enum": ["addressed", "not_addressed", "stale_anchor"],
+                        },
+                        "change_summary": {"type": "string"},
+                        "rationale": {"type": "string"},
+                    },
+                    "required": ["comment_id", "claim", "change_summary", "rationale"],
+                    "additionalProperties": False,
+                },
+            },
+            "notes": {"type": "string"},
+        },
+        "required": ["comments", "notes"],
+        "additionalProperties": False,
+    }
+
+
+def _response_format(fmt: str, ids: list[str]) -> dict[str, Any] | None:
+    if fmt == "json_object":
+        return {"type": "json_object"}
+    if fmt == "json_schema":
+        return {
+            "type": "json_schema",
+            "json_schema": {
+                "name": "revision_report",
+                "strict": True,
+                "schema": report_schema(ids),
+            },
+        }
+    return None
 
 
 AsyncFn = Callable[..., Awaitable[Any]]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.agent.client import _short
+from engine.agent.wire import JSONProblem, dumps, find_huge, load_json, plain
 from engine.models import Reply
 from engine.workspace import ConflictError, Workspace, WorkspaceError, now_iso
 
@@ -135,44 +136,59 @@ class WorkspaceTools:
         self.replied: dict[str, list[str]] = {}
         self.pushed: list[Any] = []
 
+    def document_chars(self) -> int:
+        """Characters of the document's latest version."""
+        return len(self.ws.head(self.document_id).raw)
+
     def _unknown(self, cid: Any) -> str:
         known = ", ".join(self.visible[:30]) + (" ..." if len(self.visible) > 30 else "")
         return f"error: no comment with id {cid!r}. Known comment ids: {known}"
 
-    def dispatch(self, name: str, raw_arguments: str | None) -> ToolOutcome:
-        """Run one tool call. Never raises for bad input: errors go back as strings."""
+    def dispatch(self, name: Any, raw_arguments: Any) -> ToolOutcome:
+        """Run one tool call. Never raises for bad input: errors go back as strings.
+
+        ``raw_arguments``: the JSON text the model sent (a dict or list is accepted too:
+        some servers send the arguments as a JSON object). Arguments that are not a JSON
+        object, hold an integer too long to be a value (``wire.MAX_INT_DIGITS``), or give
+        a property of the wrong type are refused with the reason."""
+        if not isinstance(name, str):
+            name = str(name)
+        if isinstance(raw_arguments, dict | list):
+            raw_arguments = dumps(raw_arguments)
+        elif raw_arguments is not None and not isinstance(raw_arguments, str):
+            raw_arguments = dumps(raw_arguments) if _is_jsonish(raw_arguments) else ""
+        shown = {"_raw": _short(raw_arguments or "", 200)}
         try:
-            args = json.loads(raw_arguments) if raw_arguments and raw_arguments.strip() else {}
-        except json.JSONDecodeError as exc:
+            args = load_json(raw_arguments) if raw_arguments and raw_arguments.strip() else {}
+        except JSONProblem as exc:
             return ToolOutcome(
                 name,
-                {"_raw": _short(raw_arguments or "", 200)},
+                shown,
                 False,
-                f"error: the arguments are not valid JSON ({exc.msg} at "
-                f"character {exc.pos}); send a JSON object",
-            )
-        except RecursionError:
-            return ToolOutcome(
-                name,
-                {"_raw": _short(raw_arguments or "", 200)},
-                False,
-                "error: the arguments are nested too deeply; send a flat JSON object",
+                f"error: the arguments are {exc}; send one JSON object with the parameters",
             )
         if not isinstance(args, dict):
+            return ToolOutcome(name, shown, False, "error: the arguments must be a JSON object")
+        huge = find_huge(args)
+        if huge is not None:
             return ToolOutcome(
                 name,
-                {"_raw": _short(str(raw_arguments), 200)},
+                {"_raw": _short(str(plain(args)), 200)},
                 False,
-                "error: the arguments must be a JSON object",
+                f"error: the arguments contain an integer of {huge.digits} digits; no "
+                "parameter takes a number that long",
             )
         handler = getattr(self, f"_t_{name}", None) if name in TOOL_NAMES else None
         if handler is None:
             return ToolOutcome(
                 name,
-                args,
+                _slim(args),
                 False,
                 f"error: there is no tool named {name!r}; the tools are {', '.join(TOOL_NAMES)}",
             )
+        wrong = _type_errors(name, args)
+        if wrong:
+            return ToolOutcome(name, _slim(args), False, "error: " + "; ".join(wrong))
         try:
             return handler(args)
         except ConflictError as exc:
@@ -324,3 +340,40 @@ def _slim(args: dict[str, Any]) -> dict[str, Any]:
     if isinstance(out.get("content"), str):
         out["content"] = f"<{len(out['content'])} characters>"
     return out
+
+
+_JSON_TYPES = {"string": str, "boolean": bool, "object": dict, "array": list}
+
+
+def _is_jsonish(v: Any) -> bool:
+    return isinstance(v, int | float | bool | str)
+
+
+def _type_errors(name: str, args: dict[str, Any]) -> list[str]:
+    """Properties of ``args`` whose JSON type differs from the tool's schema, in words.
+    Unknown properties are ignored (small models add some); missing required ones are
+    left to the tool, which names what it needs."""
+    schema = next(t["function"]["parameters"] for t in TOOLS if t["function"]["name"] == name)
+    out = []
+    for key, prop in schema.get("properties", {}).items():
+        if key not in args or args[key] is None:
+            continue
+        want = _JSON_TYPES.get(prop.get("type", ""))
+        if want is not None and not isinstance(args[key], want):
+            got = _json_type(args[key])
+            out.append(f"{key} must be a {prop['type']}, not {got}")
+    return out
+
+
+def _json_type(v: Any) -> str:
+    if isinstance(v, bool):
+        return "a boolean"
+    if isinstance(v, int | float):
+        return "a number"
+    if isinstance(v, str):
+        return "a string"
+    if isinstance(v, list):
+        return "an array"
+    if isinstance(v, dict):
+        return "an object"
+    return "null"

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -37,7 +38,7 @@ def _tool_results(messages: list[dict[str, Any]]) -> list[tuple[str, dict[str, A
             for tc in m.get("tool_calls") or []:
                 try:
                     args = json.loads(tc["function"].get("arguments") or "{}")
-                except json.JSONDecodeError:
+                except ValueError:  # not JSON, or an integer too long for Python
                     args = {}
                 calls[tc["id"]] = (tc["function"]["name"], args)
         elif m.get("role") == "tool":
@@ -135,15 +136,12 @@ class ScriptedAgent:
     # -- policy -------------------------------------------------------------------------
     def respond(self, body: dict[str, Any]) -> dict[str, Any]:
         tools = [t["function"]["name"] for t in body.get("tools") or []]
+        system = next(
+            (m.get("content") or "" for m in body["messages"] if m.get("role") == "system"), ""
+        )
         if tools == ["record_number"]:  # arl doctor's tool-calling probe
             return self.completion(tool_calls=[("record_number", {"n": 7})])
-        if not tools and not body.get("response_format"):  # arl author
-            return self.completion(
-                "Here you go:\n```html\n" + AUTHORED_HTML + "\n```",
-                prompt_tokens=80,
-                completion_tokens=200,
-            )
-        if body.get("response_format"):
+        if body.get("response_format") or system.startswith("You report on a revision"):
             user = body["messages"][-1]["content"]
             ids = [
                 json.loads(line)["comment_id"]
@@ -151,9 +149,42 @@ class ScriptedAgent:
                 if line.startswith('{"comment_id"')
             ]
             return self.report(ids, body)
+        if not tools and "<<<DISPOSITIONS>>>" in system:  # the no-tools mode
+            with self.lock:
+                self.work_calls += 1
+            return self.no_tools(body)
+        if not tools:  # arl author, doctor's plain probes
+            return self.completion(
+                "Here you go:\n```html\n" + AUTHORED_HTML + "\n```",
+                prompt_tokens=80,
+                completion_tokens=200,
+            )
         with self.lock:
             self.work_calls += 1
         return self.work(body)
+
+    def no_tools(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Answer a no-tools request in its fixed format: the edit of ``edit()`` and a
+        disposition per comment (``addressed`` where the quote was found)."""
+        user = body["messages"][-1]["content"]
+        comments = []
+        for line in user.splitlines():
+            if line.startswith('{"id"'):
+                c = json.loads(line)
+                comments.append({**c, "prefix": c.get("before"), "suffix": c.get("after")})
+        doc = user.split("<<<DOCUMENT>>>\n", 1)[1].rsplit("\n<<<END DOCUMENT>>>", 1)[0]
+        new = self.edit(doc, comments)
+        lines = []
+        for c in comments:
+            if c.get("quote") and c["quote"] in doc:
+                lines.append(f"{c['id']}: addressed | rewrote the passage")
+            else:
+                lines.append(f"{c['id']}: not addressed | the quoted text is not in the document")
+        text = (
+            "<<<DISPOSITIONS>>>\n" + "\n".join(lines) + "\n<<<END DISPOSITIONS>>>\n"
+            "<<<DOCUMENT>>>\n" + new + "\n<<<END DOCUMENT>>>"
+        )
+        return self.completion(text, prompt_tokens=300, completion_tokens=200)
 
     def narrate(self, body: dict[str, Any]) -> dict[str, Any] | None:
         """Return a talk-only answer to stall, or None to work."""
@@ -348,8 +379,197 @@ class QuietHTTPServer(ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
+HUGE = "__HUGE_INT__"
+"""A string that the server writes out as a 5,000-digit JSON integer (Python cannot
+``json.dumps`` one: CPython refuses int-to-str over 4,300 digits)."""
+HUGE_DIGITS = "9" * 5000
+
+
+@dataclass
+class Quirks:
+    """Publicly reported server quirks, one flag each (see docs/providers.md).
+
+    - ``args_as_object``: tool-call ``arguments`` as a JSON object, not a string
+      (llama.cpp, https://github.com/ggml-org/llama.cpp/issues/20198).
+    - ``required_status``: every request with ``tool_choice: "required"`` answered with
+      this HTTP status (500: llama.cpp's grammar error, issue 26737; 400/422: others).
+    - ``refuse_json_object``: ``response_format`` ``json_object`` refused with LM Studio's
+      400 (``{"error": "'response_format.type' must be 'json_schema' or 'text'"}``);
+      ``refuse_json_schema``: ``json_schema`` refused too.
+    - ``reasoning``: ``think`` (a ``<think>…</think>`` block before the content),
+      ``think_only_close`` (reasoning then ``</think>``, the opening tag in the template),
+      ``reasoning_content`` (DeepSeek, vLLM) or ``reasoning`` (OpenRouter, Ollama).
+    - ``text_tool_calls``: tool calls written into ``content``: ``hermes``
+      (``<tool_call>``), ``mistral`` (``[TOOL_CALLS]``), ``llama`` (``<|python_tag|>``),
+      ``fenced`` (a fenced JSON block naming the tool).
+    - ``tool_call_ids``: ``missing``, ``empty`` or ``repeated`` (every id ``call_0``).
+    - ``finish_reason``: sent instead of ``tool_calls`` when there are tool calls.
+    - ``content``: with tool calls, ``empty`` (``""``) or ``absent`` (no key); default null.
+    - ``usage``: ``null``, ``absent``, ``strings`` (numbers as strings) or ``huge``
+      (a 5,000-digit total).
+    - ``context_limit``: requests over this many tokens (4 characters each) answered with
+      a 400 context-length error, worded as ``context_style`` says (``openai`` or
+      ``llamacpp``).
+    - ``refuse_tools``: any request offering tools answered like Ollama for a model
+      without tool support (400 "... does not support tools").
+    - ``drip_seconds``: the answer body written one byte per this many seconds.
+    - ``huge_in_args``: the first tool call's arguments carry a 5,000-digit integer.
+    """
+
+    args_as_object: bool = False
+    required_status: int | None = None
+    refuse_json_object: bool = False
+    refuse_json_schema: bool = False
+    reasoning: str | None = None
+    text_tool_calls: str | None = None
+    tool_call_ids: str | None = None
+    finish_reason: str | None = None
+    content: str | None = None
+    usage: str | None = None
+    context_limit: int | None = None
+    context_style: str = "openai"
+    refuse_tools: bool = False
+    drip_seconds: float | None = None
+    huge_in_args: bool = False
+
+
+REQUIRED_500 = {
+    "error": {
+        "code": 500,
+        "message": "Unexpected empty grammar stack after accepting piece: <tool_call> (14)",
+        "type": "server_error",
+    }
+}
+
+
+def _refusal(q: Quirks, body: dict[str, Any], model: str) -> tuple[int, Any] | None:
+    """The error a quirky server answers ``body`` with, or None."""
+    if q.context_limit is not None:
+        tokens = len(json.dumps(body.get("messages"), ensure_ascii=False)) // 4
+        if tokens > q.context_limit:
+            if q.context_style == "llamacpp":
+                return 400, {
+                    "error": {
+                        "code": 400,
+                        "message": "the request exceeds the available context size, try "
+                        "increasing it",
+                        "type": "exceed_context_size_error",
+                        "n_prompt_tokens": tokens,
+                        "n_ctx": q.context_limit,
+                    }
+                }
+            return 400, {
+                "error": {
+                    "message": f"This model's maximum context length is {q.context_limit} "
+                    f"tokens. However, your messages resulted in {tokens} tokens. Please "
+                    "reduce the length of the messages.",
+                    "type": "invalid_request_error",
+                    "code": "context_length_exceeded",
+                }
+            }
+    if q.refuse_tools and body.get("tools"):
+        return 400, {
+            "error": {
+                "message": f"registry.ollama.ai/library/{model}:latest does not support tools",
+                "type": "api_error",
+            }
+        }
+    if q.required_status and body.get("tool_choice") == "required":
+        if q.required_status >= 500:
+            return q.required_status, REQUIRED_500
+        return q.required_status, {
+            "error": {
+                "message": "tool_choice 'required' is not supported",
+                "type": "invalid_request_error",
+            }
+        }
+    rf = (body.get("response_format") or {}).get("type")
+    if rf == "json_object" and q.refuse_json_object:
+        return 400, {"error": "'response_format.type' must be 'json_schema' or 'text'"}
+    if rf == "json_schema" and q.refuse_json_schema:
+        return 400, {"error": {"message": "response_format json_schema is not supported"}}
+    return None
+
+
+def _apply_quirks(q: Quirks, answer: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    """Bend a well-formed answer the way a quirky server does."""
+    msg = answer["choices"][0]["message"]
+    calls = msg.get("tool_calls") or []
+    if calls and q.huge_in_args and not state.get("huge_sent"):
+        state["huge_sent"] = True
+        calls[0]["function"]["arguments"] = json.dumps({"comment_id": HUGE, "note": "x"})
+        calls[0]["function"]["name"] = "resolve_comment"
+    if calls and q.args_as_object:
+        for c in calls:
+            c["function"]["arguments"] = json.loads(c["function"]["arguments"])
+    if calls and q.tool_call_ids:
+        for c in calls:
+            if q.tool_call_ids == "missing":
+                del c["id"]
+            elif q.tool_call_ids == "empty":
+                c["id"] = ""
+            else:
+                c["id"] = "call_0"
+    if calls and q.text_tool_calls:
+        objs = [
+            (c["function"]["name"], json.loads(c["function"]["arguments"]))
+            if isinstance(c["function"]["arguments"], str)
+            else (c["function"]["name"], c["function"]["arguments"])
+            for c in calls
+        ]
+        if q.text_tool_calls == "hermes":
+            text = "\n".join(
+                "<tool_call>\n" + json.dumps({"name": n, "arguments": a}) + "\n</tool_call>"
+                for n, a in objs
+            )
+        elif q.text_tool_calls == "mistral":
+            text = "[TOOL_CALLS]" + json.dumps([{"name": n, "arguments": a} for n, a in objs])
+        elif q.text_tool_calls == "llama":
+            text = "<|python_tag|>" + "; ".join(
+                json.dumps({"name": n, "parameters": a}) for n, a in objs
+            )
+        else:
+            text = (
+                "I will call the tools now:\n```json\n"
+                + json.dumps([{"name": n, "arguments": a} for n, a in objs])
+                + "\n```"
+            )
+        msg["content"] = text
+        del msg["tool_calls"]
+        answer["choices"][0]["finish_reason"] = "stop"
+        calls = []
+    if calls and q.finish_reason:
+        answer["choices"][0]["finish_reason"] = q.finish_reason
+    if calls and q.content == "empty":
+        msg["content"] = ""
+    elif calls and q.content == "absent":
+        msg.pop("content", None)
+    if q.reasoning == "think":
+        msg["content"] = "<think>First the comments, then the edit.</think>\n" + (
+            msg.get("content") or ""
+        )
+    elif q.reasoning == "think_only_close":
+        msg["content"] = "First the comments, then the edit.\n</think>\n\n" + (
+            msg.get("content") or ""
+        )
+    elif q.reasoning in ("reasoning_content", "reasoning"):
+        msg[q.reasoning] = "First the comments, then the edit."
+    if q.usage == "null":
+        answer["usage"] = None
+    elif q.usage == "absent":
+        answer.pop("usage", None)
+    elif q.usage == "strings" and answer.get("usage"):
+        answer["usage"] = {k: str(v) for k, v in answer["usage"].items()}
+    elif q.usage == "huge" and answer.get("usage"):
+        answer["usage"]["total_tokens"] = HUGE
+    return answer
+
+
 class ScriptedServer:
-    """The HTTP server. ``requests``: every chat request body received, in order."""
+    """The HTTP server. ``requests``: every chat request body received, in order.
+
+    ``quirks``: a ``Quirks`` (each flag one publicly reported server quirk).
+    ``reject_required=True`` is ``Quirks(required_status=400)``."""
 
     def __init__(
         self,
@@ -361,6 +581,7 @@ class ScriptedServer:
         model: str = MODEL,
         usage: bool = True,
         reject_required: bool = False,
+        quirks: Quirks | None = None,
     ):
         self.agent = agent
         self.agent.usage = usage
@@ -368,7 +589,12 @@ class ScriptedServer:
         self.fail_first = list(fail_first or [])
         self.api_key = api_key
         self.model = model
-        self.reject_required = reject_required
+        self.quirks = quirks or Quirks()
+        if reject_required:
+            self.quirks.required_status = 400
+        self._quirk_state: dict[str, Any] = {}
+        self.url = ""
+        """The base URL, still readable after ``stop()``."""
         self.requests: list[dict[str, Any]] = []
         self.auth_headers: list[str] = []
         self.statuses: list[int] = []
@@ -378,7 +604,8 @@ class ScriptedServer:
     @property
     def base_url(self) -> str:
         assert self._httpd is not None
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
+        self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
+        return self.url
 
     def start(self) -> ScriptedServer:
         server = self
@@ -389,16 +616,32 @@ class ScriptedServer:
             def log_message(self, *a: Any) -> None:  # quiet
                 pass
 
-            def _send(self, status: int, obj: Any, headers: dict[str, str] | None = None):
-                data = json.dumps(obj).encode()
+            def _send(
+                self,
+                status: int,
+                obj: Any,
+                headers: dict[str, str] | None = None,
+                drip: float | None = None,
+            ):
+                text = json.dumps(obj).replace(json.dumps(HUGE), HUGE_DIGITS)
+                data = text.replace('\\"' + HUGE + '\\"', HUGE_DIGITS).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 for k, v in (headers or {}).items():
                     self.send_header(k, v)
                 self.end_headers()
-                self.wfile.write(data)
                 server.statuses.append(status)
+                if not drip:
+                    self.wfile.write(data)
+                    return
+                try:
+                    for i in range(len(data)):
+                        self.wfile.write(data[i : i + 1])
+                        self.wfile.flush()
+                        time.sleep(drip)
+                except OSError:  # the client gave up: that is the point
+                    pass
 
             def _auth_ok(self) -> bool:
                 auth = self.headers.get("Authorization", "")
@@ -427,6 +670,7 @@ class ScriptedServer:
                             "object": "list",
                             "data": [{"id": server.model, "object": "model", "owned_by": "tests"}],
                         },
+                        drip=server.quirks.drip_seconds,
                     )
                 else:
                     self._send(404, {"error": {"message": "not found"}})
@@ -462,30 +706,25 @@ class ScriptedServer:
                         },
                     )
                     return
-                if server.reject_required and body.get("tool_choice") == "required":
-                    self._send(
-                        400,
-                        {
-                            "error": {
-                                "message": "tool_choice 'required' is not supported",
-                                "type": "invalid_request_error",
-                            }
-                        },
-                    )
+                refusal = _refusal(server.quirks, body, server.model)
+                if refusal is not None:
+                    self._send(*refusal)
                     return
                 if server.latency:
                     time.sleep(server.latency)
                 try:
                     answer = server.agent.respond(body)
+                    answer = _apply_quirks(server.quirks, answer, server._quirk_state)
                 except Exception as exc:  # a bug in a script: make it visible
                     self._send(500, {"error": {"message": f"script error: {exc!r}"}})
                     return
-                self._send(200, answer)
+                self._send(200, answer, drip=server.quirks.drip_seconds)
 
         self._httpd = QuietHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
         self._thread.start()
+        self.url = self.base_url
         return self
 
     def stop(self) -> None:

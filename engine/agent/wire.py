@@ -1,0 +1,538 @@
+"""Reading what a chat-completions server really sends, tolerantly.
+
+Servers bend the protocol (see ``docs/providers.md``). This module turns one response body
+into the plain assistant message the agent works with, and says which quirks it met:
+
+- ``load_json(text)``: JSON with a bound on nesting (``RecursionError`` becomes
+  ``JSONProblem``) and integers of more than ``MAX_INT_DIGITS`` digits read as ``HugeInt``
+  placeholders instead of Python's ``ValueError`` (CPython refuses int strings over 4,300
+  digits). ``find_huge(obj)`` names the first one.
+- ``read_answer(body, tool_names, seen_ids)``: the first choice's message as ``Answer``:
+  ``content`` (always a str: ``null`` and ``""`` alike), reasoning removed from it
+  (``<think>…</think>``, ``reasoning_content``, ``reasoning``) and kept in ``reasoning``,
+  tool calls with string ``arguments`` (an object is re-encoded) and unique non-empty ids,
+  tool calls written into the content as text (Hermes/Qwen ``<tool_call>``, Mistral
+  ``[TOOL_CALLS]``, Llama ``<|python_tag|>``, a fenced or bare JSON object naming a tool)
+  turned into real ones, and usage read only when its fields are plain integers.
+- ``server_message(body)``: the server's own ``error.message`` from an error body.
+- ``context_limit(text)``: the model's context size in tokens when an error message says it.
+
+Nothing here raises for a malformed answer except ``JSONProblem`` from ``load_json`` and
+``ValueError`` from ``read_answer`` for a body with no usable choice.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Integers with more digits than this are read as ``HugeInt`` (no real count, id or
+#: offset of this program needs more than 18 digits; CPython's own limit is 4,300).
+MAX_INT_DIGITS = 30
+
+
+class HugeInt:
+    """Placeholder for a JSON integer too long to be a real value. ``digits``: its length."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    @property
+    def digits(self) -> int:
+        return len(self.text.lstrip("-"))
+
+    def __repr__(self) -> str:
+        return f"<integer of {self.digits} digits>"
+
+
+class JSONProblem(ValueError):
+    """A text that is not JSON the program can read; ``str()`` says why in words."""
+
+
+def _parse_int(text: str) -> int | HugeInt:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        return HugeInt(text)
+    return int(text)
+
+
+DECODER = json.JSONDecoder(parse_int=_parse_int)
+"""A decoder whose integers over ``MAX_INT_DIGITS`` digits are ``HugeInt``."""
+
+
+def load_json(text: str | bytes) -> Any:
+    """Parse JSON; huge integers become ``HugeInt``. Raises ``JSONProblem`` with a reason."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise JSONProblem(f"not UTF-8 (byte {exc.start})") from None
+    try:
+        return DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        what = exc.msg[0].lower() + exc.msg[1:]
+        raise JSONProblem(f"not valid JSON: {what} at character {exc.pos}") from None
+    except RecursionError:
+        raise JSONProblem("JSON nested too deeply") from None
+
+
+def find_huge(obj: Any, _depth: int = 0) -> HugeInt | None:
+    """The first ``HugeInt`` inside ``obj`` (dicts, lists), or None."""
+    if isinstance(obj, HugeInt):
+        return obj
+    if _depth > 200:
+        return None
+    if isinstance(obj, dict):
+        items: Any = obj.values()
+    elif isinstance(obj, list):
+        items = obj
+    else:
+        return None
+    for v in items:
+        found = find_huge(v, _depth + 1)
+        if found is not None:
+            return found
+    return None
+
+
+def plain(obj: Any, _depth: int = 0) -> Any:
+    """``obj`` with every ``HugeInt`` replaced by a short description (for traces)."""
+    if isinstance(obj, HugeInt):
+        return repr(obj)
+    if _depth > 200:
+        return "<nested too deeply>"
+    if isinstance(obj, dict):
+        return {str(k): plain(v, _depth + 1) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [plain(v, _depth + 1) for v in obj]
+    return obj
+
+
+def dumps(obj: Any) -> str:
+    """JSON text of ``obj``; a ``HugeInt`` is written back as its digits (so the tool that
+    reads it sees the same integer the server sent)."""
+    marks: dict[str, str] = {}
+
+    def swap(o: Any, depth: int = 0) -> Any:
+        if isinstance(o, HugeInt):
+            key = f"\x00huge{len(marks)}\x00"
+            marks[key] = o.text
+            return key
+        if depth > 200:
+            return None
+        if isinstance(o, dict):
+            return {str(k): swap(v, depth + 1) for k, v in o.items()}
+        if isinstance(o, list):
+            return [swap(v, depth + 1) for v in o]
+        return o
+
+    text = json.dumps(swap(obj), ensure_ascii=False)
+    for key, digits in marks.items():
+        text = text.replace(json.dumps(key), digits)
+    return text
+
+
+# -- error bodies ----------------------------------------------------------------------------
+
+
+def server_message(body: Any, limit: int = 400) -> str:
+    """The server's own explanation in an error body: ``error.message`` (or ``message``,
+    ``detail``, a string ``error``, or the body itself when it is short text). ""
+    when there is none."""
+    msg: Any = None
+    if isinstance(body, dict):
+        err = body.get("error", body)
+        if isinstance(err, dict):
+            msg = err.get("message") or err.get("detail") or err.get("msg")
+        elif isinstance(err, str):
+            msg = err
+        if msg is None:
+            msg = body.get("message") or body.get("detail")
+    elif isinstance(body, str):
+        msg = body
+    if isinstance(msg, list):  # FastAPI-style {"detail": [{"msg": ...}]}
+        msg = "; ".join(str(m.get("msg", m)) if isinstance(m, dict) else str(m) for m in msg)
+    if not isinstance(msg, str):
+        return ""
+    msg = " ".join(msg.split())
+    return msg if len(msg) <= limit else msg[: limit - 1] + "…"
+
+
+_CONTEXT_WORDS = re.compile(
+    r"context[ _-]?length|maximum context|context (?:size|window)|too many tokens|"
+    r"exceeds? (?:the )?(?:available )?context|n_ctx|context_length_exceeded|"
+    r"prompt is too long|input is too long|reduce the length of the messages",
+    re.I,
+)
+_LIMIT = re.compile(
+    r"(?:maximum context length|context length|context size|context window|n_ctx"
+    r"|context of|max(?:imum)? (?:of )?tokens?)"
+    r"(?: is| of| =|:)?\s*(?:only\s*)?\(?(\d[\d,]{2,9})",
+    re.I,
+)
+
+
+def is_context_error(text: str) -> bool:
+    """True when an error message says the request did not fit the model's context."""
+    return bool(_CONTEXT_WORDS.search(text or ""))
+
+
+def context_limit(text: str, body: Any = None) -> int | None:
+    """The model's context size in tokens when the error says it (``n_ctx`` in a llama.cpp
+    error body, or "maximum context length is 8192 tokens" and the like), else None."""
+    if isinstance(body, dict):
+        err = body.get("error", body)
+        if isinstance(err, dict):
+            for key in ("n_ctx", "context_length", "max_context_length"):
+                v = err.get(key)
+                if isinstance(v, int) and not isinstance(v, bool) and v > 0:
+                    return v
+    m = _LIMIT.search(text or "")
+    if m:
+        try:
+            return int(m.group(1).replace(",", ""))
+        except ValueError:
+            return None
+    return None
+
+
+def estimate_tokens(chars: int) -> int:
+    """A token estimate for ``chars`` characters: 4 characters per token (the rule of thumb
+    OpenAI gives for English; labelled as an estimate wherever it is shown)."""
+    return (chars + 3) // 4
+
+
+# -- reasoning --------------------------------------------------------------------------------
+
+_THINK = re.compile(r"<(think|thinking|reasoning)>(.*?)</\1>\s*", re.S | re.I)
+_THINK_OPEN = re.compile(r"<(think|thinking|reasoning)>(.*)$", re.S | re.I)
+_THINK_CLOSE = re.compile(r"</(?:think|thinking|reasoning)>\s*", re.I)
+
+
+def strip_reasoning(content: str) -> tuple[str, str]:
+    """(content without reasoning, the reasoning removed). Handles ``<think>…</think>``
+    anywhere, a lone ``</think>`` (templates that open the block in the prompt: all before
+    it is reasoning) and an unclosed ``<think>`` (all of the rest is reasoning). Also
+    ``<thinking>`` and ``<reasoning>``."""
+    parts: list[str] = []
+
+    def cut(m: re.Match[str]) -> str:
+        parts.append(m.group(2).strip())
+        return ""
+
+    text = _THINK.sub(cut, content)
+    m = _THINK_CLOSE.search(text)
+    if m:
+        parts.insert(0, text[: m.start()].strip())
+        text = text[m.end() :]
+    m = _THINK_OPEN.search(text)
+    if m:
+        parts.append(m.group(2).strip())
+        text = text[: m.start()]
+    if text == content:
+        return content, ""
+    return text.strip(), "\n\n".join(p for p in parts if p)
+
+
+# -- tool calls written as text ----------------------------------------------------------------
+
+_NAME_KEYS = ("name", "tool", "tool_name", "function")
+_ARG_KEYS = ("arguments", "parameters", "args", "input")
+
+
+def _call_from_obj(obj: Any, tool_names: set[str] | None) -> tuple[str, Any] | None:
+    """(name, arguments) from ``{"name": ..., "arguments"|"parameters": ...}`` (also
+    ``{"function": {"name", "arguments"}}``); None when ``obj`` is not such a call or,
+    with ``tool_names`` given, names no known tool."""
+    if not isinstance(obj, dict):
+        return None
+    if isinstance(obj.get("function"), dict):
+        obj = obj["function"]
+    name = next((obj[k] for k in _NAME_KEYS if isinstance(obj.get(k), str)), None)
+    if not name:
+        return None
+    if tool_names is not None and name not in tool_names:
+        return None
+    args = next((obj[k] for k in _ARG_KEYS if k in obj), {})
+    return name, args
+
+
+def _decode_at(text: str, pos: int) -> tuple[Any, int] | None:
+    """The JSON value starting at ``text[pos:]`` (after blanks) and its end, or None."""
+    while pos < len(text) and text[pos].isspace():
+        pos += 1
+    try:
+        return DECODER.raw_decode(text, pos)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+
+
+def _calls_in(value: Any, tool_names: set[str] | None) -> list[tuple[str, Any]]:
+    items = value if isinstance(value, list) else [value]
+    out = []
+    for item in items:
+        call = _call_from_obj(item, tool_names)
+        if call is None:
+            return []
+        out.append(call)
+    return out
+
+
+_HERMES = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.S)
+_FENCE = re.compile(r"```[a-zA-Z_]*[ \t]*\n(.*?)\n?```", re.S)
+_MISTRAL_ARGS = re.compile(r"\s*([A-Za-z_][\w.-]*)\s*(?:\[CALL_ID\]\s*\w+\s*)?\[ARGS\]")
+
+
+def text_tool_calls(content: str, tool_names: set[str]) -> tuple[list[tuple[str, Any]], str, str]:
+    """Tool calls a server left in ``content`` as text: (calls as (name, arguments), the
+    content without them, the form's name: ``hermes`` | ``mistral`` | ``llama`` |
+    ``fenced-json`` | ``bare-json`` | ""). The tagged forms accept any tool name (an
+    unknown one is refused by the tool dispatcher); the fenced and bare JSON forms must
+    name one of ``tool_names``, so a JSON example in prose is not executed."""
+    if "<tool_call>" in content:
+        calls: list[tuple[str, Any]] = []
+        for m in _HERMES.finditer(content):
+            dec = _decode_at(m.group(1), 0)
+            if dec is not None:
+                calls += _calls_in(dec[0], None)
+        if calls:
+            return calls, _HERMES.sub("", content).strip(), "hermes"
+    if "[TOOL_CALLS]" in content:
+        head, _, rest = content.partition("[TOOL_CALLS]")
+        dec = _decode_at(rest, 0)
+        if dec is not None:
+            calls = _calls_in(dec[0], None)
+            if calls:
+                return calls, (head + rest[dec[1] :]).strip(), "mistral"
+        calls, pos = [], 0
+        while True:  # [TOOL_CALLS]name[ARGS]{...}[TOOL_CALLS]name[ARGS]{...}
+            m = _MISTRAL_ARGS.match(rest, pos)
+            if not m:
+                break
+            dec = _decode_at(rest, m.end())
+            if dec is None:
+                break
+            calls.append((m.group(1), dec[0]))
+            pos = dec[1]
+            if rest.startswith("[TOOL_CALLS]", pos):
+                pos += len("[TOOL_CALLS]")
+        if calls:
+            return calls, (head + rest[pos:]).strip(), "mistral"
+    if "<|python_tag|>" in content:
+        head, _, rest = content.partition("<|python_tag|>")
+        for tag in ("<|eom_id|>", "<|eot_id|>"):
+            rest = rest.replace(tag, "")
+        calls, pos = [], 0
+        while True:  # one call, or several separated by ";"
+            dec = _decode_at(rest, pos)
+            if dec is None:
+                break
+            found = _calls_in(dec[0], None)
+            if not found:
+                break
+            calls += found
+            pos = dec[1]
+            while pos < len(rest) and rest[pos] in "; \n\t":
+                pos += 1
+        if calls:
+            return calls, (head + rest[pos:]).strip(), "llama"
+    for m in _FENCE.finditer(content):
+        dec = _decode_at(m.group(1), 0)
+        if dec is None or m.group(1)[dec[1] :].strip():
+            continue
+        calls = _calls_in(dec[0], tool_names)
+        if calls:
+            rest_text = (content[: m.start()] + content[m.end() :]).strip()
+            return calls, rest_text, "fenced-json"
+    stripped = content.strip()
+    if stripped[:1] in "{[":
+        dec = _decode_at(stripped, 0)
+        if dec is not None and not stripped[dec[1] :].strip():
+            calls = _calls_in(dec[0], tool_names)
+            if calls:
+                return calls, "", "bare-json"
+    return [], content, ""
+
+
+# -- one answer ------------------------------------------------------------------------------
+
+
+@dataclass
+class UsageReading:
+    """One call's usage: ``total`` None when unreported or unreadable (``problem`` says
+    why when fields were present but not plain integers)."""
+
+    total: int | None
+    prompt: int = 0
+    completion: int = 0
+    problem: str = ""
+
+
+def _count(v: Any) -> int | None:
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        return None
+    return v
+
+
+def read_usage(usage: Any) -> UsageReading:
+    """Usage from a response's ``usage`` (a dict, None, or anything else)."""
+    if usage is None:
+        return UsageReading(None)
+    if not isinstance(usage, dict):
+        return UsageReading(None, problem=f"usage is a {type(usage).__name__}, not an object")
+    fields = {k: usage.get(k) for k in ("prompt_tokens", "completion_tokens", "total_tokens")}
+    present = {k: v for k, v in fields.items() if v is not None}
+    bad = [k for k, v in present.items() if _count(v) is None]
+    if bad:
+        return UsageReading(
+            None, problem=f"usage field(s) {', '.join(bad)} are not non-negative integers"
+        )
+    p = _count(fields["prompt_tokens"]) or 0
+    c = _count(fields["completion_tokens"]) or 0
+    total = _count(fields["total_tokens"])
+    if total is None:
+        if fields["prompt_tokens"] is None or fields["completion_tokens"] is None:
+            return UsageReading(None, problem="usage has no total_tokens" if present else "")
+        total = p + c
+    return UsageReading(total, p, c)
+
+
+def _text_of(content: Any) -> str:
+    """Message content as text: a string, ``null`` (""), or a list of content parts."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        out = []
+        for part in content:
+            if isinstance(part, str):
+                out.append(part)
+            elif isinstance(part, dict) and isinstance(part.get("text"), str):
+                out.append(part["text"])
+        return "".join(out)
+    return str(plain(content))
+
+
+@dataclass
+class Answer:
+    """The assistant's answer, normalised.
+
+    ``message``: ``{"role": "assistant", "content": str, "tool_calls"?: [...]}`` with each
+    call's ``arguments`` a string and its ``id`` unique and non-empty (ready to send back).
+    ``raw_content``: the content as sent (None when identical to ``message["content"]``).
+    ``reasoning``: reasoning text removed from the answer ("" when none).
+    ``quirks``: what was repaired, one short phrase each (for the trace).
+    """
+
+    message: dict[str, Any]
+    finish_reason: str | None
+    usage: UsageReading
+    reasoning: str = ""
+    raw_content: str | None = None
+    quirks: list[str] = field(default_factory=list)
+    text_call_form: str = ""
+
+
+def read_answer(
+    body: Any, tool_names: set[str] | None = None, seen_ids: set[str] | None = None
+) -> Answer:
+    """Normalise a chat-completions response body (already parsed by ``load_json``).
+
+    ``tool_names``: the tools offered in the request (None: no tools, so text is never read
+    as a tool call). ``seen_ids``: tool-call ids already used in this conversation; ids
+    that are missing, empty, not strings or repeated are replaced (and added to the set).
+    Raises ValueError when the body has no usable first choice."""
+    if not isinstance(body, dict):
+        raise ValueError(f"the answer is a JSON {type(body).__name__}, not an object")
+    choices = body.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise ValueError("the answer has no choices")
+    choice = choices[0]
+    msg = choice.get("message")
+    if not isinstance(msg, dict):
+        msg = {}
+    finish = choice.get("finish_reason")
+    finish = finish if isinstance(finish, str) else None
+    quirks: list[str] = []
+    seen = seen_ids if seen_ids is not None else set()
+
+    raw = msg.get("content")
+    if raw is None and "content" in msg:
+        quirks.append("content null")
+    content = _text_of(raw)
+    reasoning_parts = []
+    for key in ("reasoning_content", "reasoning"):
+        r = msg.get(key)
+        if isinstance(r, str) and r.strip():
+            reasoning_parts.append(r.strip())
+            quirks.append(f"reasoning in '{key}'")
+    text, think = strip_reasoning(content)
+    if think or text != content:
+        reasoning_parts.append(think)
+        quirks.append("<think> block stripped")
+    reasoning = "\n\n".join(p for p in reasoning_parts if p)
+
+    calls_in: list[tuple[Any, Any, Any]] = []  # (id, name, arguments)
+    raw_calls = msg.get("tool_calls")
+    if isinstance(raw_calls, list):
+        for tc in raw_calls:
+            if not isinstance(tc, dict):
+                quirks.append("a tool call that is not an object was dropped")
+                continue
+            fn = tc.get("function") if isinstance(tc.get("function"), dict) else tc
+            calls_in.append((tc.get("id"), fn.get("name"), fn.get("arguments")))
+    elif isinstance(msg.get("function_call"), dict):  # the legacy single-call field
+        fc = msg["function_call"]
+        calls_in.append((None, fc.get("name"), fc.get("arguments")))
+        quirks.append("legacy function_call")
+    form = ""
+    if not calls_in and tool_names and text:
+        found, rest, form = text_tool_calls(text, tool_names)
+        if found:
+            calls_in = [(None, n, a) for n, a in found]
+            text = rest
+            quirks.append(f"tool calls read from the content ({form} form)")
+
+    calls = []
+    for i, (cid, name, args) in enumerate(calls_in):
+        if not isinstance(name, str):
+            name = "" if name is None else str(plain(name))
+        if isinstance(args, str):
+            arg_text = args
+        elif args is None:
+            arg_text = ""
+        else:
+            arg_text = dumps(args)
+            if isinstance(args, dict) and "arguments sent as a JSON object" not in quirks:
+                quirks.append("arguments sent as a JSON object")
+        if not isinstance(cid, str) or not cid.strip() or cid in seen:
+            if "tool-call id missing, empty or repeated; replaced" not in quirks and not form:
+                quirks.append("tool-call id missing, empty or repeated; replaced")
+            cid = f"call_{uuid.uuid4().hex[:12]}_{i}"
+        seen.add(cid)
+        calls.append(
+            {"id": cid, "type": "function", "function": {"name": name, "arguments": arg_text}}
+        )
+    if calls and finish not in (None, "tool_calls", "function_call"):
+        quirks.append(f"finish_reason {finish!r} with tool calls")
+
+    message: dict[str, Any] = {"role": "assistant", "content": text}
+    if calls:
+        message["tool_calls"] = calls
+    usage = read_usage(body.get("usage"))
+    if usage.problem:
+        quirks.append(usage.problem)
+    return Answer(
+        message=message,
+        finish_reason=finish,
+        usage=usage,
+        reasoning=reasoning,
+        raw_content=None if content == text else content,
+        quirks=quirks,
+        text_call_form=form,
+    )
