@@ -392,7 +392,8 @@ class Quirks:
     - ``args_as_object``: tool-call ``arguments`` as a JSON object, not a string
       (llama.cpp, https://github.com/ggml-org/llama.cpp/issues/20198).
     - ``required_status``: every request with ``tool_choice: "required"`` answered with
-      this HTTP status (500: llama.cpp's grammar error, issue 26737; 400/422: others).
+      this HTTP status (500: llama.cpp's grammar error,
+      https://github.com/ggml-org/llama.cpp/issues/26737; 400/422: others).
     - ``refuse_json_object``: ``response_format`` ``json_object`` refused with LM Studio's
       400 (``{"error": "'response_format.type' must be 'json_schema' or 'text'"}``);
       ``refuse_json_schema``: ``json_schema`` refused too.
