@@ -20,8 +20,7 @@ from typing import Any
 from engine.agent import capabilities
 from engine.agent.client import AgentError, CallResult, ModelClient, TokenBudgetExceeded
 from engine.agent.tools import TOOLS, ToolOutcome, WorkspaceTools
-from engine.agent.wire import DECODER as REPORT_DECODER
-from engine.agent.wire import JSONProblem, find_huge, load_json
+from engine.agent.wire import DECODER as REPORT_DECODER, JSONProblem, find_huge, load_json
 from engine.comments_io import parse_claim_report
 from engine.models import ClaimReport, Comment
 
