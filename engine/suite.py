@@ -114,6 +114,9 @@ class ModelSpec:
     currency: str = ""
     api_key_env: str | None = None
     mode: str | None = None
+    echo_tool_results: bool = False
+    """For llama.cpp's ``chatml-function-calling`` template, which drops tool messages
+    (``arl run --echo-tool-results``)."""
 
     @property
     def priced(self) -> bool:
@@ -162,6 +165,7 @@ class Suite:
     turns_per_round: int | None = None
     max_tokens_per_run: int | None = None
     timeout: float | None = None
+    max_output_tokens: int | None = None
     seed: int = 0
     raw: dict[str, Any] = field(default_factory=dict)
 
@@ -178,9 +182,17 @@ class Suite:
             put([d.name])
             h.update(d.doc.read_bytes())
             h.update(d.comments.read_bytes())
-        put([[m.name, m.base_url, m.model, m.mode] for m in self.models])
+        put([[m.name, m.base_url, m.model, m.mode, m.echo_tool_results] for m in self.models])
         put([[v.name, v.text, v.how] for v in self.variants])
-        put([self.rounds, self.repeats, self.turns_per_round, self.max_tokens_per_run])
+        put(
+            [
+                self.rounds,
+                self.repeats,
+                self.turns_per_round,
+                self.max_tokens_per_run,
+                self.max_output_tokens,
+            ]
+        )
         return h.hexdigest()[:16]
 
 
@@ -282,11 +294,14 @@ def load_suite(path: str | os.PathLike[str], *, seed: int | None = None) -> Suit
     limits = obj.get("limits", {})
     if not isinstance(limits, dict):
         raise _err(p, "'limits' must be a table")
-    if unknown := sorted(set(limits) - {"turns_per_round", "max_tokens_per_run", "timeout"}):
+    if unknown := sorted(
+        set(limits) - {"turns_per_round", "max_tokens_per_run", "timeout", "max_output_tokens"}
+    ):
         raise _err(p, f"limits: unknown key(s) {', '.join(unknown)}")
     turns = _number(limits, "turns_per_round", "limits", p, integer=True, minimum=1)
     max_tok = _number(limits, "max_tokens_per_run", "limits", p, integer=True, minimum=1)
     timeout = _number(limits, "timeout", "limits", p, integer=False, minimum=1)
+    max_out = _number(limits, "max_output_tokens", "limits", p, integer=True, minimum=1)
     default_mode = obj.get("mode")
     if default_mode is not None and default_mode not in ("tools", "no-tools", "auto"):
         raise _err(p, "'mode' must be tools, no-tools or auto")
@@ -305,6 +320,7 @@ def load_suite(path: str | os.PathLike[str], *, seed: int | None = None) -> Suit
         turns_per_round=turns,
         max_tokens_per_run=max_tok,
         timeout=float(timeout) if timeout is not None else None,
+        max_output_tokens=max_out,
         seed=use_seed,
         raw=obj,
     )
@@ -391,6 +407,7 @@ def _models(entries: Any, p: Path, default_mode: str | None) -> list[ModelSpec]:
         "currency",
         "api_key_env",
         "mode",
+        "echo_tool_results",
     }
     for i, e in enumerate(entries, 1):
         where = f"models[{i}]"
@@ -419,6 +436,9 @@ def _models(entries: Any, p: Path, default_mode: str | None) -> list[ModelSpec]:
         currency = e.get("currency", "")
         if not isinstance(currency, str):
             raise _err(p, f"{where}: 'currency' must be a string such as USD")
+        echo = e.get("echo_tool_results", False)
+        if not isinstance(echo, bool):
+            raise _err(p, f"{where}: 'echo_tool_results' must be true or false")
         out.append(
             ModelSpec(
                 name=_name_ok(e.get("name", model), where, p),
@@ -429,6 +449,7 @@ def _models(entries: Any, p: Path, default_mode: str | None) -> list[ModelSpec]:
                 currency=currency,
                 api_key_env=key_env,
                 mode=mode,
+                echo_tool_results=echo,
             )
         )
     names = [m.name for m in out]

@@ -351,11 +351,16 @@ async def review_one(
     kind, raw, comments = load_item_comments(it)
     folder = runs_dir / _slug(it.key)
     folder.mkdir(parents=True, exist_ok=True)
-    options: dict[str, Any] = {"max_tokens_per_run": token_cap}
+    options: dict[str, Any] = {
+        "max_tokens_per_run": token_cap,
+        "echo_tool_results": it.model.echo_tool_results,
+    }
     if suite.timeout is not None:
         options["request_timeout"] = suite.timeout
     if suite.turns_per_round is not None:
         options["max_turns_per_round"] = suite.turns_per_round
+    if suite.max_output_tokens is not None:
+        options["max_output_tokens"] = suite.max_output_tokens
     config = AgentConfig(
         base_url=it.model.base_url, model=it.model.model, api_key=api_key, **options
     )
