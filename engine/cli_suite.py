@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 EXIT_OK, EXIT_GATE, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
-RESULTS_FILE = "suite-results.json"
 
 
 def _fail(message: str, code: int = EXIT_INPUT) -> int:
@@ -110,6 +109,7 @@ def _execute(
 
     from engine.suite import SuiteError
     from engine.suite_runner import execute_suite
+    from engine.suite_store import write_results
 
     def on_event(ev: Any) -> None:
         print(ev.describe(), flush=True)
@@ -141,40 +141,8 @@ def _execute(
     finally:
         for s, h in old.items():
             signal.signal(s, h)
-    _write_results(store, suite_id)
+    write_results(store, suite_id)
     return _finish(store, suite_id, args)
-
-
-def _write_results(store: Any, suite_id: str) -> Path:
-    """``<out>/suite-results.json``: the suite run and its runs, bundle paths relative to
-    that folder, for ``arl suite merge``."""
-    row = store.run_row(suite_id)
-    out = Path(row.out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    items = []
-    for it in store.items(suite_id):
-        d = it.to_json()
-        if d["bundle"]:
-            try:
-                d["bundle"] = os.path.relpath(d["bundle"], out)
-            except ValueError:
-                pass
-        items.append(d)
-    data = {
-        "format": "arl-suite-results/1",
-        "suite": row.name,
-        "fingerprint": row.fingerprint,
-        "seed": row.seed,
-        "shard": row.shard,
-        "app_version": row.app_version,
-        "suite_id": suite_id,
-        "items": items,
-    }
-    path = out / RESULTS_FILE
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
-    os.replace(tmp, path)
-    return path
 
 
 def _finish(store: Any, suite_id: str, args: argparse.Namespace) -> int:
@@ -405,36 +373,14 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def load_results(folder: str) -> dict[str, Any]:
-    """A shard's ``suite-results.json`` (the folder or the file). Raises ValueError."""
-    p = Path(folder)
-    if p.is_dir():
-        p = p / RESULTS_FILE
-    try:
-        if not p.is_file():
-            raise ValueError(f"{p}: no {RESULTS_FILE} (give a suite run's output folder)")
-        if p.stat().st_size > 64_000_000:
-            raise ValueError(f"{p}: too large for a results file")
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, RecursionError) as exc:
-        raise ValueError(f"{p}: cannot be read ({exc})") from None
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{p}: not valid JSON ({exc.msg})") from None
-    if not isinstance(data, dict) or data.get("format") != "arl-suite-results/1":
-        raise ValueError(f"{p}: not a suite results file (format arl-suite-results/1)")
-    if not isinstance(data.get("items"), list):
-        raise ValueError(f"{p}: 'items' is not a list")
-    return data
-
-
 def cmd_merge(args: argparse.Namespace) -> int:
     from engine.suite import parse_shard
     from engine.suite_report import build_report, gate, parse_thresholds, render_report
-    from engine.suite_store import ItemResult
+    from engine.suite_store import SuiteStoreError, read_results, results_items
 
     try:
-        parts = [load_results(f) for f in args.folders]
-    except ValueError as exc:
+        parts = [read_results(f) for f in args.folders]
+    except SuiteStoreError as exc:
         return _fail(str(exc))
     fps = {p["fingerprint"] for p in parts}
     if len(fps) != 1:
@@ -451,17 +397,16 @@ def cmd_merge(args: argparse.Namespace) -> int:
                 f"shards {', '.join(p['shard'] for p in parts)} do not make a whole "
                 f"suite (need 1/N to N/N once each)"
             )
-    items: dict[str, ItemResult] = {}
+    items: dict[str, Any] = {}
     for p, folder in zip(parts, args.folders):
-        for d in p["items"]:
-            if not isinstance(d, dict) or "key" not in d:
-                return _fail(f"{folder}: an item without a key")
-            if d["key"] in items:
-                return _fail(f"{folder}: run {d['key']} appears in two shards")
-            it = ItemResult.from_json(d)
-            if it.bundle:
-                it.bundle = str((Path(folder) / it.bundle).resolve())
-            items[d["key"]] = it
+        try:
+            rows = results_items(p, folder)
+        except SuiteStoreError as exc:
+            return _fail(str(exc))
+        for it in rows:
+            if it.key in items:
+                return _fail(f"{folder}: run {it.key} appears in two shards")
+            items[it.key] = it
     report = build_report(
         list(items.values()), name=parts[0]["suite"], fingerprint=parts[0]["fingerprint"]
     )

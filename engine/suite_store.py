@@ -28,7 +28,22 @@ from typing import Any
 
 from engine.workspace import default_home, now_iso
 
-__all__ = ["ItemResult", "SuiteRunRow", "SuiteStore", "SuiteStoreError"]
+__all__ = [
+    "RESULTS_FILE",
+    "ItemResult",
+    "SuiteRunRow",
+    "SuiteStore",
+    "SuiteStoreError",
+    "read_results",
+    "results_items",
+    "write_results",
+]
+
+RESULTS_FILE = "suite-results.json"
+"""A suite run's portable results, written into its output folder: the suite's name,
+fingerprint, seed, shard and program version, and every run as an ``ItemResult`` with its
+bundle path relative to that folder (format ``arl-suite-results/1``)."""
+MAX_RESULTS_BYTES = 64_000_000
 
 SCHEMA_VERSION = 1
 
@@ -240,3 +255,110 @@ class SuiteStore:
                     db.execute("ROLLBACK")
 
         return _Tx()
+
+
+# -- portable results (shards, the shipped example) ------------------------------------------
+
+
+def write_results(store: SuiteStore, suite_id: str) -> Path:
+    """Write ``<out>/suite-results.json`` for suite run ``suite_id`` (atomically); returns
+    its path. Raises OSError when the folder cannot be written."""
+    row = store.run_row(suite_id)
+    out = Path(row.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    items = []
+    for it in store.items(suite_id):
+        d = it.to_json()
+        if d["bundle"]:
+            try:
+                d["bundle"] = Path(os.path.relpath(d["bundle"], out)).as_posix()
+            except ValueError:  # another drive (Windows): keep it absolute
+                pass
+        items.append(d)
+    data = {
+        "format": "arl-suite-results/1",
+        "suite": row.name,
+        "fingerprint": row.fingerprint,
+        "seed": row.seed,
+        "shard": row.shard,
+        "app_version": row.app_version,
+        "suite_id": suite_id,
+        "started_at": row.started_at,
+        "finished_at": row.finished_at,
+        "status": row.status,
+        "items": items,
+    }
+    path = out / RESULTS_FILE
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def read_results(folder: str | os.PathLike[str]) -> dict[str, Any]:
+    """A suite run's ``suite-results.json`` (give the folder or the file), checked for its
+    shape. Raises SuiteStoreError naming the file and the problem."""
+    p = Path(folder)
+    if p.is_dir():
+        p = p / RESULTS_FILE
+    try:
+        if not p.is_file():
+            raise SuiteStoreError(f"{p}: no {RESULTS_FILE} here (choose a suite run's folder)")
+        if p.stat().st_size > MAX_RESULTS_BYTES:
+            raise SuiteStoreError(f"{p}: too large for a suite results file")
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, RecursionError, ValueError) as exc:
+        if isinstance(exc, SuiteStoreError):
+            raise
+        what = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+        raise SuiteStoreError(f"{p}: cannot be read as suite results ({what})") from None
+    if not isinstance(data, dict) or data.get("format") != "arl-suite-results/1":
+        raise SuiteStoreError(f"{p}: not a suite results file (format arl-suite-results/1)")
+    if not isinstance(data.get("items"), list):
+        raise SuiteStoreError(f"{p}: 'items' is not a list")
+    for key in ("suite", "fingerprint"):
+        if not isinstance(data.get(key), str):
+            raise SuiteStoreError(f"{p}: '{key}' is missing or not text")
+    return data
+
+
+_FIELD_TYPES: dict[str, tuple[type, ...]] = {
+    "key": (str,),
+    "document": (str,),
+    "size": (str,),
+    "model": (str,),
+    "model_id": (str,),
+    "base_url": (str,),
+    "variant": (str,),
+    "instructions_hash": (str,),
+    "repeat": (int,),
+    "status": (str,),
+    "run_status": (str,),
+    "reason": (str,),
+    "mode": (str,),
+}
+
+
+def results_items(data: dict[str, Any], folder: str | os.PathLike[str]) -> list[ItemResult]:
+    """The runs of a results file read by ``read_results``, bundle paths made absolute
+    against ``folder``. Raises SuiteStoreError for an item of the wrong shape."""
+    base = Path(folder)
+    if base.is_file():
+        base = base.parent
+    out = []
+    for n, d in enumerate(data["items"], 1):
+        if not isinstance(d, dict):
+            raise SuiteStoreError(f"{base}: item {n} is not an object")
+        for k, types in _FIELD_TYPES.items():
+            if (k in d and not isinstance(d[k], types)) or (k == "key" and k not in d):
+                raise SuiteStoreError(f"{base}: item {n}: '{k}' has the wrong type or is missing")
+        if d.get("metrics") is not None and not isinstance(d["metrics"], dict):
+            raise SuiteStoreError(f"{base}: item {n}: 'metrics' is not an object")
+        for k in ("tokens", "prompt_tokens", "completion_tokens"):
+            if d.get(k) is not None and (not isinstance(d[k], int) or isinstance(d[k], bool)):
+                raise SuiteStoreError(f"{base}: item {n}: '{k}' is not a whole number")
+        it = ItemResult.from_json(d)
+        if it.bundle:
+            it.bundle = str((base / it.bundle).resolve())
+        out.append(it)
+    return out
