@@ -1,0 +1,705 @@
+"""The Suites tab: open or start a review suite, watch its runs, read its report and charts.
+
+Everything it shows comes from the engine (``engine.suite*``): the estimate, the runs'
+states, the report with its spread and noise rule, the history. The view only lays them
+out. Charts use Qt Charts with the Okabe-Ito colours the verdicts use, a marker shape per
+combination as well as a colour, values on hover, and export to PNG or SVG.
+
+- "Open suite file…" loads a suite (.toml/.json) and shows its estimate; "Start" runs it
+  (concurrency and a token limit), with Cancel; what finished is kept and resumable.
+- "Open suite results…" opens a suite run's folder (``suite-results.json``), e.g. a CI
+  shard or the shipped example ("Open the example suite").
+- Double-clicking a run opens its evidence bundle in the Verdicts view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCharts import (
+    QCategoryAxis,
+    QChart,
+    QChartView,
+    QLineSeries,
+    QScatterSeries,
+    QValueAxis,
+)
+from PySide6.QtCore import QPointF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.jobs import run_in_thread
+
+# Okabe-Ito, as the verdict colours (app/docview.py): safe for the common colour blindness.
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
+SHAPES = (
+    QScatterSeries.MarkerShape.MarkerShapeCircle,
+    QScatterSeries.MarkerShape.MarkerShapeRectangle,
+    QScatterSeries.MarkerShape.MarkerShapeTriangle,
+    QScatterSeries.MarkerShape.MarkerShapeStar,
+    QScatterSeries.MarkerShape.MarkerShapePentagon,
+    QScatterSeries.MarkerShape.MarkerShapeRotatedRectangle,
+)
+STATUS_WORDS = {
+    "queued": "waiting",
+    "running": "running…",
+    "finished": "finished",
+    "failed": "failed",
+    "stopped": "stopped (resumable)",
+}
+
+
+def example_suite_path() -> Path:
+    """The shipped example suite run's folder (resources/suites/example/<id>/)."""
+    from importlib import resources
+
+    root = Path(str(resources.files("resources").joinpath("suites", "example")))
+    found = sorted(p for p in root.glob("*/suite-results.json"))
+    return found[-1].parent if found else root
+
+
+def _plain(label: QLabel, text: str) -> QLabel:
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setText(text)
+    return label
+
+
+class ChartPanel(QWidget):
+    """One chart with a title, a hover read-out and PNG/SVG export."""
+
+    message = Signal(str)
+
+    def __init__(self, title: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.chart = QChart()
+        self.chart.setTitle(title)
+        self.chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
+        self.chart.setAnimationOptions(QChart.AnimationOption.NoAnimation)
+        self.view = QChartView(self.chart)
+        self.view.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.view.setMinimumSize(QSize(320, 240))
+        self.export_btn = QPushButton("Export chart…")
+        self.export_btn.clicked.connect(self.ask_export)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.view, 1)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(self.export_btn)
+        lay.addLayout(row)
+
+    def clear(self) -> None:
+        self.chart.removeAllSeries()
+        for axis in list(self.chart.axes()):
+            self.chart.removeAxis(axis)
+
+    def ask_export(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export chart", str(Path.home() / "chart.png"), "PNG image (*.png);;SVG (*.svg)"
+        )
+        if path:
+            self.export(Path(path))
+
+    def export(self, path: Path) -> Path:
+        """Write the chart as PNG or SVG (by the file's suffix; PNG when it has none)."""
+        if path.suffix.lower() == ".svg":
+            from PySide6.QtSvg import QSvgGenerator
+
+            gen = QSvgGenerator()
+            gen.setFileName(str(path))
+            gen.setSize(self.view.size())
+            gen.setViewBox(self.view.rect())
+            gen.setTitle(self.chart.title())
+            painter = QPainter(gen)
+            self.view.render(painter)
+            painter.end()
+        else:
+            if path.suffix.lower() != ".png":
+                path = path.with_suffix(".png")
+            self.view.grab().save(str(path), "PNG")
+        self.message.emit(f"Chart saved to {path}")
+        return path
+
+
+def _hover(series: QScatterSeries, texts: dict[tuple[float, float], str]) -> None:
+    def on_hover(point: QPointF, state: bool) -> None:
+        if not state:
+            QToolTip.hideText()
+            return
+        key = (round(point.x(), 6), round(point.y(), 6))
+        from PySide6.QtGui import QCursor
+
+        QToolTip.showText(QCursor.pos(), texts.get(key, f"{point.y():.3g}"))
+
+    series.hovered.connect(on_hover)
+
+
+class SuitesView(QWidget):
+    """The Suites tab (see the module docstring). ``openBundle(path)`` asks the main window
+    to show a run's bundle in the Verdicts view."""
+
+    openBundle = Signal(str)
+    message = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.suite: Any = None
+        self.items: list[Any] = []
+        self.report: dict[str, Any] | None = None
+        self.history: list[dict[str, Any]] = []
+        self.source = ""
+        self.scripted = False
+        self._job: asyncio.Task[Any] | None = None
+        self._store: Any = None
+        self._suite_id: str | None = None
+
+        self.open_suite_btn = QPushButton("Open suite file…")
+        self.open_results_btn = QPushButton("Open suite results…")
+        self.example_btn = QPushButton("Open the example suite")
+        self.open_suite_btn.clicked.connect(self.ask_open_suite)
+        self.open_results_btn.clicked.connect(self.ask_open_results)
+        self.example_btn.clicked.connect(lambda: self.open_results(example_suite_path()))
+        self.heading = _plain(QLabel(), "No suite open.")
+        f = self.heading.font()
+        f.setPointSizeF(f.pointSizeF() * 1.25)
+        f.setBold(True)
+        self.heading.setFont(f)
+        self.subheading = _plain(QLabel(), (
+            "A suite runs the same documents and comments against several models or "
+            "instructions, repeated, and reports each metric with the spread between "
+            "repeats. Open a suite file to see what it would cost, or open the example."
+        ))
+        self.subheading.setWordWrap(True)
+
+        # estimate and run controls
+        self.estimate = QPlainTextEdit()
+        self.estimate.setReadOnly(True)
+        mono = QFont("monospace")
+        mono.setStyleHint(QFont.StyleHint.Monospace)
+        self.estimate.setFont(mono)
+        self.estimate.setPlaceholderText("The estimate of a suite file appears here.")
+        self.concurrency = QSpinBox()
+        self.concurrency.setRange(1, 64)
+        self.concurrency.setValue(1)
+        self.concurrency.setToolTip("How many runs at once")
+        self.token_limit = QSpinBox()
+        self.token_limit.setRange(0, 2_000_000_000)
+        self.token_limit.setSingleStep(100_000)
+        self.token_limit.setSpecialValueText("no limit")
+        self.token_limit.setToolTip("Stop starting runs once this many tokens are spent")
+        self.start_btn = QPushButton("Start the suite")
+        self.cancel_btn = QPushButton("Cancel")
+        self.start_btn.setEnabled(False)
+        self.cancel_btn.setEnabled(False)
+        self.start_btn.clicked.connect(self.start_suite)
+        self.cancel_btn.clicked.connect(self.cancel_suite)
+
+        # runs and report tables
+        self.runs = QTableWidget(0, 6)
+        self.runs.setHorizontalHeaderLabels(
+            ["document", "model / variant", "repeat", "status", "attribution", "tokens"]
+        )
+        self.runs.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.runs.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.runs.verticalHeader().setVisible(False)
+        self.runs.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.runs.horizontalHeader().setSectionResizeMode(
+            1, QHeaderView.ResizeMode.ResizeToContents
+        )
+        self.runs.setToolTip("Double-click a run to open its evidence bundle")
+        self.runs.cellDoubleClicked.connect(self._open_run)
+        self.report_table = QTableWidget(0, 0)
+        self.report_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.report_table.verticalHeader().setVisible(False)
+        self.report_table.setWordWrap(True)
+        self.noise = _plain(QLabel(), "")
+        self.noise.setWordWrap(True)
+
+        # charts
+        self.metric = QComboBox()
+        from engine.suite_report import LABELS, METRICS
+
+        for m in METRICS:
+            self.metric.addItem(LABELS[m], m)
+        self.metric.currentIndexChanged.connect(lambda _i: self._draw_charts())
+        self.spread_chart = ChartPanel("Each combination: runs, repeat means and spread")
+        self.trend_chart = ChartPanel("Trend over suite runs (mean)")
+        for c in (self.spread_chart, self.trend_chart):
+            c.message.connect(self.message)
+
+        top = QHBoxLayout()
+        for w in (self.open_suite_btn, self.open_results_btn, self.example_btn):
+            top.addWidget(w)
+        top.addStretch(1)
+        controls = QHBoxLayout()
+        controls.addWidget(QLabel("Runs at once:"))
+        controls.addWidget(self.concurrency)
+        controls.addWidget(QLabel("Token limit:"))
+        controls.addWidget(self.token_limit)
+        controls.addStretch(1)
+        controls.addWidget(self.start_btn)
+        controls.addWidget(self.cancel_btn)
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.addWidget(self.estimate, 2)
+        ll.addLayout(controls)
+        ll.addWidget(_plain(QLabel(), "Runs (double-click one to open its bundle):"))
+        ll.addWidget(self.runs, 3)
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        rl.addWidget(_plain(QLabel(), "Report: mean over finished runs (spread between repeats)"))
+        rl.addWidget(self.report_table, 2)
+        rl.addWidget(self.noise)
+        mrow = QHBoxLayout()
+        mrow.addWidget(QLabel("Chart metric:"))
+        mrow.addWidget(self.metric)
+        mrow.addStretch(1)
+        rl.addLayout(mrow)
+        charts = QSplitter(Qt.Orientation.Horizontal)
+        charts.addWidget(self.spread_chart)
+        charts.addWidget(self.trend_chart)
+        rl.addWidget(charts, 3)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setStretchFactor(0, 2)
+        split.setStretchFactor(1, 3)
+        lay = QVBoxLayout(self)
+        lay.addLayout(top)
+        lay.addWidget(self.heading)
+        lay.addWidget(self.subheading)
+        lay.addWidget(split, 1)
+
+    # -- opening -------------------------------------------------------------------------
+
+    def ask_open_suite(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Open a suite file", str(Path.home()), "Suite files (*.toml *.json)"
+        )
+        if path:
+            self.open_suite(Path(path))
+
+    def ask_open_results(self) -> None:
+        path = QFileDialog.getExistingDirectory(
+            self, "Open a suite run's folder (it holds suite-results.json)", str(Path.home())
+        )
+        if path:
+            self.open_results(Path(path))
+
+    def _error(self, title: str, text: str) -> None:
+        box = QMessageBox(self)
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle(title)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setText(title)
+        box.setInformativeText(text)
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        self._box = box
+        box.open()
+
+    def open_suite(self, path: Path) -> None:
+        """Load a suite file and show its estimate (off the UI thread); enables Start."""
+        from engine.suite import SuiteError, expand_items, load_suite
+        from engine.suite_estimate import estimate_suite, render_estimate
+
+        def work() -> tuple[Any, str]:
+            suite = load_suite(path)
+            return suite, render_estimate(estimate_suite(suite, expand_items(suite)), suite)
+
+        def done(value: tuple[Any, str]) -> None:
+            self.suite, text = value
+            self.source = str(path)
+            self.estimate.setPlainText(text)
+            self.heading.setText(f"Suite: {self.suite.name}")
+            self.subheading.setText(
+                f"{path} — {len(expand_items(self.suite))} run(s). Check the estimate, "
+                "then Start. Runs already finished in an earlier suite run are not repeated "
+                "when you resume it from the command line (arl suite resume)."
+            )
+            self.start_btn.setEnabled(True)
+            self.message.emit(f"Opened suite {path}")
+
+        def failed(exc: BaseException) -> None:
+            msg = str(exc) if isinstance(exc, SuiteError) else f"{type(exc).__name__}: {exc}"
+            self._error("This suite file cannot be used", msg)
+
+        self.estimate.setPlainText("Estimating…")
+        run_in_thread(work, done, failed)
+
+    def open_results(self, folder: Path) -> bool:
+        """Show a finished (or stopped) suite run from its folder. Returns False with a
+        plain message when it cannot be read."""
+        from engine.suite_report import build_report
+        from engine.suite_store import SuiteStoreError, read_results, results_items
+
+        try:
+            data = read_results(folder)
+            items = results_items(data, folder)
+        except SuiteStoreError as exc:
+            self._error("These suite results cannot be opened", str(exc))
+            return False
+        self.items = items
+        self.report = build_report(items, name=data["suite"], fingerprint=data["fingerprint"])
+        self.history = self._history_for(data, self.report)
+        self.source = str(folder)
+        self.scripted = False
+        self.heading.setText(f"Suite: {data['suite']}")
+        finished = sum(1 for i in items if i.status == "finished")
+        self.subheading.setText(
+            f"Suite run {data.get('suite_id', '?')} ({data.get('status', 'finished')}), "
+            f"program {data.get('app_version', '?')}: {finished} of {len(items)} run(s) "
+            f"finished. Folder: {folder}"
+        )
+        self.estimate.setPlainText(
+            "This is a suite run's results; open a suite file to estimate and start one."
+        )
+        self.start_btn.setEnabled(False)
+        self._fill_runs()
+        self._fill_report()
+        self._draw_charts()
+        self.message.emit(f"Opened suite results {folder}")
+        return True
+
+    def _history_for(self, data: dict[str, Any], report: dict[str, Any]) -> list[dict[str, Any]]:
+        """Past suite runs of the same suite name from the user's results store, plus this
+        one: the trend chart's points (oldest first)."""
+        rows: list[dict[str, Any]] = []
+        try:
+            from engine.suite_report import build_report
+            from engine.suite_store import SuiteStore
+
+            with SuiteStore() as store:
+                for run in store.runs():
+                    if run.name != data["suite"] or run.id == data.get("suite_id"):
+                        continue
+                    rep = build_report(store.items(run.id), name=run.name)
+                    rows.append({"date": run.started_at, "version": run.app_version,
+                                 "suite_id": run.id, "report": rep})
+        except Exception:  # the store is a convenience here; the results file is the truth
+            rows = []
+        rows.append({"date": data.get("started_at") or "", "version": data.get("app_version", ""),
+                     "suite_id": data.get("suite_id", ""), "report": report})
+        return sorted(rows, key=lambda r: r["date"])
+
+    # -- tables ----------------------------------------------------------------------------
+
+    def _fill_runs(self) -> None:
+        self.runs.setRowCount(len(self.items))
+        for r, it in enumerate(self.items):
+            att = ((it.metrics or {}).get("attribution_rate") or {})
+            if it.status != "finished":
+                att_text = "—"
+            elif att.get("value") is None:
+                att_text = "N/A"
+            else:
+                att_text = f"{att['value']:.0%} ({att['numerator']:g} of {att['denominator']:g})"
+            tokens = "unreported" if it.tokens is None else f"{it.tokens:,}"
+            if it.status not in ("finished", "failed"):
+                tokens = "—"
+            status = STATUS_WORDS.get(it.status, it.status)
+            if it.status == "failed" and it.reason:
+                status = f"failed: {it.reason}"
+            cells = [it.document, f"{it.model} / {it.variant}", str(it.repeat), status,
+                     att_text, tokens]
+            for c, text in enumerate(cells):
+                cell = QTableWidgetItem(text)
+                cell.setToolTip(it.reason or text)
+                if c == 0:
+                    cell.setData(Qt.ItemDataRole.UserRole, it.bundle or "")
+                self.runs.setItem(r, c, cell)
+
+    def _fill_report(self) -> None:
+        from engine.suite_report import LABELS, METRICS, _fmt
+
+        rep = self.report or {"combinations": [], "ranking": {}}
+        combos = rep["combinations"]
+        self.report_table.clear()
+        self.report_table.setColumnCount(1 + len(combos))
+        self.report_table.setHorizontalHeaderLabels(
+            ["metric"] + [f"{c['model']} / {c['variant']}" for c in combos]
+        )
+        rows = [*METRICS, "tokens per fix", "runs"]
+        self.report_table.setRowCount(len(rows))
+        for r, m in enumerate(rows):
+            self.report_table.setItem(r, 0, QTableWidgetItem(LABELS.get(m, m)))
+            for c, combo in enumerate(combos, 1):
+                if m == "tokens per fix":
+                    t = combo["tokens_per_fix"]
+                    text = (f"{t['value']:,.0f}" if t["value"] is not None
+                            else f"N/A — {t['reason']}")
+                elif m == "runs":
+                    text = (f"{combo['finished']} finished, {combo['failed']} failed, "
+                            f"{combo['not_run']} not run")
+                else:
+                    b = combo["metrics"][m]
+                    if b["mean"] is None:
+                        why = b["na_reasons"][0]["reason"] if b["na_reasons"] else "no run"
+                        text = f"N/A — {why}"
+                    elif b["spread"] is None:
+                        text = f"{_fmt(m, b['mean'])} (one repeat: spread unknown)"
+                    else:
+                        text = f"{_fmt(m, b['mean'])} (spread {_fmt(m, b['spread'])})"
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                self.report_table.setItem(r, c, item)
+        self.report_table.resizeColumnsToContents()
+        self.report_table.horizontalHeader().setStretchLastSection(True)
+        notes = []
+        for m in METRICS:
+            for p in rep["ranking"].get(m, {}).get("pairs", []):
+                if p["verdict"] == "noise":
+                    notes.append(f"{LABELS[m]}: {p['better']} and {p['worse']} differ by less "
+                                 "than the spread between repeats — noise, not ranked.")
+                elif p["verdict"] == "unknown":
+                    notes.append(f"{LABELS[m]}: one repeat only — {p['better']} vs "
+                                 f"{p['worse']} is not ranked.")
+        self.noise.setText("\n".join(notes[:6]))
+
+    def _open_run(self, row: int, _col: int) -> None:
+        cell = self.runs.item(row, 0)
+        path = cell.data(Qt.ItemDataRole.UserRole) if cell else ""
+        if path and Path(path).exists():
+            self.openBundle.emit(path)
+        else:
+            self.message.emit("This run has no evidence bundle (it did not start).")
+
+    # -- charts ----------------------------------------------------------------------------
+
+    def _draw_charts(self) -> None:
+        from engine.suite_report import LABELS, RATIO
+
+        metric = self.metric.currentData()
+        self.spread_chart.clear()
+        self.trend_chart.clear()
+        rep = self.report
+        if not rep or not rep["combinations"]:
+            return
+        scale = 100.0 if metric in RATIO else 1.0
+        unit = " %" if metric in RATIO else ""
+        combos = rep["combinations"]
+
+        # 1. per combination: every run (small), repeat means (shape), the spread (a line)
+        chart = self.spread_chart.chart
+        chart.setTitle(f"{LABELS[metric]}: runs, repeat means and spread")
+        axis_x = QCategoryAxis()
+        axis_x.setLabelsPosition(QCategoryAxis.AxisLabelsPosition.AxisLabelsPositionOnValue)
+        axis_y = QValueAxis()
+        axis_y.setTitleText(LABELS[metric] + unit)
+        ys: list[float] = []
+        for k, combo in enumerate(combos):
+            name = f"{combo['model']} / {combo['variant']}"
+            colour = QColor(PALETTE[k % len(PALETTE)])
+            b = combo["metrics"][metric]
+            runs = QScatterSeries()
+            runs.setName(f"{name}: runs")
+            runs.setMarkerSize(7)
+            runs.setColor(colour.lighter(140))
+            runs.setBorderColor(colour)
+            texts: dict[tuple[float, float], str] = {}
+            for it in self.items:
+                if (it.model, it.variant) != (combo["model"], combo["variant"]):
+                    continue
+                v = ((it.metrics or {}).get(metric) or {}).get("value")
+                if it.status == "finished" and isinstance(v, (int, float)):
+                    pt = (float(k), float(v) * scale)
+                    runs.append(*pt)
+                    texts[(round(pt[0], 6), round(pt[1], 6))] = (
+                        f"{it.document} repeat {it.repeat}: {v * scale:.3g}{unit}")
+                    ys.append(pt[1])
+            means = QScatterSeries()
+            means.setName(f"{name}: repeat means")
+            means.setMarkerShape(SHAPES[k % len(SHAPES)])
+            means.setMarkerSize(14)
+            means.setColor(colour)
+            for rmean in b["repeat_means"]:
+                pt = (float(k) + 0.18, rmean * scale)
+                means.append(*pt)
+                texts[(round(pt[0], 6), round(pt[1], 6))] = f"repeat mean {rmean * scale:.3g}{unit}"
+                ys.append(pt[1])
+            for s in (runs, means):
+                chart.addSeries(s)
+                _hover(s, texts)
+            if b["mean"] is not None:
+                mean_line = QLineSeries()
+                mean_line.setName(f"{name}: mean {b['mean'] * scale:.3g}{unit}")
+                pen = QPen(colour)
+                pen.setWidth(3)
+                mean_line.setPen(pen)
+                mean_line.append(k - 0.25, b["mean"] * scale)
+                mean_line.append(k + 0.35, b["mean"] * scale)
+                chart.addSeries(mean_line)
+            if len(b["repeat_means"]) > 1:
+                spread = QLineSeries()
+                spread.setName(f"{name}: spread")
+                pen = QPen(colour)
+                pen.setWidth(2)
+                pen.setStyle(Qt.PenStyle.DashLine)
+                spread.setPen(pen)
+                spread.append(k + 0.18, min(b["repeat_means"]) * scale)
+                spread.append(k + 0.18, max(b["repeat_means"]) * scale)
+                chart.addSeries(spread)
+            axis_x.append(name, float(k))
+        axis_x.setRange(-0.5, len(combos) - 0.5)
+        top = max(ys + [1.0]) if metric not in RATIO else 100.0
+        axis_y.setRange(0.0, top * (1.0 if metric in RATIO else 1.1))
+        chart.addAxis(axis_x, Qt.AlignmentFlag.AlignBottom)
+        chart.addAxis(axis_y, Qt.AlignmentFlag.AlignLeft)
+        for s in chart.series():
+            s.attachAxis(axis_x)
+            s.attachAxis(axis_y)
+        chart.legend().setVisible(len(combos) <= 3)
+
+        # 2. the trend: one point per suite run, marked with version and instructions hash
+        tchart = self.trend_chart.chart
+        tchart.setTitle(f"{LABELS[metric]}: trend over suite runs")
+        tx = QCategoryAxis()
+        tx.setLabelsPosition(QCategoryAxis.AxisLabelsPosition.AxisLabelsPositionOnValue)
+        ty = QValueAxis()
+        ty.setTitleText(LABELS[metric] + unit)
+        tys: list[float] = []
+        names = [f"{c['model']} / {c['variant']}" for c in combos]
+        for k, name in enumerate(names):
+            colour = QColor(PALETTE[k % len(PALETTE)])
+            line = QLineSeries()
+            line.setName(name)
+            line.setColor(colour)
+            dots = QScatterSeries()
+            dots.setName(f"{name} (hover for version and instructions)")
+            dots.setMarkerShape(SHAPES[k % len(SHAPES)])
+            dots.setMarkerSize(11)
+            dots.setColor(colour)
+            texts = {}
+            for x, h in enumerate(self.history):
+                c = next((cc for cc in h["report"]["combinations"]
+                          if f"{cc['model']} / {cc['variant']}" == name), None)
+                if c is None or c["metrics"][metric]["mean"] is None:
+                    continue
+                y = c["metrics"][metric]["mean"] * scale
+                line.append(float(x), y)
+                dots.append(float(x), y)
+                tys.append(y)
+                texts[(round(float(x), 6), round(y, 6))] = (
+                    f"{h['date']} — {h['suite_id']}\nprogram {h['version']}, instructions "
+                    f"{', '.join(c['instructions_hash'])}\nmean {y:.3g}{unit}")
+            tchart.addSeries(line)
+            tchart.addSeries(dots)
+            _hover(dots, texts)
+        for x, h in enumerate(self.history):
+            tx.append(f"{h['date'][:10]} v{h['version']}", float(x))
+        tx.setRange(-0.5, max(0.5, len(self.history) - 0.5))
+        ttop = max(tys + [1.0]) if metric not in RATIO else 100.0
+        ty.setRange(0.0, ttop * (1.0 if metric in RATIO else 1.1))
+        tchart.addAxis(tx, Qt.AlignmentFlag.AlignBottom)
+        tchart.addAxis(ty, Qt.AlignmentFlag.AlignLeft)
+        for s in tchart.series():
+            s.attachAxis(tx)
+            s.attachAxis(ty)
+        tchart.legend().setVisible(len(names) <= 4)
+
+    # -- running ---------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self._job is not None and not self._job.done()
+
+    def start_suite(self) -> asyncio.Task[Any] | None:
+        """Start the open suite file's runs on the running event loop."""
+        if self.suite is None or self.running:
+            return None
+        self._job = asyncio.ensure_future(self._run_suite())
+        return self._job
+
+    def cancel_suite(self) -> None:
+        if self.running and self._job is not None:
+            self._job.cancel()
+            self.message.emit("Cancelling the suite: runs in flight stop and keep their bundles.")
+
+    async def _run_suite(self) -> None:
+        from engine.suite import expand_items
+        from engine.suite_report import build_report
+        from engine.suite_runner import SuiteLimits, execute_suite, new_suite_run
+        from engine.suite_store import SuiteStore, write_results
+        from engine.workspace import default_home
+
+        suite = self.suite
+        items = expand_items(suite)
+        store = SuiteStore()
+        self._store = store
+        limit = self.token_limit.value() or None
+        sid = new_suite_run(store, suite, items, default_home() / "suites", None,
+                            {"concurrency": self.concurrency.value(), "max_total_tokens": limit})
+        self._suite_id = sid
+        self.items = store.items(sid)
+        self._fill_runs()
+        self.start_btn.setEnabled(False)
+        self.cancel_btn.setEnabled(True)
+        self.heading.setText(f"Suite: {suite.name} — running ({sid})")
+
+        def on_event(ev: Any) -> None:
+            self.items = store.items(sid)
+            self._fill_runs()
+            if ev.status == "suite":
+                self.message.emit(ev.text)
+
+        def key_for(spec: Any) -> str | None:
+            if spec.api_key_env:
+                return os.environ.get(spec.api_key_env) or None
+            try:
+                from app.secrets import get_key
+
+                return get_key()[0]
+            except Exception:
+                return None
+
+        try:
+            status = await execute_suite(
+                store, suite, sid, items,
+                SuiteLimits(max_total_tokens=limit, concurrency=self.concurrency.value()),
+                key_for=key_for, on_event=on_event,
+            )
+            self.heading.setText(f"Suite: {suite.name} — {status} ({sid})")
+        except asyncio.CancelledError:
+            self.heading.setText(f"Suite: {suite.name} — cancelled ({sid}); resume with "
+                                 f"arl suite resume {sid}")
+        except Exception as exc:  # shown, not swallowed: the suite run stays resumable
+            self._error("The suite stopped", f"{type(exc).__name__}: {exc}")
+        finally:
+            self.items = store.items(sid)
+            row = store.run_row(sid)
+            try:
+                write_results(store, sid)
+            except OSError:
+                pass
+            self.report = build_report(self.items, name=row.name, fingerprint=row.fingerprint)
+            self.history = self._history_for({"suite": row.name, "suite_id": sid,
+                                              "started_at": row.started_at,
+                                              "app_version": row.app_version}, self.report)
+            self._fill_runs()
+            self._fill_report()
+            self._draw_charts()
+            self.cancel_btn.setEnabled(False)
+            self.start_btn.setEnabled(True)
+            store.close()
+            self._store = None
