@@ -109,9 +109,13 @@ class ChartPanel(QWidget):
         lay.addLayout(row)
 
     def clear(self) -> None:
-        self.chart.removeAllSeries()
-        for axis in list(self.chart.axes()):
-            self.chart.removeAxis(axis)
+        """A fresh chart (the view deletes the old one with its series and axes)."""
+        title = self.chart.title()
+        self.chart = QChart()
+        self.chart.setTitle(title)
+        self.chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
+        self.chart.setAnimationOptions(QChart.AnimationOption.NoAnimation)
+        self.view.setChart(self.chart)
 
     def ask_export(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
@@ -139,6 +143,20 @@ class ChartPanel(QWidget):
             self.view.grab().save(str(path), "PNG")
         self.message.emit(f"Chart saved to {path}")
         return path
+
+
+def _y_range(axis: QValueAxis, ratio: bool, values: list[float]) -> None:
+    """0-100 with ticks every 25 for percentages (a little room so 0 and 100 show whole),
+    else 0 to a tenth above the largest value."""
+    if ratio:
+        axis.setRange(-4.0, 104.0)
+        axis.setTickType(QValueAxis.TickType.TicksDynamic)
+        axis.setTickAnchor(0.0)
+        axis.setTickInterval(25.0)
+        axis.setLabelFormat("%d")
+    else:
+        axis.setRange(0.0, max(values + [1.0]) * 1.1)
+        axis.setLabelFormat("%.3g")
 
 
 def _hover(series: QScatterSeries, texts: dict[tuple[float, float], str]) -> None:
@@ -222,10 +240,10 @@ class SuitesView(QWidget):
         self.runs.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.runs.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.runs.verticalHeader().setVisible(False)
-        self.runs.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.runs.horizontalHeader().setSectionResizeMode(
-            1, QHeaderView.ResizeMode.ResizeToContents
-        )
+        header = self.runs.horizontalHeader()
+        for col in range(6):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.runs.setToolTip("Double-click a run to open its evidence bundle")
         self.runs.cellDoubleClicked.connect(self._open_run)
         self.report_table = QTableWidget(0, 0)
@@ -244,6 +262,9 @@ class SuitesView(QWidget):
         self.metric.currentIndexChanged.connect(lambda _i: self._draw_charts())
         self.spread_chart = ChartPanel("Each combination: runs, repeat means and spread")
         self.trend_chart = ChartPanel("Trend over suite runs (mean)")
+        self.trend_caption = _plain(QLabel(), "")
+        self.trend_caption.setWordWrap(True)
+        self.trend_chart.layout().insertWidget(1, self.trend_caption)
         for c in (self.spread_chart, self.trend_chart):
             c.message.connect(self.message)
 
@@ -262,8 +283,12 @@ class SuitesView(QWidget):
         left = QWidget()
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
-        ll.addWidget(self.estimate, 2)
-        ll.addLayout(controls)
+        self.planning = QWidget()
+        pl = QVBoxLayout(self.planning)
+        pl.setContentsMargins(0, 0, 0, 0)
+        pl.addWidget(self.estimate, 1)
+        pl.addLayout(controls)
+        ll.addWidget(self.planning, 2)
         ll.addWidget(_plain(QLabel(), "Runs (double-click one to open its bundle):"))
         ll.addWidget(self.runs, 3)
         right = QWidget()
@@ -280,7 +305,7 @@ class SuitesView(QWidget):
         charts = QSplitter(Qt.Orientation.Horizontal)
         charts.addWidget(self.spread_chart)
         charts.addWidget(self.trend_chart)
-        rl.addWidget(charts, 3)
+        rl.addWidget(charts, 4)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
         split.addWidget(right)
@@ -291,6 +316,10 @@ class SuitesView(QWidget):
         lay.addWidget(self.heading)
         lay.addWidget(self.subheading)
         lay.addWidget(split, 1)
+
+    def _show_planning(self, on: bool) -> None:
+        """The estimate and Start controls show for a suite file, not for results."""
+        self.planning.setVisible(on)
 
     # -- opening -------------------------------------------------------------------------
 
@@ -339,6 +368,7 @@ class SuitesView(QWidget):
                 "when you resume it from the command line (arl suite resume)."
             )
             self.start_btn.setEnabled(True)
+            self._show_planning(True)
             self.message.emit(f"Opened suite {path}")
 
         def failed(exc: BaseException) -> None:
@@ -372,9 +402,8 @@ class SuitesView(QWidget):
             f"program {data.get('app_version', '?')}: {finished} of {len(items)} run(s) "
             f"finished. Folder: {folder}"
         )
-        self.estimate.setPlainText(
-            "This is a suite run's results; open a suite file to estimate and start one."
-        )
+        self.estimate.setPlainText("")
+        self._show_planning(False)
         self.start_btn.setEnabled(False)
         self._fill_runs()
         self._fill_report()
@@ -441,9 +470,11 @@ class SuitesView(QWidget):
             ["metric"] + [f"{c['model']} / {c['variant']}" for c in combos]
         )
         rows = [*METRICS, "tokens per fix", "runs"]
+        row_labels = {**LABELS, "cost_per_attributed_fix": "tokens per fix (mean of runs)",
+                      "tokens per fix": "tokens per fix (all runs)"}
         self.report_table.setRowCount(len(rows))
         for r, m in enumerate(rows):
-            self.report_table.setItem(r, 0, QTableWidgetItem(LABELS.get(m, m)))
+            self.report_table.setItem(r, 0, QTableWidgetItem(row_labels.get(m, m)))
             for c, combo in enumerate(combos, 1):
                 if m == "tokens per fix":
                     t = combo["tokens_per_fix"]
@@ -543,7 +574,7 @@ class SuitesView(QWidget):
                 _hover(s, texts)
             if b["mean"] is not None:
                 mean_line = QLineSeries()
-                mean_line.setName(f"{name}: mean {b['mean'] * scale:.3g}{unit}")
+                mean_line.setName(name)
                 pen = QPen(colour)
                 pen.setWidth(3)
                 mean_line.setPen(pen)
@@ -562,14 +593,17 @@ class SuitesView(QWidget):
                 chart.addSeries(spread)
             axis_x.append(name, float(k))
         axis_x.setRange(-0.5, len(combos) - 0.5)
-        top = max(ys + [1.0]) if metric not in RATIO else 100.0
-        axis_y.setRange(0.0, top * (1.0 if metric in RATIO else 1.1))
+        _y_range(axis_y, metric in RATIO, ys)
         chart.addAxis(axis_x, Qt.AlignmentFlag.AlignBottom)
         chart.addAxis(axis_y, Qt.AlignmentFlag.AlignLeft)
         for s in chart.series():
             s.attachAxis(axis_x)
             s.attachAxis(axis_y)
-        chart.legend().setVisible(len(combos) <= 3)
+        for s in chart.series():
+            if s.name() not in {f"{c['model']} / {c['variant']}" for c in combos}:
+                for marker in chart.legend().markers(s):
+                    marker.setVisible(False)
+        chart.legend().setVisible(True)
 
         # 2. the trend: one point per suite run, marked with version and instructions hash
         tchart = self.trend_chart.chart
@@ -586,7 +620,7 @@ class SuitesView(QWidget):
             line.setName(name)
             line.setColor(colour)
             dots = QScatterSeries()
-            dots.setName(f"{name} (hover for version and instructions)")
+            dots.setName(f"{name} (points)")
             dots.setMarkerShape(SHAPES[k % len(SHAPES)])
             dots.setMarkerSize(11)
             dots.setColor(colour)
@@ -606,17 +640,27 @@ class SuitesView(QWidget):
             tchart.addSeries(line)
             tchart.addSeries(dots)
             _hover(dots, texts)
+        caption = []
         for x, h in enumerate(self.history):
-            tx.append(f"{h['date'][:10]} v{h['version']}", float(x))
+            hashes = sorted({hh for c in h["report"]["combinations"]
+                             for hh in c["instructions_hash"]})
+            caption.append(f"#{x + 1} {h['date'][:16].replace('T', ' ')} program "
+                           f"{h['version']}, instructions {', '.join(hashes)}")
+        self.trend_caption.setText("\n".join(caption[-6:]))
+        for x, h in enumerate(self.history):
+            tx.append(f"#{x + 1} v{h['version']}", float(x))
         tx.setRange(-0.5, max(0.5, len(self.history) - 0.5))
-        ttop = max(tys + [1.0]) if metric not in RATIO else 100.0
-        ty.setRange(0.0, ttop * (1.0 if metric in RATIO else 1.1))
+        _y_range(ty, metric in RATIO, tys)
         tchart.addAxis(tx, Qt.AlignmentFlag.AlignBottom)
         tchart.addAxis(ty, Qt.AlignmentFlag.AlignLeft)
         for s in tchart.series():
             s.attachAxis(tx)
             s.attachAxis(ty)
-        tchart.legend().setVisible(len(names) <= 4)
+        for s in tchart.series():
+            if s.name().endswith("(points)"):
+                for marker in tchart.legend().markers(s):
+                    marker.setVisible(False)
+        tchart.legend().setVisible(True)
 
     # -- running ---------------------------------------------------------------------------
 

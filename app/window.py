@@ -103,7 +103,7 @@ class StartPage(QWidget):
 class MainWindow(QMainWindow):
     bundleOpened = Signal(object)  # BundleData
 
-    TAB_START, TAB_RUN, TAB_VERDICTS, TAB_METRICS, TAB_SCORECARD, TAB_COMPARE = range(6)
+    TAB_START, TAB_RUN, TAB_VERDICTS, TAB_METRICS, TAB_SCORECARD, TAB_COMPARE, TAB_SUITES = range(7)
 
     def __init__(self, settings: Settings | None = None):
         super().__init__()
@@ -122,12 +122,14 @@ class MainWindow(QMainWindow):
         self.scorecard = ScorecardView()
         self.run_view = self._make_run_view()
         self.compare = self._make_compare_view()
+        self.suites = self._make_suites_view()
         self.tabs.addTab(self.start, "&Start")
         self.tabs.addTab(self.run_view, "&Run")
         self.tabs.addTab(self.verdicts, "&Verdicts")
         self.tabs.addTab(self.metrics, "&Metrics")
         self.tabs.addTab(self.scorecard, "S&corecard")
         self.tabs.addTab(self.compare, "Com&pare")
+        self.tabs.addTab(self.suites, "S&uites")
         for i in (self.TAB_VERDICTS, self.TAB_METRICS, self.TAB_SCORECARD):
             self.tabs.setTabEnabled(i, False)
         self.setCentralWidget(self.tabs)
@@ -187,6 +189,18 @@ class MainWindow(QMainWindow):
         view = RunView(self.settings)
         view.runFinished.connect(self._run_finished)
         view.runStarted.connect(self._run_started)
+        return view
+
+    def _make_suites_view(self) -> QWidget:
+        try:
+            from app.suites_view import SuitesView
+        except ImportError:  # a build without Qt Charts
+            w = QLabel("Review suites are not available in this build (no Qt Charts).")
+            w.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            return w
+        view = SuitesView()
+        view.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
+        view.openBundle.connect(lambda p: self.open_bundle(Path(p)))
         return view
 
     def _make_compare_view(self) -> QWidget:
