@@ -202,11 +202,14 @@ class SuitesView(QWidget):
         f.setPointSizeF(f.pointSizeF() * 1.25)
         f.setBold(True)
         self.heading.setFont(f)
-        self.subheading = _plain(QLabel(), (
-            "A suite runs the same documents and comments against several models or "
-            "instructions, repeated, and reports each metric with the spread between "
-            "repeats. Open a suite file to see what it would cost, or open the example."
-        ))
+        self.subheading = _plain(
+            QLabel(),
+            (
+                "A suite runs the same documents and comments against several models or "
+                "instructions, repeated, and reports each metric with the spread between "
+                "repeats. Open a suite file to see what it would cost, or open the example."
+            ),
+        )
         self.subheading.setWordWrap(True)
 
         # estimate and run controls
@@ -424,12 +427,24 @@ class SuitesView(QWidget):
                     if run.name != data["suite"] or run.id == data.get("suite_id"):
                         continue
                     rep = build_report(store.items(run.id), name=run.name)
-                    rows.append({"date": run.started_at, "version": run.app_version,
-                                 "suite_id": run.id, "report": rep})
+                    rows.append(
+                        {
+                            "date": run.started_at,
+                            "version": run.app_version,
+                            "suite_id": run.id,
+                            "report": rep,
+                        }
+                    )
         except Exception:  # the store is a convenience here; the results file is the truth
             rows = []
-        rows.append({"date": data.get("started_at") or "", "version": data.get("app_version", ""),
-                     "suite_id": data.get("suite_id", ""), "report": report})
+        rows.append(
+            {
+                "date": data.get("started_at") or "",
+                "version": data.get("app_version", ""),
+                "suite_id": data.get("suite_id", ""),
+                "report": report,
+            }
+        )
         return sorted(rows, key=lambda r: r["date"])
 
     # -- tables ----------------------------------------------------------------------------
@@ -437,7 +452,7 @@ class SuitesView(QWidget):
     def _fill_runs(self) -> None:
         self.runs.setRowCount(len(self.items))
         for r, it in enumerate(self.items):
-            att = ((it.metrics or {}).get("attribution_rate") or {})
+            att = (it.metrics or {}).get("attribution_rate") or {}
             if it.status != "finished":
                 att_text = "—"
             elif att.get("value") is None:
@@ -450,8 +465,14 @@ class SuitesView(QWidget):
             status = STATUS_WORDS.get(it.status, it.status)
             if it.status == "failed" and it.reason:
                 status = f"failed: {it.reason}"
-            cells = [it.document, f"{it.model} / {it.variant}", str(it.repeat), status,
-                     att_text, tokens]
+            cells = [
+                it.document,
+                f"{it.model} / {it.variant}",
+                str(it.repeat),
+                status,
+                att_text,
+                tokens,
+            ]
             for c, text in enumerate(cells):
                 cell = QTableWidgetItem(text)
                 cell.setToolTip(it.reason or text)
@@ -470,19 +491,25 @@ class SuitesView(QWidget):
             ["metric"] + [f"{c['model']} / {c['variant']}" for c in combos]
         )
         rows = [*METRICS, "tokens per fix", "runs"]
-        row_labels = {**LABELS, "cost_per_attributed_fix": "tokens per fix (mean of runs)",
-                      "tokens per fix": "tokens per fix (all runs)"}
+        row_labels = {
+            **LABELS,
+            "cost_per_attributed_fix": "tokens per fix (mean of runs)",
+            "tokens per fix": "tokens per fix (all runs)",
+        }
         self.report_table.setRowCount(len(rows))
         for r, m in enumerate(rows):
             self.report_table.setItem(r, 0, QTableWidgetItem(row_labels.get(m, m)))
             for c, combo in enumerate(combos, 1):
                 if m == "tokens per fix":
                     t = combo["tokens_per_fix"]
-                    text = (f"{t['value']:,.0f}" if t["value"] is not None
-                            else f"N/A — {t['reason']}")
+                    text = (
+                        f"{t['value']:,.0f}" if t["value"] is not None else f"N/A — {t['reason']}"
+                    )
                 elif m == "runs":
-                    text = (f"{combo['finished']} finished, {combo['failed']} failed, "
-                            f"{combo['not_run']} not run")
+                    text = (
+                        f"{combo['finished']} finished, {combo['failed']} failed, "
+                        f"{combo['not_run']} not run"
+                    )
                 else:
                     b = combo["metrics"][m]
                     if b["mean"] is None:
@@ -501,11 +528,15 @@ class SuitesView(QWidget):
         for m in METRICS:
             for p in rep["ranking"].get(m, {}).get("pairs", []):
                 if p["verdict"] == "noise":
-                    notes.append(f"{LABELS[m]}: {p['better']} and {p['worse']} differ by less "
-                                 "than the spread between repeats — noise, not ranked.")
+                    notes.append(
+                        f"{LABELS[m]}: {p['better']} and {p['worse']} differ by less "
+                        "than the spread between repeats — noise, not ranked."
+                    )
                 elif p["verdict"] == "unknown":
-                    notes.append(f"{LABELS[m]}: one repeat only — {p['better']} vs "
-                                 f"{p['worse']} is not ranked.")
+                    notes.append(
+                        f"{LABELS[m]}: one repeat only — {p['better']} vs "
+                        f"{p['worse']} is not ranked."
+                    )
         self.noise.setText("\n".join(notes[:6]))
 
     def _open_run(self, row: int, _col: int) -> None:
@@ -557,7 +588,8 @@ class SuitesView(QWidget):
                     pt = (float(k), float(v) * scale)
                     runs.append(*pt)
                     texts[(round(pt[0], 6), round(pt[1], 6))] = (
-                        f"{it.document} repeat {it.repeat}: {v * scale:.3g}{unit}")
+                        f"{it.document} repeat {it.repeat}: {v * scale:.3g}{unit}"
+                    )
                     ys.append(pt[1])
             means = QScatterSeries()
             means.setName(f"{name}: repeat means")
@@ -626,8 +658,14 @@ class SuitesView(QWidget):
             dots.setColor(colour)
             texts = {}
             for x, h in enumerate(self.history):
-                c = next((cc for cc in h["report"]["combinations"]
-                          if f"{cc['model']} / {cc['variant']}" == name), None)
+                c = next(
+                    (
+                        cc
+                        for cc in h["report"]["combinations"]
+                        if f"{cc['model']} / {cc['variant']}" == name
+                    ),
+                    None,
+                )
                 if c is None or c["metrics"][metric]["mean"] is None:
                     continue
                 y = c["metrics"][metric]["mean"] * scale
@@ -636,16 +674,20 @@ class SuitesView(QWidget):
                 tys.append(y)
                 texts[(round(float(x), 6), round(y, 6))] = (
                     f"{h['date']} — {h['suite_id']}\nprogram {h['version']}, instructions "
-                    f"{', '.join(c['instructions_hash'])}\nmean {y:.3g}{unit}")
+                    f"{', '.join(c['instructions_hash'])}\nmean {y:.3g}{unit}"
+                )
             tchart.addSeries(line)
             tchart.addSeries(dots)
             _hover(dots, texts)
         caption = []
         for x, h in enumerate(self.history):
-            hashes = sorted({hh for c in h["report"]["combinations"]
-                             for hh in c["instructions_hash"]})
-            caption.append(f"#{x + 1} {h['date'][:16].replace('T', ' ')} program "
-                           f"{h['version']}, instructions {', '.join(hashes)}")
+            hashes = sorted(
+                {hh for c in h["report"]["combinations"] for hh in c["instructions_hash"]}
+            )
+            caption.append(
+                f"#{x + 1} {h['date'][:16].replace('T', ' ')} program "
+                f"{h['version']}, instructions {', '.join(hashes)}"
+            )
         self.trend_caption.setText("\n".join(caption[-6:]))
         for x, h in enumerate(self.history):
             tx.append(f"#{x + 1} v{h['version']}", float(x))
@@ -692,8 +734,14 @@ class SuitesView(QWidget):
         store = SuiteStore()
         self._store = store
         limit = self.token_limit.value() or None
-        sid = new_suite_run(store, suite, items, default_home() / "suites", None,
-                            {"concurrency": self.concurrency.value(), "max_total_tokens": limit})
+        sid = new_suite_run(
+            store,
+            suite,
+            items,
+            default_home() / "suites",
+            None,
+            {"concurrency": self.concurrency.value(), "max_total_tokens": limit},
+        )
         self._suite_id = sid
         self.items = store.items(sid)
         self._fill_runs()
@@ -719,14 +767,19 @@ class SuitesView(QWidget):
 
         try:
             status = await execute_suite(
-                store, suite, sid, items,
+                store,
+                suite,
+                sid,
+                items,
                 SuiteLimits(max_total_tokens=limit, concurrency=self.concurrency.value()),
-                key_for=key_for, on_event=on_event,
+                key_for=key_for,
+                on_event=on_event,
             )
             self.heading.setText(f"Suite: {suite.name} — {status} ({sid})")
         except asyncio.CancelledError:
-            self.heading.setText(f"Suite: {suite.name} — cancelled ({sid}); resume with "
-                                 f"arl suite resume {sid}")
+            self.heading.setText(
+                f"Suite: {suite.name} — cancelled ({sid}); resume with arl suite resume {sid}"
+            )
         except Exception as exc:  # shown, not swallowed: the suite run stays resumable
             self._error("The suite stopped", f"{type(exc).__name__}: {exc}")
         finally:
@@ -737,9 +790,15 @@ class SuitesView(QWidget):
             except OSError:
                 pass
             self.report = build_report(self.items, name=row.name, fingerprint=row.fingerprint)
-            self.history = self._history_for({"suite": row.name, "suite_id": sid,
-                                              "started_at": row.started_at,
-                                              "app_version": row.app_version}, self.report)
+            self.history = self._history_for(
+                {
+                    "suite": row.name,
+                    "suite_id": sid,
+                    "started_at": row.started_at,
+                    "app_version": row.app_version,
+                },
+                self.report,
+            )
             self._fill_runs()
             self._fill_report()
             self._draw_charts()

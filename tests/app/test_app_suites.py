@@ -1,0 +1,134 @@
+"""The Suites tab: opening suite results (the shipped example and others), the report and
+its charts, exporting a chart, opening a run's bundle, starting a suite against the
+scripted server, and bad input said plainly."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6.QtCharts")
+
+from engine.suite import load_suite
+from engine.suite_store import SuiteStore
+from tests.helpers.scripted_server import (
+    ClaimWithoutEditing,
+    FixEverything,
+    ScriptedServer,
+)
+
+
+@pytest.fixture
+def view(qtbot):
+    from app.suites_view import SuitesView
+
+    v = SuitesView()
+    qtbot.addWidget(v)
+    v.resize(1300, 800)
+    return v
+
+
+def _suite_file(folder: Path, urls: dict[str, str], repeats: int = 2) -> Path:
+    lines = ['name = "ui"', "rounds = 1", f"repeats = {repeats}", 'documents = ["briefs"]']
+    for name, url in urls.items():
+        lines += [
+            "[[models]]",
+            f'name = "{name}"',
+            f'base_url = "{url}"',
+            'model = "scripted-model"',
+        ]
+    p = folder / "suite.toml"
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return p
+
+
+@pytest.fixture
+def results(tmp_path):
+    """A real suite run (two scripted models, two repeats) written as suite-results.json."""
+    with ScriptedServer(FixEverything()) as a, ScriptedServer(ClaimWithoutEditing()) as b:
+        from app.suites_view import SuitesView  # noqa: F401  (Qt Charts present)
+        from engine.suite import expand_items
+        from engine.suite_runner import SuiteLimits, execute_suite, new_suite_run
+        from engine.suite_store import write_results
+
+        suite = load_suite(_suite_file(tmp_path, {"fixer": a.base_url, "claimer": b.base_url}))
+        items = expand_items(suite)
+        with SuiteStore() as store:
+            sid = new_suite_run(store, suite, items, tmp_path / "out", None, {})
+            asyncio.run(
+                execute_suite(
+                    store, suite, sid, items, SuiteLimits(concurrency=4), key_for=lambda m: None
+                )
+            )
+            write_results(store, sid)
+            return Path(store.run_row(sid).out_dir)
+
+
+def test_report_table_and_charts_follow_the_engine_report(view, results, tmp_path):
+    assert view.open_results(results)
+    headers = [
+        view.report_table.horizontalHeaderItem(c).text()
+        for c in range(view.report_table.columnCount())
+    ]
+    assert headers == ["metric", "claimer / default", "fixer / default"]
+    cells = {
+        view.report_table.item(r, 0).text(): [view.report_table.item(r, c).text() for c in (1, 2)]
+        for r in range(view.report_table.rowCount())
+    }
+    assert cells["attribution"] == ["0% (spread 0%)", "100% (spread 0%)"]
+    assert cells["collateral churn"][0].startswith("N/A — ")  # never a zero for "unmeasured"
+    # the chart: one legend entry per combination, points for every finished run
+    names = {s.name() for s in view.spread_chart.chart.series()}
+    assert {"fixer / default", "claimer / default"} <= names
+    runs = [s for s in view.spread_chart.chart.series() if s.name() == "fixer / default: runs"]
+    assert runs and runs[0].count() == 8
+    view.metric.setCurrentIndex(view.metric.findData("claim_accuracy"))
+    assert "claim accuracy" in view.spread_chart.chart.title()
+    png = view.spread_chart.export(tmp_path / "c.png")
+    svg = view.trend_chart.export(tmp_path / "t.svg")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert b"<svg" in svg.read_bytes()[:400]
+
+
+def test_double_clicking_a_run_opens_its_bundle(view, results, qtbot):
+    view.open_results(results)
+    with qtbot.waitSignal(view.openBundle, timeout=2000) as sig:
+        view._open_run(0, 0)
+    assert (Path(sig.args[0]) / "manifest.json").is_file()
+
+
+def test_unreadable_results_are_said_plainly(view, tmp_path, monkeypatch):
+    shown = {}
+    monkeypatch.setattr(view, "_error", lambda title, text: shown.update(title=title, text=text))
+    assert not view.open_results(tmp_path)
+    assert "suite-results.json" in shown["text"]
+    bad = tmp_path / "suite-results.json"
+    bad.write_text(
+        json.dumps(
+            {
+                "format": "arl-suite-results/1",
+                "suite": "x",
+                "fingerprint": "f",
+                "items": [{"key": 5}],
+            }
+        ),
+        encoding="utf-8",
+    )
+    assert not view.open_results(tmp_path)
+    assert "item 1" in shown["text"]
+
+
+def test_starting_a_suite_from_the_view_runs_it_and_reports(view, tmp_path):
+    with ScriptedServer(FixEverything()) as srv:
+        view.suite = load_suite(_suite_file(tmp_path, {"fixer": srv.base_url}, repeats=1))
+        view.concurrency.setValue(2)
+        asyncio.run(view._run_suite())
+    assert view.runs.rowCount() == 4
+    assert {view.runs.item(r, 3).text() for r in range(4)} == {"finished"}
+    assert "finished" in view.heading.text()
+    with SuiteStore() as store:
+        assert [r.status for r in store.runs()] == ["finished"]
+    assert view.report is not None and view.report["combinations"][0]["finished"] == 4
