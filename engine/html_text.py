@@ -52,6 +52,7 @@ from __future__ import annotations
 import gc
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.encoding import decode_html
@@ -251,7 +252,9 @@ class Extraction:
             self._descriptors[index] = descriptor
         return descriptor
 
-    def markup_signature(self, start: int, end: int) -> tuple:
+    def markup_signature(
+        self, start: int, end: int, fold: Callable[[str], str] | None = None
+    ) -> tuple:
         """A canonical, hashable description of the markup covering ``text[start:end]``.
 
         ``start`` and ``end`` are code point offsets into :attr:`text`,
@@ -290,6 +293,14 @@ class Extraction:
         very edges, do not. For an empty range (``start == end``) the contents are empty and
         every element whose span includes the offset (possibly two siblings meeting there)
         counts as a container.
+
+        ``fold``, when given, is applied to each text piece of ``contents`` (after adjacent
+        Text nodes are merged), and a piece it folds to ``""`` is left out. Pass the
+        comparison's normalisation (``engine.normalize.normalize``) when asking whether
+        the *markup* changed between two ranges whose texts are equal only after it: then
+        a text difference the comparison ignores (CO2/CO₂ under a wider fold, NBSP for a
+        space, a soft hyphen, a decomposed accent) does not read as a markup change, while
+        an element that now covers different text still does.
         """
         n = len(self.text)
         if not (0 <= start <= end <= n):
@@ -362,6 +373,15 @@ class Extraction:
                     open_stack.pop()
         while open_stack:
             contents.append(("/", el_names[open_stack.pop()]))
+        if fold is not None:
+            folded = []
+            for item in contents:
+                if type(item) is str:
+                    item = fold(item)
+                    if not item:
+                        continue
+                folded.append(item)
+            contents = folded
         return tuple(describe(e) for e in containers), tuple(contents)
 
 

@@ -81,11 +81,12 @@ class Version:
         kind, content = documents.read_document(path)
         return cls.from_source(content, kind, version_id)
 
-    def markup_signature(self, start: int, end: int):
-        """Markup structure over code points ``[start, end)``; None for plain text."""
+    def markup_signature(self, start: int, end: int, fold=None):
+        """Markup structure over code points ``[start, end)``; None for plain text.
+        ``fold`` as for ``html_text.Extraction.markup_signature``."""
         if self._extraction is None:
             return None
-        return self._extraction.markup_signature(start, end)
+        return self._extraction.markup_signature(start, end, fold)
 
 
 @dataclass
@@ -270,9 +271,11 @@ def score(
                 offsets_repaired=loc.repaired,
             )
             if same and v1.kind == "html" and v2.kind == "html":
+                # Text pieces compared as the verdict compares text (normalised), so a
+                # change the verdict ignores is not reported as a markup change.
                 rec.markup_changed = v1.markup_signature(
-                    span1.start, span1.end
-                ) != v2.markup_signature(span2.start, span2.end)
+                    span1.start, span1.end, normalize
+                ) != v2.markup_signature(span2.start, span2.end, normalize)
                 if rec.markup_changed:
                     notes.append("the text is the same but its markup changed")
         rec.note = "; ".join(notes)

@@ -285,3 +285,63 @@ def test_w3c_position_only_annotation_takes_its_quote_from_the_text(tmp_path):
     assert code == 0, err
     (v,) = json.loads(out)["verdicts"]
     assert v["v1"]["text"] == "beta" and v["verdict"] == "untouched"
+
+
+def _score_one(tmp_path, v1_html: str, v2_html: str, quote: str) -> dict:
+    v1 = tmp_path / "v1.html"
+    v2 = tmp_path / "v2.html"
+    v1.write_text(v1_html, encoding="utf-8")
+    v2.write_text(v2_html, encoding="utf-8")
+    c = _comments(tmp_path, [{"id": "c1", "body": "b", "anchor": {"quote": quote}}])
+    code, out, err = run("score", "--v1", v1, "--v2", v2, "--comments", c, "--json")
+    assert code == 0, err
+    (v,) = json.loads(out)["verdicts"]
+    return v
+
+
+@pytest.mark.parametrize(
+    "v1_text,v2_text",
+    [
+        ("big\u00a0cat", "big cat"),  # NBSP -> space
+        ("won\u00adderful", "wonderful"),  # soft hyphen dropped
+        ("cafe\u0301", "caf\u00e9"),  # decomposed -> precomposed
+        ("\ufb01nal", "final"),  # ligature -> letters
+    ],
+)
+def test_text_only_change_is_not_reported_as_markup_change(tmp_path, v1_text, v2_text):
+    """issue 8 §1 / realworld N01 "Also seen": markup_changed only when markup changed."""
+    page = "<!doctype html><p>Before the <b>{}</b> and after it.</p>"
+    v = _score_one(tmp_path, page.format(v1_text), page.format(v2_text), v1_text)
+    assert v["verdict"] == "untouched"
+    assert v["markup_changed"] is False
+
+
+def test_markup_change_beside_a_text_only_change_is_still_reported(tmp_path):
+    v = _score_one(
+        tmp_path,
+        "<p>Before the <b>big\u00a0cat</b> and after it.</p>",
+        "<p>Before the <i>big cat</i> and after it.</p>",
+        "big\u00a0cat",
+    )
+    assert v["verdict"] == "untouched" and v["markup_changed"] is True
+
+
+REALWORLD_N01 = Path("/work/shared/data/realworld/N01")
+
+
+@pytest.mark.skipif(not REALWORLD_N01.is_dir(), reason="needs /work/shared/data/realworld")
+@pytest.mark.parametrize("name", ["co2", "m2", "ja-digits", "ja-kana"])
+def test_realworld_n01_reports_no_markup_change(name):
+    code, out, err = run(
+        "score",
+        "--v1",
+        REALWORLD_N01 / f"v1-{name}.html",
+        "--v2",
+        REALWORLD_N01 / f"v2-{name}.html",
+        "--comments",
+        REALWORLD_N01 / f"comments-{name}.json",
+        "--json",
+    )
+    assert code == 0, err
+    (v,) = json.loads(out)["verdicts"]
+    assert v["markup_changed"] is False

@@ -325,3 +325,87 @@ def test_engine_module_has_no_gui_imports(module) -> None:
     source = Path(module.__file__).read_text(encoding="utf-8")
     for name in ("PySide6", "qasync", "keyring"):
         assert name not in source
+
+
+# ----------------------------------------------------------------------------------------
+# markup_signature with a fold: text-only changes are not markup changes (issue 8 §1)
+# ----------------------------------------------------------------------------------------
+
+
+def _sig(html: str, quote: str, fold=None) -> tuple:
+    x = extract(html)
+    start = x.text.index(quote)
+    return x.markup_signature(start, start + len(quote), fold)
+
+
+def _fold(text: str) -> str:
+    from engine.normalize import normalize
+
+    return normalize(text)
+
+
+@pytest.mark.parametrize(
+    "v1,v2,q1,q2",
+    [
+        # NBSP for a space, a soft hyphen, a decomposed accent, a ligature, a line break
+        (
+            "<p>the <b>big\u00a0cat</b> sat</p>",
+            "<p>the <b>big cat</b> sat</p>",
+            "big\u00a0cat",
+            "big cat",
+        ),
+        (
+            "<p>a <i>won\u00adderful</i> day</p>",
+            "<p>a <i>wonderful</i> day</p>",
+            "won\u00adderful",
+            "wonderful",
+        ),
+        (
+            "<p><a href=x>cafe\u0301</a></p>",
+            "<p><a href=x>caf\u00e9</a></p>",
+            "cafe\u0301",
+            "caf\u00e9",
+        ),
+        (
+            "<p>the <em>\ufb01nal</em> word</p>",
+            "<p>the <em>final</em> word</p>",
+            "\ufb01nal",
+            "final",
+        ),
+        (
+            "<p>one\n   <b>two</b>\n three</p>",
+            "<p>one <b>two</b> three</p>",
+            "one\n   two\n three",
+            "one two three",
+        ),
+    ],
+)
+def test_signature_with_fold_ignores_text_only_changes(v1, v2, q1, q2) -> None:
+    assert _sig(v1, q1) != _sig(v2, q2)  # the raw text pieces differ
+    assert _sig(v1, q1, _fold) == _sig(v2, q2, _fold)
+
+
+@pytest.mark.parametrize(
+    "v1,v2,q1,q2",
+    [
+        # The same folded text, but the markup changed too: still a markup change.
+        ("<p>big\u00a0<b>cat</b></p>", "<p><b>big cat</b></p>", "big\u00a0cat", "big cat"),
+        ("<p><b>ab</b>c</p>", "<p><b>a</b>bc</p>", "abc", "abc"),
+        (
+            "<p><a href=x>caf\u00e9</a></p>",
+            "<p><a href=y>caf\u00e9</a></p>",
+            "caf\u00e9",
+            "caf\u00e9",
+        ),
+        ("<p>a\u00a0b</p>", "<p>a<br>b</p>", "a\u00a0b", "ab"),
+    ],
+)
+def test_signature_with_fold_still_sees_markup_changes(v1, v2, q1, q2) -> None:
+    assert _sig(v1, q1, _fold) != _sig(v2, q2, _fold)
+
+
+def test_signature_fold_drops_pieces_that_fold_to_nothing() -> None:
+    x = extract("<p>a</p>\n<p>b</p>")
+    y = extract("<p>a</p><p>b</p>")
+    assert x.markup_signature(0, len(x.text), _fold) == y.markup_signature(0, len(y.text), _fold)
+    assert x.markup_signature(0, len(x.text)) != y.markup_signature(0, len(y.text))
