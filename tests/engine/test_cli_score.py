@@ -309,7 +309,7 @@ def _score_one(tmp_path, v1_html: str, v2_html: str, quote: str) -> dict:
     ],
 )
 def test_text_only_change_is_not_reported_as_markup_change(tmp_path, v1_text, v2_text):
-    """issue 8 §1 / realworld N01 "Also seen": markup_changed only when markup changed."""
+    """docs/verdicts.md, "Markup-only changes": markup_changed only when markup changed."""
     page = "<!doctype html><p>Before the <b>{}</b> and after it.</p>"
     v = _score_one(tmp_path, page.format(v1_text), page.format(v2_text), v1_text)
     assert v["verdict"] == "untouched"

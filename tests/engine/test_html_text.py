@@ -328,7 +328,7 @@ def test_engine_module_has_no_gui_imports(module) -> None:
 
 
 # ----------------------------------------------------------------------------------------
-# markup_signature with a fold: text-only changes are not markup changes (issue 8 §1)
+# markup_signature with a fold: text-only changes are not markup changes
 # ----------------------------------------------------------------------------------------
 
 
