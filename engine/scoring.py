@@ -274,8 +274,8 @@ def score(
                 # Text pieces compared as the verdict compares text (normalised), so a
                 # change the verdict ignores is not reported as a markup change.
                 rec.markup_changed = v1.markup_signature(
-                    span1.start, span1.end, normalize
-                ) != v2.markup_signature(span2.start, span2.end, normalize)
+                    span1.start, span1.end, _signature_fold
+                ) != v2.markup_signature(span2.start, span2.end, _signature_fold)
                 if rec.markup_changed:
                     notes.append("the text is the same but its markup changed")
         rec.note = "; ".join(notes)
@@ -311,6 +311,14 @@ def score(
         claim_problems=problems,
         actionable_ids=actionable_ids,
     )
+
+
+def _signature_fold(piece: str) -> str:
+    """``normalize`` for a text piece of a markup signature, edges kept: whitespace at a
+    piece's edge is collapsed, not trimmed, so whitespace moved across a tag (into or out
+    of an element) is still a markup change. U+FFFC is a starter that composes with
+    nothing, so NFC leaves the sentinels alone."""
+    return normalize("\ufffc" + piece + "\ufffc")[1:-1]
 
 
 def _with_claim(rec: VerdictRecord, claim) -> VerdictRecord:
