@@ -19,6 +19,7 @@ from __future__ import annotations
 import atexit
 import http.server
 import json
+import logging
 import secrets
 import threading
 import weakref
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from PySide6.QtCore import QFile, QIODevice, QObject, QUrl, Signal, Slot
+from PySide6.QtCore import QFile, QIODevice, QObject, Qt, QTimer, QUrl, Signal, Slot
 from PySide6.QtWebChannel import QWebChannel
 from PySide6.QtWebEngineCore import (
     QWebEnginePage,
@@ -38,10 +39,23 @@ from PySide6.QtWebEngineCore import (
     QWebEngineUrlRequestInterceptor,
 )
 from PySide6.QtWebEngineWidgets import QWebEngineView
+from PySide6.QtWidgets import QLabel
 
+from app import webflags
 from engine import vocabulary as vocab
 
+webflags.apply()  # before QtWebEngine starts: no preconnect or DNS prefetch to any name
+log = logging.getLogger(__name__)
 WORLD = QWebEngineScript.ScriptWorldId.ApplicationWorld
+# Page names can be clobbered (an element with id="__arl" is window.__arl): the helper is
+# there only as an own property of the isolated world's window, and the body text is read
+# through the prototypes' getters, which no element can shadow.
+HELPER_PRESENT = "Object.prototype.hasOwnProperty.call(window, '__arl')"
+PRISTINE_BODY_TEXT = (
+    "(function(){var b=Object.getOwnPropertyDescriptor(Document.prototype,'body')"
+    ".get.call(document);return b?Object.getOwnPropertyDescriptor(Node.prototype,"
+    "'textContent').get.call(b):'';})()"
+)
 CSP = (
     "script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'; "
     "frame-src 'none'; worker-src 'none'"
@@ -192,6 +206,30 @@ def content_type(raw: bytes, kind: str) -> str:
     return f"text/html; charset={decode_html(raw)[1]}"
 
 
+def _without_hints(raw: bytes | str) -> bytes | str:
+    """``raw`` with its resource hints neutralised (``app.hints``), as already-decoded text
+    when anything changed; ``raw`` itself when nothing did, or when the change would alter
+    the body text the engine extracts (then the Chromium switches of ``app.webflags`` are
+    the only guard, and the log says so)."""
+    from app.hints import neutralise_hints
+    from engine.encoding import decode_html
+    from engine.html_text import body_text
+
+    if isinstance(raw, bytes):
+        if raw.find(b"<") < 0:
+            return raw
+        text = decode_html(raw)[0]
+    else:
+        text = raw
+    new = neutralise_hints(text)
+    if new is text or new == text:
+        return raw
+    if body_text(new) != body_text(raw):
+        log.warning("resource hints left in place: neutralising them would change the text")
+        return raw
+    return new
+
+
 class DocServer:
     """Serves registered documents on 127.0.0.1:random port, one unguessable path each."""
 
@@ -223,6 +261,8 @@ class DocServer:
         ``raw`` as str was already decoded, so it is served as UTF-8 and says so in the
         header, which takes precedence over any ``<meta charset>`` inside it.
         """
+        if kind not in ("text", "markdown", "txt", "md", "plain"):
+            raw = _without_hints(raw)
         if isinstance(raw, str):
             data = raw.encode("utf-8", "surrogatepass")
             ctype = content_type(data, kind)
@@ -425,6 +465,7 @@ class DocumentView(QWebEngineView):
     rendered = Signal(bool)
     highlighted = Signal(object)
     anchorSelected = Signal(object)
+    problemChanged = Signal(str)  # why marks are missing here ("" once they are all drawn)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -446,6 +487,15 @@ class DocumentView(QWebEngineView):
         self.length = 0
         self._loaded_ok = False
         self.scriptErrors: list[str] = []
+        self.problem = ""
+        self.notice = QLabel(self)
+        self.notice.setTextFormat(Qt.TextFormat.PlainText)
+        self.notice.setWordWrap(True)
+        self.notice.setAccessibleName("Problem with this pane's marks")
+        self.notice.setStyleSheet(
+            "background:#FFF4CE;color:#3B2300;border-bottom:1px solid #C8A600;padding:6px;"
+        )
+        self.notice.setVisible(False)
 
     # -- loading --------------------------------------------------------------------------
 
@@ -459,6 +509,7 @@ class DocumentView(QWebEngineView):
             self.server.remove(self._url)
         self.is_ready = False
         self._loaded_ok = False
+        self._set_problem("")
         self._url = self.server.add(raw, kind)
         if labels:
             self._url.setFragment("arl-labels")
@@ -478,15 +529,32 @@ class DocumentView(QWebEngineView):
     def _on_load_finished(self, ok: bool) -> None:
         self._loaded_ok = ok
         if not ok:
+            self._set_problem("the document could not be loaded")
             self.rendered.emit(False)
             return
         # The bridge normally says "ready" itself; ask explicitly too in case the channel
         # connected before loadFinished was seen.
-        self.run_js("window.__arl ? __arl.length() : -1", self._on_length)
+        self._asks = 0
+        self._ask_length()
+
+    def _ask_length(self) -> None:
+        self.run_js(HELPER_PRESENT + " ? __arl.length() : -1", self._on_length)
 
     def _on_length(self, n: Any) -> None:
-        if isinstance(n, (int, float)) and n >= 0 and not self.is_ready:
+        if self.is_ready or not self._loaded_ok:
+            return
+        if isinstance(n, (int, float)) and n >= 0:
             self._on_bridge_ready(int(n))
+            return
+        # The helper has not started (yet): ask again a few times, then say so.
+        self._asks = getattr(self, "_asks", 0) + 1
+        if self._asks < 6:
+            QTimer.singleShot(250, self, self._ask_length)
+            return
+        self._set_problem("the page helper did not start")
+        if self._pending is not None:
+            self._pending = None
+            self.highlighted.emit({"error": "the page helper did not start"})
 
     def _on_bridge_ready(self, length: int) -> None:
         # Only the current page counts: a late message from the page being replaced
@@ -536,10 +604,50 @@ class DocumentView(QWebEngineView):
         self._apply(spec)
 
     def _apply(self, spec: dict) -> None:
-        self.run_js(
-            "__arl.highlight(" + json.dumps(spec) + ")",
-            lambda r: self.highlighted.emit(r if isinstance(r, dict) else {}),
-        )
+        total = len(spec.get("spans") or [])
+
+        def done(r: Any) -> None:
+            if not isinstance(r, dict) or not isinstance(r.get("made"), int):
+                detail = self.scriptErrors[-1] if self.scriptErrors else "no answer"
+                r = {"error": f"a script error ({detail[:120]})"}
+                self._set_problem(f"the page helper failed: {detail[:120]}")
+            elif r.get("failed"):
+                n = len(r["failed"])
+                self._set_problem(
+                    f"{n} of {total} mark{'s' if total != 1 else ''} point outside this "
+                    "version's text"
+                )
+            else:
+                self._set_problem("")
+            self.highlighted.emit(r)
+
+        self.run_js("__arl.highlight(" + json.dumps(spec) + ")", done)
+
+    def _set_problem(self, reason: str) -> None:
+        """Say on the pane itself that the marks are missing or incomplete (``reason``;
+        empty hides the notice)."""
+        self.problem = reason
+        if reason:
+            self.notice.setText(
+                f"\u26a0 The marks could not all be drawn here: {reason}. "
+                "The table lists every verdict."
+            )
+            self.notice.setVisible(True)
+            self._place_notice()
+            self.notice.raise_()
+        else:
+            self.notice.setVisible(False)
+        self.problemChanged.emit(reason)
+
+    def _place_notice(self) -> None:
+        self.notice.setFixedWidth(max(self.width(), 100))
+        self.notice.adjustSize()
+        self.notice.move(0, 0)
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        if self.notice.isVisible():
+            self._place_notice()
 
     def focus_span(self, span_id: str, callback: Callable[[Any], None] | None = None) -> None:
         """Scroll to the span ``span_id`` and mark it; callback gets True if it exists."""
@@ -558,7 +666,7 @@ class DocumentView(QWebEngineView):
 
     def body_text(self, callback: Callable[[Any], None]) -> None:
         """The page's own ``document.body.textContent``."""
-        self.run_js("document.body ? document.body.textContent : ''", callback)
+        self.run_js(PRISTINE_BODY_TEXT, callback)
 
     def blocked_requests(self) -> list[str]:
         return list(document_profile()._arl_interceptor.blocked)

@@ -37,6 +37,9 @@ def _prepare_environment(offscreen_gpu: bool) -> None:
         flags = os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", "")
         if "--disable-gpu" not in flags:
             os.environ["QTWEBENGINE_CHROMIUM_FLAGS"] = (flags + " --disable-gpu").strip()
+    from app import webflags
+
+    webflags.apply()  # no network at the socket level (preconnect, DNS prefetch)
 
 
 def setup_logging() -> Path:
@@ -55,6 +58,7 @@ def setup_logging() -> Path:
 def install_excepthook(window_getter) -> None:
     """Unhandled errors (including those of async slots) become a plain message; the
     traceback goes to the log file."""
+    from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QMessageBox
 
     from app.settings import log_path
@@ -66,6 +70,7 @@ def install_excepthook(window_getter) -> None:
             parent = window_getter()
             box = QMessageBox(parent)
             box.setIcon(QMessageBox.Icon.Warning)
+            box.setTextFormat(Qt.TextFormat.PlainText)  # the error may quote a server
             box.setWindowTitle("Something went wrong")
             box.setText(f"Something went wrong: {exc}")
             box.setInformativeText(f"The details were written to {log_path()}.")

@@ -72,6 +72,8 @@ class RunView(QWidget):
         )
         self.hint.setWordWrap(True)
         self.round_label = QLabel("")
+        self.round_label.setTextFormat(Qt.TextFormat.PlainText)  # a server's failure reason
+        self.round_label.setWordWrap(True)
         self.round_bar = QProgressBar()
         self.round_bar.setTextVisible(True)
         self.round_bar.setFormat("")

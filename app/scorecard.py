@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -106,6 +106,7 @@ class ScorecardView(QWidget):
             return
         box = QMessageBox(self)
         box.setIcon(QMessageBox.Icon.Question)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # the title comes from the bundle
         box.setWindowTitle("Publish the scorecard")
         box.setText(
             f"Publish this scorecard to the workspace as the document "

@@ -400,6 +400,7 @@ class MainWindow(QMainWindow):
     def _plain_message(self, title: str, text: str) -> None:
         box = QMessageBox(self)
         box.setIcon(QMessageBox.Icon.Warning)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # names and reasons come from files
         box.setWindowTitle(title)
         box.setText(title)
         box.setInformativeText(text)
@@ -453,6 +454,7 @@ class MainWindow(QMainWindow):
 
         box = QMessageBox(self)
         box.setWindowTitle("About Agent Review Loop")
+        box.setTextFormat(Qt.TextFormat.PlainText)
         box.setText("Agent Review Loop")
         box.setInformativeText(versions_text())
         self._message_box = box

@@ -51,6 +51,8 @@ class CommentsPage(QWizardPage):
         self.actionable = QCheckBox("Ac&tionable (the agent must address it)")
         self.import_btn = QPushButton("&Import W3C annotations\u2026")
         self.count = QLabel()
+        self.count.setTextFormat(Qt.TextFormat.RichText)  # file text in it is escaped
+        self.count.setWordWrap(True)
 
         side = QWidget()
         s = QVBoxLayout(side)
@@ -199,7 +201,7 @@ class CommentsPage(QWizardPage):
         try:
             comments, unusable = load_comments(path, text)
         except Exception as exc:
-            self.count.setText(f"Could not import {Path(path).name}: {exc}")
+            self.count.setText(html.escape(f"Could not import {Path(path).name}: {exc}"))
             return [("file", str(exc))]
         used = {c.id for c in self.comments}
         for c in comments:
@@ -211,7 +213,7 @@ class CommentsPage(QWizardPage):
         if unusable:
             self.count.setText(
                 self.count.text() + f" \u2014 {len(unusable)} annotation(s) could "
-                "not be used: " + "; ".join(f"{i}: {r}" for i, r in unusable[:3])
+                "not be used: " + html.escape("; ".join(f"{i}: {r}" for i, r in unusable[:3]))
             )
         return unusable
 

@@ -55,6 +55,7 @@ class DocumentPage(QWizardPage):
         self.brief_preview.setStyleSheet("color: palette(placeholder-text);")
         self.browse_btn = QPushButton("&Choose a file\u2026")
         self.status = QLabel("No document yet.")
+        self.status.setTextFormat(Qt.TextFormat.RichText)  # titles and errors are escaped
         self.status.setWordWrap(True)
 
         brief_row = QHBoxLayout()
@@ -140,11 +141,11 @@ class DocumentPage(QWizardPage):
     def load_file(self, path: str) -> None:
         from engine.documents import document_title, read_document
 
-        self.status.setText(f"Reading {path}\u2026")
+        self.status.setText(f"Reading {html.escape(path)}\u2026")
         run_in_thread(
             lambda: read_document(path),
             lambda r: self.set_document(document_title(path, r[0], r[1]), r[1], r[0]),
-            lambda exc: self.status.setText(f"Could not read the file: {exc}"),
+            lambda exc: self.status.setText(f"Could not read the file: {html.escape(str(exc))}"),
         )
 
     def write_from_brief(self) -> None:

@@ -6,9 +6,31 @@
 // anchoring/text-range.ts and Apache Annotator highlight-text.ts do). Highlights are
 // painted with the CSS Custom Highlight API, which never changes the DOM, so textContent
 // stays equal to the engine's extraction.
+//
+// The page is hostile and may clobber names (DOM clobbering): an element with id="__arl"
+// shows up as window.__arl, and <img name="body"> or <form name="createRange"> replace
+// document.body or document.createRange (Document's named properties override its
+// built-ins). So nothing is read from page-reachable names: the "already ran" guard checks
+// an own property of this world's window, and every DOM entry point is taken from the
+// prototypes (Document.prototype, EventTarget.prototype), which no element can shadow.
 (function () {
   "use strict";
-  if (window.__arl) return;
+  var own = Object.prototype.hasOwnProperty;
+  if (own.call(window, "__arl")) return;
+  var DP = Document.prototype;
+  function getter(proto, name) { return Object.getOwnPropertyDescriptor(proto, name).get; }
+  var bodyOf = getter(DP, "body"), headOf = getter(DP, "head");
+  var rootOf = getter(DP, "documentElement");
+  var mk = { walker: DP.createTreeWalker, range: DP.createRange, element: DP.createElement,
+             fragment: DP.createDocumentFragment };
+  var listen = EventTarget.prototype.addEventListener;
+  var textOf = getter(Node.prototype, "textContent");
+  function body() { return bodyOf.call(document); }
+  function head() { return headOf.call(document); }
+  function root() { return rootOf.call(document); }
+  function newRange() { return mk.range.call(document); }
+  function newElement(name) { return mk.element.call(document, name); }
+  function bodyText() { var b = body(); return b ? textOf.call(b) : ""; }
   var CONTEXT = 32;
   // The document under review is untrusted and may carry its own CSS. Every name this
   // script gives the page (highlight names, the overlay element, the style element) carries
@@ -25,9 +47,9 @@
   function textNodes() {
     if (state.nodes) return state.nodes;
     var nodes = [], starts = [], pos = 0;
-    var body = document.body;
-    if (body) {
-      var walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+    var b = body();
+    if (b) {
+      var walker = mk.walker.call(document, b, NodeFilter.SHOW_TEXT);
       var n;
       while ((n = walker.nextNode())) {
         nodes.push(n); starts.push(pos); pos += n.data.length;
@@ -53,7 +75,7 @@
     var nodes = textNodes();
     if (!nodes.length || start < 0 || end < start || end > state.length) return null;
     var a = nodeIndexAt(start, false), b = end > start ? nodeIndexAt(end, true) : a;
-    var r = document.createRange();
+    var r = newRange();
     r.setStart(nodes[a], start - state.starts[a]);
     r.setEnd(nodes[b], end - state.starts[b]);
     return r;
@@ -67,8 +89,8 @@
       if (i >= 0) return state.starts[i] + offset;
     }
     // Element boundary: count the text of every text node before the boundary point.
-    var probe = document.createRange();
-    probe.setStart(document.body, 0);
+    var probe = newRange();
+    probe.setStart(body(), 0);
     try { probe.setEnd(container, offset); } catch (e) { return null; }
     var lo = 0, hi = nodes.length;  // first node not fully before the boundary
     while (lo < hi) {
@@ -83,11 +105,11 @@
   var ROOM = "body, body *{line-height:2.3 !important;}\n";
 
   function ensureStyle(css) {
-    var el = document.getElementById(NS + "-style");
-    if (!el) {
-      el = document.createElement("style");
+    var el = state.style;
+    if (!el || !el.isConnected) {
+      el = state.style = newElement("style");
       el.id = NS + "-style";
-      (document.head || document.documentElement).appendChild(el);
+      (head() || root()).appendChild(el);
     }
     el.textContent = css;
   }
@@ -116,24 +138,24 @@
   function ensureOverlay() {
     if (state.overlay && state.overlay.host.isConnected) return state.overlay;
     // The overlay sits under <html>, outside <body>: body.textContent is unchanged.
-    var host = document.createElement(NS + "-overlay");
+    var host = newElement(NS + "-overlay");
     var pin = {position: "absolute", left: "0", top: "0", width: "0", height: "0",
                "z-index": "2147483647", "pointer-events": "none", display: "block",
                visibility: "visible", opacity: "1", transform: "none", filter: "none",
                "clip-path": "none", mask: "none", overflow: "visible", contain: "none"};
     Object.keys(pin).forEach(function (k) { host.style.setProperty(k, pin[k], "important"); });
-    var root = host.attachShadow({ mode: "closed" });
-    var style = document.createElement("style");
+    var shadow = host.attachShadow({ mode: "closed" });
+    var style = newElement("style");
     style.textContent =
       ".b{position:absolute;font:600 10px/1.15 system-ui,sans-serif;padding:0 3px;" +
       "border-radius:3px;white-space:nowrap;transform:translateY(-100%);" +
       "box-shadow:0 0 0 1px rgba(0,0,0,.35);}" +
       ".b.focus{outline:3px solid #000;outline-offset:1px;}" +
       ".m{position:absolute;width:3px;border-radius:1px;opacity:.9;}";
-    root.appendChild(style);
-    var layer = document.createElement("div");
-    root.appendChild(layer);
-    document.documentElement.appendChild(host);
+    shadow.appendChild(style);
+    var layer = newElement("div");
+    shadow.appendChild(layer);
+    root().appendChild(host);
     state.overlay = { host: host, layer: layer };
     return state.overlay;
   }
@@ -188,7 +210,7 @@
     ov.layer.textContent = "";
     if (!state.labels) return;
     var sx = window.scrollX, sy = window.scrollY;
-    var frag = document.createDocumentFragment();
+    var frag = mk.fragment.call(document);
     state.spans.forEach(function (sp) {
       if (!sp.label && !sp.mark) return;
       var r = state.ranges[sp.id];
@@ -203,7 +225,7 @@
           rect = edgeRect(r) || rect;
           if (!rect.width && !rect.height && !rect.top && !rect.left) return;
         }
-        var m = document.createElement("span");
+        var m = newElement("span");
         m.className = "m";
         m.style.left = (rect.left + sx - 1) + "px";
         m.style.top = (rect.top + sy) + "px";
@@ -212,7 +234,7 @@
         frag.appendChild(m);
         return;
       }
-      var b = document.createElement("span");
+      var b = newElement("span");
       b.className = sp.id === state.focusId ? "b focus" : "b";
       b.dataset.id = sp.id;
       b.textContent = sp.label;
@@ -224,7 +246,7 @@
     });
     ov.layer.appendChild(frag);
     // Keep every badge inside the page's width (no sideways scrolling because of us).
-    var maxX = document.documentElement.clientWidth + sx - 2;
+    var maxX = root().clientWidth + sx - 2;
     var badges = ov.layer.children;
     for (var i = 0; i < badges.length; i++) {
       var bw = badges[i].offsetWidth, left = parseFloat(badges[i].style.left);
@@ -233,7 +255,7 @@
   }
 
   var relayoutTimer = null;
-  window.addEventListener("resize", function () {
+  listen.call(window, "resize", function () {
     clearTimeout(relayoutTimer);
     relayoutTimer = setTimeout(drawLabels, 100);
   });
@@ -293,21 +315,21 @@
   // (never Selection.toString(), which follows innerText rules).
   function selectionAnchor() {
     var sel = window.getSelection();
-    if (!sel || sel.rangeCount === 0 || sel.isCollapsed || !document.body) return null;
+    var b = body();
+    if (!sel || sel.rangeCount === 0 || sel.isCollapsed || !b) return null;
     var r = sel.getRangeAt(0);
-    if (!document.body.contains(r.commonAncestorContainer) &&
-        r.commonAncestorContainer !== document.body) return null;
+    if (!b.contains(r.commonAncestorContainer) && r.commonAncestorContainer !== b) return null;
     var s = offsetOf(r.startContainer, r.startOffset);
     var e = offsetOf(r.endContainer, r.endOffset);
     if (s === null || e === null || e <= s) return null;
-    var text = document.body.textContent;
+    var text = bodyText();
     return { quote: text.slice(s, e), prefix: text.slice(stepBack(text, s, CONTEXT), s),
              suffix: text.slice(e, stepForward(text, e, CONTEXT)), dom_path: "body",
              start_offset: s, end_offset: e };
   }
 
   var selTimer = null;
-  document.addEventListener("selectionchange", function () {
+  listen.call(document, "selectionchange", function () {
     clearTimeout(selTimer);
     selTimer = setTimeout(function () {
       if (!state.bridge) return;
@@ -318,14 +340,15 @@
   function wantsRoom() { return location.hash.indexOf("arl-labels") >= 0; }
 
   function connect() {
-    if (typeof QWebChannel === "undefined" || !window.qt || !qt.webChannelTransport) return;
+    if (typeof QWebChannel === "undefined" || !own.call(window, "qt") ||
+        !qt.webChannelTransport) return;
     new QWebChannel(qt.webChannelTransport, function (channel) {
       state.bridge = channel.objects.bridge || null;
       if (state.bridge) state.bridge.pageReady(JSON.stringify({ length: (textNodes(), state.length) }));
     });
   }
 
-  window.__arl = {
+  var api = {
     ns: NS,
     markBoxes: function () {  // where the caret marks stand (for tests and the smoke test)
       if (!state.overlay) return [];
@@ -335,10 +358,13 @@
     },
     highlight: highlight, focus: focus, selectSpan: selectSpan, selectOffsets: selectOffsets,
     selectionAnchor: selectionAnchor, rangeFor: rangeFor,
-    bodyText: function () { return document.body ? document.body.textContent : ""; },
+    bodyText: bodyText,
     length: function () { textNodes(); return state.length; },
     reset: function () { state.nodes = null; }
   };
+  // An own, fixed property of this world's window: it shadows any element named __arl.
+  Object.defineProperty(window, "__arl", { value: Object.freeze(api), writable: false,
+                                           configurable: false, enumerable: false });
   // Reserve the room before the first layout when the view asked for labels.
   if (wantsRoom()) ensureStyle(ROOM);
   connect();

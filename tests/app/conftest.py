@@ -14,8 +14,11 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 if hasattr(os, "geteuid") and os.geteuid() == 0:
     os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")
 os.environ.setdefault("QTWEBENGINE_CHROMIUM_FLAGS", "--disable-gpu")
+from app import webflags
 
-import pytest
+webflags.apply()  # the program's own switches: no network at the socket level, as in app.main
+
+import pytest  # noqa: E402
 
 try:  # must precede the QApplication; absent Qt only skips the Qt tests
     from PySide6 import QtWebEngineWidgets  # noqa: F401
