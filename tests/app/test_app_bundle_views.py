@@ -375,10 +375,15 @@ def test_the_shipped_example_run_opens_offline_and_intact(qtbot, window):
     for side in ("v1", "v2"):
         assert window.verdicts.last_highlight[side].get("failed") == []
     assert window.verdicts.table.rowCount() == len(data.verdicts) > 0
-    # Every metric reads as a number with its parts or N/A with a reason.
+    # Every metric reads as a number with its parts, or N/A with its reason, in the one
+    # format of engine.vocabulary.
+    from engine import vocabulary
+
     for name, m in data.metrics.items():
         cell = window.metrics.cells[(name, "Whole run")]
-        assert ("N/A \u2014 " in cell) if m.get("value") is None else ("(" in cell)
+        assert cell == vocabulary.metric_text(name, m)
+        if m.get("value") is None:
+            assert cell == f"N/A \u2014 {m['reason']}" and m["reason"]
 
 
 def test_the_scripted_demonstration_opens_from_the_start_page_and_says_so(qtbot, window):
@@ -391,8 +396,8 @@ def test_the_scripted_demonstration_opens_from_the_start_page_and_says_so(qtbot,
     labels = {
         window.verdicts.table.item(r, 1).text() for r in range(window.verdicts.table.rowCount())
     }
-    assert {"\u270e edited", "\u2715 deleted"} <= labels
-    assert any("untouched" in t for t in labels) and any("stale" in t for t in labels)
+    # The demonstration shows every verdict, each with its icon and label.
+    assert labels == {"\u270e edited", "\u25cb untouched", "\u2715 deleted", "? stale anchor"}
     assert data.collateral  # changed outside every anchor, read from the bundle
     for side in ("v1", "v2"):
         assert window.verdicts.last_highlight[side].get("failed") == []

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from engine.diffing import DELETE, EQUAL, INSERT, TextDiff, diff_texts
+from engine.diffing import DELETE, EQUAL, INSERT, Change, TextDiff, diff_texts
 
 
 def _check(a, b):
@@ -65,20 +65,35 @@ def test_replacement_of_a_partly_anchored_deletion_is_split_proportionally():
     a = "Hi AAAA BBBB end"
     b = "Hi ZZZZZZZZ end"
     d = TextDiff(a, b)
-    inside, outside, _ = d.split_churn([(3, 7)])  # "AAAA": half of "AAAA BBBB"
-    assert inside + outside == d.total_changed()
-    assert 0 < inside < d.total_changed()
+    assert d.diffs == [(0, "Hi "), (-1, "AAAA BBBB"), (1, "ZZZZZZZZ"), (0, " end")]
+    # Anchor "AAAA" = [3, 7): 4 of the 9 deleted characters are anchored, so the 8 inserted
+    # ones are inside in that proportion: round(8 * 4 / 9) = 4 inside, 4 outside.
+    # Inside: 4 deleted + 4 inserted; outside: 5 deleted (" BBBB") + 4 inserted.
+    assert d.split_churn([(3, 7)])[:2] == (8, 9)
+    # The whole replaced text anchored: everything is inside.
+    assert d.split_churn([(3, 12)])[:2] == (17, 0)
+    # No anchor touches it: everything is outside.
+    assert d.split_churn([(13, 16)])[:2] == (0, 17)
+    # A longer replacement, 1 of 3 anchored: round(12 * 1 / 3) = 4 of 12 inserted inside.
+    d3 = TextDiff("x ABC y", "x 123456789012 y")
+    assert d3.diffs == [(0, "x "), (-1, "ABC"), (1, "123456789012"), (0, " y")]
+    assert d3.split_churn([(2, 3)])[:2] == (1 + 4, 2 + 8)
 
 
 def test_collateral_lists_outside_changes_with_v2_ranges():
     a = "We utilize three vendors. Contracts renew yearly."
     b = "We use three vendors. Contracts renew monthly."
     d = TextDiff(a, b)
-    inside, outside, coll = d.split_churn([(3, 10)])
-    texts = [(c.deleted, c.inserted) for c in coll]
-    assert any("year" in dd or "month" in ii for dd, ii in texts)
+    inside, outside, coll = d.split_churn([(3, 10)])  # anchor "utilize"
+    # "utilize" -> "use" is inside (5 deleted + 1 inserted); "yearly" -> "monthly" is the
+    # collateral: "year" deleted and "month" inserted, each with its v1 and v2 range.
+    assert (inside, outside) == (6, 9)
+    assert coll == [
+        Change(a0=42, a1=46, b0=38, b1=38, deleted="year", inserted=""),
+        Change(a0=46, a1=46, b0=38, b1=43, deleted="", inserted="month"),
+    ]
     for c in coll:
-        assert b[c.b0 : c.b1] == c.inserted
+        assert a[c.a0 : c.a1] == c.deleted and b[c.b0 : c.b1] == c.inserted
 
 
 @pytest.mark.parametrize("a,b", [("", ""), ("", "x"), ("x", ""), ("same", "same")])

@@ -82,9 +82,13 @@ async def test_fix_everything_converges_in_one_round(tmp_path):
     assert m["claim_accuracy"]["value"] == 1.0
     assert m["rounds_to_converge"]["value"] == 1
     assert m["collateral_churn"]["value"] == 0
-    assert m["cost_per_attributed_fix"]["value"] is not None
     assert outcome.tokens and outcome.tokens > 0
-    assert m["cost_per_attributed_fix"]["numerator"] == outcome.tokens
+    # Every token of the run, divided by the three edited comments.
+    assert m["cost_per_attributed_fix"] == {
+        "value": outcome.tokens / 3,
+        "numerator": outcome.tokens,
+        "denominator": 3,
+    }
     kinds = [type(e).__name__ for e in events]
     assert kinds[:2] == ["RunStarted", "RoundStarted"] and kinds[-1] == "RunFinished"
     assert any(isinstance(e, VersionPushed) for e in events)
