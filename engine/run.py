@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import __version__
 from engine.agent import (
+    SYSTEM_PROMPT,
     AgentConfig,
     AgentError,
     ModelClient,
@@ -436,6 +437,7 @@ class ReviewRun:
             emit_tool=self._emit_tool,
             emit_nudge=self._emit_nudge,
             check_cancel=self.handle.check,
+            system_prompt=self.config.system_prompt or SYSTEM_PROMPT,
         )
         self.trace.add(
             "note",

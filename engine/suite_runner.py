@@ -345,8 +345,8 @@ async def review_one(
     Returns the run's ``RunOutcome``. Raises SuiteError when its inputs cannot be read."""
     from engine.agent import SYSTEM_PROMPT, AgentConfig
     from engine.documents import document_title
-    from engine.run import prepare_document, run_review
-    from engine.workspace import Workspace, WorkspaceError
+    from engine.run import ReviewRequest, start_review
+    from engine.workspace import WorkspaceError
 
     kind, raw, comments = load_item_comments(it)
     folder = runs_dir / _slug(it.key)
@@ -361,27 +361,28 @@ async def review_one(
         options["max_turns_per_round"] = suite.turns_per_round
     if suite.max_output_tokens is not None:
         options["max_output_tokens"] = suite.max_output_tokens
-    config = AgentConfig(
-        base_url=it.model.base_url, model=it.model.model, api_key=api_key, **options
-    )
-    extra: dict[str, Any] = {}
+    if it.model.mode:
+        options["mode"] = it.model.mode
     prompt = it.variant.system_prompt(SYSTEM_PROMPT)
-    import inspect
-
-    params = inspect.signature(run_review).parameters
-    if "system_prompt" in params:
-        extra["system_prompt"] = prompt
-    elif prompt != SYSTEM_PROMPT:
-        raise SuiteError(
-            f"this build cannot give a run other instructions (variant {it.variant.name!r})"
-        )
-    if it.model.mode and "mode" in params:
-        extra["mode"] = it.model.mode
+    config = AgentConfig(
+        base_url=it.model.base_url,
+        model=it.model.model,
+        api_key=api_key,
+        system_prompt=None if prompt == SYSTEM_PROMPT else prompt,
+        **options,
+    )
+    request = ReviewRequest(
+        config=config,
+        title=document_title(it.document.doc, kind, raw),
+        raw=raw,
+        kind=kind,
+        comments=comments,
+        rounds=suite.rounds,
+        out_dir=folder,
+        workspace_path=folder / "workspace.sqlite",
+        key_source="env" if it.model.api_key_env else "",
+    )
     try:
-        ws = Workspace(folder / "workspace.sqlite")
+        return await start_review(request)
     except WorkspaceError as exc:
         raise SuiteError(str(exc)) from None
-    with ws:
-        title = document_title(it.document.doc, kind, raw)
-        doc_id = prepare_document(ws, title, raw, kind, comments)
-        return await run_review(ws, doc_id, config, rounds=suite.rounds, out_dir=folder, **extra)

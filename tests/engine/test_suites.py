@@ -578,3 +578,36 @@ def test_shards_merge_to_the_report_of_one_machine(tmp_path, capsys, server):
     assert code == 0 and "PASS" in out
     code, _, err = run_cli(["suite", "merge", folders[0], folders[1]], capsys)
     assert code == 2 and "do not make a whole suite" in err
+
+
+def test_instruction_variants_reach_the_model_and_are_hashed(tmp_path, capsys, server):
+    (tmp_path / "terse.txt").write_text("ZEBRA-RULE: answer tersely.", encoding="utf-8")
+    (tmp_path / "own.txt").write_text("OWN-PROMPT: you revise documents.", encoding="utf-8")
+    s = write_suite(tmp_path, server.base_url, repeats=1)
+    s.write_text(
+        s.read_text(encoding="utf-8").replace(
+            'documents = [{ corpus = "briefs", sample = 2 }]',
+            'documents = [{ corpus = "briefs", sample = 1 }]',
+        )
+        + '[[variants]]\nname = "default"\n'
+        '[[variants]]\nname = "terse"\ninstructions = "terse.txt"\nhow = "extend"\n'
+        '[[variants]]\nname = "own"\ninstructions = "own.txt"\nhow = "replace"\n',
+        encoding="utf-8",
+    )
+    code, out, err = run_cli(
+        ["suite", "run", str(s), "--yes", "--out", str(tmp_path / "o")], capsys
+    )
+    assert code == 0, err
+    systems = [
+        m["content"]
+        for body in server.requests
+        for m in body["messages"]
+        if m["role"] == "system" and "tools" in body
+    ]
+    assert any("ZEBRA-RULE" in t and "revision agent" in t for t in systems)  # extended
+    assert any(t.startswith("OWN-PROMPT") for t in systems)  # replaced
+    assert any("ZEBRA" not in t and "OWN-PROMPT" not in t for t in systems)  # default
+    with SuiteStore() as store:
+        items = store.items(_suite_id(out))
+    hashes = {i.variant: i.instructions_hash for i in items}
+    assert len(set(hashes.values())) == 3
