@@ -49,6 +49,9 @@ def setup_logging() -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     handler = logging.FileHandler(path, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    from engine.redact import RedactingFilter
+
+    handler.addFilter(RedactingFilter())  # no key or bearer token reaches the log file
     root = logging.getLogger()
     root.addHandler(handler)
     root.setLevel(logging.INFO)

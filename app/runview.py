@@ -185,8 +185,11 @@ class RunView(QWidget):
             self._finish_ui("cancelled", "the run was stopped")
             raise
         except Exception as exc:
-            self._add("\u2716", f"The run could not be started or finished: {exc}")
-            self._finish_ui("failed", str(exc))
+            from engine.redact import redact
+
+            why = redact(str(exc))
+            self._add("\u2716", f"The run could not be started or finished: {why}")
+            self._finish_ui("failed", why)
             self.runFinished.emit("")
             return
         self._finish_ui(self.outcome.status, self.outcome.reason)

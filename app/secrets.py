@@ -14,6 +14,7 @@ from __future__ import annotations
 from arl_keys import api_key_for, store
 from arl_keys.store import NO_KEYRING_MESSAGE, KeyringUnavailable, backend_name, keyring_works
 from engine.credentials import ENV_VAR, KeyChoice, key_host
+from engine.redact import remember
 
 __all__ = [
     "ENV_VAR",
@@ -33,8 +34,11 @@ _session_keys: dict[str, str] = {}
 
 
 def choose_key(base_url: str | None) -> KeyChoice:
-    """The key for ``base_url`` with where it came from and the host (never raises)."""
-    return api_key_for(base_url, session=_session_keys.get)
+    """The key for ``base_url`` with where it came from and the host (never raises). The
+    key is registered with ``engine.redact``: never shown or stored from then on."""
+    choice = api_key_for(base_url, session=_session_keys.get)
+    remember(choice.key)
+    return choice
 
 
 def get_key(base_url: str | None) -> tuple[str | None, str]:
@@ -47,6 +51,7 @@ def get_key(base_url: str | None) -> tuple[str | None, str]:
 def save_key(key: str, base_url: str) -> None:
     """Store ``key`` in the OS keyring for ``base_url``'s host. Raises KeyringUnavailable
     when none works, ValueError when the URL names no host."""
+    remember(key)
     store.set_key(key_host(base_url), key)
 
 
@@ -72,6 +77,7 @@ def keep_for_session(key: str | None, base_url: str | None = None) -> None:
         return
     host = key_host(base_url)
     if key:
+        remember(key)
         _session_keys[host] = key
     else:
         _session_keys.pop(host, None)

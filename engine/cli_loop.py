@@ -33,7 +33,9 @@ _key_provider: KeyProvider | None = None
 
 
 def _fail(message: str, code: int = EXIT_INPUT) -> int:
-    print(f"arl: {message}", file=sys.stderr)
+    from engine.redact import redact
+
+    print(f"arl: {redact(message)}", file=sys.stderr)
     return code
 
 
@@ -45,9 +47,11 @@ def set_key_provider(provider: KeyProvider | None) -> None:
 
 def resolve_api_key(base_url: str | None) -> KeyChoice:
     """The key to send to ``base_url`` and where it came from (``engine.credentials``)."""
-    if _key_provider is not None:
-        return _key_provider(base_url)
-    return choose_api_key(base_url)
+    from engine.redact import remember
+
+    choice = _key_provider(base_url) if _key_provider is not None else choose_api_key(base_url)
+    remember(choice.key)  # redacted from everything printed or stored from now on
+    return choice
 
 
 def _positive(text: str) -> int:
@@ -361,8 +365,10 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
     key = resolve_api_key(args.base_url).key
     checks = asyncio.run(run_checks(args.base_url, args.model, key, qt=not args.no_qt))
+    from engine.redact import redact
+
     for c in checks:
-        print(c.line(), flush=True)
+        print(redact(c.line()), flush=True)
     return EXIT_FAILED if any(c.status == FAIL for c in checks) else EXIT_OK
 
 

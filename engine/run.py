@@ -78,6 +78,7 @@ from engine.events import (
     ToolCalled,
     VerdictsComputed,
     VersionPushed,
+    event_from_json,
 )
 from engine.models import (
     STALE_ANCHOR_MESSAGE,
@@ -88,6 +89,7 @@ from engine.models import (
     Reply,
     VerdictRecord,
 )
+from engine.redact import known_secrets, redact, redact_json
 from engine.workspace import DocumentRow, VersionRow, Workspace, default_home, now_iso
 
 if TYPE_CHECKING:
@@ -744,6 +746,7 @@ class ReviewRun:
         """Score the last version, write the bundle, record the ending, emit the last event.
         Synchronous, so it completes even when the task was cancelled."""
         self.handle.phase = "writing"
+        self.reason = redact(self.reason)
         final = self.final_score()
         bundle_path = self.write_bundle(self.bundle_content(final))
         self.workspace.finish_run(self.run_id, self.status, self.reason, str(bundle_path or ""))
@@ -819,11 +822,13 @@ class ReviewRun:
             ],
             comments_before=[c.to_json() for c in self.comments_before],
             comments_after=[c.to_json() for c in self.workspace.comments(self.document_id)],
-            claims={
-                "rounds": [r.to_json() for r in self.claims_rounds],
-                "final": self.last_report.to_json() if self.last_report is not None else None,
-            },
-            trace=self.trace.to_json() | {"usage": self.usage.to_json()},
+            claims=redact_json(
+                {
+                    "rounds": [r.to_json() for r in self.claims_rounds],
+                    "final": self.last_report.to_json() if self.last_report is not None else None,
+                }
+            ),
+            trace=redact_json(self.trace.to_json() | {"usage": self.usage.to_json()}),
             verdicts={
                 "rounds": [r.to_json() for r in self.round_records],
                 "final": final.verdicts,
@@ -835,7 +840,7 @@ class ReviewRun:
             rounds_run=self.round,
             scripted=self.scripted,
             settings=config.public(),
-            secrets=[config.api_key] if config.api_key else [],
+            secrets=[*known_secrets(), *([config.api_key] if config.api_key else [])],
         )
 
     def write_bundle(self, content: BundleContent) -> Path | None:
@@ -845,9 +850,8 @@ class ReviewRun:
         try:
             return write_bundle(_bundle_dir(self.out_dir, self.run_id), content)
         except Exception as exc:
-            self.reason = f"{self.reason}; the evidence bundle could not be written: {exc}".lstrip(
-                "; "
-            )
+            why = redact(f"the evidence bundle could not be written: {exc}")
+            self.reason = f"{self.reason}; {why}".lstrip("; ")
             if self.status == "completed":
                 self.status = "failed"
             return None
@@ -855,7 +859,10 @@ class ReviewRun:
     # -- events -----------------------------------------------------------------------------
 
     def emit(self, ev: RunEvent) -> None:
-        """Log the event in the workspace and hand it to ``on_event`` (errors noted only)."""
+        """Log the event in the workspace and hand it to ``on_event`` (errors noted only).
+        Secrets are redacted first (``engine.redact``): what the CLI prints, the GUI shows
+        and the workspace stores is the redacted event."""
+        ev = _redacted(ev)
         try:
             self.workspace.log_event(self.run_id, ev.to_json())
         except Exception as exc:  # the log is a convenience; the bundle has the trace
@@ -998,6 +1005,13 @@ async def _close_quietly(client: ModelClient) -> None:
         await asyncio.shield(client.aclose())
     except BaseException:  # cancelled again while closing: the bundle matters more
         pass
+
+
+def _redacted(ev: RunEvent) -> RunEvent:
+    """The event with every secret redacted (the same object when nothing was)."""
+    data = ev.to_json()
+    clean = redact_json(data)
+    return ev if clean == data else event_from_json(clean)
 
 
 def _event_args(args: dict[str, Any]) -> dict[str, Any]:

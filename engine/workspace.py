@@ -14,7 +14,8 @@ Shapes:
 - Comments are the native shape of ``engine.models.Comment`` (anchor offsets in UTF-16
   units of the version named by ``created_on_version_id``), with ``status`` (``open`` |
   ``resolved``) and a thread of ``Reply`` objects. Comment ids are unique within a document.
-- A run has an id (``run-<12 hex>``), the model and endpoint (never a key), a status
+- A run has an id (``run-<12 hex>``), the model and endpoint (never a key: run reasons,
+  replies and the event log are stored with secrets redacted, ``engine.redact``), a status
   (``running`` | ``completed`` | ``cancelled`` | ``failed``) and an event log of JSON objects.
 
 Errors: ``WorkspaceError`` (base), ``ConflictError`` (a push on a stale base),
@@ -39,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.models import Comment, Reply
+from engine.redact import redact, redact_json
 
 DB_NAME = "workspace.sqlite3"
 APP_NAME = "agent-review-loop"
@@ -450,7 +452,7 @@ class Workspace:
                 document_id,
                 comment_id,
                 reply.author,
-                reply.body,
+                redact(reply.body),
                 reply.kind,
                 reply.created_at or now_iso(),
             ),
@@ -465,7 +467,7 @@ class Workspace:
             db.execute(
                 "INSERT INTO runs(id, document_id, model, base_url, status, started_at) "
                 "VALUES (?,?,?,?, 'running', ?)",
-                (run_id, document_id, model, base_url, now_iso()),
+                (run_id, document_id, redact(model), redact(base_url), now_iso()),
             )
         return run_id
 
@@ -473,7 +475,7 @@ class Workspace:
         with self._tx() as db:
             db.execute(
                 "UPDATE runs SET status=?, reason=?, bundle=?, finished_at=? WHERE id=?",
-                (status, reason, bundle, now_iso(), run_id),
+                (status, redact(reason), bundle, now_iso(), run_id),
             )
 
     def run(self, run_id: str) -> RunRow:
@@ -498,7 +500,9 @@ class Workspace:
         return [RunRow(*r) for r in self._q(sql + " ORDER BY started_at", args)]
 
     def log_event(self, run_id: str, event: dict[str, Any]) -> None:
-        """Append one event (the ``RunEvent.to_json()`` shape) to the run's log."""
+        """Append one event (the ``RunEvent.to_json()`` shape) to the run's log, secrets
+        redacted (``engine.redact``)."""
+        event = redact_json(event)
         with self._tx() as db:
             db.execute(
                 "INSERT INTO events(run_id, type, data, created_at) VALUES (?,?,?,?)",

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from app import secrets as app_secrets
 from app.jobs import run_in_thread
 from app.wizard.common import start_task
+from engine.redact import redact
 
 PRESETS: dict[str, tuple[str, str, bool]] = {
     # key: (label, base URL, needs a key)
@@ -222,7 +223,9 @@ class ModelPage(QWizardPage):
             self.test_result.setText("")
             raise
         except Exception as exc:
-            self.test_result.setText(f"<b>Could not list the models:</b> {html.escape(str(exc))}")
+            self.test_result.setText(
+                f"<b>Could not list the models:</b> {html.escape(redact(str(exc)))}"
+            )
             return
         finally:
             self.fetch_btn.setEnabled(True)
@@ -253,7 +256,7 @@ class ModelPage(QWizardPage):
             self.test_result.setText("")
             raise
         except Exception as exc:
-            self.test_result.setText(f"<b>The test failed:</b> {html.escape(str(exc))}")
+            self.test_result.setText(f"<b>The test failed:</b> {html.escape(redact(str(exc)))}")
             return
         finally:
             self.test_btn.setEnabled(True)
@@ -263,10 +266,10 @@ class ModelPage(QWizardPage):
             mark = {"PASS": "\u2713", "FAIL": "\u2717"}.get(c.status, "?")
             line = (
                 f"<span style='color:{colour};font-weight:600'>{mark} {c.status}</span> "
-                f"{html.escape(c.name)}: {html.escape(c.detail)}"
+                f"{html.escape(c.name)}: {html.escape(redact(c.detail))}"
             )
             if c.fix:
-                line += f"<br>&nbsp;&nbsp;&nbsp;<i>What to do: {html.escape(c.fix)}</i>"
+                line += f"<br>&nbsp;&nbsp;&nbsp;<i>What to do: {html.escape(redact(c.fix))}</i>"
             lines.append(line)
         self.test_result.setText("<br>".join(lines))
 

@@ -254,6 +254,9 @@ class ModelClient:
         on_call: Callable[[str, CallResult], None] | None = None,
         check_cancel: Callable[[], None] | None = None,
     ):
+        from engine.redact import remember
+
+        remember(config.api_key)  # never printed or stored (engine/redact.py)
         self.config = config
         self.trace = trace if trace is not None else Trace()
         self.usage = usage if usage is not None else Usage()

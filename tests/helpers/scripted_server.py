@@ -14,7 +14,9 @@ Usage::
 
 Extras: ``fail_first=[429, 500]`` answers the first requests with those statuses
 (``Retry-After: 0``); ``latency`` seconds of delay per answer; ``api_key`` makes any
-other bearer token a 401; an unknown model is a 404; ``usage=False`` omits usage.
+other bearer token a 401; an unknown model is a 404; ``usage=False`` omits usage;
+``echo_headers=True`` puts the request's headers (``Authorization`` included) into every
+error body's message, as a careless server does (the secrets-redaction tests).
 """
 
 from __future__ import annotations
@@ -583,8 +585,10 @@ class ScriptedServer:
         usage: bool = True,
         reject_required: bool = False,
         quirks: Quirks | None = None,
+        echo_headers: bool = False,
     ):
         self.agent = agent
+        self.echo_headers = echo_headers
         self.agent.usage = usage
         self.latency = latency
         self.fail_first = list(fail_first or [])
@@ -624,6 +628,11 @@ class ScriptedServer:
                 headers: dict[str, str] | None = None,
                 drip: float | None = None,
             ):
+                if server.echo_headers and status >= 400 and isinstance(obj, dict):
+                    echo = "; ".join(f"{k}: {v}" for k, v in self.headers.items())
+                    err = obj.setdefault("error", {})
+                    err["message"] = f"{err.get('message', '')} (request headers: {echo})"
+                    err["request_headers"] = dict(self.headers.items())
                 text = json.dumps(obj).replace(json.dumps(HUGE), HUGE_DIGITS)
                 data = text.replace('\\"' + HUGE + '\\"', HUGE_DIGITS).encode()
                 self.send_response(status)

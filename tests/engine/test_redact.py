@@ -1,0 +1,152 @@
+"""Secrets never printed or stored (engine/redact.py), against a server that echoes headers."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import pytest
+
+from engine.cli import main as arl
+from engine.redact import MASK, RedactingFilter, forget_all, redact, redact_json, remember
+from engine.scoring import Version
+from engine.workspace import Workspace
+from tests.helpers.scripted_server import (
+    SAMPLE_HTML,
+    FixEverything,
+    ScriptedServer,
+    sample_comments,
+)
+
+KEY = "sk-echo-TEST-0123456789abcdefXYZ"
+
+
+@pytest.fixture(autouse=True)
+def _clean_registry():
+    forget_all()
+    yield
+    forget_all()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"Authorization: Bearer {KEY}",
+        f'{{"authorization": "Bearer {KEY}"}}',
+        f"bearer {KEY}",
+        "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.abc123",
+        "key sk-proj-AbCdEfGhIjKlMnOp1234",
+        "Authorization: Basic dXNlcjpwYXNzd29yZDE=",
+        "https://h.example/v1?api_key=abc123secret",
+        '{"api_key": "abc123secret"}',
+    ],
+)
+def test_credential_like_values_are_masked_without_registration(text):
+    out = redact(text)
+    assert MASK in out
+    for secret in (KEY, "eyJhbGci", "AbCdEfGh", "dXNlcjpw", "abc123secret"):
+        assert secret not in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "bearer instruments and bearer bonds",
+        "scikit-learn (sk-learn) is a library",
+        "Authorization: required for every user",
+        "The bearer of this letter",
+    ],
+)
+def test_ordinary_prose_is_left_alone(text):
+    assert redact(text) == text
+
+
+def test_a_registered_key_is_masked_anywhere_and_in_json():
+    remember("plainkey-without-prefix-42")
+    assert redact("x plainkey-without-prefix-42 y") == f"x {MASK} y"
+    obj = {"a": ["plainkey-without-prefix-42", 3, None], "plainkey-without-prefix-42": True}
+    assert redact_json(obj) == {"a": [MASK, 3, None], MASK: True}
+    assert redact(redact(f"Bearer {KEY}")) == redact(f"Bearer {KEY}")  # idempotent
+
+
+def test_the_log_filter_redacts_messages_and_tracebacks(tmp_path):
+    remember(KEY)
+    path = tmp_path / "app.log"
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.addFilter(RedactingFilter())
+    log = logging.getLogger("test-redact")
+    log.addHandler(handler)
+    try:
+        log.error("server said %s", f"Authorization: Bearer {KEY}")
+        try:
+            raise RuntimeError(f"401 {KEY}")
+        except RuntimeError:
+            log.exception("failed")
+    finally:
+        log.removeHandler(handler)
+        handler.close()
+    text = path.read_text(encoding="utf-8")
+    assert KEY not in text and "RuntimeError" in text and MASK in text
+
+
+def _all_bytes_under(folder: Path) -> list[tuple[Path, bytes]]:
+    return [(p, p.read_bytes()) for p in folder.rglob("*") if p.is_file()]
+
+
+@pytest.mark.parametrize("how", ["wrong-key", "server-errors"])
+def test_an_echoing_server_never_puts_the_key_anywhere(tmp_path, capsys, monkeypatch, how):
+    """The key reaches the server, the server echoes it in its error bodies; stdout,
+    stderr, the workspace (database and WAL), the bundle and the JSON line stay clean."""
+    doc = tmp_path / "memo.html"
+    doc.write_text(SAMPLE_HTML, encoding="utf-8")
+    comments = tmp_path / "comments.json"
+    comments.write_text(
+        json.dumps(sample_comments(Version.from_source(SAMPLE_HTML).text)), encoding="utf-8"
+    )
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    kw = (
+        {"api_key": "sk-the-right-one-000000000000"}
+        if how == "wrong-key"
+        else {"fail_first": [500, 500, 500, 500]}
+    )
+    ws_path = tmp_path / "ws" / "workspace.sqlite3"
+    with ScriptedServer(FixEverything(), echo_headers=True, **kw) as srv:
+        code = arl(
+            [
+                "run",
+                "--doc",
+                str(doc),
+                "--comments",
+                str(comments),
+                "--base-url",
+                srv.base_url,
+                "--model",
+                srv.model,
+                "--out",
+                str(tmp_path / "bundles"),
+                "--workspace",
+                str(ws_path),
+                "--retries",
+                "1",
+                "--json",
+            ]
+        )
+        echoed = srv.auth_headers
+    assert f"Bearer {KEY}" in echoed  # the server did receive (and echo) the key
+    out, err = capsys.readouterr()
+    assert code == 1, out + err
+    if how == "server-errors":
+        assert "request headers" in out  # the echo is printed, the key is not
+    assert KEY not in out and KEY not in err
+    last = json.loads(out.strip().splitlines()[-1])
+    assert last["status"] == "failed" and last["bundle"]
+    with Workspace(ws_path) as ws:
+        run = ws.runs()[0]
+        assert run.status == "failed" and (how == "wrong-key" or MASK in run.reason)
+        assert KEY not in json.dumps(ws.events(run.id))
+    files = _all_bytes_under(tmp_path / "ws") + _all_bytes_under(tmp_path / "bundles")
+    (trace,) = [data for p, data in files if p.name == "trace.json"]
+    assert b"request headers" in trace and MASK.encode() in trace  # stored, redacted
+    for p, data in files:
+        assert KEY.encode() not in data, p
