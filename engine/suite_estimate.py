@@ -247,7 +247,7 @@ def render_estimate(est: Estimate, suite: Suite) -> str:
         lines.append(f"{name[:24]:<24} {v['runs']:>5} {mid:>17,} {f'{lo:,}-{hi:,}':>25} {cost:>26}")
     lo, mid, hi = est.total_tokens
     if est.total_cost is None:
-        tc = "N/A (no prices for " + ", ".join(est.unpriced) + ")"
+        tc = "N/A — no prices for " + ", ".join(est.unpriced)
     else:
         tc = f"{est.total_cost[1]:.2f} ({est.total_cost[0]:.2f}-{est.total_cost[2]:.2f})"
     lines += [

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.suite_store import ItemResult
+from engine.vocabulary import percent
 
 __all__ = [
     "HIGHER_IS_BETTER",
@@ -233,7 +234,7 @@ def _fmt(metric: str, v: float | None) -> str:
     if v is None:
         return "N/A"
     if metric in RATIO:
-        return f"{v:.0%}"
+        return percent(v)
     if metric == "cost_per_attributed_fix":
         return f"{v:,.0f}"
     return f"{v:.1f}"
@@ -253,7 +254,7 @@ def render_report(report: dict[str, Any]) -> str:
             b = c["metrics"][m]
             if b["mean"] is None:
                 why = b["na_reasons"][0]["reason"] if b["na_reasons"] else "no finished run"
-                lines.append(f"  {LABELS[m]:<19} N/A ({why})")
+                lines.append(f"  {LABELS[m]:<19} N/A — {why}")
                 continue
             spread = (
                 "spread unknown (one repeat)"
@@ -271,7 +272,7 @@ def render_report(report: dict[str, Any]) -> str:
             + (
                 f"{tpf['value']:,.0f} ({tpf['numerator']:,} tokens / {tpf['denominator']} fixes)"
                 if tpf["value"] is not None
-                else f"N/A ({tpf['reason']})"
+                else f"N/A — {tpf['reason']}"
             )
         )
         cpf = c["cost_per_fix"]
@@ -280,7 +281,7 @@ def render_report(report: dict[str, Any]) -> str:
             + (
                 f"{cpf['value']:.4f} ({cpf['numerator']:.4f} / {cpf['denominator']} fixes)"
                 if cpf["value"] is not None
-                else f"N/A ({cpf['reason']})"
+                else f"N/A — {cpf['reason']}"
             )
         )
         for f in c["failures"]:
@@ -373,7 +374,7 @@ def gate(
                             thr,
                             direction,
                             "UNVERIFIED",
-                            f"N/A ({why}); the threshold {thr:g} cannot be checked",
+                            f"N/A — {why}; the threshold {thr:g} cannot be checked",
                         )
                     )
                     continue

@@ -192,7 +192,7 @@ def test_estimate_calls_no_model_and_prices_only_when_given(tmp_path, capsys):
     )
     code, out, _ = run_cli(["suite", "estimate", str(s)], capsys)
     assert code == 0
-    assert "no prices given" in out and "USD" in out and "N/A (no prices for free)" in out
+    assert "no prices given" in out and "USD" in out and "N/A — no prices for free" in out
     est = estimate_suite(load_suite(s))
     lo, mid, hi = est.total_tokens
     assert 0 < lo <= mid <= hi
