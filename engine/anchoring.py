@@ -3,78 +3,145 @@
 Everything here works in code points on body ``textContent`` strings; ``engine.utf16``
 converts the contract's UTF-16 offsets before they arrive.
 
-Locating in v1 (docs/verdicts.md, step 1): the stored offsets are trusted when the text there
-equals the quote, exactly or after folding (see engine.normalize; whitespace removed:
-a selection across ``<br>`` captures a space that ``textContent`` lacks). Otherwise the
-quote is searched for and every hit is scored by its context and by its distance from the
-stored offset; the winner's offsets are reported as repaired.
+Locating in v1 (docs/verdicts.md, step 1): the stored offsets are used when the text there
+equals the quote, exactly or after folding (see engine.normalize; whitespace removed: a
+selection across ``<br>`` captures a space that ``textContent`` lacks) *and* no other
+occurrence of the quote nearby agrees clearly better with the stored prefix/suffix: when
+offsets land on one copy of a repeated passage while the context names another, the
+context wins and the offsets are reported repaired. Without usable offsets the quote is
+searched and hits ranked by context, then by distance from the stored offset.
 
-Re-anchoring in v2 (docs/verdicts.md, step 2) lets the diff say where each v2 character came from,
-which is what rules out the known failure kinds of quote-search anchoring:
+Re-anchoring in v2 (docs/verdicts.md, step 2) lets the diff say where each v2 character
+came from. In order:
 
-* the v1 span inside one equal run of the diff: its image is the answer (``exact``);
-* a copy of the quote elsewhere in v2 is accepted only if it is new text (inserted, not
-  kept from v1) with matching context: the passage moved (``context``). A copy kept from
-  some other place in v1 is a lookalike that was already there, never the anchor;
-* otherwise the text the diff put in the span's place (``diff``), or, when that region is
-  a poor fit, the best approximate match of the quote inside it and up to
-  ``FUZZY_WINDOW`` characters around it (``fuzzy``, similarity >= ``FUZZY_THRESHOLD``),
-  snapped to whole words;
-* nothing in its place: the quote was deleted.
+1. the v1 span inside one equal run of the diff: its image (``exact``) — unless the span is
+   one copy of a repeated passage and the kept copy's context names the *other* copy, which
+   the diff removed or changed (then the verdict follows the copy the context names);
+2. a copy of the quote that is new (inserted) text in v2: the passage moved (``moved``),
+   taken when its context agrees with v1's, or when it lies in the span's own
+   neighbourhood. A copy kept from elsewhere in v1 is a lookalike that was there all along
+   and is taken only when it is another copy of the same repeated passage and v1's context
+   names it better than the copy it came from (``context``);
+3. the span's place: the text the diff put there (``diff``) when the change is local; the
+   text between the surviving tail of the prefix and head of the suffix (``context``); or
+   the best approximate match of the quote in the span's neighbourhood (``fuzzy``,
+   similarity >= ``FUZZY_THRESHOLD``, mostly new text, snapped to whole words). The
+   neighbourhood is the span's estimated position ± ``FUZZY_WINDOW`` characters, bounded
+   however large a region the diff replaced;
+4. otherwise ``deleted``: the note says what now stands near the old place.
 
-Hits inside a longer word are rejected unless the v1 span was itself part of a word.
+A span is *edited* when its place survives and the text in it changed, however different
+(a punctuation-only quote replaced by a dash, an emoji by another tone); it is *deleted*
+when nothing stands in its place, or the quote and its context are both gone and nothing
+near is a fuzzy match.
+
+Cost per comment is bounded by its neighbourhood, not the document: occurrences are
+searched outwards from the expected position and at most ``NEAR_HITS`` nearest are
+examined; fuzzy matching runs on a window of about ``2 * FUZZY_WINDOW`` characters plus the
+quote. No step depends on a clock.
+
+``confidence`` is how sure the engine is of the v2 place (1.0 for the diff's own
+evidence; the context agreement or the similarity otherwise); ``similarity`` is the Indel
+similarity of the v1 and v2 texts, given only where it was measured.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
-from engine.diffing import TextDiff
-from engine.normalize import FoldedText, compact, find_starts, fold_needle, normalize
+from engine.diffing import Change, TextDiff
+from engine.normalize import FoldedText, compact, fold_needle, normalize
 
 FUZZY_WINDOW = 200
-"""Characters searched either side of the mapped position (docs/verdicts.md, step 2)."""
+"""Characters searched either side of the span's estimated place (reference design,
+docs/verdicts.md)."""
 FUZZY_THRESHOLD = 0.5
-"""Minimum normalised Indel similarity of a fuzzy hit (docs/verdicts.md, step 2)."""
+"""Minimum normalised Indel similarity of a fuzzy hit (reference design, docs/verdicts.md)."""
 CONTEXT_THRESHOLD = 0.7
-"""Minimum context similarity for a moved copy of the quote to be taken as the anchor."""
+"""Minimum context similarity for a moved copy of the quote found far from its place."""
+CONTEXT_MARGIN = 0.15
+"""How much better another copy's context must agree before it wins over the offsets or
+over the copy the diff kept."""
 CONTEXT_CHARS = 32
 """Characters of v1 context compared around a candidate (the anchor contract's 32)."""
+NEAR_HITS = 64
+"""Occurrences of a quote examined, nearest to the expected place first."""
 MAX_HITS = 2000
-"""Occurrences of a quote examined; beyond that the nearest to the expected place win."""
+"""Occurrences examined when there is no expected place at all (no usable offsets)."""
+KEPT_GAP = 12
+"""An equal run shorter than this between two changes is chance (a shared " the "), not
+surviving text: the changes count as one replaced region."""
+LOCAL_CHANGE = 400
+"""A replaced region counts as the span's own place when it reaches at most this many
+characters beyond the span on either side (a rewritten sentence), and kept text of at
+least ``KEPT_GAP`` characters bounds it."""
+
+REGION_REACH = 4 * LOCAL_CHANGE
+"""How far beyond a span the replaced region around it is followed."""
 
 _WORD = re.compile(r"\w")
+# Scripts written without spaces: every character is a unit of its own (UAX #29 treats
+# ideographs so; Thai, Lao, Khmer and Myanmar need a dictionary, and without one the
+# character is the safe unit), so a span may start or end between any two of them.
+_NO_SPACE = re.compile(
+    "[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
+    "\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003134f]"
+)
 
 
 def _is_word(ch: str) -> bool:
-    return bool(ch) and bool(_WORD.match(ch))
+    return bool(ch) and bool(_WORD.match(ch)) and not _NO_SPACE.match(ch)
+
+
+_indel = None
 
 
 def similarity(a: str, b: str) -> float:
     """Normalised Indel similarity in [0, 1] (rapidfuzz ``Indel.normalized_similarity``)."""
-    if not a and not b:
+    global _indel
+    if a == b:
         return 1.0
-    from rapidfuzz.distance import Indel  # lazy: 30 ms of start-up most scores never need
+    if _indel is None:
+        from rapidfuzz.distance import Indel  # lazy: 30 ms of start-up most scores never need
 
-    return Indel.normalized_similarity(a, b)
+        _indel = Indel.normalized_similarity
+    return _indel(a, b)
 
 
 def context_score(prefix: str, suffix: str, text: str, s: int, e: int) -> float:
     """How well ``text`` around ``[s, e)`` agrees with ``prefix``/``suffix``, in [0, 1].
 
-    Each side is compared over the stored context's length; an empty stored side counts
-    as agreeing only when the candidate is at the matching edge of the text. The score is
-    the mean of the two sides' similarities.
+    Each side is compared over the stored context's length. The score is the mean of the
+    two sides' similarities; 0.0 when both stored sides are empty.
     """
     sides = []
     if prefix:
-        cand = text[max(0, s - len(prefix)) : s]
-        sides.append(similarity(prefix, cand))
+        sides.append(similarity(prefix, text[max(0, s - len(prefix)) : s]))
     if suffix:
-        cand = text[e : e + len(suffix)]
-        sides.append(similarity(suffix, cand))
+        sides.append(similarity(suffix, text[e : e + len(suffix)]))
     return sum(sides) / len(sides) if sides else 0.0
+
+
+def side_score(prefix: str, suffix: str, text: str, s: int, e: int) -> float:
+    """How well the context that travels with a moved passage agrees, in [0, 1]: the parts
+    of ``prefix`` and ``suffix`` inside the quote's own sentence (a moved sentence has new
+    neighbours), each side compared when it has at least 4 characters; the better side
+    counts. 0.0 when neither side has that much."""
+    ends = list(_SENTENCE_END.finditer(prefix))
+    p_in = prefix[ends[-1].end() :] if ends else prefix
+    m = _SENTENCE_END.search(suffix)
+    s_in = suffix[: m.start() + 1] if m else suffix
+    a, b = s - len(p_in), e + len(s_in)
+    if a >= 0 and b - a >= 8 and text[a:s] == p_in and text[e:b] == s_in:
+        return 1.0  # the quote's whole sentence (as far as the context reaches) travelled
+    sides = [0.0]
+    if len(p_in.strip()) >= 4:
+        sides.append(similarity(p_in, text[max(0, s - len(p_in)) : s]))
+    if len(s_in.strip()) >= 4:
+        sides.append(similarity(s_in, text[e : e + len(s_in)]))
+    return max(sides)
 
 
 def breaks_word(
@@ -83,7 +150,7 @@ def breaks_word(
     """True if ``[s, e)`` cuts a word of ``text`` where the reference span does not.
 
     The reference is ``like_text[like_s:like_e]`` (the v1 span); when it is None, any cut
-    word counts.
+    word counts. Characters of scripts written without spaces never form a cut word.
     """
     if s >= e:
         return False
@@ -101,6 +168,36 @@ def breaks_word(
     return cut_left or cut_right
 
 
+def nearest_starts(
+    text: str, needle: str, center: int, k: int = NEAR_HITS, lo: int = 0, hi: int | None = None
+) -> list[int]:
+    """Starts of the (at most) ``k`` occurrences of ``needle`` in ``text[lo:hi]`` nearest to
+    ``center``, nearest first (ties: the earlier one). Overlapping occurrences count.
+
+    The search grows a window around ``center`` (x4 each time) until it holds ``k`` hits
+    whose farthest is inside the window, so a frequent needle costs its neighbourhood, not
+    the document; an absent one costs about two scans of ``text[lo:hi]`` (``str.find``).
+    """
+    hi = len(text) if hi is None else min(hi, len(text))
+    n = len(needle)
+    if not needle or hi - lo < n:
+        return []
+    center = min(max(center, lo), hi)
+    w = max(256, 8 * n)
+    while True:
+        a, b = max(lo, center - w), min(hi, center + w + n)
+        found = []
+        i = text.find(needle, a, b)
+        while i >= 0:
+            found.append(i)
+            i = text.find(needle, i + 1, b)
+        found.sort(key=lambda x: (abs(x - center), x))
+        whole = a == lo and b == hi
+        if whole or (len(found) >= k and abs(found[k - 1] - center) <= w):
+            return found[:k]
+        w *= 4
+
+
 # -- locate in v1 ------------------------------------------------------------------------
 
 
@@ -112,7 +209,7 @@ class Located:
     end: int
     repaired: bool
     ambiguous: bool = False
-    how: str = "offsets"  # offsets | quote | folded-quote
+    how: str = "offsets"  # offsets | quote | folded-quote | context
 
 
 class TextIndex:
@@ -135,25 +232,25 @@ class TextIndex:
             self._compact = FoldedText(self.text, collapse_space=False)
         return self._compact
 
-    def find_raw(self, needle: str, limit: int = MAX_HITS) -> list[tuple[int, int]]:
-        n = len(needle)
-        return [(i, i + n) for i in find_starts(self.text, needle, limit)]
-
-    def find(self, quote: str) -> tuple[list[tuple[int, int]], str]:
-        """Every occurrence of ``quote``: raw, else folded, else whitespace-free folded."""
-        hits = self.find_raw(quote)
+    def find_near(
+        self, quote: str, center: int | None, k: int = NEAR_HITS
+    ) -> tuple[list[tuple[int, int]], str]:
+        """Occurrences of ``quote`` nearest to ``center`` (from the top when None): raw,
+        else folded, else whitespace-free folded. Returns (spans, how)."""
+        limit = k if center is not None else MAX_HITS
+        c = 0 if center is None else center
+        n = len(quote)
+        hits = [(i, i + n) for i in nearest_starts(self.text, quote, c, limit)]
         if hits:
             return hits, "quote"
-        needle = fold_needle(quote)
-        if needle:
-            hits = self.collapsed.find_all(needle, MAX_HITS)
-            if hits:
-                return hits, "folded-quote"
-        needle = fold_needle(quote, collapse_space=False)
-        if needle:
-            hits = self.compacted.find_all(needle, MAX_HITS)
-            if hits:
-                return hits, "folded-quote"
+        for ft, collapse in ((self.collapsed, True), (self.compacted, False)):
+            needle = fold_needle(quote, collapse_space=collapse)
+            if not needle:
+                continue
+            fc = ft.folded_pos(c)
+            starts = nearest_starts(ft.folded, needle, fc, limit)
+            if starts:
+                return [ft.raw_span(i, i + len(needle)) for i in starts], "folded-quote"
         return [], ""
 
 
@@ -167,19 +264,42 @@ def locate(
 ) -> Located | None:
     """Find the anchor in v1. ``start``/``end`` are code points (or None); None if absent.
 
-    Offsets are used as they are when the text there matches the quote; otherwise the quote
-    is searched and hits ranked by context (prefix/suffix similarity), then by distance to
-    ``start``, then by position. Hits that cut a word are ranked below whole-word hits.
+    Offsets are used when the text there matches the quote, unless another occurrence near
+    them agrees with ``prefix``/``suffix`` better by ``CONTEXT_MARGIN`` and at least
+    ``CONTEXT_THRESHOLD`` (then that one, repaired). Otherwise the quote is searched (the
+    ``NEAR_HITS`` nearest to ``start``, or the first ``MAX_HITS`` without offsets) and hits
+    ranked by context, then whole-word hits first, then distance to ``start``.
     """
     text = index.text
     n = len(text)
     if start is not None and end is not None and 0 <= start <= end <= n:
         if quote_matches(quote, text[start:end]):
+            if not (prefix or suffix):
+                return Located(start, end, repaired=False)
+            here = context_score(prefix, suffix, text, start, end)
+            if here >= 0.999:
+                return Located(start, end, repaired=False)
+            hits, _how = index.find_near(quote, start)
+            best, best_ctx = None, here
+            for h in hits:
+                if h == (start, end):
+                    continue
+                ctx = context_score(prefix, suffix, text, h[0], h[1])
+                if ctx > best_ctx:
+                    best, best_ctx = h, ctx
+            if (
+                best is not None
+                and best_ctx >= CONTEXT_THRESHOLD
+                and best_ctx - here >= (CONTEXT_MARGIN)
+            ):
+                return Located(best[0], best[1], repaired=True, how="context")
             return Located(start, end, repaired=False)
-    hits, how = index.find(quote)
+    hint = start if start is not None and 0 <= start <= n else None
+    hits, how = index.find_near(quote, hint)
+    if not hits and hint is None and (prefix or suffix):
+        return None
     if not hits:
         return None
-    hint = start if start is not None and 0 <= start <= n else None
 
     def rank(h: tuple[int, int]):
         ctx = context_score(prefix, suffix, text, h[0], h[1])
@@ -198,14 +318,102 @@ def locate(
 
 @dataclass(frozen=True)
 class Reanchored:
-    """Where a v1 span is in v2. ``start``/``end`` None means the quote is gone."""
+    """Where a v1 span is in v2. ``start``/``end`` None means the quote is gone.
+
+    ``confidence``: how sure the place is, in [0, 1]. ``similarity``: Indel similarity of
+    the v1 quote and the v2 text, or None where none was measured."""
 
     start: int | None
     end: int | None
-    method: str  # exact | context | fuzzy | diff | none
+    method: str  # exact | moved | context | fuzzy | diff | none
     confidence: float
     approximate: bool
     note: str = ""
+    similarity: float | None = None
+
+
+def _substantial(kept: str) -> bool:
+    """Kept text long enough to count as surviving surroundings, not chance: ``KEPT_GAP``
+    characters, or four of a script written without spaces (a short CJK sentence)."""
+    if len(kept) >= KEPT_GAP:
+        return True
+    return sum(1 for ch in kept if _NO_SPACE.match(ch)) >= 4
+
+
+class ChangeIndex:
+    """The diff's changed regions, built once per pair, for "which replaced region holds
+    this span, and is kept text around it?" in O(log n)."""
+
+    def __init__(self, diff: TextDiff):
+        self.diff = diff
+        self.changes: list[Change] = diff.changes()
+        self._a0 = [c.a0 for c in self.changes]
+        self.len_a = len(diff.a)
+        self.len_b = len(diff.b)
+
+    def region(self, s: int, e: int) -> tuple[int, int, int, int] | None:
+        """The replaced region around v1 ``[s, e)``: changes touching the span, joined
+        through equal runs shorter than ``KEPT_GAP``, as (a0, a1, b0, b1); None if no
+        change touches the span."""
+        ch = self.changes
+        if not ch:
+            return None
+        j = bisect.bisect_right(self._a0, e) - 1
+        if j < 0:
+            return None
+        # walk left to the first change touching [s, e]
+        k = j
+        while k >= 0 and ch[k].a1 >= s:
+            k -= 1
+        first = k + 1
+        if first > j:
+            return None
+        lo, hi = first, j
+        # The walk stops REGION_REACH characters beyond the span: a region that large is
+        # not the span's own place whatever lies further (and the cost stays bounded).
+        while lo > 0 and s - ch[lo].a0 <= REGION_REACH and not self._kept(lo - 1, lo):
+            lo -= 1
+        while hi + 1 < len(ch) and ch[hi].a1 - e <= REGION_REACH and not self._kept(hi, hi + 1):
+            hi += 1
+        return ch[lo].a0, ch[hi].a1, ch[lo].b0, ch[hi].b1
+
+    def _kept(self, k: int, k2: int) -> bool:
+        """The equal text between changes ``k`` and ``k2`` is substantial."""
+        a0, a1 = self.changes[k].a1, self.changes[k2].a0
+        return a1 - a0 >= KEPT_GAP or _substantial(self.diff.a[a0:a1])
+
+    def estimate(self, s: int, e: int) -> tuple[int, int]:
+        """The span's estimated v2 place: its image when the diff kept its edges, else the
+        proportional position inside the replaced region (never the region's start for
+        every span in it)."""
+        r = self.region(s, e)
+        if r is None:
+            b = self.diff.map_left(s)
+            return b, b + (e - s)
+        a0, a1, b0, b1 = r
+        scale = (b1 - b0) / (a1 - a0) if a1 > a0 else 0.0
+        es = b0 + round((max(s, a0) - a0) * scale)
+        ee = b0 + round((min(e, a1) - a0) * scale)
+        if s < a0:
+            es = self.diff.map_left(s)
+        if e > a1:
+            ee = self.diff.map_right(e)
+        return es, max(es, ee)
+
+    def is_local(self, s: int, e: int) -> bool:
+        """The span's replaced region is its own place: bounded by kept text (or the
+        document's edge on one side only) and reaching at most ``LOCAL_CHANGE`` characters
+        beyond the span."""
+        r = self.region(s, e)
+        if r is None:
+            return True
+        a0, a1, b0, b1 = r
+        a = self.diff.a
+        left_edge = a0 < KEPT_GAP and not _substantial(a[:a0])
+        right_edge = self.len_a - a1 < KEPT_GAP and not _substantial(a[a1:])
+        if left_edge and right_edge:
+            return False  # nothing kept at all: the document was rewritten
+        return s - a0 <= LOCAL_CHANGE and a1 - e <= LOCAL_CHANGE
 
 
 def _trim(text: str, s: int, e: int) -> tuple[int, int]:
@@ -225,141 +433,575 @@ def _snap_words(text: str, s: int, e: int) -> tuple[int, int]:
     return s, e
 
 
-def reanchor(v1: TextIndex, v2: TextIndex, diff: TextDiff, s: int, e: int) -> Reanchored:
-    """Re-anchor v1 ``[s, e)`` in v2 (code points). See the module docstring."""
-    t1, t2 = v1.text, v2.text
-    quote = t1[s:e]
-    prefix = t1[max(0, s - CONTEXT_CHARS) : s]
-    suffix = t1[e : e + CONTEXT_CHARS]
-
-    # 1. The diff kept the span as it was.
-    b = diff.unchanged_image(s, e)
-    if b is not None:
-        return Reanchored(b, b + (e - s), "exact", 1.0, False)
-
-    ms, me = diff.image(s, e)
-
-    # 2. A copy of the quote that is new text in v2, with v1's context around it: moved.
-    moved = _moved_copy(v2, diff, quote, prefix, suffix, t1, s, e, ms)
-    if moved is not None:
-        return moved
-
-    # 3. What the diff put in the span's place.
-    rs, re_ = _trim(t2, ms, me)
-    if rs >= re_ or not any(ch.isalnum() for ch in t2[rs:re_]):
-        return _fuzzy(v2, diff, quote, t1, s, e, ms, me) or Reanchored(
-            None, None, "none", 1.0, False, "the quoted text is gone and nothing replaced it"
-        )
-    region = t2[rs:re_]
-    if normalize(region) == normalize(quote):
-        return Reanchored(
-            rs,
-            re_,
-            "exact",
-            1.0,
-            False,
-            "same text after normalisation (whitespace, canonical forms, ligatures)",
-        )
-    tight = len(region) <= 2 * len(quote) + 40
-    if tight:
-        sim = similarity(quote, region)
-        return Reanchored(
-            rs,
-            re_,
-            "diff",
-            round(max(0.6, sim), 4),
-            True,
-            "the text the revision put in place of the quote",
-        )
-    fz = _fuzzy(v2, diff, quote, t1, s, e, ms, me)
-    if fz is not None:
-        return fz
-    return Reanchored(
-        rs,
-        re_,
-        "diff",
-        0.4,
-        True,
-        "the quote was rewritten within a larger change; region approximate",
-    )
+def _snippet(text: str, limit: int = 80) -> str:
+    t = " ".join(text.split())
+    return t if len(t) <= limit else t[: limit - 1] + "…"
 
 
-def _moved_copy(
+_WORDS = re.compile(r"\w{3,}")
+
+
+def _shares_a_word(a: str, b: str) -> bool:
+    """``a`` and ``b`` have a word of three or more letters in common (casefolded), or, in
+    scripts written without spaces, two characters in a row."""
+    wa = {w.casefold() for w in _WORDS.findall(a) if not _NO_SPACE.search(w)}
+    if wa & {w.casefold() for w in _WORDS.findall(b)}:
+        return True
+    pairs = {a[i : i + 2] for i in range(len(a) - 1) if _NO_SPACE.match(a[i])}
+    return any(p in b for p in pairs)
+
+
+_SENTENCE_END = re.compile(r"[.!?;:]+[\s\u00a0]+|[。！？；]+\s*|\n+")
+
+
+def _clip_sentences(text: str, cs: int, ce: int, quote: str) -> tuple[int, int]:
+    """``[cs, ce)`` cut down to the one sentence most like ``quote`` when the quote itself
+    crosses no sentence end: a replaced region the diff stretched over a neighbouring
+    sentence is not the quote's place."""
+    if _SENTENCE_END.search(quote.strip()):
+        return cs, ce
+    cuts = [
+        m.end() for m in _SENTENCE_END.finditer(text, cs, ce) if cs < m.start() and m.end() < ce
+    ]
+    if not cuts:
+        return cs, ce
+    bounds = [cs, *cuts, ce]
+    pieces = [_trim(text, a, b) for a, b in zip(bounds, bounds[1:])]
+    pieces = [p for p in pieces if p[0] < p[1] and _has_alnum(text[p[0] : p[1]])]
+    if not pieces:
+        return cs, ce
+    return max(pieces, key=lambda p: (similarity(quote, text[p[0] : p[1]]), p[1] - p[0]))
+
+
+def _passage(quote: str) -> bool:
+    """Long enough to be a passage rather than a word: 16 characters and two words, or four
+    characters of a script written without spaces."""
+    q = quote.strip()
+    if sum(1 for ch in q if _NO_SPACE.match(ch)) >= 4:
+        return True
+    return len(q) >= 16 and len(q.split()) >= 2
+
+
+def _has_alnum(text: str) -> bool:
+    return any(ch.isalnum() for ch in text)
+
+
+def reanchor(
+    v1: TextIndex,
     v2: TextIndex,
     diff: TextDiff,
-    quote: str,
-    prefix: str,
-    suffix: str,
-    t1: str,
     s: int,
     e: int,
-    expected: int,
-) -> Reanchored | None:
-    t2 = v2.text
-    # Only copies made wholly of inserted text qualify: a copy kept from elsewhere in v1
-    # is a lookalike that was there all along, never the anchor.
-    best: tuple[float, int, int, int] | None = None
-    for hs, he in diff.find_inserted(quote, MAX_HITS):
-        if breaks_word(t2, hs, he, t1, s, e):
-            continue
-        ctx = context_score(prefix, suffix, t2, hs, he)
-        if ctx < CONTEXT_THRESHOLD:
-            continue
-        cand = (ctx, -abs(hs - expected), hs, he)
-        if best is None or cand > best:
-            best = cand
-    if best is None:
-        return None
-    return Reanchored(
-        best[2],
-        best[3],
-        "context",
-        round(best[0], 4),
-        False,
-        "the quoted passage moved; found by its context",
-    )
+    changes: ChangeIndex | None = None,
+) -> Reanchored:
+    """Re-anchor v1 ``[s, e)`` in v2 (code points). See the module docstring.
+
+    ``changes``: the pair's ChangeIndex (built here when not given; pass one when
+    re-anchoring many spans)."""
+    return _Reanchor(v1, v2, diff, changes or ChangeIndex(diff)).run(s, e)
 
 
-def _fuzzy(
-    v2: TextIndex, diff: TextDiff, quote: str, t1: str, s: int, e: int, ms: int, me: int
-) -> Reanchored | None:
-    """Best approximate match of ``quote`` near the changed region, or None.
+class _Reanchor:
+    def __init__(self, v1: TextIndex, v2: TextIndex, diff: TextDiff, changes: ChangeIndex):
+        self.v1, self.v2, self.diff, self.changes = v1, v2, diff, changes
+        self.t1, self.t2 = v1.text, v2.text
 
-    The window is the diff image widened by FUZZY_WINDOW on each side. A candidate must
-    overlap the image (or touch it), be mostly new text (inserted, not kept from elsewhere
-    in v1: never a lookalike), not cut a word, and reach FUZZY_THRESHOLD.
-    """
-    t2 = v2.text
-    if len(quote) < 3:
-        return None
-    w0 = max(0, ms - FUZZY_WINDOW)
-    w1 = min(len(t2), me + FUZZY_WINDOW)
-    window = t2[w0:w1]
-    if not window.strip():
-        return None
-    from rapidfuzz import fuzz
+    def new_or_own(self, cs: int, ce: int, s: int, e: int) -> bool:
+        """v2 ``[cs, ce)`` is mostly new text (or text kept from the v1 span ``[s, e)``
+        itself): never a copy the diff kept from elsewhere in v1, a lookalike that was there
+        all along. A short kept piece from elsewhere (the diff gluing a moved sentence's
+        common ending to its old neighbour) is allowed up to half."""
+        _inserted, runs = self.diff.v2_origin(cs, ce)
+        elsewhere = sum((r1 - r0) - max(0, min(r1, e) - max(r0, s)) for r0, r1 in runs)
+        return 2 * elsewhere < ce - cs
 
-    al = fuzz.partial_ratio_alignment(quote, window, score_cutoff=FUZZY_THRESHOLD * 100)
-    if al is None:
+    def ctx1(self, s: int, e: int) -> tuple[str, str]:
+        return self.t1[max(0, s - CONTEXT_CHARS) : s], self.t1[e : e + CONTEXT_CHARS]
+
+    def run(self, s: int, e: int, *, not_span: tuple[int, int] | None = None) -> Reanchored:
+        t1, t2, diff = self.t1, self.t2, self.diff
+        quote = t1[s:e]
+        prefix, suffix = self.ctx1(s, e)
+
+        # 1. The diff kept the span as it was.
+        b = diff.unchanged_image(s, e)
+        if b is not None and (b, b + (e - s)) != not_span:
+            other = self._kept_copy_names_other(s, e, b) if not_span is None else None
+            if other is not None:
+                return other
+            return Reanchored(b, b + (e - s), "exact", 1.0, False, similarity=None)
+        moved_to = getattr(diff, "moved_to", None)  # the diff's own moved-text detection
+        if moved_to is not None:
+            mv = moved_to(s, e)
+            if mv is not None:
+                return Reanchored(
+                    mv[0], mv[1], "moved", 1.0, False, "the quoted passage moved, unchanged"
+                )
+
+        es, ee = self.changes.estimate(s, e)
+        ms, me = diff.image(s, e)
+        local = self.changes.is_local(s, e)
+        lo = max(0, min(es, ms if local else es) - FUZZY_WINDOW)
+        hi = min(len(t2), max(ee, me if local else ee) + FUZZY_WINDOW)
+
+        # 2a. Another copy of a repeated passage, kept by the diff, that v1's context names.
+        kept = self._kept_copy_named_here(quote, prefix, suffix, s, e, es, not_span)
+        if kept is not None:
+            return kept
+        # 2b. A verbatim copy that is new text in the neighbourhood: the passage moved.
+        moved, _ = self._moved_copy(quote, prefix, suffix, s, e, es, lo, hi, not_span, False)
+        if moved is not None:
+            return moved
+
+        # 3. The span's place, when the text there decides.
+        args = (quote, prefix, suffix, s, e, es, ee, ms, me, lo, hi, local)
+        found = self._in_place(*args, rewritten_ok=False)
+        if found is not None and found.start is not None:
+            return found
+        # 4. A copy moved far away with its context (new text only).
+        moved, far = self._moved_copy(quote, prefix, suffix, s, e, es, lo, hi, not_span, True)
+        if moved is not None:
+            return moved
+        # 5. A sentence rewritten in place; else a far copy with new surroundings; else gone.
+        if found is None:
+            found = self._in_place(*args)
+            if found is not None and found.start is not None:
+                return found
+        if far is not None:
+            return far
+        return found or self._gone(quote, ms, me, lo, hi)
+
+    # -- repeated passages -----------------------------------------------------------
+
+    def _kept_copy_names_other(self, s: int, e: int, b: int) -> Reanchored | None:
+        """The diff kept v1 ``[s, e)`` at ``b``; if its v2 surroundings are really another
+        copy's (same text elsewhere in v1, which the diff removed or changed), the verdict
+        follows that copy's place, since the comment's context names that v2 text as the
+        other copy's."""
+        t1, t2 = self.t1, self.t2
+        prefix, suffix = self.ctx1(s, e)
+        L = e - s
+        ours = context_score(prefix, suffix, t2, b, b + L)
+        if ours >= 0.999:
+            return None
+        quote = t1[s:e]
+        # the other copy is one the diff confused with this one: in the same changed
+        # neighbourhood, not anywhere in the document
+        for o in nearest_starts(t1, quote, s, 8, s - REGION_REACH, e + REGION_REACH):
+            if o == s or self.diff.unchanged_image(o, o + L) is not None:
+                continue
+            op, osf = self.ctx1(o, o + L)
+            theirs = context_score(op, osf, t2, b, b + L)
+            if theirs >= CONTEXT_THRESHOLD and theirs - ours >= CONTEXT_MARGIN:
+                r = self.run(o, o + L, not_span=(b, b + L))
+                note = (
+                    "a repeated passage: the copy this comment is on is the one that changed "
+                    "(the other copy's context surrounds the unchanged text)"
+                )
+                return Reanchored(
+                    r.start,
+                    r.end,
+                    r.method,
+                    r.confidence,
+                    r.approximate,
+                    note + ("; " + r.note if r.note else ""),
+                    r.similarity,
+                )
         return None
-    cs, ce = w0 + al.dest_start, w0 + al.dest_end
-    cs, ce = _snap_words(t2, cs, ce)
-    cs, ce = _trim(t2, cs, ce)
-    if cs >= ce or ce < ms or cs > me:
+
+    def _kept_copy_named_here(
+        self,
+        quote: str,
+        prefix: str,
+        suffix: str,
+        s: int,
+        e: int,
+        es: int,
+        not_span: tuple[int, int] | None,
+    ) -> Reanchored | None:
+        """A copy of the quote that the diff kept from *another* copy in v1, whose v2
+        surroundings agree with this span's context better than with the copy it came from:
+        the diff's alignment picked the wrong one of two identical passages."""
+        t1, t2 = self.t1, self.t2
+        L = e - s
+        if not (prefix or suffix):
+            return None
+        best = None
+        lo, hi = max(0, es - REGION_REACH), es + L + REGION_REACH
+        for h in nearest_starts(t2, quote, es, 8, lo, hi):
+            if (h, h + L) == not_span:
+                continue
+            inserted, runs = self.diff.v2_origin(h, h + L)
+            if inserted or len(runs) != 1:
+                continue
+            (o, o_end) = next(iter(runs))
+            if t1[o:o_end] != quote or o == s:
+                continue
+            ours = context_score(prefix, suffix, t2, h, h + L)
+            op, osf = self.ctx1(o, o_end)
+            theirs = context_score(op, osf, t2, h, h + L)
+            if ours >= CONTEXT_THRESHOLD and ours - theirs >= CONTEXT_MARGIN:
+                if best is None or ours > best[0]:
+                    best = (ours, h)
+        if best is None:
+            return None
+        return Reanchored(
+            best[1],
+            best[1] + L,
+            "context",
+            round(best[0], 4),
+            False,
+            "a repeated passage: the copy this comment's context names (the diff kept the "
+            "other copy's text here)",
+        )
+
+    # -- moved text ------------------------------------------------------------------
+
+    def _moved_copy(
+        self,
+        quote: str,
+        prefix: str,
+        suffix: str,
+        s: int,
+        e: int,
+        es: int,
+        lo: int,
+        hi: int,
+        not_span: tuple[int, int] | None,
+        search_far: bool,
+    ) -> tuple[Reanchored | None, Reanchored | None]:
+        """(moved, moved to new surroundings): a verbatim copy of the quote that is mostly
+        new text in v2, taken when its context agrees (``CONTEXT_THRESHOLD``) or it lies in
+        the span's neighbourhood ``[lo, hi)``; otherwise the best far copy is returned
+        second. Without ``search_far`` only the neighbourhood is searched; with it, the
+        diff's inserted text too (only new text can hold a moved copy; the diff's own
+        moved-sentence detection, ``moved_to``, has already placed whole moved sentences).
+        """
+        t1, t2 = self.t1, self.t2
+        L = e - s
+        cands = []
+        near = nearest_starts(t2, quote, es, NEAR_HITS, lo, hi)
+        far = (
+            [h for h, _ in self.diff.find_inserted(quote, NEAR_HITS) if h not in near]
+            if search_far
+            else []
+        )
+        for h in near + far:
+            if (h, h + L) == not_span:
+                continue
+            if not self.new_or_own(h, h + L, s, e) or breaks_word(t2, h, h + L, t1, s, e):
+                continue
+            # A moved passage has new neighbours on at least one side: the side that
+            # travelled with it (within its own sentence) is the evidence.
+            ctx = side_score(prefix, suffix, t2, h, h + L)
+            cands.append((ctx, h))
+        if not cands:
+            return None, None
+        good = [c for c in cands if c[0] >= CONTEXT_THRESHOLD]
+        # A copy with new neighbours counts as this passage moved only when the quote is
+        # long enough not to recur by chance (a single word in a reshuffled sentence is
+        # not a moved passage).
+        near = [c for c in cands if lo <= c[1] and c[1] + L <= hi] if _passage(quote) else []
+        pool = good or near
+        if pool:
+            top = max(pool, key=lambda c: (round(c[0], 3), -abs(c[1] - es)))
+            ties = sum(1 for c in pool if round(c[0], 3) == round(top[0], 3))
+            ms, me = self.diff.image(s, e)
+            # both sides agree (not just the one that travels with a moved sentence)
+            both = context_score(prefix, suffix, t2, top[1], top[1] + L)
+            if (
+                both >= CONTEXT_THRESHOLD
+                and ms <= top[1]
+                and top[1] + L <= me
+                and (abs(top[1] - es) <= L + 16)
+            ):
+                # its own place, inside a larger region the diff replaced: not a move
+                return (
+                    Reanchored(
+                        top[1],
+                        top[1] + L,
+                        "context",
+                        round(both / ties, 4),
+                        False,
+                        "unchanged, inside a larger region the diff replaced; found by its context",
+                    ),
+                    None,
+                )
+            how = "found by its context" if good else "found in its own neighbourhood"
+            return (
+                Reanchored(
+                    top[1],
+                    top[1] + L,
+                    "moved",
+                    round(1.0 / ties, 4),
+                    False,
+                    f"the quoted passage moved, unchanged; {how}",
+                ),
+                None,
+            )
+        if not search_far or not _passage(quote):
+            return None, None
+        top = max(cands, key=lambda c: (round(c[0], 3), -abs(c[1] - es)))
+        ties = sum(1 for c in cands if round(c[0], 3) == round(top[0], 3))
+        return None, Reanchored(
+            top[1],
+            top[1] + L,
+            "moved",
+            round(1.0 / ties, 4),
+            False,
+            "the quoted passage moved, unchanged, to a place with new surroundings",
+        )
+
+    # -- the span's place ------------------------------------------------------------
+
+    def _in_place(
+        self,
+        quote: str,
+        prefix: str,
+        suffix: str,
+        s: int,
+        e: int,
+        es: int,
+        ee: int,
+        ms: int,
+        me: int,
+        lo: int,
+        hi: int,
+        local: bool,
+        rewritten_ok: bool = True,
+    ) -> Reanchored | None:
+        """What stands at the span's place (see the module docstring, step 3); None when
+        nothing there decides. ``rewritten_ok`` False: do not fall back to "the sentence
+        was rewritten in place" (the caller looks for a moved copy first)."""
+        t2 = self.t2
+        L = e - s
+        rs, re_ = _trim(t2, ms, me)
+        region = t2[rs:re_]
+        quote_has_alnum = _has_alnum(quote)
+        leftover = not region or (quote_has_alnum and not _has_alnum(region) and len(region) <= 3)
+        if not leftover and len(region) <= 4 * L + 64 and normalize(region) == normalize(quote):
+            return Reanchored(
+                rs,
+                re_,
+                "exact",
+                1.0,
+                False,
+                "same text after normalisation (whitespace, canonical forms, ligatures)",
+            )
+        tight = not leftover and local and len(region) <= 2 * L + 40
+        if tight:
+            if not rewritten_ok and similarity(quote, region) < FUZZY_THRESHOLD:
+                return None  # a different text in its place: look for a moved copy first
+            return self._edited(
+                rs,
+                re_,
+                quote,
+                prefix,
+                suffix,
+                "diff",
+                "the text the revision put in place of the quote",
+            )
+        between = self._between_context(quote, prefix, suffix, es, lo, hi)
+        if between is not None:
+            return between
+        same = self._folded_copy_near(quote, s, e, es, lo, hi)
+        if same is not None:
+            return same
+        fz = self._fuzzy(quote, s, e, lo, hi, strict=not local)
+        if fz is not None:
+            return fz
+        if not leftover and local and not rewritten_ok:
+            return None
+        if not leftover and local:
+            # A rewritten sentence (or clause) around the quote: its place survives.
+            if len(region) > 2 * L + 40:
+                # narrow to the span's estimated share of the replacement
+                cs, ce = _snap_words(t2, max(rs, es), min(re_, max(ee, es + 1)))
+                cs, ce = _trim(t2, cs, ce)
+                if cs < ce:
+                    rs, re_ = cs, ce
+            return self._edited(
+                rs,
+                re_,
+                quote,
+                prefix,
+                suffix,
+                "diff",
+                "the quote's sentence was rewritten in place; the text now there",
+            )
+        if leftover:
+            return Reanchored(
+                None,
+                None,
+                "none",
+                1.0,
+                False,
+                "the quoted text was removed and nothing stands in its place",
+            )
         return None
-    inserted, runs = diff.v2_origin(cs, ce)
-    kept_elsewhere = sum((min(r1, e) - max(r0, s) <= 0 and (r1 - r0)) or 0 for r0, r1 in runs)
-    if kept_elsewhere > (ce - cs) / 2:
+
+    def _edited(
+        self,
+        cs: int,
+        ce: int,
+        quote: str,
+        prefix: str,
+        suffix: str,
+        method: str,
+        note: str,
+    ) -> Reanchored:
+        t2 = self.t2
+        cs, ce = _clip_sentences(t2, cs, ce, quote)
+        ctx = context_score(prefix, suffix, t2, cs, ce) if (prefix or suffix) else 1.0
+        sim = similarity(quote, t2[cs:ce])
+        # Where replaced text starts and ends is the diff's judgement: always approximate.
+        return Reanchored(cs, ce, method, round(ctx, 4), True, note, round(sim, 4))
+
+    def _between_context(
+        self, quote: str, prefix: str, suffix: str, es: int, lo: int, hi: int
+    ) -> Reanchored | None:
+        """The text between the surviving tail of the prefix and head of the suffix near
+        the estimated place: the quote's place, when the diff replaced a larger region."""
+        t2 = self.t2
+        L = len(quote)
+        limit = 2 * L + 40
+        if not (prefix or suffix):
+            return None
+        for k in (16, 10, 6):
+            tail = prefix[-k:] if prefix else ""
+            head = suffix[:k] if suffix else ""
+            if (len(tail) < 4 <= len(prefix)) or (len(head) < 4 <= len(suffix)):
+                continue
+            lefts = (
+                [i + len(tail) for i in nearest_starts(t2, tail, es - len(tail), 8, lo, hi)]
+                if tail
+                else ([0] if lo == 0 else [])
+            )
+            for left in lefts:
+                if head:
+                    right = t2.find(head, left, min(len(t2), left + limit + len(head)))
+                    if right < 0:
+                        continue
+                else:
+                    right = len(t2)
+                    if right - left > limit:
+                        continue
+                cs, ce = _trim(t2, left, right)
+                if cs >= ce:
+                    return Reanchored(
+                        None,
+                        None,
+                        "none",
+                        1.0,
+                        False,
+                        "the quoted text was removed; its context is still there with nothing "
+                        "between",
+                    )
+                if normalize(t2[cs:ce]) == normalize(quote):
+                    return Reanchored(
+                        cs, ce, "context", 1.0, False, "found between its surviving context"
+                    )
+                return self._edited(
+                    cs,
+                    ce,
+                    quote,
+                    prefix,
+                    suffix,
+                    "context",
+                    "the text now between the quote's surviving context",
+                )
         return None
-    sim = similarity(quote, t2[cs:ce])
-    if sim < FUZZY_THRESHOLD:
+
+    def _folded_copy_near(
+        self, quote: str, s: int, e: int, es: int, lo: int, hi: int
+    ) -> Reanchored | None:
+        """The quote, equal after normalisation, inside the neighbourhood (a replaced region
+        that only changed its spelling: NFD, presentation forms, spaces)."""
+        needle = fold_needle(quote)
+        if not needle or hi - lo > 4 * FUZZY_WINDOW + 8 * len(quote):
+            return None
+        ft = FoldedText(self.t2[lo:hi])
+        starts = nearest_starts(ft.folded, needle, ft.folded_pos(es - lo), 4)
+        for i in starts:
+            cs, ce = ft.raw_span(i, i + len(needle))
+            cs, ce = lo + cs, lo + ce
+            if not breaks_word(self.t2, cs, ce) and self.new_or_own(cs, ce, s, e):
+                return Reanchored(
+                    cs,
+                    ce,
+                    "exact",
+                    1.0,
+                    False,
+                    "same text after normalisation (whitespace, canonical forms, ligatures)",
+                )
         return None
-    return Reanchored(
-        cs,
-        ce,
-        "fuzzy",
-        round(sim, 4),
-        True,
-        f"approximate: the closest text to the quote near its old place "
-        f"({round(sim * 100)}% similar)",
-    )
+
+    def _fuzzy(
+        self, quote: str, s: int, e: int, lo: int, hi: int, *, strict: bool
+    ) -> Reanchored | None:
+        """Best approximate match of ``quote`` in v2 ``[lo, hi)``, or None.
+
+        A candidate must be mostly new text (inserted, not kept from elsewhere in v1: never
+        a lookalike), not cut a word, and reach FUZZY_THRESHOLD. ``strict`` (the span's
+        surroundings are gone too, so the match alone decides between edited and deleted):
+        it must also share a word with the quote, since letters alone match by chance at
+        0.5."""
+        t2 = self.t2
+        if len(quote) < 3 or hi <= lo:
+            return None
+        window = t2[lo:hi]
+        if not window.strip():
+            return None
+        from rapidfuzz import fuzz
+
+        al = fuzz.partial_ratio_alignment(quote, window, score_cutoff=FUZZY_THRESHOLD * 100)
+        if al is None:
+            return None
+        cs, ce = lo + al.dest_start, lo + al.dest_end
+        cs, ce = _snap_words(t2, cs, ce)
+        cs, ce = _clip_sentences(t2, *_trim(t2, cs, ce), quote)
+        if cs >= ce:
+            return None
+        _inserted, runs = self.diff.v2_origin(cs, ce)
+        kept_elsewhere = sum((r1 - r0) for r0, r1 in runs if min(r1, e) - max(r0, s) <= 0)
+        if kept_elsewhere > (ce - cs) / 2:
+            return None
+        sim = similarity(quote, t2[cs:ce])
+        if sim < FUZZY_THRESHOLD or (strict and not _shares_a_word(quote, t2[cs:ce])):
+            return None
+        return Reanchored(
+            cs,
+            ce,
+            "fuzzy",
+            round(sim, 4),
+            True,
+            f"approximate: the closest text to the quote near its old place "
+            f"({round(sim * 100)}% similar)",
+            round(sim, 4),
+        )
+
+    def _gone(self, quote: str, ms: int, me: int, lo: int, hi: int) -> Reanchored:
+        rs, re_ = _trim(self.t2, ms, me)
+        if rs >= re_:
+            return Reanchored(
+                None,
+                None,
+                "none",
+                1.0,
+                False,
+                "the quoted text was removed and nothing stands in its place",
+            )
+        a, b = _trim(self.t2, max(rs, lo), min(re_, hi))
+        from rapidfuzz import fuzz
+
+        # how sure "gone" is: one minus the best partial match of the quote near its place
+        best = fuzz.partial_ratio(quote, self.t2[lo:hi]) / 100 if hi > lo else 0.0
+        return Reanchored(
+            None,
+            None,
+            "none",
+            round(1.0 - best, 4),
+            False,
+            "the passage around the quote was replaced and nothing near its old place "
+            f"matches the quote; that place now reads “{_snippet(self.t2[a:b])}”",
+        )

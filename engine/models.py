@@ -251,7 +251,10 @@ class Span:
 class VerdictRecord:
     """The verdict on one comment, and the evidence for it.
 
-    ``confidence`` is in [0, 1]: 1.0 for an exact re-anchor, the similarity for a fuzzy one.
+    ``confidence`` is in [0, 1]: how sure the v2 place is (1.0 when the diff itself shows
+    it; the context agreement or the match score otherwise). It is not a similarity.
+    ``similarity`` is the Indel similarity of the v1 and v2 texts in [0, 1], present only
+    where one was measured (an edited span), else None.
     ``offsets_repaired`` says the stored v1 offsets did not match the quote and the span was
     found from the quote and its context instead. ``note`` is a plain sentence for people.
     """
@@ -269,6 +272,7 @@ class VerdictRecord:
     offsets_repaired: bool = False
     approximate: bool = False
     note: str = ""
+    similarity: float | None = None
 
     def to_json(
         self,
@@ -297,6 +301,7 @@ class VerdictRecord:
                 offsets_repaired=self.offsets_repaired,
                 approximate=self.approximate,
                 note=self.note,
+                similarity=None if self.similarity is None else round(self.similarity, 4),
             )
         return out
 

@@ -230,6 +230,18 @@ class FoldedText:
             return self._rstarts[i] + (f - self._fstarts[i])
         return self._rends[i]
 
+    def folded_pos(self, r: int) -> int:
+        """Folded index of the segment holding raw offset ``r`` (the nearest one for a raw
+        character that folded away); ``len(folded)`` past the end."""
+        if r >= len(self.raw):
+            return len(self.folded)
+        i = bisect.bisect_right(self._rstarts, r) - 1
+        if i < 0:
+            return 0
+        if self._exact[i] and r < self._rends[i]:
+            return self._fstarts[i] + (r - self._rstarts[i])
+        return self._fstarts[i]
+
     def raw_span(self, f0: int, f1: int) -> tuple[int, int]:
         """The raw code-point span covering folded ``[f0, f1)``."""
         return self.raw_start(f0), self.raw_end(f1)

@@ -22,7 +22,7 @@ from functools import cached_property
 from typing import Any
 
 from engine import utf16
-from engine.anchoring import TextIndex, locate, reanchor
+from engine.anchoring import ChangeIndex, TextIndex, locate, reanchor
 from engine.diffing import Change, TextDiff
 from engine.models import (
     STALE_ANCHOR_MESSAGE,
@@ -186,6 +186,7 @@ def score(
     if diff is None:
         diff = TextDiff(v1.text, v2.text)
     by_claim = claims.by_comment() if claims and claims.usable else {}
+    changes: ChangeIndex | None = None
 
     verdicts: list[VerdictRecord] = []
     unusable: list[tuple[str, str]] = []
@@ -230,11 +231,18 @@ def score(
             continue
 
         span1 = Span(loc.start, loc.end, v1.text[loc.start : loc.end])
-        ra = reanchor(idx1, idx2, diff, loc.start, loc.end)
+        if changes is None:
+            changes = ChangeIndex(diff)
+        ra = reanchor(idx1, idx2, diff, loc.start, loc.end, changes)
         notes = []
         if made_elsewhere:
             notes.append(
                 f"made on version {c.created_on_version_id}; found in version {given} by its quote"
+            )
+        elif loc.repaired and loc.how == "context":
+            notes.append(
+                "the stored offsets point at another copy of the quote than the one its "
+                "prefix and suffix name; repaired from the context"
             )
         elif loc.repaired:
             notes.append(
@@ -257,9 +265,7 @@ def score(
             )
         else:
             span2 = Span(ra.start, ra.end, v2.text[ra.start : ra.end])
-            same = ra.method in ("exact", "context") and normalize(span2.text) == normalize(
-                span1.text
-            )
+            same = normalize(span2.text) == normalize(span1.text)
             rec = VerdictRecord(
                 comment_id=c.id,
                 verdict="untouched" if same else "edited",
@@ -269,6 +275,7 @@ def score(
                 confidence=ra.confidence,
                 approximate=ra.approximate,
                 offsets_repaired=loc.repaired,
+                similarity=None if same else ra.similarity,
             )
             if same and v1.kind == "html" and v2.kind == "html":
                 # Text pieces compared as the verdict compares text (normalised), so a

@@ -25,11 +25,13 @@ VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
 Claim = Literal["addressed", "not_addressed", "stale_anchor"]
 CLAIMS: tuple[Claim, ...] = get_args(Claim)
 
-Method = Literal["exact", "context", "fuzzy", "diff", "none"]
+Method = Literal["exact", "moved", "context", "fuzzy", "diff", "none"]
 """How a v2 span was found (docs/verdicts.md, step 2). ``exact``: the v1 span's image in
-text the diff kept; ``context``: the quote found elsewhere as new text with v1's context
-(moved); ``fuzzy``: an approximate match of a rewritten quote near the mapped place;
-``diff``: the text the diff put in the span's place; ``none``: not found."""
+text the diff kept; ``moved``: the quote unchanged, moved elsewhere (new text in v2, never a
+copy kept from v1); ``context``: found by its surrounding text (the copy of a repeated
+passage the context names, or the text between the quote's surviving prefix and suffix);
+``fuzzy``: an approximate match of a rewritten quote near the mapped place; ``diff``: the
+text the diff put in the span's place; ``none``: not found."""
 METHODS: tuple[Method, ...] = get_args(Method)
 APPROXIMATE_METHODS: frozenset[Method] = frozenset({"fuzzy", "diff"})
 """Methods whose v2 span is an approximation; views say so."""
@@ -94,7 +96,8 @@ VERDICT_MEANINGS: dict[str, str] = {
 
 METHOD_WORDS: dict[str, str] = {
     "exact": "found in the same place",
-    "context": "found elsewhere by its surrounding text (moved)",
+    "moved": "moved elsewhere, text unchanged",
+    "context": "found by its surrounding text",
     "fuzzy": "found approximately (rewritten in place)",
     "diff": "compared with the text that replaced it",
     "none": "not found in the new version",

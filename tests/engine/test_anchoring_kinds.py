@@ -1,0 +1,307 @@
+"""Verdict rules by kind of edit, in several scripts and at several lengths
+(docs/verdicts.md): short and non-letter quotes, edited vs deleted, moved text, repeated
+passages, offsets against context, frequent quotes with drifted offsets."""
+
+import random
+
+import pytest
+
+from engine.models import Anchor, Comment
+from engine.scoring import Version, score
+from engine.utf16 import to_utf16
+
+
+def _comment(t1: str, i: int, quote: str, cid: str = "c1", *, offsets=None, ctx_at=None):
+    """A comment on ``t1[i:i+len(quote)]``; ``ctx_at`` takes prefix/suffix from another
+    position (a comment whose offsets and context disagree); ``offsets`` overrides them."""
+    j = i if ctx_at is None else ctx_at
+    n = len(quote)
+    s, e = (to_utf16(t1, i), to_utf16(t1, i + n)) if offsets is None else offsets
+    return Comment(
+        cid,
+        "fix",
+        Anchor(quote, t1[max(0, j - 32) : j], t1[j + n : j + n + 32], start_offset=s, end_offset=e),
+    )
+
+
+def _score(t1: str, t2: str, comments):
+    return score(Version.from_source(t1, "text"), Version.from_source(t2, "text", "v2"), comments)
+
+
+def _one(t1: str, t2: str, quote: str, occurrence: int = 0, **kw):
+    i = -1
+    for _ in range(occurrence + 1):
+        i = t1.index(quote, i + 1)
+    r = _score(t1, t2, [_comment(t1, i, quote, **kw)])
+    (v,) = r.verdicts
+    return r, v
+
+
+# -- short and non-letter quotes ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "t1,t2,quote,new",
+    [
+        ("Growth was 5% in May.", "Growth was 5‰ in May.", "%", "‰"),
+        ("Wait... what happened?", "Wait… what happened?", "...", "…"),
+        ("Turn left -> then right.", "Turn left → then right.", "->", "→"),
+        ("Is it done! Yes.", "Is it done? Yes.", "!", "?"),
+        ("(c) 2024 Acme Inc.", "© 2024 Acme Inc.", "(c)", "©"),
+        ("Team: 👍 for launch.", "Team: 🎉 for launch.", "👍", "🎉"),
+        (
+            "Family: 👨\u200d👩\u200d👧 here.",
+            "Family: 👨\u200d👩\u200d👦 here.",
+            "👨\u200d👩\u200d👧",
+            None,
+        ),
+        ("Flag 🇫🇷 shown.", "Flag 🇩🇪 shown.", "🇫🇷", "🇩🇪"),
+        ("رقم واحد, اثنان وثلاثة", "رقم واحد، اثنان وثلاثة", ",", "،"),
+        ("苹果,香蕉和梨。", "苹果、香蕉和梨。", ",", "、"),
+        ("Price in £ only.", "Price in ¥ only.", "£", "¥"),
+        ("x = a * b here", "x = a × b here", "*", "×"),
+        ('Use "quotes" now.', "Use «quotes» now.", '"', "«"),
+    ],
+)
+def test_a_replaced_symbol_or_punctuation_quote_is_edited(t1, t2, quote, new):
+    r, v = _one(t1, t2, quote)
+    assert v.verdict == "edited", (v.method, v.note)
+    if new is not None:
+        assert v.v2.text == new
+    assert v.method != "none"
+
+
+@pytest.mark.parametrize(
+    "t1,t2,quote",
+    [
+        ("Tickets cost $ 40 each.", "Tickets cost 40 each.", "$"),
+        ("It was late -- very late.", "It was late very late.", "--"),
+        ("Nice 👍 work.", "Nice work.", "👍"),
+    ],
+)
+def test_a_symbol_quote_removed_with_nothing_in_its_place_is_deleted(t1, t2, quote):
+    r, v = _one(t1, t2, quote)
+    assert v.verdict == "deleted" and v.v2 is None
+    assert "nothing" in v.note
+
+
+# -- edited vs deleted -------------------------------------------------------------------
+
+_FILLER = (
+    "The committee met on Tuesday to review the quarterly figures. "
+    "Attendance was good and the minutes were approved without changes. "
+)
+
+
+def test_a_sentence_rewritten_in_place_with_few_shared_letters_is_edited():
+    t1 = _FILLER * 20 + "Our budget is tight this year. " + _FILLER * 20
+    t2 = _FILLER * 20 + "Money: scarce! " + _FILLER * 20
+    r, v = _one(t1, t2, "budget is tight")
+    assert v.verdict == "edited"
+    assert v.v2.text.strip() in "Money: scarce!" or "scarce" in v.v2.text
+    assert len(v.v2.text) < 40  # the rewritten sentence, not the document
+    assert v.similarity is not None and v.similarity < 0.5
+    assert v.approximate
+
+
+def test_a_document_rewritten_from_scratch_is_deleted_not_whole_document_edits():
+    t1 = (
+        "Our product ships in March. The price is twelve dollars. "
+        "Support is by email only. Returns are accepted within thirty days."
+    )
+    t2 = (
+        "Zebras roam across wide savannas, grazing quietly at dawn while lions "
+        "sleep; birds call over the river and the herd moves on toward the hills."
+    )
+    comments = [
+        _comment(t1, t1.index(q), q, f"c{k}")
+        for k, q in enumerate(
+            ["ships in March", "twelve dollars", "by email only", "within thirty days"]
+        )
+    ]
+    r = _score(t1, t2, comments)
+    for v in r.verdicts:
+        assert v.verdict == "deleted", (v.comment_id, v.method, v.v2, v.note)
+        assert "now reads" in v.note  # what replaced the region
+        assert 0.0 <= v.confidence <= 1.0
+    assert r.metrics["attribution_rate"].value == 0.0
+
+
+def test_a_paragraph_deleted_from_a_long_document_is_deleted():
+    para = "This paragraph explains the refund policy for damaged goods in detail.\n"
+    t1 = _FILLER * 40 + "\n" + para + _FILLER * 40
+    t2 = _FILLER * 40 + "\n" + _FILLER * 40
+    r, v = _one(t1, t2, "refund policy for damaged goods")
+    assert v.verdict == "deleted" and v.v2 is None
+
+
+def test_chinese_sentence_rewritten_in_place_is_edited_within_its_sentence():
+    t1 = "第一句保持不变。我们明年将扩大研发团队的规模。第三句也保持不变。"
+    t2 = "第一句保持不变。公司决定暂停招聘计划。第三句也保持不变。"
+    r, v = _one(t1, t2, "扩大研发团队")
+    assert v.verdict == "edited"
+    assert v.v2.start >= t2.index("公司") and v.v2.end <= t2.index("第三句")
+
+
+def test_thai_word_replaced_is_edited_at_its_place():
+    t1 = "วันนี้อากาศดีมาก เราจะไปเที่ยวทะเล พรุ่งนี้กลับบ้าน"
+    t2 = "วันนี้อากาศร้อนมาก เราจะไปเที่ยวทะเล พรุ่งนี้กลับบ้าน"
+    r, v = _one(t1, t2, "ดี")
+    assert v.verdict == "edited"
+    assert "ร้อน" in v.v2.text and len(v.v2.text) <= 8
+
+
+def test_confidence_has_no_floor_and_similarity_is_only_where_measured():
+    t1 = "Intro. The onboarding takes about two weeks for most people. Outro."
+    t2 = "Intro. Onboarding usually takes ten working days for most people. Outro."
+    r, v = _one(t1, t2, "The onboarding takes about two weeks")
+    j = r.to_json(extended=True)["verdicts"][0]
+    assert j["similarity"] == v.similarity and 0 < v.similarity < 1
+    r, v = _one(t1, t1, "about two weeks")
+    j = r.to_json(extended=True)["verdicts"][0]
+    assert v.verdict == "untouched" and j["similarity"] is None and j["confidence"] == 1.0
+    # a fuzzy hit far from certain keeps its low confidence (no 0.6 floor)
+    t1 = "A. " + "filler text here. " * 30 + "the quarterly revenue forecast was wrong. " + "B."
+    t2 = "A. " + "filler text here. " * 30 + "yearly revenues forecasted are wrong now. " + "B."
+    r, v = _one(t1, t2, "quarterly revenue forecast")
+    assert v.verdict == "edited" and v.confidence < 1.0
+
+
+# -- moved text --------------------------------------------------------------------------
+
+
+def test_sentence_moved_to_another_paragraph_far_away_is_moved_untouched():
+    moving = "Remember to back up the database every Friday evening. "
+    t1 = "Intro paragraph. " + moving + _FILLER * 30 + "\nClosing remarks follow here."
+    t2 = "Intro paragraph. " + _FILLER * 30 + "\nClosing remarks follow here. " + moving
+    r, v = _one(t1, t2, "back up the database")
+    assert v.verdict == "untouched" and v.method == "moved"
+    assert v.v2.start == t2.index("back up the database")
+
+
+def test_japanese_sentence_swapped_within_paragraph_is_moved():
+    t1 = "会議は十時に始まります。資料は事前に配布します。昼食は各自でお願いします。"
+    t2 = "資料は事前に配布します。会議は十時に始まります。昼食は各自でお願いします。"
+    comments = [
+        _comment(t1, t1.index("十時に始まります"), "十時に始まります", "c1"),
+        _comment(t1, t1.index("事前に配布"), "事前に配布", "c2"),
+    ]
+    r = _score(t1, t2, comments)
+    assert any(v.method == "moved" for v in r.verdicts)
+    for v in r.verdicts:
+        assert v.verdict == "untouched", (v.comment_id, v.method, v.note)
+        assert t2[v.v2.start : v.v2.end] == v.v1.text
+
+
+def test_moved_and_edited_reads_edited():
+    t1 = "One. The cat sat on the mat today. Two. Three. Four."
+    t2 = "One. Two. Three. The dog sat on the mat today. Four."
+    r, v = _one(t1, t2, "The cat sat on the mat")
+    assert v.verdict in ("edited", "deleted")
+    assert v.method != "moved"
+
+
+def test_a_copy_kept_from_elsewhere_is_never_a_move():
+    t1 = "Alpha says the rate is fixed. Beta. Gamma says the rate is fixed. Delta."
+    t2 = "Alpha says the rate is floating. Beta. Gamma says the rate is fixed. Delta."
+    r, v = _one(t1, t2, "the rate is fixed", occurrence=0)
+    assert v.verdict == "edited" and v.v2.start < t2.index("Beta")
+
+
+# -- repeated passages -------------------------------------------------------------------
+
+_REP = "Payment is due within thirty days of the invoice date."
+
+
+def test_the_copy_the_context_names_counts_when_the_other_copy_is_removed():
+    # The common-prefix cut keeps the first copy; the agent removed the first one.
+    head = "Section one covers delivery terms for all orders. "
+    mid = "Section two covers returns and the refund process for goods. "
+    t1 = head + _REP + " " + mid + _REP + " Final words of the contract."
+    t2 = head + mid + _REP + " Final words of the contract."
+    r, v = _one(t1, t2, _REP, occurrence=1)
+    assert v.verdict == "untouched", (v.method, v.note)
+    r, v = _one(t1, t2, _REP, occurrence=0)
+    assert v.verdict == "deleted", (v.method, v.v2, v.note)
+
+
+def test_the_copy_the_context_names_counts_when_the_other_copy_is_edited():
+    a = "Clause four applies to all buyers in the region. "
+    b = " Clause nine applies only to resellers abroad. "
+    t1 = a + _REP + b + _REP + " End."
+    t2 = a + "Payment is due within sixty days of the invoice date." + b + _REP + " End."
+    r, v = _one(t1, t2, _REP, occurrence=1)
+    assert v.verdict == "untouched"
+    r, v = _one(t1, t2, _REP, occurrence=0)
+    assert v.verdict == "edited" and "sixty" in v.v2.text
+
+
+def test_repeated_paragraphs_one_edited_in_a_long_document():
+    p = "Keep the fire doors closed at all times during working hours.\n"
+    block = _FILLER * 10
+    k = 3
+    t1 = (block + p) * 5
+    t2 = (block + p) * k + block + p.replace("closed", "unlocked") + (block + p) * (4 - k)
+    for occ in range(5):
+        r, v = _one(t1, t2, "fire doors closed", occurrence=occ)
+        want = "edited" if occ == k else "untouched"
+        assert v.verdict == want, (occ, v.method, v.note)
+
+
+# -- offsets against context -------------------------------------------------------------
+
+
+def test_offsets_on_another_copy_lose_to_the_context():
+    a = "The first clause says: "
+    b = " The second clause, however, says: "
+    t1 = a + _REP + b + _REP + " End of the clauses."
+    t2 = a + _REP + b + "Payment is due at once." + " End of the clauses."
+    first, second = t1.index(_REP), t1.rindex(_REP)
+    # offsets point at the first copy, prefix/suffix name the second (the one the agent fixed)
+    c = _comment(t1, first, _REP, ctx_at=second)
+    r = _score(t1, t2, [c])
+    (v,) = r.verdicts
+    assert v.v1.start == second and v.offsets_repaired
+    assert v.verdict == "edited"
+    assert "another copy" in v.note
+
+
+def test_offsets_and_context_agreeing_are_kept():
+    t1 = "A: " + _REP + " B: " + _REP + " C."
+    r, v = _one(t1, t1, _REP, occurrence=1)
+    assert v.v1.start == t1.rindex(_REP) and not v.offsets_repaired
+
+
+def test_frequent_quote_with_drifted_offsets_takes_the_nearest_occurrence():
+    rnd = random.Random(3)
+    words = ["alpha", "beta", "gamma", "delta", "omega", "sigma"]
+    t1 = " ".join(f"{rnd.choice(words)} the {rnd.choice(words)}{k}" for k in range(6000))
+    t2 = t1
+    comments = []
+    targets = []
+    starts = [i for i in range(len(t1)) if t1.startswith(" the ", i)]
+    for k, i in enumerate(rnd.sample(starts, 200)):
+        s = i + 1
+        targets.append(s)
+        # offsets drifted by one: they no longer match "the"
+        c = _comment(t1, s, "the", f"c{k}", offsets=(s + 1, s + 4))
+        comments.append(c)
+    r = _score(t1, t2, comments)
+    got = {v.comment_id: v.v1.start for v in r.verdicts}
+    assert all(got[f"c{k}"] == s for k, s in enumerate(targets))
+
+
+def test_two_paragraphs_swapped_far_apart_are_moved_not_rewritten():
+    pa = "Alpha paragraph explains how invoices are numbered and archived each month.\n"
+    pb = "Beta paragraph lists the people who may approve refunds above the limit.\n"
+    mid = _FILLER * 15 + "\n"
+    t1 = pa + mid + pb
+    t2 = pb + mid + pa
+    comments = [
+        _comment(t1, t1.index("invoices are numbered"), "invoices are numbered", "a"),
+        _comment(t1, t1.index("approve refunds"), "approve refunds", "b"),
+    ]
+    r = _score(t1, t2, comments)
+    for v in r.verdicts:
+        assert v.verdict == "untouched", (v.comment_id, v.method, v.note)
+        assert t2[v.v2.start : v.v2.end] == v.v1.text
