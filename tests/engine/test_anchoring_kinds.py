@@ -172,8 +172,9 @@ def test_confidence_has_no_floor_and_similarity_is_only_where_measured():
 
 def test_sentence_moved_to_another_paragraph_far_away_is_moved_untouched():
     moving = "Remember to back up the database every Friday evening. "
-    t1 = "Intro paragraph. " + moving + _FILLER * 30 + "\nClosing remarks follow here."
-    t2 = "Intro paragraph. " + _FILLER * 30 + "\nClosing remarks follow here. " + moving
+    body = "".join(f"Item {k} of the agenda was discussed at length. " for k in range(40))
+    t1 = "Intro paragraph. " + moving + body + "\nClosing remarks follow here."
+    t2 = "Intro paragraph. " + body + "\nClosing remarks follow here. " + moving
     r, v = _one(t1, t2, "back up the database")
     assert v.verdict == "untouched" and v.method == "moved"
     assert v.v2.start == t2.index("back up the database")
