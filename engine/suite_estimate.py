@@ -214,7 +214,7 @@ def estimate_suite(suite: Suite, items: list[SuiteItem] | None = None) -> Estima
         per_model,
         total,
         total_cost,
-        unpriced,  # type: ignore[arg-type]
+        unpriced,
         token_counter_name(),
     )
 
