@@ -62,3 +62,10 @@ def test_a_forbidden_or_upward_import_breaks_a_contract(tmp_path):
     assert "engine.utf16 -> keyring" in run.stdout
     assert "engine.utf16 -> engine.scoring" in run.stdout
     assert "2 broken" in run.stdout
+
+
+def test_engine_type_checks():
+    """mypy on engine/ with the rules of [tool.mypy] (also run by .ci/run)."""
+    exe = Path(sys.executable).with_name("mypy")
+    run = subprocess.run([str(exe)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
