@@ -103,6 +103,12 @@ def cmd_score(args: argparse.Namespace) -> int:
         return _fail(str(e))
     if not comments and not bad:
         return _fail(f"{args.comments}: no comments in the file")
+    if claims is not None and not claims.usable:
+        print(
+            f"arl: {args.claims}: the agent's report is unusable ({claims.problem}); "
+            "claim accuracy is N/A",
+            file=sys.stderr,
+        )
     result = score(v1, v2, comments, claims=claims, given_version_id=given)
     bad = bad + result.unusable
     name = os.path.basename(os.fspath(args.comments))
@@ -148,7 +154,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="comments: native JSON or W3C Web Annotation JSON",
     )
-    s.add_argument("--claims", metavar="FILE", help="the agent's report (claims JSON)")
+    s.add_argument(
+        "--claims",
+        metavar="FILE",
+        help="the agent's report (claims JSON), or an evidence bundle's claims.json",
+    )
     s.add_argument(
         "--given-version",
         metavar="ID",

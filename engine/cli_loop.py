@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import signal
 import sys
@@ -54,23 +55,33 @@ def resolve_api_key(base_url: str | None) -> KeyChoice:
     return choice
 
 
+def _shown(text: str) -> str:
+    """A command-line value as an error shows it: quoted, at most 40 characters."""
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
 def _positive(text: str) -> int:
     try:
         n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    except ValueError:  # also over CPython's 4,300-digit conversion limit
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not a whole number") from None
     if n < 1:
-        raise argparse.ArgumentTypeError(f"{n} must be at least 1")
+        raise argparse.ArgumentTypeError(f"{_shown(text)} must be at least 1")
+    if n > 10**9:
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is too large")
     return n
 
 
 def _seconds(text: str) -> float:
+    """A number of seconds above 0: finite (not nan, inf) and at most a day."""
     try:
         x = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if x <= 0:
-        raise argparse.ArgumentTypeError(f"{x} must be more than 0")
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not a number of seconds") from None
+    if not math.isfinite(x) or x <= 0:
+        raise argparse.ArgumentTypeError(f"{_shown(text)} must be a number of seconds above 0")
+    if x > 86400:
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is more than a day (86400 seconds)")
     return x
 
 
@@ -97,17 +108,27 @@ def default_title(path: str, kind: str, raw: str) -> str:
 
 
 def _bad_url(url: str | None) -> str | None:
-    """A one-line problem with an endpoint URL, or None when it is usable."""
-    from urllib.parse import urlparse
+    """A one-line problem with an endpoint URL, or None when it is usable. The URL is shown
+    masked (``engine.safe_io.mask_url``): user info and key-like query values hidden."""
+    from urllib.parse import urlsplit
+
+    from engine.safe_io import mask_url
 
     if url is None:
         return None
-    u = urlparse(url)
-    if u.scheme not in ("http", "https") or not u.netloc:
-        return (
-            f"--base-url {url!r} is not an http(s) URL "
-            "(for example http://127.0.0.1:8089/v1 or https://api.openai.com/v1)"
-        )
+    example = "(for example http://127.0.0.1:8089/v1 or https://api.openai.com/v1)"
+    shown = mask_url(url)
+    shown = shown if len(shown) <= 200 else shown[:197] + "..."
+    if any(c.isspace() or ord(c) < 0x20 for c in url):
+        return f"--base-url {shown!r} contains spaces or control characters {example}"
+    try:
+        u = urlsplit(url)
+        host = u.hostname
+        u.port  # noqa: B018 - raises ValueError for a port that is not 0-65535
+    except ValueError as exc:
+        return f"--base-url {shown!r} is not a valid URL ({exc}) {example}"
+    if u.scheme not in ("http", "https") or not u.netloc or not host:
+        return f"--base-url {shown!r} is not an http(s) URL {example}"
     return None
 
 
@@ -316,6 +337,7 @@ def cmd_bundle_export(args: argparse.Namespace) -> int:
 def cmd_bundle_show(args: argparse.Namespace) -> int:
     from engine import vocabulary as vocab
     from engine.bundle import BundleError, open_bundle
+    from engine.safe_io import mask_url
 
     try:
         b = open_bundle(args.path)
@@ -329,7 +351,7 @@ def cmd_bundle_show(args: argparse.Namespace) -> int:
         print("SCRIPTED DEMONSTRATION (not a real model)")
     print(f"{b.document_title}: run {b.status}" + (f" ({b.reason})" if b.reason else ""))
     print(
-        f"model {b.model} at {b.manifest.get('base_url')}; {b.manifest.get('created_at')} "
+        f"model {b.model} at {mask_url(str(b.manifest.get('base_url')))}; {b.manifest.get('created_at')} "
         f"to {b.manifest.get('finished_at')}; tokens {b.manifest.get('tokens')}"
     )
     for name, m in b.metrics.items():
@@ -363,6 +385,8 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
     from engine.doctor import FAIL, run_checks
 
+    if problem := _bad_url(args.base_url):
+        return _fail(problem)
     key = resolve_api_key(args.base_url).key
     checks = asyncio.run(run_checks(args.base_url, args.model, key, qt=not args.no_qt))
     from engine.redact import redact
@@ -428,7 +452,7 @@ def cmd_comments_import(args: argparse.Namespace) -> int:
     from engine.models import InputError
 
     try:
-        _, _, _, comments, unusable = _read_doc_and_comments(args.doc, args.annotations)
+        _, _, version, comments, unusable = _read_doc_and_comments(args.doc, args.annotations)
     except (DocumentError, InputError) as exc:
         return _fail(str(exc))
     for cid, reason in unusable:
@@ -438,6 +462,17 @@ def cmd_comments_import(args: argparse.Namespace) -> int:
         )
     if not comments:
         return _fail(f"{args.annotations}: no annotation could be imported; nothing written")
+    # As `comments export` does: say which quotes --doc does not hold (their positions were
+    # converted against text they were not made on). They are still written: the file may
+    # be meant for another version.
+    from engine.scoring import score
+
+    for cid, reason in score(version, version, comments).unusable:
+        print(
+            f"arl: {os.path.basename(args.annotations)}: annotation {cid} does not fit "
+            f"{os.path.basename(args.doc)}: {reason}",
+            file=sys.stderr,
+        )
     return _write_json({"comments": [c.to_json() for c in comments]}, args.out)
 
 

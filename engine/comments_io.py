@@ -17,40 +17,33 @@ in the ``unusable`` list with its reason and the rest load.
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
 
 from engine import utf16
-from engine.models import CLAIMS, Anchor, ClaimItem, ClaimReport, Comment, InputError
+from engine.models import (
+    CLAIMS,
+    Anchor,
+    ClaimItem,
+    ClaimReport,
+    Comment,
+    InputError,
+    json_type,
+)
+from engine.safe_io import BoundedInputError, read_json_file
 
 
 def read_json(path: str | os.PathLike) -> Any:
-    """Parse a JSON file. Raises InputError naming the file and the problem."""
-    name = os.fspath(path)
+    """Parse a comments, claims or annotations file within ``engine.safe_io``'s budget.
+
+    Raises InputError naming the file and the problem: missing, not a regular file
+    (folder, FIFO, device), over 50 MB, not UTF-8, not JSON, nested too deeply, an
+    integer of more than 30 digits, NaN or an overflowing number.
+    """
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
-        raise InputError(name, "file not found") from None
-    except IsADirectoryError:
-        raise InputError(name, "is a folder, not a file") from None
-    except PermissionError:
-        raise InputError(name, "unreadable (permission denied)") from None
-    except OSError as e:
-        raise InputError(name, f"unreadable ({e.strerror or e})") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise InputError(name, "not UTF-8 text") from None
-    if not text.strip():
-        raise InputError(name, "empty file")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InputError(name, f"not JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
-    except RecursionError:
-        raise InputError(name, "JSON nested too deeply to be comments or claims") from None
+        return read_json_file(path)
+    except BoundedInputError as e:
+        raise InputError(e.source, e.problem) from None
 
 
 def _is_w3c(obj: Any) -> bool:
@@ -162,6 +155,32 @@ def _body_text(body: Any) -> str:
     return ""
 
 
+def _w3c_problem(ann: dict) -> str | None:
+    """What makes an annotation unusable, in words, or None (types only; W3C Web
+    Annotation Data Model 4.2.4 and 4.2.5: ``exact``, ``prefix`` and ``suffix`` are
+    strings, ``start`` and ``end`` non-negative integers)."""
+    for s in _selectors(ann.get("target")):
+        kind = s.get("type")
+        if kind == "TextQuoteSelector":
+            for name in ("exact", "prefix", "suffix"):
+                v = s.get(name)
+                if v is not None and not isinstance(v, str):
+                    return f"TextQuoteSelector {name} is {json_type(v)}, not text"
+        elif kind == "TextPositionSelector":
+            for name in ("start", "end"):
+                v = s.get(name)
+                if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 0):
+                    return f"TextPositionSelector {name} {v!r} is not a non-negative integer"
+    for name in ("arl:created_on_version_id", "arl:status"):
+        v = ann.get(name)
+        if v is not None and not isinstance(v, str):
+            return f"{name} is {json_type(v)}, not text"
+    v = ann.get("arl:actionable")
+    if v is not None and not isinstance(v, bool):
+        return f"arl:actionable is {json_type(v)}, not true or false"
+    return None
+
+
 def comments_from_w3c(
     obj: Any, text: str | None = None, source: str = ""
 ) -> tuple[list[Comment], list[tuple[str, str]]]:
@@ -174,7 +193,15 @@ def comments_from_w3c(
         if not isinstance(ann, dict):
             unusable.append((label, "annotation is not a JSON object"))
             continue
-        cid = str(ann.get("id") or label)
+        raw_id = ann.get("id")
+        if raw_id is not None and (isinstance(raw_id, bool) or not isinstance(raw_id, (str, int))):
+            unusable.append((label, f"annotation id is {json_type(raw_id)}, not text"))
+            continue
+        cid = str(raw_id or label)
+        problem = _w3c_problem(ann)
+        if problem:
+            unusable.append((cid, problem))
+            continue
         quote = prefix = suffix = None
         start = end = None
         for s in _selectors(ann.get("target")):
@@ -300,6 +327,10 @@ def parse_claim_report(obj: Any) -> ClaimReport:
         cid, claim = it.get("comment_id"), it.get("claim")
         if not isinstance(cid, str) or not cid:
             return ClaimReport.unusable(f"entry {i + 1} has no comment_id")
+        for name in ("change_summary", "rationale"):
+            v = it.get(name)
+            if v is not None and not isinstance(v, str):
+                return ClaimReport.unusable(f"comment {cid}: {name} is {json_type(v)}, not text")
         if claim not in CLAIMS:
             return ClaimReport.unusable(
                 f"entry {i + 1} claim {claim!r} is not one of " + ", ".join(CLAIMS)
@@ -312,12 +343,55 @@ def parse_claim_report(obj: Any) -> ClaimReport:
                 cid, claim, str(it.get("change_summary") or ""), str(it.get("rationale") or "")
             )
         )
-    return ClaimReport(comments=out, notes=str(obj.get("notes") or ""))
+    notes = obj.get("notes")
+    if notes is not None and not isinstance(notes, str):
+        return ClaimReport.unusable(f"the report's notes are {json_type(notes)}, not text")
+    return ClaimReport(comments=out, notes=notes or "")
+
+
+def _is_bundle_claims(obj: Any) -> bool:
+    """The evidence bundle's ``claims.json``: ``{"rounds": [{round, report, raw}], "final"}``."""
+    return isinstance(obj, dict) and isinstance(obj.get("rounds"), list) and "comments" not in obj
+
+
+def claims_from_json(obj: Any, source: str = "") -> ClaimReport:
+    """The agent's report from parsed JSON in either shape the program reads.
+
+    - the report itself (docs/agent.md, "The report"): ``{"comments": [...], "notes"}``;
+    - an evidence bundle's ``claims.json`` (docs/bundle.md): ``{"rounds": [{"round",
+      "report", "raw"}], "final": report | null}``: its ``final`` report, else the last
+      round's. A report the run recorded as unusable (``"usable": false``) stays unusable,
+      with its recorded problem, so claim accuracy reads N/A with that reason.
+
+    Raises InputError when ``obj`` is neither, or is a report with wrong entries (the
+    problem names the entry), or a bundle's claims with no report at all.
+    """
+    if _is_bundle_claims(obj):
+        report = obj.get("final")
+        if report is None:
+            rounds = [r for r in obj["rounds"] if isinstance(r, dict) and r.get("report")]
+            report = rounds[-1]["report"] if rounds else None
+        if report is None:
+            raise InputError(
+                source, "the bundle's claims hold no report (the agent never reported)"
+            )
+        if isinstance(report, dict) and report.get("usable") is False:
+            problem = report.get("problem")
+            return ClaimReport.unusable(
+                problem if isinstance(problem, str) and problem else "the report was unusable"
+            )
+        parsed = parse_claim_report(report)
+        if not parsed.usable:
+            raise InputError(source, f"the bundle's final report: {parsed.problem}")
+        return parsed
+    parsed = parse_claim_report(obj)
+    if not parsed.usable:
+        raise InputError(source, parsed.problem)
+    return parsed
 
 
 def load_claims(path: str | os.PathLike) -> ClaimReport:
-    """Read a claims file. Raises InputError when it is missing, not JSON or not a report."""
-    report = parse_claim_report(read_json(path))
-    if not report.usable:
-        raise InputError(os.fspath(path), report.problem)
-    return report
+    """Read a claims file: the agent's report, or an evidence bundle's ``claims.json``
+    (see :func:`claims_from_json`). Raises InputError when it is missing, not a regular
+    file, not JSON within ``engine.safe_io``'s budget, or holds no usable report shape."""
+    return claims_from_json(read_json(path), os.fspath(path))

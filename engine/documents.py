@@ -11,11 +11,14 @@ No Qt import here: this module belongs to ``engine/``.
 from __future__ import annotations
 
 import os
-import stat
 
 from engine.encoding import decode_html, decode_text
+from engine.safe_io import BoundedInputError, read_regular_file
 
 __all__ = ["TEXT_EXTENSIONS", "DocumentError", "document_title", "read_document"]
+
+#: Size cap of a document file: 100 MB (the largest pages measured are 10-20 MB).
+MAX_DOCUMENT_BYTES = 100 * 1024 * 1024
 
 #: File extensions (lower case) read as plain text; every other file is HTML.
 TEXT_EXTENSIONS = frozenset({".txt", ".md", ".markdown", ".text"})
@@ -25,7 +28,8 @@ class DocumentError(Exception):
     """A document file could not be read.
 
     ``path`` is the path as given, ``problem`` a short phrase; ``str()`` is one line,
-    e.g. ``"v2.html: file not found"``, ``"v2.html: not a file"``,
+    e.g. ``"v2.html: file not found"``, ``"v2.html: is a folder, not a file"``,
+    ``"v2.html: is a pipe (FIFO), not a regular file"``,
     ``"v2.html: unreadable (permission denied)"``.
     """
 
@@ -33,17 +37,6 @@ class DocumentError(Exception):
         self.path = os.fspath(path)
         self.problem = problem
         super().__init__(f"{self.path}: {problem}")
-
-
-def _os_problem(exc: OSError) -> str:
-    if isinstance(exc, FileNotFoundError):
-        return "file not found"
-    if isinstance(exc, (IsADirectoryError, NotADirectoryError)):
-        return "not a file" if isinstance(exc, IsADirectoryError) else "file not found"
-    if isinstance(exc, PermissionError):
-        return "unreadable (permission denied)"
-    reason = (exc.strerror or type(exc).__name__).lower()
-    return f"unreadable ({reason})"
 
 
 def read_document(path: str | os.PathLike) -> tuple[str, str]:
@@ -56,20 +49,13 @@ def read_document(path: str | os.PathLike) -> tuple[str, str]:
     Decoding never fails.
 
     Raises :class:`DocumentError` when the path does not exist, is not a regular file (a
-    directory, a FIFO, a device) or cannot be read.
+    directory, a FIFO, a device), cannot be read, or is over :data:`MAX_DOCUMENT_BYTES`.
     """
     text_path = os.fspath(path)
     try:
-        info = os.stat(text_path)
-    except OSError as exc:
-        raise DocumentError(path, _os_problem(exc)) from exc
-    if not stat.S_ISREG(info.st_mode):
-        raise DocumentError(path, "not a file")
-    try:
-        with open(text_path, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise DocumentError(path, _os_problem(exc)) from exc
+        data = read_regular_file(text_path, max_bytes=MAX_DOCUMENT_BYTES)
+    except BoundedInputError as exc:
+        raise DocumentError(path, exc.problem) from None
     if os.path.splitext(text_path)[1].lower() in TEXT_EXTENSIONS:
         return "text", decode_text(data)[0]
     return "html", decode_html(data)[0]

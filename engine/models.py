@@ -46,6 +46,23 @@ class InputError(ValueError):
         super().__init__(f"{source}: {problem}" if source else problem)
 
 
+def json_type(value: Any) -> str:
+    """How a JSON value reads in an error: "a number", "a list", "an object", ..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
 @dataclass(frozen=True)
 class Anchor:
     """W3C TextQuoteSelector + TextPositionSelector, native units.
@@ -83,16 +100,24 @@ class Anchor:
                 return int(v)
             raise ValueError(f"offset {v!r} is not an integer")
 
-        quote = obj.get("quote")
-        if quote is not None and not isinstance(quote, str):
-            raise ValueError("anchor quote is not text")
+        def _text(name: str) -> str | None:
+            v = obj.get(name)
+            if v is not None and not isinstance(v, str):
+                raise ValueError(f"anchor {name} is {json_type(v)}, not text")
+            return v
+
+        quote = _text("quote")
+        start, end = _int(obj.get("start_offset")), _int(obj.get("end_offset"))
+        for name, v in (("start_offset", start), ("end_offset", end)):
+            if v is not None and v < 0:
+                raise ValueError(f"anchor {name} {v} is negative")
         return cls(
             quote=quote,
-            prefix=obj.get("prefix") or "",
-            suffix=obj.get("suffix") or "",
-            dom_path=obj.get("dom_path") or "body",
-            start_offset=_int(obj.get("start_offset")),
-            end_offset=_int(obj.get("end_offset")),
+            prefix=_text("prefix") or "",
+            suffix=_text("suffix") or "",
+            dom_path=_text("dom_path") or "body",
+            start_offset=start,
+            end_offset=end,
         )
 
 
@@ -164,6 +189,19 @@ class Comment:
         cid = obj.get("id")
         if cid is None or (isinstance(cid, str) and not cid.strip()):
             raise ValueError("comment has no id")
+        if isinstance(cid, bool) or not isinstance(cid, (str, int)):
+            raise ValueError(f"comment id is {json_type(cid)}, not text")
+        for name in ("body", "author", "created_on_version_id"):
+            v = obj.get(name)
+            if v is not None and not isinstance(v, str):
+                raise ValueError(f"comment {cid}: {name} is {json_type(v)}, not text")
+        if "actionable" in obj and not isinstance(obj["actionable"], bool):
+            raise ValueError(
+                f"comment {cid}: actionable is {json_type(obj['actionable'])}, not true or false"
+            )
+        thread = obj.get("thread")
+        if thread is not None and not isinstance(thread, list):
+            raise ValueError(f"comment {cid}: thread is {json_type(thread)}, not a list")
         anchor = obj.get("anchor")
         if not isinstance(anchor, dict):
             raise ValueError(f"comment {cid}: no anchor object")

@@ -48,14 +48,14 @@ def test_read_document_directory(tmp_path) -> None:
     (tmp_path / "v2.html").mkdir()
     with pytest.raises(DocumentError) as info:
         read_document(tmp_path / "v2.html")
-    assert info.value.problem == "not a file"
+    assert info.value.problem == "is a folder, not a file"
     assert "\n" not in str(info.value)
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs a FIFO")
 def test_read_document_fifo_is_not_a_file(tmp_path) -> None:
     os.mkfifo(tmp_path / "pipe.html")
-    with pytest.raises(DocumentError, match="not a file"):
+    with pytest.raises(DocumentError, match=r"pipe\.html: is a pipe \(FIFO\), not a regular file$"):
         read_document(tmp_path / "pipe.html")
 
 
@@ -71,7 +71,7 @@ def test_read_document_permission_denied(tmp_path, monkeypatch) -> None:
         def denied(*args, **kwargs):
             raise PermissionError(13, "Permission denied")
 
-        monkeypatch.setattr("builtins.open", denied)
+        monkeypatch.setattr("os.open", denied)
     try:
         with pytest.raises(DocumentError) as info:
             read_document(path)
@@ -85,3 +85,31 @@ def test_read_document_never_fails_to_decode(tmp_path) -> None:
     path.write_bytes(bytes(range(256)))
     kind, html = read_document(path)
     assert kind == "html" and len(html) == 256
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom", "/dev/null"])
+def test_read_document_device_is_refused_at_once(device) -> None:
+    if not os.path.exists(device):
+        pytest.skip(f"no {device}")
+    with pytest.raises(DocumentError, match=r"is a device, not a regular file$"):
+        read_document(device)
+
+
+def test_read_document_over_the_size_cap(tmp_path, monkeypatch) -> None:
+    from engine import documents
+
+    path = tmp_path / "big.html"
+    path.write_bytes(b"<p>" + b"x" * 5000)
+    monkeypatch.setattr(documents, "MAX_DOCUMENT_BYTES", 1000)
+    with pytest.raises(
+        DocumentError, match=r"big\.html: too large \(5,003 bytes; the limit is 1,000 bytes\)$"
+    ):
+        read_document(path)
+
+
+def test_read_document_through_a_symlink_to_a_device(tmp_path) -> None:
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    (tmp_path / "v2.html").symlink_to("/dev/zero")
+    with pytest.raises(DocumentError, match="is a device"):
+        read_document(tmp_path / "v2.html")
