@@ -191,6 +191,14 @@ class SuitesView(QWidget):
         self._store: Any = None
         self._suite_id: str | None = None
 
+        self.new_suite_btn = QPushButton("New suite…")
+        self.new_suite_btn.setToolTip(
+            "Write a commented suite file (built-in documents, one model) to edit"
+        )
+        self.new_suite_btn.clicked.connect(self.ask_new_suite)
+        self.edit_btn = QPushButton("Edit the suite file")
+        self.edit_btn.setEnabled(False)
+        self.edit_btn.clicked.connect(self._edit_suite)
         self.open_suite_btn = QPushButton("Open suite file…")
         self.open_results_btn = QPushButton("Open suite results…")
         self.example_btn = QPushButton("Open the example suite")
@@ -272,7 +280,13 @@ class SuitesView(QWidget):
             c.message.connect(self.message)
 
         top = QHBoxLayout()
-        for w in (self.open_suite_btn, self.open_results_btn, self.example_btn):
+        for w in (
+            self.new_suite_btn,
+            self.open_suite_btn,
+            self.edit_btn,
+            self.open_results_btn,
+            self.example_btn,
+        ):
             top.addWidget(w)
         top.addStretch(1)
         controls = QHBoxLayout()
@@ -326,6 +340,39 @@ class SuitesView(QWidget):
 
     # -- opening -------------------------------------------------------------------------
 
+    def ask_new_suite(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, "New suite file", str(Path.home() / "suite.toml"), "Suite files (*.toml)"
+        )
+        if path:
+            self.new_suite(Path(path))
+
+    def new_suite(self, path: Path) -> bool:
+        """Write a suite template to ``path`` (replacing it: the save dialog has asked) and
+        open it. Returns False with a plain message when it cannot be written."""
+        from engine.suite import SuiteError, write_suite_template
+
+        if path.suffix.lower() != ".toml":
+            path = path.with_suffix(".toml")
+        try:
+            write_suite_template(path, "http://127.0.0.1:8089/v1", "smollm2-135m", force=True)
+        except SuiteError as exc:
+            self._error("The suite file cannot be written", str(exc))
+            return False
+        self.open_suite(path)
+        self.message.emit(
+            f"Wrote {path}: edit its models (Edit the suite file), then open it "
+            "again to see the new estimate."
+        )
+        return True
+
+    def _edit_suite(self) -> None:
+        from PySide6.QtCore import QUrl
+        from PySide6.QtGui import QDesktopServices
+
+        if self.source and Path(self.source).is_file():
+            QDesktopServices.openUrl(QUrl.fromLocalFile(self.source))
+
     def ask_open_suite(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
             self, "Open a suite file", str(Path.home()), "Suite files (*.toml *.json)"
@@ -371,6 +418,7 @@ class SuitesView(QWidget):
                 "when you resume it from the command line (arl suite resume)."
             )
             self.start_btn.setEnabled(True)
+            self.edit_btn.setEnabled(True)
             self._show_planning(True)
             self.message.emit(f"Opened suite {path}")
 
@@ -406,6 +454,7 @@ class SuitesView(QWidget):
             f"finished. Folder: {folder}"
         )
         self.estimate.setPlainText("")
+        self.edit_btn.setEnabled(False)
         self._show_planning(False)
         self.start_btn.setEnabled(False)
         self._fill_runs()

@@ -68,6 +68,22 @@ def _load(args: argparse.Namespace) -> tuple[Any, list[Any], tuple[int, int] | N
     return suite, shard_items(expand_items(suite), shard), shard
 
 
+# -- new ---------------------------------------------------------------------------------------
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from engine.suite import SuiteError, write_suite_template
+
+    try:
+        path = write_suite_template(
+            args.file, args.base_url, args.model, args.name, force=args.force
+        )
+    except SuiteError as exc:
+        return _fail(str(exc))
+    print(f"Wrote {path}. Edit the models, then: arl suite estimate {path}")
+    return EXIT_OK
+
+
 # -- estimate ------------------------------------------------------------------------------
 
 
@@ -434,6 +450,14 @@ def register(subparsers: Any) -> None:
 
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--store", metavar="FILE", help=argparse.SUPPRESS)
+
+    n = sub.add_parser("new", help="write a commented suite file to start from")
+    n.add_argument("file", help="the new suite file (.toml)")
+    n.add_argument("--base-url", default="http://127.0.0.1:8089/v1")
+    n.add_argument("--model", default="smollm2-135m")
+    n.add_argument("--name", help="the suite's name (default: the file name)")
+    n.add_argument("--force", action="store_true", help="replace an existing file")
+    n.set_defaults(func=cmd_new)
 
     e = sub.add_parser("estimate", help="price a suite without calling any model")
     e.add_argument("suite", help="suite file (.toml or .json)")

@@ -48,6 +48,8 @@ __all__ = [
     "sample_stratified",
     "shard_items",
     "size_class",
+    "suite_template",
+    "write_suite_template",
 ]
 
 
@@ -605,3 +607,69 @@ def load_item_comments(item: SuiteItem) -> tuple[str, str, list[Comment]]:
     if not comments:
         raise SuiteError(f"{item.document.comments}: no usable comments")
     return kind, raw, comments
+
+
+def suite_template(
+    base_url: str = "http://127.0.0.1:8089/v1", model: str = "smollm2-135m", name: str = "my suite"
+) -> str:
+    """A commented suite file to start from: the built-in corpus (3 documents by seed 1),
+    one model, the default instructions, 3 repeats. ``docs/suites.md`` documents every key."""
+    return f"""# A review suite: the same documents and comments, run against each model below,
+# each combination repeated. Every key is explained in docs/suites.md.
+name = {json.dumps(name)}
+rounds = 2          # round limit of each run
+repeats = 3         # one run is a sample of one: repeats show the spread
+seed = 1            # fixes which documents sample:N picks
+
+# Documents: the built-in corpus (real papers with their reviewers' comments, and short
+# memos), or your own: {{ path = "memo.html", comments = "memo.comments.json" }}
+documents = ["builtin:sample:3"]
+
+[limits]
+turns_per_round = 16
+timeout = 120       # seconds per model call
+
+[[models]]
+name = {json.dumps(model)}
+base_url = {json.dumps(base_url)}
+model = {json.dumps(model)}
+# price_input = 0.15   # your prices per million tokens; without them no cost is shown
+# price_output = 0.60
+# currency = "USD"
+
+# Instruction variants to compare (optional): a text file that extends or replaces the
+# agent's instructions.
+# [[variants]]
+# name = "default"
+# [[variants]]
+# name = "terse"
+# instructions = "terse.txt"
+# how = "extend"
+"""
+
+
+def write_suite_template(
+    path: str | os.PathLike[str],
+    base_url: str,
+    model: str,
+    name: str | None = None,
+    *,
+    force: bool = False,
+) -> Path:
+    """Write ``suite_template(...)`` to ``path`` (a ``.toml`` file) atomically and check that
+    it loads. Raises SuiteError when the file exists (without ``force``), has another
+    suffix, or cannot be written."""
+    p = Path(path)
+    if p.suffix.lower() != ".toml":
+        raise SuiteError(f"{p}: a new suite file is TOML; name it something.toml")
+    if p.exists() and not force:
+        raise SuiteError(f"{p}: already exists (add --force to replace it)")
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        tmp = p.with_name(p.name + ".tmp")
+        tmp.write_text(suite_template(base_url, model, name or p.stem), encoding="utf-8")
+        os.replace(tmp, p)
+    except OSError as exc:
+        raise SuiteError(f"{p}: cannot be written ({exc.strerror or exc})") from None
+    load_suite(p)
+    return p

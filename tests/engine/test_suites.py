@@ -611,3 +611,16 @@ def test_instruction_variants_reach_the_model_and_are_hashed(tmp_path, capsys, s
         items = store.items(_suite_id(out))
     hashes = {i.variant: i.instructions_hash for i in items}
     assert len(set(hashes.values())) == 3
+
+
+def test_new_writes_a_template_that_loads_and_never_overwrites_silently(tmp_path, capsys):
+    target = tmp_path / "mine.toml"
+    code, out, _ = run_cli(["suite", "new", str(target), "--model", "m1"], capsys)
+    assert code == 0 and target.is_file()
+    s = load_suite(target)
+    assert s.name == "mine" and s.models[0].model == "m1" and len(s.documents) == 3
+    before = target.read_text(encoding="utf-8")
+    code, _, err = run_cli(["suite", "new", str(target)], capsys)
+    assert code == 2 and "--force" in err and target.read_text(encoding="utf-8") == before
+    code, _, err = run_cli(["suite", "new", str(tmp_path / "x.json")], capsys)
+    assert code == 2 and "TOML" in err
