@@ -51,9 +51,14 @@ def agrees_text(agrees: bool | None) -> str:
 def method_text(item: dict[str, Any]) -> str:
     method = str(item.get("method") or "none")
     text = METHOD_WORDS.get(method, method)
+    # ``similarity`` is a similarity (v1 vs v2 text); ``confidence`` is how sure the place
+    # is, never shown as "% similar" (docs/verdicts.md).
+    sim = item.get("similarity")
     conf = item.get("confidence")
-    if method in APPROXIMATE_METHODS and isinstance(conf, (int, float)):
-        text += f" ({vocab.percent(conf)} similar)"
+    if isinstance(sim, (int, float)) and not isinstance(sim, bool):
+        text += f" ({vocab.percent(sim)} similar)"
+    if method in APPROXIMATE_METHODS and isinstance(conf, (int, float)) and conf < 1:
+        text += f"; place confidence {vocab.percent(conf)}"
     if item.get("offsets_repaired"):
         text += "; the stored offsets did not match the quote and were repaired"
     if item.get("markup_changed"):

@@ -408,7 +408,7 @@ class VerdictsView(QWidget):
             if ext and ext.get("verdict") == row["verdict"]:
                 merged = dict(ext)
                 merged.update({k: v for k, v in row["item"].items() if v is not None})
-                for k in ("confidence", "offsets_repaired", "approximate", "note"):
+                for k in ("confidence", "similarity", "offsets_repaired", "approximate", "note"):
                     merged[k] = ext.get(k)
                 row["item"] = merged
                 if row["verdict"] != "stale_anchor":
