@@ -292,7 +292,9 @@ class VerdictRecord:
     ``confidence`` is in [0, 1]: how sure the v2 place is (1.0 when the diff itself shows
     it; the context agreement or the match score otherwise). It is not a similarity.
     ``similarity`` is the Indel similarity of the v1 and v2 texts in [0, 1], present only
-    where one was measured (an edited span), else None.
+    where one was measured (an edited span), else None. ``lookalike_only``: the v2 text
+    differs only by look-alike letters of another script (UTS #39); the verdict is then
+    ``untouched``.
     ``offsets_repaired`` says the stored v1 offsets did not match the quote and the span was
     found from the quote and its context instead. ``note`` is a plain sentence for people.
     """
@@ -311,6 +313,7 @@ class VerdictRecord:
     approximate: bool = False
     note: str = ""
     similarity: float | None = None
+    lookalike_only: bool = False
 
     def to_json(
         self,
@@ -340,6 +343,7 @@ class VerdictRecord:
                 approximate=self.approximate,
                 note=self.note,
                 similarity=None if self.similarity is None else round(self.similarity, 4),
+                lookalike_only=self.lookalike_only,
             )
         return out
 

@@ -255,3 +255,74 @@ class FoldedText:
 def fold_needle(s: str, *, collapse_space: bool = True) -> str:
     """Fold a quote for searching a FoldedText built with the same ``collapse_space``."""
     return FoldedText(s, collapse_space=collapse_space).folded.strip()
+
+
+# -- look-alike characters (UTS #39) ------------------------------------------------------
+
+_BIDI_MARKS = "\u200e\u200f"
+
+
+@lru_cache(maxsize=1)
+def _confusable_classes() -> dict[str, str]:
+    """Each character of Unicode's confusables data mapped to one representative of its
+    class (characters sharing a UTS #39 prototype). Single characters only: a look-alike
+    edit here is a substitution. Loaded once, lazily (about 1 MB of JSON)."""
+    from confusable_homoglyphs.utils import load
+
+    data = load("confusables.json")
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for key, homoglyphs in data.items():
+        k = key.strip(_BIDI_MARKS)
+        if len(k) != 1:
+            continue
+        for h in homoglyphs:
+            c = h["c"].strip(_BIDI_MARKS)
+            if len(c) == 1:
+                ra, rb = find(k), find(c)
+                if ra != rb:
+                    parent[max(ra, rb)] = min(ra, rb)
+    return {c: find(c) for c in parent}
+
+
+def _script(c: str) -> str:
+    from confusable_homoglyphs.categories import alias
+
+    try:
+        return alias(c)
+    except Exception:  # a character the package's script table does not list
+        return "UNKNOWN"
+
+
+def lookalike_only(a: str, b: str) -> bool:
+    """``b`` differs from ``a`` (after ``normalize``) only by letters swapped for look-alike
+    letters of another script: Cyrillic "а" for Latin "a", Greek "ο" for Latin "o"
+    (Unicode UTS #39 confusables). A reader cannot see such an edit.
+
+    Substitutions within one script or with script-neutral characters (digit 0 for letter
+    O, full-width for half-width forms, bold mathematical letters) are visible and do not
+    count. False when the texts are equal or differ in length.
+    """
+    na, nb = normalize(a), normalize(b)
+    if na == nb or len(na) != len(nb):
+        return False
+    pairs = [(x, y) for x, y in zip(na, nb) if x != y]
+    # Cheap refusal before loading the data: only letters swapped across scripts can count.
+    if not all(x.isalpha() and y.isalpha() and not (x.isascii() and y.isascii()) for x, y in pairs):
+        return False
+    classes = _confusable_classes()
+    for x, y in pairs:
+        cx, cy = classes.get(x), classes.get(y)
+        if cx is None or cx != cy:
+            return False
+        sx, sy = _script(x), _script(y)
+        if sx == sy or "COMMON" in (sx, sy) or "UNKNOWN" in (sx, sy):
+            return False
+    return True

@@ -32,7 +32,7 @@ from engine.models import (
     Span,
     VerdictRecord,
 )
-from engine.normalize import normalize
+from engine.normalize import lookalike_only, normalize
 
 CLAIM_AGREES = {
     "addressed": ("edited", "deleted"),
@@ -266,9 +266,18 @@ def score(
         else:
             span2 = Span(ra.start, ra.end, v2.text[ra.start : ra.end])
             same = normalize(span2.text) == normalize(span1.text)
+            # Letters swapped for look-alikes of another script (UTS #39) are no edit a
+            # reader can see: untouched, flagged, so the integrity control reopens it.
+            lookalike = not same and lookalike_only(span1.text, span2.text)
+            if lookalike:
+                notes.append(
+                    "look-alike characters only: letters were swapped for look-alike "
+                    "letters of another script (Unicode confusables), which a reader cannot "
+                    "see; counted as unchanged"
+                )
             rec = VerdictRecord(
                 comment_id=c.id,
-                verdict="untouched" if same else "edited",
+                verdict="untouched" if same or lookalike else "edited",
                 v1=span1,
                 v2=span2,
                 method=ra.method,
@@ -276,6 +285,7 @@ def score(
                 approximate=ra.approximate,
                 offsets_repaired=loc.repaired,
                 similarity=None if same else ra.similarity,
+                lookalike_only=lookalike,
             )
             if same and v1.kind == "html" and v2.kind == "html":
                 # Text pieces compared as the verdict compares text (normalised), so a

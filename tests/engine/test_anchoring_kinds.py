@@ -306,3 +306,43 @@ def test_two_paragraphs_swapped_far_apart_are_moved_not_rewritten():
     for v in r.verdicts:
         assert v.verdict == "untouched", (v.comment_id, v.method, v.note)
         assert t2[v.v2.start : v.v2.end] == v.v1.text
+
+
+# -- look-alike characters (UTS #39 confusables) -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "before,after",
+    [
+        ("Pay with paypal today.", "Pay with p\u0430ypal today."),  # Cyrillic а
+        ("The open door.", "The \u03bfpen door."),  # Greek omicron
+        ("Hello everyone here.", "\u041d\u0435llo everyone here."),  # Cyrillic Н, е
+        ("copper price", "\u0441\u043e\u0440\u0440\u0435r price"),  # Cyrillic с о р р е
+    ],
+)
+def test_lookalike_letters_only_are_untouched_and_flagged(before, after):
+    quote = "paypal" if before.startswith("Pay") else before[:-1]
+    r, v = _one(before, after, quote)
+    assert v.verdict == "untouched", (v.method, v.note)
+    assert v.lookalike_only and "look-alike characters only" in v.note
+    assert r.to_json(extended=True)["verdicts"][0]["lookalike_only"] is True
+    assert r.metrics["attribution_rate"].value == 0.0
+
+
+@pytest.mark.parametrize(
+    "before,after",
+    [
+        ("Code C0DE here.", "Code CODE here."),  # digit zero to letter O: a visible fix
+        ("He11o there.", "Hello there."),  # digits to letters, one script
+        ("Total ２０２５ yen.", "Total 2025 yen."),  # full-width to half-width
+        ("Pay with paypal today.", "Pay with p\u0430yp\u0430l now."),  # look-alike + real edit
+        ("Pay with paypal today.", "Pay with p\u0430ypai today."),  # look-alike + a typo
+    ],
+)
+def test_visible_substitutions_are_still_edits(before, after):
+    quote = before[: before.index(" here") if " here" in before else len(before) - 1]
+    if before.startswith("Pay"):
+        quote = "paypal today"
+    r, v = _one(before, after, quote)
+    assert v.verdict == "edited", (v.v2, v.note)
+    assert not v.lookalike_only
