@@ -1,19 +1,29 @@
-"""Benchmark: `arl score` with 1,000 comments on a 1 MB plain-text pair, 50 edited sentences.
+"""Benchmark: `arl score`, whole process, on generated shapes of edits (issue 13).
 
-Prints the whole-process time of `arl score --json` (median of runs), the time of one
-plain diff-match-patch ``diff_main`` of the same two texts (what a naive diff-based scorer
-pays before it starts), and their ratio. Targets (docs/engine.md, "Speed"; on a 2-core machine): the score
-under 2 s, the ratio under 1.5.
+For each shape: a v1/v2 pair with comments and the expected verdicts and places written by
+``tools/gen_scoring_inputs.py`` into a temporary folder (never the repository). Prints per
+shape: the whole-process time of `arl score --json` (median of runs), one plain
+diff-match-patch ``diff_main`` of the same two texts in this process (what a naive
+diff-based scorer pays before it starts; its own 1 s default timeout, as a user of the
+library gets it), their ratio, the score process's peak memory (max RSS, and as a multiple
+of v1's size in UTF-8), and the count of verdicts and places that disagree with
+``expect.json`` (a place disagrees when an untouched comment's v2 span is not exactly the
+expected one, or an edited comment's v2 span is not inside its rewritten sentence).
 
-The text is real prose: the F1000RD papers in tests/data (CC-BY-SA 4.0) repeated to 1 MB.
+Targets (2-core machine, whole process): 1 MB with 1,000 comments under 2 s and under 1.5x
+one plain ``diff_main`` for every shape; 5 MB under 10 s; 20 MB under 15 s and under 10x
+memory.
 
-    uv run python benchmarks/bench_score.py
+    uv run python benchmarks/bench_score.py                  # the 1 MB shapes
+    uv run python benchmarks/bench_score.py --large          # + 5 MB, 10 MB and 20 MB
+    uv run python benchmarks/bench_score.py --only zh drift  # some shapes
 """
 
 from __future__ import annotations
 
+import argparse
 import json
-import random
+import os
 import statistics
 import subprocess
 import sys
@@ -24,110 +34,135 @@ from pathlib import Path
 from diff_match_patch import diff_match_patch
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = ROOT / "tests/data/f1000rd/docs"
+sys.path.insert(0, str(ROOT / "tools"))
+import gen_scoring_inputs as gen
+
+MB = 1_000_000
+SHAPES = {
+    # name: (builder arguments, size in code points, comments, runs)
+    "50 sentences": (("build", "50", "uniq"), MB, 1000, 3),
+    "50 sentences (repeated papers)": (("build", "50", "rep"), MB, 1000, 3),
+    "all-light": (("build", "all-light", "uniq"), MB, 1000, 3),
+    "all-heavy": (("build", "all-heavy", "uniq"), MB, 1000, 3),
+    "moved paragraphs": (("shape", "moved"), MB, 1000, 3),
+    "repeated text": (("shape", "repeat"), MB, 1000, 3),
+    "frequent quote, drifted offsets": (("shape", "drift"), MB, 1000, 3),
+    "Chinese, 50 sentences": (("shape", "zh"), MB // 3, 1000, 3),  # 1 MB of UTF-8
+}
+LARGE = {
+    "5 MB all-light": (("build", "all-light", "uniq"), 5 * MB, 1000, 1),
+    "10 MB, 50 sentences": (("build", "50", "uniq"), 10 * MB, 1000, 1),
+    "20 MB, 50 sentences": (("build", "50", "uniq"), 20 * MB, 1000, 1),
+}
 
 
-def build(seed: int = 7):
-    rnd = random.Random(seed)
-    papers = [p.read_text(encoding="utf-8") for p in sorted(DOCS.glob("*/v1.txt"))]
-    parts, size, k = [], 0, 0
-    while size < 1_000_000:
-        t = papers[k % len(papers)] + "\n\n"
-        parts.append(t)
-        size += len(t)
-        k += 1
-    v1 = "".join(parts)[:1_000_000]
-    # Sentences: spans ending at ". ".
-    ends = [i + 1 for i in range(len(v1) - 1) if v1[i] == "." and v1[i + 1] == " "]
-    sentences = [(a + 1, b) for a, b in zip(ends, ends[1:]) if 40 < b - a < 400]
-    edited = sorted(rnd.sample(sentences, 50))
-    v2_parts, pos = [], 0
-    for s, e in edited:
-        v2_parts.append(v1[pos:s])
-        words = v1[s:e].split()
-        rnd.shuffle(words)
-        v2_parts.append(" ".join(words[: max(3, len(words) // 2)]) + " (revised).")
-        pos = e
-    v2_parts.append(v1[pos:])
-    v2 = "".join(v2_parts)
-    comments = []
-    targets = [
-        rnd.choice(edited) if rnd.random() < 0.2 else rnd.choice(sentences) for _ in range(1000)
-    ]
-    for i, (s, e) in enumerate(targets):
-        q0 = s + rnd.randint(0, max(0, (e - s) // 3))
-        q1 = min(e, q0 + rnd.randint(8, 80))
-        comments.append(
-            {
-                "id": f"c{i}",
-                "body": "fix",
-                "anchor": {
-                    "quote": v1[q0:q1],
-                    "prefix": v1[max(0, q0 - 32) : q0],
-                    "suffix": v1[q1 : q1 + 32],
-                    "dom_path": "body",
-                    "start_offset": q0,
-                    "end_offset": q1,
-                },
-            }
-        )  # ASCII: units == cps
-    assert all(ord(ch) < 0x10000 for ch in v1)
-    return v1, v2, comments
+def make(spec, size: int, n: int):
+    if spec[0] == "build":
+        v1, v2, comments, _ = gen.build(size, n, spec[1], spec[2])
+        return v1, v2, comments, gen.build.expect
+    return gen.build_shape(spec[1], size, n)
+
+
+def disagreements(expect: dict, verdicts: list[dict]) -> tuple[int, int]:
+    """(verdicts, places) that disagree with ``expect`` (gen_scoring_inputs.py's format)."""
+    bad_verdicts = bad_places = 0
+    for v in verdicts:
+        e = expect.get(v["comment_id"])
+        if e is None:
+            continue
+        if v["verdict"] not in e["verdict"].split("|"):
+            bad_verdicts += 1
+            continue
+        if e["v2"] is None or v.get("v2") is None:
+            continue
+        s, t = v["v2"]["start"], v["v2"]["end"]
+        es, et = e["v2"]
+        ok = (s, t) == (es, et) if v["verdict"] == "untouched" else es <= s and t <= et
+        bad_places += not ok
+    return bad_verdicts, bad_places
+
+
+def run_score(d: Path) -> tuple[float, int, dict]:
+    """Whole-process time (s), peak RSS (bytes) and JSON output of one `arl score`."""
+    cmd = [sys.executable, "-m", "engine.cli", "score"]
+    cmd += ["--v1", str(d / "v1.txt"), "--v2", str(d / "v2.txt")]
+    cmd += ["--comments", str(d / "c.json"), "--json"]
+    with open(d / "out.json", "wb") as out, open(d / "err.txt", "wb") as err:
+        t = time.perf_counter()
+        p = subprocess.Popen(cmd, stdout=out, stderr=err, cwd=ROOT)
+        _, status, usage = os.wait4(p.pid, 0)
+        elapsed = time.perf_counter() - t
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        raise SystemExit((d / "err.txt").read_text(encoding="utf-8"))
+    return elapsed, usage.ru_maxrss * 1024, json.loads((d / "out.json").read_bytes())
+
+
+def bench(name: str, spec, size: int, n: int, runs: int, tmp: Path) -> dict:
+    v1, v2, comments, expect = make(spec, size, n)
+    d = tmp / name.replace(" ", "-").replace(",", "").replace("(", "").replace(")", "")
+    gen.build.expect = expect
+    gen.write(d, v1, v2, comments)
+    times, peaks = [], []
+    for _ in range(runs):
+        t, peak, out = run_score(d)
+        times.append(t)
+        peaks.append(peak)
+    t = time.perf_counter()
+    diff_match_patch().diff_main(v1, v2)
+    plain = time.perf_counter() - t
+    bad_v, bad_p = disagreements(expect, out["verdicts"])
+    score_s = statistics.median(times)
+    v1_bytes = len(v1.encode("utf-8"))
+    return {
+        "shape": name,
+        "v1 MB": v1_bytes / MB,
+        "score s": score_s,
+        "plain s": plain,
+        "ratio": score_s / plain,
+        "peak MB": max(peaks) / MB,
+        "peak x": max(peaks) / v1_bytes,
+        "wrong verdicts": bad_v,
+        "wrong places": bad_p,
+        "comments": len(out["verdicts"]),
+    }
 
 
 def main() -> None:
-    v1, v2, comments = build()
-    with tempfile.TemporaryDirectory() as d:
-        d = Path(d)
-        (d / "v1.txt").write_text(v1, encoding="utf-8")
-        (d / "v2.txt").write_text(v2, encoding="utf-8")
-        (d / "c.json").write_text(json.dumps(comments), encoding="utf-8")
-        cmd = [
-            sys.executable,
-            "-m",
-            "engine.cli",
-            "score",
-            "--v1",
-            str(d / "v1.txt"),
-            "--v2",
-            str(d / "v2.txt"),
-            "--comments",
-            str(d / "c.json"),
-            "--json",
-        ]
-        runs = []
-        for _ in range(5):
-            t = time.perf_counter()
-            p = subprocess.run(cmd, capture_output=True, cwd=ROOT)
-            runs.append(time.perf_counter() - t)
-            assert p.returncode == 0, p.stderr.decode()
-        out = json.loads(p.stdout)
-        counts = {}
-        for v in out["verdicts"]:
-            counts[v["verdict"]] = counts.get(v["verdict"], 0) + 1
-        startup = []
-        for _ in range(5):
-            t = time.perf_counter()
-            subprocess.run([sys.executable, "-c", "pass"], capture_output=True)
-            startup.append(time.perf_counter() - t)
-    dmp_runs = []
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--large", action="store_true", help="also the 5, 10 and 20 MB shapes")
+    ap.add_argument("--only", nargs="*", help="shapes whose name contains one of these words")
+    args = ap.parse_args()
+    shapes = dict(SHAPES)
+    if args.large:
+        shapes.update(LARGE)
+    if args.only:
+        shapes = {k: v for k, v in shapes.items() if any(w in k for w in args.only)}
+    startup = []
     for _ in range(3):
         t = time.perf_counter()
-        diff_match_patch().diff_main(v1, v2)
-        dmp_runs.append(time.perf_counter() - t)
-    score_s = statistics.median(runs)
-    dmp_s = statistics.median(dmp_runs)
-    print(
-        f"texts: v1 {len(v1):,} chars, v2 {len(v2):,} chars, 50 edited sentences, "
-        f"{len(comments):,} comments"
+        subprocess.run([sys.executable, "-c", "pass"], capture_output=True)
+        startup.append(time.perf_counter() - t)
+    print(f"bare interpreter start: {statistics.median(startup) * 1000:.0f} ms")
+    head = (
+        f"{'shape':34} {'v1 MB':>6} {'score s':>8} {'plain s':>8} {'ratio':>6} "
+        f"{'peak MB':>8} {'peak x':>7} {'wrong v':>8} {'wrong p':>8}"
     )
-    print(f"verdicts: {counts}")
+    print(head)
+    print("-" * len(head))
+    with tempfile.TemporaryDirectory(prefix="bench_score_") as tmp:
+        for name, (spec, size, n, runs) in shapes.items():
+            r = bench(name, spec, size, n, runs, Path(tmp))
+            print(
+                f"{r['shape']:34} {r['v1 MB']:6.1f} {r['score s']:8.2f} {r['plain s']:8.2f} "
+                f"{r['ratio']:6.2f} {r['peak MB']:8.0f} {r['peak x']:7.1f} "
+                f"{r['wrong verdicts']:8d} {r['wrong places']:8d}",
+                flush=True,
+            )
     print(
-        f"arl score (whole process, median of {len(runs)}): {score_s * 1000:.0f} ms "
-        f"(target < 2000 ms; bare interpreter start {statistics.median(startup) * 1000:.0f} ms)"
+        "targets: 1 MB shapes under 2 s and ratio under 1.5; 5 MB under 10 s; 20 MB under "
+        "15 s and peak under 10x; no wrong verdicts or places"
     )
-    print(f"plain diff_match_patch.diff_main (median of {len(dmp_runs)}): {dmp_s * 1000:.0f} ms")
-    print(f"ratio score / plain diff: {score_s / dmp_s:.2f} (target < 1.5)")
 
 
 if __name__ == "__main__":

@@ -150,14 +150,17 @@ class _TokenCodec:
     def __init__(self) -> None:
         self.table: dict[str, str] = {}
         self.tokens: list[str] = []
+        self.blank: set[str] = set()  # codes of whitespace-only tokens
 
     def encode(self, tokens: list[str]) -> str:
         table = self.table
         for t in dict.fromkeys(tokens):  # new tokens get codes in order of appearance
             if t not in table:
                 n = len(self.tokens)
-                table[t] = chr(n if n < 0xD800 else n + 0x800)
+                table[t] = c = chr(n if n < 0xD800 else n + 0x800)
                 self.tokens.append(t)
+                if t.isspace():
+                    self.blank.add(c)
         return "".join(map(table.__getitem__, tokens))
 
 
@@ -355,6 +358,18 @@ def _anchors(A: str, B: str) -> list[tuple[int, int]]:
     return _lis(pairs)
 
 
+def _worth_aligning(A: str, B: str, blank) -> bool:
+    """Whether a gap with no anchor shares enough to be aligned token by token: at least a
+    third of the shorter side's non-blank tokens occur on the other side (counted with
+    multiplicity). Below that the alignment would be scattered common words that semantic
+    cleanup folds back into one replacement anyway."""
+    ca, cb = Counter(A), Counter(B)
+    na = sum(n for t, n in ca.items() if t not in blank)
+    nb = sum(n for t, n in cb.items() if t not in blank)
+    common = sum(min(n, cb[t]) for t, n in ca.items() if t not in blank and t in cb)
+    return 3 * common >= min(na, nb)
+
+
 class _Aligner:
     """Aligns two token-code strings; collects matching blocks ``(i, j, n)``."""
 
@@ -362,7 +377,7 @@ class _Aligner:
         self.dmp = dmp
 
     def align(
-        self, sa: str, sb: str, myers: bool
+        self, sa: str, sb: str, myers: bool, blank: set[str] | frozenset[str] = frozenset()
     ) -> tuple[list[tuple[int, int, int]], list[tuple[int, int, int, int]]]:
         """Matching blocks of ``sa`` and ``sb``, and the token regions ``(i0, i1, j0, j1)``
         where the Myers budget ran out (or, with ``myers`` False, where it was not tried:
@@ -412,6 +427,8 @@ class _Aligner:
             if not myers:
                 rough.append((i0, i1, j0, j1))
                 continue
+            if not _worth_aligning(A, B, blank):
+                continue  # too little in common: replaced whole, as the cleanup would
             ops = self.dmp.run(A, B)
             if self.dmp.hit:
                 rough.append((i0, i1, j0, j1))
@@ -486,7 +503,7 @@ class _Differ:
         # Token start offsets (global), one extra at the end.
         sta = _starts(ta, x0)
         stb = _starts(tb, y0)
-        blocks, _ = self.aligner.align(sa, sb, myers=True)
+        blocks, _ = self.aligner.align(sa, sb, myers=False)
         # Hunks: the gaps between matching blocks, in token indices.
         hunks: list[tuple[int, int, int, int]] = []
         equal_after: list[int] = []  # chars of the block after each hunk
@@ -670,7 +687,7 @@ class _Differ:
             return
         tx, ty = word_tokens(x), word_tokens(y)
         sx, sy = self.words.encode(tx), self.words.encode(ty)
-        blocks, rough = self.aligner.align(sx, sy, myers=True)
+        blocks, rough = self.aligner.align(sx, sy, myers=True, blank=self.words.blank)
         if rough:
             px, py = _starts(tx, 0), _starts(ty, 0)
             for i0, i1, j0, j1 in rough:
@@ -713,9 +730,10 @@ class _Differ:
                 q = _common_suffix(t, p, len(t), u, p, len(u))
                 mt, mu = t[p : len(t) - q], u[p : len(u) - q]
                 self.emit(EQUAL, p)
-                if not mt or not mu or set(mt).isdisjoint(mu):
-                    # Nothing left in common: the middle is replaced (what Myers and the
-                    # semantic cleanup would conclude, without running them).
+                if not (p or q) or not mt or not mu or set(mt).isdisjoint(mu):
+                    # Unrelated words (no shared start or end: "foo" -> "bar"), or nothing
+                    # left in common: the middle is replaced whole (what Myers and the
+                    # semantic cleanup conclude for such pairs, without running them).
                     self.emit(DELETE, len(mt))
                     self.emit(INSERT, len(mu))
                 else:
@@ -826,6 +844,17 @@ def _without(tokens: list[str], i0: int, i1: int, cuts: list[int]) -> tuple[str,
     return "".join(parts), where
 
 
+_KEEP_EQUAL = re.compile(rf"\n|[{_T}][{_C}]*\s|\w{{4}}")
+
+
+def _ends_sentence(parts: list[str]) -> bool:
+    last = next((t for t in reversed(parts) if t), "")
+    return bool(last) and last[-1] in _ENDS
+
+
+_ENDS = set(SENTENCE_TERMINATORS + _CLOSERS)
+
+
 def _semantic_merge(ops: list[tuple[int, str]]) -> list[tuple[int, str]]:
     """Fold small equalities between changes into the changes around them.
 
@@ -834,8 +863,11 @@ def _semantic_merge(ops: list[tuple[int, str]]) -> list[tuple[int, str]]:
     before it and no longer than that of the changes after it, the changes before being
     everything since the last equality kept. Done in one pass with a stack, so linear in
     the number of ops (the library's list edits make it quadratic on long hunks).
-    Within a change group the deleted text comes first. One departure: an equality holding
-    a newline (a paragraph or line break both versions keep) is never folded.
+    Within a change group the deleted text comes first. One departure: an equality both
+    versions keep that holds a line break, a sentence end, or a word of four or more
+    letters is never folded (``_KEEP_EQUAL``), nor a space after deleted text that ended a
+    v1 sentence: a change does not spread past a sentence boundary or a kept word into its
+    neighbour, so a quote's image stays in its own sentence.
     """
     # Stack of alternating change groups and equalities: [group, eq, group, eq, group...];
     # a group is [deleted parts, inserted parts, deleted length, inserted length].
@@ -850,7 +882,8 @@ def _semantic_merge(ops: list[tuple[int, str]]) -> list[tuple[int, str]]:
             if (
                 (before[2] or before[3])
                 and (grp[2] or grp[3])
-                and "\n" not in eq
+                and not _KEEP_EQUAL.search(eq)
+                and not (eq[:1].isspace() and _ends_sentence(before[0]))
                 and len(eq) <= max(before[2], before[3])
                 and len(eq) <= max(grp[2], grp[3])
             ):

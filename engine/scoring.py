@@ -105,6 +105,8 @@ class ScoreResult:
     collateral: list[Change]
     claim_problems: list[str] = field(default_factory=list)
     actionable_ids: set[str] = field(default_factory=set)
+    churn_moved: int = 0
+    """Characters that only moved (``TextDiff.moved_total``): not churn, counted beside it."""
 
     def to_json(self, *, extended: bool = False) -> dict[str, Any]:
         """The `arl score --json` object (README, "Scoring two versions"); ``extended`` adds per-verdict
@@ -324,6 +326,7 @@ def score(
         diff=diff,
         churn_inside=inside,
         churn_outside=outside,
+        churn_moved=diff.moved_total(),
         collateral=collateral,
         claim_problems=problems,
         actionable_ids=actionable_ids,
