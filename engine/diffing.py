@@ -461,6 +461,7 @@ class _Differ:
         self.moves: list[Region] = []
         self.moved_tokens_a: list[tuple[int, int]] = []  # whole moved sentence chunks
         self.moved_tokens_b: list[tuple[int, int]] = []
+        self._sentence_words: dict[tuple[int, int], tuple[list[str], str]] = {}
         self.approximate: list[Region] = []
 
     def emit(self, op: int, n: int) -> None:
@@ -593,7 +594,10 @@ class _Differ:
         if not cuts_a and not cuts_b:
             for gi0, gi1, gj0, gj1 in self._sentence_groups(ta, i0, i1, tb, j0, j1):
                 x0, x1, y0, y1 = sta[gi0], sta[gi1], stb[gj0], stb[gj1]
-                self._words(a[x0:x1], b[y0:y1], x0, y0)
+                wa = self._group_words(ta, gi0, gi1)
+                wb = self._group_words(tb, gj0, gj1) if wa else None
+                self._words(a[x0:x1], b[y0:y1], x0, y0, wa and wb and (*wa, *wb))
+            self._sentence_words.clear()
             return
         # Diff the hunk without its moved sentences, then put them back in place as a
         # deletion (v1 side) and an insertion (v2 side).
@@ -673,20 +677,37 @@ class _Differ:
 
     def _sentence_codes(self, tokens, i0, i1) -> tuple[str, list[int]]:
         codes, sent = [], []
+        cache = self._sentence_words
         for i in range(i0, i1):
-            c = self.words.encode(word_tokens(tokens[i]))
-            codes.append(c)
-            sent.extend([i] * len(c))
+            key = (id(tokens), i)
+            hit = cache.get(key)
+            if hit is None:
+                words = word_tokens(tokens[i])
+                hit = cache[key] = (words, self.words.encode(words))
+            codes.append(hit[1])
+            sent.extend([i] * len(hit[1]))
         return "".join(codes), sent
 
-    def _words(self, x: str, y: str, ax: int, by: int) -> None:
-        """Word-level diff of one hunk (v1 text ``x`` at ``ax``, v2 text ``y`` at ``by``)."""
+    def _group_words(self, tokens, i0, i1):
+        """Word tokens and codes of sentences ``[i0, i1)``, if all were tokenised already."""
+        cache = self._sentence_words
+        hits = [cache.get((id(tokens), i)) for i in range(i0, i1)]
+        if not hits or None in hits:
+            return None
+        return [w for h in hits for w in h[0]], "".join(h[1] for h in hits)
+
+    def _words(self, x: str, y: str, ax: int, by: int, tokens=None) -> None:
+        """Word-level diff of one hunk (v1 text ``x`` at ``ax``, v2 text ``y`` at ``by``);
+        ``tokens``: ``(tx, sx, ty, sy)``, their word tokens and codes, when known."""
         if not x or not y:
             self.emit(DELETE, len(x))
             self.emit(INSERT, len(y))
             return
-        tx, ty = word_tokens(x), word_tokens(y)
-        sx, sy = self.words.encode(tx), self.words.encode(ty)
+        if tokens:
+            tx, sx, ty, sy = tokens
+        else:
+            tx, ty = word_tokens(x), word_tokens(y)
+            sx, sy = self.words.encode(tx), self.words.encode(ty)
         blocks, rough = self.aligner.align(sx, sy, myers=True, blank=self.words.blank)
         if rough:
             px, py = _starts(tx, 0), _starts(ty, 0)

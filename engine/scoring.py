@@ -316,6 +316,7 @@ def score(
         tokens_reason,
         rounds_to_converge,
         rounds_reason,
+        moved=diff.moved_total(),
     )
     return ScoreResult(
         v1=v1,
@@ -360,6 +361,7 @@ def _metrics(
     tokens_reason,
     rounds,
     rounds_reason,
+    moved: int = 0,
 ):
     problems: list[str] = []
     actionable = [v for v in verdicts if v.comment_id in actionable_ids]
@@ -380,11 +382,12 @@ def _metrics(
         attribution = Metric.na(why)
 
     total = inside + outside
-    churn = (
-        Metric.ratio(outside, total)
-        if total
-        else Metric.na("nothing changed: the two versions have the same text")
-    )
+    if total:
+        churn = Metric.ratio(outside, total)
+    elif moved:
+        churn = Metric.na(f"nothing changed but the order: {moved:,} characters moved, none edited")
+    else:
+        churn = Metric.na("nothing changed: the two versions have the same text")
 
     known_ids = {c.id for c in comments}
     unusable_ids = {cid for cid, _ in unusable}
