@@ -1,4 +1,4 @@
-"""Benchmark: `arl score`, whole process, on generated shapes of edits (issue 13).
+"""Benchmark: `arl score`, whole process, on generated shapes of edits (docs/engine.md, Speed).
 
 For each shape: a v1/v2 pair with comments and the expected verdicts and places written by
 ``tools/gen_scoring_inputs.py`` into a temporary folder (never the repository). Prints per

@@ -2,7 +2,7 @@
 """Inputs for scoring benchmarks: a v1/v2 pair with comments and the expected verdicts and places.
 
 Copied from the session's shared tools (shared/tools/gen_scoring_inputs.py, the generator
-issue 13's figures were measured with) so CI on a clean clone has it; ``build`` is that
+the speed targets of docs/engine.md were first measured with) so CI on a clean clone has it; ``build`` is that
 tool's, unchanged but for the papers' path. Added here, as ``build_shape``: moved
 paragraphs, repeated text, a frequent quote with drifted offsets, and Chinese text
 (see ``SHAPES``). Used by benchmarks/bench_score.py (large) and

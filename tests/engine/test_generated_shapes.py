@@ -1,4 +1,4 @@
-"""Verdicts and places on generated shapes of edits, checked against expect.json (issue 13).
+"""Verdicts and places on generated shapes of edits, checked against expect.json (docs/engine.md, Speed).
 
 The inputs come from tools/gen_scoring_inputs.py (the generator benchmarks/bench_score.py
 runs at 1 MB and more) at a small size, so a regression in correctness fails CI even where
@@ -74,7 +74,7 @@ SHAPES = [
             reason="anchor: a quote that is one surviving word of a rewritten sentence reads "
             "untouched, and a rewritten quote whose words moved across the sentence end gets "
             "a v2 span reaching into the next sentence (needs the re-anchoring window bounded "
-            "to the quote's mapped sentence, issue 13)",
+            "to the quote's mapped sentence)",
         ),
     ),
     pytest.param(
