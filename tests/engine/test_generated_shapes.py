@@ -77,14 +77,7 @@ SHAPES = [
             "to the quote's mapped sentence)",
         ),
     ),
-    pytest.param(
-        "moved",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="anchor: a quote in a moved paragraph with new context reads deleted; "
-            "re-anchoring should ask TextDiff.moved_to first (verdict untouched, method moved)",
-        ),
-    ),
+    "moved",
     "repeat",
     "drift",
     "zh",
