@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import __version__
+from engine.redact import redact
 from engine.suite import Suite, SuiteError, SuiteItem, load_item_comments
 from engine.suite_store import ItemResult, SuiteRunRow, SuiteStore
 from engine.workspace import now_iso
@@ -227,11 +228,11 @@ async def execute_suite(
             raise
         except SuiteError as exc:
             outcome = None
-            res.status, res.run_status, res.reason = "failed", "failed", str(exc)
+            res.status, res.run_status, res.reason = "failed", "failed", redact(str(exc))
         if outcome is not None:
             p, c = _usage_from_bundle(outcome.bundle)
             res.bundle = str(outcome.bundle) if outcome.bundle else None
-            res.run_status, res.reason = outcome.status, outcome.reason
+            res.run_status, res.reason = outcome.status, redact(outcome.reason)
             res.metrics = outcome.metrics
             res.tokens, res.prompt_tokens, res.completion_tokens = outcome.tokens, p, c
             res.cost = models[it.model.name].cost(p, c) if p is not None and c is not None else None
@@ -302,12 +303,12 @@ async def execute_suite(
     if deadline is not None and time.monotonic() >= deadline and not stop_reason:
         if any(r.status == "stopped" for r in store.items(suite_id)):
             stop_reason = f"the time limit of {limits.time_limit:g} s was reached"
-    left = [r for r in store.items(suite_id) if r.status not in ("finished", "failed")]
-    if left and not stop_reason:
-        stop_reason = f"{len(left)} run(s) did not finish"
-    status = "stopped" if left else "finished"
-    store.set_run_status(suite_id, status, stop_reason, finished=not left)
-    tail = f" ({stop_reason}; resume with arl suite resume {suite_id})" if left else ""
+    unfinished = [r for r in store.items(suite_id) if r.status not in ("finished", "failed")]
+    if unfinished and not stop_reason:
+        stop_reason = f"{len(unfinished)} run(s) did not finish"
+    status = "stopped" if unfinished else "finished"
+    store.set_run_status(suite_id, status, stop_reason, finished=not unfinished)
+    tail = f" ({stop_reason}; resume with arl suite resume {suite_id})" if unfinished else ""
     emit(SuiteEvent(suite_id, "", "suite", f"Suite run {suite_id} {status}{tail}."))
     return status
 
