@@ -57,7 +57,6 @@ in all). ``publish_scorecard(workspace, bundle) -> document id``.
 from __future__ import annotations
 
 import hashlib
-import html
 import json
 import os
 import stat
@@ -74,9 +73,15 @@ from engine.bundle_archive import (
     _check_name,
     _read_folder,
     _read_zip,
+    check_sizes,
+    load_json,
+    load_json_size_check,
     read_files,
+    text_as_html,
 )
+from engine.bundle_schema import FORMAT_V1, FORMAT_V2, FORMATS, check_file
 from engine.models import ClaimItem, ClaimReport, Comment, Metric
+from engine.rederive import engine_identity
 from engine.scorecard import METHOD_WORDS, METRIC_LABELS, VERDICT_LABELS, render_scorecard
 
 __all__ = [
@@ -105,15 +110,21 @@ __all__ = [
     "write_bundle",
 ]
 
-FORMAT = "arl-bundle/1"
+FORMAT = FORMAT_V2
+OLD_FORMATS = (FORMAT_V1,)
+SIGNATURE_FILE = "signature.json"
 REDACTED = "[redacted]"
 
 
 @dataclass
 class BundleContent:
     """Everything a run hands to ``write_bundle``. ``rounds``: the pushed versions in
-    order as ``(version_id, raw, summary, round)``. ``secrets``: strings scrubbed from every
-    file (the API key), as a last line of defence."""
+    order as ``(version_id, raw, summary, round)``. ``verdicts``/``metrics``: the shapes of
+    ``engine.bundle_schema.VerdictsFile``/``MetricsFile`` (extended verdict items; a
+    verdict's ``reopen_reason`` is filled from its round's ``reopened`` when absent).
+    ``secrets``: strings scrubbed from every file (the API key), as a last line of defence.
+    ``signing_key``: 32 bytes of Ed25519 private key material, or None for an unsigned
+    bundle (``engine.signing``)."""
 
     run_id: str
     status: str
@@ -139,26 +150,12 @@ class BundleContent:
     scripted: bool = False
     settings: dict[str, Any] = field(default_factory=dict)
     secrets: list[str] = field(default_factory=list, repr=False)
+    signing_key: bytes | None = field(default=None, repr=False)
+    agent_mode: dict[str, Any] | None = None
 
 
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def text_as_html(text: str, title: str = "") -> str:
-    """A plain text wrapped so a browser renders it and body ``textContent`` == ``text``.
-
-    The newline right after ``<pre>`` is dropped by the HTML parser, so one is always
-    written (a text that starts with a newline keeps it). Nothing follows ``</html>``.
-    """
-    esc = html.escape(text, quote=False)
-    return (
-        '<!DOCTYPE html><html><head><meta charset="utf-8"><title>'
-        + html.escape(title)
-        + "</title><style>pre{white-space:pre-wrap;"
-        "font:15px/1.5 system-ui,sans-serif;max-width:48em;margin:1em auto}</style>"
-        "</head><body><pre>\n" + esc + "</pre></body></html>"
-    )
 
 
 def _dump(obj: Any) -> str:
@@ -211,8 +208,8 @@ def write_bundle(folder: str | os.PathLike[str], content: BundleContent) -> Path
     files["comments.before.json"] = _dump({"comments": content.comments_before}).encode()
     files["comments.after.json"] = _dump({"comments": content.comments_after}).encode()
     files["claims.json"] = _dump(content.claims).encode()
-    files["trace.json"] = _dump(content.trace).encode()
-    files["verdicts.json"] = _dump(content.verdicts).encode()
+    files["trace.json"] = _fit_trace(content.trace)
+    files["verdicts.json"] = _dump(_with_reopen_reasons(content.verdicts)).encode()
     files["metrics.json"] = _dump(content.metrics).encode()
     manifest: dict[str, Any] = {
         "format": FORMAT,
@@ -232,7 +229,10 @@ def write_bundle(folder: str | os.PathLike[str], content: BundleContent) -> Path
         "rounds": content.rounds_run,
         "versions": versions,
         "settings": content.settings,
+        "engine": engine_identity(),
     }
+    if content.agent_mode is not None:
+        manifest["agent_mode"] = content.agent_mode
     if content.scripted:
         manifest["scripted_note"] = (
             "A scripted demonstration: the agent's answers were "
@@ -261,6 +261,11 @@ def write_bundle(folder: str | os.PathLike[str], content: BundleContent) -> Path
     mdata = _dump(manifest).encode("utf-8")
     if secrets:
         mdata = _scrub(mdata, secrets)
+    check_sizes({**files, "manifest.json": mdata}, root)
+    if content.signing_key is not None:
+        from engine import signing
+
+        files[SIGNATURE_FILE] = _dump(signing.sign_manifest(mdata, content.signing_key)).encode()
     try:
         root.mkdir(parents=True, exist_ok=True)
         for name, data in files.items():
@@ -273,6 +278,80 @@ def write_bundle(folder: str | os.PathLike[str], content: BundleContent) -> Path
     except OSError as exc:
         raise BundleError(f"{root}: cannot write the bundle: {exc.strerror or exc}") from exc
     return root
+
+
+def _fit_trace(trace: Any) -> bytes:
+    """``trace.json`` within the reader's JSON budget: as it is when it fits; else every
+    string over 2,000 characters is cut (and said so); else only what re-derivation needs
+    (each model call's round, usage and whether it answered) and the usage totals."""
+    data = _dump(trace).encode()
+    try:
+        load_json_size_check(data, "trace.json")
+        return data
+    except BundleError:
+        pass
+
+    def cut(x: Any) -> Any:
+        if isinstance(x, str) and len(x) > 2000:
+            return x[:2000] + f"... [{len(x) - 2000:,} characters cut to fit the bundle's limits]"
+        if isinstance(x, list):
+            return [cut(i) for i in x]
+        if isinstance(x, dict):
+            return {k: cut(v) for k, v in x.items()}
+        return x
+
+    data = _dump(cut(trace)).encode()
+    try:
+        load_json_size_check(data, "trace.json")
+        return data
+    except BundleError:
+        pass
+    entries = trace.get("entries") if isinstance(trace, dict) else None
+    slim = {
+        "started_at": trace.get("started_at") if isinstance(trace, dict) else None,
+        "note": "the full trace was over the bundle's limits; only model-call usage is kept",
+        "entries": [
+            {k: e.get(k) for k in ("seq", "t", "kind", "round", "purpose", "usage", "duration_s")}
+            | {"response": {} if e.get("response") is not None else None}
+            for e in entries or []
+            if isinstance(e, dict) and e.get("kind") == "model_call"
+        ],
+        "usage": trace.get("usage") if isinstance(trace, dict) else None,
+    }
+    return _dump(slim).encode()
+
+
+def _with_reopen_reasons(verdicts: dict[str, Any]) -> dict[str, Any]:
+    """``verdicts`` with each verdict item's ``reopen_reason`` set from its round's
+    ``reopened`` list (the final verdicts take the last round's, when the final version is
+    that round's version); items keep a reason they already carry."""
+    if not isinstance(verdicts, dict):
+        return verdicts
+    out = dict(verdicts)
+    rounds = [dict(r) for r in verdicts.get("rounds") or [] if isinstance(r, dict)]
+
+    def fill(items: Any, reasons: dict[str, str]) -> Any:
+        if not isinstance(items, list):
+            return items
+        filled = []
+        for v in items:
+            if isinstance(v, dict) and "confidence" in v:
+                v = {**v, "reopen_reason": v.get("reopen_reason", reasons.get(v.get("comment_id")))}
+            filled.append(v)
+        return filled
+
+    last: dict[str, str] = {}
+    for r in rounds:
+        last = {
+            str(x.get("comment_id")): str(x.get("reason"))
+            for x in r.get("reopened") or []
+            if isinstance(x, dict)
+        }
+        r["verdicts"] = fill(r.get("verdicts"), last)
+    if rounds:
+        out["rounds"] = rounds
+    out["final"] = fill(verdicts.get("final"), last)
+    return out
 
 
 def _scrub(data: bytes, secrets: list[str]) -> bytes:
@@ -292,23 +371,17 @@ def _manifest(path: Path, files: dict[str, bytes]) -> dict[str, Any]:
     if data is None:
         raise BundleError(f"{path}: not an evidence bundle (no manifest.json)")
     try:
-        manifest = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise BundleError(f"{path}: manifest.json is not valid JSON ({exc})") from None
+        manifest = load_json(data, "manifest.json")
+    except BundleError as exc:
+        raise BundleError(f"{path}: {exc}") from None
     if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
         raise BundleError(f'{path}: manifest.json has no "files" table')
-    if manifest.get("format") != FORMAT:
-        raise BundleError(f"{path}: format {manifest.get('format')!r} is not {FORMAT}")
+    if manifest.get("format") not in FORMATS:
+        raise BundleError(
+            f"{path}: format {manifest.get('format')!r} is not one this program reads "
+            f"({', '.join(FORMATS)})"
+        )
     return manifest
-
-
-@dataclass
-class VerifyResult:
-    """``bad``: (file, problem) for each file failing the manifest check."""
-
-    path: Path
-    ok: bool
-    bad: list[tuple[str, str]]
 
 
 def _check_hashes(manifest: dict[str, Any], files: dict[str, bytes]) -> list[tuple[str, str]]:
@@ -322,19 +395,57 @@ def _check_hashes(manifest: dict[str, Any], files: dict[str, bytes]) -> list[tup
         elif sha256(files[name]) != digest:
             bad.append((name, "SHA-256 does not match the manifest"))
     for name in sorted(files):
-        if name != "manifest.json" and name not in listed:
+        if name not in ("manifest.json", SIGNATURE_FILE) and name not in listed:
             bad.append((name, "not listed in the manifest"))
     return bad
 
 
-def verify_bundle(path: str | os.PathLike[str]) -> VerifyResult:
-    """Check every file of a bundle against its manifest. Raises BundleError if the
-    bundle cannot be read at all (not a bundle, unsafe zip, no manifest)."""
+@dataclass
+class VerifyResult:
+    """``bad``: (file, problem) for each file failing the manifest check; ``problems``:
+    files that do not fit their schema (``engine.bundle_schema``); ``rederivation``: the
+    verdicts and metrics scored again and compared (None when not asked for or when files
+    fail the manifest check); ``signature``: ``engine.signing.SignatureStatus`` or None
+    when not checked."""
+
+    path: Path
+    ok: bool
+    bad: list[tuple[str, str]]
+    problems: list[str] = field(default_factory=list)
+    rederivation: Any = None
+    format: str = FORMAT
+    signature: Any = None
+
+
+def verify_bundle(path: str | os.PathLike[str], *, deep: bool = True) -> VerifyResult:
+    """Check a bundle: every file against its manifest hash, every JSON file against its
+    schema, and (``deep``) every verdict and metric re-derived from its own files
+    (``engine.rederive``), and its signature (``engine.signing``). Raises BundleError if
+    the bundle cannot be read at all (not a bundle, unsafe zip, no manifest)."""
     p = Path(path)
-    files = read_files(p)
-    manifest = _manifest(p, files)
-    bad = _check_hashes(manifest, files)
-    return VerifyResult(p, not bad, bad)
+    if not deep:
+        files = read_files(p)
+        manifest = _manifest(p, files)
+        bad = _check_hashes(manifest, files)
+        return VerifyResult(p, not bad, bad, format=str(manifest.get("format")))
+    b = open_bundle(p)
+    bad = b.tampered_detail
+    result = VerifyResult(p, False, bad, list(b.problems), format=b.format)
+    from engine import signing
+
+    result.signature = signing.check_bundle(b)
+    if not bad:
+        from engine.rederive import rederive
+
+        result.rederivation = rederive(b)
+    result.ok = (
+        not bad
+        and not result.problems
+        and result.rederivation is not None
+        and result.rederivation.ok
+        and not result.signature.bad
+    )
+    return result
 
 
 @dataclass
@@ -373,6 +484,17 @@ class Bundle:
     scorecard_html: str
     tampered: list[str]
     problems: list[str]
+    format: str = FORMAT
+    manifest_bytes: bytes = b""
+    signature: dict[str, Any] | None = None
+    tampered_detail: list[tuple[str, str]] = field(default_factory=list)
+    signature_present: bool = False
+
+    @property
+    def old_format(self) -> bool:
+        """True for an ``arl-bundle/1`` bundle: its verdicts lack their evidence, so views
+        show what it stores and re-derive the rest, and say so."""
+        return self.format in OLD_FORMATS
 
     @property
     def status(self) -> str:
@@ -459,7 +581,8 @@ def open_bundle(path: str | os.PathLike[str]) -> Bundle:
     p = Path(path)
     files = read_files(p)
     manifest = _manifest(p, files)
-    tampered = [name for name, _ in _check_hashes(manifest, files)]
+    tampered_detail = _check_hashes(manifest, files)
+    tampered = [name for name, _ in tampered_detail]
     problems: list[str] = []
 
     def text_of(name: str) -> str:
@@ -473,18 +596,26 @@ def open_bundle(path: str | os.PathLike[str]) -> Bundle:
             problems.append(f"{name} is not UTF-8")
             return data.decode("utf-8", "replace")
 
+    fmt = str(manifest.get("format"))
+    problems.extend(check_file("manifest.json", manifest, fmt))
+
     def json_of(name: str, default: Any) -> Any:
-        raw = text_of(name)
-        if not raw:
+        """The parsed file when it fits its shape; else ``default`` and a problem line (a
+        view never sees a value of the wrong type)."""
+        data = files.get(name)
+        if data is None:
+            problems.append(f"{name} is missing")
             return default
         try:
-            return json.loads(raw)
-        except json.JSONDecodeError as exc:
-            problems.append(f"{name} is not valid JSON ({exc.msg})")
+            obj = load_json(data, name)
+        except BundleError as exc:
+            problems.append(str(exc))
             return default
-        except RecursionError:
-            problems.append(f"{name} is JSON nested too deeply")
+        shape = check_file(name, obj, fmt)
+        if shape:
+            problems.extend(shape)
             return default
+        return obj
 
     kind = str(manifest.get("document_kind", "html"))
     versions = []
@@ -529,9 +660,13 @@ def open_bundle(path: str | os.PathLike[str]) -> Bundle:
         for k, v in mobj.items():
             if isinstance(v, dict):
                 metrics[k] = Metric.from_json(v)
+    signature = json_of(SIGNATURE_FILE, None) if SIGNATURE_FILE in files else None
     return Bundle(
         path=p,
         manifest=manifest,
+        format=fmt,
+        manifest_bytes=files["manifest.json"],
+        signature=signature,
         versions=versions,
         comments_before=comments_of("comments.before.json"),
         comments_after=comments_of("comments.after.json"),
@@ -542,29 +677,50 @@ def open_bundle(path: str | os.PathLike[str]) -> Bundle:
         scorecard_html=text_of("scorecard.html"),
         tampered=tampered,
         problems=problems,
+        tampered_detail=tampered_detail,
+        signature_present=SIGNATURE_FILE in files,
     )
 
 
 def export_zip(folder: str | os.PathLike[str], zip_path: str | os.PathLike[str]) -> Path:
-    """Write the bundle folder as one zip (members at its root). Raises BundleError if
-    ``folder`` is not a bundle."""
+    """Write the bundle folder as one zip (members at its root, ``signature.json``
+    included byte for byte, so a signed bundle stays verifiable). Raises BundleError if
+    ``folder`` is not a bundle, if ``zip_path`` lies inside ``folder`` (it would overwrite
+    or add to the bundle), or if the zip cannot be written; a half-written ``.tmp`` file is
+    always removed."""
     src = Path(folder)
     if not src.is_dir():
         raise BundleError(f"{src}: not a folder")
     if not (src / "manifest.json").is_file():
         raise BundleError(f"{src}: not an evidence bundle (no manifest.json)")
+    dest = Path(zip_path)
+    src_real = src.resolve()
+    dest_real = dest.resolve()
+    if dest_real == src_real or src_real in dest_real.parents:
+        raise BundleError(
+            f"{dest}: inside the bundle folder {src}; export to a file outside the bundle"
+        )
+    if dest_real.is_dir():
+        raise BundleError(f"{dest}: is a folder; give the name of the .zip file to write")
     files = _read_folder(src)
     _manifest(src, files)
-    dest = Path(zip_path)
-    dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = dest.with_name(dest.name + ".tmp")
-    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        for name in sorted(files):
-            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = (stat.S_IFREG | 0o644) << 16
-            zf.writestr(info, files[name])
-    tmp.replace(dest)
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+            for name in sorted(files):
+                info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.external_attr = (stat.S_IFREG | 0o644) << 16
+                zf.writestr(info, files[name])
+        tmp.replace(dest)
+    except OSError as exc:
+        raise BundleError(f"{dest}: cannot write ({exc.strerror or exc})") from None
+    finally:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
     return dest
 
 

@@ -10,15 +10,30 @@ folder is read as if that folder were the root. Raises ``BundleError`` (one line
 
 from __future__ import annotations
 
+import html
+import json
 import os
 import re
 import stat
 import zipfile
 from pathlib import Path, PurePosixPath
+from typing import Any
 
+#: Limits that the writer (``engine.bundle.write_bundle``) and the reader share: a bundle
+#: the program writes always opens. Chosen so a bundle opens in well under a second per
+#: 10 MB and a few hundred MB of memory at most.
 MAX_ENTRIES = 2000
 MAX_FILE_BYTES = 100 * 1024 * 1024
 MAX_TOTAL_BYTES = 300 * 1024 * 1024
+#: A JSON file of a bundle: at most this many bytes, and at most ``MAX_JSON_NODES`` arrays,
+#: objects and commas (an upper bound of the values json.loads would build, counted on the
+#: bytes before parsing: 99 MB of ``[],[],`` is refused in milliseconds, not parsed).
+MAX_JSON_BYTES = 64 * 1024 * 1024
+MAX_JSON_NODES = 5_000_000
+#: The document versions of one bundle (v1, every push, v2; a text document counts its
+#: ``.txt`` and its ``.html`` wrapper) may take at most half of ``MAX_TOTAL_BYTES``; the
+#: revision agent's push tool refuses a push that would go over (``push_refusal``).
+MAX_DOCUMENTS_BYTES = MAX_TOTAL_BYTES // 2
 
 
 class BundleError(ValueError):
@@ -131,4 +146,102 @@ def read_files(path: str | os.PathLike[str]) -> dict[str, bytes]:
         raise BundleError(f"{p}: no such file or folder")
     if p.is_dir():
         return _read_folder(p)
+    if not p.is_file():
+        raise BundleError(f"{p}: not a regular file or folder (a device, pipe or socket)")
     return _read_zip(p)
+
+
+def load_json(data: bytes, name: str) -> Any:
+    """Parse one bundle JSON file within the JSON budget. Raises BundleError naming
+    ``name`` and the problem (too large, too many values, nested too deeply, an integer of
+    more than 4,300 digits, not UTF-8, not JSON)."""
+    load_json_size_check(data, name)
+    try:
+        return json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise BundleError(f"{name} is not UTF-8") from None
+    except json.JSONDecodeError as exc:
+        raise BundleError(f"{name} is not valid JSON ({exc.msg}, line {exc.lineno})") from None
+    except RecursionError:
+        raise BundleError(f"{name} is JSON nested too deeply") from None
+    except ValueError as exc:  # an integer over Python's 4,300-digit limit
+        raise BundleError(f"{name} is not usable JSON ({str(exc).split(';')[0]})") from None
+
+
+def check_sizes(files: dict[str, bytes], where: str | os.PathLike[str]) -> None:
+    """Refuse (BundleError) a set of bundle files the reader would refuse: the writer calls
+    this before writing anything, so the two agree on every limit."""
+    if len(files) > MAX_ENTRIES:
+        raise BundleError(f"{where}: {len(files)} files, more than the limit of {MAX_ENTRIES}")
+    total = 0
+    for name, data in files.items():
+        if len(data) > MAX_FILE_BYTES:
+            raise BundleError(
+                f"{where}: {name} would be {len(data):,} bytes, over the limit of {MAX_FILE_BYTES:,}"
+            )
+        if name.endswith(".json"):
+            load_json_size_check(data, name, where)
+        total += len(data)
+    if total > MAX_TOTAL_BYTES:
+        raise BundleError(
+            f"{where}: the bundle would be {total:,} bytes, over the limit of {MAX_TOTAL_BYTES:,}"
+        )
+
+
+def load_json_size_check(data: bytes, name: str, where: Any = "") -> None:
+    """The size and value-count part of ``load_json``'s budget, without parsing."""
+    prefix = f"{where}: " if where else ""
+    if len(data) > MAX_JSON_BYTES:
+        raise BundleError(
+            f"{prefix}{name} is {len(data):,} bytes, over the limit of {MAX_JSON_BYTES:,} "
+            "for a JSON file"
+        )
+    if data.count(b"[") + data.count(b"{") + data.count(b",") > MAX_JSON_NODES:
+        raise BundleError(f"{prefix}{name} holds more than {MAX_JSON_NODES:,} JSON values")
+
+
+def stored_size(raw: str, kind: str) -> int:
+    """Bytes a document version takes in a bundle: its UTF-8 bytes, and for a text document
+    also those of its ``<pre>`` wrapper (``engine.bundle.text_as_html``)."""
+    size = len(raw.encode("utf-8"))
+    if kind == "text":
+        size += len(text_as_html(raw).encode("utf-8"))
+    return size
+
+
+def text_as_html(text: str, title: str = "") -> str:
+    """A plain text wrapped so a browser renders it and body ``textContent`` == ``text``.
+
+    The newline right after ``<pre>`` is dropped by the HTML parser, so one is always
+    written (a text that starts with a newline keeps it). Nothing follows ``</html>``.
+    """
+    esc = html.escape(text, quote=False)
+    return (
+        '<!DOCTYPE html><html><head><meta charset="utf-8"><title>'
+        + html.escape(title)
+        + "</title><style>pre{white-space:pre-wrap;"
+        "font:15px/1.5 system-ui,sans-serif;max-width:48em;margin:1em auto}</style>"
+        "</head><body><pre>\n" + esc + "</pre></body></html>"
+    )
+
+
+def push_refusal(raw: str, kind: str, stored_so_far: int) -> str | None:
+    """Why a pushed version cannot go into the run's bundle, or None when it fits.
+
+    ``stored_so_far``: ``stored_size`` of v1 plus every earlier push of the run. A push is
+    stored twice at most (its round file and v2), so it fits when ``stored_so_far`` plus
+    twice its size stays within ``MAX_DOCUMENTS_BYTES`` and one copy within
+    ``MAX_FILE_BYTES``. The sentence names the limit, for the model."""
+    size = stored_size(raw, kind)
+    if size > MAX_FILE_BYTES:
+        return (
+            f"the document is {size:,} bytes as stored in the evidence bundle, over the "
+            f"limit of {MAX_FILE_BYTES:,} bytes per version; push a shorter document"
+        )
+    if stored_so_far + 2 * size > MAX_DOCUMENTS_BYTES:
+        return (
+            f"this push would take the run's document versions to "
+            f"{stored_so_far + 2 * size:,} bytes in the evidence bundle, over the limit of "
+            f"{MAX_DOCUMENTS_BYTES:,} bytes for all versions of a run; push fewer, smaller versions"
+        )
+    return None

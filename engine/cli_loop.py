@@ -297,25 +297,53 @@ def cmd_author(args: argparse.Namespace) -> int:
 # -- arl bundle ------------------------------------------------------------------------------
 
 
-def _report_tampered(path: str, bad: list[tuple[str, str]], then: str = "") -> int:
-    """Name each file that fails its hash (stdout), one summary line (stderr); exit 3."""
-    for name, problem in bad:
-        print(f"TAMPERED {name}: {problem}")
-    print(f"arl: {path}: {len(bad)} file(s) fail the manifest check{then}", file=sys.stderr)
-    return EXIT_TAMPERED
+def _verify_lines(result: Any) -> list[str]:
+    """stdout lines of a verification, one per finding."""
+    lines = [f"TAMPERED {name}: {problem}" for name, problem in result.bad]
+    lines += [f"PROBLEM {p}" for p in result.problems]
+    red = result.rederivation
+    if red is not None:
+        word = "RESCORED" if red.engine_changed else "DIFFERENT"
+        lines += [f"{word} {d.line()}" for d in red.differences]
+        lines += [f"PROBLEM {p}" for p in red.problems]
+        if red.differences:
+            lines.append(red.headline())
+    if result.signature is not None and result.signature.bad:
+        lines.append(result.signature.line())
+    return lines
 
 
 def cmd_bundle_verify(args: argparse.Namespace) -> int:
-    from engine.bundle import BundleError, verify_bundle
+    from engine.bundle import OLD_FORMATS, BundleError, verify_bundle
 
     try:
         result = verify_bundle(args.path)
     except BundleError as exc:
         return _fail(str(exc))
+    old = " (older format: its verdicts carry no evidence)" if result.format in OLD_FORMATS else ""
+    sig = result.signature.line() if result.signature is not None else "signature not checked"
     if result.ok:
-        print(f"OK: every file of {args.path} matches its manifest")
+        print(
+            f"OK: every file of {args.path} matches its manifest; every verdict and metric "
+            f"re-derives from its own files; format {result.format}{old}; {sig}"
+        )
         return EXIT_OK
-    return _report_tampered(args.path, result.bad)
+    for line in _verify_lines(result):
+        print(line)
+    n_diff = len(result.rederivation.differences) if result.rederivation is not None else 0
+    parts = []
+    if result.bad:
+        parts.append(f"{len(result.bad)} file(s) fail the manifest check")
+    if result.problems:
+        parts.append(f"{len(result.problems)} schema problem(s)")
+    if n_diff:
+        parts.append(f"{n_diff} verdict/metric difference(s)")
+    if result.signature is not None and result.signature.bad:
+        parts.append("a bad signature")
+    if not parts:
+        parts.append("it could not be re-derived")
+    print(f"arl: {args.path}: {', '.join(parts)}", file=sys.stderr)
+    return EXIT_TAMPERED
 
 
 def cmd_bundle_export(args: argparse.Namespace) -> int:
@@ -324,13 +352,31 @@ def cmd_bundle_export(args: argparse.Namespace) -> int:
     try:
         check = verify_bundle(args.folder)
         if not check.ok:
-            return _report_tampered(args.folder, check.bad, "; not exported")
+            for line in _verify_lines(check):
+                print(line)
+            print(f"arl: {args.folder}: fails verification; not exported", file=sys.stderr)
+            return EXIT_TAMPERED
         dest = export_zip(args.folder, args.zip)
     except BundleError as exc:
         return _fail(str(exc))
-    except OSError as exc:
-        return _fail(f"{args.zip}: cannot write ({exc.strerror or exc})")
     print(f"Exported {args.folder} to {dest}")
+    return EXIT_OK
+
+
+def cmd_bundle_trust(args: argparse.Namespace) -> int:
+    from engine import signing
+
+    try:
+        names = signing.set_trusted(args.fingerprint, args.name)
+    except ValueError as exc:
+        return _fail(str(exc))
+    except OSError as exc:
+        return _fail(f"{signing.trusted_keys_path()}: cannot write ({exc.strerror or exc})")
+    fp = signing.normalise_fingerprint(args.fingerprint)
+    if args.name.strip():
+        print(f"Trusted {fp} as {names[fp]!r}")
+    else:
+        print(f"{fp} is no longer trusted")
     return EXIT_OK
 
 
@@ -343,6 +389,11 @@ def cmd_bundle_show(args: argparse.Namespace) -> int:
         b = open_bundle(args.path)
     except BundleError as exc:
         return _fail(str(exc))
+    from engine import signing
+
+    if b.old_format:
+        print(f"FORMAT {b.format}: an older bundle; its verdicts carry no evidence")
+    print(f"SIGNATURE {signing.check_bundle(b).line()}")
     if b.tampered:
         print(f"TAMPERED: {', '.join(b.tampered)}")
     for p in b.problems:
@@ -571,13 +622,24 @@ def register(subparsers: Any) -> None:
 
     b = subparsers.add_parser("bundle", help="verify, export, show or publish evidence bundles")
     bsub = b.add_subparsers(dest="bundle_command", metavar="ACTION", required=True)
-    v = bsub.add_parser("verify", help="check every file against the manifest (exit 3 if not)")
+    v = bsub.add_parser(
+        "verify",
+        help="check hashes, schemas, re-derived verdicts and the signature (exit 3 if not)",
+    )
     v.add_argument("path", metavar="PATH", help="bundle folder or .zip")
     v.set_defaults(func=cmd_bundle_verify)
     e = bsub.add_parser("export", help="write a bundle folder as one .zip")
     e.add_argument("folder", metavar="DIR")
     e.add_argument("zip", metavar="ZIP")
     e.set_defaults(func=cmd_bundle_export)
+    t = bsub.add_parser(
+        "trust", help="name a signer's fingerprint as trusted (empty name: untrust)"
+    )
+    t.add_argument(
+        "fingerprint", metavar="FINGERPRINT", help='16 hex digits, e.g. "3f2a 9c01 77be 0d42"'
+    )
+    t.add_argument("name", metavar="NAME", help='who it is, e.g. "the review team\'s laptop"')
+    t.set_defaults(func=cmd_bundle_trust)
     s = bsub.add_parser("show", help="print a bundle's status and metrics")
     s.add_argument("path", metavar="PATH")
     s.set_defaults(func=cmd_bundle_show)

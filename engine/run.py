@@ -206,14 +206,22 @@ class RoundRecord:
     verdicts: list[dict[str, Any]]
     metrics: dict[str, dict[str, Any]]
     tokens: int | None = None
+    unusable: list[dict[str, str]] = field(default_factory=list)
+    collateral: list[dict[str, Any]] = field(default_factory=list)
+    #: ``[{"comment_id", "reason", "message"}]``: what the integrity control reopened.
+    reopened: list[dict[str, str]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
+        """The round record of ``verdicts.json`` (``engine.bundle_schema.RoundJson``)."""
         return {
             "round": self.round,
             "version_id": self.version_id,
             "verdicts": self.verdicts,
             "metrics": self.metrics,
             "tokens": self.tokens,
+            "unusable": self.unusable,
+            "collateral": self.collateral,
+            "reopened": self.reopened,
         }
 
 
@@ -246,7 +254,7 @@ class FinalScore:
 
     metrics: dict[str, dict[str, Any]]
     verdicts: list[dict[str, Any]]
-    unusable: list[list[str]]
+    unusable: list[dict[str, str]]
     collateral: list[dict[str, Any]]
 
 
@@ -605,9 +613,19 @@ class ReviewRun:
         result = await loop.run_in_executor(
             None, functools.partial(self.score_latest, latest, report, False)
         )
-        verdict_json = result.to_json()["verdicts"]
-        round_metrics = {k: m.to_json() for k, m in result.metrics.items()}
-        self.round_records.append(RoundRecord(rnd, latest.version_id, verdict_json, round_metrics))
+        round_json = result.to_json(extended=True)
+        verdict_json = round_json["verdicts"]
+        round_metrics = round_json["metrics"]
+        self.round_records.append(
+            RoundRecord(
+                rnd,
+                latest.version_id,
+                verdict_json,
+                round_metrics,
+                unusable=round_json["unusable"],
+                collateral=round_json["collateral"],
+            )
+        )
         self.emit(
             VerdictsComputed(
                 self.run_id,
@@ -733,6 +751,10 @@ class ReviewRun:
                 reply=Reply("review harness", reason, now_iso(), "reopen"),
             )
             reopened.append(c.id)
+            if self.round_records and self.round_records[-1].round == rnd:
+                self.round_records[-1].reopened.append(
+                    {"comment_id": c.id, "reason": reason, "message": message}
+                )
             self.emit(
                 CommentReopened(
                     self.run_id, round=rnd, comment_id=c.id, reason=reason, message=message
@@ -780,12 +802,12 @@ class ReviewRun:
         latest = self.workspace.head(self.document_id)
         try:
             final = self.score_latest(latest, self.last_report, True)
-            final_json = final.to_json()
+            final_json = final.to_json(extended=True)
             out = FinalScore(
                 metrics=final_json["metrics"],
                 verdicts=final_json["verdicts"],
-                unusable=[list(u) for u in final.unusable],
-                collateral=final.to_json(extended=True)["collateral"],
+                unusable=final_json["unusable"],
+                collateral=final_json["collateral"],
             )
         except Exception as exc:
             self.trace.add("note", text="final scoring failed", traceback=traceback.format_exc())

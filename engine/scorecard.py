@@ -62,6 +62,13 @@ def _fmt_num(x: Any) -> str:
     return _e(x)
 
 
+def _agent_mode(mode: dict[str, Any]) -> str:
+    ran = str(mode.get("ran") or mode.get("requested") or "")
+    text = ran + (" (the program did the tool work)" if ran == "no-tools" else "")
+    reason = mode.get("reason")
+    return text + (f": {reason}" if reason else "")
+
+
 def _metric_row(name: str, m: dict[str, Any]) -> str:
     label, meaning = METRIC_LABELS.get(name, (name, ""))
     if m.get("value") is None:
@@ -134,6 +141,11 @@ def render_scorecard(
         ),
         ("Document", f"{title} ({manifest.get('document_kind', 'html')})"),
         ("Program", f"Agent Review Loop {manifest.get('app_version', '')}"),
+        *(
+            [("Agent mode", _agent_mode(manifest["agent_mode"]))]
+            if isinstance(manifest.get("agent_mode"), dict)
+            else []
+        ),
         ("Run id", manifest.get("run_id")),
     ]
     out.append("<h2>About this run</h2><table class='facts'>")
@@ -241,11 +253,11 @@ def render_scorecard(
     unusable = verdicts.get("unusable") or []
     if unusable:
         out.append("<h2>Comments that could not be scored</h2><ul>")
-        out.extend(
-            f"<li><b>{_e(u[0])}</b>: {_e(u[1])}</li>"
-            for u in unusable
-            if isinstance(u, (list, tuple)) and len(u) == 2
-        )
+        for u in unusable:
+            if isinstance(u, dict):
+                u = (u.get("comment_id"), u.get("reason"))
+            if isinstance(u, (list, tuple)) and len(u) == 2:
+                out.append(f"<li><b>{_e(u[0])}</b>: {_e(u[1])}</li>")
         out.append("</ul>")
     final_claims = claims.get("final") if isinstance(claims, dict) else None
     if isinstance(final_claims, dict) and final_claims.get("usable") is False:

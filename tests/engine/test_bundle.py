@@ -92,7 +92,7 @@ def test_layout_and_manifest(bundle_dir):
     verdicts = json.loads((bundle_dir / "verdicts.json").read_text())
     assert verdicts["rounds"][0]["round"] == 1 and len(verdicts["final"]) == 3
     item = verdicts["final"][0]
-    assert set(item) == {
+    assert set(item) >= {
         "comment_id",
         "verdict",
         "v1",
@@ -102,6 +102,11 @@ def test_layout_and_manifest(bundle_dir):
         "claim",
         "claim_agrees",
         "message",
+        "confidence",
+        "offsets_repaired",
+        "approximate",
+        "note",
+        "reopen_reason",
     }
     metrics = json.loads((bundle_dir / "metrics.json").read_text())
     assert set(metrics) == {
@@ -126,8 +131,9 @@ def test_open_bundle_reading_api(bundle_dir):
     assert all(c.status == "resolved" for c in b.comments_after)
     assert b.metrics["attribution_rate"].value == 1.0
     assert b.final_claims is not None and b.final_claims.usable
-    again = b.rescore().to_json()
-    assert again["verdicts"] == b.verdicts["final"]
+    again = b.rescore().to_json(extended=True)
+    stored = [{k: v for k, v in x.items() if k != "reopen_reason"} for x in b.verdicts["final"]]
+    assert again["verdicts"] == stored
     assert again["metrics"] == json.loads((bundle_dir / "metrics.json").read_text())
 
 

@@ -1,0 +1,417 @@
+"""Re-derive a bundle's verdicts and metrics, and name every difference from what it states.
+
+A bundle's ``verdicts.json`` and ``metrics.json`` are claims like any other. ``rederive(b)``
+scores the bundle's own documents again with this program's engine, from its own comments
+(``comments.before.json``), the agent's reports (``claims.json``) and the token usage of its
+model calls (``trace.json``), round by round and for v1 against v2, and compares field by
+field. What is taken as given, and why:
+
+- rounds to converge: a stated value must equal the number of pushes, and
+  ``comments.after.json`` must leave no actionable comment open; a stated N/A keeps its
+  reason (whether the run converged depends on the agent's resolve calls, not on the text);
+- the integrity control's reopen reasons: each reopened comment's verdict in that round must
+  be ``untouched`` or ``stale_anchor`` and its reason must be on the comment's thread in
+  ``comments.after.json``.
+
+The engine that wrote the bundle is named in its manifest (``app_version`` and, from format
+``arl-bundle/2``, ``engine.scoring_digest``). When it differs from this program's, a
+difference is reported as an engine change ("scored by 0.1.0 ..."), not as tampering.
+
+``rederive(bundle) -> Rederivation``; CPU-bound (a full scoring per round): run it off the
+UI thread. Never raises for a bad bundle: what cannot be re-derived is a ``problem``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine import __version__
+
+#: The modules whose code decides a verdict or a metric; their digest names the scoring
+#: engine in a bundle's manifest, so a change of engine is told apart from tampering.
+SCORING_MODULES = (
+    "anchoring.py",
+    "diffing.py",
+    "encoding.py",
+    "html_text.py",
+    "models.py",
+    "normalize.py",
+    "scoring.py",
+    "utf16.py",
+)
+
+
+def scoring_digest() -> str:
+    """First 12 hex digits of SHA-256 over the scoring modules' source, or ``""`` when the
+    source is not available (a frozen build): then only the version tells engines apart."""
+    h = hashlib.sha256()
+    root = Path(__file__).resolve().parent
+    for name in SCORING_MODULES:
+        try:
+            h.update(name.encode() + b"\0" + (root / name).read_bytes())
+        except OSError:
+            return ""
+    return h.hexdigest()[:12]
+
+
+def engine_identity() -> dict[str, str]:
+    """``{"version", "scoring_digest"}`` of this program, as a manifest records it."""
+    return {"version": __version__, "scoring_digest": scoring_digest()}
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One field the bundle states differently from the re-derivation. ``where``:
+    ``final`` or ``round N``; ``comment_id`` None for a metric or a run-level value."""
+
+    where: str
+    comment_id: str | None
+    field: str
+    stored: Any
+    recomputed: Any
+
+    def line(self) -> str:
+        """One line for people: where, which comment, stored vs recomputed."""
+        who = f"comment {self.comment_id}: " if self.comment_id is not None else ""
+        return (
+            f"{self.where}: {who}{self.field}: stored {_short(self.stored)}, "
+            f"recomputed {_short(self.recomputed)}"
+        )
+
+
+@dataclass
+class Rederivation:
+    """``differences``: every disagreement; ``problems``: what could not be re-derived;
+    ``scored_by``: the engine the manifest names; ``engine_changed``: it is not this one."""
+
+    differences: list[Difference] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    scored_by: str = ""
+    this_engine: str = ""
+    engine_changed: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return not self.differences and not self.problems
+
+    @property
+    def forged(self) -> bool:
+        """Differences the same engine cannot explain: the bundle's figures were changed."""
+        return bool(self.differences) and not self.engine_changed
+
+    def headline(self) -> str:
+        """One sentence summing up the result."""
+        if self.problems and not self.differences:
+            return "The verdicts could not be re-derived: " + "; ".join(self.problems[:3])
+        if not self.differences:
+            return "Every verdict and metric re-derives exactly from the bundle's own files."
+        n = len(self.differences)
+        if self.engine_changed:
+            return (
+                f"Scored by {self.scored_by}; this program ({self.this_engine}) scores it "
+                f"differently in {n} place(s). This is an engine change, not tampering."
+            )
+        return (
+            f"{n} stated verdict(s) or metric(s) differ from what the bundle's own documents "
+            "show, with the same engine: these figures were changed after scoring."
+        )
+
+
+def _short(x: Any, limit: int = 80) -> str:
+    if isinstance(x, dict) and "text" in x and "start" in x:
+        x = f"{x.get('start')}-{x.get('end')} {x.get('text')!r}"
+        text = str(x)
+    else:
+        text = repr(x)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _engine_name(manifest: dict[str, Any]) -> tuple[str, str]:
+    """(version, digest) of the engine that wrote the bundle."""
+    eng = manifest.get("engine")
+    digest = str(eng.get("scoring_digest", "")) if isinstance(eng, dict) else ""
+    return str(manifest.get("app_version") or "an unknown version"), digest
+
+
+def _trace_tokens(trace: Any, up_to_round: int | None) -> tuple[int | None, str]:
+    """Tokens of the model calls (of rounds <= ``up_to_round``; all when None), None when a
+    call reported none, with the reason the run gives."""
+    entries = trace.get("entries") if isinstance(trace, dict) else None
+    calls = unreported = known = 0
+    for e in entries if isinstance(entries, list) else []:
+        if not isinstance(e, dict) or e.get("kind") != "model_call":
+            continue
+        if e.get("response") is None:  # failed or cancelled: the run counted no usage
+            continue
+        rnd = e.get("round")
+        if up_to_round is not None and isinstance(rnd, int) and rnd > up_to_round:
+            continue
+        calls += 1
+        usage = e.get("usage")
+        total = usage.get("total_tokens") if isinstance(usage, dict) else None
+        if isinstance(total, int) and not isinstance(total, bool):
+            known += total
+        else:
+            unreported += 1
+    if unreported:
+        return None, (
+            f"the provider reported no token usage for {unreported} of {calls} model call(s)"
+        )
+    return known, ""
+
+
+def _compare_items(
+    where: str,
+    stored: list[dict[str, Any]],
+    again: list[dict[str, Any]],
+    out: list[Difference],
+    *,
+    only_stored_keys: bool,
+) -> None:
+    by_id = {str(v.get("comment_id")): v for v in again}
+    seen = set()
+    for s in stored:
+        cid = str(s.get("comment_id"))
+        seen.add(cid)
+        r = by_id.get(cid)
+        if r is None:
+            out.append(Difference(where, cid, "verdict", s.get("verdict"), "no such comment"))
+            continue
+        keys = list(s) if only_stored_keys else sorted(set(s) | set(r))
+        for k in keys:
+            if k in ("comment_id", "reopen_reason"):
+                continue
+            if s.get(k) != r.get(k):
+                out.append(Difference(where, cid, k, s.get(k), r.get(k)))
+    for cid, r in by_id.items():
+        if cid not in seen:
+            out.append(Difference(where, cid, "verdict", "missing", r.get("verdict")))
+
+
+def _compare_metrics(
+    where: str, stored: Any, again: dict[str, dict[str, Any]], out: list[Difference]
+) -> None:
+    stored = stored if isinstance(stored, dict) else {}
+    for name in sorted(set(stored) | set(again)):
+        s, r = stored.get(name), again.get(name)
+        if s != r:
+            out.append(Difference(where, None, f"metric {name}", _metric(s), _metric(r)))
+
+
+def _metric(m: Any) -> Any:
+    if not isinstance(m, dict):
+        return m
+    if m.get("value") is None:
+        return f"N/A ({m.get('reason', '')})"
+    return f"{m.get('value')} ({m.get('numerator')} / {m.get('denominator')})"
+
+
+def _unusable(obj: Any) -> list[list[str]]:
+    out = []
+    for u in obj if isinstance(obj, list) else []:
+        if isinstance(u, dict):
+            out.append([str(u.get("comment_id")), str(u.get("reason"))])
+        elif isinstance(u, (list, tuple)) and len(u) == 2:
+            out.append([str(u[0]), str(u[1])])
+    return out
+
+
+def rederive(bundle: Any) -> Rederivation:
+    """Re-derive ``bundle`` (an ``engine.bundle.Bundle``) and compare. See the module
+    docstring for what is recomputed and what is taken as given."""
+    from engine.bundle import claims_from_json
+    from engine.scoring import score
+
+    res = Rederivation()
+    version, digest = _engine_name(bundle.manifest)
+    mine = engine_identity()
+    res.scored_by = version + (f" (scoring {digest})" if digest else "")
+    res.this_engine = mine["version"] + (
+        f" (scoring {mine['scoring_digest']})" if mine["scoring_digest"] else ""
+    )
+    res.engine_changed = version != mine["version"] or bool(
+        digest and mine["scoring_digest"] and digest != mine["scoring_digest"]
+    )
+    if bundle.tampered:
+        res.problems.append("files fail the manifest check")
+    old = bool(getattr(bundle, "old_format", False))
+    try:
+        v1 = bundle.version("v1").to_version()
+        v2 = bundle.version("v2").to_version()
+    except (KeyError, ValueError) as exc:
+        res.problems.append(f"the bundle's documents cannot be read ({exc})")
+        return res
+    given = str(bundle.manifest.get("given_version_id") or v1.version_id)
+    comments = bundle.comments_before
+    verdicts = bundle.verdicts if isinstance(bundle.verdicts, dict) else {}
+    claims = bundle.claims if isinstance(bundle.claims, dict) else {}
+    trace = bundle.trace
+    diffs = res.differences
+
+    total, total_reason = _trace_tokens(trace, None)
+    stated = bundle.manifest.get("tokens")
+    if trace and stated != total:
+        diffs.append(Difference("run", None, "tokens", stated, total))
+
+    by_vid = {v.version_id: v for v in bundle.versions if v.name.startswith("round-")}
+    reports = {
+        r.get("round"): r.get("report") for r in claims.get("rounds") or [] if isinstance(r, dict)
+    }
+    reopen_bodies: dict[str, list[str]] = {}
+    for c in bundle.comments_after:
+        reopen_bodies[c.id] = [r.body for r in c.thread if r.kind == "reopen"]
+    prev_tokens: int | None = 0
+    for record in verdicts.get("rounds") or []:
+        rnd = record.get("round")
+        where = f"round {rnd}"
+        bv = by_vid.get(str(record.get("version_id")))
+        if bv is None and str(record.get("version_id")) == v2.version_id:
+            bv = bundle.version("v2")
+        if bv is None:
+            diffs.append(
+                Difference(where, None, "version", record.get("version_id"), "not in bundle")
+            )
+            continue
+        tokens, reason = _trace_tokens(trace, rnd if isinstance(rnd, int) else None)
+        if trace and not old:
+            round_tokens = (
+                tokens - prev_tokens if tokens is not None and prev_tokens is not None else None
+            )
+            if record.get("tokens") != round_tokens:
+                diffs.append(Difference(where, None, "tokens", record.get("tokens"), round_tokens))
+        prev_tokens = tokens
+        try:
+            result = score(
+                v1,
+                bv.to_version(),
+                comments,
+                claims=claims_from_json(reports.get(rnd)),
+                given_version_id=given,
+                tokens=tokens if trace else bundle.manifest.get("tokens"),
+                tokens_reason=reason,
+                rounds_to_converge=None,
+                rounds_reason="the run has not finished",
+            )
+        except Exception as exc:  # a bug must not hide the bundle: say it
+            res.problems.append(f"{where} could not be scored ({type(exc).__name__}: {exc})")
+            continue
+        again = result.to_json(extended=True)
+        _compare_items(
+            where, record.get("verdicts") or [], again["verdicts"], diffs, only_stored_keys=old
+        )
+        _compare_metrics(where, record.get("metrics"), again["metrics"], diffs)
+        if not old:
+            if _unusable(record.get("unusable")) != _unusable(again["unusable"]):
+                diffs.append(
+                    Difference(
+                        where, None, "unusable comments", record.get("unusable"), again["unusable"]
+                    )
+                )
+            if record.get("collateral") != again["collateral"]:
+                diffs.append(
+                    Difference(
+                        where,
+                        None,
+                        "collateral ranges",
+                        len(record.get("collateral") or []),
+                        len(again["collateral"]),
+                    )
+                )
+            _check_reopened(where, record, again["verdicts"], reopen_bodies, diffs)
+
+    # The final scoring: v1 against v2 with the last report.
+    metrics = bundle.metrics
+    rtc_stored = metrics.get("rounds_to_converge")
+    rtc, rtc_reason = None, ""
+    if rtc_stored is not None and rtc_stored.value is not None:
+        pushes = sum(1 for v in bundle.versions if v.name.startswith("round-"))
+        stale_or_unusable = {str(u[0]) for u in _unusable(verdicts.get("unusable"))} | {
+            str(v.get("comment_id"))
+            for v in verdicts.get("final") or []
+            if v.get("verdict") == "stale_anchor"
+        }
+        before_open = {
+            c.id for c in comments if c.actionable and c.status == "open"
+        } - stale_or_unusable
+        still_open = [
+            c.id for c in bundle.comments_after if c.id in before_open and c.status == "open"
+        ]
+        if still_open:
+            rtc_reason = (
+                f"comments.after.json leaves {len(still_open)} actionable comment(s) open, "
+                "so the run did not converge"
+            )
+        else:
+            rtc = pushes
+    elif rtc_stored is not None:
+        rtc_reason = rtc_stored.reason
+    try:
+        final = score(
+            v1,
+            v2,
+            comments,
+            claims=claims_from_json(claims.get("final")),
+            given_version_id=given,
+            tokens=total if trace else bundle.manifest.get("tokens"),
+            tokens_reason=total_reason,
+            rounds_to_converge=rtc,
+            rounds_reason=rtc_reason,
+        )
+    except Exception as exc:
+        res.problems.append(f"the final verdicts could not be scored ({type(exc).__name__}: {exc})")
+        return res
+    again = final.to_json(extended=True)
+    _compare_items(
+        "final", verdicts.get("final") or [], again["verdicts"], diffs, only_stored_keys=old
+    )
+    _compare_metrics("final", {k: m.to_json() for k, m in metrics.items()}, again["metrics"], diffs)
+    if _unusable(verdicts.get("unusable")) != _unusable(again["unusable"]):
+        diffs.append(
+            Difference(
+                "final", None, "unusable comments", verdicts.get("unusable"), again["unusable"]
+            )
+        )
+    stored_collateral = verdicts.get("collateral")
+    if stored_collateral is not None and stored_collateral != again["collateral"]:
+        diffs.append(
+            Difference(
+                "final",
+                None,
+                "collateral ranges",
+                len(stored_collateral or []),
+                len(again["collateral"]),
+            )
+        )
+    return res
+
+
+def _check_reopened(
+    where: str,
+    record: dict[str, Any],
+    again: list[dict[str, Any]],
+    reopen_bodies: dict[str, list[str]],
+    diffs: list[Difference],
+) -> None:
+    by_id = {str(v.get("comment_id")): v for v in again}
+    stated = {
+        str(r.get("comment_id")): str(r.get("reason"))
+        for r in record.get("reopened") or []
+        if isinstance(r, dict)
+    }
+    for cid, reason in stated.items():
+        verdict = (by_id.get(cid) or {}).get("verdict")
+        if verdict not in ("untouched", "stale_anchor"):
+            diffs.append(Difference(where, cid, "reopened although", "untouched", verdict))
+        if reason not in reopen_bodies.get(cid, []):
+            diffs.append(
+                Difference(where, cid, "reopen reason", reason, "not on the comment's thread")
+            )
+    for v in record.get("verdicts") or []:
+        cid = str(v.get("comment_id"))
+        if v.get("reopen_reason") != stated.get(cid):
+            diffs.append(
+                Difference(where, cid, "reopen_reason", v.get("reopen_reason"), stated.get(cid))
+            )

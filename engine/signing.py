@@ -1,0 +1,216 @@
+"""Signed bundles: an Ed25519 signature over the exact bytes of ``manifest.json``.
+
+The manifest holds the SHA-256 of every other file, so one signature covers the whole
+bundle; ``signature.json`` (``engine.bundle_schema.SignatureFile``) holds the algorithm, the
+public key (base64 of 32 raw bytes), its fingerprint and the signature (base64 of 64 bytes).
+A zip export copies both files byte for byte, so it verifies the same.
+
+The engine takes key material and never stores it: the key is created and kept in the OS
+keyring by the callers outside ``engine/`` (``app/`` and the ``arl`` entry point).
+Cryptography is the ``cryptography`` package's Ed25519 (RFC 8032), nothing of our own.
+
+Trusted signers: a JSON file ``{"fingerprint": "name", ...}`` in the program's data folder
+(``trusted_keys_path()``), edited from the GUI or ``arl bundle trust``. A signature that
+verifies but whose fingerprint is not in it is "signed by an unknown key", told apart from
+a bad signature.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+ALGORITHM = "Ed25519"
+
+
+def _crypto() -> Any:
+    from cryptography.hazmat.primitives.asymmetric import ed25519
+
+    return ed25519
+
+
+def new_private_key() -> bytes:
+    """32 bytes of fresh Ed25519 private key material."""
+    from cryptography.hazmat.primitives import serialization
+
+    key = _crypto().Ed25519PrivateKey.generate()
+    return key.private_bytes(
+        serialization.Encoding.Raw,
+        serialization.PrivateFormat.Raw,
+        serialization.NoEncryption(),
+    )
+
+
+def public_key(private: bytes) -> bytes:
+    """The 32-byte raw public key of ``private``. Raises ValueError for bad material."""
+    from cryptography.hazmat.primitives import serialization
+
+    key = _crypto().Ed25519PrivateKey.from_private_bytes(private)
+    return key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+
+def fingerprint(public: bytes) -> str:
+    """Short fingerprint of a raw public key: the first 16 hex digits of its SHA-256, in
+    groups of four ("3f2a 9c01 77be 0d42")."""
+    h = hashlib.sha256(public).hexdigest()[:16]
+    return " ".join(h[i : i + 4] for i in range(0, 16, 4))
+
+
+def key_fingerprint(private: bytes) -> str:
+    return fingerprint(public_key(private))
+
+
+def sign_manifest(manifest_bytes: bytes, private: bytes) -> dict[str, str]:
+    """The ``signature.json`` object signing ``manifest_bytes`` with ``private``."""
+    key = _crypto().Ed25519PrivateKey.from_private_bytes(private)
+    pub = public_key(private)
+    return {
+        "algorithm": ALGORITHM,
+        "public_key": base64.b64encode(pub).decode("ascii"),
+        "fingerprint": fingerprint(pub),
+        "signature": base64.b64encode(key.sign(manifest_bytes)).decode("ascii"),
+        "signed_file": "manifest.json",
+    }
+
+
+SignatureState = Literal["signed", "unsigned", "bad"]
+
+
+@dataclass(frozen=True)
+class SignatureStatus:
+    """``state``: ``signed`` (the signature verifies), ``unsigned`` or ``bad`` (present but
+    does not verify, or malformed: ``reason`` says how). ``fingerprint``: the signer's,
+    when a public key could be read; ``trusted_as``: the name the user gave it, or ""."""
+
+    state: SignatureState
+    fingerprint: str = ""
+    reason: str = ""
+    trusted_as: str = ""
+
+    @property
+    def bad(self) -> bool:
+        return self.state == "bad"
+
+    @property
+    def trusted(self) -> bool:
+        return self.state == "signed" and bool(self.trusted_as)
+
+    def line(self) -> str:
+        """One line for people: "signed by 3f2a 9c01 77be 0d42 (trusted: laptop)"."""
+        if self.state == "unsigned":
+            return "unsigned: no signature, so who made it cannot be checked"
+        if self.state == "bad":
+            return f"BAD SIGNATURE: {self.reason}" + (
+                f" (claims key {self.fingerprint})" if self.fingerprint else ""
+            )
+        who = f"trusted: {self.trusted_as}" if self.trusted_as else "an unknown key: not trusted"
+        return f"signed by {self.fingerprint} ({who})"
+
+
+def verify_signature(
+    manifest_bytes: bytes, signature: Any, trusted: dict[str, str] | None = None
+) -> SignatureStatus:
+    """Check a parsed ``signature.json`` (None: unsigned) against the manifest bytes."""
+    if signature is None:
+        return SignatureStatus("unsigned")
+    if not isinstance(signature, dict) or signature.get("algorithm") != ALGORITHM:
+        return SignatureStatus("bad", reason="signature.json is not an Ed25519 signature")
+    try:
+        pub = base64.b64decode(str(signature.get("public_key", "")), validate=True)
+        sig = base64.b64decode(str(signature.get("signature", "")), validate=True)
+    except ValueError:
+        return SignatureStatus("bad", reason="signature.json is not valid base64")
+    if len(pub) != 32 or len(sig) != 64:
+        return SignatureStatus(
+            "bad", reason="signature.json has a key or signature of the wrong size"
+        )
+    fp = fingerprint(pub)
+    if signature.get("fingerprint") != fp:
+        return SignatureStatus(
+            "bad", fp, "the stated fingerprint does not belong to the public key"
+        )
+    from cryptography.exceptions import InvalidSignature
+
+    try:
+        _crypto().Ed25519PublicKey.from_public_bytes(pub).verify(sig, manifest_bytes)
+    except InvalidSignature:
+        return SignatureStatus(
+            "bad", fp, "the signature does not match manifest.json (changed after signing)"
+        )
+    except ValueError:
+        return SignatureStatus("bad", fp, "the public key is not a valid Ed25519 key")
+    names = trusted if trusted is not None else load_trusted()
+    return SignatureStatus("signed", fp, trusted_as=names.get(fp, ""))
+
+
+def check_bundle(bundle: Any, trusted: dict[str, str] | None = None) -> SignatureStatus:
+    """The signature status of an opened ``engine.bundle.Bundle``."""
+    if "signature.json" in bundle.tampered:
+        return SignatureStatus("bad", reason="signature.json is not readable")
+    raw = getattr(bundle, "signature_present", False)
+    if raw and bundle.signature is None:
+        return SignatureStatus("bad", reason="signature.json does not fit its schema")
+    return verify_signature(bundle.manifest_bytes, bundle.signature, trusted)
+
+
+# -- trusted fingerprints -------------------------------------------------------------------
+
+
+def trusted_keys_path() -> Path:
+    """``<data folder>/trusted-keys.json`` (``ARL_TRUSTED_KEYS`` overrides, for tests)."""
+    env = os.environ.get("ARL_TRUSTED_KEYS")
+    if env:
+        return Path(env)
+    from engine.workspace import default_home
+
+    return default_home() / "trusted-keys.json"
+
+
+def load_trusted(path: Path | None = None) -> dict[str, str]:
+    """Fingerprint -> name; {} when the file is missing or unreadable."""
+    p = path or trusted_keys_path()
+    try:
+        if not p.is_file() or p.stat().st_size > 1_000_000:
+            return {}
+        obj = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(obj, dict):
+        return {}
+    return {str(k): str(v) for k, v in obj.items() if isinstance(v, str)}
+
+
+def normalise_fingerprint(text: str) -> str | None:
+    """``text`` as a fingerprint ("3f2a 9c01 77be 0d42"), or None when it is not 16 hex
+    digits (spaces and colons are ignored)."""
+    digits = "".join(ch for ch in text.lower() if ch not in " :-")
+    if len(digits) != 16 or any(ch not in "0123456789abcdef" for ch in digits):
+        return None
+    return " ".join(digits[i : i + 4] for i in range(0, 16, 4))
+
+
+def set_trusted(fp: str, name: str, path: Path | None = None) -> dict[str, str]:
+    """Name a trusted fingerprint (an empty name removes it); written atomically.
+    Raises ValueError for a malformed fingerprint, OSError when it cannot be written."""
+    norm = normalise_fingerprint(fp)
+    if norm is None:
+        raise ValueError(f"{fp!r} is not a fingerprint (16 hex digits)")
+    p = path or trusted_keys_path()
+    names = load_trusted(p)
+    if name.strip():
+        names[norm] = name.strip()
+    else:
+        names.pop(norm, None)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_name(p.name + ".tmp")
+    try:
+        tmp.write_text(json.dumps(names, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        tmp.replace(p)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return names

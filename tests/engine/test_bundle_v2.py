@@ -1,0 +1,366 @@
+"""arl-bundle/2: lossless verdicts, schemas, re-derivation, signatures, caps and refusals."""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from engine import signing
+from engine.bundle import (
+    FORMAT,
+    BundleError,
+    export_zip,
+    open_bundle,
+    verify_bundle,
+    write_bundle,
+)
+from engine.bundle_archive import push_refusal, stored_size
+from engine.bundle_schema import check_file
+from engine.cli import main as arl
+from engine.rederive import rederive
+from tests.engine.test_bundle import make_bundle
+from tests.helpers.scripted_server import ClaimWithoutEditing
+
+ROOT = Path(__file__).resolve().parents[2]
+V1_BUNDLE = ROOT / "tests" / "data" / "bundle-v1-demo"
+
+
+@pytest.fixture(scope="module")
+def claimed(tmp_path_factory):
+    """A two-round run whose agent claims everything and edits nothing (reopens)."""
+    return make_bundle(tmp_path_factory.mktemp("c"), agent=ClaimWithoutEditing(), rounds=2)
+
+
+@pytest.fixture(autouse=True)
+def _trusted_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("ARL_TRUSTED_KEYS", str(tmp_path / "trusted.json"))
+
+
+def _rehash(folder: Path, *names: str) -> None:
+    man = json.loads((folder / "manifest.json").read_text())
+    for n in names:
+        man["files"][n] = hashlib.sha256((folder / n).read_bytes()).hexdigest()
+    (folder / "manifest.json").write_text(json.dumps(man, indent=1))
+
+
+def _copy(src: Path, dest: Path) -> Path:
+    shutil.copytree(src, dest)
+    return dest
+
+
+# -- lossless ------------------------------------------------------------------------------
+
+
+def test_verdicts_carry_their_evidence_per_round_and_final(claimed):
+    v = json.loads((claimed / "verdicts.json").read_text())
+    assert json.loads((claimed / "manifest.json").read_text())["format"] == FORMAT
+    assert [r["round"] for r in v["rounds"]] == [1, 2]
+    for record in v["rounds"]:
+        assert {"unusable", "collateral", "reopened", "tokens"} <= set(record)
+        for item in record["verdicts"]:
+            for key in ("method", "confidence", "note", "offsets_repaired", "approximate"):
+                assert key in item, key
+            assert item["v1"]["text"] and isinstance(item["v1"]["start"], int)
+    # The agent resolved without editing: round 1 reopened every comment, with its reason.
+    r1 = v["rounds"][0]
+    assert {r["comment_id"] for r in r1["reopened"]} == {"c1", "c2", "c3"}
+    by_id = {i["comment_id"]: i for i in r1["verdicts"]}
+    for r in r1["reopened"]:
+        assert by_id[r["comment_id"]]["reopen_reason"] == r["reason"]
+        assert r["message"].startswith("VERIFICATION")
+    for name in ("verdicts.json", "metrics.json", "claims.json", "trace.json", "manifest.json"):
+        assert check_file(name, json.loads((claimed / name).read_text())) == [], name
+
+
+def test_schema_files_in_docs_are_current():
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "make_bundle_schemas.py"), "--check"],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stdout
+
+
+def test_a_real_run_re_derives_exactly(claimed):
+    res = rederive(open_bundle(claimed))
+    assert res.ok and not res.engine_changed, [d.line() for d in res.differences]
+    assert verify_bundle(claimed).ok
+
+
+# -- re-derived, never trusted ---------------------------------------------------------------
+
+
+def test_forged_verdict_with_rehashed_manifest_is_named(claimed, tmp_path, capsys):
+    b = _copy(claimed, tmp_path / "forged")
+    v = json.loads((b / "verdicts.json").read_text())
+    v["final"][1]["verdict"] = "edited"
+    (b / "verdicts.json").write_text(json.dumps(v))
+    m = json.loads((b / "metrics.json").read_text())
+    m["attribution_rate"] = {"value": 1.0, "numerator": 3, "denominator": 3}
+    (b / "metrics.json").write_text(json.dumps(m))
+    _rehash(b, "verdicts.json", "metrics.json")
+    assert verify_bundle(b, deep=False).ok  # the hashes alone are fooled
+    assert arl(["bundle", "verify", str(b)]) == 3
+    out = capsys.readouterr().out.splitlines()
+    assert "DIFFERENT final: comment c2: verdict: stored 'edited', recomputed 'untouched'" in out
+    assert any(
+        line.startswith("DIFFERENT final: metric attribution_rate: stored '1.0 (3 / 3)'")
+        for line in out
+    )
+    assert any("same engine" in line for line in out)
+    # export refuses it too
+    assert arl(["bundle", "export", str(b), str(tmp_path / "f.zip")]) == 3
+    assert not (tmp_path / "f.zip").exists()
+
+
+def test_forged_round_verdict_and_reopen_reason(claimed, tmp_path, capsys):
+    b = _copy(claimed, tmp_path / "forged")
+    v = json.loads((b / "verdicts.json").read_text())
+    v["rounds"][0]["verdicts"][0]["confidence"] = 0.5
+    v["rounds"][0]["reopened"][0]["reason"] = "because I said so"
+    (b / "verdicts.json").write_text(json.dumps(v))
+    _rehash(b, "verdicts.json")
+    assert arl(["bundle", "verify", str(b)]) == 3
+    out = capsys.readouterr().out
+    cid = v["rounds"][0]["verdicts"][0]["comment_id"]
+    assert f"round 1: comment {cid}: confidence: stored 0.5, recomputed 1.0" in out
+    assert "reopen reason: stored 'because I said so'" in out
+
+
+def test_engine_change_is_not_called_tampering(claimed, tmp_path, capsys):
+    b = _copy(claimed, tmp_path / "older")
+    v = json.loads((b / "verdicts.json").read_text())
+    v["final"][0]["method"] = "fuzzy"
+    (b / "verdicts.json").write_text(json.dumps(v))
+    man = json.loads((b / "manifest.json").read_text())
+    man["app_version"] = "0.0.9"
+    man["files"]["verdicts.json"] = hashlib.sha256((b / "verdicts.json").read_bytes()).hexdigest()
+    (b / "manifest.json").write_text(json.dumps(man))
+    res = rederive(open_bundle(b))
+    assert res.engine_changed and not res.forged
+    assert "Scored by 0.0.9" in res.headline() and "not tampering" in res.headline()
+    assert arl(["bundle", "verify", str(b)]) == 3
+    out = capsys.readouterr().out
+    assert "RESCORED final: comment c1: method: stored 'fuzzy', recomputed 'exact'" in out
+
+
+def test_tokens_are_re_derived_from_the_trace(claimed, tmp_path, capsys):
+    b = _copy(claimed, tmp_path / "tok")
+    man = json.loads((b / "manifest.json").read_text())
+    man["tokens"] = 5
+    (b / "manifest.json").write_text(json.dumps(man))
+    assert arl(["bundle", "verify", str(b)]) == 3
+    assert "DIFFERENT run: tokens: stored 5, recomputed" in capsys.readouterr().out
+
+
+def test_previous_format_opens_and_is_marked(capsys):
+    b = open_bundle(V1_BUNDLE)
+    assert b.format == "arl-bundle/1" and b.old_format and not b.problems
+    assert rederive(b).ok
+    assert arl(["bundle", "verify", str(V1_BUNDLE)]) == 0
+    assert "older format" in capsys.readouterr().out
+
+
+def test_wrong_types_are_problems_not_crashes(claimed, tmp_path, capsys):
+    b = _copy(claimed, tmp_path / "types")
+    m = json.loads((b / "metrics.json").read_text())
+    m["attribution_rate"]["value"] = "100%"
+    (b / "metrics.json").write_text(json.dumps(m))
+    v = json.loads((b / "verdicts.json").read_text())
+    v["final"] = [1, 2, 3]
+    (b / "verdicts.json").write_text(json.dumps(v))
+    (b / "claims.json").write_text('{"rounds": [], "final": {"comments": 1' + "0" * 5000 + "}}")
+    _rehash(b, "metrics.json", "verdicts.json", "claims.json")
+    opened = open_bundle(b)
+    text = "\n".join(opened.problems)
+    assert "metrics.json: attribution_rate.value" in text
+    assert "verdicts.json: final.0" in text
+    assert "claims.json is not usable JSON" in text
+    assert opened.metrics == {} and opened.verdicts == {}
+    assert arl(["bundle", "show", str(b)]) == 0
+    assert arl(["bundle", "verify", str(b)]) == 3
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+
+
+# -- signatures ------------------------------------------------------------------------------
+
+
+def _signed(src: Path, dest: Path, key: bytes) -> Path:
+    """Re-write ``src`` as a signed bundle (the engine's own writer)."""
+    return write_bundle(dest, _content(src, key))
+
+
+def _content(src: Path, key: bytes | None):
+    b = open_bundle(src)
+    from engine.bundle import BundleContent
+
+    content = BundleContent(
+        run_id=b.manifest["run_id"],
+        status=b.status,
+        reason=b.reason,
+        app_version=b.manifest["app_version"],
+        created_at=b.manifest["created_at"],
+        finished_at=b.manifest["finished_at"],
+        model=b.model,
+        base_url=b.manifest["base_url"],
+        document_title=b.document_title,
+        document_kind=b.document_kind,
+        given_version_id=b.manifest["given_version_id"],
+        v1=b.version("v1").source,
+        rounds=[
+            (v.version_id, v.source, v.summary, v.round)
+            for v in b.versions
+            if v.name.startswith("round-")
+        ],
+        comments_before=[c.to_json() for c in b.comments_before],
+        comments_after=[c.to_json() for c in b.comments_after],
+        claims=b.claims,
+        trace=b.trace,
+        verdicts=b.verdicts,
+        metrics={k: m.to_json() for k, m in b.metrics.items()},
+        tokens=b.manifest["tokens"],
+        rounds_run=b.manifest["rounds"],
+        signing_key=key,
+    )
+    return content
+
+
+def test_signature_round_trips_through_zip_export(claimed, tmp_path, capsys):
+    key = signing.new_private_key()
+    fp = signing.key_fingerprint(key)
+    b = _signed(claimed, tmp_path / "signed", key)
+    assert (b / "signature.json").is_file()
+    res = verify_bundle(b)
+    assert res.ok and res.signature.state == "signed" and res.signature.fingerprint == fp
+    z = tmp_path / "signed.zip"
+    assert arl(["bundle", "export", str(b), str(z)]) == 0
+    zres = verify_bundle(z)
+    assert zres.ok and zres.signature.fingerprint == fp
+    capsys.readouterr()
+    assert arl(["bundle", "verify", str(z)]) == 0
+    assert f"signed by {fp} (an unknown key: not trusted)" in capsys.readouterr().out
+    assert arl(["bundle", "trust", fp.replace(" ", ""), "the review team's laptop"]) == 0
+    capsys.readouterr()
+    assert arl(["bundle", "verify", str(z)]) == 0
+    assert f"signed by {fp} (trusted: the review team's laptop)" in capsys.readouterr().out
+
+
+def test_bad_signature_and_unknown_signer_told_apart(claimed, tmp_path, capsys):
+    key = signing.new_private_key()
+    b = _signed(claimed, tmp_path / "signed", key)
+    # Unknown signer: a valid signature by a key nobody trusts -> verifies, says so.
+    assert verify_bundle(b).signature.state == "signed"
+    assert not verify_bundle(b).signature.trusted
+    # Bad signature: the manifest changed after signing (hashes still consistent).
+    bad = _copy(b, tmp_path / "bad")
+    man = json.loads((bad / "manifest.json").read_text())
+    man["model"] = "a better model"
+    (bad / "manifest.json").write_text(json.dumps(man, indent=1) + "\n")
+    res = verify_bundle(bad)
+    assert res.signature.state == "bad" and not res.ok
+    assert arl(["bundle", "verify", str(bad)]) == 3
+    assert "BAD SIGNATURE: the signature does not match manifest.json" in capsys.readouterr().out
+    # A signature re-made with another key but the first key's fingerprint: bad, not unknown.
+    other = _copy(b, tmp_path / "other")
+    sig = signing.sign_manifest((other / "manifest.json").read_bytes(), signing.new_private_key())
+    sig["fingerprint"] = signing.key_fingerprint(key)
+    (other / "signature.json").write_text(json.dumps(sig))
+    assert verify_bundle(other).signature.state == "bad"
+    # Unsigned is neither.
+    assert verify_bundle(claimed).signature.state == "unsigned"
+
+
+# -- caps and refusals ------------------------------------------------------------------------
+
+
+def test_zip_bomb_of_json_values_is_refused_quickly(claimed, tmp_path):
+    z = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(z, "w", zipfile.ZIP_DEFLATED) as zf:
+        for p in sorted(claimed.rglob("*")):
+            if p.is_file() and p.name != "trace.json":
+                zf.write(p, p.relative_to(claimed).as_posix())
+        zf.writestr("trace.json", b"[" + b"[]," * (30 * 1024 * 1024 // 3) + b"[]]")
+    assert z.stat().st_size < 400_000
+    t0 = time.monotonic()
+    b = open_bundle(z)
+    assert time.monotonic() - t0 < 10
+    assert any("trace.json holds more than" in p for p in b.problems)
+
+
+def test_declared_sizes_are_enforced_while_inflating(tmp_path, monkeypatch):
+    import engine.bundle_archive as archive
+
+    monkeypatch.setattr(archive, "MAX_FILE_BYTES", 10_000)
+    z = tmp_path / "liar.zip"
+    with zipfile.ZipFile(z, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("manifest.json", b"{}")
+        zf.writestr("big.json", b" " * 50_000)
+    with pytest.raises(BundleError, match=r"more than the limit|larger than declared"):
+        open_bundle(z)
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
+def test_devices_and_pipes_are_refused(tmp_path, capsys):
+    assert arl(["bundle", "verify", "/dev/zero"]) == 2
+    fifo = tmp_path / "fifo.zip"
+    os.mkfifo(fifo)
+    assert arl(["bundle", "show", str(fifo)]) == 2
+    err = capsys.readouterr().err
+    assert "not a regular file" in err and "Traceback" not in err
+
+
+def test_export_refuses_the_bundles_own_files_and_folder(claimed, tmp_path, capsys):
+    b = _copy(claimed, tmp_path / "b")
+    before = (b / "manifest.json").read_bytes()
+    assert arl(["bundle", "export", str(b), str(b / "manifest.json")]) == 2
+    assert arl(["bundle", "export", str(b), str(b / "copy.zip")]) == 2
+    assert arl(["bundle", "export", str(b), str(b / "document" / "x.zip")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("inside the bundle folder") == 3
+    assert (b / "manifest.json").read_bytes() == before
+    assert verify_bundle(b).ok
+
+
+def test_export_out_of_disk_leaves_no_tmp(claimed, tmp_path, monkeypatch, capsys):
+    def full(self, *a, **k):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(zipfile.ZipFile, "writestr", full)
+    dest = tmp_path / "out" / "b.zip"
+    assert arl(["bundle", "export", str(claimed), str(dest)]) == 2
+    assert "No space left on device" in capsys.readouterr().err
+    assert not dest.exists() and list(dest.parent.iterdir()) == []
+    with pytest.raises(BundleError):
+        export_zip(claimed, dest)
+    assert list(dest.parent.iterdir()) == []
+
+
+def test_writer_refuses_what_the_reader_would(claimed, tmp_path, monkeypatch):
+    import engine.bundle_archive as archive
+
+    content = _content(claimed, signing.new_private_key())
+    monkeypatch.setattr(archive, "MAX_FILE_BYTES", 5_000)
+    with pytest.raises(BundleError, match="over the limit of 5,000"):
+        write_bundle(tmp_path / "big", content)
+    assert not (tmp_path / "big").exists()
+
+
+def test_push_refusal_names_the_limit(monkeypatch):
+    import engine.bundle_archive as archive
+
+    assert push_refusal("<p>short</p>", "html", 0) is None
+    monkeypatch.setattr(archive, "MAX_DOCUMENTS_BYTES", 1_000)
+    msg = push_refusal("x" * 600, "html", 0)
+    assert msg is not None and "1,000 bytes" in msg
+    assert stored_size("a&b", "text") > stored_size("a&b", "html")
