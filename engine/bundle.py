@@ -98,6 +98,7 @@ __all__ = [
     "BundleVersion",
     "VerifyResult",
     "claims_from_json",
+    "content_of",
     "export_zip",
     "extract_zip",
     "open_bundle",
@@ -572,6 +573,45 @@ def claims_from_json(obj: Any) -> ClaimReport | None:
         if isinstance(c, dict)
     ]
     return ClaimReport(comments=items, notes=str(obj.get("notes", "")))
+
+
+def content_of(bundle: Bundle, **changes: Any) -> BundleContent:
+    """The ``BundleContent`` an opened bundle was written from (the documents, comments,
+    claims, trace, verdicts and metrics as stored), with ``changes`` applied: for writing it
+    again signed (``signing_key=...``) or, in test fixtures, with another status."""
+    m = bundle.manifest
+    fields: dict[str, Any] = dict(
+        run_id=str(m.get("run_id", "")),
+        status=bundle.status,
+        reason=bundle.reason,
+        app_version=str(m.get("app_version", "")),
+        created_at=str(m.get("created_at", "")),
+        finished_at=str(m.get("finished_at", "")),
+        model=bundle.model,
+        base_url=str(m.get("base_url", "")),
+        document_title=bundle.document_title,
+        document_kind=bundle.document_kind,
+        given_version_id=str(m.get("given_version_id", "")),
+        v1=bundle.version("v1").source,
+        rounds=[
+            (v.version_id, v.source, v.summary, int(v.round or 0))
+            for v in bundle.versions
+            if v.name.startswith("round-")
+        ],
+        comments_before=[c.to_json() for c in bundle.comments_before],
+        comments_after=[c.to_json() for c in bundle.comments_after],
+        claims=bundle.claims,
+        trace=bundle.trace,
+        verdicts=bundle.verdicts,
+        metrics={k: v.to_json() for k, v in bundle.metrics.items()},
+        tokens=m.get("tokens"),
+        rounds_run=int(m.get("rounds") or 0),
+        scripted=bundle.scripted,
+        settings=dict(m.get("settings") or {}),
+        agent_mode=m.get("agent_mode"),
+    )
+    fields.update(changes)
+    return BundleContent(**fields)
 
 
 def open_bundle(path: str | os.PathLike[str]) -> Bundle:

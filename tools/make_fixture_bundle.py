@@ -1,16 +1,24 @@
-"""Writes tests/data/bundle-min/: a tiny hand-made evidence bundle in the layout of
-docs/bundle.md, for the GUI tests. Its verdicts and metrics are written by hand (the GUI renders
-what a bundle says; it never computes). Its manifest says it is a scripted fixture.
+"""Writes tests/data/bundle-min/: a tiny evidence bundle for the GUI tests, written by the
+engine itself: the real review loop runs over HTTP against a scripted agent
+(``tests/helpers/scripted_server.py``) that edits c1, claims c2 without editing it (the
+integrity control reopens it), deletes c3's sentence, changes a sentence nobody commented on,
+and meets c4, a comment made on an older draft (stale anchor). Every verdict and metric is
+the engine's own, so the bundle re-derives exactly; its manifest says it is scripted.
 
-Run: ``uv run python tools/make_fixture_bundle.py``.
+``build(out, status=..., reason=...)`` writes another status through the engine's writer
+(``engine.bundle.content_of``) for tests of failed or cancelled runs.
+
+Run: ``uv run python tools/make_fixture_bundle.py [OUT]``.
 """
 
 from __future__ import annotations
 
-import json
+import asyncio
 import shutil
 import sys
+import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -40,17 +48,10 @@ T2 = (
     "Requests go to the line manager by email."
     "This policy is reviewed every two years."
 )
-STALE = "ATTRIBUTION: STALE ANCHOR - quote not found in current version; comment left unresolved"
-VERIFY = "VERIFICATION: MODEL CLAIMED ADDRESSED - ANCHORED TEXT UNCHANGED"
 
 
 def u16(text: str, cp: int) -> int:
     return len(text[:cp].encode("utf-16-le")) // 2
-
-
-def span(text: str, quote: str) -> dict:
-    i = text.index(quote)
-    return {"start": u16(text, i), "end": u16(text, i + len(quote)), "text": quote}
 
 
 def anchor(quote: str, text: str = T1) -> dict:
@@ -65,40 +66,33 @@ def anchor(quote: str, text: str = T1) -> dict:
     }
 
 
-def build(out: Path, status: str = "completed", reason: str = "") -> Path:
-    if out.exists():
-        shutil.rmtree(out)
-    comments = [
-        {
-            "id": "c1",
-            "body": "Two days is out of date: the board agreed three.",
-            "author": "Ana (HR)",
-            "anchor": anchor("up to two days a week"),
+def comments() -> list[dict]:
+    def c(cid: str, body: str, author: str, quote: str) -> dict:
+        return {
+            "id": cid,
+            "body": body,
+            "author": author,
+            "anchor": anchor(quote),
             "status": "open",
             "actionable": True,
             "created_on_version_id": "v1",
             "thread": [],
-        },
-        {
-            "id": "c2",
-            "body": "Say which form to use instead of email.",
-            "author": "Ben (Legal)",
-            "anchor": anchor("by email"),
-            "status": "open",
-            "actionable": True,
-            "created_on_version_id": "v1",
-            "thread": [],
-        },
-        {
-            "id": "c3",
-            "body": "Equipment is covered by the separate IT policy; remove this.",
-            "author": "Ana (HR)",
-            "anchor": anchor("Equipment is provided by the IT team on request."),
-            "status": "open",
-            "actionable": True,
-            "created_on_version_id": "v1",
-            "thread": [],
-        },
+        }
+
+    return [
+        c(
+            "c1",
+            "Two days is out of date: the board agreed three.",
+            "Ana (HR)",
+            "up to two days a week",
+        ),
+        c("c2", "Say which form to use instead of email.", "Ben (Legal)", "by email"),
+        c(
+            "c3",
+            "Equipment is covered by the separate IT policy; remove this.",
+            "Ana (HR)",
+            "Equipment is provided by the IT team on request.",
+        ),
         {
             "id": "c4",
             "body": "Annual leave belongs in another document.",
@@ -117,155 +111,73 @@ def build(out: Path, status: str = "completed", reason: str = "") -> Path:
             "thread": [],
         },
     ]
-    after = json.loads(json.dumps(comments))
-    after[0]["status"] = "resolved"
-    after[0]["thread"] = [
-        {
-            "author": "agent",
-            "body": "Changed to three days.",
-            "kind": "resolve",
-            "created_at": "2026-11-30T10:00:05Z",
-        }
-    ]
-    after[1]["status"] = "open"
-    after[1]["thread"] = [
-        {
-            "author": "agent",
-            "body": "Done.",
-            "kind": "resolve",
-            "created_at": "2026-11-30T10:00:06Z",
-        },
-        {
-            "author": "integrity control",
-            "body": VERIFY + ": the anchored text is unchanged.",
-            "kind": "reopen",
-            "created_at": "2026-11-30T10:00:09Z",
-        },
-    ]
-    after[2]["status"] = "resolved"
-    after[3]["thread"] = [
-        {
-            "author": "integrity control",
-            "body": STALE,
-            "kind": "reply",
-            "created_at": "2026-11-30T10:00:09Z",
-        }
-    ]
-    i2 = T2.index("two years")
-    verdicts = [
-        {
-            "comment_id": "c1",
-            "verdict": "edited",
-            "v1": span(T1, "up to two days a week"),
-            "v2": span(T2, "up to three days a week"),
-            "method": "fuzzy",
-            "markup_changed": False,
-            "claim": "addressed",
-            "claim_agrees": True,
-            "message": None,
-            "confidence": 0.86,
-            "offsets_repaired": False,
-            "approximate": True,
-            "note": "rewritten in place",
-        },
-        {
-            "comment_id": "c2",
-            "verdict": "untouched",
-            "v1": span(T1, "by email"),
-            "v2": span(T2, "by email"),
-            "method": "exact",
-            "markup_changed": False,
-            "claim": "addressed",
-            "claim_agrees": False,
-            "message": VERIFY,
-        },
-        {
-            "comment_id": "c3",
-            "verdict": "deleted",
-            "v1": span(T1, "Equipment is provided by the IT team on request."),
-            "v2": None,
-            "method": "none",
-            "markup_changed": False,
-            "claim": "addressed",
-            "claim_agrees": True,
-            "message": None,
-        },
-        {
-            "comment_id": "c4",
-            "verdict": "stale_anchor",
-            "v1": None,
-            "v2": None,
-            "method": "none",
-            "markup_changed": False,
-            "claim": None,
-            "claim_agrees": None,
-            "message": STALE,
-        },
-    ]
-    metrics = {
-        "attribution_rate": {"value": 1 / 3, "numerator": 1, "denominator": 3},
-        "collateral_churn": {"value": 10 / 69, "numerator": 10, "denominator": 69},
-        "claim_accuracy": {"value": 2 / 3, "numerator": 2, "denominator": 3},
-        "cost_per_attributed_fix": {"value": 1234, "numerator": 1234, "denominator": 1},
-        "rounds_to_converge": {
-            "value": None,
-            "reason": "did not converge within the round limit (1 round)",
-        },
-    }
-    report = {
-        "comments": [
-            {
-                "comment_id": "c1",
-                "claim": "addressed",
-                "change_summary": "two -> three",
-                "rationale": "",
-            },
-            {"comment_id": "c2", "claim": "addressed", "change_summary": "done", "rationale": ""},
-            {
-                "comment_id": "c3",
-                "claim": "addressed",
-                "change_summary": "removed",
-                "rationale": "",
-            },
-        ],
-        "notes": "",
-    }
-    collateral = [
-        {"start": u16(T2, T2.index("every two years") + 6), "end": u16(T2, i2 + len("two years"))}
-    ]
-    from engine.bundle import BundleContent, write_bundle
 
-    content = BundleContent(
-        run_id="run-fixture",
-        status=status,
-        reason=reason or "the round limit of 1 was reached with 1 comment(s) unresolved",
-        app_version="0.1.0",
-        created_at="2026-11-30T10:00:00Z",
-        finished_at="2026-11-30T10:00:10Z",
-        model="scripted test fixture",
-        base_url="http://127.0.0.1:0/v1",
-        document_title="Remote work policy",
-        document_kind="html",
-        given_version_id="v1",
-        v1=V1,
-        rounds=[("v2", V2, "c1: two -> three days; c3: removed the equipment sentence", 1)],
-        comments_before=comments,
-        comments_after=after,
-        claims={"rounds": [{"round": 1, "report": report, "raw": ""}], "final": report},
-        trace={"calls": [], "note": "hand-made test fixture"},
-        verdicts={
-            "rounds": [{"round": 1, "version_id": "v2", "verdicts": verdicts, "metrics": metrics}],
-            "final": verdicts,
-            "unusable": [],
-            "collateral": collateral,
-        },
-        metrics=metrics,
-        tokens=1234,
-        rounds_run=1,
-        scripted=True,
-    )
+
+def _agent_class() -> Any:
+    from tests.helpers.scripted_server import ScriptedAgent
+
+    class FixtureAgent(ScriptedAgent):
+        """Pushes V2 (c1 edited, c3's sentence gone, a collateral change); resolves c1-c3,
+        replies to c4; claims c1-c3 addressed and c4 stale."""
+
+        def edit(self, content: str, comments: list[dict[str, Any]]) -> str:
+            return V2
+
+        def dispositions(self, comments, content, new):
+            calls = []
+            for c in comments:
+                if c["id"] == "c4":
+                    calls.append(
+                        ("reply_comment", {"comment_id": "c4", "body": "Not in this version."})
+                    )
+                else:
+                    calls.append(("resolve_comment", {"comment_id": c["id"], "note": "done"}))
+            return calls
+
+        def claim_for(self, cid: str) -> str:
+            return "stale_anchor" if cid == "c4" else "addressed"
+
+    return FixtureAgent()
+
+
+async def _run(tmp: Path) -> Path:
+    from engine.agent import AgentConfig
+    from engine.models import Comment
+    from engine.run import prepare_document, run_review
+    from engine.workspace import Workspace
+    from tests.helpers.scripted_server import ScriptedServer
+
+    ws = Workspace(tmp / "ws.sqlite3")
+    try:
+        doc = prepare_document(
+            ws, "Remote work policy", V1, "html", [Comment.from_json(c) for c in comments()]
+        )
+        with ScriptedServer(_agent_class()) as srv:
+            cfg = AgentConfig(
+                base_url=srv.base_url, model=srv.model, api_key=None, request_timeout=10
+            )
+            outcome = await run_review(ws, doc, cfg, rounds=1, out_dir=tmp / "out", scripted=True)
+    finally:
+        ws.close()
+    assert outcome.bundle is not None, outcome.reason
+    return outcome.bundle
+
+
+def build(out: Path, status: str = "completed", reason: str = "") -> Path:
+    """Run the scripted review and write its bundle to ``out`` (replaced); with ``status``
+    other than completed, the same bundle written again by the engine with that status."""
+    from engine.bundle import content_of, open_bundle, write_bundle
+
+    if out.exists():
+        shutil.rmtree(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    return write_bundle(out, content)
+    with tempfile.TemporaryDirectory() as tmp:
+        made = asyncio.run(_run(Path(tmp)))
+        if status == "completed" and not reason:
+            shutil.copytree(made, out)
+            return out
+        b = open_bundle(made)
+        return write_bundle(out, content_of(b, status=status, reason=reason or b.reason))
 
 
 if __name__ == "__main__":

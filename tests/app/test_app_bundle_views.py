@@ -184,26 +184,13 @@ def test_window_state_and_recent_bundles_persist(qtbot, tmp_path):
 def test_real_run_facts_in_the_banner(qtbot, window, tmp_path):
     """A run that pushed nothing and whose report was unusable says so in words."""
 
-    from engine.bundle import BundleContent, write_bundle
+    from engine.bundle import content_of, open_bundle, write_bundle
 
-    mod = _fixture_module()
-    src = load_bundle(DATA / "bundle-min")
-    content = BundleContent(
-        run_id="r",
-        status="completed",
+    src = open_bundle(DATA / "bundle-min")
+    content = content_of(
+        src,
         reason="the round limit of 1 was reached",
-        app_version="0",
-        created_at="",
-        finished_at="",
-        model="tiny",
-        base_url="http://x/v1",
-        document_title="Memo",
-        document_kind="html",
-        given_version_id="v1",
-        v1=mod.V1,
         rounds=[],
-        comments_before=src.comments_before,
-        comments_after=src.comments_before,
         claims={
             "rounds": [],
             "final": {
@@ -213,11 +200,6 @@ def test_real_run_facts_in_the_banner(qtbot, window, tmp_path):
                 "problem": 'the report has no "comments" list',
             },
         },
-        trace={},
-        verdicts={"rounds": [], "final": src.verdicts[1:2], "unusable": []},
-        metrics=src.metrics,
-        tokens=None,
-        rounds_run=1,
     )
     path = write_bundle(tmp_path / "b", content)
     open_and_wait(qtbot, window, path)
@@ -243,7 +225,7 @@ def test_publish_asks_first_naming_the_document(qtbot, window):
     open_and_wait(qtbot, window, DATA / "bundle-min")
     window.scorecard.ask_publish()
     box = window.scorecard._confirm
-    assert "Scorecard: Remote work policy (scripted test fixture)" in box.text()
+    assert "Scorecard: Remote work policy (scripted-model)" in box.text()
     with qtbot.waitSignal(window.scorecard.published, timeout=5000):
         box.done(QMessageBox.StandardButton.Yes)
 
@@ -326,7 +308,9 @@ def test_plain_text_bundle_renders_its_text_exactly(qtbot, window, tmp_path):
     c = Comment(
         id="c1", body="Which day?", anchor=Anchor(quote="Monday", start_offset=u, end_offset=u + 6)
     )
-    j = score(Version.from_source(t1, "text"), Version.from_source(t2, "text", "v2"), [c]).to_json()
+    j = score(Version.from_source(t1, "text"), Version.from_source(t2, "text", "v2"), [c]).to_json(
+        extended=True
+    )
     path = write_bundle(
         tmp_path / "t",
         BundleContent(
@@ -345,9 +329,17 @@ def test_plain_text_bundle_renders_its_text_exactly(qtbot, window, tmp_path):
             rounds=[("v2", t2, "", 1)],
             comments_before=[c.to_json()],
             comments_after=[c.to_json()],
-            claims={},
-            trace={},
-            verdicts={"rounds": [], "final": j["verdicts"], "unusable": []},
+            claims={"rounds": [], "final": None},
+            trace={
+                "entries": [],
+                "usage": {"calls": 0, "total_tokens": 0, "calls_without_usage": 0},
+            },
+            verdicts={
+                "rounds": [],
+                "final": j["verdicts"],
+                "unusable": j["unusable"],
+                "collateral": j["collateral"],
+            },
             metrics=j["metrics"],
             tokens=None,
             rounds_run=1,

@@ -52,34 +52,16 @@ def test_different_comments_are_not_paired_by_id_alone(qtbot, tmp_path):
     import json
 
     from app.bundledata import load_bundle
-    from engine.bundle import BundleContent, write_bundle
+    from engine.bundle import content_of, open_bundle, write_bundle
 
     src = load_bundle(DATA / "bundle-min")
     before = json.loads(json.dumps(src.comments_before))
     before[0]["anchor"]["quote"] = "something else entirely"
-    mod = _fixture_module()
-    content = BundleContent(
-        run_id="r",
-        status="completed",
-        reason="",
-        app_version="0",
-        created_at="",
-        finished_at="",
+    content = content_of(
+        open_bundle(DATA / "bundle-min"),
         model="other",
-        base_url="http://x/v1",
-        document_title="Memo",
-        document_kind="html",
-        given_version_id="v1",
-        v1=mod.V1,
-        rounds=[],
         comments_before=before,
         comments_after=before,
-        claims={},
-        trace={},
-        verdicts={"rounds": [], "final": src.verdicts, "unusable": []},
-        metrics=src.metrics,
-        tokens=None,
-        rounds_run=1,
     )
     other = write_bundle(tmp_path / "o", content)
     view = CompareView()

@@ -19,6 +19,7 @@ from engine import signing
 from engine.bundle import (
     FORMAT,
     BundleError,
+    content_of,
     export_zip,
     open_bundle,
     verify_bundle,
@@ -202,38 +203,7 @@ def _signed(src: Path, dest: Path, key: bytes) -> Path:
 
 
 def _content(src: Path, key: bytes | None):
-    b = open_bundle(src)
-    from engine.bundle import BundleContent
-
-    content = BundleContent(
-        run_id=b.manifest["run_id"],
-        status=b.status,
-        reason=b.reason,
-        app_version=b.manifest["app_version"],
-        created_at=b.manifest["created_at"],
-        finished_at=b.manifest["finished_at"],
-        model=b.model,
-        base_url=b.manifest["base_url"],
-        document_title=b.document_title,
-        document_kind=b.document_kind,
-        given_version_id=b.manifest["given_version_id"],
-        v1=b.version("v1").source,
-        rounds=[
-            (v.version_id, v.source, v.summary, v.round)
-            for v in b.versions
-            if v.name.startswith("round-")
-        ],
-        comments_before=[c.to_json() for c in b.comments_before],
-        comments_after=[c.to_json() for c in b.comments_after],
-        claims=b.claims,
-        trace=b.trace,
-        verdicts=b.verdicts,
-        metrics={k: m.to_json() for k, m in b.metrics.items()},
-        tokens=b.manifest["tokens"],
-        rounds_run=b.manifest["rounds"],
-        signing_key=key,
-    )
-    return content
+    return content_of(open_bundle(src), signing_key=key)
 
 
 def test_signature_round_trips_through_zip_export(claimed, tmp_path, capsys):
