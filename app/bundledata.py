@@ -5,9 +5,15 @@
 Raises ``BundleError`` (one plain sentence) when the bundle cannot be read at all; a bundle
 whose hashes fail still loads, with ``tampered`` naming the files.
 
-``annotate(data)`` asks the engine to score the bundle's own v1 and v2 again
-(``Bundle.rescore``) for what the bundle files do not store: the collateral ranges of v2 and
-each verdict's confidence and notes. It is CPU work: run it in an executor.
+An ``arl-bundle/2`` bundle is lossless: each verdict's evidence (confidence, notes, flags,
+reopen reason) and the collateral ranges come from the bundle itself. Only for an older
+``arl-bundle/1`` bundle does ``annotate(data)`` ask the engine to score v1 and v2 again for
+what it does not store; the views say so.
+
+``start_checks(data, listener)`` re-derives every verdict and metric from the bundle's own
+files (``engine.rederive``) on a worker thread (``app.jobs``), once per opened bundle, and
+calls each listener on the UI thread with the ``Rederivation`` (``data.rederivation``).
+``data.signature`` is the ``engine.signing.SignatureStatus`` (checked on load).
 
 Offsets in verdicts and collateral ranges count UTF-16 code units of each version's body
 textContent, as the engine wrote them.
@@ -15,6 +21,7 @@ textContent, as the engine wrote them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,6 +55,36 @@ class BundleData:
     collateral: list[dict[str, int]] | None = None
     extended: dict[str, dict[str, Any]] = field(default_factory=dict)
     source: Any = None  # the engine's Bundle
+    format: str = ""
+    old_format: bool = False
+    signature: Any = None  # engine.signing.SignatureStatus
+    reopened: dict[str, dict[str, Any]] = field(default_factory=dict)  # id -> last reopen
+    rederivation: Any = None  # engine.rederive.Rederivation, once checked
+    rederive_error: str = ""
+    _listeners: list[Callable[[Any], None]] = field(default_factory=list, repr=False)
+    _checking: bool = False
+
+    @property
+    def forged(self) -> bool:
+        """Stated figures the same engine does not re-derive (after the check ran)."""
+        return bool(self.rederivation is not None and self.rederivation.forged)
+
+    @property
+    def untrustworthy(self) -> bool:
+        """Tampered files, forged figures or a bad signature: every view and export
+        carries a TAMPERED mark."""
+        sig_bad = self.signature is not None and self.signature.bad
+        return bool(self.tampered) or self.forged or sig_bad
+
+    def tamper_marks(self) -> list[str]:
+        """Plain lines saying why the bundle is untrustworthy ([] when it is not)."""
+        out = [f"{n} does not match the manifest" for n in self.tampered]
+        if self.forged:
+            out.append(self.rederivation.headline())
+            out.extend(d.line() for d in self.rederivation.differences[:20])
+        if self.signature is not None and self.signature.bad:
+            out.append(self.signature.line())
+        return out
 
     @property
     def status(self) -> str:
@@ -127,6 +164,16 @@ def load_bundle(path: str | Path) -> BundleData:
         for i, r in enumerate(verdict_rounds, 1)
         if isinstance(r.get("metrics"), dict)
     ]
+    reopened: dict[str, dict[str, Any]] = {}
+    for r in verdict_rounds:
+        for item in r.get("reopened") or []:
+            if isinstance(item, dict):
+                reopened[str(item.get("comment_id"))] = dict(item, round=r.get("round"))
+    from engine import signing
+
+    extended = (
+        {} if b.old_format else {str(v.get("comment_id")): v for v in final if "confidence" in v}
+    )
     return BundleData(
         path=path,
         manifest=b.manifest,
@@ -146,8 +193,55 @@ def load_bundle(path: str | Path) -> BundleData:
         tampered=list(b.tampered),
         problems=problems,
         collateral=_ranges(verdicts_obj.get("collateral")),
+        extended=extended,
         source=b,
+        format=b.format,
+        old_format=b.old_format,
+        signature=signing.check_bundle(b),
+        reopened=reopened,
     )
+
+
+def start_checks(data: BundleData, listener: Callable[[Any], None] | None = None) -> None:
+    """Re-derive ``data`` off the UI thread (once); ``listener(rederivation)`` is called on
+    the UI thread when it is done (at once when it already is). A re-derivation that
+    raises leaves ``data.rederive_error`` set and calls listeners with None."""
+    if listener is not None:
+        if data.rederivation is not None or data.rederive_error:
+            listener(data.rederivation)
+            return
+        data._listeners.append(listener)
+    if data._checking or data.rederivation is not None or data.rederive_error:
+        return
+    data._checking = True
+    from app.jobs import run_in_thread
+    from engine.rederive import rederive
+
+    def done(result: Any) -> None:
+        data.rederivation = result
+        _notify(data)
+
+    def failed(exc: BaseException) -> None:
+        data.rederive_error = f"{type(exc).__name__}: {exc}"
+        _notify(data)
+
+    run_in_thread(lambda: rederive(data.source), done, failed)
+
+
+def _notify(data: BundleData) -> None:
+    data._checking = False
+    listeners, data._listeners = data._listeners, []
+    for fn in listeners:
+        fn(data.rederivation)
+
+
+def rederive_now(data: BundleData) -> Any:
+    """The re-derivation, computed here if it has not run yet (for exports)."""
+    if data.rederivation is None and not data.rederive_error:
+        from engine.rederive import rederive
+
+        data.rederivation = rederive(data.source)
+    return data.rederivation
 
 
 def annotate(data: BundleData) -> tuple[list[dict[str, int]], dict[str, dict[str, Any]]]:

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import present
+from app import bundledata, present
 from app.bundledata import BundleData, annotate
 from app.docview import STYLES, DocumentView
 from app.jobs import run_in_thread
@@ -90,6 +90,44 @@ def banner_for(data: BundleData) -> tuple[str, str]:
     if data.scripted:
         level = "warn" if level == "ok" else level
         parts.append("<b>Scripted demonstration</b>: no real model wrote this revision.")
+    rd = data.rederivation
+    if rd is not None and rd.differences:
+        level = "error" if rd.forged else ("warn" if level == "ok" else level)
+        lines = "".join(f"<li>{html.escape(d.line())}</li>" for d in rd.differences[:8])
+        more = f"<li>and {len(rd.differences) - 8} more</li>" if len(rd.differences) > 8 else ""
+        title = (
+            "TAMPERED: the stated verdicts or metrics are not what this bundle's own "
+            "documents show."
+            if rd.forged
+            else f"Scored by {html.escape(rd.scored_by)}; this program "
+            f"({html.escape(rd.this_engine)}) scores it differently (an engine change, "
+            "not tampering)."
+        )
+        parts.insert(0, f"<b>{title}</b> Stored vs recomputed:<ul>{lines}{more}</ul>")
+    elif rd is None and not data.rederive_error:
+        parts.append("<i>Re-deriving every verdict from the documents…</i>")
+    elif data.rederive_error:
+        level = "warn" if level == "ok" else level
+        parts.append(
+            "The verdicts could not be re-derived: " + html.escape(data.rederive_error) + "."
+        )
+    if data.signature is not None:
+        sig = data.signature
+        mark = {"signed": "🔏", "unsigned": "○", "bad": "⚠"}[sig.state]
+        if sig.bad:
+            level = "error"
+        parts.insert(
+            0,
+            f"<b>{html.escape(data.path.name)}</b> — {mark} "
+            + (f"<b>{html.escape(sig.line())}</b>" if sig.bad else html.escape(sig.line()))
+            + ".",
+        )
+    if data.old_format:
+        level = "warn" if level == "ok" else level
+        parts.append(
+            f"<b>Older bundle format</b> ({html.escape(data.format)}): its verdicts carry no "
+            "evidence; confidence and notes shown here are re-derived by this program."
+        )
     if data.tampered:
         level = "error"
         names = ", ".join(html.escape(n) for n in data.tampered[:12])
@@ -360,6 +398,7 @@ class VerdictsView(QWidget):
         # versions are always HTML (a text document comes wrapped in <pre>).
         self.v1.show_document(data.v1, "html")
         self.v2.show_document(data.v2, "html")
+        bundledata.start_checks(data, lambda _r: self._rederived(data))
         self._annotating = data.collateral is None or not data.extended
         if self._annotating:
             self._pending_views.add("annotate")
@@ -394,6 +433,14 @@ class VerdictsView(QWidget):
             self.v1.set_highlights(v1_spans)
         if "v2" in which:
             self.v2.set_highlights(v2_spans)
+
+    def _rederived(self, data: BundleData) -> None:
+        """The re-derivation is in: say in the banner what it found."""
+        if data is not self.data:
+            return
+        level, text = banner_for(data)
+        self.banner.setText(text)
+        self.banner.setStyleSheet(BANNER_STYLE[level] + "padding:6px;border-radius:4px;")
 
     def _annotated(self, data: BundleData, result: tuple) -> None:
         if data is not self.data:
@@ -569,6 +616,12 @@ class VerdictsView(QWidget):
             )
         if item.get("message"):
             out.append(f"<p><b>{e(str(item['message']))}</b></p>")
+        reopen = self.data.reopened.get(row["id"]) if self.data is not None else None
+        if reopen and reopen.get("message") != item.get("message"):
+            out.append(
+                f"<p><b>{e(str(reopen.get('message', '')))}</b> "
+                f"<small>(reopened after round {e(str(reopen.get('round', '?')))})</small></p>"
+            )
         if item.get("note"):
             out.append(f"<p><i>{e(str(item['note']))}</i></p>")
         t1 = (item.get("v1") or {}).get("text")

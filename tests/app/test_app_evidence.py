@@ -1,0 +1,107 @@
+"""The GUI says what re-derivation and signatures found: forged figures, engine changes,
+signed/unsigned/bad marks, the older bundle format."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from app.window import MainWindow
+from engine import signing
+from engine.bundle import content_of, open_bundle, write_bundle
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory):
+    """A bundle this engine writes now (tests/data/bundle-min may predate an engine
+    change, which re-derivation rightly reports as such)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "make_fixture_bundle",
+        Path(__file__).resolve().parents[2] / "tools" / "make_fixture_bundle.py",
+    )
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.build(tmp_path_factory.mktemp("fresh") / "bundle")
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setenv("ARL_TRUSTED_KEYS", str(tmp_path / "trusted.json"))
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    return w
+
+
+def _open(qtbot, window, path):
+    with qtbot.waitSignal(window.verdicts.rendered, timeout=30000):
+        assert window.open_bundle(path)
+    qtbot.waitUntil(lambda: window.data.rederivation is not None, timeout=30000)
+
+
+def forge(src: Path, dest: Path) -> Path:
+    """A copy of ``src`` whose c2 verdict says edited, with the manifest re-hashed."""
+    shutil.copytree(src, dest)
+    v = json.loads((dest / "verdicts.json").read_text())
+    for item in v["final"]:
+        if item["comment_id"] == "c2":
+            item["verdict"] = "edited"
+    (dest / "verdicts.json").write_text(json.dumps(v))
+    man = json.loads((dest / "manifest.json").read_text())
+    man["files"]["verdicts.json"] = hashlib.sha256(
+        (dest / "verdicts.json").read_bytes()
+    ).hexdigest()
+    (dest / "manifest.json").write_text(json.dumps(man))
+    return dest
+
+
+def test_forged_bundle_banner_names_the_comment(qtbot, window, tmp_path, fresh):
+    path = forge(fresh, tmp_path / "forged")
+    _open(qtbot, window, path)
+    assert window.data.tampered == []  # the hashes alone are fooled
+    banner = window.verdicts.banner.text()
+    assert "TAMPERED" in banner
+    assert (
+        "final: comment c2: verdict: stored &#x27;edited&#x27;, recomputed &#x27;untouched&#x27;"
+        in banner
+    )
+    assert "border:2px solid" in window.verdicts.banner.styleSheet()
+
+
+def test_intact_bundle_banner_has_no_alarm(qtbot, window, fresh):
+    _open(qtbot, window, fresh)
+    banner = window.verdicts.banner.text()
+    assert "TAMPERED" not in banner and "Re-deriving" not in banner
+    assert "unsigned" in banner
+
+
+def test_signed_bundle_shows_its_fingerprint_and_trust(qtbot, window, tmp_path, fresh):
+    key = signing.new_private_key()
+    fp = signing.key_fingerprint(key)
+    path = write_bundle(tmp_path / "signed", content_of(open_bundle(fresh), signing_key=key))
+    _open(qtbot, window, path)
+    assert f"signed by {fp} (an unknown key: not trusted)" in window.verdicts.banner.text()
+    signing.set_trusted(fp, "the review team's laptop")
+    _open(qtbot, window, path)
+    assert "trusted: the review team&#x27;s laptop" in window.verdicts.banner.text()
+    bad = tmp_path / "bad"
+    shutil.copytree(path, bad)
+    man = (bad / "manifest.json").read_text().replace("scripted-model", "gpt-9")
+    (bad / "manifest.json").write_text(man)
+    _open(qtbot, window, bad)
+    assert "BAD SIGNATURE" in window.verdicts.banner.text()
+
+
+def test_older_format_opens_and_says_so(qtbot, window):
+    _open(qtbot, window, DATA / "bundle-v1-demo")
+    banner = window.verdicts.banner.text()
+    assert "Older bundle format" in banner and "TAMPERED" not in banner
+    assert window.verdicts.table.rowCount() >= 4
