@@ -267,14 +267,6 @@ def rederive(bundle: Any) -> Rederivation:
     for record in verdicts.get("rounds") or []:
         rnd = record.get("round")
         where = f"round {rnd}"
-        bv = by_vid.get(str(record.get("version_id")))
-        if bv is None and str(record.get("version_id")) == v2.version_id:
-            bv = bundle.version("v2")
-        if bv is None:
-            diffs.append(
-                Difference(where, None, "version", record.get("version_id"), "not in bundle")
-            )
-            continue
         tokens, reason = _trace_tokens(trace, rnd if isinstance(rnd, int) else None)
         if trace and not old:
             round_tokens = (
@@ -283,6 +275,16 @@ def rederive(bundle: Any) -> Rederivation:
             if record.get("tokens") != round_tokens:
                 diffs.append(Difference(where, None, "tokens", record.get("tokens"), round_tokens))
         prev_tokens = tokens
+        vid = str(record.get("version_id"))
+        bv = by_vid.get(vid)
+        if bv is None:
+            for name in ("v2", "v1"):  # a round that pushed nothing ends on an earlier version
+                if bundle.version(name).version_id == vid:
+                    bv = bundle.version(name)
+                    break
+        if bv is None:
+            diffs.append(Difference(where, None, "version", vid, "not in the bundle"))
+            continue
         try:
             result = score(
                 v1,
