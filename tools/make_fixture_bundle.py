@@ -27,28 +27,28 @@ V1 = (
     "</head><body><h1>Remote work policy</h1>"
     "<p>Staff \U0001f3e0 may work remotely up to two days a week.</p>"
     "<p>Requests go to the line manager by email.</p>"
-    "<p>Equipment is provided by the IT team on request.</p>"
-    "<p>This policy is reviewed every year.</p></body></html>"
+    "<p>This policy is reviewed every year.</p>"
+    "<h2>Appendix: older equipment notes</h2>"
+    "<p>Kept from the 2019 draft for reference only. Equipment is provided by the IT team "
+    "on request. Laptops are replaced on a four-year cycle by facilities.</p></body></html>"
 )
 V2 = (
     "<!doctype html><html><head><meta charset=utf-8><title>Remote work policy</title>"
-    "</head><body><h1>Remote work policy</h1>"
+    "</head><body><h1>Remote work policy (2026 edition)</h1>"
     "<p>Staff \U0001f3e0 may work remotely up to three days a week.</p>"
     "<p>Requests go to the line manager by email.</p>"
-    "<p>This policy is reviewed every two years.</p></body></html>"
-)
-T1 = (
-    "Remote work policyStaff \U0001f3e0 may work remotely up to two days a week."
-    "Requests go to the line manager by email."
-    "Equipment is provided by the IT team on request."
-    "This policy is reviewed every year."
-)
-T2 = (
-    "Remote work policyStaff \U0001f3e0 may work remotely up to three days a week."
-    "Requests go to the line manager by email."
-    "This policy is reviewed every two years."
+    "<p>This policy is reviewed every year.</p></body></html>"
 )
 
+
+def _text(raw: str) -> str:
+    from engine.scoring import Version
+
+    return Version.from_source(raw, "html").text
+
+
+T1 = _text(V1)
+T2 = _text(V2)
 
 def u16(text: str, cp: int) -> int:
     return len(text[:cp].encode("utf-16-le")) // 2
