@@ -372,7 +372,7 @@ def cmd_bundle_trust(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     except OSError as exc:
         return _fail(f"{signing.trusted_keys_path()}: cannot write ({exc.strerror or exc})")
-    fp = signing.normalise_fingerprint(args.fingerprint)
+    fp = signing.normalise_fingerprint(args.fingerprint) or ""
     if args.name.strip():
         print(f"Trusted {fp} as {names[fp]!r}")
     else:
