@@ -232,8 +232,15 @@ def rederive(bundle: Any) -> Rederivation:
     res.this_engine = mine["version"] + (
         f" (scoring {mine['scoring_digest']})" if mine["scoring_digest"] else ""
     )
-    res.engine_changed = version != mine["version"] or bool(
-        digest and mine["scoring_digest"] and digest != mine["scoring_digest"]
+    # An older bundle names no scoring engine: a difference there cannot be told from an
+    # engine change, so it is reported as one (never as forgery) and says so.
+    unrecorded = not digest and bool(getattr(bundle, "old_format", False))
+    if unrecorded:
+        res.scored_by += " (engine not recorded: an older bundle)"
+    res.engine_changed = (
+        version != mine["version"]
+        or unrecorded
+        or bool(digest and mine["scoring_digest"] and digest != mine["scoring_digest"])
     )
     if bundle.tampered:
         res.problems.append("files fail the manifest check")

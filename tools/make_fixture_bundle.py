@@ -50,6 +50,7 @@ def _text(raw: str) -> str:
 T1 = _text(V1)
 T2 = _text(V2)
 
+
 def u16(text: str, cp: int) -> int:
     return len(text[:cp].encode("utf-16-le")) // 2
 
