@@ -207,7 +207,14 @@ class RunView(QWidget):
             "failed": "Run failed",
         }.get(status, f"Run {status}")
         self.title.setText(f"<h2>{words}</h2>")
-        self.round_label.setText(f"{words}: {reason}." if reason else words + ".")
+        reason = (reason or "").rstrip(". ")
+        text = f"{words}: {reason}." if reason else words + "."
+        if status == "failed":
+            text += (
+                " What to do: check the server and the model with Test connection "
+                "(File \u25b8 New run), then start again; the log file has the details."
+            )
+        self.round_label.setText(text)
         # What was said while running ("Cancel stops after the current step", "so far")
         # is no longer true.
         self.hint.setText(

@@ -16,14 +16,31 @@ from PySide6.QtCore import QByteArray, QSettings, QStandardPaths
 SETTINGS_VERSION = 1
 MAX_RECENT = 10
 
+
+def engine_run_defaults() -> dict[str, Any]:
+    """The run defaults, from the engine's one definition (the same as ``arl run``'s):
+    ``engine.run.ReviewRequest.rounds`` and ``engine.agent.AgentConfig``'s turns per round,
+    token limit (0 here: no limit) and tool-result echo."""
+    import dataclasses
+
+    from engine.agent import AgentConfig
+    from engine.run import ReviewRequest
+
+    agent = {f.name: f.default for f in dataclasses.fields(AgentConfig)}
+    request = {f.name: f.default for f in dataclasses.fields(ReviewRequest)}
+    return {
+        "run/rounds": request["rounds"],
+        "run/max_tokens": agent["max_tokens_per_run"] or 0,
+        "run/turns_per_round": agent["max_turns_per_round"],
+        "run/echo_tool_results": agent["echo_tool_results"],
+    }
+
+
 DEFAULTS: dict[str, Any] = {
     "model/preset": "openai",
     "model/base_url": "https://api.openai.com/v1",
     "model/name": "",
-    "run/rounds": 3,
-    "run/max_tokens": 200_000,
-    "run/turns_per_round": 12,
-    "run/echo_tool_results": False,
+    **engine_run_defaults(),
     "bundles/recent": [],
     "ui/last_dir": "",
 }

@@ -27,6 +27,7 @@ from app import bundledata, present
 from app.bundledata import BundleData, annotate
 from app.docview import STYLES, DocumentView
 from app.jobs import run_in_thread
+from engine import vocabulary as vocab
 
 COLUMNS = (
     "#",
@@ -144,9 +145,7 @@ def banner_for(data: BundleData) -> tuple[str, str]:
         level = "warn" if level == "ok" else level
         problem = str(final_claims.get("problem") or "no reason given")
         # The plain first clause for people; the parser's detail stays in claims.json.
-        plain = problem.split(" (")[0].split(": unterminated")[0]
-        if plain.startswith("the report is not valid JSON"):
-            plain = "the report is not valid JSON"
+        plain = vocab.plain_reason(problem)
         parts.append(
             "The agent's report could not be used ("
             + html.escape(plain)

@@ -33,6 +33,26 @@ the document outside the HTML."""
 AUTHOR_TOKEN_CAP = 4096
 """Completion-token cap of the author call unless ``AgentConfig.max_output_tokens`` is set."""
 
+# One rule for `arl author` and the desktop wizard's "Write one from a brief": a slow local
+# model needs minutes for a whole document, so each request may take this long (seconds).
+AUTHOR_REQUEST_TIMEOUT = 300.0
+AUTHOR_TEMPERATURE = 0.7
+
+
+def author_config(
+    base_url: str, model: str, api_key: str | None, timeout: float = AUTHOR_REQUEST_TIMEOUT
+) -> AgentConfig:
+    """The model settings for authoring a document (CLI and desktop alike): the request
+    timeout ``timeout`` in seconds (default ``AUTHOR_REQUEST_TIMEOUT``), the client's
+    retries, temperature ``AUTHOR_TEMPERATURE``."""
+    return AgentConfig(
+        base_url=base_url,
+        model=model,
+        api_key=api_key,
+        request_timeout=timeout,
+        temperature=AUTHOR_TEMPERATURE,
+    )
+
 
 @dataclass(frozen=True)
 class Brief:

@@ -247,8 +247,14 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_author(args: argparse.Namespace) -> int:
     import asyncio
 
-    from engine.agent import AgentConfig, AgentError
-    from engine.author import author_document, list_briefs, load_brief
+    from engine.agent import AgentError
+    from engine.author import (
+        AUTHOR_REQUEST_TIMEOUT,
+        author_config,
+        author_document,
+        list_briefs,
+        load_brief,
+    )
     from engine.models import InputError
 
     if args.list_briefs:
@@ -268,12 +274,11 @@ def cmd_author(args: argparse.Namespace) -> int:
         brief = load_brief(args.brief)
     except InputError as exc:
         return _fail(str(exc))
-    config = AgentConfig(
-        base_url=args.base_url,
-        model=args.model,
-        api_key=resolve_api_key(args.base_url).key,
-        request_timeout=args.timeout,
-        temperature=0.7,
+    config = author_config(
+        args.base_url,
+        args.model,
+        resolve_api_key(args.base_url).key,
+        args.timeout or AUTHOR_REQUEST_TIMEOUT,
     )
     try:
         result = asyncio.run(author_document(config, brief))
@@ -616,7 +621,14 @@ def register(subparsers: Any) -> None:
     a.add_argument("--base-url", metavar="URL")
     a.add_argument("--model", metavar="NAME")
     a.add_argument("--out", metavar="FILE", help="where to write the HTML document")
-    a.add_argument("--timeout", type=_seconds, default=300.0, metavar="S")
+    a.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=None,
+        metavar="S",
+        help="request timeout in seconds (default: engine.author.AUTHOR_REQUEST_TIMEOUT, "
+        "5 minutes, the same as the desktop program's)",
+    )
     a.add_argument("--list-briefs", action="store_true", help="list the shipped briefs")
     a.set_defaults(func=cmd_author)
 

@@ -290,7 +290,7 @@ class RunFailed(RunEvent):
 
     def describe(self) -> str:
         where = f" Evidence bundle: {self.bundle}" if self.bundle else ""
-        return f"Run failed: {self.reason}.{where}"
+        return f"Run failed: {self.reason.rstrip('. ')}.{where}"
 
 
 EVENT_TYPES: dict[str, type[RunEvent]] = {

@@ -14,6 +14,7 @@ This module imports nothing from the engine: every layer may use it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Literal, get_args
 
@@ -204,7 +205,7 @@ def metric_reason(m: Any) -> str:
     """Why a metric is N/A, in words."""
     if m is None:
         return "not recorded"
-    return str(_field(m, "reason") or "no reason given")
+    return plain_reason(str(_field(m, "reason") or "no reason given"))
 
 
 def metric_value(name: str, m: Any) -> str:
@@ -258,3 +259,19 @@ def metric_detail(name: str, m: Any) -> str:
     if name == "rounds_to_converge":
         return metric_value(name, m)
     return frac
+
+
+_JSON_DETAIL = re.compile(r"the report is not valid JSON\b[^()]*?(?=\)|$)")
+_CUT_OFF_JSON = re.compile(
+    r"(cut off at its limit of [\d,]+ tokens) \(the report is not valid JSON\)"
+)
+
+
+def plain_reason(reason: str) -> str:
+    """A reason in plain words for people: the JSON parser's detail ("unterminated string
+    starting at character 5257 of 5279") is left out (it stays in claims.json and
+    metrics.json). ``"the report was cut off at its limit of 1400 tokens (the report is not
+    valid JSON: unterminated ...)"`` -> ``"the report was cut off at its limit of 1400
+    tokens and is not valid JSON"``."""
+    text = _JSON_DETAIL.sub("the report is not valid JSON", reason)
+    return _CUT_OFF_JSON.sub(r"\1 and is not valid JSON", text)

@@ -22,6 +22,8 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
+from app.wizard.common import last_folder, remember_folder
+
 
 class CommentsPage(QWizardPage):
     def __init__(self, parent=None):
@@ -78,6 +80,7 @@ class CommentsPage(QWizardPage):
         lay.addWidget(split)
 
         self.comments: list[Any] = []
+        self._loaded_body = ""  # the comment text last loaded into the box for editing
         self.anchor: dict[str, Any] | None = None
         self._shown: tuple[str, str] | None = None
         self.view.anchorSelected.connect(self._on_anchor)
@@ -157,6 +160,12 @@ class CommentsPage(QWizardPage):
             self.actionable.setChecked(c.actionable)
             self.actionable.blockSignals(False)
             self.view.focus_span(c.id)
+            # Load the comment's text for editing, unless the box holds words the user is
+            # still writing (a new comment): those are never overwritten.
+            typed = self.body.toPlainText().strip()
+            if not typed or typed == self._loaded_body:
+                self.body.setPlainText(c.body)
+                self._loaded_body = c.body
         self._update_buttons()
 
     def save_edit(self) -> None:
@@ -164,7 +173,7 @@ class CommentsPage(QWizardPage):
         text = self.body.toPlainText().strip()
         if 0 <= row < len(self.comments) and text:
             self.comments[row].body = text
-            self.body.clear()
+            self._loaded_body = text
             self._refresh(keep_row=row)
 
     def delete_current(self) -> None:
@@ -183,10 +192,11 @@ class CommentsPage(QWizardPage):
         dlg = QFileDialog(
             self,
             "Import W3C Web Annotations",
-            str(Path.home()),
+            last_folder(self.wizard()),
             "Annotations (*.json *.jsonld);;All files (*)",
         )
         dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dlg.fileSelected.connect(lambda p: remember_folder(self.wizard(), p))
         dlg.fileSelected.connect(self.import_file)
         self._dialog = dlg
         dlg.open()

@@ -20,3 +20,21 @@ def start_task(coro: Awaitable[Any]) -> asyncio.Task | None:
         coro.close()  # type: ignore[attr-defined]
         return None
     return asyncio.ensure_future(coro, loop=loop)
+
+
+def last_folder(wizard: Any) -> str:
+    """The folder a file picker opens in: the last one used (settings), else home."""
+    from pathlib import Path
+
+    settings = getattr(wizard, "settings", None)
+    last = getattr(settings, "last_dir", "") if settings is not None else ""
+    return last if last and Path(last).is_dir() else str(Path.home())
+
+
+def remember_folder(wizard: Any, path: str) -> None:
+    """Remember ``path``'s folder for the next file picker."""
+    from pathlib import Path
+
+    settings = getattr(wizard, "settings", None)
+    if settings is not None and path:
+        settings.last_dir = str(Path(path).resolve().parent)

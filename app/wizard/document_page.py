@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import html
+import time
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QButtonGroup,
     QFileDialog,
@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.jobs import run_in_thread
-from app.wizard.common import start_task
+from app.wizard.common import last_folder, remember_folder, start_task
 
 
 class DocumentPage(QWizardPage):
@@ -79,6 +79,11 @@ class DocumentPage(QWizardPage):
         self.kind = "html"
         self._job: asyncio.Task | None = None
         self.author: Callable[[Any, Any], Awaitable[Any]] = _author
+        self._writing = ""
+        self._started = 0.0
+        self._clock = QTimer(self)
+        self._clock.setInterval(500)
+        self._clock.timeout.connect(self._show_elapsed)
         self.browse_btn.clicked.connect(self.ask_file)
         self.write_btn.clicked.connect(self.write_from_brief)
         self.cancel_btn.clicked.connect(self.cancel_author)
@@ -130,10 +135,11 @@ class DocumentPage(QWizardPage):
         dlg = QFileDialog(
             self,
             "Choose the document",
-            str(Path.home()),
+            last_folder(self.wizard()),
             "Documents (*.html *.htm *.xhtml *.xht *.md *.markdown *.txt *.text);;All files (*)",
         )
         dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dlg.fileSelected.connect(lambda p: remember_folder(self.wizard(), p))
         dlg.fileSelected.connect(self.load_file)
         self._dialog = dlg
         dlg.open()
@@ -153,15 +159,36 @@ class DocumentPage(QWizardPage):
         if item is None:
             return
         brief = item.data(Qt.ItemDataRole.UserRole)
-        config = self.wizard().model_page.config() if self.wizard() else None
+        config = self.author_config()
         self.busy.setVisible(True)
         self.cancel_btn.setEnabled(True)
         self.write_btn.setEnabled(False)
-        self.status.setText(
-            f"The model is writing \u201c{html.escape(brief.title)}\u201d\u2026 "
-            "(this can take a minute; Cancel stops it)"
-        )
+        self._writing = brief.title
+        self._started = time.monotonic()
+        self._show_elapsed()
+        self._clock.start()
         self._job = start_task(self._write(config, brief))
+
+    def author_config(self):
+        """The model page's server, model and key with the authoring rule of ``arl author``
+        (``engine.author.author_config``: its request timeout and temperature)."""
+        from engine.author import author_config
+
+        wizard = self.wizard()
+        if wizard is None:
+            return None
+        page = wizard.model_page
+        return author_config(
+            page.url.text().strip(), page.model.currentText().strip(), page.current_key()
+        )
+
+    def _show_elapsed(self) -> None:
+        s = int(time.monotonic() - self._started)
+        self.status.setText(
+            f"The model is writing \u201c{html.escape(self._writing)}\u201d\u2026 "
+            f"{s // 60}:{s % 60:02d} so far (a slow local model can take several minutes; "
+            "Cancel stops it)"
+        )
 
     async def _write(self, config, brief) -> None:
         try:
@@ -176,6 +203,7 @@ class DocumentPage(QWizardPage):
         else:
             self.set_document(brief.title, result.html, "html")
         finally:
+            self._clock.stop()
             self._job = None
             self.busy.setVisible(False)
             self.cancel_btn.setEnabled(False)

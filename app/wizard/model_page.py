@@ -35,6 +35,9 @@ PRESETS: dict[str, tuple[str, str, bool]] = {
 }
 
 
+CUSTOM_URL_EXAMPLE = "e.g. http://127.0.0.1:8080/v1 (the server's address, usually ending in /v1)"
+
+
 class ModelPage(QWizardPage):
     def __init__(self, settings, parent=None):
         super().__init__(parent)
@@ -48,7 +51,7 @@ class ModelPage(QWizardPage):
         for key, (label, _, _) in PRESETS.items():
             self.preset.addItem(label, key)
         self.url = QLineEdit()
-        self.url.setPlaceholderText("http://127.0.0.1:8080/v1")
+        self.url.setPlaceholderText(CUSTOM_URL_EXAMPLE)
         self.model = QComboBox()
         self.model.setEditable(True)
         self.model.lineEdit().setPlaceholderText("model name, e.g. gpt-4o-mini")
@@ -97,6 +100,11 @@ class ModelPage(QWizardPage):
         self.lister: Callable[[str, str | None], Awaitable[list[str]]] = _list_models
         self.checker: Callable[[str, str, str | None], Awaitable[list[Any]]] = _check_endpoint
         self.keyring_missing = False
+        # Why the last Test connection failed (None: not tested, or it passed); a changed
+        # address or model makes the result unknown again.
+        self.test_failed: str | None = None
+        self.url.textChanged.connect(self._forget_test)
+        self.model.currentTextChanged.connect(self._forget_test)
 
         i = self.preset.findData(settings.preset if settings else "openai")
         self.preset.setCurrentIndex(max(i, 0))
@@ -157,8 +165,16 @@ class ModelPage(QWizardPage):
             self.url.setText(url)
         self.url.setReadOnly(False)
         if key == "custom":
+            # Another provider's address would be wrong here: start empty, with an example.
+            self.url.clear()
+            self.url.setPlaceholderText(CUSTOM_URL_EXAMPLE)
             self.url.setFocus()
+        else:
+            self.url.setPlaceholderText(CUSTOM_URL_EXAMPLE)
         self.completeChanged.emit()
+
+    def _forget_test(self) -> None:
+        self.test_failed = None
 
     def current_key(self) -> str | None:
         """The typed key, else the key found for this URL's host (``OPENAI_API_KEY`` goes to
@@ -256,10 +272,20 @@ class ModelPage(QWizardPage):
             self.test_result.setText("")
             raise
         except Exception as exc:
-            self.test_result.setText(f"<b>The test failed:</b> {html.escape(redact(str(exc)))}")
+            reason = redact(str(exc)).rstrip(". ")
+            self.test_failed = reason
+            self.test_result.setText(
+                f"<b>The test failed:</b> {html.escape(reason)}.<br>&nbsp;&nbsp;&nbsp;<i>What "
+                "to do: check that the server is running and the base URL (it usually ends "
+                "in /v1), then test again.</i>"
+            )
             return
         finally:
             self.test_btn.setEnabled(True)
+        failed = [c for c in checks if c.status == "FAIL"]
+        self.test_failed = (
+            "; ".join(f"{c.name}: {c.detail.rstrip('. ')}" for c in failed) if failed else None
+        )
         lines = []
         for c in checks:
             colour = {"PASS": "#007A5A", "FAIL": "#B24000"}.get(c.status, "#555")

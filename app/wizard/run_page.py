@@ -12,16 +12,21 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
+from app.settings import DEFAULTS
+
 
 class RunSettingsPage(QWizardPage):
     def __init__(self, settings, parent=None):
         super().__init__(parent)
         self.settings = settings
         self.setTitle("4. Run settings")
-        self.setSubTitle("How long the agent may keep trying. Finish starts the run.")
+        self.setSubTitle(
+            "How long the agent may keep trying. \u201cStart the run\u201d starts it. The "
+            "defaults are those of arl run."
+        )
         self.rounds = QSpinBox()
         self.rounds.setRange(1, 20)
-        self.rounds.setValue(settings.rounds if settings else 3)
+        self.rounds.setValue(settings.rounds if settings else DEFAULTS["run/rounds"])
         self.rounds.setToolTip(
             "After each round every comment gets a verdict; the run stops "
             "early once no actionable comment is left open."
@@ -31,10 +36,12 @@ class RunSettingsPage(QWizardPage):
         self.budget.setSingleStep(10_000)
         self.budget.setSpecialValueText("no limit")
         self.budget.setSuffix(" tokens")
-        self.budget.setValue(settings.max_tokens if settings else 200_000)
+        self.budget.setValue(settings.max_tokens if settings else DEFAULTS["run/max_tokens"])
         self.turns = QSpinBox()
         self.turns.setRange(2, 100)
-        self.turns.setValue(settings.turns_per_round if settings else 12)
+        self.turns.setValue(
+            settings.turns_per_round if settings else DEFAULTS["run/turns_per_round"]
+        )
         self.turns.setToolTip("Model answers allowed in one round before the round ends.")
         self.echo = QCheckBox("Repeat tool results to the model as plain messages")
         self.echo.setChecked(settings.echo_tool_results if settings else False)

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import (
-    QWizard,
-)
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QMessageBox, QWizard
 
 from app.runrequest import RunRequest
 from app.wizard.comments_page import CommentsPage
@@ -34,6 +32,76 @@ class SetupWizard(QWizard):
         self.setButtonText(QWizard.WizardButton.FinishButton, "Start the &run")
         self.resize(1100, 760)
         self.accepted.connect(self._emit_request)
+
+    # -- never lose work -------------------------------------------------------------------
+
+    def has_work(self) -> bool:
+        """True once a document is chosen or a comment made: closing would lose them."""
+        return self.document_page.raw is not None or bool(self.comments_page.comments)
+
+    def reject(self) -> None:
+        """Esc, Cancel or the window's close button: ask before discarding a chosen
+        document and its comments."""
+        if not self.has_work() or getattr(self, "_discard_ok", False):
+            super().reject()
+            return
+        n = len(self.comments_page.comments)
+        box = QMessageBox(self)
+        box.setIcon(QMessageBox.Icon.Question)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setWindowTitle("Discard this run's set-up?")
+        title = self.document_page.title or "the document"
+        box.setText(
+            f"Close the set-up and discard \u201c{title}\u201d"
+            + (f" and {n} comment{'s' if n != 1 else ''}" if n else "")
+            + "?"
+        )
+        box.setInformativeText("Nothing has been sent to the model yet.")
+        discard = box.addButton("&Discard", QMessageBox.ButtonRole.DestructiveRole)
+        keep = box.addButton("&Keep editing", QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(keep)
+        box.setEscapeButton(keep)
+
+        def answered(_result: int) -> None:
+            if box.clickedButton() is discard:
+                self._discard_ok = True
+                self.reject()
+
+        box.finished.connect(answered)
+        self.confirm_box = box
+        box.open()
+
+    def accept(self) -> None:
+        """Start the run; after a failed Test connection, say so first and ask."""
+        failed = self.model_page.test_failed
+        if failed is None or getattr(self, "_start_anyway", False):
+            super().accept()
+            return
+        box = QMessageBox(self)
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setWindowTitle("Test connection failed")
+        box.setText(f"The last Test connection failed: {failed}.")
+        box.setInformativeText(
+            "The run will most likely fail the same way. Go back to page 1 to check the "
+            "server, or start anyway."
+        )
+        start = box.addButton("&Start anyway", QMessageBox.ButtonRole.AcceptRole)
+        back = box.addButton("&Go back", QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(back)
+        box.setEscapeButton(back)
+
+        def answered(_result: int) -> None:
+            if box.clickedButton() is start:
+                self._start_anyway = True
+                self.accept()
+            else:  # back to the model page, everything else kept
+                while self.currentId() > self.startId():
+                    self.back()
+
+        box.finished.connect(answered)
+        self.confirm_box = box
+        box.open()
 
     def done(self, result: int) -> None:
         """Closing the wizard (Finish or Cancel) stops any network work it started."""

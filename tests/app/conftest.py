@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 
@@ -42,3 +43,47 @@ def qsettings_in_arl_home(arl_home):
     except ImportError:  # pragma: no cover
         pass
     return arl_home
+
+
+# -- one qasync loop for the GUI tests that run coroutines (wizard, Run view) -----------
+
+_LOOP = None
+
+
+class QLoop:
+    """A qasync loop marked running while pytest-qt spins Qt (``already_running``): a
+    coroutine is a task on it, and the test waits for the task with ``qtbot.waitUntil``."""
+
+    def __init__(self, loop, qtbot):
+        self.loop, self.qtbot = loop, qtbot
+
+    def run_until_complete(self, coro, timeout: float = 60.0):
+        task = asyncio.ensure_future(coro, loop=self.loop)
+        self.qtbot.waitUntil(task.done, timeout=int(timeout * 1000))
+        return task.result()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _close_loop_at_the_end():
+    yield
+    global _LOOP
+    if _LOOP is not None:
+        executor = getattr(_LOOP, "_QEventLoop__default_executor", None)
+        if executor is not None:
+            executor.shutdown()  # joins its worker threads
+
+
+@pytest.fixture
+def qloop(qapp, qtbot):
+    """One qasync loop for the session (a second one on the same application crashes
+    qasync), set as the running loop for one test at a time."""
+    global _LOOP
+    if _LOOP is None:
+        import qasync
+
+        _LOOP = qasync.QEventLoop(qapp, already_running=True)
+    asyncio.events._set_running_loop(_LOOP)
+    asyncio.set_event_loop(_LOOP)
+    yield QLoop(_LOOP, qtbot)
+    asyncio.events._set_running_loop(None)
+    asyncio.set_event_loop(None)

@@ -375,7 +375,9 @@ def test_the_shipped_example_run_opens_offline_and_intact(qtbot, window):
         cell = window.metrics.cells[(name, "Whole run")]
         assert cell == vocabulary.metric_text(name, m)
         if m.get("value") is None:
-            assert cell == f"N/A \u2014 {m['reason']}" and m["reason"]
+            assert cell == f"N/A \u2014 {vocabulary.plain_reason(m['reason'])}" and m["reason"]
+            # the parser's detail stays in the files, not in the view
+            assert "unterminated" not in cell and "character" not in cell
 
 
 def test_the_scripted_demonstration_opens_from_the_start_page_and_says_so(qtbot, window):

@@ -11,67 +11,11 @@ import pytest
 pytest.importorskip("PySide6.QtWebEngineWidgets")
 qasync = pytest.importorskip("qasync")
 
+from wizard_helpers import SAMPLE, SAMPLE_TEXT, u16  # noqa: E402
+
 from app import secrets as app_secrets  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from app.wizard import SetupWizard  # noqa: E402
-
-SAMPLE = (
-    "<!doctype html><html><head><meta charset=utf-8><title>Memo</title></head><body>"
-    "<h1>Hybrid work \U0001f3e2 memo</h1><p>Staff come to the office two days a week.</p>"
-    "<p>Requests for exceptions go to HR by email.</p>"
-    "<p>The policy starts on the first of next month.</p></body></html>"
-)
-SAMPLE_TEXT = (
-    "Hybrid work \U0001f3e2 memoStaff come to the office two days a week."
-    "Requests for exceptions go to HR by email."
-    "The policy starts on the first of next month."
-)
-
-
-def u16(text: str, sub: str) -> tuple[int, int]:
-    i = text.index(sub)
-    s = len(text[:i].encode("utf-16-le")) // 2
-    return s, s + len(sub.encode("utf-16-le")) // 2
-
-
-_LOOP = None
-
-
-class QLoop:
-    """A qasync loop marked running while pytest-qt spins Qt (``already_running``): a
-    coroutine is a task on it, and the test waits for the task with ``qtbot.waitUntil``."""
-
-    def __init__(self, loop, qtbot):
-        self.loop, self.qtbot = loop, qtbot
-
-    def run_until_complete(self, coro, timeout: float = 60.0):
-        task = asyncio.ensure_future(coro, loop=self.loop)
-        self.qtbot.waitUntil(task.done, timeout=int(timeout * 1000))
-        return task.result()
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _close_loop_at_the_end():
-    yield
-    global _LOOP
-    if _LOOP is not None:
-        executor = getattr(_LOOP, "_QEventLoop__default_executor", None)
-        if executor is not None:
-            executor.shutdown()  # joins its worker threads
-
-
-@pytest.fixture
-def qloop(qapp, qtbot):
-    """One qasync loop for the session (a second one on the same application crashes
-    qasync), set as the running loop for one test at a time."""
-    global _LOOP
-    if _LOOP is None:
-        _LOOP = qasync.QEventLoop(qapp, already_running=True)
-    asyncio.events._set_running_loop(_LOOP)
-    asyncio.set_event_loop(_LOOP)
-    yield QLoop(_LOOP, qtbot)
-    asyncio.events._set_running_loop(None)
-    asyncio.set_event_loop(None)
 
 
 async def wait_signal(signal, timeout=30.0):
