@@ -16,8 +16,12 @@ import importlib
 import json
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from engine import vocabulary as vocab
+
+if TYPE_CHECKING:  # the import stays lazy: arl text need not load the scorer
+    from engine.scoring import ScoreResult
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
 
@@ -41,7 +45,9 @@ def cmd_text(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def render_summary(result, unusable_notes: list[str], quotes: dict[str, str] | None = None) -> str:
+def render_summary(
+    result: ScoreResult, unusable_notes: list[str], quotes: dict[str, str] | None = None
+) -> str:
     """The short, plain-words summary ``arl score`` prints without ``--json``.
 
     ``quotes``: comment id -> the comment's own quote, shown where no v1 span exists

@@ -19,6 +19,7 @@ from engine import utf16
 # The values and exact messages live in engine.vocabulary (one vocabulary); re-exported here.
 from engine.vocabulary import (
     CLAIMS as CLAIMS,
+    COMMENT_STATUSES as COMMENT_STATUSES,
     METHODS as METHODS,
     METRIC_NAMES as METRIC_NAMES,
     REPLY_KINDS as REPLY_KINDS,
@@ -31,6 +32,7 @@ from engine.vocabulary import (
     MetricName as MetricName,
     ReplyKind as ReplyKind,
     Verdict as Verdict,
+    one_of,
 )
 
 ANCHOR_CONTEXT = 32
@@ -144,16 +146,8 @@ class Reply:
             author=str(obj.get("author", "")),
             body=str(obj.get("body", "")),
             created_at=str(obj.get("created_at", "")),
-            kind=_reply_kind(obj.get("kind")),
+            kind=one_of(obj.get("kind"), REPLY_KINDS) or "reply",
         )
-
-
-def _reply_kind(value: Any) -> ReplyKind:
-    """A reply's kind from JSON; anything unknown is a plain reply."""
-    for kind in REPLY_KINDS:
-        if value == kind:
-            return kind
-    return "reply"
 
 
 @dataclass
@@ -205,9 +199,10 @@ class Comment:
         anchor = obj.get("anchor")
         if not isinstance(anchor, dict):
             raise ValueError(f"comment {cid}: no anchor object")
-        status = obj.get("status") or "open"
-        if status not in ("open", "resolved"):
-            raise ValueError(f"comment {cid}: status {status!r} is not open or resolved")
+        raw_status = obj.get("status") or "open"
+        status = one_of(raw_status, COMMENT_STATUSES)
+        if status is None:
+            raise ValueError(f"comment {cid}: status {raw_status!r} is not open or resolved")
         created = obj.get("created_on_version_id")
         return cls(
             id=str(cid),

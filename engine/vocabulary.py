@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any, Literal, get_args
+from typing import Any, Literal, TypeVar, get_args
 
 # -- values the engine writes ----------------------------------------------------------------
 
@@ -62,6 +62,19 @@ RATIO_METRICS: frozenset[str] = frozenset(
     {"attribution_rate", "collateral_churn", "claim_accuracy"}
 )
 """Metrics that are a share, written as a percentage with their fraction."""
+
+_V = TypeVar("_V", bound=str)
+
+
+def one_of(value: object, values: tuple[_V, ...]) -> _V | None:
+    """``value`` as one of ``values`` (typed as that Literal), or None when it is not one.
+
+    For values read from JSON: ``one_of(obj.get("claim"), CLAIMS)``."""
+    for v in values:
+        if value == v:
+            return v
+    return None
+
 
 # -- exact messages (docs/verdicts.md) -------------------------------------------------------
 

@@ -85,3 +85,10 @@ def test_na_is_never_a_number():
 def test_claim_words():
     assert vocab.claim_words(None) == "no claim"
     assert vocab.claim_words("not_addressed") == "not addressed"
+
+
+def test_one_of_reads_a_value_from_json():
+    assert vocab.one_of("resolved", vocab.COMMENT_STATUSES) == "resolved"
+    assert vocab.one_of("Resolved", vocab.COMMENT_STATUSES) is None
+    assert vocab.one_of(None, vocab.CLAIMS) is None
+    assert vocab.one_of(["addressed"], vocab.CLAIMS) is None
