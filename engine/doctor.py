@@ -16,7 +16,8 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
-from engine.agent import AgentConfig, AgentError, ModelClient, safe_url
+from engine.agent import AgentConfig, AgentError, ModelClient, capabilities, safe_url
+from engine.agent.wire import JSONProblem, load_json
 from engine.environment import no_display
 from engine.system_libs import startup_missing
 
@@ -31,11 +32,14 @@ class Check:
     status: str
     detail: str
     fix: str = ""
+    handled: bool = False
+    """A FAIL the program works around by itself (the fix says how): it does not make
+    ``arl doctor`` exit non-zero."""
 
     def line(self) -> str:
         text = f"{self.status:<10} {self.name}: {self.detail}"
         if self.fix:
-            text += f" -- fix: {self.fix}"
+            text += f" -- {'the program' if self.handled else 'fix'}: {self.fix}"
         return text
 
 
@@ -230,11 +234,250 @@ def check_workspace() -> Check:
     return Check("workspace writable", PASS, str(path))
 
 
+PROBE_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "record_number",
+        "description": "Record a number.",
+        "parameters": {
+            "type": "object",
+            "properties": {"n": {"type": "integer"}},
+            "required": ["n"],
+        },
+    },
+}
+_PROBE_ASK = [{"role": "user", "content": "Record the number 7 with the record_number tool."}]
+_JSON_ASK = [
+    {
+        "role": "user",
+        "content": 'Answer with this JSON object and nothing else: {"ok": true}',
+    }
+]
+_JSON_SCHEMA = {
+    "type": "json_schema",
+    "json_schema": {
+        "name": "probe",
+        "strict": True,
+        "schema": {
+            "type": "object",
+            "properties": {"ok": {"type": "boolean"}},
+            "required": ["ok"],
+            "additionalProperties": False,
+        },
+    },
+}
+PROBE_MAX_TOKENS = 200
+"""Completion-token cap of each capability probe (enough for a short reasoning block)."""
+
+
+def _refused(exc: AgentError) -> bool:
+    status = exc.status or 0
+    return exc.kind == "protocol" and (status in (400, 415, 422) or status >= 500)
+
+
+async def probe_capabilities(client: ModelClient, models_detail: list[dict]) -> list[Check]:
+    """One tiny request per capability (``capabilities.CAPABILITIES``), one ``Check``
+    each: PASS / FAIL / UNVERIFIED, every FAIL saying what the program does about it
+    (``handled``) or what the user should do. Raises AgentError only for ``auth``/``model``
+    failures (the earlier lines report those)."""
+    out: list[Check] = []
+    answers = 0
+
+    async def ask(**kw: object):
+        nonlocal answers
+        res = await client.chat(
+            purpose="check",
+            round_no=0,
+            conversation=f"doctor-{len(client.trace.entries)}",
+            max_tokens=PROBE_MAX_TOKENS,
+            retry_server_errors=False,
+            **kw,  # type: ignore[arg-type]
+        )
+        answers += 1
+        return res
+
+    def called(res: object) -> bool:
+        calls = res.message.get("tool_calls") or []  # type: ignore[attr-defined]
+        return any(c["function"]["name"] == "record_number" for c in calls)
+
+    # tool calls
+    try:
+        res = await ask(messages=_PROBE_ASK, tools=[PROBE_TOOL], tool_choice="auto")
+        if called(res):
+            as_text = any(q.startswith("tool calls read") for q in res.quirks)
+            out.append(
+                Check(
+                    "tool calls",
+                    PASS,
+                    "the model called a tool when asked"
+                    + (
+                        " (written as text in the answer; the program reads that form)"
+                        if as_text
+                        else ""
+                    ),
+                )
+            )
+        else:
+            out.append(
+                Check(
+                    "tool calls",
+                    FAIL,
+                    "the model answered with text instead of a tool call",
+                    "run with --mode auto (switches to no-tools when the model calls no tool) "
+                    "or --mode no-tools; or use a model and server with tool calling "
+                    "(llama.cpp --jinja, a function-calling chat format)",
+                )
+            )
+    except AgentError as exc:
+        if exc.kind in ("auth", "model", "network", "timeout"):
+            raise
+        out.append(
+            Check(
+                "tool calls",
+                FAIL,
+                f"the server refused a request with tools: {exc}",
+                "run with --mode no-tools (or auto): the program does the tool work itself",
+            )
+        )
+    # tool_choice required
+    try:
+        res = await ask(messages=_PROBE_ASK, tools=[PROBE_TOOL], tool_choice="required")
+        if called(res):
+            out.append(Check("tool_choice required", PASS, "a forced tool call was made"))
+        else:
+            out.append(
+                Check(
+                    "tool_choice required",
+                    FAIL,
+                    "accepted but answered without a tool call",
+                    "sends its nudges anyway; with --mode auto it switches to no-tools when "
+                    "the model calls no tool",
+                    handled=True,
+                )
+            )
+    except AgentError as exc:
+        if exc.kind in ("auth", "model", "network", "timeout"):
+            raise
+        out.append(
+            Check(
+                "tool_choice required",
+                FAIL,
+                f"refused: {exc}",
+                "nudges with tool_choice=auto instead",
+                handled=True,
+            )
+        )
+    # json_object, json_schema
+    for name, fmt, fallback in (
+        ("json_object", {"type": "json_object"}, "json_schema, then plain text"),
+        ("json_schema", _JSON_SCHEMA, "plain text with the JSON asked for in the prompt"),
+    ):
+        try:
+            res = await ask(messages=_JSON_ASK, response_format=fmt)
+        except AgentError as exc:
+            if exc.kind in ("auth", "model", "network", "timeout"):
+                raise
+            out.append(
+                Check(
+                    name,
+                    FAIL,
+                    f"refused: {exc}",
+                    f"asks for the report with {fallback} instead (remembered for this "
+                    "endpoint and model)",
+                    handled=True,
+                )
+            )
+            continue
+        try:
+            obj = load_json(res.message.get("content") or "")
+        except JSONProblem:
+            obj = None
+        if isinstance(obj, dict):
+            out.append(Check(name, PASS, "answered with a JSON object"))
+        else:
+            out.append(
+                Check(
+                    name,
+                    FAIL,
+                    "accepted, but the answer is not a JSON object",
+                    "leaves claim accuracy N/A with the reason when a report is unreadable; "
+                    "the verdicts do not depend on it",
+                    handled=True,
+                )
+            )
+    # reasoning, usage: from the answers above
+    if not answers:
+        out.append(Check("reasoning output", UNVERIFIED, "no probe was answered"))
+        out.append(Check("usage reported", UNVERIFIED, "no probe was answered"))
+    else:
+        if client.reasoning_seen:
+            out.append(
+                Check(
+                    "reasoning output",
+                    PASS,
+                    f"{client.reasoning_seen} of {answers} answer(s) carried reasoning "
+                    "(<think> or a reasoning field): stripped before reading, kept in the trace",
+                )
+            )
+        else:
+            out.append(Check("reasoning output", PASS, "no reasoning mixed into the answers"))
+        u = client.usage
+        if u.unreported:
+            problem = f" ({client.usage_problems[0]})" if client.usage_problems else ""
+            out.append(
+                Check(
+                    "usage reported",
+                    FAIL,
+                    f"{u.unreported} of {u.calls} answer(s) had no usable token usage{problem}",
+                    "shows cost per attributed fix as N/A with the reason",
+                    handled=True,
+                )
+            )
+        else:
+            out.append(Check("usage reported", PASS, f"all {u.calls} answer(s) reported usage"))
+    limit = _context_from_models(models_detail, client.config.model)
+    if limit:
+        out.append(Check("context length", PASS, f"{limit:,} tokens, as the server says"))
+    else:
+        out.append(
+            Check(
+                "context length",
+                UNVERIFIED,
+                "the server does not say it; a document over the model's context stops the "
+                "run with the sizes and what to do",
+            )
+        )
+    return out
+
+
+def _context_from_models(models: list[dict], model: str) -> int | None:
+    """The context size the model list states for ``model``: vLLM ``max_model_len``,
+    OpenRouter/LM Studio ``context_length``/``max_context_length``, llama.cpp
+    ``meta.n_ctx_train`` / ``n_ctx``."""
+    for m in models:
+        if not isinstance(m, dict) or m.get("id") not in (model, None):
+            continue
+        for src in (m, m.get("meta") if isinstance(m.get("meta"), dict) else {}):
+            for key in (
+                "max_model_len",
+                "context_length",
+                "max_context_length",
+                "n_ctx",
+                "n_ctx_train",
+            ):
+                v = src.get(key)
+                if isinstance(v, int) and not isinstance(v, bool) and 0 < v < 100_000_000:
+                    return v
+    return None
+
+
 async def check_endpoint(
     base_url: str | None, model: str | None, api_key: str | None, timeout: float = 30.0
 ) -> list[Check]:
-    """Endpoint reachable, model present, tool calling works."""
-    names = ("endpoint reachable", "model present", "tool calling works")
+    """Endpoint reachable, model present, then one line per capability
+    (``probe_capabilities``). The findings are remembered for the endpoint and model
+    (``engine.agent.capabilities``); a run writes them into its trace."""
+    names = ("endpoint reachable", "model present") + capabilities.CAPABILITIES
     if not base_url:
         return [Check(n, NA, "no --base-url given") for n in names]
     url = safe_url(base_url)
@@ -250,7 +493,8 @@ async def check_endpoint(
     out: list[Check] = []
     async with ModelClient(config) as client:
         try:
-            models = await client.list_models()
+            detail = await client.list_models_detail()
+            models = [m["id"] for m in detail]
         except AgentError as exc:
             if exc.kind == "timeout":
                 out.append(
@@ -291,74 +535,23 @@ async def check_endpoint(
                     f"use one of: {shown}",
                 )
             )
-            out.append(Check(names[2], UNVERIFIED, "the model is not served"))
+            out += [Check(n, UNVERIFIED, "the model is not served") for n in names[2:]]
             return out
-        tool = {
-            "type": "function",
-            "function": {
-                "name": "record_number",
-                "description": "Record a number.",
-                "parameters": {
-                    "type": "object",
-                    "properties": {"n": {"type": "integer"}},
-                    "required": ["n"],
-                },
-            },
-        }
-        ask = [{"role": "user", "content": "Record the number 7 with the record_number tool."}]
-        refused_required = ""
         try:
-            res = await client.chat(
-                ask,
-                purpose="check",
-                round_no=0,
-                conversation="doctor",
-                tools=[tool],
-                tool_choice="required",
-            )
+            probes = await probe_capabilities(client, detail)
         except AgentError as exc:
-            if exc.kind in ("auth", "model"):
-                out.append(Check(names[2], FAIL, str(exc), "see above"))
-                return out
-            # Some servers (llama.cpp's chatml-function-calling) refuse a forced tool call
-            # but call tools when free to; the agent falls back the same way.
-            refused_required = (
-                " (this server refuses tool_choice=required; the agent falls back to auto)"
-            )
-            try:
-                res = await client.chat(
-                    ask,
-                    purpose="check",
-                    round_no=0,
-                    conversation="doctor",
-                    tools=[tool],
-                    tool_choice="auto",
-                )
-            except AgentError as exc2:
-                out.append(
-                    Check(
-                        names[2],
-                        UNVERIFIED,
-                        f"{exc2}{refused_required}",
-                        "check the server's log; tool calls need a function-calling chat format",
-                    )
-                )
-                return out
-        calls = res.message.get("tool_calls") or []
-        if any(c["function"]["name"] == "record_number" for c in calls):
-            out.append(
-                Check(names[2], PASS, "the model called a tool when asked" + refused_required)
-            )
-        else:
-            out.append(
-                Check(
-                    names[2],
-                    FAIL,
-                    "the model answered with text instead of a tool call",
-                    "use a model with tool-calling support (and a server with it "
-                    "enabled, e.g. llama.cpp --jinja or a function-calling chat format)",
-                )
-            )
+            fix = "see above" if exc.kind in ("auth", "model") else "check the server's log"
+            done = {c.name for c in out}
+            out += [
+                Check(n, UNVERIFIED, f"the probe failed: {exc}", fix)
+                for n in names
+                if n not in done
+            ]
+            return out
+        out += probes
+        capabilities.remember_findings(
+            base_url, model, {c.name: (c.status, c.detail) for c in probes}, source="doctor"
+        )
     return out
 
 

@@ -33,6 +33,7 @@ from engine.agent.wire import (
     estimate_tokens,
     is_context_error,
     load_json,
+    plain,
     read_answer,
     read_usage,
     server_message,
@@ -632,6 +633,11 @@ class ModelClient:
     async def list_models(self) -> list[str]:
         """Model ids the endpoint serves. Raises AgentError (``timeout`` when no complete
         answer came within ``request_timeout`` seconds)."""
+        return [m["id"] for m in await self.list_models_detail()]
+
+    async def list_models_detail(self) -> list[dict[str, Any]]:
+        """The endpoint's model list entries (dicts with a string ``id``; other fields as
+        the server sends them, huge integers replaced by descriptions). Raises AgentError."""
         if self._client is None:
             raise RuntimeError("ModelClient used outside 'async with'")
         url = safe_url(self.config.base_url)
@@ -662,13 +668,15 @@ class ModelClient:
                 "protocol", f"the endpoint {url} lists its models unreadably: {exc}"
             ) from None
         data = body.get("data") if isinstance(body, dict) else None
-        if not isinstance(data, list):
-            data = body.get("models") if isinstance(body, dict) else None
+        if not isinstance(data, list) and isinstance(body, dict):
+            data = body.get("models")
         out = []
         for m in data if isinstance(data, list) else []:
-            mid = m.get("id") or m.get("name") if isinstance(m, dict) else None
+            if not isinstance(m, dict):
+                continue
+            mid = m.get("id") or m.get("name")
             if isinstance(mid, str):
-                out.append(mid)
+                out.append(plain(m) | {"id": mid})
         return out
 
 

@@ -345,6 +345,20 @@ async def test_http_errors_quote_the_servers_own_message(tmp_path):
     assert 'refused the request (HTTP 409): "scripted 409"' in outcome.reason
 
 
+class ErrorIn200(PlainEnglish):
+    """Answers work with an error object in a 200 body (OpenRouter does on some routes)."""
+
+    def work(self, body):
+        return {"error": {"message": "Provider returned error", "code": 502}}
+
+
+async def test_an_error_in_a_200_answer_is_read_as_the_error(tmp_path):
+    outcome, srv, trace, verdicts, _ = await _quirk_run(tmp_path, ErrorIn200())
+    assert outcome.status == "failed"
+    assert 'answered with an error: "Provider returned error"' in outcome.reason
+    assert verify_bundle(outcome.bundle).ok
+
+
 async def test_huge_integers_in_tool_arguments_go_back_as_an_error(tmp_path):
     outcome, srv, trace, verdicts, _ = await _quirk_run(tmp_path, quirks=Quirks(huge_in_args=True))
     _assert_fixed(outcome, verdicts)

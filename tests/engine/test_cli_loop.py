@@ -300,7 +300,10 @@ def test_doctor_against_the_scripted_server(capsys):
         lines = {line.split(":")[0].split(None, 1)[1]: line.split()[0] for line in out.splitlines()}
         assert lines["endpoint reachable"] == "PASS"
         assert lines["model present"] == "PASS"
-        assert lines["tool calling works"] == "PASS"
+        for name in ("tool calls", "tool_choice required", "json_object", "json_schema"):
+            assert lines[name] == "PASS", out
+        assert lines["reasoning output"] == "PASS" and lines["usage reported"] == "PASS"
+        assert lines["context length"] == "UNVERIFIED"
         assert lines["workspace writable"] == "PASS"
         assert lines["Python"] == "PASS"
         assert code in (0, 1)  # the keyring line depends on the machine

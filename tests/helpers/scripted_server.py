@@ -142,7 +142,7 @@ class ScriptedAgent:
             (m.get("content") or "" for m in body["messages"] if m.get("role") == "system"), ""
         )
         if tools == ["record_number"]:  # arl doctor's tool-calling probe
-            return self.completion(tool_calls=[("record_number", {"n": 7})])
+            return self.tool_probe(body)
         if body.get("response_format") or system.startswith("You report on a revision"):
             user = body["messages"][-1]["content"]
             ids = [
@@ -164,6 +164,10 @@ class ScriptedAgent:
         with self.lock:
             self.work_calls += 1
         return self.work(body)
+
+    def tool_probe(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The answer to arl doctor's tool-calling probe."""
+        return self.completion(tool_calls=[("record_number", {"n": 7})])
 
     def no_tools(self, body: dict[str, Any]) -> dict[str, Any]:
         """Answer a no-tools request in its fixed format: the edit of ``edit()`` and a
@@ -366,6 +370,9 @@ class Silent(ScriptedAgent):
     def work(self, body: dict[str, Any]) -> dict[str, Any]:
         return self.completion("Let me think about this document.")
 
+    def tool_probe(self, body: dict[str, Any]) -> dict[str, Any]:
+        return self.completion("The number is 7.")
+
 
 class QuietHTTPServer(ThreadingHTTPServer):
     """A client that hung up (a cancelled or timed-out test request) is normal here: no
@@ -496,6 +503,8 @@ def _refusal(q: Quirks, body: dict[str, Any], model: str) -> tuple[int, Any] | N
 
 def _apply_quirks(q: Quirks, answer: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
     """Bend a well-formed answer the way a quirky server does."""
+    if "choices" not in answer:  # a policy that answers with an error body
+        return answer
     msg = answer["choices"][0]["message"]
     calls = msg.get("tool_calls") or []
     if calls and q.huge_in_args and not state.get("huge_sent"):
