@@ -181,6 +181,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         max_retries=args.retries,
         echo_tool_results=args.echo_tool_results,
         max_output_tokens=args.max_output_tokens,
+        mode=args.mode,
     )
     request = ReviewRequest(
         config=config,
@@ -410,6 +411,9 @@ def cmd_bundle_show(args: argparse.Namespace) -> int:
         f"model {b.model} at {mask_url(str(b.manifest.get('base_url')))}; {b.manifest.get('created_at')} "
         f"to {b.manifest.get('finished_at')}; tokens {b.manifest.get('tokens')}"
     )
+    mode = b.manifest.get("agent_mode") or (b.manifest.get("settings") or {}).get("agent_mode")
+    if isinstance(mode, dict) and isinstance(mode.get("ran"), str):
+        print(f"agent mode: {mode['ran']} ({mode.get('reason', '')})")
     for name, m in b.metrics.items():
         label = vocab.METRIC_TITLES.get(name, name)
         print(f"  {label}: {vocab.metric_text(name, m)}")
@@ -592,6 +596,15 @@ def register(subparsers: Any) -> None:
         default=None,
         metavar="N",
         help="completion-token cap of each work call (default: the server's)",
+    )
+    r.add_argument(
+        "--mode",
+        choices=("tools", "no-tools", "auto"),
+        default="tools",
+        help="tools: the model calls the five tools (default); no-tools: one plain request "
+        "per round for the revised document and a disposition per comment, the program "
+        "does the tool work (models without tool calling); auto: tools, switching to "
+        "no-tools when the server refuses tools or the model calls none in two turns",
     )
     r.add_argument(
         "--echo-tool-results",

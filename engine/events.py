@@ -162,6 +162,22 @@ class NarrationNudged(RunEvent):
 
 
 @dataclass(frozen=True)
+class AgentNotice(RunEvent):
+    """Something the run does differently for this server or model, said once per run:
+    ``topic`` ``tool_choice`` (the endpoint refused ``tool_choice="required"``: nudges use
+    ``auto``), ``report_format:<type>`` (a report format was refused: the next one is
+    tried), ``mode`` (auto mode switched to no-tools). ``text``: one plain sentence that
+    quotes the server where it explained itself."""
+
+    round: int
+    topic: str
+    text: str
+
+    def describe(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
 class VersionPushed(RunEvent):
     """The agent pushed a new version. ``characters``: length of the pushed source."""
 
@@ -300,6 +316,7 @@ EVENT_TYPES: dict[str, type[RunEvent]] = {
         RoundStarted,
         ModelCalled,
         ToolCalled,
+        AgentNotice,
         NarrationNudged,
         VersionPushed,
         ReportReceived,

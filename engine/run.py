@@ -51,20 +51,21 @@ from typing import TYPE_CHECKING, Any
 
 from engine import __version__
 from engine.agent import (
-    SYSTEM_PROMPT,
     AgentConfig,
     AgentError,
+    ModeAgent,
     ModelClient,
-    RevisionAgent,
     RunCancelled,
     TokenBudgetExceeded,
     ToolOutcome,
     Trace,
     Usage,
     WorkspaceTools,
+    make_agent,
     safe_url,
 )
 from engine.events import (
+    AgentNotice,
     CommentReopened,
     ModelCalled,
     NarrationNudged,
@@ -316,7 +317,7 @@ class ReviewRun:
     given: VersionRow
     client: ModelClient
     tools: WorkspaceTools
-    agent: RevisionAgent
+    agent: ModeAgent
 
     def __init__(
         self,
@@ -441,13 +442,13 @@ class ReviewRun:
             check_cancel=self.handle.check,
         )
         self.tools = WorkspaceTools(ws, doc_id, self.visible)
-        self.agent = RevisionAgent(
+        self.agent = make_agent(
             self.client,
             self.tools,
             emit_tool=self._emit_tool,
             emit_nudge=self._emit_nudge,
+            emit_notice=self._emit_notice,
             check_cancel=self.handle.check,
-            system_prompt=self.config.system_prompt or SYSTEM_PROMPT,
         )
         self.trace.add(
             "note",
@@ -769,6 +770,8 @@ class ReviewRun:
         Synchronous, so it completes even when the task was cancelled."""
         self.handle.phase = "writing"
         self.reason = redact(self.reason)
+        if getattr(self, "agent", None) is not None:
+            self.agent.finish()  # the mode and the capabilities seen, into the trace
         final = self.final_score()
         bundle_path = self.write_bundle(self.bundle_content(final))
         self.workspace.finish_run(self.run_id, self.status, self.reason, str(bundle_path or ""))
@@ -861,7 +864,7 @@ class ReviewRun:
             tokens=self.usage.total,
             rounds_run=self.round,
             scripted=self.scripted,
-            settings=config.public(),
+            settings=config.public() | {"agent_mode": self.agent.mode_info()},
             secrets=[*known_secrets(), *([config.api_key] if config.api_key else [])],
         )
 
@@ -932,6 +935,9 @@ class ReviewRun:
                     summary=row.summary,
                 )
             )
+
+    def _emit_notice(self, rnd: int, topic: str, text: str) -> None:
+        self.emit(AgentNotice(self.run_id, round=rnd, topic=topic, text=text))
 
     def _emit_nudge(self, rnd: int, n: int, text: str) -> None:
         self.emit(

@@ -82,6 +82,7 @@ class ModeAgent:
             "auto": "auto mode: the model called tools",
         }[mode]
         self.switch_reason = ""
+        self._mode_said = False
         cfg = client.config
         known = capabilities.recall(cfg.base_url, cfg.model)
         client.trace.add(
@@ -100,7 +101,23 @@ class ModeAgent:
                 out += a.push_summaries
         return sorted(out, key=lambda t: (t[0], t[1]))
 
+    def _say_mode(self, round_no: int) -> None:
+        """The mode, once, at the start of the first round (the run log says which ran)."""
+        if self._mode_said:
+            return
+        self._mode_said = True
+        text = {
+            "tools": "Agent mode: tools (the model calls the five tools).",
+            "no-tools": "Agent mode: no-tools (one plain request per round; the program "
+            "pushes, resolves and replies on the model's behalf).",
+            "auto": "Agent mode: auto (tools; switches to no-tools if the server refuses "
+            "tools or the model calls none in its first two turns).",
+        }[self.requested]
+        self.client.trace.add("note", round=round_no, topic="mode", text=text)
+        self.emit_notice(round_no, "mode", text)
+
     async def work_round(self, round_no: int, brief: str) -> RoundWork:
+        self._say_mode(round_no)
         if self.ran == "tools":
             assert self.tools_agent is not None
             try:
@@ -111,7 +128,7 @@ class ModeAgent:
                 self.reason = f"auto mode switched to no-tools: {exc}"
                 self.tools_agent.notice(
                     round_no,
-                    "mode",
+                    "mode-switch",
                     f"Switching to the no-tools mode for the rest of the run: {exc}. The "
                     "program sends the document and comments in one request per round and "
                     "does the tool work itself.",

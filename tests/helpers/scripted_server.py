@@ -178,7 +178,7 @@ class ScriptedAgent:
             if line.startswith('{"id"'):
                 c = json.loads(line)
                 comments.append({**c, "prefix": c.get("before"), "suffix": c.get("after")})
-        doc = user.split("<<<DOCUMENT>>>\n", 1)[1].rsplit("\n<<<END DOCUMENT>>>", 1)[0]
+        doc = user.split("<<<DOCUMENT>>>\n", 1)[1].split("\n<<<END DOCUMENT>>>", 1)[0]
         new = self.edit(doc, comments)
         lines = []
         for c in comments:
