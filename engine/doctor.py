@@ -15,8 +15,10 @@ import os
 import subprocess
 import sys
 from dataclasses import dataclass
+from typing import Any
 
 from engine.agent import AgentConfig, AgentError, ModelClient, capabilities, safe_url
+from engine.agent.client import CallResult
 from engine.agent.wire import JSONProblem, load_json
 from engine.environment import no_display
 from engine.system_libs import startup_missing
@@ -283,7 +285,7 @@ async def probe_capabilities(client: ModelClient, models_detail: list[dict]) -> 
     out: list[Check] = []
     answers = 0
 
-    async def ask(**kw: object):
+    async def ask(**kw: Any) -> CallResult:
         nonlocal answers
         res = await client.chat(
             purpose="check",
@@ -291,13 +293,13 @@ async def probe_capabilities(client: ModelClient, models_detail: list[dict]) -> 
             conversation=f"doctor-{len(client.trace.entries)}",
             max_tokens=PROBE_MAX_TOKENS,
             retry_server_errors=False,
-            **kw,  # type: ignore[arg-type]
+            **kw,
         )
         answers += 1
         return res
 
-    def called(res: object) -> bool:
-        calls = res.message.get("tool_calls") or []  # type: ignore[attr-defined]
+    def called(res: CallResult) -> bool:
+        calls = res.message.get("tool_calls") or []
         return any(c["function"]["name"] == "record_number" for c in calls)
 
     # tool calls
@@ -457,7 +459,8 @@ def _context_from_models(models: list[dict], model: str) -> int | None:
     for m in models:
         if not isinstance(m, dict) or m.get("id") not in (model, None):
             continue
-        for src in (m, m.get("meta") if isinstance(m.get("meta"), dict) else {}):
+        meta = m.get("meta")
+        for src in (m, meta if isinstance(meta, dict) else {}):
             for key in (
                 "max_model_len",
                 "context_length",
