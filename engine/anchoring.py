@@ -61,6 +61,10 @@ FUZZY_THRESHOLD = 0.5
 """Minimum normalised Indel similarity of a fuzzy hit (reference design, docs/verdicts.md)."""
 CONTEXT_THRESHOLD = 0.7
 """Minimum context similarity for a moved copy of the quote found far from its place."""
+MOVED_SIDE_THRESHOLD = 0.85
+"""Minimum agreement of the context that travels with a moved copy (``side_score``): a
+moved sentence keeps its own words around the quote, where a chance copy in rewritten text
+shares only some."""
 CONTEXT_MARGIN = 0.15
 """How much better another copy's context must agree before it wins over the offsets or
 over the copy the diff kept."""
@@ -78,10 +82,13 @@ LOCAL_CHANGE = 400
 characters beyond the span on either side (a rewritten sentence), and kept text of at
 least ``KEPT_GAP`` characters bounds it."""
 
+INDEX_KEY = 8
+"""Characters from a word start that key the index of inserted text (far moved copies)."""
 REGION_REACH = 4 * LOCAL_CHANGE
 """How far beyond a span the replaced region around it is followed."""
 
 _WORD = re.compile(r"\w")
+_INDEX_START = re.compile(r"(?<!\w)\w")
 # Scripts written without spaces: every character is a unit of its own (UAX #29 treats
 # ideographs so; Thai, Lao, Khmer and Myanmar need a dictionary, and without one the
 # character is the safe unit), so a span may start or end between any two of them.
@@ -337,7 +344,9 @@ def _substantial(kept: str) -> bool:
     characters, or four of a script written without spaces (a short CJK sentence)."""
     if len(kept) >= KEPT_GAP:
         return True
-    return sum(1 for ch in kept if _NO_SPACE.match(ch)) >= 4
+    if kept.isascii():
+        return False
+    return len(_NO_SPACE.findall(kept)) >= 4
 
 
 class ChangeIndex:
@@ -350,11 +359,45 @@ class ChangeIndex:
         self._a0 = [c.a0 for c in self.changes]
         self.len_a = len(diff.a)
         self.len_b = len(diff.b)
+        self._regions: dict[tuple[int, int], tuple[int, int, int, int] | None] = {}
+        self._inserted_words: dict[str, list[int]] | None = None
+
+    def find_inserted(self, quote: str, limit: int = NEAR_HITS) -> list[int]:
+        """v2 starts of copies of ``quote`` that begin in inserted text, found through an
+        index of the inserted text's word starts (built once, on first use), so a search
+        costs the candidates, not a scan of all new text. Quotes without a word start
+        followed by ``INDEX_KEY`` characters fall back to the diff's scan."""
+        m = _INDEX_START.search(quote)
+        if m is None or len(quote) - m.start() < INDEX_KEY:
+            return [h for h, _ in self.diff.find_inserted(quote, limit)]
+        if self._inserted_words is None:
+            index: dict[str, list[int]] = {}
+            b = self.diff.b
+            for c in self.changes:
+                if c.b1 > c.b0:
+                    for w in _INDEX_START.finditer(b, c.b0, c.b1):
+                        index.setdefault(b[w.start() : w.start() + INDEX_KEY], []).append(w.start())
+            self._inserted_words = index
+        j = m.start()
+        b = self.diff.b
+        out = []
+        for p in self._inserted_words.get(quote[j : j + INDEX_KEY], ()):
+            if b.startswith(quote, p - j) and p >= j:
+                out.append(p - j)
+                if len(out) >= limit:
+                    break
+        return out
 
     def region(self, s: int, e: int) -> tuple[int, int, int, int] | None:
         """The replaced region around v1 ``[s, e)``: changes touching the span, joined
         through equal runs shorter than ``KEPT_GAP``, as (a0, a1, b0, b1); None if no
         change touches the span."""
+        key = (s, e)
+        if key not in self._regions:
+            self._regions[key] = self._region(s, e)
+        return self._regions[key]
+
+    def _region(self, s: int, e: int) -> tuple[int, int, int, int] | None:
         ch = self.changes
         if not ch:
             return None
@@ -454,10 +497,13 @@ def _shares_a_word(a: str, b: str) -> bool:
 _SENTENCE_END = re.compile(r"[.!?;:]+[\s\u00a0]+|[。！？；]+\s*|\n+")
 
 
-def _clip_sentences(text: str, cs: int, ce: int, quote: str) -> tuple[int, int]:
-    """``[cs, ce)`` cut down to the one sentence most like ``quote`` when the quote itself
-    crosses no sentence end: a replaced region the diff stretched over a neighbouring
-    sentence is not the quote's place."""
+def _clip_sentences(
+    text: str, cs: int, ce: int, quote: str, near: tuple[int, int] | None = None
+) -> tuple[int, int]:
+    """``[cs, ce)`` cut down to one sentence when the quote itself crosses no sentence end:
+    a replaced region the diff stretched over a neighbouring sentence is not the quote's
+    place. The sentence overlapping ``near`` (the span's estimated place) most wins, then
+    the one most like the quote."""
     if _SENTENCE_END.search(quote.strip()):
         return cs, ce
     cuts = [
@@ -470,7 +516,23 @@ def _clip_sentences(text: str, cs: int, ce: int, quote: str) -> tuple[int, int]:
     pieces = [p for p in pieces if p[0] < p[1] and _has_alnum(text[p[0] : p[1]])]
     if not pieces:
         return cs, ce
-    return max(pieces, key=lambda p: (similarity(quote, text[p[0] : p[1]]), p[1] - p[0]))
+
+    def overlap(p: tuple[int, int]) -> int:
+        return 0 if near is None else max(0, min(p[1], near[1]) - max(p[0], near[0]))
+
+    return max(
+        pieces, key=lambda p: (overlap(p), similarity(quote, text[p[0] : p[1]]), p[1] - p[0])
+    )
+
+
+def _sentence_bounds(text: str, s: int, e: int, reach: int = FUZZY_WINDOW) -> tuple[int, int]:
+    """``[s, e)`` widened to the sentences it touches (at most ``reach`` characters each
+    way)."""
+    a = max(0, s - reach)
+    ends = [m.end() for m in _SENTENCE_END.finditer(text, a, s)]
+    a = ends[-1] if ends else a
+    m = _SENTENCE_END.search(text, e, min(len(text), e + reach))
+    return a, (m.end() if m else min(len(text), e + reach))
 
 
 def _passage(quote: str) -> bool:
@@ -505,6 +567,7 @@ class _Reanchor:
     def __init__(self, v1: TextIndex, v2: TextIndex, diff: TextDiff, changes: ChangeIndex):
         self.v1, self.v2, self.diff, self.changes = v1, v2, diff, changes
         self.t1, self.t2 = v1.text, v2.text
+        self.estimate: tuple[int, int] | None = None  # the current span's estimated place
 
     def new_or_own(self, cs: int, ce: int, s: int, e: int) -> bool:
         """v2 ``[cs, ce)`` is mostly new text (or text kept from the v1 span ``[s, e)``
@@ -539,6 +602,7 @@ class _Reanchor:
                 )
 
         es, ee = self.changes.estimate(s, e)
+        self.estimate = (es, ee)
         ms, me = diff.image(s, e)
         local = self.changes.is_local(s, e)
         lo = max(0, min(es, ms if local else es) - FUZZY_WINDOW)
@@ -554,19 +618,16 @@ class _Reanchor:
             return moved
 
         # 3. The span's place, when the text there decides.
-        args = (quote, prefix, suffix, s, e, es, ee, ms, me, lo, hi, local)
-        found = self._in_place(*args, rewritten_ok=False)
-        if found is not None and found.start is not None:
+        found, weak = self._in_place(quote, prefix, suffix, s, e, es, ee, ms, me, lo, hi, local)
+        if found is not None and found.start is not None and not weak:
             return found
-        # 4. A copy moved far away with its context (new text only).
+        # 4. A copy moved far away with its context (new text only) beats a weak place.
         moved, far = self._moved_copy(quote, prefix, suffix, s, e, es, lo, hi, not_span, True)
         if moved is not None:
             return moved
         # 5. A sentence rewritten in place; else a far copy with new surroundings; else gone.
-        if found is None:
-            found = self._in_place(*args)
-            if found is not None and found.start is not None:
-                return found
+        if found is not None and found.start is not None:
+            return found
         if far is not None:
             return far
         return found or self._gone(quote, ms, me, lo, hi)
@@ -681,11 +742,7 @@ class _Reanchor:
         L = e - s
         cands = []
         near = nearest_starts(t2, quote, es, NEAR_HITS, lo, hi)
-        far = (
-            [h for h, _ in self.diff.find_inserted(quote, NEAR_HITS) if h not in near]
-            if search_far
-            else []
-        )
+        far = [h for h in self.changes.find_inserted(quote) if h not in near] if search_far else []
         for h in near + far:
             if (h, h + L) == not_span:
                 continue
@@ -697,7 +754,7 @@ class _Reanchor:
             cands.append((ctx, h))
         if not cands:
             return None, None
-        good = [c for c in cands if c[0] >= CONTEXT_THRESHOLD]
+        good = [c for c in cands if c[0] >= MOVED_SIDE_THRESHOLD]
         # A copy with new neighbours counts as this passage moved only when the quote is
         # long enough not to recur by chance (a single word in a reshuffled sentence is
         # not a moved passage).
@@ -768,11 +825,11 @@ class _Reanchor:
         lo: int,
         hi: int,
         local: bool,
-        rewritten_ok: bool = True,
-    ) -> Reanchored | None:
-        """What stands at the span's place (see the module docstring, step 3); None when
-        nothing there decides. ``rewritten_ok`` False: do not fall back to "the sentence
-        was rewritten in place" (the caller looks for a moved copy first)."""
+    ) -> tuple[Reanchored | None, bool]:
+        """What stands at the span's place (see the module docstring, step 3), or None,
+        and whether that answer is weak (a different text in a tight place, or "the
+        sentence was rewritten in place"): a moved copy with its context beats a weak
+        answer."""
         t2 = self.t2
         L = e - s
         rs, re_ = _trim(t2, ms, me)
@@ -787,12 +844,10 @@ class _Reanchor:
                 1.0,
                 False,
                 "same text after normalisation (whitespace, canonical forms, ligatures)",
-            )
+            ), False
         tight = not leftover and local and len(region) <= 2 * L + 40
         if tight:
-            if not rewritten_ok and similarity(quote, region) < FUZZY_THRESHOLD:
-                return None  # a different text in its place: look for a moved copy first
-            return self._edited(
+            r = self._edited(
                 rs,
                 re_,
                 quote,
@@ -801,17 +856,29 @@ class _Reanchor:
                 "diff",
                 "the text the revision put in place of the quote",
             )
+            return r, (r.similarity or 0.0) < FUZZY_THRESHOLD
         between = self._between_context(quote, prefix, suffix, es, lo, hi)
+        if between is not None and me - ms <= 2 * L + LOCAL_CHANGE and between.start is not None:
+            # a small image is the diff's word on the place: the context must agree with it
+            if between.end is not None and (between.end < ms or between.start > me):
+                between = None
         if between is not None:
-            return between
+            return between, False
         same = self._folded_copy_near(quote, s, e, es, lo, hi)
         if same is not None:
-            return same
-        fz = self._fuzzy(quote, s, e, lo, hi, strict=not local)
+            return same, False
+        # The sentence(s) the diff maps the span into first; the whole neighbourhood after.
+        # (Where the surroundings changed too, a small image is still the diff's word on
+        # the place: its sentences only, never a neighbour that happens to match better.)
+        fz = None
+        small_image = me - ms <= 2 * L + LOCAL_CHANGE
+        if small_image:
+            a, b = _sentence_bounds(t2, ms, me)
+            fz = self._fuzzy(quote, s, e, a, b, strict=not local)
+        if fz is None and (local or not small_image):
+            fz = self._fuzzy(quote, s, e, lo, hi, strict=not local)
         if fz is not None:
-            return fz
-        if not leftover and local and not rewritten_ok:
-            return None
+            return fz, False
         if not leftover and local:
             # A rewritten sentence (or clause) around the quote: its place survives.
             if len(region) > 2 * L + 40:
@@ -828,7 +895,7 @@ class _Reanchor:
                 suffix,
                 "diff",
                 "the quote's sentence was rewritten in place; the text now there",
-            )
+            ), True
         if leftover:
             return Reanchored(
                 None,
@@ -837,8 +904,8 @@ class _Reanchor:
                 1.0,
                 False,
                 "the quoted text was removed and nothing stands in its place",
-            )
-        return None
+            ), False
+        return None, False
 
     def _edited(
         self,
@@ -851,7 +918,7 @@ class _Reanchor:
         note: str,
     ) -> Reanchored:
         t2 = self.t2
-        cs, ce = _clip_sentences(t2, cs, ce, quote)
+        cs, ce = _clip_sentences(t2, cs, ce, quote, self.estimate)
         ctx = context_score(prefix, suffix, t2, cs, ce) if (prefix or suffix) else 1.0
         sim = similarity(quote, t2[cs:ce])
         # Where replaced text starts and ends is the diff's judgement: always approximate.
@@ -920,11 +987,16 @@ class _Reanchor:
         needle = fold_needle(quote)
         if not needle or hi - lo > 4 * FUZZY_WINDOW + 8 * len(quote):
             return None
-        ft = FoldedText(self.t2[lo:hi])
+        window = self.t2[lo:hi]
+        if window.isascii() and needle not in " ".join(window.split()):
+            return None  # ASCII folds only its whitespace: cheap refusal
+        ft = FoldedText(window)
         starts = nearest_starts(ft.folded, needle, ft.folded_pos(es - lo), 4)
         for i in starts:
             cs, ce = ft.raw_span(i, i + len(needle))
             cs, ce = lo + cs, lo + ce
+            if self.t2[cs:ce].strip() == quote.strip() and not _passage(quote):
+                continue  # a word that recurs in rewritten text, not this quote's place
             if not breaks_word(self.t2, cs, ce) and self.new_or_own(cs, ce, s, e):
                 return Reanchored(
                     cs,
@@ -969,6 +1041,8 @@ class _Reanchor:
         sim = similarity(quote, t2[cs:ce])
         if sim < FUZZY_THRESHOLD or (strict and not _shares_a_word(quote, t2[cs:ce])):
             return None
+        if normalize(t2[cs:ce]) == normalize(quote) and not _passage(quote):
+            return None  # the same word recurring in rewritten text is not the quote's place
         return Reanchored(
             cs,
             ce,
