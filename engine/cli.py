@@ -67,8 +67,12 @@ def render_summary(
         extra = []
         if v.method in vocab.APPROXIMATE_METHODS:
             extra.append(f"re-anchored approximately ({v.method})")
+        elif v.method == "moved":
+            extra.append("moved, text unchanged")
         elif v.method == "context":
-            extra.append("moved; found by context")
+            extra.append("found by its context")
+        if v.lookalike_only:
+            extra.append("look-alike characters only")
         if v.markup_changed:
             extra.append("markup changed")
         if v.offsets_repaired:
@@ -88,7 +92,10 @@ def render_summary(
     lines.append("Metrics:")
     for name in vocab.METRIC_NAMES:
         title = vocab.METRIC_TITLES[name].lower() + ":"
-        lines.append(f"  {title:<25}{vocab.metric_text(name, m[name])}")
+        text = vocab.metric_text(name, m[name])
+        if name == "claim_accuracy" and result.claim_coverage is not None:
+            text += f"; {result.claim_coverage.text()}"
+        lines.append(f"  {title:<25}{text}")
     return "\n".join(lines)
 
 
@@ -116,6 +123,16 @@ def cmd_score(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     result = score(v1, v2, comments, claims=claims, given_version_id=given)
+    # The integrity check of a scored pair: a claim of "addressed" (in the report, or a
+    # comment already resolved) on text that is unchanged (docs/verdicts.md).
+    from engine.models import VERIFICATION_MESSAGE
+    from engine.scoring import unchanged_claims
+
+    resolved = {c.id for c in comments if c.status == "resolved"}
+    how = {"resolved": "resolved", "report": "claimed addressed in the report"}
+    how["resolved+report"] = how["resolved"] + " and " + how["report"]
+    for u in unchanged_claims(result.verdicts, claims, resolved):
+        print(f"{VERIFICATION_MESSAGE} (comment {u.comment_id}: {how[u.by]})", file=sys.stderr)
     bad = bad + result.unusable
     name = os.path.basename(os.fspath(args.comments))
     notes = [f"{name}: comment {cid} skipped: {reason}" for cid, reason in bad]

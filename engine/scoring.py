@@ -89,6 +89,75 @@ class Version:
         return self._extraction.markup_signature(start, end, fold)
 
 
+@dataclass(frozen=True)
+class ClaimCoverage:
+    """Which actionable comments the agent's report makes a claim about (docs/metrics.md,
+    claim accuracy): a report covering one comment of four must not look perfect.
+
+    ``claimed``/``no_claim`` count actionable comments (open, non-stale) with and without a
+    claim; ``actionable`` is their sum; ``no_claim_ids`` lists the latter."""
+
+    claimed: int
+    no_claim: int
+    actionable: int
+    no_claim_ids: tuple[str, ...] = ()
+
+    def text(self) -> str:
+        """ "no claim for 3 of 4 comments", or "a claim for every comment"."""
+        if not self.actionable:
+            return "no actionable comments"
+        if not self.no_claim:
+            return f"a claim for every comment ({self.actionable})"
+        return f"no claim for {self.no_claim} of {self.actionable} comments"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "claimed": self.claimed,
+            "no_claim": self.no_claim,
+            "actionable": self.actionable,
+            "no_claim_ids": list(self.no_claim_ids),
+            "text": self.text(),
+        }
+
+
+@dataclass(frozen=True)
+class UnchangedClaim:
+    """A comment the agent claimed addressed while its anchored text is unchanged: the
+    VERIFICATION line is printed for it (docs/verdicts.md, the integrity control).
+
+    ``by``: "resolved" (the agent resolved it), "report" (its report says addressed), or
+    "resolved+report"."""
+
+    comment_id: str
+    by: str
+    lookalike_only: bool = False
+
+
+def unchanged_claims(
+    verdicts: list[VerdictRecord],
+    claims: ClaimReport | None,
+    resolved_ids: set[str] | frozenset[str] = frozenset(),
+) -> list[UnchangedClaim]:
+    """Every comment the agent claimed addressed — by resolving it (``resolved_ids``) or
+    with claim ``addressed`` in its report — whose verdict is ``untouched`` (including
+    look-alike-only edits), in verdict order. An agent that reports "addressed" for every
+    comment but pushes and resolves nothing gets one entry per comment."""
+    reported = (
+        {c.comment_id for c in claims.comments if c.claim == "addressed"}
+        if claims is not None and claims.usable
+        else set()
+    )
+    out = []
+    for v in verdicts:
+        if v.verdict != "untouched":
+            continue
+        r, p = v.comment_id in resolved_ids, v.comment_id in reported
+        if r or p:
+            by = "resolved+report" if r and p else ("resolved" if r else "report")
+            out.append(UnchangedClaim(v.comment_id, by, v.lookalike_only))
+    return out
+
+
 @dataclass
 class ScoreResult:
     """Everything ``score`` found. Offsets in ``verdicts`` are code points; ``to_json``
@@ -107,6 +176,9 @@ class ScoreResult:
     actionable_ids: set[str] = field(default_factory=set)
     churn_moved: int = 0
     """Characters that only moved (``TextDiff.moved_total``): not churn, counted beside it."""
+    claim_coverage: ClaimCoverage | None = None
+    """How many actionable comments the agent's report makes a claim about; None when no
+    usable report was given."""
 
     def to_json(self, *, extended: bool = False) -> dict[str, Any]:
         """The `arl score --json` object (README, "Scoring two versions"); ``extended`` adds per-verdict
@@ -117,6 +189,9 @@ class ScoreResult:
                 for v in self.verdicts
             ],
             "metrics": {k: m.to_json() for k, m in self.metrics.items()},
+            "claim_coverage": None
+            if self.claim_coverage is None
+            else self.claim_coverage.to_json(),
         }
         if extended:
             m2 = self.v2_offsets
@@ -331,6 +406,7 @@ def score(
         collateral=collateral,
         claim_problems=problems,
         actionable_ids=actionable_ids,
+        claim_coverage=_coverage(verdicts, actionable_ids, claims),
     )
 
 
@@ -340,6 +416,16 @@ def _signature_fold(piece: str) -> str:
     of an element) is still a markup change. U+FFFC is a starter that composes with
     nothing, so NFC leaves the sentinels alone."""
     return normalize("\ufffc" + piece + "\ufffc")[1:-1]
+
+
+def _coverage(
+    verdicts: list[VerdictRecord], actionable_ids: set[str], claims: ClaimReport | None
+) -> ClaimCoverage | None:
+    if claims is None or not claims.usable:
+        return None
+    judged = [v for v in verdicts if v.comment_id in actionable_ids]
+    missing = tuple(v.comment_id for v in judged if v.claim is None)
+    return ClaimCoverage(len(judged) - len(missing), len(missing), len(judged), missing)
 
 
 def _with_claim(rec: VerdictRecord, claim) -> VerdictRecord:

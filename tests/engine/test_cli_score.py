@@ -83,7 +83,9 @@ def test_score_json_shape_exactly(tmp_path):
     )
     assert code == 0, err
     j = json.loads(out)
-    assert set(j) == {"verdicts", "metrics"}
+    # claim_coverage: the comments the report makes no claim about (docs/metrics.md)
+    assert set(j) == {"verdicts", "metrics", "claim_coverage"}
+    assert j["claim_coverage"]["no_claim"] == 0
     (v,) = j["verdicts"]
     assert set(v) == {
         "comment_id",

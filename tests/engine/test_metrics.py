@@ -135,3 +135,76 @@ def test_rounds_to_converge():
 def test_metric_json_round_trip():
     for m in (Metric.ratio(1, 4), Metric.na("why")):
         assert Metric.from_json(m.to_json()).to_json() == m.to_json()
+
+
+def _report(claims: dict[str, str]):
+    return parse_claim_report(
+        {"comments": [{"comment_id": k, "claim": v} for k, v in claims.items()]}
+    )
+
+
+def test_claim_coverage_counts_the_comments_a_report_leaves_out():
+    comments = [_c("a", "one"), _c("b", "two"), _c("c", "three"), _c("d", "four")]
+    r = _score(comments, claims=_report({"a": "addressed"}))
+    acc = r.metrics["claim_accuracy"]
+    assert (acc.numerator, acc.denominator) == (1, 1)  # the definition is unchanged
+    cov = r.claim_coverage
+    assert (cov.claimed, cov.no_claim, cov.actionable) == (1, 3, 4)
+    assert cov.no_claim_ids == ("b", "c", "d")
+    assert cov.text() == "no claim for 3 of 4 comments"
+    j = r.to_json()["claim_coverage"]
+    assert j == {
+        "claimed": 1,
+        "no_claim": 3,
+        "actionable": 4,
+        "no_claim_ids": ["b", "c", "d"],
+        "text": "no claim for 3 of 4 comments",
+    }
+    full = _score(comments, claims=_report(dict.fromkeys("abcd", "addressed")))
+    assert full.claim_coverage.no_claim == 0
+    assert full.claim_coverage.text() == "a claim for every comment (4)"
+    # no report at all: no coverage to speak of (claim accuracy says why it is N/A)
+    assert _score(comments).claim_coverage is None
+    assert _score(comments).to_json()["claim_coverage"] is None
+
+
+def test_verification_for_every_claim_of_addressed_on_unchanged_text():
+    from engine.scoring import unchanged_claims
+
+    comments = [_c("a", "one"), _c("b", "two"), _c("c", "three"), _c("d", "four")]
+    # the agent pushed nothing, resolved nothing, and reported "addressed" for everything
+    r = _score(comments, v2=V1, claims=_report(dict.fromkeys("abcd", "addressed")))
+    got = unchanged_claims(r.verdicts, _report(dict.fromkeys("abcd", "addressed")))
+    assert [(u.comment_id, u.by) for u in got] == [(c, "report") for c in "abcd"]
+    # resolving counts as a claim too; an edited comment never gets the line
+    r = _score(comments, claims=_report({"b": "addressed"}))
+    got = unchanged_claims(r.verdicts, _report({"b": "addressed"}), {"b", "c", "a"})
+    assert [(u.comment_id, u.by) for u in got] == [("b", "resolved+report"), ("c", "resolved")]
+    # not_addressed on unchanged text is an honest claim: no line
+    got = unchanged_claims(r.verdicts, _report({"b": "not_addressed"}))
+    assert got == []
+
+
+def test_arl_score_prints_verification_and_the_no_claim_count(tmp_path, capsys):
+    import json
+
+    from engine import cli
+
+    (tmp_path / "v1.txt").write_text(V1)
+    (tmp_path / "v2.txt").write_text(V1)  # nothing changed
+    cs = [_c("a", "one"), _c("b", "two")]
+    (tmp_path / "c.json").write_text(json.dumps([c.to_json() for c in cs]))
+    (tmp_path / "r.json").write_text(
+        json.dumps({"comments": [{"comment_id": "a", "claim": "addressed"}]})
+    )
+    args = ["score", "--v1", str(tmp_path / "v1.txt"), "--v2", str(tmp_path / "v2.txt")]
+    args += ["--comments", str(tmp_path / "c.json"), "--claims", str(tmp_path / "r.json")]
+    assert cli.main(args) == 0
+    out, err = capsys.readouterr()
+    assert "no claim for 1 of 2 comments" in out
+    assert err.count("VERIFICATION: MODEL CLAIMED ADDRESSED - ANCHORED TEXT UNCHANGED") == 1
+    assert "(comment a: claimed addressed in the report)" in err
+    assert cli.main([*args, "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["claim_coverage"]["no_claim"] == 1
+    assert "VERIFICATION" in err
