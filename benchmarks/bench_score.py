@@ -5,7 +5,9 @@ For each shape: a v1/v2 pair with comments and the expected verdicts and places 
 shape: the whole-process time of `arl score --json` (median of runs), one plain
 diff-match-patch ``diff_main`` of the same two texts in this process (what a naive
 diff-based scorer pays before it starts; its own 1 s default timeout, as a user of the
-library gets it), their ratio, the score process's peak memory (max RSS, and as a multiple
+library gets it), their ratio; the same three in CPU seconds (user + system: on a busy
+machine wall time measures the other processes too, and the plain diff's 1 s timeout caps
+its wall time but not ours); the score process's peak memory (max RSS, and as a multiple
 of v1's size in UTF-8), and the count of verdicts and places that disagree with
 ``expect.json`` (a place disagrees when an untouched comment's v2 span is not exactly the
 expected one, or an edited comment's v2 span is not inside its rewritten sentence).
@@ -82,8 +84,9 @@ def disagreements(expect: dict, verdicts: list[dict]) -> tuple[int, int]:
     return bad_verdicts, bad_places
 
 
-def run_score(d: Path) -> tuple[float, int, dict]:
-    """Whole-process time (s), peak RSS (bytes) and JSON output of one `arl score`."""
+def run_score(d: Path) -> tuple[float, float, int, dict]:
+    """Whole-process wall time and CPU time (s), peak RSS (bytes) and JSON output of one
+    `arl score`."""
     cmd = [sys.executable, "-m", "engine.cli", "score"]
     cmd += ["--v1", str(d / "v1.txt"), "--v2", str(d / "v2.txt")]
     cmd += ["--comments", str(d / "c.json"), "--json"]
@@ -95,7 +98,8 @@ def run_score(d: Path) -> tuple[float, int, dict]:
     p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode != 0:
         raise SystemExit((d / "err.txt").read_text(encoding="utf-8"))
-    return elapsed, usage.ru_maxrss * 1024, json.loads((d / "out.json").read_bytes())
+    cpu = usage.ru_utime + usage.ru_stime
+    return elapsed, cpu, usage.ru_maxrss * 1024, json.loads((d / "out.json").read_bytes())
 
 
 def bench(name: str, spec, size: int, n: int, runs: int, tmp: Path) -> dict:
@@ -103,14 +107,15 @@ def bench(name: str, spec, size: int, n: int, runs: int, tmp: Path) -> dict:
     d = tmp / name.replace(" ", "-").replace(",", "").replace("(", "").replace(")", "")
     gen.build.expect = expect
     gen.write(d, v1, v2, comments)
-    times, peaks = [], []
+    times, cpus, peaks = [], [], []
     for _ in range(runs):
-        t, peak, out = run_score(d)
+        t, cpu, peak, out = run_score(d)
         times.append(t)
+        cpus.append(cpu)
         peaks.append(peak)
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     diff_match_patch().diff_main(v1, v2)
-    plain = time.perf_counter() - t
+    plain, plain_cpu = time.perf_counter() - t, time.process_time() - c
     bad_v, bad_p = disagreements(expect, out["verdicts"])
     score_s = statistics.median(times)
     v1_bytes = len(v1.encode("utf-8"))
@@ -120,6 +125,9 @@ def bench(name: str, spec, size: int, n: int, runs: int, tmp: Path) -> dict:
         "score s": score_s,
         "plain s": plain,
         "ratio": score_s / plain,
+        "score cpu": statistics.median(cpus),
+        "plain cpu": plain_cpu,
+        "cpu ratio": statistics.median(cpus) / plain_cpu,
         "peak MB": max(peaks) / MB,
         "peak x": max(peaks) / v1_bytes,
         "wrong verdicts": bad_v,
@@ -146,6 +154,7 @@ def main() -> None:
     print(f"bare interpreter start: {statistics.median(startup) * 1000:.0f} ms")
     head = (
         f"{'shape':34} {'v1 MB':>6} {'score s':>8} {'plain s':>8} {'ratio':>6} "
+        f"{'cpu s':>6} {'pl cpu':>6} {'ratio':>6} "
         f"{'peak MB':>8} {'peak x':>7} {'wrong v':>8} {'wrong p':>8}"
     )
     print(head)
@@ -155,7 +164,8 @@ def main() -> None:
             r = bench(name, spec, size, n, runs, Path(tmp))
             print(
                 f"{r['shape']:34} {r['v1 MB']:6.1f} {r['score s']:8.2f} {r['plain s']:8.2f} "
-                f"{r['ratio']:6.2f} {r['peak MB']:8.0f} {r['peak x']:7.1f} "
+                f"{r['ratio']:6.2f} {r['score cpu']:6.2f} {r['plain cpu']:6.2f} "
+                f"{r['cpu ratio']:6.2f} {r['peak MB']:8.0f} {r['peak x']:7.1f} "
                 f"{r['wrong verdicts']:8d} {r['wrong places']:8d}",
                 flush=True,
             )

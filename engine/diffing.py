@@ -339,8 +339,8 @@ def _anchors(A: str, B: str) -> list[tuple[int, int]]:
     ca, cb = Counter(A), Counter(B)
     keep = {t for t, n in ca.items() if n == 1 and cb.get(t) == 1}
     if keep:
-        pos = {t: i for i, t in enumerate(A) if t in keep}
-        pairs = [(pos[t], j) for j, t in enumerate(B) if t in keep]
+        # One C-level search per unique token beats a Python pass over the gap.
+        pairs = sorted(((A.find(t), B.find(t)) for t in keep), key=lambda p: p[1])
     else:
         keep = {t for t, n in ca.items() if cb.get(t) == n}
         if not keep:
@@ -751,10 +751,11 @@ class _Differ:
                 q = _common_suffix(t, p, len(t), u, p, len(u))
                 mt, mu = t[p : len(t) - q], u[p : len(u) - q]
                 self.emit(EQUAL, p)
-                if not (p or q) or not mt or not mu or set(mt).isdisjoint(mu):
-                    # Unrelated words (no shared start or end: "foo" -> "bar"), or nothing
-                    # left in common: the middle is replaced whole (what Myers and the
-                    # semantic cleanup conclude for such pairs, without running them).
+                if 2 * (p + q) < max(len(t), len(u)) or not mt or not mu or set(mt).isdisjoint(mu):
+                    # Unrelated words (less than half shared at their start and end: "foo"
+                    # -> "bar", "two" -> "three"), or nothing left in common: the middle is
+                    # replaced whole (what Myers and the semantic cleanup conclude for such
+                    # pairs, without running them). "colour" -> "color" is refined.
                     self.emit(DELETE, len(mt))
                     self.emit(INSERT, len(mu))
                 else:
