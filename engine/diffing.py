@@ -263,6 +263,11 @@ class _CountedDmp(diff_match_patch):
 # -- anchored alignment of token sequences ------------------------------------------------
 
 
+_GALLOP_MAX = 1 << 16
+"""Longest slice compared at once when measuring a common prefix or suffix (copies stay
+small on texts of many megabytes)."""
+
+
 def _common_prefix(sa: str, i0: int, i1: int, sb: str, j0: int, j1: int) -> int:
     n = min(i1 - i0, j1 - j0)
     if n == 0 or sa[i0] != sb[j0]:
@@ -273,7 +278,7 @@ def _common_prefix(sa: str, i0: int, i1: int, sb: str, j0: int, j1: int) -> int:
         k = min(n, lo + step)
         if sa[i0 + lo : i0 + k] == sb[j0 + lo : j0 + k]:
             lo = k
-            step *= 2
+            step = min(2 * step, _GALLOP_MAX)
         else:
             hi = k - 1
             break
@@ -295,7 +300,7 @@ def _common_suffix(sa: str, i0: int, i1: int, sb: str, j0: int, j1: int) -> int:
         k = min(n, lo + step)
         if sa[i1 - k : i1 - lo] == sb[j1 - k : j1 - lo]:
             lo = k
-            step *= 2
+            step = min(2 * step, _GALLOP_MAX)
         else:
             hi = k - 1
             break
@@ -308,13 +313,13 @@ def _common_suffix(sa: str, i0: int, i1: int, sb: str, j0: int, j1: int) -> int:
     return lo
 
 
-def _lis(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Longest subsequence of ``pairs`` (ordered by their second item) whose first items
-    increase strictly: patience sorting, O(n log n)."""
-    tails: list[int] = []  # first item of the last pair of the best run of each length
+def _lis(seq) -> list[int]:
+    """Indices of a longest strictly increasing subsequence of ``seq``: patience sorting,
+    O(n log n)."""
+    tails: list[int] = []  # last value of the best run of each length
     tail_idx: list[int] = []
-    prev = [-1] * len(pairs)
-    for k, (i, _j) in enumerate(pairs):
+    prev = array("q", bytes(8 * len(seq)))
+    for k, i in enumerate(seq):
         p = bisect.bisect_left(tails, i)
         if p == len(tails):
             tails.append(i)
@@ -326,23 +331,40 @@ def _lis(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
     out = []
     k = tail_idx[-1] if tail_idx else -1
     while k >= 0:
-        out.append(pairs[k])
+        out.append(k)
         k = prev[k]
     out.reverse()
     return out
 
 
-def _anchors(A: str, B: str) -> list[tuple[int, int]]:
+_FIND_MAX = 64
+"""Unique tokens located one C-level search each when there are at most this many (else
+one pass over the gap: many searches over a long gap would be quadratic)."""
+
+
+def _anchors(A: str, B: str) -> _Pairs | list:
     """Anchor pairs ``(i, j)`` with ``A[i] == B[j]``, increasing in both: tokens unique on
     both sides, else tokens occurring equally often on both sides (k-th with k-th); kept
     in order by a longest increasing subsequence."""
     ca, cb = Counter(A), Counter(B)
     keep = {t for t, n in ca.items() if n == 1 and cb.get(t) == 1}
+    ia, jb = array("q"), array("q")  # pairs, ordered by their v2 index
     if keep:
-        # One C-level search per unique token beats a Python pass over the gap.
-        pairs = sorted(((A.find(t), B.find(t)) for t in keep), key=lambda p: p[1])
+        del ca, cb
+    if keep and len(keep) <= _FIND_MAX:
+        for i, j in sorted(((A.find(t), B.find(t)) for t in keep), key=lambda p: p[1]):
+            ia.append(i)
+            jb.append(j)
+    elif keep:
+        pos = {t: i for i, t in enumerate(A) if t in keep}
+        for j, t in enumerate(B):
+            if t in keep:
+                ia.append(pos[t])
+                jb.append(j)
+        del pos
     else:
         keep = {t for t, n in ca.items() if cb.get(t) == n}
+        del ca, cb
         if not keep:
             return []
         occ: dict[str, list[int]] = {}
@@ -350,12 +372,28 @@ def _anchors(A: str, B: str) -> list[tuple[int, int]]:
             if t in keep:
                 occ.setdefault(t, []).append(i)
         seen: Counter[str] = Counter()
-        pairs = []
         for j, t in enumerate(B):
             if t in keep:
-                pairs.append((occ[t][seen[t]], j))
+                ia.append(occ[t][seen[t]])
+                jb.append(j)
                 seen[t] += 1
-    return _lis(pairs)
+    return _Pairs(ia, jb, _lis(ia))
+
+
+class _Pairs:
+    """Anchor pairs ``(i, j)`` kept in arrays (a long gap has hundreds of thousands)."""
+
+    __slots__ = ("ia", "jb", "keep")
+
+    def __init__(self, ia: array, jb: array, keep: list[int]) -> None:
+        self.ia, self.jb, self.keep = ia, jb, keep
+
+    def __iter__(self):
+        ia, jb = self.ia, self.jb
+        return ((ia[k], jb[k]) for k in self.keep)
+
+    def __bool__(self) -> bool:
+        return bool(self.keep)
 
 
 def _worth_aligning(A: str, B: str, blank) -> bool:
@@ -497,13 +535,13 @@ class _Differ:
             self.emit(DELETE, x1 - x0)
             self.emit(INSERT, y1 - y0)
             return
-        ta, tb = split_sentences(a[x0:x1]), split_sentences(b[y0:y1])
-        codec = _TokenCodec()
-        sa, sb = codec.encode(ta), codec.encode(tb)
-        del codec
-        # Token start offsets (global), one extra at the end.
-        sta = _starts(ta, x0)
-        stb = _starts(tb, y0)
+        # Sentence chunks as codes and start offsets (global, one extra at the end). The
+        # texts are neither sliced nor kept in pieces: a chunk is cut out when needed.
+        table: dict[str, str] = {}
+        sa, sta = _encode_chunks(a, x0, x1, table)
+        sb, stb = _encode_chunks(b, y0, y1, table)
+        del table
+        ta, tb = _Chunks(a, sta), _Chunks(b, stb)
         blocks, _ = self.aligner.align(sa, sb, myers=False)
         # Hunks: the gaps between matching blocks, in token indices.
         hunks: list[tuple[int, int, int, int]] = []
@@ -838,6 +876,39 @@ def _warp_groups(ta, tb, i0, i1, j0, j1) -> list[tuple[int, int, int, int]]:
     groups.append((i0, i0 + gi1, j0, j0 + gj1))
     groups.reverse()
     return groups
+
+
+def _encode_chunks(text: str, x0: int, x1: int, table: dict[str, str]) -> tuple[str, array]:
+    """Sentence chunks of ``text[x0:x1]`` as one code character each (equal chunks, equal
+    codes; ``table`` shared by both texts) and their start offsets, one extra at the end."""
+    starts = array("q")
+    out = []
+    get = table.get
+    for m in _CHUNK_RE.finditer(text, x0, x1):
+        t = m.group()
+        c = get(t)
+        if c is None:
+            n = len(table)
+            c = table[t] = chr(n if n < 0xD800 else n + 0x800)
+        out.append(c)
+        starts.append(m.start())
+    starts.append(x1)
+    return "".join(out), starts
+
+
+class _Chunks:
+    """The sentence chunks of a text by index, cut out on demand."""
+
+    __slots__ = ("starts", "text")
+
+    def __init__(self, text: str, starts: array) -> None:
+        self.text, self.starts = text, starts
+
+    def __getitem__(self, i: int) -> str:
+        return self.text[self.starts[i] : self.starts[i + 1]]
+
+    def __len__(self) -> int:
+        return len(self.starts) - 1
 
 
 def _starts(tokens: list[str], base: int) -> list[int]:

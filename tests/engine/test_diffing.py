@@ -267,3 +267,33 @@ def test_whitespace_only_change_of_a_sentence_is_not_a_move():
     d = TextDiff(a, b)
     assert not d.moves
     assert d.diffs[0] == (EQUAL, "Keep this line. It is fine.")
+
+
+def test_random_cjk_and_moved_sentences_keep_every_invariant():
+    """Random texts of CJK, Thai, Latin and emoji sentences, edited and with sentences
+    moved: both texts rebuild from the diff, every move is the same text on both sides and
+    lies in deleted/inserted text, and churn splits add up."""
+    rnd = random.Random(17)
+    pieces = ["我们", "计划", "会议", "ภาษา", "ไทย", "word", "other", "👍🏽", "ok", "数据"]
+    ends = ["。", "！", "？", ". ", "!\n", "\n"]
+    for _ in range(150):
+        sents = [
+            "".join(rnd.choice(pieces) for _ in range(rnd.randint(2, 9))) + rnd.choice(ends)
+            for _ in range(rnd.randint(1, 12))
+        ]
+        a = "".join(sents)
+        b_s = list(sents)
+        for _ in range(rnd.randint(0, 3)):
+            k = rnd.randrange(len(b_s))
+            b_s[k] = b_s[k].replace(rnd.choice(pieces), rnd.choice(pieces), 1)
+        if len(b_s) > 2 and rnd.random() < 0.5:
+            s = b_s.pop(rnd.randrange(len(b_s)))
+            b_s.insert(rnd.randrange(len(b_s) + 1), s)
+        b = "".join(b_s)
+        d = _check(a, b)
+        for m in d.moves:
+            assert a[m.a0 : m.a1] == b[m.b0 : m.b1]
+            assert d.unchanged_image(m.a0, m.a1) is None
+            assert d.moved_to(m.a0, m.a1) == (m.b0, m.b1)
+            assert d.moved_from(m.b0, m.b1) == (m.a0, m.a1)
+        assert d.total_changed() >= 0
