@@ -57,7 +57,7 @@ LABELS = {
     "attribution_rate": "attribution",
     "collateral_churn": "collateral churn",
     "claim_accuracy": "claim accuracy",
-    "cost_per_attributed_fix": "tokens per fix",
+    "cost_per_attributed_fix": "tokens per fix (run mean)",
     "rounds_to_converge": "rounds to converge",
 }
 RATIO = {"attribution_rate", "collateral_churn", "claim_accuracy"}
@@ -254,7 +254,7 @@ def render_report(report: dict[str, Any]) -> str:
             b = c["metrics"][m]
             if b["mean"] is None:
                 why = b["na_reasons"][0]["reason"] if b["na_reasons"] else "no finished run"
-                lines.append(f"  {LABELS[m]:<19} N/A — {why}")
+                lines.append(f"  {LABELS[m]:<26} N/A — {why}")
                 continue
             spread = (
                 "spread unknown (one repeat)"
@@ -263,12 +263,12 @@ def render_report(report: dict[str, Any]) -> str:
             )
             na = f"; N/A in {b['na']} run(s)" if b["na"] else ""
             lines.append(
-                f"  {LABELS[m]:<19} {_fmt(m, b['mean'])} mean over {b['n']} run(s) "
+                f"  {LABELS[m]:<26} {_fmt(m, b['mean'])} mean over {b['n']} run(s) "
                 f"(min {_fmt(m, b['min'])}, max {_fmt(m, b['max'])}; {spread}{na})"
             )
         tpf = c["tokens_per_fix"]
         lines.append(
-            "  tokens per attributed fix: "
+            "  tokens per fix (all runs): "
             + (
                 f"{tpf['value']:,.0f} ({tpf['numerator']:,} tokens / {tpf['denominator']} fixes)"
                 if tpf["value"] is not None

@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("PySide6.QtCharts")
 
 from engine.suite import load_suite
-from engine.suite_store import SuiteStore
+from engine.suite_store import SuiteStore, read_results
 from tests.helpers.scripted_server import (
     ClaimWithoutEditing,
     FixEverything,
@@ -140,3 +140,16 @@ def test_new_suite_writes_a_template_and_shows_its_estimate(view, tmp_path, qtbo
     qtbot.waitUntil(lambda: "run(s)" in view.estimate.toPlainText(), timeout=20000)
     assert view.start_btn.isEnabled() and view.edit_btn.isEnabled()
     assert "fresh" in view.heading.text()
+
+
+def test_the_example_suite_opens_with_no_key_and_shows_real_runs(view):
+    from app.suites_view import example_suite_path
+
+    folder = example_suite_path()
+    data = read_results(folder)
+    assert view.open_results(folder)
+    assert view.runs.rowCount() == len(data["items"]) >= 6
+    assert "smollm2" in view.report_table.horizontalHeaderItem(1).text()
+    assert view.spread_chart.chart.series() and view.trend_chart.chart.series()
+    for it in view.items:  # every run of the example keeps its evidence bundle
+        assert it.bundle and (Path(it.bundle) / "manifest.json").is_file()

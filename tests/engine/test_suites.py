@@ -624,3 +624,18 @@ def test_new_writes_a_template_that_loads_and_never_overwrites_silently(tmp_path
     assert code == 2 and "--force" in err and target.read_text(encoding="utf-8") == before
     code, _, err = run_cli(["suite", "new", str(tmp_path / "x.json")], capsys)
     assert code == 2 and "TOML" in err
+
+
+def test_the_shipped_example_suite_merges_and_its_bundles_open(capsys):
+    folders = sorted(str(p) for p in (ROOT / "resources/suites/example").glob("S-*"))
+    assert folders
+    code, out, err = run_cli(["suite", "merge", *folders, "--json"], capsys)
+    assert code == 0, err
+    report = json.loads(out)["report"]
+    assert report["runs"] >= 6 and report["combinations"]
+    from engine.suite_store import read_results, results_items
+
+    for folder in folders:
+        for it in results_items(read_results(folder), folder):
+            assert it.status == "finished"
+            assert (Path(it.bundle) / "manifest.json").is_file()
