@@ -254,7 +254,9 @@ class SuitesView(QWidget):
         header = self.runs.horizontalHeader()
         for col in range(6):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.runs.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.runs.setWordWrap(False)
         self.runs.setToolTip("Double-click a run to open its evidence bundle")
         self.runs.cellDoubleClicked.connect(self._open_run)
         self.report_table = QTableWidget(0, 0)
@@ -328,6 +330,7 @@ class SuitesView(QWidget):
         split.addWidget(right)
         split.setStretchFactor(0, 2)
         split.setStretchFactor(1, 3)
+        split.setSizes([560, 800])
         lay = QVBoxLayout(self)
         lay.addLayout(top)
         lay.addWidget(self.heading)
@@ -542,7 +545,6 @@ class SuitesView(QWidget):
         rows = [*METRICS, "tokens per fix", "runs"]
         row_labels = {
             **LABELS,
-            "cost_per_attributed_fix": "tokens per fix (mean of runs)",
             "tokens per fix": "tokens per fix (all runs)",
         }
         self.report_table.setRowCount(len(rows))
@@ -571,8 +573,11 @@ class SuitesView(QWidget):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)
                 self.report_table.setItem(r, c, item)
-        self.report_table.resizeColumnsToContents()
-        self.report_table.horizontalHeader().setStretchLastSection(True)
+        header = self.report_table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        for c in range(1, 1 + len(combos)):
+            header.setSectionResizeMode(c, QHeaderView.ResizeMode.Stretch)
+        self.report_table.resizeRowsToContents()
         notes = []
         for m in METRICS:
             for p in rep["ranking"].get(m, {}).get("pairs", []):
