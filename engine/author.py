@@ -89,10 +89,14 @@ def load_brief(name_or_path: str | os.PathLike[str]) -> Brief:
     if not p.exists():
         names = ", ".join(b.name for b in list_briefs())
         raise InputError(key, f"no such brief file, and not a shipped brief ({names})")
+    from engine.safe_io import BoundedInputError, read_regular_file
+
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(key, f"unreadable ({exc})") from None
+        text = read_regular_file(p, max_bytes=1024 * 1024).decode("utf-8")
+    except BoundedInputError as exc:  # a folder, FIFO or device; over 1 MB
+        raise InputError(key, exc.problem) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(key, f"not UTF-8 text (byte {exc.start})") from None
     if not text.strip():
         raise InputError(key, "the brief is empty")
     return _parse_brief(p.stem, text)

@@ -442,3 +442,21 @@ def test_base_url_credentials_are_masked_in_errors(docs):
         assert secret not in err and secret not in out
     # mask_url hides them; the program's output redaction may then rewrite the mask
     assert "***@" in err and ("api_key=***" in err or "api_key=[REDACTED]" in err)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_author_refuses_a_device_as_brief(tmp_path, device):
+    code, out, err = run(
+        "author",
+        "--brief",
+        device,
+        "--base-url",
+        "http://127.0.0.1:9/v1",
+        "--model",
+        "m",
+        "--out",
+        tmp_path / "o.html",
+        timeout=30,
+    )
+    one_clean_line(code, err, device, "is a device, not a regular file")
+    assert not (tmp_path / "o.html").exists()
