@@ -215,8 +215,26 @@ def test_fast_path_namespaces_equal_reference(source: str) -> None:
         "<p>x<FRAMESET>",
         "<math><annotation-xml encoding=text/html><div>x</div></annotation-xml></math>",
         "a\ud800b<p>c",  # a lone surrogate: lexbor cannot take it
+        # Inputs that make lexbor's tree builder quadratic (see _lexbor_would_be_slow).
+        "<div>" * 30_000 + "x",
+        "<span>" * 25_000 + "<div></div>" * 5_000 + "x",
+        "<ul>a" * 25_000,
+        "<p " + " ".join(f"a{i}=1" for i in range(5_000)) + ">x",
+        "<p " + "/".join(f"a{i}" for i in range(5_000)) + ">x",
     ],
 )
-def test_fast_path_declines_where_not_proven(source: str) -> None:
+def test_fast_path_declines_where_not_proven_or_slow(source: str) -> None:
     assert html_text._lexbor_body(source) is None
     assert not _assert_same(source)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "<p>" + "a<br>" * 30_000,  # many void elements are not nesting
+        "<div>x</div>" * 30_000,  # balanced
+        '<img src="data:image/png;base64,' + "A" * 20_000 + '=="><p>x',  # a long tag, 2 attributes
+    ],
+)
+def test_fast_path_keeps_large_ordinary_pages(source: str) -> None:
+    assert html_text._lexbor_body(source) is not None
