@@ -148,6 +148,21 @@ class RunView(QWidget):
         self._job = asyncio.ensure_future(self._run(request))
         return self._job
 
+    async def _sign_with_users_key(self, req: RunRequest) -> None:
+        """Runs sign their bundle by default: the key from the keyring (created on first
+        use) or, when no keyring works, a session key, said plainly in the log."""
+        from app.jobs import executor
+        from arl_keys.signing import signing_key
+
+        try:
+            key = await asyncio.get_running_loop().run_in_executor(executor(), signing_key)
+        except Exception as exc:  # never stop a run for want of a signature
+            self._add("⚠", f"The bundle will not be signed: {exc}")
+            return
+        req.signing_key = key.material
+        where = "kept in the keyring" if key.where == "keyring" else key.note
+        self._add("🔏", f"The evidence bundle will be signed with key {key.fingerprint} ({where}).")
+
     async def _run(self, req: RunRequest) -> None:
         from engine.run import RunHandle, start_review
 
@@ -177,6 +192,8 @@ class RunView(QWidget):
         self._tick()
         self.timer.start()
         self.runStarted.emit()
+        if req.signing_key is None:
+            await self._sign_with_users_key(req)
         try:
             self.outcome = await start_review(req, handle=self.handle, on_event=self._on_event)
             self.bundle_path = str(self.outcome.bundle or "")

@@ -16,7 +16,15 @@ def main(argv: list[str] | None = None) -> int:
     from engine import cli, cli_loop
 
     cli_loop.set_key_provider(api_key_for)
+    cli_loop.set_signing_provider(_signing_key)
     return cli.main(argv)
+
+
+def _signing_key() -> tuple[bytes, str, str]:
+    from arl_keys.signing import signing_key
+
+    key = signing_key()
+    return key.material, key.where, key.note
 
 
 if __name__ == "__main__":

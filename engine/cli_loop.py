@@ -46,6 +46,35 @@ def set_key_provider(provider: KeyProvider | None) -> None:
     _key_provider = provider
 
 
+#: ``() -> (key material, where, note)``: the bundle-signing key (``arl_keys.signing``
+#: installs the keyring one). Without it each ``arl`` process signs with a session key.
+SigningProvider = Callable[[], tuple[bytes, str, str]]
+_signing_provider: SigningProvider | None = None
+
+
+def set_signing_provider(provider: SigningProvider | None) -> None:
+    """Install the signing-key look-up (``arl_keys.signing``); None: a session key."""
+    global _signing_provider
+    _signing_provider = provider
+
+
+def signing_key_for_run() -> tuple[bytes, str]:
+    """(key material, one line saying which key signs and where it is kept)."""
+    from engine import signing
+
+    if _signing_provider is not None:
+        material, where, note = _signing_provider()
+    else:
+        material, where = signing.new_private_key(), "session"
+        note = (
+            "no key store was installed (run through the arl command to use the keyring): "
+            "signed with a key for this run only"
+        )
+    fp = signing.key_fingerprint(material)
+    line = f"Signing the evidence bundle with key {fp} ({where})" + (f": {note}" if note else "")
+    return material, line
+
+
 def resolve_api_key(base_url: str | None) -> KeyChoice:
     """The key to send to ``base_url`` and where it came from (``engine.credentials``)."""
     from engine.redact import remember
@@ -194,6 +223,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         workspace_path=Path(args.workspace) if args.workspace else None,
         key_source=choice.describe(),
     )
+    if not args.no_sign:
+        request.signing_key, sign_line = signing_key_for_run()
+        print(sign_line, flush=True)
     out = sys.stdout
     finished: dict[str, Any] = {}
 
@@ -624,6 +656,11 @@ def register(subparsers: Any) -> None:
     r.add_argument("--workspace", metavar="FILE", help=argparse.SUPPRESS)
     r.add_argument(
         "--json", action="store_true", help='last stdout line: {"bundle", "status", "metrics"}'
+    )
+    r.add_argument(
+        "--no-sign",
+        action="store_true",
+        help="do not sign the evidence bundle (runs sign with your key by default)",
     )
     r.set_defaults(func=cmd_run)
 

@@ -196,6 +196,9 @@ class ReviewRequest:
     scripted: bool = False
     key_source: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    #: 32 bytes of Ed25519 key material to sign the bundle with (``engine.signing``);
+    #: None: unsigned. Callers outside engine/ keep the key (``arl_keys.signing``).
+    signing_key: bytes | None = field(default=None, repr=False)
 
 
 @dataclass
@@ -332,6 +335,7 @@ class ReviewRun:
         scripted: bool = False,
         app_version: str = __version__,
         key_source: str = "",
+        signing_key: bytes | None = None,
     ) -> None:
         if rounds < 1:
             raise ValueError("rounds must be at least 1")
@@ -345,6 +349,7 @@ class ReviewRun:
         self.scripted = scripted
         self.app_version = app_version
         self.key_source = key_source
+        self.signing_key = signing_key
         # Filled by prepare().
         self.run_id = ""
         self.started_at = ""
@@ -864,6 +869,7 @@ class ReviewRun:
             tokens=self.usage.total,
             rounds_run=self.round,
             scripted=self.scripted,
+            signing_key=self.signing_key,
             settings=config.public() | {"agent_mode": self.agent.mode_info()},
             secrets=[*known_secrets(), *([config.api_key] if config.api_key else [])],
         )
@@ -963,6 +969,7 @@ async def run_review(
     scripted: bool = False,
     app_version: str = __version__,
     key_source: str = "",
+    signing_key: bytes | None = None,
 ) -> RunOutcome:
     """Run the review loop on a workspace document; write the evidence bundle.
 
@@ -979,6 +986,7 @@ async def run_review(
         scripted=scripted,
         app_version=app_version,
         key_source=key_source,
+        signing_key=signing_key,
     )
     return await review.run()
 
@@ -1023,6 +1031,7 @@ async def start_review(
             scripted=request.scripted,
             app_version=app_version,
             key_source=request.key_source,
+            signing_key=request.signing_key,
         )
     finally:
         ws.close()

@@ -1,0 +1,74 @@
+"""The bundle-signing key in the OS keyring (service ``agent-review-loop``, account
+``bundle-signing-key``, the 32 raw Ed25519 bytes in base64), outside ``engine/``.
+
+``signing_key() -> SigningKey``: the stored key, created on first use. When no keyring
+works the key lives in memory for this session only (``where == "session"``, ``note`` says
+so plainly): bundles are still signed, but the next session signs with another key, so
+nobody can learn to trust its fingerprint. Keyring calls can block: GUI code runs this in a
+worker thread.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from dataclasses import dataclass
+from typing import Literal
+
+import keyring
+from keyring.errors import KeyringError, NoKeyringError
+
+from engine import signing
+
+SERVICE = "agent-review-loop"
+ACCOUNT = "bundle-signing-key"
+_FAILURES = (NoKeyringError, KeyringError, RuntimeError)
+
+SESSION_NOTE = (
+    "No working password store (keyring): this session signs bundles with a key kept in "
+    "memory only, forgotten when the program ends; the next session's bundles carry "
+    "another fingerprint."
+)
+
+
+@dataclass(frozen=True)
+class SigningKey:
+    """``material``: 32 bytes for ``engine.signing``; ``where``: ``keyring`` | ``session``;
+    ``fingerprint``; ``note``: a plain sentence when the key is session-only ("" else)."""
+
+    material: bytes
+    where: Literal["keyring", "session"]
+    fingerprint: str
+    note: str = ""
+
+
+_session: bytes | None = None
+
+
+def signing_key() -> SigningKey:
+    """The signing key, created and stored on first use. Never raises for a missing or
+    broken keyring (falls back to a session key)."""
+    global _session
+    try:
+        stored = keyring.get_password(SERVICE, ACCOUNT)
+    except _FAILURES:
+        stored = None
+        works = False
+    else:
+        works = True
+    if stored:
+        try:
+            material = base64.b64decode(stored, validate=True)
+            return SigningKey(material, "keyring", signing.key_fingerprint(material))
+        except (binascii.Error, ValueError):
+            pass  # a damaged entry: replaced below
+    if works:
+        material = signing.new_private_key()
+        try:
+            keyring.set_password(SERVICE, ACCOUNT, base64.b64encode(material).decode("ascii"))
+            return SigningKey(material, "keyring", signing.key_fingerprint(material))
+        except _FAILURES:
+            pass
+    if _session is None:
+        _session = signing.new_private_key()
+    return SigningKey(_session, "session", signing.key_fingerprint(_session), SESSION_NOTE)
