@@ -162,14 +162,12 @@ def _bad_url(url: str | None) -> str | None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    import asyncio  # here, not at the top: `arl score` loads this module and never needs it
 
     from engine.agent import AgentConfig
     from engine.documents import DocumentError
     from engine.events import RunEvent, RunFailed, RunFinished
     from engine.models import InputError
     from engine.run import ReviewRequest, RunHandle, start_review
-    from engine.workspace import WorkspaceError
 
     if problem := _bad_url(args.base_url):
         return _fail(problem)
@@ -235,19 +233,22 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(ev.describe(), file=out, flush=True)
 
     handle = RunHandle()
+    with StopSignals() as stop:
+        return _run_and_report(
+            stop, start_review(request, handle=handle, on_event=on_event), args, finished
+        )
 
-    # A terminated or hung-up process (kill, closed terminal, cancelled CI job) ends the
-    # run the way Ctrl-C does: cancelled, with its evidence bundle written.
-    # asyncio.run answers SIGINT by cancelling the run's task, which then writes its
-    # bundle marked cancelled; SIGTERM and SIGHUP are turned into that SIGINT.
-    def as_interrupt(signum: int, frame: Any) -> None:
-        signal.raise_signal(signal.SIGINT)
 
-    for sig in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)):
-        if sig is not None:
-            signal.signal(sig, as_interrupt)
+def _run_and_report(
+    stop: StopSignals, coro: Any, args: argparse.Namespace, finished: dict[str, Any]
+) -> int:
+    """Run under ``stop``; print the ``--json`` line; the exit code."""
+    import asyncio
+
+    from engine.workspace import WorkspaceError
+
     try:
-        outcome = asyncio.run(start_review(request, handle=handle, on_event=on_event))
+        outcome = stop.run(coro)
     except WorkspaceError as exc:
         return _fail(str(exc))
     except (KeyboardInterrupt, asyncio.CancelledError):
@@ -272,6 +273,68 @@ def cmd_run(args: argparse.Namespace) -> int:
     if outcome.status == "cancelled":
         return EXIT_CANCELLED
     return EXIT_FAILED
+
+
+def _ending(signum: int, frame: Any) -> None:
+    """SIGTERM/SIGHUP after a run: the process is ending; let it end normally."""
+
+
+class StopSignals:
+    """Ctrl-C, SIGTERM and SIGHUP while a review run runs (a context manager).
+
+    The first signal cancels the run's task (``run(coro)``): the run stops at once and
+    writes its bundle marked cancelled, then ``asyncio.CancelledError`` is raised from
+    ``run``. Every further signal is only counted (a note on stderr): finalisation (final
+    scoring, bundle write, the workspace record of the ending) and the last output lines
+    are never interrupted, so two kills in quick succession still leave a bundle and no run
+    stuck at ``running``. (``asyncio.run``'s own SIGINT handling raises KeyboardInterrupt on
+    the second Ctrl-C wherever the code is; it stays out because a handler is installed.)
+    On exit SIGINT's previous handler comes back; a SIGTERM or SIGHUP that arrives after
+    the run, while the process ends, is ignored (the process is ending anyway, and its last
+    lines are still printed).
+    """
+
+    NAMES = ("SIGINT", "SIGTERM", "SIGHUP")
+
+    def __init__(self) -> None:
+        self.signals = 0
+        self._cancel: Callable[[], None] | None = None
+        self._previous: dict[int, Any] = {}
+
+    def __enter__(self) -> StopSignals:
+        for name in self.NAMES:
+            sig = getattr(signal, name, None)
+            if sig is not None:
+                self._previous[sig] = signal.signal(sig, self._on_signal)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, handler in self._previous.items():
+            signal.signal(sig, handler if sig == signal.SIGINT else _ending)
+
+    def _on_signal(self, signum: int, frame: Any) -> None:
+        self.signals += 1
+        if self.signals == 1 and self._cancel is not None:
+            self._cancel()
+        elif self.signals > 1:  # os.write: print() is not safe inside a signal handler
+            os.write(2, b"arl: already stopping; the evidence bundle is written first\n")
+
+    def run(self, coro: Any) -> Any:
+        """``asyncio.run(coro)`` as a task the first signal cancels."""
+        import asyncio
+
+        async def main() -> Any:
+            loop = asyncio.get_running_loop()
+            task = asyncio.ensure_future(coro)
+            self._cancel = lambda: loop.call_soon_threadsafe(task.cancel)
+            if self.signals:  # a signal came before the task existed
+                task.cancel()
+            try:
+                return await task
+            finally:
+                self._cancel = None
+
+        return asyncio.run(main())
 
 
 # -- arl author ------------------------------------------------------------------------------
