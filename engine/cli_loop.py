@@ -298,7 +298,7 @@ class StopSignals:
 
     def __init__(self) -> None:
         self.signals = 0
-        self._cancel: Callable[[], None] | None = None
+        self._cancel: Callable[[], object] | None = None
         self._previous: dict[int, Any] = {}
 
     def __enter__(self) -> StopSignals:
