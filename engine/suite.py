@@ -71,6 +71,10 @@ SMALL_MAX_CHARS = 8_000
 (the briefs are small, most papers medium, the longest papers large)."""
 MEDIUM_MAX_CHARS = 30_000
 
+MAX_SUITE_BYTES = 1_000_000
+"""A suite file larger than this is refused (it names files; it never holds documents)."""
+MAX_INSTRUCTIONS_BYTES = 200_000
+
 MAX_ITEMS = 10_000
 """More runs than this in one suite is refused as a probable mistake in the file."""
 
@@ -234,6 +238,8 @@ def _number(
     if value is None:
         return None
     ok = isinstance(value, int) if integer else isinstance(value, (int, float))
+    if ok and not isinstance(value, bool) and abs(value) > 10**15:
+        raise _err(path, f"{where}: '{key}' is far too large")
     if isinstance(value, bool) or not ok or not math.isfinite(float(value)) or value < minimum:
         kind = "a whole number" if integer else "a number"
         raise _err(path, f"{where}: '{key}' must be {kind} of at least {minimum:g}")
@@ -241,24 +247,24 @@ def _number(
 
 
 def _read_suite_file(path: Path) -> dict[str, Any]:
+    from engine.safe_io import BoundedInputError, load_json, read_regular_file
+
     try:
-        if not path.is_file():
-            raise _err(path, "no such file (a suite is a .toml or .json file)")
-        size = path.stat().st_size
-        if size > 1_000_000:
-            raise _err(path, f"{size} bytes is too large for a suite file (at most 1 MB)")
-        data = path.read_bytes()
-    except OSError as exc:
-        raise _err(path, f"cannot be read ({exc.strerror or exc})") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise _err(path, "is not UTF-8 text") from None
-    try:
-        obj = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
-    except (ValueError, RecursionError) as exc:
-        kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
-        raise _err(path, f"is not valid {kind} ({str(exc).splitlines()[0][:160]})") from None
+        data = read_regular_file(path, max_bytes=MAX_SUITE_BYTES)
+    except BoundedInputError as exc:
+        raise _err(path, exc.problem) from None
+    if path.suffix.lower() == ".json":
+        try:
+            obj = load_json(data, str(path))
+        except BoundedInputError as exc:
+            raise _err(path, exc.problem) from None
+    else:
+        try:
+            obj = tomllib.loads(data.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise _err(path, "is not UTF-8 text") from None
+        except (ValueError, RecursionError) as exc:
+            raise _err(path, f"is not valid TOML ({str(exc).splitlines()[0][:160]})") from None
     if not isinstance(obj, dict):
         raise _err(path, "must hold a table/object at the top level")
     return obj
@@ -480,11 +486,16 @@ def _variants(entries: Any, p: Path, base: Path) -> list[VariantSpec]:
         if ipath is not None:
             if not isinstance(ipath, str):
                 raise _err(p, f"{where}: 'instructions' must be a text file path")
+            from engine.safe_io import BoundedInputError, read_regular_file
+
             f = base / ipath
             try:
-                text = f.read_text(encoding="utf-8").strip()
-            except (OSError, UnicodeDecodeError) as exc:
-                raise _err(p, f"{where}: {f} cannot be read as UTF-8 text ({exc})") from None
+                text = read_regular_file(f, max_bytes=MAX_INSTRUCTIONS_BYTES).decode("utf-8")
+                text = text.strip()
+            except BoundedInputError as exc:
+                raise _err(p, f"{where}: {exc}") from None
+            except UnicodeDecodeError:
+                raise _err(p, f"{where}: {f} is not UTF-8 text") from None
             if not text:
                 raise _err(p, f"{where}: {f} is empty")
         out.append(

@@ -298,20 +298,17 @@ def write_results(store: SuiteStore, suite_id: str) -> Path:
 def read_results(folder: str | os.PathLike[str]) -> dict[str, Any]:
     """A suite run's ``suite-results.json`` (give the folder or the file), checked for its
     shape. Raises SuiteStoreError naming the file and the problem."""
+    from engine.safe_io import BoundedInputError, read_json_file
+
     p = Path(folder)
     if p.is_dir():
         p = p / RESULTS_FILE
+    if not p.exists():
+        raise SuiteStoreError(f"{p}: no {RESULTS_FILE} here (choose a suite run's folder)")
     try:
-        if not p.is_file():
-            raise SuiteStoreError(f"{p}: no {RESULTS_FILE} here (choose a suite run's folder)")
-        if p.stat().st_size > MAX_RESULTS_BYTES:
-            raise SuiteStoreError(f"{p}: too large for a suite results file")
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, RecursionError, ValueError) as exc:
-        if isinstance(exc, SuiteStoreError):
-            raise
-        what = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
-        raise SuiteStoreError(f"{p}: cannot be read as suite results ({what})") from None
+        data = read_json_file(p, max_bytes=MAX_RESULTS_BYTES)
+    except BoundedInputError as exc:
+        raise SuiteStoreError(f"{p}: cannot be read as suite results ({exc.problem})") from None
     if not isinstance(data, dict) or data.get("format") != "arl-suite-results/1":
         raise SuiteStoreError(f"{p}: not a suite results file (format arl-suite-results/1)")
     if not isinstance(data.get("items"), list):

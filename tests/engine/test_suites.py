@@ -639,3 +639,40 @@ def test_the_shipped_example_suite_merges_and_its_bundles_open(capsys):
         for it in results_items(read_results(folder), folder):
             assert it.status == "finished"
             assert (Path(it.bundle) / "manifest.json").is_file()
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["rounds = " + "9" * 5000 + "\n", "repeats = 1e400\n", "[limits]\ntimeout = nan\n"],
+)
+def test_absurd_numbers_in_a_toml_suite_are_one_line_errors(tmp_path, body):
+    p = tmp_path / "s.toml"
+    p.write_text(
+        'documents = ["briefs"]\n' + body + '[[models]]\nbase_url = "http://a/v1"\nmodel = "m"\n'
+        if not body.startswith("[limits]")
+        else 'documents = ["briefs"]\n[[models]]\nbase_url = "http://a/v1"\nmodel = "m"\n' + body,
+        encoding="utf-8",
+    )
+    with pytest.raises(SuiteError) as e:
+        load_suite(p)
+    assert str(p) in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_suite_or_instructions_that_is_not_a_regular_file_is_refused(tmp_path):
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    with pytest.raises(SuiteError) as e:
+        load_suite(fifo)
+    assert "fifo.toml" in str(e.value)
+    os.mkfifo(tmp_path / "rules.txt")
+    p = tmp_path / "s.toml"
+    p.write_text(
+        'documents = ["briefs"]\n[[models]]\nbase_url = "http://a/v1"\nmodel = "m"\n'
+        '[[variants]]\nname = "x"\ninstructions = "rules.txt"\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(SuiteError) as e:
+        load_suite(p)
+    assert "rules.txt" in str(e.value)
+    with pytest.raises(SuiteError):
+        load_suite("/dev/zero")
