@@ -322,7 +322,9 @@ class ModelClient:
                 msg = server_message(text)
         return self._redact(msg)
 
-    def _context_error(self, said: str, body: Any, status: int | None, request_chars: int):
+    def _context_error(
+        self, said: str, body: Any, status: int | None, request_chars: int
+    ) -> AgentError:
         """The AgentError for a request that did not fit the model's context."""
         limit = context_limit(said, body)
         self.context_limit = limit or self.context_limit

@@ -30,7 +30,7 @@ from typing import Any
 from engine.agent.client import ModelClient
 from engine.agent.revision import RoundWork
 from engine.agent.tools import ToolOutcome, WorkspaceTools
-from engine.models import ClaimItem, ClaimReport, Comment
+from engine.models import Claim, ClaimItem, ClaimReport, Comment
 
 DISPOSITIONS_START = "<<<DISPOSITIONS>>>"
 DISPOSITIONS_END = "<<<END DISPOSITIONS>>>"
@@ -70,7 +70,7 @@ class Disposition:
     ``not_addressed`` | ``stale_anchor``; ``reason`` the one-line reason."""
 
     comment_id: str
-    claim: str
+    claim: Claim
     reason: str
 
 
@@ -93,9 +93,11 @@ _DISP = re.compile(
 _FENCE = re.compile(r"^```[\w-]*[ \t]*\n(.*?)\n?```\s*$", re.S)
 
 
-def _claim_word(word: str) -> str:
+def _claim_word(word: str) -> Claim:
     w = re.sub(r"[ _-]", "", word.lower())
-    return {"addressed": "addressed", "notaddressed": "not_addressed"}.get(w, "stale_anchor")
+    if w == "addressed":
+        return "addressed"
+    return "not_addressed" if w == "notaddressed" else "stale_anchor"
 
 
 def parse_answer(text: str, known_ids: list[str], kind: str) -> ParsedAnswer:

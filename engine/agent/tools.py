@@ -242,12 +242,12 @@ class WorkspaceTools:
 
     def _t_resolve_comment(self, args: dict[str, Any]) -> ToolOutcome:
         cid, err = self._comment_arg("resolve_comment", args)
-        if err:
+        if err or cid is None:
             return ToolOutcome(
                 "resolve_comment",
                 args,
                 False,
-                err,
+                err or "error: comment_id is required and must be a string",
                 args.get("comment_id") if isinstance(args.get("comment_id"), str) else None,
             )
         note = args.get("note")
@@ -259,12 +259,12 @@ class WorkspaceTools:
 
     def _t_reply_comment(self, args: dict[str, Any]) -> ToolOutcome:
         cid, err = self._comment_arg("reply_comment", args)
-        if err:
+        if err or cid is None:
             return ToolOutcome(
                 "reply_comment",
                 args,
                 False,
-                err,
+                err or "error: comment_id is required and must be a string",
                 args.get("comment_id") if isinstance(args.get("comment_id"), str) else None,
             )
         body = args.get("body")

@@ -257,7 +257,7 @@ def _call_from_obj(obj: Any, tool_names: set[str] | None) -> tuple[str, Any] | N
         return None
     if tool_names is not None and name not in tool_names:
         return None
-    args = next((obj[k] for k in _ARG_KEYS if k in obj), {})
+    args: Any = next((obj[k] for k in _ARG_KEYS if k in obj), {})
     return name, args
 
 
@@ -295,8 +295,8 @@ def text_tool_calls(content: str, tool_names: set[str]) -> tuple[list[tuple[str,
     name one of ``tool_names``, so a JSON example in prose is not executed."""
     if "<tool_call>" in content:
         calls: list[tuple[str, Any]] = []
-        for m in _HERMES.finditer(content):
-            dec = _decode_at(m.group(1), 0)
+        for hit in _HERMES.finditer(content):
+            dec = _decode_at(hit.group(1), 0)
             if dec is not None:
                 calls += _calls_in(dec[0], None)
         if calls:
@@ -484,7 +484,7 @@ def read_answer(
             if not isinstance(tc, dict):
                 quirks.append("a tool call that is not an object was dropped")
                 continue
-            fn = tc.get("function") if isinstance(tc.get("function"), dict) else tc
+            fn = tc["function"] if isinstance(tc.get("function"), dict) else tc
             calls_in.append((tc.get("id"), fn.get("name"), fn.get("arguments")))
     elif isinstance(msg.get("function_call"), dict):  # the legacy single-call field
         fc = msg["function_call"]
