@@ -63,7 +63,7 @@ import stat
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from engine.bundle_archive import (
     MAX_ENTRIES,
@@ -80,7 +80,7 @@ from engine.bundle_archive import (
     text_as_html,
 )
 from engine.bundle_schema import FORMAT_V1, FORMAT_V2, FORMATS, check_file
-from engine.models import ClaimItem, ClaimReport, Comment, Metric
+from engine.models import Claim, ClaimItem, ClaimReport, Comment, Metric
 from engine.rederive import engine_identity
 from engine.scorecard import METHOD_WORDS, METRIC_LABELS, VERDICT_LABELS, render_scorecard
 
@@ -337,7 +337,10 @@ def _with_reopen_reasons(verdicts: dict[str, Any]) -> dict[str, Any]:
         filled = []
         for v in items:
             if isinstance(v, dict) and "confidence" in v:
-                v = {**v, "reopen_reason": v.get("reopen_reason", reasons.get(v.get("comment_id")))}
+                v = {
+                    **v,
+                    "reopen_reason": v.get("reopen_reason", reasons.get(str(v.get("comment_id")))),
+                }
             filled.append(v)
         return filled
 
@@ -565,7 +568,7 @@ def claims_from_json(obj: Any) -> ClaimReport | None:
     items = [
         ClaimItem(
             str(c.get("comment_id")),
-            c.get("claim"),
+            cast(Claim, c.get("claim")),  # as stored; the bundle's schema checks the word
             str(c.get("change_summary", "")),
             str(c.get("rationale", "")),
         )

@@ -131,8 +131,8 @@ def _special_re(raw: str, collapse_space: bool) -> re.Pattern[str]:
         ch = rf"(?:{f}|[^\s{IGNORABLE}](?={m})){m}*"
     elif m:
         ch = rf"[^\s{IGNORABLE}](?={m}){m}*"
-    else:
-        ch = f
+    else:  # fold only: both empty returned above
+        ch = f or ""
     return re.compile(rf"{ws}|(?P<ch>{ch})")
 
 

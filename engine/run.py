@@ -139,7 +139,9 @@ class RunHandle:
     def cancel_requested(self) -> bool:
         return self._cancel.is_set()
 
-    is_interruption_requested = cancel_requested.fget  # type: ignore[assignment]
+    def is_interruption_requested(self) -> bool:
+        """``cancel_requested`` under Orange3's name for it."""
+        return self._cancel.is_set()
 
     def check(self) -> None:
         """Raise RunCancelled if ``cancel()`` was called."""

@@ -25,7 +25,9 @@ VERDICT_LABELS = {
 }
 """verdict -> (icon, label, meaning)."""
 METHOD_WORDS = {**vocab.METHOD_WORDS, "none": ""}
-METRIC_LABELS = {n: (vocab.METRIC_TITLES[n], vocab.METRIC_MEANINGS[n]) for n in vocab.METRIC_NAMES}
+METRIC_LABELS: dict[str, tuple[str, str]] = {
+    n: (vocab.METRIC_TITLES[n], vocab.METRIC_MEANINGS[n]) for n in vocab.METRIC_NAMES
+}
 """metric name -> (label, meaning)."""
 
 _CSS = """
