@@ -496,6 +496,13 @@ class DocumentView(QWebEngineView):
             "background:#FFF4CE;color:#3B2300;border-bottom:1px solid #C8A600;padding:6px;"
         )
         self.notice.setVisible(False)
+        # Covers the previous document at once while the next one loads and gets its marks
+        # (Chromium keeps showing the old page until the new one paints).
+        self.cover = QLabel("Loading the document and its marks\u2026", self)
+        self.cover.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.cover.setAutoFillBackground(True)
+        self.cover.setStyleSheet("background: palette(base); color: palette(placeholder-text);")
+        self.cover.setVisible(False)
 
     # -- loading --------------------------------------------------------------------------
 
@@ -510,6 +517,7 @@ class DocumentView(QWebEngineView):
         self.is_ready = False
         self._loaded_ok = False
         self._set_problem("")
+        self._show_cover(True)
         self._url = self.server.add(raw, kind)
         if labels:
             self._url.setFragment("arl-labels")
@@ -567,6 +575,8 @@ class DocumentView(QWebEngineView):
         if self._pending is not None:
             spec, self._pending = self._pending, None
             self._apply(spec)
+        else:
+            self._show_cover(False)
 
     # -- page scripts -----------------------------------------------------------------------
 
@@ -619,15 +629,24 @@ class DocumentView(QWebEngineView):
                 )
             else:
                 self._set_problem("")
+            self._show_cover(False)
             self.highlighted.emit(r)
 
         self.run_js("__arl.highlight(" + json.dumps(spec) + ")", done)
+
+    def _show_cover(self, on: bool) -> None:
+        self.cover.setVisible(on)
+        if on:
+            self.cover.setGeometry(self.rect())
+            self.cover.raise_()
+            self.notice.raise_()
 
     def _set_problem(self, reason: str) -> None:
         """Say on the pane itself that the marks are missing or incomplete (``reason``;
         empty hides the notice)."""
         self.problem = reason
         if reason:
+            self._show_cover(False)
             self.notice.setText(
                 f"\u26a0 The marks could not all be drawn here: {reason}. "
                 "The table lists every verdict."
@@ -648,6 +667,8 @@ class DocumentView(QWebEngineView):
         super().resizeEvent(event)
         if self.notice.isVisible():
             self._place_notice()
+        if self.cover.isVisible():
+            self.cover.setGeometry(self.rect())
 
     def focus_span(self, span_id: str, callback: Callable[[Any], None] | None = None) -> None:
         """Scroll to the span ``span_id`` and mark it; callback gets True if it exists."""

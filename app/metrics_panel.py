@@ -36,6 +36,7 @@ class MetricsPanel(QWidget):
         self.table = QTableWidget(0, 0)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setWordWrap(True)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideNone)  # wrap, never cut with "..."
         self.table.setAccessibleName("The five metrics")
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
@@ -55,10 +56,21 @@ class MetricsPanel(QWidget):
         rounds: list[tuple[int, dict[str, Any]]],
         status: str = "completed",
         reason: str = "",
+        scripted: bool = False,
     ) -> None:
-        """``run``: name -> metric object; ``rounds``: [(round, {name: metric})]."""
+        """``run``: name -> metric object; ``rounds``: [(round, {name: metric})].
+
+        A finished run's last round ends where the run ends: where that round's own record
+        is N/A (it was written while the run was still going), its column shows the
+        whole-run value, so no finished run says "the run has not finished"."""
         columns = ["Whole run"] + [f"After round {n}" for n, _ in rounds] + ["What it measures"]
         sources = [run] + [m for _, m in rounds]
+        if rounds and status != "running":
+            last = dict(sources[-1]) if isinstance(sources[-1], dict) else {}
+            for name in present.METRIC_ORDER:
+                if present.metric_is_na(last.get(name)) and isinstance(run, dict):
+                    last[name] = run.get(name)
+            sources[-1] = last
         self.table.clear()
         self.table.setColumnCount(len(columns))
         self.table.setRowCount(len(present.METRIC_ORDER))
@@ -83,10 +95,11 @@ class MetricsPanel(QWidget):
                     item.setFont(f)
                 self.table.setItem(r, c, item)
             help_item = QTableWidgetItem(present.METRIC_HELP[name])
+            help_item.setToolTip(present.METRIC_HELP[name])
             help_item.setForeground(self.palette().placeholderText())
             self.table.setItem(r, len(sources), help_item)
         for c in range(len(sources)):
-            self.table.setColumnWidth(c, 360 if c == 0 else 300)
+            self.table.setColumnWidth(c, 300 if c == 0 else 240)
         self._fit_rows()
         state = present.STATUS_WORDS.get(status, f"Run status: {status}")
         note = ""
@@ -94,6 +107,11 @@ class MetricsPanel(QWidget):
             note = (
                 " Metrics that could not be measured because of this say N/A with the "
                 "reason; none is shown as zero."
+            )
+        if scripted:
+            note += (
+                " <b>Scripted demonstration</b>: a script, not a model, made these "
+                "revisions; the metrics are the engine's own measurements of them."
             )
         self.intro.setText(
             f"<b>{html.escape(state)}</b>"
@@ -111,7 +129,7 @@ class MetricsPanel(QWidget):
         """Three lines per metric (enough for the wrapped reasons), whatever the view's
         state: measuring wrapped text in a hidden tab gives nonsense heights."""
         line = self.table.fontMetrics().lineSpacing()
-        row = 3 * line + 12
+        row = 4 * line + 12
         vh = self.table.verticalHeader()
         vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         vh.setDefaultSectionSize(row)
@@ -123,4 +141,6 @@ class MetricsPanel(QWidget):
         )
 
     def show_bundle(self, data: BundleData) -> None:
-        self.show_metrics(data.metrics, data.round_metrics, data.status, data.reason)
+        self.show_metrics(
+            data.metrics, data.round_metrics, data.status, data.reason, scripted=data.scripted
+        )

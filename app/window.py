@@ -7,7 +7,7 @@ import asyncio
 import html
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -17,16 +17,25 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QPushButton,
+    QStyle,
     QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from app.bundledata import BundleData, BundleError, load_bundle
+from app.jobs import run_in_thread
 from app.metrics_panel import MetricsPanel
 from app.scorecard import ScorecardView
 from app.settings import Settings
 from app.verdicts import VerdictsView
+
+
+def bundle_path_from_pick(picked: str) -> Path:
+    """What the bundle picker returned -> the bundle: a picked ``manifest.json`` means its
+    folder; anything else (a ``.zip``, a folder) is the bundle itself."""
+    p = Path(picked)
+    return p.parent if p.name == "manifest.json" else p
 
 
 class StartPage(QWidget):
@@ -43,7 +52,12 @@ class StartPage(QWidget):
             "anchor</b> \u2014 computed from the words, never from the agent's word.</p>"
         )
         intro.setWordWrap(True)
-        self.example_btn = QPushButton("\u25b6  Browse the example run  (no API key needed)")
+        style = self.style()
+        SP = QStyle.StandardPixmap
+        # Qt's own icons, not emoji: emoji show as empty boxes on stock Linux fonts.
+        self.example_btn = QPushButton(
+            style.standardIcon(SP.SP_MediaPlay), "  Browse the example run  (no API key needed)"
+        )
         self.demo_btn = QPushButton(
             "See every kind of verdict  (a scripted demonstration: no model, no key)"
         )
@@ -56,10 +70,14 @@ class StartPage(QWidget):
             "and meets a comment made on an older draft. The verdicts "
             "and metrics are the engine's own."
         )
-        self.setup_btn = QPushButton("\u270e  Set up a new run\u2026")
-        self.open_btn = QPushButton("\U0001f4c2  Open an evidence bundle\u2026")
+        self.setup_btn = QPushButton(style.standardIcon(SP.SP_FileIcon), "  Set up a new run\u2026")
+        self.open_btn = QPushButton(
+            style.standardIcon(SP.SP_DirOpenIcon),
+            "  Open an evidence bundle (folder or .zip)\u2026",
+        )
         for b in (self.example_btn, self.setup_btn, self.open_btn):
             b.setMinimumHeight(44)
+            b.setIconSize(QSize(20, 20))
             f = b.font()
             f.setPointSizeF(f.pointSizeF() * 1.15)
             b.setFont(f)
@@ -90,11 +108,15 @@ class StartPage(QWidget):
         outer = QVBoxLayout(self)
         outer.addWidget(box, 0, Qt.AlignmentFlag.AlignHCenter)
 
-    def set_recent(self, paths: list[str]) -> None:
+    def set_recent(self, paths: list[str], described: dict[str, str] | None = None) -> None:
+        """List ``paths`` (newest first): each by its title, model, date and outcome once
+        ``described`` has them (read in a worker), by path until then; the path is the
+        tooltip and the item's ``UserRole`` data."""
         self.recent.clear()
         for p in paths:
-            item = QListWidgetItem(p)
+            item = QListWidgetItem((described or {}).get(p) or p)
             item.setToolTip(p)
+            item.setData(Qt.ItemDataRole.UserRole, p)
             self.recent.addItem(item)
         self.recent_label.setVisible(bool(paths))
         self.recent.setVisible(bool(paths))
@@ -139,7 +161,9 @@ class MainWindow(QMainWindow):
         self.start.demo_btn.clicked.connect(self.open_demo)
         self.start.open_btn.clicked.connect(self.ask_open_bundle)
         self.start.setup_btn.clicked.connect(self.start_setup)
-        self.start.recent.itemActivated.connect(lambda it: self.open_bundle(Path(it.text())))
+        self.start.recent.itemActivated.connect(
+            lambda it: self.open_bundle(Path(it.data(Qt.ItemDataRole.UserRole) or it.text()))
+        )
         self.scorecard.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
         self._build_menus()
         self._refresh_start()
@@ -224,11 +248,11 @@ class MainWindow(QMainWindow):
             shortcut=QKeySequence.StandardKey.Open,
             triggered=self.ask_open_bundle,
         )
-        self.act_open_zip = QAction(
+        self.act_open_zip = QAction(  # the same picker: it takes zips and folders
             "Open bundle &zip\u2026",
             self,
             shortcut=QKeySequence("Ctrl+Shift+O"),
-            triggered=lambda: self.ask_open_bundle(zip_file=True),
+            triggered=self.ask_open_bundle,
         )
         self.act_example = QAction(
             "Open the &example run",
@@ -284,7 +308,30 @@ class MainWindow(QMainWindow):
             act.triggered.connect(lambda _=False, i=i: self._go(i))
             v.addAction(act)
         h = self.menuBar().addMenu("&Help")
+        h.addAction(
+            QAction(
+                "How to read the &verdicts",
+                self,
+                shortcut=QKeySequence.StandardKey.HelpContents,
+                triggered=self.show_reading_help,
+            )
+        )
+        h.addAction(QAction("The &README\u2019s sections\u2026", self, triggered=self.open_readme))
+        h.addSeparator()
         h.addAction(QAction("&About", self, triggered=self.show_about))
+
+    def _recent_described(self, pairs: list[tuple[str, str]]) -> None:
+        described = dict(pairs)
+        shown = [
+            self.start.recent.item(i).data(Qt.ItemDataRole.UserRole)
+            for i in range(self.start.recent.count())
+        ]
+        if set(shown) <= set(described):
+            self.start.set_recent(shown, described)
+            for action in self.recent_menu.actions():
+                if action.text() in described:
+                    action.setToolTip(action.text())
+                    action.setText(described[action.text()])
 
     def _go(self, index: int) -> None:
         if self.tabs.isTabEnabled(index):
@@ -298,6 +345,10 @@ class MainWindow(QMainWindow):
         self.recent_menu.clear()
         for p in recent:
             self.recent_menu.addAction(p, lambda p=p: self.open_bundle(Path(p)))
+        if recent:
+            from app.bundle_summary import summaries
+
+            run_in_thread(lambda: summaries(recent), self._recent_described)
         self.recent_menu.setEnabled(bool(recent))
         self.start.demo_btn.setVisible(example_bundle_path("demo") is not None)
         ex = example_bundle_path()
@@ -348,17 +399,19 @@ class MainWindow(QMainWindow):
         return self.open_bundle(p, remember=False)
 
     def ask_open_bundle(self, zip_file: bool = False) -> None:
+        """One picker for both kinds of bundle: a ``.zip``, or the ``manifest.json`` inside
+        a bundle folder (its folder is opened). ``zip_file`` is kept for old callers."""
         start = self.settings.last_dir or str(Path.home())
-        if zip_file:
-            dlg = QFileDialog(
-                self, "Open an evidence bundle (.zip)", start, "Evidence bundles (*.zip)"
-            )
-            dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
-        else:
-            dlg = QFileDialog(self, "Open an evidence bundle folder", start)
-            dlg.setFileMode(QFileDialog.FileMode.Directory)
-            dlg.setOption(QFileDialog.Option.ShowDirsOnly, True)
-        dlg.fileSelected.connect(lambda p: self.open_bundle(Path(p)))
+        if not Path(start).is_dir():
+            start = str(Path.home())
+        dlg = QFileDialog(
+            self,
+            "Open an evidence bundle: a .zip, or the manifest.json in a bundle folder",
+            start,
+            "Evidence bundles (*.zip manifest.json);;All files (*)",
+        )
+        dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dlg.fileSelected.connect(lambda p: self.open_bundle(bundle_path_from_pick(p)))
         self._dialog = dlg
         dlg.open()
 
@@ -448,6 +501,23 @@ class MainWindow(QMainWindow):
         asker = getattr(self.compare, "ask_bundles", None)
         if asker is not None:
             asker()
+
+    def show_reading_help(self) -> None:
+        """Help > How to read the verdicts: the verdicts, the agent's claims and the five
+        metrics, in the words of ``engine.vocabulary``."""
+        from app.help import ReadingHelp
+
+        dlg = ReadingHelp(self)
+        self._help = dlg
+        dlg.show()
+
+    def open_readme(self) -> None:
+        from app.help import open_readme
+
+        if not open_readme():
+            self.statusBar().showMessage(
+                "The README is not included in this build; see the project's repository.", 10000
+            )
 
     def show_about(self) -> None:
         from app.about import versions_text

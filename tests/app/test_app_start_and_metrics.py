@@ -1,0 +1,142 @@
+"""The Start page, Help and the Metrics tab say what they mean: one picker for folders and
+zips, Qt icons (no emoji), recent bundles by title/model/date/outcome, a page on reading
+the verdicts; a finished run's last round never says "not finished", the scripted demo says
+it is scripted, and the explanations wrap instead of being cut off."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6.QtWebEngineWidgets")
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog
+
+from app.bundle_summary import read_manifest, summary
+from app.window import MainWindow, bundle_path_from_pick
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+@pytest.fixture
+def window(qtbot):
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    return w
+
+
+def test_one_picker_takes_a_zip_or_a_bundle_folder(qtbot, window, tmp_path):
+    window.ask_open_bundle()
+    dlg = window._dialog
+    assert isinstance(dlg, QFileDialog)
+    assert dlg.fileMode() == QFileDialog.FileMode.ExistingFile
+    assert "*.zip" in dlg.nameFilters()[0] and "manifest.json" in dlg.nameFilters()[0]
+    dlg.close()
+    assert bundle_path_from_pick(str(tmp_path / "b" / "manifest.json")) == tmp_path / "b"
+    assert bundle_path_from_pick(str(tmp_path / "b.zip")) == tmp_path / "b.zip"
+    # the File menu's zip entry opens the same picker
+    window.act_open_zip.trigger()
+    assert "manifest.json" in window._dialog.nameFilters()[0]
+    window._dialog.close()
+
+
+def test_start_page_buttons_use_qt_icons_not_emoji(window):
+    for b in (window.start.example_btn, window.start.setup_btn, window.start.open_btn):
+        assert not b.icon().isNull()
+        assert all(ord(ch) < 0x2190 for ch in b.text()), b.text()
+
+
+def test_recent_bundles_show_title_model_date_and_outcome(qtbot, tmp_path):
+    src = DATA / "bundle-min"
+    folder = tmp_path / "bundle"
+    shutil.copytree(src, folder)
+    zipped = Path(shutil.make_archive(str(tmp_path / "z"), "zip", folder))
+    m = read_manifest(folder)
+    assert m is not None and read_manifest(zipped) == m
+    line = summary(folder)
+    assert str(m["document_title"])[:20] in line and str(m["model"]) in line
+    assert str(m["status"]) in line
+    assert "cannot be read" in summary(tmp_path / "nothing.zip")
+
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.settings.add_recent_bundle(str(folder))
+    w._refresh_start()
+    qtbot.waitUntil(lambda: w.start.recent.item(0).text() == line, timeout=5000)
+    item = w.start.recent.item(0)
+    assert item.toolTip() == str(folder)
+    assert item.data(Qt.ItemDataRole.UserRole) == str(folder)
+
+
+def test_help_explains_the_verdicts_in_the_vocabulary_words(qtbot, window):
+    from engine import vocabulary as vocab
+
+    window.show_reading_help()
+    text = window._help.browser.toPlainText()
+    for v in vocab.VERDICTS:
+        assert vocab.VERDICT_LABELS[v] in text and vocab.VERDICT_MEANINGS[v] in text
+    for name in vocab.METRIC_NAMES:
+        assert vocab.METRIC_TITLES[name] in text
+    assert "N/A" in text
+    window._help.close()
+    titles = [a.text() for a in window.menuBar().actions()[-1].menu().actions()]
+    assert any("verdicts" in t for t in titles) and any("README" in t for t in titles)
+
+
+def _metric(value=None, reason=""):
+    return {"value": value, "reason": reason} if value is None else {"value": value}
+
+
+def test_a_finished_runs_last_round_never_says_not_finished(qtbot, window):
+    run = {
+        "attribution_rate": {"value": 0.5, "numerator": 1, "denominator": 2},
+        "collateral_churn": _metric(None, "nothing changed"),
+        "claim_accuracy": {"value": 1.0, "numerator": 2, "denominator": 2},
+        "cost_per_attributed_fix": {"value": 100, "numerator": 100, "denominator": 1},
+        "rounds_to_converge": {"value": 2},
+    }
+    rounds = [
+        (1, {"rounds_to_converge": _metric(None, "the run has not finished")}),
+        (2, {"rounds_to_converge": _metric(None, "the run has not finished")}),
+    ]
+    panel = window.metrics
+    panel.show_metrics(run, rounds, "completed", "")
+    assert "not finished" in panel.cells[("rounds_to_converge", "After round 1")]
+    last = panel.cells[("rounds_to_converge", "After round 2")]
+    assert "not finished" not in last and last == panel.cells[("rounds_to_converge", "Whole run")]
+    assert panel.table.textElideMode() == Qt.TextElideMode.ElideNone
+    help_col = panel.table.columnCount() - 1
+    assert panel.table.item(0, help_col).toolTip()
+
+
+def test_the_scripted_demo_metrics_say_it_is_scripted(qtbot, window):
+    from app.about import example_bundle_path
+
+    demo = example_bundle_path("demo")
+    if demo is None:
+        pytest.skip("no demo bundle in this checkout")
+    with qtbot.waitSignal(window.verdicts.rendered, timeout=60000):
+        assert window.open_bundle(demo, remember=False)
+    assert "Scripted demonstration" in window.metrics.intro.text()
+
+
+def test_opening_a_bundle_covers_the_old_documents_at_once(qtbot, window):
+    from app.about import example_bundle_path
+
+    first, second = DATA / "bundle-min", example_bundle_path()
+    if second is None:
+        pytest.skip("no example bundle")
+    with qtbot.waitSignal(window.verdicts.rendered, timeout=60000):
+        assert window.open_bundle(first, remember=False)
+    assert not window.verdicts.v1.cover.isVisible()
+    with qtbot.waitSignal(window.verdicts.rendered, timeout=60000):
+        assert window.open_bundle(second, remember=False)
+        # the previous bundle's pages are hidden before the new ones are painted
+        assert window.verdicts.v1.cover.isVisible() and window.verdicts.v2.cover.isVisible()
+        assert "Loading" in window.verdicts.v1.cover.text()
+    qtbot.waitUntil(lambda: not window.verdicts.v2.cover.isVisible(), timeout=10000)
+    assert not window.verdicts.v1.cover.isVisible()
