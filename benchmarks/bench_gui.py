@@ -4,7 +4,7 @@
    process: interpreter, Qt, QtWebEngine, bundle reading and rescoring included) until both
    documents show their highlights. Target under 2 s.
 2. opening the example bundle in a running window (after another bundle): time from
-   ``open_bundle`` until both panes show their highlights. Target under 1 s (issue 11 §3).
+   ``open_bundle`` until both panes show their highlights. Target under 1 s.
 3. a 1 MB document with 1,000 highlights: time from ``show_document`` until the highlights
    (and their labels) are painted, in a running program. Target under 3 s.
 
