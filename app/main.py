@@ -141,6 +141,25 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
+def _smoke_suites(window) -> str:
+    """The Suites tab is there (Qt Charts shipped) and opens the example suite: "" or the
+    problem. Prints one line when it works."""
+    try:
+        from app.suites_view import SuitesView, example_suite_path
+    except ImportError as exc:
+        return f"the Suites tab cannot load ({exc})"
+    view = getattr(window, "suites", None)
+    if not isinstance(view, SuitesView):
+        return "the Suites tab is missing"
+    view._error = lambda title, text: None  # a failure is reported below, not in a dialog
+    if not view.open_results(example_suite_path()):
+        return f"the example suite in {example_suite_path()} could not be opened"
+    if not view.spread_chart.chart.series():
+        return "the example suite's chart is empty"
+    print(f"suites: example suite opened ({len(view.items)} runs, charts drawn)", flush=True)
+    return ""
+
+
 def smoke_test(app, window, bundle: Path | None, timeout: float) -> int:
     """Run the smoke test on a live window; returns the exit code."""
     from PySide6.QtCore import QEventLoop, QTimer
@@ -194,6 +213,10 @@ def smoke_test(app, window, bundle: Path | None, timeout: float) -> int:
     print(versions_text(), flush=True)
     print(f"bundle: {bundle}", flush=True)
     if result.get("code") == 0:
+        suites_problem = _smoke_suites(window)
+        if suites_problem:
+            print(f"SMOKE FAILED: {suites_problem}", flush=True)
+            return 1
         spans = result.get("spans", {})
         print(f"highlights applied: v1 {spans.get('v1')}, v2 {spans.get('v2')}", flush=True)
         print("page text equals the engine's extraction for v1 and v2", flush=True)
