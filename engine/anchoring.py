@@ -52,7 +52,7 @@ import re
 from dataclasses import dataclass
 
 from engine.diffing import Change, TextDiff
-from engine.normalize import FoldedText, compact, fold_needle, normalize
+from engine.normalize import FoldedText, compact, find_starts, fold_needle, normalize
 
 FUZZY_WINDOW = 200
 """Characters searched either side of the span's estimated place (reference design,
@@ -72,8 +72,9 @@ CONTEXT_CHARS = 32
 """Characters of v1 context compared around a candidate (the anchor contract's 32)."""
 NEAR_HITS = 64
 """Occurrences of a quote examined, nearest to the expected place first."""
-MAX_HITS = 2000
-"""Occurrences examined when there is no expected place at all (no usable offsets)."""
+MAX_HITS = 256
+"""Occurrences examined when there is no expected place at all (no usable offsets, and the
+quote with its context is not in the text)."""
 KEPT_GAP = 12
 """An equal run shorter than this between two changes is chance (a shared " the "), not
 surviving text: the changes count as one replaced region."""
@@ -216,7 +217,7 @@ class Located:
     end: int
     repaired: bool
     ambiguous: bool = False
-    how: str = "offsets"  # offsets | quote | folded-quote | context
+    how: str = "offsets"  # offsets | quote | folded-quote | context-over-offsets
 
 
 class TextIndex:
@@ -299,12 +300,34 @@ def locate(
                 and best_ctx >= CONTEXT_THRESHOLD
                 and best_ctx - here >= (CONTEXT_MARGIN)
             ):
-                return Located(best[0], best[1], repaired=True, how="context")
+                return Located(best[0], best[1], repaired=True, how="context-over-offsets")
             return Located(start, end, repaired=False)
     hint = start if start is not None and 0 <= start <= n else None
+    if hint is None and (prefix or suffix):
+        # No offsets: the quote with its context is the best key, one search each, from the
+        # whole stored context down to 8 characters a side (bounded cost however often the
+        # quote itself recurs).
+        for k in (CONTEXT_CHARS, 16, 8):
+            p, q = prefix[-k:], suffix[:k]
+            found = find_starts(text, p + quote + q, 2)
+            if found:
+                s0 = found[0] + len(p)
+                return Located(
+                    s0, s0 + len(quote), repaired=True, ambiguous=len(found) > 1, how="quote"
+                )
+    if hint is not None and (prefix or suffix):
+        # The nearest hit whose stored context agrees character for character wins at
+        # once: nothing can rank above it (hits come nearest first; the 8 nearest are
+        # tried before the full ranking of NEAR_HITS).
+        near, how = index.find_near(quote, hint, 8)
+        for h in near:
+            if (
+                text[max(0, h[0] - len(prefix)) : h[0]] == prefix
+                and text[h[1] : h[1] + len(suffix)] == suffix
+                and not breaks_word(text, h[0], h[1])
+            ):
+                return Located(h[0], h[1], repaired=True, how=how)
     hits, how = index.find_near(quote, hint)
-    if not hits and hint is None and (prefix or suffix):
-        return None
     if not hits:
         return None
 
@@ -622,7 +645,17 @@ class _Reanchor:
         if found is not None and found.start is not None and not weak:
             return found
         # 4. A copy moved far away with its context (new text only) beats a weak place.
-        moved, far = self._moved_copy(quote, prefix, suffix, s, e, es, lo, hi, not_span, True)
+        # Searched when a move is possible at all: the old place is empty, or the diff
+        # found moved text somewhere (a rewritten paragraph in a document where nothing
+        # moved does not pay for the search).
+        rs, re_ = _trim(t2, ms, me)
+        moves = getattr(diff, "moves", None)
+        want_far = rs >= re_ or moves is None or bool(moves)
+        moved, far = (
+            self._moved_copy(quote, prefix, suffix, s, e, es, lo, hi, not_span, True)
+            if want_far
+            else (None, None)
+        )
         if moved is not None:
             return moved
         # 5. A sentence rewritten in place; else a far copy with new surroundings; else gone.

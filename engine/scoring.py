@@ -316,7 +316,7 @@ def score(
             notes.append(
                 f"made on version {c.created_on_version_id}; found in version {given} by its quote"
             )
-        elif loc.repaired and loc.how == "context":
+        elif loc.repaired and loc.how == "context-over-offsets":
             notes.append(
                 "the stored offsets point at another copy of the quote than the one its "
                 "prefix and suffix name; repaired from the context"
