@@ -346,3 +346,19 @@ def test_visible_substitutions_are_still_edits(before, after):
     r, v = _one(before, after, quote)
     assert v.verdict == "edited", (v.v2, v.note)
     assert not v.lookalike_only
+
+
+def test_a_paragraph_removed_next_to_an_edit_is_deleted_not_its_neighbours_word():
+    # The diff may delete "…request.This" and insert "This": the re-inserted word is the
+    # quote's own surroundings, not something standing in its place.
+    v1 = (
+        "<p>Requests go to the line manager by email.</p>"
+        "<p>Equipment is provided by the IT team on request.</p>"
+        "<p>This policy is reviewed every year.</p>"
+    )
+    v2 = "<p>Requests go to the line manager by email.</p><p>This policy is reviewed every two years.</p>"
+    a, b = Version.from_source(v1, "html"), Version.from_source(v2, "html", "v2")
+    q = "Equipment is provided by the IT team on request."
+    r = score(a, b, [_comment(a.text, a.text.index(q), q)])
+    (v,) = r.verdicts
+    assert v.verdict == "deleted" and v.v2 is None, (v.method, v.v2, v.note)
