@@ -53,6 +53,7 @@ from dataclasses import dataclass
 
 from engine.diffing import Change, TextDiff
 from engine.normalize import FoldedText, compact, find_starts, fold_needle, normalize
+from engine.vocabulary import Method
 
 FUZZY_WINDOW = 200
 """Characters searched either side of the span's estimated place (reference design,
@@ -331,7 +332,7 @@ def locate(
     if not hits:
         return None
 
-    def rank(h: tuple[int, int]):
+    def rank(h: tuple[int, int]) -> tuple[float, bool, int, int]:
         ctx = context_score(prefix, suffix, text, h[0], h[1])
         whole = not breaks_word(text, h[0], h[1])
         dist = abs(h[0] - hint) if hint is not None else 0
@@ -355,7 +356,7 @@ class Reanchored:
 
     start: int | None
     end: int | None
-    method: str  # exact | moved | context | fuzzy | diff | none
+    method: Method  # exact | moved | context | fuzzy | diff | none
     confidence: float
     approximate: bool
     note: str = ""
@@ -792,7 +793,7 @@ class _Reanchor:
         """
         t1, t2 = self.t1, self.t2
         L = e - s
-        cands = []
+        cands: list[tuple[float, int]] = []
         near = nearest_starts(t2, quote, es, NEAR_HITS, lo, hi)
         far = [h for h in self.changes.find_inserted(quote) if h not in near] if search_far else []
         for h in near + far:
@@ -810,8 +811,8 @@ class _Reanchor:
         # A copy with new neighbours counts as this passage moved only when the quote is
         # long enough not to recur by chance (a single word in a reshuffled sentence is
         # not a moved passage).
-        near = [c for c in cands if lo <= c[1] and c[1] + L <= hi] if _passage(quote) else []
-        pool = good or near
+        close = [c for c in cands if lo <= c[1] and c[1] + L <= hi] if _passage(quote) else []
+        pool = good or close
         if pool:
             top = max(pool, key=lambda c: (round(c[0], 3), -abs(c[1] - es)))
             ties = sum(1 for c in pool if round(c[0], 3) == round(top[0], 3))
@@ -966,7 +967,7 @@ class _Reanchor:
         quote: str,
         prefix: str,
         suffix: str,
-        method: str,
+        method: Method,
         note: str,
     ) -> Reanchored:
         t2 = self.t2

@@ -17,6 +17,8 @@ Which comments count (the denominators):
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -26,6 +28,7 @@ from engine.anchoring import ChangeIndex, TextIndex, locate, reanchor
 from engine.diffing import Change, TextDiff
 from engine.models import (
     STALE_ANCHOR_MESSAGE,
+    ClaimItem,
     ClaimReport,
     Comment,
     Metric,
@@ -74,14 +77,16 @@ class Version:
         raise ValueError(f"unknown document kind {kind!r} (html or text)")
 
     @classmethod
-    def from_file(cls, path, version_id: str = "v1") -> Version:
+    def from_file(cls, path: str | os.PathLike[str], version_id: str = "v1") -> Version:
         """Read a document file (kind from its extension). Raises documents.DocumentError."""
         from engine import documents
 
         kind, content = documents.read_document(path)
         return cls.from_source(content, kind, version_id)
 
-    def markup_signature(self, start: int, end: int, fold=None):
+    def markup_signature(
+        self, start: int, end: int, fold: Callable[[str], str] | None = None
+    ) -> tuple | None:
         """Markup structure over code points ``[start, end)``; None for plain text.
         ``fold`` as for ``html_text.Extraction.markup_signature``."""
         if self._extraction is None:
@@ -222,7 +227,9 @@ class ScoreResult:
         return out
 
 
-def _cp_offsets(omap: utf16.OffsetMap, start: int | None, end: int | None):
+def _cp_offsets(
+    omap: utf16.OffsetMap, start: int | None, end: int | None
+) -> tuple[int, int] | tuple[None, None]:
     """UTF-16 offsets to code points; None for any that cannot index the text."""
 
     def conv(u: int | None, snap: str) -> int | None:
@@ -330,7 +337,7 @@ def score(
             notes.append("the quote occurs more than once with the same context in v1")
         if ra.note:
             notes.append(ra.note)
-        if ra.start is None:
+        if ra.start is None or ra.end is None:
             rec = VerdictRecord(
                 comment_id=c.id,
                 verdict="deleted",
@@ -428,7 +435,7 @@ def _coverage(
     return ClaimCoverage(len(judged) - len(missing), len(missing), len(judged), missing)
 
 
-def _with_claim(rec: VerdictRecord, claim) -> VerdictRecord:
+def _with_claim(rec: VerdictRecord, claim: ClaimItem | None) -> VerdictRecord:
     if claim is not None:
         rec.claim = claim.claim
         rec.claim_agrees = rec.verdict in CLAIM_AGREES.get(claim.claim, ())
@@ -436,19 +443,19 @@ def _with_claim(rec: VerdictRecord, claim) -> VerdictRecord:
 
 
 def _metrics(
-    verdicts,
-    actionable_ids,
-    comments,
-    unusable,
-    claims,
-    inside,
-    outside,
-    tokens,
-    tokens_reason,
-    rounds,
-    rounds_reason,
+    verdicts: list[VerdictRecord],
+    actionable_ids: set[str],
+    comments: list[Comment],
+    unusable: list[tuple[str, str]],
+    claims: ClaimReport | None,
+    inside: int,
+    outside: int,
+    tokens: int | None,
+    tokens_reason: str,
+    rounds: int | None,
+    rounds_reason: str,
     moved: int = 0,
-):
+) -> tuple[dict[str, Metric], list[str]]:
     problems: list[str] = []
     actionable = [v for v in verdicts if v.comment_id in actionable_ids]
     edited = sum(v.verdict == "edited" for v in actionable)
