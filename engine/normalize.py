@@ -262,14 +262,21 @@ def fold_needle(s: str, *, collapse_space: bool = True) -> str:
 _BIDI_MARKS = "\u200e\u200f"
 
 
+def _package_json(name: str) -> dict:
+    """One of the data files confusable-homoglyphs ships, read directly (its own loader
+    imports urllib for a download we never do)."""
+    import json
+    from importlib import resources
+
+    return json.loads(resources.files("confusable_homoglyphs").joinpath(name).read_text("utf-8"))
+
+
 @lru_cache(maxsize=1)
 def _confusable_classes() -> dict[str, str]:
     """Each character of Unicode's confusables data mapped to one representative of its
     class (characters sharing a UTS #39 prototype). Single characters only: a look-alike
     edit here is a substitution. Loaded once, lazily (about 1 MB of JSON)."""
-    from confusable_homoglyphs.utils import load
-
-    data = load("confusables.json")
+    data = _package_json("confusables.json")
     parent: dict[str, str] = {}
 
     def find(x: str) -> str:
@@ -292,13 +299,29 @@ def _confusable_classes() -> dict[str, str]:
     return {c: find(c) for c in parent}
 
 
-def _script(c: str) -> str:
-    from confusable_homoglyphs.categories import alias
+@lru_cache(maxsize=1)
+def _script_ranges() -> tuple[list[int], list[tuple[int, str]]]:
+    data = _package_json("categories.json")
+    aliases = data["iso_15924_aliases"]
+    ranges = data["code_points_ranges"]
+    return [r[0] for r in ranges], [(r[1], aliases[r[2]]) for r in ranges]
 
-    try:
-        return alias(c)
-    except Exception:  # a character the package's script table does not list
+
+def _script(c: str) -> str:
+    """The character's script (the package's table of Unicode Scripts.txt aliases:
+    LATIN, CYRILLIC, COMMON...), UNKNOWN when unlisted."""
+    starts, rest = _script_ranges()
+    o = ord(c)
+    i = bisect.bisect_right(starts, o) - 1
+    if i < 0 or o > rest[i][0]:
         return "UNKNOWN"
+    return rest[i][1]
+
+
+def _name_script(c: str) -> str:
+    """First word of the character's Unicode name (LATIN, CYRILLIC, CJK...): a cheap guess
+    of its script, to refuse same-script pairs before any data is loaded."""
+    return unicodedata.name(c, "?").split(" ", 1)[0]
 
 
 def lookalike_only(a: str, b: str) -> bool:
@@ -315,7 +338,13 @@ def lookalike_only(a: str, b: str) -> bool:
         return False
     pairs = [(x, y) for x, y in zip(na, nb) if x != y]
     # Cheap refusal before loading the data: only letters swapped across scripts can count.
-    if not all(x.isalpha() and y.isalpha() and not (x.isascii() and y.isascii()) for x, y in pairs):
+    if not all(
+        x.isalpha()
+        and y.isalpha()
+        and not (x.isascii() and y.isascii())
+        and _name_script(x) != _name_script(y)
+        for x, y in pairs
+    ):
         return False
     classes = _confusable_classes()
     for x, y in pairs:
