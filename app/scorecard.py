@@ -1,8 +1,12 @@
-"""The Scorecard view: the bundle's own scorecard page; Publish, Export HTML, Export PDF.
+"""The Scorecard view: this program's scorecard of the bundle; Publish, Export HTML/PDF.
 
-The scorecard comes from the bundle and is rendered like any untrusted document (no page
-scripts, no network). Publishing stores it in the workspace as a document of its own
-(``engine.bundle.publish_scorecard``), after a confirmation that names it.
+The page is the program's own rendering (``engine.bundle.own_scorecard``), never the
+bundle's ``scorecard.html``: it carries a TAMPERED banner naming every failed check (files,
+figures that do not re-derive, a bad signature) once the re-derivation (off the UI thread,
+``app.bundledata.start_checks``) is in, and so do its HTML and PDF exports. It is rendered
+like any untrusted document (no page scripts, no network). Publishing stores it in the
+workspace (``engine.bundle.publish_scorecard``), after a confirmation that names it.
+"Trust this signer" names the bundle's signing key as trusted (``engine.signing``).
 """
 
 from __future__ import annotations
@@ -21,16 +25,26 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.bundledata import BundleData
+from app.bundledata import BundleData, rederive_now, start_checks
 from app.docview import DocumentView
 
 
 def scorecard_title(data: BundleData) -> str:
     """The title the published document will carry (the engine's naming)."""
     title = f"Scorecard: {data.title or 'document'} ({data.model or 'unknown model'})"
-    if data.tampered:
+    if data.untrustworthy:
         title += " [TAMPERED BUNDLE]"
     return title
+
+
+def page_of(data: BundleData, *, final: bool = False) -> str:
+    """This program's scorecard page of ``data`` (``final``: re-derive now if the
+    background check has not finished, for exports)."""
+    from engine.bundle import own_scorecard
+
+    if final:
+        rederive_now(data)
+    return own_scorecard(data.source, data.rederivation, data.signature, rederive_missing=False)
 
 
 class ScorecardView(QWidget):
@@ -51,10 +65,14 @@ class ScorecardView(QWidget):
         )
         self.html_btn = QPushButton("Export &HTML\u2026")
         self.pdf_btn = QPushButton("Export P&DF\u2026")
+        self.trust_btn = QPushButton("&Trust this signer\u2026")
+        self.trust_btn.setToolTip("Name the key that signed this bundle as one you trust")
+        self.trust_btn.setVisible(False)
         for b in (self.publish_btn, self.html_btn, self.pdf_btn):
             b.setEnabled(False)
         row = QHBoxLayout()
         row.addWidget(self.info, 1)
+        row.addWidget(self.trust_btn)
         row.addWidget(self.publish_btn)
         row.addWidget(self.html_btn)
         row.addWidget(self.pdf_btn)
@@ -65,22 +83,66 @@ class ScorecardView(QWidget):
         self.publish_btn.clicked.connect(self.ask_publish)
         self.html_btn.clicked.connect(self.ask_export_html)
         self.pdf_btn.clicked.connect(self.ask_export_pdf)
+        self.trust_btn.clicked.connect(self.ask_trust)
         self.view.page().pdfPrintingFinished.connect(self._pdf_done)
         self._confirm: QMessageBox | None = None
         self._loaded_for: BundleData | None = None
         self.workspace_factory = None  # set by the main window; returns a Workspace
 
     def show_bundle(self, data: BundleData) -> None:
-        """Show ``data``'s scorecard; the page loads when this view is first shown (so it
-        does not compete with the Verdicts view for the renderer)."""
+        """Show this program's scorecard of ``data``; the page loads when this view is
+        first shown (so it does not compete with the Verdicts view for the renderer) and
+        again when the re-derivation is in."""
         self.data = data
         self._loaded_for = None
-        if data.scorecard:
-            self.info.setText(f"Scorecard of this run, as stored in the bundle ({data.path.name}).")
-        else:
-            self.info.setText("This bundle has no scorecard.")
+        self._describe()
         for b in (self.publish_btn, self.html_btn, self.pdf_btn):
-            b.setEnabled(bool(data.scorecard))
+            b.setEnabled(True)
+        start_checks(data, lambda _r: self._checked(data))
+        if self.isVisible():
+            self.ensure_loaded()
+
+    def _describe(self) -> None:
+        data = self.data
+        if data is None:
+            return
+        sig = data.signature
+        self.trust_btn.setVisible(
+            bool(sig is not None and sig.state == "signed" and not sig.trusted)
+        )
+        sig_text = f" \u2014 {sig.line()}" if sig is not None else ""
+        if data.untrustworthy:
+            self.info.setText(f"TAMPERED: {data.path.name}{sig_text}. Do not trust these figures.")
+            self.info.setStyleSheet(
+                "color:#4a1400;background:#fde8e0;border:2px solid #D55E00;padding:4px;"
+                "font-weight:600;"
+            )
+        else:
+            checked = (
+                "; every figure re-derives from its own files"
+                if data.rederivation is not None and data.rederivation.ok
+                else ""
+            )
+            self.info.setText(f"This program's scorecard of {data.path.name}{sig_text}{checked}.")
+            self.info.setStyleSheet("")
+        self._mark_tab(data.untrustworthy)
+
+    def _mark_tab(self, tampered: bool) -> None:
+        from PySide6.QtWidgets import QTabWidget
+
+        w = self.parentWidget()
+        while w is not None and not isinstance(w, QTabWidget):
+            w = w.parentWidget()
+        if w is not None:
+            i = w.indexOf(self)
+            if i >= 0:
+                w.setTabText(i, "S&corecard \u26a0 TAMPERED" if tampered else "S&corecard")
+
+    def _checked(self, data: BundleData) -> None:
+        if data is not self.data:
+            return
+        self._describe()
+        self._loaded_for = None
         if self.isVisible():
             self.ensure_loaded()
 
@@ -89,11 +151,44 @@ class ScorecardView(QWidget):
         if self.data is None or self._loaded_for is self.data:
             return True
         self._loaded_for = self.data
-        if self.data.scorecard:
-            self.view.show_document(self.data.scorecard, labels=False)
-        else:
-            self.view.show_message("This bundle has no scorecard.")
+        self.view.show_document(page_of(self.data), labels=False)
         return False
+
+    def ask_trust(self) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
+        if self.data is None or self.data.signature is None:
+            return
+        fp = self.data.signature.fingerprint
+        dlg = QInputDialog(self)
+        dlg.setWindowTitle("Trust this signer")
+        dlg.setLabelText(
+            f"Who holds the key {fp}? The name is shown beside every bundle it signs "
+            "(for example: the review team's laptop)."
+        )
+        dlg.textValueSelected.connect(lambda name: self.trust(name))
+        self._dialog = dlg
+        dlg.open()
+
+    def trust(self, name: str) -> None:
+        """Name the signer of the shown bundle as trusted (an empty name: nothing)."""
+        from engine import signing
+
+        if self.data is None or self.data.signature is None or not name.strip():
+            return
+        try:
+            signing.set_trusted(self.data.signature.fingerprint, name)
+        except (OSError, ValueError) as exc:
+            self.message.emit(f"Could not save the trusted key: {exc}")
+            return
+        self.data.signature = signing.check_bundle(self.data.source)
+        self._describe()
+        self._loaded_for = None
+        if self.isVisible():
+            self.ensure_loaded()
+        self.message.emit(
+            f"Trusted {self.data.signature.fingerprint} as \u201c{name.strip()}\u201d."
+        )
 
     def showEvent(self, event):
         super().showEvent(event)
@@ -166,7 +261,7 @@ class ScorecardView(QWidget):
         if self.data is None or not path:
             return
         try:
-            Path(path).write_text(self.data.scorecard, encoding="utf-8")
+            Path(path).write_text(page_of(self.data, final=True), encoding="utf-8")
         except OSError as exc:
             self.message.emit(f"Could not write {path}: {exc.strerror or exc}")
             return
@@ -177,6 +272,10 @@ class ScorecardView(QWidget):
         if self.data is None or not path:
             return
         self._pdf_path = path
+        if self.data.rederivation is None:  # the PDF carries the checks' result
+            rederive_now(self.data)
+            self._describe()
+            self._loaded_for = None
         if self.ensure_loaded() and self.view.is_ready:
             self.view.page().printToPdf(path)
             return

@@ -102,11 +102,13 @@ __all__ = [
     "export_zip",
     "extract_zip",
     "open_bundle",
+    "own_scorecard",
     "publish_scorecard",
     "read_files",
     "render_scorecard",
     "sha256",
     "text_as_html",
+    "trust_marks",
     "verify_bundle",
     "write_bundle",
 ]
@@ -785,12 +787,74 @@ def extract_zip(zip_path: str | os.PathLike[str], target: str | os.PathLike[str]
     return root
 
 
+def trust_marks(bundle: Bundle, rederivation: Any = None, signature: Any = None) -> list[str]:
+    """Plain lines saying why ``bundle`` must not be trusted ([] when nothing is wrong):
+    files that fail the manifest, figures re-derivation does not reproduce with the same
+    engine (``engine.rederive``), a bad signature (``engine.signing``)."""
+    out = [f"{name}: {problem}" for name, problem in bundle.tampered_detail]
+    if rederivation is not None and rederivation.forged:
+        out.append(rederivation.headline())
+        out.extend(d.line() for d in rederivation.differences[:30])
+        if len(rederivation.differences) > 30:
+            out.append(f"and {len(rederivation.differences) - 30} more difference(s)")
+    if signature is not None and signature.bad:
+        out.append(signature.line())
+    return out
+
+
+def own_scorecard(
+    bundle: Bundle,
+    rederivation: Any = None,
+    signature: Any = None,
+    *,
+    rederive_missing: bool = True,
+) -> str:
+    """This program's scorecard page of ``bundle`` (never the bundle's own
+    ``scorecard.html``): rendered from the bundle's stated figures, with a TAMPERED banner
+    naming every failed check and the checks' results among the facts. No script, inline
+    CSS, a CSP that forbids every fetch. Pass the results of ``engine.rederive.rederive``
+    and ``engine.signing.check_bundle`` when known (they are computed here otherwise;
+    ``rederive_missing=False`` renders without the re-derivation, for a first paint)."""
+    if signature is None:
+        from engine import signing
+
+        signature = signing.check_bundle(bundle)
+    if rederivation is None and rederive_missing and not bundle.tampered:
+        from engine.rederive import rederive
+
+        rederivation = rederive(bundle)
+    checks = [("Signature", signature.line())]
+    if bundle.old_format:
+        checks.append(("Bundle format", f"{bundle.format} (older: verdicts carry no evidence)"))
+    if rederivation is not None:
+        checks.append(("Checked by this program", rederivation.headline()))
+    elif not bundle.tampered:
+        checks.append(("Checked by this program", "re-deriving the verdicts..."))
+    verdicts = bundle.verdicts if isinstance(bundle.verdicts, dict) else {}
+    return render_scorecard(
+        bundle.manifest,
+        verdicts,
+        {k: m.to_json() for k, m in bundle.metrics.items()},
+        [c.to_json() for c in bundle.comments_before],
+        [c.to_json() for c in bundle.comments_after],
+        bundle.claims if isinstance(bundle.claims, dict) else {},
+        tampered=trust_marks(bundle, rederivation, signature),
+        checks=checks,
+    )
+
+
 def publish_scorecard(workspace: Any, bundle: Bundle | str | os.PathLike[str]) -> str:
     """Store the bundle's scorecard in the workspace as a document of its own (kind html,
     title "Scorecard: <document title> (<model>)"). Returns the new document id."""
+    from engine import signing
+    from engine.rederive import rederive
+
     b = bundle if isinstance(bundle, Bundle) else open_bundle(bundle)
+    sig = signing.check_bundle(b)
+    red = None if b.tampered else rederive(b)
     title = f"Scorecard: {b.document_title or 'document'} ({b.model or 'unknown model'})"
-    if b.tampered:
+    if trust_marks(b, red, sig):
         title += " [TAMPERED BUNDLE]"
-    doc_id, _ = workspace.create_document(title, b.scorecard_html, "html", author="scorecard")
+    page = own_scorecard(b, red, sig)
+    doc_id, _ = workspace.create_document(title, page, "html", author="scorecard")
     return doc_id

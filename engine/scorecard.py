@@ -94,6 +94,7 @@ def render_scorecard(
     claims: dict[str, Any],
     *,
     tampered: list[str] | None = None,
+    checks: list[tuple[str, str]] | None = None,
 ) -> str:
     """The scorecard page: one self-contained HTML document, no script, inline CSS, a CSP
     that forbids every fetch. For people who never read JSON."""
@@ -110,8 +111,10 @@ def render_scorecard(
     ]
     if tampered:
         out.append(
-            "<div class='banner tampered'>This evidence bundle failed its integrity "
-            "check: " + _e(", ".join(tampered)) + ". Do not trust these figures.</div>"
+            "<div class='banner tampered'><b>TAMPERED.</b> This evidence bundle failed its "
+            "checks; do not trust these figures:<ul>"
+            + "".join(f"<li>{_e(t)}</li>" for t in tampered)
+            + "</ul></div>"
         )
     if manifest.get("scripted"):
         out.append(
@@ -150,6 +153,7 @@ def render_scorecard(
         ),
         ("Run id", manifest.get("run_id")),
     ]
+    facts.extend(checks or [])
     out.append("<h2>About this run</h2><table class='facts'>")
     out.extend(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in facts)
     out.append("</table>")

@@ -105,3 +105,34 @@ def test_older_format_opens_and_says_so(qtbot, window):
     banner = window.verdicts.banner.text()
     assert "Older bundle format" in banner and "TAMPERED" not in banner
     assert window.verdicts.table.rowCount() >= 4
+
+
+def test_forged_bundle_scorecard_tab_and_exports_say_tampered(qtbot, window, tmp_path, fresh):
+    path = forge(fresh, tmp_path / "forged")
+    # The bundle's own page is never exported: a script in it must not come out.
+    card = path / "scorecard.html"
+    card.write_text(card.read_text().replace("</body>", "<script>alert(1)</script></body>"))
+    man = json.loads((path / "manifest.json").read_text())
+    man["files"]["scorecard.html"] = hashlib.sha256(card.read_bytes()).hexdigest()
+    (path / "manifest.json").write_text(json.dumps(man))
+    _open(qtbot, window, path)
+    i = window.tabs.indexOf(window.scorecard)
+    assert "TAMPERED" in window.tabs.tabText(i)
+    assert window.scorecard.info.text().startswith("TAMPERED")
+    out = tmp_path / "card.html"
+    window.scorecard.export_html(str(out))
+    html = out.read_text(encoding="utf-8")
+    assert "TAMPERED" in html and "comment c2: verdict: stored" in html
+    assert "<script" not in html and "Content-Security-Policy" in html
+    assert "default-src 'none'" in html
+
+
+def test_intact_bundle_scorecard_is_the_programs_own(qtbot, window, tmp_path, fresh):
+    _open(qtbot, window, fresh)
+    i = window.tabs.indexOf(window.scorecard)
+    assert "TAMPERED" not in window.tabs.tabText(i)
+    out = tmp_path / "card.html"
+    window.scorecard.export_html(str(out))
+    html = out.read_text(encoding="utf-8")
+    assert "TAMPERED" not in html and "re-derives exactly" in html
+    assert "Signature" in html and "unsigned" in html
