@@ -516,19 +516,97 @@ def cmd_bundle_show(args: argparse.Namespace) -> int:
 
 
 def cmd_bundle_publish(args: argparse.Namespace) -> int:
+    """Publish to the publishing folder (``engine.published``); ``--to-workspace`` keeps
+    the older behaviour: the scorecard as a document in the workspace."""
     from engine.bundle import BundleError, open_bundle, publish_scorecard
     from engine.workspace import Workspace, WorkspaceError
 
+    if args.to_workspace:
+        try:
+            b = open_bundle(args.path)
+            with Workspace(args.workspace) if args.workspace else Workspace() as ws:
+                doc_id = publish_scorecard(ws, b)
+        except (BundleError, WorkspaceError) as exc:
+            return _fail(str(exc))
+        print(
+            f"Published the scorecard as document {doc_id}"
+            + (" (the bundle is TAMPERED and is marked so)" if b.tampered else "")
+        )
+        return EXIT_OK
+    from engine import published
+
     try:
-        b = open_bundle(args.path)
-        with Workspace(args.workspace) if args.workspace else Workspace() as ws:
-            doc_id = publish_scorecard(ws, b)
-    except (BundleError, WorkspaceError) as exc:
+        folder = published.set_published_folder(args.folder) if args.folder else None
+        entry = published.publish(args.path, folder)
+    except (BundleError, published.PublishError) as exc:
         return _fail(str(exc))
-    print(
-        f"Published the scorecard as document {doc_id}"
-        + (" (the bundle is TAMPERED and is marked so)" if b.tampered else "")
-    )
+    where = folder or published.published_folder()
+    print(f"Published {entry.document_title or entry.run_id} to {where}/{entry.scorecard}")
+    print(f"Index: {where}/{published.INDEX_HTML}; signature: {entry.signature.get('line')}")
+    if entry.tampered:
+        print(f"TAMPERED: {entry.verification} (published marked so)")
+    return EXIT_OK
+
+
+def cmd_published_list(args: argparse.Namespace) -> int:
+    from engine import published
+
+    folder = args.folder or published.published_folder()
+    if folder is None:
+        return _fail("no publishing folder chosen yet (arl bundle publish B --folder DIR)")
+    runs = published.entries(folder)
+    if not runs:
+        print(f"Nothing is published in {folder} yet")
+        return EXIT_OK
+    for i, e in enumerate(runs, 1):
+        mark = "TAMPERED " if e.tampered else ""
+        sig = e.signature.get("fingerprint") or e.signature.get("state", "")
+        print(
+            f"{i:>3}. {mark}{e.finished_at or e.created_at}  {e.model}  "
+            f"{e.document_title!r}  {e.status}  [{sig}]  bundle: {e.bundle}"
+        )
+    return EXIT_OK
+
+
+def _pick(args: argparse.Namespace) -> Any:
+    from engine import published
+
+    runs = published.entries(args.folder or published.published_folder())
+    key = args.run
+    if key.isdigit() and 1 <= int(key) <= len(runs):
+        return runs[int(key) - 1]
+    for e in runs:
+        if e.run_id == key:
+            return e
+    return None
+
+
+def cmd_published_open(args: argparse.Namespace) -> int:
+    """Print (and with --browser open) a published run's scorecard, and its bundle."""
+    from engine import published
+
+    e = _pick(args)
+    if e is None:
+        return _fail(f"{args.run}: no such published run (arl published list numbers them)")
+    folder = Path(args.folder or published.published_folder() or ".")
+    page = folder / e.scorecard
+    print(f"scorecard: {page}")
+    print(f"bundle: {e.bundle}" + ("" if Path(e.bundle).exists() else " (no longer there)"))
+    if args.browser:
+        import webbrowser
+
+        webbrowser.open(page.resolve().as_uri())
+    return EXIT_OK
+
+
+def cmd_published_export(args: argparse.Namespace) -> int:
+    from engine import published
+
+    try:
+        out = published.export(args.dest, args.folder)
+    except published.PublishError as exc:
+        return _fail(str(exc))
+    print(f"Copied the published scorecards and their index to {out}")
     return EXIT_OK
 
 
@@ -768,10 +846,29 @@ def register(subparsers: Any) -> None:
     s = bsub.add_parser("show", help="print a bundle's status and metrics")
     s.add_argument("path", metavar="PATH")
     s.set_defaults(func=cmd_bundle_show)
-    p = bsub.add_parser("publish", help="store the bundle's scorecard in the workspace")
+    p = bsub.add_parser(
+        "publish", help="publish the scorecard to the publishing folder (index.html + page)"
+    )
     p.add_argument("path", metavar="PATH")
+    p.add_argument("--folder", metavar="DIR", help="choose (and remember) the publishing folder")
+    p.add_argument("--to-workspace", action="store_true", help="store it in the workspace instead")
     p.add_argument("--workspace", metavar="FILE", help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_bundle_publish)
+
+    pub = subparsers.add_parser("published", help="list, open or export published scorecards")
+    psub = pub.add_subparsers(dest="published_command", metavar="ACTION", required=True)
+    pl = psub.add_parser("list", help="published runs, newest first, with their bundles")
+    pl.add_argument("--folder", metavar="DIR")
+    pl.set_defaults(func=cmd_published_list)
+    po = psub.add_parser("open", help="a published run's scorecard and bundle")
+    po.add_argument("run", metavar="N|RUN_ID", help="number from 'arl published list', or run id")
+    po.add_argument("--folder", metavar="DIR")
+    po.add_argument("--browser", action="store_true", help="open the scorecard in a browser")
+    po.set_defaults(func=cmd_published_open)
+    pe = psub.add_parser("export", help="copy every published scorecard and the index to DIR")
+    pe.add_argument("dest", metavar="DIR")
+    pe.add_argument("--folder", metavar="DIR")
+    pe.set_defaults(func=cmd_published_export)
 
     d = subparsers.add_parser(
         "doctor", help="check Python, Qt, keyring, workspace and the model endpoint"

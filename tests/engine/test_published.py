@@ -1,0 +1,137 @@
+"""Publishing to a folder: index newest first, self-contained pages with no script and no
+network, signed bundles publish their fingerprint, tampered ones are marked."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from engine import published, signing
+from engine.bundle import content_of, open_bundle, write_bundle
+from engine.cli import main as arl
+from tests.engine.test_bundle import make_bundle
+
+
+@pytest.fixture(autouse=True)
+def _isolated(tmp_path, monkeypatch):
+    monkeypatch.setenv("ARL_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("ARL_TRUSTED_KEYS", str(tmp_path / "trusted.json"))
+    monkeypatch.delenv("ARL_PUBLISHED_FOLDER", raising=False)
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Three bundles: finished on three days, written in another order; one signed."""
+    base = make_bundle(tmp_path_factory.mktemp("base"))
+    b = open_bundle(base)
+    out = tmp_path_factory.mktemp("runs")
+    key = signing.new_private_key()
+    made = {}
+    for name, day, model, k in (
+        ("b-mid", "2026-11-15", "model-mid", None),
+        ("a-new", "2026-11-29", "model-new", key),
+        ("c-old", "2026-11-01", "model-old", None),
+    ):
+        content = content_of(
+            b, finished_at=f"{day}T10:00:00Z", run_id=f"run-{name}", model=model, signing_key=k
+        )
+        made[name] = write_bundle(out / name, content)
+    return made, signing.key_fingerprint(key)
+
+
+class _Collect(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tags: list[tuple[str, dict]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def _static(page: str) -> _Collect:
+    """The page needs no script and no network: no script tag, no event handler, no
+    remote URL, a CSP that forbids every fetch."""
+    p = _Collect()
+    p.feed(page)
+    assert not any(t == "script" for t, _ in p.tags)
+    assert not any(k.startswith("on") for _, a in p.tags for k in a)
+    for _, a in p.tags:
+        for k in ("href", "src"):
+            v = a.get(k) or ""
+            assert not re.match(r"(?i)\s*(https?:|//|javascript:)", v), v
+    csp = [a for t, a in p.tags if t == "meta" and a.get("http-equiv") == "Content-Security-Policy"]
+    assert csp and "default-src 'none'" in csp[0]["content"]
+    return p
+
+
+def test_index_lists_runs_newest_first_and_renders_without_scripts(runs, tmp_path, capsys):
+    made, fp = runs
+    folder = tmp_path / "shared"
+    assert arl(["bundle", "publish", str(made["b-mid"]), "--folder", str(folder)]) == 0
+    for name in ("a-new", "c-old"):  # the folder was chosen once
+        assert arl(["bundle", "publish", str(made[name])]) == 0
+    entries = published.entries(folder)
+    assert [e.model for e in entries] == ["model-new", "model-mid", "model-old"]
+    index = (folder / "index.html").read_text(encoding="utf-8")
+    text = " ".join(_static(index).text)
+    order = [text.index(m) for m in ("model-new", "model-mid", "model-old")]
+    assert order == sorted(order)
+    for metric in ("Attribution", "Collateral churn", "Claim accuracy", "Tokens per fix"):
+        assert metric in text
+    assert "Remote work policy" in text and "100%" in text
+    # the signed run publishes its fingerprint and its verification
+    assert fp in text and "unknown key" in text
+    for e in entries:
+        page = (folder / e.scorecard).read_text(encoding="utf-8")
+        _static(page)
+        assert e.run_id in page
+        assert Path(e.bundle).is_dir()  # linked back to its bundle
+    capsys.readouterr()
+    assert arl(["published", "list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "model-new" in lines[0] and "model-old" in lines[2] and fp in lines[0]
+    assert arl(["published", "open", "1"]) == 0
+    out = capsys.readouterr().out
+    assert f"bundle: {made['a-new'].resolve()}" in out
+    assert arl(["published", "export", str(tmp_path / "copy")]) == 0
+    assert (tmp_path / "copy" / "index.html").read_text(encoding="utf-8") == index
+
+
+def test_republishing_replaces_and_tampered_is_marked(runs, tmp_path):
+    made, _ = runs
+    folder = published.set_published_folder(tmp_path / "pub")
+    published.publish(made["b-mid"])
+    published.publish(made["b-mid"])
+    assert len(published.entries(folder)) == 1
+    forged = tmp_path / "forged"
+    shutil.copytree(made["c-old"], forged)
+    v = json.loads((forged / "verdicts.json").read_text())
+    v["final"][0]["verdict"] = "untouched"
+    (forged / "verdicts.json").write_text(json.dumps(v))
+    man = json.loads((forged / "manifest.json").read_text())
+    man["files"]["verdicts.json"] = hashlib.sha256(
+        (forged / "verdicts.json").read_bytes()
+    ).hexdigest()
+    (forged / "manifest.json").write_text(json.dumps(man))
+    e = published.publish(forged)
+    assert e.tampered and "TAMPERED" in e.verification
+    page = (folder / e.scorecard).read_text(encoding="utf-8")
+    assert "TAMPERED" in page and "stored &#x27;untouched&#x27;" in page
+    assert "TAMPERED" in (folder / "index.html").read_text(encoding="utf-8")
+
+
+def test_no_folder_chosen_is_one_line(runs, capsys):
+    made, _ = runs
+    assert arl(["bundle", "publish", str(made["b-mid"])]) == 2
+    err = capsys.readouterr().err
+    assert "no publishing folder chosen" in err and len(err.strip().splitlines()) == 1
