@@ -49,6 +49,7 @@ def page_of(data: BundleData, *, final: bool = False) -> str:
 
 class ScorecardView(QWidget):
     published = Signal(str)  # document id
+    publishedToFolder = Signal(str)  # the run's page
     exported = Signal(str)  # path
     message = Signal(str)  # plain sentence for the status bar
 
@@ -59,9 +60,10 @@ class ScorecardView(QWidget):
         self.view.setAccessibleName("Scorecard")
         self.info = QLabel("Open an evidence bundle to see its scorecard.")
         self.info.setWordWrap(True)
-        self.publish_btn = QPushButton("&Publish to workspace\u2026")
+        self.publish_btn = QPushButton("&Publish")
         self.publish_btn.setToolTip(
-            "Store this scorecard in the workspace as a document of its own"
+            "Publish this scorecard to your publishing folder (asked once): a page per run "
+            "and an index others can open in any browser"
         )
         self.html_btn = QPushButton("Export &HTML\u2026")
         self.pdf_btn = QPushButton("Export P&DF\u2026")
@@ -80,7 +82,7 @@ class ScorecardView(QWidget):
         lay.setContentsMargins(6, 6, 6, 6)
         lay.addLayout(row)
         lay.addWidget(self.view, 1)
-        self.publish_btn.clicked.connect(self.ask_publish)
+        self.publish_btn.clicked.connect(self.publish_to_folder)
         self.html_btn.clicked.connect(self.ask_export_html)
         self.pdf_btn.clicked.connect(self.ask_export_pdf)
         self.trust_btn.clicked.connect(self.ask_trust)
@@ -237,6 +239,38 @@ class ScorecardView(QWidget):
         )
         self.published.emit(doc_id)
         return doc_id
+
+    def publish_to_folder(self) -> None:
+        """One click: publish to the folder chosen once (asked the first time), off the UI
+        thread (the bundle is checked again as it is published)."""
+        from engine import published
+
+        if self.data is None:
+            return
+        folder = published.published_folder()
+        if folder is None:
+            from app.published import choose_folder
+
+            choose_folder(self, lambda _f: self.publish_to_folder())
+            return
+        from app.jobs import run_in_thread
+
+        data = self.data
+        self.publish_btn.setEnabled(False)
+        self.message.emit(f"Publishing to {folder}\u2026")
+
+        def done(entry) -> None:
+            self.publish_btn.setEnabled(True)
+            page = str(folder / entry.scorecard)
+            mark = " (marked TAMPERED)" if entry.tampered else ""
+            self.message.emit(f"Published {data.path.name} to {page}{mark}.")
+            self.publishedToFolder.emit(page)
+
+        def failed(exc: BaseException) -> None:
+            self.publish_btn.setEnabled(True)
+            self.message.emit(f"The scorecard could not be published: {exc}")
+
+        run_in_thread(lambda: published.publish(data.path, folder), done, failed)
 
     # -- export ----------------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from app.bundledata import BundleData, BundleError, load_bundle
 from app.jobs import run_in_thread
 from app.metrics_panel import MetricsPanel
+from app.published import PublishedView
 from app.scorecard import ScorecardView
 from app.settings import Settings
 from app.verdicts import VerdictsView
@@ -125,7 +126,16 @@ class StartPage(QWidget):
 class MainWindow(QMainWindow):
     bundleOpened = Signal(object)  # BundleData
 
-    TAB_START, TAB_RUN, TAB_VERDICTS, TAB_METRICS, TAB_SCORECARD, TAB_COMPARE, TAB_SUITES = range(7)
+    (
+        TAB_START,
+        TAB_RUN,
+        TAB_VERDICTS,
+        TAB_METRICS,
+        TAB_SCORECARD,
+        TAB_COMPARE,
+        TAB_SUITES,
+        TAB_PUBLISHED,
+    ) = range(8)
 
     def __init__(self, settings: Settings | None = None):
         super().__init__()
@@ -145,6 +155,7 @@ class MainWindow(QMainWindow):
         self.run_view = self._make_run_view()
         self.compare = self._make_compare_view()
         self.suites = self._make_suites_view()
+        self.published = PublishedView()
         self.tabs.addTab(self.start, "&Start")
         self.tabs.addTab(self.run_view, "&Run")
         self.tabs.addTab(self.verdicts, "&Verdicts")
@@ -152,6 +163,7 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.scorecard, "S&corecard")
         self.tabs.addTab(self.compare, "Com&pare")
         self.tabs.addTab(self.suites, "S&uites")
+        self.tabs.addTab(self.published, "Pu&blished")
         for i in (self.TAB_VERDICTS, self.TAB_METRICS, self.TAB_SCORECARD):
             self.tabs.setTabEnabled(i, False)
         self.setCentralWidget(self.tabs)
@@ -165,6 +177,9 @@ class MainWindow(QMainWindow):
             lambda it: self.open_bundle(Path(it.data(Qt.ItemDataRole.UserRole) or it.text()))
         )
         self.scorecard.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
+        self.scorecard.publishedToFolder.connect(lambda _p: self.published.refresh())
+        self.published.openBundle.connect(lambda p: self.open_bundle(Path(p)))
+        self.published.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
         self._build_menus()
         self._refresh_start()
         geometry, state = self.settings.window_state()

@@ -136,3 +136,23 @@ def test_intact_bundle_scorecard_is_the_programs_own(qtbot, window, tmp_path, fr
     html = out.read_text(encoding="utf-8")
     assert "TAMPERED" not in html and "re-derives exactly" in html
     assert "Signature" in html and "unsigned" in html
+
+
+def test_one_click_publish_and_the_published_view(qtbot, window, tmp_path, fresh, monkeypatch):
+    from engine import published
+
+    monkeypatch.setenv("ARL_PUBLISHED_FOLDER", str(tmp_path / "shared"))
+    (tmp_path / "shared").mkdir()
+    _open(qtbot, window, fresh)
+    with qtbot.waitSignal(window.scorecard.publishedToFolder, timeout=30000) as blocker:
+        window.scorecard.publish_btn.click()
+    page = Path(blocker.args[0])
+    assert page.is_file() and (tmp_path / "shared" / "index.html").is_file()
+    view = window.published
+    assert view.table.rowCount() == 1
+    assert view.table.item(0, 1).text() == "scripted-model"
+    assert published.entries()[0].bundle == str(Path(fresh).resolve())
+    view.table.selectRow(0)
+    with qtbot.waitSignal(window.verdicts.rendered, timeout=30000):
+        view.open_btn.click()
+    assert window.data.path == Path(fresh).resolve()

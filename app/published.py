@@ -1,0 +1,192 @@
+"""The Published view: every scorecard published to the publishing folder, newest first.
+
+Reads ``engine.published`` (the folder's ``index.json``); computes nothing. Each row links
+back to its bundle (Open bundle) and to its page (Open in browser, a local file: the pages
+have no script and need no network). "Choose folder" sets the folder once; the Scorecard
+view's Publish button publishes there with one click.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine import vocabulary
+from engine.models import METRIC_NAMES
+
+COLUMNS = [
+    "Run finished",
+    "Model",
+    "Document",
+    "Status",
+    "Attribution",
+    "Collateral churn",
+    "Claim accuracy",
+    "Tokens per fix",
+    "Rounds to converge",
+    "Signature",
+    "Checked",
+]
+
+
+def choose_folder(parent: QWidget, then) -> None:
+    """Ask for the publishing folder (once), remember it, call ``then(path)``."""
+    from engine import published
+
+    start = str(published.published_folder() or Path.home())
+    dlg = QFileDialog(parent, "Choose the folder to publish scorecards to", start)
+    dlg.setFileMode(QFileDialog.FileMode.Directory)
+    dlg.setOption(QFileDialog.Option.ShowDirsOnly, True)
+
+    def chosen(p: str) -> None:
+        try:
+            folder = published.set_published_folder(p)
+        except published.PublishError as exc:
+            parent.window().statusBar().showMessage(str(exc), 10000)
+            return
+        then(folder)
+
+    dlg.fileSelected.connect(chosen)
+    parent._folder_dialog = dlg  # keep it alive
+    dlg.open()
+
+
+class PublishedView(QWidget):
+    openBundle = Signal(str)  # bundle path
+    message = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.where = QLabel()
+        self.where.setTextFormat(Qt.TextFormat.PlainText)
+        self.where.setWordWrap(True)
+        self.folder_btn = QPushButton("Choose &folder\u2026")
+        self.index_btn = QPushButton("Open the &index in a browser")
+        top = QHBoxLayout()
+        top.addWidget(self.where, 1)
+        top.addWidget(self.folder_btn)
+        top.addWidget(self.index_btn)
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setWordWrap(True)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.open_btn = QPushButton("Open &bundle")
+        self.page_btn = QPushButton("Open scorecard in &browser")
+        bottom = QHBoxLayout()
+        bottom.addStretch(1)
+        bottom.addWidget(self.page_btn)
+        bottom.addWidget(self.open_btn)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(6, 6, 6, 6)
+        lay.addLayout(top)
+        lay.addWidget(self.table, 1)
+        lay.addLayout(bottom)
+        self.entries: list = []
+        self.folder_btn.clicked.connect(lambda: choose_folder(self, lambda _f: self.refresh()))
+        self.index_btn.clicked.connect(self.open_index)
+        self.open_btn.clicked.connect(self.open_selected_bundle)
+        self.page_btn.clicked.connect(self.open_selected_page)
+        self.table.itemDoubleClicked.connect(lambda _i: self.open_selected_bundle())
+        self.table.itemSelectionChanged.connect(self._enable)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Read the folder's index again."""
+        from engine import published
+
+        folder = published.published_folder()
+        self.entries = published.entries(folder) if folder else []
+        if folder is None:
+            self.where.setText(
+                "Nothing published yet. Choose a folder others can open (a shared drive, "
+                "a synced folder, a repository checkout); Publish on the Scorecard tab "
+                "then writes there with one click."
+            )
+        else:
+            self.where.setText(
+                f"Published to {folder}: {len(self.entries)} run(s), newest first. "
+                "Each page is this program's own scorecard, checked when published."
+            )
+        self.index_btn.setEnabled(folder is not None and (folder / published.INDEX_HTML).is_file())
+        self.table.setRowCount(len(self.entries))
+        for r, e in enumerate(self.entries):
+            sig = e.signature or {}
+            if sig.get("state") == "signed":
+                who = sig.get("trusted_as") or "unknown key"
+                sig_text = f"\U0001f50f {sig.get('fingerprint')} ({who})"
+            elif sig.get("state") == "bad":
+                sig_text = "\u26a0 BAD SIGNATURE"
+            else:
+                sig_text = "unsigned"
+            cells = [
+                e.finished_at or e.created_at,
+                e.model,
+                e.document_title + (" (scripted)" if e.scripted else ""),
+                e.status,
+            ]
+            for name in METRIC_NAMES:
+                m = e.metrics.get(name)
+                cells.append(vocabulary.metric_text(name, m) if isinstance(m, dict) else "")
+            cells += [sig_text, ("TAMPERED: " if e.tampered else "") + e.verification]
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(str(text))
+                item.setToolTip(str(text))
+                if e.tampered:
+                    item.setForeground(Qt.GlobalColor.darkRed)
+                self.table.setItem(r, c, item)
+        self._enable()
+
+    def _enable(self) -> None:
+        ok = self._selected() is not None
+        self.open_btn.setEnabled(ok)
+        self.page_btn.setEnabled(ok)
+
+    def _selected(self):
+        rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
+        if not rows or rows[0].row() >= len(self.entries):
+            return None
+        return self.entries[rows[0].row()]
+
+    def open_selected_bundle(self) -> None:
+        e = self._selected()
+        if e is None:
+            return
+        if not Path(e.bundle).exists():
+            self.message.emit(f"The bundle {e.bundle} is no longer there.")
+            return
+        self.openBundle.emit(e.bundle)
+
+    def open_selected_page(self) -> None:
+        from engine import published
+
+        e = self._selected()
+        folder = published.published_folder()
+        if e is not None and folder is not None:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder / e.scorecard)))
+
+    def open_index(self) -> None:
+        from engine import published
+
+        folder = published.published_folder()
+        if folder is not None:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder / published.INDEX_HTML)))
