@@ -49,6 +49,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.jobs import run_in_thread
+from engine import vocabulary
 
 # Okabe-Ito, as the verdict colours (app/docview.py): safe for the common colour blindness.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
@@ -507,10 +508,10 @@ class SuitesView(QWidget):
             att = (it.metrics or {}).get("attribution_rate") or {}
             if it.status != "finished":
                 att_text = "—"
-            elif att.get("value") is None:
+            elif vocabulary.metric_is_na(att):
                 att_text = "N/A"
             else:
-                att_text = f"{att['value']:.0%} ({att['numerator']:g} of {att['denominator']:g})"
+                att_text = vocabulary.metric_text("attribution_rate", att)
             tokens = "unreported" if it.tokens is None else f"{it.tokens:,}"
             if it.status not in ("finished", "failed"):
                 tokens = "—"

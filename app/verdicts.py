@@ -288,10 +288,7 @@ class VerdictTable(QTableView):
         # Verdict and agreement cells are short and must never be cut.
         self.setColumnWidth(
             1,
-            max(
-                bfm.horizontalAdvance(present.verdict_label(v)) + 20
-                for v in ("edited", "untouched", "deleted", "stale_anchor")
-            ),
+            max(bfm.horizontalAdvance(present.verdict_label(v)) + 20 for v in vocab.VERDICTS),
         )
         self.setColumnWidth(
             5, max(bfm.horizontalAdvance(present.agrees_text(a)) + 20 for a in (True, False, None))
