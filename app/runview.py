@@ -42,6 +42,7 @@ ICONS = {
     "ReportReceived": "\u2709",
     "VerdictsComputed": "\u2696",
     "CommentReopened": "\u21ba",
+    "ClaimUnchanged": "\u26a0",
     "RoundFinished": "\u2714",
     "RunFinished": "\u2691",
     "RunFailed": "\u2716",
@@ -308,7 +309,7 @@ class RunView(QWidget):
             self.counts_label.setText(" \u00b7 ".join(html.escape(p) for p in parts))
         elif isinstance(event, ev.RoundFinished):
             self.round_bar.setValue(event.round)
-        elif isinstance(event, ev.CommentReopened):
+        elif isinstance(event, (ev.CommentReopened, ev.ClaimUnchanged)):
             f = item.font()
             f.setBold(True)
             item.setFont(f)

@@ -4,7 +4,8 @@ A run (``engine.run.ReviewRun``) calls its ``on_event`` callback with one of the
 dataclasses at each step, on the event loop's thread, in this order::
 
     RunStarted -> RoundStarted -> (ModelCalled | ToolCalled | NarrationNudged | VersionPushed)*
-                 -> ReportReceived -> VerdictsComputed -> CommentReopened* -> RoundFinished
+                 -> ReportReceived -> VerdictsComputed -> (CommentReopened | ClaimUnchanged)*
+                 -> RoundFinished
     ... more rounds ...
     RunFinished (status "completed" or "cancelled")  |  RunFailed
 
@@ -255,6 +256,23 @@ class CommentReopened(RunEvent):
 
 
 @dataclass(frozen=True)
+class ClaimUnchanged(RunEvent):
+    """The agent's report claims a comment addressed while its anchored text is unchanged,
+    and the agent did not resolve it (so there is nothing to reopen): the VERIFICATION line
+    still prints (docs/verdicts.md). ``lookalike_only``: the only change is look-alike
+    characters. A comment it resolved is a ``CommentReopened`` instead (one line each)."""
+
+    round: int
+    comment_id: str
+    lookalike_only: bool = False
+    message: str = VERIFICATION_MESSAGE
+
+    def describe(self) -> str:
+        how = "; look-alike characters only" if self.lookalike_only else ""
+        return f"{self.message} (comment {self.comment_id}: claimed addressed in the report{how})"
+
+
+@dataclass(frozen=True)
 class RoundFinished(RunEvent):
     """A round ended. ``seconds``: its wall time; ``model_seconds``: the part spent waiting
     on the model (so the engine's own time is the difference). ``tokens``: usage tokens of
@@ -322,6 +340,7 @@ EVENT_TYPES: dict[str, type[RunEvent]] = {
         ReportReceived,
         VerdictsComputed,
         CommentReopened,
+        ClaimUnchanged,
         RoundFinished,
         RunFinished,
         RunFailed,

@@ -66,6 +66,7 @@ from engine.agent import (
 )
 from engine.events import (
     AgentNotice,
+    ClaimUnchanged,
     CommentReopened,
     ModelCalled,
     NarrationNudged,
@@ -555,7 +556,7 @@ class ReviewRun:
         self.handle.phase = "scoring"
         latest = self.workspace.head(self.document_id)
         result = await self.score_round(rnd, latest, work.report)
-        self.reopened_last = self.integrity_control(rnd, result.verdicts, latest)
+        self.reopened_last = self.integrity_control(rnd, result.verdicts, latest, work.report)
         converged = not self.open_actionable()
         seconds = time.monotonic() - t_round
         model_s = self.client.model_seconds - model_before
@@ -718,57 +719,85 @@ class ReviewRun:
     # -- phase 4: integrity control ---------------------------------------------------------
 
     def integrity_control(
-        self, rnd: int, verdicts: list[VerdictRecord], latest: VersionRow
+        self,
+        rnd: int,
+        verdicts: list[VerdictRecord],
+        latest: VersionRow,
+        report: ClaimReport | None = None,
     ) -> list[str]:
-        """Reopen every comment of the run that is resolved while its verdict is
-        ``untouched`` (resolution without an edit) or ``stale_anchor`` (left unresolved by
-        rule), with a reply saying why and a ``CommentReopened`` event. Returns the ids."""
+        """The VERIFICATION line for every comment the agent claimed addressed — by resolving
+        it or in ``report`` — whose anchored text is unchanged (``scoring.unchanged_claims``,
+        docs/verdicts.md). A resolved one is reopened with a reply saying why
+        (``CommentReopened``); a claim made only in the report has nothing to reopen and gets
+        a ``ClaimUnchanged`` event. A resolved ``stale_anchor`` comment is reopened too (left
+        unresolved by rule). Returns the reopened ids."""
+        from engine.scoring import unchanged_claims
+
         by_id = {v.comment_id: v for v in verdicts}
-        reopened = []
         visible_set = set(self.visible)
-        version_id = latest.version_id
-        for c in self.workspace.comments(self.document_id):
-            if c.id not in visible_set or c.status != "resolved":
+        current = {c.id: c for c in self.workspace.comments(self.document_id)}
+        resolved = {
+            cid for cid, c in current.items() if cid in visible_set and c.status == "resolved"
+        }
+        reopened = []
+        for u in unchanged_claims(verdicts, report, resolved):
+            if u.comment_id not in visible_set:
                 continue
-            v = by_id.get(c.id)
-            if v is None:
-                continue
-            if v.verdict == "untouched":
-                quote = (v.v2.text if v.v2 else c.anchor.quote) or ""
-                short = quote if len(quote) <= 120 else quote[:117] + "..."
-                reason = (
-                    f"Reopened by the review harness: this comment was marked resolved, but "
-                    f"its anchored text is unchanged in version {version_id} "
-                    f'("{short}"). Resolving needs an edit to the commented passage; if '
-                    "you did not change it, reply with the reason and leave it open."
+            if u.comment_id not in resolved:
+                self.emit(
+                    ClaimUnchanged(
+                        self.run_id,
+                        round=rnd,
+                        comment_id=u.comment_id,
+                        lookalike_only=u.lookalike_only,
+                    )
                 )
-                message = VERIFICATION_MESSAGE
-            elif v.verdict == "stale_anchor":
-                reason = (
-                    "Reopened by the review harness: the quoted text of this comment is not "
-                    "in the version the agent was given, so it cannot be checked and stays "
-                    "unresolved."
-                )
-                message = STALE_ANCHOR_MESSAGE
-            else:
                 continue
-            self.workspace.set_status(
-                self.document_id,
-                c.id,
-                "open",
-                reply=Reply("review harness", reason, now_iso(), "reopen"),
+            v, c = by_id[u.comment_id], current[u.comment_id]
+            quote = (v.v2.text if v.v2 else c.anchor.quote) or ""
+            short = quote if len(quote) <= 120 else quote[:117] + "..."
+            looks = (
+                " (the only change is look-alike characters, which a reader cannot see)"
+                if u.lookalike_only
+                else ""
             )
-            reopened.append(c.id)
-            if self.round_records and self.round_records[-1].round == rnd:
-                self.round_records[-1].reopened.append(
-                    {"comment_id": c.id, "reason": reason, "message": message}
-                )
-            self.emit(
-                CommentReopened(
-                    self.run_id, round=rnd, comment_id=c.id, reason=reason, message=message
-                )
+            reason = (
+                f"Reopened by the review harness: this comment was marked resolved, but "
+                f"its anchored text is unchanged in version {latest.version_id} "
+                f'("{short}"){looks}. Resolving needs an edit to the commented passage; if '
+                "you did not change it, reply with the reason and leave it open."
             )
+            self._reopen(rnd, u.comment_id, reason, VERIFICATION_MESSAGE)
+            reopened.append(u.comment_id)
+        for cid in sorted(resolved, key=self.visible.index):
+            v = by_id.get(cid)
+            if v is None or v.verdict != "stale_anchor":
+                continue
+            reason = (
+                "Reopened by the review harness: the quoted text of this comment is not "
+                "in the version the agent was given, so it cannot be checked and stays "
+                "unresolved."
+            )
+            self._reopen(rnd, cid, reason, STALE_ANCHOR_MESSAGE)
+            reopened.append(cid)
         return reopened
+
+    def _reopen(self, rnd: int, comment_id: str, reason: str, message: str) -> None:
+        self.workspace.set_status(
+            self.document_id,
+            comment_id,
+            "open",
+            reply=Reply("review harness", reason, now_iso(), "reopen"),
+        )
+        if self.round_records and self.round_records[-1].round == rnd:
+            self.round_records[-1].reopened.append(
+                {"comment_id": comment_id, "reason": reason, "message": message}
+            )
+        self.emit(
+            CommentReopened(
+                self.run_id, round=rnd, comment_id=comment_id, reason=reason, message=message
+            )
+        )
 
     # -- phase 5: final score, bundle, ending -----------------------------------------------
 

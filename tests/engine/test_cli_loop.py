@@ -96,6 +96,20 @@ def test_a_key_saved_for_another_host_is_not_sent(
     assert auth_seen == {"Bearer no-key"}, auth_seen  # the client's placeholder, no key
 
 
+def test_run_prints_the_verification_line_for_claims_made_only_in_the_report(
+    inputs, tmp_path, capsys
+):
+    from tests.helpers.scripted_server import Silent
+
+    doc, comments = inputs
+    with ScriptedServer(Silent()) as srv:
+        code = arl(_run_args(srv, doc, comments, tmp_path, "--rounds", "1"))
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out.count(VERIFICATION_MESSAGE) == 3
+    assert out.count("claimed addressed in the report") == 3
+
+
 def test_run_prints_the_verification_line(inputs, tmp_path, capsys):
     doc, comments = inputs
     with ScriptedServer(ClaimWithoutEditing()) as srv:

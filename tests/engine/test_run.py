@@ -452,3 +452,33 @@ async def test_nothing_open_at_the_start_is_not_convergence(tmp_path):
     r = outcome.metrics["rounds_to_converge"]
     assert r["value"] is None and "nothing to converge" in r["reason"]
     assert outcome.metrics["attribution_rate"]["value"] is None
+
+
+async def test_claims_in_the_report_alone_still_print_the_verification_line(tmp_path):
+    """Issue 8 §5: an agent that reports "addressed" for every comment but pushes and
+    resolves nothing gets the VERIFICATION line for each, every round."""
+    from engine.events import ClaimUnchanged
+
+    ws, doc, _ = _setup(tmp_path)
+    with ScriptedServer(Silent()) as srv:
+        outcome, events = await _run(ws, doc, srv, tmp_path, rounds=2, config={"max_nudges": 1})
+    unchanged = [e for e in events if isinstance(e, ClaimUnchanged)]
+    assert [(e.round, e.comment_id) for e in unchanged] == [
+        (r, c) for r in (1, 2) for c in ("c1", "c2", "c3")
+    ]
+    assert all(e.message == VERIFICATION_MESSAGE in e.describe() for e in unchanged)
+    assert not any(isinstance(e, CommentReopened) for e in events)  # nothing was resolved
+    assert outcome.metrics["claim_accuracy"] == {"value": 0.0, "numerator": 0, "denominator": 3}
+    logged = [e["type"] for e in ws.events(outcome.run_id)]
+    assert logged.count("ClaimUnchanged") == 6
+
+
+async def test_a_resolved_and_reported_comment_gets_one_line_not_two(tmp_path):
+    from engine.events import ClaimUnchanged
+
+    ws, doc, _ = _setup(tmp_path)
+    with ScriptedServer(ClaimWithoutEditing()) as srv:
+        _, events = await _run(ws, doc, srv, tmp_path, rounds=1)
+    lines = [e.describe() for e in events if isinstance(e, (CommentReopened, ClaimUnchanged))]
+    assert len(lines) == 3 and all(VERIFICATION_MESSAGE in line for line in lines)
+    assert not any(isinstance(e, ClaimUnchanged) for e in events)  # all three were reopened
