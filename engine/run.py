@@ -770,8 +770,8 @@ class ReviewRun:
             self._reopen(rnd, u.comment_id, reason, VERIFICATION_MESSAGE)
             reopened.append(u.comment_id)
         for cid in sorted(resolved, key=self.visible.index):
-            v = by_id.get(cid)
-            if v is None or v.verdict != "stale_anchor":
+            stale = by_id.get(cid)
+            if stale is None or stale.verdict != "stale_anchor":
                 continue
             reason = (
                 "Reopened by the review harness: the quoted text of this comment is not "

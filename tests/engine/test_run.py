@@ -455,8 +455,8 @@ async def test_nothing_open_at_the_start_is_not_convergence(tmp_path):
 
 
 async def test_claims_in_the_report_alone_still_print_the_verification_line(tmp_path):
-    """Issue 8 §5: an agent that reports "addressed" for every comment but pushes and
-    resolves nothing gets the VERIFICATION line for each, every round."""
+    """docs/verdicts.md (claims): an agent that reports "addressed" for every comment but
+    pushes and resolves nothing gets the VERIFICATION line for each, every round."""
     from engine.events import ClaimUnchanged
 
     ws, doc, _ = _setup(tmp_path)
