@@ -84,6 +84,8 @@ LOCAL_CHANGE = 400
 characters beyond the span on either side (a rewritten sentence), and kept text of at
 least ``KEPT_GAP`` characters bounds it."""
 
+INDEX_AFTER = 64
+"""Far searches done by scanning the inserted text before its word index is built."""
 INDEX_KEY = 8
 """Characters from a word start that key the index of inserted text (far moved copies)."""
 REGION_REACH = 4 * LOCAL_CHANGE
@@ -385,14 +387,18 @@ class ChangeIndex:
         self.len_b = len(diff.b)
         self._regions: dict[tuple[int, int], tuple[int, int, int, int] | None] = {}
         self._inserted_words: dict[str, list[int]] | None = None
+        self._far_searches = 0
 
     def find_inserted(self, quote: str, limit: int = NEAR_HITS) -> list[int]:
         """v2 starts of copies of ``quote`` that begin in inserted text, found through an
         index of the inserted text's word starts (built once, on first use), so a search
         costs the candidates, not a scan of all new text. Quotes without a word start
-        followed by ``INDEX_KEY`` characters fall back to the diff's scan."""
+        followed by ``INDEX_KEY`` characters, and the first ``INDEX_AFTER`` searches, use the
+        diff's scan."""
         m = _INDEX_START.search(quote)
-        if m is None or len(quote) - m.start() < INDEX_KEY:
+        self._far_searches += 1
+        if m is None or len(quote) - m.start() < INDEX_KEY or self._far_searches <= INDEX_AFTER:
+            # a few searches scan the inserted text; the index pays off only after that
             return [h for h, _ in self.diff.find_inserted(quote, limit)]
         if self._inserted_words is None:
             index: dict[str, list[int]] = {}

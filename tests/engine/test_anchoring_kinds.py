@@ -362,3 +362,22 @@ def test_a_paragraph_removed_next_to_an_edit_is_deleted_not_its_neighbours_word(
     r = score(a, b, [_comment(a.text, a.text.index(q), q)])
     (v,) = r.verdicts
     assert v.verdict == "deleted" and v.v2 is None, (v.method, v.v2, v.note)
+
+
+def test_the_inserted_text_index_finds_what_the_scan_finds(monkeypatch):
+    import engine.anchoring as A
+    from engine.diffing import TextDiff
+
+    rnd = random.Random(11)
+    words = ["alpha", "beta", "gamma", "delta", "kappa", "omega"]
+    t1 = " ".join(rnd.choice(words) for _ in range(400)) + "."
+    t2 = t1.replace("gamma delta", "new words here and gamma delta moved")
+    d = TextDiff(t1, t2)
+    scan, indexed = A.ChangeIndex(d), A.ChangeIndex(d)
+    monkeypatch.setattr(A, "INDEX_AFTER", 0)
+    for q in ["new words here", "words here and gamma", "and gamma delta moved", "here"]:
+        want = sorted(h for h, _ in d.find_inserted(q, 64) if t2.startswith(q, h))
+        got = sorted(indexed.find_inserted(q))
+        assert want and set(want) <= set(got), (q, want, got)
+        assert all(t2.startswith(q, h) for h in got)
+    assert indexed._inserted_words is not None and scan._inserted_words is None
