@@ -55,8 +55,12 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.encoding import decode_html
+
+Node = Any
+"""A parsed node of justhtml or of selectolax's lexbor tree (neither library is typed)."""
 
 __all__ = ["Extraction", "body_text", "extract"]
 
@@ -72,13 +76,13 @@ def _source(html: str | bytes) -> tuple[str, str | None]:
     return decode_html(bytes(html))
 
 
-def _parse_body(html: str | bytes) -> tuple[object | None, str | None]:
+def _parse_body(html: str | bytes) -> tuple[Node | None, str | None]:
     """The reference parse (justhtml): (``document.body`` node or None, encoding or None)."""
     source, encoding = _source(html)
     return _reference_body(source), encoding
 
 
-def _reference_body(source: str) -> object | None:
+def _reference_body(source: str) -> Node | None:
     """``document.body`` of a decoded source, parsed by justhtml (the reference)."""
     if source.startswith("\ufeff"):
         # justhtml drops a leading U+FEFF of its input as if it were a BOM. Here any BOM is
@@ -100,7 +104,7 @@ def _reference_body(source: str) -> object | None:
 _FAST_PATH_DECLINES = re.compile(r"<(?:frameset|annotation-xml)", re.IGNORECASE)
 _HAS_FOREIGN = re.compile(r"<(?:svg|math)", re.IGNORECASE)
 
-_lexbor_parser: object = None  # selectolax.lexbor.LexborHTMLParser, or False if absent
+_lexbor_parser: Any = None  # selectolax.lexbor.LexborHTMLParser, or False if absent
 
 # Two inputs make lexbor's tree builder quadratic where justhtml stays near-linear, so a
 # hostile page would take far longer on the fast path than on the reference (measured:
@@ -135,7 +139,7 @@ def _lexbor_would_be_slow(source: str, utf8: bytes) -> bool:
     return False
 
 
-def _lexbor_body(source: str) -> object | None:
+def _lexbor_body(source: str) -> Node | None:
     """``document.body`` of a decoded source parsed by lexbor, or None to decline.
 
     Declines (None) where the fast path is not proven equal to the reference (see
@@ -171,7 +175,7 @@ def _lexbor_body(source: str) -> object | None:
     return False
 
 
-def _document_body(root: object) -> object | None:
+def _document_body(root: Node) -> Node | None:
     """HTML Standard, "The body element" of a document: body or frameset child of html."""
     document_element = None
     for child in root.children:
@@ -191,7 +195,7 @@ def _document_body(root: object) -> object | None:
     return None
 
 
-def _text_content(node: object) -> str:
+def _text_content(node: Node) -> str:
     """DOM Standard, "descendant text content": Text node data in tree order."""
     parts: list[str] = []
     append = parts.append
@@ -262,7 +266,7 @@ class Extraction:
     _tok_ref: list[int] = field(repr=False)
     _tok_off: list[int] = field(repr=False)
     _tok_parent: list[int] = field(repr=False)
-    _el_nodes: list[object] = field(repr=False)
+    _el_nodes: list[Node] = field(repr=False)
     _el_ns: list[str] = field(repr=False)
     _el_names: list[str] = field(repr=False)
     _el_parent: list[int] = field(repr=False)
@@ -443,13 +447,13 @@ def extract(html: str | bytes) -> Extraction:
             gc.enable()
 
 
-def _reference_walk(body: object | None, encoding: str | None) -> Extraction:
+def _reference_walk(body: Node | None, encoding: str | None) -> Extraction:
     """The markup index of a justhtml body subtree (the reference)."""
     tok_kind: list[int] = []
     tok_ref: list[int] = []
     tok_off: list[int] = []
     tok_parent: list[int] = []
-    el_nodes: list[object] = []
+    el_nodes: list[Node] = []
     el_ns: list[str] = []
     el_names: list[str] = []
     el_parent: list[int] = []
@@ -561,14 +565,14 @@ def _child_namespace(parent_ns: str, parent_name: str, name: str) -> str:
     return "math"
 
 
-def _lexbor_namespace(node: object) -> str:
+def _lexbor_namespace(node: Node) -> str:
     """An element's namespace from lexbor's html5lib-test serialisation (``<svg title>``)."""
     head = node.html_pretty(html5test=True).lstrip("| ").split(">", 1)[0]
     prefix = head[1:].split(" ", 1)[0] if " " in head else ""
     return prefix if prefix in ("svg", "math") else "html"
 
 
-def _fast_walk(body: object | None, encoding: str | None, foreign: bool) -> Extraction:
+def _fast_walk(body: Node | None, encoding: str | None, foreign: bool) -> Extraction:
     """The markup index of a lexbor body subtree: the same record as :func:`_reference_walk`.
 
     Text nodes are read as they are; comments and processing instructions skipped; a
@@ -583,7 +587,7 @@ def _fast_walk(body: object | None, encoding: str | None, foreign: bool) -> Extr
     tok_ref: list[int] = []
     tok_off: list[int] = []
     tok_parent: list[int] = []
-    el_nodes: list[object] = []
+    el_nodes: list[Node] = []
     el_ns: list[str] = []
     el_names: list[str] = []
     el_parent: list[int] = []
@@ -619,7 +623,7 @@ def _fast_walk(body: object | None, encoding: str | None, foreign: bool) -> Extr
         ref_add(0)
         off_add(0)
         par_add(-1)
-        stack: list[tuple[object, int]] = []
+        stack: list[tuple[Node, int]] = []
         parent = 0
         parent_ns = "html"
         node = body.first_child
