@@ -140,6 +140,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--large", action="store_true", help="also the 5, 10 and 20 MB shapes")
     ap.add_argument("--only", nargs="*", help="shapes whose name contains one of these words")
+    ap.add_argument("--runs", type=int, help="runs per shape (default 3 at 1 MB, 1 above)")
     args = ap.parse_args()
     shapes = dict(SHAPES)
     if args.large:
@@ -161,7 +162,7 @@ def main() -> None:
     print("-" * len(head))
     with tempfile.TemporaryDirectory(prefix="bench_score_") as tmp:
         for name, (spec, size, n, runs) in shapes.items():
-            r = bench(name, spec, size, n, runs, Path(tmp))
+            r = bench(name, spec, size, n, args.runs or runs, Path(tmp))
             print(
                 f"{r['shape']:34} {r['v1 MB']:6.1f} {r['score s']:8.2f} {r['plain s']:8.2f} "
                 f"{r['ratio']:6.2f} {r['score cpu']:6.2f} {r['plain cpu']:6.2f} "

@@ -337,6 +337,11 @@ def score(
             notes.append("the quote occurs more than once with the same context in v1")
         if ra.note:
             notes.append(ra.note)
+        # A count bound of the diff was hit around the span: its alignment there is coarser
+        # than minimal, and the verdict says so (docs/engine.md, Diff).
+        rough = diff.is_approximate(span1.start, span1.end)
+        if rough:
+            notes.append("the diff is approximate here: a work bound was reached")
         if ra.start is None or ra.end is None:
             rec = VerdictRecord(
                 comment_id=c.id,
@@ -345,6 +350,7 @@ def score(
                 v2=None,
                 method="none",
                 confidence=ra.confidence,
+                approximate=rough,
                 offsets_repaired=loc.repaired,
             )
         else:
@@ -366,7 +372,7 @@ def score(
                 v2=span2,
                 method=ra.method,
                 confidence=ra.confidence,
-                approximate=ra.approximate,
+                approximate=ra.approximate or rough,
                 offsets_repaired=loc.repaired,
                 similarity=None if same else ra.similarity,
                 lookalike_only=lookalike,

@@ -158,3 +158,29 @@ def test_tight_bounds_give_the_same_verdicts_outside_approximate_regions(shape):
         ), a.comment_id
         same += 1
     assert same >= len(comments) // 2
+
+
+def test_a_verdict_in_an_approximate_region_says_so():
+    """Where the diff hit a bound, the verdict is marked approximate and its note says why."""
+    rnd = __import__("random").Random(3)
+    a = "".join(rnd.choice("+-") for _ in range(3000)) + "+ keep this sentence."
+    b = "".join(rnd.choice("+-") for _ in range(3000)) + "- keep this sentence."
+    tight = DiffLimits(myers_steps=50, total_steps_base=100, total_steps_per_char=0)
+    diff = TextDiff(a, b, limits=tight)
+    assert diff.approximate
+    comments = [
+        {
+            "id": "c1",
+            "body": "x",
+            "anchor": {"quote": a[100:140], "start_offset": 100, "end_offset": 140},
+        },
+        {
+            "id": "c2",
+            "body": "x",
+            "anchor": {"quote": "keep this", "start_offset": 3003, "end_offset": 3012},
+        },
+    ]
+    r = _score(a, b, comments, diff=diff)
+    by = {v.comment_id: v for v in r.verdicts}
+    assert by["c1"].approximate and "approximate" in by["c1"].note
+    assert by["c2"].verdict == "untouched" and not by["c2"].approximate
