@@ -788,22 +788,26 @@ class _Differ:
                 p = _common_prefix(t, 0, len(t), u, 0, len(u))
                 q = _common_suffix(t, p, len(t), u, p, len(u))
                 mt, mu = t[p : len(t) - q], u[p : len(u) - q]
-                self.emit(EQUAL, p)
-                if 2 * (p + q) < max(len(t), len(u)) or not mt or not mu or set(mt).isdisjoint(mu):
-                    # Unrelated words (less than half shared at their start and end: "foo"
-                    # -> "bar", "two" -> "three"), or nothing left in common: the middle is
-                    # replaced whole (what Myers and the semantic cleanup conclude for such
-                    # pairs, without running them). "colour" -> "color" is refined.
+                if not (p or q) or _SPACE.search(t) or _SPACE.search(u):
+                    # Unrelated words (nothing shared at their start or end: "foo" -> "bar")
+                    # or a phrase replaced: whole, not letter by letter (what Myers and the
+                    # semantic cleanup conclude for such pairs, without running them).
+                    self.emit(DELETE, len(t))
+                    self.emit(INSERT, len(u))
+                elif not mt or not mu or set(mt).isdisjoint(mu):
+                    self.emit(EQUAL, p)  # "colour" -> "color": one letter deleted
                     self.emit(DELETE, len(mt))
                     self.emit(INSERT, len(mu))
+                    self.emit(EQUAL, q)
                 else:
+                    self.emit(EQUAL, p)
                     fine = self.dmp.run(mt, mu)
                     if self.dmp.hit:
                         self.approximate.append(Region(ax, ax + len(t), by, by + len(u)))
                     self.dmp.diff_cleanupSemantic(fine)
                     for fop, ft in fine:
                         self.emit(fop, len(ft))
-                self.emit(EQUAL, q)
+                    self.emit(EQUAL, q)
                 ax += len(t)
                 by += len(u)
                 k += 2
@@ -946,6 +950,9 @@ def _ends_sentence(parts: list[str]) -> bool:
 
 
 _ENDS = set(SENTENCE_TERMINATORS + _CLOSERS)
+
+
+_SPACE = re.compile(r"\s")
 
 
 def _semantic_merge(ops: list[tuple[int, str]]) -> list[tuple[int, str]]:
