@@ -384,3 +384,54 @@ def test_the_inserted_text_index_finds_what_the_scan_finds(monkeypatch):
         found += len(want)
     assert found > 0
     assert indexed._inserted_words is not None and scan._inserted_words is None
+
+
+# -- the same kinds in more scripts --------------------------------------------------------
+
+_SCRIPTS = {
+    "arabic": [
+        "يبدأ الاجتماع في الساعة العاشرة صباحا. ",
+        "يرجى إحضار التقرير السنوي معكم. ",
+        "سيتم تقديم الغداء بعد الظهر. ",
+        "ينتهي اليوم في الساعة الخامسة. ",
+    ],
+    "devanagari": [
+        "बैठक सुबह दस बजे शुरू होगी। ",
+        "कृपया वार्षिक रिपोर्ट साथ लाएँ। ",
+        "दोपहर में भोजन दिया जाएगा। ",
+        "दिन शाम पाँच बजे समाप्त होगा। ",
+    ],
+    "korean": [
+        "회의는 오전 열 시에 시작합니다. ",
+        "연간 보고서를 가져오시기 바랍니다. ",
+        "점심은 오후에 제공됩니다. ",
+        "일정은 오후 다섯 시에 끝납니다. ",
+    ],
+}
+
+
+@pytest.mark.parametrize("script", sorted(_SCRIPTS))
+def test_each_kind_in_other_scripts(script):
+    s1, s2, s3, s4 = _SCRIPTS[script]
+    t1 = s1 + s2 + s3 + s4
+    q2, q3 = s2.strip()[:-1], s3.strip()[:-1]  # sentence bodies without their full stop
+    # moved: sentences 2 and 4 swap, words unchanged
+    r = _score(t1, s1 + s4 + s3 + s2, [_comment(t1, t1.index(q2), q2)])
+    (v,) = r.verdicts
+    assert v.verdict == "untouched", (script, v.method, v.note)
+    # rewritten in place: sentence 3 replaced by different words, neighbours kept
+    t2 = s1 + s2 + "Lorem ipsum dolor sit amet. " + s4
+    r = _score(t1, t2, [_comment(t1, t1.index(q3), q3)])
+    (v,) = r.verdicts
+    assert v.verdict == "edited" and "Lorem" in v.v2.text and s4[:4] not in v.v2.text
+    # deleted: sentence 3 removed
+    r = _score(t1, s1 + s2 + s4, [_comment(t1, t1.index(q3), q3)])
+    (v,) = r.verdicts
+    assert v.verdict == "deleted", (script, v.method, v.v2, v.note)
+    # repeated passage: the copy the context names counts when the other one is edited
+    rep = s1 + s2 + s3 + s2 + s4
+    first, second = rep.index(q2), rep.rindex(q2)
+    t2 = s1 + s2.replace(q2[:4], "ZZZZ") + s3 + s2 + s4
+    r = _score(rep, t2, [_comment(rep, second, q2, "a"), _comment(rep, first, q2, "b")])
+    by = {v.comment_id: v for v in r.verdicts}
+    assert by["a"].verdict == "untouched" and by["b"].verdict == "edited"
