@@ -435,3 +435,21 @@ def test_each_kind_in_other_scripts(script):
     r = _score(rep, t2, [_comment(rep, second, q2, "a"), _comment(rep, first, q2, "b")])
     by = {v.comment_id: v for v in r.verdicts}
     assert by["a"].verdict == "untouched" and by["b"].verdict == "edited"
+
+
+def test_one_of_many_identical_symbols_replaced_in_a_long_document():
+    # 200 ranges written with a hyphen; the agent fixes one to an en dash. Every other
+    # hyphen stays untouched, and the fixed one is edited at its own place.
+    t1 = "".join(f"Read pages {k}-{k + 5} for week {k}. " for k in range(200))
+    i = t1.index("pages 120-") + len("pages 120")
+    t2 = t1[:i] + "–" + t1[i + 1 :]
+    comments = [_comment(t1, i, "-", "fixed")]
+    for k in (3, 119, 121, 199):
+        j = t1.index(f"pages {k}-") + len(f"pages {k}")
+        comments.append(_comment(t1, j, "-", f"other{k}"))
+    r = _score(t1, t2, comments)
+    by = {v.comment_id: v for v in r.verdicts}
+    assert by["fixed"].verdict == "edited" and by["fixed"].v2.text == "–"
+    assert by["fixed"].v2.start == i
+    for k in (3, 119, 121, 199):
+        assert by[f"other{k}"].verdict == "untouched", k
