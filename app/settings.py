@@ -33,6 +33,7 @@ def engine_run_defaults() -> dict[str, Any]:
         "run/max_tokens": agent["max_tokens_per_run"] or 0,
         "run/turns_per_round": agent["max_turns_per_round"],
         "run/echo_tool_results": agent["echo_tool_results"],
+        "run/mode": agent["mode"],
     }
 
 
@@ -159,6 +160,18 @@ class Settings:
     @echo_tool_results.setter
     def echo_tool_results(self, v: bool) -> None:
         self.set("run/echo_tool_results", bool(v))
+
+    @property
+    def agent_mode(self) -> str:
+        """``tools`` | ``no-tools`` | ``auto`` (``engine.agent.MODES``)."""
+        from engine.agent import MODES
+
+        v = self.get("run/mode")
+        return v if v in MODES else "tools"
+
+    @agent_mode.setter
+    def agent_mode(self, v: str) -> None:
+        self.set("run/mode", v)
 
     @property
     def recent_bundles(self) -> list[str]:

@@ -6,6 +6,7 @@ import html
 
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QFormLayout,
     QLabel,
     QSpinBox,
@@ -13,6 +14,12 @@ from PySide6.QtWidgets import (
 )
 
 from app.settings import DEFAULTS
+
+MODE_CHOICES = (
+    ("tools", "Tools: the model calls its tools (default)"),
+    ("no-tools", "No tools: the program does the tool work (models without tool calling)"),
+    ("auto", "Auto: tools, or no tools if the model cannot call them"),
+)
 
 
 class RunSettingsPage(QWizardPage):
@@ -50,12 +57,25 @@ class RunSettingsPage(QWizardPage):
             "chatml-function-calling format): without it the model never sees "
             "what its tools returned."
         )
+        self.mode = QComboBox()
+        for key, label in MODE_CHOICES:
+            self.mode.addItem(label, key)
+        i = self.mode.findData(settings.agent_mode if settings else "tools")
+        self.mode.setCurrentIndex(max(i, 0))
+        self.mode.setToolTip(
+            "Tools: the model reads and edits the document with its five tools.\n"
+            "No tools: for models that cannot call tools; the program sends the document "
+            "and the comments in one request per round and does the tool work itself.\n"
+            "Auto: tools, switching to no tools if the server refuses them or the model "
+            "calls none in its first two turns."
+        )
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         form = QFormLayout(self)
         form.addRow("&Rounds at most:", self.rounds)
         form.addRow("Token &budget for the run:", self.budget)
         form.addRow("Model &turns per round:", self.turns)
+        form.addRow("How the model &works:", self.mode)
         form.addRow("", self.echo)
         form.addRow(self.summary)
 
@@ -74,4 +94,5 @@ class RunSettingsPage(QWizardPage):
             self.settings.max_tokens = self.budget.value()
             self.settings.turns_per_round = self.turns.value()
             self.settings.echo_tool_results = self.echo.isChecked()
+            self.settings.agent_mode = self.mode.currentData()
         return True

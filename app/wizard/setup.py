@@ -115,6 +115,7 @@ class SetupWizard(QWizard):
         config.max_tokens_per_run = budget or None
         config.max_turns_per_round = self.run_page.turns.value()
         config.echo_tool_results = self.run_page.echo.isChecked()
+        config.mode = self.run_page.mode.currentData()
         return RunRequest(
             config=config,
             title=self.document_page.title or "Document",

@@ -290,6 +290,8 @@ def test_finish_emits_a_run_request(qtbot, wizard):
     wizard.run_page.budget.setValue(0)
     wizard.run_page.turns.setValue(6)
     wizard.run_page.echo.setChecked(True)
+    assert wizard.run_page.mode.currentData() == "tools"  # the default
+    wizard.run_page.mode.setCurrentIndex(wizard.run_page.mode.findData("no-tools"))
     with qtbot.waitSignal(wizard.runRequested, timeout=5000) as blocker:
         wizard.accept()
     req = blocker.args[0]
@@ -298,6 +300,7 @@ def test_finish_emits_a_run_request(qtbot, wizard):
     assert req.raw == SAMPLE and [c.id for c in req.comments] == ["c1"]
     assert Settings().rounds == 2
     assert Settings().turns_per_round == 6 and Settings().echo_tool_results is True
+    assert req.config.mode == "no-tools" and Settings().agent_mode == "no-tools"
 
 
 # -- run view -------------------------------------------------------------------------------
