@@ -192,11 +192,20 @@ class NoToolsAgent:
         self.push_summaries: list[tuple[int, str, str]] = []
         self.turns = 0
         self._last: dict[int, ParsedAnswer] = {}
+        self._unusable: list[str] = []
+        """Why the previous round's answer could not be used (said in the next request)."""
         self._claims: dict[str, Disposition] = {}
         """The latest disposition of each comment over the run's rounds."""
 
     def _request(self, comments: list[Comment], head_raw: str, kind: str, title: str) -> str:
-        lines = [
+        lines = []
+        if self._unusable:
+            lines += [
+                "Your previous answer could not be used: " + "; ".join(self._unusable) + ". "
+                "This time answer in exactly the format shown at the end.",
+                "",
+            ]
+        lines += [
             f'The document "{title}" ({kind}) has {len(comments)} open review comment(s). '
             "Each names the exact passage (quote) it is anchored to, with the text just "
             "before and after it.",
@@ -315,6 +324,9 @@ class NoToolsAgent:
                 )
                 self._do(round_no, "reply_comment", {"comment_id": d.comment_id, "body": why})
         self._last[round_no] = parsed
+        self._unusable = (
+            parsed.problems if parsed.document is None or not parsed.dispositions else []
+        )
         for d in parsed.dispositions:
             self._claims[d.comment_id] = d
         work.final_text = text[:2000]

@@ -167,6 +167,25 @@ async def test_a_run_writes_the_known_and_observed_findings_into_its_trace(tmp_p
     assert capabilities.report_format(srv.url, srv.model) == "json_schema"
 
 
+async def test_a_no_tools_answer_that_cannot_be_used_is_said_in_the_next_request(tmp_path):
+    class Rambles(PlainEnglish):
+        def no_tools(self, body):
+            return self.completion("The committee will utilize the portal. Policy says so.")
+
+    outcome, srv, trace, manifest, verdicts, events, after = await _run(
+        tmp_path, Rambles(), "no-tools", rounds=2
+    )
+    assert outcome.status == "completed"
+    assert verdicts == {"c1": "untouched", "c2": "untouched"}
+    claim = outcome.metrics["claim_accuracy"]
+    assert claim["value"] is None and "no disposition line" in claim["reason"]
+    first, second = (r["messages"][1]["content"] for r in srv.requests)
+    assert "could not be used" not in first
+    assert second.startswith(
+        "Your previous answer could not be used: the answer has no complete document"
+    )
+
+
 @pytest.mark.parametrize(
     "answer,doc,claims,problem",
     [
