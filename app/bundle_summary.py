@@ -42,7 +42,8 @@ def read_manifest(path: str | Path) -> dict[str, Any] | None:
 
 
 def summary(path: str | Path) -> str:
-    """``“Title” — model, 2026-11-30, completed`` (what is known), or the file name."""
+    """Two lines: ``“Title”`` then ``model · 2026-11-30 · completed`` (what is known); the
+    file name when the manifest cannot be read."""
     m = read_manifest(path)
     if m is None:
         return f"{Path(path).name} (cannot be read)"
@@ -57,7 +58,7 @@ def summary(path: str | Path) -> str:
         bits.append(when)
     if m.get("status"):
         bits.append(str(m["status"]) + (" (scripted)" if m.get("scripted") else ""))
-    return f"\u201c{title}\u201d" + (" \u2014 " + ", ".join(bits) if bits else "")
+    return f"\u201c{title}\u201d" + ("\n" + " \u00b7 ".join(bits) if bits else "")
 
 
 def summaries(paths: list[str]) -> list[tuple[str, str]]:

@@ -623,8 +623,9 @@ class DocumentView(QWebEngineView):
                 self._set_problem(f"the page helper failed: {detail[:120]}")
             elif r.get("failed"):
                 n = len(r["failed"])
+                verb = "points" if n == 1 else "point"
                 self._set_problem(
-                    f"{n} of {total} mark{'s' if total != 1 else ''} point outside this "
+                    f"{n} of {total} mark{'s' if total != 1 else ''} {verb} outside this "
                     "version's text"
                 )
             else:

@@ -88,7 +88,11 @@ class StartPage(QWidget):
         self.recent_label = QLabel("<b>Recent bundles</b>")
         self.recent = QListWidget()
         self.recent.setAccessibleName("Recent bundles")
-        self.recent.setMaximumHeight(160)
+        self.recent.setMaximumHeight(200)
+        self.recent.setWordWrap(True)
+        self.recent.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.recent.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.recent.setSpacing(2)
 
         col = QVBoxLayout()
         col.addWidget(title)

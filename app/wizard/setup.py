@@ -31,6 +31,10 @@ class SetupWizard(QWizard):
             self.addPage(p)
         self.setButtonText(QWizard.WizardButton.FinishButton, "Start the &run")
         self.resize(1100, 760)
+        screen = self.screen()
+        if screen is not None:  # never taller or wider than the screen's free area
+            avail = screen.availableGeometry()
+            self.resize(min(1100, avail.width() - 24), min(760, avail.height() - 48))
         self.accepted.connect(self._emit_request)
 
     # -- never lose work -------------------------------------------------------------------

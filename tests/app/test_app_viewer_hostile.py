@@ -193,7 +193,7 @@ def test_marks_that_cannot_be_placed_are_said_on_the_pane(qtbot, view):
     ]
     with qtbot.waitSignal(view.problemChanged, timeout=10000) as blocker:
         view.set_highlights(spans)
-    assert "1 of 2 marks" in blocker.args[0]
+    assert "1 of 2 marks points outside" in blocker.args[0]
     assert view.notice.isVisible() and "could not all be drawn" in view.notice.text()
     # a new document clears the notice
     load(qtbot, view, b"<p>another</p>")
