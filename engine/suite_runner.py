@@ -42,7 +42,7 @@ from engine.suite import Suite, SuiteError, SuiteItem, load_item_comments
 from engine.suite_store import ItemResult, SuiteRunRow, SuiteStore
 from engine.workspace import now_iso
 
-__all__ = ["SuiteEvent", "SuiteLimits", "execute_suite", "new_suite_run"]
+__all__ = ["SuiteEvent", "SuiteExecution", "SuiteLimits", "execute_suite", "new_suite_run"]
 
 
 @dataclass(frozen=True)
@@ -153,164 +153,230 @@ async def execute_suite(
     ``key_for(model_spec)`` gives the API key for a model (None: no key). ``start_run`` is
     the coroutine function that makes one review run (tests may pass their own; default
     ``engine.suite_runner.review_one``). Returns the suite run's final status:
-    ``finished`` | ``stopped`` (a limit, with the reason in the store). Re-raises
-    ``asyncio.CancelledError`` after marking the suite run ``interrupted``.
+    ``finished`` | ``stopped`` (a limit, with the reason in the store). Raises SuiteError
+    when a cost limit is asked for unpriced models; re-raises ``asyncio.CancelledError``
+    after marking the suite run ``interrupted``.
     """
-    emit = on_event or (lambda ev: None)
-    start_run = start_run or review_one
-    row = store.run_row(suite_id)
-    out = Path(row.out_dir)
-    results = {r.key: r for r in store.items(suite_id)}
-    todo = [it for it in items if results[it.key].status not in ("finished", "failed")]
-    models = {m.name: m for m in suite.models}
-    if limits.max_total_cost is not None:
-        if unpriced := sorted({it.model.name for it in todo if not it.model.priced}):
-            raise SuiteError(
-                f"--max-total-cost needs prices for every model; none for "
-                f"{', '.join(unpriced)} (price_input/price_output in the suite)"
-            )
-    t0 = time.monotonic()
-    deadline = None if limits.time_limit is None else t0 + limits.time_limit
-    spent_tokens = 0
-    spent_cost = 0.0
-    reserved: dict[str, tuple[int, float]] = {}  # key -> (token cap, cost cap) in flight
-    stop_reason = ""
-    sem = asyncio.Semaphore(max(1, limits.concurrency))
-    tasks: dict[asyncio.Task[Any], SuiteItem] = {}
-    store.set_run_status(suite_id, "running")
-    emit(
-        SuiteEvent(
-            suite_id,
+    execution = SuiteExecution(
+        store,
+        suite,
+        suite_id,
+        items,
+        limits,
+        key_for=key_for,
+        on_event=on_event,
+        start_run=start_run or review_one,
+    )
+    return await execution.run()
+
+
+class SuiteExecution:
+    """One invocation of a suite run: the schedule, the limits and the bookkeeping of
+    ``execute_suite`` (see the module docstring for the rules)."""
+
+    def __init__(
+        self,
+        store: SuiteStore,
+        suite: Suite,
+        suite_id: str,
+        items: list[SuiteItem],
+        limits: SuiteLimits,
+        *,
+        key_for: Callable[[Any], str | None],
+        on_event: Callable[[SuiteEvent], None] | None,
+        start_run: Callable[..., Any],
+    ):
+        self.store, self.suite, self.suite_id, self.limits = store, suite, suite_id, limits
+        self.key_for, self.start_run = key_for, start_run
+        self.emit: Callable[[SuiteEvent], None] = on_event or (lambda ev: None)
+        self.out = Path(store.run_row(suite_id).out_dir)
+        self.results = {r.key: r for r in store.items(suite_id)}
+        self.items = items
+        self.todo = [
+            it for it in items if self.results[it.key].status not in ("finished", "failed")
+        ]
+        self.models = {m.name: m for m in suite.models}
+        if limits.max_total_cost is not None:
+            if unpriced := sorted({it.model.name for it in self.todo if not it.model.priced}):
+                raise SuiteError(
+                    f"--max-total-cost needs prices for every model; none for "
+                    f"{', '.join(unpriced)} (price_input/price_output in the suite)"
+                )
+        self.deadline = None if limits.time_limit is None else time.monotonic() + limits.time_limit
+        self.spent_tokens = 0
+        self.spent_cost = 0.0
+        self.reserved: dict[str, tuple[int, float]] = {}  # key -> (token cap, cost cap)
+        self.stop_reason = ""
+        self.sem = asyncio.Semaphore(max(1, limits.concurrency))
+        self.tasks: dict[asyncio.Task[Any], SuiteItem] = {}
+
+    def say(self, key: str, status: str, text: str) -> None:
+        self.emit(SuiteEvent(self.suite_id, key, status, text))
+
+    async def run(self) -> str:
+        self.store.set_run_status(self.suite_id, "running")
+        self.say(
             "",
             "suite",
-            f"Suite run {suite_id}: {len(todo)} run(s) to make "
-            f"of {len(items)}, at most {limits.concurrency} at once.",
+            f"Suite run {self.suite_id}: {len(self.todo)} run(s) to make "
+            f"of {len(self.items)}, at most {self.limits.concurrency} at once.",
         )
-    )
+        dog = asyncio.create_task(self.watchdog())
+        try:
+            await self.schedule()
+        except asyncio.CancelledError:
+            for task in list(self.tasks):
+                task.cancel()
+            await asyncio.gather(*self.tasks, return_exceptions=True)
+            self.store.set_run_status(
+                self.suite_id,
+                "interrupted",
+                f"interrupted; resume it with arl suite resume {self.suite_id}",
+            )
+            raise
+        finally:
+            dog.cancel()
+        return self.conclude()
 
-    def budget_left() -> tuple[int | None, str]:
-        """Token cap for the next run (None: unlimited) and a stop reason when none."""
-        caps: list[int] = []
-        if limits.max_total_tokens is not None:
-            left = limits.max_total_tokens - spent_tokens - sum(r[0] for r in reserved.values())
+    async def schedule(self) -> None:
+        """Start each run when a slot is free and the limits allow; wait for them all."""
+        for it in self.todo:
+            await self.sem.acquire()
+            cap, cost_cap, why = self.budget()
+            if why:
+                self.sem.release()
+                self.stop_reason = why
+                break
+            self.reserved[it.key] = (cap or 0, cost_cap or 0.0)
+            task = asyncio.create_task(self.run_item(it, cap, cost_cap))
+            self.tasks[task] = it
+
+            def done(tk: asyncio.Task[Any], key: str = it.key) -> None:
+                self.reserved.pop(key, None)
+                self.tasks.pop(tk, None)
+                self.sem.release()
+
+            task.add_done_callback(done)
+        if self.tasks:
+            await asyncio.gather(*self.tasks, return_exceptions=True)
+
+    def budget(self) -> tuple[int | None, float | None, str]:
+        """(token cap, cost cap, stop reason) for the next run; caps None when unlimited."""
+        lim = self.limits
+        token_cap = None
+        if lim.max_total_tokens is not None:
+            left = (
+                lim.max_total_tokens - self.spent_tokens - sum(r[0] for r in self.reserved.values())
+            )
             if left <= 0:
-                return 0, f"the token limit of {limits.max_total_tokens:,} was reached"
-            caps.append(left)
-        if deadline is not None and time.monotonic() >= deadline:
-            return 0, f"the time limit of {limits.time_limit:g} s was reached"
-        return (min(caps) if caps else None), ""
+                return 0, None, f"the token limit of {lim.max_total_tokens:,} was reached"
+            token_cap = left
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            return 0, None, f"the time limit of {lim.time_limit:g} s was reached"
+        cost_cap = None
+        if lim.max_total_cost is not None:
+            cost_cap = (
+                lim.max_total_cost - self.spent_cost - sum(r[1] for r in self.reserved.values())
+            )
+            if cost_cap <= 0:
+                return 0, None, f"the cost limit of {lim.max_total_cost:g} was reached"
+        return token_cap, cost_cap, ""
 
-    async def one(it: SuiteItem, token_cap: int | None, cost_cap: float | None) -> None:
-        nonlocal spent_tokens, spent_cost
-        res = results[it.key]
-        res.status, res.started_at = "running", now_iso()
-        res.reason = ""
-        store.put_item(suite_id, res)
-        emit(SuiteEvent(suite_id, it.key, "running", f"  running  {it.key}"))
-        t = time.monotonic()
+    def run_cap(
+        self, it: SuiteItem, token_cap: int | None, cost_cap: float | None
+    ) -> tuple[int | None, bool]:
+        """The run's own token cap, and whether it comes from the suite's total limits
+        (a run that reaches such a cap is stopped, not a result)."""
         cap = token_cap
         if cost_cap is not None:
             price = max(it.model.price_input or 0.0, it.model.price_output or 0.0)
-            by_cost = int(cost_cap * 1e6 / price) if price > 0 else None
-            if by_cost is not None:
+            if price > 0:
+                by_cost = int(cost_cap * 1e6 / price)
                 cap = by_cost if cap is None else min(cap, by_cost)
-        per_run = suite.max_tokens_per_run
+        per_run = self.suite.max_tokens_per_run
         run_cap = per_run if cap is None else (cap if per_run is None else min(cap, per_run))
-        suite_capped = cap is not None and (per_run is None or cap < per_run)
+        return run_cap, cap is not None and (per_run is None or cap < per_run)
+
+    async def run_item(self, it: SuiteItem, token_cap: int | None, cost_cap: float | None) -> None:
+        res = self.results[it.key]
+        res.status, res.started_at, res.reason = "running", now_iso(), ""
+        self.store.put_item(self.suite_id, res)
+        self.say(it.key, "running", f"  running  {it.key}")
+        t = time.monotonic()
+        run_cap, suite_capped = self.run_cap(it, token_cap, cost_cap)
         try:
-            outcome = await start_run(it, suite, out / "runs", key_for(it.model), run_cap)
+            outcome = await self.start_run(
+                it, self.suite, self.out / "runs", self.key_for(it.model), run_cap
+            )
         except asyncio.CancelledError:
             res.status, res.reason = "stopped", "cancelled before it finished"
-            res.bundle = _latest_bundle(out / "runs" / _slug(it.key))
+            res.bundle = _latest_bundle(self.out / "runs" / _slug(it.key))
             res.finished_at = now_iso()
-            store.put_item(suite_id, res)
-            emit(SuiteEvent(suite_id, it.key, "stopped", f"  stopped  {it.key}: cancelled"))
+            self.store.put_item(self.suite_id, res)
+            self.say(it.key, "stopped", f"  stopped  {it.key}: cancelled")
             raise
         except SuiteError as exc:
-            outcome = None
             res.status, res.run_status, res.reason = "failed", "failed", redact(str(exc))
-        if outcome is not None:
-            p, c = _usage_from_bundle(outcome.bundle)
-            res.bundle = str(outcome.bundle) if outcome.bundle else None
-            res.run_status, res.reason = outcome.status, redact(outcome.reason)
-            res.metrics = outcome.metrics
-            res.tokens, res.prompt_tokens, res.completion_tokens = outcome.tokens, p, c
-            res.cost = models[it.model.name].cost(p, c) if p is not None and c is not None else None
-            hit_cap = (
-                suite_capped
-                and outcome.tokens is not None
-                and run_cap is not None
-                and outcome.tokens >= run_cap
-            )
-            if outcome.status == "cancelled" or hit_cap:
-                res.status = "stopped"
-                if hit_cap:
-                    res.reason = "stopped by the suite's total limit: " + outcome.reason
-            else:
-                res.status = "finished" if outcome.status == "completed" else "failed"
+        else:
+            self.record(it, res, outcome, run_cap, suite_capped)
         res.seconds = round(time.monotonic() - t, 3)
         res.finished_at = now_iso()
-        spent_tokens += res.tokens or 0
-        spent_cost += res.cost or 0.0
-        store.put_item(suite_id, res)
+        self.spent_tokens += res.tokens or 0
+        self.spent_cost += res.cost or 0.0
+        self.store.put_item(self.suite_id, res)
         what = res.reason if res.status != "finished" else _brief(res)
-        emit(SuiteEvent(suite_id, it.key, res.status, f"  {res.status:<8} {it.key}: {what}"))
+        self.say(it.key, res.status, f"  {res.status:<8} {it.key}: {what}")
 
-    async def watchdog() -> None:
-        if deadline is None:
-            return
-        await asyncio.sleep(max(0.0, deadline - time.monotonic()))
-        for task in list(tasks):
-            task.cancel()
-
-    dog = asyncio.create_task(watchdog())
-    try:
-        for it in todo:
-            await sem.acquire()
-            cap, why = budget_left()
-            cost_cap = None
-            if not why and limits.max_total_cost is not None:
-                left = limits.max_total_cost - spent_cost - sum(r[1] for r in reserved.values())
-                if left <= 0:
-                    why = f"the cost limit of {limits.max_total_cost:g} was reached"
-                cost_cap = left
-            if why:
-                sem.release()
-                stop_reason = why
-                break
-            reserved[it.key] = (cap or 0, cost_cap or 0.0)
-            task = asyncio.create_task(one(it, cap, cost_cap))
-            tasks[task] = it
-
-            def done(tk: asyncio.Task[Any], key: str = it.key) -> None:
-                reserved.pop(key, None)
-                tasks.pop(tk, None)
-                sem.release()
-
-            task.add_done_callback(done)
-        if tasks:
-            await asyncio.gather(*tasks, return_exceptions=True)
-    except asyncio.CancelledError:
-        for task in list(tasks):
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        store.set_run_status(
-            suite_id, "interrupted", f"interrupted; resume it with arl suite resume {suite_id}"
+    def record(
+        self, it: SuiteItem, res: ItemResult, outcome: Any, run_cap: int | None, suite_capped: bool
+    ) -> None:
+        """Fill ``res`` from a run's outcome: metrics, tokens, cost, and its status."""
+        p, c = _usage_from_bundle(outcome.bundle)
+        res.bundle = str(outcome.bundle) if outcome.bundle else None
+        res.run_status, res.reason = outcome.status, redact(outcome.reason)
+        res.metrics = outcome.metrics
+        res.tokens, res.prompt_tokens, res.completion_tokens = outcome.tokens, p, c
+        model = self.models[it.model.name]
+        res.cost = model.cost(p, c) if p is not None and c is not None else None
+        hit_cap = (
+            suite_capped
+            and outcome.tokens is not None
+            and run_cap is not None
+            and outcome.tokens >= run_cap
         )
-        raise
-    finally:
-        dog.cancel()
-    if deadline is not None and time.monotonic() >= deadline and not stop_reason:
-        if any(r.status == "stopped" for r in store.items(suite_id)):
-            stop_reason = f"the time limit of {limits.time_limit:g} s was reached"
-    unfinished = [r for r in store.items(suite_id) if r.status not in ("finished", "failed")]
-    if unfinished and not stop_reason:
-        stop_reason = f"{len(unfinished)} run(s) did not finish"
-    status = "stopped" if unfinished else "finished"
-    store.set_run_status(suite_id, status, stop_reason, finished=not unfinished)
-    tail = f" ({stop_reason}; resume with arl suite resume {suite_id})" if unfinished else ""
-    emit(SuiteEvent(suite_id, "", "suite", f"Suite run {suite_id} {status}{tail}."))
-    return status
+        if outcome.status == "cancelled" or hit_cap:
+            res.status = "stopped"
+            if hit_cap:
+                res.reason = "stopped by the suite's total limit: " + res.reason
+        else:
+            res.status = "finished" if outcome.status == "completed" else "failed"
+
+    async def watchdog(self) -> None:
+        """At the time limit, cancel the runs still going (they keep their bundles)."""
+        if self.deadline is None:
+            return
+        await asyncio.sleep(max(0.0, self.deadline - time.monotonic()))
+        for task in list(self.tasks):
+            task.cancel()
+
+    def conclude(self) -> str:
+        """Record the suite run's status and reason; returns the status."""
+        sid = self.suite_id
+        if (
+            self.deadline is not None
+            and time.monotonic() >= self.deadline
+            and not self.stop_reason
+            and any(r.status == "stopped" for r in self.store.items(sid))
+        ):
+            self.stop_reason = f"the time limit of {self.limits.time_limit:g} s was reached"
+        unfinished = [r for r in self.store.items(sid) if r.status not in ("finished", "failed")]
+        if unfinished and not self.stop_reason:
+            self.stop_reason = f"{len(unfinished)} run(s) did not finish"
+        status = "stopped" if unfinished else "finished"
+        self.store.set_run_status(sid, status, self.stop_reason, finished=not unfinished)
+        tail = f" ({self.stop_reason}; resume with arl suite resume {sid})" if unfinished else ""
+        self.say("", "suite", f"Suite run {sid} {status}{tail}.")
+        return status
 
 
 def _brief(res: ItemResult) -> str:
