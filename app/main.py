@@ -145,7 +145,7 @@ def _smoke_suites(window) -> str:
     """The Suites tab is there (Qt Charts shipped) and opens the example suite: "" or the
     problem. Prints one line when it works."""
     try:
-        from app.suites_view import SuitesView, example_suite_path
+        from app.suites import SuitesView, example_suite_path
     except ImportError as exc:
         return f"the Suites tab cannot load ({exc})"
     view = getattr(window, "suites", None)

@@ -236,7 +236,7 @@ class MainWindow(QMainWindow):
 
     def _make_suites_view(self) -> QWidget:
         try:
-            from app.suites_view import SuitesView
+            from app.suites import SuitesView
         except ImportError:  # a build without Qt Charts
             w = QLabel("Review suites are not available in this build (no Qt Charts).")
             w.setAlignment(Qt.AlignmentFlag.AlignCenter)

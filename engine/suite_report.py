@@ -16,6 +16,9 @@ PASS passes: an UNVERIFIED threshold exits 1 like a FAIL, and says why.
 
 Everything here is computed from ``ItemResult`` rows sorted by key, so a report made from
 merged shards equals the report of one machine running the whole suite.
+
+Why this file is over 500 lines: the report, its ranking, the gate, the comparison and the
+words both the CLI and the desktop tab print stay together, so they cannot drift apart.
 """
 
 from __future__ import annotations
@@ -31,12 +34,17 @@ from engine.vocabulary import percent
 __all__ = [
     "HIGHER_IS_BETTER",
     "METRICS",
+    "REPORT_ROWS",
     "GateResult",
     "build_report",
+    "combination_cell",
     "compare_reports",
     "gate",
+    "noise_notes",
     "parse_thresholds",
     "render_report",
+    "run_cells",
+    "trend_points",
 ]
 
 METRICS = (
@@ -456,3 +464,103 @@ def compare_reports(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]
                 }
             )
     return rows
+
+
+# -- words for tables (the CLI's report and the desktop tab say the same) -------------------
+
+REPORT_ROWS = (*METRICS, "tokens_per_fix", "runs")
+"""Rows of the report table: the five metrics, tokens per fix over all runs, run counts."""
+ROW_LABELS = {**LABELS, "tokens_per_fix": "tokens per fix (all runs)", "runs": "runs"}
+RUN_STATUS_WORDS = {
+    "queued": "waiting",
+    "running": "running…",
+    "finished": "finished",
+    "failed": "failed",
+    "stopped": "stopped (resumable)",
+}
+
+
+def combination_cell(combo: dict[str, Any], row: str) -> str:
+    """One report-table cell: a metric's mean with its spread, or N/A with the reason."""
+    if row == "tokens_per_fix":
+        t = combo["tokens_per_fix"]
+        return f"{t['value']:,.0f}" if t["value"] is not None else f"N/A — {t['reason']}"
+    if row == "runs":
+        return f"{combo['finished']} finished, {combo['failed']} failed, {combo['not_run']} not run"
+    b = combo["metrics"][row]
+    if b["mean"] is None:
+        return "N/A — " + (b["na_reasons"][0]["reason"] if b["na_reasons"] else "no run")
+    if b["spread"] is None:
+        return f"{_fmt(row, b['mean'])} (one repeat: spread unknown)"
+    return f"{_fmt(row, b['mean'])} (spread {_fmt(row, b['spread'])})"
+
+
+def noise_notes(report: dict[str, Any]) -> list[str]:
+    """Plain sentences for the pairs the noise rule refuses to rank."""
+    notes = []
+    for m in METRICS:
+        for p in report["ranking"].get(m, {}).get("pairs", []):
+            if p["verdict"] == "noise":
+                notes.append(
+                    f"{LABELS[m]}: {p['better']} and {p['worse']} differ by less "
+                    "than the spread between repeats — noise, not ranked."
+                )
+            elif p["verdict"] == "unknown":
+                notes.append(
+                    f"{LABELS[m]}: one repeat only — {p['better']} vs {p['worse']} is not ranked."
+                )
+    return notes
+
+
+def run_cells(it: ItemResult) -> list[str]:
+    """A run's row: document, model / variant, repeat, status, attribution, tokens."""
+    from engine import vocabulary
+
+    att = (it.metrics or {}).get("attribution_rate") or {}
+    if it.status != "finished":
+        att_text = "—"
+    elif vocabulary.metric_is_na(att):
+        att_text = "N/A"
+    else:
+        att_text = vocabulary.metric_text("attribution_rate", att)
+    tokens = "unreported" if it.tokens is None else f"{it.tokens:,}"
+    if it.status not in ("finished", "failed"):
+        tokens = "—"
+    status = RUN_STATUS_WORDS.get(it.status, it.status)
+    if it.status == "failed" and it.reason:
+        status = f"failed: {it.reason}"
+    return [it.document, f"{it.model} / {it.variant}", str(it.repeat), status, att_text, tokens]
+
+
+def trend_points(results: dict[str, Any], report: dict[str, Any]) -> list[dict[str, Any]]:
+    """The trend's points, oldest first: every suite run of the same suite name in the
+    user's results store, and the one shown (``results``: its results-file data; ``report``:
+    its report). Each point: ``date``, ``version``, ``suite_id``, ``report``. The store is
+    a convenience: when it cannot be read, the trend has only this suite run."""
+    from engine.suite_store import SuiteStore, SuiteStoreError
+
+    points: list[dict[str, Any]] = []
+    try:
+        with SuiteStore() as store:
+            for run in store.runs():
+                if run.name != results["suite"] or run.id == results.get("suite_id"):
+                    continue
+                points.append(
+                    {
+                        "date": run.started_at,
+                        "version": run.app_version,
+                        "suite_id": run.id,
+                        "report": build_report(store.items(run.id), name=run.name),
+                    }
+                )
+    except (SuiteStoreError, OSError):
+        points = []
+    points.append(
+        {
+            "date": results.get("started_at") or "",
+            "version": results.get("app_version", ""),
+            "suite_id": results.get("suite_id", ""),
+            "report": report,
+        }
+    )
+    return sorted(points, key=lambda p: p["date"])

@@ -23,7 +23,7 @@ from tests.helpers.scripted_server import (
 
 @pytest.fixture
 def view(qtbot):
-    from app.suites_view import SuitesView
+    from app.suites import SuitesView
 
     v = SuitesView()
     qtbot.addWidget(v)
@@ -49,7 +49,7 @@ def _suite_file(folder: Path, urls: dict[str, str], repeats: int = 2) -> Path:
 def results(tmp_path):
     """A real suite run (two scripted models, two repeats) written as suite-results.json."""
     with ScriptedServer(FixEverything()) as a, ScriptedServer(ClaimWithoutEditing()) as b:
-        from app.suites_view import SuitesView  # noqa: F401  (Qt Charts present)
+        from app.suites import SuitesView  # noqa: F401  (Qt Charts present)
         from engine.suite import expand_items
         from engine.suite_runner import SuiteLimits, execute_suite, new_suite_run
         from engine.suite_store import write_results
@@ -143,7 +143,7 @@ def test_new_suite_writes_a_template_and_shows_its_estimate(view, tmp_path, qtbo
 
 
 def test_the_example_suite_opens_with_no_key_and_shows_real_runs(view):
-    from app.suites_view import example_suite_path
+    from app.suites import example_suite_path
 
     folder = example_suite_path()
     data = read_results(folder)

@@ -537,6 +537,14 @@ def test_gate_exit_codes_history_and_compare(tmp_path, capsys, server):
     assert all(r["instructions_hash"] and r["app_version"] for r in rows)
     code, out, _ = run_cli(["suite", "history", "--csv", "--model", "scripted"], capsys)
     assert out.splitlines()[0].startswith("suite_id,") and len(out.splitlines()) == 3
+    from engine.suite_report import trend_points
+    from engine.suite_store import read_results
+
+    with SuiteStore() as store:
+        folder = store.run_row(second).out_dir
+    data = read_results(folder)
+    points = trend_points(data, build_report([], name=data["suite"]))
+    assert [p["suite_id"] for p in points] == [first, second]  # oldest first, this one last
     code, out, _ = run_cli(["suite", "compare", first, second, "--json"], capsys)
     cmp_rows = json.loads(out)
     att = next(r for r in cmp_rows if r["metric"] == "attribution_rate")

@@ -10,6 +10,9 @@ combination as well as a colour, values on hover, and export to PNG or SVG.
 - "Open suite results…" opens a suite run's folder (``suite-results.json``), e.g. a CI
   shard or the shipped example ("Open the example suite").
 - Double-clicking a run opens its evidence bundle in the Verdicts view.
+
+Why this file is over 500 lines: one tab with four panes (planning, runs, report, charts)
+and its run coroutine; the charts live in ``app.suites.charts``, the words in the engine.
 """
 
 from __future__ import annotations
@@ -19,16 +22,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCharts import (
-    QCategoryAxis,
-    QChart,
-    QChartView,
-    QLineSeries,
-    QScatterSeries,
-    QValueAxis,
-)
-from PySide6.QtCore import QPointF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -43,31 +38,12 @@ from PySide6.QtWidgets import (
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
-    QToolTip,
     QVBoxLayout,
     QWidget,
 )
 
 from app.jobs import run_in_thread
-from engine import vocabulary
-
-# Okabe-Ito, as the verdict colours (app/docview.py): safe for the common colour blindness.
-PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
-SHAPES = (
-    QScatterSeries.MarkerShape.MarkerShapeCircle,
-    QScatterSeries.MarkerShape.MarkerShapeRectangle,
-    QScatterSeries.MarkerShape.MarkerShapeTriangle,
-    QScatterSeries.MarkerShape.MarkerShapeStar,
-    QScatterSeries.MarkerShape.MarkerShapePentagon,
-    QScatterSeries.MarkerShape.MarkerShapeRotatedRectangle,
-)
-STATUS_WORDS = {
-    "queued": "waiting",
-    "running": "running…",
-    "finished": "finished",
-    "failed": "failed",
-    "stopped": "stopped (resumable)",
-}
+from app.suites.charts import ChartPanel, draw_spread, draw_trend
 
 
 def example_suite_path() -> Path:
@@ -83,94 +59,6 @@ def _plain(label: QLabel, text: str) -> QLabel:
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setText(text)
     return label
-
-
-class ChartPanel(QWidget):
-    """One chart with a title, a hover read-out and PNG/SVG export."""
-
-    message = Signal(str)
-
-    def __init__(self, title: str, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.chart = QChart()
-        self.chart.setTitle(title)
-        self.chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
-        self.chart.setAnimationOptions(QChart.AnimationOption.NoAnimation)
-        self.view = QChartView(self.chart)
-        self.view.setRenderHint(QPainter.RenderHint.Antialiasing)
-        self.view.setMinimumSize(QSize(320, 240))
-        self.export_btn = QPushButton("Export chart…")
-        self.export_btn.clicked.connect(self.ask_export)
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(self.view, 1)
-        row = QHBoxLayout()
-        row.addStretch(1)
-        row.addWidget(self.export_btn)
-        lay.addLayout(row)
-
-    def clear(self) -> None:
-        """A fresh chart (the view deletes the old one with its series and axes)."""
-        title = self.chart.title()
-        self.chart = QChart()
-        self.chart.setTitle(title)
-        self.chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
-        self.chart.setAnimationOptions(QChart.AnimationOption.NoAnimation)
-        self.view.setChart(self.chart)
-
-    def ask_export(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Export chart", str(Path.home() / "chart.png"), "PNG image (*.png);;SVG (*.svg)"
-        )
-        if path:
-            self.export(Path(path))
-
-    def export(self, path: Path) -> Path:
-        """Write the chart as PNG or SVG (by the file's suffix; PNG when it has none)."""
-        if path.suffix.lower() == ".svg":
-            from PySide6.QtSvg import QSvgGenerator
-
-            gen = QSvgGenerator()
-            gen.setFileName(str(path))
-            gen.setSize(self.view.size())
-            gen.setViewBox(self.view.rect())
-            gen.setTitle(self.chart.title())
-            painter = QPainter(gen)
-            self.view.render(painter)
-            painter.end()
-        else:
-            if path.suffix.lower() != ".png":
-                path = path.with_suffix(".png")
-            self.view.grab().save(str(path), "PNG")
-        self.message.emit(f"Chart saved to {path}")
-        return path
-
-
-def _y_range(axis: QValueAxis, ratio: bool, values: list[float]) -> None:
-    """0-100 with ticks every 25 for percentages (a little room so 0 and 100 show whole),
-    else 0 to a tenth above the largest value."""
-    if ratio:
-        axis.setRange(-4.0, 104.0)
-        axis.setTickType(QValueAxis.TickType.TicksDynamic)
-        axis.setTickAnchor(0.0)
-        axis.setTickInterval(25.0)
-        axis.setLabelFormat("%d")
-    else:
-        axis.setRange(0.0, max(values + [1.0]) * 1.1)
-        axis.setLabelFormat("%.3g")
-
-
-def _hover(series: QScatterSeries, texts: dict[tuple[float, float], str]) -> None:
-    def on_hover(point: QPointF, state: bool) -> None:
-        if not state:
-            QToolTip.hideText()
-            return
-        key = (round(point.x(), 6), round(point.y(), 6))
-        from PySide6.QtGui import QCursor
-
-        QToolTip.showText(QCursor.pos(), texts.get(key, f"{point.y():.3g}"))
-
-    series.hovered.connect(on_hover)
 
 
 class SuitesView(QWidget):
@@ -192,6 +80,13 @@ class SuitesView(QWidget):
         self._store: Any = None
         self._suite_id: str | None = None
 
+        self._build_header()
+        self._build_planning()
+        self._build_tables()
+        self._build_charts()
+        self._lay_out()
+
+    def _build_header(self) -> None:
         self.new_suite_btn = QPushButton("New suite…")
         self.new_suite_btn.setToolTip(
             "Write a commented suite file (built-in documents, one model) to edit"
@@ -221,7 +116,8 @@ class SuitesView(QWidget):
         )
         self.subheading.setWordWrap(True)
 
-        # estimate and run controls
+    def _build_planning(self) -> None:
+        """The estimate and the run controls (shown for a suite file)."""
         self.estimate = QPlainTextEdit()
         self.estimate.setReadOnly(True)
         mono = QFont("monospace")
@@ -244,7 +140,7 @@ class SuitesView(QWidget):
         self.start_btn.clicked.connect(self.start_suite)
         self.cancel_btn.clicked.connect(self.cancel_suite)
 
-        # runs and report tables
+    def _build_tables(self) -> None:
         self.runs = QTableWidget(0, 6)
         self.runs.setHorizontalHeaderLabels(
             ["document", "model / variant", "repeat", "status", "attribution", "tokens"]
@@ -267,7 +163,7 @@ class SuitesView(QWidget):
         self.noise = _plain(QLabel(), "")
         self.noise.setWordWrap(True)
 
-        # charts
+    def _build_charts(self) -> None:
         self.metric = QComboBox()
         from engine.suite_report import LABELS, METRICS
 
@@ -282,6 +178,7 @@ class SuitesView(QWidget):
         for c in (self.spread_chart, self.trend_chart):
             c.message.connect(self.message)
 
+    def _lay_out(self) -> None:
         top = QHBoxLayout()
         for w in (
             self.new_suite_btn,
@@ -468,65 +365,18 @@ class SuitesView(QWidget):
         return True
 
     def _history_for(self, data: dict[str, Any], report: dict[str, Any]) -> list[dict[str, Any]]:
-        """Past suite runs of the same suite name from the user's results store, plus this
-        one: the trend chart's points (oldest first)."""
-        rows: list[dict[str, Any]] = []
-        try:
-            from engine.suite_report import build_report
-            from engine.suite_store import SuiteStore
+        from engine.suite_report import trend_points
 
-            with SuiteStore() as store:
-                for run in store.runs():
-                    if run.name != data["suite"] or run.id == data.get("suite_id"):
-                        continue
-                    rep = build_report(store.items(run.id), name=run.name)
-                    rows.append(
-                        {
-                            "date": run.started_at,
-                            "version": run.app_version,
-                            "suite_id": run.id,
-                            "report": rep,
-                        }
-                    )
-        except Exception:  # the store is a convenience here; the results file is the truth
-            rows = []
-        rows.append(
-            {
-                "date": data.get("started_at") or "",
-                "version": data.get("app_version", ""),
-                "suite_id": data.get("suite_id", ""),
-                "report": report,
-            }
-        )
-        return sorted(rows, key=lambda r: r["date"])
+        return trend_points(data, report)
 
     # -- tables ----------------------------------------------------------------------------
 
     def _fill_runs(self) -> None:
+        from engine.suite_report import run_cells
+
         self.runs.setRowCount(len(self.items))
         for r, it in enumerate(self.items):
-            att = (it.metrics or {}).get("attribution_rate") or {}
-            if it.status != "finished":
-                att_text = "—"
-            elif vocabulary.metric_is_na(att):
-                att_text = "N/A"
-            else:
-                att_text = vocabulary.metric_text("attribution_rate", att)
-            tokens = "unreported" if it.tokens is None else f"{it.tokens:,}"
-            if it.status not in ("finished", "failed"):
-                tokens = "—"
-            status = STATUS_WORDS.get(it.status, it.status)
-            if it.status == "failed" and it.reason:
-                status = f"failed: {it.reason}"
-            cells = [
-                it.document,
-                f"{it.model} / {it.variant}",
-                str(it.repeat),
-                status,
-                att_text,
-                tokens,
-            ]
-            for c, text in enumerate(cells):
+            for c, text in enumerate(run_cells(it)):
                 cell = QTableWidgetItem(text)
                 cell.setToolTip(it.reason or text)
                 if c == 0:
@@ -534,65 +384,30 @@ class SuitesView(QWidget):
                 self.runs.setItem(r, c, cell)
 
     def _fill_report(self) -> None:
-        from engine.suite_report import LABELS, METRICS, _fmt
+        from engine.suite_report import REPORT_ROWS, ROW_LABELS, combination_cell, noise_notes
 
         rep = self.report or {"combinations": [], "ranking": {}}
         combos = rep["combinations"]
-        self.report_table.clear()
-        self.report_table.setColumnCount(1 + len(combos))
-        self.report_table.setHorizontalHeaderLabels(
+        table = self.report_table
+        table.clear()
+        table.setColumnCount(1 + len(combos))
+        table.setHorizontalHeaderLabels(
             ["metric"] + [f"{c['model']} / {c['variant']}" for c in combos]
         )
-        rows = [*METRICS, "tokens per fix", "runs"]
-        row_labels = {
-            **LABELS,
-            "tokens per fix": "tokens per fix (all runs)",
-        }
-        self.report_table.setRowCount(len(rows))
-        for r, m in enumerate(rows):
-            self.report_table.setItem(r, 0, QTableWidgetItem(row_labels.get(m, m)))
+        table.setRowCount(len(REPORT_ROWS))
+        for r, row in enumerate(REPORT_ROWS):
+            table.setItem(r, 0, QTableWidgetItem(ROW_LABELS[row]))
             for c, combo in enumerate(combos, 1):
-                if m == "tokens per fix":
-                    t = combo["tokens_per_fix"]
-                    text = (
-                        f"{t['value']:,.0f}" if t["value"] is not None else f"N/A — {t['reason']}"
-                    )
-                elif m == "runs":
-                    text = (
-                        f"{combo['finished']} finished, {combo['failed']} failed, "
-                        f"{combo['not_run']} not run"
-                    )
-                else:
-                    b = combo["metrics"][m]
-                    if b["mean"] is None:
-                        why = b["na_reasons"][0]["reason"] if b["na_reasons"] else "no run"
-                        text = f"N/A — {why}"
-                    elif b["spread"] is None:
-                        text = f"{_fmt(m, b['mean'])} (one repeat: spread unknown)"
-                    else:
-                        text = f"{_fmt(m, b['mean'])} (spread {_fmt(m, b['spread'])})"
+                text = combination_cell(combo, row)
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)
-                self.report_table.setItem(r, c, item)
-        header = self.report_table.horizontalHeader()
+                table.setItem(r, c, item)
+        header = table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         for c in range(1, 1 + len(combos)):
             header.setSectionResizeMode(c, QHeaderView.ResizeMode.Stretch)
-        self.report_table.resizeRowsToContents()
-        notes = []
-        for m in METRICS:
-            for p in rep["ranking"].get(m, {}).get("pairs", []):
-                if p["verdict"] == "noise":
-                    notes.append(
-                        f"{LABELS[m]}: {p['better']} and {p['worse']} differ by less "
-                        "than the spread between repeats — noise, not ranked."
-                    )
-                elif p["verdict"] == "unknown":
-                    notes.append(
-                        f"{LABELS[m]}: one repeat only — {p['better']} vs "
-                        f"{p['worse']} is not ranked."
-                    )
-        self.noise.setText("\n".join(notes[:6]))
+        table.resizeRowsToContents()
+        self.noise.setText("\n".join(noise_notes(rep)[:6]))
 
     def _open_run(self, row: int, _col: int) -> None:
         cell = self.runs.item(row, 0)
@@ -610,154 +425,14 @@ class SuitesView(QWidget):
         metric = self.metric.currentData()
         self.spread_chart.clear()
         self.trend_chart.clear()
-        rep = self.report
-        if not rep or not rep["combinations"]:
+        combos = (self.report or {}).get("combinations") or []
+        if not combos:
+            self.trend_caption.setText("")
             return
-        scale = 100.0 if metric in RATIO else 1.0
-        unit = " %" if metric in RATIO else ""
-        combos = rep["combinations"]
-
-        # 1. per combination: every run (small), repeat means (shape), the spread (a line)
-        chart = self.spread_chart.chart
-        chart.setTitle(f"{LABELS[metric]}: runs, repeat means and spread")
-        axis_x = QCategoryAxis()
-        axis_x.setLabelsPosition(QCategoryAxis.AxisLabelsPosition.AxisLabelsPositionOnValue)
-        axis_y = QValueAxis()
-        axis_y.setTitleText(LABELS[metric] + unit)
-        ys: list[float] = []
-        for k, combo in enumerate(combos):
-            name = f"{combo['model']} / {combo['variant']}"
-            colour = QColor(PALETTE[k % len(PALETTE)])
-            b = combo["metrics"][metric]
-            runs = QScatterSeries()
-            runs.setName(f"{name}: runs")
-            runs.setMarkerSize(7)
-            runs.setColor(colour.lighter(140))
-            runs.setBorderColor(colour)
-            texts: dict[tuple[float, float], str] = {}
-            for it in self.items:
-                if (it.model, it.variant) != (combo["model"], combo["variant"]):
-                    continue
-                v = ((it.metrics or {}).get(metric) or {}).get("value")
-                if it.status == "finished" and isinstance(v, (int, float)):
-                    pt = (float(k), float(v) * scale)
-                    runs.append(*pt)
-                    texts[(round(pt[0], 6), round(pt[1], 6))] = (
-                        f"{it.document} repeat {it.repeat}: {v * scale:.3g}{unit}"
-                    )
-                    ys.append(pt[1])
-            means = QScatterSeries()
-            means.setName(f"{name}: repeat means")
-            means.setMarkerShape(SHAPES[k % len(SHAPES)])
-            means.setMarkerSize(14)
-            means.setColor(colour)
-            for rmean in b["repeat_means"]:
-                pt = (float(k) + 0.18, rmean * scale)
-                means.append(*pt)
-                texts[(round(pt[0], 6), round(pt[1], 6))] = f"repeat mean {rmean * scale:.3g}{unit}"
-                ys.append(pt[1])
-            for s in (runs, means):
-                chart.addSeries(s)
-                _hover(s, texts)
-            if b["mean"] is not None:
-                mean_line = QLineSeries()
-                mean_line.setName(name)
-                pen = QPen(colour)
-                pen.setWidth(3)
-                mean_line.setPen(pen)
-                mean_line.append(k - 0.25, b["mean"] * scale)
-                mean_line.append(k + 0.35, b["mean"] * scale)
-                chart.addSeries(mean_line)
-            if len(b["repeat_means"]) > 1:
-                spread = QLineSeries()
-                spread.setName(f"{name}: spread")
-                pen = QPen(colour)
-                pen.setWidth(2)
-                pen.setStyle(Qt.PenStyle.DashLine)
-                spread.setPen(pen)
-                spread.append(k + 0.18, min(b["repeat_means"]) * scale)
-                spread.append(k + 0.18, max(b["repeat_means"]) * scale)
-                chart.addSeries(spread)
-            axis_x.append(name, float(k))
-        axis_x.setRange(-0.5, len(combos) - 0.5)
-        _y_range(axis_y, metric in RATIO, ys)
-        chart.addAxis(axis_x, Qt.AlignmentFlag.AlignBottom)
-        chart.addAxis(axis_y, Qt.AlignmentFlag.AlignLeft)
-        for s in chart.series():
-            s.attachAxis(axis_x)
-            s.attachAxis(axis_y)
-        for s in chart.series():
-            if s.name() not in {f"{c['model']} / {c['variant']}" for c in combos}:
-                for marker in chart.legend().markers(s):
-                    marker.setVisible(False)
-        chart.legend().setVisible(True)
-
-        # 2. the trend: one point per suite run, marked with version and instructions hash
-        tchart = self.trend_chart.chart
-        tchart.setTitle(f"{LABELS[metric]}: trend over suite runs")
-        tx = QCategoryAxis()
-        tx.setLabelsPosition(QCategoryAxis.AxisLabelsPosition.AxisLabelsPositionOnValue)
-        ty = QValueAxis()
-        ty.setTitleText(LABELS[metric] + unit)
-        tys: list[float] = []
-        names = [f"{c['model']} / {c['variant']}" for c in combos]
-        for k, name in enumerate(names):
-            colour = QColor(PALETTE[k % len(PALETTE)])
-            line = QLineSeries()
-            line.setName(name)
-            line.setColor(colour)
-            dots = QScatterSeries()
-            dots.setName(f"{name} (points)")
-            dots.setMarkerShape(SHAPES[k % len(SHAPES)])
-            dots.setMarkerSize(11)
-            dots.setColor(colour)
-            texts = {}
-            for x, h in enumerate(self.history):
-                c = next(
-                    (
-                        cc
-                        for cc in h["report"]["combinations"]
-                        if f"{cc['model']} / {cc['variant']}" == name
-                    ),
-                    None,
-                )
-                if c is None or c["metrics"][metric]["mean"] is None:
-                    continue
-                y = c["metrics"][metric]["mean"] * scale
-                line.append(float(x), y)
-                dots.append(float(x), y)
-                tys.append(y)
-                texts[(round(float(x), 6), round(y, 6))] = (
-                    f"{h['date']} — {h['suite_id']}\nprogram {h['version']}, instructions "
-                    f"{', '.join(c['instructions_hash'])}\nmean {y:.3g}{unit}"
-                )
-            tchart.addSeries(line)
-            tchart.addSeries(dots)
-            _hover(dots, texts)
-        caption = []
-        for x, h in enumerate(self.history):
-            hashes = sorted(
-                {hh for c in h["report"]["combinations"] for hh in c["instructions_hash"]}
-            )
-            caption.append(
-                f"#{x + 1} {h['date'][:16].replace('T', ' ')} program "
-                f"{h['version']}, instructions {', '.join(hashes)}"
-            )
-        self.trend_caption.setText("\n".join(caption[-6:]))
-        for x, h in enumerate(self.history):
-            tx.append(f"#{x + 1} v{h['version']}", float(x))
-        tx.setRange(-0.5, max(0.5, len(self.history) - 0.5))
-        _y_range(ty, metric in RATIO, tys)
-        tchart.addAxis(tx, Qt.AlignmentFlag.AlignBottom)
-        tchart.addAxis(ty, Qt.AlignmentFlag.AlignLeft)
-        for s in tchart.series():
-            s.attachAxis(tx)
-            s.attachAxis(ty)
-        for s in tchart.series():
-            if s.name().endswith("(points)"):
-                for marker in tchart.legend().markers(s):
-                    marker.setVisible(False)
-        tchart.legend().setVisible(True)
+        label, ratio = LABELS[metric], metric in RATIO
+        draw_spread(self.spread_chart.chart, combos, self.items, metric, label, ratio)
+        caption = draw_trend(self.trend_chart.chart, combos, self.history, metric, label, ratio)
+        self.trend_caption.setText(caption)
 
     # -- running ---------------------------------------------------------------------------
 

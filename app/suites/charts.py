@@ -1,0 +1,274 @@
+"""The Suites tab's charts (Qt Charts): each combination's runs, repeat means and spread,
+and the trend over suite runs. They draw what the engine's report says and compute nothing
+but positions. Okabe-Ito colours (as the verdicts) and a marker shape per combination, so
+colour is never the only cue; values on hover; PNG or SVG export."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCharts import (
+    QCategoryAxis,
+    QChart,
+    QChartView,
+    QLineSeries,
+    QScatterSeries,
+    QValueAxis,
+)
+from PySide6.QtCore import QPointF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QCursor, QPainter, QPen
+from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QPushButton, QToolTip, QVBoxLayout, QWidget
+
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
+SHAPES = (
+    QScatterSeries.MarkerShape.MarkerShapeCircle,
+    QScatterSeries.MarkerShape.MarkerShapeRectangle,
+    QScatterSeries.MarkerShape.MarkerShapeTriangle,
+    QScatterSeries.MarkerShape.MarkerShapeStar,
+    QScatterSeries.MarkerShape.MarkerShapePentagon,
+    QScatterSeries.MarkerShape.MarkerShapeRotatedRectangle,
+)
+
+
+class ChartPanel(QWidget):
+    """One chart with PNG/SVG export. ``clear()`` gives it a fresh QChart."""
+
+    message = Signal(str)
+
+    def __init__(self, title: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.chart = QChart()
+        self.view = QChartView(self.chart)
+        self.view.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.view.setMinimumSize(QSize(320, 240))
+        self._setup(title)
+        self.export_btn = QPushButton("Export chart…")
+        self.export_btn.clicked.connect(self.ask_export)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.view, 1)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(self.export_btn)
+        lay.addLayout(row)
+
+    def _setup(self, title: str) -> None:
+        self.chart.setTitle(title)
+        self.chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
+        self.chart.setAnimationOptions(QChart.AnimationOption.NoAnimation)
+
+    def clear(self) -> None:
+        """A fresh chart (the view deletes the old one with its series and axes)."""
+        title = self.chart.title()
+        self.chart = QChart()
+        self._setup(title)
+        self.view.setChart(self.chart)
+
+    def ask_export(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export chart", str(Path.home() / "chart.png"), "PNG image (*.png);;SVG (*.svg)"
+        )
+        if path:
+            self.export(Path(path))
+
+    def export(self, path: Path) -> Path:
+        """Write the chart as SVG (a ``.svg`` path) or PNG (any other; ``.png`` added)."""
+        if path.suffix.lower() == ".svg":
+            from PySide6.QtSvg import QSvgGenerator
+
+            gen = QSvgGenerator()
+            gen.setFileName(str(path))
+            gen.setSize(self.view.size())
+            gen.setViewBox(self.view.rect())
+            gen.setTitle(self.chart.title())
+            painter = QPainter(gen)
+            self.view.render(painter)
+            painter.end()
+        else:
+            if path.suffix.lower() != ".png":
+                path = path.with_suffix(".png")
+            self.view.grab().save(str(path), "PNG")
+        self.message.emit(f"Chart saved to {path}")
+        return path
+
+
+def _y_range(axis: QValueAxis, ratio: bool, values: list[float]) -> None:
+    """0-100 with ticks every 25 for percentages (a little room so 0 and 100 show whole),
+    else 0 to a tenth above the largest value."""
+    if ratio:
+        axis.setRange(-4.0, 104.0)
+        axis.setTickType(QValueAxis.TickType.TicksDynamic)
+        axis.setTickAnchor(0.0)
+        axis.setTickInterval(25.0)
+        axis.setLabelFormat("%d")
+    else:
+        axis.setRange(0.0, max([*values, 1.0]) * 1.1)
+        axis.setLabelFormat("%.3g")
+
+
+def _hover(series: QScatterSeries, texts: dict[tuple[float, float], str]) -> None:
+    """Show the point's text (or its value) in a tooltip while the pointer is on it."""
+
+    def on_hover(point: QPointF, state: bool) -> None:
+        if not state:
+            QToolTip.hideText()
+            return
+        key = (round(point.x(), 6), round(point.y(), 6))
+        QToolTip.showText(QCursor.pos(), texts.get(key, f"{point.y():.3g}"))
+
+    series.hovered.connect(on_hover)
+
+
+def _key(x: float, y: float) -> tuple[float, float]:
+    return round(x, 6), round(y, 6)
+
+
+def _line(name: str, colour: QColor, width: int, dashed: bool = False) -> QLineSeries:
+    s = QLineSeries()
+    s.setName(name)
+    pen = QPen(colour)
+    pen.setWidth(width)
+    if dashed:
+        pen.setStyle(Qt.PenStyle.DashLine)
+    s.setPen(pen)
+    return s
+
+
+def _attach(chart: QChart, axis_x: QCategoryAxis, axis_y: QValueAxis, legend: set[str]) -> None:
+    """Add the axes, attach every series, and show only the named series in the legend."""
+    chart.addAxis(axis_x, Qt.AlignmentFlag.AlignBottom)
+    chart.addAxis(axis_y, Qt.AlignmentFlag.AlignLeft)
+    for s in chart.series():
+        s.attachAxis(axis_x)
+        s.attachAxis(axis_y)
+        if s.name() not in legend:
+            for marker in chart.legend().markers(s):
+                marker.setVisible(False)
+    chart.legend().setVisible(True)
+
+
+def _combo_name(c: dict[str, Any]) -> str:
+    return f"{c['model']} / {c['variant']}"
+
+
+def _axes(title: str) -> tuple[QCategoryAxis, QValueAxis]:
+    x = QCategoryAxis()
+    x.setLabelsPosition(QCategoryAxis.AxisLabelsPosition.AxisLabelsPositionOnValue)
+    y = QValueAxis()
+    y.setTitleText(title)
+    return x, y
+
+
+def draw_spread(
+    chart: QChart,
+    combos: list[dict[str, Any]],
+    items: list[Any],
+    metric: str,
+    label: str,
+    ratio: bool,
+) -> None:
+    """Per combination: every finished run (small dots), each repeat's mean (the
+    combination's marker shape), the spread between repeats (a dashed line) and the mean
+    (a thick line, the legend entry)."""
+    scale, unit = (100.0, " %") if ratio else (1.0, "")
+    chart.setTitle(f"{label}: runs, repeat means and spread")
+    axis_x, axis_y = _axes(label + unit)
+    ys: list[float] = []
+    for k, combo in enumerate(combos):
+        name = _combo_name(combo)
+        colour = QColor(PALETTE[k % len(PALETTE)])
+        b = combo["metrics"][metric]
+        texts: dict[tuple[float, float], str] = {}
+        runs = QScatterSeries()
+        runs.setName(f"{name}: runs")
+        runs.setMarkerSize(7)
+        runs.setColor(colour.lighter(140))
+        runs.setBorderColor(colour)
+        for it in items:
+            v = ((it.metrics or {}).get(metric) or {}).get("value")
+            mine = (it.model, it.variant) == (combo["model"], combo["variant"])
+            if mine and it.status == "finished" and isinstance(v, (int, float)):
+                runs.append(float(k), v * scale)
+                texts[_key(k, v * scale)] = (
+                    f"{it.document} repeat {it.repeat}: {v * scale:.3g}{unit}"
+                )
+                ys.append(v * scale)
+        means = QScatterSeries()
+        means.setName(f"{name}: repeat means")
+        means.setMarkerShape(SHAPES[k % len(SHAPES)])
+        means.setMarkerSize(14)
+        means.setColor(colour)
+        for rmean in b["repeat_means"]:
+            means.append(k + 0.18, rmean * scale)
+            texts[_key(k + 0.18, rmean * scale)] = f"repeat mean {rmean * scale:.3g}{unit}"
+            ys.append(rmean * scale)
+        for s in (runs, means):
+            chart.addSeries(s)
+            _hover(s, texts)
+        if b["mean"] is not None:
+            mean_line = _line(name, colour, 3)
+            mean_line.append(k - 0.25, b["mean"] * scale)
+            mean_line.append(k + 0.35, b["mean"] * scale)
+            chart.addSeries(mean_line)
+        if len(b["repeat_means"]) > 1:
+            spread = _line(f"{name}: spread", colour, 2, dashed=True)
+            spread.append(k + 0.18, min(b["repeat_means"]) * scale)
+            spread.append(k + 0.18, max(b["repeat_means"]) * scale)
+            chart.addSeries(spread)
+        axis_x.append(name, float(k))
+    axis_x.setRange(-0.5, len(combos) - 0.5)
+    _y_range(axis_y, ratio, ys)
+    _attach(chart, axis_x, axis_y, {_combo_name(c) for c in combos})
+
+
+def draw_trend(
+    chart: QChart,
+    combos: list[dict[str, Any]],
+    history: list[dict[str, Any]],
+    metric: str,
+    label: str,
+    ratio: bool,
+) -> str:
+    """One point per suite run (oldest first) and combination, joined by a line; hover
+    tells date, suite run, program version and instructions hash. Returns the caption
+    that lists each point's version and instructions."""
+    scale, unit = (100.0, " %") if ratio else (1.0, "")
+    chart.setTitle(f"{label}: trend over suite runs")
+    axis_x, axis_y = _axes(label + unit)
+    ys: list[float] = []
+    for k, combo in enumerate(combos):
+        name = _combo_name(combo)
+        colour = QColor(PALETTE[k % len(PALETTE)])
+        line = _line(name, colour, 2)
+        dots = QScatterSeries()
+        dots.setName(f"{name} (points)")
+        dots.setMarkerShape(SHAPES[k % len(SHAPES)])
+        dots.setMarkerSize(11)
+        dots.setColor(colour)
+        texts: dict[tuple[float, float], str] = {}
+        for x, h in enumerate(history):
+            c = next((cc for cc in h["report"]["combinations"] if _combo_name(cc) == name), None)
+            if c is None or c["metrics"][metric]["mean"] is None:
+                continue
+            y = c["metrics"][metric]["mean"] * scale
+            line.append(float(x), y)
+            dots.append(float(x), y)
+            ys.append(y)
+            texts[_key(x, y)] = (
+                f"{h['date'] or 'date not recorded'} — {h['suite_id']}\nprogram {h['version']}, "
+                f"instructions {', '.join(c['instructions_hash'])}\nmean {y:.3g}{unit}"
+            )
+        chart.addSeries(line)
+        chart.addSeries(dots)
+        _hover(dots, texts)
+    caption = []
+    for x, h in enumerate(history):
+        axis_x.append(f"#{x + 1} v{h['version']}", float(x))
+        hashes = sorted({hh for c in h["report"]["combinations"] for hh in c["instructions_hash"]})
+        when = h["date"][:16].replace("T", " ") if h["date"] else "date not recorded"
+        caption.append(f"#{x + 1} {when}, program {h['version']}, instructions {', '.join(hashes)}")
+    axis_x.setRange(-0.5, max(0.5, len(history) - 0.5))
+    _y_range(axis_y, ratio, ys)
+    _attach(chart, axis_x, axis_y, {_combo_name(c) for c in combos})
+    return "\n".join(caption[-6:])
