@@ -11,7 +11,6 @@ folder is read as if that folder were the root. Raises ``BundleError`` (one line
 from __future__ import annotations
 
 import html
-import json
 import os
 import re
 import stat
@@ -152,20 +151,16 @@ def read_files(path: str | os.PathLike[str]) -> dict[str, bytes]:
 
 
 def load_json(data: bytes, name: str) -> Any:
-    """Parse one bundle JSON file within the JSON budget. Raises BundleError naming
-    ``name`` and the problem (too large, too many values, nested too deeply, an integer of
-    more than 4,300 digits, not UTF-8, not JSON)."""
+    """Parse one bundle JSON file within the JSON budget: the value count here, then
+    ``engine.safe_io.load_json`` (size, depth, huge integers, NaN). Raises BundleError
+    naming ``name`` and the problem."""
     load_json_size_check(data, name)
+    from engine.safe_io import BoundedInputError, load_json as bounded
+
     try:
-        return json.loads(data.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise BundleError(f"{name} is not UTF-8") from None
-    except json.JSONDecodeError as exc:
-        raise BundleError(f"{name} is not valid JSON ({exc.msg}, line {exc.lineno})") from None
-    except RecursionError:
-        raise BundleError(f"{name} is JSON nested too deeply") from None
-    except ValueError as exc:  # an integer over Python's 4,300-digit limit
-        raise BundleError(f"{name} is not usable JSON ({str(exc).split(';')[0]})") from None
+        return bounded(data, name, max_bytes=MAX_JSON_BYTES)
+    except BoundedInputError as exc:
+        raise BundleError(str(exc)) from None
 
 
 def check_sizes(files: dict[str, bytes], where: str | os.PathLike[str]) -> None:

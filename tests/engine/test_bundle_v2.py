@@ -193,7 +193,7 @@ def test_wrong_types_are_problems_not_crashes(claimed, tmp_path, capsys):
     text = "\n".join(opened.problems)
     assert "metrics.json: attribution_rate.value" in text
     assert "verdicts.json: final.0" in text
-    assert "claims.json is not usable JSON" in text
+    assert "claims.json: not usable JSON" in text
     assert opened.metrics == {} and opened.verdicts == {}
     assert arl(["bundle", "show", str(b)]) == 0
     assert arl(["bundle", "verify", str(b)]) == 3
