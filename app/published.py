@@ -33,13 +33,13 @@ COLUMNS = [
     "Model",
     "Document",
     "Status",
+    "Signature",
+    "Checked",
     "Attribution",
     "Collateral churn",
     "Claim accuracy",
     "Tokens per fix",
     "Rounds to converge",
-    "Signature",
-    "Checked",
 ]
 
 
@@ -90,6 +90,8 @@ class PublishedView(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(5, QHeaderView.ResizeMode.Interactive)
+        self.table.setColumnWidth(5, 220)
         self.open_btn = QPushButton("Open &bundle")
         self.page_btn = QPushButton("Open scorecard in &browser")
         bottom = QHBoxLayout()
@@ -133,7 +135,7 @@ class PublishedView(QWidget):
             sig = e.signature or {}
             if sig.get("state") == "signed":
                 who = sig.get("trusted_as") or "unknown key"
-                sig_text = f"\U0001f50f {sig.get('fingerprint')} ({who})"
+                sig_text = f"\u2714 {sig.get('fingerprint')} ({who})"
             elif sig.get("state") == "bad":
                 sig_text = "\u26a0 BAD SIGNATURE"
             else:
@@ -143,14 +145,17 @@ class PublishedView(QWidget):
                 e.model,
                 e.document_title + (" (scripted)" if e.scripted else ""),
                 e.status,
+                sig_text,
+                ("TAMPERED: " if e.tampered else "") + e.verification,
             ]
+            tips = list(cells)
             for name in METRIC_NAMES:
                 m = e.metrics.get(name)
-                cells.append(vocabulary.metric_text(name, m) if isinstance(m, dict) else "")
-            cells += [sig_text, ("TAMPERED: " if e.tampered else "") + e.verification]
+                cells.append(vocabulary.metric_value(name, m) if isinstance(m, dict) else "")
+                tips.append(vocabulary.metric_text(name, m) if isinstance(m, dict) else "")
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(str(text))
-                item.setToolTip(str(text))
+                item.setToolTip(str(tips[c]))
                 if e.tampered:
                     item.setForeground(Qt.GlobalColor.darkRed)
                 self.table.setItem(r, c, item)

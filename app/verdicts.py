@@ -114,7 +114,7 @@ def banner_for(data: BundleData) -> tuple[str, str]:
         )
     if data.signature is not None:
         sig = data.signature
-        mark = {"signed": "🔏", "unsigned": "○", "bad": "⚠"}[sig.state]
+        mark = {"signed": "\u2714", "unsigned": "○", "bad": "⚠"}[sig.state]
         if sig.bad:
             level = "error"
         parts.insert(

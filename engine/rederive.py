@@ -198,15 +198,22 @@ def _compare_metrics(
     for name in sorted(set(stored) | set(again)):
         s, r = stored.get(name), again.get(name)
         if s != r:
-            out.append(Difference(where, None, f"metric {name}", _metric(s), _metric(r)))
+            shown_s, shown_r = _metric(name, s), _metric(name, r)
+            if shown_s == shown_r:  # differs beyond what the words show
+                shown_s, shown_r = s, r
+            out.append(Difference(where, None, f"metric {name}", shown_s, shown_r))
 
 
-def _metric(m: Any) -> Any:
+def _metric(name: str, m: Any) -> Any:
+    """A metric as people read it ("67% (2 of 3)")."""
+    from engine import vocabulary
+
     if not isinstance(m, dict):
         return m
-    if m.get("value") is None:
-        return f"N/A ({m.get('reason', '')})"
-    return f"{m.get('value')} ({m.get('numerator')} / {m.get('denominator')})"
+    try:
+        return vocabulary.metric_text(name, m)
+    except (TypeError, ValueError):
+        return f"{m.get('value')} ({m.get('numerator')} / {m.get('denominator')})"
 
 
 def _unusable(obj: Any) -> list[list[str]]:

@@ -115,7 +115,7 @@ def test_forged_verdict_with_rehashed_manifest_is_named(claimed, tmp_path, capsy
     out = capsys.readouterr().out.splitlines()
     assert "DIFFERENT final: comment c2: verdict: stored 'edited', recomputed 'untouched'" in out
     assert any(
-        line.startswith("DIFFERENT final: metric attribution_rate: stored '1.0 (3 / 3)'")
+        line.startswith("DIFFERENT final: metric attribution_rate: stored '100% (3 of 3)'")
         for line in out
     )
     assert any("same engine" in line for line in out)
