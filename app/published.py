@@ -146,7 +146,7 @@ class PublishedView(QWidget):
                 e.document_title + (" (scripted)" if e.scripted else ""),
                 e.status,
                 sig_text,
-                ("TAMPERED: " if e.tampered else "") + e.verification,
+                e.verification,
             ]
             tips = list(cells)
             for name in METRIC_NAMES:

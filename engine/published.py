@@ -245,10 +245,11 @@ def export(dest: str | os.PathLike[str], folder: str | os.PathLike[str] | None =
 
 _CSS = """
 body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1c1c1c;margin:0;
-background:#f6f6f4}main{max-width:90em;margin:0 auto;padding:1.5em}h1{font-size:1.6em}
+background:#f6f6f4}main{margin:0 auto;padding:1em 1.5em}h1{font-size:1.6em}
+table{font-size:.92em}
 table{border-collapse:collapse;width:100%;background:#fff}th,td{border:1px solid #ddd;
 padding:.45em .6em;text-align:left;vertical-align:top}th{background:#eeeeea}
-td.num{white-space:nowrap}.muted{color:#555;font-size:.9em}.na{color:#7a4b00}
+td.num,code{white-space:nowrap}.muted{color:#555;font-size:.9em}.na{color:#7a4b00}
 .tampered{background:#fbe3e1;color:#7a1d14;font-weight:700}.signed{color:#1e5e27}
 .bad{color:#7a1d14;font-weight:700}.scripted{color:#3b2a73}
 """
@@ -317,8 +318,11 @@ def render_index(runs: list[PublishedEntry]) -> str:
             if not isinstance(m, dict):
                 out.append("<td class='na'>not recorded</td>")
             elif m.get("value") is None:
+                reason = vocabulary.metric_reason(m)
+                short = reason if len(reason) <= 40 else reason[:38] + "\u2026"
                 out.append(
-                    f"<td class='na'>N/A<div class='muted'>{_e(vocabulary.metric_reason(m))}</div></td>"
+                    f"<td class='na' title='{_e(reason)}'>N/A"
+                    f"<div class='muted'>{_e(short)}</div></td>"
                 )
             else:
                 frac = vocabulary.metric_fraction(name, m)
@@ -327,11 +331,13 @@ def render_index(runs: list[PublishedEntry]) -> str:
                     + (f"<div class='muted'>{_e(frac)}</div>" if frac else "")
                     + "</td>"
                 )
-        check = ("TAMPERED. " if e.tampered else "") + e.verification
+        check = e.verification
+        if not e.tampered and check.startswith("Every verdict and metric re-derives"):
+            check = "\u2714 every figure re-derived"
         url = _file_url(e.bundle)
         bundle = f"<a href='{_e(url)}'>{_e(Path(e.bundle).name)}</a>" if url else _e(e.bundle)
         out.append(
-            f"<td>{sig_cell}</td><td>{_e(check)}</td><td>{bundle}"
+            f"<td>{sig_cell}</td><td title='{_e(e.verification)}'>{_e(check)}</td><td>{bundle}"
             f"<div class='muted'>{_e(e.run_id)}</div></td></tr>"
         )
     if not runs:
