@@ -555,20 +555,23 @@ def _clip_sentences(
     )
 
 
-def _without_context(text: str, rs: int, re_: int, prefix: str, suffix: str) -> tuple[int, int]:
+def _without_context(
+    text: str, rs: int, re_: int, quote: str, prefix: str, suffix: str
+) -> tuple[int, int]:
     """The region ``[rs, re_)`` the diff put in a span's place, less any of the span's own
     surroundings the diff re-inserted there (it may delete "quote.This" and insert "This"):
-    cut where the head of ``suffix`` (12 characters) starts inside it, and after the tail of
-    ``prefix`` ending inside it."""
+    cut where the head of ``suffix`` (12 characters) last starts inside it, and after the
+    first end of the tail of ``prefix`` inside it. A head or tail the quote itself contains
+    says nothing about where the quote ends, and cuts nothing."""
     k = 12
     head = suffix[:k]
-    if len(head.strip()) >= 4:
-        j = text.find(head, rs, re_ + len(head))
-        if 0 <= j < re_:
+    if len(head.strip()) >= 4 and head not in quote:
+        j = text.rfind(head, rs, re_ + len(head))
+        if rs <= j < re_:
             re_ = j
     tail = prefix[-k:]
-    if len(tail.strip()) >= 4 and rs < re_:
-        j = text.rfind(tail, max(0, rs - len(tail)), re_)
+    if len(tail.strip()) >= 4 and tail not in quote and rs < re_:
+        j = text.find(tail, max(0, rs - len(tail) + 1), re_)
         if j >= 0 and rs < j + len(tail) <= re_:
             rs = j + len(tail)
     return rs, max(rs, re_)
@@ -891,7 +894,7 @@ class _Reanchor:
         answer."""
         t2 = self.t2
         L = e - s
-        rs, re_ = _trim(t2, *_without_context(t2, ms, me, prefix, suffix))
+        rs, re_ = _trim(t2, *_without_context(t2, ms, me, quote, prefix, suffix))
         region = t2[rs:re_]
         quote_has_alnum = _has_alnum(quote)
         leftover = not region or (quote_has_alnum and not _has_alnum(region) and len(region) <= 3)
