@@ -83,6 +83,7 @@ from engine.bundle_schema import FORMAT_V1, FORMAT_V2, FORMATS, check_file
 from engine.models import Claim, ClaimItem, ClaimReport, Comment, Metric
 from engine.rederive import engine_identity
 from engine.scorecard import METHOD_WORDS, METRIC_LABELS, VERDICT_LABELS, render_scorecard
+from engine.vocabulary import DOCUMENT_KINDS, DocumentKind, one_of
 
 __all__ = [
     "FORMAT",
@@ -465,7 +466,7 @@ class BundleVersion:
     summary: str
     source: str
     html: str
-    kind: str
+    kind: DocumentKind
 
     def to_version(self) -> Any:
         """``engine.scoring.Version`` of this version (for re-anchoring or re-scoring)."""
@@ -662,7 +663,8 @@ def open_bundle(path: str | os.PathLike[str]) -> Bundle:
             return default
         return obj
 
-    kind = str(manifest.get("document_kind", "html"))
+    # An unknown kind is a shape problem reported above; the text then reads as HTML.
+    kind = one_of(manifest.get("document_kind", "html"), DOCUMENT_KINDS) or "html"
     versions = []
     for entry in manifest.get("versions") or []:
         if not isinstance(entry, dict):

@@ -14,6 +14,7 @@ import os
 
 from engine.encoding import decode_html, decode_text
 from engine.safe_io import BoundedInputError, read_regular_file
+from engine.vocabulary import DocumentKind
 
 __all__ = ["TEXT_EXTENSIONS", "DocumentError", "document_title", "read_document"]
 
@@ -39,7 +40,7 @@ class DocumentError(Exception):
         super().__init__(f"{self.path}: {problem}")
 
 
-def read_document(path: str | os.PathLike) -> tuple[str, str]:
+def read_document(path: str | os.PathLike) -> tuple[DocumentKind, str]:
     """Read a document file: ``(kind, content)``.
 
     ``kind`` is ``"text"`` for the extensions in :data:`TEXT_EXTENSIONS` (case-insensitive)

@@ -31,6 +31,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from engine.models import STALE_ANCHOR_MESSAGE, VERIFICATION_MESSAGE
+from engine.vocabulary import RunStatus
 
 
 @dataclass(frozen=True)
@@ -304,7 +305,7 @@ class RunFinished(RunEvent):
     ``reason``: why it stopped, in words (round limit, convergence, cancel...).
     ``metrics``: as in ``VerdictsComputed``. ``bundle``: the bundle folder path."""
 
-    status: str
+    status: RunStatus
     reason: str
     bundle: str
     metrics: dict[str, dict[str, Any]]

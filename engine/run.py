@@ -92,6 +92,7 @@ from engine.models import (
     VerdictRecord,
 )
 from engine.redact import known_secrets, redact, redact_json
+from engine.vocabulary import RunStatus
 from engine.workspace import DocumentRow, VersionRow, Workspace, default_home, now_iso
 
 if TYPE_CHECKING:
@@ -156,7 +157,7 @@ class RunOutcome:
     ``bundle``: the bundle folder (None only if even writing it failed)."""
 
     run_id: str
-    status: str
+    status: RunStatus
     reason: str
     bundle: Path | None
     metrics: dict[str, dict[str, Any]]
@@ -370,7 +371,7 @@ class ReviewRun:
         self.converged_at: int | None = None
         self.last_report: ClaimReport | None = None
         self.stop_reason = ""
-        self.status = "completed"
+        self.status: RunStatus = "completed"
         self.reason = ""
         self.task_cancelled = False
         self.stale_ids: set[str] = set()
@@ -415,7 +416,7 @@ class ReviewRun:
             raise asyncio.CancelledError()
         return outcome
 
-    def _end(self, status: str, reason: str) -> None:
+    def _end(self, status: RunStatus, reason: str) -> None:
         self.status, self.reason = status, reason
 
     # -- phase 1: prepare -------------------------------------------------------------------

@@ -36,6 +36,7 @@ from engine.models import (
     VerdictRecord,
 )
 from engine.normalize import lookalike_only, normalize
+from engine.vocabulary import DocumentKind
 
 CLAIM_AGREES = {
     "addressed": ("edited", "deleted"),
@@ -54,13 +55,15 @@ class Version:
     """
 
     raw: str
-    kind: str
+    kind: DocumentKind
     version_id: str
     text: str
     _extraction: Any = field(default=None, repr=False)
 
     @classmethod
-    def from_source(cls, raw: str | bytes, kind: str = "html", version_id: str = "v1") -> Version:
+    def from_source(
+        cls, raw: str | bytes, kind: DocumentKind = "html", version_id: str = "v1"
+    ) -> Version:
         """Build from markup or text. ``kind`` is "html" or "text". Raises ValueError on
         an unknown kind."""
         from engine import encoding, html_text

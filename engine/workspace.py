@@ -41,6 +41,7 @@ from typing import Any
 
 from engine.models import Comment, Reply
 from engine.redact import redact, redact_json
+from engine.vocabulary import DocumentKind, RunStatus
 
 DB_NAME = "workspace.sqlite3"
 APP_NAME = "agent-review-loop"
@@ -136,7 +137,7 @@ class VersionRow:
 class DocumentRow:
     id: str
     title: str
-    kind: str
+    kind: DocumentKind
     created_at: str
 
 
@@ -146,7 +147,7 @@ class RunRow:
     document_id: str
     model: str
     base_url: str
-    status: str
+    status: RunStatus
     reason: str
     bundle: str
     started_at: str
