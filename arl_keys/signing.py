@@ -6,13 +6,18 @@ works the key lives in memory for this session only (``where == "session"``, ``n
 so plainly): bundles are still signed, but the next session signs with another key, so
 nobody can learn to trust its fingerprint. Keyring calls can block: GUI code runs this in a
 worker thread.
+
+``ARL_SIGNING_KEY_FILE`` names a file holding the key (base64 of the 32 bytes) instead:
+for release builds of the shipped example bundles, or CI (``where == "file"``).
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 import keyring
@@ -37,7 +42,7 @@ class SigningKey:
     ``fingerprint``; ``note``: a plain sentence when the key is session-only ("" else)."""
 
     material: bytes
-    where: Literal["keyring", "session"]
+    where: Literal["keyring", "session", "file"]
     fingerprint: str
     note: str = ""
 
@@ -49,6 +54,10 @@ def signing_key() -> SigningKey:
     """The signing key, created and stored on first use. Never raises for a missing or
     broken keyring (falls back to a session key)."""
     global _session
+    path = os.environ.get("ARL_SIGNING_KEY_FILE")
+    if path:
+        material = load_key_file(Path(path))
+        return SigningKey(material, "file", signing.key_fingerprint(material), f"from {path}")
     try:
         stored = keyring.get_password(SERVICE, ACCOUNT)
     except _FAILURES:
@@ -72,3 +81,23 @@ def signing_key() -> SigningKey:
     if _session is None:
         _session = signing.new_private_key()
     return SigningKey(_session, "session", signing.key_fingerprint(_session), SESSION_NOTE)
+
+
+def load_key_file(path: Path) -> bytes:
+    """The key in ``path`` (base64 of 32 bytes). Raises ValueError naming the file."""
+    try:
+        text = path.read_text(encoding="ascii").strip()
+        material = base64.b64decode(text, validate=True)
+        signing.public_key(material)
+    except (OSError, UnicodeDecodeError, binascii.Error, ValueError) as exc:
+        raise ValueError(f"{path}: not a signing key file ({exc})") from None
+    return material
+
+
+def write_key_file(path: Path) -> str:
+    """Create a new key in ``path`` (mode 0600, refused if it exists); its fingerprint."""
+    material = signing.new_private_key()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as fh:
+        fh.write(base64.b64encode(material).decode("ascii") + "\n")
+    return signing.key_fingerprint(material)

@@ -6,7 +6,8 @@ rewrites a sentence nobody commented on, and meets a comment made on an older dr
 real engine runs the real loop over HTTP and scores it, so every verdict and metric in the
 bundle is the engine's own; the manifest and every view say the run is scripted.
 
-Run: ``uv run python tools/make_demo_bundle.py`` (replaces ``resources/demo/``).
+Run: ``ARL_SIGNING_KEY_FILE=KEY uv run python tools/make_demo_bundle.py`` (replaces
+``resources/demo/``; signed with the shipped bundles' key named in its README).
 """
 
 from __future__ import annotations
@@ -129,6 +130,20 @@ def comments(text: str) -> list[dict]:
     return out
 
 
+def _signing_key() -> bytes | None:
+    """The shipped bundles' key from ``ARL_SIGNING_KEY_FILE`` (its fingerprint is named in
+    resources/demo/README.md); unsigned, with a warning, without it."""
+    import os
+
+    path = os.environ.get("ARL_SIGNING_KEY_FILE")
+    if not path:
+        print("warning: ARL_SIGNING_KEY_FILE not set: the demo bundle is unsigned")
+        return None
+    from arl_keys.signing import load_key_file
+
+    return load_key_file(Path(path))
+
+
 async def main() -> Path:
     with tempfile.TemporaryDirectory() as tmp:
         ws = Workspace(Path(tmp) / "ws.sqlite3")
@@ -141,7 +156,13 @@ async def main() -> Path:
                 base_url=srv.base_url, model=srv.model, api_key=None, request_timeout=10
             )
             outcome = await run_review(
-                ws, doc, cfg, rounds=2, out_dir=Path(tmp) / "out", scripted=True
+                ws,
+                doc,
+                cfg,
+                rounds=2,
+                out_dir=Path(tmp) / "out",
+                scripted=True,
+                signing_key=_signing_key(),
             )
         if OUT.exists():
             shutil.rmtree(OUT)

@@ -78,3 +78,20 @@ def test_no_sign_and_no_keyring(inputs, tmp_path, capsys, monkeypatch):  # noqa:
     assert verify_bundle(_last(out)["bundle"]).signature.state == "signed"
     res = verify_bundle(_last(unsigned)["bundle"])
     assert res.ok and res.signature.state == "unsigned" and "Signing" not in unsigned
+
+
+def test_a_key_file_signs_release_bundles(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from engine import signing
+
+    path = Path(tmp_path / "release.key")
+    fp = key_store.write_key_file(path)
+    assert (path.stat().st_mode & 0o777) == 0o600
+    monkeypatch.setenv("ARL_SIGNING_KEY_FILE", str(path))
+    key = key_store.signing_key()
+    assert key.where == "file" and key.fingerprint == fp
+    assert signing.key_fingerprint(key.material) == fp
+    path.write_text("not a key")
+    with pytest.raises(ValueError, match="not a signing key file"):
+        key_store.signing_key()
