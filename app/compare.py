@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import present
-from app.bundledata import BundleData, BundleError, load_bundle
+from app.bundledata import BundleData, BundleError, load_bundle, start_checks
 from app.docview import STYLES
 
 
@@ -120,19 +120,28 @@ class CompareView(QWidget):
             self.message.emit(f"Bundle {which.upper()} cannot be opened: {exc}")
             return False
         setattr(self, which, data)
-        label = self.label_a if which == "a" else self.label_b
-        warn = (
-            " <b style='color:#B24000'>\u26a0 fails its integrity check</b>"
-            if data.tampered
-            else ""
-        )
-        label.setText(
-            f"<b>{html.escape(data.model)}</b> \u2014 {html.escape(data.title)} "
-            f"({html.escape(data.status)}){warn}<br><small>{html.escape(str(path))}"
-            f"</small>"
+        self._label(which, data, path)
+        start_checks(
+            data, lambda _r: getattr(self, which) is data and self._label(which, data, path)
         )
         self.refresh()
         return True
+
+    def _label(self, which: str, data: BundleData, path: Path) -> None:
+        """The bundle's name with its checks: TAMPERED, signature, older format."""
+        label = self.label_a if which == "a" else self.label_b
+        warn = (
+            " <b style='color:#B24000'>\u26a0 TAMPERED: fails its checks</b>"
+            if data.untrustworthy
+            else ""
+        )
+        sig = f" \u2014 {html.escape(data.signature.line())}" if data.signature is not None else ""
+        old = f" \u2014 older format {html.escape(data.format)}" if data.old_format else ""
+        label.setText(
+            f"<b>{html.escape(data.model)}</b> \u2014 {html.escape(data.title)} "
+            f"({html.escape(data.status)}){warn}<br><small>{html.escape(str(path))}{sig}{old}"
+            f"</small>"
+        )
 
     def refresh(self) -> None:
         a, b = self.a, self.b
