@@ -135,6 +135,19 @@ class WorkspaceTools:
         self.resolved: dict[str, str] = {}
         self.replied: dict[str, list[str]] = {}
         self.pushed: list[Any] = []
+        self._given_size: int | None = None  # bytes of the version the run started from
+
+    def _bundle_refusal(self, content: str) -> str | None:
+        """Why this push would not fit the run's evidence bundle (the limits the bundle
+        reader applies, ``engine.bundle_archive.push_refusal``), or None."""
+        from engine.bundle_archive import push_refusal, stored_size
+
+        doc = self.ws.document(self.document_id)
+        kind = doc.kind
+        if self._given_size is None:
+            self._given_size = stored_size(self.ws.head(self.document_id).raw, kind)
+        so_far = self._given_size + sum(stored_size(r.raw, kind) for r in self.pushed)
+        return push_refusal(content, kind, so_far)
 
     def document_chars(self) -> int:
         """Characters of the document's latest version."""
@@ -308,6 +321,9 @@ class WorkspaceTools:
                 False,
                 f"error: content is {len(content)} characters, over the limit of {MAX_PUSH_CHARS}",
             )
+        refusal = self._bundle_refusal(content)
+        if refusal is not None:
+            return ToolOutcome("push_version", slim, False, f"error: {refusal}")
         if not isinstance(summary, str):
             summary = ""
         row = self.ws.push_version(

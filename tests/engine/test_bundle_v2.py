@@ -341,3 +341,24 @@ def test_push_refusal_names_the_limit(monkeypatch):
     msg = push_refusal("x" * 600, "html", 0)
     assert msg is not None and "1,000 bytes" in msg
     assert stored_size("a&b", "text") > stored_size("a&b", "html")
+
+
+def test_a_push_over_the_bundle_limits_is_refused_to_the_model(tmp_path, monkeypatch):
+    import engine.bundle_archive as archive
+    from engine.agent.tools import WorkspaceTools
+    from engine.workspace import Workspace
+
+    ws = Workspace(tmp_path / "ws.db")
+    doc, v1 = ws.create_document("Memo", "<p>" + "a" * 300 + "</p>", "html")
+    tools = WorkspaceTools(ws, doc, [])
+    monkeypatch.setattr(archive, "MAX_DOCUMENTS_BYTES", 1_000)
+    big = tools.dispatch(
+        "push_version",
+        json.dumps({"base_version_id": "v1", "content": "<p>" + "b" * 400 + "</p>"}),
+    )
+    assert not big.ok and "over the limit of 1,000 bytes" in big.result
+    small = tools.dispatch(
+        "push_version", json.dumps({"base_version_id": "v1", "content": "<p>b</p>"})
+    )
+    assert small.ok
+    ws.close()
