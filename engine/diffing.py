@@ -42,7 +42,9 @@ import bisect
 import re
 from array import array
 from collections import Counter
+from collections.abc import Iterator, Sequence, Set as AbstractSet
 from dataclasses import dataclass
+from typing import Any
 
 from diff_match_patch import diff_match_patch
 
@@ -61,6 +63,10 @@ _SNAP = 4096
 """Characters searched back (and forward) for the sentence boundary where the common
 prefix (suffix) is cut."""
 _CHUNK_RE = re.compile(rf"[^\n{_T}]*(?:[{_T}]+[{_C}]*[ \t\u3000]*\n?|\n)|[^\n{_T}]+")
+
+
+_Hunk = tuple[int, int, int, int]
+"""v1 chunks ``[i0, i1)`` against v2 chunks ``[j0, j1)``."""
 
 
 @dataclass(frozen=True)
@@ -110,7 +116,7 @@ _ASCII_WORD_RE = re.compile(
 _uax29 = None
 
 
-def _uax29_re():
+def _uax29_re() -> Any:
     global _uax29
     if _uax29 is None:
         import regex  # lazy: only texts with non-ASCII characters need it
@@ -197,7 +203,7 @@ class _CountedDmp(diff_match_patch):
         self.budget.left -= min(self.budget.per_call, self.budget.left) - self.call_left
         return out
 
-    def diff_bisect(self, text1, text2, deadline):
+    def diff_bisect(self, text1: str, text2: str, deadline: float) -> list[tuple[int, str]]:
         n1, n2 = len(text1), len(text2)
         max_d = (n1 + n2 + 1) // 2
         v_offset = max_d
@@ -313,7 +319,7 @@ def _common_suffix(sa: str, i0: int, i1: int, sb: str, j0: int, j1: int) -> int:
     return lo
 
 
-def _lis(seq) -> list[int]:
+def _lis(seq: Sequence[int]) -> list[int]:
     """Indices of a longest strictly increasing subsequence of ``seq``: patience sorting,
     O(n log n)."""
     tails: list[int] = []  # last value of the best run of each length
@@ -388,7 +394,7 @@ class _Pairs:
     def __init__(self, ia: array, jb: array, keep: list[int]) -> None:
         self.ia, self.jb, self.keep = ia, jb, keep
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[tuple[int, int]]:
         ia, jb = self.ia, self.jb
         return ((ia[k], jb[k]) for k in self.keep)
 
@@ -396,7 +402,7 @@ class _Pairs:
         return bool(self.keep)
 
 
-def _worth_aligning(A: str, B: str, blank) -> bool:
+def _worth_aligning(A: str, B: str, blank: AbstractSet[str]) -> bool:
     """Whether a gap with no anchor shares enough to be aligned token by token: at least a
     third of the shorter side's non-blank tokens occur on the other side (counted with
     multiplicity). Below that the alignment would be scattered common words that semantic
@@ -564,7 +570,9 @@ class _Differ:
             self._hunk(i0, i1, j0, j1, ta, tb, sta, stb, moved_a, moved_b)
             self.emit(EQUAL, equal_after[h])
 
-    def _find_moves(self, hunks, ta, tb, sta, stb) -> tuple[set[int], set[int]]:
+    def _find_moves(
+        self, hunks: list[_Hunk], ta: _Chunks, tb: _Chunks, sta: array, stb: array
+    ) -> tuple[set[int], set[int]]:
         """Sentences deleted in one hunk and inserted, the same, in another hunk: moved.
 
         A sentence deleted and inserted within one hunk (only its spaces or its line break
@@ -625,7 +633,19 @@ class _Differ:
         self.moved_tokens_b.extend(sorted((stb[j], stb[j + 1]) for j in moved_b))
         return moved_a, moved_b
 
-    def _hunk(self, i0, i1, j0, j1, ta, tb, sta, stb, moved_a, moved_b) -> None:
+    def _hunk(
+        self,
+        i0: int,
+        i1: int,
+        j0: int,
+        j1: int,
+        ta: _Chunks,
+        tb: _Chunks,
+        sta: array,
+        stb: array,
+        moved_a: set[int],
+        moved_b: set[int],
+    ) -> None:
         a, b = self.a, self.b
         cuts_a = [i for i in range(i0, i1) if i in moved_a] if moved_a else []
         cuts_b = [j for j in range(j0, j1) if j in moved_b] if moved_b else []
@@ -673,7 +693,9 @@ class _Differ:
                     db += room
                 n -= room
 
-    def _sentence_groups(self, ta, i0, i1, tb, j0, j1):
+    def _sentence_groups(
+        self, ta: _Chunks, i0: int, i1: int, tb: _Chunks, j0: int, j1: int
+    ) -> list[_Hunk]:
         """Split a hunk (v1 sentences ``[i0, i1)``, v2 sentences ``[j0, j1)``) into groups
         ``(i0, i1, j0, j1)`` of sentences that correspond, so that each is word-diffed on
         its own and no change spreads into a neighbouring sentence.
@@ -696,7 +718,9 @@ class _Differ:
                 todo.extend(reversed(parts))  # a part's own unique words may cut it again
         return out
 
-    def _cut_group(self, ta, tb, i0, i1, j0, j1):
+    def _cut_group(
+        self, ta: _Chunks, tb: _Chunks, i0: int, i1: int, j0: int, j1: int
+    ) -> list[_Hunk]:
         if i1 - i0 <= 1 or j1 - j0 <= 1:
             return [(i0, i1, j0, j1)]
         codes_a, sent_a = self._sentence_codes(ta, i0, i1)
@@ -713,7 +737,7 @@ class _Differ:
         groups.append((gi, i1, gj, j1))
         return groups
 
-    def _sentence_codes(self, tokens, i0, i1) -> tuple[str, list[int]]:
+    def _sentence_codes(self, tokens: _Chunks, i0: int, i1: int) -> tuple[str, list[int]]:
         codes, sent = [], []
         cache = self._sentence_words
         for i in range(i0, i1):
@@ -726,15 +750,23 @@ class _Differ:
             sent.extend([i] * len(hit[1]))
         return "".join(codes), sent
 
-    def _group_words(self, tokens, i0, i1):
+    def _group_words(self, tokens: _Chunks, i0: int, i1: int) -> tuple[list[str], str] | None:
         """Word tokens and codes of sentences ``[i0, i1)``, if all were tokenised already."""
         cache = self._sentence_words
         hits = [cache.get((id(tokens), i)) for i in range(i0, i1)]
         if not hits or None in hits:
             return None
-        return [w for h in hits for w in h[0]], "".join(h[1] for h in hits)
+        found = [h for h in hits if h is not None]
+        return [w for h in found for w in h[0]], "".join(h[1] for h in found)
 
-    def _words(self, x: str, y: str, ax: int, by: int, tokens=None) -> None:
+    def _words(
+        self,
+        x: str,
+        y: str,
+        ax: int,
+        by: int,
+        tokens: tuple[list[str], str, list[str], str] | None = None,
+    ) -> None:
         """Word-level diff of one hunk (v1 text ``x`` at ``ax``, v2 text ``y`` at ``by``);
         ``tokens``: ``(tx, sx, ty, sy)``, their word tokens and codes, when known."""
         if not x or not y:
@@ -827,7 +859,9 @@ WARP_CELLS = 400
 _WORDISH = re.compile(r"\w+")
 
 
-def _warp_groups(ta, tb, i0, i1, j0, j1) -> list[tuple[int, int, int, int]]:
+def _warp_groups(
+    ta: _Chunks, tb: _Chunks, i0: int, i1: int, j0: int, j1: int
+) -> list[tuple[int, int, int, int]]:
     """Split a group of sentences that no shared unique word could cut.
 
     A monotone warping path (dynamic time warping) through the sentence grid maximising
@@ -924,7 +958,9 @@ def _starts(tokens: list[str], base: int) -> list[int]:
     return out
 
 
-def _without(tokens: list[str], i0: int, i1: int, cuts: list[int]) -> tuple[str, list]:
+def _without(
+    tokens: _Chunks, i0: int, i1: int, cuts: list[int]
+) -> tuple[str, list[tuple[int, int]]]:
     """Tokens ``[i0, i1)`` joined without the ``cuts``; and each cut as (position in the
     joined text, length)."""
     parts: list[str] = []
@@ -1244,7 +1280,9 @@ class TextDiff:
         return self.a == self.b
 
     @staticmethod
-    def _op_holding(i: int, ks: list[int], starts: list[int], ends: list[int]) -> int | None:
+    def _op_holding(
+        i: int, ks: Sequence[int], starts: Sequence[int], ends: Sequence[int]
+    ) -> int | None:
         """Index of the op among ``ks`` (their starts ascending in ``starts``) whose
         ``[start, end)`` holds character ``i``."""
         j = bisect.bisect_right(starts, i) - 1
