@@ -2,8 +2,9 @@
 
 One concern per module:
 
-- ``engine.agent.client``: ``AgentConfig``, ``ModelClient`` (HTTP, retries, limits),
-  ``Usage`` (token accounting), ``Trace``, ``AgentError`` and friends.
+- ``engine.agent.client``: ``ModelClient`` (HTTP, retries, limits, the whole-call
+  deadline); ``engine.agent.config``: ``AgentConfig``, ``AgentError`` and friends,
+  ``Usage`` (token accounting), ``Trace``.
 - ``engine.agent.tools``: the five tools over the workspace (``TOOLS``,
   ``WorkspaceTools``).
 - ``engine.agent.revision``: the conversation (``RevisionAgent.work_round`` with its
@@ -11,7 +12,10 @@ One concern per module:
 - ``engine.agent.notools``: the no-tools mode (``NoToolsAgent``): one plain request per
   round, the program does the tool work.
 - ``engine.agent.modes``: ``make_agent`` picks the agent for ``tools``/``no-tools``/``auto``.
-- ``engine.agent.wire``: reading what servers really send (quirks repaired, JSON bounded).
+- ``engine.agent.wire``: reading what servers really send (quirks repaired);
+  ``engine.agent.jsonsafe``: bounded JSON (huge integers, deep nesting).
+- ``engine.agent.report``: the report's prompt, schema, response formats and
+  ``parse_report``.
 - ``engine.agent.capabilities``: what an endpoint + model can do, remembered.
 
 The names below are re-exported so ``from engine.agent import X`` keeps working.
