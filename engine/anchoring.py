@@ -3,6 +3,11 @@
 Everything here works in code points on body ``textContent`` strings; ``engine.utf16``
 converts the contract's UTF-16 offsets before they arrive.
 
+Why this module is long: locating and re-anchoring are one algorithm whose steps share
+the same state (the pair's texts, the diff, the change index, the span's estimated place)
+and are tried in an order that decides verdicts; split across modules, that order and its
+bounds would no longer be readable in one place (docs/engine.md walks through it).
+
 Locating in v1 (docs/verdicts.md, step 1): the stored offsets are used when the text there
 equals the quote, exactly or after folding (see engine.normalize; whitespace removed: a
 selection across ``<br>`` captures a space that ``textContent`` lacks) *and* no other
