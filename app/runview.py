@@ -34,6 +34,7 @@ from engine import events as ev
 
 ICONS = {
     "RunStarted": "\u2139",
+    "RunRecovered": "\u267b",
     "RoundStarted": "\u25b6",
     "ModelCalled": "\u2601",
     "ToolCalled": "\u2692",

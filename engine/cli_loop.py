@@ -228,7 +228,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     finished: dict[str, Any] = {}
 
     def on_event(ev: RunEvent) -> None:
-        if isinstance(ev, (RunFinished, RunFailed)):
+        if isinstance(ev, (RunFinished, RunFailed)):  # this run's end (not a RunRecovered)
             finished["event"] = ev
         print(ev.describe(), file=out, flush=True)
 

@@ -9,6 +9,9 @@ dataclasses at each step, on the event loop's thread, in this order::
     ... more rounds ...
     RunFinished (status "completed" or "cancelled")  |  RunFailed
 
+``RunRecovered`` (an earlier, interrupted run finished from the workspace) may come before
+``RunStarted``; its ``run_id`` is that earlier run's.
+
 Every event has:
 
 - ``run_id``: the workspace run id (str);
@@ -328,6 +331,21 @@ class RunFailed(RunEvent):
         return f"Run failed: {self.reason.rstrip('. ')}.{where}"
 
 
+@dataclass(frozen=True)
+class RunRecovered(RunEvent):
+    """Before a new run starts: an earlier run of the workspace whose process died
+    (killed, power lost) was finished from the workspace — recorded ``failed`` with
+    ``reason`` ("interrupted: ...") and its evidence bundle written (``bundle``; "" when none
+    could be). ``run_id`` is that earlier run's id."""
+
+    reason: str
+    bundle: str = ""
+
+    def describe(self) -> str:
+        where = f" Evidence bundle: {self.bundle}" if self.bundle else ""
+        return f"An earlier run ({self.run_id}) was {self.reason}.{where}"
+
+
 EVENT_TYPES: dict[str, type[RunEvent]] = {
     cls.__name__: cls
     for cls in (
@@ -345,6 +363,7 @@ EVENT_TYPES: dict[str, type[RunEvent]] = {
         RoundFinished,
         RunFinished,
         RunFailed,
+        RunRecovered,
     )
 }
 

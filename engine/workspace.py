@@ -27,8 +27,10 @@ thread (``loop.run_in_executor``) as well as from the event loop's thread.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import socket
 import sqlite3
 import threading
 import uuid
@@ -65,14 +67,28 @@ CREATE TABLE IF NOT EXISTS replies (
 CREATE TABLE IF NOT EXISTS runs (
     id TEXT PRIMARY KEY, document_id TEXT NOT NULL, model TEXT NOT NULL, base_url TEXT NOT NULL,
     status TEXT NOT NULL, reason TEXT NOT NULL DEFAULT '', bundle TEXT NOT NULL DEFAULT '',
-    started_at TEXT NOT NULL, finished_at TEXT);
+    started_at TEXT NOT NULL, finished_at TEXT,
+    pid INTEGER, host TEXT NOT NULL DEFAULT '', checkpoint TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS events (
     seq INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL, type TEXT NOT NULL,
     data TEXT NOT NULL, created_at TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS events_run ON events(run_id, seq);
 CREATE INDEX IF NOT EXISTS replies_comment ON replies(document_id, comment_id, seq);
 """
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
+"""The layout version this code writes (``meta`` key ``schema``). 1: the first layout;
+2: runs record the process (``pid``, ``host``) and a ``checkpoint`` (the run's state after
+each phase), so the next start can finish a run whose process died."""
+
+# How to bring an older layout up to date, one step per version (a transaction each).
+_MIGRATIONS: dict[str, list[str]] = {
+    "1": [
+        "ALTER TABLE runs ADD COLUMN pid INTEGER",
+        "ALTER TABLE runs ADD COLUMN host TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE runs ADD COLUMN checkpoint TEXT NOT NULL DEFAULT ''",
+    ],
+}
+_OUR_TABLES = {"meta", "documents", "versions", "comments", "replies", "runs", "events"}
 
 
 class WorkspaceError(RuntimeError):
@@ -96,8 +112,44 @@ class UnknownDocument(WorkspaceError):
     pass
 
 
+class WorkspaceFull(WorkspaceError):
+    """The disk (or the quota) holding the workspace is full: nothing of the failed write
+    was kept; what was committed before is intact."""
+
+
+class ForeignWorkspace(WorkspaceError):
+    """The file is not a workspace this version can use (not SQLite, another program's
+    database, or a newer layout). The file was not changed."""
+
+
 class UnknownComment(WorkspaceError):
     pass
+
+
+def _as_workspace_error(exc: BaseException, context: str) -> WorkspaceError:
+    """A plain one-line error for an SQLite or OS failure; a full disk says so."""
+    text = str(exc)
+    full = (
+        (isinstance(exc, OSError) and exc.errno == errno.ENOSPC)
+        or "database or disk is full" in text
+        or "SQLITE_FULL" in text
+    )
+    if full:
+        return WorkspaceFull(
+            f"the disk holding the workspace {context.rsplit(' ', 1)[-1]} is full; "
+            "free some space (nothing committed before was lost)"
+        )
+    return WorkspaceError(f"{context}: {text}")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
 
 
 def now_iso() -> str:
@@ -163,21 +215,84 @@ class Workspace:
 
     def __init__(self, path: str | os.PathLike[str] | None = None):
         self.path = Path(path) if path is not None else default_path()
+        existed = self.path.is_file() and self.path.stat().st_size > 0
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(
                 str(self.path), isolation_level=None, check_same_thread=False, timeout=10.0
             )
+        except (OSError, sqlite3.Error) as exc:
+            raise WorkspaceError(f"cannot open the workspace {self.path}: {exc}") from exc
+        self._lock = threading.RLock()
+        try:
+            version = self._schema_of_existing() if existed else None
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA foreign_keys=ON")
+            if version is not None and version != SCHEMA_VERSION:
+                self._migrate(version)
             self._db.executescript(_SCHEMA)
             self._db.execute(
                 "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?)", (SCHEMA_VERSION,)
             )
+        except WorkspaceError:
+            self._db.close()
+            raise
         except (OSError, sqlite3.Error) as exc:
-            raise WorkspaceError(f"cannot open the workspace {self.path}: {exc}") from exc
-        self._lock = threading.RLock()
+            self._db.close()
+            raise _as_workspace_error(exc, f"cannot open the workspace {self.path}") from exc
+
+    def _schema_of_existing(self) -> str | None:
+        """The layout version of an existing file, read without writing anything. None: an
+        empty database (set up as new). Raises ForeignWorkspace (file untouched)."""
+        try:
+            tables = {
+                r[0]
+                for r in self._db.execute(
+                    "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'"
+                )
+            }
+        except sqlite3.DatabaseError as exc:
+            raise ForeignWorkspace(
+                f"{self.path} is not a workspace: it is not an SQLite database ({exc}); "
+                "nothing was changed"
+            ) from exc
+        if not tables:
+            return None
+        version = None
+        if "meta" in tables:
+            row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            version = row[0] if row else None
+        if version is None or not tables <= _OUR_TABLES:
+            names = ", ".join(sorted(tables)[:6])
+            raise ForeignWorkspace(
+                f"{self.path} is not a workspace of this program (an SQLite database with "
+                f"the tables {names}); nothing was changed"
+            )
+        if version != SCHEMA_VERSION and version not in _MIGRATIONS:
+            raise ForeignWorkspace(
+                f"{self.path} has workspace schema {version!r}, which this version cannot "
+                f"read (it reads {', '.join(sorted(_MIGRATIONS))} and {SCHEMA_VERSION}); "
+                "use the program version that wrote it; nothing was changed"
+            )
+        return str(version)
+
+    def _migrate(self, version: str) -> None:
+        """Bring the layout from ``version`` up to ``SCHEMA_VERSION``, one transaction per
+        step; a failed step leaves the file at the previous version."""
+        while version != SCHEMA_VERSION:
+            steps = _MIGRATIONS[version]
+            nxt = str(int(version) + 1)
+            with self._tx() as db:
+                for sql in steps:
+                    db.execute(sql)
+                db.execute("UPDATE meta SET value=? WHERE key='schema'", (nxt,))
+            version = nxt
+
+    def schema_version(self) -> str:
+        """The layout version recorded in the file (``SCHEMA_VERSION`` once opened)."""
+        row = self._q("SELECT value FROM meta WHERE key='schema'")
+        return str(row[0][0]) if row else ""
 
     # -- plumbing ---------------------------------------------------------------------------
 
@@ -193,19 +308,33 @@ class Workspace:
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction (BEGIN IMMEDIATE ... COMMIT, rolled back on error)."""
+        """One write transaction (BEGIN IMMEDIATE ... COMMIT, rolled back on error).
+
+        SQLite rolls a transaction back by itself on some errors (a full disk among them):
+        the rollback here then has nothing to undo and is skipped, so the real error is the
+        one reported. A full disk is ``WorkspaceFull``; other SQLite errors
+        ``WorkspaceError``; what was committed before stays intact either way."""
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
-                raise WorkspaceError(f"the workspace is busy or read-only: {exc}") from exc
+                raise _as_workspace_error(
+                    exc, f"the workspace {self.path} is busy or read-only"
+                ) from exc
             try:
                 yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            else:
                 self._db.execute("COMMIT")
+            except BaseException as exc:
+                if self._db.in_transaction:
+                    try:
+                        self._db.execute("ROLLBACK")
+                    except sqlite3.Error:
+                        pass
+                if isinstance(exc, sqlite3.Error) and not isinstance(exc, sqlite3.IntegrityError):
+                    raise _as_workspace_error(
+                        exc, f"cannot write to the workspace {self.path}"
+                    ) from exc
+                raise
 
     def _q(self, sql: str, args: tuple[Any, ...] = ()) -> list[sqlite3.Row | tuple[Any, ...]]:
         with self._lock:
@@ -466,11 +595,53 @@ class Workspace:
         run_id = f"run-{uuid.uuid4().hex[:12]}"
         with self._tx() as db:
             db.execute(
-                "INSERT INTO runs(id, document_id, model, base_url, status, started_at) "
-                "VALUES (?,?,?,?, 'running', ?)",
-                (run_id, document_id, redact(model), redact(base_url), now_iso()),
+                "INSERT INTO runs(id, document_id, model, base_url, status, started_at, pid, "
+                "host) VALUES (?,?,?,?, 'running', ?,?,?)",
+                (
+                    run_id,
+                    document_id,
+                    redact(model),
+                    redact(base_url),
+                    now_iso(),
+                    os.getpid(),
+                    socket.gethostname(),
+                ),
             )
         return run_id
+
+    def save_checkpoint(self, run_id: str, state: dict[str, Any]) -> None:
+        """Store the run's state (JSON, secrets redacted) so that the next start can write
+        its bundle if this process dies."""
+        data = json.dumps(redact_json(state), ensure_ascii=False, default=str)
+        with self._tx() as db:
+            db.execute("UPDATE runs SET checkpoint=? WHERE id=?", (data, run_id))
+
+    def checkpoint(self, run_id: str) -> dict[str, Any] | None:
+        """The last stored state of the run, or None."""
+        rows = self._q("SELECT checkpoint FROM runs WHERE id=?", (run_id,))
+        if not rows or not rows[0][0]:
+            return None
+        try:
+            value = json.loads(rows[0][0])
+        except ValueError:
+            return None
+        return value if isinstance(value, dict) else None
+
+    def interrupted_runs(self) -> list[RunRow]:
+        """Runs still marked ``running`` whose process is gone: recorded on this host by a
+        process id that no longer exists (or recorded before processes were, schema 1). A
+        run of this very process, or of a live one, is not interrupted."""
+        out = []
+        me, host = os.getpid(), socket.gethostname()
+        for r in self._q(
+            "SELECT id, pid, host FROM runs WHERE status='running' ORDER BY started_at"
+        ):
+            run_id, pid, run_host = r
+            if pid is not None:
+                if run_host != host or pid == me or _alive(int(pid)):
+                    continue
+            out.append(self.run(run_id))
+        return out
 
     def finish_run(self, run_id: str, status: str, reason: str = "", bundle: str = "") -> None:
         with self._tx() as db:

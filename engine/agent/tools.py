@@ -15,7 +15,7 @@ from typing import Any
 from engine.agent.client import _short
 from engine.agent.wire import JSONProblem, dumps, find_huge, load_json, plain
 from engine.models import Reply
-from engine.workspace import ConflictError, Workspace, WorkspaceError, now_iso
+from engine.workspace import ConflictError, Workspace, WorkspaceError, WorkspaceFull, now_iso
 
 TOOLS: list[dict[str, Any]] = [
     {
@@ -206,6 +206,8 @@ class WorkspaceTools:
             return handler(args)
         except ConflictError as exc:
             return ToolOutcome(name, _slim(args), False, f"error: {exc}")
+        except WorkspaceFull:
+            raise  # not the model's to fix: the run ends, saying the disk is full
         except WorkspaceError as exc:
             return ToolOutcome(name, _slim(args), False, f"error: {exc}")
 

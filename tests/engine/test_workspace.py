@@ -15,7 +15,14 @@ import pytest
 
 from engine.models import Comment, Reply
 from engine.scoring import Version
-from engine.workspace import ConflictError, UnknownComment, Workspace, WorkspaceError, default_path
+from engine.workspace import (
+    SCHEMA_VERSION,
+    ConflictError,
+    UnknownComment,
+    Workspace,
+    WorkspaceError,
+    default_path,
+)
 from tests.helpers.scripted_server import (
     SAMPLE_HTML,
     FixEverything,
@@ -158,8 +165,11 @@ def test_killed_mid_run_loses_nothing_committed(tmp_path):
                 assert proc.poll() is None, proc.stderr.read()
                 if db.exists():
                     with Workspace(db) as peek:
-                        docs = peek.documents()
-                        pushed = bool(docs) and len(peek.versions(docs[0].id)) > 1
+                        runs = peek.runs()
+                        # the push is committed before its event: wait for the event
+                        pushed = bool(runs) and any(
+                            e["type"] == "VersionPushed" for e in peek.events(runs[0].id)
+                        )
             assert pushed, "the child never pushed"
             proc.send_signal(signal.SIGKILL)
             proc.wait(10)
@@ -184,3 +194,122 @@ def test_killed_mid_run_loses_nothing_committed(tmp_path):
         ws.push_version(doc, "<p>after</p>", head)
         with pytest.raises(ConflictError):
             ws.push_version(doc, "<p>stale</p>", head)
+
+
+# -- schema version -------------------------------------------------------------------------
+
+_SCHEMA_1 = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE documents (id TEXT PRIMARY KEY, title TEXT NOT NULL, kind TEXT NOT NULL,
+    created_at TEXT NOT NULL);
+CREATE TABLE versions (document_id TEXT NOT NULL REFERENCES documents(id),
+    version_id TEXT NOT NULL, seq INTEGER NOT NULL, base_version_id TEXT, raw TEXT NOT NULL,
+    summary TEXT NOT NULL, author TEXT NOT NULL, created_at TEXT NOT NULL,
+    PRIMARY KEY (document_id, version_id), UNIQUE (document_id, seq));
+CREATE TABLE comments (document_id TEXT NOT NULL REFERENCES documents(id),
+    comment_id TEXT NOT NULL, seq INTEGER NOT NULL, data TEXT NOT NULL, status TEXT NOT NULL,
+    PRIMARY KEY (document_id, comment_id));
+CREATE TABLE replies (document_id TEXT NOT NULL, comment_id TEXT NOT NULL,
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, author TEXT NOT NULL, body TEXT NOT NULL,
+    kind TEXT NOT NULL, created_at TEXT NOT NULL);
+CREATE TABLE runs (id TEXT PRIMARY KEY, document_id TEXT NOT NULL, model TEXT NOT NULL,
+    base_url TEXT NOT NULL, status TEXT NOT NULL, reason TEXT NOT NULL DEFAULT '',
+    bundle TEXT NOT NULL DEFAULT '', started_at TEXT NOT NULL, finished_at TEXT);
+CREATE TABLE events (seq INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL,
+    type TEXT NOT NULL, data TEXT NOT NULL, created_at TEXT NOT NULL);
+INSERT INTO meta VALUES ('schema', '1');
+INSERT INTO documents VALUES ('doc-1', 'Old memo', 'text', '2025-01-01T00:00:00Z');
+INSERT INTO versions VALUES ('doc-1', 'v1', 1, NULL, 'Hello.', '', 'user',
+    '2025-01-01T00:00:00Z');
+INSERT INTO runs VALUES ('run-old', 'doc-1', 'm', 'http://127.0.0.1:1/v1', 'completed', '',
+    '', '2025-01-01T00:00:00Z', '2025-01-01T00:01:00Z');
+"""
+
+
+def _sqlite_file(path, script):
+    import sqlite3
+
+    db = sqlite3.connect(path)
+    db.executescript(script)
+    db.commit()
+    db.close()
+    return path.read_bytes()
+
+
+def test_an_older_schema_is_migrated_with_its_data(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    _sqlite_file(path, _SCHEMA_1)
+    with Workspace(path) as ws:
+        assert ws.schema_version() == SCHEMA_VERSION == "2"
+        assert ws.head("doc-1").raw == "Hello."
+        assert ws.run("run-old").status == "completed"
+        run = ws.start_run("doc-1", "m", "http://127.0.0.1:1/v1")  # the new columns work
+        ws.save_checkpoint(run, {"round": 1})
+        assert ws.checkpoint(run) == {"round": 1}
+    with Workspace(path) as ws:  # opening again: nothing left to migrate
+        assert ws.schema_version() == "2" and len(ws.runs()) == 2
+
+
+@pytest.mark.parametrize(
+    ("script", "words"),
+    [
+        ("CREATE TABLE foo (x); INSERT INTO foo VALUES (1);", "not a workspace of this program"),
+        (_SCHEMA_1.replace("'schema', '1'", "'schema', '99'"), "schema '99'"),
+        ("CREATE TABLE meta (key TEXT, value TEXT); CREATE TABLE photos (x);", "not a workspace"),
+    ],
+    ids=["foreign", "newer", "meta-without-schema"],
+)
+def test_a_foreign_or_newer_database_is_refused_untouched(tmp_path, script, words):
+    from engine.workspace import ForeignWorkspace
+
+    path = tmp_path / "other.sqlite3"
+    before = _sqlite_file(path, script)
+    with pytest.raises(ForeignWorkspace) as info:
+        Workspace(path)
+    assert words in str(info.value) and "nothing was changed" in str(info.value)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("other")) == [
+        "other.sqlite3"
+    ]  # no -wal or -shm file either
+
+
+def test_arl_run_on_a_foreign_workspace_is_one_line_and_exit_2(tmp_path, capsys):
+    import json as _json
+
+    from engine.cli import main as arl
+    from engine.scoring import Version
+    from tests.helpers.scripted_server import SAMPLE_HTML, sample_comments
+
+    doc = tmp_path / "memo.html"
+    doc.write_text(SAMPLE_HTML, encoding="utf-8")
+    comments = tmp_path / "comments.json"
+    comments.write_text(
+        _json.dumps(sample_comments(Version.from_source(SAMPLE_HTML).text)), encoding="utf-8"
+    )
+    for name, content in (("foreign.db", None), ("notes.txt", b"just some text\n" * 200)):
+        path = tmp_path / name
+        if content is None:
+            before = _sqlite_file(path, "CREATE TABLE foo (x);")
+        else:
+            path.write_bytes(content)
+            before = content
+        code = arl(
+            [
+                "run",
+                "--doc",
+                str(doc),
+                "--comments",
+                str(comments),
+                "--base-url",
+                "http://127.0.0.1:9/v1",
+                "--model",
+                "m",
+                "--workspace",
+                str(path),
+            ]
+        )
+        err = capsys.readouterr().err
+        assert code == 2, err
+        assert err.count("\n") == 1 and err.startswith("arl: ") and str(path) in err
+        assert "Traceback" not in err and "OperationalError" not in err
+        assert path.read_bytes() == before
