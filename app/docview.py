@@ -12,6 +12,10 @@ Documents under review are untrusted (docs/gui.md):
   ApplicationWorld. The bridge is one QObject, ``PageBridge``, with ``@Slot(str)`` JSON methods.
 
 Offsets exchanged with the page count UTF-16 code units into body textContent.
+
+Why this module is long: the loopback server, the locked-down profile and its interceptor,
+the page bridge and the view are the one security boundary around untrusted documents;
+they are kept together so it can be reviewed in one read.
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
 Renders what the engine wrote into the bundle: verdict items in the ``arl score --json``
 shape (offsets in UTF-16 units of each version's body textContent) and the collateral
 ranges of v2. Nothing is computed here.
+
+Why this module is long: the banner (every fact about the run in words), the verdict table
+model and the two-pane view with its detail panel are one view's parts and change together.
 """
 
 from __future__ import annotations

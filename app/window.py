@@ -7,19 +7,14 @@ import asyncio
 import html
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
-    QListWidget,
-    QListWidgetItem,
     QMainWindow,
     QMessageBox,
-    QPushButton,
-    QStyle,
     QTabWidget,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -29,102 +24,8 @@ from app.metrics_panel import MetricsPanel
 from app.published import PublishedView
 from app.scorecard import ScorecardView
 from app.settings import Settings
+from app.start_page import StartPage, bundle_path_from_pick
 from app.verdicts import VerdictsView
-
-
-def bundle_path_from_pick(picked: str) -> Path:
-    """What the bundle picker returned -> the bundle: a picked ``manifest.json`` means its
-    folder; anything else (a ``.zip``, a folder) is the bundle itself."""
-    p = Path(picked)
-    return p.parent if p.name == "manifest.json" else p
-
-
-class StartPage(QWidget):
-    """What a new user sees first: what this program does and the two ways to begin."""
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        title = QLabel("<h1>Agent Review Loop</h1>")
-        intro = QLabel(
-            "<p style='font-size:14px'>An AI agent revises a document and says it "
-            "<i>addressed all review comments</i>. This program checks that claim against "
-            "the text itself: every comment is found again in the new version and gets a "
-            "verdict \u2014 <b>edited</b>, <b>untouched</b>, <b>deleted</b> or <b>stale "
-            "anchor</b> \u2014 computed from the words, never from the agent's word.</p>"
-        )
-        intro.setWordWrap(True)
-        style = self.style()
-        SP = QStyle.StandardPixmap
-        # Qt's own icons, not emoji: emoji show as empty boxes on stock Linux fonts.
-        self.example_btn = QPushButton(
-            style.standardIcon(SP.SP_MediaPlay), "  Browse the example run  (no API key needed)"
-        )
-        self.demo_btn = QPushButton(
-            "See every kind of verdict  (a scripted demonstration: no model, no key)"
-        )
-        self.demo_btn.setFlat(True)
-        self.demo_btn.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.demo_btn.setStyleSheet("text-align: left; text-decoration: underline;")
-        self.demo_btn.setToolTip(
-            "A scripted agent fixes one comment, claims a fix it did not "
-            "make, deletes a sentence, changes text nobody commented on "
-            "and meets a comment made on an older draft. The verdicts "
-            "and metrics are the engine's own."
-        )
-        self.setup_btn = QPushButton(style.standardIcon(SP.SP_FileIcon), "  Set up a new run\u2026")
-        self.open_btn = QPushButton(
-            style.standardIcon(SP.SP_DirOpenIcon),
-            "  Open an evidence bundle (folder or .zip)\u2026",
-        )
-        for b in (self.example_btn, self.setup_btn, self.open_btn):
-            b.setMinimumHeight(44)
-            b.setIconSize(QSize(20, 20))
-            f = b.font()
-            f.setPointSizeF(f.pointSizeF() * 1.15)
-            b.setFont(f)
-        self.example_btn.setDefault(True)
-        self.example_note = QLabel()
-        self.example_note.setWordWrap(True)
-        self.recent_label = QLabel("<b>Recent bundles</b>")
-        self.recent = QListWidget()
-        self.recent.setAccessibleName("Recent bundles")
-        self.recent.setMaximumHeight(200)
-        self.recent.setWordWrap(True)
-        self.recent.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.recent.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.recent.setSpacing(2)
-
-        col = QVBoxLayout()
-        col.addWidget(title)
-        col.addWidget(intro)
-        col.addSpacing(12)
-        col.addWidget(self.example_btn)
-        col.addWidget(self.example_note)
-        col.addWidget(self.demo_btn)
-        col.addWidget(self.setup_btn)
-        col.addWidget(self.open_btn)
-        col.addSpacing(12)
-        col.addWidget(self.recent_label)
-        col.addWidget(self.recent)
-        col.addStretch(1)
-        box = QWidget()
-        box.setLayout(col)
-        box.setMaximumWidth(760)
-        outer = QVBoxLayout(self)
-        outer.addWidget(box, 0, Qt.AlignmentFlag.AlignHCenter)
-
-    def set_recent(self, paths: list[str], described: dict[str, str] | None = None) -> None:
-        """List ``paths`` (newest first): each by its title, model, date and outcome once
-        ``described`` has them (read in a worker), by path until then; the path is the
-        tooltip and the item's ``UserRole`` data."""
-        self.recent.clear()
-        for p in paths:
-            item = QListWidgetItem((described or {}).get(p) or p)
-            item.setToolTip(p)
-            item.setData(Qt.ItemDataRole.UserRole, p)
-            self.recent.addItem(item)
-        self.recent_label.setVisible(bool(paths))
-        self.recent.setVisible(bool(paths))
 
 
 class MainWindow(QMainWindow):
