@@ -11,6 +11,7 @@ import concurrent.futures
 from collections.abc import Callable
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QObject, Qt, Signal
 
 _pool = concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="arl-job")
@@ -27,8 +28,21 @@ def _get_relay() -> _Relay:
     global _relay
     if _relay is None:
         _relay = _Relay()
-        _relay.finished.connect(lambda cb, value, _e: cb(value), Qt.ConnectionType.QueuedConnection)
+        _relay.finished.connect(_deliver, Qt.ConnectionType.QueuedConnection)
     return _relay
+
+
+def _deliver(callback: Callable[[Any], None], value: Any, _is_error: Any) -> None:
+    """Call ``callback(value)`` on the UI thread, unless it is a method of a widget that was
+    closed and deleted while the work ran (the result has nowhere to go)."""
+    owner = getattr(callback, "__self__", None)
+    if isinstance(owner, QObject) and not shiboken6.isValid(owner):
+        return
+    try:
+        callback(value)
+    except RuntimeError as exc:
+        if "already deleted" not in str(exc):  # a child widget of a closed view went away
+            raise
 
 
 def run_in_thread(

@@ -230,3 +230,17 @@ def test_reasons_are_said_plainly_in_every_view():
         == "the report is not valid JSON"
     )
     assert vocabulary.plain_reason("no comment was edited") == "no comment was edited"
+
+
+def test_a_result_for_a_closed_wizard_goes_nowhere(qtbot):
+    import shiboken6
+
+    from app.jobs import _deliver
+
+    wiz = SetupWizard(Settings())
+    page = wiz.model_page
+    got = []
+    page.got = got.append
+    shiboken6.delete(wiz)
+    _deliver(page._key_found, None, False)  # would raise "already deleted" before
+    assert got == []
