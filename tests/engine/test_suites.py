@@ -318,7 +318,9 @@ def test_cost_limit_needs_prices_and_caps_spending(tmp_path, capsys, server):
 
 
 def test_time_limit_cancels_runs_in_flight_and_they_resume(tmp_path, capsys):
-    with ScriptedServer(FixEverything(), latency=0.4) as srv:
+    # Every model call takes 2 s and a run makes at least 5: the first run is surely in
+    # flight when the 5 s limit passes, however slow or loaded the machine is.
+    with ScriptedServer(FixEverything(), latency=2.0) as srv:
         s = write_suite(tmp_path, srv.base_url)
         code, out, _ = run_cli(
             [
@@ -329,7 +331,7 @@ def test_time_limit_cancels_runs_in_flight_and_they_resume(tmp_path, capsys):
                 "--out",
                 str(tmp_path / "o"),
                 "--time-limit",
-                str(1.0 / 60),
+                str(5.0 / 60),
             ],
             capsys,
         )
@@ -341,6 +343,8 @@ def test_time_limit_cancels_runs_in_flight_and_they_resume(tmp_path, capsys):
         assert row.status == "stopped" and "time limit" in row.stop_reason
         stopped = [i for i in items if i.status == "stopped"]
         assert stopped and all(i.bundle for i in stopped)  # a cancelled run leaves its bundle
+        assert not any(i.status == "finished" for i in items)
+        srv.latency = 0.0
         code, out, _ = run_cli(["suite", "resume", sid], capsys)
         assert code == 0
         with SuiteStore() as store:
