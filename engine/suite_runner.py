@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine import __version__
+from engine import __version__, vocabulary
 from engine.redact import redact
 from engine.suite import Suite, SuiteError, SuiteItem, load_item_comments
 from engine.suite_store import ItemResult, SuiteRunRow, SuiteStore
@@ -385,7 +385,7 @@ def _brief(res: ItemResult) -> str:
     if a.get("value") is None:
         return f"attribution N/A, {res.tokens if res.tokens is not None else 'unreported'} tokens"
     return (
-        f"attribution {a['value']:.0%} ({a['numerator']:g} of {a['denominator']:g}), "
+        f"attribution {vocabulary.metric_text('attribution_rate', a)}, "
         f"{res.tokens if res.tokens is not None else 'unreported'} tokens"
     )
 
