@@ -729,11 +729,14 @@ def open_bundle(path: str | os.PathLike[str]) -> Bundle:
     )
 
 
-def export_zip(folder: str | os.PathLike[str], zip_path: str | os.PathLike[str]) -> Path:
+def export_zip(
+    folder: str | os.PathLike[str], zip_path: str | os.PathLike[str], *, overwrite: bool = False
+) -> Path:
     """Write the bundle folder as one zip (members at its root, ``signature.json``
     included byte for byte, so a signed bundle stays verifiable). Raises BundleError if
     ``folder`` is not a bundle, if ``zip_path`` lies inside ``folder`` (it would overwrite
-    or add to the bundle), or if the zip cannot be written; a half-written ``.tmp`` file is
+    or add to the bundle), if ``zip_path`` exists and ``overwrite`` is false (nothing is
+    replaced silently), or if the zip cannot be written; a half-written ``.tmp`` file is
     always removed."""
     src = Path(folder)
     if not src.is_dir():
@@ -749,6 +752,8 @@ def export_zip(folder: str | os.PathLike[str], zip_path: str | os.PathLike[str])
         )
     if dest_real.is_dir():
         raise BundleError(f"{dest}: is a folder; give the name of the .zip file to write")
+    if dest.exists() and not overwrite:
+        raise BundleError(f"{dest}: already exists; nothing was written (--force replaces it)")
     files = _read_folder(src)
     _manifest(src, files)
     tmp = dest.with_name(dest.name + ".tmp")

@@ -457,7 +457,7 @@ def cmd_bundle_export(args: argparse.Namespace) -> int:
                 print(line)
             print(f"arl: {args.folder}: fails verification; not exported", file=sys.stderr)
             return EXIT_TAMPERED
-        dest = export_zip(args.folder, args.zip)
+        dest = export_zip(args.folder, args.zip, overwrite=args.force)
     except BundleError as exc:
         return _fail(str(exc))
     print(f"Exported {args.folder} to {dest}")
@@ -834,6 +834,7 @@ def register(subparsers: Any) -> None:
     e = bsub.add_parser("export", help="write a bundle folder as one .zip")
     e.add_argument("folder", metavar="DIR")
     e.add_argument("zip", metavar="ZIP")
+    e.add_argument("--force", action="store_true", help="replace ZIP if it exists")
     e.set_defaults(func=cmd_bundle_export)
     t = bsub.add_parser(
         "trust", help="name a signer's fingerprint as trusted (empty name: untrust)"

@@ -309,6 +309,17 @@ def test_export_refuses_the_bundles_own_files_and_folder(claimed, tmp_path, caps
     assert verify_bundle(b).ok
 
 
+def test_export_never_replaces_a_file_without_force(claimed, tmp_path, capsys):
+    dest = tmp_path / "out.zip"
+    dest.write_bytes(b"someone's own file")
+    assert arl(["bundle", "export", str(claimed), str(dest)]) == 2
+    err = capsys.readouterr().err
+    assert "already exists" in err and "--force" in err
+    assert dest.read_bytes() == b"someone's own file"
+    assert arl(["bundle", "export", str(claimed), str(dest), "--force"]) == 0
+    assert zipfile.is_zipfile(dest) and verify_bundle(dest).ok
+
+
 def test_export_out_of_disk_leaves_no_tmp(claimed, tmp_path, monkeypatch, capsys):
     def full(self, *a, **k):
         raise OSError(errno.ENOSPC, "No space left on device")
