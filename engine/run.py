@@ -34,6 +34,12 @@ stream the CLI and the GUI consume.
 the bundle marked cancelled) when the task is cancelled; every other failure is in the
 outcome. ``start_review`` also raises ``WorkspaceError`` when the workspace cannot be
 opened or the document cannot be stored (no run exists yet then).
+
+Why this file is over 500 lines: it is the one orchestrator of a run — ``ReviewRun`` (one
+method per phase over shared typed state: prepare, rounds, score, integrity control,
+finish, checkpoint and recovery), its records and its two entry points. Splitting it into
+an ``engine/run/`` package (records, review, recovery, start) is the next step; it waits
+for the edits other engineers have in flight in this file.
 """
 
 from __future__ import annotations

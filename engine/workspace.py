@@ -5,6 +5,10 @@ transaction), so a process killed mid-run loses nothing already committed. Its f
 ``$ARL_HOME/workspace.sqlite3`` when ``ARL_HOME`` is set, else
 ``platformdirs.user_data_dir("agent-review-loop")/workspace.sqlite3``.
 
+Why this file is over 500 lines: it is the whole store — one class owning one SQLite
+connection, with every table's reads and writes, the schema check and migration, and the
+run checkpoints, so every transaction rule lives in one place.
+
 Shapes:
 
 - A document has an id (``doc-<12 hex>``), a title and a kind (``html`` or ``text``).
