@@ -6,6 +6,11 @@ never imports PySide6 or keyring itself, and a crashing platform plugin cannot t
 doctor down. The endpoint checks use the same ``ModelClient`` as a run.
 
 ``run_checks(base_url=None, model=None, api_key=None) -> list[Check]`` (a coroutine).
+
+Why this module is long: it is the one report of ``arl doctor``: a check per concern
+(Python, Qt, keyring, workspace, endpoint, model, seven capability probes), each with its
+own wording for PASS, FAIL and the fix; split up, the report's order and words would be
+scattered over several files.
 """
 
 from __future__ import annotations

@@ -11,8 +11,9 @@ Two kinds of facts, both keyed by ``(safe_url(base_url), model)``:
   findings it started with and the ones it ended with into its trace (and so its bundle).
 
 Kept in memory for the process and in ``<ARL_HOME>/endpoints.json`` (a small JSON file,
-written atomically; an unreadable or oversized file is ignored, a failed write is not an
-error: memory is an optimisation, never a requirement).
+written atomically, read with ``engine.safe_io.read_json_file``: a file that is not a
+regular file, oversized or not JSON is ignored, a failed write is not an error: memory is
+an optimisation, never a requirement).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.agent.client import safe_url
-from engine.agent.wire import JSONProblem, load_json
+from engine.safe_io import BoundedInputError, read_json_file
 from engine.workspace import default_home, now_iso
 
 FILE_NAME = "endpoints.json"
@@ -63,11 +64,11 @@ def _load() -> None:
         return
     _loaded_from = path
     _memory = {}
+    if not path.exists():
+        return
     try:
-        if not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
-            return
-        obj = load_json(path.read_bytes())
-    except (OSError, JSONProblem):
+        obj = read_json_file(path, max_bytes=MAX_FILE_BYTES)
+    except BoundedInputError:  # not a regular file, too large, not JSON: start afresh
         return
     if isinstance(obj, dict) and isinstance(obj.get("endpoints"), dict):
         _memory = {k: v for k, v in obj["endpoints"].items() if isinstance(v, dict)}

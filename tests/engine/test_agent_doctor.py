@@ -66,3 +66,21 @@ async def test_ollama_without_tools_and_a_model_that_ignores_them():
     t = c["tool calls"]
     assert t.status == "FAIL" and "text instead of a tool call" in t.detail
     assert "--mode auto" in t.fix
+
+
+def test_an_unreadable_endpoint_memory_is_ignored_and_replaced(arl_home):
+    import os
+
+    path = arl_home / capabilities.FILE_NAME
+    for bad in ("[" * 500 + "]" * 500, '{"endpoints": {"x": ' + "9" * 5000 + "}}", "not json"):
+        capabilities.forget_all()
+        path.write_text(bad)
+        assert capabilities.recall("http://127.0.0.1:1/v1", "m") == {}
+    path.unlink()
+    os.mkfifo(path)  # a FIFO would block a plain read: refused as not a regular file
+    capabilities.forget_all()
+    assert capabilities.report_format("http://127.0.0.1:1/v1", "m") is None
+    path.unlink()
+    capabilities.remember_report_format("http://127.0.0.1:1/v1", "m", "text")
+    capabilities.forget_all()
+    assert capabilities.report_format("http://127.0.0.1:1/v1", "m") == "text"

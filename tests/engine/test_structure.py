@@ -23,7 +23,6 @@ LONG_MODULES_TODO = {
     "engine/cli_loop.py",
     "engine/cli_suite.py",
     "engine/diffing.py",
-    "engine/doctor.py",
     "engine/encoding.py",
     "engine/html_text.py",
     "engine/scoring.py",
