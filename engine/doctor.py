@@ -277,160 +277,137 @@ PROBE_MAX_TOKENS = 200
 """Completion-token cap of each capability probe (enough for a short reasoning block)."""
 
 
-def _refused(exc: AgentError) -> bool:
-    status = exc.status or 0
-    return exc.kind == "protocol" and (status in (400, 415, 422) or status >= 500)
+_PASSED_ON = ("auth", "model", "network", "timeout")
+"""AgentError kinds a probe does not judge: the endpoint lines above report them."""
 
 
-async def probe_capabilities(client: ModelClient, models_detail: list[dict]) -> list[Check]:
-    """One tiny request per capability (``capabilities.CAPABILITIES``), one ``Check``
-    each: PASS / FAIL / UNVERIFIED, every FAIL saying what the program does about it
-    (``handled``) or what the user should do. Raises AgentError only for ``auth``/``model``
-    failures (the earlier lines report those)."""
-    out: list[Check] = []
-    answers = 0
+class _Prober:
+    """Sends the tiny probe requests and counts the answers (see ``probe_capabilities``)."""
 
-    async def ask(**kw: Any) -> CallResult:
-        nonlocal answers
-        res = await client.chat(
+    def __init__(self, client: ModelClient):
+        self.client = client
+        self.answers = 0
+
+    async def ask(self, **kw: Any) -> CallResult:
+        res = await self.client.chat(
             purpose="check",
             round_no=0,
-            conversation=f"doctor-{len(client.trace.entries)}",
+            conversation=f"doctor-{len(self.client.trace.entries)}",
             max_tokens=PROBE_MAX_TOKENS,
             retry_server_errors=False,
             **kw,
         )
-        answers += 1
+        self.answers += 1
         return res
 
+    @staticmethod
     def called(res: CallResult) -> bool:
         calls = res.message.get("tool_calls") or []
         return any(c["function"]["name"] == "record_number" for c in calls)
 
-    # tool calls
-    try:
-        res = await ask(messages=_PROBE_ASK, tools=[PROBE_TOOL], tool_choice="auto")
-        if called(res):
-            as_text = any(q.startswith("tool calls read") for q in res.quirks)
-            out.append(
-                Check(
-                    "tool calls",
-                    PASS,
-                    "the model called a tool when asked"
-                    + (
-                        " (written as text in the answer; the program reads that form)"
-                        if as_text
-                        else ""
-                    ),
-                )
-            )
-        else:
-            out.append(
-                Check(
-                    "tool calls",
-                    FAIL,
-                    "the model answered with text instead of a tool call",
-                    "run with --mode auto (switches to no-tools when the model calls no tool) "
-                    "or --mode no-tools; or use a model and server with tool calling "
-                    "(llama.cpp --jinja, a function-calling chat format)",
-                )
-            )
-    except AgentError as exc:
-        if exc.kind in ("auth", "model", "network", "timeout"):
-            raise
-        out.append(
-            Check(
+    async def tool_calls(self) -> Check:
+        try:
+            res = await self.ask(messages=_PROBE_ASK, tools=[PROBE_TOOL], tool_choice="auto")
+        except AgentError as exc:
+            if exc.kind in _PASSED_ON:
+                raise
+            return Check(
                 "tool calls",
                 FAIL,
                 f"the server refused a request with tools: {exc}",
                 "run with --mode no-tools (or auto): the program does the tool work itself",
             )
-        )
-    # tool_choice required
-    try:
-        res = await ask(messages=_PROBE_ASK, tools=[PROBE_TOOL], tool_choice="required")
-        if called(res):
-            out.append(Check("tool_choice required", PASS, "a forced tool call was made"))
-        else:
-            out.append(
-                Check(
-                    "tool_choice required",
-                    FAIL,
-                    "accepted but answered without a tool call",
-                    "sends its nudges anyway; with --mode auto it switches to no-tools when "
-                    "the model calls no tool",
-                    handled=True,
-                )
+        if not self.called(res):
+            return Check(
+                "tool calls",
+                FAIL,
+                "the model answered with text instead of a tool call",
+                "run with --mode auto (switches to no-tools when the model calls no tool) "
+                "or --mode no-tools; or use a model and server with tool calling "
+                "(llama.cpp --jinja, a function-calling chat format)",
             )
-    except AgentError as exc:
-        if exc.kind in ("auth", "model", "network", "timeout"):
-            raise
-        out.append(
-            Check(
+        as_text = any(q.startswith("tool calls read") for q in res.quirks)
+        return Check(
+            "tool calls",
+            PASS,
+            "the model called a tool when asked"
+            + (" (written as text in the answer; the program reads that form)" if as_text else ""),
+        )
+
+    async def required(self) -> Check:
+        try:
+            res = await self.ask(messages=_PROBE_ASK, tools=[PROBE_TOOL], tool_choice="required")
+        except AgentError as exc:
+            if exc.kind in _PASSED_ON:
+                raise
+            return Check(
                 "tool_choice required",
                 FAIL,
                 f"refused: {exc}",
                 "nudges with tool_choice=auto instead",
                 handled=True,
             )
+        if self.called(res):
+            return Check("tool_choice required", PASS, "a forced tool call was made")
+        return Check(
+            "tool_choice required",
+            FAIL,
+            "accepted but answered without a tool call",
+            "sends its nudges anyway; with --mode auto it switches to no-tools when "
+            "the model calls no tool",
+            handled=True,
         )
-    # json_object, json_schema
-    for name, fmt, fallback in (
-        ("json_object", {"type": "json_object"}, "json_schema, then plain text"),
-        ("json_schema", _JSON_SCHEMA, "plain text with the JSON asked for in the prompt"),
-    ):
+
+    async def json_format(self, name: str, fmt: dict[str, Any], fallback: str) -> Check:
         try:
-            res = await ask(messages=_JSON_ASK, response_format=fmt)
+            res = await self.ask(messages=_JSON_ASK, response_format=fmt)
         except AgentError as exc:
-            if exc.kind in ("auth", "model", "network", "timeout"):
+            if exc.kind in _PASSED_ON:
                 raise
-            out.append(
-                Check(
-                    name,
-                    FAIL,
-                    f"refused: {exc}",
-                    f"asks for the report with {fallback} instead (remembered for this "
-                    "endpoint and model)",
-                    handled=True,
-                )
+            return Check(
+                name,
+                FAIL,
+                f"refused: {exc}",
+                f"asks for the report with {fallback} instead (remembered for this "
+                "endpoint and model)",
+                handled=True,
             )
-            continue
         try:
             obj = load_json(res.message.get("content") or "")
         except JSONProblem:
             obj = None
         if isinstance(obj, dict):
-            out.append(Check(name, PASS, "answered with a JSON object"))
-        else:
-            out.append(
-                Check(
-                    name,
-                    FAIL,
-                    "accepted, but the answer is not a JSON object",
-                    "leaves claim accuracy N/A with the reason when a report is unreadable; "
-                    "the verdicts do not depend on it",
-                    handled=True,
-                )
+            return Check(name, PASS, "answered with a JSON object")
+        return Check(
+            name,
+            FAIL,
+            "accepted, but the answer is not a JSON object",
+            "leaves claim accuracy N/A with the reason when a report is unreadable; "
+            "the verdicts do not depend on it",
+            handled=True,
+        )
+
+    def from_answers(self) -> list[Check]:
+        """Reasoning output and usage, judged on the answers the probes got."""
+        if not self.answers:
+            return [
+                Check("reasoning output", UNVERIFIED, "no probe was answered"),
+                Check("usage reported", UNVERIFIED, "no probe was answered"),
+            ]
+        c = self.client
+        out = [
+            Check(
+                "reasoning output",
+                PASS,
+                f"{c.reasoning_seen} of {self.answers} answer(s) carried reasoning "
+                "(<think> or a reasoning field): stripped before reading, kept in the trace",
             )
-    # reasoning, usage: from the answers above
-    if not answers:
-        out.append(Check("reasoning output", UNVERIFIED, "no probe was answered"))
-        out.append(Check("usage reported", UNVERIFIED, "no probe was answered"))
-    else:
-        if client.reasoning_seen:
-            out.append(
-                Check(
-                    "reasoning output",
-                    PASS,
-                    f"{client.reasoning_seen} of {answers} answer(s) carried reasoning "
-                    "(<think> or a reasoning field): stripped before reading, kept in the trace",
-                )
-            )
-        else:
-            out.append(Check("reasoning output", PASS, "no reasoning mixed into the answers"))
-        u = client.usage
+            if c.reasoning_seen
+            else Check("reasoning output", PASS, "no reasoning mixed into the answers")
+        ]
+        u = c.usage
         if u.unreported:
-            problem = f" ({client.usage_problems[0]})" if client.usage_problems else ""
+            problem = f" ({c.usage_problems[0]})" if c.usage_problems else ""
             out.append(
                 Check(
                     "usage reported",
@@ -442,6 +419,25 @@ async def probe_capabilities(client: ModelClient, models_detail: list[dict]) -> 
             )
         else:
             out.append(Check("usage reported", PASS, f"all {u.calls} answer(s) reported usage"))
+        return out
+
+
+async def probe_capabilities(client: ModelClient, models_detail: list[dict]) -> list[Check]:
+    """One tiny request per capability (``capabilities.CAPABILITIES``), one ``Check``
+    each: PASS / FAIL / UNVERIFIED, every FAIL saying what the program does about it
+    (``handled``) or what the user should do. Raises AgentError only for ``auth``/``model``
+    failures and an endpoint gone silent (the earlier lines report those)."""
+    p = _Prober(client)
+    out = [await p.tool_calls(), await p.required()]
+    out.append(
+        await p.json_format("json_object", {"type": "json_object"}, "json_schema, then plain text")
+    )
+    out.append(
+        await p.json_format(
+            "json_schema", _JSON_SCHEMA, "plain text with the JSON asked for in the prompt"
+        )
+    )
+    out += p.from_answers()
     limit = _context_from_models(models_detail, client.config.model)
     if limit:
         out.append(Check("context length", PASS, f"{limit:,} tokens, as the server says"))

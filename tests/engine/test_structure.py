@@ -43,7 +43,6 @@ LONG_FUNCTIONS_TODO = {
     "engine/cli_loop.py:register",
     "engine/cli_suite.py:register",
     "engine/doctor.py:check_endpoint",
-    "engine/doctor.py:probe_capabilities",
     "engine/html_text.py:_fast_walk",
     "engine/html_text.py:_reference_walk",
     "engine/html_text.py:markup_signature",
