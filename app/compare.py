@@ -31,16 +31,6 @@ from app.bundledata import BundleData, BundleError, load_bundle, start_checks
 from app.docview import STYLES
 
 
-def _doc_key(data: BundleData) -> tuple:
-    return (data.v1,)
-
-
-def _comment_key(data: BundleData) -> list[tuple]:
-    return sorted(
-        (str(c.get("id")), str((c.get("anchor") or {}).get("quote"))) for c in data.comments_before
-    )
-
-
 class CompareView(QWidget):
     message = Signal(str)
     compared = Signal()
@@ -63,7 +53,7 @@ class CompareView(QWidget):
         self.note.setWordWrap(True)
         self.note.setTextFormat(Qt.TextFormat.RichText)
         self.metrics = QTableWidget(0, 3)
-        self.metrics.setHorizontalHeaderLabels(["Metric", "A", "B"])
+        self.metrics.setHorizontalHeaderLabels(["Run and metrics", "A", "B"])
         self.verdicts = QTableWidget(0, 6)
         self.verdicts.setHorizontalHeaderLabels(
             ["Comment", "Quote", "Verdict in A", "Verdict in B", "Same?", "Claims (A / B)"]
@@ -144,36 +134,25 @@ class CompareView(QWidget):
         )
 
     def refresh(self) -> None:
+        from engine.compare import compare_bundles
+
         a, b = self.a, self.b
         if a is None or b is None:
             return
-        notes = []
-        if _doc_key(a) != _doc_key(b):
-            notes.append(
-                "<b>These bundles start from different documents</b>: the "
-                "comparison may not be fair."
-            )
-        if _comment_key(a) != _comment_key(b):
-            notes.append(
-                "<b>These bundles have different comments</b>: only comments "
-                "present in both can be compared row by row."
-            )
-        for d, n in ((a, "A"), (b, "B")):
-            if d.status != "completed":
-                notes.append(
-                    f"Run {n} did not complete ({html.escape(d.status)}: {html.escape(d.reason)})."
-                )
-            if d.scripted:
-                notes.append(f"Run {n} is a scripted demonstration.")
-        self.note.setText(" ".join(notes) or "Same document and comments in both bundles.")
-
-        self.metrics.setRowCount(len(present.METRIC_ORDER))
-        for r, name in enumerate(present.METRIC_ORDER):
-            cells = [
+        cmp = compare_bundles(a, b)
+        self.note.setText(
+            html.escape(" ".join(cmp.notes)) or "Same document and comments in both bundles."
+        )
+        rows = [(label, x, y) for label, x, y in cmp.run_rows] + [
+            (
                 present.METRIC_TITLES[name],
-                present.metric_cell(name, a.metrics.get(name)),
-                present.metric_cell(name, b.metrics.get(name)),
-            ]
+                present.metric_cell(name, x),
+                present.metric_cell(name, y),
+            )
+            for name, x, y in cmp.metric_rows
+        ]
+        self.metrics.setRowCount(len(rows))
+        for r, cells in enumerate(rows):
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if c and text.startswith("N/A"):
@@ -181,39 +160,22 @@ class CompareView(QWidget):
                     f.setItalic(True)
                     item.setFont(f)
                 self.metrics.setItem(r, c, item)
-        self.metrics.setColumnWidth(0, 200)
-        self.metrics.setColumnWidth(1, 420)
+        header = self.metrics.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.metrics.resizeRowsToContents()
 
-        same_comments = _comment_key(a) == _comment_key(b)
-
-        def key(d: BundleData, v: dict) -> str:
-            cid = str(v.get("comment_id"))
-            if same_comments:
-                return cid
-            # Different comment sets: a row only pairs the same id with the same quote.
-            return cid + "\x00" + str((d.comment(cid) or {}).get("anchor", {}).get("quote"))
-
-        va = {key(a, v): v for v in a.verdicts}
-        vb = {key(b, v): v for v in b.verdicts}
-        ids = list(va) + [i for i in vb if i not in va]
-        self.verdicts.setRowCount(len(ids))
-        for r, k in enumerate(ids):
-            x, y = va.get(k), vb.get(k)
-            cid = k.split("\x00", 1)[0]
-            c = a.comment(cid) or b.comment(cid) or {}
-            quote = (
-                ((x or y or {}).get("v1") or {}).get("text")
-                or (c.get("anchor") or {}).get("quote")
-                or ""
-            )
+        self.verdicts.setRowCount(len(cmp.pairs))
+        for r, pair in enumerate(cmp.pairs):
+            x, y = pair.a, pair.b
             vx = x.get("verdict") if x else None
             vy = y.get("verdict") if y else None
             same = (
                 "\u2014 not in both"
-                if x is None or y is None
+                if pair.same is None
                 else "\u2713 same"
-                if vx == vy
+                if pair.same
                 else "\u2260 differs"
             )
             claims = (
@@ -221,8 +183,8 @@ class CompareView(QWidget):
                 f"{present.claim_text(y.get('claim') if y else None)}"
             )
             cells = [
-                cid,
-                quote,
+                pair.comment_id,
+                pair.quote,
                 present.verdict_label(vx) if vx else "not in this bundle",
                 present.verdict_label(vy) if vy else "not in this bundle",
                 same,
@@ -230,16 +192,20 @@ class CompareView(QWidget):
             ]
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
+                item.setToolTip(text)
                 verdict = vx if col == 2 else vy if col == 3 else None
                 if verdict in STYLES:
                     s = STYLES[verdict]
                     item.setBackground(QColor(s.line))
                     item.setForeground(QColor(s.badge_text))
-                if col == 4 and vx != vy:
+                if col == 4 and pair.same is False:
                     f = item.font()
                     f.setBold(True)
                     item.setFont(f)
                 self.verdicts.setItem(r, col, item)
-        self.verdicts.resizeColumnsToContents()
-        self.verdicts.setColumnWidth(1, min(self.verdicts.columnWidth(1), 360))
+        vh = self.verdicts.horizontalHeader()
+        for col in range(6):
+            vh.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        vh.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)  # the quote takes the width
+        self.verdicts.resizeRowsToContents()
         self.compared.emit()

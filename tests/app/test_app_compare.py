@@ -31,9 +31,19 @@ def test_compare_two_bundles_side_by_side(qtbot, tmp_path):
     assert view.set_bundle("a", DATA / "bundle-min")
     with qtbot.waitSignal(view.compared, timeout=5000):
         assert view.set_bundle("b", other)
-    assert view.metrics.rowCount() == 5
-    assert view.metrics.item(0, 1).text().startswith("33%")
-    assert view.metrics.item(4, 2).text().startswith("N/A \u2014")
+    labels = [view.metrics.item(r, 0).text() for r in range(view.metrics.rowCount())]
+    assert labels[:6] == [
+        "model",
+        "agent mode",
+        "how the run ended",
+        "tokens used",
+        "time",
+        "rounds",
+    ]
+    assert view.metrics.rowCount() == 6 + 5  # the runs' cost and length, then the metrics
+    assert view.metrics.item(3, 1).text().endswith("tokens")
+    assert view.metrics.item(6, 1).text().startswith("33%")
+    assert view.metrics.item(10, 2).text().startswith("N/A \u2014")
     assert view.verdicts.rowCount() == 4
     assert view.verdicts.item(0, 2).text() == "\u270e edited"
     assert view.verdicts.item(0, 4).text() == "\u2713 same"

@@ -1,0 +1,189 @@
+"""Comparing two evidence bundles of the same review: which facts differ, the run's cost and
+length side by side, and each comment's verdict in both runs.
+
+``compare_bundles(a, b)`` takes what two opened bundles state (the manifest, metrics,
+verdicts and comments, as ``engine.bundle`` reads them; any object with those attributes
+will do) and returns a ``Comparison``: warnings in plain words, run rows (model, mode,
+status, tokens, wall time, rounds), and one ``VerdictPair`` per comment. The desktop
+program's Compare tab renders it; it computes nothing of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+from engine import vocabulary as vocab
+
+__all__ = ["BundleFacts", "Comparison", "VerdictPair", "compare_bundles", "run_seconds"]
+
+
+class BundleFacts(Protocol):
+    """What a comparison reads of an opened bundle."""
+
+    manifest: dict[str, Any]
+    metrics: dict[str, Any]
+    verdicts: list[dict[str, Any]]
+    comments_before: list[dict[str, Any]]
+    v1: str
+
+
+@dataclass(frozen=True)
+class VerdictPair:
+    """One comment in both runs. ``a``/``b``: the verdict dicts, None when absent."""
+
+    comment_id: str
+    quote: str
+    a: dict[str, Any] | None
+    b: dict[str, Any] | None
+
+    @property
+    def same(self) -> bool | None:
+        """True/False when both runs scored it, None when one did not."""
+        if self.a is None or self.b is None:
+            return None
+        return self.a.get("verdict") == self.b.get("verdict")
+
+
+@dataclass
+class Comparison:
+    """``notes``: plain sentences a reader must see first (different documents or comments,
+    a run that did not complete, a scripted run). ``run_rows``: (label, A text, B text).
+    ``metric_rows``: (metric name, A metric, B metric) as stated. ``pairs``: per comment."""
+
+    notes: list[str] = field(default_factory=list)
+    run_rows: list[tuple[str, str, str]] = field(default_factory=list)
+    metric_rows: list[tuple[str, Any, Any]] = field(default_factory=list)
+    pairs: list[VerdictPair] = field(default_factory=list)
+    same_document: bool = True
+    same_comments: bool = True
+
+
+def _iso(text: Any) -> datetime | None:
+    if not isinstance(text, str):
+        return None
+    try:
+        return datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def run_seconds(manifest: dict[str, Any]) -> float | None:
+    """Wall time of the run from its manifest's ``created_at`` and ``finished_at``, or None
+    when either is missing or malformed."""
+    start, end = _iso(manifest.get("created_at")), _iso(manifest.get("finished_at"))
+    if start is None or end is None or end < start:
+        return None
+    return (end - start).total_seconds()
+
+
+def _duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "N/A — the bundle does not record when the run started and ended"
+    s = round(seconds)
+    if s < 60:
+        return f"{s} s"
+    m, s = divmod(s, 60)
+    if m < 60:
+        return f"{m} min {s} s"
+    h, m = divmod(m, 60)
+    return f"{h} h {m} min"
+
+
+def _tokens(manifest: dict[str, Any]) -> str:
+    t = manifest.get("tokens")
+    if isinstance(t, int) and not isinstance(t, bool):
+        return f"{vocab.count(t)} tokens"
+    return "N/A — the provider reported no token usage"
+
+
+def _mode(manifest: dict[str, Any]) -> str:
+    mode = (manifest.get("settings") or {}).get("agent_mode") or manifest.get("agent_mode")
+    if isinstance(mode, dict) and mode.get("ran"):
+        return str(mode["ran"])
+    return "tools"
+
+
+def _rounds(manifest: dict[str, Any]) -> str:
+    r = manifest.get("rounds")
+    if isinstance(r, int) and not isinstance(r, bool):
+        pushes = sum(
+            1
+            for v in manifest.get("versions") or []
+            if isinstance(v, dict) and str(v.get("name", "")).startswith("round-")
+        )
+        return f"{r} round(s), {pushes} push(es)"
+    return "N/A — not recorded"
+
+
+def _comment_key(d: BundleFacts) -> list[tuple[str, str]]:
+    return sorted(
+        (str(c.get("id")), str((c.get("anchor") or {}).get("quote"))) for c in d.comments_before
+    )
+
+
+def compare_bundles(a: BundleFacts, b: BundleFacts) -> Comparison:
+    """Compare two opened bundles (see the module docstring). Never raises on odd content:
+    what a bundle does not state reads N/A with the reason."""
+    cmp = Comparison()
+    cmp.same_document = a.v1 == b.v1
+    cmp.same_comments = _comment_key(a) == _comment_key(b)
+    if not cmp.same_document:
+        cmp.notes.append(
+            "These bundles start from different documents: the comparison may not be fair."
+        )
+    if not cmp.same_comments:
+        cmp.notes.append(
+            "These bundles have different comments: only comments present in "
+            "both can be compared row by row."
+        )
+    for d, n in ((a, "A"), (b, "B")):
+        m = d.manifest
+        if m.get("status") != "completed":
+            cmp.notes.append(
+                f"Run {n} did not complete ({m.get('status')}: "
+                f"{vocab.plain_reason(str(m.get('reason') or ''))})."
+            )
+        if m.get("scripted"):
+            cmp.notes.append(f"Run {n} is a scripted demonstration, not a real model.")
+    ma, mb = a.manifest, b.manifest
+    cmp.run_rows = [
+        ("model", str(ma.get("model", "?")), str(mb.get("model", "?"))),
+        ("agent mode", _mode(ma), _mode(mb)),
+        ("how the run ended", str(ma.get("status", "?")), str(mb.get("status", "?"))),
+        ("tokens used", _tokens(ma), _tokens(mb)),
+        ("time", _duration(run_seconds(ma)), _duration(run_seconds(mb))),
+        ("rounds", _rounds(ma), _rounds(mb)),
+    ]
+    cmp.metric_rows = [
+        (name, a.metrics.get(name), b.metrics.get(name)) for name in vocab.METRIC_NAMES
+    ]
+
+    def key(d: BundleFacts, v: dict[str, Any]) -> str:
+        cid = str(v.get("comment_id"))
+        if cmp.same_comments:
+            return cid
+        # Different comment sets: a row pairs the same id only with the same quote.
+        quote = next(
+            (
+                str((c.get("anchor") or {}).get("quote"))
+                for c in d.comments_before
+                if str(c.get("id")) == cid
+            ),
+            "",
+        )
+        return cid + "\x00" + quote
+
+    va = {key(a, v): v for v in a.verdicts if isinstance(v, dict)}
+    vb = {key(b, v): v for v in b.verdicts if isinstance(v, dict)}
+    quotes = {
+        str(c.get("id")): str((c.get("anchor") or {}).get("quote") or "")
+        for c in [*a.comments_before, *b.comments_before]
+    }
+    for k in [*va, *(k for k in vb if k not in va)]:
+        x, y = va.get(k), vb.get(k)
+        cid = k.split("\x00", 1)[0]
+        quote = ((x or y or {}).get("v1") or {}).get("text") or quotes.get(cid, "")
+        cmp.pairs.append(VerdictPair(cid, str(quote), x, y))
+    return cmp

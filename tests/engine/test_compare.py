@@ -1,0 +1,72 @@
+"""engine.compare: two bundles' facts side by side, with N/A where a bundle is silent."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.compare import compare_bundles, run_seconds
+
+
+@dataclass
+class Facts:
+    manifest: dict[str, Any]
+    metrics: dict[str, Any] = field(default_factory=dict)
+    verdicts: list[dict[str, Any]] = field(default_factory=list)
+    comments_before: list[dict[str, Any]] = field(default_factory=list)
+    v1: str = "doc"
+
+
+def _c(cid: str, quote: str) -> dict[str, Any]:
+    return {"id": cid, "anchor": {"quote": quote}}
+
+
+def test_run_rows_say_tokens_time_rounds_and_na_when_unrecorded():
+    a = Facts(
+        {
+            "model": "m1",
+            "status": "completed",
+            "tokens": 12345,
+            "rounds": 2,
+            "created_at": "2026-01-01T10:00:00Z",
+            "finished_at": "2026-01-01T10:02:05Z",
+            "versions": [{"name": "v1"}, {"name": "round-1"}, {"name": "round-2"}],
+        }
+    )
+    b = Facts(
+        {"model": "m2", "status": "failed", "reason": "the endpoint timed out", "tokens": None}
+    )
+    cmp = compare_bundles(a, b)
+    rows = {label: (x, y) for label, x, y in cmp.run_rows}
+    assert rows["tokens used"] == ("12,345 tokens", "N/A — the provider reported no token usage")
+    assert rows["time"][0] == "2 min 5 s" and rows["time"][1].startswith("N/A — ")
+    assert rows["rounds"][0] == "2 round(s), 2 push(es)" and rows["rounds"][1].startswith("N/A")
+    assert any("Run B did not complete" in n and "timed out" in n for n in cmp.notes)
+    assert run_seconds({"created_at": "x", "finished_at": "2026-01-01T00:00:00Z"}) is None
+
+
+def test_comments_pair_by_id_only_when_both_bundles_have_the_same_comments():
+    same = [_c("c1", "two days"), _c("c2", "HR")]
+    a = Facts(
+        {"status": "completed"},
+        verdicts=[
+            {"comment_id": "c1", "verdict": "edited"},
+            {"comment_id": "c2", "verdict": "untouched"},
+        ],
+        comments_before=same,
+    )
+    b = Facts(
+        {"status": "completed"},
+        verdicts=[
+            {"comment_id": "c1", "verdict": "untouched"},
+            {"comment_id": "c2", "verdict": "untouched"},
+        ],
+        comments_before=same,
+    )
+    cmp = compare_bundles(a, b)
+    assert [(p.comment_id, p.same) for p in cmp.pairs] == [("c1", False), ("c2", True)]
+    b.comments_before = [_c("c1", "another quote"), _c("c2", "HR")]
+    cmp = compare_bundles(a, b)
+    assert not cmp.same_comments and any("different comments" in n for n in cmp.notes)
+    c1 = [p for p in cmp.pairs if p.comment_id == "c1"]
+    assert len(c1) == 2 and all(p.same is None for p in c1)  # never paired by id alone
