@@ -29,7 +29,6 @@ LONG_MODULES_TODO = {
 }
 
 LONG_FUNCTIONS_TODO = {
-    "app/compare.py:refresh",
     "app/suites/view.py:_run_suite",  # moved from app/suites_view.py
     "app/verdicts.py:banner_for",
     "engine/agent/client.py:chat",
