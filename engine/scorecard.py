@@ -35,16 +35,17 @@ body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1c1c1c;m
 background:#f6f6f4}main{max-width:70em;margin:0 auto;padding:1.5em}
 h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.2em;margin-top:1.8em;border-bottom:1px solid #ccc}
 .banner{padding:.7em 1em;border-radius:6px;margin:.8em 0;font-weight:600}
+.nothing{background:#fff4d6;border:1px solid #b07a00}
 .completed{background:#e8eef6;border:1px solid #5a7ca8}.cancelled{background:#fff4d6;
 border:1px solid #c9a227}.failed{background:#fbe3e1;border:1px solid #c0463b}
 .scripted{background:#e9e4f7;border:2px dashed #6a4fb3;color:#3b2a73}
 .tampered{background:#fbe3e1;border:2px solid #c0463b;color:#7a1d14}
 table{border-collapse:collapse;width:100%;background:#fff;margin:.5em 0}
-table.verdicts{table-layout:fixed}
+table.verdicts{table-layout:fixed}table.verdicts td:first-child{overflow-wrap:anywhere}
 th,td{border:1px solid #ddd;padding:.45em .6em;text-align:left;vertical-align:top}
 th{background:#eeeeea;font-weight:600}td.num{white-space:nowrap;font-weight:600}
 .facts th{width:14em}.na{color:#7a4b00;font-weight:600}.muted{color:#555;font-size:.92em}
-.v{white-space:nowrap;font-weight:600;padding:.1em .4em;border-radius:4px}
+.v{white-space:nowrap;font-weight:600;padding:.1em .3em;border-radius:4px}
 .v-edited{background:#dcefdc;color:#1e5e27}.v-untouched{background:#fde2cf;color:#8a3a00}
 .v-deleted{background:#e3e3f7;color:#2f2f7a}.v-stale_anchor{background:#eee;color:#444}
 .quote{font-family:ui-serif,Georgia,serif;white-space:pre-wrap;word-break:break-word}
@@ -75,7 +76,7 @@ def _metric_row(name: str, m: dict[str, Any]) -> str:
     label, meaning = METRIC_LABELS.get(name, (name, ""))
     if m.get("value") is None:
         value = '<span class="na">N/A</span>'
-        detail = f'<span class="na">Not measurable:</span> {_e(m.get("reason", ""))}'
+        detail = f'<span class="na">Not measurable:</span> {_e(vocab.metric_reason(m))}'
     else:
         value = _e(vocab.metric_value(name, m))
         detail = _e(vocab.metric_detail(name, m))
@@ -83,6 +84,23 @@ def _metric_row(name: str, m: dict[str, Any]) -> str:
         f"<tr><th>{_e(label)}<div class='muted'>{_e(meaning)}</div></th>"
         f"<td class='num'>{value}</td><td>{detail}</td></tr>"
     )
+
+
+def _nothing_changed(manifest: dict[str, Any], metrics: dict[str, Any]) -> str:
+    """The first thing to say when the agent changed nothing ("" otherwise): no revision
+    pushed, or revisions whose text equals the given version's."""
+    versions = [v for v in manifest.get("versions") or [] if isinstance(v, dict)]
+    pushed = [v for v in versions if v.get("round") is not None]
+    if versions and not pushed:
+        return "The agent changed nothing: it pushed no revision of the document."
+    churn = metrics.get("collateral_churn")
+    if pushed and isinstance(churn, dict) and churn.get("value") is None:
+        if str(churn.get("reason") or "").startswith("nothing changed"):
+            return (
+                "The agent changed nothing: its revision has the same text as the document "
+                "it was given."
+            )
+    return ""
 
 
 def render_scorecard(
@@ -122,6 +140,8 @@ def render_scorecard(
             "were played by a script, not produced by a real model. The verdicts and "
             "metrics are computed exactly as for a real run.</div>"
         )
+    if nothing := _nothing_changed(manifest, metrics):
+        out.append(f"<div class='banner nothing'>{_e(nothing)}</div>")
     status_words = {
         "completed": "The run completed",
         "cancelled": "The run was cancelled",
@@ -195,8 +215,8 @@ def render_scorecard(
 
     out.append(
         "<h2>Verdicts, comment by comment</h2><table class='verdicts'><colgroup>"
-        "<col style='width:24%'><col style='width:14%'><col style='width:22%'>"
-        "<col style='width:22%'><col style='width:18%'></colgroup><tr><th>Comment</th>"
+        "<col style='width:21%'><col style='width:18%'><col style='width:21%'>"
+        "<col style='width:21%'><col style='width:19%'></colgroup><tr><th>Comment</th>"
         "<th>Verdict</th><th>Before (v1)</th><th>After (v2)</th>"
         "<th>Agent's claim</th></tr>"
     )
@@ -268,7 +288,9 @@ def render_scorecard(
     final_claims = claims.get("final") if isinstance(claims, dict) else None
     if isinstance(final_claims, dict) and final_claims.get("usable") is False:
         out.append(
-            f"<p><b>The agent's report could not be used:</b> {_e(final_claims.get('problem'))}</p>"
+            "<p><b>The agent's report could not be used:</b> "
+            f"{_e(vocab.plain_reason(str(final_claims.get('problem') or '')))} (the "
+            "parser's detail is in the bundle's claims.json)</p>"
         )
     out.append(
         "<p class='muted'>Verdicts are computed from the text of the two versions, "

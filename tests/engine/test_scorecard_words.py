@@ -1,0 +1,44 @@
+"""The scorecard says first when the agent changed nothing, gives N/A reasons in plain
+words, and keeps long comment ids and verdict badges inside their columns (print/PDF)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.bundle import open_bundle, own_scorecard
+from engine.scorecard import _nothing_changed
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _bundle(folder: str):
+    return open_bundle(next((ROOT / "resources" / folder).glob("*/manifest.json")).parent)
+
+
+def test_a_run_that_pushed_nothing_says_so_before_anything_else():
+    page = own_scorecard(_bundle("example"))
+    head = page.split("<h2>")[0]
+    assert "The agent changed nothing: it pushed no revision of the document." in head
+    assert head.index("banner nothing") < head.index("The run completed")
+    assert "banner nothing" not in own_scorecard(_bundle("demo"))  # the demo edits text
+
+
+def test_a_pushed_revision_with_the_same_text_is_also_nothing():
+    manifest = {"versions": [{"name": "v1", "round": None}, {"name": "round-1", "round": 1}]}
+    same = {
+        "collateral_churn": {
+            "value": None,
+            "reason": "nothing changed: the two versions have the same text",
+        }
+    }
+    assert "same text" in _nothing_changed(manifest, same)
+    assert _nothing_changed(manifest, {"collateral_churn": {"value": 0.1}}) == ""
+    assert _nothing_changed({}, {}) == ""  # an old bundle without versions says nothing
+
+
+def test_na_reasons_are_plain_and_columns_hold_their_text():
+    page = own_scorecard(_bundle("example"))
+    assert "unterminated string" not in page and "character 5257" not in page
+    assert "is not valid JSON" in page
+    assert "table.verdicts td:first-child{overflow-wrap:anywhere}" in page  # long ids wrap
+    assert ".v{white-space:nowrap" in page  # a badge is never split mid-word
