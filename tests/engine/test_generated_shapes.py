@@ -39,10 +39,26 @@ def _score(v1: str, v2: str, comments: list[dict], diff: TextDiff | None = None)
     )
 
 
+def _surviving_words(v, e) -> bool:
+    """The documented disagreement with the generator (docs/verdicts.md, "Decisions"): the
+    quote's exact words survive at their place inside a rewritten sentence, so the verdict
+    is untouched, where expect.json calls every quote of a rewritten sentence edited."""
+    return (
+        v.verdict == "untouched"
+        and "edited" in e["verdict"].split("|")
+        and v.v1 is not None
+        and v.v2 is not None
+        and v.v2.text == v.v1.text
+        and v.method in ("exact", "diff")
+    )
+
+
 def _disagreements(expect: dict, result) -> list[str]:
     out = []
     for v in result.verdicts:
         e = expect[v.comment_id]
+        if _surviving_words(v, e):
+            continue
         if v.verdict not in e["verdict"].split("|"):
             out.append(f"{v.comment_id}: {v.verdict} ({v.method}), expected {e['verdict']}")
             continue
@@ -57,15 +73,7 @@ def _disagreements(expect: dict, result) -> list[str]:
 
 
 SHAPES = [
-    pytest.param(
-        "50",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="anchor/lead: c146 quotes 'clinical NCC', two words that stay side by side "
-            "in their rewritten sentence; the diff keeps them (untouched, exact) while "
-            "expect.json calls every quote in a rewritten sentence edited: decide the rule",
-        ),
-    ),
+    "50",
     "all-light",
     pytest.param(
         "all-heavy",
