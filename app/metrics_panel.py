@@ -57,6 +57,7 @@ class MetricsPanel(QWidget):
         status: str = "completed",
         reason: str = "",
         scripted: bool = False,
+        coverage: str = "",
     ) -> None:
         """``run``: name -> metric object; ``rounds``: [(round, {name: metric})].
 
@@ -81,6 +82,8 @@ class MetricsPanel(QWidget):
             for c, src in enumerate(sources):
                 m = src.get(name) if isinstance(src, dict) else None
                 text = present.metric_cell(name, m)
+                if c == 0 and name == "claim_accuracy" and coverage:
+                    text += f"\n{coverage}"
                 self.cells[(name, columns[c])] = text
                 item = QTableWidgetItem(text)
                 item.setToolTip(present.METRIC_HELP[name])
@@ -141,6 +144,14 @@ class MetricsPanel(QWidget):
         )
 
     def show_bundle(self, data: BundleData) -> None:
+        from engine.scoring import coverage_of
+
+        cov = coverage_of(data.verdicts, data.comments_before)
         self.show_metrics(
-            data.metrics, data.round_metrics, data.status, data.reason, scripted=data.scripted
+            data.metrics,
+            data.round_metrics,
+            data.status,
+            data.reason,
+            scripted=data.scripted,
+            coverage=cov.text() if cov is not None else "",
         )

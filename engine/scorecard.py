@@ -72,7 +72,7 @@ def _agent_mode(mode: dict[str, Any]) -> str:
     return text + (f": {reason}" if reason else "")
 
 
-def _metric_row(name: str, m: dict[str, Any]) -> str:
+def _metric_row(name: str, m: dict[str, Any], extra: str = "") -> str:
     label, meaning = METRIC_LABELS.get(name, (name, ""))
     if m.get("value") is None:
         value = '<span class="na">N/A</span>'
@@ -80,6 +80,8 @@ def _metric_row(name: str, m: dict[str, Any]) -> str:
     else:
         value = _e(vocab.metric_value(name, m))
         detail = _e(vocab.metric_detail(name, m))
+    if extra:
+        detail += f"<div class='muted'>{_e(extra)}</div>"
     return (
         f"<tr><th>{_e(label)}<div class='muted'>{_e(meaning)}</div></th>"
         f"<td class='num'>{value}</td><td>{detail}</td></tr>"
@@ -200,6 +202,11 @@ def render_scorecard(
         summary += f" {counts['stale_anchor']} comment(s) had a stale anchor and were not counted."
     if claimed:
         summary += f" The agent claimed {claimed} comment(s) addressed."
+    from engine.scoring import coverage_of
+
+    coverage = coverage_of(final, comments_before)
+    if coverage is not None and coverage.no_claim:
+        summary += f" Its report has {coverage.text()}."
     out.append(f"<p>{_e(summary)}</p>")
 
     out.append(
@@ -207,7 +214,8 @@ def render_scorecard(
     )
     for name in METRIC_NAMES:
         if name in metrics:
-            out.append(_metric_row(name, metrics[name]))
+            extra = coverage.text() if name == "claim_accuracy" and coverage else ""
+            out.append(_metric_row(name, metrics[name], extra))
     out.append(
         "</table><p class='muted'>N/A means the metric could not be measured; the "
         "reason is given. It never stands for zero.</p>"

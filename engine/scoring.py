@@ -444,6 +444,30 @@ def _coverage(
     return ClaimCoverage(len(judged) - len(missing), len(missing), len(judged), missing)
 
 
+def coverage_of(
+    final_verdicts: list[dict[str, Any]], comments_before: list[dict[str, Any]]
+) -> ClaimCoverage | None:
+    """Claim coverage as a bundle states it: which open, actionable, non-stale comments of
+    ``comments_before`` carry a claim in ``final_verdicts`` (verdicts.json's ``final``
+    items). None when no verdict carries a claim (no usable report: claim accuracy is N/A
+    and says why). The scorecard and the desktop program show its ``text()``."""
+    verdicts = [v for v in final_verdicts if isinstance(v, dict)]
+    if not any(v.get("claim") for v in verdicts):
+        return None
+    actionable = {
+        str(c.get("id"))
+        for c in comments_before
+        if isinstance(c, dict) and c.get("actionable", True) and c.get("status", "open") == "open"
+    }
+    judged = [
+        v
+        for v in verdicts
+        if str(v.get("comment_id")) in actionable and v.get("verdict") != "stale_anchor"
+    ]
+    missing = tuple(str(v.get("comment_id")) for v in judged if not v.get("claim"))
+    return ClaimCoverage(len(judged) - len(missing), len(missing), len(judged), missing)
+
+
 def _with_claim(rec: VerdictRecord, claim: ClaimItem | None) -> VerdictRecord:
     if claim is not None:
         rec.claim = claim.claim

@@ -395,3 +395,17 @@ def test_the_scripted_demonstration_opens_from_the_start_page_and_says_so(qtbot,
     assert data.collateral  # changed outside every anchor, read from the bundle
     for side in ("v1", "v2"):
         assert window.verdicts.last_highlight[side].get("failed") == []
+
+
+def test_metrics_panel_shows_claim_coverage_beside_claim_accuracy(qtbot):
+    from app.metrics_panel import MetricsPanel
+
+    panel = MetricsPanel()
+    qtbot.addWidget(panel)
+    panel.show_metrics(
+        {"claim_accuracy": {"value": 1.0, "numerator": 1, "denominator": 1}},
+        [],
+        coverage="no claim for 3 of 4 comments",
+    )
+    cell = next(t for (name, _col), t in panel.cells.items() if name == "claim_accuracy")
+    assert cell.startswith("100%") and cell.endswith("no claim for 3 of 4 comments")

@@ -42,3 +42,23 @@ def test_na_reasons_are_plain_and_columns_hold_their_text():
     assert "is not valid JSON" in page
     assert "table.verdicts td:first-child{overflow-wrap:anywhere}" in page  # long ids wrap
     assert ".v{white-space:nowrap" in page  # a badge is never split mid-word
+
+
+def test_a_report_covering_few_comments_never_looks_perfect():
+    from engine.scoring import coverage_of
+
+    comments = [{"id": f"c{i}", "actionable": True, "status": "open"} for i in range(1, 5)]
+    final = [
+        {"comment_id": "c1", "verdict": "edited", "claim": "addressed", "claim_agrees": True},
+        {"comment_id": "c2", "verdict": "untouched", "claim": None},
+        {"comment_id": "c3", "verdict": "untouched", "claim": None},
+        {"comment_id": "c4", "verdict": "untouched", "claim": None},
+    ]
+    cov = coverage_of(final, comments)
+    assert cov is not None and cov.text() == "no claim for 3 of 4 comments"
+    assert coverage_of([{**v, "claim": None} for v in final], comments) is None  # no report
+    from engine.scorecard import render_scorecard
+
+    metrics = {"claim_accuracy": {"value": 1.0, "numerator": 1, "denominator": 1}}
+    page = render_scorecard({"status": "completed"}, {"final": final}, metrics, comments, [], {})
+    assert page.count("no claim for 3 of 4 comments") == 2  # beside the metric and in words
