@@ -752,6 +752,11 @@ def export_zip(
         )
     if dest_real.is_dir():
         raise BundleError(f"{dest}: is a folder; give the name of the .zip file to write")
+    if dest.is_symlink() or (dest.exists() and not dest.is_file()):
+        raise BundleError(
+            f"{dest}: not a regular file (a link, a device or a FIFO); "
+            "choose another name for the .zip"
+        )
     if dest.exists() and not overwrite:
         raise BundleError(f"{dest}: already exists; nothing was written (--force replaces it)")
     files = _read_folder(src)

@@ -481,6 +481,12 @@ def cmd_bundle_trust(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _tokens_words(tokens: Any) -> str:
+    if isinstance(tokens, int) and not isinstance(tokens, bool):
+        return f"{tokens:,} tokens"
+    return "tokens not reported by the provider"
+
+
 def cmd_bundle_show(args: argparse.Namespace) -> int:
     from engine import vocabulary as vocab
     from engine.bundle import BundleError, open_bundle
@@ -504,7 +510,7 @@ def cmd_bundle_show(args: argparse.Namespace) -> int:
     print(f"{b.document_title}: run {b.status}" + (f" ({b.reason})" if b.reason else ""))
     print(
         f"model {b.model} at {mask_url(str(b.manifest.get('base_url')))}; {b.manifest.get('created_at')} "
-        f"to {b.manifest.get('finished_at')}; tokens {b.manifest.get('tokens')}"
+        f"to {b.manifest.get('finished_at')}; {_tokens_words(b.manifest.get('tokens'))}"
     )
     mode = b.manifest.get("agent_mode") or (b.manifest.get("settings") or {}).get("agent_mode")
     if isinstance(mode, dict) and isinstance(mode.get("ran"), str):

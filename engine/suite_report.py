@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.suite_store import ItemResult
-from engine.vocabulary import percent
+from engine.vocabulary import percent, plain_reason
 
 __all__ = [
     "HIGHER_IS_BETTER",
@@ -94,7 +94,7 @@ def _metric_block(rows: list[ItemResult], name: str) -> dict[str, Any]:
             values.append(float(v))
             by_repeat.setdefault(r.repeat, []).append(float(v))
         else:
-            na[str(m.get("reason") or "not measured")] += 1
+            na[plain_reason(str(m.get("reason") or "not measured"))] += 1
     out = _stats(values)
     repeat_means = [statistics.fmean(v) for _, v in sorted(by_repeat.items())]
     out["repeat_means"] = repeat_means
@@ -102,6 +102,24 @@ def _metric_block(rows: list[ItemResult], name: str) -> dict[str, Any]:
     out["na"] = sum(na.values())
     out["na_reasons"] = [{"reason": k, "runs": n} for k, n in na.most_common(3)]
     return out
+
+
+def na_summary(block: dict[str, Any]) -> str:
+    """Why a metric is N/A across a combination's runs, counted: "in all 8 runs: the
+    provider reported no token usage" (or the commonest reasons with their counts)."""
+    reasons = block.get("na_reasons") or []
+    if not reasons:
+        return "no finished run"
+    total = block.get("na", 0)
+    first = reasons[0]
+    if len(reasons) == 1:
+        return f"in {'all ' if total > 1 else ''}{plural_runs(total)}: {first['reason']}"
+    rest = sum(r["runs"] for r in reasons[1:])
+    return f"in {plural_runs(total)}; {first['runs']}: {first['reason']}; {rest} for other reasons"
+
+
+def plural_runs(n: int) -> str:
+    return f"{n} run" + ("" if n == 1 else "s")
 
 
 def _combo_key(r: ItemResult) -> tuple[str, str]:
@@ -261,8 +279,7 @@ def render_report(report: dict[str, Any]) -> str:
         for m in METRICS:
             b = c["metrics"][m]
             if b["mean"] is None:
-                why = b["na_reasons"][0]["reason"] if b["na_reasons"] else "no finished run"
-                lines.append(f"  {LABELS[m]:<26} N/A — {why}")
+                lines.append(f"  {LABELS[m]:<26} N/A — {na_summary(b)}")
                 continue
             spread = (
                 "spread unknown (one repeat)"
@@ -489,7 +506,7 @@ def combination_cell(combo: dict[str, Any], row: str) -> str:
         return f"{combo['finished']} finished, {combo['failed']} failed, {combo['not_run']} not run"
     b = combo["metrics"][row]
     if b["mean"] is None:
-        return "N/A — " + (b["na_reasons"][0]["reason"] if b["na_reasons"] else "no run")
+        return "N/A — " + na_summary(b)
     if b["spread"] is None:
         return f"{_fmt(row, b['mean'])} (one repeat: spread unknown)"
     return f"{_fmt(row, b['mean'])} (spread {_fmt(row, b['spread'])})"

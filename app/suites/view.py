@@ -282,8 +282,13 @@ class SuitesView(QWidget):
             self.open_suite(Path(path))
 
     def ask_open_results(self) -> None:
+        from engine.workspace import default_home
+
+        start = default_home() / "suites"
         path = QFileDialog.getExistingDirectory(
-            self, "Open a suite run's folder (it holds suite-results.json)", str(Path.home())
+            self,
+            "Open a suite run's folder (it holds suite-results.json)",
+            str(start if start.is_dir() else Path.home()),
         )
         if path:
             self.open_results(Path(path))

@@ -318,6 +318,14 @@ def test_export_never_replaces_a_file_without_force(claimed, tmp_path, capsys):
     assert dest.read_bytes() == b"someone's own file"
     assert arl(["bundle", "export", str(claimed), str(dest), "--force"]) == 0
     assert zipfile.is_zipfile(dest) and verify_bundle(dest).ok
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    link = tmp_path / "link.zip"
+    link.symlink_to(tmp_path / "target.zip")
+    for target in (fifo, link):  # never replaced, not even with --force
+        assert arl(["bundle", "export", str(claimed), str(target), "--force"]) == 2
+        assert "not a regular file" in capsys.readouterr().err
+    assert fifo.is_fifo() and link.is_symlink() and not (tmp_path / "target.zip").exists()
 
 
 def test_export_out_of_disk_leaves_no_tmp(claimed, tmp_path, monkeypatch, capsys):

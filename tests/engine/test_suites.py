@@ -688,3 +688,41 @@ def test_a_suite_or_instructions_that_is_not_a_regular_file_is_refused(tmp_path)
     assert "rules.txt" in str(e.value)
     with pytest.raises(SuiteError):
         load_suite("/dev/zero")
+
+
+def test_the_suite_file_shown_in_the_docs_loads(tmp_path):
+    import re
+
+    text = (ROOT / "docs" / "suites.md").read_text(encoding="utf-8")
+    example = re.search(r"```toml\n(.*?)```", text, re.S).group(1)
+    (tmp_path / "memo.html").write_text(
+        "<html><body><p>Staff work two days a week.</p></body></html>", encoding="utf-8"
+    )
+    comments = [
+        {"id": "c1", "body": "three", "anchor": {"quote": "two days", "prefix": "", "suffix": ""}}
+    ]
+    (tmp_path / "memo.comments.json").write_text(json.dumps(comments), encoding="utf-8")
+    (tmp_path / "terse.txt").write_text("Answer tersely.", encoding="utf-8")
+    (tmp_path / "suite.toml").write_text(example, encoding="utf-8")
+    s = load_suite(tmp_path / "suite.toml")
+    assert len(s.models) == 2 and len(s.variants) == 2 and s.turns_per_round == 16
+    assert s.documents[0].name == "memo"
+
+
+def test_na_reasons_are_counted_over_runs_and_plain():
+    from engine.suite_report import combination_cell
+
+    rows = [_row("A", r, "d", None) for r in (1, 2)]
+    for it in rows:
+        it.metrics["claim_accuracy"] = {
+            "value": None,
+            "reason": "the agent's report is unusable: the report was cut off at its limit "
+            "of 1150 tokens (the report is not valid JSON: unterminated string starting at "
+            "character 2032 of 2113)",
+        }
+    combo = build_report(rows)["combinations"][0]
+    cell = combination_cell(combo, "claim_accuracy")
+    assert cell.startswith("N/A — in all 2 runs: ") and "character 2032" not in cell
+    assert combination_cell(combo, "attribution_rate") == (
+        "N/A — in all 2 runs: no actionable comments"
+    )
