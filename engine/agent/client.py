@@ -4,17 +4,14 @@
   and closed at the end; retries 429, 5xx, timeouts and connection errors with short
   exponential backoff (``backoff_initial`` doubling up to ``backoff_max`` seconds, at most
   ``max_retries`` retries; a ``Retry-After`` header is honoured up to ``backoff_max``);
-  raises ``AgentError`` with a plain reason on a bad key (401/403), an unknown model (404)
-  or an exhausted retry budget. Sums usage tokens of every call; records every request,
-  response, timing and token count in a ``Trace``. The settings, errors and accounting
-  (``AgentConfig``, ``AgentError``, ``Usage``, ``Trace``) are in ``config.py``.
+  raises ``AgentError`` quoting the server (bad key, unknown model, refusal, context,
+  retries spent). Sums usage; records every call in a ``Trace`` (both in ``config.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -40,6 +37,7 @@ from engine.agent.wire import (
     read_answer,
     server_message,
 )
+from engine.redact import redact
 
 
 @dataclass
@@ -57,9 +55,6 @@ class CallResult:
     retries: int
     reasoning: str = ""
     quirks: list[str] = field(default_factory=list)
-
-
-_KEYLIKE = re.compile(r"(Bearer\s+)[^\s\"',;]+|\bsk-[A-Za-z0-9_\-]{6,}", re.I)
 
 
 class ModelClient:
@@ -123,11 +118,8 @@ class ModelClient:
                 pass
 
     def _redact(self, text: str) -> str:
-        """``text`` without the API key or anything shaped like a bearer token."""
-        key = self.config.api_key
-        if key:
-            text = text.replace(key, "[redacted]")
-        return _KEYLIKE.sub(lambda m: (m.group(1) or "") + "[redacted]", text)
+        """``text`` without the API key or anything shaped like one (``engine.redact``)."""
+        return redact(text, [self.config.api_key] if self.config.api_key else [])
 
     def _server_says(self, exc: Any) -> str:
         """The server's own message for an HTTP error (``error.message`` of the body, else
@@ -247,14 +239,11 @@ class ModelClient:
     ) -> CallResult:
         """One chat completion. Raises AgentError, TokenBudgetExceeded or RunCancelled.
 
-        ``conversation`` names the message list so the trace stores only the messages new
-        since the previous call of the same conversation (the full list can be rebuilt).
-        ``request_timeout`` bounds each attempt as a whole (connect, wait and read), so a
-        server dripping bytes cannot hold a call open. ``retry_server_errors=False``: a 5xx
-        answer is raised at once as a ``protocol`` AgentError with its status (used for
-        optional request features the caller can drop, e.g. ``tool_choice="required"``).
-        A context-length refusal is an AgentError of kind ``context``.
-        """
+        ``conversation``: the trace stores only the messages new since its previous call.
+        ``request_timeout`` bounds each attempt as a whole (a dripping server cannot hold
+        it). ``retry_server_errors=False``: a 5xx is raised at once as a ``protocol``
+        AgentError (for features the caller can drop, e.g. ``tool_choice="required"``).
+        A context-length refusal is an AgentError of kind ``context``."""
         if self._client is None:
             raise RuntimeError("ModelClient used outside 'async with'")
         cfg = self.config
@@ -300,6 +289,29 @@ class ModelClient:
         )
         request_chars = sum(len(json.dumps(m, ensure_ascii=False)) for m in messages)
         started = time.monotonic()
+        body_bytes, retries = await self._attempts(
+            kwargs, entry, started, retry_server_errors, request_chars
+        )
+        entry["duration_s"] = round(time.monotonic() - started, 4)
+        answer = self._read(body_bytes, tools, conversation, request_chars)
+        result = self._record(answer, entry, started, retries)
+        if self.on_call is not None:
+            self.on_call(purpose, result)
+        return result
+
+    async def _attempts(
+        self,
+        kwargs: dict[str, Any],
+        entry: dict[str, Any],
+        started: float,
+        retry_server_errors: bool,
+        request_chars: int,
+    ) -> tuple[bytes, int]:
+        """Send the request until an answer body arrives: (body, retries). Each attempt is
+        bounded as a whole by ``request_timeout``; retryable failures wait with backoff.
+        Raises AgentError (fatal, or the retry budget spent)."""
+        cfg = self.config
+        assert self._client is not None
         retries = 0
         delay = cfg.backoff_initial
         while True:
@@ -310,7 +322,8 @@ class ModelClient:
                     self._client.chat.completions.with_raw_response.create(**kwargs),
                     timeout=cfg.request_timeout,
                 )
-                body_bytes = raw.http_response.content
+                self.model_seconds += time.monotonic() - t0
+                return raw.http_response.content, retries
             except asyncio.CancelledError:
                 self.model_seconds += time.monotonic() - t0
                 entry["attempts"].append(
@@ -330,16 +343,15 @@ class ModelClient:
                         "seconds": round(spent, 4),
                     }
                 )
-                if fatal is not None:
+                if fatal is not None or not retryable or retries >= cfg.max_retries:
                     entry["duration_s"] = round(time.monotonic() - started, 4)
+                if fatal is not None:
                     raise fatal from None
                 if not retryable:
-                    entry["duration_s"] = round(time.monotonic() - started, 4)
                     raise AgentError(
                         "protocol", f"the model call failed: {self._describe_failure(exc)}"
                     ) from None
                 if retries >= cfg.max_retries:
-                    entry["duration_s"] = round(time.monotonic() - started, 4)
                     raise AgentError(
                         "network",
                         f"the endpoint {safe_url(cfg.base_url)} did not answer "
@@ -351,11 +363,11 @@ class ModelClient:
                 delay = min(delay * 2, cfg.backoff_max)
                 entry["attempts"][-1]["retry_after_s"] = wait
                 await asyncio.sleep(wait)
-                continue
-            self.model_seconds += time.monotonic() - t0
-            break
-        entry["duration_s"] = round(time.monotonic() - started, 4)
-        answer = self._read(body_bytes, tools, conversation, request_chars)
+
+    def _record(
+        self, answer: Answer, entry: dict[str, Any], started: float, retries: int
+    ) -> CallResult:
+        """Count the answer's usage and quirks, complete its trace entry, make the result."""
         tokens = self.usage.add(answer.usage)
         seconds = time.monotonic() - started
         for q in answer.quirks:
@@ -388,7 +400,7 @@ class ModelClient:
         )
         if answer.usage.problem:
             entry["usage_problem"] = answer.usage.problem
-        result = CallResult(
+        return CallResult(
             answer.message,
             answer.finish_reason,
             tokens,
@@ -397,9 +409,6 @@ class ModelClient:
             answer.reasoning,
             answer.quirks,
         )
-        if self.on_call is not None:
-            self.on_call(purpose, result)
-        return result
 
     def _read(
         self,
