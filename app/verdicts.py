@@ -104,8 +104,9 @@ def banner_for(data: BundleData) -> tuple[str, str]:
             "documents show."
             if rd.forged
             else f"Scored by {html.escape(rd.scored_by)}; this program "
-            f"({html.escape(rd.this_engine)}) scores it differently (an engine change, "
-            "not tampering)."
+            f"({html.escape(rd.this_engine)}) scores it differently: an engine change, "
+            "not tampering, if the manifest's record of its engine is true (only a signature "
+            "you trust vouches for that)."
         )
         parts.insert(0, f"<b>{title}</b> Stored vs recomputed:<ul>{lines}{more}</ul>")
     elif rd is None and not data.rederive_error:

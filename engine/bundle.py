@@ -611,9 +611,9 @@ def content_of(bundle: Bundle, **changes: Any) -> BundleContent:
         verdicts=bundle.verdicts,
         metrics={k: v.to_json() for k, v in bundle.metrics.items()},
         tokens=m.get("tokens"),
-        rounds_run=int(m.get("rounds") or 0),
+        rounds_run=m["rounds"] if isinstance(m.get("rounds"), int) else 0,
         scripted=bundle.scripted,
-        settings=dict(m.get("settings") or {}),
+        settings=dict(m["settings"]) if isinstance(m.get("settings"), dict) else {},
         agent_mode=m.get("agent_mode"),
     )
     fields.update(changes)
@@ -666,7 +666,11 @@ def open_bundle(path: str | os.PathLike[str]) -> Bundle:
     # An unknown kind is a shape problem reported above; the text then reads as HTML.
     kind = one_of(manifest.get("document_kind", "html"), DOCUMENT_KINDS) or "html"
     versions = []
-    for entry in manifest.get("versions") or []:
+    listed = manifest.get("versions")
+    if listed is not None and not isinstance(listed, list):
+        problems.append("manifest.json: 'versions' is not a list")
+        listed = []
+    for entry in listed or []:
         if not isinstance(entry, dict):
             continue
         html_file = str(entry.get("file", ""))

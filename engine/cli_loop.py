@@ -33,6 +33,12 @@ KeyProvider = Callable[[str | None], KeyChoice]
 _key_provider: KeyProvider | None = None
 
 
+def _settings(manifest: dict[str, Any]) -> dict[str, Any]:
+    """The manifest's ``settings`` table, or {} when it is missing or not a table."""
+    s = manifest.get("settings")
+    return s if isinstance(s, dict) else {}
+
+
 def _fail(message: str, code: int = EXIT_INPUT) -> int:
     from engine.redact import redact
 
@@ -512,13 +518,26 @@ def cmd_bundle_show(args: argparse.Namespace) -> int:
         f"model {b.model} at {mask_url(str(b.manifest.get('base_url')))}; {b.manifest.get('created_at')} "
         f"to {b.manifest.get('finished_at')}; {_tokens_words(b.manifest.get('tokens'))}"
     )
-    mode = b.manifest.get("agent_mode") or (b.manifest.get("settings") or {}).get("agent_mode")
+    mode = b.manifest.get("agent_mode") or _settings(b.manifest).get("agent_mode")
     if isinstance(mode, dict) and isinstance(mode.get("ran"), str):
         print(f"agent mode: {mode['ran']} ({mode.get('reason', '')})")
+    forged = False
+    if not b.tampered:
+        from engine.rederive import rederive
+
+        red = rederive(b)
+        forged = red.forged
+        if not red.ok:
+            print(("FORGED: " if red.forged else "CHECK: ") + red.headline())
+            if red.forged:
+                print(
+                    "The figures below are what the bundle states, not what its documents "
+                    "show; arl bundle verify lists every difference."
+                )
     for name, m in b.metrics.items():
         label = vocab.METRIC_TITLES.get(name, name)
         print(f"  {label}: {vocab.metric_text(name, m)}")
-    return EXIT_TAMPERED if b.tampered else EXIT_OK
+    return EXIT_TAMPERED if b.tampered or forged or b.problems else EXIT_OK
 
 
 def cmd_bundle_publish(args: argparse.Namespace) -> int:

@@ -60,6 +60,12 @@ class Comparison:
     same_comments: bool = True
 
 
+def _settings(manifest: dict[str, Any]) -> dict[str, Any]:
+    """The manifest's ``settings`` table, or {} when it is missing or not a table."""
+    s = manifest.get("settings")
+    return s if isinstance(s, dict) else {}
+
+
 def _iso(text: Any) -> datetime | None:
     if not isinstance(text, str):
         return None
@@ -99,7 +105,7 @@ def _tokens(manifest: dict[str, Any]) -> str:
 
 
 def _mode(manifest: dict[str, Any]) -> str:
-    mode = (manifest.get("settings") or {}).get("agent_mode") or manifest.get("agent_mode")
+    mode = _settings(manifest).get("agent_mode") or manifest.get("agent_mode")
     if isinstance(mode, dict) and mode.get("ran"):
         return str(mode["ran"])
     return "tools"

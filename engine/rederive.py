@@ -112,7 +112,9 @@ class Rederivation:
         if self.engine_changed:
             return (
                 f"Scored by {self.scored_by}; this program ({self.this_engine}) scores it "
-                f"differently in {n} place(s). This is an engine change, not tampering."
+                f"differently in {n} place(s): an engine change, not tampering, if the "
+                "manifest's record of its engine is true (only a signature you trust vouches "
+                "for that)."
             )
         return (
             f"{n} stated verdict(s) or metric(s) differ from what the bundle's own documents "

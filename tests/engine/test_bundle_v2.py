@@ -122,6 +122,12 @@ def test_forged_verdict_with_rehashed_manifest_is_named(claimed, tmp_path, capsy
     # export refuses it too
     assert arl(["bundle", "export", str(b), str(tmp_path / "f.zip")]) == 3
     assert not (tmp_path / "f.zip").exists()
+    capsys.readouterr()
+    # show says so first, and exits 3, rather than printing the forged 100% as a result
+    assert arl(["bundle", "show", str(b)]) == 3
+    shown = capsys.readouterr().out
+    assert shown.startswith("SIGNATURE") or "FORGED: " in shown
+    assert shown.index("FORGED: ") < shown.index("100% (3 of 3)")
 
 
 def test_forged_round_verdict_and_reopen_reason(claimed, tmp_path, capsys):
@@ -195,7 +201,8 @@ def test_wrong_types_are_problems_not_crashes(claimed, tmp_path, capsys):
     assert "verdicts.json: final.0" in text
     assert "claims.json: not usable JSON" in text
     assert opened.metrics == {} and opened.verdicts == {}
-    assert arl(["bundle", "show", str(b)]) == 0
+    # show prints what can be read and, like verify, exits 3: nothing here is trustworthy
+    assert arl(["bundle", "show", str(b)]) == 3
     assert arl(["bundle", "verify", str(b)]) == 3
     err = capsys.readouterr().err
     assert "Traceback" not in err
