@@ -5,6 +5,7 @@ colour is never the only cue; values on hover; PNG or SVG export."""
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 from typing import Any
 
@@ -149,7 +150,9 @@ def _attach(chart: QChart, axis_x: QCategoryAxis, axis_y: QValueAxis, legend: se
 
 
 def _combo_name(c: dict[str, Any]) -> str:
-    return f"{c['model']} / {c['variant']}"
+    """The combination's name as Qt Charts shows it: its axis labels and legend read rich
+    text, so a name from a suite file or results file is escaped (never markup)."""
+    return html.escape(f"{c['model']} / {c['variant']}")
 
 
 def _axes(title: str) -> tuple[QCategoryAxis, QValueAxis]:
@@ -190,7 +193,7 @@ def draw_spread(
             mine = (it.model, it.variant) == (combo["model"], combo["variant"])
             if mine and it.status == "finished" and isinstance(v, (int, float)):
                 runs.append(float(k), v * scale)
-                texts[_key(k, v * scale)] = (
+                texts[_key(k, v * scale)] = html.escape(
                     f"{it.document} repeat {it.repeat}: {v * scale:.3g}{unit}"
                 )
                 ys.append(v * scale)
@@ -255,7 +258,7 @@ def draw_trend(
             line.append(float(x), y)
             dots.append(float(x), y)
             ys.append(y)
-            texts[_key(x, y)] = (
+            texts[_key(x, y)] = html.escape(
                 f"{h['date'] or 'date not recorded'} — {h['suite_id']}\nprogram {h['version']}, "
                 f"instructions {', '.join(c['instructions_hash'])}\nmean {y:.3g}{unit}"
             )
@@ -264,7 +267,7 @@ def draw_trend(
         _hover(dots, texts)
     caption = []
     for x, h in enumerate(history):
-        axis_x.append(f"#{x + 1} v{h['version']}", float(x))
+        axis_x.append(html.escape(f"#{x + 1} v{h['version']}"), float(x))
         hashes = sorted({hh for c in h["report"]["combinations"] for hh in c["instructions_hash"]})
         when = h["date"][:16].replace("T", " ") if h["date"] else "date not recorded"
         caption.append(f"#{x + 1} {when}, program {h['version']}, instructions {', '.join(hashes)}")

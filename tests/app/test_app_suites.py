@@ -153,3 +153,22 @@ def test_the_example_suite_opens_with_no_key_and_shows_real_runs(view):
     assert view.spread_chart.chart.series() and view.trend_chart.chart.series()
     for it in view.items:  # every run of the example keeps its evidence bundle
         assert it.bundle and (Path(it.bundle) / "manifest.json").is_file()
+
+
+def test_names_from_a_suite_never_render_as_markup_in_the_charts(view, results, tmp_path):
+    from engine.suite_store import read_results
+
+    data = read_results(results)
+    for it in data["items"]:
+        it["model"] = "<h1 style=color:red>X</h1><img src=file:///etc/hosts>"
+    (results / "suite-results.json").write_text(json.dumps(data), encoding="utf-8")
+    assert view.open_results(results)
+    from PySide6.QtCharts import QCategoryAxis
+
+    axis = next(a for a in view.spread_chart.chart.axes() if isinstance(a, QCategoryAxis))
+    labels = axis.categoriesLabels()
+    assert labels and all("<h1" not in lab and "&lt;h1" in lab for lab in labels)
+    names = [s.name() for s in view.spread_chart.chart.series()]
+    assert all("<img" not in n for n in names)
+    header = view.report_table.horizontalHeaderItem(1).text()  # a table item is plain text
+    assert header.startswith("<h1 style=color:red>X</h1>")
