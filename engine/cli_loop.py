@@ -177,6 +177,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     if problem := _bad_url(args.base_url):
         return _fail(problem)
+    if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
+        # Said before any model call: the bundle goes into this folder at the end.
+        return _fail(f"{args.out}: not a folder (--out names the folder the bundle goes in)")
     try:
         kind, raw, version, comments, unusable = _read_doc_and_comments(args.doc, args.comments)
     except (DocumentError, InputError) as exc:
@@ -657,15 +660,32 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 # -- arl comments ----------------------------------------------------------------------------
 
 
-def _write_json(obj: Any, out: str | None) -> int:
+def _write_json(obj: Any, out: str | None, inputs: tuple[str, ...] = ()) -> int:
+    """Write ``obj`` as JSON to ``out`` (atomically) or stdout. Refuses, writing nothing, an
+    ``out`` that is one of the command's own ``inputs`` or is not a regular file."""
     text = json.dumps(obj, ensure_ascii=False, indent=1) + "\n"
-    if out:
-        try:
-            Path(out).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            return _fail(f"{out}: cannot write ({exc.strerror or exc})")
-    else:
+    if not out:
         sys.stdout.write(text)
+        return EXIT_OK
+    target = Path(out)
+    for src in inputs:
+        try:
+            if target.exists() and os.path.samefile(target, src):
+                return _fail(f"{out}: is the command's own input {src}; choose another --out")
+        except OSError:
+            pass
+    if target.exists() and not target.is_file():
+        return _fail(f"{out}: not a regular file (a folder, a device or a FIFO)")
+    tmp = target.with_name(target.name + ".tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, target)
+    except OSError as exc:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        return _fail(f"{out}: cannot write ({exc.strerror or exc})")
     return EXIT_OK
 
 
@@ -701,7 +721,11 @@ def cmd_comments_export(args: argparse.Namespace) -> int:
             "document they were made on? Nothing written"
         )
     fitting = [c for c in comments if c.id not in missing]
-    return _write_json(comments_to_w3c(fitting, version.text, args.source or ""), args.out)
+    return _write_json(
+        comments_to_w3c(fitting, version.text, args.source or ""),
+        args.out,
+        (args.doc, args.comments),
+    )
 
 
 def cmd_comments_import(args: argparse.Namespace) -> int:
@@ -731,7 +755,9 @@ def cmd_comments_import(args: argparse.Namespace) -> int:
             f"{os.path.basename(args.doc)}: {reason}",
             file=sys.stderr,
         )
-    return _write_json({"comments": [c.to_json() for c in comments]}, args.out)
+    return _write_json(
+        {"comments": [c.to_json() for c in comments]}, args.out, (args.doc, args.annotations)
+    )
 
 
 # -- registration ----------------------------------------------------------------------------

@@ -426,3 +426,81 @@ def test_comments_export_against_the_wrong_document_writes_nothing(inputs, tmp_p
     err = capsys.readouterr().err
     assert "does not fit other.txt" in err and "Nothing written" in err
     assert not out.exists()
+
+
+def test_out_never_overwrites_the_commands_own_inputs(tmp_path, capsys):
+    doc = tmp_path / "memo.txt"
+    doc.write_text("Staff work two days a week.", encoding="utf-8")
+    comments = tmp_path / "c.json"
+    comments.write_text(
+        json.dumps([{"id": "c1", "body": "three", "anchor": {"quote": "two days"}}]),
+        encoding="utf-8",
+    )
+    before = comments.read_bytes(), doc.read_bytes()
+    assert (
+        arl(
+            [
+                "comments",
+                "export",
+                "--doc",
+                str(doc),
+                "--comments",
+                str(comments),
+                "--out",
+                str(comments),
+            ]
+        )
+        == 2
+    )
+    assert "own input" in capsys.readouterr().err
+    w3c = tmp_path / "w3c.json"
+    assert (
+        arl(
+            [
+                "comments",
+                "export",
+                "--doc",
+                str(doc),
+                "--comments",
+                str(comments),
+                "--out",
+                str(w3c),
+            ]
+        )
+        == 0
+    )
+    assert (
+        arl(["comments", "import", "--doc", str(doc), "--annotations", str(w3c), "--out", str(doc)])
+        == 2
+    )
+    assert (comments.read_bytes(), doc.read_bytes()) == before
+
+
+def test_run_out_that_is_a_file_is_refused_before_any_model_call(tmp_path, capsys):
+    doc = tmp_path / "memo.txt"
+    doc.write_text("Staff work two days a week.", encoding="utf-8")
+    comments = tmp_path / "c.json"
+    comments.write_text(
+        json.dumps([{"id": "c1", "body": "three", "anchor": {"quote": "two days"}}]),
+        encoding="utf-8",
+    )
+    out = tmp_path / "not-a-folder.json"
+    out.write_text("{}", encoding="utf-8")
+    # Nothing listens on port 9: a model call would fail differently (and later).
+    code = arl(
+        [
+            "run",
+            "--doc",
+            str(doc),
+            "--comments",
+            str(comments),
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+            "--model",
+            "m",
+            "--out",
+            str(out),
+        ]
+    )
+    assert code == 2 and "not a folder" in capsys.readouterr().err
+    assert out.read_text(encoding="utf-8") == "{}"
