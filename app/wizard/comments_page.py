@@ -261,3 +261,25 @@ class CommentsPage(QWizardPage):
 
     def isComplete(self) -> bool:
         return any(c.actionable for c in self.comments)
+
+    def keep_unsaved_words(self) -> str:
+        """Words typed in the box and not yet added or saved are never dropped: a comment
+        for a pending selection is added, an edit of the selected comment is saved.
+        Returns what was kept, in words ("" when nothing was pending)."""
+        text = self.body.toPlainText().strip()
+        if not text:
+            return ""
+        if self.anchor is not None:
+            self.add_from_selection()
+            return "the comment you were writing was added"
+        row = self.list.currentRow()
+        if 0 <= row < len(self.comments) and text != (self._loaded_body or "").strip():
+            self.save_edit()
+            return f"your edit of {self.comments[row].id} was saved"
+        return ""
+
+    def validatePage(self) -> bool:
+        kept = self.keep_unsaved_words()
+        if kept:
+            self.selection_label.setText(f"<i>Before going on, {kept}.</i>")
+        return self.isComplete()

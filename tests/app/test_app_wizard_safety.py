@@ -74,6 +74,23 @@ def test_selecting_a_comment_loads_its_text_for_editing(qtbot, wizard):
     assert page.body.toPlainText() == "A new comment being written"
 
 
+def test_next_keeps_an_unsaved_edit_and_an_unadded_comment(qtbot, wizard):
+    page = _to_comments_page(qtbot, wizard)
+    _comment(page, "by email", "Use the form.")
+    page.list.setCurrentRow(0)
+    page.body.setPlainText("UNSAVED EDIT")  # typed, never saved, then Next
+    assert page.validatePage()
+    assert [c.body for c in page.comments] == ["UNSAVED EDIT"]
+    assert "saved" in page.selection_label.text()
+    s, e = u16(SAMPLE_TEXT, "two days a week")
+    page._on_anchor(
+        {"quote": "two days a week", "prefix": "", "suffix": "", "start_offset": s, "end_offset": e}
+    )
+    page.body.setPlainText("Three days.")  # a comment written for a selection, not added
+    assert page.validatePage()
+    assert [c.body for c in page.comments] == ["UNSAVED EDIT", "Three days."]
+
+
 class _Check:
     def __init__(self, name, status, detail, fix=""):
         self.name, self.status, self.detail, self.fix = name, status, detail, fix
