@@ -296,7 +296,9 @@ class RunView(QWidget):
             )
         elif isinstance(event, ev.ModelCalled):
             if event.run_tokens is None:
-                self.tokens_label.setText("Tokens so far: unknown (the server reports no usage)")
+                self.tokens_label.setText(
+                    "Tokens so far: unknown (the server reports no usable token counts)"
+                )
             else:
                 self.tokens_label.setText(f"Tokens so far: {event.run_tokens:,}")
         elif isinstance(event, ev.ToolCalled):

@@ -65,6 +65,16 @@ def _fmt_num(x: Any) -> str:
     return _e(x)
 
 
+def _mode_of(manifest: dict[str, Any]) -> dict[str, Any]:
+    """The run's agent mode: the manifest's ``agent_mode``, or ``settings.agent_mode`` where
+    the run records it; {} when neither is a table."""
+    mode = manifest.get("agent_mode")
+    settings = manifest.get("settings")
+    if not isinstance(mode, dict) and isinstance(settings, dict):
+        mode = settings.get("agent_mode")
+    return mode if isinstance(mode, dict) else {}
+
+
 def _agent_mode(mode: dict[str, Any]) -> str:
     ran = str(mode.get("ran") or mode.get("requested") or "")
     text = ran + (" (the program did the tool work)" if ran == "no-tools" else "")
@@ -168,11 +178,7 @@ def render_scorecard(
         ),
         ("Document", f"{title} ({manifest.get('document_kind', 'html')})"),
         ("Program", f"Agent Review Loop {manifest.get('app_version', '')}"),
-        *(
-            [("Agent mode", _agent_mode(manifest["agent_mode"]))]
-            if isinstance(manifest.get("agent_mode"), dict)
-            else []
-        ),
+        *([("Agent mode", _agent_mode(_mode_of(manifest)))] if _mode_of(manifest) else []),
         ("Run id", manifest.get("run_id")),
     ]
     facts.extend(checks or [])

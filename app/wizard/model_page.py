@@ -282,20 +282,25 @@ class ModelPage(QWizardPage):
             return
         finally:
             self.test_btn.setEnabled(True)
-        failed = [c for c in checks if c.status == "FAIL"]
+        # Only a FAIL the program cannot work around warns before the run; a handled one
+        # (json_object refused, usage as text...) says what the program does instead.
+        failed = [c for c in checks if c.status == "FAIL" and not getattr(c, "handled", False)]
         self.test_failed = (
             "; ".join(f"{c.name}: {c.detail.rstrip('. ')}" for c in failed) if failed else None
         )
         lines = []
         for c in checks:
-            colour = {"PASS": "#007A5A", "FAIL": "#B24000"}.get(c.status, "#555")
-            mark = {"PASS": "\u2713", "FAIL": "\u2717"}.get(c.status, "?")
+            handled = c.status == "FAIL" and getattr(c, "handled", False)
+            status = "WORKED AROUND" if handled else c.status
+            colour = {"PASS": "#007A5A", "FAIL": "#B24000"}.get(status, "#555")
+            mark = {"PASS": "\u2713", "FAIL": "\u2717", "WORKED AROUND": "\u2713"}.get(status, "?")
             line = (
-                f"<span style='color:{colour};font-weight:600'>{mark} {c.status}</span> "
+                f"<span style='color:{colour};font-weight:600'>{mark} {status}</span> "
                 f"{html.escape(c.name)}: {html.escape(redact(c.detail))}"
             )
             if c.fix:
-                line += f"<br>&nbsp;&nbsp;&nbsp;<i>What to do: {html.escape(redact(c.fix))}</i>"
+                lead = "What the program does" if handled else "What to do"
+                line += f"<br>&nbsp;&nbsp;&nbsp;<i>{lead}: {html.escape(redact(c.fix))}</i>"
             lines.append(line)
         self.test_result.setText("<br>".join(lines))
 

@@ -124,6 +124,24 @@ def test_a_failed_connection_test_is_said_before_starting(qtbot, qloop, wizard):
     assert len(emitted) == 1
 
 
+def test_a_fallback_the_program_handles_is_no_failure(qtbot, qloop, wizard):
+    page = wizard.model_page
+    page.url.setText("http://127.0.0.1:9/v1")
+    page.model.setEditText("m")
+
+    async def quirky(url, model, key):
+        refused = _Check("json_object", "FAIL", "refused (HTTP 400).", "json_schema is used")
+        refused.handled = True
+        return [_Check("tool calls", "PASS", "the model called a tool."), refused]
+
+    page.checker = quirky
+    page.test_connection()
+    qloop.run_until_complete(page._job)
+    assert page.test_failed is None  # nothing to warn about before the run
+    text = page.test_result.text()
+    assert "WORKED AROUND" in text and "What the program does" in text and "FAIL" not in text
+
+
 def test_an_exception_from_the_test_gives_one_stop_and_what_to_do(qtbot, qloop, wizard):
     page = wizard.model_page
     page.url.setText("http://127.0.0.1:9/v1")

@@ -62,3 +62,20 @@ def test_a_report_covering_few_comments_never_looks_perfect():
     metrics = {"claim_accuracy": {"value": 1.0, "numerator": 1, "denominator": 1}}
     page = render_scorecard({"status": "completed"}, {"final": final}, metrics, comments, [], {})
     assert page.count("no claim for 3 of 4 comments") == 2  # beside the metric and in words
+
+
+def test_the_agent_mode_recorded_in_settings_is_on_the_scorecard():
+    from engine.scorecard import render_scorecard
+
+    manifest = {
+        "status": "completed",
+        "settings": {
+            "agent_mode": {
+                "requested": "auto",
+                "ran": "no-tools",
+                "reason": "the server refused tools",
+            }
+        },
+    }
+    page = render_scorecard(manifest, {"final": []}, {}, [], [], {})
+    assert "Agent mode" in page and "no-tools" in page
