@@ -63,3 +63,19 @@ def test_the_scripted_demonstration_says_so_and_shows_every_verdict():
     after = {c.id: c for c in b.comments_after}
     assert after["c2"].status == "open"  # reopened: claimed addressed, text unchanged
     assert any(r.kind == "reopen" for r in after["c2"].thread)
+
+
+def _readme_fingerprint(readme: Path) -> str:
+    import re
+
+    m = re.search(r"fingerprint \*\*`([0-9a-f]{4}(?: [0-9a-f]{4}){3})`\*\*", readme.read_text())
+    assert m, f"{readme} names no fingerprint"
+    return m.group(1)
+
+
+def test_shipped_bundles_are_signed_with_the_key_their_readme_names():
+    for folder, bundle in ((EXAMPLE, BUNDLES[0]), (EXAMPLE.parent / "demo", DEMO[0])):
+        res = verify_bundle(bundle)
+        assert res.signature.state == "signed", bundle
+        assert res.signature.fingerprint == _readme_fingerprint(folder / "README.md")
+        assert open_bundle(bundle).format == "arl-bundle/2"
