@@ -759,24 +759,68 @@ class ScriptedServer:
         self.stop()
 
 
-def serve_forever(agent_name: str = "FixEverything", latency: float = 0.0) -> None:
+def serve_forever(
+    agent_name: str = "FixEverything", latency: float = 0.0, quirks: Quirks | None = None
+) -> None:
     """Run a server in the foreground and print its base URL (for subprocess tests)."""
     agent = globals()[agent_name]()
-    srv = ScriptedServer(agent, latency=latency).start()
+    srv = ScriptedServer(agent, latency=latency, quirks=quirks).start()
     print(srv.base_url, flush=True)
     try:
         while True:
             time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
     finally:
         srv.stop()
 
 
-if __name__ == "__main__":  # python tests/helpers/scripted_server.py [AgentName] [latency]
-    import sys
+def main(argv: list[str] | None = None) -> int:
+    """``python tests/helpers/scripted_server.py [AGENT] [LATENCY] [--quirk NAME[=VALUE]]...``:
+    a scripted OpenAI-compatible server on 127.0.0.1 for trying the program by hand.
+    AGENT is one of the ScriptedAgent classes (FixEverything, ClaimWithoutEditing,
+    Churner, Staller, Silent, ...); each --quirk switches on one Quirks flag (see the class's
+    docstring; e.g. --quirk args_as_object --quirk required_status=500 --quirk usage=strings)."""
+    import argparse
+    import dataclasses
 
-    serve_forever(
-        *(sys.argv[1:2] or ["FixEverything"]), *([float(sys.argv[2])] if len(sys.argv) > 2 else [])
+    agents = sorted(
+        n
+        for n, v in globals().items()
+        if isinstance(v, type) and issubclass(v, ScriptedAgent) and v is not ScriptedAgent
     )
+    fields = {f.name: f for f in dataclasses.fields(Quirks)}
+    p = argparse.ArgumentParser(description=main.__doc__)
+    p.add_argument("agent", nargs="?", default="FixEverything", choices=agents)
+    p.add_argument("latency", nargs="?", type=float, default=0.0, help="seconds per answer")
+    p.add_argument(
+        "--quirk",
+        action="append",
+        default=[],
+        metavar="NAME[=VALUE]",
+        help="one of: " + ", ".join(sorted(fields)),
+    )
+    args = p.parse_args(argv)
+    values: dict[str, Any] = {}
+    for q in args.quirk:
+        name, _, raw = q.partition("=")
+        if name not in fields:
+            p.error(f"unknown quirk {name!r} (one of: {', '.join(sorted(fields))})")
+        kind = str(fields[name].type)
+        if "bool" in kind:
+            values[name] = raw.lower() not in ("0", "false", "no") if raw else True
+        elif "int" in kind:
+            values[name] = int(raw)
+        elif "float" in kind:
+            values[name] = float(raw)
+        else:
+            values[name] = raw
+    serve_forever(args.agent, args.latency, Quirks(**values) if values else None)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
 
 
 # -- sample material for the loop tests ------------------------------------------------------
