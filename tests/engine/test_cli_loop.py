@@ -347,9 +347,9 @@ def test_doctor_qt_probe_reports_a_status(capsys):
     assert qt.split()[0] in ("PASS", "FAIL", "UNVERIFIED")
     if qt.startswith("FAIL"):
         assert "fix:" in qt
-    import os
+    from engine.environment import no_display
 
-    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+    if no_display():
         # no display: never a PASS that describes a program that cannot open a window
         assert not qt.startswith("PASS") and "no display" in qt
 
