@@ -318,4 +318,15 @@ class RunView(QWidget):
             item.setFont(f)
         elif isinstance(event, ev.RunFailed):
             item.setForeground(Qt.GlobalColor.darkRed)
+            self._bar_ended("failed")
+        elif isinstance(event, ev.RunFinished):
+            self._bar_ended(event.status)
         self.eventShown.emit(event)
+
+    def _bar_ended(self, status: str) -> None:
+        """A run that ended no longer shows a round in progress: the bar says how it ended
+        after how many rounds (a run may end before its round limit: converged, cancelled)."""
+        done = self.round_bar.value()
+        self.round_bar.setFormat(
+            f"Run {status} after {done} of {self.round_bar.maximum()} round(s)"
+        )

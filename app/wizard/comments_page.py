@@ -166,6 +166,10 @@ class CommentsPage(QWizardPage):
             if not typed or typed == self._loaded_body:
                 self.body.setPlainText(c.body)
                 self._loaded_body = c.body
+                self.selection_label.setText(
+                    f"<i>Editing {html.escape(c.id)}: change its text and press Save edit, "
+                    "or select words in the document to add another comment.</i>"
+                )
         self._update_buttons()
 
     def save_edit(self) -> None:

@@ -367,6 +367,8 @@ def test_cancel_during_a_run_leaves_a_cancelled_bundle(qtbot, qloop, tmp_path):
     # What was true while running is no longer said.
     assert "Cancel stops" not in view.hint.text() and "Verdicts tab" in view.hint.text()
     assert "so far" not in view.tokens_label.text()
+    # the bar no longer shows a round in progress once the run has ended
+    assert view.round_bar.format().startswith("Run cancelled after ")
 
 
 def test_a_full_run_opens_its_verdicts(qtbot, qloop, tmp_path):

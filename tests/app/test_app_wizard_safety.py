@@ -63,6 +63,7 @@ def test_selecting_a_comment_loads_its_text_for_editing(qtbot, wizard):
     page.body.clear()
     page.list.setCurrentRow(0)
     assert page.body.toPlainText() == "Use the form."
+    assert "Editing c1" in page.selection_label.text()  # not "Comment added"
     page.body.setPlainText("Use the HR form.")
     page.save_edit()
     assert [c.body for c in page.comments] == ["Use the HR form.", "Three days."]
