@@ -418,8 +418,12 @@ def _verify_lines(result: Any) -> list[str]:
         lines += [f"PROBLEM {p}" for p in red.problems]
         if red.differences:
             lines.append(red.headline())
-    if result.signature is not None and result.signature.bad:
-        lines.append(result.signature.line())
+    if result.signature is not None:
+        # Always said, also beside other failures: a bad signature, an unknown signer and
+        # an unsigned bundle are different facts.
+        lines.append(
+            ("BAD SIGNATURE " if result.signature.bad else "SIGNATURE ") + result.signature.line()
+        )
     return lines
 
 

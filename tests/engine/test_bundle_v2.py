@@ -114,6 +114,8 @@ def test_forged_verdict_with_rehashed_manifest_is_named(claimed, tmp_path, capsy
     assert arl(["bundle", "verify", str(b)]) == 3
     out = capsys.readouterr().out.splitlines()
     assert "DIFFERENT final: comment c2: verdict: stored 'edited', recomputed 'untouched'" in out
+    # the signature is said beside the other failures: unsigned is not "bad", nor unknown
+    assert any(line.startswith("SIGNATURE ") for line in out)
     assert any(
         line.startswith("DIFFERENT final: metric attribution_rate: stored '100% (3 of 3)'")
         for line in out
