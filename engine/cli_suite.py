@@ -18,22 +18,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from engine.cli_loop import _positive  # the one whole-number rule of every arl option
+
 EXIT_OK, EXIT_GATE, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 def _fail(message: str, code: int = EXIT_INPUT) -> int:
     print(f"arl: {message}", file=sys.stderr)
     return code
-
-
-def _positive_int(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{n} must be at least 1")
-    return n
 
 
 def _positive_float(text: str) -> float:
@@ -121,7 +113,6 @@ def _execute(
     store: Any, suite: Any, suite_id: str, items: list[Any], args: argparse.Namespace
 ) -> int:
     import asyncio
-    import signal
 
     from engine.suite import SuiteError
     from engine.suite_runner import execute_suite
@@ -130,19 +121,25 @@ def _execute(
     def on_event(ev: Any) -> None:
         print(ev.describe(), flush=True)
 
-    def as_interrupt(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
+    # The same signal rule as arl run: the first Ctrl-C, SIGTERM or SIGHUP cancels the
+    # suite's task (runs in flight end cancelled with their bundles); later ones never
+    # interrupt the bookkeeping.
+    from engine.cli_loop import StopSignals
 
-    old = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP)}
-    for s in old:
-        signal.signal(s, as_interrupt)
     try:
-        asyncio.run(
-            execute_suite(
-                store, suite, suite_id, items, _limits(args), key_for=_key_for, on_event=on_event
+        with StopSignals() as stop:
+            stop.run(
+                execute_suite(
+                    store,
+                    suite,
+                    suite_id,
+                    items,
+                    _limits(args),
+                    key_for=_key_for,
+                    on_event=on_event,
+                )
             )
-        )
-    except KeyboardInterrupt:
+    except (asyncio.CancelledError, KeyboardInterrupt):
         store.set_run_status(
             suite_id, "interrupted", f"interrupted; resume it with arl suite resume {suite_id}"
         )
@@ -154,9 +151,6 @@ def _execute(
         return EXIT_INTERRUPTED
     except SuiteError as exc:
         return _fail(str(exc))
-    finally:
-        for s, h in old.items():
-            signal.signal(s, h)
     write_results(store, suite_id)
     return _finish(store, suite_id, args)
 
@@ -467,7 +461,7 @@ def register(subparsers: Any) -> None:
     e.set_defaults(func=cmd_estimate)
 
     def limits(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--max-total-tokens", type=_positive_int, metavar="N")
+        p.add_argument("--max-total-tokens", type=_positive, metavar="N")
         p.add_argument(
             "--max-total-cost",
             type=_positive_float,
@@ -482,7 +476,7 @@ def register(subparsers: Any) -> None:
         )
         p.add_argument(
             "--concurrency",
-            type=_positive_int,
+            type=_positive,
             default=1,
             metavar="K",
             help="runs at once (default 1)",

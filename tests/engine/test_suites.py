@@ -726,3 +726,49 @@ def test_na_reasons_are_counted_over_runs_and_plain():
     assert combination_cell(combo, "attribution_rate") == (
         "N/A — in all 2 runs: no actionable comments"
     )
+
+
+def test_sigterm_interrupts_the_suite_cleanly_and_it_resumes(tmp_path):
+    with ScriptedServer(FixEverything(), latency=0.5) as srv:
+        s = write_suite(tmp_path, srv.base_url, repeats=2)
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "engine.cli",
+                "suite",
+                "run",
+                str(s),
+                "--yes",
+                "--out",
+                str(tmp_path / "o"),
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        sid, seen = None, []
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            seen.append(line)
+            if line.startswith("Suite run S-") and sid is None:
+                sid = line.split()[2].rstrip(";")
+            if line.strip().startswith("running"):
+                break
+        time.sleep(1.5)  # the run is between model calls (0.5 s each): its bundle is due
+        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(signal.SIGTERM)  # a second one never breaks the bookkeeping
+        out, _ = proc.communicate(timeout=60)
+        assert proc.returncode == 130, "".join(seen) + out
+        assert "interrupted" in out and sid
+        with SuiteStore() as store:
+            assert store.run_row(sid).status == "interrupted"
+            stopped = [i for i in store.items(sid) if i.status == "stopped"]
+        assert stopped and all(i.bundle for i in stopped)  # the cancelled run kept its bundle
+        assert arl(["suite", "resume", sid]) == 0
+        with SuiteStore() as store:
+            assert {i.status for i in store.items(sid)} == {"finished"}
