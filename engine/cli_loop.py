@@ -33,12 +33,6 @@ KeyProvider = Callable[[str | None], KeyChoice]
 _key_provider: KeyProvider | None = None
 
 
-def _settings(manifest: dict[str, Any]) -> dict[str, Any]:
-    """The manifest's ``settings`` table, or {} when it is missing or not a table."""
-    s = manifest.get("settings")
-    return s if isinstance(s, dict) else {}
-
-
 def _fail(message: str, code: int = EXIT_INPUT) -> int:
     from engine.redact import redact
 
@@ -494,16 +488,11 @@ def cmd_bundle_trust(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _tokens_words(tokens: Any) -> str:
-    if isinstance(tokens, int) and not isinstance(tokens, bool):
-        return f"{tokens:,} tokens"
-    return "tokens not reported by the provider"
-
-
 def cmd_bundle_show(args: argparse.Namespace) -> int:
     from engine import vocabulary as vocab
     from engine.bundle import BundleError, open_bundle
     from engine.safe_io import mask_url
+    from engine.scorecard import agent_mode_of
 
     try:
         b = open_bundle(args.path)
@@ -523,10 +512,10 @@ def cmd_bundle_show(args: argparse.Namespace) -> int:
     print(f"{b.document_title}: run {b.status}" + (f" ({b.reason})" if b.reason else ""))
     print(
         f"model {b.model} at {mask_url(str(b.manifest.get('base_url')))}; {b.manifest.get('created_at')} "
-        f"to {b.manifest.get('finished_at')}; {_tokens_words(b.manifest.get('tokens'))}"
+        f"to {b.manifest.get('finished_at')}; {vocab.tokens_text(b.manifest.get('tokens'))}"
     )
-    mode = b.manifest.get("agent_mode") or _settings(b.manifest).get("agent_mode")
-    if isinstance(mode, dict) and isinstance(mode.get("ran"), str):
+    mode = agent_mode_of(b.manifest)
+    if isinstance(mode.get("ran"), str):
         print(f"agent mode: {mode['ran']} ({mode.get('reason', '')})")
     forged = False
     if not b.tampered:

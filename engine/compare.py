@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from engine import vocabulary as vocab
+from engine.scorecard import agent_mode_of
 
 __all__ = ["BundleFacts", "Comparison", "VerdictPair", "compare_bundles", "run_seconds"]
 
@@ -60,12 +61,6 @@ class Comparison:
     same_comments: bool = True
 
 
-def _settings(manifest: dict[str, Any]) -> dict[str, Any]:
-    """The manifest's ``settings`` table, or {} when it is missing or not a table."""
-    s = manifest.get("settings")
-    return s if isinstance(s, dict) else {}
-
-
 def _iso(text: Any) -> datetime | None:
     if not isinstance(text, str):
         return None
@@ -97,18 +92,9 @@ def _duration(seconds: float | None) -> str:
     return f"{h} h {m} min"
 
 
-def _tokens(manifest: dict[str, Any]) -> str:
-    t = manifest.get("tokens")
-    if isinstance(t, int) and not isinstance(t, bool):
-        return f"{vocab.count(t)} tokens"
-    return "N/A — the provider reported no token usage"
-
-
 def _mode(manifest: dict[str, Any]) -> str:
-    mode = _settings(manifest).get("agent_mode") or manifest.get("agent_mode")
-    if isinstance(mode, dict) and mode.get("ran"):
-        return str(mode["ran"])
-    return "tools"
+    mode = agent_mode_of(manifest)
+    return str(mode["ran"]) if mode.get("ran") else "tools"
 
 
 def _rounds(manifest: dict[str, Any]) -> str:
@@ -158,7 +144,7 @@ def compare_bundles(a: BundleFacts, b: BundleFacts) -> Comparison:
         ("model", str(ma.get("model", "?")), str(mb.get("model", "?"))),
         ("agent mode", _mode(ma), _mode(mb)),
         ("how the run ended", str(ma.get("status", "?")), str(mb.get("status", "?"))),
-        ("tokens used", _tokens(ma), _tokens(mb)),
+        ("tokens used", vocab.tokens_text(ma.get("tokens")), vocab.tokens_text(mb.get("tokens"))),
         ("time", _duration(run_seconds(ma)), _duration(run_seconds(mb))),
         ("rounds", _rounds(ma), _rounds(mb)),
     ]

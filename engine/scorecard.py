@@ -65,7 +65,7 @@ def _fmt_num(x: Any) -> str:
     return _e(x)
 
 
-def _mode_of(manifest: dict[str, Any]) -> dict[str, Any]:
+def agent_mode_of(manifest: dict[str, Any]) -> dict[str, Any]:
     """The run's agent mode: the manifest's ``agent_mode``, or ``settings.agent_mode`` where
     the run records it; {} when neither is a table."""
     mode = manifest.get("agent_mode")
@@ -178,7 +178,7 @@ def render_scorecard(
         ),
         ("Document", f"{title} ({manifest.get('document_kind', 'html')})"),
         ("Program", f"Agent Review Loop {manifest.get('app_version', '')}"),
-        *([("Agent mode", _agent_mode(_mode_of(manifest)))] if _mode_of(manifest) else []),
+        *([("Agent mode", _agent_mode(mode))] if (mode := agent_mode_of(manifest)) else []),
         ("Run id", manifest.get("run_id")),
     ]
     facts.extend(checks or [])

@@ -189,6 +189,14 @@ def count(x: float | int) -> str:
     return f"{x:,.2f}"
 
 
+def tokens_text(tokens: Any) -> str:
+    """A run's token count as people read it: ``12,345 tokens``, or N/A with the reason
+    when the provider reported none (never a zero)."""
+    if isinstance(tokens, int) and not isinstance(tokens, bool):
+        return f"{count(tokens)} tokens"
+    return "N/A — the provider reported no token usage"
+
+
 def percent(value: float) -> str:
     """A share in [0, 1] as a whole percentage.
 
