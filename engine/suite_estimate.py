@@ -24,6 +24,7 @@ spaces) that is labelled as such.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from dataclasses import dataclass
@@ -137,14 +138,21 @@ def _comment_tokens(comments: list[Any]) -> int:
     )
 
 
+@functools.lru_cache(maxsize=32)
+def _instruction_tokens(system_prompt: str) -> tuple[int, int]:
+    """(system prompt, tool schemas) in tokens: counted once per variant, not per run."""
+    from engine.agent import TOOLS
+
+    return count_tokens(system_prompt), count_tokens(json.dumps(TOOLS))
+
+
 def estimate_item(
     item: SuiteItem, suite: Suite, doc_tokens: int, comment_tokens: int, n_comments: int
 ) -> ItemEstimate:
     """One run's (low, central, high) input and output tokens under the model above."""
-    from engine.agent import SYSTEM_PROMPT, TOOLS
+    from engine.agent import SYSTEM_PROMPT
 
-    s = count_tokens(item.variant.system_prompt(SYSTEM_PROMPT))
-    tools = count_tokens(json.dumps(TOOLS))
+    s, tools = _instruction_tokens(item.variant.system_prompt(SYSTEM_PROMPT))
     d, c, n = doc_tokens, comment_tokens, n_comments
     rounds_hi = suite.rounds
     turn_cap = suite.turns_per_round or 16

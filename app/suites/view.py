@@ -75,10 +75,7 @@ class SuitesView(QWidget):
         self.report: dict[str, Any] | None = None
         self.history: list[dict[str, Any]] = []
         self.source = ""
-        self.scripted = False
         self._job: asyncio.Task[Any] | None = None
-        self._store: Any = None
-        self._suite_id: str | None = None
 
         self._build_header()
         self._build_planning()
@@ -351,7 +348,6 @@ class SuitesView(QWidget):
         self.report = build_report(items, name=data["suite"], fingerprint=data["fingerprint"])
         self.history = self._history_for(data, self.report)
         self.source = str(folder)
-        self.scripted = False
         self.heading.setText(f"Suite: {data['suite']}")
         finished = sum(1 for i in items if i.status == "finished")
         self.subheading.setText(
@@ -467,7 +463,6 @@ class SuitesView(QWidget):
         suite = self.suite
         items = expand_items(suite)
         store = SuiteStore()
-        self._store = store
         limit = self.token_limit.value() or None
         sid = new_suite_run(
             store,
@@ -477,7 +472,6 @@ class SuitesView(QWidget):
             None,
             {"concurrency": self.concurrency.value(), "max_total_tokens": limit},
         )
-        self._suite_id = sid
         self.items = store.items(sid)
         self._fill_runs()
         self.start_btn.setEnabled(False)
@@ -540,4 +534,3 @@ class SuitesView(QWidget):
             self.cancel_btn.setEnabled(False)
             self.start_btn.setEnabled(True)
             store.close()
-            self._store = None
