@@ -18,14 +18,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.cli_loop import _positive  # the one whole-number rule of every arl option
+# One whole-number rule for every arl option, and one error line (redacted) for every command.
+from engine.cli_loop import _fail, _positive
 
 EXIT_OK, EXIT_GATE, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
-
-
-def _fail(message: str, code: int = EXIT_INPUT) -> int:
-    print(f"arl: {message}", file=sys.stderr)
-    return code
 
 
 def _positive_float(text: str) -> float:
