@@ -29,25 +29,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.icons import EVENT_ICONS, icon
 from app.runrequest import RunRequest
 from engine import events as ev
-
-ICONS = {
-    "RunStarted": "\u2139",
-    "RunRecovered": "\u267b",
-    "RoundStarted": "\u25b6",
-    "ModelCalled": "\u2601",
-    "ToolCalled": "\u2692",
-    "NarrationNudged": "\u261b",
-    "VersionPushed": "\u2b06",
-    "ReportReceived": "\u2709",
-    "VerdictsComputed": "\u2696",
-    "CommentReopened": "\u21ba",
-    "ClaimUnchanged": "\u26a0",
-    "RoundFinished": "\u2714",
-    "RunFinished": "\u2691",
-    "RunFailed": "\u2716",
-}
 
 
 class RunView(QWidget):
@@ -130,7 +114,7 @@ class RunView(QWidget):
         from app.wizard import SetupWizard
 
         if self.running:
-            self._add("\u26a0", "A run is in progress: cancel it before starting another.")
+            self._add("warning", "A run is in progress: cancel it before starting another.")
             return
         wiz = SetupWizard(self.settings, parent or self.window())
         wiz.runRequested.connect(self.start_run)
@@ -159,11 +143,13 @@ class RunView(QWidget):
         try:
             key = await asyncio.get_running_loop().run_in_executor(executor(), signing_key)
         except Exception as exc:  # never stop a run for want of a signature
-            self._add("⚠", f"The bundle will not be signed: {exc}")
+            self._add("warning", f"The bundle will not be signed: {exc}")
             return
         req.signing_key = key.material
         where = "kept in the keyring" if key.where == "keyring" else key.note
-        self._add("🔏", f"The evidence bundle will be signed with key {key.fingerprint} ({where}).")
+        self._add(
+            "signed", f"The evidence bundle will be signed with key {key.fingerprint} ({where})."
+        )
 
     async def _run(self, req: RunRequest) -> None:
         from engine.run import RunHandle, start_review
@@ -200,14 +186,14 @@ class RunView(QWidget):
             self.outcome = await start_review(req, handle=self.handle, on_event=self._on_event)
             self.bundle_path = str(self.outcome.bundle or "")
         except asyncio.CancelledError:
-            self._add("\u2716", "The run was stopped.")
+            self._add("stopped", "The run was stopped.")
             self._finish_ui("cancelled", "the run was stopped")
             raise
         except Exception as exc:
             from engine.redact import redact
 
             why = redact(str(exc))
-            self._add("\u2716", f"The run could not be started or finished: {why}")
+            self._add("error", f"The run could not be started or finished: {why}")
             self._finish_ui("failed", why)
             self.runFinished.emit("")
             return
@@ -251,7 +237,7 @@ class RunView(QWidget):
             self.cancel_btn.setEnabled(False)
             self.round_label.setText("Cancelling after the current step\u2026")
             self._add(
-                "\u23f9",
+                "stopped",
                 "Cancel requested: the run stops after the current step and "
                 "writes an evidence bundle marked cancelled.",
             )
@@ -275,8 +261,11 @@ class RunView(QWidget):
             s = int(time.monotonic() - self._t0)
             self.elapsed_label.setText(f"Elapsed: {s // 60}:{s % 60:02d}")
 
-    def _add(self, icon: str, text: str) -> QListWidgetItem:
-        item = QListWidgetItem(f"{icon}  {text}")
+    def _add(self, icon_name: str, text: str) -> QListWidgetItem:
+        """One line of the log: an icon (``app.icons``, drawn, never a character) and the
+        text; the icon's name is the item's ``UserRole`` data."""
+        item = QListWidgetItem(icon(icon_name), text)
+        item.setData(Qt.ItemDataRole.UserRole, icon_name)
         self.log.addItem(item)
         self.log.scrollToBottom()
         return item
@@ -285,7 +274,7 @@ class RunView(QWidget):
         """Called by the engine on the loop's thread: copy what is needed and return."""
         self.events.append(event)
         name = type(event).__name__
-        item = self._add(ICONS.get(name, "\u2022"), event.describe())
+        item = self._add(EVENT_ICONS.get(name, "step"), event.describe())
         if isinstance(event, ev.RoundStarted):
             self.round_bar.setMaximum(event.max_rounds)
             self.round_bar.setValue(event.round - 1)  # the bar fills as rounds finish

@@ -33,7 +33,7 @@ OUT = ROOT / "resources" / "demo" / "remote-work-policy-scripted"
 
 DOC = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>Remote work policy</title></head>
 <body>
-<h1>Remote work policy 🏠</h1>
+<h1>Remote work policy</h1>
 <p>Employees may work remotely up to two days per week, with their manager's agreement.</p>
 <p>Requests must be approved by the department head in writing.</p>
 <p>Equipment is provided by the company and remains company property. Staff must return it
