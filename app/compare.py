@@ -14,7 +14,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -39,6 +38,7 @@ class CompareView(QWidget):
         super().__init__(parent)
         self.a: BundleData | None = None
         self.b: BundleData | None = None
+        self.start_dir = ""  # where the picker opens (the main window sets the last folder)
         self.pick_a = QPushButton("Choose bundle &A\u2026")
         self.pick_b = QPushButton("Choose bundle &B\u2026")
         self.label_a = QLabel("<i>no bundle A</i>")
@@ -88,20 +88,14 @@ class CompareView(QWidget):
             self._ask("b")
 
     def _ask(self, which: str) -> None:
-        dlg = QFileDialog(
+        from app.bundle_picker import pick_bundle
+
+        self._dialog = pick_bundle(
             self,
-            f"Choose bundle {which.upper()}: its manifest.json, or a bundle .zip",
-            str(Path.home()),
-            "Evidence bundles (manifest.json *.zip)",
+            f"Choose bundle {which.upper()}: a folder, a .zip, or its manifest.json",
+            self.start_dir or str(Path.home()),
+            lambda p: self.set_bundle(which, p),
         )
-        dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
-        dlg.fileSelected.connect(
-            lambda p: self.set_bundle(
-                which, Path(p).parent if Path(p).name == "manifest.json" else Path(p)
-            )
-        )
-        self._dialog = dlg
-        dlg.open()
 
     def set_bundle(self, which: str, path: Path) -> bool:
         try:

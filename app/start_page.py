@@ -3,8 +3,6 @@ bundle (one picker for folders and zips), and the recent bundles."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import (
     QLabel,
@@ -15,13 +13,6 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-
-
-def bundle_path_from_pick(picked: str) -> Path:
-    """What the bundle picker returned -> the bundle: a picked ``manifest.json`` means its
-    folder; anything else (a ``.zip``, a folder) is the bundle itself."""
-    p = Path(picked)
-    return p.parent if p.name == "manifest.json" else p
 
 
 class StartPage(QWidget):

@@ -10,7 +10,6 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
-    QFileDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -18,13 +17,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.bundle_picker import bundle_path_from_pick  # noqa: F401  (re-exported)
 from app.bundledata import BundleData, BundleError, load_bundle
 from app.jobs import run_in_thread
 from app.metrics_panel import MetricsPanel
 from app.published import PublishedView
 from app.scorecard import ScorecardView
 from app.settings import Settings
-from app.start_page import StartPage, bundle_path_from_pick
+from app.start_page import StartPage
 from app.verdicts import VerdictsView
 
 
@@ -155,6 +155,7 @@ class MainWindow(QMainWindow):
             w.setAlignment(Qt.AlignmentFlag.AlignCenter)
             return w
         view = CompareView()
+        view.start_dir = self.settings.last_dir
         view.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
         return view
 
@@ -163,15 +164,9 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         m = self.menuBar().addMenu("&File")
         self.act_open = QAction(
-            "&Open evidence bundle\u2026",
+            "&Open evidence bundle (folder or .zip)\u2026",
             self,
             shortcut=QKeySequence.StandardKey.Open,
-            triggered=self.ask_open_bundle,
-        )
-        self.act_open_zip = QAction(  # the same picker: it takes zips and folders
-            "Open bundle &zip\u2026",
-            self,
-            shortcut=QKeySequence("Ctrl+Shift+O"),
             triggered=self.ask_open_bundle,
         )
         self.act_example = QAction(
@@ -210,8 +205,7 @@ class MainWindow(QMainWindow):
         )
         m.addAction(self.act_new)
         m.addAction(self.act_open)
-        m.addAction(self.act_open_zip)
-        m.insertMenu(self.act_open_zip, self.recent_menu)
+        m.addMenu(self.recent_menu)
         m.addAction(self.act_example)
         m.addAction(self.act_compare)
         m.addSeparator()
@@ -319,21 +313,19 @@ class MainWindow(QMainWindow):
         return self.open_bundle(p, remember=False)
 
     def ask_open_bundle(self, zip_file: bool = False) -> None:
-        """One picker for both kinds of bundle: a ``.zip``, or the ``manifest.json`` inside
-        a bundle folder (its folder is opened). ``zip_file`` is kept for old callers."""
+        """One picker for every form of bundle (``app.bundle_picker``): a bundle folder, a
+        ``.zip``, or the ``manifest.json`` in a folder. ``zip_file`` is kept for old callers."""
+        from app.bundle_picker import pick_bundle
+
         start = self.settings.last_dir or str(Path.home())
         if not Path(start).is_dir():
             start = str(Path.home())
-        dlg = QFileDialog(
+        self._dialog = pick_bundle(
             self,
-            "Open an evidence bundle: a .zip, or the manifest.json in a bundle folder",
+            "Open an evidence bundle: a folder, a .zip, or its manifest.json",
             start,
-            "Evidence bundles (*.zip manifest.json);;All files (*)",
+            self.open_bundle,
         )
-        dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
-        dlg.fileSelected.connect(lambda p: self.open_bundle(bundle_path_from_pick(p)))
-        self._dialog = dlg
-        dlg.open()
 
     def open_bundle(self, path: Path, remember: bool = True) -> bool:
         """Open a bundle folder or zip and show its verdicts. Returns False (with a plain
@@ -348,6 +340,8 @@ class MainWindow(QMainWindow):
         if remember:
             self.settings.add_recent_bundle(str(Path(path).resolve()))
             self.settings.last_dir = str(Path(path).resolve().parent)
+            if hasattr(self.compare, "start_dir"):
+                self.compare.start_dir = self.settings.last_dir
             self._refresh_start()
         self.verdicts.show_bundle(data)
         self.metrics.show_bundle(data)

@@ -29,19 +29,68 @@ def window(qtbot):
     return w
 
 
-def test_one_picker_takes_a_zip_or_a_bundle_folder(qtbot, window, tmp_path):
+def _bundle(tmp_path: Path) -> tuple[Path, Path]:
+    folder = tmp_path / "bundles" / "one"
+    shutil.copytree(DATA / "bundle-min", folder)
+    zipped = Path(shutil.make_archive(str(tmp_path / "bundles" / "two"), "zip", folder))
+    return folder, zipped
+
+
+def _pick(qtbot, dlg, select: Path | None, directory: Path) -> None:
+    dlg.setDirectory(str(directory))
+    if select is not None:
+        dlg.selectFile(str(select))
+    qtbot.wait(50)
+    dlg.accept()
+
+
+@pytest.mark.parametrize("how", ["folder", "inside", "manifest", "zip"])
+def test_one_picker_opens_a_folder_a_zip_or_a_manifest(qtbot, window, tmp_path, how):
+    folder, zipped = _bundle(tmp_path)
     window.ask_open_bundle()
     dlg = window._dialog
-    assert isinstance(dlg, QFileDialog)
+    assert isinstance(dlg, QFileDialog) and dlg.isVisible()
     assert dlg.fileMode() == QFileDialog.FileMode.ExistingFile
     assert "*.zip" in dlg.nameFilters()[0] and "manifest.json" in dlg.nameFilters()[0]
+    assert "folder" in dlg.windowTitle() and ".zip" in dlg.windowTitle()
+    with qtbot.waitSignal(window.bundleOpened, timeout=10000) as opened:
+        if how == "folder":  # the bundle folder selected in its parent: Open opens it
+            _pick(qtbot, dlg, folder, folder.parent)
+        elif how == "inside":  # Open while the dialog shows the bundle folder itself
+            _pick(qtbot, dlg, None, folder)
+        elif how == "manifest":
+            _pick(qtbot, dlg, folder / "manifest.json", folder)
+        else:
+            _pick(qtbot, dlg, zipped, zipped.parent)
+    want = zipped if how == "zip" else folder
+    assert Path(opened.args[0].path).resolve() == want.resolve()
+    assert not dlg.isVisible()
+
+
+def test_the_picker_goes_into_a_folder_that_is_not_a_bundle(qtbot, window, tmp_path):
+    folder, _zipped = _bundle(tmp_path)
+    window.ask_open_bundle()
+    dlg = window._dialog
+    _pick(qtbot, dlg, folder.parent, tmp_path)  # "bundles" holds bundles; it is not one
+    assert dlg.isVisible()  # still choosing, now inside that folder
+    assert window.data is None
     dlg.close()
+
+
+def test_pick_result_and_the_same_picker_everywhere(qtbot, window, tmp_path):
     assert bundle_path_from_pick(str(tmp_path / "b" / "manifest.json")) == tmp_path / "b"
     assert bundle_path_from_pick(str(tmp_path / "b.zip")) == tmp_path / "b.zip"
-    # the File menu's zip entry opens the same picker
-    window.act_open_zip.trigger()
-    assert "manifest.json" in window._dialog.nameFilters()[0]
+    from app.bundle_picker import BundlePicker
+
+    window.start.open_btn.click()
+    assert isinstance(window._dialog, BundlePicker)
     window._dialog.close()
+    window.act_open.trigger()
+    assert isinstance(window._dialog, BundlePicker)
+    window._dialog.close()
+    window.compare.pick_a.click()
+    assert isinstance(window.compare._dialog, BundlePicker)
+    window.compare._dialog.close()
 
 
 def test_start_page_buttons_use_qt_icons_not_emoji(window):
