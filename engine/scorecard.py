@@ -128,17 +128,42 @@ def render_scorecard(
 ) -> str:
     """The scorecard page: one self-contained HTML document, no script, inline CSS, a CSP
     that forbids every fetch. For people who never read JSON."""
-    status = str(manifest.get("status", ""))
     title = str(manifest.get("document_title") or "document")
-    bodies = {c.get("id"): c.get("body", "") for c in comments_before}
     final = verdicts.get("final") or []
-    out = [
+    from engine.scoring import coverage_of
+
+    coverage = coverage_of(final, comments_before)
+    out = _head(title)
+    out += _banners(manifest, metrics, tampered or [])
+    out += _facts(manifest, title, checks or [])
+    out.append(f"<p>{_e(_summary(final, comments_before, coverage))}</p>")
+    out += _metrics_table(metrics, coverage)
+    out += _verdicts_table(final, comments_before)
+    out += _reopened(comments_after)
+    out += _unusable(verdicts.get("unusable") or [])
+    out += _unusable_report(claims)
+    out.append(
+        "<p class='muted'>Verdicts are computed from the text of the two versions, "
+        "never from the agent's word. Offsets and evidence are in the bundle's "
+        "verdicts.json and trace.json.</p></main></body></html>"
+    )
+    return "".join(out)
+
+
+def _head(title: str) -> list[str]:
+    """The page's head (CSP, title, CSS) and its heading."""
+    return [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
         "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
         "style-src 'unsafe-inline'\">",
         f"<title>Scorecard: {_e(title)}</title><style>{_CSS}</style></head><body><main>",
         f"<h1>Scorecard: {_e(title)}</h1>",
     ]
+
+
+def _banners(manifest: dict[str, Any], metrics: dict[str, Any], tampered: list[str]) -> list[str]:
+    """The banners, most important first: tampered, scripted, nothing changed, status."""
+    out = []
     if tampered:
         out.append(
             "<div class='banner tampered'><b>TAMPERED.</b> This evidence bundle failed its "
@@ -154,6 +179,7 @@ def render_scorecard(
         )
     if nothing := _nothing_changed(manifest, metrics):
         out.append(f"<div class='banner nothing'>{_e(nothing)}</div>")
+    status = str(manifest.get("status", ""))
     status_words = {
         "completed": "The run completed",
         "cancelled": "The run was cancelled",
@@ -165,6 +191,11 @@ def render_scorecard(
         + (f": {_e(reason)}" if reason else "")
         + ".</div>"
     )
+    return out
+
+
+def _facts(manifest: dict[str, Any], title: str, checks: list[tuple[str, str]]) -> list[str]:
+    """The "About this run" table: model, endpoint, times, rounds, tokens, checks."""
     tokens = manifest.get("tokens")
     facts = [
         ("Model", manifest.get("model")),
@@ -181,13 +212,21 @@ def render_scorecard(
         *([("Agent mode", _agent_mode(mode))] if (mode := agent_mode_of(manifest)) else []),
         ("Run id", manifest.get("run_id")),
     ]
-    facts.extend(checks or [])
-    out.append("<h2>About this run</h2><table class='facts'>")
-    out.extend(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in facts)
-    out.append("</table>")
+    facts.extend(checks)
+    return [
+        "<h2>About this run</h2><table class='facts'>",
+        *(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in facts),
+        "</table>",
+    ]
 
-    # "Completed" says the run ended normally, not that the agent did well: the banner is
-    # neutral, and this sentence says what the text shows for the comments that counted.
+
+def _summary(
+    final: list[dict[str, Any]], comments_before: list[dict[str, Any]], coverage: Any
+) -> str:
+    """One sentence of what the text shows for the comments that counted.
+
+    "Completed" says the run ended normally, not that the agent did well: the banner is
+    neutral, and this sentence says what the text shows."""
     open_actionable = {
         c.get("id")
         for c in comments_before
@@ -208,16 +247,16 @@ def render_scorecard(
         summary += f" {counts['stale_anchor']} comment(s) had a stale anchor and were not counted."
     if claimed:
         summary += f" The agent claimed {claimed} comment(s) addressed."
-    from engine.scoring import coverage_of
-
-    coverage = coverage_of(final, comments_before)
     if coverage is not None and coverage.no_claim:
         summary += f" Its report has {coverage.text()}."
-    out.append(f"<p>{_e(summary)}</p>")
+    return summary
 
-    out.append(
+
+def _metrics_table(metrics: dict[str, Any], coverage: Any) -> list[str]:
+    """The five metrics, each with its value or N/A and how it was measured."""
+    out = [
         "<h2>Metrics</h2><table><tr><th>Metric</th><th>Value</th><th>How it was measured</th></tr>"
-    )
+    ]
     for name in METRIC_NAMES:
         if name in metrics:
             extra = coverage.text() if name == "claim_accuracy" and coverage else ""
@@ -226,89 +265,106 @@ def render_scorecard(
         "</table><p class='muted'>N/A means the metric could not be measured; the "
         "reason is given. It never stands for zero.</p>"
     )
+    return out
 
-    out.append(
+
+def _verdicts_table(
+    final: list[dict[str, Any]], comments_before: list[dict[str, Any]]
+) -> list[str]:
+    """One row per comment: its body, verdict, the text before and after, the claim."""
+    bodies = {c.get("id"): c.get("body", "") for c in comments_before}
+    out = [
         "<h2>Verdicts, comment by comment</h2><table class='verdicts'><colgroup>"
         "<col style='width:21%'><col style='width:18%'><col style='width:21%'>"
         "<col style='width:21%'><col style='width:19%'></colgroup><tr><th>Comment</th>"
         "<th>Verdict</th><th>Before (v1)</th><th>After (v2)</th>"
         "<th>Agent's claim</th></tr>"
-    )
-    for v in final:
-        icon, label, meaning = VERDICT_LABELS.get(v.get("verdict"), ("?", v.get("verdict"), ""))
-        cid = v.get("comment_id")
-        body = str(bodies.get(cid, ""))
-        body = body if len(body) <= 300 else body[:297] + "..."
-        before = (v.get("v1") or {}).get("text")
-        after = (v.get("v2") or {}).get("text")
-        claim = v.get("claim")
-        if claim is None:
-            claim_cell = "<span class='muted'>no claim</span>"
-        else:
-            agrees = v.get("claim_agrees")
-            verdict_word = (
-                "agrees with the text"
-                if agrees
-                else "contradicted by the text"
-                if agrees is False
-                else ""
-            )
-            claim_cell = (
-                f"{_e(vocab.claim_words(claim))}<div class='muted'>{_e(verdict_word)}</div>"
-            )
-        method = v.get("method")
-        how_words = METHOD_WORDS.get(str(method), str(method or ""))
-        how = f"<div class='muted'>{_e(how_words)}</div>" if how_words else ""
-        msg = v.get("message")
-        extra = f"<div class='line'>{_e(msg)}</div>" if msg else ""
-        out.append(
-            f"<tr><td><b>{_e(cid)}</b><div class='quote'>{_e(body)}</div></td>"
-            f"<td><span class='v v-{_e(v.get('verdict'))}' title='{_e(meaning)}'>"
-            f"{icon} {_e(label)}</span>{how}{extra}</td>"
-            f"<td class='quote'>{_e(before) if before is not None else '<i>not found</i>'}</td>"
-            f"<td class='quote'>{_e(after) if after is not None else '<i>gone</i>'}</td>"
-            f"<td>{claim_cell}</td></tr>"
-        )
+    ]
+    out.extend(_verdict_row(v, str(bodies.get(v.get("comment_id"), ""))) for v in final)
     if not final:
         out.append("<tr><td colspan='5'>No verdicts were computed.</td></tr>")
     out.append("</table>")
+    return out
 
-    reopened = []
-    for c in comments_after:
-        for r in c.get("thread") or []:
-            if r.get("kind") == "reopen":
-                reopened.append((c.get("id"), r.get("body", "")))
-    if reopened:
-        out.append(
-            "<h2>Integrity control</h2><p>Comments the agent marked resolved although "
-            "their text did not change were reopened:</p><ul>"
-        )
-        for cid, body in reopened:
-            line = STALE_ANCHOR_MESSAGE if "not in the version" in body else VERIFICATION_MESSAGE
-            out.append(
-                f"<li><b>{_e(cid)}</b>: <span class='line'>{_e(line)}</span>"
-                f"<div class='muted'>{_e(body)}</div></li>"
-            )
-        out.append("</ul>")
-    unusable = verdicts.get("unusable") or []
-    if unusable:
-        out.append("<h2>Comments that could not be scored</h2><ul>")
-        for u in unusable:
-            if isinstance(u, dict):
-                u = (u.get("comment_id"), u.get("reason"))
-            if isinstance(u, (list, tuple)) and len(u) == 2:
-                out.append(f"<li><b>{_e(u[0])}</b>: {_e(u[1])}</li>")
-        out.append("</ul>")
-    final_claims = claims.get("final") if isinstance(claims, dict) else None
-    if isinstance(final_claims, dict) and final_claims.get("usable") is False:
-        out.append(
-            "<p><b>The agent's report could not be used:</b> "
-            f"{_e(vocab.plain_reason(str(final_claims.get('problem') or '')))} (the "
-            "parser's detail is in the bundle's claims.json)</p>"
-        )
-    out.append(
-        "<p class='muted'>Verdicts are computed from the text of the two versions, "
-        "never from the agent's word. Offsets and evidence are in the bundle's "
-        "verdicts.json and trace.json.</p></main></body></html>"
+
+def _verdict_row(v: dict[str, Any], body: str) -> str:
+    icon, label, meaning = VERDICT_LABELS.get(v.get("verdict"), ("?", v.get("verdict"), ""))
+    cid = v.get("comment_id")
+    body = body if len(body) <= 300 else body[:297] + "..."
+    before = (v.get("v1") or {}).get("text")
+    after = (v.get("v2") or {}).get("text")
+    method = v.get("method")
+    how_words = METHOD_WORDS.get(str(method), str(method or ""))
+    how = f"<div class='muted'>{_e(how_words)}</div>" if how_words else ""
+    msg = v.get("message")
+    extra = f"<div class='line'>{_e(msg)}</div>" if msg else ""
+    return (
+        f"<tr><td><b>{_e(cid)}</b><div class='quote'>{_e(body)}</div></td>"
+        f"<td><span class='v v-{_e(v.get('verdict'))}' title='{_e(meaning)}'>"
+        f"{icon} {_e(label)}</span>{how}{extra}</td>"
+        f"<td class='quote'>{_e(before) if before is not None else '<i>not found</i>'}</td>"
+        f"<td class='quote'>{_e(after) if after is not None else '<i>gone</i>'}</td>"
+        f"<td>{_claim_cell(v)}</td></tr>"
     )
-    return "".join(out)
+
+
+def _claim_cell(v: dict[str, Any]) -> str:
+    """The agent's claim for one verdict, and whether the text agrees with it."""
+    claim = v.get("claim")
+    if claim is None:
+        return "<span class='muted'>no claim</span>"
+    agrees = v.get("claim_agrees")
+    verdict_word = (
+        "agrees with the text" if agrees else "contradicted by the text" if agrees is False else ""
+    )
+    return f"{_e(vocab.claim_words(claim))}<div class='muted'>{_e(verdict_word)}</div>"
+
+
+def _reopened(comments_after: list[dict[str, Any]]) -> list[str]:
+    """The integrity control: comments reopened because their text did not change."""
+    reopened = [
+        (c.get("id"), r.get("body", ""))
+        for c in comments_after
+        for r in c.get("thread") or []
+        if r.get("kind") == "reopen"
+    ]
+    if not reopened:
+        return []
+    out = [
+        "<h2>Integrity control</h2><p>Comments the agent marked resolved although "
+        "their text did not change were reopened:</p><ul>"
+    ]
+    for cid, body in reopened:
+        line = STALE_ANCHOR_MESSAGE if "not in the version" in body else VERIFICATION_MESSAGE
+        out.append(
+            f"<li><b>{_e(cid)}</b>: <span class='line'>{_e(line)}</span>"
+            f"<div class='muted'>{_e(body)}</div></li>"
+        )
+    out.append("</ul>")
+    return out
+
+
+def _unusable(unusable: list[Any]) -> list[str]:
+    """Comments that could not be scored, with the reason."""
+    if not unusable:
+        return []
+    out = ["<h2>Comments that could not be scored</h2><ul>"]
+    for u in unusable:
+        if isinstance(u, dict):
+            u = (u.get("comment_id"), u.get("reason"))
+        if isinstance(u, (list, tuple)) and len(u) == 2:
+            out.append(f"<li><b>{_e(u[0])}</b>: {_e(u[1])}</li>")
+    out.append("</ul>")
+    return out
+
+
+def _unusable_report(claims: dict[str, Any]) -> list[str]:
+    """The plain reason the agent's final report could not be used ([] when it could)."""
+    final_claims = claims.get("final") if isinstance(claims, dict) else None
+    if not (isinstance(final_claims, dict) and final_claims.get("usable") is False):
+        return []
+    return [
+        "<p><b>The agent's report could not be used:</b> "
+        f"{_e(vocab.plain_reason(str(final_claims.get('problem') or '')))} (the "
+        "parser's detail is in the bundle's claims.json)</p>"
+    ]
