@@ -220,9 +220,7 @@ def _facts(manifest: dict[str, Any], title: str, checks: list[tuple[str, str]]) 
     ]
 
 
-def _summary(
-    final: list[dict[str, Any]], comments_before: list[dict[str, Any]], coverage: Any
-) -> str:
+def _summary(final: list[Any], comments_before: list[dict[str, Any]], coverage: Any) -> str:
     """One sentence of what the text shows for the comments that counted.
 
     "Completed" says the run ended normally, not that the agent did well: the banner is
@@ -287,7 +285,7 @@ def _verdicts_table(
     return out
 
 
-def _verdict_row(v: dict[str, Any], body: str) -> str:
+def _verdict_row(v: Any, body: str) -> str:
     icon, label, meaning = VERDICT_LABELS.get(v.get("verdict"), ("?", v.get("verdict"), ""))
     cid = v.get("comment_id")
     body = body if len(body) <= 300 else body[:297] + "..."
