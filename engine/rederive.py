@@ -231,9 +231,27 @@ def _unusable(obj: Any) -> list[list[str]]:
 def rederive(bundle: Any) -> Rederivation:
     """Re-derive ``bundle`` (an ``engine.bundle.Bundle``) and compare. See the module
     docstring for what is recomputed and what is taken as given."""
-    from engine.bundle import claims_from_json
-    from engine.scoring import score
+    res = _engines(bundle)
+    if bundle.tampered:
+        res.problems.append("files fail the manifest check")
+    try:
+        v1 = bundle.version("v1").to_version()
+        v2 = bundle.version("v2").to_version()
+    except (KeyError, ValueError) as exc:
+        res.problems.append(f"the bundle's documents cannot be read ({exc})")
+        return res
+    total, total_reason = _trace_tokens(bundle.trace, None)
+    stated = bundle.manifest.get("tokens")
+    if bundle.trace and stated != total:
+        res.differences.append(Difference("run", None, "tokens", stated, total))
+    _rederive_rounds(bundle, v1, res)
+    _rederive_final(bundle, v1, v2, (total, total_reason), res)
+    return res
 
+
+def _engines(bundle: Any) -> Rederivation:
+    """A new result naming the engine that scored ``bundle`` and this program's, and
+    whether they differ."""
     res = Rederivation()
     version, digest = _engine_name(bundle.manifest)
     mine = engine_identity()
@@ -251,36 +269,48 @@ def rederive(bundle: Any) -> Rederivation:
         or unrecorded
         or bool(digest and mine["scoring_digest"] and digest != mine["scoring_digest"])
     )
-    if bundle.tampered:
-        res.problems.append("files fail the manifest check")
-    old = bool(getattr(bundle, "old_format", False))
-    try:
-        v1 = bundle.version("v1").to_version()
-        v2 = bundle.version("v2").to_version()
-    except (KeyError, ValueError) as exc:
-        res.problems.append(f"the bundle's documents cannot be read ({exc})")
-        return res
-    given = str(bundle.manifest.get("given_version_id") or v1.version_id)
-    comments = bundle.comments_before
-    verdicts = bundle.verdicts if isinstance(bundle.verdicts, dict) else {}
-    claims = bundle.claims if isinstance(bundle.claims, dict) else {}
-    trace = bundle.trace
-    diffs = res.differences
+    return res
 
-    total, total_reason = _trace_tokens(trace, None)
-    stated = bundle.manifest.get("tokens")
-    if trace and stated != total:
-        diffs.append(Difference("run", None, "tokens", stated, total))
 
+def _given(bundle: Any, v1: Any) -> str:
+    return str(bundle.manifest.get("given_version_id") or v1.version_id)
+
+
+def _verdicts_of(bundle: Any) -> dict[str, Any]:
+    return bundle.verdicts if isinstance(bundle.verdicts, dict) else {}
+
+
+def _claims_of(bundle: Any) -> dict[str, Any]:
+    return bundle.claims if isinstance(bundle.claims, dict) else {}
+
+
+def _round_version(bundle: Any, vid: str) -> Any:
+    """The bundle version a round's record names, or None: a round's own push, else v2 or
+    v1 (a round that pushed nothing ends on an earlier version)."""
     by_vid = {v.version_id: v for v in bundle.versions if v.name.startswith("round-")}
+    if vid in by_vid:
+        return by_vid[vid]
+    for name in ("v2", "v1"):
+        if bundle.version(name).version_id == vid:
+            return bundle.version(name)
+    return None
+
+
+def _rederive_rounds(bundle: Any, v1: Any, res: Rederivation) -> None:
+    """Score each round's version again and compare with its record in verdicts.json."""
+    trace = bundle.trace
+    old = bool(getattr(bundle, "old_format", False))
+    diffs = res.differences
     reports = {
-        r.get("round"): r.get("report") for r in claims.get("rounds") or [] if isinstance(r, dict)
+        r.get("round"): r.get("report")
+        for r in _claims_of(bundle).get("rounds") or []
+        if isinstance(r, dict)
     }
-    reopen_bodies: dict[str, list[str]] = {}
-    for c in bundle.comments_after:
-        reopen_bodies[c.id] = [r.body for r in c.thread if r.kind == "reopen"]
+    reopen_bodies = {
+        c.id: [r.body for r in c.thread if r.kind == "reopen"] for c in bundle.comments_after
+    }
     prev_tokens: int | None = 0
-    for record in verdicts.get("rounds") or []:
+    for record in _verdicts_of(bundle).get("rounds") or []:
         rnd = record.get("round")
         where = f"round {rnd}"
         tokens, reason = _trace_tokens(trace, rnd if isinstance(rnd, int) else None)
@@ -292,118 +322,137 @@ def rederive(bundle: Any) -> Rederivation:
                 diffs.append(Difference(where, None, "tokens", record.get("tokens"), round_tokens))
         prev_tokens = tokens
         vid = str(record.get("version_id"))
-        bv = by_vid.get(vid)
-        if bv is None:
-            for name in ("v2", "v1"):  # a round that pushed nothing ends on an earlier version
-                if bundle.version(name).version_id == vid:
-                    bv = bundle.version(name)
-                    break
+        bv = _round_version(bundle, vid)
         if bv is None:
             diffs.append(Difference(where, None, "version", vid, "not in the bundle"))
             continue
-        try:
-            result = score(
-                v1,
-                bv.to_version(),
-                comments,
-                claims=claims_from_json(reports.get(rnd)),
-                given_version_id=given,
-                tokens=tokens if trace else bundle.manifest.get("tokens"),
-                tokens_reason=reason,
-                rounds_to_converge=None,
-                rounds_reason="the run has not finished",
-            )
-        except Exception as exc:  # a bug must not hide the bundle: say it
-            res.problems.append(f"{where} could not be scored ({type(exc).__name__}: {exc})")
+        again = _score(
+            bundle,
+            v1,
+            bv.to_version(),
+            reports.get(rnd),
+            (tokens, reason),
+            (None, "the run has not finished"),
+            f"{where} could not be scored",
+            res,
+        )
+        if again is None:
             continue
-        again = result.to_json(extended=True)
         _compare_items(
             where, record.get("verdicts") or [], again["verdicts"], diffs, only_stored_keys=old
         )
         _compare_metrics(where, record.get("metrics"), again["metrics"], diffs)
         if not old:
-            if _unusable(record.get("unusable")) != _unusable(again["unusable"]):
-                diffs.append(
-                    Difference(
-                        where, None, "unusable comments", record.get("unusable"), again["unusable"]
-                    )
-                )
-            if record.get("collateral") != again["collateral"]:
-                diffs.append(
-                    Difference(
-                        where,
-                        None,
-                        "collateral ranges",
-                        len(record.get("collateral") or []),
-                        len(again["collateral"]),
-                    )
-                )
+            _compare_unusable(where, record.get("unusable"), again, diffs)
+            _compare_collateral(where, record.get("collateral"), again, diffs)
             _check_reopened(where, record, again["verdicts"], reopen_bodies, diffs)
 
-    # The final scoring: v1 against v2 with the last report.
-    metrics = bundle.metrics
-    rtc_stored = metrics.get("rounds_to_converge")
-    rtc, rtc_reason = None, ""
-    if rtc_stored is not None and rtc_stored.value is not None:
-        pushes = sum(1 for v in bundle.versions if v.name.startswith("round-"))
-        stale_or_unusable = {str(u[0]) for u in _unusable(verdicts.get("unusable"))} | {
-            str(v.get("comment_id"))
-            for v in verdicts.get("final") or []
-            if v.get("verdict") == "stale_anchor"
-        }
-        before_open = {
-            c.id for c in comments if c.actionable and c.status == "open"
-        } - stale_or_unusable
-        still_open = [
-            c.id for c in bundle.comments_after if c.id in before_open and c.status == "open"
-        ]
-        if still_open:
-            rtc_reason = (
-                f"comments.after.json leaves {len(still_open)} actionable comment(s) open, "
-                "so the run did not converge"
-            )
-        else:
-            rtc = pushes
-    elif rtc_stored is not None:
-        rtc_reason = rtc_stored.reason
+
+def _score(
+    bundle: Any,
+    v1: Any,
+    version: Any,
+    report: Any,
+    tokens: tuple[int | None, str],
+    rounds: tuple[int | None, str],
+    failure: str,
+    res: Rederivation,
+) -> dict[str, Any] | None:
+    """``score(...).to_json(extended=True)`` of ``version`` against v1; None (and a
+    problem naming ``failure``) when scoring raises."""
+    from engine.bundle import claims_from_json
+    from engine.scoring import score
+
     try:
-        final = score(
+        result = score(
             v1,
-            v2,
-            comments,
-            claims=claims_from_json(claims.get("final")),
-            given_version_id=given,
-            tokens=total if trace else bundle.manifest.get("tokens"),
-            tokens_reason=total_reason,
-            rounds_to_converge=rtc,
-            rounds_reason=rtc_reason,
+            version,
+            bundle.comments_before,
+            claims=claims_from_json(report),
+            given_version_id=_given(bundle, v1),
+            tokens=tokens[0] if bundle.trace else bundle.manifest.get("tokens"),
+            tokens_reason=tokens[1],
+            rounds_to_converge=rounds[0],
+            rounds_reason=rounds[1],
         )
-    except Exception as exc:
-        res.problems.append(f"the final verdicts could not be scored ({type(exc).__name__}: {exc})")
-        return res
-    again = final.to_json(extended=True)
+    except Exception as exc:  # a bug must not hide the bundle: say it
+        res.problems.append(f"{failure} ({type(exc).__name__}: {exc})")
+        return None
+    return result.to_json(extended=True)
+
+
+def _compare_unusable(
+    where: str, stored: Any, again: dict[str, Any], diffs: list[Difference]
+) -> None:
+    if _unusable(stored) != _unusable(again["unusable"]):
+        diffs.append(Difference(where, None, "unusable comments", stored, again["unusable"]))
+
+
+def _compare_collateral(
+    where: str, stored: Any, again: dict[str, Any], diffs: list[Difference]
+) -> None:
+    if stored != again["collateral"]:
+        diffs.append(
+            Difference(
+                where, None, "collateral ranges", len(stored or []), len(again["collateral"])
+            )
+        )
+
+
+def _rounds_to_converge(bundle: Any) -> tuple[int | None, str]:
+    """Rounds to converge as the final scoring takes it: a stated value must equal the
+    number of pushes and leave no actionable comment open; a stated N/A keeps its reason."""
+    stored = bundle.metrics.get("rounds_to_converge")
+    if stored is None:
+        return None, ""
+    if stored.value is None:
+        return None, stored.reason
+    verdicts = _verdicts_of(bundle)
+    stale_or_unusable = {str(u[0]) for u in _unusable(verdicts.get("unusable"))} | {
+        str(v.get("comment_id"))
+        for v in verdicts.get("final") or []
+        if v.get("verdict") == "stale_anchor"
+    }
+    before_open = {
+        c.id for c in bundle.comments_before if c.actionable and c.status == "open"
+    } - stale_or_unusable
+    still_open = [c.id for c in bundle.comments_after if c.id in before_open and c.status == "open"]
+    if still_open:
+        return None, (
+            f"comments.after.json leaves {len(still_open)} actionable comment(s) open, "
+            "so the run did not converge"
+        )
+    return sum(1 for v in bundle.versions if v.name.startswith("round-")), ""
+
+
+def _rederive_final(
+    bundle: Any, v1: Any, v2: Any, tokens: tuple[int | None, str], res: Rederivation
+) -> None:
+    """The final scoring, v1 against v2 with the last report, compared with the bundle's
+    final verdicts and metrics."""
+    verdicts = _verdicts_of(bundle)
+    old = bool(getattr(bundle, "old_format", False))
+    diffs = res.differences
+    again = _score(
+        bundle,
+        v1,
+        v2,
+        _claims_of(bundle).get("final"),
+        tokens,
+        _rounds_to_converge(bundle),
+        "the final verdicts could not be scored",
+        res,
+    )
+    if again is None:
+        return
     _compare_items(
         "final", verdicts.get("final") or [], again["verdicts"], diffs, only_stored_keys=old
     )
-    _compare_metrics("final", {k: m.to_json() for k, m in metrics.items()}, again["metrics"], diffs)
-    if _unusable(verdicts.get("unusable")) != _unusable(again["unusable"]):
-        diffs.append(
-            Difference(
-                "final", None, "unusable comments", verdicts.get("unusable"), again["unusable"]
-            )
-        )
-    stored_collateral = verdicts.get("collateral")
-    if stored_collateral is not None and stored_collateral != again["collateral"]:
-        diffs.append(
-            Difference(
-                "final",
-                None,
-                "collateral ranges",
-                len(stored_collateral or []),
-                len(again["collateral"]),
-            )
-        )
-    return res
+    stored_metrics = {k: m.to_json() for k, m in bundle.metrics.items()}
+    _compare_metrics("final", stored_metrics, again["metrics"], diffs)
+    _compare_unusable("final", verdicts.get("unusable"), again, diffs)
+    if verdicts.get("collateral") is not None:
+        _compare_collateral("final", verdicts.get("collateral"), again, diffs)
 
 
 def _check_reopened(

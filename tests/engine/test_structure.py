@@ -44,7 +44,6 @@ LONG_FUNCTIONS_TODO = {
     "engine/html_text.py:_fast_walk",
     "engine/html_text.py:_reference_walk",
     "engine/html_text.py:markup_signature",
-    "engine/rederive.py:rederive",
     "engine/scoring.py:_metrics",
     "engine/scoring.py:score",
     "engine/suite_report.py:build_report",
