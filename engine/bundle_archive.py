@@ -10,6 +10,7 @@ folder is read as if that folder were the root. Raises ``BundleError`` (one line
 
 from __future__ import annotations
 
+import hashlib
 import html
 import os
 import re
@@ -33,10 +34,18 @@ MAX_JSON_NODES = 5_000_000
 #: ``.txt`` and its ``.html`` wrapper) may take at most half of ``MAX_TOTAL_BYTES``; the
 #: revision agent's push tool refuses a push that would go over (``push_refusal``).
 MAX_DOCUMENTS_BYTES = MAX_TOTAL_BYTES // 2
+#: The detached signature of a signed bundle (``engine.signing``); not in the manifest's
+#: ``files`` table, since it signs the manifest.
+SIGNATURE_FILE = "signature.json"
 
 
 class BundleError(ValueError):
     """A bundle cannot be read or written. ``str()`` is one line naming the problem."""
+
+
+def sha256(data: bytes) -> str:
+    """SHA-256 of ``data`` as 64 lowercase hex digits (the manifest's ``files`` values)."""
+    return hashlib.sha256(data).hexdigest()
 
 
 def _check_name(name: str) -> str | None:

@@ -360,7 +360,7 @@ def _score(
 ) -> dict[str, Any] | None:
     """``score(...).to_json(extended=True)`` of ``version`` against v1; None (and a
     problem naming ``failure``) when scoring raises."""
-    from engine.bundle import claims_from_json
+    from engine.bundle_read import claims_from_json
     from engine.scoring import score
 
     try:

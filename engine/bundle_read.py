@@ -1,0 +1,361 @@
+"""Reading an evidence bundle: ``open_bundle``, ``verify_bundle`` and the ``Bundle`` it
+returns; the manifest and hash checks both share.
+
+The format is described in ``engine.bundle`` (which re-exports every public name here).
+The files are read through ``engine.bundle_archive`` (caps, no traversal) and their shapes
+checked by ``engine.bundle_schema``; nothing here raises for a damaged member file: it is a
+line in ``Bundle.problems`` or ``Bundle.tampered``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
+
+from engine.bundle_archive import (
+    SIGNATURE_FILE,
+    BundleError,
+    _check_name,
+    load_json,
+    read_files,
+    sha256,
+)
+from engine.bundle_schema import FORMAT_V1, FORMAT_V2, FORMATS, check_file
+from engine.models import Claim, ClaimItem, ClaimReport, Comment, Metric
+from engine.vocabulary import DOCUMENT_KINDS, DocumentKind, one_of
+
+FORMAT = FORMAT_V2
+OLD_FORMATS = (FORMAT_V1,)
+
+
+def _manifest(path: Path, files: dict[str, bytes]) -> dict[str, Any]:
+    data = files.get("manifest.json")
+    if data is None:
+        raise BundleError(f"{path}: not an evidence bundle (no manifest.json)")
+    try:
+        manifest = load_json(data, "manifest.json")
+    except BundleError as exc:
+        raise BundleError(f"{path}: {exc}") from None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
+        raise BundleError(f'{path}: manifest.json has no "files" table')
+    if manifest.get("format") not in FORMATS:
+        raise BundleError(
+            f"{path}: format {manifest.get('format')!r} is not one this program reads "
+            f"({', '.join(FORMATS)})"
+        )
+    return manifest
+
+
+def _check_hashes(manifest: dict[str, Any], files: dict[str, bytes]) -> list[tuple[str, str]]:
+    bad = []
+    listed = manifest["files"]
+    for name, digest in sorted(listed.items()):
+        if not isinstance(name, str) or _check_name(name):
+            bad.append((str(name), "listed with an unsafe path"))
+        elif name not in files:
+            bad.append((name, "missing"))
+        elif sha256(files[name]) != digest:
+            bad.append((name, "SHA-256 does not match the manifest"))
+    for name in sorted(files):
+        if name not in ("manifest.json", SIGNATURE_FILE) and name not in listed:
+            bad.append((name, "not listed in the manifest"))
+    return bad
+
+
+@dataclass
+class VerifyResult:
+    """``bad``: (file, problem) for each file failing the manifest check; ``problems``:
+    files that do not fit their schema (``engine.bundle_schema``); ``rederivation``: the
+    verdicts and metrics scored again and compared (None when not asked for or when files
+    fail the manifest check); ``signature``: ``engine.signing.SignatureStatus`` or None
+    when not checked."""
+
+    path: Path
+    ok: bool
+    bad: list[tuple[str, str]]
+    problems: list[str] = field(default_factory=list)
+    rederivation: Any = None
+    format: str = FORMAT
+    signature: Any = None
+
+
+def verify_bundle(path: str | os.PathLike[str], *, deep: bool = True) -> VerifyResult:
+    """Check a bundle: every file against its manifest hash, every JSON file against its
+    schema, and (``deep``) every verdict and metric re-derived from its own files
+    (``engine.rederive``), and its signature (``engine.signing``). Raises BundleError if
+    the bundle cannot be read at all (not a bundle, unsafe zip, no manifest)."""
+    p = Path(path)
+    if not deep:
+        files = read_files(p)
+        manifest = _manifest(p, files)
+        bad = _check_hashes(manifest, files)
+        return VerifyResult(p, not bad, bad, format=str(manifest.get("format")))
+    b = open_bundle(p)
+    bad = b.tampered_detail
+    result = VerifyResult(p, False, bad, list(b.problems), format=b.format)
+    from engine import signing
+
+    result.signature = signing.check_bundle(b)
+    if not bad:
+        from engine.rederive import rederive
+
+        result.rederivation = rederive(b)
+    result.ok = (
+        not bad
+        and not result.problems
+        and result.rederivation is not None
+        and result.rederivation.ok
+        and not result.signature.bad
+    )
+    return result
+
+
+@dataclass
+class BundleVersion:
+    """One document version of a bundle. ``source``: exact original (text for a text
+    document, HTML otherwise); ``html``: what to render; ``kind``: ``html`` | ``text``."""
+
+    name: str
+    version_id: str
+    round: int | None
+    summary: str
+    source: str
+    html: str
+    kind: DocumentKind
+
+    def to_version(self) -> Any:
+        """``engine.scoring.Version`` of this version (for re-anchoring or re-scoring)."""
+        from engine.scoring import Version
+
+        return Version.from_source(self.source, self.kind, self.version_id)
+
+
+@dataclass
+class Bundle:
+    """An opened bundle. See the module docstring for the fields' meaning."""
+
+    path: Path
+    manifest: dict[str, Any]
+    versions: list[BundleVersion]
+    comments_before: list[Comment]
+    comments_after: list[Comment]
+    claims: dict[str, Any]
+    verdicts: dict[str, Any]
+    metrics: dict[str, Metric]
+    trace: dict[str, Any]
+    scorecard_html: str
+    tampered: list[str]
+    problems: list[str]
+    format: str = FORMAT
+    manifest_bytes: bytes = b""
+    signature: dict[str, Any] | None = None
+    tampered_detail: list[tuple[str, str]] = field(default_factory=list)
+    signature_present: bool = False
+
+    @property
+    def old_format(self) -> bool:
+        """True for an ``arl-bundle/1`` bundle: its verdicts lack their evidence, so views
+        show what it stores and re-derive the rest, and say so."""
+        return self.format in OLD_FORMATS
+
+    @property
+    def status(self) -> str:
+        return str(self.manifest.get("status", ""))
+
+    @property
+    def reason(self) -> str:
+        return str(self.manifest.get("reason", ""))
+
+    @property
+    def model(self) -> str:
+        return str(self.manifest.get("model", ""))
+
+    @property
+    def scripted(self) -> bool:
+        return bool(self.manifest.get("scripted", False))
+
+    @property
+    def document_kind(self) -> str:
+        return str(self.manifest.get("document_kind", "html"))
+
+    @property
+    def document_title(self) -> str:
+        return str(self.manifest.get("document_title", ""))
+
+    @property
+    def ok(self) -> bool:
+        return not self.tampered and not self.problems
+
+    def version(self, name: str) -> BundleVersion:
+        """The version named ``v1``, ``v2`` or ``round-N``. Raises KeyError."""
+        for v in self.versions:
+            if v.name == name:
+                return v
+        raise KeyError(name)
+
+    @property
+    def final_claims(self) -> ClaimReport | None:
+        return claims_from_json(self.claims.get("final"))
+
+    def rescore(self) -> Any:
+        """Score v1 against v2 again from the bundle's own files (``ScoreResult``)."""
+        from engine.scoring import score
+
+        v1 = self.version("v1").to_version()
+        v2 = self.version("v2").to_version()
+        rtc = self.metrics.get("rounds_to_converge")
+        rounds = int(rtc.value) if rtc is not None and rtc.value is not None else None
+        return score(
+            v1,
+            v2,
+            self.comments_before,
+            claims=self.final_claims,
+            given_version_id=str(self.manifest.get("given_version_id") or v1.version_id),
+            tokens=self.manifest.get("tokens"),
+            rounds_to_converge=rounds,
+            rounds_reason=rtc.reason if rtc is not None else "",
+        )
+
+
+def claims_from_json(obj: Any) -> ClaimReport | None:
+    """A ``ClaimReport`` from its ``to_json()`` shape (None stays None)."""
+    if not isinstance(obj, dict):
+        return None
+    if obj.get("usable") is False:
+        return ClaimReport.unusable(str(obj.get("problem", "")))
+    items = [
+        ClaimItem(
+            str(c.get("comment_id")),
+            cast(Claim, c.get("claim")),  # as stored; the bundle's schema checks the word
+            str(c.get("change_summary", "")),
+            str(c.get("rationale", "")),
+        )
+        for c in obj.get("comments", [])
+        if isinstance(c, dict)
+    ]
+    return ClaimReport(comments=items, notes=str(obj.get("notes", "")))
+
+
+def open_bundle(path: str | os.PathLike[str]) -> Bundle:
+    """Open a bundle folder or zip, offline. Raises BundleError (one line) when it is not a
+    readable bundle; a bundle whose files fail the manifest check opens with ``tampered``
+    naming them, and unreadable member files are named in ``problems``."""
+    p = Path(path)
+    files = read_files(p)
+    manifest = _manifest(p, files)
+    tampered_detail = _check_hashes(manifest, files)
+    fmt = str(manifest.get("format"))
+    reader = _FileReader(files, fmt, check_file("manifest.json", manifest, fmt))
+    versions = _versions(manifest, reader)
+    metrics: dict[str, Metric] = {}
+    mobj = reader.json("metrics.json", {})
+    if isinstance(mobj, dict):
+        for k, v in mobj.items():
+            if isinstance(v, dict):
+                metrics[k] = Metric.from_json(v)
+    signature = reader.json(SIGNATURE_FILE, None) if SIGNATURE_FILE in files else None
+    return Bundle(
+        path=p,
+        manifest=manifest,
+        format=fmt,
+        manifest_bytes=files["manifest.json"],
+        signature=signature,
+        versions=versions,
+        comments_before=reader.comments("comments.before.json"),
+        comments_after=reader.comments("comments.after.json"),
+        claims=reader.json("claims.json", {}),
+        verdicts=reader.json("verdicts.json", {}),
+        metrics=metrics,
+        trace=reader.json("trace.json", {}),
+        scorecard_html=reader.text("scorecard.html"),
+        tampered=[name for name, _ in tampered_detail],
+        problems=reader.problems,
+        tampered_detail=tampered_detail,
+        signature_present=SIGNATURE_FILE in files,
+    )
+
+
+class _FileReader:
+    """Reads a bundle's member files as text, JSON or comments, never raising: what cannot
+    be read is a line in ``problems`` and the caller gets a default of the right type."""
+
+    def __init__(self, files: dict[str, bytes], fmt: str, problems: list[str]) -> None:
+        self.files = files
+        self.fmt = fmt
+        self.problems = list(problems)
+
+    def text(self, name: str) -> str:
+        data = self.files.get(name)
+        if data is None:
+            self.problems.append(f"{name} is missing")
+            return ""
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            self.problems.append(f"{name} is not UTF-8")
+            return data.decode("utf-8", "replace")
+
+    def json(self, name: str, default: Any) -> Any:
+        """The parsed file when it fits its shape; else ``default`` and a problem line (a
+        view never sees a value of the wrong type)."""
+        data = self.files.get(name)
+        if data is None:
+            self.problems.append(f"{name} is missing")
+            return default
+        try:
+            obj = load_json(data, name)
+        except BundleError as exc:
+            self.problems.append(str(exc))
+            return default
+        shape = check_file(name, obj, self.fmt)
+        if shape:
+            self.problems.extend(shape)
+            return default
+        return obj
+
+    def comments(self, name: str) -> list[Comment]:
+        obj = self.json(name, {"comments": []})
+        items = obj.get("comments", []) if isinstance(obj, dict) else obj
+        out = []
+        for item in items if isinstance(items, list) else []:
+            try:
+                out.append(Comment.from_json(item))
+            except ValueError as exc:
+                self.problems.append(f"{name}: {exc}")
+        return out
+
+
+def _versions(manifest: dict[str, Any], reader: _FileReader) -> list[BundleVersion]:
+    """The document versions the manifest lists, read from their files."""
+    # An unknown kind is a shape problem reported above; the text then reads as HTML.
+    kind = one_of(manifest.get("document_kind", "html"), DOCUMENT_KINDS) or "html"
+    versions = []
+    listed = manifest.get("versions")
+    if listed is not None and not isinstance(listed, list):
+        reader.problems.append("manifest.json: 'versions' is not a list")
+        listed = []
+    for entry in listed or []:
+        if not isinstance(entry, dict):
+            continue
+        html_src = reader.text(str(entry.get("file", "")))
+        source = (
+            reader.text(str(entry["text_file"]))
+            if kind == "text" and entry.get("text_file")
+            else html_src
+        )
+        versions.append(
+            BundleVersion(
+                str(entry.get("name", "")),
+                str(entry.get("version_id", "")),
+                entry.get("round"),
+                str(entry.get("summary", "")),
+                source,
+                html_src,
+                kind,
+            )
+        )
+    if not any(v.name == "v1" for v in versions) or not any(v.name == "v2" for v in versions):
+        reader.problems.append("the manifest does not name document/v1 and document/v2")
+    return versions
