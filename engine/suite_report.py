@@ -134,93 +134,101 @@ def build_report(
     combos: dict[tuple[str, str], list[ItemResult]] = {}
     for r in items:
         combos.setdefault(_combo_key(r), []).append(r)
-    out_combos = []
-    for (model, variant), rows in sorted(combos.items()):
-        done = [r for r in rows if r.status == "finished"]
-        failed = [r for r in rows if r.status == "failed"]
-        other = [r for r in rows if r.status not in ("finished", "failed")]
-        block: dict[str, Any] = {
-            "model": model,
-            "model_id": rows[0].model_id,
-            "base_url": rows[0].base_url,
-            "variant": variant,
-            "instructions_hash": sorted({r.instructions_hash for r in rows}),
-            "runs": len(rows),
-            "finished": len(done),
-            "failed": len(failed),
-            "not_run": len(other),
-            "failures": [
-                {"reason": k, "runs": n}
-                for k, n in Counter(r.reason or r.run_status for r in failed).most_common()
-            ],
-            "metrics": {m: _metric_block(done, m) for m in METRICS},
-        }
-        edited = sum(
-            int(((r.metrics or {}).get("attribution_rate") or {}).get("numerator") or 0)
-            for r in done
-        )
-        tok_known = [r for r in done if r.tokens is not None]
-        tokens = sum(r.tokens or 0 for r in tok_known)
-        block["tokens"] = tokens
-        block["tokens_unreported_runs"] = len(done) - len(tok_known)
-        block["edited"] = edited
-        if not done:
-            block["tokens_per_fix"] = {"value": None, "reason": "no finished run"}
-        elif block["tokens_unreported_runs"]:
-            block["tokens_per_fix"] = {
-                "value": None,
-                "reason": "the provider reported no "
-                f"usage for {block['tokens_unreported_runs']} run(s)",
-            }
-        elif not edited:
-            block["tokens_per_fix"] = {"value": None, "reason": "no attributed fix"}
-        else:
-            block["tokens_per_fix"] = {
-                "value": tokens / edited,
-                "numerator": tokens,
-                "denominator": edited,
-            }
-        costs = [r.cost for r in done]
-        if done and all(c is not None for c in costs) and edited:
-            total = sum(c or 0.0 for c in costs)
-            block["cost_per_fix"] = {
-                "value": total / edited,
-                "numerator": total,
-                "denominator": edited,
-            }
-        else:
-            why = (
-                "no attributed fix"
-                if done and edited == 0
-                else "no prices given for this model, or usage unreported"
-                if done
-                else "no finished run"
-            )
-            block["cost_per_fix"] = {"value": None, "reason": why}
-        block["by_size"] = {
-            size: {
-                m: _stats(
-                    [
-                        float(v)
-                        for r in done
-                        if r.size == size
-                        for v in [((r.metrics or {}).get(m) or {}).get("value")]
-                        if isinstance(v, (int, float))
-                    ]
-                )["mean"]
-                for m in METRICS
-            }
-            | {"runs": sum(1 for r in done if r.size == size)}
-            for size in ("small", "medium", "large")
-            if any(r.size == size for r in rows)
-        }
-        out_combos.append(block)
+    out_combos = [
+        _combination(model, variant, rows) for (model, variant), rows in sorted(combos.items())
+    ]
     return {
         "suite": name,
         "fingerprint": fingerprint,
         "runs": len(items),
         "combinations": out_combos,
         "ranking": {m: _ranking(out_combos, m) for m in METRICS},
+    }
+
+
+def _combination(model: str, variant: str, rows: list[ItemResult]) -> dict[str, Any]:
+    """One model and variant's block of the report: counts, failures, the five metrics,
+    tokens and cost per fix, and the split by document size."""
+    done = [r for r in rows if r.status == "finished"]
+    failed = [r for r in rows if r.status == "failed"]
+    other = [r for r in rows if r.status not in ("finished", "failed")]
+    block: dict[str, Any] = {
+        "model": model,
+        "model_id": rows[0].model_id,
+        "base_url": rows[0].base_url,
+        "variant": variant,
+        "instructions_hash": sorted({r.instructions_hash for r in rows}),
+        "runs": len(rows),
+        "finished": len(done),
+        "failed": len(failed),
+        "not_run": len(other),
+        "failures": [
+            {"reason": k, "runs": n}
+            for k, n in Counter(r.reason or r.run_status for r in failed).most_common()
+        ],
+        "metrics": {m: _metric_block(done, m) for m in METRICS},
+    }
+    edited = sum(
+        int(((r.metrics or {}).get("attribution_rate") or {}).get("numerator") or 0) for r in done
+    )
+    tok_known = [r for r in done if r.tokens is not None]
+    tokens = sum(r.tokens or 0 for r in tok_known)
+    block["tokens"] = tokens
+    block["tokens_unreported_runs"] = len(done) - len(tok_known)
+    block["edited"] = edited
+    block["tokens_per_fix"] = _tokens_per_fix(done, tokens, edited, block["tokens_unreported_runs"])
+    block["cost_per_fix"] = _cost_per_fix(done, edited)
+    block["by_size"] = _by_size(rows, done)
+    return block
+
+
+def _tokens_per_fix(
+    done: list[ItemResult], tokens: int, edited: int, unreported: int
+) -> dict[str, Any]:
+    """Tokens of the finished runs per attributed fix, or N/A with the reason."""
+    if not done:
+        return {"value": None, "reason": "no finished run"}
+    if unreported:
+        return {"value": None, "reason": f"the provider reported no usage for {unreported} run(s)"}
+    if not edited:
+        return {"value": None, "reason": "no attributed fix"}
+    return {"value": tokens / edited, "numerator": tokens, "denominator": edited}
+
+
+def _cost_per_fix(done: list[ItemResult], edited: int) -> dict[str, Any]:
+    """Money of the finished runs per attributed fix, or N/A with the reason."""
+    costs = [r.cost for r in done]
+    if done and all(c is not None for c in costs) and edited:
+        total = sum(c or 0.0 for c in costs)
+        return {"value": total / edited, "numerator": total, "denominator": edited}
+    why = (
+        "no attributed fix"
+        if done and edited == 0
+        else "no prices given for this model, or usage unreported"
+        if done
+        else "no finished run"
+    )
+    return {"value": None, "reason": why}
+
+
+def _by_size(rows: list[ItemResult], done: list[ItemResult]) -> dict[str, Any]:
+    """Each metric's mean over the finished runs of each document size present."""
+    return {
+        size: {
+            m: _stats(
+                [
+                    float(v)
+                    for r in done
+                    if r.size == size
+                    for v in [((r.metrics or {}).get(m) or {}).get("value")]
+                    if isinstance(v, (int, float))
+                ]
+            )["mean"]
+            for m in METRICS
+        }
+        | {"runs": sum(1 for r in done if r.size == size)}
+        for size in ("small", "medium", "large")
+        if any(r.size == size for r in rows)
     }
 
 

@@ -43,7 +43,6 @@ LONG_FUNCTIONS_TODO = {
     "engine/html_text.py:markup_signature",
     "engine/scoring.py:_metrics",
     "engine/scoring.py:score",
-    "engine/suite_report.py:build_report",
 }
 
 
