@@ -1,8 +1,8 @@
 """The revision agent: conversation, nudge and report over the model client and the tools.
 
-- ``RevisionAgent.work_round``: one round of tool use, with the narration-stall nudge
-  (``tool_choice="required"``, at most ``max_nudges`` times a round), bounded by
-  ``max_turns_per_round`` model turns.
+- ``RevisionAgent.work_round``: one round of tool use (the loop of ``rounds.RoundAgent``,
+  with this mode's strategy), with the narration-stall nudge (``tool_choice="required"``,
+  at most ``max_nudges`` times a round), bounded by ``max_turns_per_round`` model turns.
 - ``RevisionAgent.report``: the structured report, a separate call (``json_object``, else
   ``json_schema``, else plain text); ``report.parse_report`` validates it. Never trusted,
   never a crash.
@@ -25,6 +25,7 @@ from engine.agent.report import (  # noqa: F401  (re-exported)
     report_token_cap,
     response_format,
 )
+from engine.agent.rounds import OpenRound, RoundAgent, RoundWork
 from engine.agent.tools import TOOLS, ToolOutcome, WorkspaceTools
 from engine.models import ClaimReport, Comment
 
@@ -65,36 +66,20 @@ REPEAT_HINT = (
     "for each comment."
 )
 
-TRACE_TOOL_CHARS = 1000
-
-
-def _short_keep(text: str) -> str:
-    """Tool arguments/results in ``tool_call`` trace entries: the first TRACE_TOOL_CHARS
-    characters (the full text is in the next ``model_call``'s ``new_messages``, or in an
-    ``unsent_messages`` entry when the round ended first)."""
-    if len(text) <= TRACE_TOOL_CHARS:
-        return text
-    return text[:TRACE_TOOL_CHARS] + f"… [{len(text)} characters in all]"
-
-
-# -- the agent -------------------------------------------------------------------------------
-
 
 @dataclass
-class RoundWork:
-    """What one round of tool use did."""
+class ToolRound(OpenRound):
+    """A tools-mode round in progress: the next turn forces a tool call (``force``, after
+    a nudge); the reads already answered (``seen_reads``: (tool, arguments) -> result)."""
 
-    turns: int = 0
-    nudges: int = 0
-    pushed: list[Any] = field(default_factory=list)
-    resolved: list[str] = field(default_factory=list)
-    replied: list[str] = field(default_factory=list)
-    final_text: str = ""
-    stopped: str = ""  # why the round's loop ended, in words
+    force: bool = False
+    pushed_before: int = 0
+    seen_reads: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
-class RevisionAgent:
-    """Drives the model through one round of tool use, then asks for its report.
+class RevisionAgent(RoundAgent[ToolRound]):
+    """The tools mode: drives the model through one round of tool use, then asks for its
+    report. The round loop is ``rounds.RoundAgent``'s; this class is its strategy.
 
     ``emit_tool(ToolOutcome)`` and ``emit_nudge(nudge, narration)`` let the run turn steps
     into events; ``check_cancel()`` raises RunCancelled between steps.
@@ -112,33 +97,23 @@ class RevisionAgent:
         system_prompt: str = SYSTEM_PROMPT,
         switch_when_no_tools: bool = False,
     ):
-        self.client = client
-        self.tools = tools
-        self.config = client.config
-        self.emit_tool = emit_tool or (lambda r, o: None)
+        super().__init__(
+            client,
+            tools,
+            emit_tool=emit_tool,
+            emit_notice=emit_notice,
+            check_cancel=check_cancel,
+            system_prompt=system_prompt,
+        )
         self.emit_nudge = emit_nudge or (lambda r, n, t: None)
-        self.emit_notice = emit_notice or (lambda r, topic, t: None)
-        self.check_cancel = check_cancel or (lambda: None)
-        self.system_prompt = system_prompt
         self.switch_when_no_tools = switch_when_no_tools
-        self.push_summaries: list[tuple[int, str, str]] = []  # (round, version id, summary)
         self.required_refused = ""
         """Why ``tool_choice="required"`` is no longer sent ("" while it is)."""
         self.required_ok = False
         self.report_format_used: str | None = None
         self.format_results: dict[str, tuple[str, str]] = {}
         """``json_object``/``json_schema`` -> (PASS | FAIL, detail) as seen in this run."""
-        self.turns = 0
         self.turns_with_calls = 0
-        self._noticed: set[str] = set()
-
-    def notice(self, round_no: int, topic: str, text: str, **data: Any) -> None:
-        """Say ``text`` once per ``topic`` per run: a trace note and an ``emit_notice``."""
-        if topic in self._noticed:
-            return
-        self._noticed.add(topic)
-        self.client.trace.add("note", round=round_no, topic=topic, text=text, **data)
-        self.emit_notice(round_no, topic, text)
 
     async def _work_call(
         self, messages: list[dict[str, Any]], round_no: int, conv: str, force: bool
@@ -189,106 +164,116 @@ class RevisionAgent:
             max_tokens=cfg.max_output_tokens,
         )
 
-    async def work_round(self, round_no: int, brief: str) -> RoundWork:
-        """One round: the model calls tools until it ends its turn (after pushing, or after
-        ``max_nudges`` nudges) or ``max_turns_per_round`` turns are spent.
+    # -- the round's strategy (rounds.RoundAgent) -------------------------------------------
 
-        With ``switch_when_no_tools`` (auto mode), raises ``ToolsUnusable`` when the first
-        request offering tools is refused or the model called no tool in its first two
-        turns of the run."""
-        cfg = self.config
-        work = RoundWork()
-        conv = f"work-{round_no}"
-        messages: list[dict[str, Any]] = [
-            {"role": "system", "content": self.system_prompt},
-            {"role": "user", "content": brief},
-        ]
-        force = False
-        pushed_before = len(self.tools.pushed)
-        seen_reads: dict[tuple[str, str], str] = {}
+    def open_round(self, round_no: int, brief: str) -> ToolRound:
+        """The round's conversation: the system prompt and the brief."""
         self.client.document_chars = self.tools.document_chars()
-        while work.turns < cfg.max_turns_per_round:
-            self.check_cancel()
-            res = await self._work_call(messages, round_no, conv, force)
-            work.turns += 1
-            self.turns += 1
-            force = False
-            msg = res.message
-            messages.append(msg)
-            calls = msg.get("tool_calls") or []
-            if calls:
-                self.turns_with_calls += 1
-                echoed: list[str] = []
-                for call in calls:
-                    self.check_cancel()
-                    fn = call["function"]
-                    t0 = time.monotonic()
-                    outcome = self.tools.dispatch(fn["name"], fn["arguments"])
-                    if (
-                        not outcome.ok
-                        and res.finish_reason == "length"
-                        and "not valid JSON" in outcome.result
-                    ):
-                        outcome.result += (
-                            " (your answer was cut off at its token limit: send a shorter call)"
-                        )
-                    if outcome.ok and outcome.name in ("list_comments", "pull_document"):
-                        # A read repeated with nothing changed in between: small models
-                        # loop on these. Say so and name the next step instead.
-                        key = (outcome.name, json.dumps(outcome.arguments, sort_keys=True))
-                        if seen_reads.get(key) == outcome.result:
-                            outcome.result = REPEAT_HINT.format(name=outcome.name)
-                        else:
-                            seen_reads[key] = outcome.result
-                    self.client.trace.add(
-                        "tool_call",
-                        round=round_no,
-                        call_id=call["id"],
-                        name=fn["name"],
-                        arguments=_short_keep(fn["arguments"]),
-                        ok=outcome.ok,
-                        result=_short_keep(outcome.result),
-                        duration_s=round(time.monotonic() - t0, 4),
-                    )
-                    if outcome.name == "push_version" and outcome.ok:
-                        row = self.tools.pushed[-1]
-                        outcome.pushed = row
-                        self.push_summaries.append((round_no, row.version_id, row.summary))
-                    messages.append(
-                        {"role": "tool", "tool_call_id": call["id"], "content": outcome.result}
-                    )
-                    echoed.append(f"Result of {fn['name']}:\n{outcome.result}")
-                    self.emit_tool(round_no, outcome)
-                if cfg.echo_tool_results:
-                    messages.append({"role": "user", "content": "\n\n".join(echoed)})
-                continue
-            text = msg.get("content") or ""
-            work.final_text = text
-            if self.switch_when_no_tools and self.turns_with_calls == 0 and self.turns >= 2:
-                raise ToolsUnusable(
-                    f"the model called no tool in its first {self.turns} turns", None
-                )
-            if len(self.tools.pushed) == pushed_before and work.nudges < cfg.max_nudges:
-                work.nudges += 1
-                self.emit_nudge(round_no, work.nudges, text)
-                messages.append({"role": "user", "content": NUDGE_PROMPT})
-                force = True
-                continue
-            work.stopped = (
-                "the model ended its turn"
-                if len(self.tools.pushed) > pushed_before
-                else f"the model ended its turn without pushing after {work.nudges} nudge(s)"
-            )
-            break
-        else:
-            work.stopped = f"the turn limit of {cfg.max_turns_per_round} was reached"
-        work.pushed = self.tools.pushed[pushed_before:]
-        unsent = self.client.unsent(conv, messages)
+        return ToolRound(
+            round_no,
+            f"work-{round_no}",
+            [
+                {"role": "system", "content": self.system_prompt},
+                {"role": "user", "content": brief},
+            ],
+            pushed_before=len(self.tools.pushed),
+        )
+
+    def turn_limit(self) -> int:
+        return self.config.max_turns_per_round
+
+    async def take_turn(self, state: ToolRound) -> CallResult:
+        """One work turn (a nudge's turn forces a tool call); the answer joins the
+        conversation."""
+        force, state.force = state.force, False
+        res = await self._work_call(state.messages, state.round_no, state.conversation, force)
+        state.messages.append(res.message)
+        return res
+
+    def after_turn(self, state: ToolRound, res: CallResult, work: RoundWork) -> bool:
+        """Tool calls: run them, the round goes on. Text: a nudge, or the round ends.
+
+        With ``switch_when_no_tools`` (auto mode), raises ``ToolsUnusable`` when the model
+        called no tool in its first two turns of the run."""
+        if res.message.get("tool_calls"):
+            self.turns_with_calls += 1
+            self._run_calls(state, res)
+            return False
+        return self._after_text(state, res, work)
+
+    def close_round(self, state: ToolRound, work: RoundWork) -> None:
+        """Messages appended after the round's last call go into the trace."""
+        unsent = self.client.unsent(state.conversation, state.messages)
         if unsent:
             self.client.trace.add(
-                "unsent_messages", round=round_no, conversation=conv, messages=unsent
+                "unsent_messages",
+                round=state.round_no,
+                conversation=state.conversation,
+                messages=unsent,
             )
-        return work
+
+    # -- one answer ---------------------------------------------------------------------------
+
+    def _run_calls(self, state: ToolRound, res: CallResult) -> None:
+        """Run the answer's tool calls in order; each result answers its call id (and,
+        with ``echo_tool_results``, all of them again as one user message)."""
+        echoed: list[str] = []
+        for call in res.message["tool_calls"]:
+            self.check_cancel()
+            fn = call["function"]
+            t0 = time.monotonic()
+            outcome = self.tools.dispatch(fn["name"], fn["arguments"])
+            if (
+                not outcome.ok
+                and res.finish_reason == "length"
+                and "not valid JSON" in outcome.result
+            ):
+                outcome.result += (
+                    " (your answer was cut off at its token limit: send a shorter call)"
+                )
+            self._hint_repeated_read(state, outcome)
+            self.record_tool(state.round_no, call["id"], fn["arguments"], outcome, t0)
+            state.messages.append(
+                {"role": "tool", "tool_call_id": call["id"], "content": outcome.result}
+            )
+            echoed.append(f"Result of {fn['name']}:\n{outcome.result}")
+        if self.config.echo_tool_results:
+            state.messages.append({"role": "user", "content": "\n\n".join(echoed)})
+
+    @staticmethod
+    def _hint_repeated_read(state: ToolRound, outcome: ToolOutcome) -> None:
+        """A read repeated with nothing changed in between (small models loop on these):
+        its result becomes ``REPEAT_HINT``, which names the next step."""
+        if not (outcome.ok and outcome.name in ("list_comments", "pull_document")):
+            return
+        key = (outcome.name, json.dumps(outcome.arguments, sort_keys=True))
+        if state.seen_reads.get(key) == outcome.result:
+            outcome.result = REPEAT_HINT.format(name=outcome.name)
+        else:
+            state.seen_reads[key] = outcome.result
+
+    def _after_text(self, state: ToolRound, res: CallResult, work: RoundWork) -> bool:
+        """An answer with no tool call: nudge (at most ``max_nudges`` a round, while
+        nothing was pushed this round) or end the round."""
+        text = res.message.get("content") or ""
+        work.final_text = text
+        if self.switch_when_no_tools and self.turns_with_calls == 0 and self.turns >= 2:
+            raise ToolsUnusable(f"the model called no tool in its first {self.turns} turns", None)
+        pushed = len(self.tools.pushed) > state.pushed_before
+        if not pushed and work.nudges < self.config.max_nudges:
+            work.nudges += 1
+            self.emit_nudge(state.round_no, work.nudges, text)
+            state.messages.append({"role": "user", "content": NUDGE_PROMPT})
+            state.force = True
+            return False
+        work.stopped = (
+            "the model ended its turn"
+            if pushed
+            else f"the model ended its turn without pushing after {work.nudges} nudge(s)"
+        )
+        return True
+
+    # -- the report ---------------------------------------------------------------------------
 
     def _report_request(self, comments: list[Comment]) -> list[dict[str, Any]]:
         ids = [c.id for c in comments]

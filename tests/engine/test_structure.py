@@ -31,7 +31,6 @@ LONG_FUNCTIONS_TODO = {
     "app/suites/view.py:_run_suite",  # moved from app/suites_view.py
     "app/verdicts.py:banner_for",
     "engine/agent/notools.py:work_round",
-    "engine/agent/revision.py:work_round",
     "engine/agent/wire.py:read_answer",
     "engine/anchoring.py:_in_place",
     "engine/anchoring.py:_moved_copy",
