@@ -27,8 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.agent.client import ModelClient
-from engine.agent.revision import RoundWork
+from engine.agent.client import CallResult, ModelClient
+from engine.agent.rounds import OpenRound, RoundAgent, RoundWork
 from engine.agent.tools import ToolOutcome, WorkspaceTools
 from engine.models import Claim, ClaimItem, ClaimReport, Comment
 
@@ -166,9 +166,22 @@ def parse_answer(text: str, known_ids: list[str], kind: str) -> ParsedAnswer:
     return out
 
 
-class NoToolsAgent:
+@dataclass
+class PlainRound(OpenRound):
+    """A no-tools round in progress: the latest version it was given (``head``), the
+    document's kind, the open comments sent, and the answer read (``parsed``)."""
+
+    head: Any = None
+    kind: str = "text"
+    comments: list[Comment] = field(default_factory=list)
+    parsed: ParsedAnswer | None = None
+    text: str = ""
+
+
+class NoToolsAgent(RoundAgent[PlainRound]):
     """The no-tools mode with the ``RevisionAgent`` interface (``work_round``,
-    ``report``, ``push_summaries``, ``tools``). See the module docstring."""
+    ``report``, ``push_summaries``, ``tools``): the round loop of ``rounds.RoundAgent``
+    with one turn a round. See the module docstring."""
 
     mode = "no-tools"
 
@@ -182,15 +195,14 @@ class NoToolsAgent:
         check_cancel: Callable[[], None] | None = None,
         system_prompt: str = NO_TOOLS_SYSTEM_PROMPT,
     ):
-        self.client = client
-        self.tools = tools
-        self.config = client.config
-        self.emit_tool = emit_tool or (lambda r, o: None)
-        self.emit_notice = emit_notice or (lambda r, topic, t: None)
-        self.check_cancel = check_cancel or (lambda: None)
-        self.system_prompt = system_prompt
-        self.push_summaries: list[tuple[int, str, str]] = []
-        self.turns = 0
+        super().__init__(
+            client,
+            tools,
+            emit_tool=emit_tool,
+            emit_notice=emit_notice,
+            check_cancel=check_cancel,
+            system_prompt=system_prompt,
+        )
         self._last: dict[int, ParsedAnswer] = {}
         self._unusable: list[str] = []
         """Why the previous round's answer could not be used (said in the next request)."""
@@ -241,77 +253,105 @@ class NoToolsAgent:
         t0 = time.monotonic()
         raw = json.dumps(args, ensure_ascii=False)
         outcome = self.tools.dispatch(name, raw)
-        self.client.trace.add(
-            "tool_call",
-            round=round_no,
-            call_id=f"program-{round_no}-{name}-{args.get('comment_id', '')}",
-            name=name,
-            by="program",
-            arguments=raw if len(raw) <= 1000 else raw[:1000] + f"… [{len(raw)} characters in all]",
-            ok=outcome.ok,
-            result=outcome.result[:1000],
-            duration_s=round(time.monotonic() - t0, 4),
-        )
-        if name == "push_version" and outcome.ok:
-            row = self.tools.pushed[-1]
-            outcome.pushed = row
-            self.push_summaries.append((round_no, row.version_id, row.summary))
-        self.emit_tool(round_no, outcome)
+        call_id = f"program-{round_no}-{name}-{args.get('comment_id', '')}"
+        self.record_tool(round_no, call_id, raw, outcome, t0, by="program")
         return outcome
 
-    async def work_round(self, round_no: int, brief: str = "") -> RoundWork:
-        """One round: one plain chat request, then the program's pushes, resolutions and
-        replies. ``brief`` is not used (the request carries the comments itself)."""
-        self.check_cancel()
+    # -- the round's strategy (rounds.RoundAgent) -------------------------------------------
+
+    def open_round(self, round_no: int, brief: str) -> PlainRound:
+        """The one request: the open comments and the complete latest document. ``brief``
+        is not used (the request carries the comments itself)."""
         ws, doc_id = self.tools.ws, self.tools.document_id
         head = ws.head(doc_id)
         document = ws.document(doc_id)
         visible = set(self.tools.visible)
         comments = [c for c in ws.comments(doc_id) if c.id in visible and c.status == "open"]
-        work = RoundWork()
         self.client.document_chars = len(head.raw)
+        request = self._request(comments, head.raw, document.kind, document.title)
         messages = [
             {"role": "system", "content": self.system_prompt},
-            {
-                "role": "user",
-                "content": self._request(comments, head.raw, document.kind, document.title),
-            },
+            {"role": "user", "content": request},
         ]
-        res = await self.client.chat(
-            messages,
+        return PlainRound(round_no, f"no-tools-{round_no}", messages, head, document.kind, comments)
+
+    def turn_limit(self) -> int:
+        return 1
+
+    async def take_turn(self, state: PlainRound) -> CallResult:
+        return await self.client.chat(
+            state.messages,
             purpose="work",
-            round_no=round_no,
-            conversation=f"no-tools-{round_no}",
+            round_no=state.round_no,
+            conversation=state.conversation,
             max_tokens=self.config.max_output_tokens,
         )
-        work.turns = 1
-        self.turns += 1
+
+    def after_turn(self, state: PlainRound, res: CallResult, work: RoundWork) -> bool:
+        """Read the answer, then do its pushes, resolutions and replies. The round ends."""
         text = res.message.get("content") or ""
-        ids = [c.id for c in comments]
-        parsed = parse_answer(text, ids, document.kind)
+        parsed = parse_answer(text, [c.id for c in state.comments], state.kind)
         if parsed.document is not None and res.finish_reason == "length":
             parsed.problems.append("the answer was cut off at its token limit; nothing pushed")
             parsed.document = None
         self.check_cancel()
-        pushed_before = len(self.tools.pushed)
-        if parsed.document is not None and parsed.document.strip():
-            if parsed.document == head.raw:
-                parsed.problems.append("the revised document is identical to the given one")
-            else:
-                summary = "\n".join(
-                    f"{d.comment_id}: {d.reason or 'changed'}"
-                    for d in parsed.dispositions
-                    if d.claim == "addressed"
-                )
-                self._do(
-                    round_no,
-                    "push_version",
-                    {
-                        "base_version_id": head.version_id,
-                        "content": parsed.document,
-                        "summary": summary,
-                    },
-                )
+        self._push_answer(state, parsed)
+        self._dispose(state.round_no, parsed)
+        self._last[state.round_no] = parsed
+        self._unusable = (
+            parsed.problems if parsed.document is None or not parsed.dispositions else []
+        )
+        for d in parsed.dispositions:
+            self._claims[d.comment_id] = d
+        state.parsed, state.text = parsed, text
+        return True
+
+    def close_round(self, state: PlainRound, work: RoundWork) -> None:
+        """Say what was read and done: ``work.stopped`` and a trace note."""
+        parsed = state.parsed
+        assert parsed is not None
+        work.final_text = state.text[:2000]
+        work.stopped = "no-tools answer read: " + (
+            f"{len(work.pushed)} push(es), {len(parsed.dispositions)} disposition(s)"
+            + (f"; {'; '.join(parsed.problems)}" if parsed.problems else "")
+        )
+        self.client.trace.add(
+            "note",
+            round=state.round_no,
+            text="no-tools answer read",
+            pushed=len(work.pushed),
+            dispositions=[d.__dict__ for d in parsed.dispositions],
+            problems=parsed.problems,
+        )
+
+    # -- the program's tool work --------------------------------------------------------------
+
+    def _push_answer(self, state: PlainRound, parsed: ParsedAnswer) -> None:
+        """Push the revised document (base: the version given), unless there is none or
+        it is identical to the given one (a problem is noted)."""
+        if parsed.document is None or not parsed.document.strip():
+            return
+        if parsed.document == state.head.raw:
+            parsed.problems.append("the revised document is identical to the given one")
+            return
+        summary = "\n".join(
+            f"{d.comment_id}: {d.reason or 'changed'}"
+            for d in parsed.dispositions
+            if d.claim == "addressed"
+        )
+        self._do(
+            state.round_no,
+            "push_version",
+            {
+                "base_version_id": state.head.version_id,
+                "content": parsed.document,
+                "summary": summary,
+            },
+        )
+
+    def _dispose(self, round_no: int, parsed: ParsedAnswer) -> None:
+        """Resolve each comment dispositioned ``addressed``; reply with the reason on the
+        others."""
         for d in parsed.dispositions:
             self.check_cancel()
             if d.claim == "addressed":
@@ -323,27 +363,6 @@ class NoToolsAgent:
                     "left unchanged" if d.claim == "not_addressed" else "the quoted text is gone"
                 )
                 self._do(round_no, "reply_comment", {"comment_id": d.comment_id, "body": why})
-        self._last[round_no] = parsed
-        self._unusable = (
-            parsed.problems if parsed.document is None or not parsed.dispositions else []
-        )
-        for d in parsed.dispositions:
-            self._claims[d.comment_id] = d
-        work.final_text = text[:2000]
-        work.pushed = self.tools.pushed[pushed_before:]
-        work.stopped = "no-tools answer read: " + (
-            f"{len(work.pushed)} push(es), {len(parsed.dispositions)} disposition(s)"
-            + (f"; {'; '.join(parsed.problems)}" if parsed.problems else "")
-        )
-        self.client.trace.add(
-            "note",
-            round=round_no,
-            text="no-tools answer read",
-            pushed=len(work.pushed),
-            dispositions=[d.__dict__ for d in parsed.dispositions],
-            problems=parsed.problems,
-        )
-        return work
 
     async def report(self, round_no: int, comments: list[Comment]) -> tuple[ClaimReport, str]:
         """The dispositions as the claims report (no model call): for each of
