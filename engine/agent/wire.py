@@ -374,49 +374,10 @@ def read_answer(
     as a tool call). ``seen_ids``: tool-call ids already used in this conversation; ids
     that are missing, empty, not strings or repeated are replaced (and added to the set).
     Raises ValueError when the body has no usable first choice."""
-    if not isinstance(body, dict):
-        raise ValueError(f"the answer is a JSON {type(body).__name__}, not an object")
-    choices = body.get("choices")
-    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-        raise ValueError("the answer has no choices")
-    choice = choices[0]
-    msg = choice.get("message")
-    if not isinstance(msg, dict):
-        msg = {}
-    finish = choice.get("finish_reason")
-    finish = finish if isinstance(finish, str) else None
+    msg, finish = _first_choice(body)
     quirks: list[str] = []
-    seen = seen_ids if seen_ids is not None else set()
-
-    raw = msg.get("content")
-    if raw is None and "content" in msg:
-        quirks.append("content null")
-    content = _text_of(raw)
-    reasoning_parts = []
-    for key in ("reasoning_content", "reasoning"):
-        r = msg.get(key)
-        if isinstance(r, str) and r.strip():
-            reasoning_parts.append(r.strip())
-            quirks.append(f"reasoning in '{key}'")
-    text, think = strip_reasoning(content)
-    if think or text != content:
-        reasoning_parts.append(think)
-        quirks.append("<think> block stripped")
-    reasoning = "\n\n".join(p for p in reasoning_parts if p)
-
-    calls_in: list[tuple[Any, Any, Any]] = []  # (id, name, arguments)
-    raw_calls = msg.get("tool_calls")
-    if isinstance(raw_calls, list):
-        for tc in raw_calls:
-            if not isinstance(tc, dict):
-                quirks.append("a tool call that is not an object was dropped")
-                continue
-            fn = tc["function"] if isinstance(tc.get("function"), dict) else tc
-            calls_in.append((tc.get("id"), fn.get("name"), fn.get("arguments")))
-    elif isinstance(msg.get("function_call"), dict):  # the legacy single-call field
-        fc = msg["function_call"]
-        calls_in.append((None, fc.get("name"), fc.get("arguments")))
-        quirks.append("legacy function_call")
+    content, text, reasoning = _content_and_reasoning(msg, quirks)
+    calls_in = _calls_sent(msg, quirks)
     form = ""
     if not calls_in and tool_names and text:
         found, rest, form = text_tool_calls(text, tool_names)
@@ -424,27 +385,8 @@ def read_answer(
             calls_in = [(None, n, a) for n, a in found]
             text = rest
             quirks.append(f"tool calls read from the content ({form} form)")
-
-    calls = []
-    for i, (cid, name, args) in enumerate(calls_in):
-        if not isinstance(name, str):
-            name = "" if name is None else str(plain(name))
-        if isinstance(args, str):
-            arg_text = args
-        elif args is None:
-            arg_text = ""
-        else:
-            arg_text = dumps(args)
-            if isinstance(args, dict) and "arguments sent as a JSON object" not in quirks:
-                quirks.append("arguments sent as a JSON object")
-        if not isinstance(cid, str) or not cid.strip() or cid in seen:
-            if "tool-call id missing, empty or repeated; replaced" not in quirks and not form:
-                quirks.append("tool-call id missing, empty or repeated; replaced")
-            cid = f"call_{uuid.uuid4().hex[:12]}_{i}"
-        seen.add(cid)
-        calls.append(
-            {"id": cid, "type": "function", "function": {"name": name, "arguments": arg_text}}
-        )
+    seen = seen_ids if seen_ids is not None else set()
+    calls = _normalised_calls(calls_in, seen, from_text=bool(form), quirks=quirks)
     if calls and finish not in (None, "tool_calls", "function_call"):
         quirks.append(f"finish_reason {finish!r} with tool calls")
 
@@ -463,3 +405,86 @@ def read_answer(
         quirks=quirks,
         text_call_form=form,
     )
+
+
+def _first_choice(body: Any) -> tuple[dict[str, Any], str | None]:
+    """(the first choice's message, its ``finish_reason``); a message that is not an
+    object reads as empty. Raises ValueError when there is no usable first choice."""
+    if not isinstance(body, dict):
+        raise ValueError(f"the answer is a JSON {type(body).__name__}, not an object")
+    choices = body.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise ValueError("the answer has no choices")
+    choice = choices[0]
+    msg = choice.get("message")
+    finish = choice.get("finish_reason")
+    return (msg if isinstance(msg, dict) else {}), (finish if isinstance(finish, str) else None)
+
+
+def _content_and_reasoning(msg: dict[str, Any], quirks: list[str]) -> tuple[str, str, str]:
+    """(content as sent, as text; the content without reasoning; the reasoning), from
+    ``content`` and the ``reasoning_content`` / ``reasoning`` fields. Appends to
+    ``quirks`` what it met."""
+    raw = msg.get("content")
+    if raw is None and "content" in msg:
+        quirks.append("content null")
+    content = _text_of(raw)
+    parts = []
+    for key in ("reasoning_content", "reasoning"):
+        r = msg.get(key)
+        if isinstance(r, str) and r.strip():
+            parts.append(r.strip())
+            quirks.append(f"reasoning in '{key}'")
+    text, think = strip_reasoning(content)
+    if think or text != content:
+        parts.append(think)
+        quirks.append("<think> block stripped")
+    return content, text, "\n\n".join(p for p in parts if p)
+
+
+def _calls_sent(msg: dict[str, Any], quirks: list[str]) -> list[tuple[Any, Any, Any]]:
+    """The tool calls in ``tool_calls`` (or the legacy ``function_call``) as (id, name,
+    arguments), as sent. A call that is not an object is dropped (a quirk is noted)."""
+    calls: list[tuple[Any, Any, Any]] = []
+    raw_calls = msg.get("tool_calls")
+    if isinstance(raw_calls, list):
+        for tc in raw_calls:
+            if not isinstance(tc, dict):
+                quirks.append("a tool call that is not an object was dropped")
+                continue
+            fn = tc["function"] if isinstance(tc.get("function"), dict) else tc
+            calls.append((tc.get("id"), fn.get("name"), fn.get("arguments")))
+    elif isinstance(msg.get("function_call"), dict):  # the legacy single-call field
+        fc = msg["function_call"]
+        calls.append((None, fc.get("name"), fc.get("arguments")))
+        quirks.append("legacy function_call")
+    return calls
+
+
+def _normalised_calls(
+    calls_in: list[tuple[Any, Any, Any]], seen: set[str], *, from_text: bool, quirks: list[str]
+) -> list[dict[str, Any]]:
+    """Tool calls ready to send back: name and ``arguments`` strings (other JSON
+    re-encoded), each id unique and non-empty (new ones made; ``seen`` updated).
+    ``from_text``: the calls were read from the content (their made ids are no quirk)."""
+    calls = []
+    for i, (cid, name, args) in enumerate(calls_in):
+        if not isinstance(name, str):
+            name = "" if name is None else str(plain(name))
+        if isinstance(args, str):
+            arg_text = args
+        elif args is None:
+            arg_text = ""
+        else:
+            arg_text = dumps(args)
+            if isinstance(args, dict) and "arguments sent as a JSON object" not in quirks:
+                quirks.append("arguments sent as a JSON object")
+        if not isinstance(cid, str) or not cid.strip() or cid in seen:
+            if "tool-call id missing, empty or repeated; replaced" not in quirks and not from_text:
+                quirks.append("tool-call id missing, empty or repeated; replaced")
+            cid = f"call_{uuid.uuid4().hex[:12]}_{i}"
+        seen.add(cid)
+        calls.append(
+            {"id": cid, "type": "function", "function": {"name": name, "arguments": arg_text}}
+        )
+    return calls
