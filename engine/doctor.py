@@ -483,16 +483,19 @@ def _context_from_models(models: list[dict], model: str) -> int | None:
     return None
 
 
+ENDPOINT_CHECKS = ("endpoint reachable", "model present") + capabilities.CAPABILITIES
+"""The endpoint lines of the report, in order."""
+
+
 async def check_endpoint(
     base_url: str | None, model: str | None, api_key: str | None, timeout: float = 30.0
 ) -> list[Check]:
     """Endpoint reachable, model present, then one line per capability
     (``probe_capabilities``). The findings are remembered for the endpoint and model
     (``engine.agent.capabilities``); a run writes them into its trace."""
-    names = ("endpoint reachable", "model present") + capabilities.CAPABILITIES
+    names = ENDPOINT_CHECKS
     if not base_url:
         return [Check(n, NA, "no --base-url given") for n in names]
-    url = safe_url(base_url)
     config = AgentConfig(
         base_url=base_url,
         model=model or "",
@@ -502,69 +505,68 @@ async def check_endpoint(
         backoff_initial=0.2,
         backoff_max=1.0,
     )
-    out: list[Check] = []
     async with ModelClient(config) as client:
-        try:
-            detail = await client.list_models_detail()
-            models = [m["id"] for m in detail]
-        except AgentError as exc:
-            if exc.kind == "timeout":
-                out.append(
-                    Check(
-                        names[0],
-                        UNVERIFIED,
-                        str(exc),
-                        "run the doctor again when the server is idle",
-                    )
-                )
-                out += [
-                    Check(n, UNVERIFIED, "the endpoint did not answer in time") for n in names[1:]
-                ]
-                return out
-            fix = (
-                "check the key (keyring entry or OPENAI_API_KEY)"
-                if exc.kind == "auth"
-                else "start the server, or check the base URL (it usually ends in /v1)"
-            )
-            out.append(Check(names[0], FAIL, str(exc), fix))
-            out += [Check(n, UNVERIFIED, "the endpoint could not be reached") for n in names[1:]]
+        out, detail = await _reachable(client)
+        if detail is None:
             return out
-        out.append(Check(names[0], PASS, f"{url} answers, {len(models)} model(s) listed"))
         if not model:
-            out += [Check(n, NA, "no --model given") for n in names[1:]]
-            return out
-        if model in models:
-            out.append(Check(names[1], PASS, f"'{model}' is served"))
-        elif not models:
-            out.append(Check(names[1], UNVERIFIED, "the endpoint lists no models"))
-        else:
-            shown = ", ".join(models[:8]) + (" ..." if len(models) > 8 else "")
-            out.append(
-                Check(
-                    names[1],
-                    FAIL,
-                    f"'{model}' is not among the served models",
-                    f"use one of: {shown}",
-                )
-            )
-            out += [Check(n, UNVERIFIED, "the model is not served") for n in names[2:]]
-            return out
+            return out + [Check(n, NA, "no --model given") for n in names[1:]]
+        present = _model_present(model, [m["id"] for m in detail])
+        out.append(present)
+        if present.status == FAIL:
+            return out + [Check(n, UNVERIFIED, "the model is not served") for n in names[2:]]
         try:
             probes = await probe_capabilities(client, detail)
         except AgentError as exc:
             fix = "see above" if exc.kind in ("auth", "model") else "check the server's log"
             done = {c.name for c in out}
-            out += [
+            return out + [
                 Check(n, UNVERIFIED, f"the probe failed: {exc}", fix)
                 for n in names
                 if n not in done
             ]
-            return out
-        out += probes
         capabilities.remember_findings(
             base_url, model, {c.name: (c.status, c.detail) for c in probes}, source="doctor"
         )
-    return out
+    return out + probes
+
+
+async def _reachable(client: ModelClient) -> tuple[list[Check], list[dict] | None]:
+    """The "endpoint reachable" line from the model list: ([that line], the list's
+    entries); when it cannot be read, (every endpoint line, None): the first FAIL (or
+    UNVERIFIED when the endpoint did not answer in time), the others UNVERIFIED."""
+    names = ENDPOINT_CHECKS
+    try:
+        detail = await client.list_models_detail()
+    except AgentError as exc:
+        if exc.kind == "timeout":
+            first = Check(
+                names[0], UNVERIFIED, str(exc), "run the doctor again when the server is idle"
+            )
+            why = "the endpoint did not answer in time"
+        else:
+            fix = (
+                "check the key (keyring entry or OPENAI_API_KEY)"
+                if exc.kind == "auth"
+                else "start the server, or check the base URL (it usually ends in /v1)"
+            )
+            first = Check(names[0], FAIL, str(exc), fix)
+            why = "the endpoint could not be reached"
+        return [first] + [Check(n, UNVERIFIED, why) for n in names[1:]], None
+    url = safe_url(client.config.base_url)
+    return [Check(names[0], PASS, f"{url} answers, {len(detail)} model(s) listed")], detail
+
+
+def _model_present(model: str, models: list[str]) -> Check:
+    """The "model present" line: PASS when ``model`` is among ``models``, UNVERIFIED when
+    the endpoint lists none, else FAIL naming the served ones."""
+    name = ENDPOINT_CHECKS[1]
+    if model in models:
+        return Check(name, PASS, f"'{model}' is served")
+    if not models:
+        return Check(name, UNVERIFIED, "the endpoint lists no models")
+    shown = ", ".join(models[:8]) + (" ..." if len(models) > 8 else "")
+    return Check(name, FAIL, f"'{model}' is not among the served models", f"use one of: {shown}")
 
 
 async def run_checks(

@@ -34,7 +34,6 @@ LONG_FUNCTIONS_TODO = {
     "engine/anchoring.py:_moved_copy",
     "engine/cli_loop.py:register",
     "engine/cli_suite.py:register",
-    "engine/doctor.py:check_endpoint",
     "engine/html_text.py:_fast_walk",
     "engine/html_text.py:_reference_walk",
     "engine/html_text.py:markup_signature",
