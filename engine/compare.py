@@ -3,21 +3,32 @@ length side by side, and each comment's verdict in both runs.
 
 ``compare_bundles(a, b)`` takes what two opened bundles state (the manifest, metrics,
 verdicts and comments, as ``engine.bundle`` reads them; any object with those attributes
-will do) and returns a ``Comparison``: warnings in plain words, run rows (model, mode,
-status, tokens, wall time, rounds), and one ``VerdictPair`` per comment. The desktop
-program's Compare tab renders it; it computes nothing of its own.
+will do) and returns a ``Comparison``: a label for each side that tells the two runs apart
+(``SideLabel``: model, when the run started, the bundle's folder name or run id), warnings
+in plain words, run rows (model, mode, status, tokens, wall time, rounds), and one
+``VerdictPair`` per comment. The desktop program's Compare tab renders it; it computes
+nothing of its own.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, Protocol
 
 from engine import vocabulary as vocab
 from engine.scorecard import agent_mode_of
 
-__all__ = ["BundleFacts", "Comparison", "VerdictPair", "compare_bundles", "run_seconds"]
+__all__ = [
+    "BundleFacts",
+    "Comparison",
+    "SideLabel",
+    "VerdictPair",
+    "compare_bundles",
+    "run_seconds",
+    "side_labels",
+]
 
 
 class BundleFacts(Protocol):
@@ -47,12 +58,31 @@ class VerdictPair:
         return self.a.get("verdict") == self.b.get("verdict")
 
 
+@dataclass(frozen=True)
+class SideLabel:
+    """What tells one side of a comparison apart from the other. ``model``: the manifest's
+    model; ``started``: when the run started, ``YYYY-MM-DD HH:MM UTC`` (seconds added when
+    both runs started in the same minute; "" when unrecorded); ``name``: the bundle's folder
+    (or zip) name, else its run id (the run id is added when both names are the same)."""
+
+    model: str
+    started: str
+    name: str
+
+    def text(self) -> str:
+        """One line: ``model · started · name`` (empty parts left out)."""
+        return " \u00b7 ".join(x for x in (self.model, self.started, self.name) if x)
+
+
 @dataclass
 class Comparison:
-    """``notes``: plain sentences a reader must see first (different documents or comments,
-    a run that did not complete, a scripted run). ``run_rows``: (label, A text, B text).
-    ``metric_rows``: (metric name, A metric, B metric) as stated. ``pairs``: per comment."""
+    """``labels``: one ``SideLabel`` per side (A, B), to head their columns with.
+    ``notes``: plain sentences a reader must see first (different documents or comments,
+    a run that did not complete, a scripted run, the same run on both sides).
+    ``run_rows``: (label, A text, B text). ``metric_rows``: (metric name, A metric, B
+    metric) as stated. ``pairs``: per comment."""
 
+    labels: tuple[SideLabel, SideLabel] = (SideLabel("", "", ""), SideLabel("", "", ""))
     notes: list[str] = field(default_factory=list)
     run_rows: list[tuple[str, str, str]] = field(default_factory=list)
     metric_rows: list[tuple[str, Any, Any]] = field(default_factory=list)
@@ -77,6 +107,48 @@ def run_seconds(manifest: dict[str, Any]) -> float | None:
     if start is None or end is None or end < start:
         return None
     return (end - start).total_seconds()
+
+
+def _started(manifest: dict[str, Any], seconds: bool) -> str:
+    """When the run started, ``YYYY-MM-DD HH:MM[:SS] UTC`` ("UTC" only when the manifest's
+    time says its zone); "" when unrecorded or malformed."""
+    when = _iso(manifest.get("created_at"))
+    if when is None:
+        return ""
+    text = "%Y-%m-%d %H:%M:%S" if seconds else "%Y-%m-%d %H:%M"
+    if when.tzinfo is not None:
+        return when.astimezone(UTC).strftime(text) + " UTC"
+    return when.strftime(text)
+
+
+def _bundle_name(d: Any) -> str:
+    path = getattr(d, "path", None)
+    if path is not None:
+        name = Path(path).name
+        if name == "manifest.json":
+            name = Path(path).parent.name
+        if name:
+            return name
+    return str(d.manifest.get("run_id") or "")
+
+
+def side_labels(a: BundleFacts, b: BundleFacts) -> tuple[SideLabel, SideLabel]:
+    """A label for each side that tells the runs apart: the model, when the run started and
+    the bundle's name (see ``SideLabel``). Two rounds or two prompts of one model differ by
+    time and name, not by model."""
+    ma, mb = a.manifest, b.manifest
+    same_minute = _started(ma, False) == _started(mb, False) and _started(ma, True) != _started(
+        mb, True
+    )
+    na, nb = _bundle_name(a), _bundle_name(b)
+    ra, rb = str(ma.get("run_id") or ""), str(mb.get("run_id") or "")
+    if na == nb and ra != rb:  # two copies named alike: the run ids tell them apart
+        na = na if na == ra else f"{na} (run {ra})"
+        nb = nb if nb == rb else f"{nb} (run {rb})"
+    return (
+        SideLabel(str(ma.get("model") or "unknown model"), _started(ma, same_minute), na),
+        SideLabel(str(mb.get("model") or "unknown model"), _started(mb, same_minute), nb),
+    )
 
 
 def _duration(seconds: float | None) -> str:
@@ -118,7 +190,7 @@ def _comment_key(d: BundleFacts) -> list[tuple[str, str]]:
 def compare_bundles(a: BundleFacts, b: BundleFacts) -> Comparison:
     """Compare two opened bundles (see the module docstring). Never raises on odd content:
     what a bundle does not state reads N/A with the reason."""
-    cmp = Comparison()
+    cmp = Comparison(labels=side_labels(a, b))
     cmp.same_document = a.v1 == b.v1
     cmp.same_comments = _comment_key(a) == _comment_key(b)
     if not cmp.same_document:
@@ -140,6 +212,10 @@ def compare_bundles(a: BundleFacts, b: BundleFacts) -> Comparison:
         if m.get("scripted"):
             cmp.notes.append(f"Run {n} is a scripted demonstration, not a real model.")
     ma, mb = a.manifest, b.manifest
+    if ma.get("run_id") and ma.get("run_id") == mb.get("run_id"):
+        cmp.notes.append(
+            f"A and B are the same run (run id {ma.get('run_id')}): the columns will match."
+        )
     cmp.run_rows = [
         ("model", str(ma.get("model", "?")), str(mb.get("model", "?"))),
         ("agent mode", _mode(ma), _mode(mb)),

@@ -70,3 +70,29 @@ def test_comments_pair_by_id_only_when_both_bundles_have_the_same_comments():
     assert not cmp.same_comments and any("different comments" in n for n in cmp.notes)
     c1 = [p for p in cmp.pairs if p.comment_id == "c1"]
     assert len(c1) == 2 and all(p.same is None for p in c1)  # never paired by id alone
+
+
+def test_sides_of_one_model_are_told_apart_by_start_time_and_bundle_name():
+    """Two rounds or two prompts of the same model: the labels differ, not only the model."""
+    from pathlib import Path
+
+    a = Facts({"model": "m", "run_id": "run-1", "created_at": "2026-11-30T21:20:32Z"})
+    b = Facts({"model": "m", "run_id": "run-2", "created_at": "2026-11-30T22:05:00Z"})
+    a.path = Path("/bundles/20261130-212032-run-1")  # type: ignore[attr-defined]
+    b.path = Path("/bundles/20261130-220500-run-2.zip")  # type: ignore[attr-defined]
+    la, lb = compare_bundles(a, b).labels
+    assert la.text() == "m \u00b7 2026-11-30 21:20 UTC \u00b7 20261130-212032-run-1"
+    assert lb.text() == "m \u00b7 2026-11-30 22:05 UTC \u00b7 20261130-220500-run-2.zip"
+    # Started in the same minute: seconds are shown; no path: the run id names the side.
+    b = Facts({"model": "m", "run_id": "run-2", "created_at": "2026-11-30T21:20:59+00:00"})
+    la, lb = compare_bundles(Facts(dict(a.manifest)), b).labels
+    assert (la.started, lb.started) == ("2026-11-30 21:20:32 UTC", "2026-11-30 21:20:59 UTC")
+    assert (la.name, lb.name) == ("run-1", "run-2")
+    # Two folders of the same name: the run ids are added.
+    a.path, b.path = Path("/x/bundle"), Path("/y/bundle")  # type: ignore[attr-defined]
+    la, lb = compare_bundles(a, b).labels
+    assert (la.name, lb.name) == ("bundle (run run-1)", "bundle (run run-2)")
+    # The same run on both sides is said first; unrecorded time and model stay readable.
+    cmp = compare_bundles(a, Facts({"run_id": "run-1"}))
+    assert any("same run" in n for n in cmp.notes)
+    assert cmp.labels[1].text() == "unknown model \u00b7 run-1"
