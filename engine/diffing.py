@@ -42,6 +42,7 @@ import bisect
 import re
 from array import array
 from collections import Counter
+from itertools import accumulate
 from collections.abc import Iterator, Sequence, Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
@@ -160,7 +161,11 @@ class _TokenCodec:
 
     def encode(self, tokens: list[str]) -> str:
         table = self.table
-        for t in dict.fromkeys(tokens):  # new tokens get codes in order of appearance
+        try:  # most tokens of a long text were seen before
+            return "".join(map(table.__getitem__, tokens))
+        except KeyError:
+            pass
+        for t in tokens:  # new tokens get codes in order of appearance
             if t not in table:
                 n = len(self.tokens)
                 table[t] = c = chr(n if n < 0xD800 else n + 0x800)
@@ -322,6 +327,9 @@ def _common_suffix(sa: str, i0: int, i1: int, sb: str, j0: int, j1: int) -> int:
 def _lis(seq: Sequence[int]) -> list[int]:
     """Indices of a longest strictly increasing subsequence of ``seq``: patience sorting,
     O(n log n)."""
+    n = len(seq)
+    if n < 2 or all(map(int.__lt__, seq[: n - 1], seq[1:])):  # already increasing
+        return list(range(n))
     tails: list[int] = []  # last value of the best run of each length
     tail_idx: list[int] = []
     prev = array("q", bytes(8 * len(seq)))
@@ -343,22 +351,46 @@ def _lis(seq: Sequence[int]) -> list[int]:
     return out
 
 
+try:  # the C loop behind Counter(iterable), without Counter's Python-level checks
+    from collections import _count_elements  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - other Pythons
+
+    def _count_elements(mapping: dict, iterable: Iterator | str) -> None:
+        for t in iterable:
+            mapping[t] = mapping.get(t, 0) + 1
+
+
+def _counts(s: str) -> dict[str, int]:
+    """How often each token (code character) occurs in ``s``."""
+    out: dict[str, int] = {}
+    _count_elements(out, s)
+    return out
+
+
 _FIND_MAX = 64
 """Unique tokens located one C-level search each when there are at most this many (else
 one pass over the gap: many searches over a long gap would be quadratic)."""
 
 
-def _anchors(A: str, B: str) -> _Pairs | list:
+def _anchors(
+    A: str, B: str, ca: dict[str, int] | None = None, cb: dict[str, int] | None = None
+) -> _Pairs | list:
     """Anchor pairs ``(i, j)`` with ``A[i] == B[j]``, increasing in both: tokens unique on
     both sides, else tokens occurring equally often on both sides (k-th with k-th); kept
-    in order by a longest increasing subsequence."""
-    ca, cb = Counter(A), Counter(B)
-    keep = {t for t, n in ca.items() if n == 1 and cb.get(t) == 1}
+    in order by a longest increasing subsequence. ``ca`` and ``cb``: the token counts of
+    ``A`` and ``B`` (``_counts``), when the caller has them."""
+    if ca is None:
+        ca = _counts(A)
+    if cb is None:
+        cb = _counts(B)
+    # Tokens occurring equally often on both sides (a C-level intersection of the two
+    # count tables), and among them the unique ones.
+    same = ca.items() & cb.items()
+    del ca, cb
+    keep = {t for t, n in same if n == 1}
     ia, jb = array("q"), array("q")  # pairs, ordered by their v2 index
-    if keep:
-        del ca, cb
     if keep and len(keep) <= _FIND_MAX:
-        for i, j in sorted(((A.find(t), B.find(t)) for t in keep), key=lambda p: p[1]):
+        for j, i in sorted([(B.find(t), A.find(t)) for t in keep]):
             ia.append(i)
             jb.append(j)
     elif keep:
@@ -369,8 +401,7 @@ def _anchors(A: str, B: str) -> _Pairs | list:
                 jb.append(j)
         del pos
     else:
-        keep = {t for t, n in ca.items() if cb.get(t) == n}
-        del ca, cb
+        keep = {t for t, _ in same}
         if not keep:
             return []
         occ: dict[str, list[int]] = {}
@@ -402,15 +433,15 @@ class _Pairs:
         return bool(self.keep)
 
 
-def _worth_aligning(A: str, B: str, blank: AbstractSet[str]) -> bool:
+def _worth_aligning(ca: dict[str, int], cb: dict[str, int], blank: AbstractSet[str]) -> bool:
     """Whether a gap with no anchor shares enough to be aligned token by token: at least a
     third of the shorter side's non-blank tokens occur on the other side (counted with
-    multiplicity). Below that the alignment would be scattered common words that semantic
-    cleanup folds back into one replacement anyway."""
-    ca, cb = Counter(A), Counter(B)
+    multiplicity; ``ca`` and ``cb`` are the two sides' token counts). Below that the
+    alignment would be scattered common words that semantic cleanup folds back into one
+    replacement anyway."""
     na = sum(n for t, n in ca.items() if t not in blank)
     nb = sum(n for t, n in cb.items() if t not in blank)
-    common = sum(min(n, cb[t]) for t, n in ca.items() if t not in blank and t in cb)
+    common = sum(min(n, cb[t]) for t, n in ca.items() if t in cb and t not in blank)
     return 3 * common >= min(na, nb)
 
 
@@ -444,9 +475,11 @@ class _Aligner:
             if i0 == i1 or j0 == j1:
                 continue
             A, B = sa[i0:i1], sb[j0:j1]
-            if set(A).isdisjoint(B):
+            ca = _counts(A)
+            if ca.keys().isdisjoint(B):
                 continue
-            anchors = _anchors(A, B)
+            cb = _counts(B)
+            anchors = _anchors(A, B, ca, cb)
             if anchors:
                 pi, pj = 0, 0
                 la, lb = len(A), len(B)
@@ -471,7 +504,7 @@ class _Aligner:
             if not myers:
                 rough.append((i0, i1, j0, j1))
                 continue
-            if not _worth_aligning(A, B, blank):
+            if not _worth_aligning(ca, cb, blank):
                 continue  # too little in common: replaced whole, as the cleanup would
             ops = self.dmp.run(A, B)
             if self.dmp.hit:
@@ -505,7 +538,6 @@ class _Differ:
         self.moves: list[Region] = []
         self.moved_tokens_a: list[tuple[int, int]] = []  # whole moved sentence chunks
         self.moved_tokens_b: list[tuple[int, int]] = []
-        self._sentence_words: dict[tuple[int, int], tuple[list[str], str]] = {}
         self.approximate: list[Region] = []
 
     def emit(self, op: int, n: int) -> None:
@@ -655,7 +687,8 @@ class _Differ:
                 wa = self._group_words(ta, gi0, gi1)
                 wb = self._group_words(tb, gj0, gj1) if wa else None
                 self._words(a[x0:x1], b[y0:y1], x0, y0, wa and wb and (*wa, *wb))
-            self._sentence_words.clear()
+            ta.words.clear()
+            tb.words.clear()
             return
         # Diff the hunk without its moved sentences, then put them back in place as a
         # deletion (v1 side) and an insertion (v2 side).
@@ -739,21 +772,22 @@ class _Differ:
 
     def _sentence_codes(self, tokens: _Chunks, i0: int, i1: int) -> tuple[str, list[int]]:
         codes, sent = [], []
-        cache = self._sentence_words
+        cache = tokens.words
         for i in range(i0, i1):
-            key = (id(tokens), i)
-            hit = cache.get(key)
+            hit = cache.get(i)
             if hit is None:
                 words = word_tokens(tokens[i])
-                hit = cache[key] = (words, self.words.encode(words))
+                hit = cache[i] = (words, self.words.encode(words))
             codes.append(hit[1])
             sent.extend([i] * len(hit[1]))
         return "".join(codes), sent
 
     def _group_words(self, tokens: _Chunks, i0: int, i1: int) -> tuple[list[str], str] | None:
         """Word tokens and codes of sentences ``[i0, i1)``, if all were tokenised already."""
-        cache = self._sentence_words
-        hits = [cache.get((id(tokens), i)) for i in range(i0, i1)]
+        cache = tokens.words
+        if i1 - i0 == 1:
+            return cache.get(i0)  # read only: the caller does not change the list
+        hits = [cache.get(i) for i in range(i0, i1)]
         if not hits or None in hits:
             return None
         found = [h for h in hits if h is not None]
@@ -935,12 +969,14 @@ def _encode_chunks(text: str, x0: int, x1: int, table: dict[str, str]) -> tuple[
 
 
 class _Chunks:
-    """The sentence chunks of a text by index, cut out on demand."""
+    """The sentence chunks of a text by index, cut out on demand; ``words`` caches the
+    word tokens and codes of chunks already tokenised (cleared after each hunk)."""
 
-    __slots__ = ("starts", "text")
+    __slots__ = ("starts", "text", "words")
 
     def __init__(self, text: str, starts: array) -> None:
         self.text, self.starts = text, starts
+        self.words: dict[int, tuple[list[str], str]] = {}
 
     def __getitem__(self, i: int) -> str:
         return self.text[self.starts[i] : self.starts[i + 1]]
@@ -1144,9 +1180,11 @@ def _texts(a: str, b: str, ops: list[tuple[int, int]]) -> list[tuple[int, str]]:
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Change:
-    """One changed region: v1 ``[a0, a1)`` became v2 ``[b0, b1)``.
+    """One changed region: v1 ``[a0, a1)`` became v2 ``[b0, b1)``. Read-only by
+    convention (not frozen: a frozen dataclass is five times slower to build, and a diff
+    makes one per changed region).
 
     A pure insertion has ``a0 == a1``; a pure deletion ``b0 == b1``.
     """
@@ -1194,27 +1232,26 @@ class TextDiff:
         self._moves_a0 = [m.a0 for m in self.moves]
         self._moves_by_b = sorted(self.moves, key=lambda m: m.b0)
         self._moves_b0 = [m.b0 for m in self._moves_by_b]
-        tags = array("b")
-        a0s, a1s, b0s, b1s = array("q"), array("q"), array("q"), array("q")
-        ai = bi = 0
-        for op, n in res.ops:
-            tags.append(op)
-            a0s.append(ai)
-            b0s.append(bi)
-            if op != INSERT:
-                ai += n
-            if op != DELETE:
-                bi += n
-            a1s.append(ai)
-            b1s.append(bi)
+        ops = res.ops
         del res
+        tags = array("b", [op for op, _ in ops])
+        a1s = array("q", accumulate([0 if op == INSERT else n for op, n in ops]))
+        b1s = array("q", accumulate([0 if op == DELETE else n for op, n in ops]))
+        a0s, b0s = array("q", [0]), array("q", [0])
+        a0s.extend(a1s[:-1])
+        b0s.extend(b1s[:-1])
+        del a0s[len(tags) :], b0s[len(tags) :]  # no ops: no starts
         self._tag, self._a0, self._a1, self._b0, self._b1 = tags, a0s, a1s, b0s, b1s
+        # Indices of the changed (delete, insert) ops, ascending.
+        self._changed = array("q", [k for k, t in enumerate(tags) if t != EQUAL])
+        self._equal_total = sum(n for op, n in ops if op == EQUAL)
+        del ops
         # Non-empty v1 ops (equal, delete) by start, for "which op holds character i".
-        self._ka = array("q", (k for k, t in enumerate(tags) if t != INSERT))
-        self._ka0 = array("q", (a0s[k] for k in self._ka))
+        self._ka = array("q", [k for k, t in enumerate(tags) if t != INSERT])
+        self._ka0 = array("q", [a0s[k] for k in self._ka])
         # Same for v2 (equal, insert).
-        self._kb = array("q", (k for k, t in enumerate(tags) if t != DELETE))
-        self._kb0 = array("q", (b0s[k] for k in self._kb))
+        self._kb = array("q", [k for k, t in enumerate(tags) if t != DELETE])
+        self._kb0 = array("q", [b0s[k] for k in self._kb])
         self._ins_joined: str | None = None
         self._ins_starts: list[int] = []
         self._ins_runs: list[tuple[int, int]] = []
@@ -1371,13 +1408,12 @@ class TextDiff:
         Searches only what was inserted, not all of v2: a moved passage is new text in v2.
         """
         if self._ins_joined is None:
-            runs = [(self._b0[k], self._b1[k]) for k, t in enumerate(self._tag) if t == INSERT]
+            tags, b0s, b1s, b = self._tag, self._b0, self._b1, self.b
+            runs = [(b0s[k], b1s[k]) for k in self._changed if tags[k] == INSERT]
             # Runs are joined by U+0000, which no needle from a document body carries.
-            self._ins_joined = "\0".join(self.b[b0:b1] for b0, b1 in runs)
-            starts, pos = [], 0
-            for b0, b1 in runs:
-                starts.append(pos)
-                pos += b1 - b0 + 1
+            self._ins_joined = "\0".join([b[x:y] for x, y in runs])
+            starts = list(accumulate([y - x + 1 for x, y in runs], initial=0))
+            starts.pop()
             self._ins_starts, self._ins_runs = starts, runs
         if "\0" in needle:
             return []
@@ -1394,33 +1430,26 @@ class TextDiff:
     def changes(self) -> list[Change]:
         """Every changed region, a deletion and its adjacent insertion joined into one."""
         out: list[Change] = []
-        k, n = 0, len(self._tag)
-        while k < n:
-            if self._tag[k] == EQUAL:
-                k += 1
-                continue
-            a0, b0 = self._a0[k], self._b0[k]
-            deleted = inserted = ""
-            while k < n and self._tag[k] != EQUAL:
-                if self._tag[k] == DELETE:
-                    deleted += self.a[self._a0[k] : self._a1[k]]
-                else:
-                    inserted += self.b[self._b0[k] : self._b1[k]]
-                k += 1
-            out.append(Change(a0, a0 + len(deleted), b0, b0 + len(inserted), deleted, inserted))
+        a, b = self.a, self.b
+        a0s, a1s, b0s, b1s = self._a0, self._a1, self._b0, self._b1
+        changed = self._changed
+        i, m = 0, len(changed)
+        while i < m:
+            first = last = changed[i]
+            i += 1
+            while i < m and changed[i] == last + 1:  # a run of changed ops
+                last = changed[i]
+                i += 1
+            # Deletions of a run are contiguous in v1 (insertions do not advance it), and
+            # insertions in v2: the run's deleted and inserted texts are single slices.
+            a0, a1, b0, b1 = a0s[first], a1s[last], b0s[first], b1s[last]
+            out.append(Change(a0, a1, b0, b1, a[a0:a1], b[b0:b1]))
         return out
 
     def total_changed(self) -> int:
         """Characters changed in all: deleted plus inserted, moved text left out."""
         moved = sum(e - s for s, e in self._moved_a) + sum(e - s for s, e in self._moved_b)
-        return (
-            sum(
-                self._a1[k] - self._a0[k] + self._b1[k] - self._b0[k]
-                for k in range(len(self._tag))
-                if self._tag[k] != EQUAL
-            )
-            - moved
-        )
+        return len(self.a) + len(self.b) - 2 * self._equal_total - moved
 
     def split_churn(self, spans: list[tuple[int, int]]) -> tuple[int, int, list[Change]]:
         """Characters changed inside and outside the v1 ``spans``, and the outside pieces.
@@ -1439,60 +1468,73 @@ class TextDiff:
             else:
                 merged.append([s, e])
         starts = [m[0] for m in merged]
-
-        def covering(p: int) -> list[int] | None:
-            j = bisect.bisect_right(starts, p) - 1
-            return merged[j] if j >= 0 and p <= merged[j][1] else None
+        ends = [m[1] for m in merged]
+        nm = len(merged)
 
         def overlap(a0: int, a1: int) -> int:
             j = max(bisect.bisect_right(starts, a0) - 1, 0)
             total = 0
-            while j < len(merged) and merged[j][0] < a1:
-                total += max(0, min(a1, merged[j][1]) - max(a0, merged[j][0]))
+            while j < nm and starts[j] < a1:
+                total += max(0, min(a1, ends[j]) - max(a0, starts[j]))
                 j += 1
             return total
 
+        a, b = self.a, self.b
+        tags, a0s, a1s, b0s, b1s = self._tag, self._a0, self._a1, self._b0, self._b1
+        moved_a, moved_b = self._moved_a, self._moved_b
         inside = outside = 0
         collateral: list[Change] = []
-        for k, tag in enumerate(self._tag):
-            if tag == EQUAL:
-                continue
-            if tag == INSERT:
-                p = self._a0[k]
-                pieces = _not_in(self._b0[k], self._b1[k], self._moved_b)
-                n = sum(y - x for x, y in pieces)
+        # Ops come in order of their v1 start, so the span at or before an op's start is
+        # found by moving one index forward, never by a search.
+        j = -1  # the last merged span starting at or before the op's v1 start
+        for k in self._changed:
+            p = a0s[k]
+            while j + 1 < nm and starts[j + 1] <= p:
+                j += 1
+            if tags[k] == INSERT:
+                x0, x1 = b0s[k], b1s[k]
+                if moved_b:
+                    pieces = _not_in(x0, x1, moved_b)
+                    n = sum(y - x for x, y in pieces)
+                else:
+                    pieces, n = None, x1 - x0
                 if not n:
                     continue
-                if covering(p):
+                if j >= 0 and p <= ends[j]:
                     share = n
-                elif k > 0 and self._tag[k - 1] == DELETE and self._a1[k - 1] == p:
+                elif k > 0 and tags[k - 1] == DELETE and a1s[k - 1] == p:
                     # The insertion replaces the deletion before it: it is inside in the
                     # proportion the replaced text was (a replaced anchor's replacement
                     # is the fix, not collateral).
-                    d0, d1 = self._a0[k - 1], self._a1[k - 1]
+                    d0, d1 = a0s[k - 1], a1s[k - 1]
                     share = round(n * overlap(d0, d1) / (d1 - d0))
                 else:
                     share = 0
                 inside += share
                 outside += n - share
                 if share == 0:
-                    collateral.extend(Change(p, p, x, y, "", self.b[x:y]) for x, y in pieces)
+                    if pieces is None:
+                        collateral.append(Change(p, p, x0, x1, "", b[x0:x1]))
+                    else:
+                        collateral.extend(Change(p, p, x, y, "", b[x:y]) for x, y in pieces)
                 continue
             # Deletion [a0, a1) less moved text: split against the merged spans.
-            b = self._b0[k]
-            for a0, a1 in _not_in(self._a0[k], self._a1[k], self._moved_a):
-                pos = a0
-                j = max(bisect.bisect_right(starts, a0) - 1, 0)
-                while pos < a1:
-                    while j < len(merged) and merged[j][1] <= pos:
-                        j += 1
-                    if j < len(merged) and merged[j][0] <= pos:
-                        end = min(a1, merged[j][1])
+            y = b0s[k]
+            x0, x1 = a0s[k], a1s[k]
+            pieces = _not_in(x0, x1, moved_a) if moved_a else [(x0, x1)] if x0 < x1 else []
+            for q0, q1 in pieces:
+                pos = q0
+                i = max(j, 0)
+                while pos < q1:
+                    while i < nm and ends[i] <= pos:
+                        i += 1
+                    if i < nm and starts[i] <= pos:
+                        end = min(q1, ends[i])
                         inside += end - pos
                     else:
-                        end = min(a1, merged[j][0]) if j < len(merged) else a1
+                        end = min(q1, starts[i]) if i < nm else q1
                         outside += end - pos
-                        collateral.append(Change(pos, end, b, b, self.a[pos:end], ""))
+                        collateral.append(Change(pos, end, y, y, a[pos:end], ""))
                     pos = end
         return inside, outside, collateral
 
