@@ -42,9 +42,9 @@ import bisect
 import re
 from array import array
 from collections import Counter
-from itertools import accumulate
 from collections.abc import Iterator, Sequence, Set as AbstractSet
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any
 
 from diff_match_patch import diff_match_patch
