@@ -1408,10 +1408,10 @@ class TextDiff:
         Searches only what was inserted, not all of v2: a moved passage is new text in v2.
         """
         if self._ins_joined is None:
-            tags, b0s, b1s, b = self._tag, self._b0, self._b1, self.b
+            tags, b0s, b1s, v2 = self._tag, self._b0, self._b1, self.b
             runs = [(b0s[k], b1s[k]) for k in self._changed if tags[k] == INSERT]
             # Runs are joined by U+0000, which no needle from a document body carries.
-            self._ins_joined = "\0".join([b[x:y] for x, y in runs])
+            self._ins_joined = "\0".join([v2[x:y] for x, y in runs])
             starts = list(accumulate([y - x + 1 for x, y in runs], initial=0))
             starts.pop()
             self._ins_starts, self._ins_runs = starts, runs
