@@ -114,6 +114,30 @@ _ASCII_WORD_RE = re.compile(
     r"[A-Za-z0-9_]+(?:(?:(?<=[A-Za-z])[:.'](?=[A-Za-z])|(?<=[0-9])[.,;'](?=[0-9]))[A-Za-z0-9_]+)*"
     r"| +|\r\n|[\s\S]"
 )
+# The same rules over ASCII and the common non-ASCII characters of European text, whose
+# word-break classes (Unicode's WordBreakProperty.txt) are simple: letters of Latin-1,
+# Latin Extended-A/B, Greek and Cyrillic are ALetter; U+2018, U+2019 (curly apostrophe)
+# and U+2024 are MidNumLet, like "." and "'"; U+00B7 and U+2027 are MidLetter, like ":";
+# the rest listed (Latin-1 symbols, dashes, curly double quotes, ellipsis, primes,
+# currency signs, arrows) are Other and stand alone. A text with any other non-ASCII
+# character takes the regex module (tests/engine/test_diffing.py checks the two agree),
+# so most texts never load it.
+_EU_LETTERS = (
+    "\u00aa\u00b5\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f"
+    "\u0386\u0388-\u038a\u038c\u038e-\u03a1\u03a3-\u03f5\u03f7-\u03ff"
+    "\u0400-\u0481\u048a-\u052f"
+)
+_EU_OTHER = (
+    "\u00a0-\u00a9\u00ab\u00ac\u00ae-\u00b4\u00b6\u00b9\u00bb-\u00bf\u00d7\u00f7"
+    "\u2010-\u2017\u201a-\u2023\u2025\u2026\u2030-\u203e\u20a0-\u20c0\u2122\u2190-\u21ff"
+)
+_L = f"A-Za-z{_EU_LETTERS}"
+_EU_WORD_RE = re.compile(
+    rf"[{_L}0-9_]+(?:(?:(?<=[{_L}])[:.'\u00b7\u2018\u2019\u2024\u2027](?=[{_L}])"
+    rf"|(?<=[0-9])[.,;'\u2018\u2019\u2024](?=[0-9]))[{_L}0-9_]+)*"
+    r"| +|\r\n|[\s\S]"
+)
+_NOT_EU = re.compile(rf"[^\x00-\x7f{_EU_LETTERS}{_EU_OTHER}\u00b7\u2018\u2019\u2024\u2027]")
 _uax29 = None
 
 
@@ -133,10 +157,14 @@ def word_tokens(text: str) -> list[str]:
     unit of its own (UAX #29 leaves dictionary word breaks to tailorings); a letter keeps its
     combining marks, an emoji its modifiers and ZWJ sequence, a flag its two regional
     indicators; ``can't``, ``3.14`` and ``1,000`` are one unit each. Source: the ``regex``
-    module's WORD flag (Unicode default word boundaries), with an equal ASCII fast path.
+    module's WORD flag (Unicode default word boundaries), with equal fast paths (stdlib
+    ``re``) for ASCII text and for text whose non-ASCII characters are common European
+    letters and punctuation (``_EU_WORD_RE``).
     """
     if text.isascii():
         return _ASCII_WORD_RE.findall(text)
+    if not _NOT_EU.search(text):
+        return _EU_WORD_RE.findall(text)
     return [t for t in _uax29_re().split(text) if t]
 
 
@@ -328,7 +356,7 @@ def _lis(seq: Sequence[int]) -> list[int]:
     """Indices of a longest strictly increasing subsequence of ``seq``: patience sorting,
     O(n log n)."""
     n = len(seq)
-    if n < 2 or all(map(int.__lt__, seq[: n - 1], seq[1:])):  # already increasing
+    if list(seq) == sorted(seq):  # already increasing (the values are distinct)
         return list(range(n))
     tails: list[int] = []  # last value of the best run of each length
     tail_idx: list[int] = []
@@ -462,18 +490,22 @@ class _Aligner:
         stack = [(0, len(sa), 0, len(sb))]
         while stack:
             i0, i1, j0, j1 = stack.pop()
-            p = _common_prefix(sa, i0, i1, sb, j0, j1)
-            if p:
+            if i0 == i1 or j0 == j1:
+                continue
+            if sa[i0] == sb[j0]:  # (the test first: most gaps share no first token)
+                p = _common_prefix(sa, i0, i1, sb, j0, j1)
                 blocks.append((i0, j0, p))
                 i0 += p
                 j0 += p
-            s = _common_suffix(sa, i0, i1, sb, j0, j1)
-            if s:
+                if i0 == i1 or j0 == j1:
+                    continue
+            if sa[i1 - 1] == sb[j1 - 1]:
+                s = _common_suffix(sa, i0, i1, sb, j0, j1)
                 blocks.append((i1 - s, j1 - s, s))
                 i1 -= s
                 j1 -= s
-            if i0 == i1 or j0 == j1:
-                continue
+                if i0 == i1 or j0 == j1:
+                    continue
             A, B = sa[i0:i1], sb[j0:j1]
             ca = _counts(A)
             if ca.keys().isdisjoint(B):
@@ -953,19 +985,13 @@ def _warp_groups(
 def _encode_chunks(text: str, x0: int, x1: int, table: dict[str, str]) -> tuple[str, array]:
     """Sentence chunks of ``text[x0:x1]`` as one code character each (equal chunks, equal
     codes; ``table`` shared by both texts) and their start offsets, one extra at the end."""
-    starts = array("q")
-    out = []
-    get = table.get
-    for m in _CHUNK_RE.finditer(text, x0, x1):
-        t = m.group()
-        c = get(t)
-        if c is None:
+    chunks = _CHUNK_RE.findall(text, x0, x1)  # contiguous: they join to text[x0:x1]
+    for t in chunks:  # new chunks get codes in order of appearance
+        if t not in table:
             n = len(table)
-            c = table[t] = chr(n if n < 0xD800 else n + 0x800)
-        out.append(c)
-        starts.append(m.start())
-    starts.append(x1)
-    return "".join(out), starts
+            table[t] = chr(n if n < 0xD800 else n + 0x800)
+    starts = array("q", accumulate(map(len, chunks), initial=x0))
+    return "".join(map(table.__getitem__, chunks)), starts
 
 
 class _Chunks:

@@ -187,6 +187,27 @@ def test_ascii_fast_path_equals_the_unicode_rules():
         assert word_tokens(s) == [t for t in uax.split(s) if t], repr(s)
 
 
+def test_european_fast_path_equals_the_unicode_rules():
+    """The fast path for text whose non-ASCII characters are common European letters and
+    marks (engine.diffing._EU_WORD_RE) cuts exactly where the regex module does."""
+    import regex
+
+    from engine.diffing import _NOT_EU, word_tokens
+
+    uax = regex.compile(r"\b", flags=regex.WORD | regex.V1)
+    covered = [chr(c) for c in range(0x80, 0x2200) if not _NOT_EU.match(chr(c))]
+    assert len(covered) > 1000 and "’" in covered and "é" in covered and "я" in covered
+    rnd = random.Random(12)
+    ascii_part = "ab1_ .,:;'\"-\t\n\r!?()"
+    for _ in range(20000):
+        pool = ascii_part + "".join(rnd.choice(covered) for _ in range(8)) + "’’··"
+        s = "".join(rnd.choice(pool) for _ in range(rnd.randint(1, 30)))
+        assert word_tokens(s) == [t for t in uax.split(s) if t], repr(s)
+    for c in covered:  # every covered character, between letters and between digits
+        for s in (f"a{c}b", f"1{c}2", f"{c}{c} {c}a", f"a{c}1"):
+            assert word_tokens(s) == [t for t in uax.split(s) if t], repr(s)
+
+
 def test_sentences_split_on_cjk_and_other_full_stops():
     from engine.diffing import split_sentences
 
