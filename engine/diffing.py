@@ -1487,24 +1487,8 @@ class TextDiff:
         ``collateral`` lists the outside pieces as Changes with their v1 and v2 ranges, for
         display.
         """
-        merged: list[list[int]] = []
-        for s, e in sorted(spans):
-            if merged and s <= merged[-1][1]:
-                merged[-1][1] = max(merged[-1][1], e)
-            else:
-                merged.append([s, e])
-        starts = [m[0] for m in merged]
-        ends = [m[1] for m in merged]
-        nm = len(merged)
-
-        def overlap(a0: int, a1: int) -> int:
-            j = max(bisect.bisect_right(starts, a0) - 1, 0)
-            total = 0
-            while j < nm and starts[j] < a1:
-                total += max(0, min(a1, ends[j]) - max(a0, starts[j]))
-                j += 1
-            return total
-
+        starts, ends = _merge_spans(spans)
+        nm = len(starts)
         a, b = self.a, self.b
         tags, a0s, a1s, b0s, b1s = self._tag, self._a0, self._a1, self._b0, self._b1
         moved_a, moved_b = self._moved_a, self._moved_b
@@ -1533,7 +1517,7 @@ class TextDiff:
                     # proportion the replaced text was (a replaced anchor's replacement
                     # is the fix, not collateral).
                     d0, d1 = a0s[k - 1], a1s[k - 1]
-                    share = round(n * overlap(d0, d1) / (d1 - d0))
+                    share = round(n * _overlap(starts, ends, d0, d1) / (d1 - d0))
                 else:
                     share = 0
                 inside += share
@@ -1563,6 +1547,29 @@ class TextDiff:
                         collateral.append(Change(pos, end, y, y, a[pos:end], ""))
                     pos = end
         return inside, outside, collateral
+
+
+def _merge_spans(spans: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """Starts and ends of ``spans`` sorted and merged (spans that overlap or touch join)."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for s, e in sorted(spans):
+        if starts and s <= ends[-1]:
+            ends[-1] = max(ends[-1], e)
+        else:
+            starts.append(s)
+            ends.append(e)
+    return starts, ends
+
+
+def _overlap(starts: list[int], ends: list[int], a0: int, a1: int) -> int:
+    """Characters of ``[a0, a1)`` inside the merged spans ``starts``/``ends``."""
+    j = max(bisect.bisect_right(starts, a0) - 1, 0)
+    total = 0
+    while j < len(starts) and starts[j] < a1:
+        total += max(0, min(a1, ends[j]) - max(a0, starts[j]))
+        j += 1
+    return total
 
 
 def _not_in(lo: int, hi: int, ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
