@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import threading
 import time
 import traceback
 from collections.abc import Callable
@@ -99,6 +98,15 @@ from engine.models import (
     VerdictRecord,
 )
 from engine.redact import known_secrets, redact, redact_json
+from engine.run.records import (
+    METRIC_NAMES,
+    ClaimsRound,
+    FinalScore,
+    RoundRecord,
+    RoundWork,
+    RunHandle,
+    RunOutcome,
+)
 from engine.vocabulary import RunStatus
 from engine.workspace import (
     DocumentRow,
@@ -124,70 +132,6 @@ __all__ = [
     "run_review",
     "start_review",
 ]
-
-METRIC_NAMES = (
-    "attribution_rate",
-    "collateral_churn",
-    "claim_accuracy",
-    "cost_per_attributed_fix",
-    "rounds_to_converge",
-)
-
-
-class RunHandle:
-    """Cooperative cancel and progress for one run (Orange3's task-state idea).
-
-    ``cancel()`` may be called from any thread; the run checks it between steps (before
-    each model call, between tool calls, between rounds) and ends ``cancelled`` with a
-    bundle. ``round``/``max_rounds``/``phase`` tell progress (``phase``: ``starting`` |
-    ``working`` | ``reporting`` | ``scoring`` | ``writing`` | ``done``).
-    """
-
-    def __init__(self) -> None:
-        self._cancel = threading.Event()
-        self.round = 0
-        self.max_rounds = 0
-        self.phase = "starting"
-
-    def cancel(self) -> None:
-        self._cancel.set()
-
-    @property
-    def cancel_requested(self) -> bool:
-        return self._cancel.is_set()
-
-    def is_interruption_requested(self) -> bool:
-        """``cancel_requested`` under Orange3's name for it."""
-        return self._cancel.is_set()
-
-    def check(self) -> None:
-        """Raise RunCancelled if ``cancel()`` was called."""
-        if self._cancel.is_set():
-            raise RunCancelled()
-
-
-@dataclass
-class RunOutcome:
-    """How a run ended. ``metrics``: name -> ``arl score --json`` metric object.
-    ``bundle``: the bundle folder (None only if even writing it failed)."""
-
-    run_id: str
-    status: RunStatus
-    reason: str
-    bundle: Path | None
-    metrics: dict[str, dict[str, Any]]
-    tokens: int | None
-    rounds: int
-    round_times: list[tuple[float, float]] = field(default_factory=list)
-    """Per round: (wall seconds, seconds waiting on the model)."""
-
-    def to_json(self) -> dict[str, Any]:
-        """The last line of ``arl run --json``."""
-        return {
-            "bundle": str(self.bundle) if self.bundle else None,
-            "status": self.status,
-            "metrics": self.metrics,
-        }
 
 
 @dataclass
@@ -218,67 +162,6 @@ class ReviewRequest:
     #: 32 bytes of Ed25519 key material to sign the bundle with (``engine.signing``);
     #: None: unsigned. Callers outside engine/ keep the key (``arl_keys.signing``).
     signing_key: bytes | None = field(default=None, repr=False)
-
-
-@dataclass
-class RoundRecord:
-    """One round's verdicts in the bundle's ``verdicts.json`` (``rounds`` list)."""
-
-    round: int
-    version_id: str
-    verdicts: list[dict[str, Any]]
-    metrics: dict[str, dict[str, Any]]
-    tokens: int | None = None
-    unusable: list[dict[str, str]] = field(default_factory=list)
-    collateral: list[dict[str, Any]] = field(default_factory=list)
-    #: ``[{"comment_id", "reason", "message"}]``: what the integrity control reopened.
-    reopened: list[dict[str, str]] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        """The round record of ``verdicts.json`` (``engine.bundle_schema.RoundJson``)."""
-        return {
-            "round": self.round,
-            "version_id": self.version_id,
-            "verdicts": self.verdicts,
-            "metrics": self.metrics,
-            "tokens": self.tokens,
-            "unusable": self.unusable,
-            "collateral": self.collateral,
-            "reopened": self.reopened,
-        }
-
-
-@dataclass
-class ClaimsRound:
-    """One round's report in the bundle's ``claims.json`` (``rounds`` list). ``raw``: the
-    model's text as received ("" when no report call was made)."""
-
-    round: int
-    report: ClaimReport
-    raw: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"round": self.round, "report": self.report.to_json(), "raw": self.raw}
-
-
-@dataclass
-class RoundWork:
-    """What the agent's part of a round produced: its report (possibly unusable), the raw
-    report text, and the token-limit stop when the run's budget ran out in the round."""
-
-    report: ClaimReport
-    raw: str
-    budget_hit: TokenBudgetExceeded | None = None
-
-
-@dataclass
-class FinalScore:
-    """The last scoring of the run, in the bundle's JSON shapes."""
-
-    metrics: dict[str, dict[str, Any]]
-    verdicts: list[dict[str, Any]]
-    unusable: list[dict[str, str]]
-    collateral: list[dict[str, Any]]
 
 
 def prepare_document(
