@@ -4,17 +4,10 @@ integrity control, bundle. See ``engine.run.review`` for the phases.
 
 from __future__ import annotations
 
-from engine.run.review import (
-    ReviewRequest,
-    ReviewRun,
-    RunCancelled,
-    RunHandle,
-    RunOutcome,
-    prepare_document,
-    recover_interrupted,
-    run_review,
-    start_review,
-)
+from engine.agent import RunCancelled
+from engine.run.records import RunHandle, RunOutcome
+from engine.run.review import ReviewRun, recover_interrupted
+from engine.run.start import ReviewRequest, prepare_document, run_review, start_review
 
 __all__ = [
     "ReviewRequest",

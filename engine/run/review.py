@@ -49,7 +49,6 @@ import functools
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -122,55 +121,7 @@ if TYPE_CHECKING:
     from engine.bundle import BundleContent
     from engine.scoring import ScoreResult, Version
 
-__all__ = [
-    "ReviewRequest",
-    "ReviewRun",
-    "RunCancelled",
-    "RunHandle",
-    "RunOutcome",
-    "prepare_document",
-    "run_review",
-    "start_review",
-]
-
-
-@dataclass
-class ReviewRequest:
-    """Everything needed to start a run on a new document (the CLI's arguments, the GUI
-    wizard's pages).
-
-    ``raw``: the document source; ``kind``: ``html`` | ``text``; ``comments``: the
-    ``engine.models.Comment`` list made on it. ``config`` holds the API key in memory only.
-    ``rounds``: the round limit (>= 1). ``out_dir``: parent folder of the bundle (default
-    ``<workspace home>/bundles``). ``workspace_path``: the workspace database (default
-    ``engine.workspace.default_path()``). ``scripted``: mark the bundle as a scripted
-    demonstration. ``key_source``: where the key came from, in words for ``RunStarted``
-    (``env``, ``keyring``, ``session``, ``none``; empty: not said).
-    """
-
-    config: AgentConfig
-    title: str
-    raw: str
-    kind: str
-    comments: list[Comment]
-    rounds: int = 3
-    out_dir: Path | None = None
-    workspace_path: Path | None = None
-    scripted: bool = False
-    key_source: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
-    #: 32 bytes of Ed25519 key material to sign the bundle with (``engine.signing``);
-    #: None: unsigned. Callers outside engine/ keep the key (``arl_keys.signing``).
-    signing_key: bytes | None = field(default=None, repr=False)
-
-
-def prepare_document(
-    workspace: Workspace, title: str, raw: str, kind: str, comments: list[Comment]
-) -> str:
-    """Store a document (its first version ``v1``) and its comments; returns the id."""
-    doc_id, _ = workspace.create_document(title, raw, kind)
-    workspace.add_comments(doc_id, comments)
-    return doc_id
+__all__ = ["ReviewRun", "recover_interrupted"]
 
 
 def _bundle_dir(out_dir: Path | None, run_id: str) -> Path:
@@ -1027,93 +978,6 @@ class ReviewRun:
                 narration=text[:500],
             )
         )
-
-
-async def run_review(
-    workspace: Workspace,
-    document_id: str,
-    config: AgentConfig,
-    *,
-    rounds: int = 3,
-    out_dir: str | Path | None = None,
-    handle: RunHandle | None = None,
-    on_event: Callable[[RunEvent], None] | None = None,
-    scripted: bool = False,
-    app_version: str = __version__,
-    key_source: str = "",
-    signing_key: bytes | None = None,
-) -> RunOutcome:
-    """Run the review loop on a workspace document; write the evidence bundle.
-
-    ``ReviewRun(...).run()``; see ``ReviewRun`` and the module docstring.
-    """
-    review = ReviewRun(
-        workspace,
-        document_id,
-        config,
-        rounds=rounds,
-        out_dir=out_dir,
-        handle=handle,
-        on_event=on_event,
-        scripted=scripted,
-        app_version=app_version,
-        key_source=key_source,
-        signing_key=signing_key,
-    )
-    return await review.run()
-
-
-async def start_review(
-    request: ReviewRequest,
-    *,
-    handle: RunHandle | None = None,
-    on_event: Callable[[RunEvent], None] | None = None,
-    app_version: str = __version__,
-) -> RunOutcome:
-    """Open the workspace, store the request's document and comments, run the review loop
-    on them, close the workspace. The one start of a run for ``arl run`` and the GUI.
-
-    The workspace work runs in a worker thread (the GUI's loop stays responsive). Raises
-    ``WorkspaceError`` when the workspace cannot be opened or the document not stored
-    (before any run exists); otherwise as ``ReviewRun.run``.
-    """
-    loop = asyncio.get_running_loop()
-
-    def open_and_store() -> tuple[Workspace, str]:
-        ws = Workspace(request.workspace_path) if request.workspace_path else Workspace()
-        try:
-            recover_interrupted(
-                ws, out_dir=request.out_dir, on_event=held.append, signing_key=request.signing_key
-            )
-            doc_id = prepare_document(
-                ws, request.title, request.raw, request.kind, request.comments
-            )
-        except BaseException:
-            ws.close()
-            raise
-        return ws, doc_id
-
-    held: list[RunEvent] = []  # recovery events, handed on from the loop's thread
-    ws, doc_id = await loop.run_in_executor(None, open_and_store)
-    if on_event is not None:
-        for ev in held:
-            on_event(ev)
-    try:
-        return await run_review(
-            ws,
-            doc_id,
-            request.config,
-            rounds=request.rounds,
-            out_dir=request.out_dir,
-            handle=handle,
-            on_event=on_event,
-            scripted=request.scripted,
-            app_version=app_version,
-            key_source=request.key_source,
-            signing_key=request.signing_key,
-        )
-    finally:
-        ws.close()
 
 
 async def _close_quietly(client: ModelClient) -> None:
