@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from engine.agent import RunCancelled
 from engine.run.records import RunHandle, RunOutcome
-from engine.run.review import ReviewRun, recover_interrupted
+from engine.run.recovery import recover_interrupted
+from engine.run.review import ReviewRun
 from engine.run.start import ReviewRequest, prepare_document, run_review, start_review
 
 __all__ = [

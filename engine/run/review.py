@@ -109,7 +109,6 @@ from engine.run.records import (
 from engine.vocabulary import RunStatus
 from engine.workspace import (
     DocumentRow,
-    RunRow,
     VersionRow,
     Workspace,
     WorkspaceError,
@@ -121,7 +120,7 @@ if TYPE_CHECKING:
     from engine.bundle import BundleContent
     from engine.scoring import ScoreResult, Version
 
-__all__ = ["ReviewRun", "recover_interrupted"]
+__all__ = ["ReviewRun"]
 
 
 def _bundle_dir(out_dir: Path | None, run_id: str) -> Path:
@@ -227,9 +226,12 @@ class ReviewRun:
         self.unusable_ids: set[str] = set()
         self.reopened_last: list[str] = []
         self._v_given: Version | None = None
-        self._settings: dict[str, Any] = {}
-        self._recovered = False
-        self._push_round: dict[str, int] = {}
+        #: The settings the bundle records (the config's public part and the agent mode).
+        self.settings_record: dict[str, Any] = {}
+        #: True for a run finished by ``engine.run.recovery`` after its process ended.
+        self.recovered = False
+        #: Version id -> the round that pushed it.
+        self.push_round: dict[str, int] = {}
 
     # -- the whole run ----------------------------------------------------------------------
 
@@ -241,7 +243,7 @@ class ReviewRun:
             async with self.client:
                 await self.work_rounds()
         except RunCancelled:
-            self._end(
+            self.end(
                 "cancelled",
                 f"cancelled by the user during round {self.round}"
                 if self.round
@@ -249,20 +251,20 @@ class ReviewRun:
             )
         except asyncio.CancelledError:
             self.task_cancelled = True
-            self._end(
+            self.end(
                 "cancelled",
                 f"the run's task was cancelled during round {self.round}"
                 if self.round
                 else "the run's task was cancelled before round 1",
             )
         except AgentError as exc:
-            self._end("failed", str(exc))
+            self.end("failed", str(exc))
         except WorkspaceError as exc:  # a full disk, a locked file: its one plain sentence
             self.trace.add("note", text="workspace error", traceback=traceback.format_exc())
-            self._end("failed", str(exc))
+            self.end("failed", str(exc))
         except Exception as exc:  # a bug: record it, still write a bundle
             self.trace.add("note", text="internal error", traceback=traceback.format_exc())
-            self._end("failed", f"internal error: {type(exc).__name__}: {exc}")
+            self.end("failed", f"internal error: {type(exc).__name__}: {exc}")
         finally:
             await _close_quietly(self.client)
         # Finalisation is synchronous so it also completes when the task was cancelled.
@@ -271,7 +273,8 @@ class ReviewRun:
             raise asyncio.CancelledError()
         return outcome
 
-    def _end(self, status: RunStatus, reason: str) -> None:
+    def end(self, status: RunStatus, reason: str) -> None:
+        """Set how the run ends (``finish`` records it)."""
         self.status, self.reason = status, reason
 
     # -- phase 1: prepare -------------------------------------------------------------------
@@ -666,8 +669,8 @@ class ReviewRun:
         self.reason = redact(self.reason)
         if getattr(self, "agent", None) is not None:
             self.agent.finish()  # the mode and the capabilities seen, into the trace
-            self._settings = self.config.public() | {"agent_mode": self.agent.mode_info()}
-            self._push_round = {vid: r for r, vid, _ in self.agent.push_summaries}
+            self.settings_record = self.config.public() | {"agent_mode": self.agent.mode_info()}
+            self.push_round = {vid: r for r, vid, _ in self.agent.push_summaries}
         final = self.final_score()
         bundle_path = self.write_bundle(self.bundle_content(final))
         try:
@@ -677,7 +680,7 @@ class ReviewRun:
             self.reason = f"{self.reason}; {why}".lstrip("; ")
             if self.status == "completed":
                 self.status = "failed"
-        if self._recovered:
+        if self.recovered:
             self.emit(RunRecovered(self.run_id, reason=self.reason, bundle=str(bundle_path or "")))
         elif self.status == "failed":
             self.emit(RunFailed(self.run_id, reason=self.reason, bundle=str(bundle_path or "")))
@@ -730,7 +733,7 @@ class ReviewRun:
 
         versions = self.workspace.versions(self.document_id)
         run_versions = [v for v in versions if v.seq > self.given.seq]
-        push_round = self._push_round
+        push_round = self.push_round
         config = self.config
         return BundleContent(
             run_id=self.run_id,
@@ -769,7 +772,7 @@ class ReviewRun:
             rounds_run=self.round,
             scripted=self.scripted,
             signing_key=self.signing_key,
-            settings=self._settings or config.public(),
+            settings=self.settings_record or config.public(),
             secrets=[*known_secrets(), *([config.api_key] if config.api_key else [])],
         )
 
@@ -786,10 +789,11 @@ class ReviewRun:
                 self.status = "failed"
             return None
 
-    # -- checkpoint and recovery ----------------------------------------------------------
+    # -- checkpoint (read back by engine.run.recovery.restore) -----------------------------
 
     def checkpoint_state(self) -> dict[str, Any]:
-        """What a bundle needs beyond the workspace's versions and comments (JSON)."""
+        """What a bundle needs beyond the workspace's versions and comments (JSON);
+        ``engine.run.recovery.restore`` reads it back."""
         agent = getattr(self, "agent", None)
         return {
             "checkpoint": 1,
@@ -827,88 +831,6 @@ class ReviewRun:
             self.workspace.save_checkpoint(self.run_id, self.checkpoint_state())
         except (WorkspaceError, TypeError, ValueError) as exc:
             self.trace.add("note", text=f"checkpoint not saved: {exc}")
-
-    @classmethod
-    def recover(
-        cls,
-        workspace: Workspace,
-        row: RunRow,
-        *,
-        out_dir: Path | None = None,
-        on_event: Callable[[RunEvent], None] | None = None,
-        signing_key: bytes | None = None,
-    ) -> RunOutcome:
-        """Finish a run whose process died (``Workspace.interrupted_runs``): mark it
-        ``failed`` ("interrupted ...") and write its bundle from the workspace and its last
-        checkpoint, as the run itself would have. A bundle the run already wrote is kept
-        (only the workspace record is completed). Raises WorkspaceError when even the
-        record cannot be written."""
-        cp = workspace.checkpoint(row.id) or {}
-        parent = Path(cp["out_dir"]) if cp.get("out_dir") else out_dir
-        why = (
-            f"interrupted: the process running it ended during round {cp.get('round', 0)} "
-            "without finishing; this bundle was written from the workspace when the next "
-            "run started"
-        )
-        written = _existing_bundle(parent, row.id)
-        if written is not None or not cp:
-            reason = why.split(";")[0] + (
-                "; its evidence bundle was already written"
-                if written
-                else "; no bundle: the run left no checkpoint (recorded by an older version)"
-            )
-            workspace.finish_run(row.id, "failed", reason, str(written or ""))
-            if on_event is not None:
-                on_event(RunRecovered(row.id, reason=reason, bundle=str(written or "")))
-            return RunOutcome(row.id, "failed", reason, written, {}, None, int(cp.get("round", 0)))
-        config = AgentConfig(base_url=cp.get("base_url") or row.base_url, model=row.model)
-        run = cls(
-            workspace,
-            row.document_id,
-            config,
-            rounds=max(1, int(cp.get("max_rounds", 1))),
-            out_dir=parent,
-            on_event=on_event,
-            scripted=bool(cp.get("scripted")),
-            app_version=str(cp.get("app_version") or __version__),
-            signing_key=signing_key,
-        )
-        run._restore(row, cp)
-        run._recovered = True
-        run._end("failed", why)
-        return run.finish()
-
-    def _restore(self, row: RunRow, cp: dict[str, Any]) -> None:
-        ws = self.workspace
-        self.run_id = row.id
-        self.started_at = str(cp.get("started_at") or row.started_at)
-        self.doc = ws.document(row.document_id)
-        self.given = ws.version(row.document_id, str(cp["given_version_id"]))
-        self.comments_before = [Comment.from_json(c) for c in cp.get("comments_before", [])]
-        self.visible = list(cp.get("visible", []))
-        self.stale_ids = set(cp.get("stale_ids", []))
-        self.unusable_ids = set(cp.get("unusable_ids", []))
-        self.round = int(cp.get("round", 0))
-        self.claims_rounds = [
-            ClaimsRound(int(r["round"]), _report_from_json(r["report"]), str(r.get("raw", "")))
-            for r in cp.get("claims_rounds", [])
-        ]
-        self.round_records = [RoundRecord(**r) for r in cp.get("round_records", [])]
-        last = cp.get("last_report")
-        self.last_report = _report_from_json(last) if isinstance(last, dict) else None
-        self.converged_at = cp.get("converged_at")
-        self.pushes = int(cp.get("pushes", 0))
-        self.pushes_at_convergence = int(cp.get("pushes_at_convergence", 0))
-        self.stop_reason = str(cp.get("stop_reason", ""))
-        for k, v in (cp.get("usage") or {}).items():
-            if k in vars(self.usage) and isinstance(v, int):
-                setattr(self.usage, k, v)
-        trace = cp.get("trace") or {}
-        self.trace.started_at = str(trace.get("started_at") or self.trace.started_at)
-        self.trace.entries = list(trace.get("entries") or [])
-        self.trace.add("note", text="run recovered after its process ended", run_id=row.id)
-        self._settings = dict(cp.get("settings") or {})
-        self._push_round = {str(k): int(v) for k, v in (cp.get("push_round") or {}).items()}
 
     # -- events -----------------------------------------------------------------------------
 
@@ -985,62 +907,6 @@ async def _close_quietly(client: ModelClient) -> None:
         await asyncio.shield(client.aclose())
     except BaseException:  # cancelled again while closing: the bundle matters more
         pass
-
-
-def _report_from_json(obj: dict[str, Any]) -> ClaimReport:
-    """A ``ClaimReport`` from its ``to_json()`` shape (a checkpoint)."""
-    from engine.models import ClaimItem
-
-    return ClaimReport(
-        comments=[
-            ClaimItem(
-                str(c["comment_id"]),
-                c["claim"],
-                str(c.get("change_summary", "")),
-                str(c.get("rationale", "")),
-            )
-            for c in obj.get("comments", [])
-        ],
-        notes=str(obj.get("notes", "")),
-        usable=bool(obj.get("usable", True)),
-        problem=str(obj.get("problem", "")),
-    )
-
-
-def _existing_bundle(parent: Path | None, run_id: str) -> Path | None:
-    """A bundle folder the run already wrote under ``parent`` (``*-<run id>`` with a
-    manifest), or None."""
-    folder = parent if parent is not None else default_home() / "bundles"
-    try:
-        for p in sorted(folder.glob(f"*-{run_id}")):
-            if (p / "manifest.json").is_file():
-                return p
-    except OSError:
-        return None
-    return None
-
-
-def recover_interrupted(
-    workspace: Workspace,
-    *,
-    out_dir: Path | None = None,
-    on_event: Callable[[RunEvent], None] | None = None,
-    signing_key: bytes | None = None,
-) -> list[RunOutcome]:
-    """Finish every run of ``workspace`` whose process died while it ran (see
-    ``ReviewRun.recover``); each gets its bundle and a ``RunFailed`` event. Failures are
-    skipped (the next start tries again)."""
-    out = []
-    for row in workspace.interrupted_runs():
-        try:
-            out.append(
-                ReviewRun.recover(
-                    workspace, row, out_dir=out_dir, on_event=on_event, signing_key=signing_key
-                )
-            )
-        except (WorkspaceError, KeyError, TypeError, ValueError):
-            continue
-    return out
 
 
 def _redacted(ev: RunEvent) -> RunEvent:

@@ -20,7 +20,8 @@ from engine.agent import AgentConfig
 from engine.events import RunEvent
 from engine.models import Comment
 from engine.run.records import RunHandle, RunOutcome
-from engine.run.review import ReviewRun, recover_interrupted
+from engine.run.recovery import recover_interrupted
+from engine.run.review import ReviewRun
 from engine.workspace import Workspace
 
 __all__ = ["ReviewRequest", "prepare_document", "run_review", "start_review"]
