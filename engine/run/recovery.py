@@ -35,7 +35,7 @@ def recover_interrupted(
     signing_key: bytes | None = None,
 ) -> list[RunOutcome]:
     """Finish every run of ``workspace`` whose process died while it ran (see
-    ``recover_run``); each gets its bundle and a ``RunFailed`` event. Failures are
+    ``recover_run``); each gets its bundle and a ``RunRecovered`` event. Failures are
     skipped (the next start tries again)."""
     out = []
     for row in workspace.interrupted_runs():

@@ -1,10 +1,4 @@
-"""The review loop: rounds of agent work, verdicts from the text, integrity control, bundle.
-
-``start_review(request)`` is the one entry point the CLI (``arl run``) and the GUI's Run
-view share: it opens the workspace, stores the document and its comments, and runs a
-``ReviewRun`` on them. ``run_review(workspace, document_id, config, ...)`` runs one on a
-document already in a workspace. Both are coroutines; run them as a task on the
-application's loop.
+"""``ReviewRun``: one review run on a workspace document, one method per phase.
 
 A ``ReviewRun`` has one method per phase, its state in typed attributes:
 
@@ -26,20 +20,20 @@ A ``ReviewRun`` has one method per phase, its state in typed attributes:
   task itself cancelled) or ``failed`` (model, network or workspace failure, with the
   reason). Every ending writes an evidence bundle (``engine.bundle``), also on cancel and
   failure.
+- ``save_checkpoint()`` after ``prepare`` and after every round: what
+  ``engine.run.recovery`` needs to finish the run if its process ends.
 
 Events (``engine.events``) go to ``on_event`` and to the workspace's event log: the one
 stream the CLI and the GUI consume.
 
 ``run()`` returns ``RunOutcome``. It raises only ``asyncio.CancelledError`` (after writing
 the bundle marked cancelled) when the task is cancelled; every other failure is in the
-outcome. ``start_review`` also raises ``WorkspaceError`` when the workspace cannot be
-opened or the document cannot be stored (no run exists yet then).
+outcome.
 
-Why this file is over 500 lines: it is the one orchestrator of a run — ``ReviewRun`` (one
-method per phase over shared typed state: prepare, rounds, score, integrity control,
-finish, checkpoint and recovery), its records and its two entry points. Splitting it into
-an ``engine/run/`` package (records, review, recovery, start) is the next step; it waits
-for the edits other engineers have in flight in this file.
+Why this module is long: ``ReviewRun`` is one object whose phases share one typed state
+(the rounds, verdicts, claims, usage and trace the bundle is written from); its records,
+entry points and recovery live beside it in ``engine/run/``, and splitting the phases
+themselves across modules would scatter that state.
 """
 
 from __future__ import annotations
