@@ -86,20 +86,28 @@ def install_excepthook(window_getter) -> None:
 
 
 def startup_problem(args: argparse.Namespace) -> str | None:
-    """Why the window cannot open on this machine, in one line (None when it can): no
-    display, or system libraries Qt's platform plugin or QtWebEngine lack (found as the
-    dynamic loader would, with the install command for this machine's package manager)."""
+    """Why the window cannot open on this machine, in one line (None when it can): system
+    libraries Qt's platform plugin or QtWebEngine lack (found as the dynamic loader would,
+    with the install command for this machine's package manager; said first, since a
+    fresh machine needs them whatever else is wrong), no display, or a ``DISPLAY`` where no
+    X server answers (Qt would abort with exit 134 and its message in the log file)."""
     from engine.environment import no_display
-    from engine.system_libs import startup_problem as missing_libraries_line
+    from engine.system_libs import display_problem, startup_problem as missing_libraries_line
 
-    if no_display() and not args.qt_args:
+    headless = no_display() and not args.qt_args
+    libraries = missing_libraries_line(
+        also=" (and no display is set here: start it in a desktop session)" if headless else ""
+    )
+    if libraries:
+        return libraries
+    if headless:
         return (
             "no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset); start "
             "it in a desktop session"
             + (", or set QT_QPA_PLATFORM=offscreen for the smoke test" if args.smoke_test else "")
             + ". The arl command works without one."
         )
-    return missing_libraries_line()
+    return display_problem()
 
 
 def quiet_native_stderr(log_file: Path) -> None:

@@ -26,7 +26,7 @@ from engine.agent import AgentConfig, AgentError, ModelClient, capabilities, saf
 from engine.agent.client import CallResult
 from engine.agent.wire import JSONProblem, load_json
 from engine.environment import no_display
-from engine.system_libs import startup_missing
+from engine.system_libs import display_problem, startup_missing
 
 PASS, FAIL, UNVERIFIED, NA = "PASS", "FAIL", "UNVERIFIED", "N/A"
 
@@ -131,13 +131,14 @@ def check_python() -> Check:
     )
 
 
-def check_qt() -> list[Check]:
-    headless = no_display()
-    # With no display, Qt itself is checked offscreen; the missing display is said plainly.
-    env = {"QT_QPA_PLATFORM": "offscreen"} if headless else None
+def check_system_libraries() -> list[Check]:
+    """What stops the desktop program before Qt starts, as the program itself says it: system
+    libraries its platform plugin and QtWebEngine lack (``engine.system_libs``), or a
+    ``DISPLAY`` where no X server answers; [] when neither."""
     # The libraries Qt's platform plugin and QtWebEngine really lack, found as the dynamic
-    # loader would (the same line the desktop program prints before it exits).
-    libs = startup_missing(dict(os.environ) | (env or {}))
+    # loader would: the same check and line the desktop program prints before it exits,
+    # for the platform the program would use here (xcb with no display, not offscreen).
+    libs = startup_missing()
     if libs is not None:
         platform, missing, command = libs
         return [
@@ -149,6 +150,26 @@ def check_qt() -> list[Check]:
                 command,
             )
         ]
+    x_server = display_problem()
+    if x_server is not None:
+        return [
+            Check(
+                "Qt platform plugin",
+                FAIL,
+                x_server.split("; ")[0],
+                "start it in a desktop session or fix DISPLAY",
+            )
+        ]
+    return []
+
+
+def check_qt() -> list[Check]:
+    headless = no_display()
+    # With no display, Qt itself is checked offscreen; the missing display is said plainly.
+    env = {"QT_QPA_PLATFORM": "offscreen"} if headless else None
+    blocked = check_system_libraries()
+    if blocked:
+        return blocked
     out, err = _probe(_QT_PROBE, extra_env=env)
     if out is None:
         return [

@@ -18,7 +18,9 @@ Pure standard library; never imports PySide6 (the PySide6 folder is found with
     package_manager(os_release, which) -> str | None         # "apt" | "dnf" | "pacman" | "zypper"
     install_command(sonames, manager, ...) -> str
     startup_missing(environ=None) -> (platform, sonames, command) | None
+    missing_for(platforms) -> (sonames, command) | None      # several plugins + QtWebEngine
     startup_problem(environ=None) -> str | None              # the one line, or None when all is there
+    display_problem(environ=None) -> str | None              # DISPLAY names an X server that is not there
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import os
 import platform as _platform
 import re
 import shutil
+import socket
 import subprocess
 import sys
 from collections.abc import Callable, Iterable, Mapping
@@ -94,6 +97,8 @@ _PACMAN = {
     "libglib-2.0": "glib2",
     "libgobject-2.0": "glib2",
     "libgio-2.0": "glib2",
+    "libgmodule-2.0": "glib2",
+    "libgthread-2.0": "glib2",
     "libexpat": "expat",
     "libbrotlidec": "brotli",
     "libbrotlicommon": "brotli",
@@ -240,6 +245,18 @@ def apt_package(soname: str) -> str:
     return f"{name}-{version}" if name[-1].isdigit() else f"{name}{version}"
 
 
+def _pacman_package(soname: str) -> str | None:
+    """The Arch Linux package of ``soname``, or None when not known. The X protocol
+    extension libraries (``libxcb-randr``, ``-xkb``, ``-shm``, ...) all ship in ``libxcb``;
+    the xcb-util ones are listed in ``_PACMAN``."""
+    stem = _stem_and_version(soname)[0]
+    if stem in _PACMAN:
+        return _PACMAN[stem]
+    if stem == "libxcb" or (stem.startswith("libxcb-") and stem.count("-") == 1):
+        return "libxcb"
+    return None
+
+
 def _apt_available(name: str) -> bool:
     exe = shutil.which("apt-cache")
     if exe is None:
@@ -284,7 +301,7 @@ def install_command(
         caps = " ".join(_rpm_capability(so, arch) for so in names)
         return f"{sudo}{manager} install {caps}"
     if manager == "pacman":
-        known = [_PACMAN.get(_stem_and_version(so)[0]) for so in names]
+        known = [_pacman_package(so) for so in names]
         unknown = [so for so, pkg in zip(names, known, strict=True) if pkg is None]
         cmd = f"{sudo}pacman -S --needed " + " ".join(dict.fromkeys(p for p in known if p))
         if unknown:
@@ -293,28 +310,95 @@ def install_command(
     return "install the packages that provide " + ", ".join(names)
 
 
+def missing_for(platforms: Iterable[str]) -> tuple[list[str], str] | None:
+    """``(missing sonames, install command)`` for the platform plugins ``platforms`` and
+    QtWebEngine together (the union, sorted); None when nothing is missing or it cannot be
+    told (not Linux, no PySide6, no ``ldd``). The GUI tests ask for ``offscreen`` and
+    ``xcb`` so that one command covers the tests and the window."""
+    if not sys.platform.startswith("linux"):
+        return None
+    files = list(dict.fromkeys(f for p in platforms for f in qt_library_files(p)))
+    missing = missing_libraries(files)
+    if not missing:
+        return None
+    return missing, install_command(missing, package_manager())
+
+
 def startup_missing(environ: Mapping[str, str] | None = None) -> tuple[str, list[str], str] | None:
     """``(platform, missing sonames, install command)`` for the libraries the desktop
     program cannot start without; None when nothing is missing or it cannot be told (not
     Linux, no PySide6, no ``ldd``)."""
-    if not sys.platform.startswith("linux"):
-        return None
     platform = planned_platform(environ)
-    missing = missing_libraries(qt_library_files(platform))
-    if not missing:
+    found = missing_for([platform])
+    if found is None:
         return None
-    return platform, missing, install_command(missing, package_manager())
+    return platform, *found
 
 
-def startup_problem(environ: Mapping[str, str] | None = None) -> str | None:
+def startup_problem(environ: Mapping[str, str] | None = None, also: str = "") -> str | None:
     """The one line the program and ``arl doctor`` print: which system libraries are missing
-    and the command that installs them; None when nothing is missing (see
-    ``startup_missing``)."""
+    and the command that installs them, last on the line so that it can be copied whole
+    (``also``, e.g. " (and no display is set here)", goes before it); None when nothing is
+    missing (see ``startup_missing``)."""
     found = startup_missing(environ)
     if found is None:
         return None
     platform, missing, command = found
     return (
         f"Qt's {platform} platform plugin and QtWebEngine need system libraries that are "
-        f"missing: {', '.join(missing)}. Install them with: {command}"
+        f"missing: {', '.join(missing)}{also}. Install them with: {command}"
     )
+
+
+def _x_socket_addresses(display: str) -> list[tuple[int, object]] | None:
+    """Where an X client connects for ``display`` (``[protocol/][host]:N[.S]``, as libxcb
+    parses ``DISPLAY``): ``(address family, address)`` pairs tried in order; None when the
+    name is not one this check understands (then nothing is said)."""
+    m = re.fullmatch(r"(?:(tcp|unix|inet6?)/)?([^:/]*):(\d+)(?:\.\d+)?", display.strip())
+    if m is None:
+        return None
+    protocol, host, number = m.group(1), m.group(2), int(m.group(3))
+    if protocol == "unix" or (not host and protocol is None) or host == "unix":
+        path = f"/tmp/.X11-unix/X{number}"
+        # Linux's abstract socket first (what libxcb tries first), then the file.
+        return [(socket.AF_UNIX, "\0" + path), (socket.AF_UNIX, path)]
+    return [(socket.AF_INET, (host or "localhost", 6000 + number))]
+
+
+def display_problem(
+    environ: Mapping[str, str] | None = None,
+    connect: Callable[[int, object], None] | None = None,
+) -> str | None:
+    """Why the X display named by ``DISPLAY`` cannot be used, in one line (no X server
+    answers there: Qt would abort with exit 134 and "could not connect to display"), or None
+    when it answers, when Qt will not use X (``planned_platform`` is not ``xcb``), when no
+    display is named, or when the name is not understood. ``connect(family, address)``
+    raises ``OSError`` when nothing listens (default: a socket connection, 2 s timeout)."""
+    env = os.environ if environ is None else environ
+    display = env.get("DISPLAY") or ""
+    if not sys.platform.startswith("linux") or not display or planned_platform(env) != "xcb":
+        return None
+    addresses = _x_socket_addresses(display)
+    if not addresses:
+        return None
+    attempt = connect or _connect
+    errors = []
+    for family, address in addresses:
+        try:
+            attempt(family, address)
+            return None
+        except OSError as exc:
+            errors.append(exc.strerror or str(exc))
+    return (
+        f"DISPLAY is {display} but no X server answers there ({errors[-1]}); start it in a "
+        "desktop session or fix DISPLAY. The arl command works without one."
+    )
+
+
+def _connect(family: int, address: object) -> None:
+    if family != socket.AF_UNIX:  # a host name: every address it resolves to (IPv4, IPv6)
+        socket.create_connection(address, timeout=2.0).close()  # type: ignore[arg-type]
+        return
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.settimeout(2.0)
+        sock.connect(address)  # type: ignore[arg-type]

@@ -7,9 +7,19 @@
 
 Qt set-up lives in ``tests/app/conftest.py`` and applies to the GUI tests only, so an engine
 test file runs alone without Qt (``uv run pytest tests/engine/test_html5lib_conformance.py``).
+
+On a machine without Qt's system libraries (a fresh Linux install), every GUI test module
+(``tests/app``) is reported skipped with one reason, the missing libraries and the command
+that installs them (``engine.system_libs``, the same check the program makes before it
+starts), written once at the end of the run; pytest-qt, which would import Qt at start-up and
+stop the whole run with an ``INTERNALERROR``, is not loaded. CI sets
+``ARL_REQUIRE_QT_TESTS=1``: there the same situation stops the run with that line instead.
 """
 
 from __future__ import annotations
+
+import os
+from pathlib import Path
 
 import keyring
 import keyring.backend
@@ -59,3 +69,63 @@ def memory_keyring():
         yield backend
     finally:
         keyring.set_keyring(original)
+
+
+# -- Qt's system libraries: without them the GUI tests are skipped, with the reason ----------
+
+_APP_TESTS = Path(__file__).resolve().parent / "app"
+_QT_MISSING: str | None = None
+
+
+def _qt_missing_line() -> str | None:
+    """One line naming the system libraries Qt lacks here for the GUI tests (offscreen) and
+    for the window (xcb), with the one command that installs both; None when none lack."""
+    from engine.system_libs import missing_for
+
+    found = missing_for(["offscreen", "xcb"])
+    if found is None:
+        return None
+    missing, command = found
+    return (
+        f"Qt needs system libraries that are missing here: {', '.join(missing)}. "
+        f"Install them with: {command}"
+    )
+
+
+def pytest_addhooks(pluginmanager):
+    """Runs when this file is loaded, before any plugin's pytest_configure: without Qt's
+    system libraries, unload pytest-qt (its pytest_configure imports Qt and would stop the
+    run) unless CI requires the GUI tests."""
+    global _QT_MISSING
+    _QT_MISSING = _qt_missing_line()
+    if _QT_MISSING is None or os.environ.get("ARL_REQUIRE_QT_TESTS"):
+        return
+    plugin = pluginmanager.get_plugin("pytest-qt")
+    if plugin is not None:
+        pluginmanager.unregister(plugin)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config):
+    if _QT_MISSING is not None and os.environ.get("ARL_REQUIRE_QT_TESTS"):
+        raise pytest.UsageError(f"the GUI tests cannot run (ARL_REQUIRE_QT_TESTS): {_QT_MISSING}")
+
+
+class _NeedsQt(pytest.Module):
+    """A GUI test module on a machine without Qt's system libraries: skipped unimported."""
+
+    def collect(self):
+        raise pytest.skip.Exception(f"GUI tests skipped: {_QT_MISSING}")
+
+
+def pytest_pycollect_makemodule(module_path, parent):
+    if _QT_MISSING is not None and module_path.is_relative_to(_APP_TESTS):
+        return _NeedsQt.from_parent(parent, path=module_path)
+    return None
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _QT_MISSING is not None:
+        terminalreporter.write_line(
+            f"GUI tests (tests/app) skipped: {_QT_MISSING}", yellow=True, bold=True
+        )

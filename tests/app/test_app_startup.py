@@ -52,3 +52,52 @@ def test_missing_system_libraries_one_line_and_exit_2(monkeypatch, capsys):
     assert err.count("\n") == 0
     assert "libxcb-icccm.so.4, libxcb-keysyms.so.1" in err
     assert "apt-get install libxcb-icccm4 libxcb-keysyms1" in err
+
+
+def _missing(monkeypatch, sonames):
+    monkeypatch.setattr(system_libs.sys, "platform", "linux")
+    monkeypatch.setattr(system_libs, "qt_library_files", lambda platform: ["plugin"])
+    monkeypatch.setattr(system_libs, "missing_libraries", lambda paths: sonames)
+    monkeypatch.setattr(system_libs, "package_manager", lambda: "apt")
+    monkeypatch.setattr(system_libs, "_apt_available", lambda name: True)
+
+
+@pytest.mark.parametrize("argv", [[], ["--smoke-test"]])
+def test_a_fresh_machine_without_a_display_hears_about_the_libraries_first(
+    no_display, monkeypatch, capsys, argv
+):
+    """No display and no Qt libraries (a fresh install over ssh, a container): the libraries
+    are named with the command, which comes last on the line so that it can be copied."""
+    import engine.environment
+
+    monkeypatch.setattr(engine.environment.sys, "platform", "linux")
+    _missing(monkeypatch, ["libglib-2.0.so.0", "libxcb-icccm.so.4"])
+    assert app_main.main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "Reinstalling" not in err
+    assert err.startswith(
+        "agent-review-loop: Qt's xcb platform plugin and QtWebEngine need system libraries "
+        "that are missing: libglib-2.0.so.0, libxcb-icccm.so.4 (and no display is set here"
+    )
+    assert err.endswith(". Install them with: sudo apt-get install libglib2.0-0 libxcb-icccm4") or (
+        err.endswith(". Install them with: apt-get install libglib2.0-0 libxcb-icccm4")
+    )
+
+
+def test_a_display_where_no_x_server_answers_is_one_line_not_a_silent_134(monkeypatch, capsys):
+    monkeypatch.setenv("DISPLAY", ":97")
+    monkeypatch.delenv("QT_QPA_PLATFORM", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    _missing(monkeypatch, [])
+
+    def refuse(family, address):
+        raise FileNotFoundError(2, "No such file or directory")
+
+    monkeypatch.setattr(system_libs, "_connect", refuse)
+    assert app_main.main([]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (
+        "agent-review-loop: DISPLAY is :97 but no X server answers there (No such file or "
+        "directory); start it in a desktop session or fix DISPLAY. The arl command works "
+        "without one."
+    )
