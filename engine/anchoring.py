@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from engine.diffing import Change, TextDiff
@@ -89,6 +90,19 @@ LOCAL_CHANGE = 400
 characters beyond the span on either side (a rewritten sentence), and kept text of at
 least ``KEPT_GAP`` characters bounds it."""
 
+
+QUOTE_DICE = 0.25
+"""Weight of the quote's own words beside its whole sentence's when choosing the v2
+sentence a rewritten sentence became (a sentence split in two: the quote goes with its
+words)."""
+
+KEPT_SHARE = 0.25
+"""Weight of the share of the sentence's kept text (the diff's equal runs) that lies in a
+candidate v2 sentence: the diff's own evidence beside the words' similarity."""
+DISTANCE_COST = 0.1
+"""How much a candidate v2 sentence's distance from the estimated place costs, per
+``FUZZY_WINDOW`` characters, against its word-set similarity."""
+
 INDEX_AFTER = 64
 """Far searches done by scanning the inserted text before its word index is built."""
 INDEX_KEY = 8
@@ -107,8 +121,19 @@ _NO_SPACE = re.compile(
 )
 
 
+_JOINERS = "\u200c\u200d"
+"""Zero-width non-joiner and joiner: inside a word (Persian "می‌خواهم" is one word; UAX #29
+gives them Extend, which never breaks a word)."""
+
+
 def _is_word(ch: str) -> bool:
-    return bool(ch) and bool(_WORD.match(ch)) and not _NO_SPACE.match(ch)
+    """``ch`` is part of a word of a script written with spaces: a letter or digit, a
+    combining mark (Devanagari vowel signs, Arabic harakat, a decomposed accent) or a
+    zero-width (non-)joiner. Letters of scripts written without spaces are units of their
+    own and never form a word here."""
+    if not ch or _NO_SPACE.match(ch):
+        return False
+    return bool(_WORD.match(ch)) or ch in _JOINERS or unicodedata.category(ch)[0] == "M"
 
 
 _indel = None
@@ -423,6 +448,27 @@ class ChangeIndex:
                     break
         return out
 
+    def kept_runs(self, s: int, e: int) -> list[tuple[int, int, int]]:
+        """The diff's equal runs inside v1 ``[s, e)``, as (v1 start, v1 end, v2 start):
+        the gaps between consecutive changes, clipped to the span."""
+        ch = self.changes
+        if not ch:
+            return [(s, e, s)] if s < e else []
+        k = max(0, bisect.bisect_right(self._a0, s) - 1)
+        out = []
+        # the equal run before change k (or before the first change)
+        prev_a1, prev_b1 = (ch[k - 1].a1, ch[k - 1].b1) if k > 0 else (0, 0)
+        while True:
+            nxt = ch[k].a0 if k < len(ch) else self.len_a
+            x0, x1 = max(s, prev_a1), min(e, nxt)
+            if x0 < x1:
+                out.append((x0, x1, prev_b1 + (x0 - prev_a1)))
+            if k >= len(ch) or nxt >= e:
+                break
+            prev_a1, prev_b1 = ch[k].a1, ch[k].b1
+            k += 1
+        return out
+
     def region(self, s: int, e: int) -> tuple[int, int, int, int] | None:
         """The replaced region around v1 ``[s, e)``: changes touching the span, joined
         through equal runs shorter than ``KEPT_GAP``, as (a0, a1, b0, b1); None if no
@@ -529,7 +575,13 @@ def _shares_a_word(a: str, b: str) -> bool:
     return any(p in b for p in pairs)
 
 
-_SENTENCE_END = re.compile(r"[.!?;:]+[\s\u00a0]+|[。！？；]+\s*|\n+")
+_SENTENCE_END = re.compile(
+    r"[.!?;:]+[\s\u00a0]+|[。！？；।॥؟۔]+\s*|\n+"
+    '|(?<=[\u0e01-\u0e5b)\\]"\u201d]) +(?=[\u0e01-\u0e5b])'
+)
+"""Where a sentence ends, for keeping a span inside one: a full stop (or ``!?;:``) and
+space, a CJK, Devanagari or Arabic-script full stop, a line break, or a space between two
+Thai letters (Thai writes no full stop; a space ends a sentence or clause)."""
 
 
 def _clip_sentences(
@@ -592,6 +644,37 @@ def _sentence_bounds(text: str, s: int, e: int, reach: int = FUZZY_WINDOW) -> tu
     return a, (m.end() if m else min(len(text), e + reach))
 
 
+def _word_dice(a: str, b: str) -> float:
+    """Dice coefficient of the casefolded word sets of ``a`` and ``b``, each word weighted
+    by its length (a long word is rarer: sharing "histopathological" says more than
+    sharing "of"); words are ``\\w+`` runs, and a script written without spaces counts
+    its pairs of adjacent characters."""
+    wa, wb = _word_set(a), _word_set(b)
+    total = sum(map(len, wa)) + sum(map(len, wb))
+    return 2 * sum(map(len, wa & wb)) / total if total else 0.0
+
+
+def _word_set(text: str) -> set[str]:
+    out: set[str] = set()
+    for w in _WORDISH.findall(text.casefold()):
+        if _NO_SPACE.search(w):
+            # no spaces to find words by: pairs of characters keep some of their order
+            out.update(w[i : i + 2] for i in range(max(1, len(w) - 1)))
+        else:
+            out.add(w)
+    return out
+
+
+_WORDISH = re.compile(r"\w+")
+
+
+def _sentence_pieces(text: str, a: int, b: int) -> list[tuple[int, int]]:
+    """``[a, b)`` cut after every sentence end inside it."""
+    cuts = [m.end() for m in _SENTENCE_END.finditer(text, a, b) if a < m.end() < b]
+    bounds = [a, *cuts, b]
+    return [(p0, p1) for p0, p1 in zip(bounds, bounds[1:]) if p0 < p1]
+
+
 def _passage(quote: str) -> bool:
     """Long enough to be a passage rather than a word: 16 characters and two words, or four
     characters of a script written without spaces."""
@@ -625,6 +708,7 @@ class _Reanchor:
         self.v1, self.v2, self.diff, self.changes = v1, v2, diff, changes
         self.t1, self.t2 = v1.text, v2.text
         self.estimate: tuple[int, int] | None = None  # the current span's estimated place
+        self.mapped: tuple[int, int] | None = None  # the v2 sentence(s) its sentence became
 
     def new_or_own(self, cs: int, ce: int, s: int, e: int) -> bool:
         """v2 ``[cs, ce)`` is mostly new text (or text kept from the v1 span ``[s, e)``
@@ -634,6 +718,85 @@ class _Reanchor:
         _inserted, runs = self.diff.v2_origin(cs, ce)
         elsewhere = sum((r1 - r0) - max(0, min(r1, e) - max(r0, s)) for r0, r1 in runs)
         return 2 * elsewhere < ce - cs
+
+    def _boundary_word_replaced(self, s: int, e: int, b: int) -> Reanchored | None:
+        """The diff kept v1 ``[s, e)`` at ``b``, but the word the quote starts or ends in
+        is not the same word in v2 (the quote starts inside "found", which became
+        "changed": the diff keeps the shared "d"; or "cat" became "scat"): the reviewer's
+        first or last word was replaced, so the span is edited, widened to the whole words
+        now there. None when the words at both edges are the same in v1 and v2."""
+        L = e - s
+        ws, we = _snap_words(self.t1, s, e)
+        vs, ve = _snap_words(self.t2, b, b + L)
+        if (vs, ve) == (b, b + L) and (ws, we) == (s, e):
+            return None
+        if self.t1[ws:we] == self.t2[vs:ve]:
+            return None
+        edge = "starts" if self.t1[ws:s] != self.t2[vs:b] else "ends"
+        return Reanchored(
+            vs,
+            ve,
+            "diff",
+            1.0,
+            False,
+            f"the word the quote {edge} in was replaced (only some of its letters are left)",
+            round(similarity(self.t1[s:e], self.t2[vs:ve]), 4),
+        )
+
+    def _mapped_sentences(self, s: int, e: int) -> tuple[int, int] | None:
+        """The v2 sentence(s) the v1 sentence(s) of ``[s, e)`` became: for each v1
+        sentence the quote touches, its image (``_sentence_image``), and the range from the
+        first image to the last. None when no touched sentence has one."""
+        t1 = self.t1
+        a, b = _sentence_bounds(t1, s, e)
+        found = [
+            m
+            for p0, p1 in _sentence_pieces(t1, a, b)
+            if t1[max(p0, s) : min(p1, e)].strip() and (m := self._sentence_image(p0, p1, s, e))
+        ]
+        if not found:
+            return None
+        return min(f[0] for f in found), max(f[1] for f in found)
+
+    def _sentence_image(self, p0: int, p1: int, s: int, e: int) -> tuple[int, int] | None:
+        """The v2 sentence v1 sentence ``[p0, p1)`` became: of the v2 sentences in the
+        diff's image of it (bounded to ``FUZZY_WINDOW`` around its estimated place), the
+        one most like it and the quote ``[s, e)`` in it — the sum of their word-set Dice
+        coefficients, so a shuffled rewrite is found by its words and a sentence split in
+        two goes with the quote's words, plus the share of its kept text there
+        (``KEPT_SHARE``), less ``DISTANCE_COST`` for distance from the estimated place. Only
+        sentences of mostly new text (or the sentence's own) count: a sentence kept from
+        elsewhere in v1 is not this one's rewrite. None when no candidate shares a word."""
+        t1, t2 = self.t1, self.t2
+        es, ee = self.changes.estimate(p0, p1)
+        ms, me = self.diff.image(p0, p1)
+        lo = max(min(ms, es - FUZZY_WINDOW), es - 2 * FUZZY_WINDOW)
+        hi = min(max(me, ee + FUZZY_WINDOW), ee + 2 * FUZZY_WINDOW)
+        lo, hi = _sentence_bounds(t2, max(0, lo), min(len(t2), hi), reach=FUZZY_WINDOW)
+        own, quote = t1[p0:p1], t1[max(p0, s) : min(p1, e)]
+        mid = (es + ee) // 2
+        kept = [(y0, y0 + x1 - x0) for x0, x1, y0 in self.changes.kept_runs(p0, p1)]
+        kept_total = sum(b - a for a, b in kept) or 1
+        best, best_rank = None, (0.0, 0)
+        for c0, c1 in _sentence_pieces(t2, lo, hi):
+            c0, c1 = _trim(t2, c0, c1)
+            if c0 >= c1 or self._kept_from_elsewhere(c0, c1, p0, p1):
+                continue
+            text = t2[c0:c1]
+            share = sum(max(0, min(b, c1) - max(a, c0)) for a, b in kept) / kept_total
+            dice = round(
+                _word_dice(own, text) + QUOTE_DICE * _word_dice(quote, text) + KEPT_SHARE * share,
+                3,
+            )
+            rank = (dice - DISTANCE_COST * abs(mid - (c0 + c1) // 2) / FUZZY_WINDOW, -c0)
+            if dice > 0 and (best is None or rank > best_rank):
+                best, best_rank = (c0, c1), rank
+        return best
+
+    def _kept_from_elsewhere(self, cs: int, ce: int, s: int, e: int) -> bool:
+        """v2 ``[cs, ce)`` is text the diff kept, unchanged, from v1 outside ``[s, e)``."""
+        inserted, runs = self.diff.v2_origin(cs, ce)
+        return not inserted and all(r1 <= s or r0 >= e for r0, r1 in runs)
 
     def ctx1(self, s: int, e: int) -> tuple[str, str]:
         return self.t1[max(0, s - CONTEXT_CHARS) : s], self.t1[e : e + CONTEXT_CHARS]
@@ -649,6 +812,9 @@ class _Reanchor:
             other = self._kept_copy_names_other(s, e, b) if not_span is None else None
             if other is not None:
                 return other
+            cut = self._boundary_word_replaced(s, e, b)
+            if cut is not None:
+                return cut
             return Reanchored(b, b + (e - s), "exact", 1.0, False, similarity=None)
         moved_to = getattr(diff, "moved_to", None)  # the diff's own moved-text detection
         if moved_to is not None:
@@ -660,6 +826,7 @@ class _Reanchor:
 
         es, ee = self.changes.estimate(s, e)
         self.estimate = (es, ee)
+        self.mapped = self._mapped_sentences(s, e)
         ms, me = diff.image(s, e)
         local = self.changes.is_local(s, e)
         lo = max(0, min(es, ms if local else es) - FUZZY_WINDOW)
@@ -939,11 +1106,17 @@ class _Reanchor:
         # the place: its sentences only, never a neighbour that happens to match better.)
         fz = None
         small_image = me - ms <= 2 * L + LOCAL_CHANGE
-        if small_image:
-            a, b = _sentence_bounds(t2, ms, me)
-            fz = self._fuzzy(quote, s, e, a, b, strict=not local)
-        if fz is None and (local or not small_image):
-            fz = self._fuzzy(quote, s, e, lo, hi, strict=not local)
+        if self.mapped is not None:
+            # The sentence the quote's own sentence became (its kept words say which) is
+            # the only place a fuzzy match may be: a better match in a neighbour is a
+            # lookalike.
+            fz = self._fuzzy(quote, s, e, *self.mapped, strict=not local)
+        else:
+            if small_image:
+                a, b = _sentence_bounds(t2, ms, me)
+                fz = self._fuzzy(quote, s, e, a, b, strict=not local)
+            if fz is None and (local or not small_image):
+                fz = self._fuzzy(quote, s, e, lo, hi, strict=not local)
         if fz is not None:
             return fz, False
         if not leftover and local:
@@ -985,11 +1158,24 @@ class _Reanchor:
         note: str,
     ) -> Reanchored:
         t2 = self.t2
+        if self.mapped is not None:
+            cs, ce = self._inside_mapped(cs, ce)
         cs, ce = _clip_sentences(t2, cs, ce, quote, self.estimate)
         ctx = context_score(prefix, suffix, t2, cs, ce) if (prefix or suffix) else 1.0
         sim = similarity(quote, t2[cs:ce])
         # Where replaced text starts and ends is the diff's judgement: always approximate.
         return Reanchored(cs, ce, method, round(ctx, 4), True, note, round(sim, 4))
+
+    def _inside_mapped(self, cs: int, ce: int) -> tuple[int, int]:
+        """``[cs, ce)`` cut to the mapped v2 sentence(s); the whole of them when nothing of
+        ``[cs, ce)`` lies inside (the diff put the quote's place in a neighbour sentence,
+        where its kept words say it is not)."""
+        assert self.mapped is not None
+        m0, m1 = self.mapped
+        a, b = _trim(self.t2, max(cs, m0), min(ce, m1))
+        if a < b:
+            return a, b
+        return m0, m1
 
     def _between_context(
         self, quote: str, prefix: str, suffix: str, es: int, lo: int, hi: int
