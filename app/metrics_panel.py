@@ -63,7 +63,9 @@ class MetricsPanel(QWidget):
 
         A finished run's last round ends where the run ends: where that round's own record
         is N/A (it was written while the run was still going), its column shows the
-        whole-run value, so no finished run says "the run has not finished"."""
+        whole-run value. An earlier round of a finished run shows a metric measured only at
+        the run's end (``present.RUN_END_METRICS``) as not measured after each round, so no
+        finished run says "the run has not finished"."""
         columns = ["Whole run"] + [f"After round {n}" for n, _ in rounds] + ["What it measures"]
         sources = [run] + [m for _, m in rounds]
         if rounds and status != "running":
@@ -78,10 +80,14 @@ class MetricsPanel(QWidget):
         self.table.setHorizontalHeaderLabels(columns)
         self.table.setVerticalHeaderLabels([present.METRIC_TITLES[n] for n in present.METRIC_ORDER])
         self.cells.clear()
+        finished = status != "running"
         for r, name in enumerate(present.METRIC_ORDER):
             for c, src in enumerate(sources):
                 m = src.get(name) if isinstance(src, dict) else None
                 text = present.metric_cell(name, m)
+                earlier_round = finished and 0 < c < len(sources) - 1
+                if earlier_round and name in present.RUN_END_METRICS and present.metric_is_na(m):
+                    text = present.NOT_PER_ROUND
                 if c == 0 and name == "claim_accuracy" and coverage:
                     text += f"\n{coverage}"
                 self.cells[(name, columns[c])] = text

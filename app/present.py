@@ -23,6 +23,15 @@ CLAIM_WORDS = vocab.CLAIM_WORDS
 STATUS_WORDS = vocab.RUN_STATUS_WORDS
 
 
+# Metrics the engine measures only once the run has ended (engine/run.py scores each round
+# with ``final=False``): an earlier round's column says so instead of the reason the engine
+# wrote while the run was still going ("the run has not finished").
+RUN_END_METRICS = frozenset({"rounds_to_converge"})
+NOT_PER_ROUND = (
+    "N/A \u2014 not measured after each round: counted once, when the run ends (see Whole run)"
+)
+
+
 def verdict_label(verdict: str) -> str:
     """Icon and label, e.g. ``✎ edited``; never colour alone."""
     s = STYLES.get(verdict)

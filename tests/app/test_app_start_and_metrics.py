@@ -140,7 +140,7 @@ def _metric(value=None, reason=""):
     return {"value": value, "reason": reason} if value is None else {"value": value}
 
 
-def test_a_finished_runs_last_round_never_says_not_finished(qtbot, window):
+def test_a_finished_runs_rounds_never_say_not_finished(qtbot, window):
     run = {
         "attribution_rate": {"value": 0.5, "numerator": 1, "denominator": 2},
         "collateral_churn": _metric(None, "nothing changed"),
@@ -149,14 +149,19 @@ def test_a_finished_runs_last_round_never_says_not_finished(qtbot, window):
         "rounds_to_converge": {"value": 2},
     }
     rounds = [
-        (1, {"rounds_to_converge": _metric(None, "the run has not finished")}),
-        (2, {"rounds_to_converge": _metric(None, "the run has not finished")}),
+        (n, {"rounds_to_converge": _metric(None, "the run has not finished")}) for n in (1, 2, 3)
     ]
     panel = window.metrics
     panel.show_metrics(run, rounds, "completed", "")
-    assert "not finished" in panel.cells[("rounds_to_converge", "After round 1")]
-    last = panel.cells[("rounds_to_converge", "After round 2")]
-    assert "not finished" not in last and last == panel.cells[("rounds_to_converge", "Whole run")]
+    assert not [t for t in panel.cells.values() if "not finished" in t]
+    for n in (1, 2):  # earlier rounds of a finished run: said plainly, not "not finished"
+        cell = panel.cells[("rounds_to_converge", f"After round {n}")]
+        assert cell.startswith("N/A") and "not measured after each round" in cell
+    last = panel.cells[("rounds_to_converge", "After round 3")]
+    assert last == panel.cells[("rounds_to_converge", "Whole run")] == "2 pushes"
+    # while the run is still going, the engine's own reason is true and is shown
+    panel.show_metrics(run, rounds, "running", "")
+    assert "the run has not finished" in panel.cells[("rounds_to_converge", "After round 1")]
     assert panel.table.textElideMode() == Qt.TextElideMode.ElideNone
     help_col = panel.table.columnCount() - 1
     assert panel.table.item(0, help_col).toolTip()
