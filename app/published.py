@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtCore import Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -36,11 +36,24 @@ COLUMNS = [
     "Signature",
     "Checked",
     "Attribution",
-    "Collateral churn",
-    "Claim accuracy",
-    "Tokens per fix",
-    "Rounds to converge",
+    "Collateral\nchurn",
+    "Claim\naccuracy",
+    "Tokens\nper fix",
+    "Rounds to\nconverge",
 ]
+DOCUMENT = COLUMNS.index("Document")
+# Fixed widths (pixels at the default font) for the columns that are elided with a tooltip,
+# so the document column keeps the rest of the width and its title reads at 1366 x 768.
+WIDTHS = {"Run finished": 130, "Model": 130, "Status": 90, "Signature": 150, "Checked": 150}
+MIN_DOCUMENT_WIDTH = 260
+
+
+def when_text(stamp: str) -> str:
+    """``2026-11-30T22:07:49Z`` -> ``2026-11-30 22:07`` (the full stamp is the tooltip);
+    anything else unchanged."""
+    if len(stamp) >= 16 and stamp[10] == "T":
+        return stamp[:10] + " " + stamp[11:16]
+    return stamp
 
 
 def choose_folder(parent: QWidget, then) -> None:
@@ -87,11 +100,17 @@ class PublishedView(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.table.setWordWrap(True)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)  # the tooltip has it all
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(5, QHeaderView.ResizeMode.Interactive)
-        self.table.setColumnWidth(5, 220)
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignCenter)
+        header.setMinimumSectionSize(60)
+        for c, name in enumerate(COLUMNS):
+            if name in WIDTHS:
+                header.setSectionResizeMode(c, QHeaderView.ResizeMode.Interactive)
+                self.table.setColumnWidth(c, WIDTHS[name])
+            elif c != DOCUMENT:
+                header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(DOCUMENT, QHeaderView.ResizeMode.Stretch)
         self.open_btn = QPushButton("Open &bundle")
         self.page_btn = QPushButton("Open scorecard in &browser")
         bottom = QHBoxLayout()
@@ -127,7 +146,8 @@ class PublishedView(QWidget):
         else:
             self.where.setText(
                 f"Published to {folder}: {len(self.entries)} run(s), newest first. "
-                "Each page is this program's own scorecard, checked when published."
+                "Each page is this program's own scorecard, checked when published. "
+                "Double-click a run to open its bundle here."
             )
         self.index_btn.setEnabled(folder is not None and (folder / published.INDEX_HTML).is_file())
         self.table.setRowCount(len(self.entries))
@@ -141,7 +161,7 @@ class PublishedView(QWidget):
             else:
                 sig_text = "unsigned"
             cells = [
-                e.finished_at or e.created_at,
+                when_text(e.finished_at or e.created_at),
                 e.model,
                 e.document_title + (" (scripted)" if e.scripted else ""),
                 e.status,
@@ -149,6 +169,7 @@ class PublishedView(QWidget):
                 e.verification,
             ]
             tips = list(cells)
+            tips[0] = e.finished_at or e.created_at
             for name in METRIC_NAMES:
                 m = e.metrics.get(name)
                 cells.append(vocabulary.metric_value(name, m) if isinstance(m, dict) else "")
@@ -159,7 +180,25 @@ class PublishedView(QWidget):
                 if e.tampered:
                     item.setForeground(Qt.GlobalColor.darkRed)
                 self.table.setItem(r, c, item)
+        self._fit_document()
         self._enable()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        QTimer.singleShot(0, self._fit_document)  # once the table has its new size
+
+    def _fit_document(self) -> None:
+        """The document column takes the width the others leave, but never less than a
+        readable width (the table then scrolls sideways instead)."""
+        header = self.table.horizontalHeader()
+        others = sum(header.sectionSize(c) for c in range(len(COLUMNS)) if c != DOCUMENT)
+        free = self.table.viewport().width() - others
+        if free >= MIN_DOCUMENT_WIDTH:
+            header.setSectionResizeMode(DOCUMENT, QHeaderView.ResizeMode.Stretch)
+        else:
+            header.setSectionResizeMode(DOCUMENT, QHeaderView.ResizeMode.Interactive)
+            self.table.setColumnWidth(DOCUMENT, MIN_DOCUMENT_WIDTH)
+        self.table.resizeRowsToContents()
 
     def _enable(self) -> None:
         ok = self._selected() is not None
