@@ -149,6 +149,36 @@ def _attach(chart: QChart, axis_x: QCategoryAxis, axis_y: QValueAxis, legend: se
     chart.legend().setVisible(True)
 
 
+def combo_letter(k: int) -> str:
+    """``A``..``Z``, then ``AA``, ``AB``...: the short name of the k-th combination on the
+    charts' axis and legend (the full names are in ``combo_key``)."""
+    out = ""
+    k += 1
+    while k:
+        k, r = divmod(k - 1, 26)
+        out = chr(65 + r) + out
+    return out
+
+
+def combo_key(combos: list[dict[str, Any]]) -> str:
+    """The letters and the full names (plain text, for a label beside the charts)."""
+    return "   ".join(
+        f"{combo_letter(k)} = {c['model']} / {c['variant']}" for k, c in enumerate(combos)
+    )
+
+
+def _letter_legend(chart: QChart, combos: list[dict[str, Any]]) -> None:
+    """Legend entries read ``A: model / variant`` (the axis shows only the letter); a name
+    the legend must shorten is whole in its tooltip."""
+    letters = {_combo_name(c): combo_letter(k) for k, c in enumerate(combos)}
+    legend = chart.legend()
+    legend.setShowToolTips(True)
+    for marker in legend.markers():
+        letter = letters.get(marker.series().name())
+        if letter is not None:
+            marker.setLabel(f"{letter}: {marker.series().name()}")
+
+
 def _combo_name(c: dict[str, Any]) -> str:
     """The combination's name as Qt Charts shows it: its axis labels and legend read rich
     text, so a name from a suite file or results file is escaped (never markup)."""
@@ -219,10 +249,12 @@ def draw_spread(
             spread.append(k + 0.18, min(b["repeat_means"]) * scale)
             spread.append(k + 0.18, max(b["repeat_means"]) * scale)
             chart.addSeries(spread)
-        axis_x.append(name, float(k))
+        axis_x.append(combo_letter(k), float(k))  # a long name would be cut off here
     axis_x.setRange(-0.5, len(combos) - 0.5)
+    axis_x.setTitleText("combination (key above)")
     _y_range(axis_y, ratio, ys)
     _attach(chart, axis_x, axis_y, {_combo_name(c) for c in combos})
+    _letter_legend(chart, combos)
 
 
 def draw_trend(
@@ -272,6 +304,8 @@ def draw_trend(
         when = h["date"][:16].replace("T", " ") if h["date"] else "date not recorded"
         caption.append(f"#{x + 1} {when}, program {h['version']}, instructions {', '.join(hashes)}")
     axis_x.setRange(-0.5, max(0.5, len(history) - 0.5))
+    axis_x.setTitleText("suite run (see below)")
     _y_range(axis_y, ratio, ys)
     _attach(chart, axis_x, axis_y, {_combo_name(c) for c in combos})
+    _letter_legend(chart, combos)
     return "\n".join(caption[-6:])

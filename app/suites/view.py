@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.jobs import run_in_thread
-from app.suites.charts import ChartPanel, draw_spread, draw_trend
+from app.suites.charts import ChartPanel, combo_key, draw_spread, draw_trend
 
 
 def example_suite_path() -> Path:
@@ -149,7 +149,8 @@ class SuitesView(QWidget):
         for col in range(6):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        self.runs.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        # Cut at the end: the middle of "model no-tools" and "model tools" look the same.
+        self.runs.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.runs.setWordWrap(False)
         self.runs.setToolTip("Double-click a run to open its evidence bundle")
         self.runs.cellDoubleClicked.connect(self._open_run)
@@ -171,6 +172,8 @@ class SuitesView(QWidget):
         self.trend_chart = ChartPanel("Trend over suite runs (mean)")
         self.trend_caption = _plain(QLabel(), "")
         self.trend_caption.setWordWrap(True)
+        self.combo_key = _plain(QLabel(), "")  # the letters on the charts, in full
+        self.combo_key.setWordWrap(True)
         self.trend_chart.layout().insertWidget(1, self.trend_caption)
         for c in (self.spread_chart, self.trend_chart):
             c.message.connect(self.message)
@@ -216,6 +219,7 @@ class SuitesView(QWidget):
         mrow.addWidget(self.metric)
         mrow.addStretch(1)
         rl.addLayout(mrow)
+        rl.addWidget(self.combo_key)
         charts = QSplitter(Qt.Orientation.Horizontal)
         charts.addWidget(self.spread_chart)
         charts.addWidget(self.trend_chart)
@@ -379,7 +383,7 @@ class SuitesView(QWidget):
         for r, it in enumerate(self.items):
             for c, text in enumerate(run_cells(it)):
                 cell = QTableWidgetItem(text)
-                cell.setToolTip(it.reason or text)
+                cell.setToolTip(f"{text}\n{it.reason}" if it.reason else text)
                 if c == 0:
                     cell.setData(Qt.ItemDataRole.UserRole, it.bundle or "")
                 self.runs.setItem(r, c, cell)
@@ -429,7 +433,9 @@ class SuitesView(QWidget):
         combos = (self.report or {}).get("combinations") or []
         if not combos:
             self.trend_caption.setText("")
+            self.combo_key.setText("")
             return
+        self.combo_key.setText("Combinations: " + combo_key(combos))
         label, ratio = LABELS[metric], metric in RATIO
         draw_spread(self.spread_chart.chart, combos, self.items, metric, label, ratio)
         caption = draw_trend(self.trend_chart.chart, combos, self.history, metric, label, ratio)

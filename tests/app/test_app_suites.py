@@ -12,6 +12,9 @@ import pytest
 
 pytest.importorskip("PySide6.QtCharts")
 
+from PySide6.QtCharts import QCategoryAxis
+from PySide6.QtCore import Qt
+
 from engine.suite import load_suite
 from engine.suite_store import SuiteStore, read_results
 from tests.helpers.scripted_server import (
@@ -84,6 +87,14 @@ def test_report_table_and_charts_follow_the_engine_report(view, results, tmp_pat
     names = {s.name() for s in view.spread_chart.chart.series()}
     assert {"fixer / default", "claimer / default"} <= names
     runs = [s for s in view.spread_chart.chart.series() if s.name() == "fixer / default: runs"]
+    # a name never cut off on the axis: letters there, the full names in the key and legend
+    axis = next(a for a in view.spread_chart.chart.axes() if isinstance(a, QCategoryAxis))
+    assert axis.categoriesLabels() == ["A", "B"]
+    assert view.combo_key.text() == "Combinations: A = claimer / default   B = fixer / default"
+    markers = view.spread_chart.chart.legend().markers()
+    legend = {m.label() for m in markers if m.series().name().endswith("/ default")}
+    assert legend == {"A: claimer / default", "B: fixer / default"}
+    assert view.spread_chart.chart.legend().showToolTips()
     assert runs and runs[0].count() == 8
     view.metric.setCurrentIndex(view.metric.findData("claim_accuracy"))
     assert "claim accuracy" in view.spread_chart.chart.title()
@@ -166,8 +177,12 @@ def test_names_from_a_suite_never_render_as_markup_in_the_charts(view, results, 
     from PySide6.QtCharts import QCategoryAxis
 
     axis = next(a for a in view.spread_chart.chart.axes() if isinstance(a, QCategoryAxis))
-    labels = axis.categoriesLabels()
+    assert axis.categoriesLabels() == ["A"]  # letters on the axis; names in the key
+    markers = view.spread_chart.chart.legend().markers()
+    labels = [m.label() for m in markers if m.label().startswith("A: ")]
     assert labels and all("<h1" not in lab and "&lt;h1" in lab for lab in labels)
+    assert view.combo_key.textFormat() == Qt.TextFormat.PlainText
+    assert "A = <h1 style=color:red>X</h1>" in view.combo_key.text()
     names = [s.name() for s in view.spread_chart.chart.series()]
     assert all("<img" not in n for n in names)
     header = view.report_table.horizontalHeaderItem(1).text()  # a table item is plain text
