@@ -110,24 +110,7 @@ class MetricsPanel(QWidget):
         for c in range(len(sources)):
             self.table.setColumnWidth(c, 300 if c == 0 else 240)
         self._fit_rows()
-        state = present.STATUS_WORDS.get(status, f"Run status: {status}")
-        note = ""
-        if status != "completed":
-            note = (
-                " Metrics that could not be measured because of this say N/A with the "
-                "reason; none is shown as zero."
-            )
-        if scripted:
-            note += (
-                " <b>Scripted demonstration</b>: a script, not a model, made these "
-                "revisions; the metrics are the engine's own measurements of them."
-            )
-        self.intro.setText(
-            f"<b>{html.escape(state)}</b>"
-            + (": " + html.escape(reason) if reason else "")
-            + "."
-            + note
-        )
+        self.intro.setText(_intro(status, reason, scripted))
         self.help.setText(
             ""
             if rounds
@@ -161,3 +144,22 @@ class MetricsPanel(QWidget):
             scripted=data.scripted,
             coverage=cov.text() if cov is not None else "",
         )
+
+
+def _intro(status: str, reason: str, scripted: bool) -> str:
+    """The line above the table: how the run ended, and what that means for the figures."""
+    state = present.STATUS_WORDS.get(status, f"Run status: {status}")
+    note = ""
+    if status != "completed":
+        note = (
+            " Metrics that could not be measured because of this say N/A with the "
+            "reason; none is shown as zero."
+        )
+    if scripted:
+        note += (
+            " <b>Scripted demonstration</b>: a script, not a model, made these "
+            "revisions; the metrics are the engine's own measurements of them."
+        )
+    return (
+        f"<b>{html.escape(state)}</b>" + (": " + html.escape(reason) if reason else "") + "." + note
+    )

@@ -62,41 +62,64 @@ def legend_html(collateral_known: bool = True) -> str:
     return text
 
 
-def banner_for(data: BundleData) -> tuple[str, str]:
-    """(level, html) for the message above the documents; level: ok, warn, error."""
-    parts: list[str] = []
-    level = "ok"
+_RANK = {"ok": 0, "warn": 1, "error": 2}
+
+
+class _Banner:
+    """The banner being written: its level (only ever raised: ok < warn < error) and its
+    sentences, in order."""
+
+    def __init__(self) -> None:
+        self.level = "ok"
+        self.parts: list[str] = []
+
+    def raise_to(self, level: str) -> None:
+        if _RANK[level] > _RANK[self.level]:
+            self.level = level
+
+    def add(self, text: str, level: str = "ok", first: bool = False) -> None:
+        self.raise_to(level)
+        if first:
+            self.parts.insert(0, text)
+        else:
+            self.parts.append(text)
+
+
+def _reason(data: BundleData) -> str:
+    return ": " + html.escape(data.reason.rstrip(". ")) if data.reason else ""
+
+
+def _status_part(b: _Banner, data: BundleData) -> None:
+    """How the run ended, and that it was scripted."""
     status = data.status
     if status == "failed":
-        level = "error"
-        parts.append(
+        b.add(
             "<b>This run failed</b>: "
             + html.escape((data.reason or "no reason given").rstrip(". "))
             + ". The verdicts below cover only what happened before the failure; "
-            "metrics that could not be measured say N/A."
+            "metrics that could not be measured say N/A.",
+            "error",
         )
     elif status == "cancelled":
-        level = "warn"
-        parts.append(
+        b.add(
             "<b>This run was cancelled</b> before it finished"
-            + (": " + html.escape(data.reason.rstrip(". ")) if data.reason else "")
-            + ". The verdicts cover the versions pushed until then."
+            + _reason(data)
+            + ". The verdicts cover the versions pushed until then.",
+            "warn",
         )
     elif status == "completed":
-        parts.append(
-            f"<b>Run completed</b> with model <b>{html.escape(data.model)}</b>"
-            + (": " + html.escape(data.reason.rstrip(". ")) if data.reason else "")
-            + "."
-        )
+        b.add(f"<b>Run completed</b> with model <b>{html.escape(data.model)}</b>{_reason(data)}.")
     else:
-        level = "warn"
-        parts.append(f"Run status: {html.escape(status)}.")
+        b.add(f"Run status: {html.escape(status)}.", "warn")
     if data.scripted:
-        level = "warn" if level == "ok" else level
-        parts.append("<b>Scripted demonstration</b>: no real model wrote this revision.")
+        b.add("<b>Scripted demonstration</b>: no real model wrote this revision.", "warn")
+
+
+def _rederivation_part(b: _Banner, data: BundleData) -> None:
+    """What re-deriving every verdict from the bundle's own documents found (or that it
+    is still running, or could not run)."""
     rd = data.rederivation
     if rd is not None and rd.differences:
-        level = "error" if rd.forged else ("warn" if level == "ok" else level)
         lines = "".join(f"<li>{html.escape(d.line())}</li>" for d in rd.differences[:8])
         more = f"<li>and {len(rd.differences) - 8} more</li>" if len(rd.differences) > 8 else ""
         title = (
@@ -108,67 +131,91 @@ def banner_for(data: BundleData) -> tuple[str, str]:
             "not tampering, if the manifest's record of its engine is true (only a signature "
             "you trust vouches for that)."
         )
-        parts.insert(0, f"<b>{title}</b> Stored vs recomputed:<ul>{lines}{more}</ul>")
+        b.add(
+            f"<b>{title}</b> Stored vs recomputed:<ul>{lines}{more}</ul>",
+            "error" if rd.forged else "warn",
+            first=True,
+        )
     elif rd is None and not data.rederive_error:
-        parts.append("<i>Re-deriving every verdict from the documents…</i>")
+        b.add("<i>Re-deriving every verdict from the documents\u2026</i>")
     elif data.rederive_error:
-        level = "warn" if level == "ok" else level
-        parts.append(
-            "The verdicts could not be re-derived: " + html.escape(data.rederive_error) + "."
+        b.add(
+            "The verdicts could not be re-derived: " + html.escape(data.rederive_error) + ".",
+            "warn",
         )
-    if data.signature is not None:
-        sig = data.signature
-        mark = {"signed": "\u2714", "unsigned": "○", "bad": "⚠"}[sig.state]
-        if sig.bad:
-            level = "error"
-        parts.insert(
-            0,
-            f"<b>{html.escape(data.path.name)}</b> — {mark} "
-            + (f"<b>{html.escape(sig.line())}</b>" if sig.bad else html.escape(sig.line()))
-            + ".",
-        )
+
+
+def _signature_part(b: _Banner, data: BundleData) -> None:
+    """The bundle's name and signature, first of all."""
+    sig = data.signature
+    if sig is None:
+        return
+    mark = {"signed": "\u2714", "unsigned": "\u25cb", "bad": "\u26a0"}[sig.state]
+    line = f"<b>{html.escape(sig.line())}</b>" if sig.bad else html.escape(sig.line())
+    b.add(
+        f"<b>{html.escape(data.path.name)}</b> \u2014 {mark} {line}.",
+        "error" if sig.bad else "ok",
+        first=True,
+    )
+
+
+def _file_parts(b: _Banner, data: BundleData) -> None:
+    """An older format, files that fail the integrity check."""
     if data.old_format:
-        level = "warn" if level == "ok" else level
-        parts.append(
+        b.add(
             f"<b>Older bundle format</b> ({html.escape(data.format)}): its verdicts carry no "
-            "evidence; confidence and notes shown here are re-derived by this program."
+            "evidence; confidence and notes shown here are re-derived by this program.",
+            "warn",
         )
     if data.tampered:
-        level = "error"
         names = ", ".join(html.escape(n) for n in data.tampered[:12])
         more = f" and {len(data.tampered) - 12} more" if len(data.tampered) > 12 else ""
-        parts.append(
+        b.add(
             f"<b>Warning: this bundle fails its integrity check.</b> These files do "
-            f"not match the manifest: {names}{more}. Do not trust what it shows."
+            f"not match the manifest: {names}{more}. Do not trust what it shows.",
+            "error",
         )
+
+
+def _work_parts(b: _Banner, data: BundleData) -> None:
+    """What the agent did and said: no revision, an unusable or missing report, stale
+    anchors, no verdicts, the bundle's own problems."""
+    status = data.status
     if status in ("completed", "cancelled") and not data.rounds:
-        level = "warn" if level == "ok" else level
-        parts.append("<b>The agent pushed no revision</b>: v2 is the same as v1.")
+        b.add("<b>The agent pushed no revision</b>: v2 is the same as v1.", "warn")
     final_claims = data.claims.get("final") if isinstance(data.claims, dict) else None
     if isinstance(final_claims, dict) and final_claims.get("usable") is False:
-        level = "warn" if level == "ok" else level
         problem = str(final_claims.get("problem") or "no reason given")
         # The plain first clause for people; the parser's detail stays in claims.json.
-        plain = vocab.plain_reason(problem)
-        parts.append(
+        b.add(
             "The agent's report could not be used ("
-            + html.escape(plain)
-            + "), so no claim is compared with the text."
+            + html.escape(vocab.plain_reason(problem))
+            + "), so no claim is compared with the text.",
+            "warn",
         )
     elif final_claims is None and data.verdicts and status != "failed":
-        parts.append("The agent made no report, so no claim is compared with the text.")
+        b.add("The agent made no report, so no claim is compared with the text.")
     stale = [v for v in data.verdicts if v.get("verdict") == "stale_anchor"]
     if stale:
-        parts.append(
+        b.add(
             f"{len(stale)} comment(s) have a <b>stale anchor</b> (made on another "
             "version, quote not found): left unresolved and not counted in any metric."
         )
     if not data.verdicts:
-        level = "warn" if level == "ok" else level
-        parts.append("This bundle has no verdicts: nothing was scored.")
+        b.add("This bundle has no verdicts: nothing was scored.", "warn")
     for p in data.problems[:5]:
-        parts.append(html.escape(p) + ".")
-    return level, " ".join(parts)
+        b.add(html.escape(p) + ".")
+
+
+def banner_for(data: BundleData) -> tuple[str, str]:
+    """(level, html) for the message above the documents; level: ok, warn, error."""
+    b = _Banner()
+    _status_part(b, data)
+    _rederivation_part(b, data)
+    _signature_part(b, data)
+    _file_parts(b, data)
+    _work_parts(b, data)
+    return b.level, " ".join(b.parts)
 
 
 BANNER_STYLE = {

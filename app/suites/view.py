@@ -460,10 +460,43 @@ class SuitesView(QWidget):
             self.message.emit("Cancelling the suite: runs in flight stop and keep their bundles.")
 
     async def _run_suite(self) -> None:
+        from engine.suite_runner import SuiteLimits, execute_suite
+
+        suite = self.suite
+        store, sid, items, limit = self._begin_suite_run()
+
+        def on_event(ev: Any) -> None:
+            self.items = store.items(sid)
+            self._fill_runs()
+            if ev.status == "suite":
+                self.message.emit(ev.text)
+
+        try:
+            status = await execute_suite(
+                store,
+                suite,
+                sid,
+                items,
+                SuiteLimits(max_total_tokens=limit, concurrency=self.concurrency.value()),
+                key_for=_key_for,
+                on_event=on_event,
+            )
+            self.heading.setText(f"Suite: {suite.name} \u2014 {status} ({sid})")
+        except asyncio.CancelledError:
+            self.heading.setText(
+                f"Suite: {suite.name} \u2014 cancelled ({sid}); resume with arl suite resume {sid}"
+            )
+        except Exception as exc:  # shown, not swallowed: the suite run stays resumable
+            self._error("The suite stopped", f"{type(exc).__name__}: {exc}")
+        finally:
+            self._end_suite_run(store, sid)
+
+    def _begin_suite_run(self) -> tuple[Any, str, list[Any], int | None]:
+        """Record a new suite run of the open suite file: ``(store, suite id, items, token
+        limit or None)``; the runs table and buttons show it."""
         from engine.suite import expand_items
-        from engine.suite_report import build_report
-        from engine.suite_runner import SuiteLimits, execute_suite, new_suite_run
-        from engine.suite_store import SuiteStore, write_results
+        from engine.suite_runner import new_suite_run
+        from engine.suite_store import SuiteStore
         from engine.workspace import default_home
 
         suite = self.suite
@@ -482,61 +515,46 @@ class SuitesView(QWidget):
         self._fill_runs()
         self.start_btn.setEnabled(False)
         self.cancel_btn.setEnabled(True)
-        self.heading.setText(f"Suite: {suite.name} — running ({sid})")
+        self.heading.setText(f"Suite: {suite.name} \u2014 running ({sid})")
+        return store, sid, items, limit
 
-        def on_event(ev: Any) -> None:
-            self.items = store.items(sid)
-            self._fill_runs()
-            if ev.status == "suite":
-                self.message.emit(ev.text)
+    def _end_suite_run(self, store: Any, sid: str) -> None:
+        """However the suite run ended: write its results, show the report and charts."""
+        from engine.suite_report import build_report
+        from engine.suite_store import write_results
 
-        def key_for(spec: Any) -> str | None:
-            if spec.api_key_env:
-                return os.environ.get(spec.api_key_env) or None
-            try:
-                from app.secrets import get_key
-
-                return get_key()[0]
-            except Exception:
-                return None
-
+        self.items = store.items(sid)
+        row = store.run_row(sid)
         try:
-            status = await execute_suite(
-                store,
-                suite,
-                sid,
-                items,
-                SuiteLimits(max_total_tokens=limit, concurrency=self.concurrency.value()),
-                key_for=key_for,
-                on_event=on_event,
-            )
-            self.heading.setText(f"Suite: {suite.name} — {status} ({sid})")
-        except asyncio.CancelledError:
-            self.heading.setText(
-                f"Suite: {suite.name} — cancelled ({sid}); resume with arl suite resume {sid}"
-            )
-        except Exception as exc:  # shown, not swallowed: the suite run stays resumable
-            self._error("The suite stopped", f"{type(exc).__name__}: {exc}")
-        finally:
-            self.items = store.items(sid)
-            row = store.run_row(sid)
-            try:
-                write_results(store, sid)
-            except OSError:
-                pass
-            self.report = build_report(self.items, name=row.name, fingerprint=row.fingerprint)
-            self.history = self._history_for(
-                {
-                    "suite": row.name,
-                    "suite_id": sid,
-                    "started_at": row.started_at,
-                    "app_version": row.app_version,
-                },
-                self.report,
-            )
-            self._fill_runs()
-            self._fill_report()
-            self._draw_charts()
-            self.cancel_btn.setEnabled(False)
-            self.start_btn.setEnabled(True)
-            store.close()
+            write_results(store, sid)
+        except OSError:
+            pass
+        self.report = build_report(self.items, name=row.name, fingerprint=row.fingerprint)
+        self.history = self._history_for(
+            {
+                "suite": row.name,
+                "suite_id": sid,
+                "started_at": row.started_at,
+                "app_version": row.app_version,
+            },
+            self.report,
+        )
+        self._fill_runs()
+        self._fill_report()
+        self._draw_charts()
+        self.cancel_btn.setEnabled(False)
+        self.start_btn.setEnabled(True)
+        store.close()
+
+
+def _key_for(spec: Any) -> str | None:
+    """The API key for one model of a suite: its ``api_key_env`` variable, else the one
+    key rule of ``app.secrets`` (None when there is none)."""
+    if spec.api_key_env:
+        return os.environ.get(spec.api_key_env) or None
+    try:
+        from app.secrets import get_key
+
+        return get_key()[0]
+    except Exception:
+        return None

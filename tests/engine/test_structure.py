@@ -28,8 +28,6 @@ LONG_MODULES_TODO = {
 }
 
 LONG_FUNCTIONS_TODO = {
-    "app/suites/view.py:_run_suite",  # moved from app/suites_view.py
-    "app/verdicts.py:banner_for",
     "engine/anchoring.py:_in_place",
     "engine/anchoring.py:_moved_copy",
     "engine/cli_loop.py:register",
