@@ -160,6 +160,7 @@ class RunView(QWidget):
         self.outcome = None
         self.bundle_path = ""
         self.log.clear()
+        self._doc_title = req.title
         self.title.setText(f"<h2>Running: {html.escape(req.title)}</h2>")
         self.hint.setText(
             f"Model <b>{html.escape(req.config.model)}</b> at "
@@ -211,7 +212,9 @@ class RunView(QWidget):
             "cancelled": "Run cancelled",
             "failed": "Run failed",
         }.get(status, f"Run {status}")
-        self.title.setText(f"<h2>{words}</h2>")
+        # The document stays named once the run has ended.
+        doc = getattr(self, "_doc_title", "")
+        self.title.setText(f"<h2>{words}: {html.escape(doc)}</h2>" if doc else f"<h2>{words}</h2>")
         reason = (reason or "").rstrip(". ")
         text = f"{words}: {reason}." if reason else words + "."
         if status == "failed":

@@ -363,6 +363,7 @@ def test_cancel_during_a_run_leaves_a_cancelled_bundle(qtbot, qloop, tmp_path):
     assert bundle
     assert open_bundle(bundle).status == "cancelled"
     assert "Run cancelled" in view.title.text()
+    assert "Memo" in view.title.text()  # the document is still named once the run ended
     assert not view.cancel_btn.isEnabled() and view.new_btn.isEnabled()
     # What was true while running is no longer said.
     assert "Cancel stops" not in view.hint.text() and "Verdicts tab" in view.hint.text()
