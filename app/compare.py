@@ -70,7 +70,7 @@ class CompareView(QWidget):
             col.addWidget(btn, 0, Qt.AlignmentFlag.AlignLeft)
             col.addWidget(lab)
             top.addLayout(col, 1)
-        split = QSplitter(Qt.Orientation.Vertical)
+        self.split = split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.metrics)
         split.addWidget(self.verdicts)
         lay = QVBoxLayout(self)
@@ -127,6 +127,17 @@ class CompareView(QWidget):
             f"</small>"
         )
 
+    def _fit_metrics(self) -> None:
+        """Every run and metric row in view without scrolling, when the window allows: the
+        comment table below takes the rest."""
+        t = self.metrics
+        want = t.horizontalHeader().height() + 2 * t.frameWidth() + 2
+        want += sum(t.rowHeight(r) for r in range(t.rowCount()))
+        total = sum(self.split.sizes())
+        if total > 0:
+            top = min(want, int(total * 0.6))
+            self.split.setSizes([top, total - top])
+
     def refresh(self) -> None:
         from engine.compare import compare_bundles
 
@@ -145,6 +156,15 @@ class CompareView(QWidget):
             )
             for name, x, y in cmp.metric_rows
         ]
+        side_a, side_b = _side_texts(cmp, a, b)
+        self.metrics.setHorizontalHeaderLabels(["Run and metrics", f"A: {side_a}", f"B: {side_b}"])
+        for col, text in ((1, side_a), (2, side_b)):
+            self.metrics.horizontalHeaderItem(col).setToolTip(text)
+        self.verdicts.setHorizontalHeaderLabels(
+            ["Comment", "Quote", "Verdict in A", "Verdict in B", "Same?", "Claims (A / B)"]
+        )
+        self.verdicts.horizontalHeaderItem(2).setToolTip(f"A: {side_a}")
+        self.verdicts.horizontalHeaderItem(3).setToolTip(f"B: {side_b}")
         self.metrics.setRowCount(len(rows))
         for r, cells in enumerate(rows):
             for c, text in enumerate(cells):
@@ -159,6 +179,7 @@ class CompareView(QWidget):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.metrics.resizeRowsToContents()
+        self._fit_metrics()
 
         self.verdicts.setRowCount(len(cmp.pairs))
         for r, pair in enumerate(cmp.pairs):
@@ -203,3 +224,18 @@ class CompareView(QWidget):
         vh.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)  # the quote takes the width
         self.verdicts.resizeRowsToContents()
         self.compared.emit()
+
+
+def _side_texts(cmp, a: BundleData, b: BundleData) -> tuple[str, str]:
+    """What tells the two sides apart (``engine.compare``'s side labels: model, start time,
+    bundle name), so two runs of one model do not read the same."""
+    labels = getattr(cmp, "labels", None)
+    if labels:
+        return labels[0].text(), labels[1].text()
+    # An engine without side labels: the manifest's model, start time and the bundle's name.
+    out = []
+    for d in (a, b):
+        when = str(d.manifest.get("created_at") or "")[:16].replace("T", " ")
+        parts = [d.model, (when + " UTC") if when else "", d.path.name]
+        out.append(" \u00b7 ".join(p for p in parts if p))
+    return out[0], out[1]

@@ -85,3 +85,26 @@ def test_different_comments_are_not_paired_by_id_alone(qtbot, tmp_path):
     ]
     assert rows.count(("c1", "\u2014 not in both")) == 2
     assert ("c2", "\u2713 same") in rows
+
+
+def test_two_runs_of_one_model_are_told_apart(qtbot, tmp_path):
+    import shutil
+
+    other = tmp_path / "second-run"
+    shutil.copytree(DATA / "bundle-min", other)
+    view = CompareView()
+    qtbot.addWidget(view)
+    view.resize(1366, 700)
+    view.show()
+    view.set_bundle("a", DATA / "bundle-min")
+    view.set_bundle("b", other)
+    head_a = view.metrics.horizontalHeaderItem(1).text()
+    head_b = view.metrics.horizontalHeaderItem(2).text()
+    model = view.a.model
+    assert head_a.startswith("A: ") and head_b.startswith("B: ")
+    assert model in head_a and model in head_b
+    assert head_a[3:] != head_b[3:]  # same model: something else tells them apart
+    assert "second-run" in head_b
+    assert view.verdicts.horizontalHeaderItem(3).toolTip() == head_b
+    # every run and metric row is in view, without scrolling
+    qtbot.waitUntil(lambda: view.metrics.verticalScrollBar().maximum() == 0, timeout=3000)
