@@ -148,6 +148,12 @@ class CompareView(QWidget):
         self.note.setText(
             html.escape(" ".join(cmp.notes)) or "Same document and comments in both bundles."
         )
+        self._fill_metrics(cmp, *_side_texts(cmp, a, b))
+        self._fill_verdicts(cmp)
+        self.compared.emit()
+
+    def _fill_metrics(self, cmp, side_a: str, side_b: str) -> None:
+        """The run rows and the five metrics, A beside B, under headers naming each side."""
         rows = [(label, x, y) for label, x, y in cmp.run_rows] + [
             (
                 present.METRIC_TITLES[name],
@@ -156,7 +162,6 @@ class CompareView(QWidget):
             )
             for name, x, y in cmp.metric_rows
         ]
-        side_a, side_b = _side_texts(cmp, a, b)
         self.metrics.setHorizontalHeaderLabels(["Run and metrics", f"A: {side_a}", f"B: {side_b}"])
         for col, text in ((1, side_a), (2, side_b)):
             self.metrics.horizontalHeaderItem(col).setToolTip(text)
@@ -181,6 +186,8 @@ class CompareView(QWidget):
         self.metrics.resizeRowsToContents()
         self._fit_metrics()
 
+    def _fill_verdicts(self, cmp) -> None:
+        """One row per comment: its verdict in A and in B, whether they agree, the claims."""
         self.verdicts.setRowCount(len(cmp.pairs))
         for r, pair in enumerate(cmp.pairs):
             x, y = pair.a, pair.b
@@ -223,7 +230,6 @@ class CompareView(QWidget):
             vh.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         vh.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)  # the quote takes the width
         self.verdicts.resizeRowsToContents()
-        self.compared.emit()
 
 
 def _side_texts(cmp, a: BundleData, b: BundleData) -> tuple[str, str]:
