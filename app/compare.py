@@ -148,7 +148,8 @@ class CompareView(QWidget):
         self.note.setText(
             html.escape(" ".join(cmp.notes)) or "Same document and comments in both bundles."
         )
-        self._fill_metrics(cmp, *_side_texts(cmp, a, b))
+        # What tells the sides apart (model, start time, bundle name), not the model alone.
+        self._fill_metrics(cmp, cmp.labels[0].text(), cmp.labels[1].text())
         self._fill_verdicts(cmp)
         self.compared.emit()
 
@@ -230,18 +231,3 @@ class CompareView(QWidget):
             vh.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         vh.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)  # the quote takes the width
         self.verdicts.resizeRowsToContents()
-
-
-def _side_texts(cmp, a: BundleData, b: BundleData) -> tuple[str, str]:
-    """What tells the two sides apart (``engine.compare``'s side labels: model, start time,
-    bundle name), so two runs of one model do not read the same."""
-    labels = getattr(cmp, "labels", None)
-    if labels:
-        return labels[0].text(), labels[1].text()
-    # An engine without side labels: the manifest's model, start time and the bundle's name.
-    out = []
-    for d in (a, b):
-        when = str(d.manifest.get("created_at") or "")[:16].replace("T", " ")
-        parts = [d.model, (when + " UTC") if when else "", d.path.name]
-        out.append(" \u00b7 ".join(p for p in parts if p))
-    return out[0], out[1]
