@@ -424,6 +424,20 @@ class Quirks:
       without tool support (400 "... does not support tools").
     - ``drip_seconds``: the answer body written one byte per this many seconds.
     - ``huge_in_args``: the first tool call's arguments carry a 5,000-digit integer.
+    - ``cut``: which calls the server breaks off (``report``: every report call;
+      ``after_push``: every work call after the conversation holds a push; ``all``), in
+      the way ``cut_style`` says: ``body`` (the headers and half the body, then the
+      connection closes) or ``early`` (the connection closes before any answer).
+    - ``html_200``: which calls (as for ``cut``) are answered with HTTP 200 and an HTML
+      page (a proxy's or captive portal's error page), ``Content-Type: text/html``.
+    - ``rate_limited`` / ``retry_after``: the first ``rate_limited`` chat requests are
+      answered 429 with ``Retry-After: <retry_after>`` (seconds, or an HTTP-date).
+    - ``args_double_encoded``: tool-call ``arguments`` encoded twice (a JSON string
+      whose text is the JSON object).
+    - ``reasoning_only``: the whole answer in ``reasoning_content``, ``content`` null (a
+      reasoning parser that never saw the end of the reasoning).
+    - ``sse``: every answer sent as a server-sent-events stream (``text/event-stream``,
+      ``data: {chunk}`` lines, ``data: [DONE]``) although no stream was asked for.
     """
 
     args_as_object: bool = False
@@ -441,6 +455,72 @@ class Quirks:
     refuse_tools: bool = False
     drip_seconds: float | None = None
     huge_in_args: bool = False
+    cut: str | None = None
+    cut_style: str = "body"
+    html_200: str | None = None
+    rate_limited: int = 0
+    retry_after: str = "1"
+    args_double_encoded: bool = False
+    reasoning_only: bool = False
+    sse: bool = False
+
+
+PROXY_PAGE = (
+    "<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>"
+    "<h1>Bad Gateway</h1><p>The upstream server did not answer. nginx</p></body></html>"
+)
+
+
+def call_kind(body: dict[str, Any]) -> str:
+    """``report`` (a report call), ``after_push`` (a work call after a push) or ``work``."""
+    system = next(
+        (m.get("content") or "" for m in body["messages"] if m.get("role") == "system"), ""
+    )
+    if body.get("response_format") or system.startswith("You report on a revision"):
+        return "report"
+    if any(name == "push_version" for name, _, _ in _tool_results(body["messages"])):
+        return "after_push"
+    return "work"
+
+
+def _targeted(which: str | None, body: dict[str, Any]) -> bool:
+    return which is not None and which in ("all", call_kind(body))
+
+
+def as_sse(answer: dict[str, Any]) -> bytes:
+    """``answer`` (a chat completion) as the chunks of a stream: the role, the content in
+    two pieces, each tool call, the finish reason, the usage, then ``[DONE]``."""
+    choice = answer["choices"][0]
+    msg = choice["message"]
+    base = {k: answer[k] for k in ("id", "created", "model")} | {"object": "chat.completion.chunk"}
+
+    def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> str:
+        c = base | {"choices": [{"index": 0, "delta": delta, "finish_reason": finish}]} | extra
+        return "data: " + json.dumps(c) + "\n\n"
+
+    out = [chunk({"role": "assistant", "content": ""})]
+    text = msg.get("content") or ""
+    if text:
+        half = len(text) // 2
+        out += [chunk({"content": text[:half]}), chunk({"content": text[half:]})]
+    for i, tc in enumerate(msg.get("tool_calls") or []):
+        args = tc["function"]["arguments"]
+        head = {"index": i, "id": tc.get("id"), "type": "function"}
+        out.append(
+            chunk(
+                {
+                    "tool_calls": [
+                        head | {"function": {"name": tc["function"]["name"], "arguments": ""}}
+                    ]
+                }
+            )
+        )
+        out.append(chunk({"tool_calls": [{"index": i, "function": {"arguments": args}}]}))
+    out.append(chunk({}, choice.get("finish_reason") or "stop"))
+    if answer.get("usage"):
+        out.append("data: " + json.dumps(base | {"choices": [], "usage": answer["usage"]}) + "\n\n")
+    out.append("data: [DONE]\n\n")
+    return "".join(out).encode()
 
 
 REQUIRED_500 = {
@@ -514,6 +594,9 @@ def _apply_quirks(q: Quirks, answer: dict[str, Any], state: dict[str, Any]) -> d
     if calls and q.args_as_object:
         for c in calls:
             c["function"]["arguments"] = json.loads(c["function"]["arguments"])
+    if calls and q.args_double_encoded:
+        for c in calls:
+            c["function"]["arguments"] = json.dumps(c["function"]["arguments"])
     if calls and q.tool_call_ids:
         for c in calls:
             if q.tool_call_ids == "missing":
@@ -566,6 +649,9 @@ def _apply_quirks(q: Quirks, answer: dict[str, Any], state: dict[str, Any]) -> d
         )
     elif q.reasoning in ("reasoning_content", "reasoning"):
         msg[q.reasoning] = "First the comments, then the edit."
+    if q.reasoning_only and msg.get("content"):
+        msg["reasoning_content"] = msg["content"]
+        msg["content"] = None
     if q.usage == "null":
         answer["usage"] = None
     elif q.usage == "absent":
@@ -662,6 +748,29 @@ class ScriptedServer:
                 except OSError:  # the client gave up: that is the point
                     pass
 
+            def _send_raw(self, status: int, data: bytes, content_type: str) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", content_type)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                server.statuses.append(status)
+                self.wfile.write(data)
+
+            def _cut(self, answer: Any) -> None:
+                """Break the answer off as ``cut_style`` says, then close the connection."""
+                self.close_connection = True
+                if server.quirks.cut_style == "early":
+                    server.statuses.append(0)
+                    return
+                data = json.dumps(answer).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                server.statuses.append(200)
+                self.wfile.write(data[: len(data) // 2])
+                self.wfile.flush()
+
             def _auth_ok(self) -> bool:
                 auth = self.headers.get("Authorization", "")
                 server.auth_headers.append(auth)
@@ -708,6 +817,18 @@ class ScriptedServer:
                     self._send(400, {"error": {"message": "bad json"}})
                     return
                 server.requests.append(body)
+                q = server.quirks
+                if q.rate_limited > 0:
+                    q.rate_limited -= 1
+                    self._send(
+                        429,
+                        {"error": {"message": "Rate limit reached", "type": "rate_limit"}},
+                        {"Retry-After": q.retry_after},
+                    )
+                    return
+                if _targeted(q.html_200, body):
+                    self._send_raw(200, PROXY_PAGE.encode(), "text/html")
+                    return
                 if server.fail_first:
                     status = server.fail_first.pop(0)
                     self._send(
@@ -736,6 +857,12 @@ class ScriptedServer:
                     answer = _apply_quirks(server.quirks, answer, server._quirk_state)
                 except Exception as exc:  # a bug in a script: make it visible
                     self._send(500, {"error": {"message": f"script error: {exc!r}"}})
+                    return
+                if _targeted(server.quirks.cut, body):
+                    self._cut(answer)
+                    return
+                if server.quirks.sse:
+                    self._send_raw(200, as_sse(answer), "text/event-stream")
                     return
                 self._send(200, answer, drip=server.quirks.drip_seconds)
 
