@@ -3,7 +3,10 @@
 - ``ModelClient``: ``openai.AsyncOpenAI`` created inside the running loop (``async with``)
   and closed at the end; retries 429, 5xx, timeouts and connection errors with short
   exponential backoff (``backoff_initial`` doubling up to ``backoff_max`` seconds, at most
-  ``max_retries`` retries; a ``Retry-After`` header is honoured up to ``backoff_max``);
+  ``max_retries`` retries; a ``Retry-After`` header, seconds or HTTP-date, is honoured as
+  said up to ``bodies.RETRY_AFTER_LIMIT`` seconds, and a longer one fails the call at
+  once); an HTML page in a 200 answer is retried like a gateway error; an event stream
+  sent unasked is assembled (``bodies.py``);
   raises ``AgentError`` quoting the server (bad key, unknown model, refusal, context,
   retries spent). Sums usage; records every call in a ``Trace`` (both in ``config.py``).
 """
@@ -17,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.agent.bodies import html_title, is_event_stream, read_event_stream
 from engine.agent.config import (  # noqa: F401  (re-exported: the client's public names)
     AgentConfig,
     AgentError,
@@ -26,18 +30,16 @@ from engine.agent.config import (  # noqa: F401  (re-exported: the client's publ
     Usage,
     safe_url,
 )
+from engine.agent.failures import CallFailures, NotAnAnswer, _short
 from engine.agent.wire import (
     Answer,
     JSONProblem,
-    context_error_text,
-    context_limit,
     is_context_error,
     load_json,
     plain,
     read_answer,
     server_message,
 )
-from engine.redact import redact
 
 
 @dataclass
@@ -57,7 +59,7 @@ class CallResult:
     quirks: list[str] = field(default_factory=list)
 
 
-class ModelClient:
+class ModelClient(CallFailures):
     """``openai.AsyncOpenAI`` with retries, budget, usage and trace. Use ``async with``.
 
     ``on_call(purpose, CallResult)`` is called after each successful call (the run turns it
@@ -116,113 +118,6 @@ class ModelClient:
                 await client.close()
             except Exception:  # closing a broken connection must not mask the real error
                 pass
-
-    def _redact(self, text: str) -> str:
-        """``text`` without the API key or anything shaped like one (``engine.redact``)."""
-        return redact(text, [self.config.api_key] if self.config.api_key else [])
-
-    def _server_says(self, exc: Any) -> str:
-        """The server's own message for an HTTP error (``error.message`` of the body, else
-        the body's text), redacted and shortened; "" when there is none."""
-        msg = server_message(getattr(exc, "body", None))
-        if not msg:
-            resp = getattr(exc, "response", None)
-            try:
-                text = resp.text if resp is not None else ""
-            except Exception:
-                text = ""
-            try:
-                msg = server_message(load_json(text)) if text.strip() else ""
-            except JSONProblem:
-                msg = server_message(text)
-        return self._redact(msg)
-
-    def _context_error(
-        self, said: str, body: Any, status: int | None, request_chars: int
-    ) -> AgentError:
-        """The AgentError for a request that did not fit the model's context."""
-        limit = context_limit(said, body)
-        self.context_limit = limit or self.context_limit
-        text = context_error_text(said, limit, self.document_chars, request_chars)
-        return AgentError("context", text, status)
-
-    def _classify(
-        self, exc: BaseException, *, retry_server_errors: bool = True, request_chars: int = 0
-    ) -> tuple[bool, AgentError | None, float | None]:
-        """(retryable, fatal error or None, retry-after seconds or None)."""
-        import openai
-
-        url = safe_url(self.config.base_url)
-        if isinstance(exc, TimeoutError):
-            return True, None, None
-        if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
-            said = self._server_says(exc)
-            return (
-                False,
-                AgentError(
-                    "auth",
-                    f"the endpoint {url} refused the API key "
-                    f"({getattr(exc, 'status_code', 401)}"
-                    + (f': "{said}"' if said else "")
-                    + "); set the right key in the keyring or OPENAI_API_KEY",
-                    getattr(exc, "status_code", 401),
-                ),
-                None,
-            )
-        if isinstance(exc, openai.NotFoundError):
-            said = self._server_says(exc)
-            return (
-                False,
-                AgentError(
-                    "model",
-                    f"the endpoint {url} does not know the model '{self.config.model}' "
-                    "(404" + (f': "{said}"' if said else "") + "); check the model name "
-                    "(arl doctor lists the models it serves) and the base URL",
-                    404,
-                ),
-                None,
-            )
-        if isinstance(exc, openai.APIStatusError):
-            status = exc.status_code
-            said = self._server_says(exc)
-            if is_context_error(said):
-                body = getattr(exc, "body", None)
-                return False, self._context_error(said, body, status, request_chars), None
-            if isinstance(exc, openai.RateLimitError) or (status >= 500 and retry_server_errors):
-                after = None
-                resp = getattr(exc, "response", None)
-                if resp is not None:
-                    try:
-                        after = float(resp.headers.get("retry-after", ""))
-                    except (TypeError, ValueError):
-                        after = None
-                    if after is not None and not (after >= 0):  # NaN, negative
-                        after = None
-                return True, None, after
-            return (
-                False,
-                AgentError(
-                    "protocol",
-                    f"the endpoint {url} refused the request (HTTP {status}): "
-                    + (f'"{said}"' if said else "no explanation in the answer"),
-                    status,
-                ),
-                None,
-            )
-        if isinstance(exc, openai.APITimeoutError | openai.APIConnectionError):
-            return True, None, None
-        return False, None, None
-
-    def _describe_failure(self, exc: BaseException) -> str:
-        if isinstance(exc, TimeoutError):
-            return (
-                f"no complete answer within {self.config.request_timeout:g} s "
-                "(the time limit of a whole call)"
-            )
-        said = self._server_says(exc) if hasattr(exc, "status_code") else ""
-        if said:
-            return f'HTTP {getattr(exc, "status_code", "?")}: "{said}"'
-        return f"{type(exc).__name__}: {_short(self._redact(str(exc)))}"
 
     async def chat(
         self,
@@ -322,8 +217,17 @@ class ModelClient:
                     self._client.chat.completions.with_raw_response.create(**kwargs),
                     timeout=cfg.request_timeout,
                 )
+                body = raw.http_response.content
+                title = html_title(body)
+                if title is not None:
+                    raise NotAnAnswer(
+                        f"HTTP {raw.http_response.status_code} with an HTML page"
+                        + (f' ("{_short(self._redact(title), 120)}")' if title else "")
+                        + " instead of a chat completion: a proxy, gateway or login page "
+                        "may be in between; check the base URL"
+                    )
                 self.model_seconds += time.monotonic() - t0
-                return raw.http_response.content, retries
+                return body, retries
             except asyncio.CancelledError:
                 self.model_seconds += time.monotonic() - t0
                 entry["attempts"].append(
@@ -358,11 +262,24 @@ class ModelClient:
                         f"after {retries + 1} attempt(s): {self._describe_failure(exc)}",
                         getattr(exc, "status_code", None),
                     ) from None
-                wait = min(after if after is not None else delay, cfg.backoff_max)
+                # A server's Retry-After is honoured as said (up to RETRY_AFTER_LIMIT);
+                # otherwise the exponential backoff, capped at backoff_max.
+                wait = after if after is not None else min(delay, cfg.backoff_max)
                 retries += 1
                 delay = min(delay * 2, cfg.backoff_max)
                 entry["attempts"][-1]["retry_after_s"] = wait
-                await asyncio.sleep(wait)
+                await self._wait(wait)
+
+    async def _wait(self, seconds: float) -> None:
+        """Sleep ``seconds`` in slices of at most one second, checking for cancellation
+        between them (a long Retry-After does not delay the user's stop)."""
+        end = time.monotonic() + seconds
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            await asyncio.sleep(min(left, 1.0))
+            self.check_cancel()
 
     def _record(
         self, answer: Answer, entry: dict[str, Any], started: float, retries: int
@@ -419,12 +336,21 @@ class ModelClient:
     ) -> Answer:
         """The answer in a 200 response body, or AgentError (``protocol``/``context``)."""
         url = safe_url(self.config.base_url)
+        streamed = False
         try:
             body = load_json(body_bytes)
         except JSONProblem as exc:
-            raise AgentError(
-                "protocol", f"the endpoint {url} answered with something unreadable: {exc}"
-            ) from None
+            if not is_event_stream(body_bytes):
+                raise AgentError(
+                    "protocol", f"the endpoint {url} answered with something unreadable: {exc}"
+                ) from None
+            try:
+                body = read_event_stream(body_bytes.decode("utf-8", "replace"))
+            except ValueError as why:
+                raise AgentError(
+                    "protocol", f"the endpoint {url} answered with an unreadable stream: {why}"
+                ) from None
+            streamed = True
         if isinstance(body, dict) and "error" in body and not body.get("choices"):
             said = self._redact(server_message(body))
             if is_context_error(said):
@@ -436,9 +362,12 @@ class ModelClient:
             )
         names = {t["function"]["name"] for t in tools} if tools else None
         try:
-            return read_answer(body, names, self._ids.setdefault(conversation, set()))
+            answer = read_answer(body, names, self._ids.setdefault(conversation, set()))
         except ValueError as exc:
             raise AgentError("protocol", f"the endpoint {url} answered badly: {exc}") from None
+        if streamed:
+            answer.quirks.insert(0, "answer sent as an event stream (not asked for)")
+        return answer
 
     def unsent(self, conversation: str, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Messages of ``conversation`` appended after its last call (never sent)."""
@@ -492,8 +421,3 @@ class ModelClient:
             if isinstance(mid, str):
                 out.append(plain(m) | {"id": mid})
         return out
-
-
-def _short(text: str, n: int = 300) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= n else text[: n - 1] + "…"

@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from engine.agent.client import _short
+from engine.agent.failures import _short
 from engine.agent.wire import JSONProblem, dumps, find_huge, load_json, plain
 from engine.models import Reply
 from engine.workspace import ConflictError, Workspace, WorkspaceError, WorkspaceFull, now_iso

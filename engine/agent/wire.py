@@ -10,9 +10,13 @@ into the plain assistant message the agent works with, and says which quirks it 
   tool calls with string ``arguments`` (an object is re-encoded) and unique non-empty ids,
   tool calls written into the content as text (Hermes/Qwen ``<tool_call>``, Mistral
   ``[TOOL_CALLS]``, Llama ``<|python_tag|>``, a fenced or bare JSON object naming a tool)
-  turned into real ones, and usage read only when its fields are plain integers.
-- ``server_message(body)``: the server's own ``error.message`` from an error body.
-- ``context_limit(text)``: the model's context size in tokens when an error message says it.
+  turned into real ones, arguments encoded twice decoded once, an answer that is only in
+  a reasoning field (content empty, no tool call, not cut off) read from there, and usage
+  read only when its fields are plain integers.
+- Bodies that are not one JSON chat completion (an event stream, an HTML page) and the
+  ``Retry-After`` header are read in ``bodies.py``.
+- Error bodies (``server_message``, ``context_limit`` and the context-length reason) are
+  read in ``bodies.py`` and re-exported here.
 
 Nothing here raises for a malformed answer except ``JSONProblem`` from ``load_json`` and
 ``ValueError`` from ``read_answer`` for a body with no usable choice.
@@ -26,6 +30,13 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.agent.bodies import (  # noqa: F401  (re-exported)
+    context_error_text,
+    context_limit,
+    estimate_tokens,
+    is_context_error,
+    server_message,
+)
 from engine.agent.jsonsafe import (  # noqa: F401  (re-exported)
     DECODER,
     MAX_INT_DIGITS,
@@ -36,102 +47,6 @@ from engine.agent.jsonsafe import (  # noqa: F401  (re-exported)
     load_json,
     plain,
 )
-
-# -- error bodies ----------------------------------------------------------------------------
-
-
-def server_message(body: Any, limit: int = 400) -> str:
-    """The server's own explanation in an error body: ``error.message`` (or ``message``,
-    ``detail``, a string ``error``, or the body itself when it is short text). ""
-    when there is none."""
-    msg: Any = None
-    if isinstance(body, dict):
-        err = body.get("error", body)
-        if isinstance(err, dict):
-            msg = err.get("message") or err.get("detail") or err.get("msg")
-        elif isinstance(err, str):
-            msg = err
-        if msg is None:
-            msg = body.get("message") or body.get("detail")
-    elif isinstance(body, str):
-        msg = body
-    if isinstance(msg, list):  # FastAPI-style {"detail": [{"msg": ...}]}
-        msg = "; ".join(str(m.get("msg", m)) if isinstance(m, dict) else str(m) for m in msg)
-    if not isinstance(msg, str):
-        return ""
-    msg = " ".join(msg.split())
-    return msg if len(msg) <= limit else msg[: limit - 1] + "…"
-
-
-_CONTEXT_WORDS = re.compile(
-    r"context[ _-]?length|maximum context|context (?:size|window)|too many tokens|"
-    r"exceeds? (?:the )?(?:available )?context|n_ctx|context_length_exceeded|"
-    r"prompt is too long|input is too long|reduce the length of the messages",
-    re.I,
-)
-_LIMIT = re.compile(
-    r"(?:maximum context length|context length|context size|context window|n_ctx"
-    r"|context of|max(?:imum)? (?:of )?tokens?)"
-    r"(?: is| of| =|:)?\s*(?:only\s*)?\(?(\d[\d,]{2,9})",
-    re.I,
-)
-
-
-def is_context_error(text: str) -> bool:
-    """True when an error message says the request did not fit the model's context."""
-    return bool(_CONTEXT_WORDS.search(text or ""))
-
-
-def context_limit(text: str, body: Any = None) -> int | None:
-    """The model's context size in tokens when the error says it (``n_ctx`` in a llama.cpp
-    error body, or "maximum context length is 8192 tokens" and the like), else None."""
-    if isinstance(body, dict):
-        err = body.get("error", body)
-        if isinstance(err, dict):
-            for key in ("n_ctx", "context_length", "max_context_length"):
-                v = err.get(key)
-                if isinstance(v, int) and not isinstance(v, bool) and v > 0:
-                    return v
-    m = _LIMIT.search(text or "")
-    if m:
-        try:
-            return int(m.group(1).replace(",", ""))
-        except ValueError:
-            return None
-    return None
-
-
-def estimate_tokens(chars: int) -> int:
-    """A token estimate for ``chars`` characters: 4 characters per token (the rule of thumb
-    OpenAI gives for English; labelled as an estimate wherever it is shown)."""
-    return (chars + 3) // 4
-
-
-def context_error_text(
-    said: str, limit: int | None, document_chars: int | None, request_chars: int
-) -> str:
-    """The one-line reason for a request that did not fit the model's context: the
-    document's size in tokens and the whole request's (estimates, labelled so), the model's
-    limit when the server said it, the server's words and what to do."""
-    parts = []
-    if document_chars is not None:
-        parts.append(
-            f"the document is about {estimate_tokens(document_chars):,} tokens "
-            f"({document_chars:,} characters; estimate at 4 characters per token)"
-        )
-    parts.append(f"the whole request about {estimate_tokens(request_chars):,} tokens (estimate)")
-    parts.append(
-        f"the model's limit is {limit:,} tokens, as the server says"
-        if limit
-        else "the server did not say the model's limit"
-    )
-    return (
-        f"the request does not fit the model's context: {'; '.join(parts)}. The server "
-        f'said: "{said}". Use a model with a larger context window, start the server '
-        "with a larger context (llama.cpp: -c 32768; Ollama: num_ctx; LM Studio: the "
-        "model's context length), or review a shorter document."
-    )
-
 
 # -- reasoning --------------------------------------------------------------------------------
 
@@ -378,6 +293,8 @@ def read_answer(
     quirks: list[str] = []
     content, text, reasoning = _content_and_reasoning(msg, quirks)
     calls_in = _calls_sent(msg, quirks)
+    if not calls_in and not text.strip() and reasoning and finish != "length":
+        text = _answer_in_reasoning(msg, quirks) or text
     form = ""
     if not calls_in and tool_names and text:
         found, rest, form = text_tool_calls(text, tool_names)
@@ -442,6 +359,35 @@ def _content_and_reasoning(msg: dict[str, Any], quirks: list[str]) -> tuple[str,
     return content, text, "\n\n".join(p for p in parts if p)
 
 
+def _answer_in_reasoning(msg: dict[str, Any], quirks: list[str]) -> str:
+    """The text of a reasoning field (``reasoning_content``, else ``reasoning``) for an
+    answer whose content is empty: a reasoning parser that never saw the end of the
+    reasoning (vLLM, llama.cpp) puts the whole answer there. "" when there is none."""
+    for key in ("reasoning_content", "reasoning"):
+        r = msg.get(key)
+        if isinstance(r, str) and r.strip():
+            quirks.append(f"the answer was only in '{key}'; read from there")
+            return r.strip()
+    return ""
+
+
+def _decoded_once(text: str, quirks: list[str]) -> str:
+    """Arguments encoded twice (a JSON string whose text is a JSON object) as the object's
+    text; anything else as sent."""
+    if not text.lstrip().startswith('"'):
+        return text
+    try:
+        inner = load_json(text)
+        if isinstance(inner, str) and isinstance(load_json(inner), dict):
+            note = "arguments encoded twice (a JSON string holding the object); decoded"
+            if note not in quirks:
+                quirks.append(note)
+            return inner
+    except JSONProblem:
+        pass
+    return text
+
+
 def _calls_sent(msg: dict[str, Any], quirks: list[str]) -> list[tuple[Any, Any, Any]]:
     """The tool calls in ``tool_calls`` (or the legacy ``function_call``) as (id, name,
     arguments), as sent. A call that is not an object is dropped (a quirk is noted)."""
@@ -472,7 +418,7 @@ def _normalised_calls(
         if not isinstance(name, str):
             name = "" if name is None else str(plain(name))
         if isinstance(args, str):
-            arg_text = args
+            arg_text = _decoded_once(args, quirks)
         elif args is None:
             arg_text = ""
         else:

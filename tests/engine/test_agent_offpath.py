@@ -1,0 +1,228 @@
+"""The agent loop's off-path: a server that misbehaves at the worst moment.
+
+A run must never fail on a server's quirk after the agent did its work (pushed a
+revision); before that, it stops with one line that says what the server did. Each quirk
+is one ``tests.helpers.scripted_server.Quirks`` flag (docs/providers.md, "Off the happy
+path"); the case is ``tests/data/provider-quirks``, as in ``test_agent_quirks.py``.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import time
+
+import pytest
+
+from engine.agent import AgentConfig, AgentError, ModelClient
+from engine.agent.bodies import read_event_stream, retry_after_seconds
+from engine.agent.wire import read_answer
+from tests.engine.test_agent_quirks import PlainEnglish, _assert_fixed, _quirk_run, _quirks_in
+from tests.helpers.scripted_server import (
+    FixEverything,
+    Quirks,
+    ScriptedServer,
+    as_sse,
+    call_kind,  # noqa: F401  (the after-push tests)
+)
+
+# -- the connection closes in the middle of an answer ------------------------------------------
+
+
+@pytest.mark.parametrize("style", ["body", "early"])
+async def test_a_report_call_cut_off_leaves_the_verdicts_and_claims_na(tmp_path, style):
+    outcome, srv, trace, verdicts, _ = await _quirk_run(
+        tmp_path, quirks=Quirks(cut="report", cut_style=style)
+    )
+    _assert_fixed(outcome, verdicts)
+    claim = outcome.metrics["claim_accuracy"]
+    assert claim["value"] is None and "the report call failed" in claim["reason"]
+    if style == "body":  # the cause is said, not just "Connection error."
+        assert "peer closed connection" in claim["reason"]
+
+
+async def test_a_failure_before_any_push_still_fails_the_run(tmp_path):
+    outcome, srv, trace, verdicts, _ = await _quirk_run(
+        tmp_path, quirks=Quirks(cut="work", cut_style="early")
+    )
+    assert outcome.status == "failed"
+    assert "did not answer after 3 attempt(s)" in outcome.reason
+    assert verdicts == {"c1": "untouched", "c2": "untouched"}
+
+
+# -- HTTP 200 with an HTML page ------------------------------------------------------------------
+
+
+async def test_an_html_page_in_a_200_answer_is_named_and_retried(tmp_path):
+    outcome, srv, trace, verdicts, _ = await _quirk_run(tmp_path, quirks=Quirks(html_200="work"))
+    assert outcome.status == "failed"
+    assert "an HTML page" in outcome.reason and '"502 Bad Gateway"' in outcome.reason
+    assert "proxy" in outcome.reason and "after 3 attempt(s)" in outcome.reason
+    assert len(srv.requests) == 3  # retried like a gateway error
+
+
+async def test_an_html_page_for_the_report_makes_claims_na(tmp_path):
+    outcome, srv, trace, verdicts, _ = await _quirk_run(tmp_path, quirks=Quirks(html_200="report"))
+    _assert_fixed(outcome, verdicts)
+    assert "an HTML page" in outcome.metrics["claim_accuracy"]["reason"]
+
+
+# -- 429 with Retry-After ------------------------------------------------------------------------
+
+
+def test_retry_after_in_seconds_and_as_an_http_date():
+    now = 1_000_000_000.0
+    assert retry_after_seconds("2", now) == 2.0
+    assert retry_after_seconds(" 1.5 ", now) == 1.5
+    date = email.utils.formatdate(now + 30, usegmt=True)
+    assert retry_after_seconds(date, now) == 30.0
+    assert retry_after_seconds(email.utils.formatdate(now - 30, usegmt=True), now) == 0.0
+    for bad in ("", "soon", "-3", "nan", "inf", None):
+        assert retry_after_seconds(bad, now) is None
+
+
+async def test_retry_after_seconds_is_honoured(tmp_path):
+    t0 = time.monotonic()
+    outcome, srv, trace, verdicts, _ = await _quirk_run(
+        tmp_path, quirks=Quirks(rate_limited=1, retry_after="1")
+    )
+    _assert_fixed(outcome, verdicts)
+    assert time.monotonic() - t0 >= 1.0  # not the test's 0.05 s backoff cap
+    first = next(e for e in trace if e["kind"] == "model_call")
+    assert first["attempts"][0]["retry_after_s"] == 1.0
+
+
+async def test_retry_after_as_an_http_date_is_honoured(tmp_path):
+    date = email.utils.formatdate(time.time() + 3, usegmt=True)
+    outcome, srv, trace, verdicts, _ = await _quirk_run(
+        tmp_path, quirks=Quirks(rate_limited=1, retry_after=date)
+    )
+    _assert_fixed(outcome, verdicts)
+    first = next(e for e in trace if e["kind"] == "model_call")
+    assert 1.5 < first["attempts"][0]["retry_after_s"] <= 3.0  # not the 0.01 s backoff
+
+
+async def test_a_huge_retry_after_stops_at_once_saying_how_long(tmp_path):
+    outcome, srv, trace, verdicts, _ = await _quirk_run(
+        tmp_path, quirks=Quirks(rate_limited=5, retry_after="99999999")
+    )
+    assert outcome.status == "failed"
+    assert len(srv.requests) == 1  # not hammered while told to wait
+    assert "asks to wait" in outcome.reason and "Retry-After: 99999999" in outcome.reason
+    assert '"Rate limit reached"' in outcome.reason
+
+
+# -- tool-call arguments encoded twice -------------------------------------------------------------
+
+
+def test_arguments_encoded_twice_are_decoded_once():
+    body = {
+        "choices": [
+            {
+                "message": {
+                    "content": None,
+                    "tool_calls": [
+                        {
+                            "id": "a",
+                            "function": {
+                                "name": "pull_document",
+                                "arguments": '"{\\"x\\": 1}"',
+                            },
+                        },
+                        {"id": "b", "function": {"name": "pull_document", "arguments": '"hi"'}},
+                    ],
+                }
+            }
+        ]
+    }
+    ans = read_answer(body, {"pull_document"})
+    args = [c["function"]["arguments"] for c in ans.message["tool_calls"]]
+    assert args == ['{"x": 1}', '"hi"']  # a string that holds no object stays as sent
+    assert "arguments encoded twice (a JSON string holding the object); decoded" in ans.quirks
+
+
+async def test_a_run_with_arguments_encoded_twice_does_the_work(tmp_path):
+    outcome, srv, trace, verdicts, _ = await _quirk_run(
+        tmp_path, quirks=Quirks(args_double_encoded=True)
+    )
+    _assert_fixed(outcome, verdicts)
+    assert outcome.metrics["claim_accuracy"]["value"] == 1.0
+
+
+# -- the answer only in reasoning_content ----------------------------------------------------------
+
+
+def test_an_answer_only_in_the_reasoning_field_is_read_from_there():
+    body = {"choices": [{"message": {"content": None, "reasoning_content": '{"a": 1}'}}]}
+    ans = read_answer(body)
+    assert ans.message["content"] == '{"a": 1}'
+    assert ans.reasoning == '{"a": 1}'
+    assert "the answer was only in 'reasoning_content'; read from there" in ans.quirks
+    # with content beside it, the reasoning field stays reasoning
+    body = {"choices": [{"message": {"content": "ok", "reasoning_content": "hmm"}}]}
+    assert read_answer(body).message["content"] == "ok"
+
+
+@pytest.mark.parametrize("mode", ["tools", "no-tools"])
+async def test_a_run_whose_answers_are_only_in_reasoning_content(tmp_path, mode):
+    outcome, srv, trace, verdicts, _ = await _quirk_run(
+        tmp_path, quirks=Quirks(reasoning_only=True), mode=mode
+    )
+    _assert_fixed(outcome, verdicts)
+    assert outcome.metrics["claim_accuracy"]["value"] == 1.0
+
+
+# -- an event stream nobody asked for ----------------------------------------------------------------
+
+
+def test_an_event_stream_is_assembled_into_one_answer():
+    answer = FixEverything().completion(
+        "Hello there", tool_calls=[("pull_document", {}), ("resolve_comment", {"comment_id": "c1"})]
+    )
+    body = read_event_stream(as_sse(answer).decode())
+    msg = body["choices"][0]["message"]
+    assert msg["content"] == "Hello there"
+    assert [c["function"]["name"] for c in msg["tool_calls"]] == [
+        "pull_document",
+        "resolve_comment",
+    ]
+    assert msg["tool_calls"][1]["function"]["arguments"] == '{"comment_id": "c1"}'
+    assert body["choices"][0]["finish_reason"] == "tool_calls"
+    assert body["usage"]["total_tokens"] == 120
+
+
+@pytest.mark.parametrize("mode", ["tools", "no-tools"])
+async def test_a_server_that_streams_unasked_is_read(tmp_path, mode):
+    outcome, srv, trace, verdicts, _ = await _quirk_run(
+        tmp_path, quirks=Quirks(sse=True), mode=mode
+    )
+    _assert_fixed(outcome, verdicts)
+    assert outcome.metrics["claim_accuracy"]["value"] == 1.0
+    assert outcome.tokens is not None  # usage came in the last chunk
+    assert "answer sent as an event stream (not asked for)" in _quirks_in(trace)
+    assert all(not r.get("stream") for r in srv.requests)  # the client never asks for one
+
+
+async def test_a_client_call_never_asks_for_a_stream():
+    with ScriptedServer(PlainEnglish()) as srv:
+        cfg = AgentConfig(base_url=srv.base_url, model=srv.model)
+        async with ModelClient(cfg) as client:
+            await client.chat(
+                [{"role": "user", "content": "hi"}], purpose="work", round_no=1, conversation="a"
+            )
+    assert "stream" not in srv.requests[0]
+
+
+async def test_a_body_cut_short_says_the_cause():
+    with ScriptedServer(PlainEnglish(), quirks=Quirks(cut="all", cut_style="body")) as srv:
+        cfg = AgentConfig(
+            base_url=srv.base_url, model=srv.model, max_retries=1, backoff_initial=0.01
+        )
+        async with ModelClient(cfg) as client:
+            with pytest.raises(AgentError) as err:
+                await client.chat(
+                    [{"role": "user", "content": "hi"}],
+                    purpose="work",
+                    round_no=1,
+                    conversation="a",
+                )
+    assert err.value.kind == "network" and "peer closed connection" in str(err.value)
