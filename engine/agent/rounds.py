@@ -14,6 +14,10 @@ mode is a subclass that fills in the strategy hooks:
 - ``after_turn(state, result, work) -> bool``: act on the answer; True ends the round;
 - ``close_round(state, work)``: the round's last trace entries.
 
+A model call that fails once the agent has pushed in the run ends the round instead of
+the run (``RoundWork.interrupted``): a server's failure after the work never throws the
+work away; the run scores it and stops.
+
 The modes: ``revision.RevisionAgent`` (tools: many turns, the model calls the tools) and
 ``notools.NoToolsAgent`` (one plain request, the program does the tool work). Both record
 every tool run the same way (``record_tool``): a ``tool_call`` trace entry, the push
@@ -27,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from engine.agent.client import CallResult, ModelClient
+from engine.agent.client import AgentError, CallResult, ModelClient, TokenBudgetExceeded
 from engine.agent.tools import ToolOutcome, WorkspaceTools
 
 TRACE_TOOL_CHARS = 1000
@@ -53,6 +57,9 @@ class RoundWork:
     replied: list[str] = field(default_factory=list)
     final_text: str = ""
     stopped: str = ""  # why the round's loop ended, in words
+    interrupted: str = ""
+    """Why the round ended early with the run's work kept: a model call failed after the
+    agent had pushed ("" when it did not). The run then stops after scoring this round."""
 
 
 @dataclass
@@ -109,7 +116,13 @@ class RoundAgent(Generic[S]):
         limit = self.turn_limit()
         while work.turns < limit:
             self.check_cancel()
-            res = await self.take_turn(state)
+            try:
+                res = await self.take_turn(state)
+            except AgentError as exc:
+                if not self._keeps_work(exc):
+                    raise
+                self._interrupt(state, work, exc)
+                break
             work.turns += 1
             self.turns += 1
             if self.after_turn(state, res, work):
@@ -119,6 +132,35 @@ class RoundAgent(Generic[S]):
         work.pushed = self.tools.pushed[pushed_before:]
         self.close_round(state, work)
         return work
+
+    def _keeps_work(self, exc: AgentError) -> bool:
+        """A failed model call ends the round, not the run, once the agent has pushed in
+        this run: the work is done and is scored (the token limit and auto mode's switch
+        keep their own paths)."""
+        return (
+            bool(self.tools.pushed)
+            and not isinstance(exc, TokenBudgetExceeded)
+            and (exc.kind != "tools")
+        )
+
+    def _interrupt(self, state: OpenRound, work: RoundWork, exc: AgentError) -> None:
+        """End the round after a failed call, keeping the work: said in the trace and the
+        run log (``emit_notice``, topic ``interrupted``)."""
+        work.interrupted = f"a model call failed after the agent's push ({exc})"
+        work.stopped = work.interrupted
+        self.client.trace.add(
+            "note",
+            round=state.round_no,
+            topic="interrupted",
+            text=work.interrupted,
+            error_kind=exc.kind,
+        )
+        self.emit_notice(
+            state.round_no,
+            "interrupted",
+            f"The model call failed after the agent's push ({exc}); the run keeps the work "
+            "and stops after scoring this round.",
+        )
 
     # -- the strategy hooks -------------------------------------------------------------------
 

@@ -137,11 +137,14 @@ class ClaimsRound:
 @dataclass
 class RoundWork:
     """What the agent's part of a round produced: its report (possibly unusable), the raw
-    report text, and the token-limit stop when the run's budget ran out in the round."""
+    report text, the token-limit stop when the run's budget ran out in the round, and
+    ``interrupted``: why the agent's work ended early after its push (a model call
+    failed; the run stops after scoring the round), "" when it did not."""
 
     report: ClaimReport
     raw: str
     budget_hit: TokenBudgetExceeded | None = None
+    interrupted: str = ""
 
 
 @dataclass

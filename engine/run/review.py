@@ -441,11 +441,15 @@ class ReviewRun:
                 f"round {rnd} ({work.budget_hit.used} tokens used)"
             )
             return True
+        if work.interrupted:
+            self.stop_reason = f"stopped in round {rnd}: {work.interrupted}"
+            return True
         return False
 
     async def agent_turns(self, rnd: int, brief: str) -> RoundWork:
         """The agent's part of a round: its tool turns, then its report (a separate call).
-        A token-limit stop yields an unusable report naming the limit."""
+        A token-limit stop yields an unusable report naming the limit; so does a round the
+        agent ended early after its push (``interrupted``), whose report is not asked."""
         try:
             work = await self.agent.work_round(rnd, brief)
             self.pushes = len(self.tools.pushed)
@@ -456,6 +460,9 @@ class ReviewRun:
                 turns=work.turns,
                 nudges=work.nudges,
             )
+            if work.interrupted:  # the server just failed: no report is asked of it
+                report = ClaimReport.unusable(f"the report was not asked for: {work.interrupted}")
+                return RoundWork(report, "", interrupted=work.interrupted)
             self.handle.phase = "reporting"
             visible = set(self.visible)
             report_comments = [c for c in self.comments_before if c.id in visible]

@@ -22,7 +22,7 @@ from tests.helpers.scripted_server import (
     Quirks,
     ScriptedServer,
     as_sse,
-    call_kind,  # noqa: F401  (the after-push tests)
+    call_kind,
 )
 
 # -- the connection closes in the middle of an answer ------------------------------------------
@@ -226,3 +226,28 @@ async def test_a_body_cut_short_says_the_cause():
                     conversation="a",
                 )
     assert err.value.kind == "network" and "peer closed connection" in str(err.value)
+
+
+@pytest.mark.parametrize("style", ["body", "early"])
+async def test_a_work_call_cut_off_after_the_push_ends_the_run_with_the_work_kept(tmp_path, style):
+    outcome, srv, trace, verdicts, events = await _quirk_run(
+        tmp_path, quirks=Quirks(cut="after_push", cut_style=style), rounds=3
+    )
+    assert outcome.status == "completed", outcome.reason
+    assert verdicts == {"c1": "edited", "c2": "edited"}
+    assert "round 1" in outcome.reason and "after the agent's push" in outcome.reason
+    # the report is not asked of a server that just failed; the run stops there
+    claim = outcome.metrics["claim_accuracy"]
+    assert claim["value"] is None and "after the agent's push" in claim["reason"]
+    assert [call_kind(r) for r in srv.requests].count("report") == 0
+    rounds = [e for e in trace if e["kind"] == "note" and e.get("topic") == "interrupted"]
+    assert len(rounds) == 1
+
+
+async def test_an_html_page_after_the_push_keeps_the_work(tmp_path):
+    outcome, srv, trace, verdicts, _ = await _quirk_run(
+        tmp_path, quirks=Quirks(html_200="after_push")
+    )
+    assert outcome.status == "completed", outcome.reason
+    assert verdicts == {"c1": "edited", "c2": "edited"}
+    assert "an HTML page" in outcome.reason
