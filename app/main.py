@@ -124,6 +124,40 @@ def quiet_native_stderr(log_file: Path) -> None:
     sys.stderr = os.fdopen(terminal, "w", buffering=1, encoding="utf-8", errors="backslashreplace")
 
 
+def say_qt_fatal_in_terminal(log_file: Path) -> None:
+    """Qt's own messages keep going to ``log_file`` (file descriptor 2, see
+    ``quiet_native_stderr``), but a fatal one -- Qt is about to abort: no usable platform
+    plugin, a display it cannot open -- is also said in the terminal in one line, with the
+    last platform warning before it (the reason; Qt's fatal text itself ends "Reinstalling
+    the application may fix this problem", which is wrong advice), and the program exits 2
+    instead of a silent 134."""
+    from PySide6.QtCore import QtMsgType, qInstallMessageHandler
+
+    reason: list[str] = []
+
+    def handler(mode, context, message: str) -> None:
+        category = getattr(context, "category", None) or ""
+        text = f"{category}: {message}" if category and category != "default" else message
+        try:
+            os.write(2, (text + "\n").encode("utf-8", "backslashreplace"))
+        except OSError:
+            pass
+        if mode != QtMsgType.QtFatalMsg:
+            if category.startswith("qt.qpa"):
+                reason[:] = [message.strip()]
+            return
+        why = reason[0] if reason else message.strip().splitlines()[0]
+        print(
+            f"agent-review-loop: Qt could not start: {why} (Qt's own messages are in "
+            f"{log_file}; 'uv run arl doctor' checks this machine)",
+            file=sys.stderr,
+            flush=True,
+        )
+        os._exit(2)
+
+    qInstallMessageHandler(handler)
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="agent-review-loop",
@@ -250,6 +284,9 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6 import QtWebEngineWidgets  # noqa: F401 - must precede the QApplication
     from PySide6.QtCore import QCoreApplication, Qt
     from PySide6.QtWidgets import QApplication
+
+    if not args.debug:
+        say_qt_fatal_in_terminal(log_file)
 
     QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts, True)
     app = QApplication.instance() or QApplication([sys.argv[0], *args.qt_args])

@@ -43,3 +43,25 @@ def test_smoke_test_fails_in_words_on_a_broken_bundle(arl_home, tmp_path):
     )
     assert proc.returncode != 0
     assert "SMOKE FAILED" in proc.stdout
+
+
+def test_a_qt_abort_is_one_line_in_the_terminal_and_exit_2(arl_home, tmp_path):
+    """A platform Qt cannot start (here one that does not exist): Qt's fatal message and its
+    "Reinstalling the application may fix this problem" go to the log file; the terminal
+    gets one line with Qt's reason, and the exit status is 2, not a silent 134."""
+    env = dict(os.environ, QT_QPA_PLATFORM="nosuchplatform", ARL_HOME=str(arl_home))
+    proc = subprocess.run(
+        [sys.executable, "-m", "app.main"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("agent-review-loop: Qt could not start: ")
+    assert "nosuchplatform" in lines[0] and "Reinstalling" not in lines[0]
+    logs = list(arl_home.rglob("*.log"))
+    assert logs and "Reinstalling the application" in logs[0].read_text(encoding="utf-8")
