@@ -36,6 +36,7 @@ SCORING_MODULES = (
     "anchoring.py",
     "diffing.py",
     "encoding.py",
+    "html_markup.py",
     "html_text.py",
     "models.py",
     "normalize.py",
