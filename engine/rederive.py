@@ -36,6 +36,7 @@ SCORING_MODULES = (
     "anchoring.py",
     "diffing.py",
     "encoding.py",
+    "encoding_labels.py",
     "html_markup.py",
     "html_text.py",
     "models.py",

@@ -22,7 +22,6 @@ LONG_MODULES_TODO = {
     "engine/cli_loop.py",
     "engine/cli_suite.py",
     "engine/diffing.py",
-    "engine/encoding.py",
     "engine/scoring.py",
 }
 
