@@ -34,6 +34,10 @@ from engine import __version__
 #: engine in a bundle's manifest, so a change of engine is told apart from tampering.
 SCORING_MODULES = (
     "anchoring.py",
+    "diff_align.py",
+    "diff_cleanup.py",
+    "diff_hunks.py",
+    "diff_tokens.py",
     "diffing.py",
     "encoding.py",
     "encoding_labels.py",

@@ -192,7 +192,8 @@ def test_european_fast_path_equals_the_unicode_rules():
     marks (engine.diffing._EU_WORD_RE) cuts exactly where the regex module does."""
     import regex
 
-    from engine.diffing import _NOT_EU, word_tokens
+    from engine.diff_tokens import _NOT_EU
+    from engine.diffing import word_tokens
 
     uax = regex.compile(r"\b", flags=regex.WORD | regex.V1)
     covered = [chr(c) for c in range(0x80, 0x2200) if not _NOT_EU.match(chr(c))]
