@@ -24,6 +24,7 @@ from engine.bundle_archive import (
     text_as_html,
 )
 from engine.bundle_schema import FORMAT_V2
+from engine.redact import mask_known
 from engine.rederive import engine_identity
 from engine.scorecard import render_scorecard
 
@@ -96,7 +97,7 @@ def write_bundle(folder: str | os.PathLike[str], content: BundleContent) -> Path
     secrets = [s for s in content.secrets if s and len(s) >= 4]
     if secrets:
         for name, data in list(files.items()):
-            files[name] = _scrub(data, secrets)
+            files[name] = _scrub(data, secrets, encoded=not name.startswith("document/"))
     manifest["files"] = {name: sha256(data) for name, data in sorted(files.items())}
     mdata = _dump(manifest).encode("utf-8")
     if secrets:
@@ -293,12 +294,23 @@ def _with_reopen_reasons(verdicts: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _scrub(data: bytes, secrets: list[str]) -> bytes:
+def _scrub(data: bytes, secrets: list[str], *, encoded: bool = True) -> bytes:
+    """``data`` with each secret replaced by ``[redacted]``: as it is, JSON-escaped, and
+    (``encoded``, for every file but the document versions, which are only searched for
+    the plain forms) split, URL-encoded or base64 (``engine.redact.mask_known``)."""
     for s in secrets:
         for form in {s, json.dumps(s)[1:-1]}:
             b = form.encode("utf-8")
             if b in data:
                 data = data.replace(b, REDACTED.encode())
+    if encoded:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return data
+        masked = mask_known(text, secrets, REDACTED)
+        if masked != text:
+            data = masked.encode("utf-8")
     return data
 
 

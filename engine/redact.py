@@ -8,7 +8,16 @@ value) first:
 
 - every secret registered with ``remember`` (the API keys in use in this process;
   ``engine.agent.ModelClient`` registers its key, the key resolvers register theirs) is
-  replaced by ``[REDACTED]``;
+  replaced by ``[REDACTED]``, and so are the forms a server may echo it in, for a secret of
+  ``ENCODED_MIN`` (8) characters or more (``mask_known``):
+
+  - split: whitespace (spaces, tabs, line breaks) or the JSON escapes ``\n``, ``\r``,
+    ``\t`` between any of its characters;
+  - URL-encoded: any of its characters as ``%XX`` (UTF-8 bytes, hex in either case), mixed
+    with plain ones (``quote``, ``quote_plus`` and partial encodings);
+  - base64 (standard or URL-safe alphabet, on one line): on its own or inside a longer
+    base64 value at any byte offset (``base64("user:" + key)`` in a Basic header, a
+    base64-encoded request echoed back); the whole base64 run holding it is masked;
 - so is any value that looks like a credential whoever's it is: what follows
   ``Authorization: Bearer|Basic|Token``, ``Bearer <token>`` and ``Authorization: <token>``
   (a token of 8 or more token characters with a digit in it, so "bearer instruments" stays),
@@ -23,6 +32,8 @@ log file (``RedactingFilter``).
 
 from __future__ import annotations
 
+import base64
+import functools
 import logging
 import re
 import threading
@@ -30,6 +41,9 @@ from typing import Any
 
 MASK = "[REDACTED]"
 _MIN_SECRET = 4
+#: Secrets shorter than this are masked only as they are, never split or encoded: a short
+#: value spread over spaces or found inside base64 would mask ordinary text.
+ENCODED_MIN = 8
 
 _lock = threading.Lock()
 _secrets: set[str] = set()
@@ -83,9 +97,77 @@ def redact(text: str, extra: tuple[str, ...] | list[str] = ()) -> str:
     for s in reversed(secrets):  # longest first, so a key containing another is masked whole
         if s in text:
             text = text.replace(s, MASK)
+    text = mask_known(text, secrets)
     for pattern, repl in _PATTERNS:
         text = pattern.sub(repl, text)
     return text
+
+
+def mask_known(text: str, secrets: list[str] | tuple[str, ...], mask: str = MASK) -> str:
+    """``text`` with the split, URL-encoded and base64 forms of each secret of
+    ``ENCODED_MIN`` characters or more replaced by ``mask`` (the forms are listed in the
+    module docstring). The plain form is left to the caller (``redact`` replaces it first).
+    Linear in ``len(text)``: a base64 run is widened around a found secret, never scanned
+    from every position."""
+    long_enough = tuple(sorted({s for s in secrets if len(s) >= ENCODED_MIN}))
+    if not text or not long_enough:
+        return text
+    split_or_url, b64 = _encoded_forms(long_enough)
+    spans = [m.span() for m in split_or_url.finditer(text)]
+    for m in b64.finditer(text):
+        start, end = m.span()
+        while start > 0 and text[start - 1] in _B64_SET:
+            start -= 1
+        while end < len(text) and text[end] in _B64_SET:
+            end += 1
+        while end < len(text) and text[end] == "=":
+            end += 1
+        spans.append((start, end))
+    if not spans:
+        return text
+    out, pos = [], 0
+    for start, end in sorted(spans):
+        if end <= pos:
+            continue
+        out.append(text[pos:start] if start > pos else "")
+        if start >= pos:
+            out.append(mask)
+        pos = max(pos, end)
+    out.append(text[pos:])
+    return "".join(out)
+
+
+# Between two characters of a split secret: whitespace or a JSON escape of it.
+_GAP = r"(?:\s|\\[nrt])*"
+_B64_SET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-")
+
+
+def _char_form(c: str) -> str:
+    """One character as itself or URL-encoded (``%XX`` per UTF-8 byte, either case)."""
+    encoded = "".join(f"%{b:02x}" for b in c.encode("utf-8"))
+    return f"(?:{re.escape(c)}|(?i:{re.escape(encoded)}))"
+
+
+def _base64_cores(secret: str) -> set[str]:
+    """The base64 characters that encode ``secret`` whatever the byte offset it starts at
+    inside a longer value: for each of the three offsets, the characters fully determined
+    by the secret's bytes (standard and URL-safe alphabets)."""
+    raw = secret.encode("utf-8")
+    cores = set()
+    for k in range(3):
+        enc = base64.b64encode(b"\0" * k + raw).decode("ascii")
+        core = enc[-(-8 * k // 6) : (8 * (k + len(raw))) // 6]
+        cores |= {core, core.replace("+", "-").replace("/", "_")}
+    return cores
+
+
+@functools.lru_cache(maxsize=32)
+def _encoded_forms(secrets: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(split or URL-encoded forms, base64 cores) of ``secrets``, longest secret first."""
+    ordered = sorted(secrets, key=len, reverse=True)
+    split_or_url = "|".join(_GAP.join(_char_form(c) for c in s) for s in ordered)
+    cores = sorted({c for s in ordered for c in _base64_cores(s)}, key=len, reverse=True)
+    return re.compile(split_or_url), re.compile("|".join(re.escape(c) for c in cores))
 
 
 def redact_json(value: Any, extra: tuple[str, ...] | list[str] = ()) -> Any:

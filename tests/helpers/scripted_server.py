@@ -16,14 +16,18 @@ Extras: ``fail_first=[429, 500]`` answers the first requests with those statuses
 (``Retry-After: 0``); ``latency`` seconds of delay per answer; ``api_key`` makes any
 other bearer token a 401; an unknown model is a 404; ``usage=False`` omits usage;
 ``echo_headers=True`` puts the request's headers (``Authorization`` included) into every
-error body's message, as a careless server does (the secrets-redaction tests).
+error body's message, as a careless server does (the secrets-redaction tests);
+``echo_headers="encoded"`` sends the ``Authorization`` value back base64-encoded,
+URL-encoded, split across lines and spaced out instead (``encoded_echoes``).
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import threading
 import time
+import urllib.parse
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -663,6 +667,21 @@ def _apply_quirks(q: Quirks, answer: dict[str, Any], state: dict[str, Any]) -> d
     return answer
 
 
+def encoded_echoes(value: str) -> list[str]:
+    """The forms ``echo_headers="encoded"`` sends a header value back in: base64 (alone
+    and with a ``user:`` prefix, as in a Basic header), URL-encoded, split across lines,
+    spaced out."""
+    raw = value.encode("utf-8")
+    return [
+        "b64 " + base64.b64encode(raw).decode(),
+        "basic " + base64.b64encode(b"user:" + raw).decode(),
+        "url " + urllib.parse.quote(value, safe=""),
+        "url-every-byte " + "".join(f"%{b:02X}" for b in raw),
+        "lines " + value[: len(value) // 2] + "\n" + value[len(value) // 2 :],
+        "spaced " + " ".join(value),
+    ]
+
+
 class ScriptedServer:
     """The HTTP server. ``requests``: every chat request body received, in order.
 
@@ -680,7 +699,7 @@ class ScriptedServer:
         usage: bool = True,
         reject_required: bool = False,
         quirks: Quirks | None = None,
-        echo_headers: bool = False,
+        echo_headers: bool | str = False,
     ):
         self.agent = agent
         self.echo_headers = echo_headers
@@ -725,6 +744,8 @@ class ScriptedServer:
             ):
                 if server.echo_headers and status >= 400 and isinstance(obj, dict):
                     echo = "; ".join(f"{k}: {v}" for k, v in self.headers.items())
+                    if server.echo_headers == "encoded":
+                        echo = "; ".join(encoded_echoes(self.headers.get("Authorization", "")))
                     err = obj.setdefault("error", {})
                     err["message"] = f"{err.get('message', '')} (request headers: {echo})"
                     err["request_headers"] = dict(self.headers.items())
