@@ -62,13 +62,16 @@ from __future__ import annotations
 import os
 import stat
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 
 from engine.bundle_archive import (
     MAX_ENTRIES,
     MAX_FILE_BYTES,
+    MAX_RATIO,
     MAX_TOTAL_BYTES,
+    RATIO_FLOOR,
     SIGNATURE_FILE,
     BundleError,
     _read_folder,
@@ -85,6 +88,7 @@ from engine.bundle_read import (
     VerifyResult,
     _manifest,
     claims_from_json,
+    manifest_check,
     open_bundle,
     verify_bundle,
 )
@@ -153,7 +157,7 @@ def export_zip(
         )
     if dest.exists() and not overwrite:
         raise BundleError(f"{dest}: already exists; nothing was written (--force replaces it)")
-    files = _read_folder(src)
+    files = _read_folder(src, manifest_check(src))
     _manifest(src, files)
     tmp = dest.with_name(dest.name + ".tmp")
     try:
@@ -161,7 +165,7 @@ def export_zip(
         with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
             for name in sorted(files):
                 info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
-                info.compress_type = zipfile.ZIP_DEFLATED
+                info.compress_type = _compression_for(files[name])
                 info.external_attr = (stat.S_IFREG | 0o644) << 16
                 zf.writestr(info, files[name])
         tmp.replace(dest)
@@ -175,11 +179,22 @@ def export_zip(
     return dest
 
 
+def _compression_for(data: bytes) -> int:
+    """``ZIP_DEFLATED``, or ``ZIP_STORED`` for a file so repetitive that deflating it would
+    pass the reader's ``MAX_RATIO`` (it would be refused as a zip bomb)."""
+    if len(data) > RATIO_FLOOR:
+        packer = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -15)
+        packed = len(packer.compress(data)) + len(packer.flush())
+        if len(data) > MAX_RATIO * max(1, packed):
+            return zipfile.ZIP_STORED
+    return zipfile.ZIP_DEFLATED
+
+
 def extract_zip(zip_path: str | os.PathLike[str], target: str | os.PathLike[str]) -> Path:
     """Extract a bundle zip into ``target`` safely (every check of ``open_bundle``: nothing
     is written outside ``target``; a zip without a valid manifest is refused before anything
     is written). Returns ``target``. Raises BundleError."""
-    files = _read_zip(Path(zip_path))
+    files = _read_zip(Path(zip_path), manifest_check(Path(zip_path)))
     _manifest(Path(zip_path), files)
     root = Path(target).resolve()
     for name in files:

@@ -3,8 +3,11 @@
 ``read_files(path) -> {bundle-relative POSIX path: bytes}``. Every check happens before a
 byte is kept: no path traversal (``..``, absolute or drive paths, backslashes, NUL), no
 symbolic links, at most ``MAX_ENTRIES`` files, at most ``MAX_FILE_BYTES`` per file and
-``MAX_TOTAL_BYTES`` in all, measured on what is actually inflated (a zip's declared sizes
-are checked first, then enforced while reading). A zip whose members sit in one top-level
+``MAX_TOTAL_BYTES`` in all, at most ``MAX_RATIO`` times its compressed size per zip member,
+measured on what is actually inflated (a zip's headers are checked first, then each member
+is inflated in chunks and stopped at its declared size: a zip bomb is refused having
+inflated at most one chunk past what it declared, and a zip without a bundle's manifest
+before anything but the manifest is inflated). A zip whose members sit in one top-level
 folder is read as if that folder were the root. Raises ``BundleError`` (one line).
 """
 
@@ -16,8 +19,13 @@ import os
 import re
 import stat
 import zipfile
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import Any
+
+#: Called with a bundle's ``manifest.json`` bytes (None when it has none) before any other
+#: file is read; raises BundleError when they are not a bundle's manifest.
+ManifestCheck = Callable[[bytes | None], None]
 
 #: Limits that the writer (``engine.bundle.write_bundle``) and the reader share: a bundle
 #: the program writes always opens. Chosen so a bundle opens in well under a second per
@@ -34,6 +42,15 @@ MAX_JSON_NODES = 5_000_000
 #: ``.txt`` and its ``.html`` wrapper) may take at most half of ``MAX_TOTAL_BYTES``; the
 #: revision agent's push tool refuses a push that would go over (``push_refusal``).
 MAX_DOCUMENTS_BYTES = MAX_TOTAL_BYTES // 2
+#: A zip member over ``RATIO_FLOOR`` bytes may declare at most ``MAX_RATIO`` times its
+#: compressed size. Deflate reaches about 1,000:1 on repeated bytes (a zip bomb); the
+#: program's own bundles stay under 20:1, and ``engine.bundle.export_zip`` stores a member
+#: uncompressed rather than pass this, so a bundle the program exports always opens.
+MAX_RATIO = 200
+RATIO_FLOOR = 1024 * 1024
+#: A zip member is inflated this many bytes at a time, never more than its declared size
+#: plus one chunk.
+CHUNK_BYTES = 1024 * 1024
 #: The detached signature of a signed bundle (``engine.signing``); not in the manifest's
 #: ``files`` table, since it signs the manifest.
 SIGNATURE_FILE = "signature.json"
@@ -60,76 +77,116 @@ def _check_name(name: str) -> str | None:
     return None
 
 
-def _read_zip(path: Path) -> dict[str, bytes]:
-    """Members of a bundle zip, names relative to the bundle root. Raises BundleError."""
+def _read_zip(path: Path, manifest_check: ManifestCheck | None = None) -> dict[str, bytes]:
+    """Members of a bundle zip, names relative to the bundle root. Raises BundleError.
+
+    Every header is checked before a byte is inflated (``_check_headers``); then
+    ``manifest.json`` is inflated first and given to ``manifest_check`` (a zip that is not a
+    bundle is refused before its other members are inflated); then each member is inflated
+    in chunks and stopped at its declared size, so a member that lies about its size
+    costs at most one chunk more than it declared."""
     try:
         zf = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, OSError) as exc:
         raise BundleError(f"{path}: not a readable zip file ({exc})") from None
     with zf:
-        infos = zf.infolist()
-        if len(infos) > MAX_ENTRIES:
-            raise BundleError(f"{path}: {len(infos)} entries, more than the limit of {MAX_ENTRIES}")
-        declared = sum(i.file_size for i in infos)
-        if declared > MAX_TOTAL_BYTES:
-            raise BundleError(
-                f"{path}: {declared} bytes uncompressed, more than the limit of {MAX_TOTAL_BYTES}"
-            )
-        names = [i.filename for i in infos if not i.is_dir()]
-        prefix = ""
-        if "manifest.json" not in names:
-            tops = {n.split("/", 1)[0] for n in names}
-            if len(tops) == 1 and f"{next(iter(tops))}/manifest.json" in names:
-                prefix = next(iter(tops)) + "/"
+        members = _check_headers(path, zf.infolist(), path.stat().st_size)
+        if manifest_check is not None:
+            manifest = next((info for name, info in members if name == "manifest.json"), None)
+            manifest_check(None if manifest is None else _inflate(path, zf, manifest, 0))
         out: dict[str, bytes] = {}
         total = 0
-        for info in infos:
-            if info.is_dir():
-                continue
-            problem = _check_name(info.filename)
-            if problem:
-                raise BundleError(f"{path}: entry {info.filename!r} {problem}")
-            mode = info.external_attr >> 16
-            if mode and stat.S_ISLNK(mode):
-                raise BundleError(f"{path}: entry {info.filename!r} is a symbolic link")
-            if info.file_size > MAX_FILE_BYTES:
-                raise BundleError(
-                    f"{path}: entry {info.filename!r} is {info.file_size} "
-                    f"bytes, more than the limit of {MAX_FILE_BYTES}"
-                )
-            name = info.filename[len(prefix) :] if info.filename.startswith(prefix) else None
-            if name is None:
-                raise BundleError(
-                    f"{path}: entry {info.filename!r} is outside the bundle folder {prefix!r}"
-                )
-            if name in out:
-                raise BundleError(f"{path}: entry {info.filename!r} appears twice")
-            try:
-                with zf.open(info) as fh:
-                    data = fh.read(MAX_FILE_BYTES + 1)
-            except (
-                zipfile.BadZipFile,
-                OSError,
-                EOFError,
-                RuntimeError,
-                NotImplementedError,
-            ) as exc:
-                raise BundleError(
-                    f"{path}: entry {info.filename!r} cannot be read ({exc})"
-                ) from None
-            if len(data) > MAX_FILE_BYTES:
-                raise BundleError(
-                    f"{path}: entry {info.filename!r} is larger than declared "
-                    f"and over the limit of {MAX_FILE_BYTES}"
-                )
+        for name, info in members:
+            data = _inflate(path, zf, info, total)
             total += len(data)
-            if total > MAX_TOTAL_BYTES:
-                raise BundleError(f"{path}: more than {MAX_TOTAL_BYTES} bytes uncompressed")
             out[name] = data
     return out
 
 
-def _read_folder(path: Path) -> dict[str, bytes]:
+def _check_headers(
+    path: Path, infos: list[zipfile.ZipInfo], zip_size: int
+) -> list[tuple[str, zipfile.ZipInfo]]:
+    """The members as (bundle-relative name, info), ``manifest.json`` first, once every
+    header passed: the entry count, the declared sizes (per file, in all, and their ratio to
+    the compressed size), safe names, no links, no duplicates. Raises BundleError."""
+    if len(infos) > MAX_ENTRIES:
+        raise BundleError(f"{path}: {len(infos)} entries, more than the limit of {MAX_ENTRIES}")
+    declared = sum(i.file_size for i in infos)
+    if declared > MAX_TOTAL_BYTES:
+        raise BundleError(
+            f"{path}: {declared} bytes uncompressed, more than the limit of {MAX_TOTAL_BYTES}"
+        )
+    names = [i.filename for i in infos if not i.is_dir()]
+    prefix = ""
+    if "manifest.json" not in names:
+        tops = {n.split("/", 1)[0] for n in names}
+        if len(tops) == 1 and f"{next(iter(tops))}/manifest.json" in names:
+            prefix = next(iter(tops)) + "/"
+    members: dict[str, zipfile.ZipInfo] = {}
+    for info in infos:
+        if info.is_dir():
+            continue
+        problem = _check_name(info.filename)
+        if problem:
+            raise BundleError(f"{path}: entry {info.filename!r} {problem}")
+        mode = info.external_attr >> 16
+        if mode and stat.S_ISLNK(mode):
+            raise BundleError(f"{path}: entry {info.filename!r} is a symbolic link")
+        if info.file_size > MAX_FILE_BYTES:
+            raise BundleError(
+                f"{path}: entry {info.filename!r} is {info.file_size} "
+                f"bytes, more than the limit of {MAX_FILE_BYTES}"
+            )
+        packed = max(1, min(info.compress_size, zip_size))
+        if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * packed:
+            raise BundleError(
+                f"{path}: entry {info.filename!r} inflates {info.file_size // packed:,} times "
+                f"its compressed size, more than the limit of {MAX_RATIO} (a zip bomb?)"
+            )
+        name = info.filename[len(prefix) :] if info.filename.startswith(prefix) else None
+        if name is None:
+            raise BundleError(
+                f"{path}: entry {info.filename!r} is outside the bundle folder {prefix!r}"
+            )
+        if name in members:
+            raise BundleError(f"{path}: entry {info.filename!r} appears twice")
+        members[name] = info
+    return sorted(members.items(), key=lambda item: item[0] != "manifest.json")
+
+
+def _inflate(path: Path, zf: zipfile.ZipFile, info: zipfile.ZipInfo, total: int) -> bytes:
+    """One member's bytes, inflated ``CHUNK_BYTES`` at a time and stopped as soon as it
+    passes its declared size (checked against ``MAX_FILE_BYTES`` already) or takes the
+    bundle past ``MAX_TOTAL_BYTES`` (``total``: bytes of the members read before it)."""
+    limit = info.file_size
+    parts: list[bytes] = []
+    size = 0
+    try:
+        with zf.open(info) as fh:
+            while chunk := fh.read(min(CHUNK_BYTES, limit - size + 1)):
+                size += len(chunk)
+                if size > limit:
+                    raise BundleError(
+                        f"{path}: entry {info.filename!r} is larger than declared "
+                        f"({limit:,} bytes); nothing more is inflated"
+                    )
+                if total + size > MAX_TOTAL_BYTES:
+                    raise BundleError(f"{path}: more than {MAX_TOTAL_BYTES} bytes uncompressed")
+                parts.append(chunk)
+    except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError) as exc:
+        raise BundleError(f"{path}: entry {info.filename!r} cannot be read ({exc})") from None
+    return b"".join(parts)
+
+
+def _read_folder(path: Path, manifest_check: ManifestCheck | None = None) -> dict[str, bytes]:
+    """Every file under ``path`` within the limits (sizes from the file system, checked
+    before each file is read); ``manifest.json`` is read and checked first."""
+    if manifest_check is not None:
+        manifest = path / "manifest.json"
+        ok = manifest.is_file() and not manifest.is_symlink()
+        if ok and manifest.stat().st_size > MAX_FILE_BYTES:
+            raise BundleError(f"{path}: manifest.json makes the bundle larger than the limit")
+        manifest_check(manifest.read_bytes() if ok else None)
     out: dict[str, bytes] = {}
     total = 0
     for p in sorted(path.rglob("*")):
@@ -147,16 +204,22 @@ def _read_folder(path: Path) -> dict[str, bytes]:
     return out
 
 
-def read_files(path: str | os.PathLike[str]) -> dict[str, bytes]:
-    """Every file of a bundle folder or zip, by bundle-relative POSIX path. BundleError."""
+def read_files(
+    path: str | os.PathLike[str], manifest_check: ManifestCheck | None = None
+) -> dict[str, bytes]:
+    """Every file of a bundle folder or zip, by bundle-relative POSIX path. BundleError.
+
+    ``manifest_check`` (optional) is called with ``manifest.json``'s bytes (None when
+    there is none) before any other file is read or inflated: a zip that is not a bundle is
+    refused having inflated its manifest only."""
     p = Path(path)
     if not p.exists():
         raise BundleError(f"{p}: no such file or folder")
     if p.is_dir():
-        return _read_folder(p)
+        return _read_folder(p, manifest_check)
     if not p.is_file():
         raise BundleError(f"{p}: not a regular file or folder (a device, pipe or socket)")
-    return _read_zip(p)
+    return _read_zip(p, manifest_check)
 
 
 def load_json(data: bytes, name: str) -> Any:

@@ -17,6 +17,7 @@ from typing import Any, cast
 from engine.bundle_archive import (
     SIGNATURE_FILE,
     BundleError,
+    ManifestCheck,
     _check_name,
     load_json,
     read_files,
@@ -46,6 +47,16 @@ def _manifest(path: Path, files: dict[str, bytes]) -> dict[str, Any]:
             f"({', '.join(FORMATS)})"
         )
     return manifest
+
+
+def manifest_check(path: Path) -> ManifestCheck:
+    """The check ``read_files`` runs on ``manifest.json`` before reading anything else:
+    ``_manifest``'s (present, JSON within the budget, a ``files`` table, a known format)."""
+
+    def check(data: bytes | None) -> None:
+        _manifest(path, {} if data is None else {"manifest.json": data})
+
+    return check
 
 
 def _check_hashes(manifest: dict[str, Any], files: dict[str, bytes]) -> list[tuple[str, str]]:
@@ -88,7 +99,7 @@ def verify_bundle(path: str | os.PathLike[str], *, deep: bool = True) -> VerifyR
     the bundle cannot be read at all (not a bundle, unsafe zip, no manifest)."""
     p = Path(path)
     if not deep:
-        files = read_files(p)
+        files = read_files(p, manifest_check(p))
         manifest = _manifest(p, files)
         bad = _check_hashes(manifest, files)
         return VerifyResult(p, not bad, bad, format=str(manifest.get("format")))
@@ -243,7 +254,7 @@ def open_bundle(path: str | os.PathLike[str]) -> Bundle:
     readable bundle; a bundle whose files fail the manifest check opens with ``tampered``
     naming them, and unreadable member files are named in ``problems``."""
     p = Path(path)
-    files = read_files(p)
+    files = read_files(p, manifest_check(p))
     manifest = _manifest(p, files)
     tampered_detail = _check_hashes(manifest, files)
     fmt = str(manifest.get("format"))

@@ -271,17 +271,121 @@ def test_bad_signature_and_unknown_signer_told_apart(claimed, tmp_path, capsys):
 
 
 def test_zip_bomb_of_json_values_is_refused_quickly(claimed, tmp_path):
+    """99 MB of ``[],`` is refused in milliseconds, not parsed: zipped, from the zip's
+    headers (it inflates over 1,000 times); in a folder, by counting its JSON values."""
+    bomb = b"[" + b"[]," * (30 * 1024 * 1024 // 3) + b"[]]"
     z = tmp_path / "bomb.zip"
     with zipfile.ZipFile(z, "w", zipfile.ZIP_DEFLATED) as zf:
         for p in sorted(claimed.rglob("*")):
             if p.is_file() and p.name != "trace.json":
                 zf.write(p, p.relative_to(claimed).as_posix())
-        zf.writestr("trace.json", b"[" + b"[]," * (30 * 1024 * 1024 // 3) + b"[]]")
+        zf.writestr("trace.json", bomb)
     assert z.stat().st_size < 400_000
+    with pytest.raises(BundleError, match="zip bomb"):
+        open_bundle(z)
+    folder = tmp_path / "bomb"
+    shutil.copytree(claimed, folder)
+    (folder / "trace.json").write_bytes(bomb)
     t0 = time.monotonic()
-    b = open_bundle(z)
+    b = open_bundle(folder)
     assert time.monotonic() - t0 < 10
     assert any("trace.json holds more than" in p for p in b.problems)
+
+
+MB = 1024 * 1024
+BUNDLE_MANIFEST = b'{"format": "arl-bundle/2", "files": {}}'
+
+
+def _inflated_bytes(monkeypatch) -> list[int]:
+    """Counts the bytes every zip member read returns (what was inflated into memory)."""
+    counted: list[int] = []
+    real = zipfile.ZipExtFile.read
+
+    def read(self, n=-1):
+        data = real(self, n)
+        counted.append(len(data))
+        return data
+
+    monkeypatch.setattr(zipfile.ZipExtFile, "read", read)
+    return counted
+
+
+def _zeros_zip(path: Path, manifest: bytes, members: dict[str, int], declared: int | None = None):
+    """A zip of ``manifest.json`` and members of that many zero bytes; ``declared``: the
+    uncompressed size the central directory states for each member (a lying zip)."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
+        zf.writestr("manifest.json", manifest)
+        for name, size in members.items():
+            with zf.open(name, "w") as fh:
+                for _ in range(size // MB):
+                    fh.write(bytes(MB))
+    if declared is not None:
+        data = bytearray(path.read_bytes())
+        i = data.find(b"PK\x01\x02")
+        while i >= 0:
+            name_len = int.from_bytes(data[i + 28 : i + 30], "little")
+            if bytes(data[i + 46 : i + 46 + name_len]).decode() in members:
+                data[i + 24 : i + 28] = declared.to_bytes(4, "little")
+            i = data.find(b"PK\x01\x02", i + 4)
+        path.write_bytes(bytes(data))
+    return path
+
+
+def test_a_zip_bomb_is_refused_from_its_headers_without_inflating(tmp_path, monkeypatch):
+    z = _zeros_zip(tmp_path / "bomb.zip", BUNDLE_MANIFEST, {"a.json": 40 * MB})
+    assert z.stat().st_size < 100_000
+    counted = _inflated_bytes(monkeypatch)
+    with pytest.raises(BundleError, match=r"inflates [\d,]+ times its compressed size.*zip bomb"):
+        open_bundle(z)
+    assert sum(counted) == 0
+
+
+def test_a_member_larger_than_declared_stops_at_its_declared_size(tmp_path, monkeypatch):
+    """A member that inflates to 30 MB while declaring 1,000 bytes costs about one chunk of
+    memory (Python allocations traced), not its real size."""
+    import tracemalloc
+
+    z = _zeros_zip(tmp_path / "liar.zip", BUNDLE_MANIFEST, {"a.json": 30 * MB}, declared=1000)
+    counted = _inflated_bytes(monkeypatch)
+    tracemalloc.start()
+    try:
+        with pytest.raises(BundleError, match=r"a\.json"):
+            open_bundle(z)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert sum(counted) <= len(BUNDLE_MANIFEST) * 2 + 1001
+    assert peak < 8 * MB, f"{peak:,} bytes"
+
+
+def test_a_zip_that_is_not_a_bundle_inflates_only_its_manifest(tmp_path, monkeypatch):
+    z = tmp_path / "not-a-bundle.zip"
+    with zipfile.ZipFile(z, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("manifest.json", b"{}")
+        zf.writestr("big.bin", os.urandom(3 * MB))  # within every limit and ratio
+    counted = _inflated_bytes(monkeypatch)
+    with pytest.raises(BundleError, match='no "files" table'):
+        open_bundle(z)
+    assert sum(counted) == 2
+    z = tmp_path / "no-manifest.zip"
+    with zipfile.ZipFile(z, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("big.bin", os.urandom(3 * MB))
+    counted.clear()
+    with pytest.raises(BundleError, match=r"no manifest\.json"):
+        open_bundle(z)
+    assert sum(counted) == 0
+
+
+def test_an_exported_bundle_with_a_very_repetitive_file_still_opens(claimed, tmp_path):
+    """export_zip stores uncompressed a file the reader would take for a zip bomb."""
+    b = open_bundle(claimed)
+    trace = {**b.trace, "note": "\n" * (4 * MB)}
+    folder = write_bundle(tmp_path / "rep", content_of(b, trace=trace))
+    z = export_zip(folder, tmp_path / "rep.zip")
+    with zipfile.ZipFile(z) as zf:
+        assert zf.getinfo("trace.json").compress_type == zipfile.ZIP_STORED
+        assert zf.getinfo("verdicts.json").compress_type == zipfile.ZIP_DEFLATED
+    assert open_bundle(z).ok
 
 
 def test_declared_sizes_are_enforced_while_inflating(tmp_path, monkeypatch):
