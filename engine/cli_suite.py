@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 # One whole-number rule for every arl option, and one error line (redacted) for every command.
-from engine.cli_loop import _fail, _positive
+from engine.cli_common import fail as _fail, whole_number as _positive
 
 EXIT_OK, EXIT_GATE, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -120,7 +120,7 @@ def _execute(
     # The same signal rule as arl run: the first Ctrl-C, SIGTERM or SIGHUP cancels the
     # suite's task (runs in flight end cancelled with their bundles); later ones never
     # interrupt the bookkeeping.
-    from engine.cli_loop import StopSignals
+    from engine.cli_common import StopSignals
 
     try:
         with StopSignals() as stop:

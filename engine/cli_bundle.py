@@ -1,0 +1,301 @@
+"""``arl bundle`` (verify, export, trust, show, publish) and ``arl published`` (list,
+open, export): evidence bundles and their published scorecards from the command line.
+
+Exit codes: 0 done, 2 unusable input (one line naming the file and the problem), 3 a
+bundle that fails its manifest check, its re-derivation or its signature.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.cli_common import EXIT_OK, EXIT_TAMPERED, fail
+
+# -- arl bundle ------------------------------------------------------------------------------
+
+
+def _verify_lines(result: Any) -> list[str]:
+    """stdout lines of a verification, one per finding."""
+    lines = [f"TAMPERED {name}: {problem}" for name, problem in result.bad]
+    lines += [f"PROBLEM {p}" for p in result.problems]
+    red = result.rederivation
+    if red is not None:
+        word = "RESCORED" if red.engine_changed else "DIFFERENT"
+        lines += [f"{word} {d.line()}" for d in red.differences]
+        lines += [f"PROBLEM {p}" for p in red.problems]
+        if red.differences:
+            lines.append(red.headline())
+    if result.signature is not None:
+        # Always said, also beside other failures: a bad signature, an unknown signer and
+        # an unsigned bundle are different facts.
+        lines.append(
+            ("BAD SIGNATURE " if result.signature.bad else "SIGNATURE ") + result.signature.line()
+        )
+    return lines
+
+
+def cmd_bundle_verify(args: argparse.Namespace) -> int:
+    from engine.bundle import OLD_FORMATS, BundleError, verify_bundle
+
+    try:
+        result = verify_bundle(args.path)
+    except BundleError as exc:
+        return fail(str(exc))
+    old = " (older format: its verdicts carry no evidence)" if result.format in OLD_FORMATS else ""
+    sig = result.signature.line() if result.signature is not None else "signature not checked"
+    if result.ok:
+        print(
+            f"OK: every file of {args.path} matches its manifest; every verdict and metric "
+            f"re-derives from its own files; format {result.format}{old}; {sig}"
+        )
+        return EXIT_OK
+    for line in _verify_lines(result):
+        print(line)
+    n_diff = len(result.rederivation.differences) if result.rederivation is not None else 0
+    parts = []
+    if result.bad:
+        parts.append(f"{len(result.bad)} file(s) fail the manifest check")
+    if result.problems:
+        parts.append(f"{len(result.problems)} schema problem(s)")
+    if n_diff:
+        parts.append(f"{n_diff} verdict/metric difference(s)")
+    if result.signature is not None and result.signature.bad:
+        parts.append("a bad signature")
+    if not parts:
+        parts.append("it could not be re-derived")
+    print(f"arl: {args.path}: {', '.join(parts)}", file=sys.stderr)
+    return EXIT_TAMPERED
+
+
+def cmd_bundle_export(args: argparse.Namespace) -> int:
+    from engine.bundle import BundleError, export_zip, verify_bundle
+
+    try:
+        check = verify_bundle(args.folder)
+        if not check.ok:
+            for line in _verify_lines(check):
+                print(line)
+            print(f"arl: {args.folder}: fails verification; not exported", file=sys.stderr)
+            return EXIT_TAMPERED
+        dest = export_zip(args.folder, args.zip, overwrite=args.force)
+    except BundleError as exc:
+        return fail(str(exc))
+    print(f"Exported {args.folder} to {dest}")
+    return EXIT_OK
+
+
+def cmd_bundle_trust(args: argparse.Namespace) -> int:
+    from engine import signing
+
+    try:
+        names = signing.set_trusted(args.fingerprint, args.name)
+    except ValueError as exc:
+        return fail(str(exc))
+    except OSError as exc:
+        return fail(f"{signing.trusted_keys_path()}: cannot write ({exc.strerror or exc})")
+    fp = signing.normalise_fingerprint(args.fingerprint) or ""
+    if args.name.strip():
+        print(f"Trusted {fp} as {names[fp]!r}")
+    else:
+        print(f"{fp} is no longer trusted")
+    return EXIT_OK
+
+
+def cmd_bundle_show(args: argparse.Namespace) -> int:
+    from engine import vocabulary as vocab
+    from engine.bundle import BundleError, open_bundle
+    from engine.safe_io import mask_url
+    from engine.scorecard import agent_mode_of
+
+    try:
+        b = open_bundle(args.path)
+    except BundleError as exc:
+        return fail(str(exc))
+    from engine import signing
+
+    if b.old_format:
+        print(f"FORMAT {b.format}: an older bundle; its verdicts carry no evidence")
+    print(f"SIGNATURE {signing.check_bundle(b).line()}")
+    if b.tampered:
+        print(f"TAMPERED: {', '.join(b.tampered)}")
+    for p in b.problems:
+        print(f"PROBLEM: {p}")
+    if b.scripted:
+        print("SCRIPTED DEMONSTRATION (not a real model)")
+    print(f"{b.document_title}: run {b.status}" + (f" ({b.reason})" if b.reason else ""))
+    print(
+        f"model {b.model} at {mask_url(str(b.manifest.get('base_url')))}; {b.manifest.get('created_at')} "
+        f"to {b.manifest.get('finished_at')}; {vocab.tokens_text(b.manifest.get('tokens'))}"
+    )
+    mode = agent_mode_of(b.manifest)
+    if isinstance(mode.get("ran"), str):
+        print(f"agent mode: {mode['ran']} ({mode.get('reason', '')})")
+    forged = False
+    if not b.tampered:
+        from engine.rederive import rederive
+
+        red = rederive(b)
+        forged = red.forged
+        if not red.ok:
+            print(("FORGED: " if red.forged else "CHECK: ") + red.headline())
+            if red.forged:
+                print(
+                    "The figures below are what the bundle states, not what its documents "
+                    "show; arl bundle verify lists every difference."
+                )
+    for name, m in b.metrics.items():
+        label = vocab.METRIC_TITLES.get(name, name)
+        print(f"  {label}: {vocab.metric_text(name, m)}")
+    return EXIT_TAMPERED if b.tampered or forged or b.problems else EXIT_OK
+
+
+def cmd_bundle_publish(args: argparse.Namespace) -> int:
+    """Publish to the publishing folder (``engine.published``); ``--to-workspace`` keeps
+    the older behaviour: the scorecard as a document in the workspace."""
+    from engine.bundle import BundleError, open_bundle, publish_scorecard
+    from engine.workspace import Workspace, WorkspaceError
+
+    if args.to_workspace:
+        try:
+            b = open_bundle(args.path)
+            with Workspace(args.workspace) if args.workspace else Workspace() as ws:
+                doc_id = publish_scorecard(ws, b)
+        except (BundleError, WorkspaceError) as exc:
+            return fail(str(exc))
+        print(
+            f"Published the scorecard as document {doc_id}"
+            + (" (the bundle is TAMPERED and is marked so)" if b.tampered else "")
+        )
+        return EXIT_OK
+    from engine import published
+
+    try:
+        folder = published.set_published_folder(args.folder) if args.folder else None
+        entry = published.publish(args.path, folder)
+    except (BundleError, published.PublishError) as exc:
+        return fail(str(exc))
+    where = folder or published.published_folder()
+    print(f"Published {entry.document_title or entry.run_id} to {where}/{entry.scorecard}")
+    print(f"Index: {where}/{published.INDEX_HTML}; signature: {entry.signature.get('line')}")
+    if entry.tampered:
+        print(f"TAMPERED: {entry.verification} (published marked so)")
+    return EXIT_OK
+
+
+def cmd_published_list(args: argparse.Namespace) -> int:
+    from engine import published
+
+    folder = args.folder or published.published_folder()
+    if folder is None:
+        return fail("no publishing folder chosen yet (arl bundle publish B --folder DIR)")
+    runs = published.entries(folder)
+    if not runs:
+        print(f"Nothing is published in {folder} yet")
+        return EXIT_OK
+    for i, e in enumerate(runs, 1):
+        mark = "TAMPERED " if e.tampered else ""
+        sig = e.signature.get("fingerprint") or e.signature.get("state", "")
+        print(
+            f"{i:>3}. {mark}{e.finished_at or e.created_at}  {e.model}  "
+            f"{e.document_title!r}  {e.status}  [{sig}]  bundle: {e.bundle}"
+        )
+    return EXIT_OK
+
+
+def _pick(args: argparse.Namespace) -> Any:
+    from engine import published
+
+    runs = published.entries(args.folder or published.published_folder())
+    key = args.run
+    if key.isdigit() and 1 <= int(key) <= len(runs):
+        return runs[int(key) - 1]
+    for e in runs:
+        if e.run_id == key:
+            return e
+    return None
+
+
+def cmd_published_open(args: argparse.Namespace) -> int:
+    """Print (and with --browser open) a published run's scorecard, and its bundle."""
+    from engine import published
+
+    e = _pick(args)
+    if e is None:
+        return fail(f"{args.run}: no such published run (arl published list numbers them)")
+    folder = Path(args.folder or published.published_folder() or ".")
+    page = folder / e.scorecard
+    print(f"scorecard: {page}")
+    print(f"bundle: {e.bundle}" + ("" if Path(e.bundle).exists() else " (no longer there)"))
+    if args.browser:
+        import webbrowser
+
+        webbrowser.open(page.resolve().as_uri())
+    return EXIT_OK
+
+
+def cmd_published_export(args: argparse.Namespace) -> int:
+    from engine import published
+
+    try:
+        out = published.export(args.dest, args.folder)
+    except published.PublishError as exc:
+        return fail(str(exc))
+    print(f"Copied the published scorecards and their index to {out}")
+    return EXIT_OK
+
+
+def register_bundle(subparsers: Any) -> None:
+    """Add ``bundle`` and its actions to ``arl``."""
+    b = subparsers.add_parser("bundle", help="verify, export, show or publish evidence bundles")
+    bsub = b.add_subparsers(dest="bundle_command", metavar="ACTION", required=True)
+    v = bsub.add_parser(
+        "verify",
+        help="check hashes, schemas, re-derived verdicts and the signature (exit 3 if not)",
+    )
+    v.add_argument("path", metavar="PATH", help="bundle folder or .zip")
+    v.set_defaults(func=cmd_bundle_verify)
+    e = bsub.add_parser("export", help="write a bundle folder as one .zip")
+    e.add_argument("folder", metavar="DIR")
+    e.add_argument("zip", metavar="ZIP")
+    e.add_argument("--force", action="store_true", help="replace ZIP if it exists")
+    e.set_defaults(func=cmd_bundle_export)
+    t = bsub.add_parser(
+        "trust", help="name a signer's fingerprint as trusted (empty name: untrust)"
+    )
+    t.add_argument(
+        "fingerprint", metavar="FINGERPRINT", help='16 hex digits, e.g. "3f2a 9c01 77be 0d42"'
+    )
+    t.add_argument("name", metavar="NAME", help='who it is, e.g. "the review team\'s laptop"')
+    t.set_defaults(func=cmd_bundle_trust)
+    s = bsub.add_parser("show", help="print a bundle's status and metrics")
+    s.add_argument("path", metavar="PATH")
+    s.set_defaults(func=cmd_bundle_show)
+    p = bsub.add_parser(
+        "publish", help="publish the scorecard to the publishing folder (index.html + page)"
+    )
+    p.add_argument("path", metavar="PATH")
+    p.add_argument("--folder", metavar="DIR", help="choose (and remember) the publishing folder")
+    p.add_argument("--to-workspace", action="store_true", help="store it in the workspace instead")
+    p.add_argument("--workspace", metavar="FILE", help=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_bundle_publish)
+
+
+def register_published(subparsers: Any) -> None:
+    """Add ``published`` and its actions to ``arl``."""
+    pub = subparsers.add_parser("published", help="list, open or export published scorecards")
+    psub = pub.add_subparsers(dest="published_command", metavar="ACTION", required=True)
+    pl = psub.add_parser("list", help="published runs, newest first, with their bundles")
+    pl.add_argument("--folder", metavar="DIR")
+    pl.set_defaults(func=cmd_published_list)
+    po = psub.add_parser("open", help="a published run's scorecard and bundle")
+    po.add_argument("run", metavar="N|RUN_ID", help="number from 'arl published list', or run id")
+    po.add_argument("--folder", metavar="DIR")
+    po.add_argument("--browser", action="store_true", help="open the scorecard in a browser")
+    po.set_defaults(func=cmd_published_open)
+    pe = psub.add_parser("export", help="copy every published scorecard and the index to DIR")
+    pe.add_argument("dest", metavar="DIR")
+    pe.add_argument("--folder", metavar="DIR")
+    pe.set_defaults(func=cmd_published_export)
