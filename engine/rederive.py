@@ -146,9 +146,14 @@ def _engine_name(manifest: dict[str, Any]) -> tuple[str, str]:
 
 def _trace_tokens(trace: Any, up_to_round: int | None) -> tuple[int | None, str]:
     """Tokens of the model calls (of rounds <= ``up_to_round``; all when None), None when a
-    call reported none, with the reason the run gives."""
+    call reported none, with the reason the run gives (``vocabulary.usage_reason``: a
+    call's entry says ``usage_not_whole`` when its usage came as something else than whole
+    numbers; bundles from before that key say every such call "reported no" usage, as their
+    run did)."""
+    from engine.vocabulary import usage_reason
+
     entries = trace.get("entries") if isinstance(trace, dict) else None
-    calls = unreported = known = 0
+    calls = unreported = not_whole = known = 0
     for e in entries if isinstance(entries, list) else []:
         if not isinstance(e, dict) or e.get("kind") != "model_call":
             continue
@@ -162,12 +167,12 @@ def _trace_tokens(trace: Any, up_to_round: int | None) -> tuple[int | None, str]
         total = usage.get("total_tokens") if isinstance(usage, dict) else None
         if isinstance(total, int) and not isinstance(total, bool):
             known += total
+        elif e.get("usage_not_whole") is True:
+            not_whole += 1
         else:
             unreported += 1
-    if unreported:
-        return None, (
-            f"the provider reported no token usage for {unreported} of {calls} model call(s)"
-        )
+    if unreported or not_whole:
+        return None, usage_reason(calls, unreported, not_whole)
     return known, ""
 
 

@@ -197,6 +197,27 @@ def tokens_text(tokens: Any) -> str:
     return "N/A — the provider reported no token usage"
 
 
+#: What a run says when a server sent token usage that is not plain whole numbers (numbers
+#: as strings, decimals, negatives, a string instead of the usage object).
+USAGE_NOT_WHOLE_NUMBERS = "token usage came in a form that is not whole numbers"
+
+
+def usage_reason(calls: int, unreported: int, not_whole: int = 0) -> str:
+    """Why a run's token count is unknown, in words ("" when every call's usage counted).
+    ``calls``: model calls answered; ``unreported``: calls with no usage at all;
+    ``not_whole``: calls whose usage came as something else than whole numbers. The run
+    (``engine.agent.config.Usage``) and re-derivation (``engine.rederive``) both say it
+    with this function, so the reason in a bundle re-derives word for word."""
+    parts = []
+    if unreported:
+        parts.append(
+            f"the provider reported no token usage for {unreported} of {calls} model call(s)"
+        )
+    if not_whole:
+        parts.append(f"{USAGE_NOT_WHOLE_NUMBERS} for {not_whole} of {calls} model call(s)")
+    return "; ".join(parts)
+
+
 def percent(value: float) -> str:
     """A share in [0, 1] as a whole percentage.
 

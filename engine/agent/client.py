@@ -317,6 +317,8 @@ class ModelClient(CallFailures):
         )
         if answer.usage.problem:
             entry["usage_problem"] = answer.usage.problem
+        if answer.usage.not_whole:
+            entry["usage_not_whole"] = True  # re-derivation words the reason from it
         return CallResult(
             answer.message,
             answer.finish_reason,

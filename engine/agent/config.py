@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.agent.wire import UsageReading, read_usage
+from engine.vocabulary import usage_reason
 from engine.workspace import now_iso
 
 
@@ -126,6 +127,8 @@ class Usage:
         self.prompt = 0
         self.completion = 0
         self.unreported = 0
+        self.not_whole = 0
+        """Of ``unreported``: calls whose usage came as something else than whole numbers."""
 
     def add(self, usage: Any) -> int | None:
         """Add one call's usage: a ``wire.UsageReading``, a usage dict or object, or None.
@@ -140,6 +143,7 @@ class Usage:
             usage = read_usage(usage)
         if usage.total is None:
             self.unreported += 1
+            self.not_whole += usage.not_whole
             return None
         self.prompt += usage.prompt
         self.completion += usage.completion
@@ -152,12 +156,7 @@ class Usage:
 
     def reason(self) -> str:
         """Why ``total`` is None, in words ("" when it is known)."""
-        if not self.unreported:
-            return ""
-        return (
-            f"the provider reported no token usage for {self.unreported} of "
-            f"{self.calls} model call(s)"
-        )
+        return usage_reason(self.calls, self.unreported - self.not_whole, self.not_whole)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -166,6 +165,7 @@ class Usage:
             "prompt_tokens": self.prompt,
             "completion_tokens": self.completion,
             "calls_without_usage": self.unreported,
+            "calls_usage_not_whole_numbers": self.not_whole,
         }
 
 

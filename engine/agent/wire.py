@@ -206,12 +206,15 @@ def text_tool_calls(content: str, tool_names: set[str]) -> tuple[list[tuple[str,
 @dataclass
 class UsageReading:
     """One call's usage: ``total`` None when unreported or unreadable (``problem`` says
-    why when fields were present but not plain integers)."""
+    why when fields were present but not plain integers; ``not_whole`` is True when they
+    came as something else than whole numbers: strings, decimals, negatives, a usage that
+    is not an object; an integer too long to be real is not counted there)."""
 
     total: int | None
     prompt: int = 0
     completion: int = 0
     problem: str = ""
+    not_whole: bool = False
 
 
 def _count(v: Any) -> int | None:
@@ -225,13 +228,17 @@ def read_usage(usage: Any) -> UsageReading:
     if usage is None:
         return UsageReading(None)
     if not isinstance(usage, dict):
-        return UsageReading(None, problem=f"usage is a {type(usage).__name__}, not an object")
+        return UsageReading(
+            None, problem=f"usage is a {type(usage).__name__}, not an object", not_whole=True
+        )
     fields = {k: usage.get(k) for k in ("prompt_tokens", "completion_tokens", "total_tokens")}
     present = {k: v for k, v in fields.items() if v is not None}
     bad = [k for k, v in present.items() if _count(v) is None]
     if bad:
         return UsageReading(
-            None, problem=f"usage field(s) {', '.join(bad)} are not non-negative integers"
+            None,
+            problem=f"usage field(s) {', '.join(bad)} are not non-negative integers",
+            not_whole=any(not isinstance(present[k], HugeInt) for k in bad),
         )
     p = _count(fields["prompt_tokens"]) or 0
     c = _count(fields["completion_tokens"]) or 0

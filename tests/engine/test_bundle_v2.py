@@ -494,3 +494,37 @@ def test_a_push_over_the_bundle_limits_is_refused_to_the_model(tmp_path, monkeyp
     )
     assert small.ok
     ws.close()
+
+
+def test_the_run_and_re_derivation_word_unusable_usage_alike():
+    """No usage, and usage that is not whole numbers, are told apart in the same words by
+    the run (engine.agent.config.Usage) and by re-derivation from the trace."""
+    from engine.agent.config import Usage
+    from engine.rederive import _trace_tokens
+
+    usage = Usage()
+    for sent in (
+        None,
+        {"prompt_tokens": "3", "completion_tokens": "2", "total_tokens": "5"},
+        {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5},
+    ):
+        usage.add(sent)
+    call = {"kind": "model_call", "round": 1, "response": {}, "usage": None}
+    trace = {
+        "entries": [
+            call,
+            {**call, "usage_not_whole": True},
+            {**call, "round": 2, "usage": {"total_tokens": 5}},
+        ]
+    }
+    said = (
+        "the provider reported no token usage for 1 of 3 model call(s); token usage came in "
+        "a form that is not whole numbers for 1 of 3 model call(s)"
+    )
+    assert usage.reason() == said
+    assert _trace_tokens(trace, None) == (None, said)
+    # A bundle written before the key existed reads as its run said: "reported no".
+    old = {"entries": [{**call, "usage_problem": "usage field(s) total_tokens are not ..."}]}
+    assert _trace_tokens(old, None)[1] == (
+        "the provider reported no token usage for 1 of 1 model call(s)"
+    )
