@@ -73,6 +73,8 @@ class CompareView(QWidget):
         self.split = split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.metrics)
         split.addWidget(self.verdicts)
+        split.setStretchFactor(0, 0)  # a taller window grows the comment table
+        split.setStretchFactor(1, 1)
         lay = QVBoxLayout(self)
         lay.addLayout(top)
         lay.addWidget(self.note)
@@ -128,14 +130,15 @@ class CompareView(QWidget):
         )
 
     def _fit_metrics(self) -> None:
-        """Every run and metric row in view without scrolling, when the window allows: the
-        comment table below takes the rest."""
+        """Every run and metric row in view without scrolling (up to 420 px): the comment
+        table below takes the rest, and any height the window gains or loses."""
         t = self.metrics
         want = t.horizontalHeader().height() + 2 * t.frameWidth() + 2
         want += sum(t.rowHeight(r) for r in range(t.rowCount()))
+        t.setMinimumHeight(min(want, 420))
         total = sum(self.split.sizes())
         if total > 0:
-            top = min(want, int(total * 0.6))
+            top = min(want, max(total - 160, total // 2))  # the comments keep a few rows
             self.split.setSizes([top, total - top])
 
     def refresh(self) -> None:
