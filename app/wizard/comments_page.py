@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -78,6 +79,9 @@ class CommentsPage(QWizardPage):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(split)
+        # QWizard gives a page only its preferred height unless it asks to grow: the
+        # document should use the whole window.
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
         self.comments: list[Any] = []
         self._loaded_body = ""  # the comment text last loaded into the box for editing

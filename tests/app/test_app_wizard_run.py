@@ -11,6 +11,7 @@ import pytest
 pytest.importorskip("PySide6.QtWebEngineWidgets")
 qasync = pytest.importorskip("qasync")
 
+from PySide6.QtCore import QPoint  # noqa: E402
 from wizard_helpers import SAMPLE, SAMPLE_TEXT, u16  # noqa: E402
 
 from app import secrets as app_secrets  # noqa: E402
@@ -210,6 +211,16 @@ def _to_comments_page(qtbot, wizard):
         wizard.next()
     assert wizard.currentPage() is wizard.comments_page
     return wizard.comments_page
+
+
+def test_the_comments_page_uses_the_wizards_height(qtbot, wizard):
+    wizard.resize(1000, 720)
+    page = _to_comments_page(qtbot, wizard)
+    qtbot.waitUntil(lambda: page.view.height() > 0)
+    # the document fills the page down to the buttons (it stopped 130 px short)
+    bottom = page.view.mapTo(wizard, page.view.rect().bottomLeft()).y()
+    buttons = wizard.button(wizard.WizardButton.NextButton).mapTo(wizard, QPoint(0, 0)).y()
+    assert buttons - bottom < 60, (bottom, buttons)
 
 
 def test_selection_after_emoji_becomes_a_utf16_anchor(qtbot, wizard):
