@@ -152,8 +152,12 @@ def _signature_part(b: _Banner, data: BundleData) -> None:
         return
     mark = {"signed": "\u2714", "unsigned": "\u25cb", "bad": "\u26a0"}[sig.state]
     line = f"<b>{html.escape(sig.line())}</b>" if sig.bad else html.escape(sig.line())
+    # The document first (the bundle's folder name alone did not say which document).
+    title = str(data.manifest.get("document_title") or "")
+    name = html.escape(data.path.name)
+    head = f"<b>{html.escape(title)}</b> (bundle {name})" if title else f"<b>{name}</b>"
     b.add(
-        f"<b>{html.escape(data.path.name)}</b> \u2014 {mark} {line}.",
+        f"{head} \u2014 {mark} {line}.",
         "error" if sig.bad else "ok",
         first=True,
     )

@@ -70,6 +70,10 @@ def test_open_bundle_shows_verdicts_metrics_and_scorecard(qtbot, window):
     assert "not counted" in table.item(3, 6).text()
     assert "stale anchor" in window.verdicts.banner.text()
     assert "Scripted demonstration" in window.verdicts.banner.text()
+    # The banner names the document first, then the bundle
+    title = window.data.manifest["document_title"]
+    banner = window.verdicts.banner.text()
+    assert title and banner.index(title) < banner.index(f"(bundle {window.data.path.name})")
     # Every located span was painted, in v1 and in v2 (with the collateral range).
     hl = window.verdicts.last_highlight
     assert hl["v1"]["made"] == 3 and hl["v1"]["failed"] == []
