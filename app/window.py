@@ -217,7 +217,9 @@ class MainWindow(QMainWindow):
         for a in (self.act_publish, self.act_export_html, self.act_export_pdf):
             a.setEnabled(False)
         v = self.menuBar().addMenu("&View")
-        for i, name in enumerate(("Start", "Run", "Verdicts", "Metrics", "Scorecard", "Compare")):
+        for i, name in enumerate(
+            ("Start", "Run", "Verdicts", "Metrics", "Scorecard", "Compare", "Suites", "Published")
+        ):
             act = QAction(name, self, shortcut=QKeySequence(f"Ctrl+{i + 1}"))
             act.triggered.connect(lambda _=False, i=i: self._go(i))
             v.addAction(act)

@@ -194,3 +194,11 @@ def test_opening_a_bundle_covers_the_old_documents_at_once(qtbot, window):
         assert "Loading" in window.verdicts.v1.cover.text()
     qtbot.waitUntil(lambda: not window.verdicts.v2.cover.isVisible(), timeout=10000)
     assert not window.verdicts.v1.cover.isVisible()
+
+
+def test_the_view_menu_reaches_every_tab(window):
+    view_menu = window.menuBar().actions()[1].menu()
+    names = [a.text() for a in view_menu.actions()]
+    assert names == [window.tabs.tabText(i).replace("&", "") for i in range(window.tabs.count())]
+    view_menu.actions()[-1].trigger()  # Ctrl+8
+    assert window.tabs.currentIndex() == window.TAB_PUBLISHED
