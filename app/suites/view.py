@@ -121,6 +121,8 @@ class SuitesView(QWidget):
         mono.setStyleHint(QFont.StyleHint.Monospace)
         self.estimate.setFont(mono)
         self.estimate.setPlaceholderText("The estimate of a suite file appears here.")
+        # A table in a fixed-width font: wrapping its lines broke its columns apart.
+        self.estimate.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.concurrency = QSpinBox()
         self.concurrency.setRange(1, 64)
         self.concurrency.setValue(1)
@@ -205,9 +207,9 @@ class SuitesView(QWidget):
         pl.setContentsMargins(0, 0, 0, 0)
         pl.addWidget(self.estimate, 1)
         pl.addLayout(controls)
-        ll.addWidget(self.planning, 2)
+        ll.addWidget(self.planning, 3)  # the estimate is read before any run exists
         ll.addWidget(_plain(QLabel(), "Runs (double-click one to open its bundle):"))
-        ll.addWidget(self.runs, 3)
+        ll.addWidget(self.runs, 2)
         right = QWidget()
         rl = QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)

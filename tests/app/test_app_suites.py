@@ -187,3 +187,10 @@ def test_names_from_a_suite_never_render_as_markup_in_the_charts(view, results, 
     assert all("<img" not in n for n in names)
     header = view.report_table.horizontalHeaderItem(1).text()  # a table item is plain text
     assert header.startswith("<h1 style=color:red>X</h1>")
+
+
+def test_the_estimate_table_keeps_its_columns(view):
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    # a fixed-width table: wrapped lines broke its columns apart at 1366 x 768
+    assert view.estimate.lineWrapMode() == QPlainTextEdit.LineWrapMode.NoWrap
