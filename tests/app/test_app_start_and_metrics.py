@@ -202,3 +202,25 @@ def test_the_view_menu_reaches_every_tab(window):
     assert names == [window.tabs.tabText(i).replace("&", "") for i in range(window.tabs.count())]
     view_menu.actions()[-1].trigger()  # Ctrl+8
     assert window.tabs.currentIndex() == window.TAB_PUBLISHED
+
+
+def _contrast(fg, bg) -> float:
+    def lum(c):
+        def ch(v):
+            v = v / 255
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+        return 0.2126 * ch(c.red()) + 0.7152 * ch(c.green()) + 0.0722 * ch(c.blue())
+
+    hi, lo = sorted((lum(fg), lum(bg)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_the_metric_explanations_read_on_white(window):
+    from PySide6.QtGui import QColor
+
+    panel = window.metrics
+    panel.show_metrics({}, [], "completed", "")
+    item = panel.table.item(0, panel.table.columnCount() - 1)
+    assert item.text()
+    assert _contrast(item.foreground().color(), QColor("white")) >= 4.5  # WCAG AA
