@@ -539,6 +539,11 @@ class DocumentView(QWebEngineView):
         )
 
     def _on_load_finished(self, ok: bool) -> None:
+        if not ok and (self.is_ready or self._loaded_ok):
+            # A navigation away from the loaded document (a <meta http-equiv="refresh">,
+            # even to its own URL) was refused: Chromium reports the refused load as a
+            # failure, but the document is still shown and its marks stand.
+            return
         self._loaded_ok = ok
         if not ok:
             self._set_problem("the document could not be loaded")

@@ -235,3 +235,27 @@ def test_a_removal_mark_stands_beside_its_text_not_in_the_corner(qtbot, view):
     assert len(boxes) == 1
     left, top = boxes[0]
     assert left > 100 and top > 40  # beside "here.", not at the page's top-left corner
+
+
+@pytest.mark.parametrize(
+    "refresh",
+    ['content="1"', 'content="0; url=https://example.com/"'],
+    ids=["itself-after-a-second", "elsewhere-at-once"],
+)
+def test_a_refused_meta_refresh_is_not_a_failed_load(qtbot, view, refresh):
+    """Chromium reports the refused refresh as loadFinished(False); the document is still
+    shown and its marks stand, so no "could not be loaded" notice appears."""
+    raw = (
+        '<!doctype html><html><head><meta charset="utf-8">'
+        f'<meta http-equiv="refresh" {refresh}></head>'
+        "<body><p>Hello world, this is a test page.</p></body></html>"
+    ).encode()
+    failures = []
+    view.rendered.connect(lambda ok: ok or failures.append("rendered(False)"))
+    load(qtbot, view, raw)
+    with qtbot.waitSignal(view.highlighted, timeout=10000) as blocker:
+        view.set_highlights([{"id": "c1", "kind": "untouched", "start": 0, "end": 5}])
+    assert blocker.args[0]["made"] == 1
+    qtbot.waitUntil(lambda: bool(view.page().refused), timeout=10000)  # the refresh came
+    qtbot.wait(300)  # and its failed load was reported
+    assert view.problem == "" and failures == []
