@@ -25,6 +25,9 @@ pairs=(
     "libxcb-keysyms.so.1 libxcb-keysyms1" "libxcb-randr.so.0 libxcb-randr0"
     "libxcb-render-util.so.0 libxcb-render-util0" "libxcb-shape.so.0 libxcb-shape0"
     "libxcb-xkb.so.1 libxcb-xkb1" "libxcb-dri3.so.0 libxcb-dri3-0"
+    "libxcb-render.so.0 libxcb-render0" "libxcb-shm.so.0 libxcb-shm0"
+    "libxcb-sync.so.1 libxcb-sync1" "libxcb-util.so.1 libxcb-util1"
+    "libxcb-xfixes.so.0 libxcb-xfixes0"
 )
 
 missing=()
