@@ -43,6 +43,7 @@ SCORING_MODULES = (
     "encoding_labels.py",
     "html_markup.py",
     "html_text.py",
+    "metrics.py",
     "models.py",
     "normalize.py",
     "scoring.py",

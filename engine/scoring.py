@@ -4,6 +4,9 @@ docs/metrics.md).
 ``score(v1, v2, comments)`` is the one entry point: the CLI, the review loop and the
 evidence bundle all call it, and the GUI only shows what it returns.
 
+The metrics themselves (what they count, their N/A reasons) and claim coverage are in
+``engine.metrics``; this module decides the verdicts.
+
 Which comments count (the denominators):
 
 * every comment with a usable anchor gets a verdict; one whose anchor is unusable (empty
@@ -26,6 +29,12 @@ from typing import Any
 from engine import utf16
 from engine.anchoring import ChangeIndex, TextIndex, locate, reanchor
 from engine.diffing import Change, TextDiff
+from engine.metrics import (
+    ClaimCoverage,
+    claim_coverage,
+    compute_metrics,
+    coverage_of as coverage_of,  # re-exported: its callers import it here
+)
 from engine.models import (
     STALE_ANCHOR_MESSAGE,
     ClaimItem,
@@ -95,37 +104,6 @@ class Version:
         if self._extraction is None:
             return None
         return self._extraction.markup_signature(start, end, fold)
-
-
-@dataclass(frozen=True)
-class ClaimCoverage:
-    """Which actionable comments the agent's report makes a claim about (docs/metrics.md,
-    claim accuracy): a report covering one comment of four must not look perfect.
-
-    ``claimed``/``no_claim`` count actionable comments (open, non-stale) with and without a
-    claim; ``actionable`` is their sum; ``no_claim_ids`` lists the latter."""
-
-    claimed: int
-    no_claim: int
-    actionable: int
-    no_claim_ids: tuple[str, ...] = ()
-
-    def text(self) -> str:
-        """ "no claim for 3 of 4 comments", or "a claim for every comment"."""
-        if not self.actionable:
-            return "no actionable comments"
-        if not self.no_claim:
-            return f"a claim for every comment ({self.actionable})"
-        return f"no claim for {self.no_claim} of {self.actionable} comments"
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "claimed": self.claimed,
-            "no_claim": self.no_claim,
-            "actionable": self.actionable,
-            "no_claim_ids": list(self.no_claim_ids),
-            "text": self.text(),
-        }
 
 
 @dataclass(frozen=True)
@@ -395,7 +373,7 @@ def score(
             actionable_ids.add(c.id)
 
     inside, outside, collateral = diff.split_churn(actionable_spans)
-    metrics, problems = _metrics(
+    metrics, problems = compute_metrics(
         verdicts,
         actionable_ids,
         comments,
@@ -422,7 +400,7 @@ def score(
         collateral=collateral,
         claim_problems=problems,
         actionable_ids=actionable_ids,
-        claim_coverage=_coverage(verdicts, actionable_ids, claims),
+        claim_coverage=claim_coverage(verdicts, actionable_ids, claims),
     )
 
 
@@ -434,137 +412,8 @@ def _signature_fold(piece: str) -> str:
     return normalize("\ufffc" + piece + "\ufffc")[1:-1]
 
 
-def _coverage(
-    verdicts: list[VerdictRecord], actionable_ids: set[str], claims: ClaimReport | None
-) -> ClaimCoverage | None:
-    if claims is None or not claims.usable:
-        return None
-    judged = [v for v in verdicts if v.comment_id in actionable_ids]
-    missing = tuple(v.comment_id for v in judged if v.claim is None)
-    return ClaimCoverage(len(judged) - len(missing), len(missing), len(judged), missing)
-
-
-def coverage_of(
-    final_verdicts: list[dict[str, Any]], comments_before: list[dict[str, Any]]
-) -> ClaimCoverage | None:
-    """Claim coverage as a bundle states it: which open, actionable, non-stale comments of
-    ``comments_before`` carry a claim in ``final_verdicts`` (verdicts.json's ``final``
-    items). None when no verdict carries a claim (no usable report: claim accuracy is N/A
-    and says why). The scorecard and the desktop program show its ``text()``."""
-    verdicts = [v for v in final_verdicts if isinstance(v, dict)]
-    if not any(v.get("claim") for v in verdicts):
-        return None
-    actionable = {
-        str(c.get("id"))
-        for c in comments_before
-        if isinstance(c, dict) and c.get("actionable", True) and c.get("status", "open") == "open"
-    }
-    judged = [
-        v
-        for v in verdicts
-        if str(v.get("comment_id")) in actionable and v.get("verdict") != "stale_anchor"
-    ]
-    missing = tuple(str(v.get("comment_id")) for v in judged if not v.get("claim"))
-    return ClaimCoverage(len(judged) - len(missing), len(missing), len(judged), missing)
-
-
 def _with_claim(rec: VerdictRecord, claim: ClaimItem | None) -> VerdictRecord:
     if claim is not None:
         rec.claim = claim.claim
         rec.claim_agrees = rec.verdict in CLAIM_AGREES.get(claim.claim, ())
     return rec
-
-
-def _metrics(
-    verdicts: list[VerdictRecord],
-    actionable_ids: set[str],
-    comments: list[Comment],
-    unusable: list[tuple[str, str]],
-    claims: ClaimReport | None,
-    inside: int,
-    outside: int,
-    tokens: int | None,
-    tokens_reason: str,
-    rounds: int | None,
-    rounds_reason: str,
-    moved: int = 0,
-) -> tuple[dict[str, Metric], list[str]]:
-    problems: list[str] = []
-    actionable = [v for v in verdicts if v.comment_id in actionable_ids]
-    edited = sum(v.verdict == "edited" for v in actionable)
-    stale = sum(v.verdict == "stale_anchor" for v in verdicts)
-
-    if actionable:
-        attribution = Metric.ratio(edited, len(actionable))
-    else:
-        why = "there are no actionable comments"
-        left_out = []
-        if stale:
-            left_out.append(f"{stale} stale anchor{'s' if stale != 1 else ''}")
-        if unusable:
-            left_out.append(f"{len(unusable)} unusable comment{'s' if len(unusable) != 1 else ''}")
-        if left_out:
-            why += " (" + " and ".join(left_out) + " left out)"
-        attribution = Metric.na(why)
-
-    total = inside + outside
-    if total:
-        churn = Metric.ratio(outside, total)
-    elif moved:
-        churn = Metric.na(f"nothing changed but the order: {moved:,} characters moved, none edited")
-    else:
-        churn = Metric.na("nothing changed: the two versions have the same text")
-
-    known_ids = {c.id for c in comments}
-    unusable_ids = {cid for cid, _ in unusable}
-    if claims is None:
-        claim_acc = Metric.na("no report from the agent was given")
-    elif not claims.usable:
-        claim_acc = Metric.na(f"the agent's report is unusable: {claims.problem}")
-    else:
-        unknown = sorted({c.comment_id for c in claims.comments} - known_ids)
-        if unknown:
-            problems.append("the report names comments that do not exist: " + ", ".join(unknown))
-            claim_acc = Metric.na(
-                "the agent's report names comments that do not exist: "
-                + ", ".join(unknown[:5])
-                + ("…" if len(unknown) > 5 else "")
-            )
-        else:
-            judged = [
-                v for v in actionable if v.claim is not None and v.comment_id not in unusable_ids
-            ]
-            if judged:
-                claim_acc = Metric.ratio(sum(bool(v.claim_agrees) for v in judged), len(judged))
-            else:
-                claim_acc = Metric.na(
-                    "the agent's report makes no claim about any actionable comment"
-                )
-
-    if tokens is None:
-        cost = Metric.na(
-            tokens_reason
-            or "token usage is known only for a run; this score was computed from files"
-        )
-    elif edited == 0:
-        cost = Metric.na("no comment's anchored text was edited, so there is no fix to divide by")
-    else:
-        cost = Metric.ratio(tokens, edited)
-
-    if rounds is None:
-        rounds_m = Metric.na(
-            rounds_reason or "rounds are known only for a run; this score was computed from files"
-        )
-    else:
-        rounds_m = Metric(value=rounds, numerator=rounds, denominator=1)
-
-    return (
-        {
-            "attribution_rate": attribution,
-            "collateral_churn": churn,
-            "claim_accuracy": claim_acc,
-            "cost_per_attributed_fix": cost,
-            "rounds_to_converge": rounds_m,
-        },
-        problems,
-    )
