@@ -94,82 +94,97 @@ def compute_metrics(
     rounds_reason: str,
     moved: int = 0,
 ) -> tuple[dict[str, Metric], list[str]]:
+    """The five metrics (docs/metrics.md) and the problems found in the agent's report.
+
+    ``actionable_ids``: the comments the metrics count; ``inside``/``outside``: characters
+    changed inside and outside every actionable anchor, ``moved``: characters that only
+    moved; ``tokens``/``rounds``: None when unknown, with the reason to show."""
     problems: list[str] = []
     actionable = [v for v in verdicts if v.comment_id in actionable_ids]
     edited = sum(v.verdict == "edited" for v in actionable)
     stale = sum(v.verdict == "stale_anchor" for v in verdicts)
-
-    if actionable:
-        attribution = Metric.ratio(edited, len(actionable))
-    else:
-        why = "there are no actionable comments"
-        left_out = []
-        if stale:
-            left_out.append(f"{stale} stale anchor{'s' if stale != 1 else ''}")
-        if unusable:
-            left_out.append(f"{len(unusable)} unusable comment{'s' if len(unusable) != 1 else ''}")
-        if left_out:
-            why += " (" + " and ".join(left_out) + " left out)"
-        attribution = Metric.na(why)
-
-    total = inside + outside
-    if total:
-        churn = Metric.ratio(outside, total)
-    elif moved:
-        churn = Metric.na(f"nothing changed but the order: {moved:,} characters moved, none edited")
-    else:
-        churn = Metric.na("nothing changed: the two versions have the same text")
-
-    known_ids = {c.id for c in comments}
-    unusable_ids = {cid for cid, _ in unusable}
-    if claims is None:
-        claim_acc = Metric.na("no report from the agent was given")
-    elif not claims.usable:
-        claim_acc = Metric.na(f"the agent's report is unusable: {claims.problem}")
-    else:
-        unknown = sorted({c.comment_id for c in claims.comments} - known_ids)
-        if unknown:
-            problems.append("the report names comments that do not exist: " + ", ".join(unknown))
-            claim_acc = Metric.na(
-                "the agent's report names comments that do not exist: "
-                + ", ".join(unknown[:5])
-                + ("…" if len(unknown) > 5 else "")
-            )
-        else:
-            judged = [
-                v for v in actionable if v.claim is not None and v.comment_id not in unusable_ids
-            ]
-            if judged:
-                claim_acc = Metric.ratio(sum(bool(v.claim_agrees) for v in judged), len(judged))
-            else:
-                claim_acc = Metric.na(
-                    "the agent's report makes no claim about any actionable comment"
-                )
-
-    if tokens is None:
-        cost = Metric.na(
-            tokens_reason
-            or "token usage is known only for a run; this score was computed from files"
-        )
-    elif edited == 0:
-        cost = Metric.na("no comment's anchored text was edited, so there is no fix to divide by")
-    else:
-        cost = Metric.ratio(tokens, edited)
-
-    if rounds is None:
-        rounds_m = Metric.na(
-            rounds_reason or "rounds are known only for a run; this score was computed from files"
-        )
-    else:
-        rounds_m = Metric(value=rounds, numerator=rounds, denominator=1)
-
     return (
         {
-            "attribution_rate": attribution,
-            "collateral_churn": churn,
-            "claim_accuracy": claim_acc,
-            "cost_per_attributed_fix": cost,
-            "rounds_to_converge": rounds_m,
+            "attribution_rate": _attribution(edited, len(actionable), stale, len(unusable)),
+            "collateral_churn": _collateral_churn(inside, outside, moved),
+            "claim_accuracy": _claim_accuracy(actionable, comments, unusable, claims, problems),
+            "cost_per_attributed_fix": _cost(tokens, tokens_reason, edited),
+            "rounds_to_converge": _rounds(rounds, rounds_reason),
         },
         problems,
     )
+
+
+def _attribution(edited: int, actionable: int, stale: int, unusable: int) -> Metric:
+    """Edited actionable comments / actionable comments; N/A names what was left out."""
+    if actionable:
+        return Metric.ratio(edited, actionable)
+    why = "there are no actionable comments"
+    left_out = []
+    if stale:
+        left_out.append(f"{stale} stale anchor{'s' if stale != 1 else ''}")
+    if unusable:
+        left_out.append(f"{unusable} unusable comment{'s' if unusable != 1 else ''}")
+    if left_out:
+        why += " (" + " and ".join(left_out) + " left out)"
+    return Metric.na(why)
+
+
+def _collateral_churn(inside: int, outside: int, moved: int) -> Metric:
+    """Characters changed outside every actionable anchor / all characters changed."""
+    total = inside + outside
+    if total:
+        return Metric.ratio(outside, total)
+    if moved:
+        return Metric.na(f"nothing changed but the order: {moved:,} characters moved, none edited")
+    return Metric.na("nothing changed: the two versions have the same text")
+
+
+def _claim_accuracy(
+    actionable: list[VerdictRecord],
+    comments: list[Comment],
+    unusable: list[tuple[str, str]],
+    claims: ClaimReport | None,
+    problems: list[str],
+) -> Metric:
+    """Claims that agree with their verdict / actionable comments with a claim; a report
+    naming comments that do not exist is N/A (and listed in ``problems``)."""
+    if claims is None:
+        return Metric.na("no report from the agent was given")
+    if not claims.usable:
+        return Metric.na(f"the agent's report is unusable: {claims.problem}")
+    known_ids = {c.id for c in comments}
+    unknown = sorted({c.comment_id for c in claims.comments} - known_ids)
+    if unknown:
+        problems.append("the report names comments that do not exist: " + ", ".join(unknown))
+        return Metric.na(
+            "the agent's report names comments that do not exist: "
+            + ", ".join(unknown[:5])
+            + ("…" if len(unknown) > 5 else "")
+        )
+    unusable_ids = {cid for cid, _ in unusable}
+    judged = [v for v in actionable if v.claim is not None and v.comment_id not in unusable_ids]
+    if judged:
+        return Metric.ratio(sum(bool(v.claim_agrees) for v in judged), len(judged))
+    return Metric.na("the agent's report makes no claim about any actionable comment")
+
+
+def _cost(tokens: int | None, tokens_reason: str, edited: int) -> Metric:
+    """Tokens of the run / edited actionable comments."""
+    if tokens is None:
+        return Metric.na(
+            tokens_reason
+            or "token usage is known only for a run; this score was computed from files"
+        )
+    if edited == 0:
+        return Metric.na("no comment's anchored text was edited, so there is no fix to divide by")
+    return Metric.ratio(tokens, edited)
+
+
+def _rounds(rounds: int | None, rounds_reason: str) -> Metric:
+    """Pushes until convergence (docs/metrics.md: it counts pushes), over 1."""
+    if rounds is None:
+        return Metric.na(
+            rounds_reason or "rounds are known only for a run; this score was computed from files"
+        )
+    return Metric(value=rounds, numerator=rounds, denominator=1)
