@@ -27,7 +27,7 @@ from functools import cached_property
 from typing import Any
 
 from engine import utf16
-from engine.anchoring import ChangeIndex, TextIndex, locate, reanchor
+from engine.anchoring import ChangeIndex, Located, Reanchored, TextIndex, locate, reanchor
 from engine.diffing import Change, TextDiff
 from engine.metrics import (
     ClaimCoverage,
@@ -245,77 +245,114 @@ def score(
     actionable comment remained, None when unknown or not converged (``rounds_reason``).
     ``diff`` may be passed in when the caller already has it.
     """
-    given = given_version_id or v1.version_id
-    idx1, idx2 = TextIndex(v1.text), TextIndex(v2.text)
-    omap1 = utf16.OffsetMap(v1.text)
     if diff is None:
         diff = TextDiff(v1.text, v2.text)
-    by_claim = claims.by_comment() if claims and claims.usable else {}
-    changes: ChangeIndex | None = None
-
-    verdicts: list[VerdictRecord] = []
-    unusable: list[tuple[str, str]] = []
-    actionable_spans: list[tuple[int, int]] = []
-    actionable_ids: set[str] = set()
+    judge = _Judge(v1, v2, diff, given_version_id or v1.version_id, claims)
     for c in comments:
+        judge.add(c)
+    verdicts, actionable_ids = judge.verdicts, judge.actionable_ids
+    inside, outside, collateral = diff.split_churn(judge.actionable_spans)
+    metrics, problems = compute_metrics(
+        verdicts,
+        actionable_ids,
+        comments,
+        judge.unusable,
+        claims,
+        inside,
+        outside,
+        tokens,
+        tokens_reason,
+        rounds_to_converge,
+        rounds_reason,
+        moved=diff.moved_total(),
+    )
+    return ScoreResult(
+        v1=v1,
+        v2=v2,
+        verdicts=verdicts,
+        unusable=judge.unusable,
+        metrics=metrics,
+        diff=diff,
+        churn_inside=inside,
+        churn_outside=outside,
+        churn_moved=diff.moved_total(),
+        collateral=collateral,
+        claim_problems=problems,
+        actionable_ids=actionable_ids,
+        claim_coverage=claim_coverage(verdicts, actionable_ids, claims),
+    )
+
+
+class _Judge:
+    """The verdicts of one scoring, comment by comment: locate in v1, re-anchor in v2,
+    decide (docs/verdicts.md). Indexes of both texts are built once and shared."""
+
+    def __init__(
+        self, v1: Version, v2: Version, diff: TextDiff, given: str, claims: ClaimReport | None
+    ):
+        self.v1, self.v2, self.diff, self.given = v1, v2, diff, given
+        self.idx1, self.idx2 = TextIndex(v1.text), TextIndex(v2.text)
+        self.omap1 = utf16.OffsetMap(v1.text)
+        self.by_claim = claims.by_comment() if claims and claims.usable else {}
+        self.changes: ChangeIndex | None = None
+        self.verdicts: list[VerdictRecord] = []
+        self.unusable: list[tuple[str, str]] = []
+        self.actionable_spans: list[tuple[int, int]] = []
+        self.actionable_ids: set[str] = set()
+
+    def add(self, c: Comment) -> None:
+        """Judge comment ``c``: a verdict, or an entry in ``unusable``."""
         a = c.anchor
         quote = a.quote
         if quote is None or not quote.strip():
-            unusable.append((c.id, "the anchor has no quote"))
-            continue
-        s, e = _cp_offsets(omap1, a.start_offset, a.end_offset)
-        made_elsewhere = c.created_on_version_id not in (None, given)
+            self.unusable.append((c.id, "the anchor has no quote"))
+            return
+        s, e = _cp_offsets(self.omap1, a.start_offset, a.end_offset)
+        made_elsewhere = c.created_on_version_id not in (None, self.given)
         loc = locate(
-            idx1,
+            self.idx1,
             quote,
             a.prefix,
             a.suffix,
             None if made_elsewhere else s,
             None if made_elsewhere else e,
         )
-        claim = by_claim.get(c.id)
+        claim = self.by_claim.get(c.id)
         if loc is None:
             if made_elsewhere:
-                verdicts.append(
-                    _with_claim(
-                        VerdictRecord(
-                            comment_id=c.id,
-                            verdict="stale_anchor",
-                            v1=None,
-                            v2=None,
-                            method="none",
-                            message=STALE_ANCHOR_MESSAGE,
-                            note=f"made on version {c.created_on_version_id}; its quote is not in "
-                            f"version {given}, the one the agent was given",
-                        ),
-                        claim,
-                    )
-                )
+                self.verdicts.append(_with_claim(self._stale(c), claim))
             else:
-                unusable.append((c.id, "the quote is not in the version the comment was made on"))
-            continue
+                self.unusable.append(
+                    (c.id, "the quote is not in the version the comment was made on")
+                )
+            return
+        rec = self._placed(c, loc, made_elsewhere)
+        self.verdicts.append(_with_claim(rec, claim))
+        if c.actionable and c.status == "open":
+            assert rec.v1 is not None
+            self.actionable_spans.append((rec.v1.start, rec.v1.end))
+            self.actionable_ids.add(c.id)
 
+    def _stale(self, c: Comment) -> VerdictRecord:
+        return VerdictRecord(
+            comment_id=c.id,
+            verdict="stale_anchor",
+            v1=None,
+            v2=None,
+            method="none",
+            message=STALE_ANCHOR_MESSAGE,
+            note=f"made on version {c.created_on_version_id}; its quote is not in "
+            f"version {self.given}, the one the agent was given",
+        )
+
+    def _placed(self, c: Comment, loc: Located, made_elsewhere: bool) -> VerdictRecord:
+        """The verdict of a comment found in v1 at ``loc``."""
+        v1, diff = self.v1, self.diff
         span1 = Span(loc.start, loc.end, v1.text[loc.start : loc.end])
-        if changes is None:
-            changes = ChangeIndex(diff)
-        ra = reanchor(idx1, idx2, diff, loc.start, loc.end, changes)
-        notes = []
-        if made_elsewhere:
-            notes.append(
-                f"made on version {c.created_on_version_id}; found in version {given} by its quote"
-            )
-        elif loc.repaired and loc.how == "context-over-offsets":
-            notes.append(
-                "the stored offsets point at another copy of the quote than the one its "
-                "prefix and suffix name; repaired from the context"
-            )
-        elif loc.repaired:
-            notes.append(
-                "the stored offsets did not match the quote; repaired from the "
-                "quote and its context"
-            )
-        if loc.ambiguous:
-            notes.append("the quote occurs more than once with the same context in v1")
+        if self.changes is None:
+            self.changes = ChangeIndex(diff)
+        ra = reanchor(self.idx1, self.idx2, diff, loc.start, loc.end, self.changes)
+        notes = _located_notes(c, loc, made_elsewhere, self.given)
         if ra.note:
             notes.append(ra.note)
         # A count bound of the diff was hit around the span: its alignment there is coarser
@@ -335,73 +372,76 @@ def score(
                 offsets_repaired=loc.repaired,
             )
         else:
-            span2 = Span(ra.start, ra.end, v2.text[ra.start : ra.end])
-            same = normalize(span2.text) == normalize(span1.text)
-            # Letters swapped for look-alikes of another script (UTS #39) are no edit a
-            # reader can see: untouched, flagged, so the integrity control reopens it.
-            lookalike = not same and lookalike_only(span1.text, span2.text)
-            if lookalike:
-                notes.append(
-                    "look-alike characters only: letters were swapped for look-alike "
-                    "letters of another script (Unicode confusables), which a reader cannot "
-                    "see; counted as unchanged"
-                )
-            rec = VerdictRecord(
-                comment_id=c.id,
-                verdict="untouched" if same or lookalike else "edited",
-                v1=span1,
-                v2=span2,
-                method=ra.method,
-                confidence=ra.confidence,
-                approximate=ra.approximate or rough,
-                offsets_repaired=loc.repaired,
-                similarity=None if same else ra.similarity,
-                lookalike_only=lookalike,
-            )
-            if same and v1.kind == "html" and v2.kind == "html":
-                # Text pieces compared as the verdict compares text (normalised), so a
-                # change the verdict ignores is not reported as a markup change.
-                rec.markup_changed = v1.markup_signature(
-                    span1.start, span1.end, _signature_fold
-                ) != v2.markup_signature(span2.start, span2.end, _signature_fold)
-                if rec.markup_changed:
-                    notes.append("the text is the same but its markup changed")
+            rec = self._compared(c.id, span1, ra, loc, rough, notes)
         rec.note = "; ".join(notes)
-        verdicts.append(_with_claim(rec, claim))
-        if c.actionable and c.status == "open":
-            actionable_spans.append((span1.start, span1.end))
-            actionable_ids.add(c.id)
+        return rec
 
-    inside, outside, collateral = diff.split_churn(actionable_spans)
-    metrics, problems = compute_metrics(
-        verdicts,
-        actionable_ids,
-        comments,
-        unusable,
-        claims,
-        inside,
-        outside,
-        tokens,
-        tokens_reason,
-        rounds_to_converge,
-        rounds_reason,
-        moved=diff.moved_total(),
-    )
-    return ScoreResult(
-        v1=v1,
-        v2=v2,
-        verdicts=verdicts,
-        unusable=unusable,
-        metrics=metrics,
-        diff=diff,
-        churn_inside=inside,
-        churn_outside=outside,
-        churn_moved=diff.moved_total(),
-        collateral=collateral,
-        claim_problems=problems,
-        actionable_ids=actionable_ids,
-        claim_coverage=claim_coverage(verdicts, actionable_ids, claims),
-    )
+    def _compared(
+        self,
+        cid: str,
+        span1: Span,
+        ra: Reanchored,
+        loc: Located,
+        rough: bool,
+        notes: list[str],
+    ) -> VerdictRecord:
+        """Untouched or edited: the v1 and v2 texts compared after normalisation, with
+        look-alike letters and markup-only changes noted (appended to ``notes``)."""
+        v1, v2 = self.v1, self.v2
+        assert ra.start is not None and ra.end is not None
+        span2 = Span(ra.start, ra.end, v2.text[ra.start : ra.end])
+        same = normalize(span2.text) == normalize(span1.text)
+        # Letters swapped for look-alikes of another script (UTS #39) are no edit a
+        # reader can see: untouched, flagged, so the integrity control reopens it.
+        lookalike = not same and lookalike_only(span1.text, span2.text)
+        if lookalike:
+            notes.append(
+                "look-alike characters only: letters were swapped for look-alike "
+                "letters of another script (Unicode confusables), which a reader cannot "
+                "see; counted as unchanged"
+            )
+        rec = VerdictRecord(
+            comment_id=cid,
+            verdict="untouched" if same or lookalike else "edited",
+            v1=span1,
+            v2=span2,
+            method=ra.method,
+            confidence=ra.confidence,
+            approximate=ra.approximate or rough,
+            offsets_repaired=loc.repaired,
+            similarity=None if same else ra.similarity,
+            lookalike_only=lookalike,
+        )
+        if same and v1.kind == "html" and v2.kind == "html":
+            # Text pieces compared as the verdict compares text (normalised), so a
+            # change the verdict ignores is not reported as a markup change.
+            rec.markup_changed = v1.markup_signature(
+                span1.start, span1.end, _signature_fold
+            ) != v2.markup_signature(span2.start, span2.end, _signature_fold)
+            if rec.markup_changed:
+                notes.append("the text is the same but its markup changed")
+        return rec
+
+
+def _located_notes(c: Comment, loc: Located, made_elsewhere: bool, given: str) -> list[str]:
+    """What locating in v1 had to do, in plain sentences."""
+    notes = []
+    if made_elsewhere:
+        notes.append(
+            f"made on version {c.created_on_version_id}; found in version {given} by its quote"
+        )
+    elif loc.repaired and loc.how == "context-over-offsets":
+        notes.append(
+            "the stored offsets point at another copy of the quote than the one its "
+            "prefix and suffix name; repaired from the context"
+        )
+    elif loc.repaired:
+        notes.append(
+            "the stored offsets did not match the quote; repaired from the quote and its context"
+        )
+    if loc.ambiguous:
+        notes.append("the quote occurs more than once with the same context in v1")
+    return notes
 
 
 def _signature_fold(piece: str) -> str:

@@ -23,7 +23,6 @@ LONG_MODULES_TODO: set[str] = set()
 LONG_FUNCTIONS_TODO = {
     "engine/anchoring.py:_in_place",
     "engine/anchoring.py:_moved_copy",
-    "engine/scoring.py:score",
 }
 
 
