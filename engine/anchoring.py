@@ -688,6 +688,33 @@ def _has_alnum(text: str) -> bool:
     return any(ch.isalnum() for ch in text)
 
 
+@dataclass(frozen=True)
+class _Place:
+    """One span being re-anchored: the quote and its v1 context, v1 ``[s, e)``, its
+    estimated v2 place ``[es, ee)``, the diff's image ``[ms, me)``, the neighbourhood
+    ``[lo, hi)`` searched, and whether the replaced region is the span's own place."""
+
+    quote: str
+    prefix: str
+    suffix: str
+    s: int
+    e: int
+    es: int
+    ee: int
+    ms: int
+    me: int
+    lo: int
+    hi: int
+    local: bool
+
+
+def _top_candidate(cands: list[tuple[float, int]], es: int) -> tuple[tuple[float, int], int]:
+    """The best (score, v2 start) of ``cands`` (then the nearest to ``es``) and how many
+    share its score."""
+    top = max(cands, key=lambda c: (round(c[0], 3), -abs(c[1] - es)))
+    return top, sum(1 for c in cands if round(c[0], 3) == round(top[0], 3))
+
+
 def reanchor(
     v1: TextIndex,
     v2: TextIndex,
@@ -831,18 +858,19 @@ class _Reanchor:
         local = self.changes.is_local(s, e)
         lo = max(0, min(es, ms if local else es) - FUZZY_WINDOW)
         hi = min(len(t2), max(ee, me if local else ee) + FUZZY_WINDOW)
+        p = _Place(quote, prefix, suffix, s, e, es, ee, ms, me, lo, hi, local)
 
         # 2a. Another copy of a repeated passage, kept by the diff, that v1's context names.
         kept = self._kept_copy_named_here(quote, prefix, suffix, s, e, es, not_span)
         if kept is not None:
             return kept
         # 2b. A verbatim copy that is new text in the neighbourhood: the passage moved.
-        moved, _ = self._moved_copy(quote, prefix, suffix, s, e, es, lo, hi, not_span, False)
+        moved, _ = self._moved_copy(p, not_span, False)
         if moved is not None:
             return moved
 
         # 3. The span's place, when the text there decides.
-        found, weak = self._in_place(quote, prefix, suffix, s, e, es, ee, ms, me, lo, hi, local)
+        found, weak = self._in_place(p)
         if found is not None and found.start is not None and not weak:
             return found
         # 4. A copy moved far away with its context (new text only) beats a weak place.
@@ -852,11 +880,7 @@ class _Reanchor:
         rs, re_ = _trim(t2, ms, me)
         moves = getattr(diff, "moves", None)
         want_far = rs >= re_ or moves is None or bool(moves)
-        moved, far = (
-            self._moved_copy(quote, prefix, suffix, s, e, es, lo, hi, not_span, True)
-            if want_far
-            else (None, None)
-        )
+        moved, far = self._moved_copy(p, not_span, True) if want_far else (None, None)
         if moved is not None:
             return moved
         # 5. A sentence rewritten in place; else a far copy with new surroundings; else gone.
@@ -953,17 +977,7 @@ class _Reanchor:
     # -- moved text ------------------------------------------------------------------
 
     def _moved_copy(
-        self,
-        quote: str,
-        prefix: str,
-        suffix: str,
-        s: int,
-        e: int,
-        es: int,
-        lo: int,
-        hi: int,
-        not_span: tuple[int, int] | None,
-        search_far: bool,
+        self, p: _Place, not_span: tuple[int, int] | None, search_far: bool
     ) -> tuple[Reanchored | None, Reanchored | None]:
         """(moved, moved to new surroundings): a verbatim copy of the quote that is mostly
         new text in v2, taken when its context agrees (``CONTEXT_THRESHOLD``) or it lies in
@@ -972,68 +986,21 @@ class _Reanchor:
         diff's inserted text too (only new text can hold a moved copy; the diff's own
         moved-sentence detection, ``moved_to``, has already placed whole moved sentences).
         """
-        t1, t2 = self.t1, self.t2
-        L = e - s
-        cands: list[tuple[float, int]] = []
-        near = nearest_starts(t2, quote, es, NEAR_HITS, lo, hi)
-        far = [h for h in self.changes.find_inserted(quote) if h not in near] if search_far else []
-        for h in near + far:
-            if (h, h + L) == not_span:
-                continue
-            if not self.new_or_own(h, h + L, s, e) or breaks_word(t2, h, h + L, t1, s, e):
-                continue
-            # A moved passage has new neighbours on at least one side: the side that
-            # travelled with it (within its own sentence) is the evidence.
-            ctx = side_score(prefix, suffix, t2, h, h + L)
-            cands.append((ctx, h))
+        cands = self._moved_candidates(p, not_span, search_far)
         if not cands:
             return None, None
+        L = p.e - p.s
         good = [c for c in cands if c[0] >= MOVED_SIDE_THRESHOLD]
         # A copy with new neighbours counts as this passage moved only when the quote is
         # long enough not to recur by chance (a single word in a reshuffled sentence is
         # not a moved passage).
-        close = [c for c in cands if lo <= c[1] and c[1] + L <= hi] if _passage(quote) else []
+        close = [c for c in cands if p.lo <= c[1] and c[1] + L <= p.hi] if _passage(p.quote) else []
         pool = good or close
         if pool:
-            top = max(pool, key=lambda c: (round(c[0], 3), -abs(c[1] - es)))
-            ties = sum(1 for c in pool if round(c[0], 3) == round(top[0], 3))
-            ms, me = self.diff.image(s, e)
-            # both sides agree (not just the one that travels with a moved sentence)
-            both = context_score(prefix, suffix, t2, top[1], top[1] + L)
-            if (
-                both >= CONTEXT_THRESHOLD
-                and ms <= top[1]
-                and top[1] + L <= me
-                and (abs(top[1] - es) <= L + 16)
-            ):
-                # its own place, inside a larger region the diff replaced: not a move
-                return (
-                    Reanchored(
-                        top[1],
-                        top[1] + L,
-                        "context",
-                        round(both / ties, 4),
-                        False,
-                        "unchanged, inside a larger region the diff replaced; found by its context",
-                    ),
-                    None,
-                )
-            how = "found by its context" if good else "found in its own neighbourhood"
-            return (
-                Reanchored(
-                    top[1],
-                    top[1] + L,
-                    "moved",
-                    round(1.0 / ties, 4),
-                    False,
-                    f"the quoted passage moved, unchanged; {how}",
-                ),
-                None,
-            )
-        if not search_far or not _passage(quote):
+            return self._moved_or_own_place(p, pool, bool(good)), None
+        if not search_far or not _passage(p.quote):
             return None, None
-        top = max(cands, key=lambda c: (round(c[0], 3), -abs(c[1] - es)))
-        ties = sum(1 for c in cands if round(c[0], 3) == round(top[0], 3))
+        top, ties = _top_candidate(cands, p.es)
         return None, Reanchored(
             top[1],
             top[1] + L,
@@ -1043,99 +1010,91 @@ class _Reanchor:
             "the quoted passage moved, unchanged, to a place with new surroundings",
         )
 
+    def _moved_candidates(
+        self, p: _Place, not_span: tuple[int, int] | None, search_far: bool
+    ) -> list[tuple[float, int]]:
+        """(agreement of the context that travelled with it, v2 start) of every verbatim
+        copy of the quote that is mostly new text and cuts no word: in the neighbourhood,
+        and with ``search_far`` in the diff's inserted text too."""
+        t1, t2 = self.t1, self.t2
+        s, e, L = p.s, p.e, p.e - p.s
+        cands: list[tuple[float, int]] = []
+        near = nearest_starts(t2, p.quote, p.es, NEAR_HITS, p.lo, p.hi)
+        far = (
+            [h for h in self.changes.find_inserted(p.quote) if h not in near] if search_far else []
+        )
+        for h in near + far:
+            if (h, h + L) == not_span:
+                continue
+            if not self.new_or_own(h, h + L, s, e) or breaks_word(t2, h, h + L, t1, s, e):
+                continue
+            # A moved passage has new neighbours on at least one side: the side that
+            # travelled with it (within its own sentence) is the evidence.
+            ctx = side_score(p.prefix, p.suffix, t2, h, h + L)
+            cands.append((ctx, h))
+        return cands
+
+    def _moved_or_own_place(
+        self, p: _Place, pool: list[tuple[float, int]], by_context: bool
+    ) -> Reanchored:
+        """The best copy of ``pool``: the quote moved (``moved``), or, when both sides of
+        its context agree and it lies at the span's own place inside a larger region the
+        diff replaced, not a move at all (``context``)."""
+        L = p.e - p.s
+        top, ties = _top_candidate(pool, p.es)
+        ms, me = self.diff.image(p.s, p.e)
+        # both sides agree (not just the one that travels with a moved sentence)
+        both = context_score(p.prefix, p.suffix, self.t2, top[1], top[1] + L)
+        if (
+            both >= CONTEXT_THRESHOLD
+            and ms <= top[1]
+            and top[1] + L <= me
+            and (abs(top[1] - p.es) <= L + 16)
+        ):
+            # its own place, inside a larger region the diff replaced: not a move
+            return Reanchored(
+                top[1],
+                top[1] + L,
+                "context",
+                round(both / ties, 4),
+                False,
+                "unchanged, inside a larger region the diff replaced; found by its context",
+            )
+        how = "found by its context" if by_context else "found in its own neighbourhood"
+        return Reanchored(
+            top[1],
+            top[1] + L,
+            "moved",
+            round(1.0 / ties, 4),
+            False,
+            f"the quoted passage moved, unchanged; {how}",
+        )
+
     # -- the span's place ------------------------------------------------------------
 
-    def _in_place(
-        self,
-        quote: str,
-        prefix: str,
-        suffix: str,
-        s: int,
-        e: int,
-        es: int,
-        ee: int,
-        ms: int,
-        me: int,
-        lo: int,
-        hi: int,
-        local: bool,
-    ) -> tuple[Reanchored | None, bool]:
+    def _in_place(self, p: _Place) -> tuple[Reanchored | None, bool]:
         """What stands at the span's place (see the module docstring, step 3), or None,
         and whether that answer is weak (a different text in a tight place, or "the
         sentence was rewritten in place"): a moved copy with its context beats a weak
         answer."""
         t2 = self.t2
-        L = e - s
-        rs, re_ = _trim(t2, *_without_context(t2, ms, me, quote, prefix, suffix))
+        rs, re_ = _trim(t2, *_without_context(t2, p.ms, p.me, p.quote, p.prefix, p.suffix))
         region = t2[rs:re_]
-        quote_has_alnum = _has_alnum(quote)
-        leftover = not region or (quote_has_alnum and not _has_alnum(region) and len(region) <= 3)
-        if not leftover and len(region) <= 4 * L + 64 and normalize(region) == normalize(quote):
-            return Reanchored(
-                rs,
-                re_,
-                "exact",
-                1.0,
-                False,
-                "same text after normalisation (whitespace, canonical forms, ligatures)",
-            ), False
-        tight = not leftover and local and len(region) <= 2 * L + 40
-        if tight:
-            r = self._edited(
-                rs,
-                re_,
-                quote,
-                prefix,
-                suffix,
-                "diff",
-                "the text the revision put in place of the quote",
-            )
-            return r, (r.similarity or 0.0) < FUZZY_THRESHOLD
-        between = self._between_context(quote, prefix, suffix, es, lo, hi)
-        if between is not None and me - ms <= 2 * L + LOCAL_CHANGE and between.start is not None:
-            # a small image is the diff's word on the place: the context must agree with it
-            if between.end is not None and (between.end < ms or between.start > me):
-                between = None
-        if between is not None:
-            return between, False
-        same = self._folded_copy_near(quote, s, e, es, lo, hi)
-        if same is not None:
-            return same, False
-        # The sentence(s) the diff maps the span into first; the whole neighbourhood after.
-        # (Where the surroundings changed too, a small image is still the diff's word on
-        # the place: its sentences only, never a neighbour that happens to match better.)
-        fz = None
-        small_image = me - ms <= 2 * L + LOCAL_CHANGE
-        if self.mapped is not None:
-            # The sentence the quote's own sentence became (its kept words say which) is
-            # the only place a fuzzy match may be: a better match in a neighbour is a
-            # lookalike.
-            fz = self._fuzzy(quote, s, e, *self.mapped, strict=not local)
-        else:
-            if small_image:
-                a, b = _sentence_bounds(t2, ms, me)
-                fz = self._fuzzy(quote, s, e, a, b, strict=not local)
-            if fz is None and (local or not small_image):
-                fz = self._fuzzy(quote, s, e, lo, hi, strict=not local)
+        leftover = not region or (
+            _has_alnum(p.quote) and not _has_alnum(region) and len(region) <= 3
+        )
+        if not leftover:
+            here = self._what_the_diff_put_there(p, rs, re_)
+            if here is not None:
+                return here
+        found = self._between_context_here(p) or self._folded_copy_near(p)
+        if found is not None:
+            return found, False
+        fz = self._fuzzy_at_place(p)
         if fz is not None:
             return fz, False
-        if not leftover and local:
-            # A rewritten sentence (or clause) around the quote: its place survives.
-            if len(region) > 2 * L + 40:
-                # narrow to the span's estimated share of the replacement
-                cs, ce = _snap_words(t2, max(rs, es), min(re_, max(ee, es + 1)))
-                cs, ce = _trim(t2, cs, ce)
-                if cs < ce:
-                    rs, re_ = cs, ce
-            return self._edited(
-                rs,
-                re_,
-                quote,
-                prefix,
-                suffix,
-                "diff",
-                "the quote's sentence was rewritten in place; the text now there",
-            ), True
+        if not leftover and p.local:
+            return self._rewritten_in_place(p, rs, re_), True
         if leftover:
             return Reanchored(
                 None,
@@ -1146,6 +1105,92 @@ class _Reanchor:
                 "the quoted text was removed and nothing stands in its place",
             ), False
         return None, False
+
+    def _what_the_diff_put_there(
+        self, p: _Place, rs: int, re_: int
+    ) -> tuple[Reanchored, bool] | None:
+        """The text the diff put in the span's place, ``[rs, re_)``, when it decides: the
+        quote itself after normalisation, or, where the change is local and tight, the
+        edit (weak when it is unlike the quote)."""
+        L = p.e - p.s
+        region = self.t2[rs:re_]
+        if len(region) <= 4 * L + 64 and normalize(region) == normalize(p.quote):
+            return Reanchored(
+                rs,
+                re_,
+                "exact",
+                1.0,
+                False,
+                "same text after normalisation (whitespace, canonical forms, ligatures)",
+            ), False
+        if p.local and len(region) <= 2 * L + 40:
+            r = self._edited(
+                rs,
+                re_,
+                p.quote,
+                p.prefix,
+                p.suffix,
+                "diff",
+                "the text the revision put in place of the quote",
+            )
+            return r, (r.similarity or 0.0) < FUZZY_THRESHOLD
+        return None
+
+    def _between_context_here(self, p: _Place) -> Reanchored | None:
+        """``_between_context`` near the estimated place; where the diff's image is small,
+        only an answer that agrees with it (the image is the diff's word on the place)."""
+        L = p.e - p.s
+        between = self._between_context(p.quote, p.prefix, p.suffix, p.es, p.lo, p.hi)
+        if (
+            between is not None
+            and p.me - p.ms <= 2 * L + LOCAL_CHANGE
+            and between.start is not None
+            and between.end is not None
+            and (between.end < p.ms or between.start > p.me)
+        ):
+            return None
+        return between
+
+    def _fuzzy_at_place(self, p: _Place) -> Reanchored | None:
+        """The best approximate match of the quote at its place: in the mapped sentence
+        when it is known; else in the sentence(s) the diff maps the span into first, then
+        the whole neighbourhood."""
+        if self.mapped is not None:
+            # The sentence the quote's own sentence became (its kept words say which) is
+            # the only place a fuzzy match may be: a better match in a neighbour is a
+            # lookalike.
+            return self._fuzzy(p.quote, p.s, p.e, *self.mapped, strict=not p.local)
+        # (Where the surroundings changed too, a small image is still the diff's word on
+        # the place: its sentences only, never a neighbour that happens to match better.)
+        fz = None
+        small_image = p.me - p.ms <= 2 * (p.e - p.s) + LOCAL_CHANGE
+        if small_image:
+            a, b = _sentence_bounds(self.t2, p.ms, p.me)
+            fz = self._fuzzy(p.quote, p.s, p.e, a, b, strict=not p.local)
+        if fz is None and (p.local or not small_image):
+            fz = self._fuzzy(p.quote, p.s, p.e, p.lo, p.hi, strict=not p.local)
+        return fz
+
+    def _rewritten_in_place(self, p: _Place, rs: int, re_: int) -> Reanchored:
+        """A rewritten sentence (or clause) around the quote: its place survives, and the
+        text now there (a long replacement narrowed to the span's estimated share) is the
+        edit."""
+        t2 = self.t2
+        if re_ - rs > 2 * (p.e - p.s) + 40:
+            # narrow to the span's estimated share of the replacement
+            cs, ce = _snap_words(t2, max(rs, p.es), min(re_, max(p.ee, p.es + 1)))
+            cs, ce = _trim(t2, cs, ce)
+            if cs < ce:
+                rs, re_ = cs, ce
+        return self._edited(
+            rs,
+            re_,
+            p.quote,
+            p.prefix,
+            p.suffix,
+            "diff",
+            "the quote's sentence was rewritten in place; the text now there",
+        )
 
     def _edited(
         self,
@@ -1232,11 +1277,10 @@ class _Reanchor:
                 )
         return None
 
-    def _folded_copy_near(
-        self, quote: str, s: int, e: int, es: int, lo: int, hi: int
-    ) -> Reanchored | None:
+    def _folded_copy_near(self, p: _Place) -> Reanchored | None:
         """The quote, equal after normalisation, inside the neighbourhood (a replaced region
         that only changed its spelling: NFD, presentation forms, spaces)."""
+        quote, s, e, es, lo, hi = p.quote, p.s, p.e, p.es, p.lo, p.hi
         needle = fold_needle(quote)
         if not needle or hi - lo > 4 * FUZZY_WINDOW + 8 * len(quote):
             return None
