@@ -215,18 +215,26 @@ def _lis(seq: Sequence[int]) -> list[int]:
     n = len(seq)
     if list(seq) == sorted(seq):  # already increasing (the values are distinct)
         return list(range(n))
-    tails: list[int] = []  # last value of the best run of each length
-    tail_idx: list[int] = []
-    prev = array("q", bytes(8 * len(seq)))
-    for k, i in enumerate(seq):
-        p = bisect.bisect_left(tails, i)
-        if p == len(tails):
+    tails: list[int] = [seq[0]]  # last value of the best run of each length
+    tail_idx: list[int] = [0]
+    prev = array("q", bytes(8 * n))
+    prev[0] = -1
+    top = seq[0]  # tails[-1]
+    bisect_left = bisect.bisect_left
+    for k in range(1, n):
+        i = seq[k]
+        if i > top:  # extends the longest run (no search needed)
+            prev[k] = tail_idx[-1]
             tails.append(i)
             tail_idx.append(k)
-        else:
-            tails[p] = i
-            tail_idx[p] = k
+            top = i
+            continue
+        p = bisect_left(tails, i)
+        tails[p] = i
+        tail_idx[p] = k
         prev[k] = tail_idx[p - 1] if p else -1
+        if p == len(tails) - 1:
+            top = i
     out = []
     k = tail_idx[-1] if tail_idx else -1
     while k >= 0:
@@ -259,7 +267,7 @@ one pass over the gap: many searches over a long gap would be quadratic)."""
 
 def _anchors(
     A: str, B: str, ca: dict[str, int] | None = None, cb: dict[str, int] | None = None
-) -> _Pairs | list:
+) -> _Pairs:
     """Anchor pairs ``(i, j)`` with ``A[i] == B[j]``, increasing in both: tokens unique on
     both sides, else tokens occurring equally often on both sides (k-th with k-th); kept
     in order by a longest increasing subsequence. ``ca`` and ``cb``: the token counts of
@@ -288,7 +296,7 @@ def _anchors(
     else:
         keep = {t for t, _ in same}
         if not keep:
-            return []
+            return _Pairs(ia, jb, [])
         occ: dict[str, list[int]] = {}
         for i, t in enumerate(A):
             if t in keep:
@@ -372,7 +380,9 @@ class _Aligner:
             if anchors:
                 pi, pj = 0, 0
                 la, lb = len(A), len(B)
-                for i, j in anchors:
+                ia, jb = anchors.ia, anchors.jb
+                for k in anchors.keep:
+                    i, j = ia[k], jb[k]
                     if i < pi or j < pj:
                         continue  # inside the previous anchor's extension
                     bi, bj = i, j
