@@ -557,6 +557,39 @@ def _snap_words(text: str, s: int, e: int) -> tuple[int, int]:
     return s, e
 
 
+DICTIONARY_REACH = 48
+"""Characters each side of an edge segmented by the dictionary word breaker (a word of a
+script written without spaces is far shorter)."""
+
+_word_breaker = None
+
+
+def _dictionary_word(text: str, i: int) -> tuple[int, int]:
+    """The word holding character ``i`` by ICU's dictionary word breaks (``icu4py``; Thai,
+    Lao, Khmer, Myanmar, Chinese and Japanese have no spaces to find words by), found in
+    ``text`` within ``DICTIONARY_REACH`` characters of ``i``."""
+    global _word_breaker
+    if _word_breaker is None:
+        from icu4py.breakers import WordBreaker  # lazy: 50 ms most scores never need
+
+        _word_breaker = WordBreaker
+    a, b = max(0, i - DICTIONARY_REACH), min(len(text), i + DICTIONARY_REACH + 1)
+    for ws, we in _word_breaker(text[a:b], "root").segments():
+        if a + ws <= i < a + we:
+            return a + ws, a + we
+    return i, i + 1
+
+
+def _snap_dictionary_words(text: str, s: int, e: int) -> tuple[int, int]:
+    """Widen ``[s, e)`` so it neither starts nor ends inside a word of a script written
+    without spaces (dictionary word breaks, ``_dictionary_word``)."""
+    if s < e and s > 0 and _NO_SPACE.match(text[s]) and _NO_SPACE.match(text[s - 1]):
+        s = min(s, _dictionary_word(text, s)[0])
+    if s < e < len(text) and _NO_SPACE.match(text[e - 1]) and _NO_SPACE.match(text[e]):
+        e = max(e, _dictionary_word(text, e - 1)[1])
+    return s, e
+
+
 def _snippet(text: str, limit: int = 80) -> str:
     t = " ".join(text.split())
     return t if len(t) <= limit else t[: limit - 1] + "…"
@@ -751,10 +784,30 @@ class _Reanchor:
         is not the same word in v2 (the quote starts inside "found", which became
         "changed": the diff keeps the shared "d"; or "cat" became "scat"): the reviewer's
         first or last word was replaced, so the span is edited, widened to the whole words
-        now there. None when the words at both edges are the same in v1 and v2."""
+        now there. In scripts written without spaces, where a quote cuts a word of v1 by
+        dictionary word breaks ("ผลไ|ม้"), that word is compared the same way. None when
+        the words at both edges are the same in v1 and v2."""
         L = e - s
-        ws, we = _snap_words(self.t1, s, e)
-        vs, ve = _snap_words(self.t2, b, b + L)
+        t1, t2 = self.t1, self.t2
+        ws, we = _snap_words(t1, s, e)
+        vs, ve = _snap_words(t2, b, b + L)
+        # Scripts without spaces: only where the quote cuts a word of v1 (dictionary word
+        # breaks). A whole v1 word that v2's dictionary breaks join to new neighbours
+        # ("成本新员工" -> "变更新员工" reads 更新) is not evidence enough of a new word.
+        ds, de = _snap_dictionary_words(t1, s, e)
+        if ds < s and b > 0 and _NO_SPACE.match(t2[b]) and _NO_SPACE.match(t2[b - 1]):
+            ws, vs = min(ws, ds), min(vs, _dictionary_word(t2, b)[0])
+        elif ds < s:
+            ws = min(ws, ds)
+        if (
+            de > e
+            and b + L < len(t2)
+            and _NO_SPACE.match(t2[b + L - 1])
+            and _NO_SPACE.match(t2[b + L])
+        ):
+            we, ve = max(we, de), max(ve, _dictionary_word(t2, b + L - 1)[1])
+        elif de > e:
+            we = max(we, de)
         if (vs, ve) == (b, b + L) and (ws, we) == (s, e):
             return None
         if self.t1[ws:we] == self.t2[vs:ve]:

@@ -353,6 +353,10 @@ def test_a_rewritten_quote_lands_in_its_own_rewritten_sentence(script):
         ),
         # Hindi: a vowel sign is part of its word (पढ़ी -> लिखी, the sign ी kept)
         ("राम ने किताब पढ़ी और सो गया।", "राम ने किताब लिखी और सो गया।", "ी और सो", "लिखी और सो"),
+        # Thai (no spaces: dictionary word breaks): เรียน -> เขียน, the quote cut inside it
+        ("เด็กเรียนหนังสือทุกวัน", "เด็กเขียนหนังสือทุกวัน", "ียนหนังสือ", "เขียนหนังสือ"),
+        # Chinese: 发现 -> 实现, the quote cut inside it, 现 kept
+        ("我们发现了答案。", "我们实现了答案。", "现了答案", "实现了答案"),
     ],
 )
 def test_a_quote_whose_edge_word_was_replaced_is_edited(t1, t2, quote, new):
@@ -376,3 +380,32 @@ def test_a_quote_whose_words_all_survive_is_untouched(t1, t2, quote):
     r = _score(t1, t2, [_anchor(t1, i, i + len(quote), "c1")])
     (v,) = r.verdicts
     assert (v.verdict, v.v2.text) == ("untouched", quote), v.note
+
+
+_TH = "เมื่อวานนี้ฉันไปตลาดและซื้อผลไม้มาหลายอย่าง แม่ของฉันชอบทำอาหารไทยให้ครอบครัวกินทุกวัน"
+_TH_REWRITE = "วันนี้ฝนตกหนักมากจนพวกเราต้องอยู่แต่ในบ้าน"
+
+
+@pytest.mark.parametrize(
+    "t2,quote,verdict,new,churn",
+    [
+        # a word replaced (fruit -> vegetables): the quote of that word, and one around it
+        (_TH.replace("ผลไม้", "ผัก"), "ผลไม้", "edited", "ผัก", (6, 0)),
+        (_TH.replace("ผลไม้", "ผัก"), "ซื้อผลไม้มา", "edited", "ซื้อผักมา", (6, 0)),
+        # a one-word quote beside the edit, and one in the next sentence
+        (_TH.replace("ผลไม้", "ผัก"), "ตลาด", "untouched", "ตลาด", (0, 6)),
+        (_TH.replace("ผลไม้", "ผัก"), "แม่ของฉัน", "untouched", "แม่ของฉัน", (0, 6)),
+        # the first sentence rewritten: a quote in it is edited, inside that sentence only
+        (_TH.replace(_TH.split()[0], _TH_REWRITE), "ไปตลาด", "edited", _TH_REWRITE, (12, 73)),
+        (_TH.replace(_TH.split()[0], _TH_REWRITE), "แม่ของฉัน", "untouched", "แม่ของฉัน", (0, 85)),
+        # the second word of a compound replaced (Thai food -> Japanese food)
+        (_TH.replace("อาหารไทย", "อาหารญี่ปุ่น"), "อาหารไทย", "edited", "อาหารญี่ปุ่น", (10, 0)),
+    ],
+)
+def test_thai_edits_verdicts_and_churn_in_letters(t2, quote, verdict, new, churn):
+    """Real Thai edits (docs/metrics.md: churn counts letters, vowel and tone marks
+    included; "ผลไม้" -> "ผัก" keeps the shared "ผ")."""
+    i = _TH.index(quote)
+    r = _score(_TH, t2, [_anchor(_TH, i, i + len(quote), "c1")])
+    (v,) = r.verdicts
+    assert (v.verdict, v.v2.text, (r.churn_inside, r.churn_outside)) == (verdict, new, churn)
