@@ -23,7 +23,7 @@ CLAIM_WORDS = vocab.CLAIM_WORDS
 STATUS_WORDS = vocab.RUN_STATUS_WORDS
 
 
-# Metrics the engine measures only once the run has ended (engine/run.py scores each round
+# Metrics the engine measures only once the run has ended (engine/run/review.py scores each round
 # with ``final=False``): an earlier round's column says so instead of the reason the engine
 # wrote while the run was still going ("the run has not finished").
 RUN_END_METRICS = frozenset({"rounds_to_converge"})

@@ -3,8 +3,8 @@
 ``arl text DOC`` and ``arl score`` are a contract other tools call (docs: README, "Scoring two versions"):
 their arguments, output and exit codes stay stable. Exit codes: 0 done, 2 unusable input
 (one line on stderr naming the file and the problem, never a traceback). The review-loop
-commands (``run``, ``author``, ``bundle``, ``doctor``, ``comments``) are registered by
-``engine.cli_loop`` when present.
+commands (``run``, ``author``, ``bundle``, ``published``, ``doctor``, ``comments``) are
+registered by ``engine.cli_loop``, ``suite`` by ``engine.cli_suite``.
 
 Imports are kept lazy so ``arl text`` and ``arl score`` start quickly.
 """
