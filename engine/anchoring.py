@@ -682,7 +682,11 @@ def _word_dice(a: str, b: str) -> float:
     by its length (a long word is rarer: sharing "histopathological" says more than
     sharing "of"); words are ``\\w+`` runs, and a script written without spaces counts
     its pairs of adjacent characters."""
-    wa, wb = _word_set(a), _word_set(b)
+    return _set_dice(_word_set(a), _word_set(b))
+
+
+def _set_dice(wa: set[str], wb: set[str]) -> float:
+    """``_word_dice`` of two word sets."""
     total = sum(map(len, wa)) + sum(map(len, wb))
     return 2 * sum(map(len, wa & wb)) / total if total else 0.0
 
@@ -840,7 +844,8 @@ class _Reanchor:
 
     def _sentence_image(self, p0: int, p1: int, s: int, e: int) -> tuple[int, int] | None:
         """The v2 sentence v1 sentence ``[p0, p1)`` became: of the v2 sentences in the
-        diff's image of it (bounded to ``FUZZY_WINDOW`` around its estimated place), the
+        diff's image of it (at least ``FUZZY_WINDOW`` and at most twice that around its
+        estimated place), the
         one most like it and the quote ``[s, e)`` in it — the sum of their word-set Dice
         coefficients, so a shuffled rewrite is found by its words and a sentence split in
         two goes with the quote's words, plus the share of its kept text there
@@ -853,7 +858,8 @@ class _Reanchor:
         lo = max(min(ms, es - FUZZY_WINDOW), es - 2 * FUZZY_WINDOW)
         hi = min(max(me, ee + FUZZY_WINDOW), ee + 2 * FUZZY_WINDOW)
         lo, hi = _sentence_bounds(t2, max(0, lo), min(len(t2), hi), reach=FUZZY_WINDOW)
-        own, quote = t1[p0:p1], t1[max(p0, s) : min(p1, e)]
+        own_words = _word_set(t1[p0:p1])
+        quote_words = _word_set(t1[max(p0, s) : min(p1, e)])
         mid = (es + ee) // 2
         kept = [(y0, y0 + x1 - x0) for x0, x1, y0 in self.changes.kept_runs(p0, p1)]
         kept_total = sum(b - a for a, b in kept) or 1
@@ -862,10 +868,12 @@ class _Reanchor:
             c0, c1 = _trim(t2, c0, c1)
             if c0 >= c1 or self._kept_from_elsewhere(c0, c1, p0, p1):
                 continue
-            text = t2[c0:c1]
+            words = _word_set(t2[c0:c1])
             share = sum(max(0, min(b, c1) - max(a, c0)) for a, b in kept) / kept_total
             dice = round(
-                _word_dice(own, text) + QUOTE_DICE * _word_dice(quote, text) + KEPT_SHARE * share,
+                _set_dice(own_words, words)
+                + QUOTE_DICE * _set_dice(quote_words, words)
+                + KEPT_SHARE * share,
                 3,
             )
             rank = (dice - DISTANCE_COST * abs(mid - (c0 + c1) // 2) / FUZZY_WINDOW, -c0)
