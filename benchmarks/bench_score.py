@@ -89,9 +89,15 @@ def surviving_words(v: dict, e: dict, v1: str, v2: str) -> bool:
     a, b = v.get("v1"), v.get("v2")
     if v["verdict"] != "untouched" or "edited" not in e["verdict"].split("|") or not a or not b:
         return False
-    if a["text"] != b["text"] or v.get("method") not in ("exact", "diff"):
+    if _spaces(a["text"]) != _spaces(b["text"]) or v.get("method") not in ("exact", "diff"):
         return False
-    return _whole_words(v1, a["start"], a["end"]) == _whole_words(v2, b["start"], b["end"])
+    w1, w2 = _whole_words(v1, a["start"], a["end"]), _whole_words(v2, b["start"], b["end"])
+    return _spaces(w1) == _spaces(w2)
+
+
+def _spaces(text: str) -> str:
+    """Whitespace collapsed and trimmed (the verdict's normalisation folds no more here)."""
+    return " ".join(text.split())
 
 
 def disagreements(

@@ -1056,6 +1056,12 @@ class _Reanchor:
         # long enough not to recur by chance (a single word in a reshuffled sentence is
         # not a moved passage).
         close = [c for c in cands if p.lo <= c[1] and c[1] + L <= p.hi] if _passage(p.quote) else []
+        if self.mapped is not None:
+            # Without the context that travels with a moved passage, a copy in a neighbour
+            # sentence is the same words recurring there, not this passage: only a copy in
+            # the sentence the quote's own sentence became counts.
+            m0, m1 = self.mapped
+            close = [c for c in close if m0 <= c[1] and c[1] + L <= m1]
         pool = good or close
         if pool:
             return self._moved_or_own_place(p, pool, bool(good)), None

@@ -64,14 +64,14 @@ def _surviving_words(v, e, result=None) -> bool:
         and "edited" in e["verdict"].split("|")
         and v.v1 is not None
         and v.v2 is not None
-        and v.v2.text == v.v1.text
+        and " ".join(v.v2.text.split()) == " ".join(v.v1.text.split())
         and v.method in ("exact", "diff")
     )
     if not ok or result is None:
         return ok
-    return _whole_words(result.v1.text, v.v1.start, v.v1.end) == _whole_words(
-        result.v2.text, v.v2.start, v.v2.end
-    )
+    w1 = _whole_words(result.v1.text, v.v1.start, v.v1.end)
+    w2 = _whole_words(result.v2.text, v.v2.start, v.v2.end)
+    return " ".join(w1.split()) == " ".join(w2.split())
 
 
 def _disagreements(expect: dict, result) -> list[str]:
