@@ -316,16 +316,24 @@ class TextDiff:
         """
         inserted = 0
         runs: set[tuple[int, int]] = set()
+        kb, kb0 = self._kb, self._kb0
+        j = bisect.bisect_right(kb0, b0) - 1  # the last v2 op starting at or before b0
+        if j < 0:
+            return inserted, runs
+        tags, a0s, b0s, b1s = self._tag, self._a0, self._b0, self._b1
+        n = len(kb)
         i = b0
         while i < b1:
-            k = self._op_at_b(i)
-            if k is None:
+            while j + 1 < n and kb0[j + 1] <= i:  # ops in order: a step, not a search
+                j += 1
+            k = kb[j]
+            if i >= b1s[k]:
                 break
-            end = min(self._b1[k], b1)
-            if self._tag[k] == INSERT:
+            end = min(b1s[k], b1)
+            if tags[k] == INSERT:
                 inserted += end - i
             else:
-                off = self._a0[k] - self._b0[k]
+                off = a0s[k] - b0s[k]
                 runs.add((i + off, end + off))
             i = end
         return inserted, runs

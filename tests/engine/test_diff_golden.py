@@ -119,7 +119,21 @@ def summary(a: str, b: str, limits: DiffLimits = DEFAULT_LIMITS) -> dict:
     for seed in range(3):
         inside, outside, coll = d.split_churn(_spans(len(a), seed))
         churn.append((inside, outside, _digest([(c.a0, c.a1, c.b0, c.b1) for c in coll])))
+    rnd = random.Random(len(a))
+    probes = []
+    for s, e in _spans(len(a), 7)[:40]:
+        probes.append(
+            (d.map_left(s), d.map_right(e), d.image(s, e), d.unchanged_image(s, e))
+            + (d.moved_to(s, e), d.is_approximate(s, e))
+        )
+    for _ in range(40):
+        x = rnd.randrange(len(b) + 1)
+        y = min(len(b), x + rnd.randint(0, 400))
+        probes.append((d.v2_origin(x, y), d.moved_from(x, y)))
+    for needle in ("the", "a", ". ", "changed", "revised", "日本"):
+        probes.append(tuple(d.find_inserted(needle, 50)))
     return {
+        "mapping": _digest(probes),
         "ops": len(ops),
         "ops digest": _digest(ops),
         "moves": _digest(d.moves),
