@@ -35,6 +35,7 @@ from engine import __version__
 SCORING_MODULES = (
     "anchoring.py",
     "diff_align.py",
+    "diff_churn.py",
     "diff_cleanup.py",
     "diff_hunks.py",
     "diff_tokens.py",
