@@ -5,7 +5,7 @@
   exponential backoff (``backoff_initial`` doubling up to ``backoff_max`` seconds, at most
   ``max_retries`` retries; a ``Retry-After`` header, seconds or HTTP-date, is honoured as
   said up to ``bodies.RETRY_AFTER_LIMIT`` seconds, and a longer one fails the call at
-  once); an HTML page in a 200 answer is retried like a gateway error; an event stream
+  once); an HTML page or an empty body in a 200 answer is retried like a gateway error; an event stream
   sent unasked is assembled (``bodies.py``);
   raises ``AgentError`` quoting the server (bad key, unknown model, refusal, context,
   retries spent). Sums usage; records every call in a ``Trace`` (both in ``config.py``).
@@ -218,6 +218,11 @@ class ModelClient(CallFailures):
                     timeout=cfg.request_timeout,
                 )
                 body = raw.http_response.content
+                if not body.strip():
+                    raise NotAnAnswer(
+                        f"HTTP {raw.http_response.status_code} with an empty body instead of "
+                        "a chat completion"
+                    )
                 title = html_title(body)
                 if title is not None:
                     raise NotAnAnswer(

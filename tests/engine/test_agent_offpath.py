@@ -9,6 +9,7 @@ path"); the case is ``tests/data/provider-quirks``, as in ``test_agent_quirks.py
 from __future__ import annotations
 
 import email.utils
+import json
 import time
 
 import pytest
@@ -16,7 +17,7 @@ import pytest
 from engine.agent import AgentConfig, AgentError, ModelClient
 from engine.agent.bodies import read_event_stream, retry_after_seconds
 from engine.agent.wire import read_answer
-from tests.engine.test_agent_quirks import PlainEnglish, _assert_fixed, _quirk_run, _quirks_in
+from tests.engine.test_agent_quirks import DATA, PlainEnglish, _assert_fixed, _quirk_run, _quirks_in
 from tests.helpers.scripted_server import (
     FixEverything,
     Quirks,
@@ -64,6 +65,13 @@ async def test_an_html_page_for_the_report_makes_claims_na(tmp_path):
     outcome, srv, trace, verdicts, _ = await _quirk_run(tmp_path, quirks=Quirks(html_200="report"))
     _assert_fixed(outcome, verdicts)
     assert "an HTML page" in outcome.metrics["claim_accuracy"]["reason"]
+
+
+async def test_an_empty_200_answer_is_named_and_retried(tmp_path):
+    outcome, srv, trace, verdicts, _ = await _quirk_run(tmp_path, quirks=Quirks(empty_200="work"))
+    assert outcome.status == "failed"
+    assert "HTTP 200 with an empty body" in outcome.reason
+    assert len(srv.requests) == 3  # retried like a gateway error
 
 
 # -- 429 with Retry-After ------------------------------------------------------------------------
@@ -190,6 +198,16 @@ def test_an_event_stream_is_assembled_into_one_answer():
     assert body["usage"]["total_tokens"] == 120
 
 
+def test_a_real_servers_event_stream_is_read():
+    text = (DATA / "stream-llama-cpp-python.txt").read_text(encoding="utf-8")
+    ans = read_answer(read_event_stream(text))
+    assert ans.message["content"] == (
+        "The sky is my own self-destruction, a cruel merciless blow that I will not rest "
+        "until it has consumed me."
+    )
+    assert ans.finish_reason == "stop" and ans.usage.total is None  # it sends no usage
+
+
 @pytest.mark.parametrize("mode", ["tools", "no-tools"])
 async def test_a_server_that_streams_unasked_is_read(tmp_path, mode):
     outcome, srv, trace, verdicts, _ = await _quirk_run(
@@ -251,3 +269,31 @@ async def test_an_html_page_after_the_push_keeps_the_work(tmp_path):
     assert outcome.status == "completed", outcome.reason
     assert verdicts == {"c1": "edited", "c2": "edited"}
     assert "an HTML page" in outcome.reason
+
+
+# -- the quirk proxy (for trying these against a real server) ------------------------------------
+
+
+async def test_the_quirk_proxy_bends_a_servers_answers(tmp_path):
+    from engine.run import prepare_document, run_review
+    from engine.workspace import Workspace
+    from tests.engine.test_agent_quirks import _comments
+    from tests.helpers.quirk_proxy import QuirkProxy
+
+    ws = Workspace(tmp_path / "ws.sqlite3")
+    doc = prepare_document(ws, "m", (DATA / "doc.html").read_text(), "html", _comments())
+    with ScriptedServer(PlainEnglish()) as srv:
+        proxy = QuirkProxy(srv.base_url, Quirks(sse=True, cut="report")).start()
+        try:
+            cfg = AgentConfig(
+                base_url=proxy.base_url, model=srv.model, max_retries=1, backoff_initial=0.01
+            )
+            outcome = await run_review(ws, doc, cfg, out_dir=tmp_path / "b")
+        finally:
+            proxy.stop()
+    ws.close()
+    final = json.loads((outcome.bundle / "verdicts.json").read_text())["final"]
+    _assert_fixed(outcome, {v["comment_id"]: v["verdict"] for v in final})
+    assert outcome.metrics["claim_accuracy"]["value"] is None
+    assert "peer closed connection" in outcome.metrics["claim_accuracy"]["reason"]
+    assert [call_kind(r) for r in proxy.requests].count("report") == 2  # the call and a retry

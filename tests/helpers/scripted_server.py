@@ -434,6 +434,8 @@ class Quirks:
       connection closes) or ``early`` (the connection closes before any answer).
     - ``html_200``: which calls (as for ``cut``) are answered with HTTP 200 and an HTML
       page (a proxy's or captive portal's error page), ``Content-Type: text/html``.
+    - ``empty_200``: which calls (as for ``cut``) are answered with HTTP 200 and an empty
+      body.
     - ``rate_limited`` / ``retry_after``: the first ``rate_limited`` chat requests are
       answered 429 with ``Retry-After: <retry_after>`` (seconds, or an HTTP-date).
     - ``args_double_encoded``: tool-call ``arguments`` encoded twice (a JSON string
@@ -462,6 +464,7 @@ class Quirks:
     cut: str | None = None
     cut_style: str = "body"
     html_200: str | None = None
+    empty_200: str | None = None
     rate_limited: int = 0
     retry_after: str = "1"
     args_double_encoded: bool = False
@@ -849,6 +852,9 @@ class ScriptedServer:
                     return
                 if _targeted(q.html_200, body):
                     self._send_raw(200, PROXY_PAGE.encode(), "text/html")
+                    return
+                if _targeted(q.empty_200, body):
+                    self._send_raw(200, b"", "application/json")
                     return
                 if server.fail_first:
                     status = server.fail_first.pop(0)
