@@ -5,14 +5,19 @@ One concern per module:
 - ``engine.agent.client``: ``ModelClient`` (HTTP, retries, limits, the whole-call
   deadline); ``engine.agent.config``: ``AgentConfig``, ``AgentError`` and friends,
   ``Usage`` (token accounting), ``Trace``.
+- ``engine.agent.failures``: a failed call read (retry or not, the one-line reason).
 - ``engine.agent.tools``: the five tools over the workspace (``TOOLS``,
   ``WorkspaceTools``).
-- ``engine.agent.revision``: the conversation (``RevisionAgent.work_round`` with its
+- ``engine.agent.rounds``: the round skeleton both modes share (``RoundAgent``: the turn
+  loop, cancellation, the turn limit, recording a tool run, ending a round early after
+  a push) and ``RoundWork``.
+- ``engine.agent.revision``: the tools mode (``RevisionAgent``: the conversation with its
   narration nudge), the report call and ``parse_report``.
 - ``engine.agent.notools``: the no-tools mode (``NoToolsAgent``): one plain request per
   round, the program does the tool work.
 - ``engine.agent.modes``: ``make_agent`` picks the agent for ``tools``/``no-tools``/``auto``.
 - ``engine.agent.wire``: reading what servers really send (quirks repaired);
+  ``engine.agent.bodies``: error bodies, event streams, HTML pages, ``Retry-After``;
   ``engine.agent.jsonsafe``: bounded JSON (huge integers, deep nesting).
 - ``engine.agent.report``: the report's prompt, schema, response formats and
   ``parse_report``.
