@@ -411,6 +411,15 @@ class ModelClient(CallFailures):
             raise AgentError(
                 "network", f"the endpoint {url} cannot be reached: {self._describe_failure(exc)}"
             ) from None
+        title = html_title(body_bytes)
+        if title is not None:
+            raise AgentError(
+                "protocol",
+                f"the endpoint {url} answered with an HTML page"
+                + (f' ("{_short(self._redact(title), 120)}")' if title else "")
+                + " instead of its model list: the base URL points at a web page, not an "
+                "OpenAI-compatible API",
+            )
         try:
             body = load_json(body_bytes)
         except JSONProblem as exc:

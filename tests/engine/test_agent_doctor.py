@@ -84,3 +84,36 @@ def test_an_unreadable_endpoint_memory_is_ignored_and_replaced(arl_home):
     capabilities.remember_report_format("http://127.0.0.1:1/v1", "m", "text")
     capabilities.forget_all()
     assert capabilities.report_format("http://127.0.0.1:1/v1", "m") == "text"
+
+
+async def test_a_web_page_where_the_model_list_should_be_is_named():
+    """A base URL that points at a web application (a chat UI, a proxy's page) answers
+    GET /models with HTML: the line names the page and the fix, not 'not valid JSON'."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    page = b"<!DOCTYPE html><html><head><title>Open WebUI</title></head><body>app</body></html>"
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *a):
+            pass
+
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(page)))
+            self.end_headers()
+            self.wfile.write(page)
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{httpd.server_address[1]}"
+        checks = {c.name: c for c in await check_endpoint(url, "m", None, timeout=5)}
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    line = checks["endpoint reachable"]
+    assert line.status == "FAIL"
+    assert 'an HTML page ("Open WebUI")' in line.detail and "not valid JSON" not in line.detail
+    assert "/v1" in line.fix
