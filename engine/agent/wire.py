@@ -332,8 +332,9 @@ def read_answer(
 
 
 def _first_choice(body: Any) -> tuple[dict[str, Any], str | None]:
-    """(the first choice's message, its ``finish_reason``); a message that is not an
-    object reads as empty. Raises ValueError when there is no usable first choice."""
+    """(the first choice's message, its ``finish_reason``). A message that is a string is
+    its content; without a message, the completions API's ``text`` is; anything else
+    reads as empty. Raises ValueError when there is no usable first choice."""
     if not isinstance(body, dict):
         raise ValueError(f"the answer is a JSON {type(body).__name__}, not an object")
     choices = body.get("choices")
@@ -341,8 +342,13 @@ def _first_choice(body: Any) -> tuple[dict[str, Any], str | None]:
         raise ValueError("the answer has no choices")
     choice = choices[0]
     msg = choice.get("message")
+    if isinstance(msg, str):  # the message as its text
+        msg = {"role": "assistant", "content": msg}
+    elif not isinstance(msg, dict):
+        text = choice.get("text")  # the completions API's shape
+        msg = {"role": "assistant", "content": text} if isinstance(text, str) else {}
     finish = choice.get("finish_reason")
-    return (msg if isinstance(msg, dict) else {}), (finish if isinstance(finish, str) else None)
+    return msg, (finish if isinstance(finish, str) else None)
 
 
 def _content_and_reasoning(msg: dict[str, Any], quirks: list[str]) -> tuple[str, str, str]:
@@ -406,7 +412,10 @@ def _calls_sent(msg: dict[str, Any], quirks: list[str]) -> list[tuple[Any, Any, 
                 quirks.append("a tool call that is not an object was dropped")
                 continue
             fn = tc["function"] if isinstance(tc.get("function"), dict) else tc
-            calls.append((tc.get("id"), fn.get("name"), fn.get("arguments")))
+            name = fn.get("name")
+            if name is None and isinstance(tc.get("function"), str):
+                name = tc["function"]  # the tool's name where its object belongs
+            calls.append((tc.get("id"), name, fn.get("arguments")))
     elif isinstance(msg.get("function_call"), dict):  # the legacy single-call field
         fc = msg["function_call"]
         calls.append((None, fc.get("name"), fc.get("arguments")))

@@ -297,3 +297,26 @@ async def test_the_quirk_proxy_bends_a_servers_answers(tmp_path):
     assert outcome.metrics["claim_accuracy"]["value"] is None
     assert "peer closed connection" in outcome.metrics["claim_accuracy"]["reason"]
     assert [call_kind(r) for r in proxy.requests].count("report") == 2  # the call and a retry
+
+
+# -- strings where objects are expected -----------------------------------------------------------
+
+
+def test_strings_where_the_protocol_has_objects_are_read():
+    # "function" as the tool's name, not an object (its arguments beside it)
+    body = {
+        "choices": [
+            {
+                "message": {
+                    "tool_calls": [
+                        {"id": "a", "function": "pull_document", "arguments": {"x": 1}},
+                    ]
+                }
+            }
+        ]
+    }
+    call = read_answer(body, {"pull_document"}).message["tool_calls"][0]
+    assert call["function"] == {"name": "pull_document", "arguments": '{"x": 1}'}
+    # a message that is a string, and the completions API's "text"
+    for choice in ({"message": "plain answer"}, {"text": "plain answer"}):
+        assert read_answer({"choices": [choice]}).message["content"] == "plain answer"
