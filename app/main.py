@@ -183,6 +183,22 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
+def _smoke_word_breaks() -> str:
+    """ICU's dictionary word breaks work (``icu4py``, imported lazily by the re-anchoring of
+    scripts without spaces, so a frozen build could lack it unnoticed): "" or the problem.
+    Prints one line when they work."""
+    try:
+        from icu4py.breakers import WordBreaker
+
+        words = [(a, b) for a, b in WordBreaker("ภาษาไทยง่าย", "root").segments()]
+    except Exception as exc:  # ImportError, a missing ICU library (OSError), ICU's own
+        return f"ICU word breaks do not work ({type(exc).__name__}: {exc})"
+    if len(words) < 2 or words[0][0] != 0 or words[-1][1] != len("ภาษาไทยง่าย"):
+        return f"ICU word breaks gave {words} for a Thai phrase"
+    print(f"ICU word breaks: {len(words)} Thai words", flush=True)
+    return ""
+
+
 def _smoke_suites(window) -> str:
     """The Suites tab is there (Qt Charts shipped) and opens the example suite: "" or the
     problem. Prints one line when it works."""
@@ -255,7 +271,7 @@ def smoke_test(app, window, bundle: Path | None, timeout: float) -> int:
     print(versions_text(), flush=True)
     print(f"bundle: {bundle}", flush=True)
     if result.get("code") == 0:
-        suites_problem = _smoke_suites(window)
+        suites_problem = _smoke_suites(window) or _smoke_word_breaks()
         if suites_problem:
             print(f"SMOKE FAILED: {suites_problem}", flush=True)
             return 1
