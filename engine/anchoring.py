@@ -418,6 +418,19 @@ class ChangeIndex:
         self._regions: dict[tuple[int, int], tuple[int, int, int, int] | None] = {}
         self._inserted_words: dict[str, list[int]] | None = None
         self._far_searches = 0
+        self.sentences: dict[
+            tuple[int, int], tuple[set[str], int, list[tuple[int, int, set[str], float]]]
+        ] = {}
+        """Per v1 sentence, the mapped-sentence candidates (``_Reanchor._sentence_candidates``)."""
+        self._words: dict[tuple[int, int], set[str]] = {}
+
+    def words_of(self, text: str, s: int, e: int) -> set[str]:
+        """The word set of v2 ``text[s:e]`` (``_word_set``), built once per span."""
+        key = (s, e)
+        hit = self._words.get(key)
+        if hit is None:
+            hit = self._words[key] = _word_set(text[s:e])
+        return hit
 
     def find_inserted(self, quote: str, limit: int = NEAR_HITS) -> list[int]:
         """v2 starts of copies of ``quote`` that begin in inserted text, found through an
@@ -852,24 +865,10 @@ class _Reanchor:
         (``KEPT_SHARE``), less ``DISTANCE_COST`` for distance from the estimated place. Only
         sentences of mostly new text (or the sentence's own) count: a sentence kept from
         elsewhere in v1 is not this one's rewrite. None when no candidate shares a word."""
-        t1, t2 = self.t1, self.t2
-        es, ee = self.changes.estimate(p0, p1)
-        ms, me = self.diff.image(p0, p1)
-        lo = max(min(ms, es - FUZZY_WINDOW), es - 2 * FUZZY_WINDOW)
-        hi = min(max(me, ee + FUZZY_WINDOW), ee + 2 * FUZZY_WINDOW)
-        lo, hi = _sentence_bounds(t2, max(0, lo), min(len(t2), hi), reach=FUZZY_WINDOW)
-        own_words = _word_set(t1[p0:p1])
-        quote_words = _word_set(t1[max(p0, s) : min(p1, e)])
-        mid = (es + ee) // 2
-        kept = [(y0, y0 + x1 - x0) for x0, x1, y0 in self.changes.kept_runs(p0, p1)]
-        kept_total = sum(b - a for a, b in kept) or 1
+        own_words, mid, cands = self._sentence_candidates(p0, p1)
+        quote_words = _word_set(self.t1[max(p0, s) : min(p1, e)])
         best, best_rank = None, (0.0, 0)
-        for c0, c1 in _sentence_pieces(t2, lo, hi):
-            c0, c1 = _trim(t2, c0, c1)
-            if c0 >= c1 or self._kept_from_elsewhere(c0, c1, p0, p1):
-                continue
-            words = _word_set(t2[c0:c1])
-            share = sum(max(0, min(b, c1) - max(a, c0)) for a, b in kept) / kept_total
+        for c0, c1, words, share in cands:
             dice = round(
                 _set_dice(own_words, words)
                 + QUOTE_DICE * _set_dice(quote_words, words)
@@ -880,6 +879,36 @@ class _Reanchor:
             if dice > 0 and (best is None or rank > best_rank):
                 best, best_rank = (c0, c1), rank
         return best
+
+    def _sentence_candidates(
+        self, p0: int, p1: int
+    ) -> tuple[set[str], int, list[tuple[int, int, set[str], float]]]:
+        """For v1 sentence ``[p0, p1)``: its word set, its estimated v2 middle, and its
+        candidate v2 sentences as (start, end, word set, share of its kept text there).
+        Built once per sentence for the pair (``ChangeIndex.sentences``): many comments
+        share a sentence."""
+        key = (p0, p1)
+        hit = self.changes.sentences.get(key)
+        if hit is not None:
+            return hit
+        t1, t2 = self.t1, self.t2
+        es, ee = self.changes.estimate(p0, p1)
+        ms, me = self.diff.image(p0, p1)
+        lo = max(min(ms, es - FUZZY_WINDOW), es - 2 * FUZZY_WINDOW)
+        hi = min(max(me, ee + FUZZY_WINDOW), ee + 2 * FUZZY_WINDOW)
+        lo, hi = _sentence_bounds(t2, max(0, lo), min(len(t2), hi), reach=FUZZY_WINDOW)
+        kept = [(y0, y0 + x1 - x0) for x0, x1, y0 in self.changes.kept_runs(p0, p1)]
+        kept_total = sum(b - a for a, b in kept) or 1
+        cands = []
+        for c0, c1 in _sentence_pieces(t2, lo, hi):
+            c0, c1 = _trim(t2, c0, c1)
+            if c0 >= c1 or self._kept_from_elsewhere(c0, c1, p0, p1):
+                continue
+            share = sum(max(0, min(b, c1) - max(a, c0)) for a, b in kept) / kept_total
+            cands.append((c0, c1, self.changes.words_of(t2, c0, c1), share))
+        out = (_word_set(t1[p0:p1]), (es + ee) // 2, cands)
+        self.changes.sentences[key] = out
+        return out
 
     def _kept_from_elsewhere(self, cs: int, ce: int, s: int, e: int) -> bool:
         """v2 ``[cs, ce)`` is text the diff kept, unchanged, from v1 outside ``[s, e)``."""
