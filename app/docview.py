@@ -644,6 +644,10 @@ class DocumentView(QWebEngineView):
 
         self.run_js("__arl.highlight(" + json.dumps(spec) + ")", done)
 
+    def set_loading(self, on: bool) -> None:
+        """Cover the pane with "Loading the document and its marks..." (or uncover it)."""
+        self._show_cover(on)
+
     def _show_cover(self, on: bool) -> None:
         self.cover.setVisible(on)
         if on:

@@ -264,9 +264,8 @@ def smoke_test(app, window, bundle: Path | None, timeout: float) -> int:
 
     window.verdicts.rendered.connect(check_texts)
     QTimer.singleShot(int(timeout * 1000), lambda: fail(f"nothing rendered within {timeout:.0f} s"))
-    if not window.open_bundle(bundle, remember=False):
-        print(f"SMOKE FAILED: the bundle {bundle} could not be opened", flush=True)
-        return 1
+    window.bundleFailed.connect(lambda why: fail(f"the bundle {bundle} could not be opened: {why}"))
+    window.open_bundle(bundle, remember=False)
     loop.exec()
     print(versions_text(), flush=True)
     print(f"bundle: {bundle}", flush=True)

@@ -441,6 +441,12 @@ class VerdictsView(QWidget):
 
     # ---------------------------------------------------------------------------------------
 
+    def show_loading(self, on: bool = True) -> None:
+        """Cover both documents with "Loading..." at once while a bundle is read (``on``
+        False uncovers what was shown before, when the bundle could not be opened)."""
+        for view in (self.v1, self.v2):
+            view.set_loading(on)
+
     def show_bundle(self, data: BundleData) -> None:
         self.data = data
         self._pending_views = {"v1", "v2"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -30,6 +31,7 @@ from app.verdicts import VerdictsView
 
 class MainWindow(QMainWindow):
     bundleOpened = Signal(object)  # BundleData
+    bundleFailed = Signal(str)  # why the bundle could not be opened, in words
 
     (
         TAB_START,
@@ -274,9 +276,11 @@ class MainWindow(QMainWindow):
             self.start.example_note.setText("<i>The example run is not included in this build.</i>")
         else:
             try:
-                from engine.bundle import open_bundle
+                from app.bundle_summary import read_manifest
 
-                m = open_bundle(ex).manifest
+                m = read_manifest(ex)  # the manifest only: no hashing on the UI thread
+                if m is None:
+                    raise ValueError("unreadable manifest")
                 self.start.example_note.setText(
                     f"<span>A recorded run of "
                     f"<b>{html.escape(str(m.get('model', 'a model')))}</b> on "
@@ -329,19 +333,46 @@ class MainWindow(QMainWindow):
             self.open_bundle,
         )
 
-    def open_bundle(self, path: Path, remember: bool = True) -> bool:
-        """Open a bundle folder or zip and show its verdicts. Returns False (with a plain
-        message) when it cannot be read."""
-        try:
-            data = load_bundle(path)
-        except BundleError as exc:
-            self._plain_message("This bundle cannot be opened", str(exc))
+    def open_bundle(
+        self,
+        path: Path,
+        remember: bool = True,
+        then: Callable[[BundleData], None] | None = None,
+    ) -> bool:
+        """Open a bundle folder or zip and show its verdicts. Reading and hashing it runs
+        off the UI thread (``app.jobs``); the document panes say "Loading" at once. When it
+        is read, ``bundleOpened(data)`` is emitted (and ``then(data)`` called); when it
+        cannot be read, a plain message is shown and ``bundleFailed(reason)`` emitted.
+        Returns True once the opening has started (a later open supersedes it)."""
+        token = object()
+        self._opening = token
+        self.verdicts.show_loading()
+        self.statusBar().showMessage(f"Opening {path}\u2026")
+
+        def done(data: BundleData) -> None:
+            if self._opening is token:
+                self._show_loaded(data, Path(path), remember)
+                if then is not None:
+                    then(data)
+
+        def failed(exc: BaseException) -> None:
+            if self._opening is not token:
+                return
+            self.verdicts.show_loading(False)
+            why = str(exc) if isinstance(exc, BundleError) else f"{type(exc).__name__}: {exc}"
+            self._plain_message("This bundle cannot be opened", why)
             self.statusBar().showMessage(f"Could not open {path}")
-            return False
+            self.bundleFailed.emit(why)
+
+        run_in_thread(lambda: load_bundle(path), done, failed)
+        return True
+
+    def _show_loaded(self, data: BundleData, path: Path, remember: bool) -> None:
+        """Show a bundle that has been read: every view, the tabs, the window title."""
         self.data = data
         if remember:
-            self.settings.add_recent_bundle(str(Path(path).resolve()))
-            self.settings.last_dir = str(Path(path).resolve().parent)
+            self.settings.add_recent_bundle(str(path.resolve()))
+            self.settings.last_dir = str(path.resolve().parent)
             if hasattr(self.compare, "start_dir"):
                 self.compare.start_dir = self.settings.last_dir
             self._refresh_start()
@@ -364,7 +395,6 @@ class MainWindow(QMainWindow):
             )
         self.statusBar().showMessage(msg)
         self.bundleOpened.emit(data)
-        return True
 
     def _plain_message(self, title: str, text: str) -> None:
         box = QMessageBox(self)
@@ -401,16 +431,15 @@ class MainWindow(QMainWindow):
                 "The run ended without an evidence bundle; see the Run tab for the reason."
             )
             return
-        if (
-            self.open_bundle(Path(bundle_path))
-            and self.data is not None
-            and not self.data.round_metrics
-        ):
+
+        def live_rounds(data: BundleData) -> None:
             # The bundle stores the run's metrics; the live events had each round's.
             rounds = list(getattr(self.run_view, "round_metrics", []))
-            if rounds:
-                self.data.round_metrics = rounds
-                self.metrics.show_bundle(self.data)
+            if rounds and not data.round_metrics:
+                data.round_metrics = rounds
+                self.metrics.show_bundle(data)
+
+        self.open_bundle(Path(bundle_path), then=live_rounds)
 
     def show_compare(self) -> None:
         self.tabs.setCurrentIndex(self.TAB_COMPARE)

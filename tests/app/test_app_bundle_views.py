@@ -132,8 +132,11 @@ def test_unreadable_bundle_is_one_plain_message(qtbot, window, tmp_path):
     bad.write_bytes(b"this is not a zip")
     with pytest.raises(BundleError):
         load_bundle(bad)
-    assert window.open_bundle(bad) is False
+    with qtbot.waitSignal(window.bundleFailed, timeout=10000) as failed:
+        window.open_bundle(bad)
+    assert "not-a-bundle.zip" in failed.args[0]
     assert window._message_box.isVisible()
+    assert window.data is None
     window._message_box.close()
 
 
@@ -413,3 +416,36 @@ def test_metrics_panel_shows_claim_coverage_beside_claim_accuracy(qtbot):
     )
     cell = next(t for (name, _col), t in panel.cells.items() if name == "claim_accuracy")
     assert cell.startswith("100%") and cell.endswith("no claim for 3 of 4 comments")
+
+
+def test_opening_a_bundle_reads_it_off_the_ui_thread(qtbot, window, monkeypatch):
+    """Reading and hashing a bundle never blocks the window: open_bundle returns at once
+    with the panes covered, and a later open supersedes a slower earlier one."""
+    import threading
+    import time
+
+    import app.window as window_module
+
+    real = window_module.load_bundle
+    threads = []
+
+    def slow_load(path):
+        threads.append(threading.current_thread())
+        if Path(path).name == "slow":
+            time.sleep(1.0)
+        return real(DATA / "bundle-min")
+
+    monkeypatch.setattr(window_module, "load_bundle", slow_load)
+    t0 = time.perf_counter()
+    assert window.open_bundle(Path("slow"), remember=False)
+    assert time.perf_counter() - t0 < 0.5  # it did not wait for the second of reading
+    assert not window.verdicts.v1.cover.isHidden() and not window.verdicts.v2.cover.isHidden()
+    assert "Opening" in window.statusBar().currentMessage()
+    with qtbot.waitSignal(window.bundleOpened, timeout=10000) as opened:
+        window.open_bundle(Path("fast"), remember=False)
+    assert opened.args[0].path == DATA / "bundle-min"
+    assert threads and all(t is not threading.main_thread() for t in threads)
+    shown = []
+    window.bundleOpened.connect(shown.append)
+    qtbot.wait(1500)  # the slow one finishes reading: superseded, not shown
+    assert shown == []
