@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
@@ -164,79 +164,9 @@ class MainWindow(QMainWindow):
     # -- menus -------------------------------------------------------------------------------
 
     def _build_menus(self) -> None:
-        m = self.menuBar().addMenu("&File")
-        self.act_open = QAction(
-            "&Open evidence bundle (folder or .zip)\u2026",
-            self,
-            shortcut=QKeySequence.StandardKey.Open,
-            triggered=self.ask_open_bundle,
-        )
-        self.act_example = QAction(
-            "Open the &example run",
-            self,
-            shortcut=QKeySequence("Ctrl+E"),
-            triggered=self.open_example,
-        )
-        self.act_new = QAction(
-            "&New run\u2026",
-            self,
-            shortcut=QKeySequence.StandardKey.New,
-            triggered=self.start_setup,
-        )
-        self.act_compare = QAction(
-            "Co&mpare two bundles\u2026",
-            self,
-            shortcut=QKeySequence("Ctrl+Shift+C"),
-            triggered=self.show_compare,
-        )
-        self.recent_menu = m.addMenu("&Recent bundles")
-        self.act_export_html = QAction(
-            "Export scorecard as &HTML\u2026", self, triggered=self.scorecard.ask_export_html
-        )
-        self.act_export_pdf = QAction(
-            "Export scorecard as &PDF\u2026",
-            self,
-            shortcut=QKeySequence("Ctrl+P"),
-            triggered=self.scorecard.ask_export_pdf,
-        )
-        self.act_publish = QAction(
-            "P&ublish scorecard to workspace\u2026", self, triggered=self.scorecard.ask_publish
-        )
-        self.act_quit = QAction(
-            "&Quit", self, shortcut=QKeySequence("Ctrl+Q"), triggered=self.close
-        )
-        m.addAction(self.act_new)
-        m.addAction(self.act_open)
-        m.addMenu(self.recent_menu)
-        m.addAction(self.act_example)
-        m.addAction(self.act_compare)
-        m.addSeparator()
-        m.addAction(self.act_publish)
-        m.addAction(self.act_export_html)
-        m.addAction(self.act_export_pdf)
-        m.addSeparator()
-        m.addAction(self.act_quit)
-        for a in (self.act_publish, self.act_export_html, self.act_export_pdf):
-            a.setEnabled(False)
-        v = self.menuBar().addMenu("&View")
-        for i, name in enumerate(
-            ("Start", "Run", "Verdicts", "Metrics", "Scorecard", "Compare", "Suites", "Published")
-        ):
-            act = QAction(name, self, shortcut=QKeySequence(f"Ctrl+{i + 1}"))
-            act.triggered.connect(lambda _=False, i=i: self._go(i))
-            v.addAction(act)
-        h = self.menuBar().addMenu("&Help")
-        h.addAction(
-            QAction(
-                "How to read the &verdicts",
-                self,
-                shortcut=QKeySequence.StandardKey.HelpContents,
-                triggered=self.show_reading_help,
-            )
-        )
-        h.addAction(QAction("The &README\u2019s sections\u2026", self, triggered=self.open_readme))
-        h.addSeparator()
-        h.addAction(QAction("&About", self, triggered=self.show_about))
+        from app.menus import build_menus
+
+        build_menus(self)
 
     def _recent_described(self, pairs: list[tuple[str, str]]) -> None:
         described = dict(pairs)

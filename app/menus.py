@@ -1,0 +1,85 @@
+"""The main window's menus: File (new run, open a bundle, recent bundles, the example,
+compare, publish and export, quit), View (one entry per tab, Ctrl+1..8) and Help (how to
+read the verdicts, the README, About). ``build_menus(window)`` adds them and sets the
+window's ``act_*`` actions and ``recent_menu``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtGui import QAction, QKeySequence
+
+
+def build_menus(w: Any) -> None:
+    """``w``: the ``app.window.MainWindow`` (not imported here: that would be a circle)."""
+    m = w.menuBar().addMenu("&File")
+    w.act_open = QAction(
+        "&Open evidence bundle (folder or .zip)\u2026",
+        w,
+        shortcut=QKeySequence.StandardKey.Open,
+        triggered=w.ask_open_bundle,
+    )
+    w.act_example = QAction(
+        "Open the &example run",
+        w,
+        shortcut=QKeySequence("Ctrl+E"),
+        triggered=w.open_example,
+    )
+    w.act_new = QAction(
+        "&New run\u2026",
+        w,
+        shortcut=QKeySequence.StandardKey.New,
+        triggered=w.start_setup,
+    )
+    w.act_compare = QAction(
+        "Co&mpare two bundles\u2026",
+        w,
+        shortcut=QKeySequence("Ctrl+Shift+C"),
+        triggered=w.show_compare,
+    )
+    w.recent_menu = m.addMenu("&Recent bundles")
+    w.act_export_html = QAction(
+        "Export scorecard as &HTML\u2026", w, triggered=w.scorecard.ask_export_html
+    )
+    w.act_export_pdf = QAction(
+        "Export scorecard as &PDF\u2026",
+        w,
+        shortcut=QKeySequence("Ctrl+P"),
+        triggered=w.scorecard.ask_export_pdf,
+    )
+    w.act_publish = QAction(
+        "P&ublish scorecard to workspace\u2026", w, triggered=w.scorecard.ask_publish
+    )
+    w.act_quit = QAction("&Quit", w, shortcut=QKeySequence("Ctrl+Q"), triggered=w.close)
+    m.addAction(w.act_new)
+    m.addAction(w.act_open)
+    m.addMenu(w.recent_menu)
+    m.addAction(w.act_example)
+    m.addAction(w.act_compare)
+    m.addSeparator()
+    m.addAction(w.act_publish)
+    m.addAction(w.act_export_html)
+    m.addAction(w.act_export_pdf)
+    m.addSeparator()
+    m.addAction(w.act_quit)
+    for a in (w.act_publish, w.act_export_html, w.act_export_pdf):
+        a.setEnabled(False)
+    v = w.menuBar().addMenu("&View")
+    for i, name in enumerate(
+        ("Start", "Run", "Verdicts", "Metrics", "Scorecard", "Compare", "Suites", "Published")
+    ):
+        act = QAction(name, w, shortcut=QKeySequence(f"Ctrl+{i + 1}"))
+        act.triggered.connect(lambda _=False, i=i: w._go(i))
+        v.addAction(act)
+    h = w.menuBar().addMenu("&Help")
+    h.addAction(
+        QAction(
+            "How to read the &verdicts",
+            w,
+            shortcut=QKeySequence.StandardKey.HelpContents,
+            triggered=w.show_reading_help,
+        )
+    )
+    h.addAction(QAction("The &README\u2019s sections\u2026", w, triggered=w.open_readme))
+    h.addSeparator()
+    h.addAction(QAction("&About", w, triggered=w.show_about))
