@@ -8,6 +8,7 @@ import html
 from collections.abc import Callable
 from pathlib import Path
 
+import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
@@ -280,13 +281,15 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Opening {path}\u2026")
 
         def done(data: BundleData) -> None:
+            if not shiboken6.isValid(self):  # the window closed while the bundle was read
+                return
             if self._opening is token:
                 self._show_loaded(data, Path(path), remember)
                 if then is not None:
                     then(data)
 
         def failed(exc: BaseException) -> None:
-            if self._opening is not token:
+            if not shiboken6.isValid(self) or self._opening is not token:
                 return
             self.verdicts.show_loading(False)
             why = str(exc) if isinstance(exc, BundleError) else f"{type(exc).__name__}: {exc}"
