@@ -184,10 +184,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         workspace_path=Path(args.workspace) if args.workspace else None,
         key_source=choice.describe(),
     )
+    # With --json, stdout carries the one JSON object and nothing else; progress goes to stderr.
+    out = sys.stderr if args.json else sys.stdout
     if not args.no_sign:
         request.signing_key, sign_line = signing_key_for_run()
-        print(sign_line, flush=True)
-    out = sys.stdout
+        print(sign_line, file=out, flush=True)
     finished: dict[str, Any] = {}
 
     def on_event(ev: RunEvent) -> None:
@@ -354,7 +355,9 @@ def _register_run(subparsers: Any) -> None:
     )
     r.add_argument("--workspace", metavar="FILE", help=argparse.SUPPRESS)
     r.add_argument(
-        "--json", action="store_true", help='last stdout line: {"bundle", "status", "metrics"}'
+        "--json",
+        action="store_true",
+        help='print only {"bundle", "status", "metrics"} on stdout (progress goes to stderr)',
     )
     r.add_argument(
         "--no-sign",

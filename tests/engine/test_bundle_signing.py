@@ -37,9 +37,9 @@ def test_runs_sign_with_the_keyring_key_created_on_first_use(
     doc, comments = inputs
     with ScriptedServer(FixEverything()) as srv:
         assert arl_with_keyring(_run_args(srv, doc, comments, tmp_path, "--json")) == 0
-        first = capsys.readouterr().out
+        first = "".join(reversed(capsys.readouterr()))  # progress (stderr), then the JSON
         assert arl_with_keyring(_run_args(srv, doc, comments, tmp_path / "2", "--json")) == 0
-        second = capsys.readouterr().out
+        second = "".join(reversed(capsys.readouterr()))
     stored = memory_keyring.get_password(key_store.SERVICE, key_store.ACCOUNT)
     assert stored  # created on first use, kept in the keyring
     r1, r2 = verify_bundle(_last(first)["bundle"]), verify_bundle(_last(second)["bundle"])
@@ -69,9 +69,9 @@ def test_no_sign_and_no_keyring(inputs, tmp_path, capsys, monkeypatch):  # noqa:
     try:
         with ScriptedServer(FixEverything()) as srv:
             assert arl_with_keyring(_run_args(srv, doc, comments, tmp_path, "--json")) == 0
-            out = capsys.readouterr().out
+            out = "".join(reversed(capsys.readouterr()))  # progress (stderr), then the JSON
             assert arl(_run_args(srv, doc, comments, tmp_path / "n", "--json", "--no-sign")) == 0
-            unsigned = capsys.readouterr().out
+            unsigned = "".join(reversed(capsys.readouterr()))
     finally:
         keyring.set_keyring(original)
     assert "(session): No working password store" in out

@@ -66,14 +66,14 @@ def test_run_json_with_key_from_the_keyring(inputs, tmp_path, capsys, memory_key
     with ScriptedServer(FixEverything(), api_key=key) as srv:
         memory_keyring.set_password(KEYRING_SERVICE, account_for(key_host(srv.base_url)), key)
         code = arl_with_keyring(_run_args(srv, doc, comments, tmp_path, "--json"))
-    out = capsys.readouterr().out
-    assert code == 0, out
-    lines = out.strip().splitlines()
-    last = json.loads(lines[-1])
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    # stdout is the one JSON object, nothing else; the progress went to stderr
+    last = json.loads(out)
     assert set(last) == {"bundle", "status", "metrics"} and last["status"] == "completed"
     assert last["metrics"]["attribution_rate"]["value"] == 1.0
-    assert any(line.startswith("Round 1 of 3") for line in lines)
-    assert "API key: keyring (saved for 127.0.0.1:" in out and key not in out
+    assert any(line.startswith("Round 1 of 3") for line in err.splitlines())
+    assert "API key: keyring (saved for 127.0.0.1:" in err and key not in out + err
     assert verify_bundle(last["bundle"]).ok
     for p in Path(last["bundle"]).rglob("*"):
         if p.is_file():
@@ -224,7 +224,7 @@ def test_interrupt_exits_130_with_a_cancelled_bundle(inputs, tmp_path, sig):
         try:
             deadline = time.monotonic() + 60
             while time.monotonic() < deadline:
-                line = proc.stdout.readline()
+                line = proc.stderr.readline()  # progress; stdout is the JSON object only
                 if not line:
                     break
                 lines.append(line)
@@ -236,7 +236,7 @@ def test_interrupt_exits_130_with_a_cancelled_bundle(inputs, tmp_path, sig):
             if proc.poll() is None:
                 proc.kill()
     assert proc.returncode == 130, err
-    last = json.loads(rest.strip().splitlines()[-1])
+    last = json.loads(rest)
     assert last["status"] == "cancelled"
     assert verify_bundle(last["bundle"]).ok
     assert open_bundle(last["bundle"]).status == "cancelled"

@@ -73,9 +73,10 @@ def _start(argv, tmp_path):
 
 
 def _wait_for(proc, prefix: str, lines: list[str], timeout: float = 60) -> None:
+    """Read the run's progress (stderr under --json; stdout is its one JSON line)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        line = proc.stdout.readline()
+        line = proc.stderr.readline()
         if not line:
             raise AssertionError("the child ended early: " + "".join(lines))
         lines.append(line)
@@ -110,7 +111,7 @@ def test_two_sigterms_in_quick_succession_still_leave_a_bundle(inputs, tmp_path,
     # the process by SIGTERM: acceptable, the run and its output are complete by then.
     assert proc.returncode in (130, -signal.SIGTERM), err
     assert "Traceback" not in err, err
-    last = json.loads(rest.strip().splitlines()[-1])
+    last = json.loads(rest)  # stdout: the JSON object only
     assert last["status"] == "cancelled" and last["bundle"], rest
     assert verify_bundle(last["bundle"]).ok
     assert open_bundle(last["bundle"]).status == "cancelled"
@@ -186,7 +187,8 @@ def test_a_run_killed_mid_run_is_finished_by_the_next_start(inputs, tmp_path):
         second = _start(_argv(srv, doc, comments, tmp_path), tmp_path)
         out, err = second.communicate(timeout=120)
     assert second.returncode == 0, err
-    assert f"An earlier run ({killed.id}) was interrupted" in out
+    assert f"An earlier run ({killed.id}) was interrupted" in err
+    assert json.loads(out)["status"] == "completed"  # stdout: the JSON object only
     with Workspace(tmp_path / "ws.sqlite3") as ws:
         runs = {r.id: r for r in ws.runs()}
     first = runs[killed.id]
