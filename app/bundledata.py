@@ -61,6 +61,13 @@ class BundleData:
     reopened: dict[str, dict[str, Any]] = field(default_factory=dict)  # id -> last reopen
     rederivation: Any = None  # engine.rederive.Rederivation, once checked
     rederive_error: str = ""
+    # What the views show (engine.bundle_shown): "stated", "recomputed" (the bundle failed
+    # verification; verdicts/metrics above are re-derived) or "unverified"; the notes say
+    # per comment id / metric name what the bundle states and what was recomputed.
+    shown_source: str = "stated"
+    figures_headline: str = ""
+    row_notes: dict[str, str] = field(default_factory=dict)
+    metric_notes: dict[str, str] = field(default_factory=dict)
     _listeners: list[Callable[[Any], None]] = field(default_factory=list, repr=False)
     _checking: bool = False
 
@@ -174,7 +181,7 @@ def load_bundle(path: str | Path) -> BundleData:
     extended = (
         {} if b.old_format else {str(v.get("comment_id")): v for v in final if "confidence" in v}
     )
-    return BundleData(
+    data = BundleData(
         path=path,
         manifest=b.manifest,
         v1=v1,
@@ -200,6 +207,36 @@ def load_bundle(path: str | Path) -> BundleData:
         signature=signing.check_bundle(b),
         reopened=reopened,
     )
+    apply_shown(data)
+    return data
+
+
+def apply_shown(data: BundleData) -> None:
+    """Put in ``data`` the figures the views show (``engine.bundle_shown``): the stated
+    ones, or, when the bundle failed verification, the ones the engine re-derived from its
+    documents, with the notes naming what the bundle states. Computes nothing itself."""
+    from engine.bundle_shown import shown_figures
+
+    b = data.source
+    shown = shown_figures(b, data.rederivation, data.signature)
+    data.shown_source = shown.source
+    data.figures_headline = shown.headline
+    data.row_notes = dict(shown.row_notes)
+    data.metric_notes = dict(shown.metric_notes)
+    if shown.source == "stated":
+        return
+    data.verdicts = [v for v in shown.final if isinstance(v, dict)]
+    data.metrics = dict(shown.metrics)
+    data.verdict_rounds = shown.rounds
+    data.round_metrics = [
+        (int(r.get("round", i)), r["metrics"])
+        for i, r in enumerate(shown.rounds, 1)
+        if isinstance(r.get("metrics"), dict)
+    ]
+    data.unusable = list(shown.unusable)
+    if shown.source == "recomputed":
+        data.collateral = _ranges(shown.collateral)
+        data.extended = {str(v.get("comment_id")): v for v in data.verdicts}
 
 
 def start_checks(data: BundleData, listener: Callable[[Any], None] | None = None) -> None:
@@ -229,6 +266,7 @@ def start_checks(data: BundleData, listener: Callable[[Any], None] | None = None
 
 
 def _notify(data: BundleData) -> None:
+    apply_shown(data)
     data._checking = False
     listeners, data._listeners = data._listeners, []
     for fn in listeners:
@@ -241,6 +279,7 @@ def rederive_now(data: BundleData) -> Any:
         from engine.rederive import rederive
 
         data.rederivation = rederive(data.source)
+        apply_shown(data)
     return data.rederivation
 
 

@@ -52,6 +52,7 @@ class MetricsPanel(QWidget):
         lay.addWidget(self.help)
         lay.addStretch(1)
         self.cells: dict[tuple[str, str], str] = {}
+        self.data: BundleData | None = None
 
     def show_metrics(
         self,
@@ -61,6 +62,8 @@ class MetricsPanel(QWidget):
         reason: str = "",
         scripted: bool = False,
         coverage: str = "",
+        notes: dict[str, str] | None = None,
+        headline: str = "",
     ) -> None:
         """``run``: name -> metric object; ``rounds``: [(round, {name: metric})].
 
@@ -93,6 +96,9 @@ class MetricsPanel(QWidget):
                     text = present.NOT_PER_ROUND
                 if c == 0 and name == "claim_accuracy" and coverage:
                     text += f"\n{coverage}"
+                note = (notes or {}).get(name, "") if c == 0 else ""
+                if note:
+                    text += f"\n\u26a0 {note}"
                 self.cells[(name, columns[c])] = text
                 item = QTableWidgetItem(text)
                 item.setToolTip(present.METRIC_HELP[name])
@@ -105,6 +111,9 @@ class MetricsPanel(QWidget):
                     f = item.font()
                     f.setBold(True)
                     item.setFont(f)
+                if note:
+                    item.setBackground(QColor("#fde8e0"))
+                    item.setForeground(QColor("#4a1400"))
                 self.table.setItem(r, c, item)
             help_item = QTableWidgetItem(present.METRIC_HELP[name])
             help_item.setToolTip(present.METRIC_HELP[name])
@@ -113,7 +122,10 @@ class MetricsPanel(QWidget):
         for c in range(len(sources)):
             self.table.setColumnWidth(c, 300 if c == 0 else 240)
         self._fit_rows()
-        self.intro.setText(_intro(status, reason, scripted))
+        self.intro.setText(
+            (f"<b>{html.escape(headline)}</b><br>" if headline else "")
+            + _intro(status, reason, scripted)
+        )
         self.help.setText(
             ""
             if rounds
@@ -136,6 +148,15 @@ class MetricsPanel(QWidget):
         )
 
     def show_bundle(self, data: BundleData) -> None:
+        """Show ``data``'s figures now, and again once its re-derivation is in (a bundle
+        that failed verification then shows the engine's re-derived figures)."""
+        from app.bundledata import start_checks
+
+        self.data = data
+        self._fill(data)
+        start_checks(data, lambda _r: self.data is data and self._fill(data))
+
+    def _fill(self, data: BundleData) -> None:
         from engine.scoring import coverage_of
 
         cov = coverage_of(data.verdicts, data.comments_before)
@@ -146,6 +167,8 @@ class MetricsPanel(QWidget):
             data.reason,
             scripted=data.scripted,
             coverage=cov.text() if cov is not None else "",
+            notes=data.metric_notes,
+            headline=data.figures_headline,
         )
 
 

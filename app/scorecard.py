@@ -114,7 +114,9 @@ class ScorecardView(QWidget):
         )
         sig_text = f" \u2014 {sig.line()}" if sig is not None else ""
         if data.untrustworthy:
-            self.info.setText(f"TAMPERED: {data.path.name}{sig_text}. Do not trust these figures.")
+            said = data.figures_headline or "Do not trust these figures."
+            self.info.setText(f"TAMPERED: {data.path.name}{sig_text}. {said}")
+            self.info.setWordWrap(True)
             self.info.setStyleSheet(
                 "color:#4a1400;background:#fde8e0;border:2px solid #D55E00;padding:4px;"
                 "font-weight:600;"
@@ -299,8 +301,14 @@ class ScorecardView(QWidget):
         except OSError as exc:
             self.message.emit(f"Could not write {path}: {exc.strerror or exc}")
             return
-        self.message.emit(f"Scorecard exported to {path}")
+        self.message.emit(f"Scorecard exported to {path}{self._stamp()}")
         self.exported.emit(path)
+
+    def _stamp(self) -> str:
+        """What an exported page of an untrustworthy bundle is stamped with, in words."""
+        if self.data is None or not self.data.untrustworthy:
+            return ""
+        return " (stamped TAMPERED; its figures are recomputed from the bundle's documents)"
 
     def export_pdf(self, path: str) -> None:
         if self.data is None or not path:
@@ -330,7 +338,7 @@ class ScorecardView(QWidget):
                 os.chmod(path, 0o666 & ~mask)
             except OSError:
                 pass
-            self.message.emit(f"Scorecard exported to {path}")
+            self.message.emit(f"Scorecard exported to {path}{self._stamp()}")
             self.exported.emit(path)
         else:
             self.message.emit(f"Could not write the PDF {path}")

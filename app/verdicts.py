@@ -40,7 +40,12 @@ COLUMNS = (
     "Agent's claim",
     "Claim vs. text",
     "How it was found in v2",
+    "Checked against its documents",
 )
+NOTE_COLUMN = 7  # shown only when a row's stated figures differ or are unverified
+DIFFERS_BG = "#fde8e0"
+DIFFERS_FG = "#4a1400"
+UNVERIFIED_BG = "#d9d9d9"
 MAX_LABELS = 400  # badges drawn per document; every span is still painted
 
 
@@ -145,6 +150,12 @@ def _rederivation_part(b: _Banner, data: BundleData) -> None:
         )
 
 
+def _figures_part(b: _Banner, data: BundleData) -> None:
+    """Where the figures shown come from, when they are not the bundle's stated ones."""
+    if data.figures_headline:
+        b.add(f"<b>{html.escape(data.figures_headline)}</b>", "error", first=True)
+
+
 def _signature_part(b: _Banner, data: BundleData) -> None:
     """The bundle's name and signature, first of all."""
     sig = data.signature
@@ -216,6 +227,7 @@ def banner_for(data: BundleData) -> tuple[str, str]:
     b = _Banner()
     _status_part(b, data)
     _rederivation_part(b, data)
+    _figures_part(b, data)
     _signature_part(b, data)
     _file_parts(b, data)
     _work_parts(b, data)
@@ -259,13 +271,14 @@ class VerdictModel(QAbstractTableModel):
     def text(self, r: int, c: int) -> str:
         row = self.rows[r]
         return [
-            str(row["n"]),
+            f"\u26a0 {row['n']}" if row.get("note") else str(row["n"]),
             present.verdict_label(row["verdict"]),
             row["quote"],
             row["body"],
             present.claim_text(row["claim"]),
             present.agrees_text(row["agrees"]),
             row["method"],
+            row.get("note", ""),
         ][c]
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
@@ -279,6 +292,18 @@ class VerdictModel(QAbstractTableModel):
             return self.text(r, c)[:1000]
         if role == Qt.ItemDataRole.UserRole:
             return row["id"]
+        if row.get("note") and c in (0, NOTE_COLUMN):
+            if role == Qt.ItemDataRole.BackgroundRole:
+                return QColor(DIFFERS_BG)
+            if role == Qt.ItemDataRole.ForegroundRole:
+                return QColor(DIFFERS_FG)
+            if role == Qt.ItemDataRole.FontRole:
+                return self._bold
+        if c == 1 and row.get("unverified"):
+            if role == Qt.ItemDataRole.BackgroundRole:
+                return QColor(UNVERIFIED_BG)
+            if role == Qt.ItemDataRole.ForegroundRole:
+                return QColor("#000000")
         if c == 1:
             s = STYLES.get(row["verdict"])
             if role == Qt.ItemDataRole.BackgroundRole:
@@ -325,6 +350,9 @@ class VerdictTable(QTableView):
         h = self.horizontalHeader()
         h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         h.setStretchLastSection(True)
+        # The check's words sit beside the verdict they qualify (logical column 7 stays
+        # last for the model and its callers).
+        h.moveSection(NOTE_COLUMN, 2)
         self.setAlternatingRowColors(True)
         self.setAccessibleName("Comments and their verdicts")
         self.ids: list[str] = []
@@ -336,7 +364,7 @@ class VerdictTable(QTableView):
         bfm = QFontMetrics(bold)
         # Narrow enough that all seven columns fit the half-window table at 1400 px; the
         # last stretches, and every cell's full text is in the detail pane beside it.
-        for c, width in enumerate((4, 16, 17, 20, 12, 16, 16)):
+        for c, width in enumerate((4, 16, 17, 20, 12, 16, 16, 40)):
             self.setColumnWidth(
                 c, max(fm.averageCharWidth() * width, fm.horizontalAdvance(COLUMNS[c]) + 24)
             )
@@ -352,6 +380,7 @@ class VerdictTable(QTableView):
     def fill(self, rows: list[dict[str, Any]]) -> None:
         self.ids = [row["id"] for row in rows]
         self.model_.set_rows(rows)
+        self.setColumnHidden(NOTE_COLUMN, not any(row.get("note") for row in rows))
 
     def rowCount(self) -> int:
         return self.model_.rowCount()
@@ -498,6 +527,16 @@ class VerdictsView(QWidget):
         level, text = banner_for(data)
         self.banner.setText(text)
         self.banner.setStyleSheet(BANNER_STYLE[level] + "padding:6px;border-radius:4px;")
+        if data.shown_source != "stated" or data.row_notes:
+            # The figures shown changed (the engine's re-derived ones, or notes on rows):
+            # the table and both documents' marks follow.
+            sel = self.table.selectionModel().selectedRows()
+            keep = sel[0].row() if sel else 0
+            self.rows = self._rows(data)
+            self.table.fill(self.rows)
+            self._paint()
+            if self.rows:
+                self.table.selectRow(min(keep, len(self.rows) - 1))
 
     def _annotated(self, data: BundleData, result: tuple) -> None:
         if data is not self.data:
@@ -571,6 +610,8 @@ class VerdictsView(QWidget):
                     "method": method,
                     "approximate": present.is_approximate(item),
                     "item": item,
+                    "note": data.row_notes.get(cid, ""),
+                    "unverified": data.shown_source == "unverified",
                 }
             )
         return rows
@@ -581,6 +622,10 @@ class VerdictsView(QWidget):
             item, verdict = row["item"], row["verdict"]
             s = STYLES.get(verdict)
             label = f"{s.icon} {row['n']} {s.label}" if s else str(row["n"])
+            if row.get("note"):
+                label = f"\u26a0 {label}"
+            if row.get("unverified"):
+                s = None  # a neutral mark: an unverified verdict is not shown as a finding
             for side, out in (("v1", v1), ("v2", v2)):
                 sp = item.get(side)
                 if isinstance(sp, dict) and isinstance(sp.get("start"), int):
@@ -656,8 +701,15 @@ class VerdictsView(QWidget):
             if s
             else e(row["verdict"])
         )
+        note = (
+            f"<p style='background:{DIFFERS_BG};color:{DIFFERS_FG}'><b>\u26a0 "
+            f"{e(row['note'])}</b></p>"
+            if row.get("note")
+            else ""
+        )
         out = [
-            f"<p><b>Comment {row['n']}</b> ({e(row['id'])})"
+            note
+            + f"<p><b>Comment {row['n']}</b> ({e(row['id'])})"
             + (f" by {e(str(before.get('author')))}" if before.get("author") else "")
             + f": {e(row['body'])}</p>",
             f"<p>Verdict: {chip} \u2014 {e(present.VERDICT_WORDS.get(row['verdict'], ''))}."

@@ -231,8 +231,10 @@ def own_scorecard(
     rederive_missing: bool = True,
 ) -> str:
     """This program's scorecard page of ``bundle`` (never the bundle's own
-    ``scorecard.html``): rendered from the bundle's stated figures, with a TAMPERED banner
-    naming every failed check and the checks' results among the facts. No script, inline
+    ``scorecard.html``): rendered from the bundle's stated figures when it passes its
+    checks, from the figures re-derived from its own documents when it fails them (each
+    differing row says what the bundle states: ``engine.bundle_shown``), with a TAMPERED
+    banner naming every failed check and the checks' results among the facts. No script, inline
     CSS, a CSP that forbids every fetch. Pass the results of ``engine.rederive.rederive``
     and ``engine.signing.check_bundle`` when known (they are computed here otherwise;
     ``rederive_missing=False`` renders without the re-derivation, for a first paint)."""
@@ -240,7 +242,7 @@ def own_scorecard(
         from engine import signing
 
         signature = signing.check_bundle(bundle)
-    if rederivation is None and rederive_missing and not bundle.tampered:
+    if rederivation is None and rederive_missing:
         from engine.rederive import rederive
 
         rederivation = rederive(bundle)
@@ -249,18 +251,25 @@ def own_scorecard(
         checks.append(("Bundle format", f"{bundle.format} (older: verdicts carry no evidence)"))
     if rederivation is not None:
         checks.append(("Checked by this program", rederivation.headline()))
-    elif not bundle.tampered:
+    else:
         checks.append(("Checked by this program", "re-deriving the verdicts..."))
-    verdicts = bundle.verdicts if isinstance(bundle.verdicts, dict) else {}
+    from engine.bundle_shown import shown_figures
+
+    shown = shown_figures(bundle, rederivation, signature)
+    verdicts = dict(bundle.verdicts) if isinstance(bundle.verdicts, dict) else {}
+    verdicts.update(final=shown.final, unusable=shown.unusable, rounds=shown.rounds)
     return render_scorecard(
         bundle.manifest,
         verdicts,
-        {k: m.to_json() for k, m in bundle.metrics.items()},
+        shown.metrics,
         [c.to_json() for c in bundle.comments_before],
         [c.to_json() for c in bundle.comments_after],
         bundle.claims if isinstance(bundle.claims, dict) else {},
         tampered=trust_marks(bundle, rederivation, signature),
         checks=checks,
+        figures_note=shown.headline,
+        row_notes=shown.row_notes if shown.source != "stated" else {},
+        metric_notes=shown.metric_notes if shown.source != "stated" else {},
     )
 
 
@@ -272,7 +281,7 @@ def publish_scorecard(workspace: Any, bundle: Bundle | str | os.PathLike[str]) -
 
     b = bundle if isinstance(bundle, Bundle) else open_bundle(bundle)
     sig = signing.check_bundle(b)
-    red = None if b.tampered else rederive(b)
+    red = rederive(b)
     title = f"Scorecard: {b.document_title or 'document'} ({b.model or 'unknown model'})"
     if trust_marks(b, red, sig):
         title += " [TAMPERED BUNDLE]"

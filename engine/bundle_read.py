@@ -79,8 +79,7 @@ def _check_hashes(manifest: dict[str, Any], files: dict[str, bytes]) -> list[tup
 class VerifyResult:
     """``bad``: (file, problem) for each file failing the manifest check; ``problems``:
     files that do not fit their schema (``engine.bundle_schema``); ``rederivation``: the
-    verdicts and metrics scored again and compared (None when not asked for or when files
-    fail the manifest check); ``signature``: ``engine.signing.SignatureStatus`` or None
+    verdicts and metrics scored again and compared (None when not asked for); ``signature``: ``engine.signing.SignatureStatus`` or None
     when not checked."""
 
     path: Path
@@ -109,10 +108,9 @@ def verify_bundle(path: str | os.PathLike[str], *, deep: bool = True) -> VerifyR
     from engine import signing
 
     result.signature = signing.check_bundle(b)
-    if not bad:
-        from engine.rederive import rederive
+    from engine.rederive import rederive
 
-        result.rederivation = rederive(b)
+    result.rederivation = rederive(b)
     result.ok = (
         not bad
         and not result.problems

@@ -23,7 +23,7 @@ def _verify_lines(result: Any) -> list[str]:
     lines += [f"PROBLEM {p}" for p in result.problems]
     red = result.rederivation
     if red is not None:
-        word = "RESCORED" if red.engine_changed else "DIFFERENT"
+        word = "DIFFERENT" if red.forged else "RESCORED"
         lines += [f"{word} {d.line()}" for d in red.differences]
         lines += [f"PROBLEM {p}" for p in red.problems]
         if red.differences:
@@ -31,9 +31,8 @@ def _verify_lines(result: Any) -> list[str]:
     if result.signature is not None:
         # Always said, also beside other failures: a bad signature, an unknown signer and
         # an unsigned bundle are different facts.
-        lines.append(
-            ("BAD SIGNATURE " if result.signature.bad else "SIGNATURE ") + result.signature.line()
-        )
+        bad = result.signature.bad and not result.signature.uncovered
+        lines.append(("BAD SIGNATURE " if bad else "SIGNATURE ") + result.signature.line())
     return lines
 
 
@@ -63,7 +62,11 @@ def cmd_bundle_verify(args: argparse.Namespace) -> int:
     if n_diff:
         parts.append(f"{n_diff} verdict/metric difference(s)")
     if result.signature is not None and result.signature.bad:
-        parts.append("a bad signature")
+        parts.append(
+            "a signature that does not cover these files"
+            if result.signature.uncovered
+            else "a bad signature"
+        )
     if not parts:
         parts.append("it could not be re-derived")
     print(f"arl: {args.path}: {', '.join(parts)}", file=sys.stderr)
@@ -115,10 +118,13 @@ def cmd_bundle_show(args: argparse.Namespace) -> int:
     except BundleError as exc:
         return fail(str(exc))
     from engine import signing
+    from engine.bundle_shown import shown_figures
+    from engine.rederive import rederive
 
+    sig = signing.check_bundle(b)
     if b.old_format:
         print(f"FORMAT {b.format}: an older bundle; its verdicts carry no evidence")
-    print(f"SIGNATURE {signing.check_bundle(b).line()}")
+    print(f"SIGNATURE {sig.line()}")
     if b.tampered:
         print(f"TAMPERED: {', '.join(b.tampered)}")
     for p in b.problems:
@@ -133,23 +139,20 @@ def cmd_bundle_show(args: argparse.Namespace) -> int:
     mode = agent_mode_of(b.manifest)
     if isinstance(mode.get("ran"), str):
         print(f"agent mode: {mode['ran']} ({mode.get('reason', '')})")
-    forged = False
-    if not b.tampered:
-        from engine.rederive import rederive
-
-        red = rederive(b)
-        forged = red.forged
-        if not red.ok:
-            print(("FORGED: " if red.forged else "CHECK: ") + red.headline())
-            if red.forged:
-                print(
-                    "The figures below are what the bundle states, not what its documents "
-                    "show; arl bundle verify lists every difference."
-                )
-    for name, m in b.metrics.items():
+    red = rederive(b)
+    if not red.ok:
+        print(("FORGED: " if red.forged else "CHECK: ") + red.headline())
+    shown = shown_figures(b, red, sig)
+    if shown.headline:
+        print(("RECOMPUTED: " if shown.source == "recomputed" else "UNVERIFIED: ") + shown.headline)
+    for name, m in shown.metrics.items():
         label = vocab.METRIC_TITLES.get(name, name)
-        print(f"  {label}: {vocab.metric_text(name, m)}")
-    return EXIT_TAMPERED if b.tampered or forged or b.problems else EXIT_OK
+        note = f"  [{shown.metric_notes[name]}]" if name in shown.metric_notes else ""
+        print(f"  {label}: {vocab.metric_text(name, m)}{note}")
+    for cid, note in shown.row_notes.items():
+        print(f"  comment {cid}: {note}")
+    failed = b.tampered or red.forged or sig.bad or b.problems
+    return EXIT_TAMPERED if failed else EXIT_OK
 
 
 def cmd_bundle_publish(args: argparse.Namespace) -> int:

@@ -100,23 +100,42 @@ class Rederivation:
     scored_by: str = ""
     this_engine: str = ""
     engine_changed: bool = False
+    #: The bundle's files fail its manifest check: no difference is an engine change then.
+    files_tampered: bool = False
+    #: What this program computes from the bundle's own documents: the final scoring
+    #: (``score(...).to_json(extended=True)``: verdicts, metrics, unusable, collateral) and
+    #: each round's, keyed by the round's number; None / absent where it could not score.
+    final: dict[str, Any] | None = None
+    rounds: dict[Any, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
-        return not self.differences and not self.problems
+        return not self.differences and not self.problems and not self.files_tampered
 
     @property
     def forged(self) -> bool:
-        """Differences the same engine cannot explain: the bundle's figures were changed."""
-        return bool(self.differences) and not self.engine_changed
+        """Differences the same engine cannot explain (or any difference in a bundle whose
+        files fail the manifest check): the bundle's figures were changed."""
+        return bool(self.differences) and (not self.engine_changed or self.files_tampered)
 
     def headline(self) -> str:
         """One sentence summing up the result."""
         if self.problems and not self.differences:
             return "The verdicts could not be re-derived: " + "; ".join(self.problems[:3])
+        if not self.differences and self.files_tampered:
+            return (
+                "Every stated verdict and metric re-derives from the bundle's own documents, "
+                "but its files fail the manifest check."
+            )
         if not self.differences:
             return "Every verdict and metric re-derives exactly from the bundle's own files."
         n = len(self.differences)
+        if self.files_tampered:
+            return (
+                f"{n} stated verdict(s) or metric(s) differ from what the bundle's own "
+                "documents show, and its files fail the manifest check: these figures were "
+                "changed after scoring."
+            )
         if self.engine_changed:
             return (
                 f"Scored by {self.scored_by}; this program ({self.this_engine}) scores it "
@@ -246,7 +265,7 @@ def rederive(bundle: Any) -> Rederivation:
     docstring for what is recomputed and what is taken as given."""
     res = _engines(bundle)
     if bundle.tampered:
-        res.problems.append("files fail the manifest check")
+        res.files_tampered = True
     try:
         v1 = bundle.version("v1").to_version()
         v2 = bundle.version("v2").to_version()
@@ -351,6 +370,7 @@ def _rederive_rounds(bundle: Any, v1: Any, res: Rederivation) -> None:
         )
         if again is None:
             continue
+        res.rounds[rnd] = again
         _compare_items(
             where, record.get("verdicts") or [], again["verdicts"], diffs, only_stored_keys=old
         )
@@ -458,6 +478,7 @@ def _rederive_final(
     )
     if again is None:
         return
+    res.final = again
     _compare_items(
         "final", verdicts.get("final") or [], again["verdicts"], diffs, only_stored_keys=old
     )

@@ -50,6 +50,7 @@ th{background:#eeeeea;font-weight:600}td.num{white-space:nowrap;font-weight:600}
 .v-deleted{background:#e3e3f7;color:#2f2f7a}.v-stale_anchor{background:#eee;color:#444}
 .quote{font-family:ui-serif,Georgia,serif;white-space:pre-wrap;word-break:break-word}
 .line{font-family:ui-monospace,monospace;font-size:.9em}
+.differs{font-family:inherit;font-weight:600;color:#7a1d14;background:#fbe3e1}
 """
 
 
@@ -82,7 +83,7 @@ def _agent_mode(mode: dict[str, Any]) -> str:
     return text + (f": {reason}" if reason else "")
 
 
-def _metric_row(name: str, m: dict[str, Any], extra: str = "") -> str:
+def _metric_row(name: str, m: dict[str, Any], extra: str = "", note: str = "") -> str:
     label, meaning = METRIC_LABELS.get(name, (name, ""))
     if m.get("value") is None:
         value = '<span class="na">N/A</span>'
@@ -92,6 +93,8 @@ def _metric_row(name: str, m: dict[str, Any], extra: str = "") -> str:
         detail = _e(vocab.metric_detail(name, m))
     if extra:
         detail += f"<div class='muted'>{_e(extra)}</div>"
+    if note:
+        detail += f"<div class='line differs'>\u26a0 {_e(note)}</div>"
     return (
         f"<tr><th>{_e(label)}<div class='muted'>{_e(meaning)}</div></th>"
         f"<td class='num'>{value}</td><td>{detail}</td></tr>"
@@ -125,20 +128,26 @@ def render_scorecard(
     *,
     tampered: list[str] | None = None,
     checks: list[tuple[str, str]] | None = None,
+    figures_note: str = "",
+    row_notes: dict[str, str] | None = None,
+    metric_notes: dict[str, str] | None = None,
 ) -> str:
     """The scorecard page: one self-contained HTML document, no script, inline CSS, a CSP
-    that forbids every fetch. For people who never read JSON."""
+    that forbids every fetch. For people who never read JSON. ``figures_note``: where the
+    figures come from when they are not the bundle's stated ones
+    (``engine.bundle_shown``); ``row_notes`` / ``metric_notes``: comment id / metric name
+    -> what the bundle states and what was recomputed, printed on that row."""
     title = str(manifest.get("document_title") or "document")
     final = verdicts.get("final") or []
     from engine.scoring import coverage_of
 
     coverage = coverage_of(final, comments_before)
     out = _head(title)
-    out += _banners(manifest, metrics, tampered or [])
+    out += _banners(manifest, metrics, tampered or [], figures_note)
     out += _facts(manifest, title, checks or [])
     out.append(f"<p>{_e(_summary(final, comments_before, coverage))}</p>")
-    out += _metrics_table(metrics, coverage)
-    out += _verdicts_table(final, comments_before)
+    out += _metrics_table(metrics, coverage, metric_notes or {})
+    out += _verdicts_table(final, comments_before, row_notes or {})
     out += _reopened(comments_after)
     out += _unusable(verdicts.get("unusable") or [])
     out += _unusable_report(claims)
@@ -161,13 +170,16 @@ def _head(title: str) -> list[str]:
     ]
 
 
-def _banners(manifest: dict[str, Any], metrics: dict[str, Any], tampered: list[str]) -> list[str]:
+def _banners(
+    manifest: dict[str, Any], metrics: dict[str, Any], tampered: list[str], figures_note: str
+) -> list[str]:
     """The banners, most important first: tampered, scripted, nothing changed, status."""
     out = []
     if tampered:
+        said = _e(figures_note) if figures_note else "do not trust these figures."
         out.append(
             "<div class='banner tampered'><b>TAMPERED.</b> This evidence bundle failed its "
-            "checks; do not trust these figures:<ul>"
+            f"checks. {said}<ul>"
             + "".join(f"<li>{_e(t)}</li>" for t in tampered)
             + "</ul></div>"
         )
@@ -250,7 +262,9 @@ def _summary(final: list[Any], comments_before: list[dict[str, Any]], coverage: 
     return summary
 
 
-def _metrics_table(metrics: dict[str, Any], coverage: Any) -> list[str]:
+def _metrics_table(
+    metrics: dict[str, Any], coverage: Any, notes: dict[str, str]
+) -> list[str]:
     """The five metrics, each with its value or N/A and how it was measured."""
     out = [
         "<h2>Metrics</h2><table><tr><th>Metric</th><th>Value</th><th>How it was measured</th></tr>"
@@ -258,7 +272,7 @@ def _metrics_table(metrics: dict[str, Any], coverage: Any) -> list[str]:
     for name in METRIC_NAMES:
         if name in metrics:
             extra = coverage.text() if name == "claim_accuracy" and coverage else ""
-            out.append(_metric_row(name, metrics[name], extra))
+            out.append(_metric_row(name, metrics[name], extra, notes.get(name, "")))
     out.append(
         "</table><p class='muted'>N/A means the metric could not be measured; the "
         "reason is given. It never stands for zero.</p>"
@@ -267,7 +281,7 @@ def _metrics_table(metrics: dict[str, Any], coverage: Any) -> list[str]:
 
 
 def _verdicts_table(
-    final: list[dict[str, Any]], comments_before: list[dict[str, Any]]
+    final: list[dict[str, Any]], comments_before: list[dict[str, Any]], notes: dict[str, str]
 ) -> list[str]:
     """One row per comment: its body, verdict, the text before and after, the claim."""
     bodies = {c.get("id"): c.get("body", "") for c in comments_before}
@@ -278,14 +292,21 @@ def _verdicts_table(
         "<th>Verdict</th><th>Before (v1)</th><th>After (v2)</th>"
         "<th>Agent's claim</th></tr>"
     ]
-    out.extend(_verdict_row(v, str(bodies.get(v.get("comment_id"), ""))) for v in final)
+    out.extend(
+        _verdict_row(
+            v,
+            str(bodies.get(v.get("comment_id"), "")),
+            notes.get(str(v.get("comment_id")), ""),
+        )
+        for v in final
+    )
     if not final:
         out.append("<tr><td colspan='5'>No verdicts were computed.</td></tr>")
     out.append("</table>")
     return out
 
 
-def _verdict_row(v: Any, body: str) -> str:
+def _verdict_row(v: Any, body: str, note: str = "") -> str:
     icon, label, meaning = VERDICT_LABELS.get(v.get("verdict"), ("?", v.get("verdict"), ""))
     cid = v.get("comment_id")
     body = body if len(body) <= 300 else body[:297] + "..."
@@ -296,6 +317,8 @@ def _verdict_row(v: Any, body: str) -> str:
     how = f"<div class='muted'>{_e(how_words)}</div>" if how_words else ""
     msg = v.get("message")
     extra = f"<div class='line'>{_e(msg)}</div>" if msg else ""
+    if note:
+        extra += f"<div class='line differs'>\u26a0 {_e(note)}</div>"
     return (
         f"<tr><td><b>{_e(cid)}</b><div class='quote'>{_e(body)}</div></td>"
         f"<td><span class='v v-{_e(v.get('verdict'))}' title='{_e(meaning)}'>"

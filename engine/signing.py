@@ -91,6 +91,9 @@ class SignatureStatus:
     fingerprint: str = ""
     reason: str = ""
     trusted_as: str = ""
+    #: Files that do not match the manifest the signature covers (the signature itself
+    #: verifies): the state is then ``bad``, never ``signed``.
+    uncovered: tuple[str, ...] = ()
 
     @property
     def bad(self) -> bool:
@@ -104,6 +107,14 @@ class SignatureStatus:
         """One line for people: "signed by 3f2a 9c01 77be 0d42 (trusted: laptop)"."""
         if self.state == "unsigned":
             return "unsigned: no signature, so who made it cannot be checked"
+        if self.state == "bad" and self.uncovered:
+            names = ", ".join(self.uncovered[:5])
+            more = f" and {len(self.uncovered) - 5} more" if len(self.uncovered) > 5 else ""
+            verb = "does" if len(self.uncovered) == 1 else "do"
+            return (
+                "THE SIGNATURE DOES NOT COVER THESE FILES: "
+                f"{names}{more} {verb} not match what {self.fingerprint} signed"
+            )
         if self.state == "bad":
             return f"BAD SIGNATURE: {self.reason}" + (
                 f" (claims key {self.fingerprint})" if self.fingerprint else ""
@@ -149,13 +160,24 @@ def verify_signature(
 
 
 def check_bundle(bundle: Any, trusted: dict[str, str] | None = None) -> SignatureStatus:
-    """The signature status of an opened ``engine.bundle.Bundle``."""
+    """The signature status of an opened ``engine.bundle.Bundle``. A signature that
+    verifies over ``manifest.json`` while files fail that manifest's hashes is ``bad``
+    with ``uncovered`` naming them: it vouches for the files that were signed, not these."""
     if "signature.json" in bundle.tampered:
         return SignatureStatus("bad", reason="signature.json is not readable")
     raw = getattr(bundle, "signature_present", False)
     if raw and bundle.signature is None:
         return SignatureStatus("bad", reason="signature.json does not fit its schema")
-    return verify_signature(bundle.manifest_bytes, bundle.signature, trusted)
+    status = verify_signature(bundle.manifest_bytes, bundle.signature, trusted)
+    if status.state == "signed" and bundle.tampered:
+        return SignatureStatus(
+            "bad",
+            status.fingerprint,
+            "the files do not match the manifest that was signed",
+            status.trusted_as,
+            tuple(bundle.tampered),
+        )
+    return status
 
 
 # -- trusted fingerprints -------------------------------------------------------------------
