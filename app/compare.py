@@ -107,17 +107,28 @@ class CompareView(QWidget):
             return False
         setattr(self, which, data)
         self._label(which, data, path)
-        start_checks(
-            data, lambda _r: getattr(self, which) is data and self._label(which, data, path)
-        )
+        start_checks(data, lambda _r: self._checked(which, data, path))
         self.refresh()
         return True
+
+    def _checked(self, which: str, data: BundleData, path: Path) -> None:
+        """The re-derivation is in: a bundle that failed verification now shows the
+        engine's re-derived figures (``data`` holds them), so the comparison is redone."""
+        if getattr(self, which) is not data:
+            return
+        self._label(which, data, path)
+        self.refresh()
 
     def _label(self, which: str, data: BundleData, path: Path) -> None:
         """The bundle's name with its checks: TAMPERED, signature, older format."""
         label = self.label_a if which == "a" else self.label_b
         warn = (
             " <b style='color:#B24000'>\u26a0 TAMPERED: fails its checks</b>"
+            + (
+                "<br><b style='color:#B24000'>" + html.escape(data.figures_headline) + "</b>"
+                if data.figures_headline
+                else ""
+            )
             if data.untrustworthy
             else ""
         )
@@ -193,6 +204,10 @@ class CompareView(QWidget):
     def _fill_verdicts(self, cmp) -> None:
         """One row per comment: its verdict in A and in B, whether they agree, the claims."""
         self.verdicts.setRowCount(len(cmp.pairs))
+        notes = (
+            self.a.row_notes if self.a is not None else {},
+            self.b.row_notes if self.b is not None else {},
+        )
         for r, pair in enumerate(cmp.pairs):
             x, y = pair.a, pair.b
             vx = x.get("verdict") if x else None
@@ -216,9 +231,13 @@ class CompareView(QWidget):
                 same,
                 claims,
             ]
+            for side, col in ((0, 2), (1, 3)):
+                if notes[side].get(pair.comment_id):  # what the bundle states differs
+                    cells[col] = "\u26a0 " + cells[col]
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setToolTip(text)
+                side_note = notes[col - 2].get(pair.comment_id) if col in (2, 3) else None
+                item.setToolTip(f"{text}\n\u26a0 {side_note}" if side_note else text)
                 verdict = vx if col == 2 else vy if col == 3 else None
                 if verdict in STYLES:
                     s = STYLES[verdict]

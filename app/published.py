@@ -156,6 +156,8 @@ class PublishedView(QWidget):
             if sig.get("state") == "signed":
                 who = sig.get("trusted_as") or "unknown key"
                 sig_text = f"\u2714 {sig.get('fingerprint')} ({who})"
+            elif sig.get("state") == "bad" and sig.get("uncovered"):
+                sig_text = "\u26a0 NOT COVERED: files changed after signing"
             elif sig.get("state") == "bad":
                 sig_text = "\u26a0 BAD SIGNATURE"
             else:
@@ -173,7 +175,10 @@ class PublishedView(QWidget):
             for name in METRIC_NAMES:
                 m = e.metrics.get(name)
                 cells.append(vocabulary.metric_value(name, m) if isinstance(m, dict) else "")
-                tips.append(vocabulary.metric_text(name, m) if isinstance(m, dict) else "")
+                tip = vocabulary.metric_text(name, m) if isinstance(m, dict) else ""
+                if e.figures == "recomputed":
+                    tip += " (recomputed from the bundle's documents: it failed verification)"
+                tips.append(tip)
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(str(text))
                 item.setToolTip(str(tips[c]))
@@ -215,10 +220,18 @@ class PublishedView(QWidget):
         e = self._selected()
         if e is None:
             return
-        if not Path(e.bundle).exists():
-            self.message.emit(f"The bundle {e.bundle} is no longer there.")
-            return
-        self.openBundle.emit(e.bundle)
+        target = e.bundle
+        if not Path(target).exists():
+            # The copy in the published folder (published.BUNDLE_COPY) is the evidence too.
+            from engine import published
+
+            folder = published.published_folder()
+            copy = folder / e.bundle_copy if folder is not None and e.bundle_copy else None
+            if copy is None or not copy.is_file():
+                self.message.emit(f"The bundle {e.bundle} is no longer there.")
+                return
+            target = str(copy)
+        self.openBundle.emit(target)
 
     def open_selected_page(self) -> None:
         from engine import published

@@ -73,6 +73,7 @@ from engine.bundle_archive import (
     MAX_TOTAL_BYTES,
     RATIO_FLOOR,
     SIGNATURE_FILE,
+    WHAT_A_BUNDLE_IS,
     BundleError,
     _read_folder,
     _read_zip,
@@ -140,7 +141,9 @@ def export_zip(
     if not src.is_dir():
         raise BundleError(f"{src}: not a folder")
     if not (src / "manifest.json").is_file():
-        raise BundleError(f"{src}: not an evidence bundle (no manifest.json)")
+        raise BundleError(
+            f"{src}: not an evidence bundle: it has no manifest.json ({WHAT_A_BUNDLE_IS})"
+        )
     dest = Path(zip_path)
     src_real = src.resolve()
     dest_real = dest.resolve()

@@ -77,6 +77,56 @@ def _check_name(name: str) -> str | None:
     return None
 
 
+#: What an evidence bundle is, for messages refusing something else.
+WHAT_A_BUNDLE_IS = "an evidence bundle is a folder with manifest.json, or a .zip of one"
+
+# First bytes of common files someone may pick by mistake (their published signatures).
+_MAGIC = (
+    (b"%PDF-", "a PDF document"),
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF87a", "a GIF image"),
+    (b"GIF89a", "a GIF image"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an old Microsoft Office document"),
+    (b"\x1f\x8b", "a gzip archive"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+    (b"Rar!", "a RAR archive"),
+    (b"\x7fELF", "a program (ELF executable)"),
+)
+
+
+def looks_like(path: Path) -> str | None:
+    """What a file that is not a zip looks like, from its first bytes ("a PDF document",
+    "an HTML page", "a JSON file", "a text file", "a binary file"), or None when it cannot
+    be read or is a damaged zip. Never raises."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return None
+    if head.startswith(b"PK"):
+        return None  # a zip, damaged: zipfile's own reason says more
+    for magic, what in _MAGIC:
+        if head.startswith(magic):
+            return what
+    if head[257:262] == b"ustar":
+        return "a tar archive"
+    if not head:
+        return "an empty file"
+    if b"\0" in head:
+        return "a binary file"
+    try:
+        text = head.decode("utf-8", errors="strict" if len(head) < 4096 else "ignore")
+    except UnicodeDecodeError:
+        return "a binary file"
+    start = text.lstrip("\ufeff \t\r\n")[:200].lower()
+    if start.startswith(("<!doctype html", "<html")) or "<body" in start:
+        return "an HTML page"
+    if start.startswith(("{", "[")):
+        return "a JSON file"
+    return "a text file"
+
+
 def _read_zip(path: Path, manifest_check: ManifestCheck | None = None) -> dict[str, bytes]:
     """Members of a bundle zip, names relative to the bundle root. Raises BundleError.
 
@@ -88,7 +138,17 @@ def _read_zip(path: Path, manifest_check: ManifestCheck | None = None) -> dict[s
     try:
         zf = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, OSError) as exc:
-        raise BundleError(f"{path}: not a readable zip file ({exc})") from None
+        if path.name == "manifest.json":
+            raise BundleError(
+                f"{path}: a bundle's manifest, not the bundle; give the folder that holds "
+                f"it ({path.parent})"
+            ) from None
+        looks = looks_like(path)
+        if looks is not None:
+            raise BundleError(
+                f"{path}: looks like {looks}, not an evidence bundle ({WHAT_A_BUNDLE_IS})"
+            ) from None
+        raise BundleError(f"{path}: not a readable zip file ({exc}); {WHAT_A_BUNDLE_IS}") from None
     with zf:
         members = _check_headers(path, zf.infolist(), path.stat().st_size)
         if manifest_check is not None:

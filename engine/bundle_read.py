@@ -16,6 +16,7 @@ from typing import Any, cast
 
 from engine.bundle_archive import (
     SIGNATURE_FILE,
+    WHAT_A_BUNDLE_IS,
     BundleError,
     ManifestCheck,
     _check_name,
@@ -34,7 +35,9 @@ OLD_FORMATS = (FORMAT_V1,)
 def _manifest(path: Path, files: dict[str, bytes]) -> dict[str, Any]:
     data = files.get("manifest.json")
     if data is None:
-        raise BundleError(f"{path}: not an evidence bundle (no manifest.json)")
+        raise BundleError(
+            f"{path}: not an evidence bundle: it has no manifest.json ({WHAT_A_BUNDLE_IS})"
+        )
     try:
         manifest = load_json(data, "manifest.json")
     except BundleError as exc:

@@ -83,9 +83,7 @@ def _notes(rederivation: Any, verb: str) -> tuple[dict[str, str], dict[str, str]
             continue
         if d.comment_id is not None:
             label = "" if d.field == "verdict" else f"{d.field} "
-            rows.setdefault(d.comment_id, []).append(
-                (label, _word(d.stored), _word(d.recomputed))
-            )
+            rows.setdefault(d.comment_id, []).append((label, _word(d.stored), _word(d.recomputed)))
         elif d.field.startswith("metric "):
             metrics[d.field[len("metric ") :]] = (
                 f"the bundle says {_word(d.stored)}; {verb}: {_word(d.recomputed)}"
@@ -147,9 +145,7 @@ def shown_figures(bundle: Any, rederivation: Any = None, signature: Any = None) 
             for cid, v in verdict_of.items()
         }
         mets = {name: "unverified: not recomputed from its documents" for name in metrics}
-        return ShownFigures(
-            "unverified", final, metrics, rounds, unusable, collateral, rows, mets
-        )
+        return ShownFigures("unverified", final, metrics, rounds, unusable, collateral, rows, mets)
     # Passed, or not checked yet with nothing failed: the stated figures; an engine change
     # is named on the rows it touches.
     rows, mets = _notes(rederivation, "this program recomputes")

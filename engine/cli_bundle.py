@@ -183,8 +183,14 @@ def cmd_bundle_publish(args: argparse.Namespace) -> int:
     where = folder or published.published_folder()
     print(f"Published {entry.document_title or entry.run_id} to {where}/{entry.scorecard}")
     print(f"Index: {where}/{published.INDEX_HTML}; signature: {entry.signature.get('line')}")
+    print(f"Bundle copied to {where}/{entry.bundle_copy} (the index links it)")
     if entry.tampered:
-        print(f"TAMPERED: {entry.verification} (published marked so)")
+        figures = (
+            "; its metrics are recomputed from its documents"
+            if entry.figures == "recomputed"
+            else ""
+        )
+        print(f"{entry.verification} (published marked TAMPERED{figures})")
     return EXIT_OK
 
 

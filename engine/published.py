@@ -10,11 +10,15 @@ The folder (chosen once: ``published_folder()`` / ``set_published_folder()``, ke
     index.json                      the same list for programs (``PublishedEntry`` items)
     <stamp>-<run id>/scorecard.html this program's own scorecard of the run
                                     (``engine.bundle.own_scorecard``): self-contained
+    <stamp>-<run id>/bundle.zip     a copy of the evidence bundle itself, so whoever opens
+                                    the shared folder reaches the evidence (the index links
+                                    it relatively, never as a file:// path of this machine)
 
 Every page is static HTML with inline CSS and a CSP that forbids every fetch and script:
 it reads the same in any browser with no network and no scripts. A signed bundle publishes
 its fingerprint and verification status; a tampered or forged one is published marked
-TAMPERED (in the index and on its scorecard), never silently.
+TAMPERED (in the index and on its scorecard), never silently, with the figures this
+program re-derives from its documents (``engine.bundle_shown``), not the ones it states.
 
 ``publish(bundle_path) -> PublishedEntry``; ``entries() -> list[PublishedEntry]`` (newest
 first); ``export(dest)`` copies the published folder elsewhere. Raises ``PublishError``
@@ -37,6 +41,7 @@ from engine.models import METRIC_NAMES
 
 INDEX_HTML = "index.html"
 INDEX_JSON = "index.json"
+BUNDLE_COPY = "bundle.zip"
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; script-src 'none'"
 
 
@@ -48,8 +53,11 @@ class PublishError(ValueError):
 class PublishedEntry:
     """One published run. ``scorecard``: path of its page relative to the folder;
     ``bundle``: absolute path of the bundle it came from; ``metrics``: name -> metric JSON;
-    ``signature``: ``{"state", "fingerprint", "trusted_as", "line"}``; ``verification``:
-    one sentence; ``tampered``: any check failed."""
+    ``signature``: ``{"state", "fingerprint", "trusted_as", "line", "uncovered"}``;
+    ``verification``: one sentence; ``tampered``: any check failed; ``bundle_copy``: the
+    copy of the bundle in the folder, relative to it ("" for entries published before
+    copies were made); ``figures``: where ``metrics`` come from (``stated``,
+    ``recomputed`` for a bundle that failed verification, or ``unverified``)."""
 
     run_id: str
     model: str
@@ -65,6 +73,8 @@ class PublishedEntry:
     verification: str = ""
     tampered: bool = False
     scripted: bool = False
+    bundle_copy: str = ""
+    figures: str = "stated"
 
     @classmethod
     def from_json(cls, obj: Any) -> PublishedEntry | None:
@@ -164,15 +174,17 @@ def publish(
     PublishError when the folder cannot be written."""
     from engine import signing
     from engine.bundle import open_bundle, own_scorecard, trust_marks
+    from engine.bundle_shown import shown_figures
     from engine.rederive import rederive
 
     dest = _folder(folder)
     src = Path(bundle_path).resolve()
     b = open_bundle(src)
     sig = signing.check_bundle(b)
-    red = None if b.tampered else rederive(b)
+    red = rederive(b)
     marks = trust_marks(b, red, sig)
     page = own_scorecard(b, red, sig)
+    shown = shown_figures(b, red, sig)
     run_id = str(b.manifest.get("run_id") or src.name)
     sub = f"{_stamp(str(b.manifest.get('finished_at') or ''))}-{_safe(run_id)}"
     entry = PublishedEntry(
@@ -185,12 +197,15 @@ def publish(
         published_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         bundle=str(src),
         scorecard=f"{sub}/scorecard.html",
-        metrics={k: m.to_json() for k, m in b.metrics.items()},
+        bundle_copy=f"{sub}/{BUNDLE_COPY}",
+        figures=shown.source,
+        metrics=shown.metrics,
         signature={
             "state": sig.state,
             "fingerprint": sig.fingerprint,
             "trusted_as": sig.trusted_as,
             "line": sig.line(),
+            "uncovered": ", ".join(sig.uncovered),
         },
         verification=(
             "TAMPERED: " + marks[0]
@@ -208,12 +223,35 @@ def publish(
     )
     try:
         (dest / sub).mkdir(parents=True, exist_ok=True)
+        _copy_bundle(src, dest / sub / BUNDLE_COPY)
         _write(dest / sub / "scorecard.html", page)
         _write(dest / INDEX_JSON, json.dumps({"runs": [asdict(e) for e in runs]}, indent=1))
         _write(dest / INDEX_HTML, render_index(runs))
     except OSError as exc:
         raise PublishError(f"{dest}: cannot write ({exc.strerror or exc})") from None
     return entry
+
+
+def _copy_bundle(src: Path, dest: Path) -> None:
+    """The bundle as one zip in the published folder: a zip is copied byte for byte, a
+    folder exported (``engine.bundle.export_zip``: its files byte for byte, so a signed
+    bundle still verifies). Raises PublishError."""
+    from engine.bundle import BundleError, export_zip
+
+    try:
+        if src.is_dir():
+            export_zip(src, dest, overwrite=True)
+        else:
+            tmp = dest.with_name(dest.name + ".tmp")
+            try:
+                shutil.copyfile(src, tmp)
+                tmp.replace(dest)
+            finally:
+                tmp.unlink(missing_ok=True)
+    except BundleError as exc:
+        raise PublishError(f"{dest.parent}: cannot copy the bundle ({exc})") from None
+    except OSError as exc:
+        raise PublishError(f"{dest}: cannot write ({exc.strerror or exc})") from None
 
 
 def _write(path: Path, text: str) -> None:
@@ -246,13 +284,18 @@ def export(dest: str | os.PathLike[str], folder: str | os.PathLike[str] | None =
 _CSS = """
 body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1c1c1c;margin:0;
 background:#f6f6f4}main{margin:0 auto;padding:1em 1.5em}h1{font-size:1.6em}
-table{font-size:.92em}
-table{border-collapse:collapse;width:100%;background:#fff}th,td{border:1px solid #ddd;
-padding:.45em .6em;text-align:left;vertical-align:top}th{background:#eeeeea}
-td.num,code{white-space:nowrap}.muted{color:#555;font-size:.9em}.na{color:#7a4b00}
+table{font-size:.88em}
+table{border-collapse:collapse;width:100%;background:#fff;table-layout:fixed}th,td{border:1px solid #ddd;
+padding:.4em .45em;text-align:left;vertical-align:top;overflow-wrap:break-word}
+code{overflow-wrap:anywhere}.when{white-space:nowrap}
+th{background:#eeeeea;overflow-wrap:normal}
+.muted{color:#555;font-size:.9em}.na{color:#7a4b00}
 .tampered{background:#fbe3e1;color:#7a1d14;font-weight:700}.signed{color:#1e5e27}
 .bad{color:#7a1d14;font-weight:700}.scripted{color:#3b2a73}
 """
+
+# Run finished, model, document, status, the five metrics, signature, checked, bundle.
+_WIDTHS = (8, 9, 12, 8, 8, 7, 7, 7, 7, 10, 9, 8)
 
 _SHORT = {
     "attribution_rate": "Attribution",
@@ -267,11 +310,21 @@ def _e(x: Any) -> str:
     return html.escape("" if x is None else str(x))
 
 
-def _file_url(path: str) -> str:
-    try:
-        return Path(path).as_uri()
-    except ValueError:
-        return ""
+def _when(stamp: str) -> str:
+    """HTML of ``2026-11-30T22:00:24Z``: the date, and the time on a line of its own (a
+    narrow column, so the index fits 1200 px without scrolling sideways)."""
+    if re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", stamp):
+        return f"<span class='when'>{stamp[:10]}</span><br>{stamp[11:19]} UTC"
+    return _e(stamp)
+
+
+def _bundle_cell(e: PublishedEntry) -> str:
+    """A relative link to the copy of the bundle in the published folder; an entry
+    published before copies were made names its bundle's path (a link to another
+    machine's file would lead nowhere)."""
+    if e.bundle_copy:
+        return f"<a href='{_e(e.bundle_copy)}'>bundle.zip</a>"
+    return f"<span class='muted'>not copied: {_e(e.bundle)}</span>"
 
 
 def render_index(runs: list[PublishedEntry]) -> str:
@@ -288,7 +341,10 @@ def render_index(runs: list[PublishedEntry]) -> str:
         "program's own rendering of its evidence bundle, checked when published: every "
         "verdict and metric re-derived from the bundle's documents, and its signature "
         "verified.</p>",
-        "<table><tr><th>Run finished</th><th>Model</th><th>Document</th><th>Status</th>",
+        # Fixed column widths: long names wrap inside their column, so the page never
+        # scrolls sideways (checked at 1200 px by tests/app/test_published_index_width.py).
+        "<table><colgroup>" + "".join(f"<col style='width:{w}%'>" for w in _WIDTHS) + "</colgroup>",
+        "<tr><th>Run finished</th><th>Model</th><th>Document</th><th>Status</th>",
     ]
     out.extend(f"<th>{_e(_SHORT[n])}</th>" for n in METRIC_NAMES)
     out.append("<th>Signature</th><th>Checked</th><th>Bundle</th></tr>")
@@ -302,6 +358,11 @@ def render_index(runs: list[PublishedEntry]) -> str:
                 f"<span class='signed'>signed</span> <code>{_e(sig.get('fingerprint'))}</code>"
                 f"<div class='muted'>{_e(who)}</div>"
             )
+        elif state == "bad" and sig.get("uncovered"):
+            sig_cell = (
+                "<span class='bad'>NOT COVERED: files changed after signing</span>"
+                f"<div class='muted'>{_e(sig.get('line'))}</div>"
+            )
         elif state == "bad":
             sig_cell = f"<span class='bad'>BAD SIGNATURE</span><div class='muted'>{_e(sig.get('line'))}</div>"
         else:
@@ -310,7 +371,7 @@ def render_index(runs: list[PublishedEntry]) -> str:
         if e.scripted:
             doc += "<div class='scripted muted'>scripted demonstration</div>"
         out.append(
-            f"<tr{cls}><td class='num'>{_e(e.finished_at or e.created_at)}</td>"
+            f"<tr{cls}><td>{_when(e.finished_at or e.created_at)}</td>"
             f"<td>{_e(e.model)}</td><td>{doc}</td><td>{_e(e.status)}</td>"
         )
         for name in METRIC_NAMES:
@@ -331,14 +392,16 @@ def render_index(runs: list[PublishedEntry]) -> str:
                     + (f"<div class='muted'>{_e(frac)}</div>" if frac else "")
                     + "</td>"
                 )
-        check = e.verification
-        if not e.tampered and check.startswith("Every verdict and metric re-derives"):
+        check = _e(e.verification)
+        if not e.tampered and e.verification.startswith("Every verdict and metric re-derives"):
             check = "\u2714 every figure re-derived"
-        url = _file_url(e.bundle)
-        bundle = f"<a href='{_e(url)}'>{_e(Path(e.bundle).name)}</a>" if url else _e(e.bundle)
+        if e.figures == "recomputed":
+            check += "<div class='muted'>the metrics shown are recomputed from its documents</div>"
+        elif e.figures == "unverified":
+            check += "<div class='muted'>the metrics shown are the bundle's, unverified</div>"
         out.append(
-            f"<td>{sig_cell}</td><td title='{_e(e.verification)}'>{_e(check)}</td><td>{bundle}"
-            f"<div class='muted'>{_e(e.run_id)}</div></td></tr>"
+            f"<td>{sig_cell}</td><td title='{_e(e.verification)}'>{check}</td>"
+            f"<td>{_bundle_cell(e)}<div class='muted'>{_e(e.run_id)}</div></td></tr>"
         )
     if not runs:
         out.append(f"<tr><td colspan='{7 + len(METRIC_NAMES)}'>Nothing is published yet.</td></tr>")

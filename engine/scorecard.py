@@ -179,9 +179,7 @@ def _banners(
         said = _e(figures_note) if figures_note else "do not trust these figures."
         out.append(
             "<div class='banner tampered'><b>TAMPERED.</b> This evidence bundle failed its "
-            f"checks. {said}<ul>"
-            + "".join(f"<li>{_e(t)}</li>" for t in tampered)
-            + "</ul></div>"
+            f"checks. {said}<ul>" + "".join(f"<li>{_e(t)}</li>" for t in tampered) + "</ul></div>"
         )
     if manifest.get("scripted"):
         out.append(
@@ -262,9 +260,7 @@ def _summary(final: list[Any], comments_before: list[dict[str, Any]], coverage: 
     return summary
 
 
-def _metrics_table(
-    metrics: dict[str, Any], coverage: Any, notes: dict[str, str]
-) -> list[str]:
+def _metrics_table(metrics: dict[str, Any], coverage: Any, notes: dict[str, str]) -> list[str]:
     """The five metrics, each with its value or N/A and how it was measured."""
     out = [
         "<h2>Metrics</h2><table><tr><th>Metric</th><th>Value</th><th>How it was measured</th></tr>"

@@ -108,3 +108,30 @@ def test_two_runs_of_one_model_are_told_apart(qtbot, tmp_path):
     assert view.verdicts.horizontalHeaderItem(3).toolTip() == head_b
     # every run and metric row is in view, without scrolling
     qtbot.waitUntil(lambda: view.metrics.verticalScrollBar().maximum() == 0, timeout=3000)
+
+
+def test_a_tampered_bundle_compares_with_its_recomputed_verdicts(qtbot, tmp_path):
+    """A bundle whose verdicts.json was edited (c2 untouched -> edited) is compared by
+    what its documents show, its cell marked, never by the forged verdict."""
+    import json
+
+    mod = _fixture_module()
+    a = mod.build(tmp_path / "a")
+    b = mod.build(tmp_path / "b")
+    v = json.loads((b / "verdicts.json").read_text())
+    for item in v["final"]:
+        if item["comment_id"] == "c2":
+            item["verdict"] = "edited"
+    (b / "verdicts.json").write_text(json.dumps(v))
+    view = CompareView()
+    qtbot.addWidget(view)
+    assert view.set_bundle("a", a)
+    assert view.set_bundle("b", b)
+    qtbot.waitUntil(lambda: view.b.rederivation is not None, timeout=30000)
+    row = next(
+        r for r in range(view.verdicts.rowCount()) if view.verdicts.item(r, 0).text() == "c2"
+    )
+    assert view.verdicts.item(row, 3).text() == "\u26a0 \u25cb untouched"
+    assert "the bundle says edited" in view.verdicts.item(row, 3).toolTip()
+    assert view.verdicts.item(row, 4).text() == "\u2713 same"
+    assert "recomputed from its own documents" in view.label_b.text()

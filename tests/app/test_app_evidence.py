@@ -156,3 +156,49 @@ def test_one_click_publish_and_the_published_view(qtbot, window, tmp_path, fresh
     with qtbot.waitSignal(window.verdicts.rendered, timeout=30000):
         view.open_btn.click()
     assert window.data.path == Path(fresh).resolve()
+
+
+NOTE = "the bundle says edited; recomputed from its documents: untouched"
+
+
+def test_signed_bundle_edited_after_signing_shows_the_recomputed_verdict(
+    qtbot, window, tmp_path, fresh
+):
+    """The newcomer's edit (c2 untouched -> edited in verdicts.json, manifest left alone):
+    the table, the document marks, Metrics and the header show what the documents say,
+    the row says what the bundle states, and the header never says signed."""
+    key = signing.new_private_key()
+    fp = signing.key_fingerprint(key)
+    path = write_bundle(tmp_path / "signed", content_of(open_bundle(fresh), signing_key=key))
+    v = json.loads((path / "verdicts.json").read_text())
+    for item in v["final"]:
+        if item["comment_id"] == "c2":
+            item["verdict"] = "edited"
+    (path / "verdicts.json").write_text(json.dumps(v))
+    _open(qtbot, window, path)
+    view = window.verdicts
+    qtbot.waitUntil(lambda: view.table.item(1, 7).text() == NOTE, timeout=10000)
+    r = view.table.ids.index("c2")
+    assert view.table.item(r, 1).text() == "\u25cb untouched"
+    assert view.table.item(r, 0).text().startswith("\u26a0")
+    assert not view.table.isColumnHidden(7)
+    spans = [s for s in view._spans()[1] if s["id"] == "c2"]
+    assert spans and all(s["kind"] == "untouched" for s in spans)
+    banner = view.banner.text()
+    assert f"THE SIGNATURE DOES NOT COVER THESE FILES: verdicts.json does not match what {fp}" in (
+        banner
+    )
+    assert "\u2714" not in banner and "signed by" not in banner
+    assert "recomputed from its own documents" in banner
+    assert "recomputed from its own documents" in window.metrics.intro.text()
+    out = tmp_path / "card.html"
+    window.scorecard.export_html(str(out))
+    page = out.read_text(encoding="utf-8")
+    assert "TAMPERED" in page and NOTE in page
+    assert "stamped TAMPERED" in window.statusBar().currentMessage()
+
+
+def test_intact_bundle_has_no_check_column(qtbot, window, fresh):
+    _open(qtbot, window, fresh)
+    assert window.verdicts.table.isColumnHidden(7)
+    assert all(not window.verdicts.table.item(r, 0).text().startswith("\u26a0") for r in range(3))

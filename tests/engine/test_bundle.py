@@ -266,3 +266,43 @@ def test_publish_scorecard_into_the_workspace(bundle_dir, tmp_path):
 def test_text_wrapper_keeps_text_content():
     for text in ["plain", "\nleading newline", "a < b & c > d", "emoji 😀 and\ttabs\n\n"]:
         assert Version.from_source(text_as_html(text)).text == text
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "looks"),
+    [
+        ("report.pdf", b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj", "looks like a PDF document"),
+        ("shot.png", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", "looks like a PNG image"),
+        ("page.html", b"<!DOCTYPE html><html><body>x</body></html>", "looks like an HTML page"),
+        ("notes.txt", "plain words, ünïcode".encode(), "looks like a text file"),
+        ("blob.bin", b"\x00\x01\x02\x03" * 10, "looks like a binary file"),
+        ("empty.zip", b"", "looks like an empty file"),
+    ],
+)
+def test_a_file_that_is_not_a_bundle_says_what_it_looks_like(tmp_path, name, data, looks):
+    """Not "not a readable zip file (File is not a zip file)": what the file looks like
+    and what an evidence bundle is, in one line."""
+    p = tmp_path / name
+    p.write_bytes(data)
+    with pytest.raises(BundleError) as err:
+        open_bundle(p)
+    msg = str(err.value)
+    assert msg == (
+        f"{p}: {looks}, not an evidence bundle "
+        "(an evidence bundle is a folder with manifest.json, or a .zip of one)"
+    )
+    assert "File is not a zip file" not in msg
+
+
+def test_a_zip_or_folder_without_manifest_and_a_manifest_itself(tmp_path):
+    z = tmp_path / "letter.docx"  # a zip, but not a bundle
+    with zipfile.ZipFile(z, "w") as zf:
+        zf.writestr("word/document.xml", "<w:document/>")
+    with pytest.raises(BundleError, match="it has no manifest.json \\(an evidence bundle is a"):
+        open_bundle(z)
+    with pytest.raises(BundleError, match="it has no manifest.json \\(an evidence bundle is a"):
+        open_bundle(tmp_path)
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "manifest.json").write_text("{}")
+    with pytest.raises(BundleError, match="give the folder that holds it"):
+        open_bundle(tmp_path / "b" / "manifest.json")

@@ -135,3 +135,49 @@ def test_no_folder_chosen_is_one_line(runs, capsys):
     assert arl(["bundle", "publish", str(made["b-mid"])]) == 2
     err = capsys.readouterr().err
     assert "no publishing folder chosen" in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_bundle_is_copied_into_the_folder_and_linked_relatively(runs, tmp_path):
+    """Colleagues opening the shared folder reach the evidence: each run's bundle is in
+    the folder as bundle.zip (still verifying, signature included) and the index links
+    it relatively, never as a file:// path of the publishing machine."""
+    from engine.bundle import verify_bundle
+
+    made, fp = runs
+    folder = tmp_path / "shared"
+    published.publish(made["a-new"], folder)
+    e = published.entries(folder)[0]
+    assert e.bundle_copy == str(Path(e.scorecard).parent / "bundle.zip")
+    copy = folder / e.bundle_copy
+    result = verify_bundle(copy)
+    assert result.ok and result.signature.fingerprint == fp
+    index = (folder / "index.html").read_text(encoding="utf-8")
+    hrefs = [a.get("href") for t, a in _static(index).tags if t == "a"]
+    assert e.bundle_copy in hrefs
+    assert "file:" not in index and str(tmp_path) not in " ".join(h or "" for h in hrefs)
+    # The whole folder can move: the copy travels with it.
+    moved = tmp_path / "moved"
+    shutil.copytree(folder, moved)
+    shutil.rmtree(folder)
+    assert verify_bundle(moved / e.bundle_copy).ok
+
+
+def test_a_tampered_bundle_publishes_its_recomputed_metrics(runs, tmp_path):
+    """A bundle whose metrics.json was edited after signing does not publish the edit:
+    the index shows the recomputed figure, says the signature does not cover the files."""
+    made, _ = runs
+    forged = tmp_path / "forged"
+    shutil.copytree(made["a-new"], forged)
+    m = json.loads((forged / "metrics.json").read_text())
+    stated = m["attribution_rate"]
+    assert stated["value"] != 0
+    m["attribution_rate"] = dict(stated, value=0.0, numerator=0)
+    (forged / "metrics.json").write_text(json.dumps(m))
+    e = published.publish(forged, tmp_path / "pub")
+    assert e.tampered and e.figures == "recomputed"
+    assert e.metrics["attribution_rate"]["value"] == stated["value"]
+    assert e.signature["state"] == "bad" and e.signature["uncovered"] == "metrics.json"
+    index = (tmp_path / "pub" / "index.html").read_text(encoding="utf-8")
+    assert "NOT COVERED" in index and "recomputed from its documents" in index
+    page = (tmp_path / "pub" / e.scorecard).read_text(encoding="utf-8")
+    assert "recomputed from its documents:" in page
