@@ -18,7 +18,12 @@ The engine that wrote the bundle is named in its manifest (``app_version`` and, 
 difference is reported as an engine change ("scored by 0.1.0 ..."), not as tampering.
 
 ``rederive(bundle) -> Rederivation``; CPU-bound (a full scoring per round): run it off the
-UI thread. Never raises for a bad bundle: what cannot be re-derived is a ``problem``.
+UI thread. Never raises for a bad bundle: what cannot be re-derived is a ``problem``. The
+result also keeps what was recomputed (``final``, ``rounds``): a bundle that fails
+verification is shown with these figures (``engine.bundle_shown``).
+
+Why this module is long: re-scoring each round and the final part and comparing them field
+by field is one procedure over one reading of the bundle; its helpers share that reading.
 """
 
 from __future__ import annotations

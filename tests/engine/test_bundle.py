@@ -298,9 +298,9 @@ def test_a_zip_or_folder_without_manifest_and_a_manifest_itself(tmp_path):
     z = tmp_path / "letter.docx"  # a zip, but not a bundle
     with zipfile.ZipFile(z, "w") as zf:
         zf.writestr("word/document.xml", "<w:document/>")
-    with pytest.raises(BundleError, match="it has no manifest.json \\(an evidence bundle is a"):
+    with pytest.raises(BundleError, match=r"it has no manifest\.json \(an evidence bundle is a"):
         open_bundle(z)
-    with pytest.raises(BundleError, match="it has no manifest.json \\(an evidence bundle is a"):
+    with pytest.raises(BundleError, match=r"it has no manifest\.json \(an evidence bundle is a"):
         open_bundle(tmp_path)
     (tmp_path / "b").mkdir()
     (tmp_path / "b" / "manifest.json").write_text("{}")
