@@ -309,7 +309,8 @@ class NoToolsAgent(RoundAgent[PlainRound]):
     def close_round(self, state: PlainRound, work: RoundWork) -> None:
         """Say what was read and done: ``work.stopped`` and a trace note."""
         parsed = state.parsed
-        assert parsed is not None
+        if parsed is None:  # the call failed after an earlier push (work.interrupted)
+            return
         work.final_text = state.text[:2000]
         work.stopped = "no-tools answer read: " + (
             f"{len(work.pushed)} push(es), {len(parsed.dispositions)} disposition(s)"

@@ -320,3 +320,28 @@ def test_strings_where_the_protocol_has_objects_are_read():
     # a message that is a string, and the completions API's "text"
     for choice in ({"message": "plain answer"}, {"text": "plain answer"}):
         assert read_answer({"choices": [choice]}).message["content"] == "plain answer"
+
+
+class NoToolsThenDown(PlainEnglish):
+    """No-tools mode: round 1 pushes and addresses c1 only (c2 stays open); every later
+    request fails (HTTP 500 from the server)."""
+
+    def no_tools(self, body):
+        if self.work_calls > 1:
+            raise RuntimeError("the model server went away")
+        answer = super().no_tools(body)
+        msg = answer["choices"][0]["message"]
+        msg["content"] = msg["content"].replace(
+            "c2: addressed | rewrote the passage", "c2: not addressed | next round"
+        )
+        return answer
+
+
+async def test_the_no_tools_mode_keeps_its_work_when_a_later_round_fails(tmp_path):
+    outcome, srv, trace, verdicts, _ = await _quirk_run(
+        tmp_path, NoToolsThenDown(), rounds=3, mode="no-tools"
+    )
+    assert outcome.status == "completed", outcome.reason
+    assert outcome.reason.startswith("stopped in round 2: a model call failed after the agent's")
+    assert verdicts == {"c1": "edited", "c2": "edited"}
+    assert outcome.rounds == 2
