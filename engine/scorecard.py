@@ -176,10 +176,15 @@ def _banners(
     """The banners, most important first: tampered, scripted, nothing changed, status."""
     out = []
     if tampered:
-        said = _e(figures_note) if figures_note else "do not trust these figures."
+        said = (
+            _e(figures_note)
+            if figures_note
+            else "This evidence bundle failed its checks; do not trust these figures."
+        )
         out.append(
-            "<div class='banner tampered'><b>TAMPERED.</b> This evidence bundle failed its "
-            f"checks. {said}<ul>" + "".join(f"<li>{_e(t)}</li>" for t in tampered) + "</ul></div>"
+            f"<div class='banner tampered'><b>TAMPERED.</b> {said}<ul>"
+            + "".join(f"<li>{_e(t)}</li>" for t in tampered)
+            + "</ul></div>"
         )
     if manifest.get("scripted"):
         out.append(
