@@ -84,7 +84,10 @@ def split_churn(d: _OpArrays, spans: list[tuple[int, int]]) -> tuple[int, int, l
                 # proportion the replaced text was (a replaced anchor's replacement
                 # is the fix, not collateral).
                 d0, d1 = a0s[k - 1], a1s[k - 1]
-                share = round(n * _overlap(starts, ends, d0, d1) / (d1 - d0))
+                if j < 0 or ends[j] <= d0:  # no span reaches into the deletion
+                    share = 0
+                else:
+                    share = round(n * _overlap(starts, ends, d0, d1) / (d1 - d0))
             else:
                 share = 0
             inside += share

@@ -276,8 +276,10 @@ class _Differ:
         groups = []
         gi, gj = i0, j0
         pi, pj = i0, j0
-        for x, y in _anchors(codes_a, codes_b):
-            qi, qj = sent_a[x], sent_b[y]
+        pairs = _anchors(codes_a, codes_b)
+        ia, jb = pairs.ia, pairs.jb
+        for k in pairs.keep:
+            qi, qj = sent_a[ia[k]], sent_b[jb[k]]
             if qi > pi and qj > pj and qi > gi and qj > gj:
                 groups.append((gi, qi, gj, qj))
                 gi, gj = qi, qj
