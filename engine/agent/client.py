@@ -217,20 +217,7 @@ class ModelClient(CallFailures):
                     self._client.chat.completions.with_raw_response.create(**kwargs),
                     timeout=cfg.request_timeout,
                 )
-                body = raw.http_response.content
-                if not body.strip():
-                    raise NotAnAnswer(
-                        f"HTTP {raw.http_response.status_code} with an empty body instead of "
-                        "a chat completion"
-                    )
-                title = html_title(body)
-                if title is not None:
-                    raise NotAnAnswer(
-                        f"HTTP {raw.http_response.status_code} with an HTML page"
-                        + (f' ("{_short(self._redact(title), 120)}")' if title else "")
-                        + " instead of a chat completion: a proxy, gateway or login page "
-                        "may be in between; check the base URL"
-                    )
+                body = self._body_of(raw.http_response)
                 self.model_seconds += time.monotonic() - t0
                 return body, retries
             except asyncio.CancelledError:
@@ -274,6 +261,24 @@ class ModelClient(CallFailures):
                 delay = min(delay * 2, cfg.backoff_max)
                 entry["attempts"][-1]["retry_after_s"] = wait
                 await self._wait(wait)
+
+    def _body_of(self, response: Any) -> bytes:
+        """The body of a 200 answer; raises NotAnAnswer (retried like a gateway error) for
+        an empty body or an HTML page (a proxy's, gateway's or login page)."""
+        body: bytes = response.content
+        if not body.strip():
+            raise NotAnAnswer(
+                f"HTTP {response.status_code} with an empty body instead of a chat completion"
+            )
+        title = html_title(body)
+        if title is not None:
+            raise NotAnAnswer(
+                f"HTTP {response.status_code} with an HTML page"
+                + (f' ("{_short(self._redact(title), 120)}")' if title else "")
+                + " instead of a chat completion: a proxy, gateway or login page "
+                "may be in between; check the base URL"
+            )
+        return body
 
     async def _wait(self, seconds: float) -> None:
         """Sleep ``seconds`` in slices of at most one second, checking for cancellation
