@@ -73,6 +73,8 @@ def render_summary(
             extra.append("found by its context")
         if v.lookalike_only:
             extra.append("look-alike characters only")
+        if v.invisible_only:
+            extra.append("invisible characters only")
         if v.markup_changed:
             extra.append("markup changed")
         if v.offsets_repaired:

@@ -264,15 +264,18 @@ class ClaimUnchanged(RunEvent):
     """The agent's report claims a comment addressed while its anchored text is unchanged,
     and the agent did not resolve it (so there is nothing to reopen): the VERIFICATION line
     still prints (docs/verdicts.md). ``lookalike_only``: the only change is look-alike
-    characters. A comment it resolved is a ``CommentReopened`` instead (one line each)."""
+    characters; ``invisible_only``: the only change is characters a reader cannot see.
+    A comment it resolved is a ``CommentReopened`` instead (one line each)."""
 
     round: int
     comment_id: str
     lookalike_only: bool = False
     message: str = VERIFICATION_MESSAGE
+    invisible_only: bool = False
 
     def describe(self) -> str:
         how = "; look-alike characters only" if self.lookalike_only else ""
+        how += "; invisible characters only" if self.invisible_only else ""
         return f"{self.message} (comment {self.comment_id}: claimed addressed in the report{how})"
 
 

@@ -289,7 +289,9 @@ class VerdictRecord:
     ``similarity`` is the Indel similarity of the v1 and v2 texts in [0, 1], present only
     where one was measured (an edited span), else None. ``lookalike_only``: the v2 text
     differs only by look-alike letters of another script (UTS #39); the verdict is then
-    ``untouched``.
+    ``untouched``. ``invisible_only``: the v2 text differs only by characters that cannot
+    show where they stand (zero-width, formatting, bidi controls that display the same);
+    the verdict is then ``untouched`` too (docs/verdicts.md).
     ``offsets_repaired`` says the stored v1 offsets did not match the quote and the span was
     found from the quote and its context instead. ``note`` is a plain sentence for people.
     """
@@ -309,6 +311,7 @@ class VerdictRecord:
     note: str = ""
     similarity: float | None = None
     lookalike_only: bool = False
+    invisible_only: bool = False
 
     def to_json(
         self,
@@ -340,6 +343,8 @@ class VerdictRecord:
                 similarity=None if self.similarity is None else round(self.similarity, 4),
                 lookalike_only=self.lookalike_only,
             )
+            if self.invisible_only:  # only when set: bundles written before it lack it
+                out["invisible_only"] = True
         return out
 
 

@@ -49,6 +49,7 @@ SCORING_MODULES = (
     "encoding_labels.py",
     "html_markup.py",
     "html_text.py",
+    "invisible.py",
     "metrics.py",
     "models.py",
     "normalize.py",

@@ -29,6 +29,7 @@ from typing import Any
 from engine import utf16
 from engine.anchoring import ChangeIndex, Located, Reanchored, TextIndex, locate, reanchor
 from engine.diffing import Change, TextDiff
+from engine.invisible import invisible_only, seen_pair
 from engine.metrics import (
     ClaimCoverage,
     claim_coverage,
@@ -112,11 +113,13 @@ class UnchangedClaim:
     VERIFICATION line is printed for it (docs/verdicts.md, the integrity control).
 
     ``by``: "resolved" (the agent resolved it), "report" (its report says addressed), or
-    "resolved+report"."""
+    "resolved+report". ``lookalike_only``/``invisible_only``: the only change is look-alike
+    letters / invisible characters (the verdict's flags)."""
 
     comment_id: str
     by: str
     lookalike_only: bool = False
+    invisible_only: bool = False
 
 
 def unchanged_claims(
@@ -126,7 +129,7 @@ def unchanged_claims(
 ) -> list[UnchangedClaim]:
     """Every comment the agent claimed addressed — by resolving it (``resolved_ids``) or
     with claim ``addressed`` in its report — whose verdict is ``untouched`` (including
-    look-alike-only edits), in verdict order. An agent that reports "addressed" for every
+    look-alike-only and invisible-only edits), in verdict order. An agent that reports "addressed" for every
     comment but pushes and resolves nothing gets one entry per comment."""
     reported = (
         {c.comment_id for c in claims.comments if c.claim == "addressed"}
@@ -140,7 +143,7 @@ def unchanged_claims(
         r, p = v.comment_id in resolved_ids, v.comment_id in reported
         if r or p:
             by = "resolved+report" if r and p else ("resolved" if r else "report")
-            out.append(UnchangedClaim(v.comment_id, by, v.lookalike_only))
+            out.append(UnchangedClaim(v.comment_id, by, v.lookalike_only, v.invisible_only))
     return out
 
 
@@ -391,18 +394,14 @@ class _Judge:
         assert ra.start is not None and ra.end is not None
         span2 = Span(ra.start, ra.end, v2.text[ra.start : ra.end])
         same = normalize(span2.text) == normalize(span1.text)
-        # Letters swapped for look-alikes of another script (UTS #39) are no edit a
-        # reader can see: untouched, flagged, so the integrity control reopens it.
-        lookalike = not same and lookalike_only(span1.text, span2.text)
+        invisible, lookalike = _unseen_change(v1.text, span1, span2.text, same)
+        if invisible:
+            notes.append(INVISIBLE_NOTE)
         if lookalike:
-            notes.append(
-                "look-alike characters only: letters were swapped for look-alike "
-                "letters of another script (Unicode confusables), which a reader cannot "
-                "see; counted as unchanged"
-            )
+            notes.append(LOOKALIKE_NOTE)
         rec = VerdictRecord(
             comment_id=cid,
-            verdict="untouched" if same or lookalike else "edited",
+            verdict="untouched" if same or lookalike or invisible else "edited",
             v1=span1,
             v2=span2,
             method=ra.method,
@@ -411,6 +410,7 @@ class _Judge:
             offsets_repaired=loc.repaired,
             similarity=None if same else ra.similarity,
             lookalike_only=lookalike,
+            invisible_only=invisible,
         )
         if same and v1.kind == "html" and v2.kind == "html":
             # Text pieces compared as the verdict compares text (normalised), so a
@@ -421,6 +421,44 @@ class _Judge:
             if rec.markup_changed:
                 notes.append("the text is the same but its markup changed")
         return rec
+
+
+LOOKALIKE_NOTE = (
+    "look-alike characters only: letters were swapped for look-alike letters of another "
+    "script (Unicode confusables), which a reader cannot see; counted as unchanged"
+)
+INVISIBLE_NOTE = (
+    "invisible characters only: the change is in characters that do not show where they "
+    "stand (zero-width or formatting characters, bidi controls that leave the displayed "
+    "text as it was), which a reader cannot see; counted as unchanged"
+)
+
+
+UNSEEN_CONTEXT = 200
+"""Characters of v1 on each side of a span (within its line) that the invisible-character
+check lays out with it: neighbours decide whether a joiner shows, and bidi controls
+reorder across the span's edges."""
+
+
+def _unseen_change(text1: str, span1: Span, t2: str, same: bool) -> tuple[bool, bool]:
+    """(invisible_only, lookalike_only) for a v1 span and the v2 text now in its place: a
+    change a reader cannot see is no edit (docs/verdicts.md, "Invisible characters only"
+    and the look-alike rule). Both are True when look-alike letters and invisible
+    characters together make the whole change. ``text1``: all of v1 (for the context)."""
+    t1 = span1.text
+    if same:
+        return False, False
+    before = text1[max(0, span1.start - UNSEEN_CONTEXT) : span1.start]
+    before = before[before.rfind("\n") + 1 :]
+    after = text1[span1.end : span1.end + UNSEEN_CONTEXT].split("\n", 1)[0]
+    if invisible_only(t1, t2, before, after):
+        return True, False
+    if lookalike_only(t1, t2):
+        return False, True
+    s1, s2 = seen_pair(t1, t2)
+    if (s1, s2) != (t1, t2) and lookalike_only(s1, s2):
+        return True, True
+    return False, False
 
 
 def _located_notes(c: Comment, loc: Located, made_elsewhere: bool, given: str) -> list[str]:

@@ -612,6 +612,7 @@ class ReviewRun:
                         round=rnd,
                         comment_id=u.comment_id,
                         lookalike_only=u.lookalike_only,
+                        invisible_only=u.invisible_only,
                     )
                 )
                 continue
@@ -623,6 +624,13 @@ class ReviewRun:
                 if u.lookalike_only
                 else ""
             )
+            if u.invisible_only:
+                looks = (
+                    " (the only change is invisible characters, which a reader cannot see)"
+                    if not u.lookalike_only
+                    else " (the only change is look-alike and invisible characters, which a "
+                    "reader cannot see)"
+                )
             reason = (
                 f"Reopened by the review harness: this comment was marked resolved, but "
                 f"its anchored text is unchanged in version {latest.version_id} "
