@@ -1,6 +1,8 @@
 """The Published view: every scorecard published to the publishing folder, newest first.
 
-Reads ``engine.published`` (the folder's ``index.json``); computes nothing. Each row links
+Shows ``engine.published.entries`` (each entry re-checked from its bundle copy in the
+folder, on a worker thread: never the figures or marks ``index.json`` states); computes
+nothing. Each row links
 back to its bundle (Open bundle) and to its page (Open in browser, a local file: the pages
 have no script and need no network). "Choose folder" sets the folder once; the Scorecard
 view's Publish button publishes there with one click.
@@ -42,6 +44,7 @@ COLUMNS = [
     "Rounds to\nconverge",
 ]
 DOCUMENT = COLUMNS.index("Document")
+SIGNATURE = COLUMNS.index("Signature")
 # Fixed widths (pixels at the default font) for the columns that are elided with a tooltip,
 # so the document column keeps the rest of the width and its title reads at 1366 x 768.
 WIDTHS = {"Run finished": 130, "Model": 130, "Status": 90, "Signature": 150, "Checked": 150}
@@ -78,9 +81,65 @@ def choose_folder(parent: QWidget, then) -> None:
     dlg.open()
 
 
+def signature_text(e) -> str:
+    """The Signature cell: the check mark only for a signer the local trusted-keys store
+    names (``PublishedEntry.trusted_signer``); a valid signature by an unknown key gets
+    the neutral mark."""
+    sig = e.signature or {}
+    if e.problem:
+        return "not checked"
+    if e.trusted_signer:
+        return f"\u2714 {sig.get('fingerprint')} (trusted: {e.trusted_signer})"
+    if sig.get("state") == "signed":
+        return f"\u2022 {sig.get('fingerprint')} (an unknown key: not trusted)"
+    if sig.get("state") == "bad" and sig.get("uncovered"):
+        return "\u26a0 NOT COVERED: files changed after signing"
+    if sig.get("state") == "bad":
+        return "\u26a0 BAD SIGNATURE"
+    return "unsigned"
+
+
+def row_cells(e) -> tuple[list[str], list[str]]:
+    """(cells, tooltips) of one published entry, in ``COLUMNS`` order."""
+    if e.problem:
+        cells = [
+            when_text(e.published_at),
+            "",
+            e.document_title,
+            "",
+            signature_text(e),
+            f"\u26a0 NOT CHECKED: {e.problem}",
+        ]
+        tips = list(cells)
+        tips[0] = f"published {e.published_at}"
+        cells += ["" for _ in METRIC_NAMES]
+        tips += ["not shown: the bundle copy could not be checked" for _ in METRIC_NAMES]
+        return cells, tips
+    cells = [
+        when_text(e.finished_at or e.created_at),
+        e.model,
+        e.document_title + (" (scripted)" if e.scripted else ""),
+        e.status,
+        signature_text(e),
+        e.verification,
+    ]
+    tips = list(cells)
+    tips[0] = e.finished_at or e.created_at
+    tips[4] = (e.signature or {}).get("line") or cells[4]
+    for name in METRIC_NAMES:
+        m = e.metrics.get(name)
+        cells.append(vocabulary.metric_value(name, m) if isinstance(m, dict) else "")
+        tip = vocabulary.metric_text(name, m) if isinstance(m, dict) else ""
+        if e.figures == "recomputed":
+            tip += " (recomputed from the bundle's documents: it failed verification)"
+        tips.append(tip)
+    return cells, tips
+
+
 class PublishedView(QWidget):
     openBundle = Signal(str)  # bundle path
     message = Signal(str)
+    listed = Signal()  # the table shows the folder as last read
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -123,6 +182,7 @@ class PublishedView(QWidget):
         lay.addWidget(self.table, 1)
         lay.addLayout(bottom)
         self.entries: list = []
+        self._generation = 0
         self.folder_btn.clicked.connect(lambda: choose_folder(self, lambda _f: self.refresh()))
         self.index_btn.clicked.connect(self.open_index)
         self.open_btn.clicked.connect(self.open_selected_bundle)
@@ -132,61 +192,70 @@ class PublishedView(QWidget):
         self.refresh()
 
     def refresh(self) -> None:
-        """Read the folder's index again."""
+        """Read the folder again: each entry's bundle copy is verified (the engine's
+        ``published.entries``, cached by the copy's hash) on a worker thread; the table
+        fills when that is done (``listed``)."""
+        from app.jobs import run_in_thread
         from engine import published
 
         folder = published.published_folder()
-        self.entries = published.entries(folder) if folder else []
+        self._generation += 1
+        generation = self._generation
+        self.index_btn.setEnabled(folder is not None and (folder / published.INDEX_HTML).is_file())
         if folder is None:
             self.where.setText(
                 "Nothing published yet. Choose a folder others can open (a shared drive, "
                 "a synced folder, a repository checkout); Publish on the Scorecard tab "
                 "then writes there with one click."
             )
-        else:
+            self._show(generation, folder, [])
+            return
+        self.where.setText(f"Published to {folder}: checking each run's bundle copy\u2026")
+        run_in_thread(
+            lambda: published.entries(folder),
+            lambda runs: self._show(generation, folder, runs),
+            lambda exc: self._failed(generation, folder, exc),
+        )
+
+    def _failed(self, generation: int, folder: Path, exc: BaseException) -> None:
+        if generation != self._generation:
+            return
+        self.where.setText(f"Published to {folder}: the folder could not be read ({exc}).")
+        self._show(generation, folder, [], say=False)
+
+    def _show(self, generation: int, folder: Path | None, runs: list, say: bool = True) -> None:
+        """Fill the table with ``runs`` (entries as their bundle copies say), unless a
+        newer refresh started meanwhile."""
+        if generation != self._generation:
+            return
+        self.entries = runs
+        if folder is not None and say:
+            unchecked = sum(1 for e in runs if e.problem)
+            tampered = sum(1 for e in runs if e.tampered and not e.problem)
+            bad = []
+            if tampered:
+                bad.append(f"{tampered} TAMPERED")
+            if unchecked:
+                bad.append(f"{unchecked} NOT CHECKED (bundle copy missing or unreadable)")
             self.where.setText(
-                f"Published to {folder}: {len(self.entries)} run(s), newest first. "
-                "Each page is this program's own scorecard, checked when published. "
-                "Double-click a run to open its bundle here."
+                f"Published to {folder}: {len(runs)} run(s), newest first"
+                + (f" ({', '.join(bad)})" if bad else "")
+                + ". Each row was checked again from the copy of its bundle in the folder "
+                "(signature against your trusted keys, every figure re-derived); "
+                "double-click a run to open its bundle here."
             )
-        self.index_btn.setEnabled(folder is not None and (folder / published.INDEX_HTML).is_file())
-        self.table.setRowCount(len(self.entries))
-        for r, e in enumerate(self.entries):
-            sig = e.signature or {}
-            if sig.get("state") == "signed":
-                who = sig.get("trusted_as") or "unknown key"
-                sig_text = f"\u2714 {sig.get('fingerprint')} ({who})"
-            elif sig.get("state") == "bad" and sig.get("uncovered"):
-                sig_text = "\u26a0 NOT COVERED: files changed after signing"
-            elif sig.get("state") == "bad":
-                sig_text = "\u26a0 BAD SIGNATURE"
-            else:
-                sig_text = "unsigned"
-            cells = [
-                when_text(e.finished_at or e.created_at),
-                e.model,
-                e.document_title + (" (scripted)" if e.scripted else ""),
-                e.status,
-                sig_text,
-                e.verification,
-            ]
-            tips = list(cells)
-            tips[0] = e.finished_at or e.created_at
-            for name in METRIC_NAMES:
-                m = e.metrics.get(name)
-                cells.append(vocabulary.metric_value(name, m) if isinstance(m, dict) else "")
-                tip = vocabulary.metric_text(name, m) if isinstance(m, dict) else ""
-                if e.figures == "recomputed":
-                    tip += " (recomputed from the bundle's documents: it failed verification)"
-                tips.append(tip)
+        self.table.setRowCount(len(runs))
+        for r, e in enumerate(runs):
+            cells, tips = row_cells(e)
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(str(text))
                 item.setToolTip(str(tips[c]))
-                if e.tampered:
+                if e.tampered or e.problem:
                     item.setForeground(Qt.GlobalColor.darkRed)
                 self.table.setItem(r, c, item)
         self._fit_document()
         self._enable()
+        self.listed.emit()
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

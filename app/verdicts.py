@@ -161,7 +161,11 @@ def _signature_part(b: _Banner, data: BundleData) -> None:
     sig = data.signature
     if sig is None:
         return
-    mark = {"signed": "\u2714", "unsigned": "\u25cb", "bad": "\u26a0"}[sig.state]
+    # The check mark only for a signer the trusted-keys store names; a valid signature by
+    # an unknown key proves nothing about who made it: a neutral mark.
+    mark = {"signed": "\u2022", "unsigned": "\u25cb", "bad": "\u26a0"}[sig.state]
+    if sig.trusted:
+        mark = "\u2714"
     line = f"<b>{html.escape(sig.line())}</b>" if sig.bad else html.escape(sig.line())
     # The document first (the bundle's folder name alone did not say which document).
     title = str(data.manifest.get("document_title") or "")

@@ -205,11 +205,20 @@ def cmd_published_list(args: argparse.Namespace) -> int:
         print(f"Nothing is published in {folder} yet")
         return EXIT_OK
     for i, e in enumerate(runs, 1):
+        if e.problem:
+            print(f"{i:>3}. NOT CHECKED {e.run_id!r}: {e.problem}  (published {e.published_at})")
+            continue
         mark = "TAMPERED " if e.tampered else ""
-        sig = e.signature.get("fingerprint") or e.signature.get("state", "")
+        sig = e.signature or {}
+        if e.trusted_signer:
+            who = f"signed {sig.get('fingerprint')}, trusted: {e.trusted_signer}"
+        elif sig.get("state") == "signed":
+            who = f"signed {sig.get('fingerprint')}, an unknown key: not trusted"
+        else:
+            who = str(sig.get("line") or sig.get("state") or "")
         print(
             f"{i:>3}. {mark}{e.finished_at or e.created_at}  {e.model}  "
-            f"{e.document_title!r}  {e.status}  [{sig}]  bundle: {e.bundle}"
+            f"{e.document_title!r}  {e.status}  [{who}]  bundle: {e.bundle_copy or e.bundle}"
         )
     return EXIT_OK
 
@@ -236,8 +245,14 @@ def cmd_published_open(args: argparse.Namespace) -> int:
         return fail(f"{args.run}: no such published run (arl published list numbers them)")
     folder = Path(args.folder or published.published_folder() or ".")
     page = folder / e.scorecard
+    copy = folder / e.bundle_copy if e.bundle_copy else None
     print(f"scorecard: {page}")
-    print(f"bundle: {e.bundle}" + ("" if Path(e.bundle).exists() else " (no longer there)"))
+    if e.problem:
+        print(f"NOT CHECKED: {e.problem}")
+    if copy is not None and copy.is_file():
+        print(f"bundle: {copy} (the copy in the published folder)")
+    gone = "" if Path(e.bundle).exists() else " (no longer there)"
+    print(f"published from: {e.bundle}{gone}")
     if args.browser:
         import webbrowser
 

@@ -20,6 +20,12 @@ its fingerprint and verification status; a tampered or forged one is published m
 TAMPERED (in the index and on its scorecard), never silently, with the figures this
 program re-derives from its documents (``engine.bundle_shown``), not the ones it states.
 
+The folder is shared, so ``index.json`` is not trusted: reading the folder (``entries``,
+and so ``arl published list``, the Published view and every index page written) verifies
+each entry's bundle copy again (``engine.published_check``, cached by the copy's hash) and
+takes every figure, trust mark and signer name from it. ``index.json`` only says where
+each entry is and when it was published.
+
 ``publish(bundle_path) -> PublishedEntry``; ``entries() -> list[PublishedEntry]`` (newest
 first); ``export(dest)`` copies the published folder elsewhere. Raises ``PublishError``
 (one line) when the folder cannot be written.
@@ -57,7 +63,27 @@ class PublishedEntry:
     ``verification``: one sentence; ``tampered``: any check failed; ``bundle_copy``: the
     copy of the bundle in the folder, relative to it ("" for entries published before
     copies were made); ``figures``: where ``metrics`` come from (``stated``,
-    ``recomputed`` for a bundle that failed verification, or ``unverified``)."""
+    ``recomputed`` for a bundle that failed verification, or ``unverified``);
+    ``problem``: "" when the bundle copy was verified, else why it could not be (the copy
+    is missing or unreadable: no figures, no signature shown).
+
+    Everything but ``published_at``, ``bundle``, ``scorecard`` and ``bundle_copy`` is
+    recomputed from the bundle copy each time the folder is read (``entries``); the
+    other fields written to ``index.json`` are for other programs and never read back."""
+
+    @property
+    def checked(self) -> bool:
+        """The bundle copy was read and verified (whatever the verdict)."""
+        return not self.problem
+
+    @property
+    def trusted_signer(self) -> str:
+        """The name the local trusted-keys store gives the signer of a valid signature
+        over an untampered bundle; "" otherwise (no check mark then)."""
+        sig = self.signature or {}
+        if self.problem or self.tampered or sig.get("state") != "signed":
+            return ""
+        return str(sig.get("trusted_as") or "")
 
     run_id: str
     model: str
@@ -75,15 +101,7 @@ class PublishedEntry:
     scripted: bool = False
     bundle_copy: str = ""
     figures: str = "stated"
-
-    @classmethod
-    def from_json(cls, obj: Any) -> PublishedEntry | None:
-        if not isinstance(obj, dict):
-            return None
-        try:
-            return cls(**{k: obj[k] for k in cls.__dataclass_fields__ if k in obj})
-        except TypeError:
-            return None
+    problem: str = ""
 
 
 # -- the folder ------------------------------------------------------------------------------
@@ -136,13 +154,11 @@ def _folder(folder: str | os.PathLike[str] | None) -> Path:
 # -- publishing -----------------------------------------------------------------------------
 
 
-def entries(folder: str | os.PathLike[str] | None = None) -> list[PublishedEntry]:
-    """Every published run of the folder, newest first (by run end, then publication)."""
-    p = Path(folder) if folder is not None else published_folder()
-    if p is None:
-        return []
+def _listing(folder: Path) -> list[dict[str, Any]]:
+    """The entries ``index.json`` lists (objects; [] when missing or unreadable). Only
+    where each entry is and when it was published are read from them (``_entry``)."""
     try:
-        data = (p / INDEX_JSON).read_bytes()
+        data = (folder / INDEX_JSON).read_bytes()
     except OSError:
         return []
     if len(data) > 16 * 1024 * 1024:
@@ -152,9 +168,69 @@ def entries(folder: str | os.PathLike[str] | None = None) -> list[PublishedEntry
     except (UnicodeDecodeError, ValueError, RecursionError):
         return []
     items = obj.get("runs") if isinstance(obj, dict) else None
-    out = [e for e in (PublishedEntry.from_json(i) for i in items or []) if e is not None]
-    out.sort(key=lambda e: (e.finished_at or e.created_at, e.published_at), reverse=True)
-    return out
+    return [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
+
+
+def _text(obj: dict[str, Any], key: str) -> str:
+    v = obj.get(key)
+    return v if isinstance(v, str) else ""
+
+
+def _entry(folder: Path, listed: dict[str, Any], *, flush: bool = True) -> PublishedEntry:
+    """One entry as its bundle copy says it is: every figure, trust mark and signer name
+    recomputed (``engine.published_check``), never read from ``listed``."""
+    from engine.published_check import check_copy, copy_path
+
+    copy = _text(listed, "bundle_copy")
+    path = copy_path(folder, copy)
+    checked = check_copy(path, flush=flush)
+    if not copy:
+        checked.problem = (
+            "published before bundles were copied into the folder, so there is nothing "
+            "here to check: publish its bundle again"
+        )
+    if path is None:
+        copy = ""  # never link a path the index made up
+    fields = {k: v for k, v in asdict(checked).items() if k != "problem"}
+    if checked.problem:
+        # Nothing was checked: only labels to tell the row apart, no figures, no marks.
+        fields["run_id"] = _text(listed, "run_id")
+        fields["document_title"] = _text(listed, "document_title")
+    sub = copy.rsplit("/", 1)[0] if "/" in copy else ""
+    return PublishedEntry(
+        **fields,
+        published_at=_text(listed, "published_at"),
+        bundle=_text(listed, "bundle"),
+        scorecard=f"{sub}/scorecard.html" if sub else "",
+        bundle_copy=copy,
+        problem=checked.problem,
+    )
+
+
+def _newest_first(runs: list[PublishedEntry]) -> list[PublishedEntry]:
+    return sorted(runs, key=lambda e: (e.finished_at or e.created_at, e.published_at), reverse=True)
+
+
+def entries(folder: str | os.PathLike[str] | None = None) -> list[PublishedEntry]:
+    """Every published run of the folder, newest first (by run end, then publication).
+    Each is what its bundle copy shows when verified now (``engine.published_check``),
+    whatever ``index.json`` says about it; an entry whose copy is missing or unreadable
+    has ``problem`` set and no figures."""
+    from engine.published_check import flush_cache
+
+    p = Path(folder) if folder is not None else published_folder()
+    if p is None:
+        return []
+    seen: set[str] = set()
+    out = []
+    for listed in _listing(p):
+        copy = _text(listed, "bundle_copy")
+        if copy and copy in seen:
+            continue  # two index entries naming one copy: one row
+        seen.add(copy)
+        out.append(_entry(p, listed, flush=False))
+    flush_cache()
+    return _newest_first(out)
 
 
 def _stamp(text: str) -> str:
@@ -169,61 +245,44 @@ def _safe(text: str) -> str:
 def publish(
     bundle_path: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None
 ) -> PublishedEntry:
-    """Publish one bundle: write its scorecard page and rewrite the index. Re-publishing a
-    run replaces its entry. Raises ``engine.bundle.BundleError`` for an unreadable bundle,
-    PublishError when the folder cannot be written."""
-    from engine import signing
-    from engine.bundle import open_bundle, own_scorecard, trust_marks
-    from engine.bundle_shown import shown_figures
-    from engine.rederive import rederive
+    """Publish one bundle: copy it into the folder, write its scorecard page and rewrite
+    the index, every entry re-checked from its own bundle copy (``entries``).
+    Re-publishing a run replaces its entry; a tampered bundle never replaces an entry of
+    the same run id that passes its checks. Raises ``engine.bundle.BundleError`` for an
+    unreadable bundle, PublishError when the folder cannot be written or a tampered
+    bundle would replace a genuine run."""
+    from engine.bundle import own_scorecard
+    from engine.published_check import judge, remember
 
     dest = _folder(folder)
     src = Path(bundle_path).resolve()
-    b = open_bundle(src)
-    sig = signing.check_bundle(b)
-    red = rederive(b)
-    marks = trust_marks(b, red, sig)
+    checked, b, red, sig = judge(src)
+    run_id = checked.run_id or src.name
+    others = entries(dest)
+    if checked.tampered and any(
+        e.run_id == run_id and not e.tampered and not e.problem for e in others
+    ):
+        raise PublishError(
+            f"{src}: TAMPERED, and run {run_id} is already published from a bundle that "
+            "passes its checks; a tampered bundle does not replace it"
+        )
     page = own_scorecard(b, red, sig)
-    shown = shown_figures(b, red, sig)
-    run_id = str(b.manifest.get("run_id") or src.name)
-    sub = f"{_stamp(str(b.manifest.get('finished_at') or ''))}-{_safe(run_id)}"
+    sub = f"{_stamp(checked.finished_at)}-{_safe(run_id)}"
+    fields = {k: v for k, v in asdict(checked).items() if k != "problem"}
     entry = PublishedEntry(
-        run_id=run_id,
-        model=b.model,
-        document_title=b.document_title,
-        status=b.status,
-        created_at=str(b.manifest.get("created_at") or ""),
-        finished_at=str(b.manifest.get("finished_at") or ""),
+        **dict(fields, run_id=run_id),
         published_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         bundle=str(src),
         scorecard=f"{sub}/scorecard.html",
         bundle_copy=f"{sub}/{BUNDLE_COPY}",
-        figures=shown.source,
-        metrics=shown.metrics,
-        signature={
-            "state": sig.state,
-            "fingerprint": sig.fingerprint,
-            "trusted_as": sig.trusted_as,
-            "line": sig.line(),
-            "uncovered": ", ".join(sig.uncovered),
-        },
-        verification=(
-            "TAMPERED: " + marks[0]
-            if marks
-            else (red.headline() if red is not None else "not re-derived")
-        ),
-        tampered=bool(marks),
-        scripted=b.scripted,
     )
-    old = [e for e in entries(dest) if e.run_id != run_id]
-    runs = sorted(
-        [entry, *old],
-        key=lambda e: (e.finished_at or e.created_at, e.published_at),
-        reverse=True,
+    runs = _newest_first(
+        [entry, *(e for e in others if e.run_id != run_id and e.bundle_copy != entry.bundle_copy)]
     )
     try:
         (dest / sub).mkdir(parents=True, exist_ok=True)
         _copy_bundle(src, dest / sub / BUNDLE_COPY)
+        remember(dest / sub / BUNDLE_COPY, checked)
         _write(dest / sub / "scorecard.html", page)
         _write(dest / INDEX_JSON, json.dumps({"runs": [asdict(e) for e in runs]}, indent=1))
         _write(dest / INDEX_HTML, render_index(runs))
@@ -327,10 +386,54 @@ def _bundle_cell(e: PublishedEntry) -> str:
     return f"<span class='muted'>not copied: {_e(e.bundle)}</span>"
 
 
-def render_index(runs: list[PublishedEntry]) -> str:
-    """The index page: one row per published run, in the order given."""
+def _signature_cell(e: PublishedEntry) -> str:
+    """The signature column: the check mark only for a signer the local trusted-keys
+    store names (``PublishedEntry.trusted_signer``); a valid signature by an unknown key
+    reads neutrally."""
+    sig = e.signature or {}
+    state = sig.get("state", "")
+    if state == "signed" and e.trusted_signer:
+        return (
+            f"<span class='signed'>\u2714 signed</span> <code>{_e(sig.get('fingerprint'))}</code>"
+            f"<div class='muted'>trusted: {_e(e.trusted_signer)}</div>"
+        )
+    if state == "signed":
+        return (
+            f"signed <code>{_e(sig.get('fingerprint'))}</code>"
+            "<div class='muted'>an unknown key: not trusted</div>"
+        )
+    if state == "bad" and sig.get("uncovered"):
+        return (
+            "<span class='bad'>NOT COVERED: files changed after signing</span>"
+            f"<div class='muted'>{_e(sig.get('line'))}</div>"
+        )
+    if state == "bad":
+        return (
+            f"<span class='bad'>BAD SIGNATURE</span><div class='muted'>{_e(sig.get('line'))}</div>"
+        )
+    return "<span class='muted'>unsigned</span>"
+
+
+def _metric_cell(name: str, m: Any) -> str:
     from engine import vocabulary
 
+    if not isinstance(m, dict):
+        return "<td class='na'>not recorded</td>"
+    if m.get("value") is None:
+        reason = vocabulary.metric_reason(m)
+        short = reason if len(reason) <= 40 else reason[:38] + "\u2026"
+        return f"<td class='na' title='{_e(reason)}'>N/A<div class='muted'>{_e(short)}</div></td>"
+    frac = vocabulary.metric_fraction(name, m)
+    return (
+        f"<td class='num'>{_e(vocabulary.metric_value(name, m))}"
+        + (f"<div class='muted'>{_e(frac)}</div>" if frac else "")
+        + "</td>"
+    )
+
+
+def render_index(runs: list[PublishedEntry]) -> str:
+    """The index page: one row per published run, in the order given (entries as
+    ``entries`` recomputes them from their bundle copies)."""
     out = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
@@ -338,9 +441,10 @@ def render_index(runs: list[PublishedEntry]) -> str:
         f"<title>Published scorecards</title><style>{_CSS}</style></head><body><main>",
         "<h1>Published scorecards</h1>",
         f"<p class='muted'>{len(runs)} run(s), newest first. Each scorecard is this "
-        "program's own rendering of its evidence bundle, checked when published: every "
-        "verdict and metric re-derived from the bundle's documents, and its signature "
-        "verified.</p>",
+        "program's own rendering of its evidence bundle. Every row was checked again from "
+        "the copy of its bundle in this folder when this page was written: every verdict "
+        "and metric re-derived from the bundle's documents, and its signature verified "
+        "against the publisher's trusted keys.</p>",
         # Fixed column widths: long names wrap inside their column, so the page never
         # scrolls sideways (checked at 1200 px by tests/app/test_published_index_width.py).
         "<table><colgroup>" + "".join(f"<col style='width:{w}%'>" for w in _WIDTHS) + "</colgroup>",
@@ -349,49 +453,27 @@ def render_index(runs: list[PublishedEntry]) -> str:
     out.extend(f"<th>{_e(_SHORT[n])}</th>" for n in METRIC_NAMES)
     out.append("<th>Signature</th><th>Checked</th><th>Bundle</th></tr>")
     for e in runs:
-        cls = " class='tampered'" if e.tampered else ""
-        sig = e.signature or {}
-        state = sig.get("state", "")
-        if state == "signed":
-            who = f"trusted: {sig.get('trusted_as')}" if sig.get("trusted_as") else "unknown key"
-            sig_cell = (
-                f"<span class='signed'>signed</span> <code>{_e(sig.get('fingerprint'))}</code>"
-                f"<div class='muted'>{_e(who)}</div>"
-            )
-        elif state == "bad" and sig.get("uncovered"):
-            sig_cell = (
-                "<span class='bad'>NOT COVERED: files changed after signing</span>"
-                f"<div class='muted'>{_e(sig.get('line'))}</div>"
-            )
-        elif state == "bad":
-            sig_cell = f"<span class='bad'>BAD SIGNATURE</span><div class='muted'>{_e(sig.get('line'))}</div>"
-        else:
-            sig_cell = "<span class='muted'>unsigned</span>"
         doc = f"<a href='{_e(e.scorecard)}'>{_e(e.document_title or 'document')}</a>"
+        if e.problem:
+            # Nothing could be checked: say so plainly, show no figure and no mark.
+            out.append(
+                f"<tr class='tampered'><td>{_when(e.published_at)}<div class='muted'>"
+                f"published</div></td><td></td><td>{_e(e.document_title or 'document')}"
+                "</td><td></td>"
+                + "".join("<td class='na'>not shown</td>" for _ in METRIC_NAMES)
+                + "<td><span class='bad'>not checked</span></td>"
+                f"<td>NOT CHECKED: {_e(e.problem)}</td>"
+                f"<td>{_bundle_cell(e)}<div class='muted'>{_e(e.run_id)}</div></td></tr>"
+            )
+            continue
+        cls = " class='tampered'" if e.tampered else ""
         if e.scripted:
             doc += "<div class='scripted muted'>scripted demonstration</div>"
         out.append(
             f"<tr{cls}><td>{_when(e.finished_at or e.created_at)}</td>"
             f"<td>{_e(e.model)}</td><td>{doc}</td><td>{_e(e.status)}</td>"
         )
-        for name in METRIC_NAMES:
-            m = e.metrics.get(name)
-            if not isinstance(m, dict):
-                out.append("<td class='na'>not recorded</td>")
-            elif m.get("value") is None:
-                reason = vocabulary.metric_reason(m)
-                short = reason if len(reason) <= 40 else reason[:38] + "\u2026"
-                out.append(
-                    f"<td class='na' title='{_e(reason)}'>N/A"
-                    f"<div class='muted'>{_e(short)}</div></td>"
-                )
-            else:
-                frac = vocabulary.metric_fraction(name, m)
-                out.append(
-                    f"<td class='num'>{_e(vocabulary.metric_value(name, m))}"
-                    + (f"<div class='muted'>{_e(frac)}</div>" if frac else "")
-                    + "</td>"
-                )
+        out.extend(_metric_cell(name, e.metrics.get(name)) for name in METRIC_NAMES)
         check = _e(e.verification)
         if not e.tampered and e.verification.startswith("Every verdict and metric re-derives"):
             check = "\u2714 every figure re-derived"
@@ -400,7 +482,7 @@ def render_index(runs: list[PublishedEntry]) -> str:
         elif e.figures == "unverified":
             check += "<div class='muted'>the metrics shown are the bundle's, unverified</div>"
         out.append(
-            f"<td>{sig_cell}</td><td title='{_e(e.verification)}'>{check}</td>"
+            f"<td>{_signature_cell(e)}</td><td title='{_e(e.verification)}'>{check}</td>"
             f"<td>{_bundle_cell(e)}<div class='muted'>{_e(e.run_id)}</div></td></tr>"
         )
     if not runs:

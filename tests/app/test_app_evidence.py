@@ -149,7 +149,7 @@ def test_one_click_publish_and_the_published_view(qtbot, window, tmp_path, fresh
     page = Path(blocker.args[0])
     assert page.is_file() and (tmp_path / "shared" / "index.html").is_file()
     view = window.published
-    assert view.table.rowCount() == 1
+    qtbot.waitUntil(lambda: view.table.rowCount() == 1)  # checked off the UI thread
     assert view.table.item(0, 1).text() == "scripted-model"
     assert published.entries()[0].bundle == str(Path(fresh).resolve())
     view.table.selectRow(0)
@@ -202,3 +202,18 @@ def test_intact_bundle_has_no_check_column(qtbot, window, fresh):
     _open(qtbot, window, fresh)
     assert window.verdicts.table.isColumnHidden(7)
     assert all(not window.verdicts.table.item(r, 0).text().startswith("\u26a0") for r in range(3))
+
+
+def test_the_check_mark_is_for_a_trusted_signer_only(qtbot, window, tmp_path, fresh):
+    """A valid signature by a key the user never trusted reads with a neutral mark; the
+    check mark appears once the key is trusted."""
+    key = signing.new_private_key()
+    fp = signing.key_fingerprint(key)
+    path = write_bundle(tmp_path / "signed", content_of(open_bundle(fresh), signing_key=key))
+    _open(qtbot, window, path)
+    banner = window.verdicts.banner.text()
+    assert f"\u2022 signed by {fp} (an unknown key: not trusted)" in banner
+    assert "\u2714" not in banner
+    signing.set_trusted(fp, "Reviewers")
+    _open(qtbot, window, path)
+    assert f"\u2714 signed by {fp} (trusted: Reviewers)" in window.verdicts.banner.text()

@@ -36,7 +36,7 @@ def test_the_document_column_reads_at_small_and_large_sizes(qtbot, folder, width
     view.resize(width, 700)
     view.show()
     qtbot.waitExposed(view)
-    assert view.table.rowCount() == 1
+    qtbot.waitUntil(lambda: view.table.rowCount() == 1)  # checked off the UI thread
     item = view.table.item(0, DOCUMENT)
     qtbot.waitUntil(lambda: view.table.columnWidth(DOCUMENT) >= MIN_DOCUMENT_WIDTH)
     # the document takes what the other columns leave
@@ -56,8 +56,52 @@ def test_a_long_title_wraps_instead_of_vanishing(qtbot, folder):
     view.resize(1366, 700)
     view.show()
     qtbot.waitExposed(view)
+    qtbot.waitUntil(lambda: view.table.rowCount() == 1)
     view.table.item(0, DOCUMENT).setText(LONG)
     view._fit_document()
     one_line = view.table.fontMetrics().lineSpacing()
     assert view.table.rowHeight(0) >= 2 * one_line  # wrapped onto more lines
     assert view.table.wordWrap()
+
+
+def test_the_tab_shows_what_the_bundle_copies_say_not_index_json(qtbot, tmp_path, monkeypatch):
+    """An index.json edited to call a run signed by a trusted key, and a missing bundle
+    copy: the tab shows the copy's own (unsigned) signature with no check mark, and NOT
+    CHECKED for the missing one; a trusted signer alone gets the check mark."""
+    import json
+
+    from app.published import SIGNATURE, PublishedView, signature_text
+    from engine import published, signing
+    from engine.bundle import content_of, open_bundle, write_bundle
+
+    monkeypatch.setenv("ARL_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("ARL_TRUSTED_KEYS", str(tmp_path / "trusted.json"))
+    shared = tmp_path / "shared"
+    monkeypatch.setenv("ARL_PUBLISHED_FOLDER", str(shared))
+    key = signing.new_private_key()
+    base = open_bundle(DATA / "bundle-min")
+    signed = write_bundle(tmp_path / "signed", content_of(base, run_id="run-s", signing_key=key))
+    published.publish(DATA / "bundle-min", shared)
+    published.publish(signed, shared)
+    obj = json.loads((shared / "index.json").read_text())
+    for run in obj["runs"]:
+        run["signature"] = {"state": "signed", "fingerprint": "45ad", "trusted_as": "Legal team"}
+    (shared / "index.json").write_text(json.dumps(obj))
+    view = PublishedView()
+    qtbot.addWidget(view)
+    qtbot.waitUntil(lambda: view.table.rowCount() == 2)
+    texts = [view.table.item(r, SIGNATURE).text() for r in range(2)]
+    assert "unsigned" in texts and not any("Legal team" in t or "\u2714" in t for t in texts)
+    assert any(t.startswith("\u2022 ") and "not trusted" in t for t in texts)
+    signing.set_trusted(signing.key_fingerprint(key), "Reviewers")
+    missing = next(e for e in view.entries if e.run_id != "run-s")
+    (shared / missing.bundle_copy).unlink()
+    with qtbot.waitSignal(view.listed, timeout=10000):
+        view.refresh()
+    by_id = {e.run_id: e for e in view.entries}
+    assert signature_text(by_id["run-s"]).startswith("\u2714 ") and "Reviewers" in signature_text(
+        by_id["run-s"]
+    )
+    rows = [view.table.item(r, SIGNATURE + 1).text() for r in range(2)]
+    assert any(t.startswith("\u26a0 NOT CHECKED") and "missing" in t for t in rows)
+    assert "NOT CHECKED" in view.where.text()

@@ -102,7 +102,8 @@ def test_index_lists_runs_newest_first_and_renders_without_scripts(runs, tmp_pat
     assert "model-new" in lines[0] and "model-old" in lines[2] and fp in lines[0]
     assert arl(["published", "open", "1"]) == 0
     out = capsys.readouterr().out
-    assert f"bundle: {made['a-new'].resolve()}" in out
+    assert f"published from: {made['a-new'].resolve()}" in out
+    assert "bundle.zip (the copy in the published folder)" in out
     assert arl(["published", "export", str(tmp_path / "copy")]) == 0
     assert (tmp_path / "copy" / "index.html").read_text(encoding="utf-8") == index
 
@@ -181,3 +182,149 @@ def test_a_tampered_bundle_publishes_its_recomputed_metrics(runs, tmp_path):
     assert "NOT COVERED" in index and "recomputed from its documents" in index
     page = (tmp_path / "pub" / e.scorecard).read_text(encoding="utf-8")
     assert "recomputed from its documents:" in page
+
+
+def _forge(src: Path, dest: Path) -> Path:
+    """An unsigned copy of ``src`` whose first verdict was edited and re-hashed into its
+    manifest: TAMPERED (re-derivation differs with the same engine)."""
+    shutil.copytree(src, dest)
+    v = json.loads((dest / "verdicts.json").read_text())
+    v["final"][0]["verdict"] = "untouched"
+    (dest / "verdicts.json").write_text(json.dumps(v))
+    man = json.loads((dest / "manifest.json").read_text())
+    man["files"]["verdicts.json"] = hashlib.sha256(
+        (dest / "verdicts.json").read_bytes()
+    ).hexdigest()
+    (dest / "manifest.json").write_text(json.dumps(man))
+    (dest / "signature.json").unlink(missing_ok=True)
+    return dest
+
+
+def _edit_index(folder: Path, edit) -> None:
+    obj = json.loads((folder / "index.json").read_text())
+    for run in obj["runs"]:
+        edit(run)
+    (folder / "index.json").write_text(json.dumps(obj))
+
+
+def _claim_trusted(run: dict) -> None:
+    """What an attacker with write access to the shared folder writes into index.json."""
+    run["tampered"] = False
+    run["verification"] = "Every verdict and metric re-derives from its own files"
+    run["signature"] = {
+        "state": "signed",
+        "fingerprint": "45ad 6ccd ea15 bf69",
+        "trusted_as": "Legal team",
+        "line": "signed by 45ad 6ccd ea15 bf69 (trusted: Legal team)",
+    }
+    run["metrics"]["attribution_rate"] = {"value": 1.0, "numerator": 3, "denominator": 3}
+    run["figures"] = "stated"
+    run["model"] = "edited-model"
+
+
+def test_an_edited_index_json_shows_no_trust_it_did_not_earn(runs, tmp_path, capsys):
+    """Anyone who can write the shared folder can edit index.json: a tampered, unsigned
+    run edited to read "signed, trusted: Legal team, 100%" still reads TAMPERED and
+    unsigned in entries(), `arl published list` and the next honest publish's index."""
+    made, _ = runs
+    folder = tmp_path / "shared"
+    forged = published.publish(_forge(made["c-old"], tmp_path / "forged"), folder)
+    assert forged.tampered
+    _edit_index(folder, _claim_trusted)
+    (e,) = published.entries(folder)
+    assert e.tampered and e.checked and "TAMPERED" in e.verification
+    assert e.signature["state"] == "unsigned" and e.trusted_signer == ""
+    assert e.model == "model-old" and e.metrics == forged.metrics
+    capsys.readouterr()
+    assert arl(["published", "list", "--folder", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert "TAMPERED" in out and "Legal team" not in out and "edited-model" not in out
+    published.publish(made["b-mid"], folder)  # any later honest publish rewrites the index
+    index = (folder / "index.html").read_text(encoding="utf-8")
+    assert "Legal team" not in index and "edited-model" not in index
+    assert index.count("class='tampered'") == 1
+    again = json.loads((folder / "index.json").read_text())
+    assert [r["tampered"] for r in again["runs"]] == [False, True]
+
+
+def test_a_missing_or_unreadable_bundle_copy_says_so(runs, tmp_path, capsys):
+    made, _ = runs
+    folder = tmp_path / "shared"
+    published.publish(made["a-new"], folder)
+    published.publish(made["b-mid"], folder)
+    published.publish(made["c-old"], folder)
+    new, mid, old = published.entries(folder)
+    (folder / new.bundle_copy).unlink()
+    (folder / mid.bundle_copy).write_bytes(b"PK\x03\x04 not really a zip")
+    _edit_index(
+        folder,
+        lambda r: (
+            r.update(bundle_copy="../elsewhere/bundle.zip") if r["run_id"] == old.run_id else None
+        ),
+    )
+    got = {e.run_id: e for e in published.entries(folder)}
+    assert "is missing" in got[new.run_id].problem
+    assert "not a readable bundle" in got[mid.run_id].problem
+    assert "names no bundle copy" in got[old.run_id].problem
+    for e in got.values():
+        assert not e.checked and e.metrics == {} and e.signature == {} and not e.trusted_signer
+    capsys.readouterr()
+    assert arl(["published", "list", "--folder", str(folder)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 3 and all("NOT CHECKED" in line for line in lines)
+    html_page = published.render_index(list(got.values()))
+    assert html_page.count("NOT CHECKED") == 3 and "class='num'" not in html_page
+    assert "../elsewhere" not in html_page
+
+
+def test_the_check_mark_is_for_a_trusted_signer_only(runs, tmp_path):
+    made, fp = runs
+    folder = tmp_path / "shared"
+    published.publish(made["a-new"], folder)
+    index = (folder / "index.html").read_text(encoding="utf-8")
+    (e,) = published.entries(folder)
+    assert e.signature["state"] == "signed" and e.trusted_signer == ""
+    assert "\u2714 signed" not in index and "an unknown key: not trusted" in index
+    signing.set_trusted(fp, "Legal team")
+    (e,) = published.entries(folder)  # the trusted-keys store changed: checked again
+    assert e.trusted_signer == "Legal team"
+    page = published.render_index([e])
+    assert "\u2714 signed" in page and "trusted: Legal team" in page
+
+
+def test_checks_are_cached_by_the_copy_hash(runs, tmp_path, monkeypatch):
+    from engine import published_check
+
+    made, _ = runs
+    folder = tmp_path / "shared"
+    published.publish(made["a-new"], folder)
+    published.publish(made["b-mid"], folder)
+    calls = []
+    real = published_check.judge
+    monkeypatch.setattr(published_check, "judge", lambda p: calls.append(p) or real(p))
+    published_check._memory.clear()  # as a new process: only the cache file
+    monkeypatch.setattr(published_check, "_disk_mtime", None)
+    assert len(published.entries(folder)) == 2
+    assert calls == []  # the publish step recorded both copies in the local cache file
+    copy = folder / published.entries(folder)[0].bundle_copy
+    # another file in the copy's place is another hash: checked again
+    shutil.copyfile(folder / published.entries(folder)[1].bundle_copy, copy)
+    published.entries(folder)
+    assert calls == []  # that content was checked before (same hash)
+    copy.write_bytes(copy.read_bytes() + b"\0")
+    published.entries(folder)
+    assert len(calls) == 1
+
+
+def test_published_open_names_the_copy(runs, tmp_path, capsys):
+    made, _ = runs
+    src = tmp_path / "gone"
+    shutil.copytree(made["b-mid"], src)
+    folder = tmp_path / "shared"
+    published.publish(src, folder)
+    shutil.rmtree(src)
+    capsys.readouterr()
+    assert arl(["published", "open", "1", "--folder", str(folder)]) == 0
+    out = capsys.readouterr().out
+    (e,) = published.entries(folder)
+    assert f"bundle: {folder / e.bundle_copy}" in out and "no longer there" in out

@@ -1,0 +1,265 @@
+"""What a published entry shows, recomputed from its bundle copy: never read back from the
+shared folder's ``index.json``.
+
+Anyone who can write the publishing folder can edit ``index.json``; so every trust mark,
+signer name and figure the index page, ``arl published list`` and the Published view show
+comes from verifying the entry's copy ``<stamp>-<run id>/bundle.zip`` in the folder
+(``engine.bundle.trust_marks``, ``engine.signing.check_bundle`` against the local
+trusted-keys store, ``engine.bundle_shown.shown_figures``). ``index.json`` contributes only
+where an entry is (its folder), when it was published and the path of the bundle it was
+published from. An entry whose copy is missing, outside the folder or unreadable is shown
+with its problem and no figures (``Checked.problem``), never as valid.
+
+Speed: verifying re-derives every verdict (tens of milliseconds for a small bundle, more
+for a large document), so results are cached by the copy's SHA-256, together with a digest
+of the trusted-keys store and of this program's engine source (a change to either checks
+again). The cache lives in the local data folder (``<data folder>/published-checks.json``),
+never in the shared folder: it is as trusted as the trusted-keys store beside it.
+``benchmarks/bench_published.py`` measures listing 50 entries.
+
+``check_copy(path) -> Checked``; ``fields_of(bundle_path) -> dict`` (the same, from any
+bundle path: used when publishing).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import threading
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+CACHE_FILE = "published-checks.json"
+#: Entries kept in the cache file (the oldest are dropped first).
+CACHE_LIMIT = 2000
+#: ``<stamp>-<run id>/bundle.zip``: one folder level below the publishing folder, a name
+#: made by ``engine.published`` (letters, digits, ``.``, ``_``, ``-``).
+COPY_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,120}/bundle\.zip")
+
+
+@dataclass
+class Checked:
+    """What the bundle copy itself says, after verification. ``problem``: "" when the copy
+    was read and checked (``tampered`` then says whether it passed), else one sentence
+    saying why nothing could be checked (no figures, no signature are then shown).
+    ``signature``: ``{"state", "fingerprint", "trusted_as", "line", "uncovered"}``;
+    ``metrics``: name -> metric JSON (``figures`` says where they come from)."""
+
+    run_id: str = ""
+    model: str = ""
+    document_title: str = ""
+    status: str = ""
+    created_at: str = ""
+    finished_at: str = ""
+    metrics: dict[str, Any] = field(default_factory=dict)
+    signature: dict[str, str] = field(default_factory=dict)
+    verification: str = ""
+    tampered: bool = False
+    scripted: bool = False
+    figures: str = "stated"
+    problem: str = ""
+
+
+def fields_of(bundle_path: str | os.PathLike[str]) -> Checked:
+    """Open and verify one bundle (folder or zip). Raises ``engine.bundle.BundleError``
+    when it cannot be read at all."""
+    return judge(bundle_path)[0]
+
+
+def judge(bundle_path: str | os.PathLike[str]) -> tuple[Checked, Any, Any, Any]:
+    """``fields_of`` and what it was computed from: (checked, the opened
+    ``engine.bundle.Bundle``, its ``Rederivation``, its ``SignatureStatus``)."""
+    from engine import signing
+    from engine.bundle import open_bundle, trust_marks
+    from engine.bundle_shown import shown_figures
+    from engine.rederive import rederive
+
+    b = open_bundle(bundle_path)
+    sig = signing.check_bundle(b)
+    red = rederive(b)
+    marks = trust_marks(b, red, sig)
+    shown = shown_figures(b, red, sig)
+    if marks:
+        verification = "TAMPERED: " + marks[0]
+    else:
+        verification = red.headline() if red is not None else "not re-derived"
+    checked = Checked(
+        run_id=str(b.manifest.get("run_id") or Path(bundle_path).name),
+        model=b.model,
+        document_title=b.document_title,
+        status=b.status,
+        created_at=str(b.manifest.get("created_at") or ""),
+        finished_at=str(b.manifest.get("finished_at") or ""),
+        metrics=shown.metrics,
+        signature={
+            "state": sig.state,
+            "fingerprint": sig.fingerprint,
+            "trusted_as": sig.trusted_as,
+            "line": sig.line(),
+            "uncovered": ", ".join(sig.uncovered),
+        },
+        verification=verification,
+        tampered=bool(marks),
+        scripted=b.scripted,
+        figures=shown.source,
+    )
+    return checked, b, red, sig
+
+
+def copy_path(folder: Path, listed: str) -> Path | None:
+    """The copy an index entry names, when it is a bundle copy directly inside ``folder``
+    (``<name>/bundle.zip``); None for anything else (an absolute path, ``..``, another
+    file name): the index cannot point the check at a file outside the folder."""
+    if not isinstance(listed, str) or not COPY_RE.fullmatch(listed) or ".." in listed:
+        return None
+    return folder / listed
+
+
+def check_copy(path: Path | None, *, flush: bool = True) -> Checked:
+    """Verify one bundle copy (cached by its SHA-256, see the module's docstring;
+    ``flush=False`` leaves writing the cache file to a later ``flush_cache()``). Never raises: a missing or unreadable copy is a ``Checked`` with ``problem`` set."""
+    from engine.bundle import BundleError
+
+    if path is None:
+        return Checked(problem="the index names no bundle copy in this folder")
+    try:
+        digest = _sha256(path)
+    except FileNotFoundError:
+        return Checked(problem=f"its bundle copy {path.parent.name}/{path.name} is missing")
+    except OSError as exc:
+        return Checked(problem=f"its bundle copy cannot be read ({exc.strerror or exc})")
+    key = f"{digest}:{_context()}"
+    hit = _cache_get(key)
+    if hit is not None:
+        return hit
+    try:
+        checked = fields_of(path)
+    except BundleError as exc:
+        checked = Checked(problem=f"its bundle copy is not a readable bundle ({exc})")
+    _cache_put(key, checked, flush=flush)
+    return checked
+
+
+def remember(path: Path, checked: Checked) -> None:
+    """Record ``checked`` as the result for the copy at ``path`` (its content was just
+    verified, file for file, as another path: the publish step)."""
+    try:
+        _cache_put(f"{_sha256(path)}:{_context()}", checked)
+    except OSError:
+        pass
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+# -- the cache (local data folder) -------------------------------------------------------------
+
+_lock = threading.Lock()
+_memory: dict[str, dict[str, Any]] = {}
+_engine_digest: str | None = None
+_disk_mtime: int | None = None
+
+
+def _engine_source_digest() -> str:
+    """SHA-256 (12 hex digits) over this program's engine source: a changed checker
+    checks again. ``""`` in a frozen build (no source), where the version tells it."""
+    global _engine_digest
+    if _engine_digest is None:
+        h = hashlib.sha256()
+        root = Path(__file__).resolve().parent
+        try:
+            for p in sorted(root.rglob("*.py")):
+                h.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes())
+            _engine_digest = h.hexdigest()[:12]
+        except OSError:
+            _engine_digest = ""
+    return _engine_digest
+
+
+def _context() -> str:
+    """What else a check depends on: the engine (version and source) and the local
+    trusted-keys store (a key trusted or untrusted since changes the signer's name)."""
+    from engine import __version__, signing
+
+    try:
+        keys = signing.trusted_keys_path().read_bytes()
+    except OSError:
+        keys = b""
+    trust = hashlib.sha256(keys).hexdigest()[:12]
+    return f"{__version__}:{_engine_source_digest()}:{trust}"
+
+
+def _cache_path() -> Path:
+    from engine.workspace import default_home
+
+    return default_home() / CACHE_FILE
+
+
+def _sync_from_disk() -> None:
+    """Merge the cache file into memory when it changed since last read (call with
+    ``_lock`` held)."""
+    global _disk_mtime
+    p = _cache_path()
+    try:
+        st = p.stat()
+        if st.st_mtime_ns == _disk_mtime or st.st_size > 64 * 1024 * 1024:
+            return
+        obj = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return
+    _disk_mtime = st.st_mtime_ns
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if isinstance(v, dict):
+                _memory.setdefault(k, v)
+
+
+def _cache_get(key: str) -> Checked | None:
+    with _lock:
+        raw = _memory.get(key)
+        if raw is None:
+            _sync_from_disk()
+            raw = _memory.get(key)
+    if not isinstance(raw, dict):
+        return None
+    try:
+        return Checked(**{k: raw[k] for k in Checked.__dataclass_fields__ if k in raw})
+    except TypeError:
+        return None
+
+
+def _cache_put(key: str, checked: Checked, *, flush: bool = True) -> None:
+    """Keep ``checked`` in memory, and (``flush``) write the cache file."""
+    with _lock:
+        _memory.pop(key, None)
+        _memory[key] = asdict(checked)
+    if flush:
+        flush_cache()
+
+
+def flush_cache() -> None:
+    """Write the in-memory cache to the cache file (best effort: a read-only data folder
+    only costs speed). The newest ``CACHE_LIMIT`` results are kept."""
+    global _disk_mtime
+    with _lock:
+        _sync_from_disk()
+        keep = dict(list(_memory.items())[-CACHE_LIMIT:])
+        p = _cache_path()
+        tmp = p.with_name(f"{p.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps(keep), encoding="utf-8")
+            tmp.replace(p)
+            _disk_mtime = p.stat().st_mtime_ns
+        except OSError:
+            pass
+        finally:
+            tmp.unlink(missing_ok=True)
