@@ -381,6 +381,8 @@ def _bundle_cell(e: PublishedEntry) -> str:
     """A relative link to the copy of the bundle in the published folder; an entry
     published before copies were made names its bundle's path (a link to another
     machine's file would lead nowhere)."""
+    if e.problem:
+        return "<span class='muted'>no bundle that could be checked</span>"
     if e.bundle_copy:
         return f"<a href='{_e(e.bundle_copy)}'>bundle.zip</a>"
     return f"<span class='muted'>not copied: {_e(e.bundle)}</span>"
@@ -399,7 +401,7 @@ def _signature_cell(e: PublishedEntry) -> str:
         )
     if state == "signed":
         return (
-            f"signed <code>{_e(sig.get('fingerprint'))}</code>"
+            f"\u2022 signed <code>{_e(sig.get('fingerprint'))}</code>"
             "<div class='muted'>an unknown key: not trusted</div>"
         )
     if state == "bad" and sig.get("uncovered"):
