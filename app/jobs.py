@@ -3,16 +3,23 @@
 ``run_in_thread(fn, on_done, on_error)`` runs ``fn()`` on a worker thread and calls
 ``on_done(result)`` or ``on_error(exc)`` on the thread that owns the Qt event loop. Worker
 code returns values and never touches a widget. Works with or without a qasync loop.
+
+``collect_garbage_on_ui_thread(parent)`` turns Python's automatic garbage collector off and
+runs it from a timer on the UI thread instead (Anki does the same): a collection started by
+an allocation in a worker thread (reading a bundle's JSON, the loopback document server)
+could otherwise destroy a widget's wrapper there, and Qt objects must be destroyed on
+their own thread -- it crashed the test suite with a segmentation fault.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
+import gc
 from collections.abc import Callable
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 _pool = concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="arl-job")
 
@@ -67,3 +74,27 @@ def run_in_thread(
 def executor() -> concurrent.futures.ThreadPoolExecutor:
     """The shared pool, for ``loop.run_in_executor`` in coroutines."""
     return _pool
+
+
+def collect_garbage_on_ui_thread(parent: QObject, interval_ms: int = 1000) -> QTimer:
+    """Disable automatic garbage collection and collect from a timer owned by ``parent``
+    (on the UI thread), by the same thresholds the automatic collector uses
+    (``gc.get_threshold()``). Returns the running timer."""
+    gc.disable()
+    timer = QTimer(parent)
+    timer.setInterval(interval_ms)
+    timer.timeout.connect(collect_due)
+    timer.start()
+    return timer
+
+
+def collect_due() -> int:
+    """Collect the generation the automatic collector would have by now (-1: none due);
+    call it on the UI thread."""
+    c0, c1, c2 = gc.get_count()
+    t0, t1, t2 = gc.get_threshold()
+    if c0 <= t0:
+        return -1
+    gen = 2 if c1 > t1 and c2 > t2 else 1 if c1 > t1 else 0
+    gc.collect(gen)
+    return gen

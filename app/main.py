@@ -318,6 +318,9 @@ def main(argv: list[str] | None = None) -> int:
     app.setApplicationName("Agent Review Loop")
     app.setOrganizationName("agent-review-loop")
     app.setApplicationDisplayName("Agent Review Loop")
+    from app.jobs import collect_garbage_on_ui_thread
+
+    app._gc_timer = collect_garbage_on_ui_thread(app)  # never in a worker thread
     from PySide6.QtGui import QIcon
 
     icon = resources.files("resources").joinpath("icons/agent-review-loop.svg")

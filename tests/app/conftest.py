@@ -45,6 +45,22 @@ def qsettings_in_arl_home(arl_home):
     return arl_home
 
 
+@pytest.fixture(autouse=True)
+def garbage_collected_on_the_ui_thread():
+    """As in the program (``app.jobs.collect_garbage_on_ui_thread``): no automatic garbage
+    collection while a GUI test runs, so a worker thread never destroys a Qt object (that
+    crashed the suite with a segmentation fault); the test's garbage is collected here,
+    on the main thread, after its widgets are closed."""
+    import gc
+
+    was = gc.isenabled()
+    gc.disable()
+    yield
+    gc.collect()
+    if was:
+        gc.enable()
+
+
 # -- one qasync loop for the GUI tests that run coroutines (wizard, Run view) -----------
 
 _LOOP = None

@@ -449,3 +449,28 @@ def test_opening_a_bundle_reads_it_off_the_ui_thread(qtbot, window, monkeypatch)
     window.bundleOpened.connect(shown.append)
     qtbot.wait(1500)  # the slow one finishes reading: superseded, not shown
     assert shown == []
+
+
+def test_garbage_is_collected_on_the_ui_thread_only(qtbot):
+    import gc
+
+    from PySide6.QtCore import QObject
+
+    from app import jobs
+
+    owner = QObject()
+    timer = jobs.collect_garbage_on_ui_thread(owner, interval_ms=10)
+    try:
+        assert not gc.isenabled() and timer.isActive()
+        junk = []
+        for _ in range(gc.get_threshold()[0] + 10):  # enough new objects to be due
+            a, b = [], []
+            a.append(b)
+            b.append(a)
+            junk.append(a)
+        del junk, a, b
+        assert gc.get_count()[0] > gc.get_threshold()[0]
+        qtbot.waitUntil(lambda: gc.get_count()[0] < gc.get_threshold()[0], timeout=2000)
+        assert jobs.collect_due() == -1  # nothing due right after a collection
+    finally:
+        timer.stop()
