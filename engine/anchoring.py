@@ -320,20 +320,9 @@ def locate(
             here = context_score(prefix, suffix, text, start, end)
             if here >= 0.999:
                 return Located(start, end, repaired=False)
-            hits, _how = index.find_near(quote, start)
-            best, best_ctx = None, here
-            for h in hits:
-                if h == (start, end):
-                    continue
-                ctx = context_score(prefix, suffix, text, h[0], h[1])
-                if ctx > best_ctx:
-                    best, best_ctx = h, ctx
-            if (
-                best is not None
-                and best_ctx >= CONTEXT_THRESHOLD
-                and best_ctx - here >= (CONTEXT_MARGIN)
-            ):
-                return Located(best[0], best[1], repaired=True, how="context-over-offsets")
+            other = _copy_named_elsewhere(index, quote, prefix, suffix, start, end, here)
+            if other is not None:
+                return Located(other[0], other[1], repaired=True, how="context-over-offsets")
             return Located(start, end, repaired=False)
     hint = start if start is not None and 0 <= start <= n else None
     if hint is None and (prefix or suffix):
@@ -374,6 +363,67 @@ def locate(
     best = ranked[0]
     ambiguous = len(ranked) > 1 and rank(ranked[1])[:3] == rank(best)[:3]
     return Located(best[0], best[1], repaired=True, ambiguous=ambiguous, how=how)
+
+
+def context_agreement(prefix: str, suffix: str, text: str, s: int, e: int) -> int:
+    """How many characters of ``prefix`` (from its end) and ``suffix`` (from its start)
+    agree exactly with ``text`` around ``[s, e)``, counted outward from the quote until the
+    first difference. Numbered repeats ("Item 1499: see" / "Item 1500: see") are told apart
+    by this, where a similarity of the whole context barely differs."""
+    n = 0
+    for k in range(1, min(len(prefix), s) + 1):
+        if prefix[-k] != text[s - k]:
+            break
+        n = k
+    m = 0
+    for k in range(min(len(suffix), len(text) - e)):
+        if suffix[k] != text[e + k]:
+            break
+        m = k + 1
+    return n + m
+
+
+def _copy_named_elsewhere(
+    index: TextIndex, quote: str, prefix: str, suffix: str, start: int, end: int, here: float
+) -> tuple[int, int] | None:
+    """Another occurrence of the quote that the stored context names better than the copy
+    at the offsets, or None (the offsets stand; a tie keeps them).
+
+    Candidates are the ``NEAR_HITS`` occurrences nearest the offsets and, anywhere in the
+    text, the occurrences with the stored context around them exactly (one search per
+    context width, ``CONTEXT_CHARS``, 16, 8 characters a side). The winner agrees exactly
+    over more characters next to the quote (``context_agreement``) and has a context score
+    of at least ``CONTEXT_THRESHOLD``; or, as before, its context score beats the offsets'
+    by ``CONTEXT_MARGIN``."""
+    text = index.text
+    hits, _how = index.find_near(quote, start)
+    for k in (CONTEXT_CHARS, 16, 8):
+        p, q = prefix[-k:], suffix[:k]
+        if not (p or q):
+            break
+        found = find_starts(text, p + quote + q, 2)
+        if found:
+            hits = [(f + len(p), f + len(p) + len(quote)) for f in found] + hits
+            break
+    here_agree = context_agreement(prefix, suffix, text, start, end)
+    by_agreement: tuple[int, int] | None = None
+    best_agree = here_agree
+    by_score: tuple[int, int] | None = None
+    best_ctx = here
+    for h in hits:
+        if h == (start, end):
+            continue
+        agree = context_agreement(prefix, suffix, text, h[0], h[1])
+        ctx = context_score(prefix, suffix, text, h[0], h[1])
+        if agree > best_agree and ctx >= CONTEXT_THRESHOLD:
+            by_agreement, best_agree = h, agree
+        if ctx > best_ctx:
+            by_score, best_ctx = h, ctx
+    if by_agreement is not None:
+        return by_agreement
+    if by_score is not None and best_ctx >= CONTEXT_THRESHOLD and best_ctx - here >= CONTEXT_MARGIN:
+        return by_score
+    return None
 
 
 # -- re-anchor in v2 ---------------------------------------------------------------------
