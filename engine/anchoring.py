@@ -1241,6 +1241,10 @@ class _Reanchor:
             return fz, False
         if not leftover and p.local:
             return self._rewritten_in_place(p, rs, re_), True
+        if leftover and self.mapped is not None:
+            moved = self._moved_and_rewritten(p, *self.mapped)
+            if moved is not None:
+                return moved, False
         if leftover:
             return Reanchored(
                 None,
@@ -1316,6 +1320,50 @@ class _Reanchor:
         if fz is None and (p.local or not small_image):
             fz = self._fuzzy(p.quote, p.s, p.e, p.lo, p.hi, strict=not p.local)
         return fz
+
+    def _moved_and_rewritten(self, p: _Place, m0: int, m1: int) -> Reanchored | None:
+        """Nothing stands at the span's old place, but its sentence has an image elsewhere,
+        ``[m0, m1)`` (mostly new text that shares its words): the sentence moved and was
+        rewritten. The span is the text there between the parts of the prefix and suffix
+        inside the quote's own sentence that survived (at least 4 characters of one side;
+        the sentence's edge stands in for a side that is empty), at most ``2 * len(quote)
+        + 40`` characters. None when neither side survived there."""
+        t2 = self.t2
+        ends = list(_SENTENCE_END.finditer(p.prefix))
+        p_in = p.prefix[ends[-1].end() :] if ends else p.prefix
+        m = _SENTENCE_END.search(p.suffix)
+        s_in = p.suffix[: m.start() + 1] if m else p.suffix
+        limit = 2 * len(p.quote) + 40
+        for k in (16, 10, 6, 4):
+            tail, head = p_in[-k:], s_in[:k]
+            use_tail, use_head = len(tail) >= 4, len(head) >= 4
+            if not (use_tail or use_head):
+                return None
+            left = m0
+            if use_tail:
+                i = t2.find(tail, m0, m1)
+                if i < 0:
+                    continue
+                left = i + len(tail)
+            right = t2.find(head, left, m1 + len(head)) if head else m1
+            if right < 0:
+                if use_head:
+                    continue
+                right = m1
+            cs, ce = _trim(t2, left, right)
+            if cs >= ce or ce - cs > limit:
+                continue
+            return self._edited(
+                cs,
+                ce,
+                p.quote,
+                p.prefix,
+                p.suffix,
+                "context",
+                "the quote's sentence moved and was rewritten; the text now between its "
+                "surviving context there",
+            )
+        return None
 
     def _rewritten_in_place(self, p: _Place, rs: int, re_: int) -> Reanchored:
         """A rewritten sentence (or clause) around the quote: its place survives, and the

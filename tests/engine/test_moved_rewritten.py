@@ -1,0 +1,56 @@
+"""A sentence that moved AND was rewritten is edited, not deleted (docs/verdicts.md,
+"The sentence a rewritten sentence became")."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.models import Anchor, Comment
+from engine.scoring import Version, score
+from engine.utf16 import to_utf16
+
+A = "Alpha sentence one. "
+B = "Bravo sentence two is commented. "
+C = "Charlie sentence three. "
+
+
+def _verdict(t1: str, t2: str, quote: str):
+    i, n = t1.index(quote), len(quote)
+    c = Comment(
+        "c1",
+        "fix",
+        Anchor(
+            quote,
+            t1[max(0, i - 32) : i],
+            t1[i + n : i + n + 32],
+            start_offset=to_utf16(t1, i),
+            end_offset=to_utf16(t1, i + n),
+        ),
+    )
+    (v,) = score(
+        Version.from_source(t1, "text"), Version.from_source(t2, "text", "v2"), [c]
+    ).verdicts
+    return v
+
+
+@pytest.mark.parametrize(
+    "t2,quote,now",
+    [
+        (A + C + "Bravo sentence two is revised. ", "commented", "revised"),
+        (A + C + "Bravo sentence two is now fixed. ", "commented", "now fixed"),
+        (C + A + "Bravo sentence two is revised. ", "commented", "revised"),
+        (A + C + "Delta line. Bravo said two is updated. ", "Bravo sentence", "Bravo said"),
+    ],
+)
+def test_a_moved_and_rewritten_sentence_is_edited(t2, quote, now):
+    v = _verdict(A + B + C, t2, quote)
+    assert v.verdict == "edited", (v.method, v.note)
+    assert v.v2 is not None and v.v2.text == now, v.v2
+
+
+def test_moved_unchanged_is_untouched_and_a_removed_sentence_is_deleted():
+    t1 = A + B + C
+    assert _verdict(t1, A + C + B, "commented").verdict == "untouched"
+    assert _verdict(t1, A + C, "commented").verdict == "deleted"
+    # a new sentence that shares none of its words is not what it became
+    assert _verdict(t1, A + C + "Echo foxtrot golf hotel. ", "commented").verdict == "deleted"
