@@ -89,6 +89,7 @@ from engine.bundle_read import (
     VerifyResult,
     _manifest,
     claims_from_json,
+    judge_bundle,
     manifest_check,
     open_bundle,
     verify_bundle,
@@ -115,6 +116,7 @@ __all__ = [
     "content_of",
     "export_zip",
     "extract_zip",
+    "judge_bundle",
     "open_bundle",
     "own_scorecard",
     "publish_scorecard",
@@ -213,14 +215,20 @@ def extract_zip(zip_path: str | os.PathLike[str], target: str | os.PathLike[str]
 
 def trust_marks(bundle: Bundle, rederivation: Any = None, signature: Any = None) -> list[str]:
     """Plain lines saying why ``bundle`` must not be trusted ([] when nothing is wrong):
-    files that fail the manifest, figures re-derivation does not reproduce with the same
-    engine (``engine.rederive``), a bad signature (``engine.signing``)."""
+    files that fail the manifest, files that do not fit their schema, figures
+    re-derivation does not reproduce or cannot check (``engine.rederive``: an engine
+    change counts only under a trusted signature), a bad signature (``engine.signing``).
+    Non-empty exactly when ``judge_bundle(bundle, rederivation, signature).tampered``
+    (given a re-derivation)."""
     out = [f"{name}: {problem}" for name, problem in bundle.tampered_detail]
-    if rederivation is not None and rederivation.forged:
+    if rederivation is not None and rederivation.tampered:
         out.append(rederivation.headline())
         out.extend(d.line() for d in rederivation.differences[:30])
         if len(rederivation.differences) > 30:
             out.append(f"and {len(rederivation.differences) - 30} more difference(s)")
+        out.extend(rederivation.problems[:30])
+    elif bundle.problems:
+        out.extend(bundle.problems[:30])
     if signature is not None and signature.bad:
         out.append(signature.line())
     return out

@@ -23,6 +23,7 @@ from engine.bundle_archive import (
     load_json,
     read_files,
     sha256,
+    text_as_html,
 )
 from engine.bundle_schema import FORMAT_V1, FORMAT_V2, FORMATS, check_file
 from engine.models import Claim, ClaimItem, ClaimReport, Comment, Metric
@@ -80,10 +81,17 @@ def _check_hashes(manifest: dict[str, Any], files: dict[str, bytes]) -> list[tup
 
 @dataclass
 class VerifyResult:
-    """``bad``: (file, problem) for each file failing the manifest check; ``problems``:
-    files that do not fit their schema (``engine.bundle_schema``); ``rederivation``: the
-    verdicts and metrics scored again and compared (None when not asked for); ``signature``: ``engine.signing.SignatureStatus`` or None
-    when not checked."""
+    """The engine's verdict on a bundle; every view (``arl bundle verify|show|publish``,
+    the GUI) reads ``tampered`` and ``level`` from here and decides nothing itself.
+
+    ``bad``: (file, problem) for each file failing the manifest check; ``problems``: files
+    that do not fit their schema (``engine.bundle_schema``) or do not agree with each other;
+    ``rederivation``: the verdicts and metrics scored again and compared (None when not
+    asked for); ``signature``:
+    ``engine.signing.SignatureStatus`` or None when not checked. ``level``: ``verified``
+    (every check passed), ``rescored`` (the figures differ only as an engine change a
+    trusted signature vouches for: not tampered, but not this program's figures either)
+    or ``tampered``; ``ok`` is ``level == "verified"``."""
 
     path: Path
     ok: bool
@@ -92,36 +100,53 @@ class VerifyResult:
     rederivation: Any = None
     format: str = FORMAT
     signature: Any = None
+    level: str = "tampered"
+
+    @property
+    def tampered(self) -> bool:
+        """Any check failed or could not run: exit 3, a TAMPERED mark in every view."""
+        return self.level == "tampered"
+
+
+def judge_bundle(b: Bundle, rederivation: Any = None, signature: Any = None) -> VerifyResult:
+    """The full verdict on an opened bundle: hashes, schemas, signature and re-derivation
+    (computed here unless given). A bundle with files failing the manifest check is
+    tampered whatever it re-derives (it is still re-derived: the views show the recomputed
+    figures, ``engine.bundle_shown``)."""
+    from engine import signing
+
+    sig = signature if signature is not None else signing.check_bundle(b)
+    result = VerifyResult(b.path, False, b.tampered_detail, list(b.problems), format=b.format)
+    result.signature = sig
+    if rederivation is None:
+        from engine.rederive import rederive
+
+        rederivation = rederive(b, sig)
+    result.rederivation = rederivation
+    red = result.rederivation
+    if b.tampered_detail or result.problems or sig.bad or red is None or red.tampered:
+        result.level = "tampered"
+    else:
+        result.level = red.level
+    result.ok = result.level == "verified"
+    return result
 
 
 def verify_bundle(path: str | os.PathLike[str], *, deep: bool = True) -> VerifyResult:
     """Check a bundle: every file against its manifest hash, every JSON file against its
     schema, and (``deep``) every verdict and metric re-derived from its own files
-    (``engine.rederive``), and its signature (``engine.signing``). Raises BundleError if
-    the bundle cannot be read at all (not a bundle, unsafe zip, no manifest)."""
+    (``engine.rederive``), and its signature (``engine.signing``): ``judge_bundle``.
+    ``deep=False`` checks the hashes only (its ``ok`` says nothing about the figures).
+    Raises BundleError if the bundle cannot be read at all (not a bundle, unsafe zip, no
+    manifest)."""
     p = Path(path)
     if not deep:
         files = read_files(p, manifest_check(p))
         manifest = _manifest(p, files)
         bad = _check_hashes(manifest, files)
-        return VerifyResult(p, not bad, bad, format=str(manifest.get("format")))
-    b = open_bundle(p)
-    bad = b.tampered_detail
-    result = VerifyResult(p, False, bad, list(b.problems), format=b.format)
-    from engine import signing
-
-    result.signature = signing.check_bundle(b)
-    from engine.rederive import rederive
-
-    result.rederivation = rederive(b)
-    result.ok = (
-        not bad
-        and not result.problems
-        and result.rederivation is not None
-        and result.rederivation.ok
-        and not result.signature.bad
-    )
-    return result
+        level = "tampered" if bad else "verified"
+        return VerifyResult(p, not bad, bad, format=str(manifest.get("format")), level=level)
+    return judge_bundle(open_bundle(p))
 
 
 @dataclass
@@ -348,18 +373,28 @@ def _versions(manifest: dict[str, Any], reader: _FileReader) -> list[BundleVersi
     if listed is not None and not isinstance(listed, list):
         reader.problems.append("manifest.json: 'versions' is not a list")
         listed = []
+    seen: set[str] = set()
     for entry in listed or []:
         if not isinstance(entry, dict):
             continue
+        name = str(entry.get("name", ""))
+        if name in seen:
+            # version("v2") would read the first and a view might show another
+            reader.problems.append(f"manifest.json: version {name!r} is listed twice")
+        seen.add(name)
         html_src = reader.text(str(entry.get("file", "")))
-        source = (
-            reader.text(str(entry["text_file"]))
-            if kind == "text" and entry.get("text_file")
-            else html_src
-        )
+        source = html_src
+        if kind == "text" and entry.get("text_file"):
+            source = reader.text(str(entry["text_file"]))
+            # What is shown (the .html) must be what is scored (the .txt).
+            if html_src != text_as_html(source, name):
+                reader.problems.append(
+                    f"{entry.get('file')} is not the display of {entry['text_file']}: "
+                    "what a view shows would differ from what is scored"
+                )
         versions.append(
             BundleVersion(
-                str(entry.get("name", "")),
+                name,
                 str(entry.get("version_id", "")),
                 entry.get("round"),
                 str(entry.get("summary", "")),

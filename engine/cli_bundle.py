@@ -2,31 +2,33 @@
 open, export): evidence bundles and their published scorecards from the command line.
 
 Exit codes: 0 done, 2 unusable input (one line naming the file and the problem), 3 a
-bundle that fails its manifest check, its re-derivation or its signature.
+bundle that fails its manifest check, its re-derivation or its signature. The verdict on a
+bundle is the engine's (``engine.bundle.judge_bundle``); every line that carries data from
+a bundle goes through ``engine.cli_common.say`` (terminal controls escaped).
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
-from engine.cli_common import EXIT_OK, EXIT_TAMPERED, fail
+from engine.cli_common import EXIT_OK, EXIT_TAMPERED, fail, say
 
 # -- arl bundle ------------------------------------------------------------------------------
 
 
 def _verify_lines(result: Any) -> list[str]:
-    """stdout lines of a verification, one per finding."""
+    """stdout lines of a verification, one per finding (print them with ``say``)."""
     lines = [f"TAMPERED {name}: {problem}" for name, problem in result.bad]
     lines += [f"PROBLEM {p}" for p in result.problems]
     red = result.rederivation
     if red is not None:
-        word = "DIFFERENT" if red.forged else "RESCORED"
+        word = "RESCORED" if red.level == "rescored" else "DIFFERENT"
         lines += [f"{word} {d.line()}" for d in red.differences]
-        lines += [f"PROBLEM {p}" for p in red.problems]
-        if red.differences:
+        # the bundle's own problems are listed above; these are the re-derivation's
+        lines += [f"PROBLEM {p}" for p in red.problems if not p.startswith("cannot be checked: ")]
+        if red.differences or red.problems:
             lines.append(red.headline())
     if result.signature is not None:
         # Always said, also beside other failures: a bad signature, an unknown signer and
@@ -46,21 +48,27 @@ def cmd_bundle_verify(args: argparse.Namespace) -> int:
     old = " (older format: its verdicts carry no evidence)" if result.format in OLD_FORMATS else ""
     sig = result.signature.line() if result.signature is not None else "signature not checked"
     if result.ok:
-        print(
+        say(
             f"OK: every file of {args.path} matches its manifest; every verdict and metric "
             f"re-derives from its own files; format {result.format}{old}; {sig}"
         )
         return EXIT_OK
     for line in _verify_lines(result):
-        print(line)
-    n_diff = len(result.rederivation.differences) if result.rederivation is not None else 0
+        say(line)
+    red = result.rederivation
+    n_diff = len(red.differences) if red is not None else 0
     parts = []
     if result.bad:
         parts.append(f"{len(result.bad)} file(s) fail the manifest check")
     if result.problems:
-        parts.append(f"{len(result.problems)} schema problem(s)")
+        parts.append(f"{len(result.problems)} schema or consistency problem(s)")
     if n_diff:
-        parts.append(f"{n_diff} verdict/metric difference(s)")
+        kind = (
+            "engine change(s) vouched for by a trusted signer"
+            if red.level == "rescored"
+            else "verdict/metric difference(s)"
+        )
+        parts.append(f"{n_diff} {kind}")
     if result.signature is not None and result.signature.bad:
         parts.append(
             "a signature that does not cover these files"
@@ -69,7 +77,8 @@ def cmd_bundle_verify(args: argparse.Namespace) -> int:
         )
     if not parts:
         parts.append("it could not be re-derived")
-    print(f"arl: {args.path}: {', '.join(parts)}", file=sys.stderr)
+    verdict = "TAMPERED" if result.tampered else "RESCORED (not tampered)"
+    fail(f"{args.path}: {verdict}: {', '.join(parts)}")
     return EXIT_TAMPERED
 
 
@@ -80,13 +89,12 @@ def cmd_bundle_export(args: argparse.Namespace) -> int:
         check = verify_bundle(args.folder)
         if not check.ok:
             for line in _verify_lines(check):
-                print(line)
-            print(f"arl: {args.folder}: fails verification; not exported", file=sys.stderr)
-            return EXIT_TAMPERED
+                say(line)
+            return fail(f"{args.folder}: fails verification; not exported", EXIT_TAMPERED)
         dest = export_zip(args.folder, args.zip, overwrite=args.force)
     except BundleError as exc:
         return fail(str(exc))
-    print(f"Exported {args.folder} to {dest}")
+    say(f"Exported {args.folder} to {dest}")
     return EXIT_OK
 
 
@@ -101,15 +109,33 @@ def cmd_bundle_trust(args: argparse.Namespace) -> int:
         return fail(f"{signing.trusted_keys_path()}: cannot write ({exc.strerror or exc})")
     fp = signing.normalise_fingerprint(args.fingerprint) or ""
     if args.name.strip():
-        print(f"Trusted {fp} as {names[fp]!r}")
+        say(f"Trusted {fp} as {names[fp]!r}")
     else:
         print(f"{fp} is no longer trusted")
     return EXIT_OK
 
 
+def _show_verdict(result: Any) -> str:
+    """The first line of ``arl bundle show``: the engine's verdict on the bundle."""
+    red = result.rederivation
+    if result.tampered:
+        if result.bad:
+            why = "files fail the manifest check: " + ", ".join(n for n, _ in result.bad)
+        elif result.signature is not None and result.signature.bad:
+            why = result.signature.line()
+        elif red is not None:
+            why = red.headline()
+        else:
+            why = "; ".join(result.problems[:3])
+        return f"TAMPERED: {why.rstrip('.')}. arl bundle verify lists every finding."
+    if result.level == "rescored":
+        return f"CHECK: {red.headline()}"
+    return "OK: " + red.headline()
+
+
 def cmd_bundle_show(args: argparse.Namespace) -> int:
     from engine import vocabulary as vocab
-    from engine.bundle import BundleError, open_bundle
+    from engine.bundle import BundleError, judge_bundle, open_bundle
     from engine.safe_io import mask_url
     from engine.scorecard import agent_mode_of
 
@@ -117,42 +143,40 @@ def cmd_bundle_show(args: argparse.Namespace) -> int:
         b = open_bundle(args.path)
     except BundleError as exc:
         return fail(str(exc))
-    from engine import signing
     from engine.bundle_shown import shown_figures
-    from engine.rederive import rederive
 
-    sig = signing.check_bundle(b)
+    result = judge_bundle(b)
+    sig, red = result.signature, result.rederivation
+    # The verdict first: a forged figure below must never be read before it.
+    say(_show_verdict(result))
     if b.old_format:
-        print(f"FORMAT {b.format}: an older bundle; its verdicts carry no evidence")
-    print(f"SIGNATURE {sig.line()}")
+        say(f"FORMAT {b.format}: an older bundle; its verdicts carry no evidence")
+    say(f"SIGNATURE {sig.line()}")
     if b.tampered:
-        print(f"TAMPERED: {', '.join(b.tampered)}")
+        say(f"TAMPERED: {', '.join(b.tampered)}")
     for p in b.problems:
-        print(f"PROBLEM: {p}")
+        say(f"PROBLEM: {p}")
     if b.scripted:
-        print("SCRIPTED DEMONSTRATION (not a real model)")
-    print(f"{b.document_title}: run {b.status}" + (f" ({b.reason})" if b.reason else ""))
-    print(
-        f"model {b.model} at {mask_url(str(b.manifest.get('base_url')))}; {b.manifest.get('created_at')} "
-        f"to {b.manifest.get('finished_at')}; {vocab.tokens_text(b.manifest.get('tokens'))}"
+        say("SCRIPTED DEMONSTRATION (not a real model)")
+    say(f"{b.document_title}: run {b.status}" + (f" ({b.reason})" if b.reason else ""))
+    say(
+        f"model {b.model} at {mask_url(str(b.manifest.get('base_url')))}; "
+        f"{b.manifest.get('created_at')} to {b.manifest.get('finished_at')}; "
+        f"{vocab.tokens_text(b.manifest.get('tokens'))}"
     )
     mode = agent_mode_of(b.manifest)
     if isinstance(mode.get("ran"), str):
-        print(f"agent mode: {mode['ran']} ({mode.get('reason', '')})")
-    red = rederive(b)
-    if not red.ok:
-        print(("FORGED: " if red.forged else "CHECK: ") + red.headline())
+        say(f"agent mode: {mode['ran']} ({mode.get('reason', '')})")
     shown = shown_figures(b, red, sig)
     if shown.headline:
-        print(("RECOMPUTED: " if shown.source == "recomputed" else "UNVERIFIED: ") + shown.headline)
+        say(("RECOMPUTED: " if shown.source == "recomputed" else "UNVERIFIED: ") + shown.headline)
     for name, m in shown.metrics.items():
         label = vocab.METRIC_TITLES.get(name, name)
         note = f"  [{shown.metric_notes[name]}]" if name in shown.metric_notes else ""
-        print(f"  {label}: {vocab.metric_text(name, m)}{note}")
+        say(f"  {label}: {vocab.metric_text(name, m)}{note}")
     for cid, note in shown.row_notes.items():
-        print(f"  comment {cid}: {note}")
-    failed = b.tampered or red.forged or sig.bad or b.problems
-    return EXIT_TAMPERED if failed else EXIT_OK
+        say(f"  comment {cid}: {note}")
+    return EXIT_TAMPERED if result.tampered else EXIT_OK
 
 
 def cmd_bundle_publish(args: argparse.Namespace) -> int:
@@ -168,7 +192,7 @@ def cmd_bundle_publish(args: argparse.Namespace) -> int:
                 doc_id = publish_scorecard(ws, b)
         except (BundleError, WorkspaceError) as exc:
             return fail(str(exc))
-        print(
+        say(
             f"Published the scorecard as document {doc_id}"
             + (" (the bundle is TAMPERED and is marked so)" if b.tampered else "")
         )
@@ -181,16 +205,16 @@ def cmd_bundle_publish(args: argparse.Namespace) -> int:
     except (BundleError, published.PublishError) as exc:
         return fail(str(exc))
     where = folder or published.published_folder()
-    print(f"Published {entry.document_title or entry.run_id} to {where}/{entry.scorecard}")
-    print(f"Index: {where}/{published.INDEX_HTML}; signature: {entry.signature.get('line')}")
-    print(f"Bundle copied to {where}/{entry.bundle_copy} (the index links it)")
-    if entry.tampered:
+    if entry.tampered:  # said first, as everywhere
         figures = (
             "; its metrics are recomputed from its documents"
             if entry.figures == "recomputed"
             else ""
         )
-        print(f"{entry.verification} (published marked TAMPERED{figures})")
+        say(f"{entry.verification} (published marked TAMPERED{figures})")
+    say(f"Published {entry.document_title or entry.run_id} to {where}/{entry.scorecard}")
+    say(f"Index: {where}/{published.INDEX_HTML}; signature: {entry.signature.get('line')}")
+    say(f"Bundle copied to {where}/{entry.bundle_copy} (the index links it)")
     return EXIT_OK
 
 
@@ -202,11 +226,11 @@ def cmd_published_list(args: argparse.Namespace) -> int:
         return fail("no publishing folder chosen yet (arl bundle publish B --folder DIR)")
     runs = published.entries(folder)
     if not runs:
-        print(f"Nothing is published in {folder} yet")
+        say(f"Nothing is published in {folder} yet")
         return EXIT_OK
     for i, e in enumerate(runs, 1):
         if e.problem:
-            print(f"{i:>3}. NOT CHECKED {e.run_id!r}: {e.problem}  (published {e.published_at})")
+            say(f"{i:>3}. NOT CHECKED {e.run_id!r}: {e.problem}  (published {e.published_at})")
             continue
         mark = "TAMPERED " if e.tampered else ""
         sig = e.signature or {}
@@ -216,7 +240,7 @@ def cmd_published_list(args: argparse.Namespace) -> int:
             who = f"signed {sig.get('fingerprint')}, an unknown key: not trusted"
         else:
             who = str(sig.get("line") or sig.get("state") or "")
-        print(
+        say(
             f"{i:>3}. {mark}{e.finished_at or e.created_at}  {e.model}  "
             f"{e.document_title!r}  {e.status}  [{who}]  bundle: {e.bundle_copy or e.bundle}"
         )
@@ -246,13 +270,13 @@ def cmd_published_open(args: argparse.Namespace) -> int:
     folder = Path(args.folder or published.published_folder() or ".")
     page = folder / e.scorecard
     copy = folder / e.bundle_copy if e.bundle_copy else None
-    print(f"scorecard: {page}")
+    say(f"scorecard: {page}")
     if e.problem:
-        print(f"NOT CHECKED: {e.problem}")
+        say(f"NOT CHECKED: {e.problem}")
     if copy is not None and copy.is_file():
-        print(f"bundle: {copy} (the copy in the published folder)")
+        say(f"bundle: {copy} (the copy in the published folder)")
     gone = "" if Path(e.bundle).exists() else " (no longer there)"
-    print(f"published from: {e.bundle}{gone}")
+    say(f"published from: {e.bundle}{gone}")
     if args.browser:
         import webbrowser
 
@@ -267,7 +291,7 @@ def cmd_published_export(args: argparse.Namespace) -> int:
         out = published.export(args.dest, args.folder)
     except published.PublishError as exc:
         return fail(str(exc))
-    print(f"Copied the published scorecards and their index to {out}")
+    say(f"Copied the published scorecards and their index to {out}")
     return EXIT_OK
 
 

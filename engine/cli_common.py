@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import signal
 import sys
 from collections.abc import Callable
@@ -20,11 +21,36 @@ from typing import Any
 EXIT_OK, EXIT_FAILED, EXIT_INPUT, EXIT_TAMPERED, EXIT_CANCELLED = 0, 1, 2, 3, 130
 
 
+#: Characters a terminal acts on rather than shows, or that reorder what it shows: C0
+#: controls (tab and newline too: one printed line stays one line), DEL, C1 controls, the
+#: Unicode bidirectional controls (Unicode Standard Annex 9: LRM, RLM, ALM, the embeddings,
+#: overrides and isolates) and the line and paragraph separators.
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def printable(text: object) -> str:
+    """``text`` safe to print on a terminal: every character of ``_UNSAFE`` written as a
+    visible escape (``\\x1b``, ``\\u202e``), so data from a bundle (a comment id, a title,
+    a model name) can neither move the cursor, erase or hide a line, nor reorder it."""
+
+    def esc(m: re.Match[str]) -> str:
+        n = ord(m.group())
+        return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
+
+    return _UNSAFE.sub(esc, str(text))
+
+
+def say(line: object = "", *, err: bool = False) -> None:
+    """Print one line of output that may carry data from a file (``printable``)."""
+    print(printable(line), file=sys.stderr if err else sys.stdout)
+
+
 def fail(message: str, code: int = EXIT_INPUT) -> int:
-    """Print ``arl: <message>`` on stderr (secrets redacted); return ``code``."""
+    """Print ``arl: <message>`` on stderr (secrets redacted, terminal controls escaped:
+    ``printable``); return ``code``."""
     from engine.redact import redact
 
-    print(f"arl: {redact(message)}", file=sys.stderr)
+    say(f"arl: {redact(message)}", err=True)
     return code
 
 

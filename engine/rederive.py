@@ -14,12 +14,27 @@ field. What is taken as given, and why:
   ``comments.after.json``.
 
 The engine that wrote the bundle is named in its manifest (``app_version`` and, from format
-``arl-bundle/2``, ``engine.scoring_digest``). When it differs from this program's, a
-difference is reported as an engine change ("scored by 0.1.0 ..."), not as tampering.
+``arl-bundle/2``, ``engine.scoring_digest``); an ``arl-bundle/1`` bundle names none. That
+record is the bundle's own word: a difference is reported as an engine change ("scored by
+0.1.0 ...", ``level == "rescored"``) only when a signature by a TRUSTED key covers the
+manifest; otherwise the difference is tampering (``tampered``), whatever the manifest says.
 
-``rederive(bundle) -> Rederivation``; CPU-bound (a full scoring per round): run it off the
-UI thread. Never raises for a bad bundle: what cannot be re-derived is a ``problem``. The
-result also keeps what was recomputed (``final``, ``rounds``): a bundle that fails
+Cross-checked against ``trace.json`` (the run's own record of the model and tool calls):
+every round the trace shows scored has its round record and no record names a round the
+trace does not show; a comment the trace shows resolved in a round whose re-derived verdict
+there is ``untouched`` or ``stale_anchor`` is in that round's ``reopened``; the status of
+every comment in ``comments.after.json`` follows from the trace's resolve calls and the
+rounds' reopens; ``given_version_id`` is the one the trace's run started with.
+
+A figure that cannot be re-derived is never reported as re-derived: a file that does not
+fit its schema, or a version that cannot be scored, is a ``problem``; any problem, or files
+that fail the manifest check (``files_tampered``), makes the result ``tampered``.
+
+``rederive(bundle, signature=None) -> Rederivation``; CPU-bound (a full scoring per round):
+run it off the UI thread. Never raises for a bad bundle: what cannot be re-derived is a
+``problem``.
+
+The result also keeps what was recomputed (``final``, ``rounds``): a bundle that fails
 verification is shown with these figures (``engine.bundle_shown``).
 
 Why this module is long: re-scoring each round and the final part and comparing them field
@@ -96,10 +111,18 @@ class Difference:
         )
 
 
+#: ``Rederivation.level``: every figure re-derives; the figures differ only as an engine
+#: change that a trusted signature vouches for; or the figures cannot be taken as true.
+LEVELS = ("verified", "rescored", "tampered")
+
+
 @dataclass
 class Rederivation:
     """``differences``: every disagreement; ``problems``: what could not be re-derived;
-    ``scored_by``: the engine the manifest names; ``engine_changed``: it is not this one."""
+    ``scored_by``: the engine the manifest names; ``engine_changed``: it is not this one
+    (the manifest's own word); ``vouched_by``: the name of the trusted signer whose
+    signature covers that word, else ""; ``skipped``: cross-checks with the trace that
+    could not run (``engine.rederive_trace``), as plain phrases."""
 
     differences: list[Difference] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
@@ -113,21 +136,53 @@ class Rederivation:
     #: each round's, keyed by the round's number; None / absent where it could not score.
     final: dict[str, Any] | None = None
     rounds: dict[Any, dict[str, Any]] = field(default_factory=dict)
+    vouched_by: str = ""
+    skipped: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return not self.differences and not self.problems and not self.files_tampered
 
     @property
+    def excused(self) -> bool:
+        """The differences are an engine change a trusted signer vouches for."""
+        return self.engine_changed and bool(self.vouched_by)
+
+    @property
+    def tampered(self) -> bool:
+        """The stated figures cannot be taken as true: something could not be re-derived,
+        or a difference is not an engine change vouched for by a trusted signature. This
+        is the one field every view reads (verify, show, publish, the GUI). A bundle whose
+        files fail the manifest check is tampered whatever it re-derives."""
+        return (
+            bool(self.problems)
+            or self.files_tampered
+            or (bool(self.differences) and not self.excused)
+        )
+
+    @property
     def forged(self) -> bool:
-        """Differences the same engine cannot explain (or any difference in a bundle whose
-        files fail the manifest check): the bundle's figures were changed."""
-        return bool(self.differences) and (not self.engine_changed or self.files_tampered)
+        """The older name of ``tampered`` (views read either)."""
+        return self.tampered
+
+    @property
+    def level(self) -> str:
+        """One of ``LEVELS``: ``verified``, ``rescored`` or ``tampered``."""
+        if self.tampered:
+            return "tampered"
+        return "rescored" if self.differences else "verified"
 
     def headline(self) -> str:
         """One sentence summing up the result."""
-        if self.problems and not self.differences:
-            return "The verdicts could not be re-derived: " + "; ".join(self.problems[:3])
+        n = len(self.differences)
+        if self.problems:
+            more = f", and {n} stated figure(s) differ" if n else ""
+            return (
+                "The figures could not all be re-derived ("
+                + "; ".join(self.problems[:3])
+                + f"){more}: what cannot be checked is not taken as true, so the bundle is "
+                "treated as TAMPERED."
+            )
         if not self.differences and self.files_tampered:
             return (
                 "Every stated verdict and metric re-derives from the bundle's own documents, "
@@ -135,19 +190,24 @@ class Rederivation:
             )
         if not self.differences:
             return "Every verdict and metric re-derives exactly from the bundle's own files."
-        n = len(self.differences)
         if self.files_tampered:
             return (
                 f"{n} stated verdict(s) or metric(s) differ from what the bundle's own "
                 "documents show, and its files fail the manifest check: these figures were "
                 "changed after scoring."
             )
-        if self.engine_changed:
+        if self.excused:
             return (
                 f"Scored by {self.scored_by}; this program ({self.this_engine}) scores it "
-                f"differently in {n} place(s): an engine change, not tampering, if the "
-                "manifest's record of its engine is true (only a signature you trust vouches "
-                "for that)."
+                f"differently in {n} place(s): an engine change, vouched for by the trusted "
+                f"signer {self.vouched_by!r}."
+            )
+        if self.engine_changed:
+            return (
+                f"{n} stated verdict(s) or metric(s) differ from what this program derives "
+                f"from the bundle's own documents. The manifest says another engine scored "
+                f"it ({self.scored_by}), but no signature by a trusted key vouches for that, "
+                "so the figures are treated as TAMPERED."
             )
         return (
             f"{n} stated verdict(s) or metric(s) differ from what the bundle's own documents "
@@ -266,12 +326,23 @@ def _unusable(obj: Any) -> list[list[str]]:
     return out
 
 
-def rederive(bundle: Any) -> Rederivation:
-    """Re-derive ``bundle`` (an ``engine.bundle.Bundle``) and compare. See the module
-    docstring for what is recomputed and what is taken as given."""
+def rederive(bundle: Any, signature: Any = None) -> Rederivation:
+    """Re-derive ``bundle`` (an ``engine.bundle.Bundle``) and compare. ``signature``: its
+    ``engine.signing.SignatureStatus`` (checked here when None); only a trusted one makes
+    an engine change an excuse. See the module docstring for what is recomputed, what is
+    cross-checked and what is taken as given."""
     res = _engines(bundle)
+    if signature is None:
+        from engine import signing
+
+        signature = signing.check_bundle(bundle)
+    if getattr(signature, "trusted", False):
+        res.vouched_by = str(signature.trusted_as)
     if bundle.tampered:
         res.files_tampered = True
+    # A file that does not fit its shape is read as empty: every check that needs it
+    # would pass vacuously, so it is a problem, never a silent skip.
+    res.problems.extend(f"cannot be checked: {p}" for p in bundle.problems)
     try:
         v1 = bundle.version("v1").to_version()
         v2 = bundle.version("v2").to_version()
@@ -282,8 +353,11 @@ def rederive(bundle: Any) -> Rederivation:
     stated = bundle.manifest.get("tokens")
     if bundle.trace and stated != total:
         res.differences.append(Difference("run", None, "tokens", stated, total))
-    _rederive_rounds(bundle, v1, res)
+    again_rounds = _rederive_rounds(bundle, v1, res)
     _rederive_final(bundle, v1, v2, (total, total_reason), res)
+    from engine.rederive_trace import cross_check_trace
+
+    res.skipped = cross_check_trace(bundle, again_rounds, res.differences)
     return res
 
 
@@ -297,8 +371,8 @@ def _engines(bundle: Any) -> Rederivation:
     res.this_engine = mine["version"] + (
         f" (scoring {mine['scoring_digest']})" if mine["scoring_digest"] else ""
     )
-    # An older bundle names no scoring engine: a difference there cannot be told from an
-    # engine change, so it is reported as one (never as forgery) and says so.
+    # An older bundle names no scoring engine: a difference there may be an engine change,
+    # but only a trusted signature makes that believable (``Rederivation.tampered``).
     unrecorded = not digest and bool(getattr(bundle, "old_format", False))
     if unrecorded:
         res.scored_by += " (engine not recorded: an older bundle)"
@@ -334,8 +408,10 @@ def _round_version(bundle: Any, vid: str) -> Any:
     return None
 
 
-def _rederive_rounds(bundle: Any, v1: Any, res: Rederivation) -> None:
-    """Score each round's version again and compare with its record in verdicts.json."""
+def _rederive_rounds(bundle: Any, v1: Any, res: Rederivation) -> dict[int, list[dict[str, Any]]]:
+    """Score each round's version again and compare with its record in verdicts.json.
+    Returns each round's recomputed verdict items (for the cross-check with the trace)."""
+    out: dict[int, list[dict[str, Any]]] = {}
     trace = bundle.trace
     old = bool(getattr(bundle, "old_format", False))
     diffs = res.differences
@@ -377,6 +453,8 @@ def _rederive_rounds(bundle: Any, v1: Any, res: Rederivation) -> None:
         if again is None:
             continue
         res.rounds[rnd] = again
+        if isinstance(rnd, int):
+            out[rnd] = again["verdicts"]
         _compare_items(
             where, record.get("verdicts") or [], again["verdicts"], diffs, only_stored_keys=old
         )
@@ -385,6 +463,7 @@ def _rederive_rounds(bundle: Any, v1: Any, res: Rederivation) -> None:
             _compare_unusable(where, record.get("unusable"), again, diffs)
             _compare_collateral(where, record.get("collateral"), again, diffs)
             _check_reopened(where, record, again["verdicts"], reopen_bodies, diffs)
+    return out
 
 
 def _score(

@@ -128,8 +128,8 @@ def test_forged_verdict_with_rehashed_manifest_is_named(claimed, tmp_path, capsy
     # show says so first, and exits 3, rather than printing the forged 100% as a result
     assert arl(["bundle", "show", str(b)]) == 3
     shown = capsys.readouterr().out
-    assert shown.startswith("SIGNATURE") or "FORGED: " in shown
-    assert shown.index("FORGED: ") < shown.index("100% (3 of 3)")
+    assert shown.startswith("TAMPERED: ")
+    assert shown.index("TAMPERED: ") < shown.index("100% (3 of 3)")
 
 
 def test_forged_round_verdict_and_reopen_reason(claimed, tmp_path, capsys):
@@ -155,9 +155,21 @@ def test_engine_change_is_not_called_tampering(claimed, tmp_path, capsys):
     man["app_version"] = "0.0.9"
     man["files"]["verdicts.json"] = hashlib.sha256((b / "verdicts.json").read_bytes()).hexdigest()
     (b / "manifest.json").write_text(json.dumps(man))
+    # Unsigned, the manifest's word for its engine is no excuse: tampered.
     res = rederive(open_bundle(b))
-    assert res.engine_changed and not res.forged
-    assert "Scored by 0.0.9" in res.headline() and "not tampering" in res.headline()
+    assert res.engine_changed and res.forged and res.level == "tampered"
+    assert "no signature by a trusted key vouches" in res.headline()
+    assert arl(["bundle", "verify", str(b)]) == 3
+    out = capsys.readouterr().out
+    assert "DIFFERENT final: comment c1: method: stored 'fuzzy', recomputed 'exact'" in out
+    # Signed by a trusted key, it is an engine change, not tampering.
+    key = signing.new_private_key()
+    raw = (b / "manifest.json").read_bytes()
+    (b / "signature.json").write_text(json.dumps(signing.sign_manifest(raw, key)))
+    signing.set_trusted(signing.key_fingerprint(key), "release laptop")
+    res = rederive(open_bundle(b))
+    assert res.engine_changed and not res.forged and res.level == "rescored"
+    assert "Scored by 0.0.9" in res.headline() and "release laptop" in res.headline()
     assert arl(["bundle", "verify", str(b)]) == 3
     out = capsys.readouterr().out
     assert "RESCORED final: comment c1: method: stored 'fuzzy', recomputed 'exact'" in out
@@ -177,12 +189,13 @@ def test_previous_format_opens_and_is_marked(capsys):
     assert b.format == "arl-bundle/1" and b.old_format and not b.problems and not b.tampered
     res = rederive(b)
     # The engine changed since it was written, and an older bundle does not name its
-    # engine: differences are reported as an engine change, never as forgery.
-    assert not res.forged and "engine not recorded" in res.scored_by
+    # engine; unsigned, "older format" is the bundle's own word and excuses nothing:
+    # a difference is tampering (a forger can write an older format too).
+    assert "engine not recorded" in res.scored_by
     code = arl(["bundle", "verify", str(V1_BUNDLE)])
     out = capsys.readouterr().out
     if res.differences:
-        assert code == 3 and "RESCORED" in out and "DIFFERENT" not in out
+        assert res.forged and code == 3 and "DIFFERENT" in out and "RESCORED" not in out
     else:
         assert code == 0 and "older format" in out
 
