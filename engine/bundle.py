@@ -51,7 +51,9 @@ Reading API (for the GUI, no network, no key)::
     b.verdicts (dict), b.metrics (dict[str, Metric]), b.trace (dict), b.scorecard_html (str)
     b.rescore()                # ScoreResult of v1 vs v2 computed again from the files
 
-``verify_bundle(path) -> VerifyResult`` (``ok``, ``bad``: [(file, problem)]).
+``verify_bundle(path) -> VerifyResult`` (``ok``, ``bad``: [(file, problem)], ``level``:
+verified | rescored | tampered, ``tampered``); ``judge_bundle(bundle)`` gives the same for
+an opened bundle: the one verdict every view reads.
 ``export_zip(folder, zip_path)``, ``extract_zip(zip_path, target)`` (safe: no path traversal,
 no links, at most ``MAX_ENTRIES`` entries, ``MAX_FILE_BYTES`` per file, ``MAX_TOTAL_BYTES``
 in all). ``publish_scorecard(workspace, bundle) -> document id``.

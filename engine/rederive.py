@@ -1,5 +1,9 @@
 """Re-derive a bundle's verdicts and metrics, and name every difference from what it states.
 
+Why this module is long: the per-round and the final re-derivation share every comparison
+helper and the verdict on the result (``Rederivation``); the cross-check with the trace is
+its own module (``engine.rederive_trace``).
+
 A bundle's ``verdicts.json`` and ``metrics.json`` are claims like any other. ``rederive(b)``
 scores the bundle's own documents again with this program's engine, from its own comments
 (``comments.before.json``), the agent's reports (``claims.json``) and the token usage of its
