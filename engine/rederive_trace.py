@@ -13,9 +13,11 @@ reopens removed), leaves the trace saying otherwise. What is checked
 - reopens (``arl-bundle/2``): a comment the trace shows resolved (a ``resolve_comment``
   tool call that succeeded) in round N whose re-derived verdict there is ``untouched`` or
   ``stale_anchor`` is in round N's ``reopened`` (the integrity control, docs/verdicts.md);
-- statuses (``arl-bundle/2``): a comment's status in ``comments.after.json`` is the one the
-  trace's resolve calls and the rounds' reopens leave it in (unchanged from
-  ``comments.before.json`` when neither touched it);
+- statuses (``arl-bundle/2``, a completed run): a comment's status in
+  ``comments.after.json`` is the one the trace's resolve calls and the rounds' reopens
+  leave it in (unchanged from ``comments.before.json`` when neither touched it); a run
+  that did not complete may have been finished from a checkpoint whose trace ends before
+  its last calls, so its statuses are not checked;
 - the given version: ``given_version_id`` is the one the trace's "run started" note names.
 
 A trace cut to its model calls to fit the bundle's limits (it says so in its ``note``)
@@ -94,6 +96,10 @@ def cross_check_trace(
         for r in records
     }
     _check_reopens(resolves, reopened, again_rounds, diffs)
+    if bundle.status != "completed":
+        # A run killed mid-round is finished from its last checkpoint: its trace may end
+        # before the last resolve calls the workspace (and comments.after.json) holds.
+        return ["the run did not complete: statuses are not checked against the trace"]
     _check_statuses(bundle, resolves, reopened, diffs)
     return []
 
