@@ -28,6 +28,10 @@ _HANGUL_JAMO_FILLERS = frozenset("\u115f\u1160")
 _CGJ = "\u034f"
 _BLACK_FLAG = "\U0001f3f4"
 _KEYCAP = "\u20e3"
+NEIGHBOUR_REACH = 32
+"""How far (code points) a base letter is looked for back past combining marks, and how
+long a flag tag sequence may be: a character that far away is no neighbour that shapes
+with it (a real tag sequence is at most 7 tags long)."""
 
 
 def _ignorable_pattern() -> re.Pattern[str]:
@@ -37,6 +41,13 @@ def _ignorable_pattern() -> re.Pattern[str]:
 
         _IGNORABLE_ANY = regex.compile(r"\p{Default_Ignorable_Code_Point}")
     return _IGNORABLE_ANY
+
+
+@lru_cache(maxsize=1)
+def _ignorable_runs() -> re.Pattern[str]:
+    import regex
+
+    return regex.compile(r"\p{Default_Ignorable_Code_Point}+")
 
 
 @lru_cache(maxsize=1)
@@ -75,45 +86,38 @@ def _shapes(c: str) -> bool:
     return _script(c) in _virama_scripts()
 
 
-def _base_before(text: str, i: int, ignorable: re.Pattern[str]) -> str:
-    """The character before ``text[i]``, skipping other ignorables and the combining marks
-    of scripts that do not shape (a virama or an Indic vowel sign is returned itself)."""
-    j = i - 1
-    while j >= 0:
+def _base_before(text: str, r0: int) -> str:
+    """The character before ``text[r0]`` (the start of a run of ignorables), skipping the
+    combining marks of scripts that do not shape (a virama or an Indic vowel sign is
+    returned itself); at most ``NEIGHBOUR_REACH`` back."""
+    j = r0 - 1
+    while j >= max(0, r0 - NEIGHBOUR_REACH):
         ch = text[j]
-        if ignorable.match(ch) or (
-            unicodedata.category(ch) in ("Mn", "Me", "Mc") and not _shapes(ch)
-        ):
+        if unicodedata.category(ch) in ("Mn", "Me", "Mc") and not _shapes(ch):
             j -= 1
             continue
         return ch
     return ""
 
 
-def _next_after(text: str, i: int, ignorable: re.Pattern[str]) -> str:
-    """The character after ``text[i]``, skipping other ignorables."""
-    j = i + 1
-    while j < len(text) and ignorable.match(text[j]):
-        j += 1
-    return text[j] if j < len(text) else ""
-
-
 def _is_emoji(c: str) -> bool:
     return bool(c) and not c.isascii() and bool(_props()["emoji"].match(c))
 
 
-def _can_show(text: str, i: int, ignorable: re.Pattern[str]) -> bool:
+def _can_show(text: str, i: int, r0: int, before: str, after: str) -> bool:
     """Whether the default-ignorable ``text[i]`` can change what a reader sees, given its
-    neighbours. Bidi controls are left to the layout (True here).
+    neighbours: ``text[i]`` lies in a run of ignorables starting at ``r0``; ``before`` is
+    the base character before the run, ``after`` the character after it. Bidi controls
+    are left to the layout (True here).
 
     * ZWJ, ZWNJ and the Mongolian selectors: next to a letter that joins or forms
       conjuncts (Persian "کتاب‌ها", Devanagari "क्‍ष"), or a ZWJ between two emoji (a family
       or profession sequence). Between Latin, Greek, Cyrillic, CJK or Hangul letters they
       can at most ask for or refuse an optional ligature: the letters read the same.
-    * variation selectors: after an emoji (text or emoji presentation; ASCII digits and
-      ``#``/``*`` only as a keycap), an ideograph (a glyph variant), a symbol, or a letter
-      of a shaping script (standardized variants).
-    * tag characters: in a flag tag sequence after U+1F3F4 (the flag of England).
+    * variation selectors: first in the run, after an emoji (text or emoji presentation;
+      ASCII digits and ``#``/``*`` only as a keycap), an ideograph (a glyph variant), a
+      symbol, or a letter of a shaping script (standardized variants).
+    * tag characters: in a flag tag sequence right after U+1F3F4 (the flag of England).
     * Hangul jamo fillers U+115F/U+1160: next to conjoining jamo.
     * the combining grapheme joiner: before a combining mark (it changes how marks stack).
     * anything else (U+2061-2064, U+3164, U+FFA0, U+17B4/5, tag characters elsewhere...):
@@ -123,12 +127,13 @@ def _can_show(text: str, i: int, ignorable: re.Pattern[str]) -> bool:
     if c in _BIDI_CONTROLS:
         return True
     if c in _ZW_JOINERS or c in _MONGOLIAN_CONTROLS:
-        before, after = _base_before(text, i, ignorable), _next_after(text, i, ignorable)
         if _shapes(before) or _shapes(after):
             return True
         return c == "\u200d" and _is_emoji(before) and _is_emoji(after)
     o = ord(c)
     if 0xFE00 <= o <= 0xFE0F or 0xE0100 <= o <= 0xE01EF:
+        if i != r0:  # after another ignorable: no base to select a variant of
+            return False
         base = text[i - 1] if i > 0 else ""
         if base.isascii():
             return bool(base) and base in "0123456789#*" and text[i + 1 : i + 2] == _KEYCAP
@@ -139,10 +144,7 @@ def _can_show(text: str, i: int, ignorable: re.Pattern[str]) -> bool:
             or _shapes(base)
         )
     if 0xE0001 <= o <= 0xE007F:
-        j = i - 1
-        while j >= 0 and 0xE0020 <= ord(text[j]) <= 0xE007F:
-            j -= 1
-        return j >= 0 and text[j] == _BLACK_FLAG
+        return r0 > 0 and text[r0 - 1] == _BLACK_FLAG and i - r0 < NEIGHBOUR_REACH
     if c in _HANGUL_JAMO_FILLERS:
         near = text[i - 1 : i] + text[i + 1 : i + 2]
         return any(
@@ -156,18 +158,21 @@ def _can_show(text: str, i: int, ignorable: re.Pattern[str]) -> bool:
 
 def _without_unseen(text: str) -> tuple[str, bool]:
     """``text`` without the default-ignorable characters that cannot show where they stand
-    (``_can_show``); and whether it still holds a bidi control."""
+    (``_can_show``); and whether it still holds a bidi control. Linear in ``text``: the
+    neighbours are found once per run of ignorables."""
     ignorable = _ignorable_pattern()
     if not ignorable.search(text):
         return text, False
     out, pos, bidi = [], 0, False
-    for m in ignorable.finditer(text):
-        i = m.start()
-        if text[i] in _BIDI_CONTROLS:
-            bidi = True
-        elif not _can_show(text, i, ignorable):
-            out.append(text[pos:i])
-            pos = i + 1
+    for m in _ignorable_runs().finditer(text):
+        r0, r1 = m.span()
+        before, after = _base_before(text, r0), text[r1 : r1 + 1]
+        for i in range(r0, r1):
+            if text[i] in _BIDI_CONTROLS:
+                bidi = True
+            elif not _can_show(text, i, r0, before, after):
+                out.append(text[pos:i])
+                pos = i + 1
     out.append(text[pos:])
     return "".join(out), bidi
 

@@ -173,3 +173,12 @@ def test_the_integrity_control_reopens_an_invisible_only_fix():
     assert u.by == "resolved+report" and u.invisible_only and not u.lookalike_only
     line = ClaimUnchanged("run", round=1, comment_id="c1", invisible_only=True).describe()
     assert "invisible characters only" in line and "VERIFICATION" in line
+
+
+def test_a_long_run_of_invisible_characters_is_judged_by_its_neighbours():
+    # Each character of a run is judged by the letters around the whole run (a run of
+    # ZWJs between Latin letters shows nothing; one ZWJ is "join causing" itself and must
+    # not count as a shaping neighbour of the next).
+    assert invisible_only(QUOTE, "ten mil" + "\u200d" * 5000 + "lion dollars")
+    assert invisible_only(QUOTE, "ten mil" + "\U000e0041\u2062" * 3000 + "lion dollars")
+    assert not invisible_only("کتابها", "کتاب" + "\u200c" * 50 + "ها")
