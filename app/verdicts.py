@@ -353,7 +353,10 @@ class VerdictTable(QTableView):
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 10)
         h = self.horizontalHeader()
         h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        h.setStretchLastSection(True)
+        # The quote and the comment take the width a larger window gives (they were cut
+        # to a few words while the last column stretched).
+        h.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        h.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         # The check's words sit beside the verdict they qualify (logical column 7 stays
         # last for the model and its callers).
         h.moveSection(NOTE_COLUMN, 2)
@@ -366,8 +369,8 @@ class VerdictTable(QTableView):
         from PySide6.QtGui import QFontMetrics
 
         bfm = QFontMetrics(bold)
-        # Narrow enough that all seven columns fit the half-window table at 1400 px; the
-        # last stretches, and every cell's full text is in the detail pane beside it.
+        # Narrow enough that all seven columns fit the half-window table at 1366 px; the
+        # quote and comment stretch, and every cell's full text is in the detail pane.
         for c, width in enumerate((4, 16, 17, 20, 12, 16, 16, 40)):
             self.setColumnWidth(
                 c, max(fm.averageCharWidth() * width, fm.horizontalAdvance(COLUMNS[c]) + 24)

@@ -474,3 +474,18 @@ def test_garbage_is_collected_on_the_ui_thread_only(qtbot):
         assert jobs.collect_due() == -1  # nothing due right after a collection
     finally:
         timer.stop()
+
+
+def test_the_quote_and_comment_take_a_wider_tables_width(qtbot):
+    from app.verdicts import VerdictTable
+
+    table = VerdictTable()
+    qtbot.addWidget(table)
+    table.resize(800, 300)
+    table.show()
+    qtbot.waitExposed(table)
+    narrow = (table.columnWidth(2), table.columnWidth(3), table.columnWidth(6))
+    table.resize(1600, 300)
+    qtbot.waitUntil(lambda: table.columnWidth(2) > narrow[0] + 200)
+    assert table.columnWidth(3) > narrow[1] + 200  # the comment grows too
+    assert table.columnWidth(6) == narrow[2]  # not the last column
