@@ -5,18 +5,36 @@ extension is in :data:`TEXT_EXTENSIONS`, in which case it is plain text (decoded
 :func:`engine.encoding.decode_text`). Only regular files are read; every failure is a
 :class:`DocumentError` whose ``str()`` is one line naming the file and the problem.
 
+A file that is not text at all is refused (:func:`binary_kind`): a known file signature
+("magic number": PNG, JPEG, PDF, ZIP/DOCX/ODT/EPUB, gzip, ELF, SQLite...) is named, and
+other bytes are binary when they hold a NUL byte (outside UTF-16, which
+:func:`engine.encoding.utf16_without_bom` recognises) or more than 10 % control bytes.
+Bytes that decode only with replacements or by the windows-1252 fallback are still opened,
+as a browser opens them, with one line saying so (:attr:`Document.notice`).
+
 No Qt import here: this module belongs to ``engine/``.
 """
 
 from __future__ import annotations
 
 import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 
-from engine.encoding import decode_html, decode_text
+from engine.encoding import decode_html, decode_text, decoding_problem, utf16_without_bom
 from engine.safe_io import BoundedInputError, read_regular_file
 from engine.vocabulary import DocumentKind
 
-__all__ = ["TEXT_EXTENSIONS", "DocumentError", "document_title", "read_document"]
+__all__ = [
+    "TEXT_EXTENSIONS",
+    "Document",
+    "DocumentError",
+    "binary_kind",
+    "document_title",
+    "open_document",
+    "read_document",
+]
 
 #: Size cap of a document file: 100 MB (the largest pages measured are 10-20 MB).
 MAX_DOCUMENT_BYTES = 100 * 1024 * 1024
@@ -40,26 +58,143 @@ class DocumentError(Exception):
         super().__init__(f"{self.path}: {problem}")
 
 
-def read_document(path: str | os.PathLike) -> tuple[DocumentKind, str]:
-    """Read a document file: ``(kind, content)``.
+# File signatures ("magic numbers") of formats people pick by mistake: (offset, bytes, what
+# it is). Sources: each format's specification (PNG 5.2, JFIF/EXIF SOI marker, GIF89a,
+# RIFF/WebP container, PDF 7.5.2, APPNOTE.TXT 4.3.7 for ZIP, RFC 1952 for gzip, the ELF
+# header, the SQLite file format 1.3, the OLE2/CFB header, ISO/IEC 14496-12 for MP4).
+_SIGNATURES: tuple[tuple[int, bytes, str], ...] = (
+    (0, b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (0, b"\xff\xd8\xff", "a JPEG image"),
+    (0, b"GIF87a", "a GIF image"),
+    (0, b"GIF89a", "a GIF image"),
+    (0, b"%PDF-", "a PDF document"),
+    (0, b"\x1f\x8b", "a gzip archive"),
+    (0, b"BZh", "a bzip2 archive"),
+    (0, b"\xfd7zXZ\x00", "an xz archive"),
+    (0, b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+    (0, b"Rar!\x1a\x07", "a RAR archive"),
+    (0, b"\x7fELF", "an ELF program or library"),
+    (0, b"SQLite format 3\x00", "an SQLite database"),
+    (0, b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an old Microsoft Office document (.doc, .xls, .ppt)"),
+    (0, b"OggS", "an Ogg audio or video file"),
+    (0, b"ID3", "an MP3 audio file"),
+    (0, b"\x00asm", "a WebAssembly module"),
+    (0, b"\xca\xfe\xba\xbe", "a Java class or Mach-O program"),
+    (0, b"\xcf\xfa\xed\xfe", "a Mach-O program"),
+    (4, b"ftyp", "an MP4/QuickTime video or HEIC image"),
+    (257, b"ustar", "a tar archive"),
+)
+
+_BINARY_SAMPLE = 65536  # bytes looked at for NUL and control bytes
+_CONTROL_BYTES = bytes(b for b in range(32) if b not in b"\t\n\x0b\x0c\r\x1b")
+
+
+def _zip_kind(data: bytes) -> str:
+    head = data[:4096]
+    if b"mimetypeapplication/epub+zip" in head:
+        return "an EPUB e-book (a zip archive)"
+    if b"mimetypeapplication/vnd.oasis.opendocument" in head:
+        return "an OpenDocument file (.odt, .ods...; a zip archive)"
+    if b"word/" in head:
+        return "a Word document (.docx; a zip archive)"
+    if b"xl/" in head:
+        return "an Excel workbook (.xlsx; a zip archive)"
+    if b"ppt/" in head:
+        return "a PowerPoint file (.pptx; a zip archive)"
+    return "a ZIP archive"
+
+
+def binary_kind(data: bytes) -> str | None:
+    """What ``data`` looks like when it is not a text or HTML document, else None.
+
+    A phrase such as ``"a PNG image"``, ``"a Word document (.docx; a zip archive)"`` (from
+    the file signatures above), ``"binary data (NUL bytes)"`` or ``"binary data (23 % control
+    bytes)"`` (over the first 64 KiB). Text with a byte order mark, and UTF-16 without one
+    (:func:`engine.encoding.utf16_without_bom`), is text. Never raises.
+    """
+    if data.startswith((b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe")):
+        return None
+    if data.startswith((b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08")):
+        return _zip_kind(data)
+    if data.startswith(b"RIFF") and data[8:12] in (b"WEBP", b"WAVE", b"AVI "):
+        return {b"WEBP": "a WebP image", b"WAVE": "a WAV audio file"}.get(
+            data[8:12], "an AVI video"
+        )
+    for offset, magic, what in _SIGNATURES:
+        if data.startswith(magic, offset):
+            return what
+    if utf16_without_bom(data) is not None:
+        return None
+    sample = data[:_BINARY_SAMPLE]
+    if b"\x00" in sample:
+        return "binary data (NUL bytes)"
+    controls = len(sample) - len(sample.translate(None, _CONTROL_BYTES))
+    if sample and controls * 10 > len(sample):
+        return f"binary data ({controls * 100 // len(sample)} % control bytes)"
+    return None
+
+
+@dataclass(frozen=True)
+class Document:
+    """A document file read and decoded.
+
+    ``kind`` "html" or "text"; ``content`` the decoded text (the HTML source for "html");
+    ``encoding`` the Encoding Standard name used (``"UTF-8"``, ``"windows-1252"``...);
+    ``notice`` one line (without the file name) when some bytes did not decode cleanly
+    (:func:`engine.encoding.decoding_problem`), else None.
+    """
+
+    kind: DocumentKind
+    content: str
+    encoding: str
+    notice: str | None = None
+
+
+def open_document(path: str | os.PathLike) -> Document:
+    """Read and decode a document file: a :class:`Document`.
 
     ``kind`` is ``"text"`` for the extensions in :data:`TEXT_EXTENSIONS` (case-insensitive)
-    and ``"html"`` for every other file. ``content`` is the decoded file: for ``"html"`` the
-    HTML source as decoded by :func:`decode_html` (pass it to :func:`engine.html_text.body_text` or
-    :func:`engine.html_text.extract`), for ``"text"`` the text itself as decoded by :func:`decode_text`.
-    Decoding never fails.
+    and ``"html"`` for every other file; ``content`` is decoded by :func:`decode_html` or
+    :func:`decode_text` (pass an HTML source to :func:`engine.html_text.extract`).
 
     Raises :class:`DocumentError` when the path does not exist, is not a regular file (a
-    directory, a FIFO, a device), cannot be read, or is over :data:`MAX_DOCUMENT_BYTES`.
+    directory, a FIFO, a device), cannot be read, is over :data:`MAX_DOCUMENT_BYTES`, or is
+    not text (:func:`binary_kind`: ``"photo.png: looks like a PNG image, not a text or HTML
+    document"``).
     """
     text_path = os.fspath(path)
     try:
         data = read_regular_file(text_path, max_bytes=MAX_DOCUMENT_BYTES)
     except BoundedInputError as exc:
         raise DocumentError(path, exc.problem) from None
-    if os.path.splitext(text_path)[1].lower() in TEXT_EXTENSIONS:
-        return "text", decode_text(data)[0]
-    return "html", decode_html(data)[0]
+    what = binary_kind(data)
+    if what is not None:
+        raise DocumentError(path, f"looks like {what}, not a text or HTML document")
+    kind: DocumentKind = (
+        "text" if os.path.splitext(text_path)[1].lower() in TEXT_EXTENSIONS else "html"
+    )
+    content, encoding = decode_text(data) if kind == "text" else decode_html(data)
+    return Document(kind, content, encoding, decoding_problem(data, kind))
+
+
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr)
+
+
+def read_document(
+    path: str | os.PathLike, on_notice: Callable[[str], None] | None = _to_stderr
+) -> tuple[DocumentKind, str]:
+    """Read a document file: ``(kind, content)`` as :func:`open_document` gives them.
+
+    When the bytes did not decode cleanly, ``on_notice`` gets one line naming the file and
+    the problem (``"v2.txt: not valid UTF-8 (21 bytes) ... read as windows-1252 ..."``); by
+    default it is printed on stderr, so every command that reads a document says it once.
+    Raises :class:`DocumentError` as :func:`open_document` does.
+    """
+    doc = open_document(path)
+    if doc.notice is not None and on_notice is not None:
+        on_notice(f"{os.fspath(path)}: {doc.notice}")
+    return doc.kind, doc.content
 
 
 def document_title(path: str | os.PathLike, kind: str, raw: str) -> str:

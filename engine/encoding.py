@@ -30,6 +30,15 @@ in how many bytes an invalid multi-byte sequence turns into U+FFFD.
 Plain-text documents (:func:`decode_text`) skip the prescan: BOM, else UTF-8, else
 windows-1252.
 
+One more guess, for both kinds, before the UTF-8 one: UTF-16 without a BOM, recognised by its
+NUL pattern (:func:`utf16_without_bom`: at least a third of the odd-numbered bytes of the
+first 4 KiB are NUL and almost none of the even-numbered ones, or the reverse for
+big-endian). Such bytes are valid UTF-8, so the steps above would read every other
+character as U+0000 (the markup itself would become the text). No charset detector guesses
+anything else: undeclared Shift_JIS, GBK... fall to windows-1252 as the Encoding Standard's
+default, and :func:`decoding_problem` says so in one line (docs/engine.md, "Text
+extraction").
+
 No Qt import here: this module belongs to ``engine/``.
 """
 
@@ -45,7 +54,13 @@ from engine.encoding_labels import (
     get_encoding,
 )
 
-__all__ = ["decode_html", "decode_text", "get_encoding"]
+__all__ = [
+    "decode_html",
+    "decode_text",
+    "decoding_problem",
+    "get_encoding",
+    "utf16_without_bom",
+]
 
 # --------------------------------------------------------------------------------------
 # Decoders (the labels and the codecs behind them are engine.encoding_labels)
@@ -351,11 +366,12 @@ def decode_html(data: bytes) -> tuple[str, str]:
     changed, CR LF included) and the Encoding Standard name of the encoding used, e.g.
     ``"UTF-8"``, ``"windows-1252"``, ``"UTF-16LE"``, ``"Shift_JIS"``.
 
-    Order (HTML Standard, 13.2.3.2 "Determining the character encoding", with one
-    deterministic guess where it allows autodetection): BOM; else the prescan of the first 1024 bytes
+    Order (HTML Standard, 13.2.3.2 "Determining the character encoding", with two
+    deterministic guesses where it allows autodetection): BOM; else the prescan of the first 1024 bytes
     (``<meta charset>``, ``<meta http-equiv=content-type content=...>``, a UTF-16
     ``<?x`` pattern, then an ``<?xml encoding=...?>`` declaration; a declared UTF-16 means
-    UTF-8); else UTF-8 if the bytes are valid UTF-8; else windows-1252.
+    UTF-8); else UTF-16 by its NUL pattern (:func:`utf16_without_bom`); else UTF-8 if the
+    bytes are valid UTF-8; else windows-1252.
 
     Never raises: invalid sequences in a declared encoding become U+FFFD, and
     windows-1252 maps all 256 bytes.
@@ -364,7 +380,7 @@ def decode_html(data: bytes) -> tuple[str, str]:
     name, bom_len = _bom_sniff(data)
     if name is not None:
         return _decode(data[bom_len:], name), name
-    name = _prescan(data)
+    name = _prescan(data) or utf16_without_bom(data)
     if name is not None:
         return _decode(data, name), name
     try:
@@ -374,7 +390,8 @@ def decode_html(data: bytes) -> tuple[str, str]:
 
 
 def decode_text(data: bytes) -> tuple[str, str]:
-    """Decode a plain-text document: BOM, else UTF-8 if valid, else windows-1252.
+    """Decode a plain-text document: BOM, else UTF-16 by its NUL pattern
+    (:func:`utf16_without_bom`), else UTF-8 if valid, else windows-1252.
 
     Returns ``(text, encoding)`` like :func:`decode_html`; the text is otherwise as is
     (no newline normalisation). Never raises.
@@ -383,7 +400,102 @@ def decode_text(data: bytes) -> tuple[str, str]:
     name, bom_len = _bom_sniff(data)
     if name is not None:
         return _decode(data[bom_len:], name), name
+    name = utf16_without_bom(data)
+    if name is not None:
+        return _decode(data, name), name
     try:
         return data.decode("utf-8"), "UTF-8"
     except UnicodeDecodeError:
         return _decode(data, "windows-1252"), "windows-1252"
+
+
+# --------------------------------------------------------------------------------------
+# UTF-16 without a BOM, and saying what did not decode
+# --------------------------------------------------------------------------------------
+
+_UTF16_SAMPLE = 4096  # bytes looked at (an even number)
+
+
+def utf16_without_bom(data: bytes) -> str | None:
+    """``"UTF-16LE"`` or ``"UTF-16BE"`` when ``data`` (no BOM) looks like UTF-16, else None.
+
+    The NUL pattern of text mostly in U+0001-U+00FF: over the first 4 KiB (at least 8 bytes,
+    an even count looked at), at least a third of the high bytes of the 16-bit units are NUL
+    and at most 1 in 50 of the low bytes are (UTF-16LE has the high byte second). Text in
+    other scripts (no NUL bytes) is not recognised; a file whose NUL bytes fall anywhere
+    else is not UTF-16 text (see :func:`engine.documents.binary_kind`). Deterministic; a
+    heuristic, not a standard's step (WHATWG encodings are found by BOM or declaration).
+    """
+    sample = data[: min(len(data), _UTF16_SAMPLE) & ~1]
+    units = len(sample) // 2
+    if units < 4 or b"\x00" not in sample:
+        return None
+    even_nuls = sample[0::2].count(0)
+    odd_nuls = sample[1::2].count(0)
+    if odd_nuls * 3 >= units and even_nuls * 50 <= units:
+        return "UTF-16LE"
+    if even_nuls * 3 >= units and odd_nuls * 50 <= units:
+        return "UTF-16BE"
+    return None
+
+
+_UNICODE_CODECS = {"UTF-8": "utf-8", "UTF-16LE": "utf-16-le", "UTF-16BE": "utf-16-be"}
+
+
+def _invalid_bytes(payload: bytes, name: str) -> int:
+    """How many bytes of ``payload`` are not valid in encoding ``name`` (0 when all are)."""
+    count = 0
+
+    def counting(exc: UnicodeError) -> tuple[str, int]:
+        nonlocal count
+        assert isinstance(exc, UnicodeDecodeError)
+        count += exc.end - exc.start
+        return "\ufffd", exc.end
+
+    codecs.register_error("arl-count-invalid", counting)
+    if name in ("UTF-8", "UTF-16LE", "UTF-16BE"):
+        payload.decode(_UNICODE_CODECS[name], "arl-count-invalid")
+    elif name in MULTI_BYTE:
+        payload.decode(PYTHON_CODEC[name], "arl-count-invalid")
+    elif name != "replacement":
+        codecs.charmap_decode(payload, "arl-count-invalid", _single_byte_table(name))
+    return count
+
+
+def decoding_problem(data: bytes, kind: str = "html") -> str | None:
+    """One plain sentence when ``data`` did not decode cleanly, else None.
+
+    ``kind`` is ``"html"`` (decoded by :func:`decode_html`) or ``"text"``
+    (:func:`decode_text`). Two cases, both still opened as a browser would open them:
+
+    - bytes invalid in the encoding used (declared, or by BOM) became U+FFFD:
+      ``"12 bytes are not valid Shift_JIS and were replaced by \ufffd"``;
+    - undeclared bytes that are not valid UTF-8 were read as windows-1252 (so undeclared
+      Shift_JIS or GBK reads as mojibake): ``"not valid UTF-8 (3 bytes) and no encoding is
+      declared: read as windows-1252; ..."`` with what to do.
+    """
+    data = bytes(data)
+    text, name = decode_html(data) if kind == "html" else decode_text(data)
+    _, bom_len = _bom_sniff(data)
+    if name == "windows-1252" and bom_len == 0 and (kind == "text" or _prescan(data) is None):
+        bad = _invalid_bytes(data, "UTF-8")
+        if bad:
+            fix = (
+                "save it as UTF-8"
+                if kind == "text"
+                else "declare it with <meta charset=...> or save it as UTF-8"
+            )
+            return (
+                f"not valid UTF-8 ({bad:,} byte{'s' if bad != 1 else ''}) and no encoding is "
+                f"declared: read as windows-1252, as a browser may; if the text looks wrong, {fix}"
+            )
+        return None
+    if "\ufffd" not in text:
+        return None
+    bad = _invalid_bytes(data[bom_len:], name)
+    if not bad:
+        return None
+    return (
+        f"{bad:,} byte{'s are' if bad != 1 else ' is'} not valid {name} and "
+        f"{'were' if bad != 1 else 'was'} replaced by \ufffd, as a browser shows them"
+    )

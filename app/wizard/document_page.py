@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import os
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -145,14 +146,26 @@ class DocumentPage(QWizardPage):
         dlg.open()
 
     def load_file(self, path: str) -> None:
-        from engine.documents import document_title, read_document
+        from engine.documents import open_document
 
         self.status.setText(f"Reading {html.escape(path)}\u2026")
         run_in_thread(
-            lambda: read_document(path),
-            lambda r: self.set_document(document_title(path, r[0], r[1]), r[1], r[0]),
+            lambda: open_document(path),
+            lambda doc: self._loaded(path, doc),
             lambda exc: self.status.setText(f"Could not read the file: {html.escape(str(exc))}"),
         )
+
+    def _loaded(self, path: str, doc) -> None:
+        """A document read by ``engine.documents.open_document``: ready, and its decoding
+        notice (bytes that were not valid in their encoding), if any, under it."""
+        from engine.documents import document_title
+
+        self.set_document(document_title(path, doc.kind, doc.content), doc.content, doc.kind)
+        if doc.notice:
+            self.status.setText(
+                f"{self.status.text()}<br>Note: {html.escape(os.path.basename(path))}: "
+                f"{html.escape(doc.notice)}"
+            )
 
     def write_from_brief(self) -> None:
         item = self.briefs.currentItem()

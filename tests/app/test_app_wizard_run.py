@@ -147,6 +147,21 @@ def test_fetch_models_against_the_scripted_server(qtbot, wizard, qloop):
 # -- page 2 ---------------------------------------------------------------------------------
 
 
+def test_document_page_refuses_a_binary_file_and_notes_bad_bytes(qtbot, wizard, tmp_path):
+    page = wizard.document_page
+    png = tmp_path / "photo.png"
+    png.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+    page.load_file(str(png))
+    qtbot.waitUntil(lambda: "Could not read" in page.status.text(), timeout=5000)
+    assert "looks like a PNG image, not a text or HTML document" in page.status.text()
+    assert not page.isComplete() and "Ready" not in page.status.text()
+    sjis = tmp_path / "ja.txt"
+    sjis.write_bytes("予算は一千万円です。".encode("shift_jis"))
+    page.load_file(str(sjis))
+    qtbot.waitUntil(page.isComplete, timeout=5000)
+    assert "Note: ja.txt: not valid UTF-8 (" in page.status.text()
+
+
 def test_document_page_from_file_and_from_brief(qtbot, wizard, tmp_path, qloop):
     page = wizard.document_page
     assert not page.isComplete()

@@ -1,0 +1,133 @@
+"""Bad document inputs: binary files refused, UTF-16 without a BOM recognised, bytes that
+did not decode said once (engine.documents, engine.encoding; docs/engine.md, "Text
+extraction")."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from engine.documents import DocumentError, binary_kind, open_document, read_document
+from engine.encoding import decode_html, decode_text, decoding_problem, utf16_without_bom
+
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4
+
+SIGNED = [
+    (PNG, "a PNG image"),
+    (b"\xff\xd8\xff\xe0\x00\x10JFIF\x00", "a JPEG image"),
+    (b"GIF89a\x01\x00\x01\x00", "a GIF image"),
+    (b"RIFF\x10\x00\x00\x00WEBPVP8 ", "a WebP image"),
+    (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj", "a PDF document"),
+    (b"PK\x03\x04\x14\x00\x00\x00\x08\x00word/document.xml", "a Word document"),
+    (b"PK\x03\x04\x14\x00\x00\x00mimetypeapplication/epub+zip", "an EPUB e-book"),
+    (b"PK\x03\x04\x14\x00\x00\x00mimetypeapplication/vnd.oasis.opendocument.text", "OpenDocument"),
+    (b"PK\x03\x04\x0a\x00\x00\x00other.bin", "a ZIP archive"),
+    (b"\x1f\x8b\x08\x00\x00\x00\x00\x00", "a gzip archive"),
+    (b"\x7fELF\x02\x01\x01\x00", "an ELF program"),
+    (b"SQLite format 3\x00\x10\x00", "an SQLite database"),
+]
+
+
+@pytest.mark.parametrize(("data", "what"), SIGNED)
+def test_known_signatures_are_named(tmp_path, data: bytes, what: str) -> None:
+    assert what in (binary_kind(data) or "")
+    path = tmp_path / "v2.html"
+    path.write_bytes(data)
+    with pytest.raises(DocumentError) as info:
+        read_document(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}: looks like ")
+    assert message.endswith(", not a text or HTML document")
+    assert "\n" not in message
+
+
+def test_nul_bytes_and_control_bytes_are_binary(tmp_path) -> None:
+    assert binary_kind(b"<html><body>a\x00b budget</body></html>") == "binary data (NUL bytes)"
+    assert "control bytes" in (binary_kind(b"abc\x01\x02\x03\x04\x05def" * 100) or "")
+    # Ordinary text, tabs and ESC (ANSI colours in a log) are text.
+    assert binary_kind(b"line\tone\r\nline two\x0c\x1b[1m bold\n" * 50) is None
+    path = tmp_path / "notes.txt"
+    path.write_bytes(bytes(range(256)) * 10)
+    with pytest.raises(DocumentError, match=r"notes\.txt: looks like binary data"):
+        open_document(path)
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_bom_is_text(tmp_path, codec: str) -> None:
+    source = "<html><body><p>Hello wörld, budget €10</p></body></html>"
+    data = source.encode(codec)
+    name = "UTF-16LE" if codec.endswith("le") else "UTF-16BE"
+    assert binary_kind(data) is None
+    assert utf16_without_bom(data) == name
+    assert decode_html(data) == (source, name)
+    assert decode_text(data) == (source, name)
+    path = tmp_path / "v2.html"
+    path.write_bytes(data)
+    doc = open_document(path)
+    assert (doc.kind, doc.content, doc.encoding, doc.notice) == ("html", source, name, None)
+
+
+def test_ascii_and_utf8_are_not_taken_for_utf16() -> None:
+    assert utf16_without_bom(b"<p>plain ASCII</p>" * 10) is None
+    assert utf16_without_bom("日本語のテキスト".encode()) is None
+    assert decode_html(b"<p>plain</p>") == ("<p>plain</p>", "UTF-8")
+
+
+def test_undeclared_shift_jis_text_is_read_as_windows_1252_and_said(tmp_path) -> None:
+    data = "予算は一千万円です。".encode("shift_jis")
+    text, name = decode_text(data)
+    assert name == "windows-1252" and text.startswith(
+        "\u2014\\\u017dZ"
+    )  # mojibake, as Firefox shows
+    problem = decoding_problem(data, "text")
+    assert problem is not None and problem.startswith("not valid UTF-8 (")
+    assert "read as windows-1252" in problem and "save it as UTF-8" in problem
+    path = tmp_path / "ja.txt"
+    path.write_bytes(data)
+    said: list[str] = []
+    kind, content = read_document(path, on_notice=said.append)
+    assert kind == "text" and content == text
+    assert said == [f"{path}: {problem}"]
+
+
+def test_invalid_bytes_in_a_declared_encoding_are_counted() -> None:
+    data = b'<meta charset="utf-8"><p>abc \xff\xfe def \xe2\x82\xac</p>'
+    assert decoding_problem(data, "html") == (
+        "2 bytes are not valid UTF-8 and were replaced by \ufffd, as a browser shows them"
+    )
+    assert decoding_problem(b"<meta charset=shift_jis><p>abc\x82</p>", "html") == (
+        "1 byte is not valid Shift_JIS and was replaced by \ufffd, as a browser shows them"
+    )
+    # A U+FFFD that is in the file itself is not a decoding problem.
+    assert decoding_problem("<p>a \ufffd b</p>".encode(), "html") is None
+    assert decoding_problem(b"<p>caf\xc3\xa9</p>", "html") is None
+    assert decoding_problem(b'<meta charset="windows-1252"><p>caf\xe9</p>', "html") is None
+
+
+def _arl(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "engine.cli", *args], capture_output=True, timeout=120
+    )
+
+
+def test_cli_text_refuses_a_png_with_one_line(tmp_path) -> None:
+    path = tmp_path / "some.png"
+    path.write_bytes(PNG)
+    result = _arl("text", str(path))
+    assert result.returncode == 2
+    assert result.stdout == b""
+    assert result.stderr.decode() == (
+        f"arl: {path}: looks like a PNG image, not a text or HTML document\n"
+    )
+
+
+def test_cli_text_says_once_what_did_not_decode(tmp_path) -> None:
+    path = tmp_path / "bad.html"
+    path.write_bytes(b"<html><body><p>abc \xff\xfe\xc3( def</p></body></html>")
+    result = _arl("text", str(path))
+    assert result.returncode == 0
+    assert result.stdout.decode("utf-8") == "abc \xff\xfe\xc3( def"
+    lines = result.stderr.decode().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"{path}: not valid UTF-8 (")
