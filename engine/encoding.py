@@ -102,14 +102,13 @@ def _single_byte_table(name: str) -> str:
     return table
 
 
+_UNICODE_CODECS = {"UTF-8": "utf-8", "UTF-16LE": "utf-16-le", "UTF-16BE": "utf-16-be"}
+
+
 def _decode(payload: bytes, name: str) -> str:
     """Decode bytes (BOM already removed) with an Encoding Standard encoding; never raises."""
-    if name == "UTF-8":
-        return payload.decode("utf-8", "replace")
-    if name == "UTF-16LE":
-        return payload.decode("utf-16-le", "replace")
-    if name == "UTF-16BE":
-        return payload.decode("utf-16-be", "replace")
+    if name in _UNICODE_CODECS:
+        return payload.decode(_UNICODE_CODECS[name], "replace")
     if name == "replacement":
         # Encoding Standard, 14.1 "replacement": any input is one U+FFFD.
         return "\ufffd" if payload else ""
@@ -437,9 +436,6 @@ def utf16_without_bom(data: bytes) -> str | None:
     if even_nuls * 3 >= units and odd_nuls * 50 <= units:
         return "UTF-16BE"
     return None
-
-
-_UNICODE_CODECS = {"UTF-8": "utf-8", "UTF-16LE": "utf-16-le", "UTF-16BE": "utf-16-be"}
 
 
 def _invalid_bytes(payload: bytes, name: str) -> int:

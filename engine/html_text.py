@@ -14,8 +14,8 @@ same text, same elements, namespaces and attributes): a document containing a
 ``<frameset>`` start tag (lexbor's ``document.body`` and frameset text differ) or an
 ``annotation-xml`` element (whose namespaces lexbor does not expose and the walk cannot
 infer) goes to the reference, and so does any input the fast path cannot take (a str
-with lone surrogates) or would take far longer on (a page nesting 20,000 unclosed blocks,
-a tag with over 1,000 attributes: see ``_lexbor_would_be_slow``). Element namespaces, which selectolax does not expose, are
+with lone surrogates) or would take far longer on (elements nested over 10,000 deep, a tag
+with over 1,000 attributes: see ``_lexbor_would_be_slow``). Element namespaces, which selectolax does not expose, are
 inferred from the tree the way the tree builder assigns them (see
 :func:`engine.html_markup._fast_walk`).
 
@@ -106,29 +106,90 @@ _lexbor_parser: Any = None  # selectolax.lexbor.LexborHTMLParser, or False if ab
 
 # Two inputs make lexbor's tree builder quadratic where justhtml stays near-linear, so a
 # hostile page would take far longer on the fast path than on the reference (measured:
-# 100,000 nested <div> 11 s vs 0.7 s; one tag with 100,000 attributes 15 s vs 0.07 s).
-# Elements that "close a p element in button scope" (div, ul, section...) walk the whole
-# stack of open elements on each start tag, and each attribute is checked against the
-# tag's others. The fast path declines a document that may hold either:
-# - more than _MAX_UNCLOSED start tags without end tags ("<" minus twice "</", less the
-#   common void elements; at 20,000 deep lexbor needs about 0.4 s);
+# 50,000 nested <div> 3.7 s vs 0.5 s, 200,000 over 60 s; 50,000 nested <ul><li> 14.5 s vs
+# 1.2 s; one tag with 100,000 attributes 15 s vs 0.07 s). Elements that "close a p element
+# in button scope" (div, ul, section...) walk the stack of open elements on each start tag,
+# closed or not, and each attribute is checked against the tag's others. The fast path
+# declines a document that may hold either:
+# - elements nested more than _MAX_DEPTH deep (:func:`_nesting_depth`; at 10,000 deep
+#   lexbor needs about 0.1 s);
 # - a start tag over 8,192 characters with more than _MAX_ATTRIBUTES separators.
-# The first count is a heuristic: end tags hidden where they are not end tags (inside a
-# comment or a script) can still lead a deep page onto the fast path; an exact bound needs
-# the nesting depth, which only tokenizing gives.
-_MAX_UNCLOSED = 20_000
-_VOID_OPENS = (b"<br", b"<wbr", b"<img", b"<input", b"<meta", b"<link", b"<hr", b"<source")
+_MAX_DEPTH = 10_000
+_DEPTH_SCAN_FROM = 64 * 1024  # bytes; a smaller page cannot nest deep enough to matter
 _LONG_TAG = re.compile(r"<[A-Za-z][^>]{8192}")
 _MAX_ATTRIBUTES = 1_000
+
+# One token of the depth scan, over the lower-cased UTF-8 bytes: a comment (to "-->", "--!>",
+# or at once for "<!-->" and "<!--->"), a raw-text or RCDATA element with its content, a
+# bogus comment or doctype, else a tag: (name with "/" for an end tag, "/" when it ends
+# "/>"). Attribute values in quotes are consumed, so a "<!--" or "</div>" inside one is not
+# taken for markup.
+_ATTRS = rb"""(?:[^>"'=/]+|=[\t\n\f\r ]*"[^"]*"|=[\t\n\f\r ]*'[^']*'|["'=]|/(?!>))*"""
+_RAW_TEXT = b"script style xmp iframe noembed noframes noscript textarea title plaintext".split()
+_DEPTH_TOKEN = re.compile(
+    rb"<!--(?:-?>|.*?(?:--!?>|\Z))|"
+    + b"|".join(
+        rb"<" + name + rb"(?=[\t\n\f\r />])" + _ATTRS + rb">.*?(?:</" + name + rb"|\Z)"
+        for name in _RAW_TEXT
+    )
+    + rb"|<[!?][^>]*|</(?![a-z])[^>]*|<(/?[a-z][^\t\n\f\r />]*)"
+    + _ATTRS
+    + rb"(/?)",
+    re.S,
+)
+# Elements that never stay open under one another: void elements, and those a start tag of
+# their own kind (or of a block) closes implicitly (p, li, dt, dd, table parts, ruby parts).
+_NOT_NESTING = frozenset(
+    b"area base br col embed hr img input link meta param source track wbr keygen "
+    b"p li dt dd option optgroup tr td th tbody thead tfoot colgroup caption "
+    b"rb rt rp rtc html head body".split()
+)
+
+
+def _nesting_depth(utf8: bytes, limit: int) -> int:
+    """An estimate of how deep ``utf8``'s elements nest; stops once it passes ``limit``.
+
+    One regular-expression scan (:data:`_DEPTH_TOKEN`), then a count per element name: a
+    start tag opens one (void and implicitly closed elements excepted, see
+    :data:`_NOT_NESTING`; a self-closing tag inside ``<svg>`` or ``<math>`` closes at
+    once), an end tag closes one of its own name if one is open and is ignored otherwise,
+    as the tree builder ignores a stray end tag. Comments, raw text (``<script>``...) and
+    quoted attribute values are skipped, so end tags hidden there close nothing. Linear in
+    the input. An estimate: misnested markup the tree builder repairs can read deeper than
+    it is (the reference parser then serves it: correct, slower).
+    """
+    depth = peak = foreign = 0
+    open_count: dict[bytes, int] = {}
+    get = open_count.get
+    for name, self_closing in _DEPTH_TOKEN.findall(utf8.lower()):
+        if not name:
+            continue
+        if name[0] == 0x2F:  # "/": an end tag
+            name = name[1:]
+            count = get(name, 0)
+            if count:
+                open_count[name] = count - 1
+                depth -= 1
+                if name in (b"svg", b"math"):
+                    foreign -= 1
+        elif (self_closing and foreign) or name in _NOT_NESTING:
+            continue
+        else:
+            open_count[name] = get(name, 0) + 1
+            depth += 1
+            if name in (b"svg", b"math"):
+                foreign += 1
+            if depth > peak:
+                peak = depth
+                if peak > limit:
+                    break
+    return peak
 
 
 def _lexbor_would_be_slow(source: str, utf8: bytes) -> bool:
     """True when ``source`` may drive lexbor's tree builder quadratic (see above)."""
-    unclosed = utf8.count(b"<") - 2 * utf8.count(b"</")
-    if unclosed > _MAX_UNCLOSED:
-        unclosed -= sum(utf8.count(v) for v in _VOID_OPENS)
-        if unclosed > _MAX_UNCLOSED:
-            return True
+    if len(utf8) > _DEPTH_SCAN_FROM and _nesting_depth(utf8, _MAX_DEPTH) > _MAX_DEPTH:
+        return True
     for m in _LONG_TAG.finditer(source):
         end = source.find(">", m.start())
         tag = source[m.start() : end if end >= 0 else len(source)]

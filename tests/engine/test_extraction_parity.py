@@ -219,6 +219,17 @@ def test_fast_path_namespaces_equal_reference(source: str) -> None:
         "<div>" * 30_000 + "x",
         "<span>" * 25_000 + "<div></div>" * 5_000 + "x",
         "<ul>a" * 25_000,
+        # Nested and closed: the stack is as deep as if unclosed.
+        "<div>" * 12_000 + "x" + "</div>" * 12_000,
+        "<ul><li>" * 11_000 + "x" + "</li></ul>" * 11_000,
+        # End tags that close nothing: hidden in a comment, a script, an attribute value,
+        # or of elements that are not open.
+        "<div><!--</div>-->" * 12_000,
+        "<div><script></div></script>" * 12_000,
+        '<div title="</div>">' * 12_000,
+        '<div title="<!--">' + "<div>" * 14_000 + "-->",
+        "<div></span>" * 12_000,
+        "<path/><div>" * 12_000,
         "<p " + " ".join(f"a{i}=1" for i in range(5_000)) + ">x",
         "<p " + "/".join(f"a{i}" for i in range(5_000)) + ">x",
     ],
@@ -233,6 +244,10 @@ def test_fast_path_declines_where_not_proven_or_slow(source: str) -> None:
     [
         "<p>" + "a<br>" * 30_000,  # many void elements are not nesting
         "<div>x</div>" * 30_000,  # balanced
+        "<ul>" + "<li>x" * 30_000 + "</ul>",  # implicitly closed
+        "<p>x" * 30_000,
+        "<svg>" + '<path d="M0 0"/>' * 30_000 + "</svg><div>x</div>",  # self-closing in SVG
+        "<div><!-- <div> -->x</div>" * 30_000,
         '<img src="data:image/png;base64,' + "A" * 20_000 + '=="><p>x',  # a long tag, 2 attributes
     ],
 )
