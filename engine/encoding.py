@@ -465,7 +465,7 @@ def decoding_problem(data: bytes, kind: str = "html") -> str | None:
     (:func:`decode_text`). Two cases, both still opened as a browser would open them:
 
     - bytes invalid in the encoding used (declared, or by BOM) became U+FFFD:
-      ``"12 bytes are not valid Shift_JIS and were replaced by \ufffd"``;
+      ``"12 bytes are not valid Shift_JIS and were replaced by U+FFFD"``;
     - undeclared bytes that are not valid UTF-8 were read as windows-1252 (so undeclared
       Shift_JIS or GBK reads as mojibake): ``"not valid UTF-8 (3 bytes) and no encoding is
       declared: read as windows-1252; ..."`` with what to do.
@@ -493,5 +493,5 @@ def decoding_problem(data: bytes, kind: str = "html") -> str | None:
         return None
     return (
         f"{bad:,} byte{'s are' if bad != 1 else ' is'} not valid {name} and "
-        f"{'were' if bad != 1 else 'was'} replaced by \ufffd, as a browser shows them"
+        f"{'were' if bad != 1 else 'was'} replaced by U+FFFD, as a browser shows them"
     )

@@ -95,10 +95,10 @@ def test_undeclared_shift_jis_text_is_read_as_windows_1252_and_said(tmp_path) ->
 def test_invalid_bytes_in_a_declared_encoding_are_counted() -> None:
     data = b'<meta charset="utf-8"><p>abc \xff\xfe def \xe2\x82\xac</p>'
     assert decoding_problem(data, "html") == (
-        "2 bytes are not valid UTF-8 and were replaced by \ufffd, as a browser shows them"
+        "2 bytes are not valid UTF-8 and were replaced by U+FFFD, as a browser shows them"
     )
     assert decoding_problem(b"<meta charset=shift_jis><p>abc\x82</p>", "html") == (
-        "1 byte is not valid Shift_JIS and was replaced by \ufffd, as a browser shows them"
+        "1 byte is not valid Shift_JIS and was replaced by U+FFFD, as a browser shows them"
     )
     # A U+FFFD that is in the file itself is not a decoding problem.
     assert decoding_problem("<p>a \ufffd b</p>".encode(), "html") is None
