@@ -60,7 +60,9 @@ class RunStarted(RunEvent):
     ``workspace``: the workspace database path; ``comments``: how many comments the
     document has; ``base_url``: the endpoint with any user info masked; ``key_source``:
     where the API key came from (``env``, ``keyring``, ``session``, ``none``; "" when the
-    caller did not say). Never the key itself.
+    caller did not say). Never the key itself. ``url_note``: what was removed from the
+    base URL as given before it was stored or shown (``engine.redact.url_note``; "" when
+    nothing was).
     """
 
     workspace: str
@@ -70,12 +72,14 @@ class RunStarted(RunEvent):
     base_url: str
     max_rounds: int
     key_source: str = ""
+    url_note: str = ""
 
     def describe(self) -> str:
         key = f" (API key: {self.key_source})" if self.key_source else ""
+        note = f"; {self.url_note}" if self.url_note else ""
         return (
             f"Workspace {self.workspace}: document {self.document_id}, {self.comments} "
-            f"comment(s); model {self.model} at {self.base_url}{key}"
+            f"comment(s); model {self.model} at {self.base_url}{key}{note}"
         )
 
 

@@ -18,6 +18,20 @@ value) first:
   - base64 (standard or URL-safe alphabet, on one line): on its own or inside a longer
     base64 value at any byte offset (``base64("user:" + key)`` in a Basic header, a
     base64-encoded request echoed back); the whole base64 run holding it is masked;
+  - in any letter case (``KEY.upper()``, ``KEY.lower()``, swapped or mixed);
+  - HTML character references for any of its characters: decimal ``&#115;`` and hex
+    ``&#x73;`` (leading zeros, ``x`` in either case, the ``;`` optional), the named ones
+    (``&period;``, ``&lowbar;``...), each possibly escaped again (``&amp;#115;``); and the
+    escapes ``\u0073`` (JSON) and ``\x73`` (a bytes repr);
+  - a run of ``FRAGMENT_MIN`` (12) or more of its characters as they are, for a secret
+    of ``FRAGMENT_FROM`` (20) characters or more (half a key echoed back);
+  - transformed whole: reversed, rot13, hex of its UTF-8 bytes (either case), base32 of
+    its UTF-8 bytes; each of these in turn split, URL-encoded, entity-escaped or in any
+    case as above.
+
+  The forms of each registered set of secrets are compiled into one regular expression
+  once (cached); ``benchmarks/bench_redact.py`` measures the cost on 5 MB of trace-like
+  text.
 - so is any value that looks like a credential whoever's it is: what follows
   ``Authorization: Bearer|Basic|Token``, ``Bearer <token>`` and ``Authorization: <token>``
   (a token of 8 or more token characters with a digit in it, so "bearer instruments" stays),
@@ -113,7 +127,13 @@ def mask_known(text: str, secrets: list[str] | tuple[str, ...], mask: str = MASK
     if not text or not long_enough:
         return text
     split_or_url, b64 = _encoded_forms(long_enough)
-    spans = [m.span() for m in split_or_url.finditer(text)]
+    spans = []
+    for m in split_or_url.finditer(text):
+        end = m.end()
+        while end < len(text) and text[end] == "=":  # base32 padding
+            end += 1
+        spans.append((m.start(), end))
+    spans += _fragments(text, long_enough)
     for m in b64.finditer(text):
         start, end = m.span()
         while start > 0 and text[start - 1] in _B64_SET:
@@ -137,15 +157,120 @@ def mask_known(text: str, secrets: list[str] | tuple[str, ...], mask: str = MASK
     return "".join(out)
 
 
-# Between two characters of a split secret: whitespace or a JSON escape of it.
-_GAP = r"(?:\s|\\[nrt])*"
+# Between two characters of a split secret: whitespace, a NUL (UTF-16 read as bytes) or a
+# JSON escape of a line break or tab.
+_GAP = r"(?:\s|\x00|\\[nrt])*"
 _B64_SET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-")
 
 
+@functools.lru_cache(maxsize=1)
+def _entity_names() -> dict[str, tuple[str, ...]]:
+    """Character -> the HTML5 named references that stand for it alone (``html.entities``)."""
+    from html.entities import html5
+
+    names: dict[str, list[str]] = {}
+    for name, ch in html5.items():
+        if len(ch) == 1:
+            names.setdefault(ch, []).append(name)
+    return {ch: tuple(sorted(v, key=len, reverse=True)) for ch, v in names.items()}
+
+
+def _cased(text: str) -> str:
+    """``text`` as a pattern matching it in any letter case (``[aA]`` per cased letter;
+    the patterns are compiled without ``re.IGNORECASE``, which would disable the regular
+    expression engine's first-character scan)."""
+    out = []
+    for ch in text:
+        low, up = ch.lower(), ch.upper()
+        if len(low) == len(up) == 1 and low != up:
+            out.append(f"[{re.escape(low)}{re.escape(up)}]")
+        else:
+            out.append(re.escape(ch))
+    return "".join(out)
+
+
+def _openings(c: str) -> list[tuple[str, str]]:
+    """The forms of one character as (first character, pattern of the rest): itself in
+    either case, URL-encoded (``%XX`` per UTF-8 byte), a ``\\xXX`` or JSON ``\\uXXXX``
+    escape, an HTML character reference (decimal, hex or named, possibly escaped again as
+    ``&amp;...``)."""
+    raw = c.encode("utf-8")
+    forms = [(x, "") for x in dict.fromkeys((c, c.lower(), c.upper())) if len(x) == 1]
+    forms.append(("%", _cased("".join(f"%{b:02x}" for b in raw)[1:])))
+    escapes = [_cased("".join(f"\\x{b:02x}" for b in raw)[1:])]
+    if ord(c) < 0x10000:
+        escapes.append(_cased(f"u{ord(c):04x}"))
+    forms.append(("\\", "(?:" + "|".join(escapes) + ")"))
+    refs = [f"#(?:0*{ord(c)}|[xX]0*{_cased(format(ord(c), 'x'))});?"]
+    if names := _entity_names().get(c):
+        refs.append("(?:" + "|".join(re.escape(n) for n in names) + ")")
+    forms.append(("&", "(?:amp;)*(?:" + "|".join(refs) + ")"))
+    return forms
+
+
 def _char_form(c: str) -> str:
-    """One character as itself or URL-encoded (``%XX`` per UTF-8 byte, either case)."""
-    encoded = "".join(f"%{b:02x}" for b in c.encode("utf-8"))
-    return f"(?:{re.escape(c)}|(?i:{re.escape(encoded)}))"
+    """A pattern for any form of one character (``_openings``)."""
+    return "(?:" + "|".join(re.escape(f) + rest for f, rest in _openings(c)) + ")"
+
+
+def _shape_pattern(shape: str) -> tuple[set[str], str]:
+    """(the characters a match of ``shape`` can start with, the pattern that follows that
+    first character): the first character is consumed by a character class shared by all
+    shapes and checked again here by a one-character look-behind, so the engine scans for
+    that class at C speed instead of trying every form at every position."""
+    first = _openings(shape[0])
+    head = "(?:" + "|".join(f"(?<={re.escape(f)}){rest}" for f, rest in first) + ")"
+    tail = "".join(_GAP + _char_form(c) for c in shape[1:])
+    return {f for f, _ in first}, head + tail
+
+
+#: A run of this many characters or more of a registered secret (of ``FRAGMENT_FROM``
+#: characters or more), as they are, is masked: half a key echoed back. The usual display
+#: of a key (its first 7 and last 4 characters, ``sk-proj...G0hJ``) stays.
+FRAGMENT_MIN = 12
+FRAGMENT_FROM = 20
+_CHUNK = (FRAGMENT_MIN + 1) // 2  # any run of FRAGMENT_MIN holds one aligned chunk
+
+
+def _fragments(text: str, secrets: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Spans of ``text`` holding ``FRAGMENT_MIN`` or more consecutive characters of a
+    secret. Each secret is cut into aligned chunks of ``_CHUNK`` characters; every run of
+    ``FRAGMENT_MIN`` characters contains a whole chunk, so only the chunks are searched
+    (``str.find``) and each hit is widened while text and secret agree."""
+    spans = []
+    for secret in secrets:
+        if len(secret) < FRAGMENT_FROM:
+            continue
+        for k in range(0, len(secret) - _CHUNK + 1, _CHUNK):
+            chunk = secret[k : k + _CHUNK]
+            at = text.find(chunk)
+            while at != -1:
+                left, right = at, at + _CHUNK
+                j, r = k, k + _CHUNK
+                while left > 0 and j > 0 and text[left - 1] == secret[j - 1]:
+                    left, j = left - 1, j - 1
+                while right < len(text) and r < len(secret) and text[right] == secret[r]:
+                    right, r = right + 1, r + 1
+                if right - left >= FRAGMENT_MIN:
+                    spans.append((left, right))
+                at = text.find(chunk, at + 1)
+    return spans
+
+
+def _transforms(secret: str) -> list[str]:
+    """``secret`` and the whole-value transforms a server may echo it in: reversed, rot13,
+    hex and base32 of its UTF-8 bytes (each matched in any case, see ``_encoded_forms``)."""
+    import codecs
+
+    raw = secret.encode("utf-8")
+    forms = [
+        secret,
+        secret[::-1],
+        codecs.encode(secret, "rot13"),
+        raw.hex(),
+        base64.b32encode(raw).decode("ascii").rstrip("="),
+    ]
+    return list(dict.fromkeys(forms))
 
 
 def _base64_cores(secret: str) -> set[str]:
@@ -163,11 +288,21 @@ def _base64_cores(secret: str) -> set[str]:
 
 @functools.lru_cache(maxsize=32)
 def _encoded_forms(secrets: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """(split or URL-encoded forms, base64 cores) of ``secrets``, longest secret first."""
-    ordered = sorted(secrets, key=len, reverse=True)
-    split_or_url = "|".join(_GAP.join(_char_form(c) for c in s) for s in ordered)
-    cores = sorted({c for s in ordered for c in _base64_cores(s)}, key=len, reverse=True)
-    return re.compile(split_or_url), re.compile("|".join(re.escape(c) for c in cores))
+    """(split, URL-encoded, escaped, re-cased or transformed forms; base64 cores) of
+    ``secrets``, longest first. Built once per set of secrets (cached)."""
+    shapes = sorted({t for s in secrets for t in _transforms(s)}, key=len, reverse=True)
+    firsts: set[str] = set()
+    rests = []
+    for shape in shapes:
+        starts, rest = _shape_pattern(shape)
+        firsts |= starts
+        rests.append(rest)
+    opening = "[" + "".join(re.escape(f) for f in sorted(firsts)) + "]"
+    cores = sorted({c for s in secrets for c in _base64_cores(s)}, key=len, reverse=True)
+    return (
+        re.compile(opening + "(?:" + "|".join(rests) + ")"),
+        re.compile("|".join(re.escape(c) for c in cores)),
+    )
 
 
 def redact_json(value: Any, extra: tuple[str, ...] | list[str] = ()) -> Any:
@@ -210,3 +345,73 @@ class RedactingFilter(logging.Filter):
         elif record.exc_text:
             record.exc_text = redact(record.exc_text)
         return True
+
+
+#: Query parameter names that carry a credential (compared lower-case, ``-`` as ``_``).
+_CREDENTIAL_PARAMS = re.compile(
+    r"(?:^|_)(?:key|apikey|token|secret|password|passwd|pwd|auth|authorization|signature|"
+    r"sig|credential|credentials|session|code)(?:$|_)"
+)
+
+
+def clean_url(url: str) -> tuple[str, list[str]]:
+    """(``url`` as it may be stored or shown, what was removed from it in words).
+
+    The one function every writer of a base URL uses (manifest, scorecard, workspace,
+    events, ``endpoints.json``, suites; through ``engine.agent.safe_url``). Removed:
+
+    - user info (``https://user:key@host``): "user name and password";
+    - the query and fragment, each parameter named ("query parameter key"); a value of a
+      credential-like name (``key``, ``api_key``, ``token``, ``access_token``, ``sig``...)
+      of ``ENCODED_MIN`` characters or more is registered with ``remember`` (so is a
+      password) so an echo of it is masked too;
+    - a path segment holding a registered secret or a credential-shaped value (``redact``
+      changes it, as given or percent-decoded): replaced by ``[REDACTED]``, "an API key in
+      the path".
+
+    Scheme, host, port and the rest of the path are kept. Unparseable: ``("(unparseable
+    URL)", ["the whole URL (unparseable)"])``. Never raises.
+    """
+    from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(url.strip())
+        host = parts.hostname or ""
+        port = parts.port
+    except ValueError:
+        return "(unparseable URL)", ["the whole URL (unparseable)"]
+    removed: list[str] = []
+    if parts.username is not None or parts.password is not None:
+        removed.append("user name and password" if parts.password else "user name")
+        remember(parts.password)
+    if ":" in host:  # an IPv6 literal
+        host = f"[{host}]"
+    if port:
+        host = f"{host}:{port}"
+    for name, value in parse_qsl(parts.query, keep_blank_values=True):
+        removed.append(f"query parameter {redact(name)}")
+        if _CREDENTIAL_PARAMS.search(name.lower().replace("-", "_")) and len(value) >= ENCODED_MIN:
+            remember(value)
+    if parts.fragment:
+        removed.append("fragment")
+    segments = parts.path.split("/")
+    for i, seg in enumerate(segments):
+        if seg and (redact(seg) != seg or redact(unquote(seg)) != unquote(seg)):
+            segments[i] = MASK
+            if "an API key in the path" not in removed:
+                removed.append("an API key in the path")
+            remember(unquote(seg))
+    return urlunsplit((parts.scheme, host, "/".join(segments), "", "")), removed
+
+
+def url_note(url: str) -> str:
+    """One sentence for the run log when ``clean_url`` removed something from ``url``
+    ("" when nothing was removed): what was removed, and that the request still uses it."""
+    _, removed = clean_url(url)
+    if not removed:
+        return ""
+    return (
+        "removed from the base URL before it was stored or shown: "
+        + ", ".join(removed)
+        + " (requests still use the URL as given)"
+    )

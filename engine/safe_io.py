@@ -31,6 +31,8 @@ import re
 import stat
 from typing import Any
 
+from engine.redact import redact
+
 __all__ = [
     "JSON_MAX_BYTES",
     "JSON_MAX_DEPTH",
@@ -257,7 +259,9 @@ _QUERY_PAIR = re.compile(r"([?&;])([^=&;#]*)=([^&;#]*)")
 
 
 def mask_url(url: str) -> str:
-    """``url`` for printing: user info and key-like query values replaced by ``***``.
+    """``url`` for printing: user info and key-like query values replaced by ``***``, a
+    key in the path by ``[REDACTED]`` (``engine.redact.redact``). What is stored goes
+    through ``engine.redact.clean_url`` instead (it drops the query).
 
     ``https://user:pw@host/v1?api_key=sk-1&x=2`` -> ``https://***@host/v1?api_key=***&x=2``.
     Works on text, not a parsed URL, so a malformed URL (``http://[::1``) is masked too
@@ -274,6 +278,7 @@ def mask_url(url: str) -> str:
         return m.group(0)
 
     head, sep, query = masked.partition("?")
+    head = redact(head)  # a registered or credential-shaped key in the path
     if not sep:
-        return masked
+        return head
     return head + _QUERY_PAIR.sub(pair, "?" + query)

@@ -30,6 +30,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from engine.redact import clean_url
 from engine.suite import ModelSpec, Suite, SuiteItem, expand_items
 
 __all__ = ["Estimate", "ItemEstimate", "count_tokens", "estimate_suite", "token_counter_name"]
@@ -202,7 +203,7 @@ def estimate_suite(suite: Suite, items: list[SuiteItem] | None = None) -> Estima
         cost = _cost(models[m.name], inp, outp)
         per_model[m.name] = {
             "model": m.model,
-            "base_url": m.base_url,
+            "base_url": clean_url(m.base_url)[0],
             "runs": len(mine),
             "tokens": list(tok),
             "input": list(inp),

@@ -20,6 +20,7 @@ import re
 from typing import Any
 
 from engine.agent.jsonsafe import JSONProblem, load_json
+from engine.redact import redact
 
 # -- error bodies ----------------------------------------------------------------------------
 
@@ -27,7 +28,7 @@ from engine.agent.jsonsafe import JSONProblem, load_json
 def server_message(body: Any, limit: int = 400) -> str:
     """The server's own explanation in an error body: ``error.message`` (or ``message``,
     ``detail``, a string ``error``, or the body itself when it is short text). ""
-    when there is none."""
+    when there is none. Redacted (``engine.redact``), then cut to ``limit`` characters."""
     msg: Any = None
     if isinstance(body, dict):
         err = body.get("error", body)
@@ -43,7 +44,9 @@ def server_message(body: Any, limit: int = 400) -> str:
         msg = "; ".join(str(m.get("msg", m)) if isinstance(m, dict) else str(m) for m in msg)
     if not isinstance(msg, str):
         return ""
-    msg = " ".join(msg.split())
+    # Redacted before it is shortened: a cut would leave the start of an echoed key in a
+    # form the redaction no longer recognises.
+    msg = redact(" ".join(msg.split()))
     return msg if len(msg) <= limit else msg[: limit - 1] + "…"
 
 

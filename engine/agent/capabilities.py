@@ -71,7 +71,15 @@ def _load() -> None:
     except BoundedInputError:  # not a regular file, too large, not JSON: start afresh
         return
     if isinstance(obj, dict) and isinstance(obj.get("endpoints"), dict):
-        _memory = {k: v for k, v in obj["endpoints"].items() if isinstance(v, dict)}
+        # Keys written before base URLs were cleaned of credentials are cleaned on load
+        # (the next save rewrites the file without them).
+        _memory = {_clean_key(k): v for k, v in obj["endpoints"].items() if isinstance(v, dict)}
+
+
+def _clean_key(key: str) -> str:
+    """A stored ``"<base url> <model>"`` key with its URL passed through ``safe_url``."""
+    url, sep, model = key.partition(" ")
+    return f"{safe_url(url)}{sep}{model}"
 
 
 def _save() -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.agent.wire import UsageReading, read_usage
+from engine.redact import clean_url
 from engine.vocabulary import usage_reason
 from engine.workspace import now_iso
 
@@ -105,17 +106,9 @@ class AgentConfig:
 
 
 def safe_url(url: str) -> str:
-    """``url`` without user info, query or fragment (where keys sometimes hide)."""
-    from urllib.parse import urlsplit, urlunsplit
-
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "(unparseable URL)"
-    host = parts.hostname or ""
-    if parts.port:
-        host = f"{host}:{parts.port}"
-    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+    """``url`` as it may be stored or shown: no user info, query or fragment, and no API
+    key in its path (``engine.redact.clean_url``, where keys sometimes hide)."""
+    return clean_url(url)[0]
 
 
 class Usage:

@@ -90,7 +90,7 @@ from engine.models import (
     Reply,
     VerdictRecord,
 )
-from engine.redact import known_secrets, redact, redact_json
+from engine.redact import known_secrets, redact, redact_json, url_note
 from engine.run.records import (
     METRIC_NAMES,
     ClaimsRound,
@@ -293,6 +293,7 @@ class ReviewRun:
                 base_url=safe_url(self.config.base_url),
                 max_rounds=self.max_rounds,
                 key_source=self.key_source,
+                url_note=url_note(self.config.base_url),
             )
         )
         self.client = ModelClient(

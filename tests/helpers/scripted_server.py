@@ -18,7 +18,9 @@ other bearer token a 401; an unknown model is a 404; ``usage=False`` omits usage
 ``echo_headers=True`` puts the request's headers (``Authorization`` included) into every
 error body's message, as a careless server does (the secrets-redaction tests);
 ``echo_headers="encoded"`` sends the ``Authorization`` value back base64-encoded,
-URL-encoded, split across lines and spaced out instead (``encoded_echoes``).
+URL-encoded, split across lines and spaced out instead, and the bare key as hex, in other
+letter cases, as HTML character references, reversed, rot13 and base32
+(``encoded_echoes``).
 """
 
 from __future__ import annotations
@@ -673,8 +675,9 @@ def _apply_quirks(q: Quirks, answer: dict[str, Any], state: dict[str, Any]) -> d
 def encoded_echoes(value: str) -> list[str]:
     """The forms ``echo_headers="encoded"`` sends a header value back in: base64 (alone
     and with a ``user:`` prefix, as in a Basic header), URL-encoded, split across lines,
-    spaced out."""
+    spaced out; and the bare key transformed (``transformed_echoes``)."""
     raw = value.encode("utf-8")
+    key = value.removeprefix("Bearer ")
     return [
         "b64 " + base64.b64encode(raw).decode(),
         "basic " + base64.b64encode(b"user:" + raw).decode(),
@@ -682,7 +685,32 @@ def encoded_echoes(value: str) -> list[str]:
         "url-every-byte " + "".join(f"%{b:02X}" for b in raw),
         "lines " + value[: len(value) // 2] + "\n" + value[len(value) // 2 :],
         "spaced " + " ".join(value),
+        *(name + " " + form for name, form in transformed_echoes(key).items()),
     ]
+
+
+def transformed_echoes(key: str) -> dict[str, str]:
+    """The whole-value transforms a hostile or careless server has echoed a key in (the
+    bare key, no ``Bearer``): hex of its UTF-8 bytes in either case, upper/lower/swapped
+    case, HTML character references (decimal, hex, double-escaped ``&amp;#``), reversed,
+    rot13, base32, ``\\x`` escapes."""
+    import codecs
+
+    raw = key.encode("utf-8")
+    return {
+        "hex": raw.hex(),
+        "HEX": raw.hex().upper(),
+        "upper": key.upper(),
+        "lower": key.lower(),
+        "swapcase": key.swapcase(),
+        "html-decimal": "".join(f"&#{ord(c)};" for c in key),
+        "html-hex": "".join(f"&#x{ord(c):X};" for c in key),
+        "html-double-escaped": "".join(f"&amp;#{ord(c)};" for c in key),
+        "reversed": key[::-1],
+        "rot13": codecs.encode(key, "rot13"),
+        "base32": base64.b32encode(raw).decode(),
+        "bytes-repr": "".join(f"\\x{b:02x}" for b in raw),
+    }
 
 
 class ScriptedServer:
