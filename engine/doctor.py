@@ -24,6 +24,7 @@ from typing import Any
 
 from engine.agent import AgentConfig, AgentError, ModelClient, capabilities, safe_url
 from engine.agent.client import CallResult
+from engine.agent.failures import KEY_ADVICE
 from engine.agent.wire import JSONProblem, load_json
 from engine.environment import no_display
 from engine.system_libs import display_problem, startup_missing
@@ -441,7 +442,7 @@ class _Prober:
                 Check(
                     "usage reported",
                     FAIL,
-                    f"{u.unreported} of {u.calls} answer(s) had no usable token usage{problem}",
+                    u.reason() + problem,
                     "shows cost per attributed fix as N/A with the reason",
                     handled=True,
                 )
@@ -507,13 +508,51 @@ def _context_from_models(models: list[dict], model: str) -> int | None:
 ENDPOINT_CHECKS = ("endpoint reachable", "model present") + capabilities.CAPABILITIES
 """The endpoint lines of the report, in order."""
 
+CLI_KEY_FIX = (
+    "set the right key in OPENAI_API_KEY (it overrides the keyring) or in the keyring "
+    "entry for this server (saved by the desktop program's key box), then run arl doctor "
+    "again"
+)
+"""The fix ``arl doctor`` gives when the server refused the API key."""
+
+GUI_KEY_FIX = "re-type the key in the key box above, then test the connection again"
+"""The fix the desktop program's Test connection gives when the server refused the key."""
+
+#: Why the lines after a failed one were not checked, by ``AgentError.kind`` (the first
+#: failure is its own line; the others say they were not checked and why, never a false
+#: "could not be reached" for an endpoint that answered).
+NOT_CHECKED = {
+    "auth": "not checked: the server refused the API key",
+    "model": "not checked: the server does not know the model",
+    "network": "not checked: the endpoint could not be reached",
+    "timeout": "not checked: the endpoint did not answer in time",
+}
+_NOT_CHECKED_OTHER = "not checked: the model list could not be read"
+
+
+def _without_cli_advice(exc: AgentError) -> str:
+    """``str(exc)`` without the command line's key advice (the caller's fix replaces it)."""
+    text = str(exc)
+    return text.removesuffix("; " + KEY_ADVICE) if exc.kind == "auth" else text
+
 
 async def check_endpoint(
-    base_url: str | None, model: str | None, api_key: str | None, timeout: float = 30.0
+    base_url: str | None,
+    model: str | None,
+    api_key: str | None,
+    timeout: float = 30.0,
+    *,
+    key_fix: str = CLI_KEY_FIX,
 ) -> list[Check]:
     """Endpoint reachable, model present, then one line per capability
     (``probe_capabilities``). The findings are remembered for the endpoint and model
-    (``engine.agent.capabilities``); a run writes them into its trace."""
+    (``engine.agent.capabilities``); a run writes them into its trace.
+
+    When a check fails in a way that stops the others (the key refused, the model
+    unknown, the endpoint silent), that check is the one FAIL (or UNVERIFIED for a
+    timeout) and every later line is UNVERIFIED "not checked: <why>" (``NOT_CHECKED``).
+    ``key_fix``: the fix named when the server refused the key (``CLI_KEY_FIX``, or
+    ``GUI_KEY_FIX`` for the desktop program's key box)."""
     names = ENDPOINT_CHECKS
     if not base_url:
         return [Check(n, NA, "no --base-url given") for n in names]
@@ -527,7 +566,7 @@ async def check_endpoint(
         backoff_max=1.0,
     )
     async with ModelClient(config) as client:
-        out, detail = await _reachable(client)
+        out, detail = await _reachable(client, key_fix)
         if detail is None:
             return out
         if not model:
@@ -539,43 +578,54 @@ async def check_endpoint(
         try:
             probes = await probe_capabilities(client, detail)
         except AgentError as exc:
-            fix = "see above" if exc.kind in ("auth", "model") else "check the server's log"
             done = {c.name for c in out}
-            return out + [
-                Check(n, UNVERIFIED, f"the probe failed: {exc}", fix)
-                for n in names
-                if n not in done
-            ]
+            rest = [n for n in names if n not in done]
+            return out + _stopped(rest, exc, key_fix, model)
         capabilities.remember_findings(
             base_url, model, {c.name: (c.status, c.detail) for c in probes}, source="doctor"
         )
     return out + probes
 
 
-async def _reachable(client: ModelClient) -> tuple[list[Check], list[dict] | None]:
+async def _reachable(
+    client: ModelClient, key_fix: str = CLI_KEY_FIX
+) -> tuple[list[Check], list[dict] | None]:
     """The "endpoint reachable" line from the model list: ([that line], the list's
-    entries); when it cannot be read, (every endpoint line, None): the first FAIL (or
-    UNVERIFIED when the endpoint did not answer in time), the others UNVERIFIED."""
+    entries); when it cannot be read, (every endpoint line, None): the failure, then the
+    others "not checked" with the reason (``_stopped``)."""
     names = ENDPOINT_CHECKS
     try:
         detail = await client.list_models_detail()
     except AgentError as exc:
-        if exc.kind == "timeout":
-            first = Check(
-                names[0], UNVERIFIED, str(exc), "run the doctor again when the server is idle"
-            )
-            why = "the endpoint did not answer in time"
-        else:
-            fix = (
-                "check the key (keyring entry or OPENAI_API_KEY)"
-                if exc.kind == "auth"
-                else "start the server, or check the base URL (it usually ends in /v1)"
-            )
-            first = Check(names[0], FAIL, str(exc), fix)
-            why = "the endpoint could not be reached"
-        return [first] + [Check(n, UNVERIFIED, why) for n in names[1:]], None
+        return _stopped(list(names), exc, key_fix, client.config.model), None
     url = safe_url(client.config.base_url)
     return [Check(names[0], PASS, f"{url} answers, {len(detail)} model(s) listed")], detail
+
+
+def _stopped(names: list[str], exc: AgentError, key_fix: str, model: str) -> list[Check]:
+    """The lines ``names`` when ``exc`` stopped the checks: the first names the failure
+    and its fix, the others say they were not checked and why (``NOT_CHECKED``)."""
+    listing = names[0] == ENDPOINT_CHECKS[0]  # the model list itself failed
+    why = NOT_CHECKED.get(exc.kind, _NOT_CHECKED_OTHER)
+    if exc.kind == "timeout":
+        first = Check(
+            names[0], UNVERIFIED, str(exc), "run the doctor again when the server is idle"
+        )
+    elif exc.kind == "auth":
+        first = Check(names[0], FAIL, _without_cli_advice(exc), key_fix)
+    elif listing:
+        first = Check(
+            names[0],
+            FAIL,
+            str(exc),
+            "start the server, or check the base URL (it usually ends in /v1)",
+        )
+        why = NOT_CHECKED["network"] if exc.kind == "network" else _NOT_CHECKED_OTHER
+    elif exc.kind == "model":
+        first = Check(names[0], FAIL, str(exc), f"check the model name ('{model}')")
+    else:
+        first = Check(names[0], UNVERIFIED, f"the probe failed: {exc}", "check the server's log")
+    return [first] + [Check(n, UNVERIFIED, why) for n in names[1:]]
 
 
 def _model_present(model: str, models: list[str]) -> Check:

@@ -348,6 +348,8 @@ async def _list_models(url: str, key: str | None) -> list[str]:
 
 
 async def _check_endpoint(url: str, model: str, key: str | None) -> list[Any]:
-    from engine.doctor import check_endpoint
+    from engine.doctor import GUI_KEY_FIX, check_endpoint
 
-    return await check_endpoint(url, model, key)
+    # A refused key: the fix names this page's key box, not the command line's keyring
+    # or OPENAI_API_KEY.
+    return await check_endpoint(url, model, key, key_fix=GUI_KEY_FIX)

@@ -24,6 +24,10 @@ from engine.agent.config import AgentConfig, AgentError, safe_url
 from engine.agent.jsonsafe import JSONProblem, load_json
 from engine.redact import redact
 
+KEY_ADVICE = "set the right key in the keyring or OPENAI_API_KEY"
+"""The advice that ends an ``auth`` AgentError's message (the command line's fix; the
+doctor swaps it for the caller's, e.g. the wizard's key box)."""
+
 
 class CallFailures:
     """Classifying and describing a failed call (see the module docstring)."""
@@ -79,7 +83,8 @@ class CallFailures:
                     f"the endpoint {url} refused the API key "
                     f"({getattr(exc, 'status_code', 401)}"
                     + (f': "{said}"' if said else "")
-                    + "); set the right key in the keyring or OPENAI_API_KEY",
+                    + "); "
+                    + KEY_ADVICE,
                     getattr(exc, "status_code", 401),
                 ),
                 None,

@@ -128,6 +128,31 @@ def test_test_connection_shows_each_check_in_words(qtbot, wizard, qloop):
     assert "PASS" in text and "FAIL" in text and "What to do" in text
 
 
+def test_test_connection_with_a_wrong_key_names_the_key_box(qtbot, wizard, qloop):
+    """A refused key: one FAIL whose fix names the key box above; the other checks say
+    they were not checked because of the key, never "could not be reached"."""
+    from tests.helpers.scripted_server import FixEverything, ScriptedServer
+
+    page = wizard.model_page
+    wizard.show()
+    with ScriptedServer(FixEverything(), api_key="sk-the-right-one-0000000") as srv:
+        page.url.setText(srv.base_url)
+        page.model.setEditText(srv.model)
+        page.key.setText("sk-a-wrong-one-00000000")
+
+        async def go():
+            page.test_connection()
+            await page._job
+
+        qloop.run_until_complete(go())
+    text = page.test_result.text()
+    assert text.count("FAIL") == 1 and "refused the API key" in text
+    assert "re-type the key in the key box above" in text
+    assert "OPENAI_API_KEY" not in text and "could not be reached" not in text
+    assert text.count("not checked: the server refused the API key") == 8
+    assert page.test_failed and "refused the API key" in page.test_failed
+
+
 def test_fetch_models_against_the_scripted_server(qtbot, wizard, qloop):
     from tests.helpers.scripted_server import FixEverything, ScriptedServer
 

@@ -4,8 +4,10 @@ should do; the findings are remembered and a later run writes them into its trac
 
 from __future__ import annotations
 
+import pytest
+
 from engine.agent import capabilities
-from engine.doctor import check_endpoint
+from engine.doctor import CLI_KEY_FIX, ENDPOINT_CHECKS, GUI_KEY_FIX, check_endpoint
 from tests.helpers.scripted_server import (
     FixEverything,
     Quirks,
@@ -117,3 +119,57 @@ async def test_a_web_page_where_the_model_list_should_be_is_named():
     assert line.status == "FAIL"
     assert 'an HTML page ("Open WebUI")' in line.detail and "not valid JSON" not in line.detail
     assert "/v1" in line.fix
+
+
+async def _wrong_key(**kw):
+    quirks = Quirks(open_model_list=kw.pop("open_model_list", False))
+    with ScriptedServer(FixEverything(), api_key="sk-the-right-one-0000000", quirks=quirks) as srv:
+        checks = await check_endpoint(srv.base_url, srv.model, "sk-a-wrong-one-00000000", 5, **kw)
+    return checks
+
+
+@pytest.mark.parametrize("open_model_list", [False, True])
+async def test_a_refused_key_is_one_fail_and_the_rest_say_not_checked(open_model_list):
+    """The server answered (it refused the key): never "could not be reached" after it.
+    The key is refused on the model list, or (a gateway with an open model list) on the
+    first chat request."""
+    checks = await _wrong_key(open_model_list=open_model_list)
+    assert [c.name for c in checks] == list(ENDPOINT_CHECKS)
+    failed = [c for c in checks if c.status == "FAIL"]
+    assert len(failed) == 1 and "refused the API key" in failed[0].detail
+    assert failed[0].name == ("tool calls" if open_model_list else "endpoint reachable")
+    assert failed[0].fix == CLI_KEY_FIX and "OPENAI_API_KEY" in failed[0].fix
+    assert "OPENAI_API_KEY" not in failed[0].detail  # the fix is said once, in context
+    after = checks[checks.index(failed[0]) + 1 :]
+    assert after and all(
+        c.status == "UNVERIFIED" and c.detail == "not checked: the server refused the API key"
+        for c in after
+    )
+    assert not any("could not be reached" in c.line() for c in checks)
+
+
+async def test_the_wizard_names_its_key_box_when_the_key_is_refused():
+    checks = await _wrong_key(key_fix=GUI_KEY_FIX)
+    assert checks[0].status == "FAIL" and checks[0].fix == GUI_KEY_FIX
+    assert "key box above" in checks[0].line() and "OPENAI_API_KEY" not in checks[0].line()
+
+
+async def test_an_endpoint_that_is_not_there_says_could_not_be_reached():
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    checks = await check_endpoint(f"http://127.0.0.1:{port}/v1", "m", None, 5)
+    assert checks[0].status == "FAIL" and "base URL" in checks[0].fix
+    assert {c.detail for c in checks[1:]} == {"not checked: the endpoint could not be reached"}
+
+
+async def test_the_usage_line_uses_the_shared_wording():
+    from engine.vocabulary import USAGE_NOT_WHOLE_NUMBERS
+
+    c, _ = await _doctor(usage="strings")
+    line = c["usage reported"]
+    assert line.status == "FAIL" and USAGE_NOT_WHOLE_NUMBERS in line.detail
+    c, _ = await _doctor(usage="absent")
+    assert "the provider reported no token usage for" in c["usage reported"].detail

@@ -446,6 +446,8 @@ class Quirks:
       reasoning parser that never saw the end of the reasoning).
     - ``sse``: every answer sent as a server-sent-events stream (``text/event-stream``,
       ``data: {chunk}`` lines, ``data: [DONE]``) although no stream was asked for.
+    - ``open_model_list``: the model list answers without checking the key (as some
+      gateways do); only chat requests are refused for a wrong ``api_key``.
     """
 
     args_as_object: bool = False
@@ -472,6 +474,7 @@ class Quirks:
     args_double_encoded: bool = False
     reasoning_only: bool = False
     sse: bool = False
+    open_model_list: bool = False
 
 
 PROXY_PAGE = (
@@ -841,7 +844,7 @@ class ScriptedServer:
                 return True
 
             def do_GET(self) -> None:
-                if not self._auth_ok():
+                if not server.quirks.open_model_list and not self._auth_ok():
                     return
                 if self.path.rstrip("/").endswith("/models"):
                     self._send(
