@@ -209,6 +209,23 @@ def _smoke_word_breaks() -> str:
     return ""
 
 
+def _smoke_bidi() -> str:
+    """The Unicode bidi algorithm works (``python-bidi``, imported lazily by the invisible-
+    characters check only when a bidi control is present, so a frozen build could lack it
+    unnoticed): "" or the problem. Prints one line when it works."""
+    try:
+        from engine.invisible import seen_pair
+
+        # U+202E U+202C around a palindrome displays unchanged: seen the same as without.
+        shown = seen_pair("level", chr(0x202E) + "level" + chr(0x202C), "a ", " b")
+    except Exception as exc:  # ImportError, a missing native extension (OSError)
+        return f"the bidi algorithm does not work ({type(exc).__name__}: {exc})"
+    if shown[0] != shown[1]:
+        return f"the bidi algorithm gave {shown!r} for a palindrome inside an override"
+    print("bidi: display order checked", flush=True)
+    return ""
+
+
 def _smoke_suites(window) -> str:
     """The Suites tab is there (Qt Charts shipped) and opens the example suite: "" or the
     problem. Prints one line when it works."""
@@ -280,7 +297,7 @@ def smoke_test(app, window, bundle: Path | None, timeout: float) -> int:
     print(versions_text(), flush=True)
     print(f"bundle: {bundle}", flush=True)
     if result.get("code") == 0:
-        suites_problem = _smoke_suites(window) or _smoke_word_breaks()
+        suites_problem = _smoke_suites(window) or _smoke_word_breaks() or _smoke_bidi()
         if suites_problem:
             print(f"SMOKE FAILED: {suites_problem}", flush=True)
             return 1
