@@ -432,7 +432,9 @@ def _rederive_rounds(bundle: Any, v1: Any, res: Rederivation) -> dict[int, list[
         rnd = record.get("round")
         where = f"round {rnd}"
         tokens, reason = _trace_tokens(trace, rnd if isinstance(rnd, int) else None)
-        if trace and not old:
+        # An older bundle's record is checked on every field it carries: "older format"
+        # is the bundle's own word and skips nothing it states.
+        if trace and (not old or "tokens" in record):
             round_tokens = (
                 tokens - prev_tokens if tokens is not None and prev_tokens is not None else None
             )
@@ -463,9 +465,11 @@ def _rederive_rounds(bundle: Any, v1: Any, res: Rederivation) -> dict[int, list[
             where, record.get("verdicts") or [], again["verdicts"], diffs, only_stored_keys=old
         )
         _compare_metrics(where, record.get("metrics"), again["metrics"], diffs)
-        if not old:
+        if not old or "unusable" in record:
             _compare_unusable(where, record.get("unusable"), again, diffs)
+        if not old or "collateral" in record:
             _compare_collateral(where, record.get("collateral"), again, diffs)
+        if not old or "reopened" in record:
             _check_reopened(where, record, again["verdicts"], reopen_bodies, diffs)
     return out
 

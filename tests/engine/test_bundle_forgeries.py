@@ -333,3 +333,26 @@ def test_show_says_its_verdict_first(claimed, tmp_path, capsys):
     assert arl(["bundle", "show", str(b)]) == 3
     first = capsys.readouterr().out.splitlines()[0]
     assert first.startswith("TAMPERED: ") and "same engine" in first
+
+
+def test_an_older_format_claim_skips_no_field_it_states(claimed, tmp_path):
+    """A downgrade to arl-bundle/1 keeping the round records' fields: each is still
+    checked (the older format is the bundle's word, not a reason to skip)."""
+
+    def rounds(v: dict[str, Any]) -> None:
+        for r in v["rounds"]:
+            r["tokens"] = 1  # the run used more: the trace says so
+            for key in ("unusable", "collateral", "reopened"):  # not in the older shape
+                r.pop(key)
+        v["unusable"] = [[u["comment_id"], u["reason"]] for u in v["unusable"]]
+
+    def manifest(m: dict[str, Any]) -> None:
+        m["format"] = "arl-bundle/1"
+        m.pop("engine", None)
+
+    b = forge(claimed, tmp_path / "f", _json_edit("verdicts.json", rounds), manifest)
+    opened = open_bundle(b)
+    assert opened.old_format and not opened.problems, opened.problems
+    lines = [d.line() for d in judge_bundle(opened).rederivation.differences]
+    assert any(line.startswith("round 1: tokens: stored 1") for line in lines), lines
+    assert judge_bundle(opened).tampered
