@@ -18,6 +18,7 @@ No Qt import here: this module belongs to ``engine/``.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -69,7 +70,6 @@ _SIGNATURES: tuple[tuple[int, bytes, str], ...] = (
     (0, b"GIF89a", "a GIF image"),
     (0, b"%PDF-", "a PDF document"),
     (0, b"\x1f\x8b", "a gzip archive"),
-    (0, b"BZh", "a bzip2 archive"),
     (0, b"\xfd7zXZ\x00", "an xz archive"),
     (0, b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
     (0, b"Rar!\x1a\x07", "a RAR archive"),
@@ -77,12 +77,18 @@ _SIGNATURES: tuple[tuple[int, bytes, str], ...] = (
     (0, b"SQLite format 3\x00", "an SQLite database"),
     (0, b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an old Microsoft Office document (.doc, .xls, .ppt)"),
     (0, b"OggS", "an Ogg audio or video file"),
-    (0, b"ID3", "an MP3 audio file"),
     (0, b"\x00asm", "a WebAssembly module"),
     (0, b"\xca\xfe\xba\xbe", "a Java class or Mach-O program"),
     (0, b"\xcf\xfa\xed\xfe", "a Mach-O program"),
     (4, b"ftyp", "an MP4/QuickTime video or HEIC image"),
-    (257, b"ustar", "a tar archive"),
+    (257, b"ustar\x00", "a tar archive"),
+    (257, b"ustar  \x00", "a tar archive"),
+)
+# Signatures short enough to open a sentence are checked with the byte after them: bzip2
+# ("BZh" + block size digit + block magic), MP3 with an ID3v2 tag ("ID3" + major version).
+_CHECKED_SIGNATURES = (
+    (re.compile(rb"BZh[1-9]1AY&SY"), "a bzip2 archive"),
+    (re.compile(rb"ID3[\x02-\x04]\x00"), "an MP3 audio file"),
 )
 
 _BINARY_SAMPLE = 65536  # bytes looked at for NUL and control bytes
@@ -123,9 +129,19 @@ def binary_kind(data: bytes) -> str | None:
     for offset, magic, what in _SIGNATURES:
         if data.startswith(magic, offset):
             return what
-    if utf16_without_bom(data) is not None:
-        return None
+    for pattern, what in _CHECKED_SIGNATURES:
+        if pattern.match(data):
+            return what
     sample = data[:_BINARY_SAMPLE]
+    utf16 = utf16_without_bom(data)
+    if utf16 is not None:
+        # 16-bit binary data can show the same NUL pattern: it is text only if the
+        # characters it decodes to are not mostly controls.
+        chars = sample[: len(sample) & ~1].decode(utf16.lower(), "replace")
+        controls = sum(1 for c in chars if c < " " and c not in "\t\n\x0b\x0c\r\x1b")
+        if controls * 10 > len(chars):
+            return f"binary data ({controls * 100 // len(chars)} % control characters)"
+        return None
     if b"\x00" in sample:
         return "binary data (NUL bytes)"
     controls = len(sample) - len(sample.translate(None, _CONTROL_BYTES))
@@ -173,8 +189,8 @@ def open_document(path: str | os.PathLike) -> Document:
     kind: DocumentKind = (
         "text" if os.path.splitext(text_path)[1].lower() in TEXT_EXTENSIONS else "html"
     )
-    content, encoding = decode_text(data) if kind == "text" else decode_html(data)
-    return Document(kind, content, encoding, decoding_problem(data, kind))
+    decoded = decode_text(data) if kind == "text" else decode_html(data)
+    return Document(kind, *decoded, decoding_problem(data, kind, decoded))
 
 
 def _to_stderr(line: str) -> None:

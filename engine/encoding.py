@@ -458,11 +458,11 @@ def _invalid_bytes(payload: bytes, name: str) -> int:
     return count
 
 
-def decoding_problem(data: bytes, kind: str = "html") -> str | None:
+def decoding_problem(data: bytes, kind: str = "html", decoded: tuple | None = None) -> str | None:
     """One plain sentence when ``data`` did not decode cleanly, else None.
 
-    ``kind`` is ``"html"`` (decoded by :func:`decode_html`) or ``"text"``
-    (:func:`decode_text`). Two cases, both still opened as a browser would open them:
+    ``kind`` is ``"html"`` (:func:`decode_html`) or ``"text"`` (:func:`decode_text`);
+    ``decoded`` is that function's result when the caller has it. Two cases, both still opened as a browser would open them:
 
     - bytes invalid in the encoding used (declared, or by BOM) became U+FFFD:
       ``"12 bytes are not valid Shift_JIS and were replaced by U+FFFD"``;
@@ -471,7 +471,9 @@ def decoding_problem(data: bytes, kind: str = "html") -> str | None:
       declared: read as windows-1252; ..."`` with what to do.
     """
     data = bytes(data)
-    text, name = decode_html(data) if kind == "html" else decode_text(data)
+    if decoded is None:
+        decoded = decode_html(data) if kind == "html" else decode_text(data)
+    text, name = decoded
     _, bom_len = _bom_sniff(data)
     if name == "windows-1252" and bom_len == 0 and (kind == "text" or _prescan(data) is None):
         bad = _invalid_bytes(data, "UTF-8")

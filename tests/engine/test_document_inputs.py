@@ -69,6 +69,15 @@ def test_utf16_without_bom_is_text(tmp_path, codec: str) -> None:
     assert (doc.kind, doc.content, doc.encoding, doc.notice) == ("html", source, name, None)
 
 
+def test_text_that_starts_like_a_short_signature_is_text() -> None:
+    assert binary_kind(b"ID3 tags are metadata in MP3 files.\n") is None
+    assert binary_kind(b"BZh is how a bzip2 file starts.\n") is None
+    assert binary_kind(b"ID3\x03\x00\x00\x00\x00\x0f") == "an MP3 audio file"
+    # 16-bit little-endian numbers have the NUL pattern of UTF-16 but decode to controls.
+    words = b"".join(n.to_bytes(2, "little") for n in range(1, 20)) * 50
+    assert "binary data" in (binary_kind(words) or "")
+
+
 def test_ascii_and_utf8_are_not_taken_for_utf16() -> None:
     assert utf16_without_bom(b"<p>plain ASCII</p>" * 10) is None
     assert utf16_without_bom("日本語のテキスト".encode()) is None
