@@ -105,7 +105,7 @@ class RunView(QWidget):
         self.timer.timeout.connect(self._tick)
         self.cancel_btn.clicked.connect(self.cancel)
         self.new_btn.clicked.connect(lambda: self.start_setup(self.window()))
-        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.cancel)
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.ask_cancel)
 
     # -- setup --------------------------------------------------------------------------------
 
@@ -233,6 +233,29 @@ class RunView(QWidget):
             self.round_label.setStyleSheet("color:#B24000;font-weight:600")
         else:
             self.round_label.setStyleSheet("")
+
+    def ask_cancel(self) -> None:
+        """Esc: a run may be paid for, so ask before cancelling it (the Cancel button is
+        explicit and cancels at once)."""
+        if self.handle is None or not self.running:
+            return
+        from PySide6.QtWidgets import QMessageBox
+
+        box = QMessageBox(self)
+        box.setIcon(QMessageBox.Icon.Question)
+        box.setWindowTitle("Cancel the run?")
+        box.setText("Cancel the run after its current step?")
+        box.setInformativeText("An evidence bundle marked cancelled is still written.")
+        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        box.button(QMessageBox.StandardButton.Yes).setText("&Cancel the run")
+        box.button(QMessageBox.StandardButton.No).setText("&Keep running")
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.buttonClicked.connect(
+            lambda b: b is box.button(QMessageBox.StandardButton.Yes) and self.cancel()
+        )
+        self._cancel_box = box
+        box.open()
 
     def cancel(self) -> None:
         if self.handle is not None and self.running:

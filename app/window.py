@@ -358,6 +358,8 @@ class MainWindow(QMainWindow):
 
     def _run_finished(self, bundle_path: str) -> None:
         if getattr(self, "_close_after_run", False):
+            if bundle_path:  # every bundle a run wrote is in Recent bundles
+                self.settings.add_recent_bundle(str(Path(bundle_path).resolve()))
             return  # closing: the window goes away now
         if not bundle_path:
             self.statusBar().showMessage(
@@ -390,11 +392,17 @@ class MainWindow(QMainWindow):
         dlg.show()
 
     def open_readme(self) -> None:
-        from app.help import open_readme
+        from app.help import open_readme, readme_path
 
-        if not open_readme():
+        if readme_path() is None:
             self.statusBar().showMessage(
                 "The README is not included in this build; see the project's repository.", 10000
+            )
+        elif not open_readme():  # no program on this desktop opens it: say where it is
+            self._plain_message(
+                "The README could not be opened",
+                f"No program on this desktop opens it. It is the file {readme_path()}; "
+                "open it in any text editor.",
             )
 
     def show_about(self) -> None:
@@ -407,6 +415,38 @@ class MainWindow(QMainWindow):
         box.setInformativeText(versions_text())
         self._message_box = box
         box.open()
+
+    def _ask_quit_during_run(self) -> None:
+        box = QMessageBox(self)
+        box.setIcon(QMessageBox.Icon.Question)
+        box.setWindowTitle("A run is in progress")
+        box.setText("A run is in progress. Cancel it and quit?")
+        box.setInformativeText(
+            "The run stops after its current step and its evidence bundle, marked "
+            "cancelled, is written before the window closes."
+        )
+        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        box.button(QMessageBox.StandardButton.Yes).setText("Cancel the run and &quit")
+        box.button(QMessageBox.StandardButton.No).setText("&Keep running")
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.buttonClicked.connect(
+            lambda b: b is box.button(QMessageBox.StandardButton.Yes) and self._quit_after_run()
+        )
+        self._quit_box = box
+        box.open()
+
+    def _quit_after_run(self) -> None:
+        run_view = self.run_view
+        if getattr(self, "_close_after_run", False) or not getattr(run_view, "running", False):
+            return
+        self._close_after_run = True
+        # The run's task ends right after it reports; close on the next turn.
+        run_view.runFinished.connect(lambda _path: QTimer.singleShot(0, self.close))
+        run_view.cancel()
+        self.statusBar().showMessage(
+            "Cancelling the run before closing; its evidence bundle is written first\u2026"
+        )
 
     # -- drag and drop ----------------------------------------------------------------------
 
@@ -434,16 +474,11 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event):
         run_view = self.run_view
         if getattr(run_view, "running", False):
-            # Cancel cooperatively and close once the run has written its bundle.
+            # A run may be paid for: ask first; on Yes, cancel cooperatively and close once
+            # the run has written its bundle.
             event.ignore()
             if not getattr(self, "_close_after_run", False):
-                self._close_after_run = True
-                # The run's task ends right after it reports; close on the next turn.
-                run_view.runFinished.connect(lambda _path: QTimer.singleShot(0, self.close))
-                run_view.cancel()
-                self.statusBar().showMessage(
-                    "Cancelling the run before closing; its evidence bundle is written first\u2026"
-                )
+                self._ask_quit_during_run()
             return
         self.settings.save_window_state(self.saveGeometry(), self.saveState())
         self.settings.sync()

@@ -224,3 +224,16 @@ def test_the_metric_explanations_read_on_white(window):
     item = panel.table.item(0, panel.table.columnCount() - 1)
     assert item.text()
     assert _contrast(item.foreground().color(), QColor("white")) >= 4.5  # WCAG AA
+
+
+def test_readme_with_no_program_to_open_it_says_where_it_is(window, monkeypatch, tmp_path):
+    from app import help as app_help
+
+    readme = tmp_path / "README.md"
+    readme.write_text("# Agent Review Loop\n", encoding="utf-8")
+    monkeypatch.setattr(app_help, "readme_path", lambda: readme)
+    monkeypatch.setattr(app_help, "open_readme", lambda: False)  # xdg-open failed
+    window.open_readme()
+    box = window._message_box
+    assert box.isVisible() and str(readme) in box.informativeText()
+    box.close()

@@ -4,6 +4,7 @@ live runs in the Run view against the scripted OpenAI-compatible server."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import keyring
 import pytest
@@ -11,7 +12,7 @@ import pytest
 pytest.importorskip("PySide6.QtWebEngineWidgets")
 qasync = pytest.importorskip("qasync")
 
-from PySide6.QtCore import QPoint  # noqa: E402
+from PySide6.QtCore import QPoint, Qt  # noqa: E402
 from wizard_helpers import SAMPLE, SAMPLE_TEXT, u16  # noqa: E402
 
 from app import secrets as app_secrets  # noqa: E402
@@ -480,9 +481,44 @@ def test_closing_the_window_during_a_run_cancels_it_first(qtbot, qloop, tmp_path
         async def go():
             win.run_view.start_run(_request(srv, tmp_path))
             await wait_signal(win.run_view.eventShown)
-            assert win.close() is False  # refused for now: the run is cancelled first
+            assert win.close() is False  # refused: it asks first
+            box = win._quit_box
+            assert box.isVisible() and "in progress" in box.text()
+            box.button(box.StandardButton.No).click()  # keep running
+            await asyncio.sleep(0.2)
+            assert win.run_view.running and win.isVisible()
+            assert win.close() is False
+            win._quit_box.button(box.StandardButton.Yes).click()  # cancel it and quit
             return await wait_signal(win.run_view.runFinished)
 
         (bundle,) = qloop.run_until_complete(go())
     qtbot.waitUntil(lambda: not win.isVisible(), timeout=5000)
     assert open_bundle(bundle).status == "cancelled"
+    # the cancelled run's bundle is in Recent bundles too
+    assert str(Path(bundle).resolve()) in Settings().recent_bundles
+
+
+def test_esc_on_the_run_tab_asks_before_cancelling(qtbot, qloop, tmp_path):
+    from app.runview import RunView
+    from tests.helpers.scripted_server import FixEverything, ScriptedServer
+
+    view = RunView()
+    qtbot.addWidget(view)
+    view.show()
+    with ScriptedServer(FixEverything(), latency=0.3) as srv:
+
+        async def go():
+            view.start_run(_request(srv, tmp_path))
+            await wait_signal(view.eventShown)
+            qtbot.keyClick(view, Qt.Key.Key_Escape)
+            box = view._cancel_box
+            assert box.isVisible() and not view.handle.cancel_requested
+            box.button(box.StandardButton.No).click()
+            await asyncio.sleep(0.2)
+            assert view.running
+            qtbot.keyClick(view, Qt.Key.Key_Escape)
+            view._cancel_box.button(box.StandardButton.Yes).click()
+            return await wait_signal(view.runFinished)
+
+        (bundle,) = qloop.run_until_complete(go())
+    assert bundle and "Run cancelled" in view.title.text()
