@@ -123,3 +123,11 @@ def test_demo_builder_writes_no_emoji():
     assert doc is not None
     odd = {c for c in doc.group(1) if ord(c) > 127} - ALLOWED
     assert not odd, odd
+
+
+def test_the_shipped_demo_documents_show_no_empty_box():
+    docs = sorted((ROOT / "resources" / "demo").glob("*/document/*.html"))
+    if not docs:
+        pytest.skip("no demo bundle in this checkout")
+    odd = {c for p in docs for c in p.read_text(encoding="utf-8") if ord(c) > 127} - ALLOWED
+    assert not odd, odd  # its heading had an emoji (an empty box on stock fonts)
