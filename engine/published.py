@@ -191,7 +191,7 @@ def _entry(folder: Path, listed: dict[str, Any], *, flush: bool = True) -> Publi
         )
     if path is None:
         copy = ""  # never link a path the index made up
-    fields = {k: v for k, v in asdict(checked).items() if k != "problem"}
+    fields = {k: v for k, v in asdict(checked).items() if k not in _NOT_SHOWN}
     if checked.problem:
         # Nothing was checked: only labels to tell the row apart, no figures, no marks.
         fields["run_id"] = _text(listed, "run_id")
@@ -205,6 +205,9 @@ def _entry(folder: Path, listed: dict[str, Any], *, flush: bool = True) -> Publi
         bundle_copy=copy,
         problem=checked.problem,
     )
+
+
+_NOT_SHOWN = ("problem", "page_sha256")
 
 
 def _newest_first(runs: list[PublishedEntry]) -> list[PublishedEntry]:
@@ -251,12 +254,11 @@ def publish(
     the same run id that passes its checks. Raises ``engine.bundle.BundleError`` for an
     unreadable bundle, PublishError when the folder cannot be written or a tampered
     bundle would replace a genuine run."""
-    from engine.bundle import own_scorecard
     from engine.published_check import judge, remember
 
     dest = _folder(folder)
     src = Path(bundle_path).resolve()
-    checked, b, red, sig = judge(src)
+    checked, page = judge(src)
     run_id = checked.run_id or src.name
     others = entries(dest)
     if checked.tampered and any(
@@ -266,9 +268,8 @@ def publish(
             f"{src}: TAMPERED, and run {run_id} is already published from a bundle that "
             "passes its checks; a tampered bundle does not replace it"
         )
-    page = own_scorecard(b, red, sig)
     sub = f"{_stamp(checked.finished_at)}-{_safe(run_id)}"
-    fields = {k: v for k, v in asdict(checked).items() if k != "problem"}
+    fields = {k: v for k, v in asdict(checked).items() if k not in _NOT_SHOWN}
     entry = PublishedEntry(
         **dict(fields, run_id=run_id),
         published_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -284,11 +285,40 @@ def publish(
         _copy_bundle(src, dest / sub / BUNDLE_COPY)
         remember(dest / sub / BUNDLE_COPY, checked)
         _write(dest / sub / "scorecard.html", page)
+        for e in runs:
+            if e is not entry:
+                _rewrite_page_if_changed(dest, e)
         _write(dest / INDEX_JSON, json.dumps({"runs": [asdict(e) for e in runs]}, indent=1))
         _write(dest / INDEX_HTML, render_index(runs))
     except OSError as exc:
         raise PublishError(f"{dest}: cannot write ({exc.strerror or exc})") from None
     return entry
+
+
+def _rewrite_page_if_changed(folder: Path, e: PublishedEntry) -> None:
+    """Write an entry's scorecard page again from its bundle copy when the page in the
+    folder is not this program's rendering of it (edited in the shared folder, or
+    missing). Raises OSError when it cannot be written."""
+    from engine.published_check import check_copy, copy_path, judge, remember, sha256_of
+
+    copy = copy_path(folder, e.bundle_copy)
+    if e.problem or copy is None or not e.scorecard:
+        return
+    page_path = folder / e.scorecard
+    want = check_copy(copy).page_sha256
+    try:
+        if want and sha256_of(page_path) == want:
+            return
+    except OSError:
+        pass  # missing: written below
+    from engine.bundle import BundleError
+
+    try:
+        checked, page = judge(copy)
+    except BundleError:
+        return
+    _write(page_path, page)
+    remember(copy, checked)
 
 
 def _copy_bundle(src: Path, dest: Path) -> None:
@@ -316,7 +346,7 @@ def _copy_bundle(src: Path, dest: Path) -> None:
 def _write(path: Path, text: str) -> None:
     tmp = path.with_name(path.name + ".tmp")
     try:
-        tmp.write_text(text, encoding="utf-8")
+        tmp.write_bytes(text.encode("utf-8"))  # byte-exact: pages are compared by hash
         tmp.replace(path)
     finally:
         tmp.unlink(missing_ok=True)

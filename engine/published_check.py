@@ -46,7 +46,10 @@ class Checked:
     was read and checked (``tampered`` then says whether it passed), else one sentence
     saying why nothing could be checked (no figures, no signature are then shown).
     ``signature``: ``{"state", "fingerprint", "trusted_as", "line", "uncovered"}``;
-    ``metrics``: name -> metric JSON (``figures`` says where they come from)."""
+    ``metrics``: name -> metric JSON (``figures`` says where they come from);
+    ``page_sha256``: SHA-256 (hex) of this program's scorecard page of the bundle, so a
+    page in the folder that differs (edited there) is written again at the next
+    publish."""
 
     run_id: str = ""
     model: str = ""
@@ -61,6 +64,7 @@ class Checked:
     scripted: bool = False
     figures: str = "stated"
     problem: str = ""
+    page_sha256: str = ""
 
 
 def fields_of(bundle_path: str | os.PathLike[str]) -> Checked:
@@ -69,11 +73,11 @@ def fields_of(bundle_path: str | os.PathLike[str]) -> Checked:
     return judge(bundle_path)[0]
 
 
-def judge(bundle_path: str | os.PathLike[str]) -> tuple[Checked, Any, Any, Any]:
-    """``fields_of`` and what it was computed from: (checked, the opened
-    ``engine.bundle.Bundle``, its ``Rederivation``, its ``SignatureStatus``)."""
+def judge(bundle_path: str | os.PathLike[str]) -> tuple[Checked, str]:
+    """``fields_of`` and this program's scorecard page of the bundle
+    (``engine.bundle.own_scorecard``; ``Checked.page_sha256`` is its hash)."""
     from engine import signing
-    from engine.bundle import open_bundle, trust_marks
+    from engine.bundle import open_bundle, own_scorecard, trust_marks
     from engine.bundle_shown import shown_figures
     from engine.rederive import rederive
 
@@ -106,7 +110,9 @@ def judge(bundle_path: str | os.PathLike[str]) -> tuple[Checked, Any, Any, Any]:
         scripted=b.scripted,
         figures=shown.source,
     )
-    return checked, b, red, sig
+    page = own_scorecard(b, red, sig)
+    checked.page_sha256 = hashlib.sha256(page.encode("utf-8")).hexdigest()
+    return checked, page
 
 
 def copy_path(folder: Path, listed: str) -> Path | None:
@@ -126,7 +132,7 @@ def check_copy(path: Path | None, *, flush: bool = True) -> Checked:
     if path is None:
         return Checked(problem="the index names no bundle copy in this folder")
     try:
-        digest = _sha256(path)
+        digest = sha256_of(path)
     except FileNotFoundError:
         return Checked(problem=f"its bundle copy {path.parent.name}/{path.name} is missing")
     except OSError as exc:
@@ -147,12 +153,13 @@ def remember(path: Path, checked: Checked) -> None:
     """Record ``checked`` as the result for the copy at ``path`` (its content was just
     verified, file for file, as another path: the publish step)."""
     try:
-        _cache_put(f"{_sha256(path)}:{_context()}", checked)
+        _cache_put(f"{sha256_of(path)}:{_context()}", checked)
     except OSError:
         pass
 
 
-def _sha256(path: Path) -> str:
+def sha256_of(path: Path) -> str:
+    """SHA-256 (hex) of a file's bytes. Raises OSError."""
     h = hashlib.sha256()
     with path.open("rb") as fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):

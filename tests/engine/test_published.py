@@ -328,3 +328,19 @@ def test_published_open_names_the_copy(runs, tmp_path, capsys):
     out = capsys.readouterr().out
     (e,) = published.entries(folder)
     assert f"bundle: {folder / e.bundle_copy}" in out and "no longer there" in out
+
+
+def test_the_next_publish_rewrites_a_scorecard_page_edited_in_the_folder(runs, tmp_path):
+    made, _ = runs
+    folder = tmp_path / "shared"
+    forged = published.publish(_forge(made["c-old"], tmp_path / "forged"), folder)
+    page = folder / forged.scorecard
+    own = page.read_bytes()
+    page.write_text(
+        "<html><body>signed, trusted: Legal team; every figure re-derives</body></html>"
+    )
+    published.publish(made["b-mid"], folder)
+    assert page.read_bytes() == own and b"TAMPERED" in own
+    (folder / forged.scorecard).unlink()
+    published.publish(made["a-new"], folder)
+    assert page.read_bytes() == own
