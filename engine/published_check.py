@@ -17,8 +17,9 @@ again). The cache lives in the local data folder (``<data folder>/published-chec
 never in the shared folder: it is as trusted as the trusted-keys store beside it.
 ``benchmarks/bench_published.py`` measures listing 50 entries.
 
-``check_copy(path) -> Checked``; ``fields_of(bundle_path) -> dict`` (the same, from any
-bundle path: used when publishing).
+``check_copy(path) -> Checked``; ``fields_of(bundle_path) -> Checked`` and
+``judge(bundle_path) -> (Checked, scorecard page)`` (the same from any bundle path, not
+cached: used when publishing); ``remember(copy, checked)`` records a result.
 """
 
 from __future__ import annotations
