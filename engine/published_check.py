@@ -4,8 +4,8 @@ shared folder's ``index.json``.
 Anyone who can write the publishing folder can edit ``index.json``; so every trust mark,
 signer name and figure the index page, ``arl published list`` and the Published view show
 comes from verifying the entry's copy ``<stamp>-<run id>/bundle.zip`` in the folder
-(``engine.bundle.trust_marks``, ``engine.signing.check_bundle`` against the local
-trusted-keys store, ``engine.bundle_shown.shown_figures``). ``index.json`` contributes only
+(the engine's verdict ``engine.bundle.judge_bundle``, its signature check against the
+local trusted-keys store, ``engine.bundle_shown.shown_figures``). ``index.json`` contributes only
 where an entry is (its folder), when it was published and the path of the bundle it was
 published from. An entry whose copy is missing, outside the folder or unreadable is shown
 with its problem and no figures (``Checked.problem``), never as valid.
@@ -78,16 +78,21 @@ def judge(bundle_path: str | os.PathLike[str]) -> tuple[Checked, str]:
     """``fields_of`` and this program's scorecard page of the bundle
     (``engine.bundle.own_scorecard``; ``Checked.page_sha256`` is its hash)."""
     from engine import signing
-    from engine.bundle import open_bundle, own_scorecard, trust_marks
+    from engine.bundle import judge_bundle, open_bundle, own_scorecard, trust_marks
     from engine.bundle_shown import shown_figures
     from engine.rederive import rederive
 
     b = open_bundle(bundle_path)
+    # The engine's verdict on the bundle (one place: engine.bundle.judge_bundle); the
+    # reasons shown are trust_marks', never a verdict of this module's own.
     sig = signing.check_bundle(b)
-    red = rederive(b)
-    marks = trust_marks(b, red, sig)
+    # Re-derived even when files fail the manifest check: the figures shown are then the
+    # ones its documents give (engine.bundle_shown), as every other view shows them.
+    red = rederive(b, sig)
+    result = judge_bundle(b, red, sig)
     shown = shown_figures(b, red, sig)
-    if marks:
+    if result.tampered:
+        marks = trust_marks(b, red, sig) or result.problems or ["a check could not run"]
         verification = "TAMPERED: " + marks[0]
     else:
         verification = red.headline() if red is not None else "not re-derived"
@@ -107,7 +112,7 @@ def judge(bundle_path: str | os.PathLike[str]) -> tuple[Checked, str]:
             "uncovered": ", ".join(sig.uncovered),
         },
         verification=verification,
-        tampered=bool(marks),
+        tampered=result.tampered,
         scripted=b.scripted,
         figures=shown.source,
     )
