@@ -131,16 +131,17 @@ def _rederivation_part(b: _Banner, data: BundleData) -> None:
             "TAMPERED: the stated verdicts or metrics are not what this bundle's own "
             "documents show."
             if rd.forged
-            else f"Scored by {html.escape(rd.scored_by)}; this program "
-            f"({html.escape(rd.this_engine)}) scores it differently: an engine change, "
-            "not tampering, if the manifest's record of its engine is true (only a signature "
-            "you trust vouches for that)."
+            else html.escape(rd.headline())  # an engine change a trusted signer vouches for
         )
         b.add(
             f"<b>{title}</b> Stored vs recomputed:<ul>{lines}{more}</ul>",
             "error" if rd.forged else "warn",
             first=True,
         )
+    elif rd is not None and rd.forged:
+        # Nothing differs, but something could not be checked (a file that does not fit
+        # its shape, the files failing the manifest): the engine's verdict is tampered.
+        b.add(f"<b>TAMPERED:</b> {html.escape(rd.headline())}", "error", first=True)
     elif rd is None and not data.rederive_error:
         b.add("<i>Re-deriving every verdict from the documents\u2026</i>")
     elif data.rederive_error:

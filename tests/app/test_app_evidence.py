@@ -219,3 +219,21 @@ def test_the_check_mark_is_for_a_trusted_signer_only(qtbot, window, tmp_path, fr
     signing.set_trusted(fp, "Reviewers")
     _open(qtbot, window, path)
     assert f"\u2714 signed by {fp} (trusted: Reviewers)" in window.verdicts.banner.text()
+
+
+def test_a_bundle_that_cannot_be_checked_reads_tampered(qtbot, window, tmp_path, fresh):
+    """A trace.json whose usage does not fit its shape: nothing "differs", but the token
+    figures cannot be re-derived, so the engine's verdict (and the banner) is TAMPERED."""
+    dest = tmp_path / "schema"
+    shutil.copytree(fresh, dest)
+    trace = json.loads((dest / "trace.json").read_text())
+    trace["usage"] = "lots"
+    (dest / "trace.json").write_text(json.dumps(trace))
+    man = json.loads((dest / "manifest.json").read_text())
+    man["files"]["trace.json"] = hashlib.sha256((dest / "trace.json").read_bytes()).hexdigest()
+    (dest / "manifest.json").write_text(json.dumps(man))
+    (dest / "signature.json").unlink(missing_ok=True)
+    _open(qtbot, window, dest)
+    banner = window.verdicts.banner.text()
+    assert "TAMPERED" in banner and "trace.json" in banner
+    assert "re-derives exactly" not in banner
