@@ -286,20 +286,25 @@ class PublishedView(QWidget):
         return self.entries[rows[0].row()]
 
     def open_selected_bundle(self) -> None:
+        """Open the row's bundle copy in the published folder: the figures the row shows were
+        checked from it (``index.json``'s original path can be edited to point at another
+        bundle). The original path only for an entry published before copies were kept."""
+        from engine import published
+
         e = self._selected()
         if e is None:
             return
-        target = e.bundle
-        if not Path(target).exists():
-            # The copy in the published folder (published.BUNDLE_COPY) is the evidence too.
-            from engine import published
-
-            folder = published.published_folder()
-            copy = folder / e.bundle_copy if folder is not None and e.bundle_copy else None
-            if copy is None or not copy.is_file():
-                self.message.emit(f"The bundle {e.bundle} is no longer there.")
-                return
+        folder = published.published_folder()
+        copy = folder / e.bundle_copy if folder is not None and e.bundle_copy else None
+        if copy is not None and copy.is_file():
             target = str(copy)
+        elif not e.bundle_copy and Path(e.bundle).exists():
+            target = e.bundle
+        else:
+            self.message.emit(
+                f"The bundle copy of {e.document_title or e.run_id} is not in the folder."
+            )
+            return
         self.openBundle.emit(target)
 
     def open_selected_page(self) -> None:

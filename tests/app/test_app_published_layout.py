@@ -105,3 +105,30 @@ def test_the_tab_shows_what_the_bundle_copies_say_not_index_json(qtbot, tmp_path
     rows = [view.table.item(r, SIGNATURE + 1).text() for r in range(2)]
     assert any(t.startswith("\u26a0 NOT CHECKED") and "missing" in t for t in rows)
     assert "NOT CHECKED" in view.where.text()
+
+
+def test_open_bundle_opens_the_checked_copy_not_the_path_index_json_names(qtbot, folder, tmp_path):
+    """The row's figures were checked from the bundle copy in the folder; index.json's
+    original path can be edited to point at another bundle, so Open takes the copy."""
+    import json
+
+    from app.published import PublishedView
+    from engine import published
+
+    decoy = tmp_path / "decoy"
+    decoy.mkdir()
+    index = folder / published.INDEX_JSON
+    data = json.loads(index.read_text(encoding="utf-8"))
+    entries = data["runs"]
+    entries[0]["bundle"] = str(decoy)
+    index.write_text(json.dumps(data), encoding="utf-8")
+    view = PublishedView()
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitUntil(lambda: view.table.rowCount() == 1)
+    view.table.selectRow(0)
+    with qtbot.waitSignal(view.openBundle, timeout=2000) as sig:
+        view.open_selected_bundle()
+    (opened,) = sig.args
+    assert opened == str(folder / view.entries[0].bundle_copy) and opened != str(decoy)
+    assert Path(opened).is_file()
