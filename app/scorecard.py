@@ -278,9 +278,13 @@ class ScorecardView(QWidget):
 
     def _ask_path(self, caption: str, suffix: str, filt: str, then) -> None:
         base = (self.data.path.stem if self.data else "scorecard") + f"-scorecard.{suffix}"
-        dlg = QFileDialog(self, caption, str(Path.home() / base), filt)
+        from app.settings import Settings
+
+        settings = Settings()  # the dialog opens in the last folder used
+        dlg = QFileDialog(self, caption, str(settings.start_folder() / base), filt)
         dlg.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dlg.setDefaultSuffix(suffix)
+        dlg.fileSelected.connect(settings.remember_folder_of)
         dlg.fileSelected.connect(then)
         self._dialog = dlg
         dlg.open()

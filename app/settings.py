@@ -189,6 +189,16 @@ class Settings:
     def last_dir(self, v: str) -> None:
         self.set("ui/last_dir", v)
 
+    def start_folder(self) -> Path:
+        """Where a file dialog opens: the last folder used, else the home folder."""
+        last = self.last_dir
+        return Path(last) if last and Path(last).is_dir() else Path.home()
+
+    def remember_folder_of(self, path: str) -> None:
+        """A file was chosen: its folder is where the next dialog opens."""
+        if path:
+            self.last_dir = str(Path(path).resolve().parent)
+
     def window_state(self) -> tuple[QByteArray | None, QByteArray | None]:
         g = self.q.value("ui/geometry")
         s = self.q.value("ui/state")

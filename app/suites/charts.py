@@ -21,6 +21,8 @@ from PySide6.QtCore import QPointF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QCursor, QPainter, QPen
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QPushButton, QToolTip, QVBoxLayout, QWidget
 
+from app.settings import Settings
+
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
 SHAPES = (
     QScatterSeries.MarkerShape.MarkerShapeCircle,
@@ -68,7 +70,10 @@ class ChartPanel(QWidget):
 
     def ask_export(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
-            self, "Export chart", str(Path.home() / "chart.png"), "PNG image (*.png);;SVG (*.svg)"
+            self,
+            "Export chart",
+            str(Settings().start_folder() / "chart.png"),
+            "PNG image (*.png);;SVG (*.svg)",
         )
         if path:
             self.export(Path(path))

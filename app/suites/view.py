@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.jobs import run_in_thread
+from app.settings import Settings
 from app.suites.charts import ChartPanel, combo_key, draw_spread, draw_trend
 
 
@@ -246,7 +247,10 @@ class SuitesView(QWidget):
 
     def ask_new_suite(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
-            self, "New suite file", str(Path.home() / "suite.toml"), "Suite files (*.toml)"
+            self,
+            "New suite file",
+            str(Settings().start_folder() / "suite.toml"),
+            "Suite files (*.toml)",
         )
         if path:
             self.new_suite(Path(path))
@@ -279,7 +283,7 @@ class SuitesView(QWidget):
 
     def ask_open_suite(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self, "Open a suite file", str(Path.home()), "Suite files (*.toml *.json)"
+            self, "Open a suite file", str(Settings().start_folder()), "Suite files (*.toml *.json)"
         )
         if path:
             self.open_suite(Path(path))

@@ -237,3 +237,16 @@ def test_readme_with_no_program_to_open_it_says_where_it_is(window, monkeypatch,
     box = window._message_box
     assert box.isVisible() and str(readme) in box.informativeText()
     box.close()
+
+
+def test_export_dialogs_open_in_the_last_folder_used(qtbot, window, tmp_path):
+    from app.settings import Settings
+
+    here = tmp_path / "exports"
+    here.mkdir()
+    Settings().remember_folder_of(str(here / "earlier.pdf"))
+    assert Settings().start_folder() == here.resolve()
+    window.scorecard._ask_path("Export", "pdf", "PDF files (*.pdf)", lambda _p: None)
+    dlg = window.scorecard._dialog
+    assert Path(dlg.directory().absolutePath()).resolve() == here.resolve()
+    dlg.close()
