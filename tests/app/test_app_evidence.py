@@ -157,7 +157,10 @@ def test_one_click_publish_and_the_published_view(qtbot, window, tmp_path, fresh
     view.table.selectRow(0)
     with qtbot.waitSignal(window.verdicts.rendered, timeout=30000):
         view.open_btn.click()
-    assert window.data.path == Path(fresh).resolve()
+    # Open bundle opens the checked copy in the published folder, not the original path
+    opened = window.data.path
+    assert opened.is_relative_to(tmp_path / "shared") and opened.name == "bundle.zip"
+    assert window.data.manifest["run_id"] == open_bundle(fresh).manifest["run_id"]
 
 
 NOTE = "the bundle says edited; recomputed from its documents: untouched"
