@@ -300,7 +300,9 @@ class RunView(QWidget):
         """Called by the engine on the loop's thread: copy what is needed and return."""
         self.events.append(event)
         name = type(event).__name__
-        item = self._add(EVENT_ICONS.get(name, "step"), event.describe())
+        # Sentence case where the engine has it (the CLI keeps the exact VERIFICATION line).
+        words = event.plain() if hasattr(event, "plain") else event.describe()
+        item = self._add(EVENT_ICONS.get(name, "step"), words)
         if isinstance(event, ev.RoundStarted):
             self.round_bar.setMaximum(event.max_rounds)
             self.round_bar.setValue(event.round - 1)  # the bar fills as rounds finish

@@ -294,6 +294,8 @@ class VerdictModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return self.text(r, c).replace("\n", " ")[:300]
         if role == Qt.ItemDataRole.ToolTipRole:
+            if c == 0:  # the number is the title; the raw id is secondary
+                return f"Comment {row['n']} (id {row['id']})"
             return self.text(r, c)[:1000]
         if role == Qt.ItemDataRole.UserRole:
             return row["id"]
@@ -717,9 +719,10 @@ class VerdictsView(QWidget):
         )
         out = [
             note
-            + f"<p><b>Comment {row['n']}</b> ({e(row['id'])})"
+            + f"<p><b>Comment {row['n']}</b>"
             + (f" by {e(str(before.get('author')))}" if before.get("author") else "")
-            + f": {e(row['body'])}</p>",
+            + f": {e(row['body'])}"
+            + f"<br><small style='color:#5f5f5f'>id {e(row['id'])}</small></p>",
             f"<p>Verdict: {chip} \u2014 {e(present.VERDICT_WORDS.get(row['verdict'], ''))}."
             f"<br>Agent's claim: <b>{e(present.claim_text(row['claim']))}</b> "
             f"({e(present.agrees_text(row['agrees']))}).<br>"
@@ -732,11 +735,11 @@ class VerdictsView(QWidget):
                 "anchor.</i></p>"
             )
         if item.get("message"):
-            out.append(f"<p><b>{e(str(item['message']))}</b></p>")
+            out.append(f"<p><b>{e(vocab.message_sentence(str(item['message'])))}.</b></p>")
         reopen = self.data.reopened.get(row["id"]) if self.data is not None else None
         if reopen and reopen.get("message") != item.get("message"):
             out.append(
-                f"<p><b>{e(str(reopen.get('message', '')))}</b> "
+                f"<p><b>{e(vocab.message_sentence(str(reopen.get('message', ''))))}.</b> "
                 f"<small>(reopened after round {e(str(reopen.get('round', '?')))})</small></p>"
             )
         if item.get("note"):

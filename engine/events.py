@@ -34,7 +34,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from engine.models import STALE_ANCHOR_MESSAGE, VERIFICATION_MESSAGE
-from engine.vocabulary import RunStatus
+from engine.vocabulary import RunStatus, message_sentence
 
 
 @dataclass(frozen=True)
@@ -262,6 +262,10 @@ class CommentReopened(RunEvent):
     def describe(self) -> str:
         return f"{self.message} (comment {self.comment_id} reopened)"
 
+    def plain(self) -> str:
+        """``describe()`` in sentence case, for the desktop program (the CLI keeps the line)."""
+        return f"{message_sentence(self.message, self.comment_id)}: reopened"
+
 
 @dataclass(frozen=True)
 class ClaimUnchanged(RunEvent):
@@ -281,6 +285,12 @@ class ClaimUnchanged(RunEvent):
         how = "; look-alike characters only" if self.lookalike_only else ""
         how += "; invisible characters only" if self.invisible_only else ""
         return f"{self.message} (comment {self.comment_id}: claimed addressed in the report{how})"
+
+    def plain(self) -> str:
+        """``describe()`` in sentence case, for the desktop program (the CLI keeps the line)."""
+        how = " (look-alike characters only)" if self.lookalike_only else ""
+        how += " (invisible characters only)" if self.invisible_only else ""
+        return message_sentence(self.message, self.comment_id) + how
 
 
 @dataclass(frozen=True)

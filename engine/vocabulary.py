@@ -83,6 +83,25 @@ STALE_ANCHOR_MESSAGE = (
 )
 VERIFICATION_MESSAGE = "VERIFICATION: MODEL CLAIMED ADDRESSED - ANCHORED TEXT UNCHANGED"
 
+
+def message_sentence(message: str, comment_id: str | None = None) -> str:
+    """The desktop program's sentence-case wording of an exact message above (the CLI and the
+    bundle keep the exact line, a contract). ``comment_id`` names the comment ("comment
+    c1"); None says "this comment". Any other message is returned unchanged."""
+    which = f"comment {comment_id}" if comment_id is not None else "this comment"
+    if message == VERIFICATION_MESSAGE:
+        return (
+            f"Verification: the model claimed it addressed {which}, "
+            "but the anchored text is unchanged"
+        )
+    if message == STALE_ANCHOR_MESSAGE:
+        return (
+            f"Stale anchor: the quote of {which} is not in the current version, "
+            "so the comment stays unresolved"
+        )
+    return message
+
+
 # -- words people read -----------------------------------------------------------------------
 
 VERDICT_ICONS: dict[str, str] = {

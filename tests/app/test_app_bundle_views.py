@@ -12,6 +12,8 @@ import pytest
 
 pytest.importorskip("PySide6.QtWebEngineWidgets")
 
+from PySide6.QtCore import Qt
+
 from app.bundledata import BundleError, load_bundle
 from app.window import MainWindow
 
@@ -94,7 +96,17 @@ def test_selecting_a_comment_shows_both_texts_and_thread(qtbot, window):
         window.verdicts.select_comment("c2")
     assert blocker.args == ["c2"]
     text = window.verdicts.detail.toPlainText()
-    assert "VERIFICATION: MODEL CLAIMED ADDRESSED - ANCHORED TEXT UNCHANGED" in text
+    # The title is "Comment N"; the raw id comes second, on its own small grey line.
+    assert text.startswith("Comment 2") and "Comment 2 (c2)" not in text
+    assert "\nid c2" in text
+    assert window.verdicts.table.model().data(
+        window.verdicts.table.model().index(1, 0), Qt.ItemDataRole.ToolTipRole
+    ) == "Comment 2 (id c2)"
+    assert (
+        "Verification: the model claimed it addressed this comment, "
+        "but the anchored text is unchanged." in text
+    )
+    assert "MODEL CLAIMED ADDRESSED" not in text
     assert "reopened" in text and "by email" in text
     with qtbot.waitCallback(timeout=10000) as cb:
         window.verdicts.v2.run_js(
