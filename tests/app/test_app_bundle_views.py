@@ -99,9 +99,12 @@ def test_selecting_a_comment_shows_both_texts_and_thread(qtbot, window):
     # The title is "Comment N"; the raw id comes second, on its own small grey line.
     assert text.startswith("Comment 2") and "Comment 2 (c2)" not in text
     assert "\nid c2" in text
-    assert window.verdicts.table.model().data(
-        window.verdicts.table.model().index(1, 0), Qt.ItemDataRole.ToolTipRole
-    ) == "Comment 2 (id c2)"
+    assert (
+        window.verdicts.table.model().data(
+            window.verdicts.table.model().index(1, 0), Qt.ItemDataRole.ToolTipRole
+        )
+        == "Comment 2 (id c2)"
+    )
     assert (
         "Verification: the model claimed it addressed this comment, "
         "but the anchored text is unchanged." in text
