@@ -77,10 +77,7 @@ def agent_mode_of(manifest: dict[str, Any]) -> dict[str, Any]:
 
 
 def _agent_mode(mode: dict[str, Any]) -> str:
-    ran = str(mode.get("ran") or mode.get("requested") or "")
-    text = ran + (" (the program did the tool work)" if ran == "no-tools" else "")
-    reason = mode.get("reason")
-    return text + (f": {reason}" if reason else "")
+    return vocab.agent_mode_words(mode)
 
 
 def _metric_row(name: str, m: dict[str, Any], extra: str = "", note: str = "") -> str:

@@ -191,6 +191,28 @@ def claim_words(claim: str | None) -> str:
     return CLAIM_WORDS.get(claim, claim.replace("_", " "))
 
 
+def agent_mode_words(mode: Mapping[str, Any]) -> str:
+    """A run's agent mode in plain words, from the manifest's ``agent_mode`` record
+    (``{"requested", "ran", "reason"}``; docs/providers.md), e.g. "The model worked with
+    tools (as asked)". The stored reason is kept where it says why auto mode switched."""
+    requested = str(mode.get("requested") or "")
+    ran = str(mode.get("ran") or requested)
+    reason = str(mode.get("reason") or "")
+    if ran == "tools":
+        if requested == "auto":
+            return "The model worked with tools (auto mode: it called them)"
+        return "The model worked with tools (as asked)"
+    if ran == "no-tools":
+        did = "; the program did the tool work for it"
+        if requested == "no-tools":
+            return "The model worked without tools (as asked)" + did
+        why = reason.split("switched to no-tools: ", 1)[-1] if reason else ""
+        if not why or (why == reason and "no-tools" in why):
+            why = "its server or the model could not use tools"
+        return f"The model worked without tools (auto mode switched: {why})" + did
+    return f"{ran}: {reason}" if reason else ran
+
+
 def plural(n: float, one: str, many: str | None = None) -> str:
     """``1 push``, ``2 pushes``: the count (thousands separated) and its noun."""
     return f"{count(n)} {one if n == 1 else (many or one + 's')}"

@@ -81,4 +81,24 @@ def test_the_agent_mode_recorded_in_settings_is_on_the_scorecard():
         },
     }
     page = render_scorecard(manifest, {"final": []}, {}, [], [], {})
-    assert "Agent mode" in page and "no-tools" in page
+    assert "Agent mode" in page
+    assert "The model worked without tools (auto mode switched: the server refused tools)" in page
+
+
+def test_the_agent_mode_reads_in_plain_words():
+    from engine.vocabulary import agent_mode_words
+
+    asked = {"requested": "tools", "ran": "tools", "reason": "tools mode was asked for"}
+    assert agent_mode_words(asked) == "The model worked with tools (as asked)"
+    auto = {"requested": "auto", "ran": "tools", "reason": "auto mode: the model called tools"}
+    assert agent_mode_words(auto) == "The model worked with tools (auto mode: it called them)"
+    no = {"requested": "no-tools", "ran": "no-tools", "reason": "no-tools mode was asked for"}
+    assert agent_mode_words(no).startswith("The model worked without tools (as asked)")
+    switched = {
+        "requested": "auto",
+        "ran": "no-tools",
+        "reason": "auto mode switched to no-tools: the endpoint refused a request offering tools",
+    }
+    words = agent_mode_words(switched)
+    assert "without tools" in words and "the endpoint refused a request offering tools" in words
+    assert "mode was asked for" not in words
