@@ -62,10 +62,9 @@ def method_text(item: dict[str, Any]) -> str:
     text = METHOD_WORDS.get(method, method)
     # ``similarity`` is a similarity (v1 vs v2 text); ``confidence`` is how sure the place
     # is, never shown as "% similar" (docs/verdicts.md).
-    sim = item.get("similarity")
     conf = item.get("confidence")
-    if isinstance(sim, (int, float)) and not isinstance(sim, bool):
-        text += f" ({vocab.percent(sim)} similar)"
+    if similar := vocab.similarity_words(item):
+        text += f" ({similar})"
     if method in APPROXIMATE_METHODS and isinstance(conf, (int, float)) and conf < 1:
         text += f"; place confidence {vocab.percent(conf)}"
     if item.get("offsets_repaired"):

@@ -191,6 +191,25 @@ def claim_words(claim: str | None) -> str:
     return CLAIM_WORDS.get(claim, claim.replace("_", " "))
 
 
+def similarity_words(item: Mapping[str, Any]) -> str:
+    """How alike a verdict item's v1 and v2 texts are, in words: "55% similar" from its
+    ``similarity`` (Indel, in [0, 1], characters compared as they are); "only the letter
+    case changed" (or "... letter case and spacing ...") when the two texts differ in
+    nothing else, where a character similarity would read misleadingly low (a sentence
+    put in capitals scores near 0%). "" when the item has no similarity."""
+    sim = item.get("similarity")
+    if not isinstance(sim, (int, float)) or isinstance(sim, bool):
+        return ""
+    t1 = (item.get("v1") or {}).get("text")
+    t2 = (item.get("v2") or {}).get("text")
+    if isinstance(t1, str) and isinstance(t2, str) and t1 != t2:
+        if t1.casefold() == t2.casefold():
+            return "only the letter case changed"
+        if " ".join(t1.casefold().split()) == " ".join(t2.casefold().split()):
+            return "only the letter case and spacing changed"
+    return f"{percent(sim)} similar"
+
+
 def agent_mode_words(mode: Mapping[str, Any]) -> str:
     """A run's agent mode in plain words, from the manifest's ``agent_mode`` record
     (``{"requested", "ran", "reason"}``; docs/providers.md), e.g. "The model worked with
