@@ -181,7 +181,7 @@ class ScorecardView(QWidget):
         if self.data is None or self.data.signature is None or not name.strip():
             return
         try:
-            signing.set_trusted(self.data.signature.fingerprint, name)
+            signing.trust_signer(self.data.source, name)  # by its full key
         except (OSError, ValueError) as exc:
             self.message.emit(f"Could not save the trusted key: {exc}")
             return

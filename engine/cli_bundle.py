@@ -99,8 +99,21 @@ def cmd_bundle_export(args: argparse.Namespace) -> int:
 
 
 def cmd_bundle_trust(args: argparse.Namespace) -> int:
+    """Trust a signer: by the full key of the bundle that ``FINGERPRINT`` names when it is
+    a bundle's path (``signing.trust_signer``), else by the fingerprint (weaker)."""
     from engine import signing
 
+    if Path(args.fingerprint).exists():
+        from engine.bundle import BundleError, open_bundle
+
+        try:
+            fp, ident = signing.trust_signer(open_bundle(args.fingerprint), args.name)
+        except (BundleError, ValueError) as exc:
+            return fail(str(exc))
+        except OSError as exc:
+            return fail(f"{signing.trusted_keys_path()}: cannot write ({exc.strerror or exc})")
+        say(f"Trusted {fp} ({ident}) as {args.name.strip()!r}")
+        return EXIT_OK
     try:
         names = signing.set_trusted(args.fingerprint, args.name)
     except ValueError as exc:
@@ -111,7 +124,7 @@ def cmd_bundle_trust(args: argparse.Namespace) -> int:
     if args.name.strip():
         say(f"Trusted {fp} as {names[fp]!r}")
     else:
-        print(f"{fp} is no longer trusted")
+        say(f"{fp} is no longer trusted")
     return EXIT_OK
 
 
@@ -311,10 +324,15 @@ def register_bundle(subparsers: Any) -> None:
     e.add_argument("--force", action="store_true", help="replace ZIP if it exists")
     e.set_defaults(func=cmd_bundle_export)
     t = bsub.add_parser(
-        "trust", help="name a signer's fingerprint as trusted (empty name: untrust)"
+        "trust",
+        help="trust the signer of a bundle (by its full key), or a fingerprint (empty name: "
+        "untrust)",
     )
     t.add_argument(
-        "fingerprint", metavar="FINGERPRINT", help='16 hex digits, e.g. "3f2a 9c01 77be 0d42"'
+        "fingerprint",
+        metavar="BUNDLE|FINGERPRINT",
+        help='a signed bundle (its full key is trusted), or 16 hex digits, e.g. "3f2a 9c01 '
+        '77be 0d42" (weaker: matched on 64 bits)',
     )
     t.add_argument("name", metavar="NAME", help='who it is, e.g. "the review team\'s laptop"')
     t.set_defaults(func=cmd_bundle_trust)

@@ -9,10 +9,15 @@ The engine takes key material and never stores it: the key is created and kept i
 keyring by the callers outside ``engine/`` (``app/`` and the ``arl`` entry point).
 Cryptography is the ``cryptography`` package's Ed25519 (RFC 8032), nothing of our own.
 
-Trusted signers: a JSON file ``{"fingerprint": "name", ...}`` in the program's data folder
-(``trusted_keys_path()``), edited from the GUI or ``arl bundle trust``. A signature that
-verifies but whose fingerprint is not in it is "signed by an unknown key", told apart from
-a bad signature.
+Trusted signers: a JSON file ``{"sha256:<64 hex>": "name", "fingerprint": "name", ...}``
+in the program's data folder (``trusted_keys_path()``), edited from the GUI or ``arl
+bundle trust``. Trusting the signer of a bundle (``trust_signer``: the GUI's "Trust this
+signer", ``arl bundle trust BUNDLE NAME``) records the full SHA-256 of its public key
+(``key_id``) and matches on all 256 bits. A 16-hex-digit fingerprint entry (``arl bundle
+trust FINGERPRINT NAME``, and every entry written before) is still honoured but weaker: a
+key whose fingerprint collides takes 2^64 work to find, within reach of a large budget; the
+signature line says "by fingerprint only" then. A signature that verifies but whose key is
+not trusted is "signed by an unknown key", told apart from a bad signature.
 """
 
 from __future__ import annotations
@@ -65,6 +70,12 @@ def key_fingerprint(private: bytes) -> str:
     return fingerprint(public_key(private))
 
 
+def key_id(public: bytes) -> str:
+    """The full identity of a raw public key in the trusted-keys store:
+    ``"sha256:" + 64 hex digits`` (its first 16 digits are the fingerprint)."""
+    return "sha256:" + hashlib.sha256(public).hexdigest()
+
+
 def sign_manifest(manifest_bytes: bytes, private: bytes) -> dict[str, str]:
     """The ``signature.json`` object signing ``manifest_bytes`` with ``private``."""
     key = _crypto().Ed25519PrivateKey.from_private_bytes(private)
@@ -94,6 +105,8 @@ class SignatureStatus:
     #: Files that do not match the manifest the signature covers (the signature itself
     #: verifies): the state is then ``bad``, never ``signed``.
     uncovered: tuple[str, ...] = ()
+    #: The signer is trusted by a 16-hex-digit fingerprint entry, not by its full key.
+    trusted_by_fingerprint: bool = False
 
     @property
     def bad(self) -> bool:
@@ -120,6 +133,8 @@ class SignatureStatus:
                 f" (claims key {self.fingerprint})" if self.fingerprint else ""
             )
         who = f"trusted: {self.trusted_as}" if self.trusted_as else "an unknown key: not trusted"
+        if self.trusted_as and self.trusted_by_fingerprint:
+            who += ", by fingerprint only"
         return f"signed by {self.fingerprint} ({who})"
 
 
@@ -156,7 +171,27 @@ def verify_signature(
     except ValueError:
         return SignatureStatus("bad", fp, "the public key is not a valid Ed25519 key")
     names = trusted if trusted is not None else load_trusted()
-    return SignatureStatus("signed", fp, trusted_as=names.get(fp, ""))
+    full = names.get(key_id(pub), "")
+    if full:
+        return SignatureStatus("signed", fp, trusted_as=full)
+    by_fp = names.get(fp, "")
+    return SignatureStatus("signed", fp, trusted_as=by_fp, trusted_by_fingerprint=bool(by_fp))
+
+
+def trust_signer(bundle: Any, name: str, path: Path | None = None) -> tuple[str, str]:
+    """Trust the key that signed ``bundle`` (an opened ``engine.bundle.Bundle``) as
+    ``name``, by its full ``key_id``; returns (fingerprint, key id). Raises ValueError when
+    the bundle's signature does not verify (nothing to trust) or the name is empty,
+    OSError when the store cannot be written."""
+    status = check_bundle(bundle, {})
+    if status.state != "signed":
+        raise ValueError(f"{getattr(bundle, 'path', 'the bundle')}: {status.line()}")
+    if not name.strip():
+        raise ValueError("give the signer a name")
+    pub = base64.b64decode(str(bundle.signature["public_key"]), validate=True)
+    ident = key_id(pub)
+    _write_trusted({**load_trusted(path), ident: name.strip()}, path)
+    return status.fingerprint, ident
 
 
 def check_bundle(bundle: Any, trusted: dict[str, str] | None = None) -> SignatureStatus:
@@ -222,12 +257,21 @@ def set_trusted(fp: str, name: str, path: Path | None = None) -> dict[str, str]:
     norm = normalise_fingerprint(fp)
     if norm is None:
         raise ValueError(f"{fp!r} is not a fingerprint (16 hex digits)")
-    p = path or trusted_keys_path()
-    names = load_trusted(p)
+    names = load_trusted(path)
     if name.strip():
         names[norm] = name.strip()
-    else:
-        names.pop(norm, None)
+    else:  # untrust the fingerprint and every full key it is the start of
+        digits = norm.replace(" ", "")
+        names = {
+            k: v for k, v in names.items() if k != norm and not k.startswith("sha256:" + digits)
+        }
+    _write_trusted(names, path)
+    return names
+
+
+def _write_trusted(names: dict[str, str], path: Path | None = None) -> None:
+    """Write the store atomically. Raises OSError."""
+    p = path or trusted_keys_path()
     p.parent.mkdir(parents=True, exist_ok=True)
     tmp = p.with_name(p.name + ".tmp")
     try:
@@ -235,4 +279,3 @@ def set_trusted(fp: str, name: str, path: Path | None = None) -> dict[str, str]:
         tmp.replace(p)
     finally:
         tmp.unlink(missing_ok=True)
-    return names

@@ -219,7 +219,7 @@ def test_the_check_mark_is_for_a_trusted_signer_only(qtbot, window, tmp_path, fr
     banner = window.verdicts.banner.text()
     assert f"\u2022 signed by {fp} (an unknown key: not trusted)" in banner
     assert "\u2714" not in banner
-    signing.set_trusted(fp, "Reviewers")
+    signing.trust_signer(open_bundle(path), "Reviewers")  # as "Trust this signer" does
     _open(qtbot, window, path)
     assert f"\u2714 signed by {fp} (trusted: Reviewers)" in window.verdicts.banner.text()
 

@@ -356,3 +356,36 @@ def test_an_older_format_claim_skips_no_field_it_states(claimed, tmp_path):
     lines = [d.line() for d in judge_bundle(opened).rederivation.differences]
     assert any(line.startswith("round 1: tokens: stored 1") for line in lines), lines
     assert judge_bundle(opened).tampered
+
+
+# -- trust rests on the whole key, not on a 64-bit fingerprint --------------------------------
+
+
+def test_trusting_a_bundles_signer_matches_the_whole_key(claimed, tmp_path, capsys):
+    key = signing.new_private_key()
+    b = forge(claimed, tmp_path / "signed", lambda d: None, key=key)
+    pub = signing.public_key(key)
+    fp = signing.fingerprint(pub)
+    assert arl(["bundle", "trust", str(b), "release laptop"]) == 0
+    stored = json.loads((tmp_path / "trusted.json").read_text())
+    assert stored == {signing.key_id(pub): "release laptop"}
+    status = signing.check_bundle(open_bundle(b))
+    assert status.trusted and not status.trusted_by_fingerprint
+    assert status.line() == f"signed by {fp} (trusted: release laptop)"
+    # Another key with the same 64-bit fingerprint is not the trusted one: all 256 bits
+    # are compared (a colliding entry stands in for the 2^64 search).
+    digits = fp.replace(" ", "")
+    colliding = {"sha256:" + digits + "0" * 48: "someone else"}
+    raw = (b / "manifest.json").read_bytes()
+    sig = json.loads((b / "signature.json").read_text())
+    assert not signing.verify_signature(raw, sig, colliding).trusted
+    # A fingerprint entry is still honoured, and says it is the weaker kind.
+    weak = signing.verify_signature(raw, sig, {fp: "old entry"})
+    assert weak.trusted and weak.trusted_by_fingerprint and "by fingerprint only" in weak.line()
+    # Untrusting by fingerprint removes the full-key entry too.
+    assert arl(["bundle", "trust", fp, ""]) == 0
+    assert json.loads((tmp_path / "trusted.json").read_text()) == {}
+    # An unsigned bundle has no signer to trust.
+    capsys.readouterr()
+    assert arl(["bundle", "trust", str(claimed), "x"]) == 2
+    assert "unsigned" in capsys.readouterr().err
