@@ -240,3 +240,13 @@ def test_a_bundle_that_cannot_be_checked_reads_tampered(qtbot, window, tmp_path,
     banner = window.verdicts.banner.text()
     assert "TAMPERED" in banner and "trace.json" in banner
     assert "re-derives exactly" not in banner
+
+
+def test_trust_this_signer_records_the_whole_key(qtbot, window, tmp_path, fresh):
+    key = signing.new_private_key()
+    path = write_bundle(tmp_path / "signed", content_of(open_bundle(fresh), signing_key=key))
+    _open(qtbot, window, path)
+    window.scorecard.trust("Reviewers")
+    stored = json.loads((tmp_path / "trusted.json").read_text())
+    assert stored == {signing.key_id(signing.public_key(key)): "Reviewers"}
+    assert window.data.signature.trusted and not window.data.signature.trusted_by_fingerprint
