@@ -252,7 +252,10 @@ def test_signature_round_trips_through_zip_export(claimed, tmp_path, capsys):
     assert arl(["bundle", "trust", fp.replace(" ", ""), "the review team's laptop"]) == 0
     capsys.readouterr()
     assert arl(["bundle", "verify", str(z)]) == 0
-    assert f"signed by {fp} (trusted: the review team's laptop, by fingerprint only)" in capsys.readouterr().out
+    assert (
+        f"signed by {fp} (trusted: the review team's laptop, by fingerprint only)"
+        in capsys.readouterr().out
+    )
 
 
 def test_bad_signature_and_unknown_signer_told_apart(claimed, tmp_path, capsys):
