@@ -365,6 +365,23 @@
   // An own, fixed property of this world's window: it shadows any element named __arl.
   Object.defineProperty(window, "__arl", { value: Object.freeze(api), writable: false,
                                            configurable: false, enumerable: false });
+  // A plain text (served as text/plain, or a bundle's .html wrapper of its .txt: a body
+  // that is one bare <pre>) has no markup to say its direction: each of its paragraphs
+  // (lines) takes the direction of its first strong letter, as dir="auto" would per block
+  // (UAX #9 rules P2-P3, CSS unicode-bidi: plaintext), so a Persian, Arabic or Hebrew line
+  // reads right to left. Only a style changes: the text and its offsets stay the same.
+  function plainTextDirection() {
+    var b = body();
+    if (!b) return;
+    var pre = b.firstElementChild;
+    if (!pre || pre.tagName !== "PRE" || pre.nextElementSibling) return;
+    var plain = document.contentType === "text/plain" ||
+                (!pre.attributes.length && !b.attributes.length);
+    if (!plain) return;
+    pre.style.setProperty("unicode-bidi", "plaintext", "important");
+    pre.style.setProperty("text-align", "start", "important");
+  }
+  plainTextDirection();
   // Reserve the room before the first layout when the view asked for labels.
   if (wantsRoom()) ensureStyle(ROOM);
   connect();

@@ -259,3 +259,40 @@ def test_a_refused_meta_refresh_is_not_a_failed_load(qtbot, view, refresh):
     qtbot.waitUntil(lambda: bool(view.page().refused), timeout=10000)  # the refresh came
     qtbot.wait(300)  # and its failed load was reported
     assert view.problem == "" and failures == []
+
+
+# A Persian line ends with a full stop; an English line follows it (N9a).
+PERSIAN = "این یک جملهٔ فارسی است.\nAn English line follows.\n"
+# Where the Persian line's first letter and its full stop stand, and each line's direction.
+LINE_LAYOUT = (
+    "(function(){var pre=document.body.firstElementChild;var t=pre.firstChild;"
+    "function x(i){var r=document.createRange();r.setStart(t,i);r.setEnd(t,i+1);"
+    "return r.getBoundingClientRect().left;}"
+    "var s=t.data, stop=s.indexOf('.'), e=s.indexOf('An English');"
+    "return {first:x(0), stop:x(stop), en:x(e), enEnd:x(s.indexOf('follows')),"
+    "bidi:getComputedStyle(pre).unicodeBidi, text:document.body.textContent};})()"
+)
+
+
+@pytest.mark.parametrize("shape", ["text", "bundle-wrapper"])
+def test_a_right_to_left_plain_text_is_laid_out_right_to_left(qtbot, view, shape):
+    from engine.bundle_archive import text_as_html
+
+    if shape == "text":
+        load(qtbot, view, PERSIAN, kind="text")
+    else:  # a bundle's document/vN.html, verified equal to text_as_html(vN.txt)
+        load(qtbot, view, text_as_html(PERSIAN, "v1").encode("utf-8"))
+    got = js(qtbot, view, LINE_LAYOUT)
+    assert got["bidi"] == "plaintext"
+    # right to left: the full stop stands left of the line's first letter
+    assert got["stop"] < got["first"]
+    # the English line keeps left to right
+    assert got["en"] < got["enEnd"]
+    assert got["text"].endswith(PERSIAN)  # the text (and so every offset) is unchanged
+
+
+def test_an_html_pre_with_markup_keeps_its_own_direction(qtbot, view):
+    load(qtbot, view, b"<!doctype html><body><pre class='code'>x = 1</pre><p>y</p></body>")
+    assert js(qtbot, view, "getComputedStyle(document.querySelector('pre')).unicodeBidi") != (
+        "plaintext"
+    )
