@@ -4,15 +4,68 @@ bundle (one picker for folders and zips), and the recent bundles."""
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QAbstractTextDocumentLayout, QPalette, QTextDocument, QTextOption
 from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
     QPushButton,
     QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
+
+PAD = 4  # pixels around an item's text
+
+
+class RecentDelegate(QStyledItemDelegate):
+    """Draws a Recent bundles line in full, wrapped to the list's width.
+
+    Qt's own item drawing sized a two-line item by the primary font and then cut its last
+    line to "…" when a fallback font (CJK) made the lines taller: a Chinese title's
+    detail line was lost. Here one ``QTextDocument`` lays the text out for both the size and
+    the painting (fallback fonts included), wrapping anywhere when a line has no spaces.
+    """
+
+    def _document(self, option: QStyleOptionViewItem, text: str) -> QTextDocument:
+        doc = QTextDocument()
+        doc.setDocumentMargin(0)
+        doc.setDefaultFont(option.font)
+        opt = QTextOption()
+        opt.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        doc.setDefaultTextOption(opt)
+        doc.setPlainText(text)
+        view = option.widget
+        width = view.viewport().width() if view is not None else option.rect.width()
+        doc.setTextWidth(max(40, width - 2 * PAD - 4))
+        return doc
+
+    def sizeHint(self, option, index):
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        doc = self._document(opt, opt.text)
+        return QSize(int(doc.idealWidth()) + 2 * PAD, int(doc.size().height()) + 2 * PAD)
+
+    def paint(self, painter, option, index):
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        text = opt.text
+        opt.text = ""
+        style = opt.widget.style() if opt.widget is not None else None
+        if style is not None:
+            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        doc = self._document(opt, text)
+        ctx = QAbstractTextDocumentLayout.PaintContext()
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        ctx.palette.setColor(QPalette.ColorRole.Text, opt.palette.color(role))
+        painter.save()
+        painter.translate(opt.rect.left() + PAD, opt.rect.top() + PAD)
+        painter.setClipRect(0, 0, opt.rect.width() - PAD, opt.rect.height() - PAD)
+        doc.documentLayout().draw(painter, ctx)
+        painter.restore()
 
 
 class StartPage(QWidget):
@@ -67,6 +120,8 @@ class StartPage(QWidget):
         self.recent.setMaximumHeight(200)
         self.recent.setWordWrap(True)
         self.recent.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.recent.setItemDelegate(RecentDelegate(self.recent))
+        self.recent.setResizeMode(QListWidget.ResizeMode.Adjust)  # re-wrap on resize
         self.recent.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.recent.setSpacing(2)
 
@@ -95,8 +150,9 @@ class StartPage(QWidget):
         tooltip and the item's ``UserRole`` data."""
         self.recent.clear()
         for p in paths:
-            item = QListWidgetItem((described or {}).get(p) or p)
-            item.setToolTip(p)
+            line = (described or {}).get(p) or p
+            item = QListWidgetItem(line)
+            item.setToolTip(p if line == p else f"{line}\n{p}")
             item.setData(Qt.ItemDataRole.UserRole, p)
             self.recent.addItem(item)
         self.recent_label.setVisible(bool(paths))

@@ -117,8 +117,31 @@ def test_recent_bundles_show_title_model_date_and_outcome(qtbot, tmp_path):
     w._refresh_start()
     qtbot.waitUntil(lambda: w.start.recent.item(0).text() == line, timeout=5000)
     item = w.start.recent.item(0)
-    assert item.toolTip() == str(folder)
+    assert item.toolTip() == f"{line}\n{folder}"  # the full line, then the path
     assert item.data(Qt.ItemDataRole.UserRole) == str(folder)
+
+
+def test_a_chinese_titles_detail_line_is_not_cut_in_recent_bundles(qtbot, tmp_path):
+    import json
+
+    from app.start_page import StartPage
+
+    title = "关于大型语言模型在科学论文审稿中的应用与评估：一项系统性研究报告（第二版修订稿）"
+    folder = tmp_path / "zh"
+    folder.mkdir()
+    manifest = {"document_title": title, "model": "m", "finished_at": "2026-11-30", "status": "x"}
+    (folder / "manifest.json").write_text(json.dumps(manifest), "utf-8")
+    page = StartPage()
+    qtbot.addWidget(page)
+    page.resize(1366, 768)
+    page.show()
+    page.set_recent([str(folder)], {str(folder): summary(folder)})
+    item = page.recent.item(0)
+    rect = page.recent.visualItemRect(item)
+    # the title wraps to two lines at this width; the detail line needs a third
+    lines = page.recent.fontMetrics().lineSpacing()
+    assert rect.height() >= 3 * lines, (rect.height(), lines)
+    assert item.toolTip().startswith(summary(folder))
 
 
 def test_help_explains_the_verdicts_in_the_vocabulary_words(qtbot, window):
