@@ -64,6 +64,7 @@ class MetricsPanel(QWidget):
         coverage: str = "",
         notes: dict[str, str] | None = None,
         headline: str = "",
+        deleted: int = 0,
     ) -> None:
         """``run``: name -> metric object; ``rounds``: [(round, {name: metric})].
 
@@ -71,7 +72,11 @@ class MetricsPanel(QWidget):
         is N/A (it was written while the run was still going), its column shows the
         whole-run value. An earlier round of a finished run shows a metric measured only at
         the run's end (``present.RUN_END_METRICS``) as not measured after each round, so no
-        finished run says "the run has not finished"."""
+        finished run says "the run has not finished".
+
+        ``deleted``: how many final verdicts are ``deleted`` (the engine's verdicts, counted
+        as stored); when any, the whole-run attribution cell says they are not counted as
+        attributed (the metric counts edited comments only, docs/metrics.md)."""
         columns = ["Whole run"] + [f"After round {n}" for n, _ in rounds] + ["What it measures"]
         sources = [run] + [m for _, m in rounds]
         if rounds and status != "running":
@@ -96,25 +101,16 @@ class MetricsPanel(QWidget):
                     text = present.NOT_PER_ROUND
                 if c == 0 and name == "claim_accuracy" and coverage:
                     text += f"\n{coverage}"
+                if c == 0 and name == "attribution_rate" and deleted:
+                    text += (
+                        f"\ndeleted: {deleted}, not counted as attributed "
+                        "(only edited comments count)"
+                    )
                 note = (notes or {}).get(name, "") if c == 0 else ""
                 if note:
                     text += f"\n\u26a0 {note}"
                 self.cells[(name, columns[c])] = text
-                item = QTableWidgetItem(text)
-                item.setToolTip(present.METRIC_HELP[name])
-                if present.metric_is_na(m):
-                    f = item.font()
-                    f.setItalic(True)
-                    item.setFont(f)
-                    item.setBackground(NA_BRUSH)
-                elif c == 0:
-                    f = item.font()
-                    f.setBold(True)
-                    item.setFont(f)
-                if note:
-                    item.setBackground(QColor("#fde8e0"))
-                    item.setForeground(QColor("#4a1400"))
-                self.table.setItem(r, c, item)
+                self.table.setItem(r, c, _metric_item(text, name, m, c == 0, bool(note)))
             help_item = QTableWidgetItem(present.METRIC_HELP[name])
             help_item.setToolTip(present.METRIC_HELP[name])
             help_item.setForeground(HELP_TEXT)
@@ -169,7 +165,28 @@ class MetricsPanel(QWidget):
             coverage=cov.text() if cov is not None else "",
             notes=data.metric_notes,
             headline=data.figures_headline,
+            deleted=sum(
+                1 for v in data.verdicts if isinstance(v, dict) and v.get("verdict") == "deleted"
+            ),
         )
+
+
+def _metric_item(text: str, name: str, m: Any, whole_run: bool, noted: bool) -> QTableWidgetItem:
+    """A metric cell: italic on grey when N/A, bold in the whole-run column, warm when a
+    note says the figure was not what the bundle stated."""
+    item = QTableWidgetItem(text)
+    item.setToolTip(present.METRIC_HELP[name])
+    f = item.font()
+    if present.metric_is_na(m):
+        f.setItalic(True)
+        item.setBackground(NA_BRUSH)
+    elif whole_run:
+        f.setBold(True)
+    item.setFont(f)
+    if noted:
+        item.setBackground(QColor("#fde8e0"))
+        item.setForeground(QColor("#4a1400"))
+    return item
 
 
 def _intro(status: str, reason: str, scripted: bool) -> str:

@@ -280,6 +280,98 @@ class RunView(QWidget):
             except (asyncio.CancelledError, Exception):
                 pass
 
+    # -- an opened bundle ----------------------------------------------------------------------
+
+    def show_bundle(self, data: Any) -> None:
+        """Say what an opened bundle's run was (status, model, rounds, tokens, when, why it
+        ended) and list its round records as the bundle stores them (``verdicts.json``
+        rounds: version, tokens, verdicts, reopened comments). Nothing is scored here. A
+        live run is never replaced: the view keeps it."""
+        if self.running or (self.events and self._same_path(self.bundle_path, data.path)):
+            return  # a live run, or the bundle the run shown here just wrote: keep its log
+        from app.present import verdict_label
+        from engine.vocabulary import message_sentence
+
+        m = data.manifest if isinstance(data.manifest, dict) else {}
+        self.events = []
+        self.round_metrics = list(data.round_metrics)
+        self.bundle_path = str(data.path)
+        self._doc_title = data.title
+        self.log.clear()
+        status = str(m.get("status") or "unknown")
+        scripted = " (scripted)" if m.get("scripted") else ""
+        self.title.setText(f"<h2>Run of the open bundle: {html.escape(status)}{scripted}</h2>")
+        bits = []
+        if m.get("model"):
+            bits.append(f"Model <b>{html.escape(str(m['model']))}</b>")
+        if m.get("rounds") is not None:
+            bits.append(f"{html.escape(str(m['rounds']))} round(s) run")
+        when = str(m.get("finished_at") or m.get("created_at") or "")
+        if when:
+            bits.append(f"ended {html.escape(when.replace('T', ' ').rstrip('Z'))} UTC")
+        self.hint.setText(
+            f"<b>{html.escape(data.title)}</b><br>"
+            + " \u00b7 ".join(bits)
+            + "<br>This is the bundle's record; the full trace of every model call "
+            "(requests, answers, tool calls) is in the bundle's <b>trace.json</b>."
+        )
+        reason = str(m.get("reason") or "").rstrip(". ")
+        self.round_label.setText(f"How it ended: {reason}." if reason else "")
+        self.round_label.setStyleSheet(
+            "color:#B24000;font-weight:600" if status == "failed" else ""
+        )
+        self.round_bar.setVisible(False)
+        self.busy.setVisible(False)
+        self.cancel_btn.setEnabled(False)
+        self.new_btn.setEnabled(True)
+        tokens = m.get("tokens")
+        self.tokens_label.setText(
+            f"Tokens used: {tokens:,}" if isinstance(tokens, int) else "Tokens used: not reported"
+        )
+        self.elapsed_label.setText("")
+        self.counts_label.setText("")
+        self._t0 = 0.0
+        if not data.verdict_rounds:
+            self._add("step", "The bundle holds no round records (no round was finished).")
+        for i, r in enumerate(data.verdict_rounds, 1):
+            n = r.get("round", i)
+            kinds: dict[str, int] = {}
+            for v in r.get("verdicts") or []:
+                if isinstance(v, dict):
+                    kinds[str(v.get("verdict"))] = kinds.get(str(v.get("verdict")), 0) + 1
+            parts = [f"{verdict_label(k)}: {c}" for k, c in kinds.items()]
+            tok = r.get("tokens")
+            line = f"Round {n}: version {r.get('version_id') or '?'}"
+            line += (
+                f" \u00b7 tokens {tok:,}" if isinstance(tok, int) else " \u00b7 tokens not reported"
+            )
+            if parts:
+                line += " \u00b7 " + ", ".join(parts)
+            self._add("round", line)
+            for u in r.get("unusable") or []:
+                if isinstance(u, dict):
+                    self._add(
+                        "warning",
+                        f"  comment {u.get('comment_id')}: the agent's report was unusable: {u.get('reason')}",
+                    )
+            for item in r.get("reopened") or []:
+                if isinstance(item, dict):
+                    cid = str(item.get("comment_id"))
+                    msg = message_sentence(str(item.get("message") or ""), cid)
+                    why = str(item.get("reason") or "")
+                    self._add("warning", f"  reopened {cid}: {msg or why}")
+        self._add("step", f"Final: {status}{scripted}" + (f" \u2014 {reason}." if reason else "."))
+        self.log.scrollToTop()
+
+    @staticmethod
+    def _same_path(a: Any, b: Any) -> bool:
+        from pathlib import Path
+
+        try:
+            return bool(a) and Path(a).resolve() == Path(b).resolve()
+        except (OSError, ValueError):
+            return False
+
     # -- events -------------------------------------------------------------------------------
 
     def _tick(self) -> None:

@@ -327,6 +327,9 @@ class MainWindow(QMainWindow):
                 "been changed after the run:\n\n" + "\n".join(data.tampered[:20]),
             )
         self.statusBar().showMessage(msg)
+        shower = getattr(self.run_view, "show_bundle", None)
+        if shower is not None:
+            shower(data)  # the Run tab says what this bundle's run was
         self.bundleOpened.emit(data)
 
     def _plain_message(self, title: str, text: str) -> None:

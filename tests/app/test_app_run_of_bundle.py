@@ -1,0 +1,60 @@
+"""The Run tab of an opened bundle says what that bundle's run was and lists its round
+records; "No run yet" stays only while nothing is open (N11)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6.QtWebEngineWidgets")
+
+from app.window import MainWindow
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "resources" / "example" / "f1000rd-8-103-smollm2-135m"
+
+
+def test_the_run_tab_of_an_opened_bundle_shows_its_run(qtbot):
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    run = w.run_view
+    assert "No run yet" in run.title.text()
+    manifest = json.loads((EXAMPLE / "manifest.json").read_text("utf-8"))
+    rounds = json.loads((EXAMPLE / "verdicts.json").read_text("utf-8"))["rounds"]
+    with qtbot.waitSignal(w.bundleOpened, timeout=30000):
+        assert w.open_bundle(EXAMPLE, remember=False)
+    assert "No run yet" not in run.title.text()
+    assert manifest["status"] in run.title.text()
+    hint = run.hint.text()
+    assert manifest["model"] in hint and "trace.json" in hint
+    assert manifest["finished_at"][:10] in hint
+    lines = [run.log.item(i).text() for i in range(run.log.count())]
+    # one line per round record, with that round's tokens as the bundle stores them
+    for r in rounds:
+        assert any(
+            line.startswith(f"Round {r['round']}:") and f"{r['tokens']:,}" in line for line in lines
+        ), lines
+    assert lines[-1].startswith(f"Final: {manifest['status']}")
+    assert f"{manifest['tokens']:,}" in run.tokens_label.text()
+
+
+DEMO = ROOT / "resources" / "demo" / "remote-work-policy-scripted"
+
+
+@pytest.mark.parametrize("bundle", [DEMO, EXAMPLE], ids=["demo", "example"])
+def test_attribution_says_deleted_comments_are_not_counted(qtbot, bundle):
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    final = json.loads((bundle / "verdicts.json").read_text("utf-8"))["final"]
+    deleted = sum(v["verdict"] == "deleted" for v in final)
+    with qtbot.waitSignal(w.bundleOpened, timeout=30000):
+        assert w.open_bundle(bundle, remember=False)
+    cell = w.metrics.cells[("attribution_rate", "Whole run")]
+    if deleted:
+        assert f"deleted: {deleted}, not counted as attributed" in cell
+    else:
+        assert "deleted:" not in cell
