@@ -261,7 +261,7 @@ def test_a_refused_meta_refresh_is_not_a_failed_load(qtbot, view, refresh):
     assert view.problem == "" and failures == []
 
 
-# A Persian line ends with a full stop; an English line follows it (N9a).
+# A Persian line ends with a full stop; an English line follows it.
 PERSIAN = "این یک جملهٔ فارسی است.\nAn English line follows.\n"
 # Where the Persian line's first letter and its full stop stand, and each line's direction.
 LINE_LAYOUT = (

@@ -1,5 +1,5 @@
 """The Run tab of an opened bundle says what that bundle's run was and lists its round
-records; "No run yet" stays only while nothing is open (N11)."""
+records; "No run yet" stays only while nothing is open."""
 
 from __future__ import annotations
 
