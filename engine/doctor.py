@@ -374,7 +374,7 @@ class _Prober:
                 "tool_choice required",
                 FAIL,
                 f"refused: {exc}",
-                "nudges with tool_choice=auto instead",
+                "sends its reminders to call a tool without forcing one (tool_choice=auto) instead",
                 handled=True,
             )
         if self.called(res):
@@ -398,8 +398,7 @@ class _Prober:
                 name,
                 FAIL,
                 f"refused: {exc}",
-                f"asks for the report with {fallback} instead (remembered for this "
-                "endpoint and model)",
+                f"asks for the report {fallback} instead (remembered for this endpoint and model)",
                 handled=True,
             )
         try:
@@ -460,11 +459,15 @@ async def probe_capabilities(client: ModelClient, models_detail: list[dict]) -> 
     p = _Prober(client)
     out = [await p.tool_calls(), await p.required()]
     out.append(
-        await p.json_format("json_object", {"type": "json_object"}, "json_schema, then plain text")
+        await p.json_format(
+            "json_object",
+            {"type": "json_object"},
+            "in a set JSON shape (json_schema), then as plain text",
+        )
     )
     out.append(
         await p.json_format(
-            "json_schema", _JSON_SCHEMA, "plain text with the JSON asked for in the prompt"
+            "json_schema", _JSON_SCHEMA, "as plain text, with the JSON asked for in the prompt"
         )
     )
     out += p.from_answers()

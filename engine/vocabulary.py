@@ -191,6 +191,34 @@ def claim_words(claim: str | None) -> str:
     return CLAIM_WORDS.get(claim, claim.replace("_", " "))
 
 
+CHECK_LABELS: dict[str, str] = {
+    "endpoint reachable": "the server answers",
+    "model present": "the server has this model",
+    "tool calls": "the model can call a tool",
+    "tool_choice required": "the server can be made to call a tool",
+    "json_object": "the server can return a JSON report",
+    "json_schema": "the server can return a JSON report in a set shape",
+    "reasoning output": "the model's thinking is kept apart from its answer",
+    "usage reported": "the server reports the tokens it used",
+    "context length": "how much text the model can read at once",
+}
+"""Plain words for the connection checks (``engine.doctor``'s check names, which stay the
+machine keys of endpoints.json and the CLI's ``arl doctor`` lines)."""
+
+CHECK_TECHNICAL: dict[str, str] = {
+    "tool_choice required": "tool_choice=required",
+    "json_object": "response_format=json_object",
+    "json_schema": "response_format=json_schema",
+}
+"""The OpenAI-API names behind a check, shown after its plain words (or in a tooltip)."""
+
+
+def check_label(name: str) -> str:
+    """A connection check in plain words, capitalised; the name itself when unknown."""
+    words = CHECK_LABELS.get(name, name)
+    return words[:1].upper() + words[1:]
+
+
 def similarity_words(item: Mapping[str, Any]) -> str:
     """How alike a verdict item's v1 and v2 texts are, in words: "55% similar" from its
     ``similarity`` (Indel, in [0, 1], characters compared as they are); "only the letter

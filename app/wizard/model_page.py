@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from app import secrets as app_secrets
 from app.jobs import run_in_thread
 from app.wizard.common import start_task
+from engine import vocabulary as vocab
 from engine.redact import redact
 
 PRESETS: dict[str, tuple[str, str, bool]] = {
@@ -286,7 +287,9 @@ class ModelPage(QWizardPage):
         # (json_object refused, usage as text...) says what the program does instead.
         failed = [c for c in checks if c.status == "FAIL" and not getattr(c, "handled", False)]
         self.test_failed = (
-            "; ".join(f"{c.name}: {c.detail.rstrip('. ')}" for c in failed) if failed else None
+            "; ".join(f"{vocab.check_label(c.name)}: {c.detail.rstrip('. ')}" for c in failed)
+            if failed
+            else None
         )
         lines = []
         for c in checks:
@@ -294,9 +297,12 @@ class ModelPage(QWizardPage):
             status = "WORKED AROUND" if handled else c.status
             colour = {"PASS": "#007A5A", "FAIL": "#B24000"}.get(status, "#555")
             mark = {"PASS": "\u2713", "FAIL": "\u2717", "WORKED AROUND": "\u2713"}.get(status, "?")
+            # Plain words first; the API's own name (tool_choice, json_object...) at the end.
+            tech = vocab.CHECK_TECHNICAL.get(c.name)
             line = (
                 f"<span style='color:{colour};font-weight:600'>{mark} {status}</span> "
-                f"{html.escape(c.name)}: {html.escape(redact(c.detail))}"
+                f"{html.escape(vocab.check_label(c.name))}: {html.escape(redact(c.detail))}"
+                + (f" <span style='color:#5f5f5f'>[{html.escape(tech)}]</span>" if tech else "")
             )
             if c.fix:
                 lead = "What the program does" if handled else "What to do"

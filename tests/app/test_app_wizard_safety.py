@@ -141,6 +141,11 @@ def test_a_fallback_the_program_handles_is_no_failure(qtbot, qloop, wizard):
     assert page.test_failed is None  # nothing to warn about before the run
     text = page.test_result.text()
     assert "WORKED AROUND" in text and "What the program does" in text and "FAIL" not in text
+    # Plain words first; the API's own name only at the end of the line, in brackets.
+    assert "The server can return a JSON report: refused" in text
+    assert "The model can call a tool: " in text
+    assert text.index("JSON report") < text.index("[response_format=json_object]")
+    assert "json_object:" not in text
 
 
 def test_an_exception_from_the_test_gives_one_stop_and_what_to_do(qtbot, qloop, wizard):
