@@ -50,12 +50,17 @@ class RunSettingsPage(QWizardPage):
             settings.turns_per_round if settings else DEFAULTS["run/turns_per_round"]
         )
         self.turns.setToolTip("Model answers allowed in one round before the round ends.")
-        self.echo = QCheckBox("Repeat tool results to the model as plain messages")
+        self.echo = QCheckBox(
+            "Send the model what its tools returned a second time, as ordinary messages"
+        )
         self.echo.setChecked(settings.echo_tool_results if settings else False)
         self.echo.setToolTip(
-            "For servers whose chat template drops tool messages (llama.cpp's "
-            "chatml-function-calling format): without it the model never sees "
-            "what its tools returned."
+            "Leave this off unless the model acts as if it never saw what its tools "
+            "returned (it reads the same passage again and again, or asks for it). "
+            "Some servers' chat templates drop those tool messages, for example some "
+            "llama.cpp setups (the chatml-function-calling format); with this on, the "
+            "program repeats them as ordinary messages the model does see. "
+            "(CLI: --echo-tool-results)"
         )
         self.mode = QComboBox()
         for key, label in MODE_CHOICES:

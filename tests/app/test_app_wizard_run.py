@@ -341,7 +341,11 @@ def test_finish_emits_a_run_request(qtbot, wizard):
     wizard.run_page.rounds.setValue(2)
     wizard.run_page.budget.setValue(0)
     wizard.run_page.turns.setValue(6)
-    wizard.run_page.echo.setChecked(True)
+    echo = wizard.run_page.echo
+    # Plain words on the box; the tooltip says when it is needed.
+    assert "what its tools returned" in echo.text() and "plain messages" not in echo.text()
+    assert "Leave this off unless" in echo.toolTip() and "llama.cpp" in echo.toolTip()
+    echo.setChecked(True)
     assert wizard.run_page.mode.currentData() == "tools"  # the default
     wizard.run_page.mode.setCurrentIndex(wizard.run_page.mode.findData("no-tools"))
     with qtbot.waitSignal(wizard.runRequested, timeout=5000) as blocker:
