@@ -14,7 +14,7 @@ import json
 import sys
 from typing import Any
 
-from engine.cli_common import EXIT_OK, fail
+from engine.cli_common import EXIT_OK, fail, say
 
 #: A --fail-under/--fail-over threshold is FAIL or UNVERIFIED.
 EXIT_GATE = 1
@@ -87,7 +87,7 @@ def cmd_history(args: argparse.Namespace) -> int:
     else:
         for r in rows:
             ms = ", ".join(f"{LABELS[m]} {_fmt(m, r[m])}" for m in METRICS)
-            print(
+            say(
                 f"{r['date']} {r['suite_id']} v{r['app_version']} {r['model']} / "
                 f"{r['variant']} [{r['instructions_hash']}] {r['finished']}/{r['runs']} "
                 f"finished: {ms}"
@@ -118,7 +118,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     for r in rows:
         m = r["metric"]
         delta = "" if r["delta"] is None else f" ({r['delta']:+.3g}: {r['verdict']})"
-        print(f"{r['combination']}: {LABELS[m]} {_fmt(m, r['a'])} -> {_fmt(m, r['b'])}{delta}")
+        say(f"{r['combination']}: {LABELS[m]} {_fmt(m, r['a'])} -> {_fmt(m, r['b'])}{delta}")
     return EXIT_OK
 
 
@@ -166,11 +166,12 @@ def cmd_merge(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"report": report, "gate": [r.__dict__ for r in results]}, indent=1))
     else:
-        print(render_report(report))
+        for line in render_report(report).splitlines():
+            say(line)  # model and variant names come from the suite's files
         if results:
             print("\nGate:")
             for r in results:
-                print("  " + r.line())
+                say("  " + r.line())
     return EXIT_GATE if any(r.outcome != "PASS" for r in results) else EXIT_OK
 
 
