@@ -34,6 +34,16 @@ from app.runrequest import RunRequest
 from engine import events as ev
 
 
+def _agent_mode_bit(manifest: dict[str, Any]) -> list[str]:
+    """The run's agent mode in plain words (``engine.vocabulary.agent_mode_words``), as a
+    one-item list, or [] when the manifest does not record it."""
+    from engine.scorecard import agent_mode_of
+    from engine.vocabulary import agent_mode_words
+
+    mode = agent_mode_of(manifest)
+    return [html.escape(agent_mode_words(mode))] if mode.get("ran") or mode.get("requested") else []
+
+
 class RunView(QWidget):
     runFinished = Signal(str)  # bundle path ("" when no bundle could be written)
     runStarted = Signal()
@@ -311,7 +321,7 @@ class RunView(QWidget):
             bits.append(f"ended {html.escape(when.replace('T', ' ').rstrip('Z'))} UTC")
         self.hint.setText(
             f"<b>{html.escape(data.title)}</b><br>"
-            + " \u00b7 ".join(bits)
+            + " \u00b7 ".join(bits + _agent_mode_bit(m))
             + "<br>This is the bundle's record; the full trace of every model call "
             "(requests, answers, tool calls) is in the bundle's <b>trace.json</b>."
         )

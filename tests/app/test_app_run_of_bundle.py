@@ -31,6 +31,7 @@ def test_the_run_tab_of_an_opened_bundle_shows_its_run(qtbot):
     hint = run.hint.text()
     assert manifest["model"] in hint and "trace.json" in hint
     assert manifest["finished_at"][:10] in hint
+    assert "The model worked with tools (as asked)" in hint  # the agent mode, in words
     lines = [run.log.item(i).text() for i in range(run.log.count())]
     # one line per round record, with that round's tokens as the bundle stores them
     for r in rounds:
