@@ -47,6 +47,10 @@ DIFFERS_BG = "#fde8e0"
 DIFFERS_FG = "#4a1400"
 UNVERIFIED_BG = "#d9d9d9"
 MAX_LABELS = 400  # badges drawn per document; every span is still painted
+# Unicode bidi controls (UAX #9): first strong isolate, pop directional isolate, and the
+# left-to-right mark; written by code point (program strings hold only characters stock
+# fonts draw, tests/app/test_app_icons.py).
+_FSI, _PDI, _LRM = chr(0x2068), chr(0x2069), chr(0x200E)
 
 
 def legend_html(collateral_known: bool = True) -> str:
@@ -171,7 +175,10 @@ def _signature_part(b: _Banner, data: BundleData) -> None:
     # The document first (the bundle's folder name alone did not say which document).
     title = str(data.manifest.get("document_title") or "")
     name = html.escape(data.path.name)
-    head = f"<b>{html.escape(title)}</b> (bundle {name})" if title else f"<b>{name}</b>"
+    # The title isolated (FSI ... PDI) and the line begun left to right (LRM): a title in
+    # Persian or Arabic must not turn the English line around it right to left.
+    title = f"{_FSI}{html.escape(title)}{_PDI}" if title else ""
+    head = f"{_LRM}<b>{title}</b> (bundle {name})" if title else f"<b>{name}</b>"
     b.add(
         f"{head} \u2014 {mark} {line}.",
         "error" if sig.bad else "ok",

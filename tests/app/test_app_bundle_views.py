@@ -76,6 +76,9 @@ def test_open_bundle_shows_verdicts_metrics_and_scorecard(qtbot, window):
     title = window.data.manifest["document_title"]
     banner = window.verdicts.banner.text()
     assert title and banner.index(title) < banner.index(f"(bundle {window.data.path.name})")
+    # isolated (FSI title PDI) after a left-to-right mark: a Persian or Arabic title must
+    # not turn the English line around it right to left
+    assert f"\u200e<b>\u2068{title}\u2069</b> (bundle" in banner
     # Every located span was painted, in v1 and in v2 (with the collateral range).
     hl = window.verdicts.last_highlight
     assert hl["v1"]["made"] == 3 and hl["v1"]["failed"] == []
