@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import base64
 import json
+import sys
 import threading
 import time
 import urllib.parse
@@ -950,7 +951,13 @@ def serve_forever(
     """Run a server in the foreground and print its base URL (for subprocess tests)."""
     agent = globals()[agent_name]()
     srv = ScriptedServer(agent, latency=latency, quirks=quirks).start()
-    print(srv.base_url, flush=True)
+    print(srv.base_url, flush=True)  # the first stdout line: subprocess tests read it
+    print(
+        f"scripted server: base URL {srv.base_url}, model {srv.model!r} (agent {agent_name}); "
+        "Ctrl-C stops it",
+        file=sys.stderr,
+        flush=True,
+    )
     try:
         while True:
             time.sleep(3600)
