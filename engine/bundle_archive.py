@@ -23,6 +23,8 @@ from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from engine.documents import signature_kind
+
 #: Called with a bundle's ``manifest.json`` bytes (None when it has none) before any other
 #: file is read; raises BundleError when they are not a bundle's manifest.
 ManifestCheck = Callable[[bytes | None], None]
@@ -80,20 +82,6 @@ def _check_name(name: str) -> str | None:
 #: What an evidence bundle is, for messages refusing something else.
 WHAT_A_BUNDLE_IS = "an evidence bundle is a folder with manifest.json, or a .zip of one"
 
-# First bytes of common files someone may pick by mistake (their published signatures).
-_MAGIC = (
-    (b"%PDF-", "a PDF document"),
-    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
-    (b"\xff\xd8\xff", "a JPEG image"),
-    (b"GIF87a", "a GIF image"),
-    (b"GIF89a", "a GIF image"),
-    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an old Microsoft Office document"),
-    (b"\x1f\x8b", "a gzip archive"),
-    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
-    (b"Rar!", "a RAR archive"),
-    (b"\x7fELF", "a program (ELF executable)"),
-)
-
 
 def looks_like(path: Path) -> str | None:
     """What a file that is not a zip looks like, from its first bytes ("a PDF document",
@@ -106,11 +94,9 @@ def looks_like(path: Path) -> str | None:
         return None
     if head.startswith(b"PK"):
         return None  # a zip, damaged: zipfile's own reason says more
-    for magic, what in _MAGIC:
-        if head.startswith(magic):
-            return what
-    if head[257:262] == b"ustar":
-        return "a tar archive"
+    what = signature_kind(head)  # the document reader's table of file signatures
+    if what is not None:
+        return what
     if not head:
         return "an empty file"
     if b"\0" in head:

@@ -110,6 +110,23 @@ def _zip_kind(data: bytes) -> str:
     return "a ZIP archive"
 
 
+def signature_kind(data: bytes) -> str | None:
+    """The format a file signature at the start of ``data`` names (``"a PNG image"``, "a PDF
+    document", ...; the tables above, RIFF containers too), else None. Zip archives are left
+    to the caller (:func:`binary_kind` names their kind). Never raises."""
+    if data.startswith(b"RIFF") and data[8:12] in (b"WEBP", b"WAVE", b"AVI "):
+        return {b"WEBP": "a WebP image", b"WAVE": "a WAV audio file"}.get(
+            data[8:12], "an AVI video"
+        )
+    for offset, magic, what in _SIGNATURES:
+        if data.startswith(magic, offset):
+            return what
+    for pattern, what in _CHECKED_SIGNATURES:
+        if pattern.match(data):
+            return what
+    return None
+
+
 def binary_kind(data: bytes) -> str | None:
     """What ``data`` looks like when it is not a text or HTML document, else None.
 
@@ -122,16 +139,9 @@ def binary_kind(data: bytes) -> str | None:
         return None
     if data.startswith((b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08")):
         return _zip_kind(data)
-    if data.startswith(b"RIFF") and data[8:12] in (b"WEBP", b"WAVE", b"AVI "):
-        return {b"WEBP": "a WebP image", b"WAVE": "a WAV audio file"}.get(
-            data[8:12], "an AVI video"
-        )
-    for offset, magic, what in _SIGNATURES:
-        if data.startswith(magic, offset):
-            return what
-    for pattern, what in _CHECKED_SIGNATURES:
-        if pattern.match(data):
-            return what
+    kind = signature_kind(data)
+    if kind is not None:
+        return kind
     sample = data[:_BINARY_SAMPLE]
     utf16 = utf16_without_bom(data)
     if utf16 is not None:
