@@ -9,6 +9,7 @@ import json
 import re
 from typing import Any
 
+from engine.agent.intake import report_refusal
 from engine.agent.jsonsafe import DECODER as REPORT_DECODER, JSONProblem, find_huge, load_json
 from engine.comments_io import parse_claim_report
 from engine.models import ClaimReport
@@ -31,10 +32,14 @@ def parse_report(text: str | None, known_ids: list[str]) -> ClaimReport:
     among ``known_ids`` and listed once, and an optional string ``notes``. The object may
     be the whole answer, inside a code fence, or (servers without a JSON mode) the first
     JSON object in a short prose answer. An integer longer than ``wire.MAX_INT_DIGITS``
-    digits anywhere makes the report unusable.
+    digits anywhere makes the report unusable, and so does a text over
+    ``intake.MAX_REPORT_CHARS`` characters (400,000), with the limit named.
     """
     if text is None or not text.strip():
         return ClaimReport.unusable("the report was empty")
+    too_long = report_refusal(text)
+    if too_long is not None:  # never parsed: the run keeps only its start
+        return ClaimReport.unusable(too_long)
     body = text.strip()
     if body.startswith("```"):
         body = body.strip("`")

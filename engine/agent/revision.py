@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.agent import capabilities
 from engine.agent.client import AgentError, CallResult, ModelClient, TokenBudgetExceeded
+from engine.agent.intake import kept_arguments
 from engine.agent.report import (  # noqa: F401  (re-exported)
     REPORT_SYSTEM_PROMPT,
     parse_report,
@@ -231,6 +232,9 @@ class RevisionAgent(RoundAgent[ToolRound]):
                 outcome.result += (
                     " (your answer was cut off at its token limit: send a shorter call)"
                 )
+            if outcome.oversized and isinstance(fn.get("arguments"), str):
+                # the trace's response holds this same message: both keep only the start
+                fn["arguments"] = kept_arguments(fn["arguments"])
             self._hint_repeated_read(state, outcome)
             self.record_tool(state.round_no, call["id"], fn["arguments"], outcome, t0)
             state.messages.append(

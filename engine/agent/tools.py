@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.agent.failures import _short
+from engine.agent.intake import argument_refusal, shown_name
 from engine.agent.wire import JSONProblem, dumps, find_huge, load_json, plain
 from engine.models import Reply
 from engine.workspace import ConflictError, Workspace, WorkspaceError, WorkspaceFull, now_iso
@@ -115,6 +116,9 @@ class ToolOutcome:
     result: str
     comment_id: str | None = None
     pushed: Any = None  # VersionRow when push_version succeeded
+    oversized: bool = False
+    """Refused at intake for its size (``engine.agent.intake``): the call's arguments are
+    then kept only in part (``intake.kept_arguments``)."""
 
 
 class WorkspaceTools:
@@ -166,6 +170,7 @@ class WorkspaceTools:
         a property of the wrong type are refused with the reason."""
         if not isinstance(name, str):
             name = str(name)
+        name = shown_name(name)
         if isinstance(raw_arguments, dict | list):
             raw_arguments = dumps(raw_arguments)
         elif raw_arguments is not None and not isinstance(raw_arguments, str):
@@ -202,6 +207,9 @@ class WorkspaceTools:
         wrong = _type_errors(name, args)
         if wrong:
             return ToolOutcome(name, _slim(args), False, "error: " + "; ".join(wrong))
+        too_long = argument_refusal(name, args)
+        if too_long is not None:
+            return ToolOutcome(name, shown, False, too_long, oversized=True)
         try:
             return handler(args)
         except ConflictError as exc:
@@ -322,10 +330,11 @@ class WorkspaceTools:
                 slim,
                 False,
                 f"error: content is {len(content)} characters, over the limit of {MAX_PUSH_CHARS}",
+                oversized=True,
             )
         refusal = self._bundle_refusal(content)
         if refusal is not None:
-            return ToolOutcome("push_version", slim, False, f"error: {refusal}")
+            return ToolOutcome("push_version", slim, False, f"error: {refusal}", oversized=True)
         if not isinstance(summary, str):
             summary = ""
         row = self.ws.push_version(
@@ -352,11 +361,17 @@ class WorkspaceTools:
         )
 
 
+#: Characters of an argument's string kept in events; a longer one is shown by its length.
+EVENT_ARG_CHARS = 2_000
+
+
 def _slim(args: dict[str, Any]) -> dict[str, Any]:
-    """Arguments for events: a long ``content`` replaced by its length."""
+    """Arguments for events: ``content``, and any string over ``EVENT_ARG_CHARS``
+    characters, replaced by its length."""
     out = dict(args)
-    if isinstance(out.get("content"), str):
-        out["content"] = f"<{len(out['content'])} characters>"
+    for key, value in out.items():
+        if isinstance(value, str) and (key == "content" or len(value) > EVENT_ARG_CHARS):
+            out[key] = f"<{len(value)} characters>"
     return out
 
 

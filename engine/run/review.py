@@ -62,6 +62,7 @@ from engine.agent import (
     make_agent,
     safe_url,
 )
+from engine.agent.intake import admit_report
 from engine.events import (
     AgentNotice,
     ClaimUnchanged,
@@ -468,7 +469,7 @@ class ReviewRun:
             visible = set(self.visible)
             report_comments = [c for c in self.comments_before if c.id in visible]
             report, raw = await self.agent.report(rnd, report_comments)
-            return RoundWork(report, raw)
+            return RoundWork(*admit_report(report, raw))
         except TokenBudgetExceeded as exc:
             self.pushes = len(self.tools.pushed)
             report = ClaimReport.unusable(
