@@ -177,7 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--comments",
         required=True,
         metavar="FILE",
-        help="comments: native JSON or W3C Web Annotation JSON",
+        help="comments: native JSON, W3C Web Annotation JSON or a Hypothesis export",
     )
     s.add_argument(
         "--claims",

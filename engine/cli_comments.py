@@ -49,7 +49,7 @@ def _write_json(obj: Any, out: str | None, inputs: tuple[str, ...] = ()) -> int:
 
 def cmd_comments_export(args: argparse.Namespace) -> int:
     """Native (or W3C) comments -> W3C AnnotationCollection (code-point positions)."""
-    from engine.comments_io import comments_to_w3c
+    from engine.comments_io import comments_to_w3c, document_iri
     from engine.documents import DocumentError
     from engine.models import InputError
 
@@ -80,7 +80,7 @@ def cmd_comments_export(args: argparse.Namespace) -> int:
         )
     fitting = [c for c in comments if c.id not in missing]
     return _write_json(
-        comments_to_w3c(fitting, version.text, args.source or ""),
+        comments_to_w3c(fitting, version.text, args.source or document_iri(args.doc)),
         args.out,
         (args.doc, args.comments),
     )
@@ -128,7 +128,11 @@ def register(subparsers: Any) -> None:
     )
     ce.add_argument("--comments", required=True, metavar="FILE")
     ce.add_argument("--out", metavar="FILE", help="default: stdout")
-    ce.add_argument("--source", metavar="IRI", help="target source IRI to record")
+    ce.add_argument(
+        "--source",
+        metavar="IRI",
+        help="the IRI each target names the document by (default: the --doc file's file: URI)",
+    )
     ce.set_defaults(func=cmd_comments_export)
     ci = csub.add_parser("import", help="W3C Web Annotation JSON -> native comments")
     ci.add_argument(

@@ -17,10 +17,15 @@ in the ``unusable`` list with its reason and the rest load.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
+import uuid
+from pathlib import Path
 from typing import Any
 
 from engine import utf16
+from engine.comments_hypothesis import comments_from_hypothesis, is_hypothesis
 from engine.models import (
     CLAIMS,
     Anchor,
@@ -62,19 +67,25 @@ def _is_w3c(obj: Any) -> bool:
 def parse_comments(
     obj: Any, source: str = "", text: str | None = None
 ) -> tuple[list[Comment], list[tuple[str, str]]]:
-    """Comments from parsed JSON in either shape, auto-detected.
+    """Comments from parsed JSON in any shape the program reads, auto-detected: native,
+    W3C Web Annotation, or Hypothesis (its API's ``{"rows": [...]}`` or its client's
+    export; :mod:`engine.comments_hypothesis`).
 
     ``text`` is the document text W3C positions refer to (needed to convert code points
     to UTF-16; without it W3C positions are dropped and the quote locates the anchor).
     Returns ``(comments, unusable)`` where ``unusable`` lists ``(id or "#index", reason)``.
     Raises InputError when ``obj`` is no known shape.
     """
+    if is_hypothesis(obj):
+        return comments_from_hypothesis(obj, text, source)
     if _is_w3c(obj):
         return comments_from_w3c(obj, text, source)
     items = obj.get("comments") if isinstance(obj, dict) else obj
     if not isinstance(items, list):
         raise InputError(
-            source, 'not a list of comments, {"comments": [...]}, or W3C Web Annotation JSON'
+            source,
+            'not a list of comments, {"comments": [...]}, W3C Web Annotation JSON or a '
+            'Hypothesis export ({"rows": [...]})',
         )
     comments: list[Comment] = []
     unusable: list[tuple[str, str]] = []
@@ -197,7 +208,8 @@ def comments_from_w3c(
         if raw_id is not None and (isinstance(raw_id, bool) or not isinstance(raw_id, (str, int))):
             unusable.append((label, f"annotation id is {json_type(raw_id)}, not text"))
             continue
-        cid = str(raw_id or label)
+        own = ann.get("arl:comment_id")  # the native id this program exported it with
+        cid = own if isinstance(own, str) and own.strip() else str(raw_id or label)
         problem = _w3c_problem(ann)
         if problem:
             unusable.append((cid, problem))
@@ -256,12 +268,44 @@ def comments_from_w3c(
     return comments, unusable
 
 
+def document_iri(path: str | os.PathLike | None = None, data: bytes = b"") -> str:
+    """The IRI a W3C annotation's target ``source`` names a document by: its ``file:`` URI
+    (the absolute path, percent-encoded, RFC 8089) when it has a path, else
+    ``urn:sha256:<64 hex>`` of ``data``, its bytes. Never raises."""
+    if path is not None and os.fspath(path):
+        return Path(os.path.abspath(os.fspath(path))).as_uri()
+    return "urn:sha256:" + hashlib.sha256(data).hexdigest()
+
+
+# An absolute URI by RFC 3986's grammar: a scheme, ":", then only URI characters
+# (unreserved, reserved, or a percent-encoded octet).
+_ABSOLUTE_URI = re.compile(
+    r"[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})+"
+)
+
+
+def _annotation_iri(comment_id: str, source: str) -> str:
+    """An annotation's ``id``: the comment's own id when it is already an absolute URI
+    (RFC 3986 section 4.3), else ``urn:uuid:`` of a name-based UUID (RFC 9562
+    version 5) of ``source`` and the id, so one document's export names it alike each
+    time. The native id rides along as ``arl:comment_id``."""
+    if _ABSOLUTE_URI.fullmatch(comment_id):
+        return comment_id
+    return uuid.uuid5(uuid.NAMESPACE_URL, f"{source}#{comment_id}").urn
+
+
 def comments_to_w3c(comments: list[Comment], text: str, source: str = "") -> dict[str, Any]:
     """Native comments to a W3C AnnotationCollection (positions UTF-16 -> code points).
 
-    Status, actionability and the version a comment was made on ride along as ``arl:``
-    extension properties so a round trip loses nothing.
+    Each annotation is the W3C model's MUSTs (checked against the W3C test suite's
+    ``annotationMusts.test`` schemas in tests/engine/test_w3c_export.py): an IRI ``id``
+    (:func:`_annotation_iri`; the native id as ``arl:comment_id``) and one target, a
+    SpecificResource whose ``source`` is ``source``, the document's IRI
+    (:func:`document_iri`), or, when it is empty, ``urn:sha256:`` of ``text``'s UTF-8
+    bytes. Status, actionability and the version a comment was made on ride along as
+    ``arl:`` extension properties so a round trip loses nothing.
     """
+    source = source or document_iri(None, text.encode("utf-8", "surrogatepass"))
     omap = utf16.OffsetMap(text)
     items = []
     for c in comments:
@@ -281,13 +325,13 @@ def comments_to_w3c(comments: list[Comment], text: str, source: str = "") -> dic
                 selectors.append({"type": "TextPositionSelector", "start": s, "end": e})
             except ValueError:
                 pass
-        target: dict[str, Any] = {"selector": selectors}
-        if source:
-            target["source"] = source
+        target: dict[str, Any] = {"type": "SpecificResource", "source": source}
+        target["selector"] = selectors
         items.append(
             {
                 "@context": "http://www.w3.org/ns/anno.jsonld",
-                "id": c.id,
+                "id": _annotation_iri(c.id, source),
+                "arl:comment_id": c.id,
                 "type": "Annotation",
                 "body": {"type": "TextualBody", "value": c.body, "format": "text/plain"},
                 "creator": {"type": "Person", "name": c.author} if c.author else None,

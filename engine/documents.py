@@ -28,11 +28,14 @@ from engine.safe_io import BoundedInputError, read_regular_file
 from engine.vocabulary import DocumentKind
 
 __all__ = [
+    "READ_FORMATS",
     "TEXT_EXTENSIONS",
     "Document",
     "DocumentError",
     "binary_kind",
     "document_title",
+    "file_dialog_filter",
+    "not_read_yet",
     "open_document",
     "read_document",
 ]
@@ -42,6 +45,61 @@ MAX_DOCUMENT_BYTES = 100 * 1024 * 1024
 
 #: File extensions (lower case) read as plain text; every other file is HTML.
 TEXT_EXTENSIONS = frozenset({".txt", ".md", ".markdown", ".text"})
+
+#: The formats this program reads, for people and file dialogs: (name, extensions), the
+#: extensions lower case with their dot. A file of any other extension is read as HTML.
+READ_FORMATS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("HTML", (".html", ".htm", ".xhtml", ".xht")),
+    ("Markdown", (".md", ".markdown")),
+    ("Plain text", (".txt", ".text")),
+)
+
+# Formats people hold their drafts in that this program does not read yet: what each is
+# and the next step, in words. Keyed by extension, and by what the file signature says
+# (:func:`binary_kind`), so a PDF renamed .txt gets the same next step.
+_SAVE_AS_DOCX = "save it as .docx (Word) from your editor, then open that file"
+_NOT_READ_YET: dict[str, tuple[str, str]] = {
+    ".pdf": (
+        "a PDF document",
+        "open the document it was made from and save it as .docx (Word), "
+        "HTML or plain text from your editor",
+    ),
+    ".odt": ("an OpenDocument text (.odt)", _SAVE_AS_DOCX),
+    ".ott": ("an OpenDocument template (.ott)", _SAVE_AS_DOCX),
+    ".doc": ("an old Word document (.doc)", _SAVE_AS_DOCX),
+    ".dot": ("an old Word template (.dot)", _SAVE_AS_DOCX),
+    ".rtf": ("a Rich Text document (.rtf)", _SAVE_AS_DOCX),
+    ".pages": ("a Pages document", "export it as Word (.docx) from Pages: File > Export To"),
+}
+_NEXT_STEP_BY_SIGNATURE = {
+    "a PDF document": _NOT_READ_YET[".pdf"][1],
+    "an OpenDocument file (.odt, .ods...; a zip archive)": _SAVE_AS_DOCX,
+    "an old Microsoft Office document (.doc, .xls, .ppt)": _SAVE_AS_DOCX,
+}
+
+
+def not_read_yet(path: str | os.PathLike) -> str | None:
+    """Why a file of this extension is refused, with the next step, in words (``"is a PDF
+    document, which this program cannot read yet: open the document it was made from
+    and save it as .docx ..."``), or None for a format it reads. Never raises."""
+    found = _NOT_READ_YET.get(os.path.splitext(os.fspath(path))[1].lower())
+    if found is None:
+        return None
+    what, step = found
+    return f"is {what}, which this program cannot read yet: {step}"
+
+
+def file_dialog_filter() -> str:
+    """A Qt file dialog's name filter listing every format read (:data:`READ_FORMATS`):
+    ``"Documents (*.html ... *.txt *.text);;HTML (*.html ...);;...;;All files (*)"``."""
+
+    def patterns(exts: tuple[str, ...]) -> str:
+        return " ".join(f"*{e}" for e in exts)
+
+    every = tuple(e for _name, exts in READ_FORMATS for e in exts)
+    parts = [f"Documents ({patterns(every)})"]
+    parts += [f"{name} ({patterns(exts)})" for name, exts in READ_FORMATS]
+    return ";;".join([*parts, "All files (*)"])
 
 
 class DocumentError(Exception):
@@ -184,18 +242,29 @@ def open_document(path: str | os.PathLike) -> Document:
     :func:`decode_text` (pass an HTML source to :func:`engine.html_text.extract`).
 
     Raises :class:`DocumentError` when the path does not exist, is not a regular file (a
-    directory, a FIFO, a device), cannot be read, is over :data:`MAX_DOCUMENT_BYTES`, or is
-    not text (:func:`binary_kind`: ``"photo.png: looks like a PNG image, not a text or HTML
-    document"``).
+    directory, a FIFO, a device), cannot be read, is over :data:`MAX_DOCUMENT_BYTES`, is of
+    a format not read yet (:func:`not_read_yet`: ``"memo.pdf: is a PDF document, which
+    this program cannot read yet: open the document it was made from and save it as
+    .docx ..."``), or is not text (:func:`binary_kind`: ``"photo.png: looks like a PNG
+    image, not a text or HTML document"``, with the next step when it names a format
+    people write in).
     """
     text_path = os.fspath(path)
     try:
         data = read_regular_file(text_path, max_bytes=MAX_DOCUMENT_BYTES)
     except BoundedInputError as exc:
         raise DocumentError(path, exc.problem) from None
+    refused = not_read_yet(text_path)
+    if refused is not None:
+        raise DocumentError(path, refused)
     what = binary_kind(data)
     if what is not None:
-        raise DocumentError(path, f"looks like {what}, not a text or HTML document")
+        step = _NEXT_STEP_BY_SIGNATURE.get(what)
+        raise DocumentError(
+            path,
+            f"looks like {what}, not a text or HTML document"
+            + (f"; this program cannot read it yet: {step}" if step else ""),
+        )
     kind: DocumentKind = (
         "text" if os.path.splitext(text_path)[1].lower() in TEXT_EXTENSIONS else "html"
     )

@@ -133,11 +133,10 @@ class DocumentPage(QWizardPage):
         self.completeChanged.emit()
 
     def ask_file(self) -> None:
+        from engine.documents import file_dialog_filter
+
         dlg = QFileDialog(
-            self,
-            "Choose the document",
-            last_folder(self.wizard()),
-            "Documents (*.html *.htm *.xhtml *.xht *.md *.markdown *.txt *.text);;All files (*)",
+            self, "Choose the document", last_folder(self.wizard()), file_dialog_filter()
         )
         dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
         dlg.fileSelected.connect(lambda p: remember_folder(self.wizard(), p))

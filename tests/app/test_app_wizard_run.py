@@ -188,6 +188,26 @@ def test_document_page_refuses_a_binary_file_and_notes_bad_bytes(qtbot, wizard, 
     assert "Note: ja.txt: not valid UTF-8 (" in page.status.text()
 
 
+def test_document_page_dialog_lists_every_format_and_refuses_pdf_with_a_next_step(
+    qtbot, wizard, tmp_path
+):
+    page = wizard.document_page
+    wizard.show()
+    page.ask_file()
+    filters = page._dialog.nameFilters()
+    page._dialog.reject()
+    assert filters[0].startswith("Documents (") and filters[-1] == "All files (*)"
+    for pattern in ("*.html", "*.md", "*.markdown", "*.txt"):
+        assert pattern in filters[0].split("(")[1]
+    assert {"HTML", "Markdown", "Plain text"} <= {f.split(" (")[0] for f in filters}
+    pdf = tmp_path / "memo.pdf"
+    pdf.write_bytes(b"%PDF-1.7\n1 0 obj")
+    page.load_file(str(pdf))
+    qtbot.waitUntil(lambda: "Could not read" in page.status.text(), timeout=5000)
+    assert "cannot read yet" in page.status.text() and "save it as .docx" in page.status.text()
+    assert not page.isComplete()
+
+
 def test_document_page_from_file_and_from_brief(qtbot, wizard, tmp_path, qloop):
     page = wizard.document_page
     assert not page.isComplete()

@@ -39,8 +39,62 @@ def test_known_signatures_are_named(tmp_path, data: bytes, what: str) -> None:
         read_document(path)
     message = str(info.value)
     assert message.startswith(f"{path}: looks like ")
-    assert message.endswith(", not a text or HTML document")
+    head, _, step = message.partition(", not a text or HTML document")
+    # formats people write in get the next step; the rest end there
+    if what in ("a PDF document", "OpenDocument"):
+        assert step.startswith("; this program cannot read it yet: ") and ".docx" in step
+    else:
+        assert step == ""
     assert "\n" not in message
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "what", "step"),
+    [
+        ("memo.pdf", b"%PDF-1.7\n1 0 obj", "a PDF document", "save it as .docx (Word), HTML"),
+        ("memo.odt", SIGNED[7][0], "an OpenDocument text (.odt)", "save it as .docx (Word)"),
+        ("memo.doc", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(500), "an old Word", ".docx"),
+        ("Memo.PDF", b"plain words in a file named .PDF", "a PDF document", ".docx"),
+        ("memo.rtf", b"{\\rtf1\\ansi hello}", "a Rich Text document", ".docx"),
+    ],
+)
+def test_formats_not_read_yet_are_refused_with_the_next_step(tmp_path, name, data, what, step):
+    from engine.documents import not_read_yet
+
+    path = tmp_path / name
+    path.write_bytes(data)
+    with pytest.raises(DocumentError) as info:
+        open_document(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}: is {what}")
+    assert "cannot read yet: " in message and step in message.partition("cannot read yet: ")[2]
+    assert "\n" not in message and not_read_yet(path) == info.value.problem
+    # a missing file is still said as missing, not as a format
+    with pytest.raises(DocumentError, match="not found"):
+        open_document(tmp_path / ("gone-" + name))
+
+
+def test_a_pdf_renamed_txt_gets_the_same_next_step(tmp_path) -> None:
+    path = tmp_path / "memo.txt"
+    path.write_bytes(b"%PDF-1.7\n1 0 obj")
+    with pytest.raises(DocumentError, match=r"looks like a PDF document.*save it as \.docx"):
+        open_document(path)
+
+
+def test_the_file_dialog_lists_every_format_read() -> None:
+    from engine.documents import READ_FORMATS, file_dialog_filter, not_read_yet
+
+    parts = file_dialog_filter().split(";;")
+    assert parts[0].startswith("Documents (") and parts[-1] == "All files (*)"
+    every = parts[0].removeprefix("Documents (").removesuffix(")").split()
+    for name, exts in READ_FORMATS:
+        assert f"{name} ({' '.join('*' + e for e in exts)})" in parts
+        for ext in exts:
+            assert f"*{ext}" in every
+            assert not_read_yet(f"memo{ext}") is None
+    listed = {e for _n, exts in READ_FORMATS for e in exts}
+    assert {".html", ".md", ".txt"} <= listed
+    assert not listed & {".pdf", ".odt", ".doc"}
 
 
 def test_nul_bytes_and_control_bytes_are_binary(tmp_path) -> None:
