@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import json
 import os
 import re
 import stat
@@ -358,3 +359,64 @@ def push_refusal(raw: str, kind: str, stored_so_far: int) -> str | None:
             f"{MAX_DOCUMENTS_BYTES:,} bytes for all versions of a run; push fewer, smaller versions"
         )
     return None
+
+
+#: ``StubFile.reason`` of a member over a per-file limit, and over the whole bundle's.
+STUB_REASON = "member too large"
+
+
+def stub_of(data: bytes, why: str) -> bytes:
+    """The stub written in place of a member too large for the bundle's limits:
+    ``{"stub": true, "size", "sha256", "reason"}`` (``engine.bundle_schema.StubFile``)."""
+    obj = {"stub": True, "size": len(data), "sha256": sha256(data), "reason": why}
+    return (json.dumps(obj, indent=1) + "\n").encode()
+
+
+def stub_oversized(files: dict[str, bytes]) -> list[str]:
+    """Replace (in place) every member the reader would refuse for its size by its stub
+    (``stub_of``); returns the stubbed names, sorted. A member over ``MAX_FILE_BYTES``, or
+    a JSON member over ``MAX_JSON_BYTES`` or ``MAX_JSON_NODES`` values, is stubbed; then,
+    while the whole is over ``MAX_TOTAL_BYTES``, the largest member left. So a bundle is
+    always written, and verifies; what depends on a stubbed member reads "unverified:
+    member too large" (``engine.rederive``)."""
+    stubbed: list[str] = []
+    for name, data in list(files.items()):
+        why = None
+        if len(data) > MAX_FILE_BYTES:
+            why = f"{STUB_REASON}: {len(data):,} bytes, over the limit of {MAX_FILE_BYTES:,}"
+        elif name.endswith(".json"):
+            try:
+                load_json_size_check(data, name)
+            except BundleError as exc:
+                why = f"{STUB_REASON}: {str(exc).removeprefix(name + ' ')}"
+        if why is not None:
+            files[name] = stub_of(data, why)
+            stubbed.append(name)
+    while sum(len(d) for d in files.values()) > MAX_TOTAL_BYTES:
+        left = [n for n in files if n not in stubbed]
+        if not left:
+            break  # check_sizes names the limit
+        name = max(left, key=lambda n: len(files[n]))
+        total = sum(len(d) for d in files.values())
+        files[name] = stub_of(
+            files[name],
+            f"{STUB_REASON}: the bundle would be {total:,} bytes, over the limit of "
+            f"{MAX_TOTAL_BYTES:,}",
+        )
+        stubbed.append(name)
+    return sorted(stubbed)
+
+
+def read_stub(data: bytes) -> dict[str, Any] | None:
+    """The stub ``data`` holds (``StubFile``'s shape), or None when it is not one."""
+    from engine.bundle_schema import check_file
+
+    if len(data) > 4096:
+        return None
+    try:
+        obj = json.loads(data)
+    except ValueError:
+        return None
+    if not isinstance(obj, dict) or check_file("stub.json", obj):
+        return None
+    return obj

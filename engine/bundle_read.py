@@ -22,6 +22,7 @@ from engine.bundle_archive import (
     _check_name,
     load_json,
     read_files,
+    read_stub,
     sha256,
     text_as_html,
 )
@@ -190,6 +191,10 @@ class Bundle:
     signature: dict[str, Any] | None = None
     tampered_detail: list[tuple[str, str]] = field(default_factory=list)
     signature_present: bool = False
+    stubbed: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Members written as stubs (too large for the bundle's limits): name -> the stub
+    (``size``, ``sha256``, ``reason``). Read as absent; what depends on them is
+    "unverified: member too large" (``engine.rederive``), never tampered."""
 
     @property
     def old_format(self) -> bool:
@@ -284,7 +289,9 @@ def open_bundle(path: str | os.PathLike[str]) -> Bundle:
     manifest = _manifest(p, files)
     tampered_detail = _check_hashes(manifest, files)
     fmt = str(manifest.get("format"))
-    reader = _FileReader(files, fmt, check_file("manifest.json", manifest, fmt))
+    stubs, stub_problems = _stubs(manifest, files)
+    reader = _FileReader(files, fmt, check_file("manifest.json", manifest, fmt) + stub_problems)
+    reader.stubs = stubs
     versions = _versions(manifest, reader)
     metrics: dict[str, Metric] = {}
     mobj = reader.json("metrics.json", {})
@@ -311,7 +318,32 @@ def open_bundle(path: str | os.PathLike[str]) -> Bundle:
         problems=reader.problems,
         tampered_detail=tampered_detail,
         signature_present=SIGNATURE_FILE in files,
+        stubbed=stubs,
     )
+
+
+def _stubs(
+    manifest: dict[str, Any], files: dict[str, bytes]
+) -> tuple[dict[str, dict[str, Any]], list[str]]:
+    """The members the manifest lists in ``stubbed`` that hold a stub (name -> stub), and a
+    problem line for each listed name that is not a stub (the manifest and the signature
+    are never stubs)."""
+    listed = manifest.get("stubbed")
+    if not isinstance(listed, list):
+        return {}, []
+    stubs: dict[str, dict[str, Any]] = {}
+    problems: list[str] = []
+    for name in listed:
+        if not isinstance(name, str) or name in ("manifest.json", SIGNATURE_FILE):
+            problems.append(f"manifest.json: {name!r} cannot be a stubbed member")
+            continue
+        data = files.get(name)
+        stub = read_stub(data) if data is not None else None
+        if stub is None:
+            problems.append(f"{name} is listed in 'stubbed' but does not hold a stub")
+            continue
+        stubs[name] = stub
+    return stubs, problems
 
 
 class _FileReader:
@@ -322,8 +354,12 @@ class _FileReader:
         self.files = files
         self.fmt = fmt
         self.problems = list(problems)
+        self.stubs: dict[str, dict[str, Any]] = {}
+        """Members written as stubs: read as empty, without a problem."""
 
     def text(self, name: str) -> str:
+        if name in self.stubs:
+            return ""
         data = self.files.get(name)
         if data is None:
             self.problems.append(f"{name} is missing")
@@ -336,7 +372,9 @@ class _FileReader:
 
     def json(self, name: str, default: Any) -> Any:
         """The parsed file when it fits its shape; else ``default`` and a problem line (a
-        view never sees a value of the wrong type)."""
+        view never sees a value of the wrong type). A stubbed member: ``default``."""
+        if name in self.stubs:
+            return default
         data = self.files.get(name)
         if data is None:
             self.problems.append(f"{name} is missing")
@@ -387,7 +425,8 @@ def _versions(manifest: dict[str, Any], reader: _FileReader) -> list[BundleVersi
         if kind == "text" and entry.get("text_file"):
             source = reader.text(str(entry["text_file"]))
             # What is shown (the .html) must be what is scored (the .txt).
-            if html_src != text_as_html(source, name):
+            stubbed = reader.stubs.keys() & {str(entry.get("file")), str(entry["text_file"])}
+            if not stubbed and html_src != text_as_html(source, name):
                 reader.problems.append(
                     f"{entry.get('file')} is not the display of {entry['text_file']}: "
                     "what a view shows would differ from what is scored"

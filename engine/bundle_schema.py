@@ -299,7 +299,20 @@ class ManifestFile(_Closed):
     text_note: str | None = None
     engine: EngineJson | None = None
     agent_mode: dict[str, Any] | None = None
+    stubbed: list[str] | None = None
     files: dict[str, str]
+
+
+class StubFile(_Closed):
+    """A member too large for the bundle's limits, written in its place (under its own
+    name; the manifest lists the name in ``stubbed`` and hashes the stub like any file).
+    ``size``: bytes of the member as it would have been written; ``sha256``: hex SHA-256
+    of those bytes; ``reason``: which limit it is over, in words."""
+
+    stub: Literal[True]
+    size: int = Field(ge=0)
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    reason: str
 
 
 class SignatureFile(_Closed):
@@ -325,6 +338,8 @@ MODELS_V2: dict[str, type[BaseModel]] = {
     "comments.after.json": CommentsFile,
     "trace.json": TraceFile,
     "signature.json": SignatureFile,
+    # not a member's name: the shape of any member written as a stub (``stubbed``)
+    "stub.json": StubFile,
 }
 MODELS_V1: dict[str, type[BaseModel]] = MODELS_V2 | {"verdicts.json": VerdictsFileV1}
 MAX_PROBLEMS_PER_FILE = 5

@@ -149,4 +149,38 @@ def shown_figures(bundle: Any, rederivation: Any = None, signature: Any = None) 
     # Passed, or not checked yet with nothing failed: the stated figures; an engine change
     # is named on the rows it touches.
     rows, mets = _notes(rederivation, "this program recomputes")
+    _stub_notes(bundle, final, metrics, rows, mets)
     return ShownFigures("stated", final, metrics, rounds, unusable, collateral, rows, mets)
+
+
+STUB_NOTE = "unverified: member too large"
+
+
+def _stub_notes(
+    bundle: Any,
+    final: list[dict[str, Any]],
+    metrics: dict[str, Any],
+    rows: dict[str, str],
+    mets: dict[str, str],
+) -> None:
+    """Each figure that depends on a member written as a stub (``Bundle.stubbed``) noted
+    ``STUB_NOTE`` (``engine.rederive.STUB_DEPENDENTS`` says which)."""
+    from engine.rederive import STUB_DEPENDENTS
+
+    stubbed = getattr(bundle, "stubbed", None) or {}
+    if not stubbed:
+        return
+    every = any(name not in STUB_DEPENDENTS for name in stubbed)
+    fields: set[str] = set()
+    for name in stubbed:
+        fields |= STUB_DEPENDENTS.get(name, (frozenset(), ""))[0]
+    for name in metrics:
+        if every or f"metric {name}" in fields:
+            mets[name] = STUB_NOTE
+    row_fields = sorted(f for f in fields if not f.startswith("metric "))
+    for v in final:
+        cid = str(v.get("comment_id"))
+        if every:
+            rows[cid] = STUB_NOTE
+        elif row_fields and "claim" in fields:
+            rows[cid] = f"claim {STUB_NOTE}"

@@ -1,8 +1,10 @@
 """Writing an evidence bundle: ``write_bundle(folder, BundleContent)``.
 
 The format is described in ``engine.bundle`` (which re-exports every public name here).
-The writer builds every file in memory, scrubs the run's secrets from each, checks the
-set against the reader's limits (``engine.bundle_archive.check_sizes``), optionally signs
+The writer builds every file in memory, scrubs the run's secrets from each, writes a member
+too large for the reader's limits as a stub listed in the manifest's ``stubbed``
+(``engine.bundle_archive.stub_oversized``: a bundle is always written), checks the set
+against the reader's limits (``engine.bundle_archive.check_sizes``), optionally signs
 the manifest (``engine.signing``), and writes the manifest last, so a folder holding a
 ``manifest.json`` is always a whole bundle.
 """
@@ -21,6 +23,7 @@ from engine.bundle_archive import (
     check_sizes,
     load_json_size_check,
     sha256,
+    stub_oversized,
     text_as_html,
 )
 from engine.bundle_schema import FORMAT_V2
@@ -98,6 +101,9 @@ def write_bundle(folder: str | os.PathLike[str], content: BundleContent) -> Path
     if secrets:
         for name, data in list(files.items()):
             files[name] = _scrub(data, secrets, encoded=not name.startswith("document/"))
+    stubbed = stub_oversized(files)
+    if stubbed:
+        manifest["stubbed"] = stubbed
     manifest["files"] = {name: sha256(data) for name, data in sorted(files.items())}
     mdata = _dump(manifest).encode("utf-8")
     if secrets:

@@ -47,6 +47,16 @@ def cmd_bundle_verify(args: argparse.Namespace) -> int:
         return fail(str(exc))
     old = " (older format: its verdicts carry no evidence)" if result.format in OLD_FORMATS else ""
     sig = result.signature.line() if result.signature is not None else "signature not checked"
+    unverified = list(getattr(result.rederivation, "unverified", None) or [])
+    if result.ok and unverified:
+        for line in unverified:
+            say(f"UNVERIFIED {line}")
+        say(
+            f"OK: every file of {args.path} matches its manifest; every figure that could be "
+            f"checked re-derives from its own files ({len(unverified)} member(s) too large, "
+            f"written as stubs); format {result.format}{old}; {sig}"
+        )
+        return EXIT_OK
     if result.ok:
         say(
             f"OK: every file of {args.path} matches its manifest; every verdict and metric "
@@ -180,6 +190,8 @@ def cmd_bundle_show(args: argparse.Namespace) -> int:
     mode = agent_mode_of(b.manifest)
     if isinstance(mode.get("ran"), str):
         say(f"agent mode: {mode['ran']} ({mode.get('reason', '')})")
+    for line in getattr(red, "unverified", None) or []:
+        say(f"UNVERIFIED: {line}")
     shown = shown_figures(b, red, sig)
     if shown.headline:
         say(("RECOMPUTED: " if shown.source == "recomputed" else "UNVERIFIED: ") + shown.headline)

@@ -142,6 +142,10 @@ class Rederivation:
     rounds: dict[Any, dict[str, Any]] = field(default_factory=dict)
     vouched_by: str = ""
     skipped: list[str] = field(default_factory=list)
+    #: Figures that depend on a member written as a stub (too large for the bundle's
+    #: limits), as lines ending "unverified: member too large": never compared, never
+    #: counted as differences, never tampered (``set_aside_stubbed``).
+    unverified: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -191,6 +195,13 @@ class Rederivation:
             return (
                 "Every stated verdict and metric re-derives from the bundle's own documents, "
                 "but its files fail the manifest check."
+            )
+        if not self.differences and self.unverified:
+            return (
+                "Every figure that could be checked re-derives exactly from the bundle's own "
+                f"files; {len(self.unverified)} member(s) were too large for the bundle and "
+                "were written as stubs, so what depends on them is unverified: member too "
+                "large."
             )
         if not self.differences:
             return "Every verdict and metric re-derives exactly from the bundle's own files."
@@ -361,8 +372,59 @@ def rederive(bundle: Any, signature: Any = None) -> Rederivation:
     _rederive_final(bundle, v1, v2, (total, total_reason), res)
     from engine.rederive_trace import cross_check_trace
 
-    res.skipped = cross_check_trace(bundle, again_rounds, res.differences)
+    stubbed = dict(getattr(bundle, "stubbed", None) or {})
+    if "trace.json" in stubbed:
+        res.skipped = ["the checks against trace.json (unverified: member too large)"]
+    else:
+        res.skipped = cross_check_trace(bundle, again_rounds, res.differences)
+    set_aside_stubbed(stubbed, res)
     return res
+
+
+#: What depends on a member that may be written as a stub: the figures named (by
+#: ``Difference.field``) and their description. A stubbed member not listed here (a
+#: document version, comments.before.json, verdicts.json, metrics.json) leaves every
+#: figure unverified; scorecard.html is a display that no figure depends on.
+STUB_DEPENDENTS: dict[str, tuple[frozenset[str], str]] = {
+    "claims.json": (
+        frozenset({"claim", "claim_agrees", "message", "metric claim_accuracy"}),
+        "the agent's claims and claim accuracy",
+    ),
+    "trace.json": (
+        frozenset({"tokens", "metric cost_per_attributed_fix"}),
+        "token counts, cost per attributed fix and the checks against the trace",
+    ),
+    "comments.after.json": (
+        frozenset({"metric rounds_to_converge", "reopen reason", "status in comments.after.json"}),
+        "rounds to converge, the reopen reasons and the final comment statuses",
+    ),
+    "scorecard.html": (frozenset(), "the scorecard page (a display; no figure depends on it)"),
+}
+
+
+def set_aside_stubbed(stubbed: dict[str, Any], res: Rederivation) -> None:
+    """Move every difference that depends on a stubbed member out of ``differences``
+    and say, for each stubbed member, which figures are "unverified: member too large"
+    (``res.unverified``). A stub is a member the writer could not fit, not a forgery: the
+    rest of the bundle is checked as always."""
+    if not stubbed:
+        return
+    every = any(name not in STUB_DEPENDENTS for name in stubbed)
+    fields: set[str] = set()
+    for name in sorted(stubbed):
+        stub = stubbed[name] if isinstance(stubbed[name], dict) else {}
+        size = stub.get("size")
+        sized = f"{size:,} bytes" if isinstance(size, int) else "its size unknown"
+        what = STUB_DEPENDENTS[name][1] if name in STUB_DEPENDENTS else "every verdict and metric"
+        res.unverified.append(f"{name} ({sized}): {what}: unverified: member too large")
+        if name in STUB_DEPENDENTS:
+            fields |= STUB_DEPENDENTS[name][0]
+    kept = []
+    for d in res.differences:
+        if every or d.field in fields:
+            continue
+        kept.append(d)
+    res.differences = kept
 
 
 def _engines(bundle: Any) -> Rederivation:

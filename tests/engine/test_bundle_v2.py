@@ -471,14 +471,19 @@ def test_export_out_of_disk_leaves_no_tmp(claimed, tmp_path, monkeypatch, capsys
     assert list(dest.parent.iterdir()) == []
 
 
-def test_writer_refuses_what_the_reader_would(claimed, tmp_path, monkeypatch):
+def test_writer_stubs_what_the_reader_would_refuse(claimed, tmp_path, monkeypatch):
+    """A member over the reader's limits is written as a stub (the bundle is
+    always written, and verifies); it used to refuse the whole bundle."""
     import engine.bundle_archive as archive
 
     content = _content(claimed, signing.new_private_key())
     monkeypatch.setattr(archive, "MAX_FILE_BYTES", 5_000)
-    with pytest.raises(BundleError, match="over the limit of 5,000"):
-        write_bundle(tmp_path / "big", content)
-    assert not (tmp_path / "big").exists()
+    out = write_bundle(tmp_path / "big", content)
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["stubbed"] and all((out / n).stat().st_size < 5_000 for n in m["stubbed"])
+    res = verify_bundle(out)
+    assert not res.tampered and not res.signature.bad
+    assert all("unverified: member too large" in u for u in res.rederivation.unverified)
 
 
 def test_push_refusal_names_the_limit(monkeypatch):

@@ -1,6 +1,6 @@
 """What the model under test writes is capped at intake, so every run leaves a bundle.
 
-Issue 25 (High 1): a 60 MB ``reply_comment`` body or a 30 MB report used to end the run
+A 60 MB ``reply_comment`` body or a 30 MB report used to end the run
 "the evidence bundle could not be written" with no bundle, in 85 s and 1.8 GB. Every tool
 argument and the report are now capped where they come in (``engine.agent.intake``),
 refused to the model with the limit named; nothing over a cap reaches the workspace or the
