@@ -233,6 +233,10 @@ def trust_marks(bundle: Bundle, rederivation: Any = None, signature: Any = None)
         out.extend(bundle.problems[:30])
     if signature is not None and signature.bad:
         out.append(signature.line())
+    if rederivation is not None:
+        from engine.bundle_decisions import check_decisions
+
+        out.extend(check_decisions(bundle, rederivation).problems[:30])
     return out
 
 
@@ -269,6 +273,12 @@ def own_scorecard(
     from engine.bundle_shown import shown_figures
 
     shown = shown_figures(bundle, rederivation, signature)
+    from engine.bundle_decisions import check_decisions
+    from engine.scorecard_review import review_parts
+
+    decisions = check_decisions(bundle, rederivation) if rederivation is not None else None
+    before = [c.to_json() for c in bundle.comments_before]
+    review = review_parts(shown.final, before, shown.metrics, decisions)
     verdicts = dict(bundle.verdicts) if isinstance(bundle.verdicts, dict) else {}
     verdicts.update(final=shown.final, unusable=shown.unusable, rounds=shown.rounds)
     return render_scorecard(
@@ -283,6 +293,7 @@ def own_scorecard(
         figures_note=shown.headline,
         row_notes=shown.row_notes if shown.source != "stated" else {},
         metric_notes=shown.metric_notes if shown.source != "stated" else {},
+        review=review,
     )
 
 

@@ -26,6 +26,7 @@ from engine.bundle_archive import (
     sha256,
     text_as_html,
 )
+from engine.bundle_decisions import DECISION_FILES
 from engine.bundle_schema import FORMAT_V1, FORMAT_V2, FORMATS, check_file
 from engine.models import Claim, ClaimItem, ClaimReport, Comment, Metric
 from engine.vocabulary import DOCUMENT_KINDS, DocumentKind, one_of
@@ -75,7 +76,7 @@ def _check_hashes(manifest: dict[str, Any], files: dict[str, bytes]) -> list[tup
         elif sha256(files[name]) != digest:
             bad.append((name, "SHA-256 does not match the manifest"))
     for name in sorted(files):
-        if name not in ("manifest.json", SIGNATURE_FILE) and name not in listed:
+        if name not in ("manifest.json", SIGNATURE_FILE, *DECISION_FILES) and name not in listed:
             bad.append((name, "not listed in the manifest"))
     return bad
 
@@ -102,6 +103,9 @@ class VerifyResult:
     format: str = FORMAT
     signature: Any = None
     level: str = "tampered"
+    #: ``engine.bundle_decisions.DecisionsCheck``: the reviewer decisions and their
+    #: signatures (``present`` false when the bundle carries none).
+    decisions: Any = None
 
     @property
     def tampered(self) -> bool:
@@ -125,10 +129,20 @@ def judge_bundle(b: Bundle, rederivation: Any = None, signature: Any = None) -> 
         rederivation = rederive(b, sig)
     result.rederivation = rederivation
     red = result.rederivation
-    if b.tampered_detail or result.problems or sig.bad or red is None or red.tampered:
+    from engine.bundle_decisions import check_decisions
+
+    result.decisions = dec = check_decisions(b, red)
+    if (
+        b.tampered_detail
+        or result.problems
+        or sig.bad
+        or red is None
+        or red.tampered
+        or dec.tampered
+    ):
         result.level = "tampered"
     else:
-        result.level = red.level
+        result.level = "rescored" if "rescored" in (red.level, dec.level) else "verified"
     result.ok = result.level == "verified"
     return result
 
@@ -195,6 +209,9 @@ class Bundle:
     """Members written as stubs (too large for the bundle's limits): name -> the stub
     (``size``, ``sha256``, ``reason``). Read as absent; what depends on them is
     "unverified: member too large" (``engine.rederive``), never tampered."""
+    #: The reviewer's decision files (``engine.bundle_decisions``) as read, outside the
+    #: manifest; checked by ``judge_bundle``.
+    decision_files: dict[str, bytes] = field(default_factory=dict)
 
     @property
     def old_format(self) -> bool:
@@ -288,6 +305,7 @@ def open_bundle(path: str | os.PathLike[str]) -> Bundle:
     files = read_files(p, manifest_check(p))
     manifest = _manifest(p, files)
     tampered_detail = _check_hashes(manifest, files)
+    listed = manifest["files"]
     fmt = str(manifest.get("format"))
     stubs, stub_problems = _stubs(manifest, files)
     reader = _FileReader(files, fmt, check_file("manifest.json", manifest, fmt) + stub_problems)
@@ -319,6 +337,7 @@ def open_bundle(path: str | os.PathLike[str]) -> Bundle:
         tampered_detail=tampered_detail,
         signature_present=SIGNATURE_FILE in files,
         stubbed=stubs,
+        decision_files={n: files[n] for n in DECISION_FILES if n in files and n not in listed},
     )
 
 

@@ -327,6 +327,56 @@ class SignatureFile(_Closed):
     signed_file: Literal["manifest.json"] = "manifest.json"
 
 
+# -- decisions.json, decisions.signature.json (engine.bundle_decisions) --------------------
+
+
+class DecisionJson(_Closed):
+    """One reviewer decision on one comment's verdict. ``round``: the run's round whose
+    verdict was decided on (the manifest's ``rounds``: the final verdict); ``verdict``: the
+    verdict decided on; ``reason``: one line, required for every decision but ``accept``;
+    ``reviewer_key``: ``"sha256:"`` + 64 hex digits of the signer's raw public key;
+    ``decided_at``: UTC ISO 8601 (``2026-12-01T19:50:00Z``)."""
+
+    comment_id: str = Field(max_length=1000)
+    round: int = Field(ge=0)
+    verdict: VerdictWord
+    decision: Literal[
+        "accept", "addressed", "not-addressed", "deletion-is-fix", "declined", "another-round"
+    ]
+    reason: str = Field(max_length=1000)
+    reviewer: str = Field(min_length=1, max_length=200)
+    reviewer_key: str = Field(pattern=r"^sha256:[0-9a-f]{64}$")
+    decided_at: str = Field(pattern=r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+
+
+class DecisionsFile(_Closed):
+    """``decisions.json``: every decision in the order made (revisions appended; the latest
+    of a comment counts). Outside the manifest; signed in ``decisions.signature.json``."""
+
+    decisions: list[DecisionJson]
+
+
+class DecisionSignatureJson(_Closed):
+    """One reviewer's Ed25519 signature over their decisions and the manifest's SHA-256
+    (``engine.bundle_decisions.decision_payload``); ``previous``: the signature of their
+    decisions before the last one, kept only while a write is under way."""
+
+    algorithm: Literal["Ed25519"]
+    reviewer: str
+    public_key: str
+    fingerprint: str
+    signature: str
+    previous: str | None = None
+
+
+class DecisionsSignatureFile(_Closed):
+    """``decisions.signature.json``: the SHA-256 of the exact ``manifest.json`` bytes the
+    decisions were made on, and one signature per reviewer key."""
+
+    manifest_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    signatures: list[DecisionSignatureJson]
+
+
 # -- checking -------------------------------------------------------------------------------
 
 MODELS_V2: dict[str, type[BaseModel]] = {
@@ -340,6 +390,8 @@ MODELS_V2: dict[str, type[BaseModel]] = {
     "signature.json": SignatureFile,
     # not a member's name: the shape of any member written as a stub (``stubbed``)
     "stub.json": StubFile,
+    "decisions.json": DecisionsFile,
+    "decisions.signature.json": DecisionsSignatureFile,
 }
 MODELS_V1: dict[str, type[BaseModel]] = MODELS_V2 | {"verdicts.json": VerdictsFileV1}
 MAX_PROBLEMS_PER_FILE = 5

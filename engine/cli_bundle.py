@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.cli_common import EXIT_OK, EXIT_TAMPERED, fail, say
+from engine.cli_decisions import decision_lines, figure_lines, register_decisions
 
 # -- arl bundle ------------------------------------------------------------------------------
 
@@ -35,6 +36,7 @@ def _verify_lines(result: Any) -> list[str]:
         # an unsigned bundle are different facts.
         bad = result.signature.bad and not result.signature.uncovered
         lines.append(("BAD SIGNATURE " if bad else "SIGNATURE ") + result.signature.line())
+    lines += decision_lines(result)
     return lines
 
 
@@ -62,6 +64,8 @@ def cmd_bundle_verify(args: argparse.Namespace) -> int:
             f"OK: every file of {args.path} matches its manifest; every verdict and metric "
             f"re-derives from its own files; format {result.format}{old}; {sig}"
         )
+        for line in decision_lines(result):
+            say(line)
         return EXIT_OK
     for line in _verify_lines(result):
         say(line)
@@ -84,6 +88,13 @@ def cmd_bundle_verify(args: argparse.Namespace) -> int:
             "a signature that does not cover these files"
             if result.signature.uncovered
             else "a bad signature"
+        )
+    dec = result.decisions
+    if dec is not None and dec.problems:
+        parts.append(f"{len(dec.problems)} problem(s) with the reviewer decisions")
+    elif dec is not None and dec.engine_changes:
+        parts.append(
+            f"{len(dec.engine_changes)} decision(s) on a verdict the engine now derives differently"
         )
     if not parts:
         parts.append("it could not be re-derived")
@@ -146,12 +157,16 @@ def _show_verdict(result: Any) -> str:
             why = "files fail the manifest check: " + ", ".join(n for n, _ in result.bad)
         elif result.signature is not None and result.signature.bad:
             why = result.signature.line()
-        elif red is not None:
+        elif red is not None and red.tampered:
             why = red.headline()
+        elif result.decisions is not None and result.decisions.problems:
+            why = "the reviewer decisions fail their checks: " + result.decisions.problems[0]
         else:
             why = "; ".join(result.problems[:3])
         return f"TAMPERED: {why.rstrip('.')}. arl bundle verify lists every finding."
     if result.level == "rescored":
+        if red.level != "rescored":  # only a decision's verdict changed with the engine
+            return "CHECK: " + result.decisions.engine_changes[0]
         return f"CHECK: {red.headline()}"
     return "OK: " + red.headline()
 
@@ -199,8 +214,12 @@ def cmd_bundle_show(args: argparse.Namespace) -> int:
         label = vocab.METRIC_TITLES.get(name, name)
         note = f"  [{shown.metric_notes[name]}]" if name in shown.metric_notes else ""
         say(f"  {label}: {vocab.metric_text(name, m)}{note}")
+    for line in figure_lines(b, result, shown.final):
+        say(line)
     for cid, note in shown.row_notes.items():
         say(f"  comment {cid}: {note}")
+    for line in decision_lines(result):
+        say(line)
     return EXIT_TAMPERED if result.tampered else EXIT_OK
 
 
@@ -226,6 +245,8 @@ def cmd_bundle_publish(args: argparse.Namespace) -> int:
 
     try:
         folder = published.set_published_folder(args.folder) if args.folder else None
+        if args.require_review is not None:
+            published.set_require_complete_review(args.require_review)
         entry = published.publish(args.path, folder)
     except (BundleError, published.PublishError) as exc:
         return fail(str(exc))
@@ -351,12 +372,19 @@ def register_bundle(subparsers: Any) -> None:
     s = bsub.add_parser("show", help="print a bundle's status and metrics")
     s.add_argument("path", metavar="PATH")
     s.set_defaults(func=cmd_bundle_show)
+    register_decisions(bsub)
     p = bsub.add_parser(
         "publish", help="publish the scorecard to the publishing folder (index.html + page)"
     )
     p.add_argument("path", metavar="PATH")
     p.add_argument("--folder", metavar="DIR", help="choose (and remember) the publishing folder")
     p.add_argument("--to-workspace", action="store_true", help="store it in the workspace instead")
+    p.add_argument(
+        "--require-review",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="publish only when every actionable comment has a reviewer decision (remembered)",
+    )
     p.add_argument("--workspace", metavar="FILE", help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_bundle_publish)
 

@@ -20,6 +20,12 @@ from typing import Any
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT, EXIT_TAMPERED, EXIT_CANCELLED = 0, 1, 2, 3, 130
 
+#: ``() -> (key material, where, note)``: the user's own key (``arl_keys.signing``
+#: installs the keyring one through ``engine.cli_loop.set_signing_provider``). It signs
+#: the bundles of runs and the reviewer's decisions (``arl bundle adjudicate``).
+SigningProvider = Callable[[], tuple[bytes, str, str]]
+signing_provider: list[SigningProvider] = []
+
 
 #: Characters a terminal acts on rather than shows, or that reorder what it shows: C0
 #: controls (tab and newline too: one printed line stays one line), DEL, C1 controls, the

@@ -30,10 +30,12 @@ from engine.cli_common import (
     EXIT_CANCELLED,
     EXIT_FAILED,
     EXIT_OK,
+    SigningProvider,
     StopSignals,
     fail,
     positive_seconds,
     read_doc_and_comments,
+    signing_provider,
     whole_number,
 )
 from engine.credentials import KeyChoice, choose_api_key
@@ -48,24 +50,20 @@ def set_key_provider(provider: KeyProvider | None) -> None:
     _key_provider = provider
 
 
-#: ``() -> (key material, where, note)``: the bundle-signing key (``arl_keys.signing``
-#: installs the keyring one). Without it each ``arl`` process signs with a session key.
-SigningProvider = Callable[[], tuple[bytes, str, str]]
-_signing_provider: SigningProvider | None = None
-
-
 def set_signing_provider(provider: SigningProvider | None) -> None:
-    """Install the signing-key look-up (``arl_keys.signing``); None: a session key."""
-    global _signing_provider
-    _signing_provider = provider
+    """Install the signing-key look-up (``arl_keys.signing``); None: a session key. Kept
+    in ``engine.cli_common.signing_provider`` (``arl bundle adjudicate`` signs with it)."""
+    signing_provider.clear()
+    if provider is not None:
+        signing_provider.append(provider)
 
 
 def signing_key_for_run() -> tuple[bytes, str]:
     """(key material, one line saying which key signs and where it is kept)."""
     from engine import signing
 
-    if _signing_provider is not None:
-        material, where, note = _signing_provider()
+    if signing_provider:
+        material, where, note = signing_provider[0]()
     else:
         material, where = signing.new_private_key(), "session"
         note = (

@@ -101,6 +101,8 @@ class PublishedEntry:
     bundle_copy: str = ""
     figures: str = "stated"
     problem: str = ""
+    #: The reviewer decisions' figures (``engine.published_check.Checked.review``).
+    review: dict[str, Any] = field(default_factory=dict)
 
 
 # -- the folder ------------------------------------------------------------------------------
@@ -125,19 +127,46 @@ def published_folder() -> Path | None:
     return Path(folder) if isinstance(folder, str) and folder else None
 
 
+def _config() -> dict[str, Any]:
+    try:
+        obj = json.loads(_config_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return obj if isinstance(obj, dict) else {}
+
+
+def _write_config(obj: dict[str, Any]) -> None:
+    """Write ``published.json`` atomically. Raises OSError."""
+    cfg = _config_path()
+    cfg.parent.mkdir(parents=True, exist_ok=True)
+    tmp = cfg.with_name(cfg.name + ".tmp")
+    tmp.write_text(json.dumps(obj, indent=1) + "\n", encoding="utf-8")
+    tmp.replace(cfg)
+
+
 def set_published_folder(folder: str | os.PathLike[str]) -> Path:
     """Remember ``folder`` as the publishing folder (created). Raises PublishError."""
     p = Path(folder).expanduser().resolve()
     try:
         p.mkdir(parents=True, exist_ok=True)
-        cfg = _config_path()
-        cfg.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cfg.with_name(cfg.name + ".tmp")
-        tmp.write_text(json.dumps({"folder": str(p)}, indent=1) + "\n", encoding="utf-8")
-        tmp.replace(cfg)
+        _write_config({**_config(), "folder": str(p)})
     except OSError as exc:
         raise PublishError(f"{p}: cannot be used for publishing ({exc.strerror or exc})") from None
     return p
+
+
+def require_complete_review() -> bool:
+    """The setting: publish only bundles every actionable comment of which has a
+    reviewer decision (``published.json``'s ``require_complete_review``; off by default)."""
+    return _config().get("require_complete_review") is True
+
+
+def set_require_complete_review(on: bool) -> None:
+    """Turn the setting on or off. Raises PublishError when it cannot be written."""
+    try:
+        _write_config({**_config(), "require_complete_review": bool(on)})
+    except OSError as exc:
+        raise PublishError(f"{_config_path()}: cannot be written ({exc.strerror or exc})") from None
 
 
 def _folder(folder: str | os.PathLike[str] | None) -> Path:
@@ -245,19 +274,30 @@ def _safe(text: str) -> str:
 
 
 def publish(
-    bundle_path: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None
+    bundle_path: str | os.PathLike[str],
+    folder: str | os.PathLike[str] | None = None,
+    *,
+    require_review: bool | None = None,
 ) -> PublishedEntry:
     """Publish one bundle: copy it into the folder, write its scorecard page and rewrite
     the index, every entry re-checked from its own bundle copy (``entries``).
     Re-publishing a run replaces its entry; a tampered bundle never replaces an entry of
     the same run id that passes its checks. Raises ``engine.bundle.BundleError`` for an
     unreadable bundle, PublishError when the folder cannot be written or a tampered
-    bundle would replace a genuine run."""
+    bundle would replace a genuine run, or when ``require_review`` (None: the setting,
+    ``require_complete_review``) and a comment still awaits a reviewer decision."""
     from engine.published_check import judge, remember
 
     dest = _folder(folder)
     src = Path(bundle_path).resolve()
     checked, page = judge(src)
+    strict = require_complete_review() if require_review is None else require_review
+    if strict and checked.review.get("awaiting"):
+        raise PublishError(
+            f"{src}: awaiting review: {checked.review['awaiting']} of "
+            f"{checked.review['actionable']} actionable comment(s) have no decision, and "
+            "publishing asks for a complete review (arl bundle adjudicate decides them)"
+        )
     run_id = checked.run_id or src.name
     others = entries(dest)
     if checked.tampered and any(

@@ -66,6 +66,9 @@ class Checked:
     figures: str = "stated"
     problem: str = ""
     page_sha256: str = ""
+    #: The reviewer decisions' figures (``engine.bundle_review``): ``awaiting``,
+    #: ``actionable``, ``reviewed`` and ``agreement`` (metric JSON); {} when not checked.
+    review: dict[str, Any] = field(default_factory=dict)
 
 
 def fields_of(bundle_path: str | os.PathLike[str]) -> Checked:
@@ -116,6 +119,16 @@ def judge(bundle_path: str | os.PathLike[str]) -> tuple[Checked, str]:
         scripted=b.scripted,
         figures=shown.source,
     )
+    from engine.bundle_review import review_figures
+
+    decided = result.decisions.latest() if result.decisions is not None else {}
+    fig = review_figures(shown.final, b.comments_before, decided)
+    checked.review = {
+        "awaiting": fig.awaiting,
+        "actionable": fig.actionable,
+        "reviewed": fig.reviewed.to_json(),
+        "agreement": fig.agreement.to_json(),
+    }
     page = own_scorecard(b, red, sig)
     checked.page_sha256 = hashlib.sha256(page.encode("utf-8")).hexdigest()
     return checked, page

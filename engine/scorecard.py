@@ -35,7 +35,7 @@ body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1c1c1c;m
 background:#f6f6f4}main{max-width:70em;margin:0 auto;padding:1.5em}
 h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.2em;margin-top:1.8em;border-bottom:1px solid #ccc}
 .banner{padding:.7em 1em;border-radius:6px;margin:.8em 0;font-weight:600}
-.nothing{background:#fff4d6;border:1px solid #b07a00}
+.nothing,.awaiting{background:#fff4d6;border:1px solid #b07a00}
 .completed{background:#e8eef6;border:1px solid #5a7ca8}.cancelled{background:#fff4d6;
 border:1px solid #c9a227}.failed{background:#fbe3e1;border:1px solid #c0463b}
 .scripted{background:#e9e4f7;border:2px dashed #6a4fb3;color:#3b2a73}
@@ -128,22 +128,30 @@ def render_scorecard(
     figures_note: str = "",
     row_notes: dict[str, str] | None = None,
     metric_notes: dict[str, str] | None = None,
+    review: tuple[str, str] = ("", ""),
 ) -> str:
     """The scorecard page: one self-contained HTML document, no script, inline CSS, a CSP
     that forbids every fetch. For people who never read JSON. ``figures_note``: where the
     figures come from when they are not the bundle's stated ones
     (``engine.bundle_shown``); ``row_notes`` / ``metric_notes``: comment id / metric name
-    -> what the bundle states and what was recomputed, printed on that row."""
+    -> what the bundle states and what was recomputed, printed on that row; ``review``:
+    the reviewer decisions' banner and section (``engine.scorecard_review``), the banner
+    right after TAMPERED."""
     title = str(manifest.get("document_title") or "document")
     final = verdicts.get("final") or []
     from engine.scoring import coverage_of
 
     coverage = coverage_of(final, comments_before)
     out = _head(title)
-    out += _banners(manifest, metrics, tampered or [], figures_note)
+    banners = _banners(manifest, metrics, tampered or [], figures_note)
+    if review[0]:
+        banners.insert(1 if tampered else 0, review[0])
+    out += banners
     out += _facts(manifest, title, checks or [])
     out.append(f"<p>{_e(_summary(final, comments_before, coverage))}</p>")
     out += _metrics_table(metrics, coverage, metric_notes or {})
+    if review[1]:
+        out.append(review[1])
     out += _verdicts_table(final, comments_before, row_notes or {})
     out += _reopened(comments_after)
     out += _unusable(verdicts.get("unusable") or [])

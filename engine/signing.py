@@ -194,6 +194,17 @@ def trust_signer(bundle: Any, name: str, path: Path | None = None) -> tuple[str,
     return status.fingerprint, ident
 
 
+def trust_key(public: bytes, name: str, path: Path | None = None) -> str:
+    """Trust the raw public key ``public`` as ``name`` by its full ``key_id`` (the user's
+    own reviewer key, trusted as theirs when they first decide); returns the key id.
+    Raises ValueError for an empty name, OSError when the store cannot be written."""
+    if not name.strip():
+        raise ValueError("give the key a name")
+    ident = key_id(public)
+    _write_trusted({**load_trusted(path), ident: name.strip()}, path)
+    return ident
+
+
 def check_bundle(bundle: Any, trusted: dict[str, str] | None = None) -> SignatureStatus:
     """The signature status of an opened ``engine.bundle.Bundle``. A signature that
     verifies over ``manifest.json`` while files fail that manifest's hashes is ``bad``
