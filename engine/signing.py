@@ -138,6 +138,73 @@ class SignatureStatus:
         return f"signed by {self.fingerprint} ({who})"
 
 
+# -- refusing weak keys and signatures (RFC 8032 section 5.1.3, and the small-order points) --
+
+_P = 2**255 - 19
+_L = 2**252 + 27742317777372353535851937790883648493  # the prime order of the base point
+_D = -121665 * pow(121666, _P - 2, _P) % _P
+_SQRT_M1 = pow(2, (_P - 1) // 4, _P)
+
+
+def _decode_point(b: bytes) -> tuple[int, int, int, int] | None:
+    """The Edwards point ``b`` encodes (extended coordinates), or None when the encoding
+    is not canonical (y >= p, or x = 0 with the sign bit set) or not on the curve."""
+    y = int.from_bytes(b, "little") & ((1 << 255) - 1)
+    sign = b[31] >> 7
+    if y >= _P:
+        return None
+    x2 = (y * y - 1) * pow(_D * y * y + 1, _P - 2, _P) % _P
+    if x2 == 0:
+        return None if sign else (0, y, 1, 0)
+    x = pow(x2, (_P + 3) // 8, _P)
+    if (x * x - x2) % _P:
+        x = x * _SQRT_M1 % _P
+    if (x * x - x2) % _P:
+        return None
+    if x & 1 != sign:
+        x = _P - x
+    return (x, y, 1, x * y % _P)
+
+
+def _double(q: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    x1, y1, z1, t1 = q
+    a = (y1 - x1) * (y1 - x1) % _P
+    b = (y1 + x1) * (y1 + x1) % _P
+    c = 2 * t1 * t1 * _D % _P
+    d = 2 * z1 * z1 % _P
+    e, f, g, h = b - a, d - c, d + c, b + a
+    return (e * f % _P, g * h % _P, f * g % _P, e * h % _P)
+
+
+def weak_point(b: bytes) -> str | None:
+    """Why the 32-byte encoding ``b`` (a public key, or a signature's R) is refused, or
+    None: not canonical, not on the curve, or of small order ([8]P is the identity: the
+    eight small-order points, with which one signature "verifies" over every message)."""
+    q = _decode_point(b)
+    if q is None:
+        return "not a canonical encoding of a curve point"
+    for _ in range(3):
+        q = _double(q)
+    if q[0] % _P == 0 and (q[1] - q[2]) % _P == 0:
+        return "a point of small order (it would verify a forged signature over any manifest)"
+    return None
+
+
+def weak_signature(public: bytes, signature: bytes) -> str | None:
+    """Why a 32-byte key and 64-byte signature are refused before the signature is
+    checked, or None: a weak key or R (``weak_point``), or S not below the group order
+    (a non-canonical S)."""
+    why = weak_point(public)
+    if why is not None:
+        return f"the public key is {why}"
+    why = weak_point(signature[:32])
+    if why is not None:
+        return f"the signature's R is {why}"
+    if int.from_bytes(signature[32:], "little") >= _L:
+        return "the signature's S is not canonical (not below the group order)"
+    return None
+
+
 def verify_signature(
     manifest_bytes: bytes, signature: Any, trusted: dict[str, str] | None = None
 ) -> SignatureStatus:
@@ -160,6 +227,9 @@ def verify_signature(
         return SignatureStatus(
             "bad", fp, "the stated fingerprint does not belong to the public key"
         )
+    weak = weak_signature(pub, sig)
+    if weak is not None:
+        return SignatureStatus("bad", fp, weak)
     from cryptography.exceptions import InvalidSignature
 
     try:
@@ -181,11 +251,25 @@ def verify_signature(
 def trust_signer(bundle: Any, name: str, path: Path | None = None) -> tuple[str, str]:
     """Trust the key that signed ``bundle`` (an opened ``engine.bundle.Bundle``) as
     ``name``, by its full ``key_id``; returns (fingerprint, key id). Raises ValueError when
-    the bundle's signature does not verify (nothing to trust) or the name is empty,
-    OSError when the store cannot be written."""
+    the bundle's signature does not verify (nothing to trust: a weak key or signature is
+    refused, ``weak_signature``), when the bundle does not verify whole (its files, shapes
+    and re-derivation: ``engine.bundle_read.judge_bundle``; a signer is never trusted on a
+    bundle that fails) or the name is empty, OSError when the store cannot be written."""
     status = check_bundle(bundle, {})
+    where = getattr(bundle, "path", "the bundle")
     if status.state != "signed":
-        raise ValueError(f"{getattr(bundle, 'path', 'the bundle')}: {status.line()}")
+        raise ValueError(f"{where}: {status.line()}")
+    from engine.bundle_read import judge_bundle
+
+    whole = judge_bundle(bundle, signature=status)
+    if whole.level != "verified":
+        red = whole.rederivation
+        why = red.headline() if red is not None and red.tampered else "it fails verification"
+        raise ValueError(
+            f"{where}: not trusted: only a bundle that verifies whole can make its signer "
+            f"trusted, and this one does not ({why.rstrip('.')}); arl bundle verify lists "
+            "every finding"
+        )
     if not name.strip():
         raise ValueError("give the signer a name")
     pub = base64.b64decode(str(bundle.signature["public_key"]), validate=True)
