@@ -16,7 +16,7 @@ import importlib
 import json
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine import vocabulary as vocab
 
@@ -101,23 +101,54 @@ def render_summary(
     return "\n".join(lines)
 
 
+def _open_version(path: str, version_id: str) -> tuple[Any, Any]:
+    """(Version, Document) of a document file; its decoding notice, if any, on stderr.
+    Raises DocumentError."""
+    from engine.documents import open_document
+    from engine.scoring import Version
+
+    doc = open_document(path)
+    if doc.notice is not None:
+        print(f"{os.fspath(path)}: {doc.notice}", file=sys.stderr)
+    return Version.from_source(doc.content, doc.kind, version_id), doc
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     from engine.comments_io import load_claims, load_comments
     from engine.documents import DocumentError
     from engine.models import InputError
-    from engine.scoring import Version, score
+    from engine.scoring import score
 
+    word_resolved: set[str] | None = None  # the comments the agent resolved in Word
     try:
-        v1 = Version.from_file(args.v1, "v1")
-        v2 = Version.from_file(args.v2, "v2")
+        v1, v1doc = _open_version(args.v1, "v1")
+        v2, v2doc = _open_version(args.v2, "v2")
         given = args.given_version or "v1"
         v1.version_id = given
-        comments, bad = load_comments(args.comments, v1.text)
+        source = args.comments or args.v1
+        if args.comments:
+            comments, bad = load_comments(args.comments, v1.text)
+        elif v1doc.word is not None:
+            from engine.word_review import word_comments
+
+            comments, bad = word_comments(v1doc.word, given)
+        else:
+            return _fail(
+                f"{args.v1}: give --comments FILE (the comments come from the file itself "
+                "only when --v1 is a Word document)"
+            )
         claims = load_claims(args.claims) if args.claims else None
+        if not args.claims and not args.comments and v2doc.word is not None:
+            from engine.word_review import word_claims
+
+            found = word_claims(v1doc.word, v2doc.word)
+            claims, word_resolved = found.claims, found.resolved
+            for c in comments:
+                c.thread.extend(found.replies.get(c.id, []))
     except (DocumentError, InputError) as e:
         return _fail(str(e))
     if not comments and not bad:
-        return _fail(f"{args.comments}: no comments in the file")
+        return _fail(f"{source}: no comments in the file")
     if claims is not None and not claims.usable:
         print(
             f"arl: {args.claims}: the agent's report is unusable ({claims.problem}); "
@@ -130,20 +161,24 @@ def cmd_score(args: argparse.Namespace) -> int:
     from engine.models import VERIFICATION_MESSAGE
     from engine.scoring import unchanged_claims
 
-    resolved = {c.id for c in comments if c.status == "resolved"}
+    resolved = (
+        word_resolved
+        if word_resolved is not None
+        else {c.id for c in comments if c.status == "resolved"}
+    )
     how = {"resolved": "resolved", "report": "claimed addressed in the report"}
     how["resolved+report"] = how["resolved"] + " and " + how["report"]
     for u in unchanged_claims(result.verdicts, claims, resolved):
         print(f"{VERIFICATION_MESSAGE} (comment {u.comment_id}: {how[u.by]})", file=sys.stderr)
     bad = bad + result.unusable
-    name = os.path.basename(os.fspath(args.comments))
+    name = os.path.basename(os.fspath(source))
     notes = [f"{name}: comment {cid} skipped: {reason}" for cid, reason in bad]
     if not result.verdicts:
         for n in notes[:20]:
             print(f"arl: {n}", file=sys.stderr)
         first = f" ({bad[0][0]}: {bad[0][1]})" if bad else ""
         return _fail(
-            f"{args.comments}: none of its comments could be scored against "
+            f"{source}: none of its comments could be scored against "
             f"{os.path.basename(os.fspath(args.v1))}{first}"
         )
     if args.json:
@@ -167,7 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     t = sub.add_parser("text", help="print a document's body textContent (what offsets index)")
-    t.add_argument("doc", metavar="DOC", help="an HTML, XHTML, Markdown or text file")
+    t.add_argument("doc", metavar="DOC", help="an HTML, XHTML, Markdown, text or Word (.docx) file")
     t.set_defaults(func=cmd_text)
 
     s = sub.add_parser("score", help="verdicts and metrics for two versions and their comments")
@@ -175,14 +210,15 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--v2", required=True, metavar="DOC", help="the revised version")
     s.add_argument(
         "--comments",
-        required=True,
         metavar="FILE",
-        help="comments: native JSON, W3C Web Annotation JSON or a Hypothesis export",
+        help="comments: native JSON, W3C Web Annotation JSON or a Hypothesis export "
+        "(default: the comments of the --v1 Word file)",
     )
     s.add_argument(
         "--claims",
         metavar="FILE",
-        help="the agent's report (claims JSON), or an evidence bundle's claims.json",
+        help="the agent's report (claims JSON), or an evidence bundle's claims.json "
+        "(default for two Word files: the comments resolved in --v2 claim 'addressed')",
     )
     s.add_argument(
         "--given-version",

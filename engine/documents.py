@@ -2,7 +2,9 @@
 
 A path names an HTML document (decoded by :func:`engine.encoding.decode_html`) unless its
 extension is in :data:`TEXT_EXTENSIONS`, in which case it is plain text (decoded by
-:func:`engine.encoding.decode_text`). Only regular files are read; every failure is a
+:func:`engine.encoding.decode_text`), or in :data:`WORD_EXTENSIONS` (or is ``.doc``), in
+which case it is a Word document rendered to HTML by :func:`engine.text.docx.read_docx`
+(its comments come with it, :attr:`Document.word`). Only regular files are read; every failure is a
 :class:`DocumentError` whose ``str()`` is one line naming the file and the problem.
 
 A file that is not text at all is refused (:func:`binary_kind`): a known file signature
@@ -22,14 +24,19 @@ import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine.encoding import decode_html, decode_text, decoding_problem, utf16_without_bom
 from engine.safe_io import BoundedInputError, read_regular_file
 from engine.vocabulary import DocumentKind
 
+if TYPE_CHECKING:
+    from engine.text.docx import WordDocument
+
 __all__ = [
     "READ_FORMATS",
     "TEXT_EXTENSIONS",
+    "WORD_EXTENSIONS",
     "Document",
     "DocumentError",
     "binary_kind",
@@ -52,6 +59,7 @@ READ_FORMATS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("HTML", (".html", ".htm", ".xhtml", ".xht")),
     ("Markdown", (".md", ".markdown")),
     ("Plain text", (".txt", ".text")),
+    ("Word", (".docx", ".docm", ".dotx", ".dotm")),
 )
 
 # Formats people hold their drafts in that this program does not read yet: what each is
@@ -100,6 +108,10 @@ def file_dialog_filter() -> str:
     parts = [f"Documents ({patterns(every)})"]
     parts += [f"{name} ({patterns(exts)})" for name, exts in READ_FORMATS]
     return ";;".join([*parts, "All files (*)"])
+
+
+#: File extensions (lower case) read as Word documents (Office Open XML word processing).
+WORD_EXTENSIONS = frozenset({".docx", ".docm", ".dotx", ".dotm"})
 
 
 class DocumentError(Exception):
@@ -225,13 +237,16 @@ class Document:
     ``kind`` "html" or "text"; ``content`` the decoded text (the HTML source for "html");
     ``encoding`` the Encoding Standard name used (``"UTF-8"``, ``"windows-1252"``...);
     ``notice`` one line (without the file name) when some bytes did not decode cleanly
-    (:func:`engine.encoding.decoding_problem`), else None.
+    (:func:`engine.encoding.decoding_problem`), else None. ``word``: for a Word document,
+    everything its reading found (comments, text positions; ``content`` is then its
+    rendered page, kind "html"), else None.
     """
 
     kind: DocumentKind
     content: str
     encoding: str
     notice: str | None = None
+    word: WordDocument | None = None
 
 
 def open_document(path: str | os.PathLike) -> Document:
@@ -248,12 +263,18 @@ def open_document(path: str | os.PathLike) -> Document:
     .docx ..."``), or is not text (:func:`binary_kind`: ``"photo.png: looks like a PNG
     image, not a text or HTML document"``, with the next step when it names a format
     people write in).
+    A Word extension (:data:`WORD_EXTENSIONS`) is read as Word (``kind`` "html", ``word``
+    set); its problems, such as ``"memo.docx: is password-protected (encrypted); ..."``,
+    are DocumentErrors too.
     """
     text_path = os.fspath(path)
     try:
         data = read_regular_file(text_path, max_bytes=MAX_DOCUMENT_BYTES)
     except BoundedInputError as exc:
         raise DocumentError(path, exc.problem) from None
+    ext = os.path.splitext(text_path)[1].lower()
+    if ext in WORD_EXTENSIONS:
+        return _open_word(path, data)
     refused = not_read_yet(text_path)
     if refused is not None:
         raise DocumentError(path, refused)
@@ -265,11 +286,21 @@ def open_document(path: str | os.PathLike) -> Document:
             f"looks like {what}, not a text or HTML document"
             + (f"; this program cannot read it yet: {step}" if step else ""),
         )
-    kind: DocumentKind = (
-        "text" if os.path.splitext(text_path)[1].lower() in TEXT_EXTENSIONS else "html"
-    )
+    kind: DocumentKind = "text" if ext in TEXT_EXTENSIONS else "html"
     decoded = decode_text(data) if kind == "text" else decode_html(data)
     return Document(kind, *decoded, decoding_problem(data, kind, decoded))
+
+
+def _open_word(path: str | os.PathLike, data: bytes) -> Document:
+    """A Word file read by :func:`engine.text.docx.read_docx`. Raises DocumentError."""
+    from engine.text.docx import read_docx
+    from engine.text.docx_package import PackageError
+
+    try:
+        word = read_docx(data)
+    except PackageError as exc:
+        raise DocumentError(path, str(exc)) from None
+    return Document("html", word.html, "UTF-8", None, word)
 
 
 def _to_stderr(line: str) -> None:

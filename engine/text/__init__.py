@@ -1,0 +1,1 @@
+"""The text layer: documents in, the text that offsets index out."""

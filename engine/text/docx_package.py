@@ -1,0 +1,216 @@
+"""Reading a Word ``.docx`` package safely: the zip's members within limits, and XML parts.
+
+A ``.docx`` is an Open Packaging Conventions zip (ECMA-376 Part 2). :func:`read_package`
+takes its bytes and returns ``{member name: bytes}`` after every check, each failure a
+:class:`PackageError` whose ``str()`` is one plain phrase (the caller names the file):
+
+- an old binary Word file (an OLE2/CFB compound file, ``.doc``) and an encrypted or
+  password-protected ``.docx`` (also a CFB file, one that holds an ``EncryptedPackage``
+  stream, MS-OFFCRYPTO 2.3.4.4) are told apart by reading the compound file's directory
+  with ``olefile``;
+- a zip bomb is refused before it is inflated, by the limits the evidence-bundle reader
+  applies (:data:`MAX_ENTRIES`, :data:`MAX_FILE_BYTES`, :data:`MAX_TOTAL_BYTES`,
+  :data:`MAX_RATIO` over :data:`RATIO_FLOOR`; the same numbers as
+  ``engine.bundle_archive``), and each member is inflated in chunks and stopped at its
+  declared size;
+- a zip that is no Word document (no ``[Content_Types].xml`` or no main document part
+  named by ``_rels/.rels``) is "not a valid Word package".
+
+:func:`parse_xml` parses one part with lxml, refusing a DTD (ECMA-376 Part 2, 8.1.4: a
+package's XML never has one; refusing it rules out entity expansion and external
+entities) and never touching the network.
+
+No Qt import here: this module belongs to ``engine/``.
+"""
+
+from __future__ import annotations
+
+import io
+import posixpath
+import zipfile
+from typing import Any
+
+__all__ = [
+    "MAX_ENTRIES",
+    "MAX_FILE_BYTES",
+    "MAX_RATIO",
+    "MAX_TOTAL_BYTES",
+    "RATIO_FLOOR",
+    "Package",
+    "PackageError",
+    "parse_xml",
+    "read_package",
+]
+
+#: The archive limits of the evidence-bundle reader (``engine.bundle_archive``), applied to
+#: a Word package: entries, bytes per member, bytes in all, inflation ratio per member over
+#: ``RATIO_FLOOR`` bytes, and the chunk a member is inflated by.
+MAX_ENTRIES = 2000
+MAX_FILE_BYTES = 100 * 1024 * 1024
+MAX_TOTAL_BYTES = 300 * 1024 * 1024
+MAX_RATIO = 200
+RATIO_FLOOR = 1024 * 1024
+CHUNK_BYTES = 1024 * 1024
+
+_CFB = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_OFFICE_DOCUMENT = (
+    "http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument",
+    "http://purl.oclc.org/ooxml/officeDocument/relationships/officeDocument",
+)
+_REL_NS = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+
+
+class PackageError(ValueError):
+    """A ``.docx`` cannot be read. ``str()`` is one phrase without the file name."""
+
+
+class Package:
+    """The members of a Word package (``files``: name -> bytes) and its main part's name
+    (``main``, usually ``word/document.xml``)."""
+
+    def __init__(self, files: dict[str, bytes], main: str) -> None:
+        self.files = files
+        self.main = main
+
+    def related(self, part: str, kind: str) -> str | None:
+        """The member a relationship of ``part`` whose type ends in ``/kind`` points to
+        (``"footnotes"``, ``"comments"``, ``"commentsExtended"``...), else None."""
+        for rel_type, target in self.relationships(part):
+            if rel_type.rsplit("/", 1)[-1] == kind:
+                return target
+        return None
+
+    def relationships(self, part: str) -> list[tuple[str, str]]:
+        """(type, target member name) of each internal relationship of ``part``."""
+        folder, name = posixpath.split(part)
+        rels = self.files.get(posixpath.join(folder, "_rels", name + ".rels"))
+        if rels is None:
+            return []
+        out = []
+        for rel in parse_xml(rels, "relationships").iter(_REL_NS + "Relationship"):
+            if rel.get("TargetMode") == "External":
+                continue
+            target = rel.get("Target") or ""
+            full = target.lstrip("/") if target.startswith("/") else posixpath.join(folder, target)
+            out.append((rel.get("Type") or "", posixpath.normpath(full)))
+        return out
+
+
+def _compound_file_problem(data: bytes) -> str:
+    """Why a CFB (OLE2) file is not readable here: encrypted .docx or an old binary file."""
+    import olefile
+
+    try:
+        ole = olefile.OleFileIO(io.BytesIO(data))
+    except Exception:  # a damaged compound file: olefile raises several kinds
+        return "an old binary Microsoft Office file (.doc), not a .docx; save it as .docx from Word"
+    with ole:
+        names = {"/".join(entry).lower() for entry in ole.listdir(streams=True, storages=True)}
+    if "encryptedpackage" in names:
+        return (
+            "is password-protected (encrypted); open it in Word, remove the password "
+            "(File > Info > Protect Document) and save it again"
+        )
+    if "worddocument" in names:
+        return "an old binary Word document (.doc), not a .docx; save it as .docx from Word"
+    return "an old binary Microsoft Office file (not a .docx); save it as .docx from Word"
+
+
+def read_package(data: bytes) -> Package:
+    """The members of a ``.docx`` given as bytes, every limit checked. Raises PackageError."""
+    if data.startswith(_CFB):
+        raise PackageError(_compound_file_problem(data))
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise PackageError(f"not a valid Word package (not a readable zip: {exc})") from None
+    with zf:
+        infos = _check_headers(zf.infolist(), len(data))
+        files: dict[str, bytes] = {}
+        total = 0
+        for info in infos:
+            member = _inflate(zf, info, total)
+            total += len(member)
+            files[info.filename] = member
+    if "[Content_Types].xml" not in files:
+        raise PackageError("not a valid Word package (no [Content_Types].xml)")
+    package = Package(files, "")
+    main = next(
+        (t for kind, t in package.relationships("") if kind in _OFFICE_DOCUMENT),
+        None,
+    )
+    if main is None or main not in files:
+        raise PackageError("not a valid Word package (no main document part)")
+    package.main = main
+    return package
+
+
+def _check_headers(infos: list[zipfile.ZipInfo], zip_size: int) -> list[zipfile.ZipInfo]:
+    """The members to inflate, once every header passed the limits. Raises PackageError."""
+    if len(infos) > MAX_ENTRIES:
+        raise PackageError(f"{len(infos)} entries, more than the limit of {MAX_ENTRIES}")
+    declared = sum(i.file_size for i in infos)
+    if declared > MAX_TOTAL_BYTES:
+        raise PackageError(
+            f"{declared:,} bytes uncompressed, more than the limit of {MAX_TOTAL_BYTES:,}"
+        )
+    out = []
+    seen: set[str] = set()
+    for info in infos:
+        if info.is_dir():
+            continue
+        if info.file_size > MAX_FILE_BYTES:
+            raise PackageError(
+                f"part {info.filename!r} is {info.file_size:,} bytes, more than the limit "
+                f"of {MAX_FILE_BYTES:,}"
+            )
+        packed = max(1, min(info.compress_size, zip_size))
+        if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * packed:
+            raise PackageError(
+                f"part {info.filename!r} inflates {info.file_size // packed:,} times its "
+                f"compressed size, more than the limit of {MAX_RATIO} (a zip bomb?)"
+            )
+        if info.filename in seen:
+            raise PackageError(f"not a valid Word package (part {info.filename!r} appears twice)")
+        seen.add(info.filename)
+        out.append(info)
+    return out
+
+
+def _inflate(zf: zipfile.ZipFile, info: zipfile.ZipInfo, total: int) -> bytes:
+    """One member, inflated ``CHUNK_BYTES`` at a time, stopped past its declared size or
+    past ``MAX_TOTAL_BYTES`` in all (``total``: bytes inflated before it)."""
+    limit = info.file_size
+    parts: list[bytes] = []
+    size = 0
+    try:
+        with zf.open(info) as fh:
+            while chunk := fh.read(min(CHUNK_BYTES, limit - size + 1)):
+                size += len(chunk)
+                if size > limit:
+                    raise PackageError(
+                        f"part {info.filename!r} is larger than declared ({limit:,} bytes)"
+                    )
+                if total + size > MAX_TOTAL_BYTES:
+                    raise PackageError(f"more than {MAX_TOTAL_BYTES:,} bytes uncompressed")
+                parts.append(chunk)
+    except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError) as exc:
+        raise PackageError(f"part {info.filename!r} cannot be read ({exc})") from None
+    return b"".join(parts)
+
+
+def parse_xml(data: bytes, what: str) -> Any:
+    """The root element of one XML part (an ``lxml.etree._Element``). Raises PackageError
+    naming ``what`` when it is not well-formed XML or declares a DTD."""
+    from lxml import etree
+
+    parser = etree.XMLParser(
+        resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True
+    )
+    try:
+        root = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError as exc:
+        raise PackageError(f"its {what} is not well-formed XML ({exc})") from None
+    if root.getroottree().docinfo.doctype:
+        raise PackageError(f"its {what} declares a DTD, which a Word document never does")
+    return root

@@ -1,0 +1,133 @@
+"""A Word review as the engine scores it: comments from the reviewed ``.docx``, claims from
+the revised one.
+
+:func:`word_comments` turns the threads :func:`engine.text.docx.read_docx` found into the
+native :class:`~engine.models.Comment` shape (docs/anchor.md, "Word documents"): id the
+comment's number (``"1"``, ``"2"``... in the order the ranges start), quote, prefix and
+suffix from the rendered text, offsets in UTF-16 units, ``status`` "resolved" for a
+thread already resolved in Word (not actionable: the metrics leave it out), the replies as
+its thread. A comment whose range is unusable is returned with its reason instead.
+
+:func:`word_claims` reads what the agent did to those comments in the revised ``.docx``:
+a thread it resolved (``w15:done="1"`` where the reviewed file had it open) is a claim of
+``addressed``, and every reply it added is in the thread. Comments are matched across the
+two files by ``w16cid:durableId``, else the ``w14:paraId`` of their last paragraph, else
+author, date and text together (Word renumbers ``w:id`` on every save). A revised file
+with no comments part at all, or one where nothing was resolved, makes no claim (claim
+accuracy is then N/A with its reason).
+
+No Qt import here: this module belongs to ``engine/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engine import utf16
+from engine.models import ANCHOR_CONTEXT, Anchor, ClaimItem, ClaimReport, Comment, Reply
+from engine.text.docx import WordComment, WordDocument, WordReply
+
+__all__ = ["WordClaims", "word_claims", "word_comments"]
+
+
+def _reply(r: WordReply) -> Reply:
+    return Reply(author=r.author, body=r.text, created_at=r.date)
+
+
+def word_comments(
+    doc: WordDocument, version_id: str = "v1"
+) -> tuple[list[Comment], list[tuple[str, str]]]:
+    """(comments, unusable) of a reviewed Word document; ``unusable`` lists (number,
+    reason) for each comment whose range cannot be scored. ``version_id`` is the version
+    the comments were made on (``created_on_version_id``)."""
+    omap = utf16.OffsetMap(doc.text)
+    comments: list[Comment] = []
+    unusable: list[tuple[str, str]] = []
+    for c in doc.comments:
+        cid = str(c.number)
+        if c.start is None or c.end is None:
+            unusable.append((cid, c.problem or "its range is unusable"))
+            continue
+        start, end = omap.to_codepoint(c.start), omap.to_codepoint(c.end)
+        anchor = Anchor(
+            quote=doc.text[start:end],
+            prefix=doc.text[max(0, start - ANCHOR_CONTEXT) : start],
+            suffix=doc.text[end : end + ANCHOR_CONTEXT],
+            start_offset=c.start,
+            end_offset=c.end,
+        )
+        comments.append(
+            Comment(
+                id=cid,
+                body=c.text,
+                anchor=anchor,
+                author=c.author,
+                created_on_version_id=version_id,
+                status="resolved" if c.done else "open",
+                thread=[_reply(r) for r in c.replies],
+            )
+        )
+    return comments, unusable
+
+
+@dataclass
+class WordClaims:
+    """What the revised file says about the reviewed file's comments.
+
+    ``claims``: a report with one ``addressed`` item per comment the agent resolved (its
+    ``change_summary`` the agent's last new reply, if any), or None when it resolved none.
+    ``resolved``: those comments' ids. ``replies``: comment id -> the replies the revised
+    file adds to its thread. ``found``: how many of the comments the revised file still
+    holds (0 for a fresh copy without comments)."""
+
+    claims: ClaimReport | None
+    resolved: set[str] = field(default_factory=set)
+    replies: dict[str, list[Reply]] = field(default_factory=dict)
+    found: int = 0
+
+
+_KEYS: tuple[Callable[[WordComment], object], ...] = (
+    lambda c: c.durable_id,
+    lambda c: c.para_id,
+    lambda c: (c.author, c.date, c.text) if c.date or c.author else None,
+)
+
+
+def _match(reviewed: WordComment, revised: tuple[WordComment, ...]) -> WordComment | None:
+    """The comment of the revised file that is ``reviewed``: the first key (durable id,
+    paragraph id, author+date+text) that one and only one revised comment shares."""
+    for key in _KEYS:
+        value = key(reviewed)
+        if value is None:
+            continue
+        hits = [c for c in revised if key(c) == value]
+        if len(hits) == 1:
+            return hits[0]
+    return None
+
+
+def word_claims(reviewed: WordDocument, revised: WordDocument) -> WordClaims:
+    """Claims and new replies of the revised Word file about the reviewed file's comments
+    (ids as :func:`word_comments` gives them). Never raises."""
+    out = WordClaims(claims=None)
+    items = []
+    for c in reviewed.comments:
+        twin = _match(c, revised.comments)
+        if twin is None:
+            continue
+        out.found += 1
+        cid = str(c.number)
+        known = {(r.author, r.date, r.text) for r in c.replies}
+        new = [_reply(r) for r in twin.replies if (r.author, r.date, r.text) not in known]
+        if new:
+            out.replies[cid] = new
+        if twin.done and not c.done:
+            out.resolved.add(cid)
+            summary = new[-1].body if new else ""
+            items.append(ClaimItem(comment_id=cid, claim="addressed", change_summary=summary))
+    if items:
+        out.claims = ClaimReport(
+            comments=items, notes="claims read from the comments resolved in the revised Word file"
+        )
+    return out

@@ -1,0 +1,106 @@
+"""`arl text review.docx` and `arl score --v1 review.docx --v2 revised.docx`: comments from
+the reviewed file, claims from the revised file's resolved marks (README, "Word")."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.helpers.word_files import Note, deleted, end, ins, make_docx, para, run, start
+
+
+def arl(*args: object) -> tuple[int, str, str]:
+    p = subprocess.run([sys.executable, "-m", "engine.cli", *map(str, args)], capture_output=True)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+def review(tmp_path: Path) -> tuple[Path, Path]:
+    body = (
+        para(run("The budget "), start(0), run("rose a lot"), end(0), run(" this year."))
+        + para(start(1), run("Staff numbers are fine."), end(1))
+        + para(start(2), run("Unclear sentence here."), end(2))
+        + para(run("A point comment"), '<w:r><w:commentReference w:id="3"/></w:r>')
+    )
+    notes = [
+        Note(0, "How much?", para_id="00000001", durable="11"),
+        Note(1, "Check this.", para_id="00000002", durable="12"),
+        Note(2, "Rewrite.", para_id="00000003", durable="13"),
+        Note(3, "Point.", para_id="00000004", durable="14"),
+    ]
+    v1 = tmp_path / "review.docx"
+    v1.write_bytes(make_docx(body, notes))
+    # The agent: a tracked edit inside comment 1's range, resolves 1 and 2 (2 unchanged:
+    # the VERIFICATION line), replies on 1.
+    revised = (
+        para(
+            run("The budget "),
+            start(0),
+            deleted("rose a lot"),
+            ins(run("rose by 12 %")),
+            end(0),
+            run(" this year."),
+        )
+        + para(start(1), run("Staff numbers are fine."), end(1))
+        + para(start(2), run("Unclear sentence here."), end(2))
+        + para(run("A point comment"), '<w:r><w:commentReference w:id="3"/></w:r>')
+    )
+    notes[0].done = notes[1].done = True
+    notes.append(Note(4, "Gave the figure.", author="Agent", para_id="00000005", parent="00000001"))
+    v2 = tmp_path / "revised.docx"
+    v2.write_bytes(make_docx(revised, notes))
+    return v1, v2
+
+
+def test_text_prints_what_the_offsets_index(tmp_path: Path) -> None:
+    v1, _ = review(tmp_path)
+    code, out, err = arl("text", v1)
+    assert (code, err) == (0, "")
+    assert out == (
+        "The budget rose a lot this year.\nStaff numbers are fine.\nUnclear sentence here.\n"
+        "A point comment"
+    )
+
+
+def test_score_two_word_files_without_comments_or_claims_files(tmp_path: Path) -> None:
+    v1, v2 = review(tmp_path)
+    code, out, err = arl("score", "--v1", v1, "--v2", v2, "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    verdicts = {v["comment_id"]: v for v in result["verdicts"]}
+    assert verdicts["1"]["verdict"] == "edited" and verdicts["1"]["v1"]["text"] == "rose a lot"
+    assert verdicts["1"]["v2"]["text"] == "rose by 12 %"
+    assert verdicts["1"]["claim"] == "addressed" and verdicts["1"]["claim_agrees"] is True
+    assert verdicts["2"]["verdict"] == "untouched" and verdicts["2"]["claim"] == "addressed"
+    assert verdicts["2"]["claim_agrees"] is False
+    assert verdicts["3"]["claim"] is None
+    assert "4" not in verdicts
+    assert "comment 4 skipped: its range is missing" in err
+    assert "VERIFICATION" in err and "comment 2: resolved" in err
+    assert "Traceback" not in err
+
+
+def test_score_summary_reads_in_plain_words(tmp_path: Path) -> None:
+    v1, v2 = review(tmp_path)
+    code, out, err = arl("score", "--v1", v1, "--v2", v2)
+    assert code == 0, err
+    assert "3 comment(s) scored: 1 edited, 2 untouched" in out
+    assert "review.docx: comment 4 skipped" in out
+
+
+def test_html_v1_still_needs_a_comments_file(tmp_path: Path) -> None:
+    doc = tmp_path / "a.html"
+    doc.write_text("<p>x</p>", encoding="utf-8")
+    code, out, err = arl("score", "--v1", doc, "--v2", doc)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "--comments" in err
+
+
+def test_bad_word_files_exit_2_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "memo.docx"
+    bad.write_bytes(b"not a zip at all")
+    for args in (("text", bad), ("score", "--v1", bad, "--v2", bad)):
+        code, out, err = arl(*args)
+        assert code == 2 and out == ""
+        assert err.count("\n") == 1 and "memo.docx: not a valid Word package" in err
