@@ -68,6 +68,9 @@ class BundleData:
     figures_headline: str = ""
     row_notes: dict[str, str] = field(default_factory=dict)
     metric_notes: dict[str, str] = field(default_factory=dict)
+    # The reviewer decisions (engine.bundle_decisions.DecisionsCheck), checked once the
+    # re-derivation is in (each names the verdict the engine derives now).
+    decisions: Any = None
     _listeners: list[Callable[[Any], None]] = field(default_factory=list, repr=False)
     _checking: bool = False
 
@@ -81,7 +84,8 @@ class BundleData:
         """Tampered files, forged figures or a bad signature: every view and export
         carries a TAMPERED mark."""
         sig_bad = self.signature is not None and self.signature.bad
-        return bool(self.tampered) or self.forged or sig_bad
+        forged_decisions = self.decisions is not None and self.decisions.tampered
+        return bool(self.tampered) or self.forged or sig_bad or forged_decisions
 
     def tamper_marks(self) -> list[str]:
         """Plain lines saying why the bundle is untrustworthy ([] when it is not)."""
@@ -91,6 +95,8 @@ class BundleData:
             out.extend(d.line() for d in self.rederivation.differences[:20])
         if self.signature is not None and self.signature.bad:
             out.append(self.signature.line())
+        if self.decisions is not None:
+            out.extend(self.decisions.problems[:10])
         return out
 
     @property
@@ -218,6 +224,10 @@ def apply_shown(data: BundleData) -> None:
     from engine.bundle_shown import shown_figures
 
     b = data.source
+    if data.rederivation is not None:
+        from engine.bundle_decisions import check_decisions
+
+        data.decisions = check_decisions(b, data.rederivation)
     shown = shown_figures(b, data.rederivation, data.signature)
     data.shown_source = shown.source
     data.figures_headline = shown.headline

@@ -43,12 +43,17 @@ class MetricsPanel(QWidget):
         self.table.setAccessibleName("The five metrics")
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
+        self.review = QLabel()
+        self.review.setWordWrap(True)
+        self.review.setTextFormat(Qt.TextFormat.RichText)
+        self.review.setAccessibleName("Reviewed by people")
         self.help = QLabel()
         self.help.setWordWrap(True)
         self.help.setTextFormat(Qt.TextFormat.RichText)
         lay = QVBoxLayout(self)
         lay.addWidget(self.intro)
         lay.addWidget(self.table)
+        lay.addWidget(self.review)
         lay.addWidget(self.help)
         lay.addStretch(1)
         self.cells: dict[tuple[str, str], str] = {}
@@ -152,9 +157,16 @@ class MetricsPanel(QWidget):
         self._fill(data)
         start_checks(data, lambda _r: self.data is data and self._fill(data))
 
+    def showEvent(self, event: Any) -> None:
+        """Decisions taken in the Verdicts view since the last look are shown."""
+        if self.data is not None:
+            self.review.setText(review_html(self.data))
+        super().showEvent(event)
+
     def _fill(self, data: BundleData) -> None:
         from engine.scoring import coverage_of
 
+        self.review.setText(review_html(data))
         cov = coverage_of(data.verdicts, data.comments_before)
         self.show_metrics(
             data.metrics,
@@ -169,6 +181,33 @@ class MetricsPanel(QWidget):
                 1 for v in data.verdicts if isinstance(v, dict) and v.get("verdict") == "deleted"
             ),
         )
+
+
+def review_html(data: BundleData) -> str:
+    """The reviewed figures beside the machine's (``engine.bundle_review``), in words;
+    "checking..." before the decisions could be checked (they need the re-derivation)."""
+    from engine import vocabulary as vocab
+    from engine.bundle_review import review_figures
+
+    if data.decisions is None:
+        return "<i>Reviewed by people: checking the decisions\u2026</i>"
+    fig = review_figures(data.verdicts, data.comments_before, data.decisions.latest())
+    text = (
+        "<b>Reviewed by people.</b> Reviewed attribution: <b>"
+        + html.escape(vocab.metric_text("attribution_rate", fig.reviewed.to_json()))
+        + "</b> (edited and accepted, overridden to addressed, or the deletion was the fix). "
+        "Agreement with the machine: <b>"
+        + html.escape(vocab.metric_text("attribution_rate", fig.agreement.to_json()))
+        + "</b>."
+    )
+    if data.decisions.tampered:
+        text += " <b>The decisions fail their checks and count for nothing.</b>"
+    if fig.awaiting:
+        text = (
+            f"<b>Awaiting review: {fig.awaiting} of {fig.actionable} actionable comment(s)"
+            "</b> have no decision yet (decide them in the Verdicts tab). " + text
+        )
+    return text
 
 
 def _metric_item(text: str, name: str, m: Any, whole_run: bool, noted: bool) -> QTableWidgetItem:

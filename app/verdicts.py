@@ -28,8 +28,10 @@ from PySide6.QtWidgets import (
 
 from app import bundledata, present
 from app.bundledata import BundleData, annotate
+from app.decisions_panel import DecisionPanel, review_cell
 from app.docview import STYLES, DocumentView
 from app.jobs import run_in_thread
+from app.review_actions import ReviewActions
 from engine import vocabulary as vocab
 
 COLUMNS = (
@@ -41,8 +43,10 @@ COLUMNS = (
     "Claim vs. text",
     "How it was found in v2",
     "Checked against its documents",
+    "Review",
 )
 NOTE_COLUMN = 7  # shown only when a row's stated figures differ or are unverified
+REVIEW_COLUMN = 8  # the reviewer's decision, or "needs your review" (app.decisions_panel)
 DIFFERS_BG = "#fde8e0"
 DIFFERS_FG = "#4a1400"
 UNVERIFIED_BG = "#d9d9d9"
@@ -291,6 +295,7 @@ class VerdictModel(QAbstractTableModel):
             present.agrees_text(row["agrees"]),
             row["method"],
             row.get("note", ""),
+            review_cell(row),
         ][c]
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
@@ -303,6 +308,13 @@ class VerdictModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if c == 0:  # the number is the title; the raw id is secondary
                 return f"Comment {row['n']} (id {row['id']})"
+            if c == REVIEW_COLUMN and row.get("decision") is not None:
+                d = row["decision"]
+                return f"Decided by {d.reviewer} at {d.decided_at}" + (
+                    f": {d.reason}" if d.reason else ""
+                )
+            if c == REVIEW_COLUMN and row.get("needs"):
+                return "Needs your review: " + "; ".join(row["needs"])
             return self.text(r, c)[:1000]
         if role == Qt.ItemDataRole.UserRole:
             return row["id"]
@@ -311,6 +323,9 @@ class VerdictModel(QAbstractTableModel):
                 return QColor(DIFFERS_BG)
             if role == Qt.ItemDataRole.ForegroundRole:
                 return QColor(DIFFERS_FG)
+            if role == Qt.ItemDataRole.FontRole:
+                return self._bold
+        if c == REVIEW_COLUMN and row.get("needs") and row.get("decision") is None:
             if role == Qt.ItemDataRole.FontRole:
                 return self._bold
         if c == 1 and row.get("unverified"):
@@ -370,6 +385,7 @@ class VerdictTable(QTableView):
         # The check's words sit beside the verdict they qualify (logical column 7 stays
         # last for the model and its callers).
         h.moveSection(NOTE_COLUMN, 2)
+        h.moveSection(REVIEW_COLUMN, 2)  # the reviewer's decision beside the verdict
         self.setAlternatingRowColors(True)
         self.setAccessibleName("Comments and their verdicts")
         self.ids: list[str] = []
@@ -381,7 +397,7 @@ class VerdictTable(QTableView):
         bfm = QFontMetrics(bold)
         # Narrow enough that all seven columns fit the half-window table at 1366 px; the
         # quote and comment stretch, and every cell's full text is in the detail pane.
-        for c, width in enumerate((4, 16, 17, 20, 12, 16, 16, 40)):
+        for c, width in enumerate((4, 16, 17, 20, 12, 16, 16, 40, 18)):
             self.setColumnWidth(
                 c, max(fm.averageCharWidth() * width, fm.horizontalAdvance(COLUMNS[c]) + 24)
             )
@@ -393,6 +409,7 @@ class VerdictTable(QTableView):
         self.setColumnWidth(
             5, max(bfm.horizontalAdvance(present.agrees_text(a)) + 20 for a in (True, False, None))
         )
+        self.setColumnWidth(REVIEW_COLUMN, bfm.horizontalAdvance("\u2691 needs review") + 20)
 
     def fill(self, rows: list[dict[str, Any]]) -> None:
         self.ids = [row["id"] for row in rows]
@@ -410,7 +427,7 @@ class VerdictTable(QTableView):
         self.model_.refresh_rows(changed)
 
 
-class VerdictsView(QWidget):
+class VerdictsView(ReviewActions, QWidget):
     """v1 and v2 rendered side by side with verdict-coloured spans and the comment list.
 
     ``rendered`` fires once both documents show their highlights (after ``show_bundle``).
@@ -455,9 +472,18 @@ class VerdictsView(QWidget):
         self.detail.setOpenLinks(False)
         self.detail.setAccessibleName("The selected comment: v1 and v2 text and its thread")
         self.detail.setPlaceholderText("Select a comment to see its v1 and v2 text and its thread.")
+        self.decision = DecisionPanel()
+        self.decision.decide.connect(self._decide)
+        self.settings: Any = None  # app.settings.Settings (the window sets it)
+        self._writing = False
+        side = QWidget()
+        side_lay = QVBoxLayout(side)
+        side_lay.setContentsMargins(0, 0, 0, 0)
+        side_lay.addWidget(self.detail, 1)
+        side_lay.addWidget(self.decision)
         bottom = QSplitter(Qt.Orientation.Horizontal)
         bottom.addWidget(self.table)
-        bottom.addWidget(self.detail)
+        bottom.addWidget(side)
         bottom.setStretchFactor(0, 3)
         bottom.setStretchFactor(1, 2)
 
@@ -484,6 +510,9 @@ class VerdictsView(QWidget):
         self.v1.rendered.connect(lambda ok: ok or self._view_done("v1", {"error": "load"}))
         self.v2.rendered.connect(lambda ok: ok or self._view_done("v2", {"error": "load"}))
         QShortcut(QKeySequence("Ctrl+L"), self, activated=self.table.setFocus)
+        # A key per decision, only while the table has the focus (typing a reason in the
+        # field never takes a decision); Enter moves to the next comment needing review.
+        self.table.installEventFilter(self)
 
     # ---------------------------------------------------------------------------------------
 
@@ -544,7 +573,7 @@ class VerdictsView(QWidget):
         level, text = banner_for(data)
         self.banner.setText(text)
         self.banner.setStyleSheet(BANNER_STYLE[level] + "padding:6px;border-radius:4px;")
-        if data.shown_source != "stated" or data.row_notes:
+        if data.shown_source != "stated" or data.row_notes or data.decisions is not None:
             # The figures shown changed (the engine's re-derived ones, or notes on rows):
             # the table and both documents' marks follow.
             sel = self.table.selectionModel().selectedRows()
@@ -596,6 +625,10 @@ class VerdictsView(QWidget):
         self._view_done("annotate", None)
 
     def _rows(self, data: BundleData) -> list[dict[str, Any]]:
+        from engine.bundle_review import actionable_ids, needs_review
+
+        decided = data.decisions.latest() if data.decisions is not None else {}
+        counted = set(actionable_ids(data.verdicts, data.comments_before))
         rows = []
         seen = set()
         for n, item in enumerate(data.verdicts, 1):
@@ -629,8 +662,13 @@ class VerdictsView(QWidget):
                     "item": item,
                     "note": data.row_notes.get(cid, ""),
                     "unverified": data.shown_source == "unverified",
+                    "needs": needs_review(item),
+                    "decision": decided.get(cid),
+                    "counted": cid in counted,  # the attribution counts it: awaits a decision
                 }
             )
+        # "Needs your review" first; the numbers stay the comments' own.
+        rows.sort(key=lambda r: not r["needs"])
         return rows
 
     def _spans(self) -> tuple[list[dict], list[dict]]:
@@ -703,6 +741,7 @@ class VerdictsView(QWidget):
         self.v1.focus_span(row["id"])
         self.v2.focus_span(row["id"])
         self.detail.setHtml(self._detail_html(row))
+        self._show_decision(row)
         self.commentSelected.emit(row["id"])
 
     def _detail_html(self, row: dict[str, Any]) -> str:

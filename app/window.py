@@ -58,6 +58,7 @@ class MainWindow(QMainWindow):
         self.tabs.setDocumentMode(True)
         self.start = StartPage()
         self.verdicts = VerdictsView()
+        self.verdicts.settings = self.settings  # the reviewer's name, asked once
         self.metrics = MetricsPanel()
         self.scorecard = ScorecardView()
         self.run_view = self._make_run_view()

@@ -96,6 +96,7 @@ def adjudicate(
     *,
     decided_at: str | None = None,
     trust_own_key: bool = True,
+    rederivation: Any = None,
 ) -> Decision:
     """Record ``reviewer``'s ``decision`` on comment ``comment_id`` of the bundle at
     ``path`` (a folder or a ``.zip``), signed with ``private_key`` (the user's own key;
@@ -104,7 +105,9 @@ def adjudicate(
     now. Refuses (``DecisionError``, one line) a bundle that fails verification, an
     unknown comment, and a decision that breaks ``rule_problem``; ``BundleError`` when the
     bundle cannot be read or written. Nothing is half-written on a kill
-    (``write_decisions``). Returns the decision written."""
+    (``write_decisions``). ``rederivation``: ``engine.rederive.rederive`` of this bundle
+    when already computed (the desktop program's; decisions change no verdict, so it stays
+    valid); computed here otherwise. Returns the decision written."""
     from engine import signing
     from engine.bundle_read import judge_bundle, open_bundle
 
@@ -113,7 +116,7 @@ def adjudicate(
     if not reviewer or len(reviewer) > MAX_NAME:
         raise DecisionError(f"give the reviewer's name (at most {MAX_NAME} characters)")
     b = open_bundle(path)
-    result = judge_bundle(b)
+    result = judge_bundle(b, rederivation)
     if result.tampered:
         raise DecisionError(
             f"{path}: fails verification (arl bundle verify lists why): a decision on it "

@@ -1,0 +1,206 @@
+"""The reviewer's decision on the selected comment, under the Verdicts view's detail pane.
+
+Keyboard first: with the comment table focused, **A** accepts the verdict, **D** overrides
+it to addressed, **N** not addressed, **F** the deletion was the fix, **W** declined (won't
+fix), **R** needs another round. An override asks for a one-line reason (the field takes
+the focus; Enter records it, Esc cancels). After a decision, and on Enter in the table, the
+selection moves to the next comment that still needs a decision. A ``deleted`` verdict
+offers no plain accept.
+
+The decision is written by the engine (``engine.bundle_adjudicate.adjudicate``) on a worker
+thread, signed with the user's own key (``arl_keys.signing``, the keyring); the reviewer's
+name comes from the settings (``review/reviewer``), asked once. Nothing here decides what a
+decision means: the words, the rules and the figures are the engine's
+(``engine.bundle_decisions``, ``engine.bundle_review``).
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.bundle_decisions import DECISION_WORDS, allowed_decisions
+
+#: decision -> (the key that takes it, the button's words)
+KEYS: dict[str, tuple[str, str]] = {
+    "accept": ("A", "&Accept"),
+    "addressed": ("D", "A&ddressed"),
+    "not-addressed": ("N", "&Not addressed"),
+    "deletion-is-fix": ("F", "Deletion was the &fix"),
+    "declined": ("W", "Declined (&won't fix)"),
+    "another-round": ("R", "Another &round"),
+}
+SETTING = "review/reviewer"
+#: The Review column's short words (the detail and the tooltip say the rest).
+CELL_WORDS = {
+    "accept": "accepted",
+    "addressed": "addressed",
+    "not-addressed": "not addressed",
+    "deletion-is-fix": "deletion was the fix",
+    "declined": "declined",
+    "another-round": "another round",
+}
+
+
+def review_cell(row: dict[str, Any]) -> str:
+    """The Review column's words for a row: its decision that counts, else "needs your
+    review" (with why in the tooltip), else "no decision yet" for an actionable comment."""
+    d = row.get("decision")
+    if d is not None:
+        mark = "\u2713" if d.decision == "accept" else "\u270e"
+        return f"{mark} {CELL_WORDS.get(d.decision, d.decision)}"
+    if row.get("needs"):
+        return "\u2691 needs review"
+    return "no decision yet" if row.get("counted") else ""
+
+
+def reviewer_name(parent: QWidget, settings: Any) -> str:
+    """The reviewer's name from the settings, asked once (and kept) when there is none;
+    "" when the person cancels."""
+    name = str(settings.get(SETTING) or "").strip() if settings is not None else ""
+    if name:
+        return name
+    text, ok = QInputDialog.getText(
+        parent,
+        "Your name as reviewer",
+        "Your decisions are signed with your own key and carry this name.\nYour name:",
+    )
+    name = " ".join(text.split()) if ok else ""
+    if name and settings is not None:
+        settings.set(SETTING, name)
+        settings.sync()
+    return name
+
+
+class DecisionPanel(QWidget):
+    """Accept / Override for one comment. ``decide(decision, reason)`` fires when the
+    reviewer has chosen (an override only once its reason is typed)."""
+
+    decide = Signal(str, str)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.state = QLabel()
+        self.state.setWordWrap(True)
+        self.state.setTextFormat(Qt.TextFormat.RichText)
+        self.state.setAccessibleName("Your decision on this comment")
+        self.buttons: dict[str, QPushButton] = {}
+        row = QHBoxLayout()
+        row.setSpacing(4)
+        for decision, (key, words) in KEYS.items():
+            b = QPushButton(words)
+            b.setToolTip(f"{DECISION_WORDS[decision].capitalize()} (key {key})")
+            b.clicked.connect(lambda _=False, d=decision: self.choose(d))
+            row.addWidget(b)
+            self.buttons[decision] = b
+        row.addStretch(1)
+        self.reason = QLineEdit()
+        self.reason.setPlaceholderText(
+            "Reason (one line, required to override): Enter records it, Esc cancels"
+        )
+        self.reason.setMaxLength(1000)
+        self.reason.setAccessibleName("Reason for the override")
+        self.reason.returnPressed.connect(self._reason_done)
+        self.pending: str | None = None
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 4, 0, 0)
+        lay.setSpacing(3)
+        lay.addWidget(self.state)
+        lay.addLayout(row)
+        lay.addWidget(self.reason)
+        self.verdict = ""
+        self.set_enabled(False)
+
+    def set_enabled(self, on: bool, why: str = "") -> None:
+        for b in self.buttons.values():
+            b.setEnabled(on)
+        self.reason.setEnabled(on)
+        if not on:
+            self.state.setText(html.escape(why))
+
+    def show_comment(self, row: dict[str, Any], history: list[Any], writable: str = "") -> None:
+        """Show ``row``'s decision state; ``history``: its decisions, oldest first;
+        ``writable``: "" when a decision can be recorded, else why not (in words)."""
+        self.pending = None
+        self.reason.clear()
+        self.reason.setPlaceholderText(
+            "Reason (one line, required to override): Enter records it, Esc cancels"
+        )
+        self.verdict = str(row.get("verdict") or "")
+        allowed = allowed_decisions(self.verdict) if self.verdict else ()
+        for decision, b in self.buttons.items():
+            b.setEnabled(not writable and decision in allowed)
+        self.reason.setEnabled(not writable)
+        parts = []
+        if row.get("needs"):
+            why = "; ".join(row["needs"])
+            parts.append(
+                "<b>\u2691 Needs your review:</b> "
+                + html.escape(why + ("" if why.endswith("?") else "."))
+            )
+        d = row.get("decision")
+        if d is not None:
+            why = f": {html.escape(d.reason)}" if d.reason else ""
+            parts.append(
+                f"<b>Decided:</b> {html.escape(DECISION_WORDS.get(d.decision, d.decision))}"
+                f"{why} <small>({html.escape(d.reviewer)}, {html.escape(d.decided_at)}; "
+                f"{len(history)} decision(s) kept)</small>"
+            )
+        elif row.get("counted"):
+            parts.append("No decision yet.")
+        if writable:
+            parts.append(f"<i>{html.escape(writable)}</i>")
+        else:
+            no_accept = " (a deletion has no plain accept)" if self.verdict == "deleted" else ""
+            parts.append(
+                "<small>In the table, the underlined letter decides"
+                f"{no_accept}; Enter goes to the next comment needing review.</small>"
+            )
+        self._said = "<br>".join(parts)
+        self.state.setText(self._said)
+
+    def choose(self, decision: str) -> None:
+        """Take a decision: an accept at once; an override once its reason is typed."""
+        if not self.buttons[decision].isEnabled():
+            return
+        if decision == "accept":
+            self.decide.emit("accept", "")
+            return
+        self.pending = decision
+        self.reason.setPlaceholderText(
+            f"Why {DECISION_WORDS[decision]}? One line, then Enter (Esc cancels)"
+        )
+        self.state.setText(
+            f"<b>Overriding to: {html.escape(DECISION_WORDS[decision])}.</b> Type the reason "
+            "below (one line), then Enter to record it; Esc cancels."
+        )
+        self.reason.setFocus()
+        if self.reason.text().strip():
+            self._reason_done()
+
+    def _reason_done(self) -> None:
+        text = " ".join(self.reason.text().split())
+        if self.pending and text:
+            decision, self.pending = self.pending, None
+            self.decide.emit(decision, text)
+
+    def keyPressEvent(self, event: Any) -> None:
+        if event.matches(QKeySequence.StandardKey.Cancel) and self.pending:
+            self.pending = None
+            self.reason.clear()
+            self.state.setText(getattr(self, "_said", ""))
+            self.focusNextPrevChild(False)
+            return
+        super().keyPressEvent(event)

@@ -1,0 +1,133 @@
+"""The Verdicts view's review actions: show the selected comment's decision, record one
+(on a worker thread, through the engine), move to the next comment needing a decision.
+
+A mixin of ``app.verdicts.VerdictsView`` (it reads ``self.data``, ``self.rows``,
+``self.table``, ``self.decision``, ``self.settings``); kept apart so the view's module
+stays about showing verdicts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.decisions_panel import KEYS, reviewer_name
+from app.jobs import run_in_thread
+
+BY_KEY = {key: decision for decision, (key, _words) in KEYS.items()}
+
+
+class ReviewActions:
+    """Accept / Override for the Verdicts view (see the module docstring)."""
+
+    data: Any
+    rows: list[dict[str, Any]]
+    table: Any
+    decision: Any
+    settings: Any
+    _writing: bool
+
+    def eventFilter(self, obj: Any, event: Any) -> bool:
+        """The table's keys: a letter per decision (``app.decisions_panel.KEYS``), Enter
+        to the next comment needing review. Other keys go on to the table."""
+        from PySide6.QtCore import QEvent, Qt
+
+        if obj is self.table and event.type() == QEvent.Type.KeyPress:
+            mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+            if mods == Qt.KeyboardModifier.NoModifier:
+                if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+                    self.next_to_review()
+                    return True
+                decision = BY_KEY.get(event.text().upper())
+                if decision is not None:
+                    self.decision.choose(decision)
+                    return True
+        return super().eventFilter(obj, event)  # type: ignore[misc]
+
+    def _writable(self) -> str:
+        """ "" when a decision can be recorded on the open bundle, else why not."""
+        data = self.data
+        if data is None:
+            return "No bundle is open."
+        if self._writing:
+            return "Recording the decision\u2026"
+        if data.rederivation is None:
+            return "Checking the bundle first (every verdict is re-derived)\u2026"
+        if data.untrustworthy and not (data.decisions is not None and data.decisions.tampered):
+            return "This bundle fails its checks: a decision on it would vouch for figures that are not its own."
+        return ""
+
+    def _show_decision(self, row: dict[str, Any]) -> None:
+        history = []
+        if self.data is not None and self.data.decisions is not None:
+            history = [d for d in self.data.decisions.decisions if d.comment_id == row["id"]]
+        self.decision.show_comment(row, history, self._writable())
+
+    def _selected(self) -> int | None:
+        sel = self.table.selectionModel().selectedRows()
+        return sel[0].row() if sel and sel[0].row() < len(self.rows) else None
+
+    def next_to_review(self) -> None:
+        """Select the next comment (after the selected one, wrapping) with no decision that
+        needs one: needs your review, or counted by the attribution; stay when there is none."""
+        if not self.rows:
+            return
+        start = self._selected()
+        start = -1 if start is None else start
+        n = len(self.rows)
+        for step in range(1, n + 1):
+            r = (start + step) % n
+            row = self.rows[r]
+            if row.get("decision") is None and (row.get("needs") or row.get("counted")):
+                self.table.selectRow(r)
+                self.table.setFocus()
+                return
+        self.table.setFocus()
+
+    def _decide(self, decision: str, reason: str) -> None:
+        """Record ``decision`` on the selected comment (the panel asked for the reason)."""
+        r = self._selected()
+        if r is None or self._writable():
+            return
+        data = self.data
+        if self.settings is None:
+            from app.settings import Settings
+
+            self.settings = Settings()
+        name = reviewer_name(self.table, self.settings)
+        if not name:
+            return
+        cid = self.rows[r]["id"]
+        self._writing = True
+        self._show_decision(self.rows[r])
+        red = data.rederivation
+
+        def work() -> Any:
+            from arl_keys.signing import signing_key
+            from engine.bundle_adjudicate import adjudicate
+            from engine.bundle_decisions import check_decisions
+            from engine.bundle_read import open_bundle
+
+            key = signing_key()
+            adjudicate(data.path, cid, decision, reason, name, key.material, rederivation=red)
+            fresh = open_bundle(data.path)
+            return fresh.decision_files, check_decisions(fresh, red)
+
+        run_in_thread(work, lambda res: self._decided(data, cid, res), self._decide_failed)
+
+    def _decided(self, data: Any, cid: str, result: Any) -> None:
+        self._writing = False
+        if data is not self.data:
+            return
+        data.source.decision_files, data.decisions = result
+        keep = next((i for i, row in enumerate(self.rows) if row["id"] == cid), 0)
+        self.rows = self._rows(data)  # type: ignore[attr-defined]
+        self.table.fill(self.rows)
+        self.table.selectRow(keep)
+        self.next_to_review()
+
+    def _decide_failed(self, exc: BaseException) -> None:
+        self._writing = False
+        r = self._selected()
+        if r is not None:
+            self._show_decision(self.rows[r])
+        self.decision.state.setText(self.decision.state.text() + f"<br><b>Not recorded:</b> {exc}")

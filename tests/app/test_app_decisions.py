@@ -1,0 +1,110 @@
+"""The reviewer decides from the keyboard in the Verdicts view: "needs your review" first,
+a key per decision, an override's reason typed and Enter, Enter to the next comment; the
+decisions are signed into the bundle and verify."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6.QtWebEngineWidgets")
+
+from PySide6.QtCore import Qt
+
+from app.decisions_panel import SETTING
+from app.window import MainWindow
+from engine.bundle import verify_bundle
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+@pytest.fixture
+def window(qtbot):
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    return w
+
+
+def _open(qtbot, window, path):
+    with qtbot.waitSignal(window.verdicts.rendered, timeout=30000):
+        assert window.open_bundle(path)
+    view = window.verdicts
+    qtbot.waitUntil(lambda: view.data.rederivation is not None, timeout=30000)
+    qtbot.waitUntil(
+        lambda: view.decision.buttons["accept"].isEnabled() or view.rows[0]["verdict"] == "deleted",
+        timeout=10000,
+    )
+    return view
+
+
+def _current(view) -> dict:
+    return view.rows[view.table.selectionModel().selectedRows()[0].row()]
+
+
+def test_keyboard_review_of_every_comment(qtbot, window, tmp_path):
+    bundle = tmp_path / "b"
+    shutil.copytree(DATA / "bundle-min", bundle)
+    window.settings.set(SETTING, "Ann Reviewer")
+    view = _open(qtbot, window, bundle)
+    # an approximate re-anchor, a claim that disagrees and a deletion need a person and
+    # come first; the stale anchor (nothing to decide on) last
+    assert [r["id"] for r in view.rows] == ["c1", "c2", "c3", "c4"]
+    assert [bool(r["needs"]) for r in view.rows] == [True, True, True, False]
+    assert view.table.item(2, 8).text() == "\u2691 needs review"
+    view.table.setFocus()
+    view.table.selectRow(2)
+    assert not view.decision.buttons["accept"].isEnabled()  # no plain accept of a deletion
+    qtbot.keyClick(view.table, Qt.Key.Key_A)  # refused: a deletion offers no accept
+    assert view.decision.pending is None and not view._writing
+    qtbot.keyClick(view.table, Qt.Key.Key_F)  # the deletion was the fix: asks the reason
+    assert view.decision.reason.hasFocus()
+    qtbot.keyClicks(view.decision.reason, "the sentence said it twice")
+    qtbot.keyClick(view.decision.reason, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not view._writing, timeout=30000)
+    # moved on to the next comment needing a decision
+    assert _current(view)["id"] == "c1" and view.table.hasFocus()
+    qtbot.keyClick(view.table, Qt.Key.Key_A)
+    qtbot.waitUntil(lambda: not view._writing and _current(view)["id"] == "c2", timeout=30000)
+    qtbot.keyClick(view.table, Qt.Key.Key_N)
+    qtbot.keyClicks(view.decision.reason, "only the letter case changed")
+    qtbot.keyClick(view.decision.reason, Qt.Key.Key_Return)
+    qtbot.waitUntil(
+        lambda: (
+            not view._writing
+            and view.data.decisions is not None
+            and len(view.data.decisions.decisions) == 3
+        ),
+        timeout=30000,
+    )
+    cells = {r["id"]: view.table.item(i, 8).text() for i, r in enumerate(view.rows)}
+    assert cells["c1"] == "\u2713 accepted"
+    assert cells["c2"] == "\u270e not addressed"
+    res = verify_bundle(bundle)
+    assert res.ok, res.decisions.problems
+    assert {c: d.decision for c, d in res.decisions.latest().items()} == {
+        "c1": "accept",
+        "c2": "not-addressed",
+        "c3": "deletion-is-fix",
+    }
+    assert res.decisions.latest()["c2"].reason == "only the letter case changed"
+    # Enter with nothing left to decide stays put
+    keep = _current(view)["id"]
+    qtbot.keyClick(view.table, Qt.Key.Key_Return)
+    assert _current(view)["id"] == keep
+
+
+def test_typing_a_reason_never_takes_a_decision(qtbot, window, tmp_path):
+    bundle = tmp_path / "b"
+    shutil.copytree(DATA / "bundle-min", bundle)
+    window.settings.set(SETTING, "Ann")
+    view = _open(qtbot, window, bundle)
+    view.table.selectRow(1)
+    view.table.setFocus()
+    qtbot.keyClick(view.table, Qt.Key.Key_W)
+    qtbot.keyClicks(view.decision.reason, "A D N F R")  # decision keys typed as text
+    assert not view._writing and not (bundle / "decisions.json").exists()
+    qtbot.keyClick(view.decision.reason, Qt.Key.Key_Escape)
+    assert view.decision.pending is None
