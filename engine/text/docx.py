@@ -61,6 +61,7 @@ from engine.text.docx_package import Package, PackageError, parse_xml, read_pack
 
 __all__ = ["TextPiece", "WordComment", "WordDocument", "WordReply", "read_docx"]
 
+_COMMENT_PARTS = ("comments", "commentsExtended", "commentsIds", "commentsExtensible")
 _DC_TITLE = "{http://purl.org/dc/elements/1.1/}title"
 _TRACKED = tuple(W + t for t in ("ins", "del", "moveFrom", "moveTo"))
 _DOCTYPES = tuple("<!DOCTYPE".encode(c) for c in ("utf-8", "utf-16-le", "utf-16-be"))
@@ -220,10 +221,17 @@ def _convert(package: Package, changed: dict[str, bytes]) -> str:
     """mammoth's HTML of the package with the marked parts in place of the originals."""
     import mammoth
 
+    from engine.text.docx_fastxml import install
+
+    install()
+    # The comment parts are read here (engine.text.docx_comments), not by mammoth, which
+    # would convert every comment's body to HTML that is never shown.
+    skip = {package.related(package.main, kind) for kind in _COMMENT_PARTS}
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as zf:
         for name, member in package.files.items():
-            zf.writestr(name, changed.get(name, member))
+            if name not in skip:
+                zf.writestr(name, changed.get(name, member))
     buf.seek(0)
     try:
         result = mammoth.convert_to_html(buf)
