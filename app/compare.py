@@ -54,9 +54,17 @@ class CompareView(QWidget):
         self.note.setTextFormat(Qt.TextFormat.RichText)
         self.metrics = QTableWidget(0, 3)
         self.metrics.setHorizontalHeaderLabels(["Run and metrics", "A", "B"])
-        self.verdicts = QTableWidget(0, 6)
+        self.verdicts = QTableWidget(0, 7)
         self.verdicts.setHorizontalHeaderLabels(
-            ["Comment", "Quote", "Verdict in A", "Verdict in B", "Same?", "Claims (A / B)"]
+            [
+                "Comment",
+                "Quote",
+                "Verdict in A",
+                "Verdict in B",
+                "Same?",
+                "Claims (A / B)",
+                "Reviewer decisions (A / B)",
+            ]
         )
         for t in (self.metrics, self.verdicts):
             t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -169,19 +177,31 @@ class CompareView(QWidget):
 
     def _fill_metrics(self, cmp, side_a: str, side_b: str) -> None:
         """The run rows and the five metrics, A beside B, under headers naming each side."""
-        rows = [(label, x, y) for label, x, y in cmp.run_rows] + [
-            (
-                present.METRIC_TITLES[name],
-                present.metric_cell(name, x),
-                present.metric_cell(name, y),
-            )
-            for name, x, y in cmp.metric_rows
-        ]
+        rows = (
+            [(label, x, y) for label, x, y in cmp.run_rows]
+            + [
+                (
+                    present.METRIC_TITLES[name],
+                    present.metric_cell(name, x),
+                    present.metric_cell(name, y),
+                )
+                for name, x, y in cmp.metric_rows
+            ]
+            + _review_rows(self.a, self.b)
+        )
         self.metrics.setHorizontalHeaderLabels(["Run and metrics", f"A: {side_a}", f"B: {side_b}"])
         for col, text in ((1, side_a), (2, side_b)):
             self.metrics.horizontalHeaderItem(col).setToolTip(text)
         self.verdicts.setHorizontalHeaderLabels(
-            ["Comment", "Quote", "Verdict in A", "Verdict in B", "Same?", "Claims (A / B)"]
+            [
+                "Comment",
+                "Quote",
+                "Verdict in A",
+                "Verdict in B",
+                "Same?",
+                "Claims (A / B)",
+                "Reviewer decisions (A / B)",
+            ]
         )
         self.verdicts.horizontalHeaderItem(2).setToolTip(f"A: {side_a}")
         self.verdicts.horizontalHeaderItem(3).setToolTip(f"B: {side_b}")
@@ -230,6 +250,7 @@ class CompareView(QWidget):
                 present.verdict_label(vy) if vy else "not in this bundle",
                 same,
                 claims,
+                f"{_decision(self.a, pair.comment_id)} / {_decision(self.b, pair.comment_id)}",
             ]
             for side, col in ((0, 2), (1, 3)):
                 if notes[side].get(pair.comment_id):  # what the bundle states differs
@@ -249,7 +270,39 @@ class CompareView(QWidget):
                     item.setFont(f)
                 self.verdicts.setItem(r, col, item)
         vh = self.verdicts.horizontalHeader()
-        for col in range(6):
+        for col in range(7):
             vh.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         vh.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)  # the quote takes the width
         self.verdicts.resizeRowsToContents()
+
+
+def _decision(data: BundleData | None, cid: str) -> str:
+    """A side's decision on a comment in words ("accepted (Ann)"), "none" or "checking"."""
+    from engine.bundle_decisions import DECISION_WORDS
+
+    if data is None or data.decisions is None:
+        return "checking\u2026"
+    d = data.decisions.latest().get(cid)
+    return f"{DECISION_WORDS.get(d.decision, d.decision)} ({d.reviewer})" if d else "none"
+
+
+def _review_rows(a: BundleData | None, b: BundleData | None) -> list[tuple[str, str, str]]:
+    """Reviewed attribution, agreement and awaiting review of each side
+    (``engine.bundle_review``); "checking..." until a side's decisions are checked."""
+    from engine.bundle_review import review_figures
+    from engine.vocabulary import metric_text
+
+    def side(data: BundleData | None) -> tuple[str, str, str]:
+        if data is None or data.decisions is None:
+            return ("checking\u2026",) * 3
+        fig = review_figures(data.verdicts, data.comments_before, data.decisions.latest())
+        forged = " (the decisions fail their checks)" if data.decisions.tampered else ""
+        return (
+            metric_text("attribution_rate", fig.reviewed.to_json()) + forged,
+            metric_text("attribution_rate", fig.agreement.to_json()),
+            f"{fig.awaiting} of {fig.actionable}",
+        )
+
+    x, y = side(a), side(b)
+    labels = ("Reviewed attribution", "Agreement with the machine", "Awaiting review")
+    return [(label, x[i], y[i]) for i, label in enumerate(labels)]

@@ -40,7 +40,9 @@ def test_compare_two_bundles_side_by_side(qtbot, tmp_path):
         "time",
         "rounds",
     ]
-    assert view.metrics.rowCount() == 6 + 5  # the runs' cost and length, then the metrics
+    # the runs' cost and length, the metrics, then the reviewer decisions' figures
+    assert view.metrics.rowCount() == 6 + 5 + 3
+    assert labels[11:] == ["Reviewed attribution", "Agreement with the machine", "Awaiting review"]
     assert view.metrics.item(3, 1).text().endswith("tokens")
     assert view.metrics.item(6, 1).text().startswith("33%")
     assert view.metrics.item(10, 2).text().startswith("N/A \u2014")

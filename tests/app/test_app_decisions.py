@@ -108,3 +108,27 @@ def test_typing_a_reason_never_takes_a_decision(qtbot, window, tmp_path):
     assert not view._writing and not (bundle / "decisions.json").exists()
     qtbot.keyClick(view.decision.reason, Qt.Key.Key_Escape)
     assert view.decision.pending is None
+
+
+def test_compare_shows_each_sides_decisions(qtbot, tmp_path):
+    from app.compare import CompareView
+    from engine import signing
+    from engine.bundle_adjudicate import adjudicate
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    shutil.copytree(DATA / "bundle-min", a)
+    shutil.copytree(DATA / "bundle-min", b)
+    adjudicate(a, "c2", "not-addressed", "only re-cased", "Ann", signing.new_private_key())
+    view = CompareView()
+    qtbot.addWidget(view)
+    assert view.set_bundle("a", a)
+    view.set_bundle("b", b)
+    qtbot.waitUntil(
+        lambda: view.a.decisions is not None and view.b.decisions is not None, timeout=30000
+    )
+    view.refresh()
+    rows = {view.metrics.item(r, 0).text(): r for r in range(view.metrics.rowCount())}
+    r = rows["Awaiting review"]
+    assert (view.metrics.item(r, 1).text(), view.metrics.item(r, 2).text()) == ("2 of 3", "3 of 3")
+    c2 = next(i for i in range(view.verdicts.rowCount()) if view.verdicts.item(i, 0).text() == "c2")
+    assert view.verdicts.item(c2, 6).text() == "not addressed (Ann) / none"
