@@ -104,7 +104,14 @@ class CommentsPage(QWizardPage):
         if shown != self._shown:
             self._shown = shown
             self.comments = []
+            unusable: list[tuple[str, str]] = []
+            if getattr(page, "word", None) is not None:
+                from engine.word_review import word_comments
+
+                self.comments, unusable = word_comments(page.word)
             self._refresh()
+            if unusable:
+                self._note_unusable("comment(s) of the Word file", unusable)
             self.view.show_document(page.raw or "", "text" if page.kind == "text" else "html")
 
     def _on_anchor(self, anchor: dict[str, Any] | None) -> None:
@@ -229,11 +236,15 @@ class CommentsPage(QWizardPage):
             used.add(c.id)
         self._refresh()
         if unusable:
-            self.count.setText(
-                self.count.text() + f" \u2014 {len(unusable)} annotation(s) could "
-                "not be used: " + html.escape("; ".join(f"{i}: {r}" for i, r in unusable[:3]))
-            )
+            self._note_unusable("annotation(s)", unusable)
         return unusable
+
+    def _note_unusable(self, what: str, unusable: list[tuple[str, str]]) -> None:
+        self.count.setText(
+            self.count.text()
+            + f" \u2014 {len(unusable)} {what} could not be used: "
+            + html.escape("; ".join(f"{i}: {r}" for i, r in unusable[:3]))
+        )
 
     def _refresh(self, keep_row: int | None = None) -> None:
         self.list.blockSignals(True)
@@ -242,6 +253,8 @@ class CommentsPage(QWizardPage):
             q = c.anchor.quote or ""
             q = q if len(q) <= 70 else q[:67] + "\u2026"
             flag = "" if c.actionable else "  (not actionable)"
+            if c.status == "resolved":
+                flag += "  (resolved already: not counted)"
             self.list.addItem(f"{c.id}: \u201c{q}\u201d \u2014 {c.body}{flag}")
         self.list.blockSignals(False)
         if keep_row is not None and 0 <= keep_row < len(self.comments):
@@ -268,7 +281,7 @@ class CommentsPage(QWizardPage):
         self.completeChanged.emit()
 
     def isComplete(self) -> bool:
-        return any(c.actionable for c in self.comments)
+        return any(c.actionable and c.status == "open" for c in self.comments)
 
     def keep_unsaved_words(self) -> str:
         """Words typed in the box and not yet added or saved are never dropped: a comment

@@ -37,7 +37,7 @@ class DocumentPage(QWizardPage):
             "brief, or open your own file."
         )
         self.use_brief = QRadioButton("&Write one from a brief (one click; the model authors it)")
-        self.use_file = QRadioButton("&Open a file: HTML, Markdown or plain text")
+        self.use_file = QRadioButton("&Open a file: Word, HTML, Markdown or plain text")
         group = QButtonGroup(self)
         group.addButton(self.use_brief)
         group.addButton(self.use_file)
@@ -78,6 +78,9 @@ class DocumentPage(QWizardPage):
         self.title = ""
         self.raw: str | None = None
         self.kind = "html"
+        #: The Word document read (engine.text.docx.WordDocument) when the file is a .docx:
+        #: its comments come with it (the next page lists them), else None.
+        self.word: Any = None
         self._job: asyncio.Task | None = None
         self.author: Callable[[Any, Any], Awaitable[Any]] = _author
         self._writing = ""
@@ -123,12 +126,26 @@ class DocumentPage(QWizardPage):
         self.write_btn.setEnabled(brief and self._job is None)
         self.browse_btn.setEnabled(not brief)
 
-    def set_document(self, title: str, raw: str, kind: str) -> None:
-        self.title, self.raw, self.kind = title, raw, kind
+    def set_document(self, title: str, raw: str, kind: str, word: Any = None) -> None:
+        """The document to revise: ``raw`` its source of ``kind``; ``word`` the Word
+        document it was read from (its comments come with it), else None."""
+        self.title, self.raw, self.kind, self.word = title, raw, kind, word
         what = "plain text" if kind == "text" else "HTML"
+        next_step = "Next, select the words you want to comment on."
+        if word is not None:
+            n = sum(1 for c in word.comments if c.problem is None)
+            more = len(word.comments) - n
+            what = "a Word document"
+            next_step = (
+                f"Its {n} comment{'s' if n != 1 else ''} come with it: the next page shows "
+                "them on the words they were made on."
+                if n
+                else "It has no comments on words: select the words you want to comment on."
+            )
+            if more:
+                next_step += f" {more} more cannot be used (the next page says why)."
         self.status.setText(
-            f"Ready: <b>{html.escape(title)}</b> ({what}, {len(raw):,} "
-            "characters). Next, select the words you want to comment on."
+            f"Ready: <b>{html.escape(title)}</b> ({what}, {len(raw):,} characters). {next_step}"
         )
         self.completeChanged.emit()
 
@@ -159,7 +176,9 @@ class DocumentPage(QWizardPage):
         notice (bytes that were not valid in their encoding), if any, under it."""
         from engine.documents import document_title
 
-        self.set_document(document_title(path, doc.kind, doc.content), doc.content, doc.kind)
+        self.set_document(
+            document_title(path, doc.kind, doc.content), doc.content, doc.kind, doc.word
+        )
         if doc.notice:
             self.status.setText(
                 f"{self.status.text()}<br>Note: {html.escape(os.path.basename(path))}: "
