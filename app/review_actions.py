@@ -124,6 +124,7 @@ class ReviewActions:
         self.table.fill(self.rows)
         self.table.selectRow(keep)
         self.next_to_review()
+        self.decided.emit()  # type: ignore[attr-defined]
 
     def _decide_failed(self, exc: BaseException) -> None:
         self._writing = False

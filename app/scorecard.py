@@ -67,10 +67,15 @@ class ScorecardView(QWidget):
         )
         self.html_btn = QPushButton("Export &HTML\u2026")
         self.pdf_btn = QPushButton("Export P&DF\u2026")
+        self.csv_btn = QPushButton("Export &CSV\u2026")
+        self.csv_btn.setToolTip(
+            "Each comment's verdict and reviewer decision as a spreadsheet (CSV): id, quote, "
+            "verdict, decision, reason, reviewer"
+        )
         self.trust_btn = QPushButton("&Trust this signer\u2026")
         self.trust_btn.setToolTip("Name the key that signed this bundle as one you trust")
         self.trust_btn.setVisible(False)
-        for b in (self.publish_btn, self.html_btn, self.pdf_btn):
+        for b in (self.publish_btn, self.html_btn, self.pdf_btn, self.csv_btn):
             b.setEnabled(False)
         row = QHBoxLayout()
         row.addWidget(self.info, 1)
@@ -78,6 +83,7 @@ class ScorecardView(QWidget):
         row.addWidget(self.publish_btn)
         row.addWidget(self.html_btn)
         row.addWidget(self.pdf_btn)
+        row.addWidget(self.csv_btn)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
         lay.addLayout(row)
@@ -85,6 +91,7 @@ class ScorecardView(QWidget):
         self.publish_btn.clicked.connect(self.publish_to_folder)
         self.html_btn.clicked.connect(self.ask_export_html)
         self.pdf_btn.clicked.connect(self.ask_export_pdf)
+        self.csv_btn.clicked.connect(self.ask_export_csv)
         self.trust_btn.clicked.connect(self.ask_trust)
         self.view.page().pdfPrintingFinished.connect(self._pdf_done)
         self._confirm: QMessageBox | None = None
@@ -98,7 +105,7 @@ class ScorecardView(QWidget):
         self.data = data
         self._loaded_for = None
         self._describe()
-        for b in (self.publish_btn, self.html_btn, self.pdf_btn):
+        for b in (self.publish_btn, self.html_btn, self.pdf_btn, self.csv_btn):
             b.setEnabled(True)
         start_checks(data, lambda _r: self._checked(data))
         if self.isVisible():
@@ -296,6 +303,34 @@ class ScorecardView(QWidget):
 
     def ask_export_pdf(self) -> None:
         self._ask_path("Export the scorecard as PDF", "pdf", "PDF files (*.pdf)", self.export_pdf)
+
+    def ask_export_csv(self) -> None:
+        self._ask_path(
+            "Export verdicts and decisions as CSV", "csv", "CSV files (*.csv)", self.export_csv
+        )
+
+    def export_csv(self, path: str) -> None:
+        """One row per comment (``engine.bundle_csv``): the verdicts shown and the
+        decisions that count (none from decisions that fail their checks)."""
+        if self.data is None or not path:
+            return
+        from engine.bundle_csv import write_csv
+        from engine.bundle_decisions import check_decisions
+
+        red = rederive_now(self.data)
+        decisions = check_decisions(self.data.source, red) if red is not None else None
+        try:
+            write_csv(path, self.data.source, self.data.verdicts, decisions)
+        except OSError as exc:
+            self.message.emit(f"Could not write {path}: {exc.strerror or exc}")
+            return
+        self.message.emit(f"Verdicts and decisions exported to {path}{self._stamp()}")
+        self.exported.emit(path)
+
+    def refresh(self) -> None:
+        """Render the page again (a decision was recorded in the Verdicts view)."""
+        if self.data is not None:
+            self._checked(self.data)
 
     def export_html(self, path: str) -> None:
         if self.data is None or not path:

@@ -435,6 +435,7 @@ class VerdictsView(ReviewActions, QWidget):
 
     rendered = Signal()
     commentSelected = Signal(str)
+    decided = Signal()  # a reviewer decision was recorded (the other views refresh)
 
     def __init__(self, parent=None):
         super().__init__(parent)

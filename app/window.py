@@ -61,6 +61,7 @@ class MainWindow(QMainWindow):
         self.verdicts.settings = self.settings  # the reviewer's name, asked once
         self.metrics = MetricsPanel()
         self.scorecard = ScorecardView()
+        self.verdicts.decided.connect(self.scorecard.refresh)
         self.run_view = self._make_run_view()
         self.compare = self._make_compare_view()
         self.suites = self._make_suites_view()

@@ -132,3 +132,21 @@ def test_compare_shows_each_sides_decisions(qtbot, tmp_path):
     assert (view.metrics.item(r, 1).text(), view.metrics.item(r, 2).text()) == ("2 of 3", "3 of 3")
     c2 = next(i for i in range(view.verdicts.rowCount()) if view.verdicts.item(i, 0).text() == "c2")
     assert view.verdicts.item(c2, 6).text() == "not addressed (Ann) / none"
+
+
+def test_csv_export_from_the_scorecard_tab(qtbot, window, tmp_path):
+    bundle = tmp_path / "b"
+    shutil.copytree(DATA / "bundle-min", bundle)
+    from engine import signing
+    from engine.bundle_adjudicate import adjudicate
+
+    adjudicate(
+        bundle, "c2", "not-addressed", "=1+1 is not a fix", "@Ann", signing.new_private_key()
+    )
+    _open(qtbot, window, bundle)
+    dest = tmp_path / "out.csv"
+    window.scorecard.export_csv(str(dest))
+    lines = dest.read_text(encoding="utf-8-sig").splitlines()
+    assert lines[0] == "id,quote,verdict,decision,reason,reviewer,decided_at"
+    c2 = next(x for x in lines if x.startswith("c2,"))
+    assert ",untouched,not-addressed,'=1+1 is not a fix,'@Ann," in c2
