@@ -22,7 +22,7 @@ Figures (wall seconds, best of ``--repeat``):
 
 - read:  ``engine.text.docx.read_docx`` of each file, in this process;
 - score: ``arl score ... --json`` as a new process, start-up included (the 3 s budget of
-  issue 21 is on this figure).
+  docs/engine.md, "Speed", is on this figure).
 """
 
 from __future__ import annotations

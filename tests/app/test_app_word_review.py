@@ -1,6 +1,6 @@
 """A Word review in the window: the pane's textContent is the text the engine scores, each
 comment of the file is highlighted on exactly its words, and the wizard brings the
-comments in without re-selecting any (issue 21)."""
+comments in without re-selecting any (docs/anchor.md, "Word documents")."""
 
 from __future__ import annotations
 
