@@ -137,18 +137,50 @@ STYLES: dict[str, SpanStyle] = {
 }
 
 
-def style_spec() -> dict[str, dict[str, str]]:
-    """The ``kinds`` object for ``__arl.highlight`` (JS)."""
-    return {
+# What changed between two versions (``engine.diff_marks``), drawn over the verdict
+# marks: deleted text struck through (in the earlier version), inserted text with a thick
+# underline (in the later one); the legend names both, so colour is never the only cue.
+CHANGE_STYLES: dict[str, dict[str, str | int]] = {
+    "removed": {
+        "bg": "rgba(179,27,27,.14)",
+        "line": "#B31B1B",
+        "style": "solid",
+        "deco": "line-through",
+        "thick": "2px",
+        "priority": 2,
+    },
+    "added": {
+        "bg": "rgba(0,90,181,.12)",
+        "line": "#005AB5",
+        "style": "solid",
+        "deco": "underline",
+        "thick": "3px",
+        "priority": 2,
+    },
+}
+CHANGE_WORDS = {
+    "removed": "struck through: deleted",
+    "added": "underlined: inserted",
+}
+
+
+def style_spec(underline: bool = True) -> dict[str, dict[str, str | int]]:
+    """The ``kinds`` object for ``__arl.highlight`` (JS): the verdict kinds and the change
+    kinds. ``underline`` False draws the verdict kinds as a fill alone (the changes view,
+    where an underline means inserted text)."""
+    spec: dict[str, dict[str, str | int]] = {
         k: {
             "bg": s.bg,
             "line": s.line,
             "style": s.style,
             "badge": s.line,
             "badgeText": s.badge_text,
+            **({} if underline else {"deco": "none"}),
         }
         for k, s in STYLES.items()
     }
+    spec.update(CHANGE_STYLES)
+    return spec
 
 
 # -------------------------------------------------------------------------------------------
@@ -487,6 +519,7 @@ class DocumentView(QWebEngineView):
         self.setAcceptDrops(False)
         self._url: QUrl | None = None
         self._pending: dict | None = None
+        self.in_flight = 0  # highlight calls sent to the page and not answered yet
         self.is_ready = False
         self.length = 0
         self._loaded_ok = False
@@ -614,9 +647,12 @@ class DocumentView(QWebEngineView):
 
         self._page.runJavaScript(wrapped, WORLD, done)
 
-    def set_highlights(self, spans: list[dict], labels: bool = True) -> None:
-        """Paint ``spans`` ({id, kind, start, end, label?}; UTF-16 offsets) once ready."""
-        spec = {"kinds": style_spec(), "spans": spans, "labels": labels}
+    def set_highlights(
+        self, spans: list[dict], labels: bool = True, underline: bool = True
+    ) -> None:
+        """Paint ``spans`` ({id, kind, start, end, label?}; UTF-16 offsets) once ready.
+        ``underline`` False: verdict kinds as a fill alone (``style_spec``)."""
+        spec = {"kinds": style_spec(underline), "spans": spans, "labels": labels}
         if not self.is_ready:
             self._pending = spec
             return
@@ -624,8 +660,10 @@ class DocumentView(QWebEngineView):
 
     def _apply(self, spec: dict) -> None:
         total = len(spec.get("spans") or [])
+        self.in_flight += 1
 
         def done(r: Any) -> None:
+            self.in_flight -= 1
             if not isinstance(r, dict) or not isinstance(r.get("made"), int):
                 detail = self.scriptErrors[-1] if self.scriptErrors else "no answer"
                 r = {"error": f"a script error ({detail[:120]})"}
@@ -687,6 +725,15 @@ class DocumentView(QWebEngineView):
     def focus_span(self, span_id: str, callback: Callable[[Any], None] | None = None) -> None:
         """Scroll to the span ``span_id`` and mark it; callback gets True if it exists."""
         self.run_js("__arl.focus(" + json.dumps(span_id) + ")", callback)
+
+    def top_offset(self, callback: Callable[[Any], None]) -> None:
+        """The UTF-16 offset of the first character at the top of the view (None when
+        there is none), for panes that scroll together."""
+        self.run_js(HELPER_PRESENT + " ? __arl.topOffset() : null", callback)
+
+    def scroll_to_offset(self, offset: int) -> None:
+        """Scroll so that the character at UTF-16 ``offset`` is at the top of the view."""
+        self.run_js(HELPER_PRESENT + f" ? __arl.scrollToOffset({int(offset)}) : false")
 
     def select_span(self, span_id: str, callback: Callable[[Any], None] | None = None) -> None:
         self.run_js("__arl.selectSpan(" + json.dumps(span_id) + ")", callback)

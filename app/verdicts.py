@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QSplitter,
+    QStackedWidget,
     QTableView,
     QTextBrowser,
     QVBoxLayout,
@@ -28,8 +29,11 @@ from PySide6.QtWidgets import (
 
 from app import bundledata, present
 from app.bundledata import BundleData, annotate
+from app.changes_view import ChangesView
 from app.decisions_panel import DecisionPanel, review_cell
+from app.doc_tools import DocTools
 from app.docview import STYLES, DocumentView
+from app.inline_changes import KEY, change_cells
 from app.jobs import run_in_thread
 from app.review_actions import ReviewActions
 from engine import vocabulary as vocab
@@ -66,6 +70,13 @@ def legend_html(collateral_known: bool = True) -> str:
             f"color:{s.badge_text};font-weight:600'>&nbsp;{s.icon} {html.escape(s.label)}&nbsp;"
             f"</span>&nbsp;{html.escape(s.description)}</span>"
         )
+    # What changed inside the text (engine.diff_marks), drawn over the verdict marks.
+    chips.append(
+        "<span style='white-space:nowrap'><span style='text-decoration:line-through;"
+        "color:#5c0c0c;background:#f6e3e3'>&nbsp;struck through&nbsp;</span>&nbsp;deleted "
+        "(in v1) &nbsp;<span style='text-decoration:underline;color:#002a57;"
+        "background:#e3ecf6'>&nbsp;underlined&nbsp;</span>&nbsp;inserted (in v2)</span>"
+    )
     text = " &nbsp;&nbsp; ".join(chips)
     if not collateral_known:
         text += (
@@ -490,8 +501,14 @@ class VerdictsView(ReviewActions, QWidget):
 
         docs.setSizes([10_000, 10_000])  # equal halves
         self.docs_split = docs
+        self.changes = ChangesView()
+        self.doc_stack = QStackedWidget()
+        self.doc_stack.addWidget(docs)
+        self.doc_stack.addWidget(self.changes)
+        self.change_cv = None  # the engine's ChangeView of v1 -> v2, once computed
+        self.changes.computed.connect(self._changes_computed)
         self.split = QSplitter(Qt.Orientation.Vertical)
-        self.split.addWidget(docs)
+        self.split.addWidget(self.doc_stack)
         self.split.addWidget(bottom)
         self.split.setStretchFactor(0, 3)
         self.split.setStretchFactor(1, 2)
@@ -503,6 +520,8 @@ class VerdictsView(ReviewActions, QWidget):
         lay.setContentsMargins(6, 6, 6, 6)
         lay.addWidget(self.banner)
         lay.addWidget(self.legend)
+        self.tools = self._make_tools()
+        lay.addWidget(self.tools)
         lay.addWidget(self.split, 1)
 
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._on_selection())
@@ -515,6 +534,26 @@ class VerdictsView(ReviewActions, QWidget):
         # field never takes a decision); Enter moves to the next comment needing review.
         self.table.installEventFilter(self)
 
+    def _make_tools(self) -> DocTools:
+        """Side by side or changes, scroll together, find and zoom (``app.doc_tools``)."""
+        return DocTools(
+            self,
+            self.v1,
+            self.v2,
+            self.doc_stack,
+            self.changes,
+            rows=lambda: [
+                [self.table.model_.text(r, c) for c in range(len(COLUMNS))]
+                for r in range(len(self.rows))
+            ],
+            select_row=self.table.selectRow,
+            current_row=lambda: (
+                self.table.selectionModel().selectedRows()[0].row()
+                if self.table.selectionModel().selectedRows()
+                else -1
+            ),
+        )
+
     # ---------------------------------------------------------------------------------------
 
     def show_loading(self, on: bool = True) -> None:
@@ -525,12 +564,16 @@ class VerdictsView(ReviewActions, QWidget):
 
     def show_bundle(self, data: BundleData) -> None:
         self.data = data
-        self._pending_views = {"v1", "v2"}
+        # "changes": the engine's change spans of v1 -> v2, painted with the verdicts.
+        self._pending_views = {"v1", "v2", "changes"}
         self.last_highlight = {}
         # Pages first: Chromium parses them while Python fills the rest. A bundle's
         # versions are always HTML (a text document comes wrapped in <pre>).
         self.v1.show_document(data.v1, "html")
         self.v2.show_document(data.v2, "html")
+        self.change_cv = None
+        self.tools.link.set_alignment(None)
+        self.changes.set_bundle(data.v1, data.v2, data.rounds, data.kind)
         bundledata.start_checks(data, lambda _r: self._rederived(data))
         self._annotating = data.collateral is None or not data.extended
         if self._annotating:
@@ -562,10 +605,41 @@ class VerdictsView(ReviewActions, QWidget):
 
     def _paint(self, which: tuple[str, ...] = ("v1", "v2")) -> None:
         v1_spans, v2_spans = self._spans()
+        self.changes.set_spans(v1_spans, v2_spans)
+        removed, added = self._change_spans()
         if "v1" in which:
-            self.v1.set_highlights(v1_spans)
+            self.v1.set_highlights(v1_spans + removed)
         if "v2" in which:
-            self.v2.set_highlights(v2_spans)
+            self.v2.set_highlights(v2_spans + added)
+
+    def _changes_computed(self, cv: Any) -> None:
+        """The engine's change spans of v1 -> v2 are in: strike through and underline them
+        in the side-by-side panes, and scroll the panes together by their alignment."""
+        if self.data is None:
+            return
+        self.change_cv = cv
+        self.tools.link.set_alignment(cv)
+        if cv is not None:  # None: they could not be computed (the changes view says so)
+            self._pending_views.update(("v1", "v2"))
+            self._paint()
+        self._view_done("changes", None)
+
+    def _change_spans(self) -> tuple[list[dict], list[dict]]:
+        """The deleted pieces (v1) and inserted pieces (v2) as marks, UTF-16 offsets."""
+        removed: list[dict] = []
+        added: list[dict] = []
+        for i, m in enumerate(self.change_cv.marks if self.change_cv is not None else ()):
+            out = removed if m.kind == "deleted" else added
+            out.append(
+                {
+                    "id": f"change-{i}",
+                    "kind": "removed" if m.kind == "deleted" else "added",
+                    "start": m.start,
+                    "end": m.end,
+                    "label": "",
+                }
+            )
+        return removed, added
 
     def _rederived(self, data: BundleData) -> None:
         """The re-derivation is in: say in the banner what it found."""
@@ -712,6 +786,9 @@ class VerdictsView(ReviewActions, QWidget):
 
     def _view_done(self, which: str, result: Any) -> None:
         self.last_highlight[which] = result
+        view = {"v1": self.v1, "v2": self.v2}.get(which)
+        if view is not None and view.in_flight > 0:
+            return  # a later paint of this pane is on its way: that one counts
         if which in self._pending_views:
             self._pending_views.discard(which)
             if not self._pending_views:
@@ -739,6 +816,7 @@ class VerdictsView(ReviewActions, QWidget):
         if not rows:
             return
         row = self.rows[rows[0].row()]
+        self.tools.link.hold()
         self.v1.focus_span(row["id"])
         self.v2.focus_span(row["id"])
         self.detail.setHtml(self._detail_html(row))
@@ -793,20 +871,22 @@ class VerdictsView(ReviewActions, QWidget):
             out.append(f"<p><i>{e(str(item['note']))}</i></p>")
         t1 = (item.get("v1") or {}).get("text")
         t2 = (item.get("v2") or {}).get("text")
+        c1, c2 = change_cells(t1, t2)
         out.append(
             "<table width='100%' cellspacing='0' cellpadding='4' border='1'>"
             "<tr><th align='left' width='50%'>v1 (given to the agent)</th>"
             "<th align='left'>v2 (after the agent)</th></tr><tr><td valign='top'>"
-            + (e(t1) if t1 is not None else "<i>not located in v1</i>")
+            + (c1 if t1 is not None else "<i>not located in v1</i>")
             + "</td><td valign='top'>"
             + (
-                e(t2)
+                c2
                 if t2 is not None
                 else "<i>"
                 + ("gone from v2" if row["verdict"] == "deleted" else "not found in v2")
                 + "</i>"
             )
             + "</td></tr></table>"
+            + (KEY if t1 is not None and t2 is not None and t1 != t2 else "")
         )
         thread = after.get("thread") or []
         status = after.get("status") or before.get("status") or "open"

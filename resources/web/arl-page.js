@@ -171,10 +171,14 @@
     var groups = {};
     Object.keys(kinds).forEach(function (k) {
       var s = kinds[k];
+      // deco: the line drawn (underline by default; line-through for deleted text,
+      // "none" for a fill alone), so a mark is never told by its colour alone.
+      var deco = s.deco || "underline";
       css += "::highlight(" + NS + "-" + k + "){background-color:" + s.bg +
         " !important;color:" + (s.text || "inherit") + " !important;" +
-        "text-decoration:underline " + (s.style || "solid") + " " + s.line +
-        " 2px !important;text-underline-offset:3px !important;}\n";
+        (deco === "none" ? "text-decoration:none !important;" :
+         "text-decoration:" + deco + " " + (s.style || "solid") + " " + s.line + " " +
+         (s.thick || "2px") + " !important;text-underline-offset:3px !important;") + "}\n";
       groups[k] = [];
     });
     css += "::highlight(" + NS + "-focus){background-color:rgba(255,255,0,.55) !important;" +
@@ -197,7 +201,10 @@
     });
     if (window.CSS && CSS.highlights && window.Highlight) {
       Object.keys(groups).forEach(function (k) {
-        if (groups[k].length) CSS.highlights.set(NS + "-" + k, new Highlight(...groups[k]));
+        if (!groups[k].length) return;
+        var h = new Highlight(...groups[k]);
+        h.priority = (kinds[k] && kinds[k].priority) || 0;
+        CSS.highlights.set(NS + "-" + k, h);
       });
     }
     state.labels = spec.labels !== false;
@@ -274,6 +281,36 @@
     var rect = r.getBoundingClientRect();
     window.scrollTo({ top: Math.max(0, rect.top + window.scrollY - window.innerHeight / 3),
                       left: 0, behavior: "instant" });
+    return true;
+  }
+
+  // The offset of the first character shown at the top of the view (for panes that
+  // scroll together), or null when the page has no text there.
+  var PROBE_Y = 6;
+  function topOffset() {
+    textNodes();
+    var b = body();
+    if (!b || !state.length) return null;
+    var x = Math.max(8, b.getBoundingClientRect().left + 4);
+    for (var y = PROBE_Y; y < Math.min(window.innerHeight, 400); y += 12) {
+      var r = document.caretRangeFromPoint ? document.caretRangeFromPoint(x, y) : null;
+      if (!r || !b.contains(r.startContainer)) continue;
+      var off = offsetOf(r.startContainer, r.startOffset);
+      if (off !== null) return off;
+    }
+    return null;
+  }
+
+  // Scroll so that the character at ``off`` stands at the top of the view.
+  function scrollToOffset(off) {
+    textNodes();
+    off = Math.max(0, Math.min(off, state.length));
+    var r = rangeFor(off, Math.min(off + 1, state.length));
+    if (!r) return false;
+    var rect = r.getBoundingClientRect();
+    if (!rect.width && !rect.height && !rect.top) { r = edgeRect(r); rect = r || rect; }
+    window.scrollTo({ top: Math.max(0, rect.top + window.scrollY - PROBE_Y), left: 0,
+                      behavior: "instant" });
     return true;
   }
 
@@ -358,6 +395,7 @@
     },
     highlight: highlight, focus: focus, selectSpan: selectSpan, selectOffsets: selectOffsets,
     selectionAnchor: selectionAnchor, rangeFor: rangeFor,
+    topOffset: topOffset, scrollToOffset: scrollToOffset,
     bodyText: bodyText,
     length: function () { textNodes(); return state.length; },
     reset: function () { state.nodes = null; }

@@ -81,7 +81,9 @@ def test_open_bundle_shows_verdicts_metrics_and_scorecard(qtbot, window):
     assert f"\u200e<b>\u2068{title}\u2069</b> (bundle" in banner
     # Every located span was painted, in v1 and in v2 (with the collateral range).
     hl = window.verdicts.last_highlight
-    assert hl["v1"]["made"] == 3 and hl["v1"]["failed"] == []
+    # (v1 also has one strike-through mark per deleted piece, engine.diff_marks)
+    removed, _added = window.verdicts._change_spans()
+    assert removed and hl["v1"]["made"] == 3 + len(removed) and hl["v1"]["failed"] == []
     assert hl["v2"]["failed"] == [] and hl["v2"]["made"] >= 3
     # Metrics: numbers with numerator and denominator; N/A with its reason, never 0.
     cells = window.metrics.cells
@@ -375,7 +377,8 @@ def test_plain_text_bundle_renders_its_text_exactly(qtbot, window, tmp_path):
         with qtbot.waitCallback(timeout=10000) as cb:
             view.body_text(cb)
         assert cb.args[0] == text
-    assert window.verdicts.last_highlight["v1"]["made"] == 1
+    removed, _added = window.verdicts._change_spans()
+    assert window.verdicts.last_highlight["v1"]["made"] == 1 + len(removed)
     assert window.verdicts.table.item(0, 1).text() == "\u270e edited"
 
 

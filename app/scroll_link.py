@@ -1,0 +1,79 @@
+"""Two document panes that scroll together, by the diff's alignment.
+
+When one pane scrolls, the character at its top is asked of the page (UTF-16 offset),
+mapped through the engine's alignment of the two versions
+(``engine.diff_marks.ChangeView.b_for_a`` / ``a_for_b``: the same character in equal
+text, the place the text went inside a change) and the other pane is scrolled to put
+that character at its top. The pane moved by the link is quiet for a moment, so the two
+never drive each other round in a loop; a programmatic move of both (a comment picked)
+holds the link the same way. ``enabled`` False unlinks them.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer
+
+from app.docview import DocumentView
+
+QUIET_S = 0.35  # a pane moved by the link ignores its own scroll events this long
+COALESCE_MS = 30  # scroll events within this time are followed once
+
+
+class ScrollLink(QObject):
+    """Links ``left`` (version a) and ``right`` (version b)."""
+
+    def __init__(self, left: DocumentView, right: DocumentView, parent: QObject | None = None):
+        super().__init__(parent)
+        self.left, self.right = left, right
+        self.enabled = True
+        self.alignment: Any = None  # engine.diff_marks.ChangeView of left -> right
+        self._quiet: dict[int, float] = {}
+        self._pending: DocumentView | None = None
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(COALESCE_MS)
+        self._timer.timeout.connect(self._follow)
+        self.followed = 0  # times one pane was moved to follow the other (for tests)
+        for view in (left, right):
+            view.page().scrollPositionChanged.connect(lambda _p, v=view: self._moved(v))
+
+    def set_alignment(self, cv: Any) -> None:
+        """The engine's ``ChangeView`` of the left version against the right (None: the
+        panes are not linked until one is given)."""
+        self.alignment = cv
+
+    def hold(self, seconds: float = QUIET_S) -> None:
+        """Both panes are about to be moved on purpose (a comment was picked): do not
+        follow either for ``seconds``."""
+        until = time.monotonic() + seconds
+        self._quiet[id(self.left)] = self._quiet[id(self.right)] = until
+
+    def _moved(self, view: DocumentView) -> None:
+        if not self.enabled or self.alignment is None:
+            return
+        if time.monotonic() < self._quiet.get(id(view), 0.0):
+            return
+        self._pending = view
+        self._timer.start()
+
+    def _follow(self) -> None:
+        src = self._pending
+        if src is None or self.alignment is None:
+            return
+        src.top_offset(lambda off: self._place(src, off))
+
+    def _place(self, src: DocumentView, off: Any) -> None:
+        if not isinstance(off, int) or self.alignment is None or not self.enabled:
+            return
+        cv = self.alignment
+        try:
+            target = cv.b_for_a(off) if src is self.left else cv.a_for_b(off)
+        except ValueError:
+            return  # the page's text is not the one aligned (a new bundle is loading)
+        dst = self.right if src is self.left else self.left
+        self._quiet[id(dst)] = time.monotonic() + QUIET_S
+        self.followed += 1
+        dst.scroll_to_offset(target)
