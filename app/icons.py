@@ -21,10 +21,11 @@ _SOURCES: dict[str, SP | str] = {
     "warning": SP.SP_MessageBoxWarning,
     "error": SP.SP_MessageBoxCritical,
     "recovered": SP.SP_BrowserReload,
-    "round": SP.SP_MediaPlay,
+    # Not a triangle: a row with one looks like it could be opened, and it cannot.
+    "round": "round.svg",
     "model": SP.SP_DriveNetIcon,
     "tool": "tool.svg",
-    "nudge": SP.SP_ArrowRight,
+    "nudge": "step.svg",
     "pushed": SP.SP_ArrowUp,
     "report": SP.SP_FileDialogContentsView,
     "verdicts": SP.SP_FileDialogDetailedView,
@@ -33,7 +34,7 @@ _SOURCES: dict[str, SP | str] = {
     "finished": "finished.svg",
     "stopped": SP.SP_MediaStop,
     "signed": "signed.svg",
-    "step": SP.SP_ArrowRight,
+    "step": "step.svg",
 }
 ICON_NAMES = frozenset(_SOURCES)
 

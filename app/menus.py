@@ -47,8 +47,11 @@ def build_menus(w: Any) -> None:
         shortcut=QKeySequence("Ctrl+P"),
         triggered=w.scorecard.ask_export_pdf,
     )
+    # The button and this entry do the same: publish into a folder the user picks.
     w.act_publish = QAction(
-        "P&ublish scorecard to workspace\u2026", w, triggered=w.scorecard.ask_publish
+        "P&ublish scorecard to your publishing folder",
+        w,
+        triggered=lambda: w.scorecard.publish_to_folder(),
     )
     w.act_quit = QAction("&Quit", w, shortcut=QKeySequence("Ctrl+Q"), triggered=w.close)
     m.addAction(w.act_new)

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -313,11 +312,15 @@ class PublishedView(QWidget):
         e = self._selected()
         folder = published.published_folder()
         if e is not None and folder is not None:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder / e.scorecard)))
+            from app.open_file import open_local
+
+            open_local(self, folder / e.scorecard, "the scorecard page")
 
     def open_index(self) -> None:
         from engine import published
 
         folder = published.published_folder()
         if folder is not None:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder / published.INDEX_HTML)))
+            from app.open_file import open_local
+
+            open_local(self, folder / published.INDEX_HTML, "the index")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import html
 import time
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -90,6 +91,12 @@ class RunView(QWidget):
             "cancelled is still written (Esc)"
         )
         self.new_btn = QPushButton("&New run\u2026")
+        self.trace_btn = QPushButton("Show the model-call &trace\u2026")
+        self.trace_btn.setToolTip(
+            "Every request to the model, its answer and each tool call, as the bundle's "
+            "trace.json records them"
+        )
+        self.trace_btn.setVisible(False)
         self.log = QListWidget()
         self.log.setAccessibleName("What the agent did, step by step")
         self.log.setWordWrap(True)
@@ -99,6 +106,7 @@ class RunView(QWidget):
         for w in (self.tokens_label, self.elapsed_label, self.counts_label):
             stats.addWidget(w)
         stats.addStretch(1)
+        stats.addWidget(self.trace_btn)
         stats.addWidget(self.new_btn)
         stats.addWidget(self.cancel_btn)
         lay = QVBoxLayout(self)
@@ -115,6 +123,7 @@ class RunView(QWidget):
         self.timer.timeout.connect(self._tick)
         self.cancel_btn.clicked.connect(self.cancel)
         self.new_btn.clicked.connect(lambda: self.start_setup(self.window()))
+        self.trace_btn.clicked.connect(self.show_trace)
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.ask_cancel)
 
     # -- setup --------------------------------------------------------------------------------
@@ -238,6 +247,7 @@ class RunView(QWidget):
         self.hint.setText(
             "The evidence bundle of this run opens in the Verdicts tab." if self.bundle_path else ""
         )
+        self.trace_btn.setVisible(bool(self.bundle_path))
         self.tokens_label.setText(self.tokens_label.text().replace("Tokens so far", "Tokens used"))
         if status == "failed":
             self.round_label.setStyleSheet("color:#B24000;font-weight:600")
@@ -292,6 +302,13 @@ class RunView(QWidget):
 
     # -- an opened bundle ----------------------------------------------------------------------
 
+    def show_trace(self) -> None:
+        """The bundle's trace.json in a window of its own (read off the UI thread)."""
+        from app.trace_dialog import show_trace
+
+        if self.bundle_path:
+            show_trace(self.window(), Path(self.bundle_path))
+
     def show_bundle(self, data: Any) -> None:
         """Say what an opened bundle's run was (status, model, rounds, tokens, when, why it
         ended) and list its round records as the bundle stores them (``verdicts.json``
@@ -323,8 +340,10 @@ class RunView(QWidget):
             f"<b>{html.escape(data.title)}</b><br>"
             + " \u00b7 ".join(bits + _agent_mode_bit(m))
             + "<br>This is the bundle's record; the full trace of every model call "
-            "(requests, answers, tool calls) is in the bundle's <b>trace.json</b>."
+            "(requests, answers, tool calls) is in the bundle's <b>trace.json</b> "
+            "(<b>Show the model-call trace</b>)."
         )
+        self.trace_btn.setVisible(True)
         reason = str(m.get("reason") or "").rstrip(". ")
         self.round_label.setText(f"How it ended: {reason}." if reason else "")
         self.round_label.setStyleSheet(
@@ -375,8 +394,6 @@ class RunView(QWidget):
 
     @staticmethod
     def _same_path(a: Any, b: Any) -> bool:
-        from pathlib import Path
-
         try:
             return bool(a) and Path(a).resolve() == Path(b).resolve()
         except (OSError, ValueError):
@@ -446,6 +463,12 @@ class RunView(QWidget):
         """A run that ended no longer shows a round in progress: the bar says how it ended
         after how many rounds (a run may end before its round limit: converged, cancelled)."""
         done = self.round_bar.value()
-        self.round_bar.setFormat(
-            f"Run {status} after {done} of {self.round_bar.maximum()} round(s)"
-        )
+        limit = self.round_bar.maximum()
+        rounds = f"{done} round{'s' if done != 1 else ''}"
+        if status == "completed":
+            # The run is over: a full bar (it may have ended before its limit, converged).
+            self.round_bar.setRange(0, max(done, 1))
+            self.round_bar.setValue(max(done, 1))
+            self.round_bar.setFormat(f"Run completed after {rounds} (limit {limit})")
+        else:
+            self.round_bar.setFormat(f"Run {status} after {rounds} of {limit}")

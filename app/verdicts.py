@@ -11,6 +11,7 @@ model and the two-pane view with its detail panel are one view's parts and chang
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
@@ -84,6 +85,22 @@ def legend_html(collateral_known: bool = True) -> str:
             "the anchors.</i>"
         )
     return text
+
+
+_NUMBERED_ID = re.compile(r"[A-Za-z]{0,3}0*([1-9][0-9]{0,5})")
+
+
+def comment_numbers(ids: list[str]) -> dict[str, int]:
+    """The number each comment is called by ("Comment N"), from the comments file's ids in
+    order. When every id is a number with at most a short letter prefix, all distinct
+    (c1, c2, c5 ...), N is that number, so Comment 5 is c5 whatever the order; otherwise
+    N is the comment's place in the file. The table's rows read in N order."""
+    found = [_NUMBERED_ID.fullmatch(i) for i in ids]
+    if ids and all(found):
+        nums = [int(m.group(1)) for m in found if m]
+        if len(set(nums)) == len(nums):
+            return dict(zip(ids, nums, strict=True))
+    return {cid: i for i, cid in enumerate(ids, 1)}
 
 
 _RANK = {"ok": 0, "warn": 1, "error": 2}
@@ -706,8 +723,11 @@ class VerdictsView(ReviewActions, QWidget):
         counted = set(actionable_ids(data.verdicts, data.comments_before))
         rows = []
         seen = set()
-        for n, item in enumerate(data.verdicts, 1):
+        order = comment_numbers([str(c.get("id")) for c in data.comments_before])
+        after_all = len(order)
+        for i, item in enumerate(data.verdicts, 1):
             cid = str(item.get("comment_id"))
+            n = order.get(cid, after_all + i)
             seen.add(cid)
             c = data.comment(cid) or {}
             quote = (item.get("v1") or {}).get("text") or (c.get("anchor") or {}).get("quote") or ""
@@ -742,8 +762,8 @@ class VerdictsView(ReviewActions, QWidget):
                     "counted": cid in counted,  # the attribution counts it: awaits a decision
                 }
             )
-        # "Needs your review" first; the numbers stay the comments' own.
-        rows.sort(key=lambda r: not r["needs"])
+        # "Needs your review" first, then in the comments' own numbers.
+        rows.sort(key=lambda r: (not r["needs"], r["n"]))
         return rows
 
     def _spans(self) -> tuple[list[dict], list[dict]]:

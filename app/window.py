@@ -196,11 +196,15 @@ class MainWindow(QMainWindow):
         self.recent_menu.clear()
         for p in recent:
             self.recent_menu.addAction(p, lambda p=p: self.open_bundle(Path(p)))
+        if not recent:  # a submenu that says why it is empty, not a greyed-out one
+            self.recent_menu.addAction(
+                "No bundles opened yet: the ones you open are listed here"
+            ).setEnabled(False)
         if recent:
             from app.bundle_summary import summaries
 
             run_in_thread(lambda: summaries(recent), self._recent_described)
-        self.recent_menu.setEnabled(bool(recent))
+        self.recent_menu.setEnabled(True)
         self.start.demo_btn.setVisible(example_bundle_path("demo") is not None)
         ex = example_bundle_path()
         self.start.example_btn.setEnabled(ex is not None)
@@ -237,7 +241,7 @@ class MainWindow(QMainWindow):
         if p is None:
             self.statusBar().showMessage("The example run is not included in this build.")
             return False
-        return self.open_bundle(p, remember=False)
+        return self.open_bundle(p)  # listed in Recent bundles like any bundle opened
 
     def open_demo(self) -> bool:
         """Open the scripted demonstration shipped in ``resources/demo``."""
@@ -249,7 +253,7 @@ class MainWindow(QMainWindow):
                 "The scripted demonstration is not included in this build."
             )
             return False
-        return self.open_bundle(p, remember=False)
+        return self.open_bundle(p)  # listed in Recent bundles like any bundle opened
 
     def ask_open_bundle(self, zip_file: bool = False) -> None:
         """One picker for every form of bundle (``app.bundle_picker``): a bundle folder, a
