@@ -349,17 +349,7 @@ class RunView(QWidget):
         self.round_label.setStyleSheet(
             "color:#B24000;font-weight:600" if status == "failed" else ""
         )
-        self.round_bar.setVisible(False)
-        self.busy.setVisible(False)
-        self.cancel_btn.setEnabled(False)
-        self.new_btn.setEnabled(True)
-        tokens = m.get("tokens")
-        self.tokens_label.setText(
-            f"Tokens used: {tokens:,}" if isinstance(tokens, int) else "Tokens used: not reported"
-        )
-        self.elapsed_label.setText("")
-        self.counts_label.setText("")
-        self._t0 = 0.0
+        self._show_idle(m.get("tokens"))
         if not data.verdict_rounds:
             self._add("step", "The bundle holds no round records (no round was finished).")
         for i, r in enumerate(data.verdict_rounds, 1):
@@ -391,6 +381,19 @@ class RunView(QWidget):
                     self._add("warning", f"  reopened {cid}: {msg or why}")
         self._add("step", f"Final: {status}{scripted}" + (f" \u2014 {reason}." if reason else "."))
         self.log.scrollToTop()
+
+    def _show_idle(self, tokens: Any) -> None:
+        """No run live: no bar, no Cancel, the bundle's token count."""
+        self.round_bar.setVisible(False)
+        self.busy.setVisible(False)
+        self.cancel_btn.setEnabled(False)
+        self.new_btn.setEnabled(True)
+        self.tokens_label.setText(
+            f"Tokens used: {tokens:,}" if isinstance(tokens, int) else "Tokens used: not reported"
+        )
+        self.elapsed_label.setText("")
+        self.counts_label.setText("")
+        self._t0 = 0.0
 
     @staticmethod
     def _same_path(a: Any, b: Any) -> bool:
