@@ -486,15 +486,7 @@ class VerdictsView(ReviewActions, QWidget):
         self.v2.setAccessibleName("Version 2, the agent's last version")
         self.v1_title = QLabel("<b>v1</b> \u2014 the version the agent was given")
         self.v2_title = QLabel("<b>v2</b> \u2014 the agent's last version")
-        docs = QSplitter(Qt.Orientation.Horizontal)
-        for title, view in ((self.v1_title, self.v1), (self.v2_title, self.v2)):
-            box = QWidget()
-            lay = QVBoxLayout(box)
-            lay.setContentsMargins(0, 0, 0, 0)
-            lay.setSpacing(2)
-            lay.addWidget(title)
-            lay.addWidget(view, 1)
-            docs.addWidget(box)
+        self.doc_stack = self._make_docs()
 
         self.table = VerdictTable()
         self.detail = QTextBrowser()
@@ -516,14 +508,6 @@ class VerdictsView(ReviewActions, QWidget):
         bottom.setStretchFactor(0, 3)
         bottom.setStretchFactor(1, 2)
 
-        docs.setSizes([10_000, 10_000])  # equal halves
-        self.docs_split = docs
-        self.changes = ChangesView()
-        self.doc_stack = QStackedWidget()
-        self.doc_stack.addWidget(docs)
-        self.doc_stack.addWidget(self.changes)
-        self.change_cv = None  # the engine's ChangeView of v1 -> v2, once computed
-        self.changes.computed.connect(self._changes_computed)
         self.split = QSplitter(Qt.Orientation.Vertical)
         self.split.addWidget(self.doc_stack)
         self.split.addWidget(bottom)
@@ -550,6 +534,27 @@ class VerdictsView(ReviewActions, QWidget):
         # A key per decision, only while the table has the focus (typing a reason in the
         # field never takes a decision); Enter moves to the next comment needing review.
         self.table.installEventFilter(self)
+
+    def _make_docs(self) -> QStackedWidget:
+        """v1 and v2 side by side (page 0) and the changes in one document (page 1)."""
+        docs = QSplitter(Qt.Orientation.Horizontal)
+        for title, view in ((self.v1_title, self.v1), (self.v2_title, self.v2)):
+            box = QWidget()
+            lay = QVBoxLayout(box)
+            lay.setContentsMargins(0, 0, 0, 0)
+            lay.setSpacing(2)
+            lay.addWidget(title)
+            lay.addWidget(view, 1)
+            docs.addWidget(box)
+        docs.setSizes([10_000, 10_000])  # equal halves
+        self.docs_split = docs
+        self.changes = ChangesView()
+        stack = QStackedWidget()
+        stack.addWidget(docs)
+        stack.addWidget(self.changes)
+        self.change_cv: Any = None  # the engine's ChangeView of v1 -> v2, once computed
+        self.changes.computed.connect(self._changes_computed)
+        return stack
 
     def _make_tools(self) -> DocTools:
         """Side by side or changes, scroll together, find and zoom (``app.doc_tools``)."""
