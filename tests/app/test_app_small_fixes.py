@@ -1,4 +1,4 @@
-"""The small things a new user tripped on (issue 26): comment numbers match the comments
+"""The small things a new user tripped on: comment numbers match the comments
 file, a finished run's bar is full, Run tab rows do not look expandable, the trace opens,
 Recent bundles and the File menu, a file no program opens says where it is."""
 
