@@ -103,6 +103,14 @@ DISTANCE_COST = 0.1
 """How much a candidate v2 sentence's distance from the estimated place costs, per
 ``FUZZY_WINDOW`` characters, against its word-set similarity."""
 
+SURVIVING_WORD = 4
+"""Letters of the shortest word that, shared by a quote's v1 sentence and the v2 sentence
+it became, shows that the sentence's place survived a rewrite of everything around it
+(``_Reanchor._sentence_survives``): "newsletter" in "Members recieve a newsletter every
+month." -> "Every member receives a monthly newsletter." Words of three letters (the, and,
+for) recur in any text, so a document rewritten from scratch that shares only "the" is
+deleted (tests/engine/test_anchoring_kinds.py)."""
+
 INDEX_AFTER = 64
 """Far searches done by scanning the inserted text before its word index is built."""
 INDEX_KEY = 8
@@ -185,27 +193,36 @@ def side_score(prefix: str, suffix: str, text: str, s: int, e: int) -> float:
     return max(sides)
 
 
+def joined(text: str, i: int) -> bool:
+    """A word or a number runs across boundary ``i`` of ``text`` (between ``text[i - 1]``
+    and ``text[i]``): word characters on both sides (``_is_word``), or a ``.`` or ``,``
+    between two digits ("3.1", "1,500": Unicode UAX #29 keeps a number whole across
+    MidNum/MidNumLet, rules WB11 and WB12)."""
+    a, b = text[i - 1 : i] if i > 0 else "", text[i : i + 1]
+    if not a or not b:
+        return False
+    if _is_word(a) and _is_word(b):
+        return True
+    if a in ".," and b.isdigit() and text[i - 2 : i - 1].isdigit():
+        return True
+    return b in ".," and a.isdigit() and text[i + 1 : i + 2].isdigit()
+
+
 def breaks_word(
     text: str, s: int, e: int, like_text: str | None = None, like_s: int = 0, like_e: int = 0
 ) -> bool:
-    """True if ``[s, e)`` cuts a word of ``text`` where the reference span does not.
+    """True if ``[s, e)`` cuts a word or a number of ``text`` where the reference span does
+    not (``joined``).
 
     The reference is ``like_text[like_s:like_e]`` (the v1 span); when it is None, any cut
     word counts. Characters of scripts written without spaces never form a cut word.
     """
     if s >= e:
         return False
-    cut_left = _is_word(text[s - 1 : s]) and _is_word(text[s : s + 1])
-    cut_right = _is_word(text[e - 1 : e]) and _is_word(text[e : e + 1])
+    cut_left, cut_right = joined(text, s), joined(text, e)
     if like_text is not None:
-        ref_left = _is_word(like_text[like_s - 1 : like_s]) and _is_word(
-            like_text[like_s : like_s + 1]
-        )
-        ref_right = _is_word(like_text[like_e - 1 : like_e]) and _is_word(
-            like_text[like_e : like_e + 1]
-        )
-        cut_left = cut_left and not ref_left
-        cut_right = cut_right and not ref_right
+        cut_left = cut_left and not joined(like_text, like_s)
+        cut_right = cut_right and not joined(like_text, like_e)
     return cut_left or cut_right
 
 
@@ -253,13 +270,90 @@ class Located:
     how: str = "offsets"  # offsets | quote | folded-quote | context-over-offsets
 
 
-class TextIndex:
-    """One version's text with lazily built folded forms, shared by every comment."""
+_STRUCTURE_LINE = re.compile(r"[ \t]{0,3}(?:[-*+]|\d{1,9}[.)])[ \t]|[ \t]{0,3}#{1,6}(?:[ \t]|$)")
+"""A line that starts a Markdown block of its own: a list item (``-``, ``*``, ``+``, ``1.``,
+``1)`` and a space) or an ATX heading (CommonMark 0.31, sections 4.2 and 5.2)."""
 
-    def __init__(self, text: str):
+
+def plain_text_breaks(text: str) -> list[int]:
+    """Block boundaries of a plain-text document (code points, sorted): a paragraph is a
+    run of lines between blank lines, so both edges of a blank-line run are boundaries; a
+    line that starts a list item or a heading (``_STRUCTURE_LINE``) or a pipe-table row
+    (its first non-space character is ``|``) is a block of its own, and each ``|`` of a
+    table row is a cell border (docs/verdicts.md, "Blocks and words"). A line break inside
+    a paragraph is no boundary: re-wrapped text keeps its words."""
+    out: list[int] = []
+    lines = []
+    i = 0
+    while True:
+        j = text.find("\n", i)
+        lines.append((i, len(text) if j < 0 else j))
+        if j < 0:
+            break
+        i = j + 1
+    prev_row = False
+    prev_blank = True
+    for a, b in lines:
+        line = text[a:b]
+        blank = not line.strip()
+        row = line.lstrip().startswith("|")
+        own = row or bool(_STRUCTURE_LINE.match(line))
+        if blank:
+            if not prev_blank:
+                out.append(a - 1 if a > 0 else a)
+        elif prev_blank or own or prev_row:
+            out.append(a)
+        if row:
+            out.append(b)
+        if row:
+            out += [a + m.start() for m in re.finditer(r"\|", line)]
+            out += [a + m.end() for m in re.finditer(r"\|", line)]
+        prev_row, prev_blank = row, blank
+    out.append(len(text))
+    return sorted(set(out))
+
+
+class TextIndex:
+    """One version's text with lazily built folded forms, shared by every comment.
+
+    ``breaks``: the document's block boundaries (sorted code-point offsets; an HTML
+    document's come from its markup, ``Extraction.block_breaks``); None for plain text,
+    whose boundaries are its lines (``plain_text_breaks``, built on first use)."""
+
+    def __init__(self, text: str, breaks: list[int] | None = None):
         self.text = text
         self._collapsed: FoldedText | None = None
         self._compact: FoldedText | None = None
+        self._breaks = breaks
+
+    @property
+    def breaks(self) -> list[int]:
+        if self._breaks is None:
+            self._breaks = plain_text_breaks(self.text)
+        return self._breaks
+
+    def crosses(self, s: int, e: int) -> bool:
+        """``[s, e)`` (whitespace at its edges aside) holds a block boundary strictly
+        inside."""
+        s, e = _trim(self.text, s, e)
+        br = self.breaks
+        i = bisect.bisect_right(br, s)
+        return i < len(br) and br[i] < e
+
+    def block(self, s: int, e: int) -> tuple[int, int]:
+        """The block(s) holding ``[s, e)``: from the last boundary at or before ``s`` to the
+        first at or after ``e``."""
+        br = self.breaks
+        i = bisect.bisect_right(br, s) - 1
+        j = bisect.bisect_left(br, e)
+        return (br[i] if i >= 0 else 0), (br[j] if j < len(br) else len(self.text))
+
+    def pieces(self, s: int, e: int) -> list[tuple[int, int]]:
+        """``[s, e)`` cut at every block boundary inside it."""
+        br = self.breaks
+        cuts = br[bisect.bisect_right(br, s) : bisect.bisect_left(br, e)]
+        bounds = [s, *cuts, e]
+        return [(a, b) for a, b in zip(bounds, bounds[1:]) if a < b]
 
     @property
     def collapsed(self) -> FoldedText:
@@ -612,10 +706,11 @@ def _trim(text: str, s: int, e: int) -> tuple[int, int]:
 
 
 def _snap_words(text: str, s: int, e: int) -> tuple[int, int]:
-    """Widen ``[s, e)`` so it neither starts nor ends inside a word."""
-    while s > 0 and _is_word(text[s - 1]) and _is_word(text[s]):
+    """Widen ``[s, e)`` so it neither starts nor ends inside a word or a number
+    (``joined``)."""
+    while s > 0 and joined(text, s):
         s -= 1
-    while e < len(text) and _is_word(text[e - 1]) and _is_word(text[e]):
+    while e < len(text) and joined(text, e):
         e += 1
     return s, e
 
@@ -658,14 +753,12 @@ def _snippet(text: str, limit: int = 80) -> str:
     return t if len(t) <= limit else t[: limit - 1] + "…"
 
 
-_WORDS = re.compile(r"\w{3,}")
-
-
-def _shares_a_word(a: str, b: str) -> bool:
-    """``a`` and ``b`` have a word of three or more letters in common (casefolded), or, in
-    scripts written without spaces, two characters in a row."""
-    wa = {w.casefold() for w in _WORDS.findall(a) if not _NO_SPACE.search(w)}
-    if wa & {w.casefold() for w in _WORDS.findall(b)}:
+def _shares_a_word(a: str, b: str, least: int = 3) -> bool:
+    """``a`` and ``b`` have a word of ``least`` or more letters in common (casefolded), or,
+    in scripts written without spaces, two characters in a row."""
+    words = re.compile(rf"\w{{{least},}}")
+    wa = {w.casefold() for w in words.findall(a) if not _NO_SPACE.search(w)}
+    if wa & {w.casefold() for w in words.findall(b)}:
         return True
     pairs = {a[i : i + 2] for i in range(len(a) - 1) if _NO_SPACE.match(a[i])}
     return any(p in b for p in pairs)
@@ -899,11 +992,47 @@ class _Reanchor:
         found = [
             m
             for p0, p1 in _sentence_pieces(t1, a, b)
-            if t1[max(p0, s) : min(p1, e)].strip() and (m := self._sentence_image(p0, p1, s, e))
+            if t1[max(p0, s) : min(p1, e)].strip()
+            and (m := self._sentence_image(p0, p1, s, e))
+            and not self._claimed_by_a_neighbour(p0, p1, m)
         ]
         if not found:
             return None
         return min(f[0] for f in found), max(f[1] for f in found)
+
+    def _claimed_by_a_neighbour(self, p0: int, p1: int, m: tuple[int, int]) -> bool:
+        """v2 sentence ``m``, the image of v1 sentence ``[p0, p1)``, is more like another v1
+        sentence of the same block and replaced region whose image it also is: one v2
+        sentence is the rewrite of one v1 sentence, the one whose words and kept text it
+        shares most (``_image_score``)."""
+        if self.changes.region(p0, p1) is None:
+            return False
+        t1 = self.t1
+        mine = self._image_score(p0, p1, m)
+        # the sentences whose images can reach ``m`` (``_sentence_candidates``' window)
+        ba, bb = self.v1.block(p0, p1)
+        lo, hi = _sentence_bounds(
+            t1, max(ba, p0 - FUZZY_WINDOW), min(bb, p1 + FUZZY_WINDOW), reach=FUZZY_WINDOW
+        )
+        lo, hi = max(lo, ba), min(hi, bb)
+        for q0, q1 in _sentence_pieces(t1, lo, hi):
+            q0, q1 = _trim(t1, q0, q1)
+            if q1 <= p0 or q0 >= p1:
+                if q0 < q1 and _has_alnum(t1[q0:q1]):
+                    img = self._sentence_image(q0, q1, q0, q1)
+                    if img is not None and img[0] < m[1] and m[0] < img[1]:
+                        if self._image_score(q0, q1, img) > mine:
+                            return True
+        return False
+
+    def _image_score(self, p0: int, p1: int, m: tuple[int, int]) -> float:
+        """How much v2 sentence ``m`` is v1 sentence ``[p0, p1)``'s rewrite: their word-set
+        Dice plus ``KEPT_SHARE`` x the share of the sentence's kept text inside ``m``."""
+        own_words, _mid, cands = self._sentence_candidates(p0, p1)
+        for c0, c1, words, share in cands:
+            if (c0, c1) == m:
+                return _set_dice(own_words, words) + KEPT_SHARE * share
+        return 0.0
 
     def _sentence_image(self, p0: int, p1: int, s: int, e: int) -> tuple[int, int] | None:
         """The v2 sentence v1 sentence ``[p0, p1)`` became: of the v2 sentences in the
@@ -1222,7 +1351,8 @@ class _Reanchor:
         """What stands at the span's place (see the module docstring, step 3), or None,
         and whether that answer is weak (a different text in a tight place, or "the
         sentence was rewritten in place"): a moved copy with its context beats a weak
-        answer."""
+        answer. Every answer passes ``admits`` (what may never be a span's new place);
+        one that does not is passed over for the next."""
         t2 = self.t2
         rs, re_ = _trim(t2, *_without_context(t2, p.ms, p.me, p.quote, p.prefix, p.suffix))
         region = t2[rs:re_]
@@ -1231,19 +1361,19 @@ class _Reanchor:
         )
         if not leftover:
             here = self._what_the_diff_put_there(p, rs, re_)
-            if here is not None:
+            if here is not None and self.admits(here[0], p):
                 return here
-        found = self._between_context_here(p) or self._folded_copy_near(p)
-        if found is not None:
-            return found, False
-        fz = self._fuzzy_at_place(p)
-        if fz is not None:
-            return fz, False
-        if not leftover and p.local:
-            return self._rewritten_in_place(p, rs, re_), True
+        for stage in (self._between_context_here, self._folded_copy_near, self._fuzzy_at_place):
+            found = stage(p)
+            if found is not None and self.admits(found, p):
+                return found, False
+        if not leftover and (p.local or self._sentence_survives(p)):
+            rewritten = self._rewritten_in_place(p, rs, re_)
+            if self.admits(rewritten, p):
+                return rewritten, True
         if leftover and self.mapped is not None:
             moved = self._moved_and_rewritten(p, *self.mapped)
-            if moved is not None:
+            if moved is not None and self.admits(moved, p):
                 return moved, False
         if leftover:
             return Reanchored(
@@ -1255,6 +1385,96 @@ class _Reanchor:
                 "the quoted text was removed and nothing stands in its place",
             ), False
         return None, False
+
+    def _sentence_survives(self, p: _Place) -> bool:
+        """Where the diff replaced more than the span's own place (nothing kept close
+        around it), the quote's sentence still has a place: the v2 sentence it became
+        (``mapped``) shares a word of ``SURVIVING_WORD`` letters or more with it (two
+        characters in a row in scripts written without spaces). Shorter words (the, and,
+        for) recur in any text by chance: a document rewritten from scratch shares them."""
+        if self.mapped is None:
+            return False
+        a, b = _sentence_bounds(self.t1, p.s, p.e)
+        return _shares_a_word(
+            self.t1[a:b], self.t2[self.mapped[0] : self.mapped[1]], SURVIVING_WORD
+        )
+
+    def admits(self, r: Reanchored, p: _Place) -> bool:
+        """``r`` may be the new place of v1 span ``[p.s, p.e)`` (docs/verdicts.md, "What
+        may never be a span's new place"): it is not text the diff kept unchanged from
+        elsewhere in v1 (``new_or_own``); none of its kept text comes from beyond the
+        span's own v1 block(s); the v2 block it lies in is not another v1 block's image
+        (kept text from v1, none of it from the span's own block); it crosses no block
+        boundary the v1 span did not cross; and it cuts no word or number the v1 span did
+        not cut. A gone answer (no span) is always admitted."""
+        if r.start is None or r.end is None:
+            return True
+        cs, ce = r.start, r.end
+        if not self.new_or_own(cs, ce, p.s, p.e):
+            return False
+        a, b = self._near_block(self.v1, p.s, p.e)
+        t1 = self.t1
+        # kept text shorter than KEPT_GAP is chance (a shared "3. " or " the "), not a
+        # block's surviving text
+        _inserted, runs = self.diff.v2_origin(cs, ce)
+        if _substantial("".join(t1[r0:r1] for r0, r1 in runs if r1 <= a or r0 >= b)):
+            return False
+        v2_block = self._near_block(self.v2, cs, ce)
+        _inserted, runs = self.diff.v2_origin(*v2_block)
+        own = "".join(t1[max(r0, a) : min(r1, b)] for r0, r1 in runs if r0 < b and r1 > a)
+        others = [(r0, r1) for r0, r1 in runs if r1 <= a or r0 >= b]
+        if _substantial("".join(t1[r0:r1] for r0, r1 in others)) and not _substantial(own):
+            return False  # another block's image
+        if others and not self._block_survives(a, b):
+            # The span's block is gone as kept text: the v2 block is its rewrite only if
+            # it is more like it, word for word, than like the block(s) whose kept text
+            # it holds (a paragraph deleted before a rewritten heading is not the heading)
+            text2 = self.t2[v2_block[0] : v2_block[1]]
+            mine = _word_dice(t1[a:b], text2)
+            for r0, r1 in others:
+                o0, o1 = self._near_block(self.v1, r0, r1)
+                if _word_dice(t1[o0:o1], text2) > mine:
+                    return False
+        if self.v2.crosses(cs, ce) and not self.v1.crosses(p.s, p.e):
+            return False
+        if breaks_word(self.t2, cs, ce, self.t1, p.s, p.e):
+            return False
+        return self.mapped is not None or not self._a_neighbours_image(cs, ce, p)
+
+    @staticmethod
+    def _near_block(index: TextIndex, s: int, e: int) -> tuple[int, int]:
+        """The block(s) holding ``[s, e)``, followed at most ``REGION_REACH`` characters
+        each way: a block larger than that (a plain text without blank lines is one block)
+        is judged by the span's neighbourhood, so the cost stays bounded."""
+        a, b = index.block(s, e)
+        return max(a, s - REGION_REACH), min(b, e + REGION_REACH)
+
+    def _block_survives(self, a: int, b: int) -> bool:
+        """Some of v1 block ``[a, b)`` is still in v2 as kept text (``KEPT_GAP`` characters
+        or more): the block was edited, not removed."""
+        kept = "".join(self.t1[x0:x1] for x0, x1, _y in self.changes.kept_runs(a, b))
+        return _substantial(kept)
+
+    def _a_neighbours_image(self, cs: int, ce: int, p: _Place) -> bool:
+        """v2 ``[cs, ce)`` lies in the v2 sentence that another v1 sentence of the span's
+        replaced region became (``_sentence_image``): a neighbour rewritten beside a
+        sentence that was deleted is that neighbour's rewrite, not the deleted one's (the
+        diff often replaces the two in one change)."""
+        if self.changes.region(p.s, p.e) is None:
+            return False
+        t1 = self.t1
+        a, b = _sentence_bounds(t1, p.s, p.e)
+        lo, hi = _sentence_bounds(
+            t1, max(0, p.s - FUZZY_WINDOW), p.e + FUZZY_WINDOW, reach=FUZZY_WINDOW
+        )
+        for q0, q1 in _sentence_pieces(t1, lo, hi):
+            if q1 <= a or q0 >= b:
+                q0, q1 = _trim(t1, q0, q1)
+                if q0 < q1 and _has_alnum(t1[q0:q1]):
+                    img = self._sentence_image(q0, q1, q0, q1)
+                    if img is not None and img[0] < ce and cs < img[1]:
+                        return True
+        return False
 
     def _what_the_diff_put_there(
         self, p: _Place, rs: int, re_: int

@@ -26,6 +26,21 @@ Node = Any
 
 __all__ = ["Extraction"]
 
+_HTML_NS = "html"
+
+BLOCK_ELEMENTS = frozenset(
+    {
+        *("address", "article", "aside", "blockquote", "br", "caption", "dd", "details"),
+        *("dialog", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form"),
+        *("h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "li", "legend"),
+        *("listing", "main", "menu", "nav", "ol", "p", "pre", "section", "summary", "table"),
+        *("tbody", "td", "tfoot", "th", "thead", "tr", "ul"),
+    }
+)
+"""HTML elements whose edges are block boundaries: the elements the HTML standard's
+rendering section gives ``display: block``, ``list-item``, ``table*`` (rows, cells,
+captions), plus ``<br>``, a line break (docs/verdicts.md, "Blocks and words")."""
+
 _TOK_TEXT = 0
 _TOK_OPEN = 1
 _TOK_CLOSE = 2
@@ -140,6 +155,20 @@ class Extraction:
             contents = _folded(contents, fold)
         describe = self._describe
         return tuple(describe(e) for e in containers), tuple(contents)
+
+    def block_breaks(self) -> list[int]:
+        """Sorted text offsets (code points) where a block of the rendered page starts or
+        ends: the edges of every HTML element that lays out as a block, a list item or a
+        table cell or row (``BLOCK_ELEMENTS``), and every ``<br>`` (docs/verdicts.md,
+        "Blocks and words"). ``textContent`` adds no character there ("To: All
+        staffFrom:"), so this is the only record of where one block ends and the next
+        begins."""
+        out: set[int] = set()
+        for k in range(1, len(self._el_names)):
+            if self._el_names[k] in BLOCK_ELEMENTS and self._el_ns[k] == _HTML_NS:
+                out.add(self._el_start[k])
+                out.add(self._el_end[k])
+        return sorted(out)
 
     def _contains(self, e: int, start: int, end: int) -> bool:
         """Element ``e``'s span includes ``[start, end)``."""

@@ -24,7 +24,30 @@ from pathlib import Path
 import keyring
 import keyring.backend
 import pytest
+from hypothesis import HealthCheck, settings
 from keyring.errors import PasswordDeleteError
+
+# Hypothesis profiles for the property tests (tests/engine/test_deleted_span_properties.py):
+# "ci", the default, is derandomized (a fixed seed: the same examples every run) and
+# bounded; "long" draws thousands of fresh examples, on demand:
+#   uv run pytest tests/engine/test_deleted_span_properties.py --hypothesis-profile=long
+# or ARL_HYPOTHESIS_PROFILE=long. Neither has a per-example deadline (CI machines are slow).
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    max_examples=200,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "long",
+    max_examples=3000,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True,
+)
+settings.load_profile(os.environ.get("ARL_HYPOTHESIS_PROFILE", "ci"))
 
 
 class MemoryKeyring(keyring.backend.KeyringBackend):
