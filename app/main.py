@@ -226,6 +226,44 @@ def _smoke_bidi() -> str:
     return ""
 
 
+def _smoke_word() -> str:
+    """A Word review opens and scores (mammoth, lxml and olefile shipped): the example pair
+    in ``resources/word`` read as a reviewed and a revised ``.docx``, its comments placed,
+    the revised file's resolved marks read as claims, the pair scored. "" or the problem;
+    prints one line when it works."""
+    try:
+        import olefile  # noqa: F401  (tells an encrypted .docx from an old .doc)
+
+        from engine.documents import open_document
+        from engine.scoring import Version, score
+        from engine.word_review import word_claims, word_comments
+
+        folder = Path(str(resources.files("resources").joinpath("word")))
+        v1, v2 = open_document(folder / "review.docx"), open_document(folder / "revised.docx")
+        if v1.word is None or v2.word is None:
+            return "the Word example was not read as Word"
+        comments, unusable = word_comments(v1.word)
+        found = word_claims(v1.word, v2.word)
+        result = score(
+            Version.from_source(v1.content, "html", "v1"),
+            Version.from_source(v2.content, "html", "v2"),
+            comments,
+            claims=found.claims,
+        )
+    except Exception as exc:  # a missing library (ImportError), an unreadable example
+        return f"a Word review could not be read and scored ({type(exc).__name__}: {exc})"
+    counts = result.counts()
+    if len(comments) != 4 or unusable or counts["edited"] != 2 or len(found.resolved) != 3:
+        return f"the Word example scored {counts} with {len(found.resolved)} resolved comment(s)"
+    print(
+        f"word: review.docx read ({len(comments)} comments placed), scored against "
+        f"revised.docx ({v2.word.tracked_changes} tracked changes): {counts['edited']} edited, "
+        f"{counts['untouched']} untouched, {len(found.resolved)} claims from resolved marks",
+        flush=True,
+    )
+    return ""
+
+
 def _smoke_suites(window) -> str:
     """The Suites tab is there (Qt Charts shipped) and opens the example suite: "" or the
     problem. Prints one line when it works."""
@@ -297,7 +335,9 @@ def smoke_test(app, window, bundle: Path | None, timeout: float) -> int:
     print(versions_text(), flush=True)
     print(f"bundle: {bundle}", flush=True)
     if result.get("code") == 0:
-        suites_problem = _smoke_suites(window) or _smoke_word_breaks() or _smoke_bidi()
+        suites_problem = (
+            _smoke_suites(window) or _smoke_word_breaks() or _smoke_bidi() or _smoke_word()
+        )
         if suites_problem:
             print(f"SMOKE FAILED: {suites_problem}", flush=True)
             return 1

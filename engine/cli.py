@@ -168,7 +168,9 @@ def cmd_score(args: argparse.Namespace) -> int:
     )
     how = {"resolved": "resolved", "report": "claimed addressed in the report"}
     how["resolved+report"] = how["resolved"] + " and " + how["report"]
-    for u in unchanged_claims(result.verdicts, claims, resolved):
+    # Claims read from Word's resolved marks are the resolutions themselves: said once.
+    reported = None if word_resolved is not None else claims
+    for u in unchanged_claims(result.verdicts, reported, resolved):
         print(f"{VERIFICATION_MESSAGE} (comment {u.comment_id}: {how[u.by]})", file=sys.stderr)
     bad = bad + result.unusable
     name = os.path.basename(os.fspath(source))

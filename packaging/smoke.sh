@@ -6,7 +6,8 @@
 # Fails (non-zero) unless the frozen app prints SMOKE OK, its versions and a keyring
 # backend, and that backend is the one the source tree picks on this machine (a frozen app
 # that lost keyring's backends falls back to the fail backend). Opens the example run the
-# build ships (resources/example); a build without it fails.
+# build ships (resources/example); a build without it fails. Reads and scores the Word
+# review the build ships (resources/word: mammoth, lxml and olefile frozen with it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dist=${1:-dist/agent-review-loop}
@@ -44,6 +45,10 @@ echo "$out"
 if (( code != 0 )) || ! grep -qx "SMOKE OK" <<<"$out"; then
     echo "smoke: FAILED (exit $code); the app's stderr:" >&2
     tail -n 40 "$home/stderr" >&2
+    exit 1
+fi
+if ! grep -q "^word: review.docx read" <<<"$out"; then
+    echo "smoke: FAILED: the frozen app did not read and score the Word review" >&2
     exit 1
 fi
 frozen_backend=$(sed -n 's/^keyring backend: //p' <<<"$out")

@@ -26,6 +26,7 @@ def test_smoke_test_prints_smoke_ok(arl_home, tmp_path):
     assert "SMOKE OK" in out
     assert "PySide6" in out and "keyring backend:" in out
     assert "page text equals the engine's extraction" in out
+    assert "word: review.docx read (4 comments placed)" in out  # a Word review scored
 
 
 def test_smoke_test_fails_in_words_on_a_broken_bundle(arl_home, tmp_path):

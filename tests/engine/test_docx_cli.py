@@ -77,7 +77,7 @@ def test_score_two_word_files_without_comments_or_claims_files(tmp_path: Path) -
     assert verdicts["3"]["claim"] is None
     assert "4" not in verdicts
     assert "comment 4 skipped: its range is missing" in err
-    assert "VERIFICATION" in err and "comment 2: resolved" in err
+    assert "VERIFICATION" in err and "(comment 2: resolved)" in err
     assert "Traceback" not in err
 
 
