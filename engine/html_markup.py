@@ -92,6 +92,20 @@ class Extraction:
             self._descriptors[index] = descriptor
         return descriptor
 
+    def elements(
+        self, names: frozenset[str] | set[str]
+    ) -> list[tuple[str, dict[str, str], int, int]]:
+        """Every HTML-namespace element of the body whose tag is in ``names``, in tree
+        order, as ``(tag, attributes, start, end)``: ``text[start:end]`` (code points) is
+        the text its descendant Text nodes cover. SVG/MathML elements of the same name
+        (an SVG ``<a>``) are not included. Used by the declared checks (links, headings)."""
+        out = []
+        for i, name in enumerate(self._el_names):
+            if name in names and self._el_ns[i] == "html":
+                attrs = dict(self._describe(i)[2])
+                out.append((name, attrs, self._el_start[i], self._el_end[i]))
+        return out
+
     def markup_signature(
         self, start: int, end: int, fold: Callable[[str], str] | None = None
     ) -> tuple:

@@ -405,3 +405,61 @@ def plain_reason(reason: str) -> str:
     tokens and is not valid JSON"``."""
     text = _JSON_DETAIL.sub("the report is not valid JSON", reason)
     return _CUT_OFF_JSON.sub(r"\1 and is not valid JSON", text)
+
+
+# -- declared checks (docs/checks.md) --------------------------------------------------------
+
+CheckStatus = Literal["pass", "fail", "unverified", "na"]
+"""A declared check's result on one version: PASS, FAIL, UNVERIFIED (it timed out, could
+not start, its tool is missing, commands were not allowed), N/A (nothing to check)."""
+CHECK_STATUSES: tuple[CheckStatus, ...] = get_args(CheckStatus)
+CHECK_STATUS_WORDS: dict[str, str] = {
+    "pass": "PASS",
+    "fail": "FAIL",
+    "unverified": "UNVERIFIED",
+    "na": "N/A",
+}
+DECLARED_CHECK_TITLES: dict[str, str] = {
+    "placeholders": "Placeholders kept",
+    "links": "Links kept",
+    "sections": "Sections kept",
+    "length": "Length kept",
+    "numbers": "Numbers and dates outside comments",
+}
+ALREADY_IN_REVIEWED = "already in the reviewed version"
+RECORDED_NOT_RERUN = "recorded, not re-run"
+CHANGES_REQUESTED = "changes requested"
+
+Outcome = Literal["tampered", "changes_requested", "awaiting_review", "token_edits"]
+OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
+"""The outcomes a bundle's first line can say, most serious first: a view shows the first
+that holds (TAMPERED, then changes requested, then awaiting review, then token edits)."""
+OUTCOME_WORDS: dict[str, str] = {
+    "tampered": "TAMPERED",
+    "changes_requested": "Changes requested",
+    "awaiting_review": "Awaiting review",
+    "token_edits": "Token edits",
+}
+
+
+def first_outcome(holding: set[str] | frozenset[str]) -> Outcome | None:
+    """The most serious outcome of those that hold (``OUTCOMES`` order); None for none."""
+    for outcome in OUTCOMES:
+        if outcome in holding:
+            return outcome
+    return None
+
+
+def declared_check_title(name: str) -> str:
+    """A declared check's name for people: "Links kept", "Command: style"."""
+    if name.startswith("command:"):
+        return f"Command: {name.split(':', 1)[1]}"
+    return DECLARED_CHECK_TITLES.get(name, name)
+
+
+def check_rate_text(passed: int, counted: int) -> str:
+    """The share of checks that passed, N/A left out: ``75% (3 of 4)``; with nothing to
+    count, ``N/A: every check was N/A`` (never 0%)."""
+    if counted <= 0:
+        return "N/A: no check gave PASS, FAIL or UNVERIFIED"
+    return f"{percent(passed / counted)} ({passed} of {counted})"
