@@ -212,6 +212,10 @@ class Bundle:
     #: The reviewer's decision files (``engine.bundle_decisions``) as read, outside the
     #: manifest; checked by ``judge_bundle``.
     decision_files: dict[str, bytes] = field(default_factory=dict)
+    #: The declared checks (docs/checks.md): ``checks.toml`` as written and ``checks.json``
+    #: (None when the run declared none).
+    checks_toml: str | None = None
+    checks: dict[str, Any] | None = None
 
     @property
     def old_format(self) -> bool:
@@ -338,6 +342,8 @@ def open_bundle(path: str | os.PathLike[str]) -> Bundle:
         signature_present=SIGNATURE_FILE in files,
         stubbed=stubs,
         decision_files={n: files[n] for n in DECISION_FILES if n in files and n not in listed},
+        checks_toml=reader.text("checks.toml") if "checks.json" in files else None,
+        checks=reader.json("checks.json", None) if "checks.json" in files else None,
     )
 
 

@@ -377,6 +377,62 @@ class DecisionsSignatureFile(_Closed):
     signatures: list[DecisionSignatureJson]
 
 
+# -- checks.json (declared checks, docs/checks.md) ------------------------------------------
+
+
+class CheckResultJson(_Closed):
+    """One declared check on one version, bound to the SHA-256 (hex, of the version's
+    source as UTF-8: the manifest's hash of its file) of the version it ran on.
+    ``output``: the check's output word for word (a command's last 40 lines, redacted);
+    ``findings``: the items it compared; ``already``: a FAIL already in the reviewed
+    version; ``exit_code``: a command's exit status (null: it did not finish)."""
+
+    name: str
+    kind: Literal["placeholders", "links", "sections", "length", "numbers", "command"]
+    role: Literal["reviewed", "revised"]
+    version_id: str
+    sha256: str = Field(pattern="^[0-9a-f]{64}$")
+    status: Literal["pass", "fail", "unverified", "na"]
+    summary: str
+    output: str
+    findings: list[str]
+    already: bool
+    exit_code: int | None = None
+
+
+class CheckPolicyJson(_Closed):
+    unverified: Literal["block", "show"]
+    preexisting: Literal["show", "block"]
+
+
+class CheckSetJson(_Closed):
+    """The checks of one pair: the reviewed version's results, the revised one's, and
+    whether the gate blocks. ``round``/``version_id``: which round and version (the final
+    set has no round)."""
+
+    round: int | None = Field(default=None, ge=1)
+    version_id: str
+    policy: CheckPolicyJson
+    reviewed: list[CheckResultJson]
+    revised: list[CheckResultJson]
+    blocked: bool
+
+
+class ChecksFile(_Closed):
+    """``checks.json``: the declared checks' names (as ``checks.toml`` declares them),
+    whether commands were allowed, each round's results and the final ones, and the
+    outcome ("changes requested" when the final gate blocks). Re-derived on verify and on
+    open, except a command's results, which are recorded, not re-run."""
+
+    format: Literal[1]
+    checks: list[str]
+    allow_commands: bool
+    rounds: list[CheckSetJson]
+    final: CheckSetJson | None
+    outcome: Literal["changes requested"] | None
+    reason: str
+
+
 # -- checking -------------------------------------------------------------------------------
 
 MODELS_V2: dict[str, type[BaseModel]] = {
@@ -392,6 +448,7 @@ MODELS_V2: dict[str, type[BaseModel]] = {
     "stub.json": StubFile,
     "decisions.json": DecisionsFile,
     "decisions.signature.json": DecisionsSignatureFile,
+    "checks.json": ChecksFile,
 }
 MODELS_V1: dict[str, type[BaseModel]] = MODELS_V2 | {"verdicts.json": VerdictsFileV1}
 MAX_PROBLEMS_PER_FILE = 5

@@ -71,6 +71,10 @@ class BundleContent:
     secrets: list[str] = field(default_factory=list, repr=False)
     signing_key: bytes | None = field(default=None, repr=False)
     agent_mode: dict[str, Any] | None = None
+    #: The declared checks file as the reviewer wrote it (``checks.toml``) and the results
+    #: (``checks.json``, ``engine.run.checking.RunChecks.to_json``); None: no checks.
+    checks_toml: str | None = None
+    checks: dict[str, Any] | None = None
 
 
 def _dump(obj: Any) -> str:
@@ -166,6 +170,17 @@ def _record_files(content: BundleContent) -> dict[str, bytes]:
         "trace.json": _fit_trace(content.trace),
         "verdicts.json": _dump(_with_reopen_reasons(content.verdicts)).encode(),
         "metrics.json": _dump(content.metrics).encode(),
+    } | _checks_files(content)
+
+
+def _checks_files(content: BundleContent) -> dict[str, bytes]:
+    """``checks.toml`` and ``checks.json`` when the run declared checks (docs/checks.md);
+    both are listed in the manifest's ``files`` like every member."""
+    if content.checks is None:
+        return {}
+    return {
+        "checks.toml": (content.checks_toml or "").encode("utf-8"),
+        "checks.json": _dump(content.checks).encode(),
     }
 
 

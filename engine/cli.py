@@ -2,7 +2,8 @@
 
 ``arl text DOC`` and ``arl score`` are a contract other tools call (docs: README, "Scoring two versions"):
 their arguments, output and exit codes stay stable. Exit codes: 0 done, 2 unusable input
-(one line on stderr naming the file and the problem, never a traceback). The review-loop
+(one line on stderr naming the file and the problem, never a traceback), 4 a gate blocked
+(``--gate`` with a declared check that FAILs, docs/checks.md). The review-loop
 commands (``run``, ``author``, ``bundle``, ``published``, ``doctor``, ``comments``) are
 registered by ``engine.cli_loop``, ``suite`` by ``engine.cli_suite``.
 
@@ -114,6 +115,7 @@ def _open_version(path: str, version_id: str) -> tuple[Any, Any]:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    from engine.cli_checks import announce_commands, load_checks_option
     from engine.comments_io import load_claims, load_comments
     from engine.documents import DocumentError
     from engine.models import InputError
@@ -121,6 +123,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
     word_resolved: set[str] | None = None  # the comments the agent resolved in Word
     try:
+        checks_config = load_checks_option(args.checks)
         v1, v1doc = _open_version(args.v1, "v1")
         v2, v2doc = _open_version(args.v2, "v2")
         given = args.given_version or "v1"
@@ -183,12 +186,43 @@ def cmd_score(args: argparse.Namespace) -> int:
             f"{source}: none of its comments could be scored against "
             f"{os.path.basename(os.fspath(args.v1))}{first}"
         )
+    checks = None
+    if checks_config is not None:
+        from engine.checks.runner import run_checks, suffix_for
+
+        announce_commands(checks_config, args.allow_commands)
+        checks = run_checks(
+            checks_config,
+            v1,
+            v2,
+            verdicts=result.verdicts,
+            diff=result.diff,
+            allow_commands=args.allow_commands,
+            suffix=suffix_for(v2.kind, os.fspath(args.v2)),
+        )
     if args.json:
         for n in notes:
             print(f"arl: {n}", file=sys.stderr)
-        sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+        out = result.to_json()
+        if checks is not None:
+            out["checks"] = checks.to_json()
+            out["outcome"] = vocab.CHANGES_REQUESTED if checks.gate().blocked else None
+        sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
     else:
-        print(render_summary(result, notes, {c.id: c.anchor.quote or "" for c in comments}))
+        summary = render_summary(result, notes, {c.id: c.anchor.quote or "" for c in comments})
+        if checks is not None and checks.gate().blocked:  # the first line says it
+            print(f"CHANGES REQUESTED: {checks.gate().reason()}")
+        print(summary)
+        if checks is not None:
+            from engine.cli_checks import check_lines
+            from engine.cli_common import say
+
+            for line in check_lines(checks):  # document text: terminal controls escaped
+                say(line)
+    if checks is not None and args.gate and checks.gate().blocked:
+        from engine.cli_checks import EXIT_GATE
+
+        return EXIT_GATE
     return EXIT_OK
 
 
@@ -228,6 +262,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="id of the version the agent was given, for the stale anchor rule (default: v1)",
     )
     s.add_argument("--json", action="store_true", help="machine-readable output")
+    from engine.cli_checks import add_check_options
+
+    add_check_options(s)
     s.set_defaults(func=cmd_score)
 
     for name in ("engine.cli_loop", "engine.cli_suite"):

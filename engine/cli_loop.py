@@ -26,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from engine.cli_checks import EXIT_GATE, add_check_options
 from engine.cli_common import (
     EXIT_CANCELLED,
     EXIT_FAILED,
@@ -122,6 +123,7 @@ def _bad_url(url: str | None) -> str | None:
 def cmd_run(args: argparse.Namespace) -> int:
 
     from engine.agent import AgentConfig
+    from engine.checks.runner import suffix_for
     from engine.documents import DocumentError
     from engine.events import RunEvent, RunFailed, RunFinished
     from engine.models import InputError
@@ -132,7 +134,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
         # Said before any model call: the bundle goes into this folder at the end.
         return fail(f"{args.out}: not a folder (--out names the folder the bundle goes in)")
+    from engine.cli_checks import announce_commands, load_checks_option
+
     try:
+        checks = load_checks_option(args.checks)
         kind, raw, version, comments, unusable = read_doc_and_comments(args.doc, args.comments)
     except (DocumentError, InputError) as exc:
         return fail(str(exc))
@@ -181,7 +186,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         out_dir=Path(args.out) if args.out else None,
         workspace_path=Path(args.workspace) if args.workspace else None,
         key_source=choice.describe(),
+        checks=checks,
+        allow_commands=args.allow_commands,
+        doc_suffix=suffix_for(kind, args.doc),
     )
+    announce_commands(checks, args.allow_commands)
     # With --json, stdout carries the one JSON object and nothing else; progress goes to stderr.
     out = sys.stderr if args.json else sys.stdout
     if not args.no_sign:
@@ -230,7 +239,11 @@ def _run_and_report(
         return EXIT_CANCELLED
     if args.json:
         print(json.dumps(outcome.to_json(), ensure_ascii=False), flush=True)
+    if outcome.checks_blocked and not args.json:
+        print("CHANGES REQUESTED: a declared check blocks approval (the bundle's checks.json)")
     if outcome.status == "completed":
+        if getattr(args, "gate", False) and outcome.checks_blocked:
+            return EXIT_GATE
         return EXIT_OK
     if outcome.status == "cancelled":
         return EXIT_CANCELLED
@@ -362,6 +375,7 @@ def _register_run(subparsers: Any) -> None:
         action="store_true",
         help="do not sign the evidence bundle (runs sign with your key by default)",
     )
+    add_check_options(r)
     r.set_defaults(func=cmd_run)
 
 

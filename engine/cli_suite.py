@@ -1,8 +1,9 @@
 """``arl suite``: review suites from the command line (``docs/suites.md``).
 
 Subcommands: ``new``, ``estimate``, ``run``, ``resume``, ``report`` here; ``history``,
-``compare`` and ``merge`` in ``engine.cli_suite_results``. Exit codes: 0 done; 1 a ``--fail-under``/``--fail-over`` threshold is FAIL or
-UNVERIFIED; 2 unusable input (one line naming the file and the problem); 130 interrupted
+``compare`` and ``merge`` in ``engine.cli_suite_results``. Exit codes: 0 done; 4 a gate
+blocked (a ``--fail-under``/``--fail-over`` threshold is FAIL or UNVERIFIED, or with
+``--gate`` a run's declared checks end with changes requested); 2 unusable input (one line naming the file and the problem); 130 interrupted
 (the suite run is kept and resumable).
 """
 
@@ -45,6 +46,7 @@ def _load(args: argparse.Namespace) -> tuple[Any, list[Any], tuple[int, int] | N
     from engine.suite import expand_items, load_suite, parse_shard, shard_items
 
     suite = load_suite(args.suite, seed=args.seed)
+    suite.allow_commands = bool(getattr(args, "allow_commands", False))
     shard = parse_shard(getattr(args, "shard", None))
     return suite, shard_items(expand_items(suite), shard), shard
 
@@ -182,7 +184,28 @@ def _finish(store: Any, suite_id: str, args: argparse.Namespace) -> int:
                 print("  " + r.line())
     if any(r.outcome != "PASS" for r in results):
         return EXIT_GATE
+    if getattr(args, "gate", False) and (blocked := _checks_blocked(store.items(suite_id))):
+        print(f"\nGate: {len(blocked)} run(s) end with changes requested (declared checks):")
+        for key in blocked:
+            print(f"  {key}")
+        return EXIT_GATE
     return EXIT_OK
+
+
+def _checks_blocked(items: list[Any]) -> list[str]:
+    """The runs whose bundle's declared checks block ("changes requested")."""
+    out = []
+    for it in items:
+        if not it.bundle:
+            continue
+        p = Path(it.bundle) / "checks.json"
+        try:
+            data = json.loads(p.read_text(encoding="utf-8")) if p.is_file() else {}
+        except (OSError, ValueError):
+            data = {}
+        if isinstance(data, dict) and data.get("outcome") == "changes requested":
+            out.append(it.key)
+    return out
 
 
 def _confirm(text: str, args: argparse.Namespace) -> bool:
@@ -214,6 +237,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     except SuiteError as exc:
         return fail(str(exc))
     print(render_estimate(est, suite))
+    from engine.cli_checks import announce_commands
+
+    announce_commands(suite.checks, suite.allow_commands)
     if args.max_total_cost is not None and est.unpriced:
         return fail(
             f"--max-total-cost needs prices for every model; none for "
@@ -256,6 +282,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
                 suite = load_suite(row.suite_path, seed=row.seed)
             except SuiteError as exc:
                 return fail(str(exc))
+            suite.allow_commands = bool(getattr(args, "allow_commands", False))
             if suite.fingerprint() != row.fingerprint:
                 return fail(
                     f"{row.suite_path}: the suite (documents, comments, models, "
@@ -350,13 +377,23 @@ def _limit_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--fail-under",
         metavar="M=X,...",
-        help="CI gate: exit 1 unless each mean is at least X, e.g. "
+        help="CI gate: exit 4 unless each mean is at least X, e.g. "
         "attribution=0.6,claim_accuracy=0.8",
     )
     p.add_argument(
         "--fail-over",
         metavar="M=X,...",
-        help="CI gate: exit 1 unless each mean is at most X, e.g. churn=0.2",
+        help="CI gate: exit 4 unless each mean is at most X, e.g. churn=0.2",
+    )
+    p.add_argument(
+        "--allow-commands",
+        action="store_true",
+        help="let the suite's [[command]] checks run (without it they read UNVERIFIED)",
+    )
+    p.add_argument(
+        "--gate",
+        action="store_true",
+        help="exit 4 when a run's declared checks end with changes requested",
     )
     p.add_argument("--json", action="store_true")
     store_option(p)

@@ -14,10 +14,12 @@ import json
 import sys
 from typing import Any
 
+from engine.cli_checks import EXIT_GATE as _EXIT_GATE
 from engine.cli_common import EXIT_OK, fail, say
 
-#: A --fail-under/--fail-over threshold is FAIL or UNVERIFIED.
-EXIT_GATE = 1
+#: A --fail-under/--fail-over threshold is FAIL or UNVERIFIED, or (--gate) a run's declared
+#: checks block: "a gate blocked", 4 in every command (engine.cli_checks).
+EXIT_GATE = _EXIT_GATE
 
 
 def suite_store(args: argparse.Namespace) -> Any:

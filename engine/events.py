@@ -4,7 +4,8 @@ A run (``engine.run.ReviewRun``) calls its ``on_event`` callback with one of the
 dataclasses at each step, on the event loop's thread, in this order::
 
     RunStarted -> RoundStarted -> (ModelCalled | ToolCalled | NarrationNudged | VersionPushed)*
-                 -> ReportReceived -> VerdictsComputed -> (CommentReopened | ClaimUnchanged)*
+                 -> ReportReceived -> VerdictsComputed -> ChecksComputed?
+                 -> (CommentReopened | ClaimUnchanged)*
                  -> RoundFinished
     ... more rounds ...
     RunFinished (status "completed" or "cancelled")  |  RunFailed
@@ -34,7 +35,12 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from engine.models import STALE_ANCHOR_MESSAGE, VERIFICATION_MESSAGE
-from engine.vocabulary import RunStatus, message_sentence
+from engine.vocabulary import (
+    CHECK_STATUS_WORDS,
+    RunStatus,
+    declared_check_title,
+    message_sentence,
+)
 
 
 @dataclass(frozen=True)
@@ -249,6 +255,31 @@ class VerdictsComputed(RunEvent):
 
 
 @dataclass(frozen=True)
+class ChecksComputed(RunEvent):
+    """The declared checks (docs/checks.md) on the given version and the latest pushed
+    one, after the verdicts. ``results``: the revised version's ``CheckResult.to_json()``
+    items; ``blocked``: the gate blocks approval ("changes requested"); ``rate``: the
+    share of checks that passed, N/A left out, in words."""
+
+    round: int
+    version_id: str
+    results: list[dict[str, Any]]
+    blocked: bool
+    rate: str = ""
+
+    def describe(self) -> str:
+        head = "changes requested" if self.blocked else "no check blocks"
+        lines = [f"Declared checks after round {self.round} (version {self.version_id}): {head}"]
+        for r in self.results:
+            word = CHECK_STATUS_WORDS.get(str(r.get("status")), "?")
+            tail = " (already in the reviewed version)" if r.get("already") else ""
+            lines.append(
+                f"  {word} {declared_check_title(str(r.get('name')))}: {r.get('summary')}{tail}"
+            )
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
 class CommentReopened(RunEvent):
     """Integrity control reopened a comment the agent resolved. ``reason`` is the reply
     posted on its thread; ``message`` is the exact VERIFICATION line of docs/verdicts.md
@@ -375,6 +406,7 @@ EVENT_TYPES: dict[str, type[RunEvent]] = {
         VersionPushed,
         ReportReceived,
         VerdictsComputed,
+        ChecksComputed,
         CommentReopened,
         ClaimUnchanged,
         RoundFinished,

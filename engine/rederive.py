@@ -146,6 +146,9 @@ class Rederivation:
     #: limits), as lines ending "unverified: member too large": never compared, never
     #: counted as differences, never tampered (``set_aside_stubbed``).
     unverified: list[str] = field(default_factory=list)
+    #: The declared checks recomputed (``engine.rederive_checks``): "round N checks" /
+    #: "final checks" -> ``engine.checks.results.CheckSet``; empty without checks.
+    checks: dict[str, Any] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -370,6 +373,9 @@ def rederive(bundle: Any, signature: Any = None) -> Rederivation:
         res.differences.append(Difference("run", None, "tokens", stated, total))
     again_rounds = _rederive_rounds(bundle, v1, res)
     _rederive_final(bundle, v1, v2, (total, total_reason), res)
+    from engine.rederive_checks import rederive_checks
+
+    rederive_checks(bundle, v1, res)
     from engine.rederive_trace import cross_check_trace
 
     stubbed = dict(getattr(bundle, "stubbed", None) or {})

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from engine.checks.config import ChecksConfig
 from engine.models import Comment, InputError
 from engine.suite_corpus import (
     BUILTIN_CORPUS,
@@ -144,6 +145,11 @@ class Suite:
     max_output_tokens: int | None = None
     seed: int = 0
     raw: dict[str, Any] = field(default_factory=dict)
+    #: The declared checks every run of the suite takes (docs/checks.md): the file's
+    #: ``checks`` key, a checks file's path or a table of the same keys; None: none.
+    checks: ChecksConfig | None = None
+    #: Set by the caller (``arl suite run --allow-commands``), never by the file.
+    allow_commands: bool = False
 
     def fingerprint(self) -> str:
         """SHA-256 (16 hex digits) over everything that decides which runs are made and
@@ -169,6 +175,8 @@ class Suite:
                 self.max_output_tokens,
             ]
         )
+        if self.checks is not None:  # only when declared: older suites keep their print
+            put(self.checks.to_json())
         return h.hexdigest()[:16]
 
 
@@ -259,6 +267,7 @@ def load_suite(path: str | os.PathLike[str], *, seed: int | None = None) -> Suit
         "models",
         "variants",
         "mode",
+        "checks",
     }
     if unknown := sorted(set(obj) - known):
         raise _err(p, f"unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
@@ -301,6 +310,7 @@ def load_suite(path: str | os.PathLike[str], *, seed: int | None = None) -> Suit
         max_output_tokens=max_out,
         seed=use_seed,
         raw=obj,
+        checks=_checks(obj.get("checks"), p, base),
     )
     n = len(documents) * len(models) * len(variants) * suite.repeats
     if n > MAX_ITEMS:
@@ -308,6 +318,24 @@ def load_suite(path: str | os.PathLike[str], *, seed: int | None = None) -> Suit
             p, f"{n} runs is more than {MAX_ITEMS}; shrink documents, models, variants or repeats"
         )
     return suite
+
+
+def _checks(value: Any, p: Path, base: Path) -> ChecksConfig | None:
+    """The suite's ``checks``: a checks file's path (relative to the suite file) or a
+    table of its keys (docs/checks.md). Raises SuiteError naming the file."""
+    from engine.checks.config import checks_from_table, load_checks
+    from engine.models import InputError
+
+    if value is None:
+        return None
+    try:
+        if isinstance(value, str):
+            return load_checks(base / value)
+        if isinstance(value, dict):
+            return checks_from_table(value, f"{p}: checks")
+    except InputError as exc:
+        raise SuiteError(str(exc)) from None
+    raise _err(p, "'checks' must be a checks file's path or a table of checks")
 
 
 def _documents(entries: Any, p: Path, base: Path, seed: int) -> list[DocumentSpec]:

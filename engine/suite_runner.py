@@ -411,6 +411,7 @@ async def review_one(
     (``<runs_dir>/<item>/workspace.sqlite``), its bundle in ``<runs_dir>/<item>/``.
     Returns the run's ``RunOutcome``. Raises SuiteError when its inputs cannot be read."""
     from engine.agent import SYSTEM_PROMPT, AgentConfig
+    from engine.checks.runner import suffix_for
     from engine.documents import document_title
     from engine.run import ReviewRequest, start_review
     from engine.workspace import WorkspaceError
@@ -448,6 +449,9 @@ async def review_one(
         out_dir=folder,
         workspace_path=folder / "workspace.sqlite",
         key_source="env" if it.model.api_key_env else "",
+        checks=suite.checks,
+        allow_commands=suite.allow_commands,
+        doc_suffix=suffix_for(kind, str(it.document.doc)),
     )
     try:
         return await start_review(request)

@@ -109,7 +109,7 @@ def numbers(
             continue
         lost_t, added_t = _pick(one, v1.text, lost), _pick(two, v2.text, added)
         lines.append(_line(v1, v2, lost_t, added_t, a0, a1, b0, b1))
-        items.append(" ".join(lost_t) + " -> " + " ".join(added_t))
+        items.append(f"{' '.join(lost_t) or '(none)'} -> {' '.join(added_t) or '(none)'}")
     if not lines:
         said = "no number or date changed outside the comments"
         return NOT_ON_REVIEWED, Finding("pass", said)

@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.agent import RunCancelled, TokenBudgetExceeded
 from engine.models import ClaimReport
-from engine.vocabulary import RunStatus
+from engine.vocabulary import CHANGES_REQUESTED, RunStatus
 
 __all__ = [
     "METRIC_NAMES",
@@ -83,14 +83,25 @@ class RunOutcome:
     rounds: int
     round_times: list[tuple[float, float]] = field(default_factory=list)
     """Per round: (wall seconds, seconds waiting on the model)."""
+    checks_blocked: bool | None = None
+    """The declared checks' gate on the final version blocks ("changes requested"); None
+    when the run declares no checks (docs/checks.md)."""
+
+    @property
+    def outcome(self) -> str | None:
+        """ "changes requested" when a declared check blocks, else None."""
+        return CHANGES_REQUESTED if self.checks_blocked else None
 
     def to_json(self) -> dict[str, Any]:
         """The last line of ``arl run --json``."""
-        return {
+        out: dict[str, Any] = {
             "bundle": str(self.bundle) if self.bundle else None,
             "status": self.status,
             "metrics": self.metrics,
         }
+        if self.checks_blocked is not None:
+            out["outcome"] = self.outcome
+        return out
 
 
 @dataclass

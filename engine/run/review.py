@@ -65,6 +65,7 @@ from engine.agent import (
 from engine.agent.intake import admit_report
 from engine.events import (
     AgentNotice,
+    ChecksComputed,
     ClaimUnchanged,
     CommentReopened,
     ModelCalled,
@@ -92,6 +93,7 @@ from engine.models import (
     VerdictRecord,
 )
 from engine.redact import known_secrets, redact, redact_json, url_note
+from engine.run.checking import RunChecks, checks_brief
 from engine.run.records import (
     METRIC_NAMES,
     ClaimsRound,
@@ -113,6 +115,7 @@ from engine.workspace import (
 
 if TYPE_CHECKING:
     from engine.bundle import BundleContent
+    from engine.checks.results import CheckSet
     from engine.scoring import ScoreResult, Version
 
 __all__ = ["ReviewRun"]
@@ -132,6 +135,7 @@ def _round_brief(
     head: str,
     pending: list[Comment],
     reopened: list[str],
+    failing: list[str] | None = None,
 ) -> str:
     lines = [
         f'Round {rnd} of {max_rounds}. The document "{title}" ({kind}) is at version '
@@ -149,6 +153,8 @@ def _round_brief(
             "changing their anchored text: " + ", ".join(reopened) + ". Change "
             "their text, or reply with the reason and leave them open."
         )
+    if failing:  # the declared checks' FAILs, word for word (docs/checks.md)
+        lines.extend(failing)
     lines.append("Start with list_comments and pull_document.")
     return "\n".join(lines)
 
@@ -183,6 +189,7 @@ class ReviewRun:
         app_version: str = __version__,
         key_source: str = "",
         signing_key: bytes | None = None,
+        checks: RunChecks | None = None,
     ) -> None:
         if rounds < 1:
             raise ValueError("rounds must be at least 1")
@@ -197,6 +204,9 @@ class ReviewRun:
         self.app_version = app_version
         self.key_source = key_source
         self.signing_key = signing_key
+        #: The declared checks (docs/checks.md), None when the run has none.
+        self.checks = checks
+        self.final_checks: CheckSet | None = None
         # Filled by prepare().
         self.run_id = ""
         self.started_at = ""
@@ -350,7 +360,7 @@ class ReviewRun:
         for rnd in range(1, self.max_rounds + 1):
             self.handle.check()
             pending = self.open_actionable()
-            if not pending:
+            if not pending and not (self.checks and self.checks.blocks_convergence()):
                 self.converged_at = rnd - 1
                 self.pushes_at_convergence = self.pushes
                 break
@@ -396,6 +406,7 @@ class ReviewRun:
             head.version_id,
             [by_id[cid] for cid in pending],
             self.reopened_last,
+            checks_brief(self.checks.last) if self.checks and self.checks.last else None,
         )
         work = await self.agent_turns(rnd, brief)
         self.last_report = work.report
@@ -412,8 +423,11 @@ class ReviewRun:
         self.handle.phase = "scoring"
         latest = self.workspace.head(self.document_id)
         result = await self.score_round(rnd, latest, work.report)
+        await self.check_round(rnd, latest, result)
         self.reopened_last = self.integrity_control(rnd, result.verdicts, latest, work.report)
-        converged = not self.open_actionable()
+        converged = not self.open_actionable() and not (
+            self.checks and self.checks.blocks_convergence()
+        )
         seconds = time.monotonic() - t_round
         model_s = self.client.model_seconds - model_before
         self.round_times.append((seconds, model_s))
@@ -512,6 +526,31 @@ class ReviewRun:
             )
         )
         return result
+
+    async def check_round(self, rnd: int, latest: VersionRow, result: ScoreResult) -> None:
+        """The declared checks on the given version and ``latest`` (in a worker thread);
+        emit ``ChecksComputed``. Nothing when the run declares no checks."""
+        if self.checks is None:
+            return
+        loop = asyncio.get_running_loop()
+        checks = await loop.run_in_executor(
+            None,
+            self.checks.run,
+            rnd,
+            self.version_of(self.given),
+            self.version_of(latest),
+            result,
+        )
+        self.emit(
+            ChecksComputed(
+                self.run_id,
+                round=rnd,
+                version_id=latest.version_id,
+                results=[r.to_json() for r in checks.revised],
+                blocked=checks.gate().blocked,
+                rate=checks.rate(),
+            )
+        )
 
     def version_of(self, row: VersionRow) -> Version:
         """The parsed ``Version`` of a stored row (the given version is parsed once)."""
@@ -716,13 +755,18 @@ class ReviewRun:
             self.usage.total,
             self.round,
             self.round_times,
+            checks_blocked=None if self.checks is None else self._final_blocked(),
         )
+
+    def _final_blocked(self) -> bool:
+        return self.final_checks is not None and self.final_checks.gate().blocked
 
     def final_score(self) -> FinalScore:
         """The final scoring; on failure every metric is N/A with the reason."""
         latest = self.workspace.head(self.document_id)
         try:
             final = self.score_latest(latest, self.last_report, True)
+            self.final_checks_of(latest, final)
             final_json = final.to_json(extended=True)
             out = FinalScore(
                 metrics=final_json["metrics"],
@@ -737,6 +781,18 @@ class ReviewRun:
         if self.usage.total is None and "cost_per_attributed_fix" in out.metrics:
             self.trace.add("note", text=self.usage.reason())
         return out
+
+    def final_checks_of(self, latest: VersionRow, final: ScoreResult) -> None:
+        """The declared checks of the final version: the last round's when it checked
+        this version, else run now (never commands a second time for the same version)."""
+        if self.checks is None:
+            return
+        if self.checks.last is not None and self.checks.last_version == latest.version_id:
+            self.final_checks = self.checks.last
+        else:
+            self.final_checks = self.checks.run(
+                0, self.version_of(self.given), self.version_of(latest), final
+            )
 
     def bundle_content(self, final: FinalScore) -> BundleContent:
         """The bundle's content from the run's state and the workspace."""
@@ -785,6 +841,12 @@ class ReviewRun:
             signing_key=self.signing_key,
             settings=self.settings_record or config.public(),
             secrets=[*known_secrets(), *([config.api_key] if config.api_key else [])],
+            checks_toml=self.checks.config.text if self.checks is not None else None,
+            checks=self.checks.to_json(
+                self.final_checks, self.workspace.head(self.document_id).version_id
+            )
+            if self.checks is not None
+            else None,
         )
 
     def write_bundle(self, content: BundleContent) -> Path | None:

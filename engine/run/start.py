@@ -17,8 +17,11 @@ from typing import Any
 
 from engine import __version__
 from engine.agent import AgentConfig
+from engine.checks.config import ChecksConfig
+from engine.checks.runner import suffix_for
 from engine.events import RunEvent
 from engine.models import Comment
+from engine.run.checking import RunChecks
 from engine.run.records import RunHandle, RunOutcome
 from engine.run.recovery import recover_interrupted
 from engine.run.review import ReviewRun
@@ -55,6 +58,12 @@ class ReviewRequest:
     #: 32 bytes of Ed25519 key material to sign the bundle with (``engine.signing``);
     #: None: unsigned. Callers outside engine/ keep the key (``arl_keys.signing``).
     signing_key: bytes | None = field(default=None, repr=False)
+    #: The reviewer's declared checks (docs/checks.md); None: none. ``allow_commands``:
+    #: the user let its command checks run (never the checks file's own choice);
+    #: ``doc_suffix``: the file suffix a command sees (``.md``, ``.html``...).
+    checks: ChecksConfig | None = None
+    allow_commands: bool = False
+    doc_suffix: str = ""
 
 
 def prepare_document(
@@ -79,6 +88,7 @@ async def run_review(
     app_version: str = __version__,
     key_source: str = "",
     signing_key: bytes | None = None,
+    checks: RunChecks | None = None,
 ) -> RunOutcome:
     """Run the review loop on a workspace document; write the evidence bundle.
 
@@ -96,6 +106,7 @@ async def run_review(
         app_version=app_version,
         key_source=key_source,
         signing_key=signing_key,
+        checks=checks,
     )
     return await review.run()
 
@@ -148,6 +159,13 @@ async def start_review(
             app_version=app_version,
             key_source=request.key_source,
             signing_key=request.signing_key,
+            checks=None
+            if request.checks is None or request.checks.empty
+            else RunChecks(
+                request.checks,
+                request.allow_commands,
+                request.doc_suffix or suffix_for(request.kind),
+            ),
         )
     finally:
         ws.close()

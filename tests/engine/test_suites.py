@@ -417,7 +417,7 @@ def test_a_failing_model_is_reported_with_its_reason_not_dropped(tmp_path, capsy
             ],
             capsys,
         )
-    assert code == 1  # the gate: attribution 0 is under 0.5 (or N/A -> UNVERIFIED)
+    assert code == 4  # the gate: attribution 0 is under 0.5 (or N/A -> UNVERIFIED)
     assert "Gate:" in out and ("FAIL" in out or "UNVERIFIED" in out)
 
 
@@ -530,7 +530,7 @@ def test_gate_exit_codes_history_and_compare(tmp_path, capsys, server):
     assert code == 0 and "PASS" in out
     first = _suite_id(out)
     code, out, _ = run_cli(["suite", "report", first, "--fail-under", "attribution=1.01"], capsys)
-    assert code == 1 and "FAIL" in out
+    assert code == 4 and "FAIL" in out
     code, out, _ = run_cli(["suite", "report", first, "--fail-over", "churn=0.5"], capsys)
     assert code == 0
     code, out, _ = run_cli(["suite", "run", str(s), "--yes", "--out", out_dir], capsys)
