@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 from engine import vocabulary as vocab
 
 if TYPE_CHECKING:  # the import stays lazy: arl text need not load the scorer
+    from engine.checks.config import ChecksConfig
+    from engine.checks.results import CheckSet
     from engine.scoring import ScoreResult
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
@@ -115,7 +117,7 @@ def _open_version(path: str, version_id: str) -> tuple[Any, Any]:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from engine.cli_checks import announce_commands, load_checks_option
+    from engine.cli_checks import load_checks_option
     from engine.comments_io import load_claims, load_comments
     from engine.documents import DocumentError
     from engine.models import InputError
@@ -186,20 +188,7 @@ def cmd_score(args: argparse.Namespace) -> int:
             f"{source}: none of its comments could be scored against "
             f"{os.path.basename(os.fspath(args.v1))}{first}"
         )
-    checks = None
-    if checks_config is not None:
-        from engine.checks.runner import run_checks, suffix_for
-
-        announce_commands(checks_config, args.allow_commands)
-        checks = run_checks(
-            checks_config,
-            v1,
-            v2,
-            verdicts=result.verdicts,
-            diff=result.diff,
-            allow_commands=args.allow_commands,
-            suffix=suffix_for(v2.kind, os.fspath(args.v2)),
-        )
+    checks = _checks_of(checks_config, args, result)
     if args.json:
         for n in notes:
             print(f"arl: {n}", file=sys.stderr)
@@ -224,6 +213,28 @@ def cmd_score(args: argparse.Namespace) -> int:
 
         return EXIT_GATE
     return EXIT_OK
+
+
+def _checks_of(
+    config: ChecksConfig | None, args: argparse.Namespace, result: ScoreResult
+) -> CheckSet | None:
+    """The declared checks on the scored pair (None without ``--checks``); the commands
+    they will run are listed first."""
+    if config is None:
+        return None
+    from engine.checks.runner import run_checks, suffix_for
+    from engine.cli_checks import announce_commands
+
+    announce_commands(config, args.allow_commands)
+    return run_checks(
+        config,
+        result.v1,
+        result.v2,
+        verdicts=result.verdicts,
+        diff=result.diff,
+        allow_commands=args.allow_commands,
+        suffix=suffix_for(result.v2.kind, os.fspath(args.v2)),
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:

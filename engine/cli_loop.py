@@ -122,7 +122,6 @@ def _bad_url(url: str | None) -> str | None:
 
 def cmd_run(args: argparse.Namespace) -> int:
 
-    from engine.agent import AgentConfig
     from engine.checks.runner import suffix_for
     from engine.documents import DocumentError
     from engine.events import RunEvent, RunFailed, RunFinished
@@ -164,20 +163,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             "nothing for the agent to address"
         )
     choice = resolve_api_key(args.base_url)
-    config = AgentConfig(
-        base_url=args.base_url,
-        model=args.model,
-        api_key=choice.key,
-        request_timeout=args.timeout,
-        max_turns_per_round=args.turns,
-        max_tokens_per_run=args.max_tokens,
-        max_retries=args.retries,
-        echo_tool_results=args.echo_tool_results,
-        max_output_tokens=args.max_output_tokens,
-        mode=args.mode,
-    )
     request = ReviewRequest(
-        config=config,
+        config=_agent_config(args, choice),
         title=args.title or default_title(args.doc, kind, raw),
         raw=raw,
         kind=kind,
@@ -208,6 +195,24 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _run_and_report(
             stop, start_review(request, handle=handle, on_event=on_event), args, finished
         )
+
+
+def _agent_config(args: argparse.Namespace, choice: KeyChoice) -> Any:
+    """The ``AgentConfig`` of ``arl run``'s options and the chosen key."""
+    from engine.agent import AgentConfig
+
+    return AgentConfig(
+        base_url=args.base_url,
+        model=args.model,
+        api_key=choice.key,
+        request_timeout=args.timeout,
+        max_turns_per_round=args.turns,
+        max_tokens_per_run=args.max_tokens,
+        max_retries=args.retries,
+        echo_tool_results=args.echo_tool_results,
+        max_output_tokens=args.max_output_tokens,
+        mode=args.mode,
+    )
 
 
 def _run_and_report(

@@ -397,18 +397,7 @@ class ReviewRun:
                 unresolved=len(pending),
             )
         )
-        by_id = {c.id: c for c in self.comments_before}
-        brief = _round_brief(
-            rnd,
-            self.max_rounds,
-            self.doc.title,
-            self.doc.kind,
-            head.version_id,
-            [by_id[cid] for cid in pending],
-            self.reopened_last,
-            checks_brief(self.checks.last) if self.checks and self.checks.last else None,
-        )
-        work = await self.agent_turns(rnd, brief)
+        work = await self.agent_turns(rnd, self.brief(rnd, head.version_id, pending))
         self.last_report = work.report
         self.claims_rounds.append(ClaimsRound(rnd, work.report, work.raw))
         self.emit(
@@ -461,6 +450,21 @@ class ReviewRun:
             self.stop_reason = f"stopped in round {rnd}: {work.interrupted}"
             return True
         return False
+
+    def brief(self, rnd: int, head: str, pending: list[str]) -> str:
+        """The round's brief: the open comments, those reopened, and the declared checks'
+        FAILs of the last round word for word."""
+        by_id = {c.id: c for c in self.comments_before}
+        return _round_brief(
+            rnd,
+            self.max_rounds,
+            self.doc.title,
+            self.doc.kind,
+            head,
+            [by_id[cid] for cid in pending],
+            self.reopened_last,
+            checks_brief(self.checks.last) if self.checks and self.checks.last else None,
+        )
 
     async def agent_turns(self, rnd: int, brief: str) -> RoundWork:
         """The agent's part of a round: its tool turns, then its report (a separate call).
