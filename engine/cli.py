@@ -189,26 +189,39 @@ def cmd_score(args: argparse.Namespace) -> int:
             f"{os.path.basename(os.fspath(args.v1))}{first}"
         )
     checks = _checks_of(checks_config, args, result)
+    quotes = {c.id: c.anchor.quote or "" for c in comments}
+    return _print_score(args, result, notes, quotes, checks)
+
+
+def _print_score(
+    args: argparse.Namespace,
+    result: ScoreResult,
+    notes: list[str],
+    quotes: dict[str, str],
+    checks: CheckSet | None,
+) -> int:
+    """Print the scoring (JSON or the summary) and the declared checks; the exit code (4
+    when ``--gate`` and a check blocks)."""
+    blocked = checks is not None and checks.gate().blocked
     if args.json:
         for n in notes:
             print(f"arl: {n}", file=sys.stderr)
         out = result.to_json()
         if checks is not None:
             out["checks"] = checks.to_json()
-            out["outcome"] = vocab.CHANGES_REQUESTED if checks.gate().blocked else None
+            out["outcome"] = vocab.CHANGES_REQUESTED if blocked else None
         sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
     else:
-        summary = render_summary(result, notes, {c.id: c.anchor.quote or "" for c in comments})
-        if checks is not None and checks.gate().blocked:  # the first line says it
+        if checks is not None and blocked:  # the first line says it (docs/checks.md)
             print(f"CHANGES REQUESTED: {checks.gate().reason()}")
-        print(summary)
+        print(render_summary(result, notes, quotes))
         if checks is not None:
             from engine.cli_checks import check_lines
             from engine.cli_common import say
 
             for line in check_lines(checks):  # document text: terminal controls escaped
                 say(line)
-    if checks is not None and args.gate and checks.gate().blocked:
+    if blocked and args.gate:
         from engine.cli_checks import EXIT_GATE
 
         return EXIT_GATE
