@@ -12,6 +12,11 @@ over lexbor's (the fast path), which infers the element namespaces selectolax do
 expose. ``tests/engine/test_extraction_parity.py`` checks the two records are equal.
 
 Offsets are code points. No Qt import here: this module belongs to ``engine/``.
+
+Why this module is long: the record's layout (the parallel lists of ``_Record``) is one
+contract between the two walks that write it and the queries that read it
+(``markup_signature``, ``elements``); split across modules, a change to one side could
+silently break the parity the test holds.
 """
 
 from __future__ import annotations
