@@ -294,8 +294,11 @@ class PublishedView(QWidget):
         if e is None:
             return
         folder = published.published_folder()
+        from engine.published_check import link_in
+
         copy = folder / e.bundle_copy if folder is not None and e.bundle_copy else None
-        if copy is not None and copy.is_file():
+        linked = copy is not None and folder is not None and link_in(folder, e.bundle_copy)
+        if copy is not None and copy.is_file() and not linked:
             target = str(copy)
         elif not e.bundle_copy and Path(e.bundle).exists():
             target = e.bundle
@@ -308,10 +311,17 @@ class PublishedView(QWidget):
 
     def open_selected_page(self) -> None:
         from engine import published
+        from engine.published_check import link_in
 
         e = self._selected()
         folder = published.published_folder()
-        if e is not None and folder is not None:
+        if e is not None and folder is not None and e.scorecard:
+            if link_in(folder, e.scorecard) is not None:
+                self.message.emit(
+                    f"The scorecard page of {e.document_title or e.run_id} is a link to "
+                    "somewhere else; links in the published folder are never opened."
+                )
+                return
             from app.open_file import open_local
 
             open_local(self, folder / e.scorecard, "the scorecard page")
@@ -320,7 +330,7 @@ class PublishedView(QWidget):
         from engine import published
 
         folder = published.published_folder()
-        if folder is not None:
+        if folder is not None and not (folder / published.INDEX_HTML).is_symlink():
             from app.open_file import open_local
 
             open_local(self, folder / published.INDEX_HTML, "the index")

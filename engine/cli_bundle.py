@@ -313,9 +313,15 @@ def cmd_published_open(args: argparse.Namespace) -> int:
     e = _pick(args)
     if e is None:
         return fail(f"{args.run}: no such published run (arl published list numbers them)")
+    from engine.published_check import LINK_WORDS, link_in
+
     folder = Path(args.folder or published.published_folder() or ".")
     page = folder / e.scorecard
     copy = folder / e.bundle_copy if e.bundle_copy else None
+    for name in (e.scorecard, e.bundle_copy):
+        linked = link_in(folder, name) if name else None
+        if linked is not None:
+            return fail(f"{folder}: {linked} {LINK_WORDS}")
     say(f"scorecard: {page}")
     if e.problem:
         say(f"NOT CHECKED: {e.problem}")

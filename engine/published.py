@@ -34,6 +34,7 @@ first); ``export(dest)`` copies the published folder elsewhere; ``render_index(e
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -185,11 +186,11 @@ def _folder(folder: str | os.PathLike[str] | None) -> Path:
 def _listing(folder: Path) -> list[dict[str, Any]]:
     """The entries ``index.json`` lists (objects; [] when missing or unreadable). Only
     where each entry is and when it was published are read from them (``_entry``)."""
-    try:
-        data = (folder / INDEX_JSON).read_bytes()
+    from engine.published_check import read_regular
+
+    try:  # a symbolic link planted as index.json is not followed
+        data = read_regular(folder / INDEX_JSON, 16 * 1024 * 1024)
     except OSError:
-        return []
-    if len(data) > 16 * 1024 * 1024:
         return []
     try:
         obj = json.loads(data.decode("utf-8"))
@@ -319,6 +320,12 @@ def publish(
     runs = _newest_first(
         [entry, *(e for e in others if e.run_id != run_id and e.bundle_copy != entry.bundle_copy)]
     )
+    from engine.published_check import LINK_WORDS, link_in
+
+    for name in (sub, f"{sub}/{BUNDLE_COPY}", f"{sub}/scorecard.html", INDEX_JSON, INDEX_HTML):
+        linked = link_in(dest, name)
+        if linked is not None:  # writing through it would write outside the folder
+            raise PublishError(f"{dest}: {linked} {LINK_WORDS}; remove it and publish again")
     try:
         (dest / sub).mkdir(parents=True, exist_ok=True)
         _copy_bundle(src, dest / sub / BUNDLE_COPY)
@@ -338,10 +345,10 @@ def _rewrite_page_if_changed(folder: Path, e: PublishedEntry) -> None:
     """Write an entry's scorecard page again from its bundle copy when the page in the
     folder is not this program's rendering of it (edited in the shared folder, or
     missing). Raises OSError when it cannot be written."""
-    from engine.published_check import check_copy, copy_path, judge, remember, sha256_of
+    from engine.published_check import check_copy, copy_path, judge, link_in, remember, sha256_of
 
     copy = copy_path(folder, e.bundle_copy)
-    if e.problem or copy is None or not e.scorecard:
+    if e.problem or copy is None or not e.scorecard or link_in(folder, e.scorecard):
         return
     page_path = folder / e.scorecard
     want = check_copy(copy).page_sha256
@@ -367,6 +374,8 @@ def _copy_bundle(src: Path, dest: Path) -> None:
     from engine.bundle import BundleError, export_zip
 
     try:
+        # a link planted as the temporary name is removed, never written through
+        dest.with_name(dest.name + ".tmp").unlink(missing_ok=True)
         if src.is_dir():
             export_zip(src, dest, overwrite=True)
         else:
@@ -383,25 +392,56 @@ def _copy_bundle(src: Path, dest: Path) -> None:
 
 
 def _write(path: Path, text: str) -> None:
+    """Write ``path`` through a fresh temporary file (a link planted under the temporary
+    name is removed, and the file is created exclusively, never through a link), then
+    rename it over ``path`` (which replaces a link there, never its target)."""
     tmp = path.with_name(path.name + ".tmp")
+    tmp.unlink(missing_ok=True)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     try:
-        tmp.write_bytes(text.encode("utf-8"))  # byte-exact: pages are compared by hash
+        with os.fdopen(os.open(tmp, flags, 0o644), "wb") as fh:
+            fh.write(text.encode("utf-8"))  # byte-exact: pages are compared by hash
         tmp.replace(path)
     finally:
         tmp.unlink(missing_ok=True)
 
 
 def export(dest: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None) -> Path:
-    """Copy the published folder (index and scorecards) to ``dest`` (created; must be
-    empty or absent). Raises PublishError."""
+    """Copy the published folder to ``dest`` (created; must be empty or absent): only the
+    known files (``index.html``, ``index.json``, and each entry's ``scorecard.html`` and
+    ``bundle.zip`` that ``index.json`` names, as ``copy_path`` admits them), each a
+    regular file read without following a link; a symbolic link anywhere on their path
+    is skipped, and so is every other file (the folder is shared: others can plant
+    anything there). Returns ``dest``; raises PublishError."""
+    from engine.published_check import copy_path, link_in, read_regular
+
     src = _folder(folder)
     out = Path(dest)
     if out.exists() and any(out.iterdir()):
         raise PublishError(f"{out}: not empty; export into a new folder")
-    if not (src / INDEX_JSON).is_file():
+    if link_in(src, INDEX_JSON) is not None or not (src / INDEX_JSON).is_file():
         raise PublishError(f"{src}: nothing is published there yet")
+    names = [INDEX_HTML, INDEX_JSON]
+    for listed in _listing(src):
+        copy = copy_path(src, _text(listed, "bundle_copy"))
+        if copy is not None:
+            sub = copy.parent.name
+            names += [f"{sub}/scorecard.html", f"{sub}/{BUNDLE_COPY}"]
     try:
-        shutil.copytree(src, out, dirs_exist_ok=True)
+        out.mkdir(parents=True, exist_ok=True)
+        for name in dict.fromkeys(names):
+            if link_in(src, name) is not None:
+                continue
+            try:
+                data = read_regular(src / name)
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.EINVAL, errno.EISDIR):
+                    continue  # a link or not a regular file: not copied
+                raise
+            (out / name).parent.mkdir(parents=True, exist_ok=True)
+            (out / name).write_bytes(data)
     except OSError as exc:
         raise PublishError(f"{out}: cannot write ({exc.strerror or exc})") from None
     return out

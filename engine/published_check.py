@@ -134,6 +134,43 @@ def judge(bundle_path: str | os.PathLike[str]) -> tuple[Checked, str]:
     return checked, page
 
 
+#: The words for a symbolic link met inside the published folder (never followed).
+LINK_WORDS = "is a symbolic link: links in the published folder are never followed or copied"
+#: Open flags for a file in the shared folder: never through a link, never blocking on a
+#: planted pipe (the file type is checked once open).
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+
+
+def link_in(folder: Path, relative: str) -> str | None:
+    """The first part of ``relative`` (a path inside ``folder``, with ``/``) that is a
+    symbolic link, as a relative path; None when there is none. The folder itself may be
+    a link (the user chose it); nothing below it is followed."""
+    here = folder
+    parts = [p for p in relative.split("/") if p]
+    for i, part in enumerate(parts):
+        here = here / part
+        if here.is_symlink():
+            return "/".join(parts[: i + 1])
+    return None
+
+
+def read_regular(path: Path, limit: int | None = None) -> bytes:
+    """The bytes of the regular file ``path``, never through a symbolic link (the last
+    part opened with ``O_NOFOLLOW``; a device, pipe or folder refused). Raises OSError;
+    ``limit``: refuse a file larger than this many bytes (OSError EFBIG)."""
+    import errno
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        if limit is not None and st.st_size > limit:
+            raise OSError(errno.EFBIG, "file too large", str(path))
+        return fh.read()
+
+
 def copy_path(folder: Path, listed: str) -> Path | None:
     """The copy an index entry names, when it is a bundle copy directly inside ``folder``
     (``<name>/bundle.zip``); None for anything else (an absolute path, ``..``, another
@@ -150,6 +187,9 @@ def check_copy(path: Path | None, *, flush: bool = True) -> Checked:
 
     if path is None:
         return Checked(problem="the index names no bundle copy in this folder")
+    linked = link_in(path.parent.parent, f"{path.parent.name}/{path.name}")
+    if linked is not None:
+        return Checked(problem=f"its bundle copy: {linked} {LINK_WORDS}")
     try:
         digest = sha256_of(path)
     except FileNotFoundError:
@@ -178,9 +218,15 @@ def remember(path: Path, checked: Checked) -> None:
 
 
 def sha256_of(path: Path) -> str:
-    """SHA-256 (hex) of a file's bytes. Raises OSError."""
+    """SHA-256 (hex) of a regular file's bytes, never through a symbolic link (its last
+    part opened with ``O_NOFOLLOW``). Raises OSError."""
+    import errno
+    import stat
+
     h = hashlib.sha256()
-    with path.open("rb") as fh:
+    with os.fdopen(os.open(path, os.O_RDONLY | _NOFOLLOW), "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
         for chunk in iter(lambda: fh.read(1 << 20), b""):
             h.update(chunk)
     return h.hexdigest()

@@ -1,0 +1,133 @@
+"""The published folder is shared (others can write it by design), so a symbolic link
+planted there is never followed or copied: by export, listing, checking, opening or
+publishing (docs/bundle.md, "The published folder is not trusted")."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from engine import published
+from engine.cli import main as arl
+from tests.engine.test_published import _isolated, runs  # noqa: F401 (fixtures)
+
+
+@pytest.fixture
+def secret(tmp_path) -> Path:
+    private = tmp_path / "private"
+    private.mkdir()
+    (private / "id_ed25519").write_text("PRIVATE KEY MATERIAL")
+    (private / "data").mkdir()
+    (private / "data" / "workspace.db").write_text("USER DATA")
+    return private
+
+
+@pytest.fixture
+def shared(runs, tmp_path) -> Path:  # noqa: F811
+    made, _ = runs
+    folder = tmp_path / "shared"
+    published.publish(made["b-mid"], folder)
+    return folder
+
+
+def _all_bytes(folder: Path) -> bytes:
+    return b"".join(p.read_bytes() for p in folder.rglob("*") if p.is_file())
+
+
+def test_export_copies_no_planted_link(shared, secret, tmp_path, capsys):
+    (e,) = published.entries(shared)
+    sub = shared / e.scorecard.split("/")[0]
+    os.symlink(secret / "id_ed25519", shared / "notes.txt")  # a file link
+    os.symlink(secret / "data", shared / "data")  # a folder link
+    os.symlink(secret / "id_ed25519", sub / "extra.html")  # a link inside an entry
+    (shared / "planted.html").write_text("a plain file nobody published")
+    out = tmp_path / "out"
+    assert arl(["published", "export", str(out), "--folder", str(shared)]) == 0
+    got = _all_bytes(out)
+    assert b"PRIVATE KEY" not in got and b"USER DATA" not in got
+    assert not any(p.is_symlink() for p in out.rglob("*"))
+    names = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+    assert names == {"index.html", "index.json", e.scorecard, e.bundle_copy}
+
+
+@pytest.mark.parametrize("which", ["scorecard", "bundle_copy", "folder"])
+def test_known_files_replaced_by_links_are_not_followed(shared, secret, tmp_path, which):
+    (e,) = published.entries(shared)
+    sub = shared / e.scorecard.split("/")[0]
+    if which == "folder":  # the entry's folder itself becomes a link to a private folder
+        real = tmp_path / "moved"
+        sub.rename(real)
+        for name in ("scorecard.html", "bundle.zip"):
+            (secret / "data" / name).write_bytes((real / name).read_bytes())
+        os.symlink(secret / "data", sub)
+    else:
+        target = shared / getattr(e, which)
+        target.unlink()
+        os.symlink(secret / "id_ed25519", target)
+    out = tmp_path / "out"
+    published.export(out, shared)
+    got = _all_bytes(out)
+    assert b"PRIVATE KEY" not in got and b"USER DATA" not in got
+    (listed,) = published.entries(shared)
+    if which != "scorecard":
+        assert "symbolic link" in listed.problem and not listed.metrics
+
+
+def test_a_linked_index_json_is_not_read(shared, secret, tmp_path):
+    fake = secret / "index.json"
+    fake.write_text(json.dumps({"runs": [{"bundle_copy": "x/bundle.zip"}]}))
+    (shared / "index.json").unlink()
+    os.symlink(fake, shared / "index.json")
+    assert published.entries(shared) == []
+    with pytest.raises(published.PublishError, match="nothing is published"):
+        published.export(tmp_path / "out", shared)
+
+
+def test_publish_never_writes_through_a_planted_link(runs, shared, secret, tmp_path):  # noqa: F811
+    made, _ = runs
+    (e,) = published.entries(shared)
+    victim = secret / "id_ed25519"
+    # the temporary names the writer uses, planted as links to a private file
+    os.symlink(victim, shared / "index.json.tmp")
+    os.symlink(victim, shared / "index.html.tmp")
+    os.symlink(victim, shared / e.scorecard.replace(".html", ".html.tmp"))
+    published.publish(made["b-mid"], shared)  # republish: the same entry folder
+    published.publish(made["c-old"], shared)
+    assert victim.read_text() == "PRIVATE KEY MATERIAL"
+    assert len(published.entries(shared)) == 2
+
+
+def test_publish_refuses_an_entry_folder_that_is_a_link(runs, shared, secret):  # noqa: F811
+    made, _ = runs
+    (e,) = published.entries(shared)
+    sub = shared / e.scorecard.split("/")[0]
+    for p in sub.iterdir():
+        p.unlink()
+    sub.rmdir()
+    os.symlink(secret / "data", sub)
+    with pytest.raises(published.PublishError, match="symbolic link"):
+        published.publish(made["b-mid"], shared)
+    assert sorted(p.name for p in (secret / "data").iterdir()) == ["workspace.db"]
+
+
+def test_published_open_refuses_a_linked_page(shared, secret, capsys):
+    (e,) = published.entries(shared)
+    page = shared / e.scorecard
+    page.unlink()
+    os.symlink(secret / "id_ed25519", page)
+    assert arl(["published", "open", "1", "--folder", str(shared)]) == 2
+    assert "symbolic link" in capsys.readouterr().err
+
+
+def test_a_planted_pipe_does_not_hang_listing_or_export(shared, tmp_path):
+    (e,) = published.entries(shared)
+    copy = shared / e.bundle_copy
+    copy.unlink()
+    os.mkfifo(copy)
+    (listed,) = published.entries(shared)
+    assert listed.problem and not listed.metrics
+    published.export(tmp_path / "out", shared)
+    assert not (tmp_path / "out" / e.bundle_copy).exists()
