@@ -43,6 +43,14 @@ class ReviewActions:
                     return True
         return super().eventFilter(obj, event)  # type: ignore[misc]
 
+    def _settings(self) -> Any:
+        """The settings (the window's; the program's own when the view stands alone)."""
+        if self.settings is None:
+            from app.settings import Settings
+
+            self.settings = Settings()
+        return self.settings
+
     def _writable(self) -> str:
         """ "" when a decision can be recorded on the open bundle, else why not."""
         data = self.data
@@ -89,11 +97,7 @@ class ReviewActions:
         if r is None or self._writable():
             return
         data = self.data
-        if self.settings is None:
-            from app.settings import Settings
-
-            self.settings = Settings()
-        name = reviewer_name(self.table, self.settings)
+        name = reviewer_name(self.table, self._settings())
         if not name:
             return
         cid = self.rows[r]["id"]

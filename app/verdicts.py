@@ -31,12 +31,13 @@ from PySide6.QtWidgets import (
 from app import bundledata, present
 from app.bundledata import BundleData, annotate
 from app.changes_view import ChangesView
-from app.decisions_panel import DecisionPanel, review_cell
+from app.decisions_panel import DecisionPanel, review_cell, reviewer_name
 from app.doc_tools import DocTools
 from app.docview import STYLES, DocumentView
 from app.inline_changes import KEY, change_cells
 from app.jobs import run_in_thread
 from app.review_actions import ReviewActions
+from app.thread_box import ThreadBox
 from engine import vocabulary as vocab
 
 COLUMNS = (
@@ -502,6 +503,9 @@ class VerdictsView(ReviewActions, QWidget):
         side_lay.setContentsMargins(0, 0, 0, 0)
         side_lay.addWidget(self.detail, 1)
         side_lay.addWidget(self.decision)
+        self.thread = ThreadBox()
+        self.thread.author = lambda: reviewer_name(self, self._settings())
+        side_lay.addWidget(self.thread)
         bottom = QSplitter(Qt.Orientation.Horizontal)
         bottom.addWidget(self.table)
         bottom.addWidget(side)
@@ -513,7 +517,7 @@ class VerdictsView(ReviewActions, QWidget):
         self.split.addWidget(bottom)
         self.split.setStretchFactor(0, 3)
         self.split.setStretchFactor(1, 2)
-        self.split.setSizes([560, 300])
+        self.split.setSizes([500, 380])  # the comment list, its detail and the decision panel
         bottom.setSizes([820, 520])
         self.split.setChildrenCollapsible(False)
 
@@ -597,6 +601,7 @@ class VerdictsView(ReviewActions, QWidget):
         self.tools.link.set_alignment(None)
         self.changes.set_bundle(data.v1, data.v2, data.rounds, data.kind)
         bundledata.start_checks(data, lambda _r: self._rederived(data))
+        self.thread.set_run(str(data.manifest.get("run_id") or ""))
         self._annotating = data.collateral is None or not data.extended
         if self._annotating:
             self._pending_views.add("annotate")
@@ -846,6 +851,7 @@ class VerdictsView(ReviewActions, QWidget):
         self.v2.focus_span(row["id"])
         self.detail.setHtml(self._detail_html(row))
         self._show_decision(row)
+        self.thread.show_comment(row["id"])
         self.commentSelected.emit(row["id"])
 
     def _detail_html(self, row: dict[str, Any]) -> str:

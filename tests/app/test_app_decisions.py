@@ -150,3 +150,47 @@ def test_csv_export_from_the_scorecard_tab(qtbot, window, tmp_path):
     assert lines[0] == "id,quote,verdict,decision,reason,reviewer,decided_at"
     c2 = next(x for x in lines if x.startswith("c2,"))
     assert ",untouched,not-addressed,'=1+1 is not a fix,'@Ann," in c2
+
+
+def test_reply_resolve_and_reopen_from_the_window(qtbot, window, tmp_path):
+    import json
+
+    from engine.bundle import open_bundle
+    from engine.workspace import Workspace
+
+    b = open_bundle(DATA / "bundle-min")
+    with Workspace() as ws:  # the program's workspace (ARL_HOME, one per test)
+        doc, _ = ws.create_document(b.document_title, b.version("v1").source, "html")
+        ws.add_comments(doc, b.comments_before)
+        run = ws.start_run(doc, "m", "http://127.0.0.1:1/v1")
+    bundle = tmp_path / "b"
+    shutil.copytree(DATA / "bundle-min", bundle)
+    m = json.loads((bundle / "manifest.json").read_text())
+    m["run_id"] = run  # the bundle of that workspace run
+    (bundle / "manifest.json").write_text(json.dumps(m))
+    window.settings.set(SETTING, "Ann")
+    view = _open(qtbot, window, bundle)
+    box = view.thread
+    qtbot.waitUntil(lambda: box.document_id == doc and box.reply.isEnabled(), timeout=10000)
+    view.table.selectRow(1)  # c2
+    qtbot.waitUntil(lambda: box.comment_id == "c2" and not box.busy, timeout=10000)
+    qtbot.keyClicks(box.reply, "Say which form: the HR portal")
+    qtbot.keyClick(box.reply, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: "HR portal" in box.state.text() and not box.busy, timeout=10000)
+    box.act("resolve")
+    qtbot.waitUntil(lambda: "status now <b>resolved" in box.state.text(), timeout=10000)
+    box.act("reopen")
+    qtbot.waitUntil(lambda: "status now <b>open" in box.state.text(), timeout=10000)
+    with Workspace() as ws:
+        c2 = {c.id: c for c in ws.comments(doc)}["c2"]
+    assert [(r.author, r.kind) for r in c2.thread[-3:]] == [
+        ("Ann", "reply"),
+        ("Ann", "resolve"),
+        ("Ann", "reopen"),
+    ]
+
+
+def test_a_bundle_from_elsewhere_can_be_read_not_answered(qtbot, window):
+    view = _open(qtbot, window, DATA / "bundle-min")
+    qtbot.waitUntil(lambda: "not in your workspace" in view.thread.state.text(), timeout=10000)
+    assert not view.thread.reply.isEnabled()

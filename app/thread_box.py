@@ -1,0 +1,155 @@
+"""Reply in the selected comment's thread, resolve or reopen it, under the Verdicts view's
+decision panel. The workspace keeps the thread (``engine.threads``), so the agent sees the
+replies in the next round; the bundle, a record of the finished run, never changes.
+
+A bundle whose run is not in this workspace (made elsewhere) can be read but not answered:
+the box says so. Workspace calls run on a worker thread.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
+
+from app.jobs import run_in_thread
+
+
+def _default_workspace() -> Any:
+    from engine.workspace import Workspace
+
+    return Workspace()
+
+
+class ThreadBox(QWidget):
+    """``answered(comment_id)`` fires when the workspace took a reply or a status."""
+
+    answered = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.workspace_factory: Callable[[], Any] = _default_workspace
+        self.author: Callable[[], str] = lambda: ""
+        self.document_id: str | None = None
+        self.comment_id = ""
+        self.busy = False
+        self.state = QLabel()
+        self.state.setWordWrap(True)
+        self.state.setTextFormat(Qt.TextFormat.RichText)
+        self.state.setAccessibleName("The thread in your workspace")
+        self.reply = QLineEdit()
+        self.reply.setPlaceholderText("Reply in this thread (the agent reads it next round)")
+        self.reply.setMaxLength(20_000)
+        self.reply.setAccessibleName("Reply in this thread")
+        self.reply.returnPressed.connect(lambda: self.act("reply"))
+        self.buttons = {
+            "reply": QPushButton("Re&ply"),
+            "resolve": QPushButton("Resol&ve"),
+            "reopen": QPushButton("Re&open"),
+        }
+        row = QHBoxLayout()
+        row.setSpacing(4)
+        row.addWidget(self.reply, 1)
+        for action, b in self.buttons.items():
+            b.clicked.connect(lambda _=False, a=action: self.act(a))
+            row.addWidget(b)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 2, 0, 0)
+        lay.setSpacing(2)
+        lay.addWidget(self.state)
+        lay.addLayout(row)
+        self._enable(False)
+
+    def _enable(self, on: bool) -> None:
+        self.reply.setEnabled(on)
+        for b in self.buttons.values():
+            b.setEnabled(on)
+
+    def set_run(self, run_id: str, done: Callable[[], None] | None = None) -> None:
+        """Find the run's document in the workspace (off the UI thread)."""
+        self.document_id = None
+        self._enable(False)
+        self.state.setText("")
+
+        def work() -> str | None:
+            from engine.threads import run_document
+
+            with self.workspace_factory() as ws:
+                return run_document(ws, run_id)
+
+        def found(doc: str | None) -> None:
+            self.document_id = doc
+            if self.comment_id:
+                self.show_comment(self.comment_id)
+            if done is not None:
+                done()
+
+        run_in_thread(work, found, lambda exc: found(None))
+
+    def show_comment(self, comment_id: str) -> None:
+        self.comment_id = comment_id
+        if self.document_id is None:
+            self._enable(False)
+            self.state.setText(
+                "<small>This run is not in your workspace (the bundle was made elsewhere): "
+                "its thread can be read above, not answered here.</small>"
+            )
+            return
+        self._enable(not self.busy)
+        self.state.setText("<small>Thread in your workspace:</small>")
+        self._load(lambda ws: ws.comment(self.document_id, comment_id))
+
+    def act(self, action: str) -> None:
+        """Reply, resolve or reopen through ``engine.threads.answer``."""
+        if self.document_id is None or self.busy or not self.comment_id:
+            return
+        body = self.reply.text()
+        if action == "reply" and not body.strip():
+            return
+        from engine.threads import answer
+
+        doc, cid, who = self.document_id, self.comment_id, self.author()
+        self.busy = True
+        self._enable(False)
+        self._load(lambda ws: answer(ws, doc, cid, action, body, who), answered=True)
+
+    def _load(self, fn: Callable[[Any], Any], answered: bool = False) -> None:
+        cid = self.comment_id
+
+        def work() -> Any:
+            with self.workspace_factory() as ws:
+                return fn(ws)
+
+        def done(comment: Any) -> None:
+            self.busy = False
+            if answered:
+                self.reply.clear()
+                self.answered.emit(cid)
+            if cid == self.comment_id:
+                self._enable(True)
+                self.state.setText(thread_html(comment))
+
+        def failed(exc: BaseException) -> None:
+            self.busy = False
+            self._enable(self.document_id is not None)
+            self.state.setText(f"<b>Not recorded:</b> {html.escape(str(exc))}")
+
+        run_in_thread(work, done, failed)
+
+
+def thread_html(comment: Any) -> str:
+    """The workspace's thread of ``comment`` (an ``engine.models.Comment``): its status and
+    its last five entries."""
+    marks = {"reopen": "\u21ba reopened", "resolve": "\u2713 resolved", "reply": "reply"}
+    lines = [
+        f"<b>{html.escape(r.author)}</b> <small>({marks.get(r.kind, r.kind)})</small>: "
+        f"{html.escape(r.body)}"
+        for r in comment.thread[-5:]
+    ]
+    more = len(comment.thread) - 5
+    head = f"<small>In your workspace, status now <b>{html.escape(comment.status)}</b>"
+    head += f"; {more} earlier entr{'y' if more == 1 else 'ies'}" if more > 0 else ""
+    return head + ":</small><br>" + ("<br>".join(lines) or "<i>No replies yet.</i>")

@@ -1,0 +1,63 @@
+"""A reviewer's answers in a comment's thread: reply, resolve, reopen, kept by the
+workspace, so the agent sees them in the next round (its tools read the comments, threads
+included, from the workspace).
+
+An evidence bundle is a record of a finished run and never changes; the thread goes on in
+the workspace the run came from: ``run_document(ws, run_id)`` finds that document (the
+bundle's ``run_id`` is the workspace's run id), None for a run this workspace does not
+hold (a bundle from elsewhere: its threads can then only be read).
+
+``answer(ws, document_id, comment_id, action, body, author) -> Comment`` with ``action``
+in ``ACTIONS``: ``reply`` appends the body (required); ``resolve`` / ``reopen`` set the
+status and add a ``resolve`` / ``reopen`` entry (the body, or a plain default). Raises
+ValueError for an empty reply, an unknown action or a body over ``MAX_BODY`` characters,
+``engine.workspace.WorkspaceError`` (``UnknownComment``) from the workspace.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, get_args
+
+from engine.models import Comment, Reply
+
+ThreadAction = Literal["reply", "resolve", "reopen"]
+ACTIONS: tuple[ThreadAction, ...] = get_args(ThreadAction)
+MAX_BODY = 20_000
+_DEFAULT = {"resolve": "resolved by the reviewer", "reopen": "reopened by the reviewer"}
+
+
+def run_document(ws: Any, run_id: str) -> str | None:
+    """The workspace document the run ``run_id`` reviewed, or None when the workspace
+    does not hold that run."""
+    from engine.workspace import WorkspaceError
+
+    if not run_id:
+        return None
+    try:
+        return str(ws.run(run_id).document_id)
+    except WorkspaceError:
+        return None
+
+
+def answer(
+    ws: Any, document_id: str, comment_id: str, action: str, body: str, author: str
+) -> Comment:
+    """Reply in, resolve or reopen the comment's thread (see the module docstring);
+    returns the comment as the workspace now holds it."""
+    from engine.workspace import now_iso
+
+    text = body.strip()
+    if action not in ACTIONS:
+        raise ValueError(f"{action!r} is not one of {', '.join(ACTIONS)}")
+    if len(text) > MAX_BODY:
+        raise ValueError(f"a reply is at most {MAX_BODY:,} characters")
+    who = " ".join(author.split()) or "reviewer"
+    if action == "reply":
+        if not text:
+            raise ValueError("write the reply first")
+        ws.add_reply(document_id, comment_id, Reply(who, text, now_iso(), "reply"))
+    else:
+        status = "resolved" if action == "resolve" else "open"
+        reply = Reply(who, text or _DEFAULT[action], now_iso(), action)
+        ws.set_status(document_id, comment_id, status, reply=reply)
+    return ws.comment(document_id, comment_id)
