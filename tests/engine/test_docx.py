@@ -326,3 +326,75 @@ def test_a_docx_opens_as_its_rendered_page(tmp_path: Path) -> None:
     doc = open_document(path)
     assert doc.kind == "html" and doc.word is not None
     assert doc.content == doc.word.html
+
+
+def test_moves_simple_fields_styles_footnotes_containers() -> None:
+    move = 'w:id="{n}" w:author="Agent" w:date="2026-12-01T09:00:00Z"'
+    body = (
+        para(
+            run("A "),
+            f"<w:moveFrom {move.format(n=301)}>" + run("moved away ") + "</w:moveFrom>",
+            start(0),
+            run("stays"),
+            end(0),
+        )
+        + para(
+            f"<w:moveTo {move.format(n=302)}>"
+            + start(1)
+            + run("moved away ")
+            + end(1)
+            + "</w:moveTo>",
+            run("here."),
+        )
+        + para(
+            run("Page "),
+            '<w:fldSimple w:instr=" PAGE ">' + start(2) + run("7") + end(2) + "</w:fldSimple>",
+        )
+        + para(
+            run("Styled "), run("hidden", '<w:rPr><w:rStyle w:val="Secret"/></w:rPr>'), run(" end")
+        )
+        + para(
+            '<w:dir w:val="rtl">' + start(3) + run("مرحبا") + end(3) + "</w:dir>",
+            "<w:ruby><w:rt>"
+            + run("とうきょう")
+            + "</w:rt><w:rubyBase>"
+            + run("東京")
+            + "</w:rubyBase></w:ruby>",
+        )
+        + start(4)
+        + "<w:sdt><w:sdtContent>"
+        + para(run("In a content control."))
+        + "</w:sdtContent></w:sdt>"
+        + end(4)
+        + para(run("Note"), '<w:r><w:footnoteReference w:id="1"/></w:r>')
+    )
+    foot = (
+        '<w:footnote w:id="1"><w:p>'
+        + run("See ")
+        + start(5)
+        + run("the annex")
+        + end(5)
+        + "</w:p></w:footnote>"
+    )
+    styles = (
+        '<w:style w:type="character" w:styleId="Secret"><w:name w:val="Secret"/>'
+        "<w:rPr><w:vanish/></w:rPr></w:style>"
+    )
+    doc = read_docx(
+        make_docx(body, [Note(i, f"c{i}") for i in range(6)], footnotes=foot, styles=styles)
+    )
+    assert doc.text.startswith(
+        "A stays\nmoved away here.\nPage 7\nStyled hidden end\nمرحبا東京\nIn a content control.\n"
+    )
+    assert "とうきょう" not in doc.text
+    assert "<span hidden>hidden</span>" in doc.html
+    assert quoted(doc) == {
+        "c0": "stays",
+        "c1": "moved away ",
+        "c2": "7",
+        "c3": "مرحبا",
+        "c4": "In a content control.",
+        "c5": "the annex",
+    }
+    assert doc.tracked_changes == 2
+    assert {p.part for p in doc.pieces} == {"word/document.xml", "word/footnotes.xml"}
