@@ -43,8 +43,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import utf16
+from engine.text.docx_changes import ChangeMarker, TrackedChange
 from engine.text.docx_comments import CommentRecord, read_comment_parts
 from engine.text.docx_marks import (
+    CHANGE_AT,
+    CHANGE_END,
+    CHANGE_START,
     END,
     HIDE,
     MARKER,
@@ -59,7 +63,14 @@ from engine.text.docx_marks import (
 )
 from engine.text.docx_package import Package, PackageError, parse_xml, read_package
 
-__all__ = ["TextPiece", "WordComment", "WordDocument", "WordReply", "read_docx"]
+__all__ = [
+    "TextPiece",
+    "TrackedChange",
+    "WordComment",
+    "WordDocument",
+    "WordReply",
+    "read_docx",
+]
 
 _COMMENT_PARTS = ("comments", "commentsExtended", "commentsIds", "commentsExtensible")
 _DC_TITLE = "{http://purl.org/dc/elements/1.1/}title"
@@ -140,7 +151,9 @@ class WordDocument:
     threads in ``number`` order; ``has_comments`` False when the file has no comments part
     at all (a fresh copy, not "no comment resolved"); ``pieces`` the text positions of the
     document's ``w:t`` elements in text order (:class:`TextPiece`); ``tracked_changes`` the
-    ``w:ins``/``w:del``/``w:moveFrom``/``w:moveTo`` elements of the main part."""
+    ``w:ins``/``w:del``/``w:moveFrom``/``w:moveTo`` elements of the main part; ``changes``
+    the tracked changes to text placed on the text, in text order
+    (:class:`~engine.text.docx_changes.TrackedChange`)."""
 
     html: str
     text: str
@@ -149,6 +162,7 @@ class WordDocument:
     has_comments: bool
     pieces: tuple[TextPiece, ...]
     tracked_changes: int
+    changes: tuple[TrackedChange, ...] = ()
 
 
 def read_docx(data: bytes) -> WordDocument:
@@ -158,6 +172,7 @@ def read_docx(data: bytes) -> WordDocument:
         if name.endswith((".xml", ".rels")) and any(d in member for d in _DOCTYPES):
             raise PackageError(f"its part {name} declares a DTD, which a Word document never has")
     markers: list[Marker] = []
+    change_marker = ChangeMarker()
     changed: dict[str, bytes] = {}
     tracked = 0
     hidden = _hidden_styles(package)
@@ -179,11 +194,13 @@ def read_docx(data: bytes) -> WordDocument:
         unwrap_unread(root)
         mk = Marker(part, hidden, next_piece=sum(len(m.pieces) for m in markers))
         mk.mark_pieces(root)
+        change_marker.mark(root)
         mk.mark_ranges(root)
         markers.append(mk)
         changed[part] = _serialize(root)
     marked = _page(_convert(package, changed), _title(package))
-    return _read_marked(marked, markers, read_comment_parts(package), _title(package), tracked)
+    records = read_comment_parts(package)
+    return _read_marked(marked, markers, change_marker, records, _title(package), tracked)
 
 
 def _serialize(root: Any) -> bytes:
@@ -288,6 +305,7 @@ _UNMARK = {HIDE: "<span hidden>", UNHIDE: "</span>"}
 def _read_marked(
     marked: str,
     markers: list[Marker],
+    change_marker: ChangeMarker,
     records: list[CommentRecord] | None,
     title: str,
     tracked: int,
@@ -321,6 +339,7 @@ def _read_marked(
         elif kind == END:
             ends[str(n)] = at
     comments = _threads(records or [], starts, ends, text, omap)
+    changes = _changes(events, change_marker, omap)
     return WordDocument(
         html=page,
         text=text,
@@ -329,7 +348,27 @@ def _read_marked(
         has_comments=records is not None,
         pieces=tuple(pieces),
         tracked_changes=tracked,
+        changes=changes,
     )
+
+
+def _changes(
+    events: list[tuple[int, int, int]], change_marker: ChangeMarker, omap: utf16.OffsetMap
+) -> tuple[TrackedChange, ...]:
+    """The tracked changes whose markers the page's text holds, in text order."""
+    starts: dict[int, int] = {}
+    ends: dict[int, int] = {}
+    for kind, n, at in events:
+        if kind in (CHANGE_START, CHANGE_AT):
+            starts.setdefault(n, at)
+        elif kind == CHANGE_END:
+            ends[n] = at
+    out = []
+    for n, (change, text, author, date) in change_marker.changes.items():
+        if n in starts:  # else in a part or element the page does not show
+            start, end = omap.to_utf16(starts[n]), omap.to_utf16(ends.get(n, starts[n]))
+            out.append(TrackedChange(change, start, end, text, author, date))
+    return tuple(sorted(out, key=lambda c: (c.start, c.end)))
 
 
 def _range(

@@ -7,8 +7,8 @@ code points from Unicode's Supplementary Private Use Area-B (U+100000-U+10FFFD),
 document cannot use here (:func:`uses_marker_plane` refuses one that does):
 
 - one *kind* code point, ``U+10FF00 + kind`` (:data:`PIECE`, :data:`START`, :data:`END`,
-  :data:`HIDE`, :data:`UNHIDE`),
-- for PIECE, START and END two *digit* code points, ``U+100000 + d`` with
+  :data:`HIDE`, :data:`UNHIDE`, :data:`CHANGE_START`, :data:`CHANGE_END`, :data:`CHANGE_AT`),
+- for every kind but HIDE and UNHIDE two *digit* code points, ``U+100000 + d`` with
   ``0 <= d < BASE`` (an id below ``BASE ** 2``, about 4.2 billion).
 
 Where they go (:class:`Marker` places them on an lxml tree of a part):
@@ -22,7 +22,10 @@ Where they go (:class:`Marker` places them on an lxml tree of a part):
   ``w:tr``, ``w:tc``, a block ``w:sdtContent``...) goes to the start of the next paragraph
   (START) or the end of the previous one (END), where Word's highlight begins and ends;
 - HIDE/UNHIDE wrap the text of a run with ``w:vanish`` (Word's hidden text), which the
-  reader turns into ``<span hidden>``, as hidden text is in an HTML page.
+  reader turns into ``<span hidden>``, as hidden text is in an HTML page;
+- CHANGE_START/CHANGE_END *n* open and close the content of tracked insertion *n*
+  (``w:ins``, ``w:moveTo``), CHANGE_AT *n* stands where tracked deletion *n* (``w:del``,
+  ``w:moveFrom``) was (:mod:`engine.text.docx_changes`).
 
 No Qt import here: this module belongs to ``engine/``.
 """
@@ -34,6 +37,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
+    "CHANGE_AT",
+    "CHANGE_END",
+    "CHANGE_START",
     "END",
     "HIDE",
     "MARKER",
@@ -44,18 +50,21 @@ __all__ = [
     "W",
     "decode",
     "marker",
+    "marker_run",
     "unwrap_unread",
     "uses_marker_plane",
 ]
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
-PIECE, START, END, HIDE, UNHIDE = range(5)
+PIECE, START, END, HIDE, UNHIDE, CHANGE_START, CHANGE_END, CHANGE_AT = range(8)
 BASE = 0xFE00
 _KIND0 = 0x10FF00
 _DIGIT0 = 0x100000
 
 #: One marker in rendered text: a kind code point, then (for PIECE/START/END) two digits.
-MARKER = re.compile("[\U0010ff00-\U0010ff02][\U00100000-\U0010fdff]{2}|[\U0010ff03\U0010ff04]")
+MARKER = re.compile(
+    "[\U0010ff00-\U0010ff02\U0010ff05-\U0010ff07][\U00100000-\U0010fdff]{2}|[\U0010ff03\U0010ff04]"
+)
 _PLANE_16_UTF8 = re.compile(rb"\xf4[\x80-\x8f]")
 _CHAR_REF = re.compile(rb"&#(x[0-9a-fA-F]+|[0-9]+);")
 
@@ -98,6 +107,11 @@ _TRUE = (None, "1", "true", "on")
 
 def _is_true(el: Any) -> bool:
     return el is not None and el.get(W + "val") in _TRUE
+
+
+def marker_run(text: str) -> Any:
+    """A ``w:r`` holding ``text`` as its one ``w:t`` (space preserved)."""
+    return _marker_run(text)
 
 
 def _marker_run(text: str) -> Any:

@@ -398,3 +398,22 @@ def test_moves_simple_fields_styles_footnotes_containers() -> None:
     }
     assert doc.tracked_changes == 2
     assert {p.part for p in doc.pieces} == {"word/document.xml", "word/footnotes.xml"}
+
+
+def test_tracked_changes_are_placed_on_the_accepted_text() -> None:
+    doc = read_docx((DATA / "lo-tracked.docx").read_bytes())
+    kinds = [(c.kind, c.text, c.author) for c in doc.changes]
+    assert kinds == [("deletion", "very old ", "Agent"), ("insertion", "newly revised ", "Agent")]
+    deletion, insertion = doc.changes
+    assert deletion.start == deletion.end == len("The budget is ")
+    assert doc.text[insertion.start : insertion.end] == "newly revised "
+    built_doc = read_docx(built()[0])
+    assert [(c.kind, c.text) for c in built_doc.changes] == [
+        ("deletion", "removed "),
+        ("insertion", "added "),
+    ]
+    a, b = (
+        utf16.to_codepoint(built_doc.text, x)
+        for x in (built_doc.changes[1].start, built_doc.changes[1].end)
+    )
+    assert built_doc.text[a:b] == "added "
