@@ -5,7 +5,9 @@
 comments (actionable and open before the run, not a stale anchor: the machine's attribution
 counts the same comments); agreement with the machine = accepts / decisions; "awaiting
 review: N" = actionable comments with no decision. ``decided``: comment id -> the decision
-that counts (``engine.bundle_decisions.DecisionsCheck.latest()``).
+that counts (``engine.bundle_decisions.DecisionsCheck.latest()``). With no decision at all
+the reviewed attribution is N/A ("no comment has a reviewer decision yet"), never a zero;
+a comment still awaiting review counts as not addressed, beside "awaiting review: N".
 
 ``needs_review(item)``: why a verdict item needs a person, in plain words; the Verdicts
 view puts those comments first, marked "needs your review".
@@ -108,10 +110,12 @@ def review_figures(
         ):
             addressed += 1
     awaiting = sum(1 for cid in ids if cid not in decided)
-    if ids:
-        reviewed = Metric.ratio(addressed, len(ids))
-    else:
+    if not ids:
         reviewed = Metric.na("there are no actionable comments")
+    elif awaiting == len(ids):  # not a zero: nobody has reviewed yet
+        reviewed = Metric.na("no comment has a reviewer decision yet")
+    else:  # undecided comments count as not (yet) addressed; "awaiting review" says so
+        reviewed = Metric.ratio(addressed, len(ids))
     counted = [d for cid, d in decided.items() if cid in verdict]
     if counted:
         agreement = Metric.ratio(sum(d.agrees for d in counted), len(counted))

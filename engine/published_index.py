@@ -114,6 +114,19 @@ def _metric_cell(name: str, m: Any) -> str:
     )
 
 
+def _review_note(review: dict[str, Any]) -> str:
+    """The reviewer decisions' line of a row ("reviewed attribution 67% (2 of 3)", and
+    "awaiting review: 1 of 3"); "" for an entry checked before decisions were counted."""
+    if not isinstance(review, dict) or not isinstance(review.get("reviewed"), dict):
+        return ""
+    from engine.vocabulary import metric_text
+
+    line = "reviewed attribution " + metric_text("attribution_rate", review["reviewed"])
+    if review.get("awaiting"):
+        line = f"awaiting review: {review['awaiting']} of {review.get('actionable')}; " + line
+    return f"<div class='muted'>{_e(line)}</div>"
+
+
 def render_index(runs: list[PublishedEntry]) -> str:
     """The index page: one row per published run, in the order given (entries as
     ``entries`` recomputes them from their bundle copies)."""
@@ -164,6 +177,7 @@ def render_index(runs: list[PublishedEntry]) -> str:
             check += "<div class='muted'>the metrics shown are recomputed from its documents</div>"
         elif e.figures == "unverified":
             check += "<div class='muted'>the metrics shown are the bundle's, unverified</div>"
+        check += _review_note(e.review)
         out.append(
             f"<td>{_signature_cell(e)}</td><td title='{_e(e.verification)}'>{check}</td>"
             f"<td>{_bundle_cell(e)}<div class='muted'>{_e(e.run_id)}</div></td></tr>"

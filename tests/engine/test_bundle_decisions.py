@@ -114,7 +114,8 @@ def test_figures_reviewed_attribution_agreement_awaiting(bundle, key):
     final = b.verdicts["final"]
     none = review_figures(final, b.comments_before, {})
     assert (none.awaiting, none.actionable) == (3, 3)  # c4 is a stale anchor: not counted
-    assert none.agreement.value is None and none.reviewed.value == 0
+    assert none.agreement.value is None and none.reviewed.value is None  # N/A, never 0
+    assert none.reviewed.reason == "no comment has a reviewer decision yet"
     _decide_all(bundle, key)
     res = verify_bundle(bundle)
     fig = review_figures(final, b.comments_before, res.decisions.latest())
@@ -337,8 +338,18 @@ def test_publishing_can_require_a_complete_review(bundle, key, tmp_path, capsys)
     args = ["bundle", "publish", str(bundle), "--folder", str(folder), "--require-review"]
     assert arl(args) == 2
     assert "awaiting review: 3 of 3" in capsys.readouterr().err
+    assert (
+        arl(["bundle", "publish", str(bundle), "--folder", str(folder), "--no-require-review"]) == 0
+    )
+    assert (
+        "awaiting review: 3 of 3; reviewed attribution N/A \u2014 no comment has a reviewer decision yet"
+        in (folder / "index.html").read_text()
+    )
+    args.append("--require-review")
+    assert arl(args) == 2
     assert published.require_complete_review()  # remembered
     _decide_all(bundle, key)
     assert arl(["bundle", "publish", str(bundle), "--folder", str(folder)]) == 0
+    assert "reviewed attribution 67% (2 of 3)" in (folder / "index.html").read_text()
     entry = published.entries(folder)[0]
     assert entry.review["awaiting"] == 0 and entry.review["reviewed"]["numerator"] == 2
