@@ -543,11 +543,15 @@ class DocumentView(QWebEngineView):
 
     # -- loading --------------------------------------------------------------------------
 
-    def show_document(self, raw: bytes | str, kind: str = "html", labels: bool = True) -> None:
+    def show_document(
+        self, raw: bytes | str, kind: str = "html", labels: bool = True, snap: bool = False
+    ) -> None:
         """Render ``raw`` (bytes of an HTML document, or text for ``kind`` text/markdown).
 
-        ``labels``: leave room above each line for verdict badges from the first layout
-        (the URL fragment tells our page script; nothing reaches the server).
+        ``labels``: leave room above each line for verdict badges from the first layout;
+        ``snap``: the user's selections snap to whole words and lose their end spaces (Alt
+        keeps them exact). The URL fragment tells our page script; nothing reaches the
+        server.
         """
         if self._url is not None:
             self.server.remove(self._url)
@@ -556,8 +560,9 @@ class DocumentView(QWebEngineView):
         self._set_problem("")
         self._show_cover(True)
         self._url = self.server.add(raw, kind)
-        if labels:
-            self._url.setFragment("arl-labels")
+        fragment = "-".join(f for f, on in (("arl-labels", labels), ("arl-snap", snap)) if on)
+        if fragment:
+            self._url.setFragment(fragment)
         self._page.allowed_url = self._url
         self._page.load(self._url)
 

@@ -165,9 +165,11 @@ class RunView(QWidget):
             self._add("warning", f"The bundle will not be signed: {exc}")
             return
         req.signing_key = key.material
-        where = "kept in the keyring" if key.where == "keyring" else key.note
+        where = "kept in the keyring" if key.where == "keyring" else key.note.rstrip(".")
         self._add(
-            "signed", f"The evidence bundle will be signed with key {key.fingerprint} ({where})."
+            "signed",
+            f"The evidence bundle will be signed by you on this computer (your key "
+            f"{key.fingerprint}, {where}).",
         )
 
     async def _run(self, req: RunRequest) -> None:

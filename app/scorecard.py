@@ -174,8 +174,11 @@ class ScorecardView(QWidget):
         dlg = QInputDialog(self)
         dlg.setWindowTitle("Trust this signer")
         dlg.setLabelText(
-            f"Who holds the key {fp}? The name is shown beside every bundle it signs "
-            "(for example: the review team's laptop)."
+            f"This bundle was signed with the key {fp}. It is not this computer's own key "
+            "(bundles you make here read \u201csigned by you on this computer\u201d) and "
+            "not one you trust yet.\n\nTrust it only if you know whose it is, for example "
+            "when its owner told you this fingerprint. Who holds it? The name is shown "
+            "beside every bundle it signs (for example: Ana's laptop, the review team)."
         )
         dlg.textValueSelected.connect(lambda name: self.trust(name))
         self._dialog = dlg

@@ -47,6 +47,9 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
+MAX_NAME = 80  # characters of the user's name kept
+
+
 def home_dir() -> Path:
     """The folder for settings and logs (``ARL_HOME`` moves it)."""
     env = os.environ.get("ARL_HOME")
@@ -172,6 +175,16 @@ class Settings:
     @agent_mode.setter
     def agent_mode(self, v: str) -> None:
         self.set("run/mode", v)
+
+    @property
+    def user_name(self) -> str:
+        """The user's name, asked once: it signs their comments and decisions (the key
+        ``review/reviewer`` the decision panel reads too). "" until given."""
+        return " ".join(str(self.get("review/reviewer") or "").split())
+
+    @user_name.setter
+    def user_name(self, v: str) -> None:
+        self.set("review/reviewer", " ".join(v.split())[:MAX_NAME])
 
     @property
     def recent_bundles(self) -> list[str]:

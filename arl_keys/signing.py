@@ -1,11 +1,13 @@
 """The bundle-signing key in the OS keyring (service ``agent-review-loop``, account
 ``bundle-signing-key``, the 32 raw Ed25519 bytes in base64), outside ``engine/``.
 
-``signing_key() -> SigningKey``: the stored key, created on first use. When no keyring
-works the key lives in memory for this session only (``where == "session"``, ``note`` says
-so plainly): bundles are still signed, but the next session signs with another key, so
-nobody can learn to trust its fingerprint. Keyring calls can block: GUI code runs this in a
-worker thread.
+``signing_key() -> SigningKey``: the stored key, created on first use, and trusted on
+this computer as the user's own (``engine.signing.trust_own_key``: "signed by you on this
+computer"). When no keyring works the key is kept in a file in the user's data folder,
+``<data folder>/signing-key`` (mode 0600: readable by this user only; ``where ==
+"datafile"``, ``note`` says so), so the same key signs every run. Only when that file cannot
+be written either does the key live in memory for this session only (``where ==
+"session"``). Keyring calls can block: GUI code runs this in a worker thread.
 
 ``ARL_SIGNING_KEY_FILE`` names a file holding the key (base64 of the 32 bytes) instead:
 for release builds of the shipped example bundles, or CI (``where == "file"``).
@@ -29,6 +31,10 @@ SERVICE = "agent-review-loop"
 ACCOUNT = "bundle-signing-key"
 _FAILURES = (NoKeyringError, KeyringError, RuntimeError)
 
+DATAFILE_NOTE = (
+    "No working password store (keyring): the signing key is kept in {path}, a file only "
+    "you can read."
+)
 SESSION_NOTE = (
     "No working password store (keyring): this session signs bundles with a key kept in "
     "memory only, forgotten when the program ends; the next session's bundles carry "
@@ -42,7 +48,7 @@ class SigningKey:
     ``fingerprint``; ``note``: a plain sentence when the key is session-only ("" else)."""
 
     material: bytes
-    where: Literal["keyring", "session", "file"]
+    where: Literal["keyring", "datafile", "session", "file"]
     fingerprint: str
     note: str = ""
 
@@ -68,19 +74,57 @@ def signing_key() -> SigningKey:
     if stored:
         try:
             material = base64.b64decode(stored, validate=True)
-            return SigningKey(material, "keyring", signing.key_fingerprint(material))
+            return _own(SigningKey(material, "keyring", signing.key_fingerprint(material)))
         except (binascii.Error, ValueError):
             pass  # a damaged entry: replaced below
     if works:
         material = signing.new_private_key()
         try:
             keyring.set_password(SERVICE, ACCOUNT, base64.b64encode(material).decode("ascii"))
-            return SigningKey(material, "keyring", signing.key_fingerprint(material))
+            return _own(SigningKey(material, "keyring", signing.key_fingerprint(material)))
         except _FAILURES:
             pass
+    kept = _datafile_key()
+    if kept is not None:
+        return kept
     if _session is None:
         _session = signing.new_private_key()
-    return SigningKey(_session, "session", signing.key_fingerprint(_session), SESSION_NOTE)
+    return _own(SigningKey(_session, "session", signing.key_fingerprint(_session), SESSION_NOTE))
+
+
+def datafile_path() -> Path:
+    """Where the key is kept when no keyring works: ``<data folder>/signing-key``."""
+    from engine.workspace import default_home
+
+    return default_home() / "signing-key"
+
+
+def _datafile_key() -> SigningKey | None:
+    """The key in the user's data folder, created there (0600) when missing; None when the
+    file can be neither read nor written."""
+    path = datafile_path()
+    note = DATAFILE_NOTE.format(path=path)
+    try:
+        material = load_key_file(path)
+    except ValueError:
+        if path.exists():
+            return None  # a file that is not a key: never overwritten
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_key_file(path)
+            material = load_key_file(path)
+        except (OSError, ValueError):
+            return None
+    return _own(SigningKey(material, "datafile", signing.key_fingerprint(material), note))
+
+
+def _own(key: SigningKey) -> SigningKey:
+    """``key`` trusted on this computer as the user's own (once; a removal is kept)."""
+    try:
+        signing.trust_own_key(signing.public_key(key.material))
+    except OSError:
+        pass  # the store cannot be written: its bundles read "unknown key", nothing worse
+    return key
 
 
 def load_key_file(path: Path) -> bytes:

@@ -18,6 +18,13 @@ trust FINGERPRINT NAME``, and every entry written before) is still honoured but 
 key whose fingerprint collides takes 2^64 work to find, within reach of a large budget; the
 signature line says "by fingerprint only" then. A signature that verifies but whose key is
 not trusted is "signed by an unknown key", told apart from a bad signature.
+
+Two signers are trusted without the user doing anything: this computer's own signing key
+(``trust_own_key``, called by the key's keeper outside ``engine/`` once it exists; its line
+reads "signed by you on this computer") and the project's release key, which signs the
+shipped example and demo (``shipped_trust``, named for the project). Either can be renamed
+or removed like any entry; a removal is kept as an entry with an empty name, so neither
+comes back by itself.
 """
 
 from __future__ import annotations
@@ -132,6 +139,8 @@ class SignatureStatus:
             return f"BAD SIGNATURE: {self.reason}" + (
                 f" (claims key {self.fingerprint})" if self.fingerprint else ""
             )
+        if self.trusted_as == OWN_KEY_NAME and not self.trusted_by_fingerprint:
+            return f"signed by you on this computer (key {self.fingerprint})"
         who = f"trusted: {self.trusted_as}" if self.trusted_as else "an unknown key: not trusted"
         if self.trusted_as and self.trusted_by_fingerprint:
             who += ", by fingerprint only"
@@ -274,7 +283,7 @@ def trust_signer(bundle: Any, name: str, path: Path | None = None) -> tuple[str,
         raise ValueError("give the signer a name")
     pub = base64.b64decode(str(bundle.signature["public_key"]), validate=True)
     ident = key_id(pub)
-    _write_trusted({**load_trusted(path), ident: name.strip()}, path)
+    _write_trusted({**_load_raw(path), ident: name.strip()}, path)
     return status.fingerprint, ident
 
 
@@ -285,8 +294,21 @@ def trust_key(public: bytes, name: str, path: Path | None = None) -> str:
     if not name.strip():
         raise ValueError("give the key a name")
     ident = key_id(public)
-    _write_trusted({**load_trusted(path), ident: name.strip()}, path)
+    _write_trusted({**_load_raw(path), ident: name.strip()}, path)
     return ident
+
+
+def trust_own_key(public: bytes, path: Path | None = None) -> bool:
+    """Trust this computer's own signing key as ``OWN_KEY_NAME``, once: nothing is
+    written when the store already has an entry for it (a name the user gave it, or an
+    empty one: removed by the user). True when it was added. Raises OSError when the store
+    cannot be written."""
+    ident = key_id(public)
+    raw = _load_raw(path)
+    if ident in raw or fingerprint(public) in raw:
+        return False
+    _write_trusted({**raw, ident: OWN_KEY_NAME}, path)
+    return True
 
 
 def check_bundle(bundle: Any, trusted: dict[str, str] | None = None) -> SignatureStatus:
@@ -323,8 +345,32 @@ def trusted_keys_path() -> Path:
     return default_home() / "trusted-keys.json"
 
 
+#: The name the store gives this computer's own signing key (``trust_own_key``): the
+#: signature line then reads "signed by you on this computer".
+OWN_KEY_NAME = "you on this computer"
+#: The project's release key, which signs the shipped example and demo bundles: trusted
+#: by default under the project's name, so the first bundle a new user opens does not warn
+#: about an unknown key. The user can remove it like any entry (``set_trusted`` with an
+#: empty name leaves an empty entry behind, which keeps it removed).
+PROJECT_PUBLIC_KEY = "5ZxG0nJMrFEGzrVOKtgB6shNzqqcxF19FaAAia92Cqs="
+PROJECT_KEY_NAME = "the Agent Review Loop project"
+
+
+def shipped_trust() -> dict[str, str]:
+    """The signers trusted before the user trusts any: the project's release key."""
+    return {key_id(base64.b64decode(PROJECT_PUBLIC_KEY)): PROJECT_KEY_NAME}
+
+
 def load_trusted(path: Path | None = None) -> dict[str, str]:
-    """Fingerprint -> name; {} when the file is missing or unreadable."""
+    """Key id or fingerprint -> name: the store's entries over ``shipped_trust()``; an
+    entry with an empty name (a shipped signer the user removed) is left out."""
+    merged = {**shipped_trust(), **_load_raw(path)}
+    return {k: v for k, v in merged.items() if v}
+
+
+def _load_raw(path: Path | None = None) -> dict[str, str]:
+    """The store's own entries, empty names included; {} when the file is missing or
+    unreadable."""
     p = path or trusted_keys_path()
     try:
         if not p.is_file() or p.stat().st_size > 1_000_000:
@@ -352,7 +398,7 @@ def set_trusted(fp: str, name: str, path: Path | None = None) -> dict[str, str]:
     norm = normalise_fingerprint(fp)
     if norm is None:
         raise ValueError(f"{fp!r} is not a fingerprint (16 hex digits)")
-    names = load_trusted(path)
+    names = _load_raw(path)
     if name.strip():
         names[norm] = name.strip()
     else:  # untrust the fingerprint and every full key it is the start of
@@ -360,8 +406,11 @@ def set_trusted(fp: str, name: str, path: Path | None = None) -> dict[str, str]:
         names = {
             k: v for k, v in names.items() if k != norm and not k.startswith("sha256:" + digits)
         }
+        for ident in shipped_trust():  # a shipped signer stays removed: an empty entry
+            if ident.startswith("sha256:" + digits):
+                names[ident] = ""
     _write_trusted(names, path)
-    return names
+    return {k: v for k, v in {**shipped_trust(), **names}.items() if v}
 
 
 def _write_trusted(names: dict[str, str], path: Path | None = None) -> None:

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QGridLayout,
     QLabel,
+    QLineEdit,
     QListWidget,
     QPlainTextEdit,
     QPushButton,
@@ -38,6 +39,7 @@ class CommentsPage(QWizardPage):
         )
         self.view = DocumentView()
         self.view.setMinimumWidth(420)
+        self.name = self._name_field()
         self.selection_label = QLabel("<i>Select words in the document to comment on them.</i>")
         self.selection_label.setWordWrap(True)
         self.selection_label.setTextFormat(Qt.TextFormat.RichText)
@@ -59,6 +61,11 @@ class CommentsPage(QWizardPage):
 
         side = QWidget()
         s = QVBoxLayout(side)
+        who = QGridLayout()
+        who.addWidget(QLabel("Your &name:"), 0, 0)
+        who.addWidget(self.name, 0, 1)
+        who.itemAtPosition(0, 0).widget().setBuddy(self.name)
+        s.addLayout(who)
         s.addWidget(self.selection_label)
         s.addWidget(self.body)
         s.addWidget(self.add_btn, 0, Qt.AlignmentFlag.AlignLeft)
@@ -98,7 +105,47 @@ class CommentsPage(QWizardPage):
         self.import_btn.clicked.connect(self.ask_import)
         self._update_buttons()
 
+    def _name_field(self) -> QLineEdit:
+        """Asked once: the name is kept in the settings and credits every comment (and
+        the decisions of the Verdicts view)."""
+        name = QLineEdit()
+        name.setPlaceholderText("Your name, shown on your comments")
+        name.setAccessibleName("Your name")
+        name.setMaxLength(80)
+        name.editingFinished.connect(self._name_given)
+        return name
+
+    def _settings(self) -> Any:
+        wizard = self.wizard()
+        settings = getattr(wizard, "settings", None) if wizard is not None else None
+        if settings is None:
+            from app.settings import Settings
+
+            settings = Settings()
+        return settings
+
+    def _name_given(self) -> None:
+        name = " ".join(self.name.text().split())
+        if name:
+            settings = self._settings()
+            settings.user_name = name
+            settings.sync()
+
+    def author_name(self) -> str:
+        """The name comments are credited to: the one typed here, else the one kept."""
+        typed = " ".join(self.name.text().split()) or self._settings().user_name
+        if typed:
+            return typed
+        import getpass
+
+        try:
+            return getpass.getuser()  # the login name, as `arl bundle adjudicate` uses
+        except (OSError, KeyError, ImportError):
+            return "reviewer"
+
     def initializePage(self) -> None:
+        if not self.name.text():
+            self.name.setText(self._settings().user_name)
         page = self.wizard().document_page
         shown = (page.raw or "", page.kind)
         if shown != self._shown:
@@ -112,7 +159,9 @@ class CommentsPage(QWizardPage):
             self._refresh()
             if unusable:
                 self._note_unusable("comment(s) of the Word file", unusable)
-            self.view.show_document(page.raw or "", "text" if page.kind == "text" else "html")
+            self.view.show_document(
+                page.raw or "", "text" if page.kind == "text" else "html", snap=True
+            )
 
     def _on_anchor(self, anchor: dict[str, Any] | None) -> None:
         self.anchor = anchor if anchor and anchor.get("quote", "").strip() else None
@@ -147,7 +196,7 @@ class CommentsPage(QWizardPage):
             id=self._next_id(),
             body=body.strip(),
             anchor=Anchor.from_json(anchor),
-            author="reviewer",
+            author=self.author_name(),
             actionable=actionable,
         )
         self.comments.append(c)

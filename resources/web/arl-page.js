@@ -279,8 +279,13 @@
     if (!r) return false;
     if (window.Highlight) CSS.highlights.set(NS + "-focus", new Highlight(r));
     var rect = r.getBoundingClientRect();
-    window.scrollTo({ top: Math.max(0, rect.top + window.scrollY - window.innerHeight / 3),
-                      left: 0, behavior: "instant" });
+    // Only a span out of view is scrolled to: one already on screen stays where it is (the
+    // page does not jump when a comment just added there is selected).
+    var shown = rect.top >= 0 && rect.bottom <= window.innerHeight && (rect.width || rect.height);
+    if (!shown) {
+      window.scrollTo({ top: Math.max(0, rect.top + window.scrollY - window.innerHeight / 3),
+                        left: 0, behavior: "instant" });
+    }
     return true;
   }
 
@@ -365,6 +370,55 @@
              start_offset: s, end_offset: e };
   }
 
+  // Selections made here snap to whole words, as word processors do, and lose the spaces
+  // at their ends: the word boundaries are the browser's own (Intl.Segmenter, ICU, with
+  // its dictionaries for scripts written without spaces: Thai, Chinese, Japanese, Khmer).
+  // Holding Alt while selecting keeps the exact characters. Only when the view asked for
+  // it (#arl-snap): the document views of a bundle never change a selection.
+  function wantsSnap() { return location.hash.indexOf("arl-snap") >= 0; }
+  var WINDOW = 200;  // characters looked at around each end for its word
+  var isSpace = /\s/;
+  function wordAround(text, at, segmenter) {
+    // The word-like segment holding the character at ``at`` within a window of text.
+    var lo = Math.max(0, at - WINDOW), hi = Math.min(text.length, at + WINDOW);
+    var segs = segmenter.segment(text.slice(lo, hi));
+    var seg = segs.containing(at - lo);
+    if (!seg || !seg.isWordLike) return null;
+    return [lo + seg.index, lo + seg.index + seg.segment.length];
+  }
+  function snapped(s, e) {
+    var text = bodyText();
+    if (typeof Intl === "undefined" || !Intl.Segmenter) return [s, e];
+    var lang = root().lang || undefined;
+    var seg;
+    try { seg = new Intl.Segmenter(lang, { granularity: "word" }); }
+    catch (err) { seg = new Intl.Segmenter(undefined, { granularity: "word" }); }
+    while (s < e && isSpace.test(text[s])) s++;
+    while (e > s && isSpace.test(text[e - 1])) e--;
+    if (e <= s) return [s, e];
+    var first = wordAround(text, s, seg), last = wordAround(text, e - 1, seg);
+    if (first) s = Math.min(s, first[0]);
+    if (last) e = Math.max(e, last[1]);
+    return [s, e];
+  }
+  function snapSelection(exact) {
+    if (exact || !wantsSnap()) return false;
+    var sel = window.getSelection();
+    if (!sel || sel.rangeCount === 0 || sel.isCollapsed) return false;
+    textNodes();
+    var r = sel.getRangeAt(0);
+    var s = offsetOf(r.startContainer, r.startOffset);
+    var e = offsetOf(r.endContainer, r.endOffset);
+    if (s === null || e === null || e <= s) return false;
+    var se = snapped(s, e);
+    if (se[1] <= se[0] || (se[0] === s && se[1] === e)) return false;
+    return selectOffsets(se[0], se[1]);
+  }
+  listen.call(document, "mouseup", function (ev) { snapSelection(ev.altKey); });
+  listen.call(document, "keyup", function (ev) {
+    if (ev.key === "Shift") snapSelection(ev.altKey);
+  });
+
   var selTimer = null;
   listen.call(document, "selectionchange", function () {
     clearTimeout(selTimer);
@@ -396,6 +450,7 @@
     highlight: highlight, focus: focus, selectSpan: selectSpan, selectOffsets: selectOffsets,
     selectionAnchor: selectionAnchor, rangeFor: rangeFor,
     topOffset: topOffset, scrollToOffset: scrollToOffset,
+    snapSelection: snapSelection, snapped: function (s, e) { textNodes(); return snapped(s, e); },
     bodyText: bodyText,
     length: function () { textNodes(); return state.length; },
     reset: function () { state.nodes = null; }

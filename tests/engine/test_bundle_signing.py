@@ -1,5 +1,6 @@
-"""Runs sign their bundle by default (key in the keyring, created on first use; a session
-key when no keyring works, said plainly); --no-sign leaves it unsigned."""
+"""Runs sign their bundle by default (key in the keyring, created on first use; a key file
+in the user's data folder when no keyring works, said plainly); --no-sign leaves it
+unsigned."""
 
 from __future__ import annotations
 
@@ -74,7 +75,12 @@ def test_no_sign_and_no_keyring(inputs, tmp_path, capsys, monkeypatch):  # noqa:
             unsigned = "".join(reversed(capsys.readouterr()))
     finally:
         keyring.set_keyring(original)
-    assert "(session): No working password store" in out
+    # No keyring: the key is kept in the user's data folder, readable by them only.
+    kept = key_store.datafile_path()
+    assert (
+        f"(datafile): No working password store (keyring): the signing key is kept in {kept}" in out
+    )
+    assert (kept.stat().st_mode & 0o777) == 0o600
     assert verify_bundle(_last(out)["bundle"]).signature.state == "signed"
     res = verify_bundle(_last(unsigned)["bundle"])
     assert res.ok and res.signature.state == "unsigned" and "Signing" not in unsigned
