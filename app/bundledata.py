@@ -11,9 +11,9 @@ reopen reason) and the collateral ranges come from the bundle itself. Only for a
 what it does not store; the views say so.
 
 ``start_checks(data, listener)`` re-derives every verdict and metric from the bundle's own
-files (``engine.rederive``) on a worker thread (``app.jobs``), once per opened bundle, and
+files (``engine.bundle.rederive``) on a worker thread (``app.jobs``), once per opened bundle, and
 calls each listener on the UI thread with the ``Rederivation`` (``data.rederivation``).
-``data.signature`` is the ``engine.signing.SignatureStatus`` (checked on load).
+``data.signature`` is the ``engine.bundle.signing.SignatureStatus`` (checked on load).
 
 Offsets in verdicts and collateral ranges count UTF-16 code units of each version's body
 textContent, as the engine wrote them.
@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine import bundle as engine_bundle
+from engine.bundle.archive import BundleError as EngineBundleError
+from engine.bundle.read import open_bundle
 
 
 class BundleError(Exception):
@@ -57,18 +58,18 @@ class BundleData:
     source: Any = None  # the engine's Bundle
     format: str = ""
     old_format: bool = False
-    signature: Any = None  # engine.signing.SignatureStatus
+    signature: Any = None  # engine.bundle.signing.SignatureStatus
     reopened: dict[str, dict[str, Any]] = field(default_factory=dict)  # id -> last reopen
-    rederivation: Any = None  # engine.rederive.Rederivation, once checked
+    rederivation: Any = None  # engine.bundle.rederive.Rederivation, once checked
     rederive_error: str = ""
-    # What the views show (engine.bundle_shown): "stated", "recomputed" (the bundle failed
+    # What the views show (engine.bundle.shown): "stated", "recomputed" (the bundle failed
     # verification; verdicts/metrics above are re-derived) or "unverified"; the notes say
     # per comment id / metric name what the bundle states and what was recomputed.
     shown_source: str = "stated"
     figures_headline: str = ""
     row_notes: dict[str, str] = field(default_factory=dict)
     metric_notes: dict[str, str] = field(default_factory=dict)
-    # The reviewer decisions (engine.bundle_decisions.DecisionsCheck), checked once the
+    # The reviewer decisions (engine.bundle.decisions.DecisionsCheck), checked once the
     # re-derivation is in (each names the verdict the engine derives now).
     decisions: Any = None
     _listeners: list[Callable[[Any], None]] = field(default_factory=list, repr=False)
@@ -149,8 +150,8 @@ def load_bundle(path: str | Path) -> BundleData:
     """Open a bundle folder or zip. Raises BundleError when it cannot be read at all."""
     path = Path(path)
     try:
-        b = engine_bundle.open_bundle(path)
-    except engine_bundle.BundleError as exc:
+        b = open_bundle(path)
+    except EngineBundleError as exc:
         raise BundleError(str(exc)) from None
     except OSError as exc:
         raise BundleError(f"{path}: cannot be read ({exc.strerror or exc})") from None
@@ -182,7 +183,7 @@ def load_bundle(path: str | Path) -> BundleData:
         for item in r.get("reopened") or []:
             if isinstance(item, dict):
                 reopened[str(item.get("comment_id"))] = dict(item, round=r.get("round"))
-    from engine import signing
+    from engine.bundle import signing
 
     extended = (
         {} if b.old_format else {str(v.get("comment_id")): v for v in final if "confidence" in v}
@@ -218,14 +219,14 @@ def load_bundle(path: str | Path) -> BundleData:
 
 
 def apply_shown(data: BundleData) -> None:
-    """Put in ``data`` the figures the views show (``engine.bundle_shown``): the stated
+    """Put in ``data`` the figures the views show (``engine.bundle.shown``): the stated
     ones, or, when the bundle failed verification, the ones the engine re-derived from its
     documents, with the notes naming what the bundle states. Computes nothing itself."""
-    from engine.bundle_shown import shown_figures
+    from engine.bundle.shown import shown_figures
 
     b = data.source
     if data.rederivation is not None:
-        from engine.bundle_decisions import check_decisions
+        from engine.bundle.decisions import check_decisions
 
         data.decisions = check_decisions(b, data.rederivation)
     shown = shown_figures(b, data.rederivation, data.signature)
@@ -262,7 +263,7 @@ def start_checks(data: BundleData, listener: Callable[[Any], None] | None = None
         return
     data._checking = True
     from app.jobs import run_in_thread
-    from engine.rederive import rederive
+    from engine.bundle.rederive import rederive
 
     def done(result: Any) -> None:
         data.rederivation = result
@@ -286,7 +287,7 @@ def _notify(data: BundleData) -> None:
 def rederive_now(data: BundleData) -> Any:
     """The re-derivation, computed here if it has not run yet (for exports)."""
     if data.rederivation is None and not data.rederive_error:
-        from engine.rederive import rederive
+        from engine.bundle.rederive import rederive
 
         data.rederivation = rederive(data.source)
         apply_shown(data)

@@ -7,7 +7,7 @@ top. A picker chooses the two versions: v1 to the last version, or one round's p
 (v1 to round 1, round 1 to round 2, ...).
 
 Nothing is computed here: the change spans, their places in the merged text and the
-alignment of the two versions come from ``engine.diff_marks.change_view`` (run off the UI
+alignment of the two versions come from ``engine.diff.marks.change_view`` (run off the UI
 thread); this module writes them as HTML (every text escaped) and maps the verdict
 spans, which count UTF-16 units of each version's body text, through the engine's
 ``ChangeView.merged_span``.
@@ -77,8 +77,8 @@ def version_pairs(v1: str, v2: str, rounds: list[tuple[int, str]]) -> list[Versi
 
 def compute(pair: VersionPair) -> Any:
     """The engine's change spans for ``pair`` (CPU-bound: run off the UI thread)."""
-    from engine.diff_marks import change_view
-    from engine.html_text import body_text
+    from engine.diff.marks import change_view
+    from engine.text.html_text import body_text
 
     return change_view(body_text(pair.a_html), body_text(pair.b_html))
 

@@ -278,7 +278,7 @@ class CompareView(QWidget):
 
 def _decision(data: BundleData | None, cid: str) -> str:
     """A side's decision on a comment in words ("accepted (Ann)"), "none" or "checking"."""
-    from engine.bundle_decisions import DECISION_WORDS
+    from engine.bundle.decisions import DECISION_WORDS
 
     if data is None or data.decisions is None:
         return "checking\u2026"
@@ -288,8 +288,8 @@ def _decision(data: BundleData | None, cid: str) -> str:
 
 def _review_rows(a: BundleData | None, b: BundleData | None) -> list[tuple[str, str, str]]:
     """Reviewed attribution, agreement and awaiting review of each side
-    (``engine.bundle_review``); "checking..." until a side's decisions are checked."""
-    from engine.bundle_review import review_figures
+    (``engine.bundle.review``); "checking..." until a side's decisions are checked."""
+    from engine.bundle.review import review_figures
     from engine.vocabulary import metric_text
 
     def side(data: BundleData | None) -> tuple[str, str, str]:

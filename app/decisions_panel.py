@@ -7,11 +7,11 @@ the focus; Enter records it, Esc cancels). After a decision, and on Enter in the
 selection moves to the next comment that still needs a decision. A ``deleted`` verdict
 offers no plain accept.
 
-The decision is written by the engine (``engine.bundle_adjudicate.adjudicate``) on a worker
+The decision is written by the engine (``engine.bundle.adjudicate.adjudicate``) on a worker
 thread, signed with the user's own key (``arl_keys.signing``, the keyring); the reviewer's
 name comes from the settings (``review/reviewer``), asked once. Nothing here decides what a
 decision means: the words, the rules and the figures are the engine's
-(``engine.bundle_decisions``, ``engine.bundle_review``).
+(``engine.bundle.decisions``, ``engine.bundle.review``).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.bundle_decisions import DECISION_WORDS, allowed_decisions
+from engine.bundle.decisions import DECISION_WORDS, allowed_decisions
 
 #: decision -> (the key that takes it, the button's words)
 KEYS: dict[str, tuple[str, str]] = {

@@ -137,7 +137,7 @@ STYLES: dict[str, SpanStyle] = {
 }
 
 
-# What changed between two versions (``engine.diff_marks``), drawn over the verdict
+# What changed between two versions (``engine.diff.marks``), drawn over the verdict
 # marks: deleted text struck through (in the earlier version), inserted text with a thick
 # underline (in the later one); the legend names both, so colour is never the only cue.
 CHANGE_STYLES: dict[str, dict[str, str | int]] = {
@@ -228,14 +228,14 @@ class _Server(http.server.ThreadingHTTPServer):
 def content_type(raw: bytes, kind: str) -> str:
     """The Content-Type for a document, with the charset the engine decoded it with.
 
-    The engine decides the encoding (``engine.encoding.decode_html``: BOM, else the
+    The engine decides the encoding (``engine.text.encoding.decode_html``: BOM, else the
     ``<meta charset>`` prescan, else UTF-8 when valid, else windows-1252; ``decode_text``
     for plain text). Sending that decision as the transport charset makes the browser
     decode exactly as the engine did: a BOM still wins in the browser (as in the engine),
     and the HTTP charset overrides any ``<meta>`` the browser might read differently
     (a ``content=`` without ``http-equiv``, an unknown label, a late declaration).
     """
-    from engine.encoding import decode_html, decode_text
+    from engine.text.encoding import decode_html, decode_text
 
     if kind in ("text", "markdown", "txt", "md", "plain"):
         return f"text/plain; charset={decode_text(raw)[1]}"
@@ -248,8 +248,8 @@ def _without_hints(raw: bytes | str) -> bytes | str:
     the body text the engine extracts (then the Chromium switches of ``app.webflags`` are
     the only guard, and the log says so)."""
     from app.hints import neutralise_hints
-    from engine.encoding import decode_html
-    from engine.html_text import body_text
+    from engine.text.encoding import decode_html
+    from engine.text.html_text import body_text
 
     if isinstance(raw, bytes):
         if raw.find(b"<") < 0:

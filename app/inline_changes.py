@@ -1,6 +1,6 @@
 """One comment's v1 and v2 text with what changed inside it, for the detail pane's table.
 
-The pieces come from the engine (``engine.diff_marks.inline_pieces``, the same diff as the
+The pieces come from the engine (``engine.diff.marks.inline_pieces``, the same diff as the
 verdicts); here they are written as Qt rich text: in the v1 cell the deleted pieces struck
 through, in the v2 cell the inserted pieces underlined, both also tinted and with a
 line under the table naming the marks (never colour alone). Every text is escaped.
@@ -25,7 +25,7 @@ def change_cells(t1: str | None, t2: str | None) -> tuple[str, str]:
     e = html.escape
     if t1 is None or t2 is None or len(t1) + len(t2) > MAX_CHARS or t1 == t2:
         return (e(t1) if t1 is not None else "", e(t2) if t2 is not None else "")
-    from engine.diff_marks import inline_pieces
+    from engine.diff.marks import inline_pieces
 
     left, right = [], []
     for kind, text in inline_pieces(t1, t2):

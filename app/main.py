@@ -214,7 +214,7 @@ def _smoke_bidi() -> str:
     characters check only when a bidi control is present, so a frozen build could lack it
     unnoticed): "" or the problem. Prints one line when it works."""
     try:
-        from engine.invisible import seen_pair
+        from engine.text.invisible import seen_pair
 
         # U+202E U+202C around a palindrome displays unchanged: seen the same as without.
         shown = seen_pair("level", chr(0x202E) + "level" + chr(0x202C), "a ", " b")
@@ -234,8 +234,8 @@ def _smoke_word() -> str:
     try:
         import olefile  # noqa: F401  (tells an encrypted .docx from an old .doc)
 
-        from engine.documents import open_document
-        from engine.scoring import Version, score
+        from engine.score.scoring import Version, score
+        from engine.text.documents import open_document
         from engine.word_review import word_claims, word_comments
 
         folder = Path(str(resources.files("resources").joinpath("word")))
@@ -287,7 +287,7 @@ def smoke_test(app, window, bundle: Path | None, timeout: float) -> int:
     """Run the smoke test on a live window; returns the exit code."""
     from PySide6.QtCore import QEventLoop, QTimer
 
-    from engine.html_text import body_text
+    from engine.text.html_text import body_text
 
     if bundle is None:
         print("SMOKE FAILED: no example bundle found in resources/example", flush=True)

@@ -164,7 +164,7 @@ class MetricsPanel(QWidget):
         super().showEvent(event)
 
     def _fill(self, data: BundleData) -> None:
-        from engine.scoring import coverage_of
+        from engine.score.metrics import coverage_of
 
         self.review.setText(review_html(data))
         cov = coverage_of(data.verdicts, data.comments_before)
@@ -184,10 +184,10 @@ class MetricsPanel(QWidget):
 
 
 def review_html(data: BundleData) -> str:
-    """The reviewed figures beside the machine's (``engine.bundle_review``), in words;
+    """The reviewed figures beside the machine's (``engine.bundle.review``), in words;
     "checking..." before the decisions could be checked (they need the re-derivation)."""
     from engine import vocabulary as vocab
-    from engine.bundle_review import review_figures
+    from engine.bundle.review import review_figures
 
     if data.decisions is None:
         return "<i>Reviewed by people: checking the decisions\u2026</i>"

@@ -1,6 +1,6 @@
 """The Published view: every scorecard published to the publishing folder, newest first.
 
-Shows ``engine.published.entries`` (each entry re-checked from its bundle copy in the
+Shows ``engine.publish.published.entries`` (each entry re-checked from its bundle copy in the
 folder, on a worker thread: never the figures or marks ``index.json`` states); computes
 nothing. Each row links
 back to its bundle (Open bundle) and to its page (Open in browser, a local file: the pages
@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine import vocabulary
-from engine.models import METRIC_NAMES
+from engine.vocabulary import METRIC_NAMES
 
 COLUMNS = [
     "Run finished",
@@ -60,7 +60,7 @@ def when_text(stamp: str) -> str:
 
 def choose_folder(parent: QWidget, then) -> None:
     """Ask for the publishing folder (once), remember it, call ``then(path)``."""
-    from engine import published
+    from engine.publish import published
 
     start = str(published.published_folder() or Path.home())
     dlg = QFileDialog(parent, "Choose the folder to publish scorecards to", start)
@@ -195,7 +195,7 @@ class PublishedView(QWidget):
         ``published.entries``, cached by the copy's hash) on a worker thread; the table
         fills when that is done (``listed``)."""
         from app.jobs import run_in_thread
-        from engine import published
+        from engine.publish import published
 
         folder = published.published_folder()
         self._generation += 1
@@ -288,13 +288,13 @@ class PublishedView(QWidget):
         """Open the row's bundle copy in the published folder: the figures the row shows were
         checked from it (``index.json``'s original path can be edited to point at another
         bundle). The original path only for an entry published before copies were kept."""
-        from engine import published
+        from engine.publish import published
 
         e = self._selected()
         if e is None:
             return
         folder = published.published_folder()
-        from engine.published_check import link_in
+        from engine.publish.check import link_in
 
         copy = folder / e.bundle_copy if folder is not None and e.bundle_copy else None
         linked = copy is not None and folder is not None and link_in(folder, e.bundle_copy)
@@ -310,8 +310,8 @@ class PublishedView(QWidget):
         self.openBundle.emit(target)
 
     def open_selected_page(self) -> None:
-        from engine import published
-        from engine.published_check import link_in
+        from engine.publish import published
+        from engine.publish.check import link_in
 
         e = self._selected()
         folder = published.published_folder()
@@ -327,7 +327,7 @@ class PublishedView(QWidget):
             open_local(self, folder / e.scorecard, "the scorecard page")
 
     def open_index(self) -> None:
-        from engine import published
+        from engine.publish import published
 
         folder = published.published_folder()
         if folder is not None and not (folder / published.INDEX_HTML).is_symlink():

@@ -107,9 +107,9 @@ class ReviewActions:
 
         def work() -> Any:
             from arl_keys.signing import signing_key
-            from engine.bundle_adjudicate import adjudicate
-            from engine.bundle_decisions import check_decisions
-            from engine.bundle_read import open_bundle
+            from engine.bundle.adjudicate import adjudicate
+            from engine.bundle.decisions import check_decisions
+            from engine.bundle.read import open_bundle
 
             key = signing_key()
             adjudicate(data.path, cid, decision, reason, name, key.material, rederivation=red)

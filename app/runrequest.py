@@ -10,6 +10,6 @@ run from the same request with ``engine.run.start_review``. Fields: ``config``
 
 from __future__ import annotations
 
-from engine.run import ReviewRequest as RunRequest
+from engine.run.start import ReviewRequest as RunRequest
 
 __all__ = ["RunRequest"]

@@ -38,7 +38,7 @@ from engine import events as ev
 def _agent_mode_bit(manifest: dict[str, Any]) -> list[str]:
     """The run's agent mode in plain words (``engine.vocabulary.agent_mode_words``), as a
     one-item list, or [] when the manifest does not record it."""
-    from engine.scorecard import agent_mode_of
+    from engine.bundle.scorecard import agent_mode_of
     from engine.vocabulary import agent_mode_words
 
     mode = agent_mode_of(manifest)
@@ -173,7 +173,8 @@ class RunView(QWidget):
         )
 
     async def _run(self, req: RunRequest) -> None:
-        from engine.run import RunHandle, start_review
+        from engine.run.records import RunHandle
+        from engine.run.start import start_review
 
         self.handle = RunHandle()
         self.events = []

@@ -6,7 +6,7 @@ figures that do not re-derive, a bad signature) once the re-derivation (off the 
 ``app.bundledata.start_checks``) is in, and so do its HTML and PDF exports. It is rendered
 like any untrusted document (no page scripts, no network). Publishing stores it in the
 workspace (``engine.bundle.publish_scorecard``), after a confirmation that names it.
-"Trust this signer" names the bundle's signing key as trusted (``engine.signing``).
+"Trust this signer" names the bundle's signing key as trusted (``engine.bundle.signing``).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def scorecard_title(data: BundleData) -> str:
 def page_of(data: BundleData, *, final: bool = False) -> str:
     """This program's scorecard page of ``data`` (``final``: re-derive now if the
     background check has not finished, for exports)."""
-    from engine.bundle import own_scorecard
+    from engine.bundle.bundle import own_scorecard
 
     if final:
         rederive_now(data)
@@ -186,12 +186,13 @@ class ScorecardView(QWidget):
 
     def trust(self, name: str) -> None:
         """Name the signer of the shown bundle as trusted (an empty name: nothing)."""
-        from engine import signing
+        from engine.bundle import signing
+        from engine.bundle.bundle import trust_signer
 
         if self.data is None or self.data.signature is None or not name.strip():
             return
         try:
-            signing.trust_signer(self.data.source, name)  # by its full key
+            trust_signer(self.data.source, name)  # by its full key
         except (OSError, ValueError) as exc:
             self.message.emit(f"Could not save the trusted key: {exc}")
             return
@@ -229,7 +230,7 @@ class ScorecardView(QWidget):
 
     def publish(self) -> str | None:
         """Publish now (no question). Returns the new document id."""
-        from engine.bundle import publish_scorecard
+        from engine.bundle.bundle import publish_scorecard
         from engine.workspace import Workspace
 
         if self.data is None:
@@ -255,7 +256,7 @@ class ScorecardView(QWidget):
     def publish_to_folder(self) -> None:
         """One click: publish to the folder chosen once (asked the first time), off the UI
         thread (the bundle is checked again as it is published)."""
-        from engine import published
+        from engine.publish import published
 
         if self.data is None:
             return
@@ -313,12 +314,12 @@ class ScorecardView(QWidget):
         )
 
     def export_csv(self, path: str) -> None:
-        """One row per comment (``engine.bundle_csv``): the verdicts shown and the
+        """One row per comment (``engine.bundle.csv_export``): the verdicts shown and the
         decisions that count (none from decisions that fail their checks)."""
         if self.data is None or not path:
             return
-        from engine.bundle_csv import write_csv
-        from engine.bundle_decisions import check_decisions
+        from engine.bundle.csv_export import write_csv
+        from engine.bundle.decisions import check_decisions
 
         red = rederive_now(self.data)
         decisions = check_decisions(self.data.source, red) if red is not None else None

@@ -2,7 +2,7 @@
 
 When one pane scrolls, the character at its top is asked of the page (UTF-16 offset),
 mapped through the engine's alignment of the two versions
-(``engine.diff_marks.ChangeView.b_for_a`` / ``a_for_b``: the same character in equal
+(``engine.diff.marks.ChangeView.b_for_a`` / ``a_for_b``: the same character in equal
 text, the place the text went inside a change) and the other pane is scrolled to put
 that character at its top. The pane moved by the link is quiet for a moment, so the two
 never drive each other round in a loop; a programmatic move of both (a comment picked)
@@ -29,7 +29,7 @@ class ScrollLink(QObject):
         super().__init__(parent)
         self.left, self.right = left, right
         self.enabled = True
-        self.alignment: Any = None  # engine.diff_marks.ChangeView of left -> right
+        self.alignment: Any = None  # engine.diff.marks.ChangeView of left -> right
         self._quiet: dict[int, float] = {}
         self._pending: DocumentView | None = None
         self._timer = QTimer(self)

@@ -23,8 +23,8 @@ def engine_run_defaults() -> dict[str, Any]:
     token limit (0 here: no limit) and tool-result echo."""
     import dataclasses
 
-    from engine.agent import AgentConfig
-    from engine.run import ReviewRequest
+    from engine.agent.config import AgentConfig
+    from engine.run.start import ReviewRequest
 
     agent = {f.name: f.default for f in dataclasses.fields(AgentConfig)}
     request = {f.name: f.default for f in dataclasses.fields(ReviewRequest)}
@@ -167,7 +167,7 @@ class Settings:
     @property
     def agent_mode(self) -> str:
         """``tools`` | ``no-tools`` | ``auto`` (``engine.agent.MODES``)."""
-        from engine.agent import MODES
+        from engine.agent.modes import MODES
 
         v = self.get("run/mode")
         return v if v in MODES else "tools"

@@ -31,7 +31,7 @@ MAX_CHARS = 5_000_000
 
 def trace_text(path: Path) -> str:
     """The trace of the bundle at ``path`` as indented JSON (CPU and disk: a worker)."""
-    from engine.bundle import open_bundle
+    from engine.bundle.read import open_bundle
 
     trace = open_bundle(path).trace
     text = json.dumps(trace, indent=1, ensure_ascii=False)

@@ -72,7 +72,7 @@ def legend_html(collateral_known: bool = True) -> str:
             f"color:{s.badge_text};font-weight:600'>&nbsp;{s.icon} {html.escape(s.label)}&nbsp;"
             f"</span>&nbsp;{html.escape(s.description)}</span>"
         )
-    # What changed inside the text (engine.diff_marks), drawn over the verdict marks.
+    # What changed inside the text (engine.diff.marks), drawn over the verdict marks.
     chips.append(
         "<span style='white-space:nowrap'><span style='text-decoration:line-through;"
         "color:#5c0c0c;background:#f6e3e3'>&nbsp;struck through&nbsp;</span>&nbsp;deleted "
@@ -727,7 +727,7 @@ class VerdictsView(ReviewActions, QWidget):
         self._view_done("annotate", None)
 
     def _rows(self, data: BundleData) -> list[dict[str, Any]]:
-        from engine.bundle_review import actionable_ids, needs_review
+        from engine.bundle.review import actionable_ids, needs_review
 
         decided = data.decisions.latest() if data.decisions is not None else {}
         counted = set(actionable_ids(data.verdicts, data.comments_before))

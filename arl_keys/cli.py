@@ -1,8 +1,8 @@
-"""The ``arl`` entry point: ``engine.cli.main`` with the keyring as the stored-key look-up.
+"""The ``arl`` entry point: ``engine.cli.main.main`` with the keyring as the stored-key look-up.
 
 ``engine/`` never imports keyring, so the command-line program installs the look-up here
-(``engine.cli_loop.set_key_provider``) before running the command. Run without this
-entry point (``python -m engine.cli``), ``arl`` sees only ``OPENAI_API_KEY``.
+(``engine.cli.loop.set_key_provider``) before running the command. Run without this
+entry point (``python -m engine.cli.main``), ``arl`` sees only ``OPENAI_API_KEY``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from arl_keys import api_key_for
 
 
 def main(argv: list[str] | None = None) -> int:
-    from engine import cli, cli_loop
+    from engine.cli import loop as cli_loop, main as cli
 
     cli_loop.set_key_provider(api_key_for)
     cli_loop.set_signing_provider(_signing_key)

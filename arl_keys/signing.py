@@ -2,7 +2,7 @@
 ``bundle-signing-key``, the 32 raw Ed25519 bytes in base64), outside ``engine/``.
 
 ``signing_key() -> SigningKey``: the stored key, created on first use, and trusted on
-this computer as the user's own (``engine.signing.trust_own_key``: "signed by you on this
+this computer as the user's own (``engine.bundle.signing.trust_own_key``: "signed by you on this
 computer"). When no keyring works the key is kept in a file in the user's data folder,
 ``<data folder>/signing-key`` (mode 0600: readable by this user only; ``where ==
 "datafile"``, ``note`` says so), so the same key signs every run. Only when that file cannot
@@ -25,7 +25,7 @@ from typing import Literal
 import keyring
 from keyring.errors import KeyringError, NoKeyringError
 
-from engine import signing
+from engine.bundle import signing
 
 SERVICE = "agent-review-loop"
 ACCOUNT = "bundle-signing-key"
@@ -44,7 +44,7 @@ SESSION_NOTE = (
 
 @dataclass(frozen=True)
 class SigningKey:
-    """``material``: 32 bytes for ``engine.signing``; ``where``: ``keyring`` | ``session``;
+    """``material``: 32 bytes for ``engine.bundle.signing``; ``where``: ``keyring`` | ``session``;
     ``fingerprint``; ``note``: a plain sentence when the key is session-only ("" else)."""
 
     material: bytes

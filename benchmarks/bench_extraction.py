@@ -1,4 +1,4 @@
-"""Throughput of engine.html_text on real pages, small and large: fast path vs reference.
+"""Throughput of engine.text.html_text on real pages, small and large: fast path vs reference.
 
 Prints figures; it is not a test. Run from the repository root:
 
@@ -40,8 +40,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import html_text
-from engine.encoding import decode_html
+from engine.text import html_text
+from engine.text.encoding import decode_html
 
 DEFAULT_PAGES = Path("/work/shared/data/standardebooks")
 RUST_DOC = Path.home() / ".rustup/toolchains/stable-x86_64-unknown-linux-gnu/share/doc/rust/html"

@@ -70,7 +70,7 @@ def make_big_document(size: int = 1_000_000, highlights: int = 1000) -> tuple[st
         + "".join(parts)
         + "</body></html>"
     )
-    from engine.html_text import body_text
+    from engine.text.html_text import body_text
 
     text = body_text(html)
     n16 = len(text.encode("utf-16-le")) // 2
@@ -97,9 +97,9 @@ def make_big_bundle(folder: Path) -> Path:
     by the engine: the heavy end of what the Verdicts view opens."""
     import re
 
-    from engine.bundle import BundleContent, write_bundle
+    from engine.bundle.write import BundleContent, write_bundle
     from engine.models import Anchor, Comment
-    from engine.scoring import Version, score
+    from engine.score.scoring import Version, score
 
     html, _ = make_big_document()
     parts = html.split("</p>")

@@ -1,4 +1,4 @@
-"""Time of listing a published folder of N runs (``engine.published.entries``): every
+"""Time of listing a published folder of N runs (``engine.publish.published.entries``): every
 entry is verified from its bundle copy (re-derived, signature checked), cached by the
 copy's SHA-256 in the local data folder.
 
@@ -29,8 +29,10 @@ def main(n: int) -> None:
         base = Path(tmp)
         os.environ["ARL_HOME"] = str(base / "home")
         os.environ["ARL_TRUSTED_KEYS"] = str(base / "trusted.json")
-        from engine import published, published_check, signing
-        from engine.bundle import content_of, open_bundle, write_bundle
+        from engine.bundle import signing
+        from engine.bundle.read import open_bundle
+        from engine.bundle.write import content_of, write_bundle
+        from engine.publish import check as published_check, published
 
         spec = importlib.util.spec_from_file_location(
             "make_fixture_bundle", ROOT / "tools" / "make_fixture_bundle.py"

@@ -23,10 +23,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.agent import AgentConfig
+from engine.agent.config import AgentConfig
 from engine.models import Comment
-from engine.run import prepare_document, run_review
-from engine.scoring import Version, score
+from engine.run.start import prepare_document, run_review
+from engine.score.scoring import Version, score
 from engine.workspace import Workspace
 from tests.helpers.scripted_server import FixEverything, ScriptedServer, make_comment
 

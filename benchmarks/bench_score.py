@@ -148,7 +148,7 @@ def hwm():
         pass
 atexit.register(hwm)
 sys.argv = ["arl", *sys.argv[2:]]
-runpy.run_module("engine.cli", run_name="__main__", alter_sys=True)
+runpy.run_module("engine.cli.main", run_name="__main__", alter_sys=True)
 """
 
 

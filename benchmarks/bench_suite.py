@@ -25,9 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.suite import expand_items, load_suite
-from engine.suite_runner import SuiteLimits, execute_suite, new_suite_run
-from engine.suite_store import SuiteStore
+from engine.suite.runner import SuiteLimits, execute_suite, new_suite_run
+from engine.suite.store import SuiteStore
+from engine.suite.suite import expand_items, load_suite
 from tests.helpers.scripted_server import FixEverything, ScriptedServer
 
 

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from engine.agent import AgentConfig, ModelClient, Trace, Usage
+from engine.agent.client import ModelClient
+from engine.agent.config import AgentConfig, Trace, Usage
 from engine.models import InputError
 
 AUTHOR_SYSTEM_PROMPT = """\

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import utf16
 from engine.models import Anchor, Comment, InputError, Reply, json_type
+from engine.text import utf16
 
 __all__ = ["comments_from_hypothesis", "is_hypothesis"]
 

@@ -24,18 +24,11 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from engine import utf16
 from engine.comments_hypothesis import comments_from_hypothesis, is_hypothesis
-from engine.models import (
-    CLAIMS,
-    Anchor,
-    ClaimItem,
-    ClaimReport,
-    Comment,
-    InputError,
-    json_type,
-)
+from engine.models import Anchor, ClaimItem, ClaimReport, Comment, InputError, json_type
 from engine.safe_io import BoundedInputError, read_json_file
+from engine.text import utf16
+from engine.vocabulary import CLAIMS
 
 
 def read_json(path: str | os.PathLike) -> Any:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from engine import vocabulary as vocab
-from engine.scorecard import agent_mode_of
+from engine.bundle.scorecard import agent_mode_of
 
 __all__ = [
     "BundleFacts",

@@ -22,10 +22,11 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from engine.agent import AgentConfig, AgentError, ModelClient, capabilities, safe_url
-from engine.agent.client import CallResult
+from engine.agent import capabilities
+from engine.agent.client import CallResult, ModelClient
+from engine.agent.config import AgentConfig, AgentError, safe_url
 from engine.agent.failures import KEY_ADVICE
-from engine.agent.wire import JSONProblem, load_json
+from engine.agent.jsonsafe import JSONProblem, load_json
 from engine.environment import no_display
 from engine.system_libs import display_problem, startup_missing
 

@@ -34,9 +34,10 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from engine.models import STALE_ANCHOR_MESSAGE, VERIFICATION_MESSAGE
 from engine.vocabulary import (
     CHECK_STATUS_WORDS,
+    STALE_ANCHOR_MESSAGE,
+    VERIFICATION_MESSAGE,
     RunStatus,
     declared_check_title,
     message_sentence,

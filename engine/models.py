@@ -12,26 +12,19 @@ workspace, the evidence bundle and the GUI all share one shape.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from engine import utf16
+from engine.text import utf16
 
-# The values and exact messages live in engine.vocabulary (one vocabulary); re-exported here.
+# The values and exact messages live in engine.vocabulary (one vocabulary).
 from engine.vocabulary import (
-    CLAIMS as CLAIMS,
-    COMMENT_STATUSES as COMMENT_STATUSES,
-    METHODS as METHODS,
-    METRIC_NAMES as METRIC_NAMES,
-    REPLY_KINDS as REPLY_KINDS,
-    STALE_ANCHOR_MESSAGE as STALE_ANCHOR_MESSAGE,
-    VERDICTS as VERDICTS,
-    VERIFICATION_MESSAGE as VERIFICATION_MESSAGE,
-    Claim as Claim,
-    CommentStatus as CommentStatus,
-    Method as Method,
-    MetricName as MetricName,
-    ReplyKind as ReplyKind,
-    Verdict as Verdict,
+    COMMENT_STATUSES,
+    REPLY_KINDS,
+    Claim,
+    CommentStatus,
+    Method,
+    ReplyKind,
+    Verdict,
     one_of,
 )
 
@@ -396,3 +389,22 @@ def _num(x: float | None) -> float | int | None:
     if isinstance(x, float) and x.is_integer():
         return int(x)
     return x
+
+
+def claims_from_json(obj: Any) -> ClaimReport | None:
+    """A ``ClaimReport`` from its ``to_json()`` shape (None stays None)."""
+    if not isinstance(obj, dict):
+        return None
+    if obj.get("usable") is False:
+        return ClaimReport.unusable(str(obj.get("problem", "")))
+    items = [
+        ClaimItem(
+            str(c.get("comment_id")),
+            cast(Claim, c.get("claim")),  # as stored; the bundle's schema checks the word
+            str(c.get("change_summary", "")),
+            str(c.get("rationale", "")),
+        )
+        for c in obj.get("comments", [])
+        if isinstance(c, dict)
+    ]
+    return ClaimReport(comments=items, notes=str(obj.get("notes", "")))

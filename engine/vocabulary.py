@@ -294,7 +294,7 @@ def usage_reason(calls: int, unreported: int, not_whole: int = 0) -> str:
     """Why a run's token count is unknown, in words ("" when every call's usage counted).
     ``calls``: model calls answered; ``unreported``: calls with no usage at all;
     ``not_whole``: calls whose usage came as something else than whole numbers. The run
-    (``engine.agent.config.Usage``) and re-derivation (``engine.rederive``) both say it
+    (``engine.agent.config.Usage``) and re-derivation (``engine.bundle.rederive``) both say it
     with this function, so the reason in a bundle re-derives word for word."""
     parts = []
     if unreported:

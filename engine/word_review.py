@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine import utf16
 from engine.models import ANCHOR_CONTEXT, Anchor, ClaimItem, ClaimReport, Comment, Reply
+from engine.text import utf16
 from engine.text.docx import WordComment, WordDocument, WordReply
 
 __all__ = ["WordClaims", "word_claims", "word_comments"]

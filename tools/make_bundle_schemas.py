@@ -1,4 +1,4 @@
-"""Write docs/schemas/<file>.schema.json from the bundle's typed shapes (engine/bundle_schema.py).
+"""Write docs/schemas/<file>.schema.json from the bundle's typed shapes (engine/bundle/schema.py).
 
     uv run python tools/make_bundle_schemas.py          # rewrite the schema files
     uv run python tools/make_bundle_schemas.py --check  # exit 1 when they are out of date
@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.bundle_schema import json_schemas
+from engine.bundle.schema import json_schemas
 
 OUT = ROOT / "docs" / "schemas"
 

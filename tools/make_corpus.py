@@ -21,9 +21,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.documents import read_document
-from engine.scoring import Version
-from engine.utf16 import OffsetMap
+from engine.score.scoring import Version
+from engine.text.documents import read_document
+from engine.text.utf16 import OffsetMap
 
 OUT = ROOT / "resources" / "corpus"
 F1000 = ROOT / "tests" / "data" / "f1000rd" / "docs"

@@ -22,10 +22,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.agent import AgentConfig
+from engine.agent.config import AgentConfig
 from engine.models import Comment
-from engine.run import prepare_document, run_review
-from engine.scoring import Version
+from engine.run.start import prepare_document, run_review
+from engine.score.scoring import Version
 from engine.workspace import Workspace
 from tests.helpers.scripted_server import ScriptedAgent, ScriptedServer, make_comment
 

@@ -42,7 +42,7 @@ V2 = (
 
 
 def _text(raw: str) -> str:
-    from engine.scoring import Version
+    from engine.score.scoring import Version
 
     return Version.from_source(raw, "html").text
 
@@ -142,9 +142,9 @@ def _agent_class() -> Any:
 
 
 async def _run(tmp: Path) -> Path:
-    from engine.agent import AgentConfig
+    from engine.agent.config import AgentConfig
     from engine.models import Comment
-    from engine.run import prepare_document, run_review
+    from engine.run.start import prepare_document, run_review
     from engine.workspace import Workspace
     from tests.helpers.scripted_server import ScriptedServer
 
@@ -167,7 +167,8 @@ async def _run(tmp: Path) -> Path:
 def build(out: Path, status: str = "completed", reason: str = "") -> Path:
     """Run the scripted review and write its bundle to ``out`` (replaced); with ``status``
     other than completed, the same bundle written again by the engine with that status."""
-    from engine.bundle import content_of, open_bundle, write_bundle
+    from engine.bundle.read import open_bundle
+    from engine.bundle.write import content_of, write_bundle
 
     if out.exists():
         shutil.rmtree(out)

@@ -1,6 +1,6 @@
 """The Suites tab: open or start a review suite, watch its runs, read its report and charts.
 
-Everything it shows comes from the engine (``engine.suite*``): the estimate, the runs'
+Everything it shows comes from the engine (``engine.suite.suite*``): the estimate, the runs'
 states, the report with its spread and noise rule, the history. The view only lays them
 out. Charts use Qt Charts with the Okabe-Ito colours the verdicts use, a marker shape per
 combination as well as a colour, values on hover, and export to PNG or SVG.
@@ -166,7 +166,7 @@ class SuitesView(QWidget):
 
     def _build_charts(self) -> None:
         self.metric = QComboBox()
-        from engine.suite_report import LABELS, METRICS
+        from engine.suite.report import LABELS, METRICS
 
         for m in METRICS:
             self.metric.addItem(LABELS[m], m)
@@ -258,7 +258,7 @@ class SuitesView(QWidget):
     def new_suite(self, path: Path) -> bool:
         """Write a suite template to ``path`` (replacing it: the save dialog has asked) and
         open it. Returns False with a plain message when it cannot be written."""
-        from engine.suite import SuiteError, write_suite_template
+        from engine.suite.suite import SuiteError, write_suite_template
 
         if path.suffix.lower() != ".toml":
             path = path.with_suffix(".toml")
@@ -313,8 +313,8 @@ class SuitesView(QWidget):
 
     def open_suite(self, path: Path) -> None:
         """Load a suite file and show its estimate (off the UI thread); enables Start."""
-        from engine.suite import SuiteError, expand_items, load_suite
-        from engine.suite_estimate import estimate_suite, render_estimate
+        from engine.suite.estimate import estimate_suite, render_estimate
+        from engine.suite.suite import SuiteError, expand_items, load_suite
 
         def work() -> tuple[Any, str]:
             suite = load_suite(path)
@@ -345,8 +345,8 @@ class SuitesView(QWidget):
     def open_results(self, folder: Path) -> bool:
         """Show a finished (or stopped) suite run from its folder. Returns False with a
         plain message when it cannot be read."""
-        from engine.suite_report import build_report
-        from engine.suite_store import SuiteStoreError, read_results, results_items
+        from engine.suite.report import build_report
+        from engine.suite.store import SuiteStoreError, read_results, results_items
 
         try:
             data = read_results(folder)
@@ -376,14 +376,14 @@ class SuitesView(QWidget):
         return True
 
     def _history_for(self, data: dict[str, Any], report: dict[str, Any]) -> list[dict[str, Any]]:
-        from engine.suite_report import trend_points
+        from engine.suite.report import trend_points
 
         return trend_points(data, report)
 
     # -- tables ----------------------------------------------------------------------------
 
     def _fill_runs(self) -> None:
-        from engine.suite_report import run_cells
+        from engine.suite.report import run_cells
 
         self.runs.setRowCount(len(self.items))
         for r, it in enumerate(self.items):
@@ -395,7 +395,7 @@ class SuitesView(QWidget):
                 self.runs.setItem(r, c, cell)
 
     def _fill_report(self) -> None:
-        from engine.suite_report import REPORT_ROWS, ROW_LABELS, combination_cell, noise_notes
+        from engine.suite.report import REPORT_ROWS, ROW_LABELS, combination_cell, noise_notes
 
         rep = self.report or {"combinations": [], "ranking": {}}
         combos = rep["combinations"]
@@ -431,7 +431,7 @@ class SuitesView(QWidget):
     # -- charts ----------------------------------------------------------------------------
 
     def _draw_charts(self) -> None:
-        from engine.suite_report import LABELS, RATIO
+        from engine.suite.report import LABELS, RATIO
 
         metric = self.metric.currentData()
         self.spread_chart.clear()
@@ -466,7 +466,7 @@ class SuitesView(QWidget):
             self.message.emit("Cancelling the suite: runs in flight stop and keep their bundles.")
 
     async def _run_suite(self) -> None:
-        from engine.suite_runner import SuiteLimits, execute_suite
+        from engine.suite.runner import SuiteLimits, execute_suite
 
         suite = self.suite
         store, sid, items, limit = self._begin_suite_run()
@@ -500,9 +500,9 @@ class SuitesView(QWidget):
     def _begin_suite_run(self) -> tuple[Any, str, list[Any], int | None]:
         """Record a new suite run of the open suite file: ``(store, suite id, items, token
         limit or None)``; the runs table and buttons show it."""
-        from engine.suite import expand_items
-        from engine.suite_runner import new_suite_run
-        from engine.suite_store import SuiteStore
+        from engine.suite.runner import new_suite_run
+        from engine.suite.store import SuiteStore
+        from engine.suite.suite import expand_items
         from engine.workspace import default_home
 
         suite = self.suite
@@ -526,8 +526,8 @@ class SuitesView(QWidget):
 
     def _end_suite_run(self, store: Any, sid: str) -> None:
         """However the suite run ended: write its results, show the report and charts."""
-        from engine.suite_report import build_report
-        from engine.suite_store import write_results
+        from engine.suite.report import build_report
+        from engine.suite.store import write_results
 
         self.items = store.items(sid)
         row = store.run_row(sid)

@@ -268,7 +268,7 @@ class CommentsPage(QWizardPage):
     def import_file(self, path: str) -> list[Any]:
         """Import comments (W3C or native JSON). Returns the unusable (id, reason) pairs."""
         from engine.comments_io import load_comments
-        from engine.scoring import Version
+        from engine.score.scoring import Version
 
         page = self.wizard().document_page
         text = Version.from_source(page.raw or "", page.kind).text

@@ -150,7 +150,7 @@ class DocumentPage(QWizardPage):
         self.completeChanged.emit()
 
     def ask_file(self) -> None:
-        from engine.documents import file_dialog_filter
+        from engine.text.documents import file_dialog_filter
 
         dlg = QFileDialog(
             self, "Choose the document", last_folder(self.wizard()), file_dialog_filter()
@@ -162,7 +162,7 @@ class DocumentPage(QWizardPage):
         dlg.open()
 
     def load_file(self, path: str) -> None:
-        from engine.documents import open_document
+        from engine.text.documents import open_document
 
         self.status.setText(f"Reading {html.escape(path)}\u2026")
         run_in_thread(
@@ -172,9 +172,9 @@ class DocumentPage(QWizardPage):
         )
 
     def _loaded(self, path: str, doc) -> None:
-        """A document read by ``engine.documents.open_document``: ready, and its decoding
+        """A document read by ``engine.text.documents.open_document``: ready, and its decoding
         notice (bytes that were not valid in their encoding), if any, under it."""
-        from engine.documents import document_title
+        from engine.text.documents import document_title
 
         self.set_document(
             document_title(path, doc.kind, doc.content), doc.content, doc.kind, doc.word

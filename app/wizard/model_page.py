@@ -336,7 +336,7 @@ class ModelPage(QWizardPage):
         return True
 
     def config(self):
-        from engine.agent import AgentConfig
+        from engine.agent.config import AgentConfig
 
         return AgentConfig(
             base_url=self.url.text().strip(),
@@ -346,7 +346,8 @@ class ModelPage(QWizardPage):
 
 
 async def _list_models(url: str, key: str | None) -> list[str]:
-    from engine.agent import AgentConfig, ModelClient
+    from engine.agent.client import ModelClient
+    from engine.agent.config import AgentConfig
 
     cfg = AgentConfig(base_url=url, model="", api_key=key, request_timeout=20, max_retries=1)
     async with ModelClient(cfg) as client:

@@ -23,14 +23,14 @@ One concern per module:
   ``parse_report``.
 - ``engine.agent.capabilities``: what an endpoint + model can do, remembered.
 
-The names below are re-exported so ``from engine.agent import X`` keeps working.
+The package names its documented entry points below (for callers outside this program);
+code inside it imports each name from its module.
 """
 
-from engine.agent.client import (
+from engine.agent.client import CallResult, ModelClient
+from engine.agent.config import (
     AgentConfig,
     AgentError,
-    CallResult,
-    ModelClient,
     RunCancelled,
     TokenBudgetExceeded,
     Trace,
@@ -39,16 +39,9 @@ from engine.agent.client import (
 )
 from engine.agent.modes import MODES, ModeAgent, make_agent
 from engine.agent.notools import NoToolsAgent
-from engine.agent.revision import (
-    NUDGE_PROMPT,
-    REPEAT_HINT,
-    REPORT_SYSTEM_PROMPT,
-    SYSTEM_PROMPT,
-    RevisionAgent,
-    RoundWork,
-    parse_report,
-    report_token_cap,
-)
+from engine.agent.report import REPORT_SYSTEM_PROMPT, parse_report, report_token_cap
+from engine.agent.revision import NUDGE_PROMPT, REPEAT_HINT, SYSTEM_PROMPT, RevisionAgent
+from engine.agent.rounds import RoundWork
 from engine.agent.tools import MAX_PUSH_CHARS, TOOL_NAMES, TOOLS, ToolOutcome, WorkspaceTools
 
 __all__ = [

@@ -24,7 +24,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from engine.agent.client import safe_url
+from engine.agent.config import safe_url
 from engine.safe_io import BoundedInputError, read_json_file
 from engine.workspace import default_home, now_iso
 

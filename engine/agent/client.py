@@ -20,26 +20,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.agent.bodies import html_title, is_event_stream, read_event_stream
-from engine.agent.config import (  # noqa: F401  (re-exported: the client's public names)
-    AgentConfig,
-    AgentError,
-    RunCancelled,
-    TokenBudgetExceeded,
-    Trace,
-    Usage,
-    safe_url,
-)
-from engine.agent.failures import CallFailures, NotAnAnswer, _short
-from engine.agent.wire import (
-    Answer,
-    JSONProblem,
+from engine.agent.bodies import (
+    html_title,
     is_context_error,
-    load_json,
-    plain,
-    read_answer,
+    is_event_stream,
+    read_event_stream,
     server_message,
 )
+from engine.agent.config import AgentConfig, AgentError, TokenBudgetExceeded, Trace, Usage, safe_url
+from engine.agent.failures import CallFailures, NotAnAnswer, _short
+from engine.agent.jsonsafe import JSONProblem, load_json, plain
+from engine.agent.wire import Answer, read_answer
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """Caps on what the model under test can put into a run: every tool argument and the report.
 
 The model decides how much it writes; the run decides how much it keeps. Whatever passes
-these caps fits the evidence bundle (``engine.bundle_archive``'s limits), so an agent that
+these caps fits the evidence bundle (``engine.caps``' limits), so an agent that
 rambles in one field cannot stop the run's bundle from being written. A value over a cap is
 refused at intake, to the model, with the limit named (the sentence is the tool's result or
 the report's ``problem``); nothing over a cap is stored in the workspace or the bundle.
@@ -9,7 +9,7 @@ the report's ``problem``); nothing over a cap is stored in the workspace or the 
 - ``MAX_ARG_CHARS``: characters of any one string in a tool call's arguments (a reply's
   body, a resolve note, a push summary, a comment id, a key the model invented), except
   ``push_version``'s ``content``, which has its own limits (``tools.MAX_PUSH_CHARS`` and the
-  bundle's per-version limits, ``engine.bundle_archive.push_refusal``).
+  bundle's per-version limits, ``engine.caps.push_refusal``).
 - ``MAX_ARGS_CHARS``: characters of all of a call's strings together, ``content`` aside.
 - ``MAX_TOOL_NAME_CHARS``: characters of a tool name as repeated in an error.
 - ``MAX_REPORT_CHARS``: characters of the report's raw text (the tools mode's report

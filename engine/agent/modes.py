@@ -23,7 +23,8 @@ from collections.abc import Callable
 from engine.agent import capabilities
 from engine.agent.client import ModelClient
 from engine.agent.notools import NoToolsAgent
-from engine.agent.revision import SYSTEM_PROMPT, RevisionAgent, RoundWork, ToolsUnusable
+from engine.agent.revision import SYSTEM_PROMPT, RevisionAgent, ToolsUnusable
+from engine.agent.rounds import RoundWork
 from engine.agent.tools import ToolOutcome, WorkspaceTools
 from engine.models import ClaimReport, Comment
 

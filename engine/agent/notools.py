@@ -30,7 +30,8 @@ from typing import Any
 from engine.agent.client import CallResult, ModelClient
 from engine.agent.rounds import OpenRound, RoundAgent, RoundWork
 from engine.agent.tools import ToolOutcome, WorkspaceTools
-from engine.models import Claim, ClaimItem, ClaimReport, Comment
+from engine.models import ClaimItem, ClaimReport, Comment
+from engine.vocabulary import Claim
 
 DISPOSITIONS_START = "<<<DISPOSITIONS>>>"
 DISPOSITIONS_END = "<<<END DISPOSITIONS>>>"

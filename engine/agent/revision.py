@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.agent import capabilities
-from engine.agent.client import AgentError, CallResult, ModelClient, TokenBudgetExceeded
+from engine.agent.client import CallResult, ModelClient
+from engine.agent.config import AgentError, TokenBudgetExceeded
 from engine.agent.intake import kept_arguments
-from engine.agent.report import (  # noqa: F401  (re-exported)
+from engine.agent.report import (
     REPORT_SYSTEM_PROMPT,
     parse_report,
-    report_schema,
     report_token_cap,
     response_format,
 )

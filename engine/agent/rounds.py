@@ -31,7 +31,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from engine.agent.client import AgentError, CallResult, ModelClient, TokenBudgetExceeded
+from engine.agent.client import CallResult, ModelClient
+from engine.agent.config import AgentError, TokenBudgetExceeded
 from engine.agent.tools import ToolOutcome, WorkspaceTools
 
 TRACE_TOOL_CHARS = 1000

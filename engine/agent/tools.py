@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.agent.failures import _short
 from engine.agent.intake import argument_refusal, shown_name
-from engine.agent.wire import JSONProblem, dumps, find_huge, load_json, plain
+from engine.agent.jsonsafe import JSONProblem, dumps, find_huge, load_json, plain
 from engine.models import Reply
 from engine.workspace import ConflictError, Workspace, WorkspaceError, WorkspaceFull, now_iso
 
@@ -143,8 +143,8 @@ class WorkspaceTools:
 
     def _bundle_refusal(self, content: str) -> str | None:
         """Why this push would not fit the run's evidence bundle (the limits the bundle
-        reader applies, ``engine.bundle_archive.push_refusal``), or None."""
-        from engine.bundle_archive import push_refusal, stored_size
+        reader applies, ``engine.caps.push_refusal``), or None."""
+        from engine.caps import push_refusal, stored_size
 
         doc = self.ws.document(self.document_id)
         kind = doc.kind

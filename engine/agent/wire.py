@@ -16,7 +16,7 @@ into the plain assistant message the agent works with, and says which quirks it 
 - Bodies that are not one JSON chat completion (an event stream, an HTML page) and the
   ``Retry-After`` header are read in ``bodies.py``.
 - Error bodies (``server_message``, ``context_limit`` and the context-length reason) are
-  read in ``bodies.py`` and re-exported here.
+  read in ``bodies.py``.
 
 Nothing here raises for a malformed answer except ``JSONProblem`` from ``load_json`` and
 ``ValueError`` from ``read_answer`` for a body with no usable choice.
@@ -30,23 +30,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.agent.bodies import (  # noqa: F401  (re-exported)
-    context_error_text,
-    context_limit,
-    estimate_tokens,
-    is_context_error,
-    server_message,
-)
-from engine.agent.jsonsafe import (  # noqa: F401  (re-exported)
-    DECODER,
-    MAX_INT_DIGITS,
-    HugeInt,
-    JSONProblem,
-    dumps,
-    find_huge,
-    load_json,
-    plain,
-)
+from engine.agent.jsonsafe import DECODER, HugeInt, JSONProblem, dumps, load_json, plain
 
 # -- reasoning --------------------------------------------------------------------------------
 

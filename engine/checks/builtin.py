@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import regex
 from rapidfuzz.distance import Indel
 
-from engine.scoring import Version
+from engine.score.scoring import Version
 from engine.vocabulary import CheckStatus, percent, plural
 
 PATTERN_TIMEOUT_S = 2.0

@@ -27,8 +27,8 @@ from collections import Counter
 import regex
 
 from engine.checks.builtin import NOT_ON_REVIEWED, SHOWN_ITEMS, Finding, SpanSet, sentence_at
-from engine.diffing import TextDiff
-from engine.scoring import Version
+from engine.diff.diffing import TextDiff
+from engine.score.scoring import Version
 from engine.vocabulary import plural
 
 _MONTH = (

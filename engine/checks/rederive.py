@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine import utf16
 from engine.checks.builtin import Finding
 from engine.checks.config import ChecksConfig
 from engine.checks.results import BUILTIN_KINDS, CheckResult, CheckSet
 from engine.checks.runner import Pair, checkset_of, run_builtin
-from engine.scoring import Version
+from engine.score.scoring import Version
+from engine.text import utf16
 
 _COMPARED = ("status", "summary", "output", "findings", "already", "version_id", "sha256")
 

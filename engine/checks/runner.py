@@ -22,9 +22,9 @@ from engine.checks.builtin import Finding, SpanSet
 from engine.checks.command import argv_for, run_command
 from engine.checks.config import ChecksConfig
 from engine.checks.results import CheckKind, CheckResult, CheckSet, version_sha256
-from engine.diffing import TextDiff
+from engine.diff.diffing import TextDiff
 from engine.models import VerdictRecord
-from engine.scoring import Version
+from engine.score.scoring import Version
 
 NOT_ALLOWED = (
     "commands are not allowed in this run (allow them with --allow-commands, or in the "

@@ -13,12 +13,12 @@ package, higher modules first (an import-linter layers contract keeps it so):
 - ``records``: ``RunHandle`` (cancel, progress), ``RunOutcome``, and the per-round records
   the bundle is written from.
 
-Everything importable from ``engine.run`` before it became a package still is.
+The package names these entry points; code inside this program imports each name from its
+module.
 """
 
 from __future__ import annotations
 
-from engine.agent import RunCancelled
 from engine.run.records import RunHandle, RunOutcome
 from engine.run.recovery import recover_interrupted
 from engine.run.review import ReviewRun
@@ -27,7 +27,6 @@ from engine.run.start import ReviewRequest, prepare_document, run_review, start_
 __all__ = [
     "ReviewRequest",
     "ReviewRun",
-    "RunCancelled",
     "RunHandle",
     "RunOutcome",
     "prepare_document",

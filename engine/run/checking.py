@@ -18,7 +18,7 @@ from engine.checks.runner import run_checks
 from engine.vocabulary import CHANGES_REQUESTED
 
 if TYPE_CHECKING:
-    from engine.scoring import ScoreResult, Version
+    from engine.score.scoring import ScoreResult, Version
 
 __all__ = ["RunChecks", "checks_brief"]
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.agent import RunCancelled, TokenBudgetExceeded
+from engine.agent.config import RunCancelled, TokenBudgetExceeded
 from engine.models import ClaimReport
 from engine.vocabulary import CHANGES_REQUESTED, RunStatus
 
@@ -119,7 +119,7 @@ class RoundRecord:
     reopened: list[dict[str, str]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        """The round record of ``verdicts.json`` (``engine.bundle_schema.RoundJson``)."""
+        """The round record of ``verdicts.json`` (``engine.bundle.schema.RoundJson``)."""
         return {
             "round": self.round,
             "version_id": self.version_id,

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import __version__
-from engine.agent import AgentConfig
+from engine.agent.config import AgentConfig
 from engine.events import RunEvent, RunRecovered
 from engine.models import ClaimItem, ClaimReport, Comment
 from engine.run.records import ClaimsRound, RoundRecord, RunOutcome

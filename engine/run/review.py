@@ -11,7 +11,7 @@ A ``ReviewRun`` has one method per phase, its state in typed attributes:
 - ``work_round(n)``: round after round (at most ``rounds``) while an actionable, non-stale
   comment is open, the agent works (``agent_turns``: ``engine.agent.RevisionAgent``'s
   ``work_round`` and its separate JSON report call), then ``score_round`` scores the given
-  version against the latest pushed one (``engine.scoring.score``, in a worker thread),
+  version against the latest pushed one (``engine.score.scoring.score``, in a worker thread),
   then ``integrity_control`` runs: every comment the agent resolved whose verdict is
   ``untouched`` (or ``stale_anchor``) is reopened with a reply on its thread saying why,
   and a ``CommentReopened`` event carries the VERIFICATION line of docs/verdicts.md.
@@ -48,21 +48,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine import __version__
-from engine.agent import (
+from engine.agent.client import ModelClient
+from engine.agent.config import (
     AgentConfig,
     AgentError,
-    ModeAgent,
-    ModelClient,
     RunCancelled,
     TokenBudgetExceeded,
-    ToolOutcome,
     Trace,
     Usage,
-    WorkspaceTools,
-    make_agent,
     safe_url,
 )
 from engine.agent.intake import admit_report
+from engine.agent.modes import ModeAgent, make_agent
+from engine.agent.tools import ToolOutcome, WorkspaceTools
 from engine.events import (
     AgentNotice,
     ChecksComputed,
@@ -83,15 +81,7 @@ from engine.events import (
     VersionPushed,
     event_from_json,
 )
-from engine.models import (
-    STALE_ANCHOR_MESSAGE,
-    VERIFICATION_MESSAGE,
-    ClaimReport,
-    Comment,
-    Metric,
-    Reply,
-    VerdictRecord,
-)
+from engine.models import ClaimReport, Comment, Metric, Reply, VerdictRecord
 from engine.redact import known_secrets, redact, redact_json, url_note
 from engine.run.checking import RunChecks, checks_brief
 from engine.run.records import (
@@ -103,7 +93,7 @@ from engine.run.records import (
     RunHandle,
     RunOutcome,
 )
-from engine.vocabulary import RunStatus
+from engine.vocabulary import STALE_ANCHOR_MESSAGE, VERIFICATION_MESSAGE, RunStatus
 from engine.workspace import (
     DocumentRow,
     VersionRow,
@@ -114,9 +104,9 @@ from engine.workspace import (
 )
 
 if TYPE_CHECKING:
-    from engine.bundle import BundleContent
+    from engine.bundle.write import BundleContent
     from engine.checks.results import CheckSet
-    from engine.scoring import ScoreResult, Version
+    from engine.score.scoring import ScoreResult, Version
 
 __all__ = ["ReviewRun"]
 
@@ -336,7 +326,7 @@ class ReviewRun:
 
     async def score_given(self) -> None:
         """Which comments are stale or unusable: a property of the given version alone."""
-        from engine.scoring import score
+        from engine.score.scoring import score
 
         loop = asyncio.get_running_loop()
         given_version = await loop.run_in_executor(None, self.version_of, self.given)
@@ -558,7 +548,7 @@ class ReviewRun:
 
     def version_of(self, row: VersionRow) -> Version:
         """The parsed ``Version`` of a stored row (the given version is parsed once)."""
-        from engine.scoring import Version
+        from engine.score.scoring import Version
 
         if self._v_given is None:
             self._v_given = Version.from_source(
@@ -571,9 +561,9 @@ class ReviewRun:
     def score_latest(
         self, latest: VersionRow, claims: ClaimReport | None, final: bool
     ) -> ScoreResult:
-        """``engine.scoring.score`` of the given version against ``latest``. ``final``:
+        """``engine.score.scoring.score`` of the given version against ``latest``. ``final``:
         rounds to converge is known (else N/A "the run has not finished")."""
-        from engine.scoring import score
+        from engine.score.scoring import score
 
         v_latest = self.version_of(latest)  # parses the given version first if needed
         rtc, why = self._rounds_to_converge() if final else (None, "the run has not finished")
@@ -638,7 +628,7 @@ class ReviewRun:
         (``CommentReopened``); a claim made only in the report has nothing to reopen and gets
         a ``ClaimUnchanged`` event. A resolved ``stale_anchor`` comment is reopened too (left
         unresolved by rule). Returns the reopened ids."""
-        from engine.scoring import unchanged_claims
+        from engine.score.scoring import unchanged_claims
 
         by_id = {v.comment_id: v for v in verdicts}
         visible_set = set(self.visible)
@@ -800,7 +790,7 @@ class ReviewRun:
 
     def bundle_content(self, final: FinalScore) -> BundleContent:
         """The bundle's content from the run's state and the workspace."""
-        from engine.bundle import BundleContent
+        from engine.bundle.write import BundleContent
 
         versions = self.workspace.versions(self.document_id)
         run_versions = [v for v in versions if v.seq > self.given.seq]
@@ -855,7 +845,7 @@ class ReviewRun:
 
     def write_bundle(self, content: BundleContent) -> Path | None:
         """Write the bundle; on failure the run is ``failed`` with the reason, None returned."""
-        from engine.bundle import write_bundle
+        from engine.bundle.write import write_bundle
 
         try:
             return write_bundle(_bundle_dir(self.out_dir, self.run_id), content)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import __version__
-from engine.agent import AgentConfig
+from engine.agent.config import AgentConfig
 from engine.checks.config import ChecksConfig
 from engine.checks.runner import suffix_for
 from engine.events import RunEvent
@@ -55,7 +55,7 @@ class ReviewRequest:
     scripted: bool = False
     key_source: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
-    #: 32 bytes of Ed25519 key material to sign the bundle with (``engine.signing``);
+    #: 32 bytes of Ed25519 key material to sign the bundle with (``engine.bundle.signing``);
     #: None: unsigned. Callers outside engine/ keep the key (``arl_keys.signing``).
     signing_key: bytes | None = field(default=None, repr=False)
     #: The reviewer's declared checks (docs/checks.md); None: none. ``allow_commands``:

@@ -1,7 +1,7 @@
 """Reading a reviewed or revised Word ``.docx``: the page the panes show, its text, its comments.
 
 :func:`read_docx` renders the document with mammoth (the well-kept Word-to-HTML converter)
-and reads the rendered page with the program's HTML text layer (:mod:`engine.html_text`),
+and reads the rendered page with the program's HTML text layer (:mod:`engine.text.html_text`),
 so the text every offset indexes is ``document.body.textContent`` of exactly the HTML the
 panes show, in UTF-16 code units as everywhere else (docs/anchor.md, "Word documents").
 
@@ -42,7 +42,7 @@ import zipfile
 from dataclasses import dataclass
 from typing import Any
 
-from engine import utf16
+from engine.text import utf16
 from engine.text.docx_changes import ChangeMarker, TrackedChange
 from engine.text.docx_comments import CommentRecord, read_comment_parts
 from engine.text.docx_marks import (
@@ -311,7 +311,7 @@ def _read_marked(
     tracked: int,
 ) -> WordDocument:
     """The markers found in the marked page's text, then the page without them."""
-    from engine.html_text import body_text
+    from engine.text.html_text import body_text
 
     marked_text = body_text(marked)
     events: list[tuple[int, int, int]] = []  # (kind, id, code point offset in clean text)

@@ -11,7 +11,7 @@ takes its bytes and returns ``{member name: bytes}`` after every check, each fai
 - a zip bomb is refused before it is inflated, by the limits the evidence-bundle reader
   applies (:data:`MAX_ENTRIES`, :data:`MAX_FILE_BYTES`, :data:`MAX_TOTAL_BYTES`,
   :data:`MAX_RATIO` over :data:`RATIO_FLOOR`; the same numbers as
-  ``engine.bundle_archive``), and each member is inflated in chunks and stopped at its
+  ``engine.caps``), and each member is inflated in chunks and stopped at its
   declared size;
 - a zip that is no Word document (no ``[Content_Types].xml`` or no main document part
   named by ``_rels/.rels``) is "not a valid Word package".
@@ -42,7 +42,7 @@ __all__ = [
     "read_package",
 ]
 
-#: The archive limits of the evidence-bundle reader (``engine.bundle_archive``), applied to
+#: The archive limits of the evidence-bundle reader (``engine.caps``), applied to
 #: a Word package: entries, bytes per member, bytes in all, inflation ratio per member over
 #: ``RATIO_FLOOR`` bytes, and the chunk a member is inflated by.
 MAX_ENTRIES = 2000

@@ -81,7 +81,7 @@ def test_open_bundle_shows_verdicts_metrics_and_scorecard(qtbot, window):
     assert f"\u200e<b>\u2068{title}\u2069</b> (bundle" in banner
     # Every located span was painted, in v1 and in v2 (with the collateral range).
     hl = window.verdicts.last_highlight
-    # (v1 also has one strike-through mark per deleted piece, engine.diff_marks)
+    # (v1 also has one strike-through mark per deleted piece, engine.diff.marks)
     removed, _added = window.verdicts._change_spans()
     assert removed and hl["v1"]["made"] == 3 + len(removed) and hl["v1"]["failed"] == []
     assert hl["v2"]["failed"] == [] and hl["v2"]["made"] >= 3
@@ -161,7 +161,7 @@ def test_unreadable_bundle_is_one_plain_message(qtbot, window, tmp_path):
 
 
 def test_zip_bundle_opens(qtbot, window, tmp_path):
-    from engine.bundle import export_zip
+    from engine.bundle.bundle import export_zip
 
     z = export_zip(DATA / "bundle-min", tmp_path / "b.zip")
     open_and_wait(qtbot, window, z)
@@ -211,7 +211,8 @@ def test_window_state_and_recent_bundles_persist(qtbot, tmp_path):
 def test_real_run_facts_in_the_banner(qtbot, window, tmp_path):
     """A run that pushed nothing and whose report was unusable says so in words."""
 
-    from engine.bundle import content_of, open_bundle, write_bundle
+    from engine.bundle.read import open_bundle
+    from engine.bundle.write import content_of, write_bundle
 
     src = open_bundle(DATA / "bundle-min")
     content = content_of(
@@ -324,9 +325,9 @@ def test_unhandled_errors_become_a_plain_message_and_a_log_line(qtbot, window, a
 
 
 def test_plain_text_bundle_renders_its_text_exactly(qtbot, window, tmp_path):
-    from engine.bundle import BundleContent, write_bundle
+    from engine.bundle.write import BundleContent, write_bundle
     from engine.models import Anchor, Comment
-    from engine.scoring import Version, score
+    from engine.score.scoring import Version, score
 
     t1 = "Notes \U0001f4dd\n\nThe launch is on Monday.\n  Indented <b>not bold</b> & more.\n"
     t2 = t1.replace("Monday", "Tuesday")

@@ -13,7 +13,7 @@ pytest.importorskip("PySide6.QtWebEngineWidgets")
 from app.changes_view import merged_page, merged_spans, version_pairs
 from app.inline_changes import change_cells
 from app.window import MainWindow
-from engine.diff_marks import change_view
+from engine.diff.marks import change_view
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "remote-work-policy-scripted"
 

@@ -64,7 +64,8 @@ def test_different_comments_are_not_paired_by_id_alone(qtbot, tmp_path):
     import json
 
     from app.bundledata import load_bundle
-    from engine.bundle import content_of, open_bundle, write_bundle
+    from engine.bundle.read import open_bundle
+    from engine.bundle.write import content_of, write_bundle
 
     src = load_bundle(DATA / "bundle-min")
     before = json.loads(json.dumps(src.comments_before))

@@ -15,7 +15,7 @@ from PySide6.QtCore import Qt
 
 from app.decisions_panel import SETTING
 from app.window import MainWindow
-from engine.bundle import verify_bundle
+from engine.bundle.read import verify_bundle
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -112,8 +112,8 @@ def test_typing_a_reason_never_takes_a_decision(qtbot, window, tmp_path):
 
 def test_compare_shows_each_sides_decisions(qtbot, tmp_path):
     from app.compare import CompareView
-    from engine import signing
-    from engine.bundle_adjudicate import adjudicate
+    from engine.bundle import signing
+    from engine.bundle.adjudicate import adjudicate
 
     a, b = tmp_path / "a", tmp_path / "b"
     shutil.copytree(DATA / "bundle-min", a)
@@ -137,8 +137,8 @@ def test_compare_shows_each_sides_decisions(qtbot, tmp_path):
 def test_csv_export_from_the_scorecard_tab(qtbot, window, tmp_path):
     bundle = tmp_path / "b"
     shutil.copytree(DATA / "bundle-min", bundle)
-    from engine import signing
-    from engine.bundle_adjudicate import adjudicate
+    from engine.bundle import signing
+    from engine.bundle.adjudicate import adjudicate
 
     adjudicate(
         bundle, "c2", "not-addressed", "=1+1 is not a fix", "@Ann", signing.new_private_key()
@@ -155,7 +155,7 @@ def test_csv_export_from_the_scorecard_tab(qtbot, window, tmp_path):
 def test_reply_resolve_and_reopen_from_the_window(qtbot, window, tmp_path):
     import json
 
-    from engine.bundle import open_bundle
+    from engine.bundle.read import open_bundle
     from engine.workspace import Workspace
 
     b = open_bundle(DATA / "bundle-min")

@@ -66,7 +66,7 @@ def test_page_text_is_browser_text_and_page_scripts_are_blocked(qtbot, view):
 
 
 def test_page_text_equals_engine_body_text(qtbot, view):
-    html_text = pytest.importorskip("engine.html_text")
+    html_text = pytest.importorskip("engine.text.html_text")
     raw = TRICKY.encode("utf-8")
     load(qtbot, view, raw)
     with qtbot.waitCallback(timeout=10000) as cb:
@@ -152,7 +152,7 @@ def test_content_type_follows_the_engine_encoding_rules():
 
 
 def test_decoded_text_is_served_as_utf8_whatever_its_meta_says(qtbot, view):
-    html_text = pytest.importorskip("engine.html_text")
+    html_text = pytest.importorskip("engine.text.html_text")
     src = "<meta charset=windows-1252><p>caf\u00e9 \u2014 \U0001f600</p>"
     load(qtbot, view, src)
     with qtbot.waitCallback(timeout=10000) as cb:
@@ -161,7 +161,7 @@ def test_decoded_text_is_served_as_utf8_whatever_its_meta_says(qtbot, view):
 
 
 def test_page_text_equals_engine_for_legacy_bytes(qtbot, view):
-    html_text = pytest.importorskip("engine.html_text")
+    html_text = pytest.importorskip("engine.text.html_text")
     for raw in (
         b"<meta charset=windows-1252><p>caf\xe9 \x80</p>",
         b"<p>caf\xe9 no declaration</p>",
@@ -276,7 +276,7 @@ LINE_LAYOUT = (
 
 @pytest.mark.parametrize("shape", ["text", "bundle-wrapper"])
 def test_a_right_to_left_plain_text_is_laid_out_right_to_left(qtbot, view, shape):
-    from engine.bundle_archive import text_as_html
+    from engine.text.text_page import text_as_html
 
     if shape == "text":
         load(qtbot, view, PERSIAN, kind="text")

@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 
 from app.window import MainWindow
-from engine import signing
-from engine.bundle import content_of, open_bundle, write_bundle
+from engine.bundle import signing
+from engine.bundle.bundle import trust_signer
+from engine.bundle.read import open_bundle
+from engine.bundle.write import content_of, write_bundle
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -141,7 +143,7 @@ def test_intact_bundle_scorecard_is_the_programs_own(qtbot, window, tmp_path, fr
 
 
 def test_one_click_publish_and_the_published_view(qtbot, window, tmp_path, fresh, monkeypatch):
-    from engine import published
+    from engine.publish import published
 
     monkeypatch.setenv("ARL_PUBLISHED_FOLDER", str(tmp_path / "shared"))
     (tmp_path / "shared").mkdir()
@@ -219,7 +221,7 @@ def test_the_check_mark_is_for_a_trusted_signer_only(qtbot, window, tmp_path, fr
     banner = window.verdicts.banner.text()
     assert f"\u2022 signed by {fp} (an unknown key: not trusted)" in banner
     assert "\u2714" not in banner
-    signing.trust_signer(open_bundle(path), "Reviewers")  # as "Trust this signer" does
+    trust_signer(open_bundle(path), "Reviewers")  # as "Trust this signer" does
     _open(qtbot, window, path)
     assert f"\u2714 signed by {fp} (trusted: Reviewers)" in window.verdicts.banner.text()
 

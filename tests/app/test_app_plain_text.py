@@ -32,7 +32,7 @@ def _fixture_module():
 
 
 def hostile_bundle(tmp_path: Path) -> Path:
-    from engine.bundle import BundleContent, write_bundle
+    from engine.bundle.write import BundleContent, write_bundle
 
     mod = _fixture_module()
     src = load_bundle(DATA / "bundle-min")

@@ -18,7 +18,7 @@ LONG = (
 
 @pytest.fixture
 def folder(tmp_path, monkeypatch):
-    from engine import published
+    from engine.publish import published
 
     shared = tmp_path / "shared"
     shared.mkdir()
@@ -71,8 +71,10 @@ def test_the_tab_shows_what_the_bundle_copies_say_not_index_json(qtbot, tmp_path
     import json
 
     from app.published import SIGNATURE, PublishedView, signature_text
-    from engine import published, signing
-    from engine.bundle import content_of, open_bundle, write_bundle
+    from engine.bundle import signing
+    from engine.bundle.read import open_bundle
+    from engine.bundle.write import content_of, write_bundle
+    from engine.publish import published
 
     monkeypatch.setenv("ARL_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("ARL_TRUSTED_KEYS", str(tmp_path / "trusted.json"))
@@ -113,7 +115,7 @@ def test_open_bundle_opens_the_checked_copy_not_the_path_index_json_names(qtbot,
     import json
 
     from app.published import PublishedView
-    from engine import published
+    from engine.publish import published
 
     decoy = tmp_path / "decoy"
     decoy.mkdir()

@@ -15,8 +15,8 @@ pytest.importorskip("PySide6.QtCharts")
 from PySide6.QtCharts import QCategoryAxis
 from PySide6.QtCore import Qt
 
-from engine.suite import load_suite
-from engine.suite_store import SuiteStore, read_results
+from engine.suite.store import SuiteStore, read_results
+from engine.suite.suite import load_suite
 from tests.helpers.scripted_server import (
     ClaimWithoutEditing,
     FixEverything,
@@ -53,9 +53,9 @@ def results(tmp_path):
     """A real suite run (two scripted models, two repeats) written as suite-results.json."""
     with ScriptedServer(FixEverything()) as a, ScriptedServer(ClaimWithoutEditing()) as b:
         from app.suites import SuitesView  # noqa: F401  (Qt Charts present)
-        from engine.suite import expand_items
-        from engine.suite_runner import SuiteLimits, execute_suite, new_suite_run
-        from engine.suite_store import write_results
+        from engine.suite.runner import SuiteLimits, execute_suite, new_suite_run
+        from engine.suite.store import write_results
+        from engine.suite.suite import expand_items
 
         suite = load_suite(_suite_file(tmp_path, {"fixer": a.base_url, "claimer": b.base_url}))
         items = expand_items(suite)
@@ -167,7 +167,7 @@ def test_the_example_suite_opens_with_no_key_and_shows_real_runs(view):
 
 
 def test_names_from_a_suite_never_render_as_markup_in_the_charts(view, results, tmp_path):
-    from engine.suite_store import read_results
+    from engine.suite.store import read_results
 
     data = read_results(results)
     for it in data["items"]:

@@ -164,7 +164,7 @@ CLOBBER = (
 
 
 def test_clobbered_page_globals_do_not_stop_the_helper(qtbot, view):
-    from engine.html_text import body_text
+    from engine.text.html_text import body_text
 
     assert load(qtbot, view, CLOBBER.encode("utf-8")) is True
     text = body_text(CLOBBER)

@@ -305,7 +305,7 @@ def test_selection_after_emoji_becomes_a_utf16_anchor(qtbot, wizard):
     assert c.anchor.prefix == SAMPLE_TEXT[: SAMPLE_TEXT.index("two days")][-32:]
     assert c.anchor.suffix == SAMPLE_TEXT[SAMPLE_TEXT.index("a week") + 6 :][:32]
     # The engine locates it exactly where the page said.
-    from engine.scoring import Version, score
+    from engine.score.scoring import Version, score
 
     v = Version.from_source(SAMPLE, "html")
     r = score(v, v, page.comments)
@@ -384,7 +384,7 @@ def test_finish_emits_a_run_request(qtbot, wizard):
 
 def _request(srv, tmp_path, rounds=2):
     from app.runview import RunRequest
-    from engine.agent import AgentConfig
+    from engine.agent.config import AgentConfig
     from engine.models import Anchor, Comment
 
     comments = []
@@ -420,7 +420,7 @@ def _request(srv, tmp_path, rounds=2):
 
 def test_cancel_during_a_run_leaves_a_cancelled_bundle(qtbot, qloop, tmp_path):
     from app.runview import RunView
-    from engine.bundle import open_bundle
+    from engine.bundle.read import open_bundle
     from tests.helpers.scripted_server import FixEverything, ScriptedServer
 
     view = RunView()
@@ -500,7 +500,7 @@ def test_closing_the_wizard_stops_its_network_work(qtbot, wizard, qloop):
 
 def test_closing_the_window_during_a_run_cancels_it_first(qtbot, qloop, tmp_path):
     from app.window import MainWindow
-    from engine.bundle import open_bundle
+    from engine.bundle.read import open_bundle
     from tests.helpers.scripted_server import FixEverything, ScriptedServer
 
     win = MainWindow()

@@ -176,7 +176,7 @@ def test_custom_server_starts_empty_with_an_example(qtbot, wizard):
 
 
 def test_run_defaults_are_the_clis(qtbot, tmp_path, monkeypatch):
-    from engine.cli import build_parser
+    from engine.cli.main import build_parser
 
     monkeypatch.setenv("ARL_HOME", str(tmp_path))
     args = build_parser().parse_args(

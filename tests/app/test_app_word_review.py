@@ -16,8 +16,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from app.docview import DocumentView
 from app.settings import Settings
 from app.wizard import SetupWizard
-from engine import utf16
-from engine.documents import open_document
+from engine.text import utf16
+from engine.text.documents import open_document
 from engine.text.docx import read_docx
 from tests.engine.test_docx import built
 

@@ -155,9 +155,9 @@ def test_keyring_backends_and_lazy_imports_are_collected(spec):
         assert f"keyring.backends.{backend}" in hidden
     assert any("keyring" in Path(src).name and "dist-info" in src for src, _ in kw["datas"])
     assert "justhtml.sanitizer.policy_defaults" in hidden
-    assert "icu4py.breakers" in hidden  # a lazy import (engine.anchoring)
+    assert "icu4py.breakers" in hidden  # a lazy import (engine.score.anchoring)
     assert {"mammoth", "mammoth.docx.body_xml", "lxml.etree", "olefile"} <= hidden  # Word
-    assert {"app.main", "app.docview", "engine.html_text", "app.wizard.model_page"} <= hidden
+    assert {"app.main", "app.docview", "engine.text.html_text", "app.wizard.model_page"} <= hidden
     assert {"PySide6.QtWebEngineCore", "PySide6.QtWebEngineWidgets"} <= hidden
 
 

@@ -13,8 +13,10 @@ pytest.importorskip("PySide6.QtWebEngineWidgets")
 from PySide6.QtCore import QUrl
 from PySide6.QtWebEngineWidgets import QWebEngineView
 
-from engine import published, signing
-from engine.bundle import content_of, open_bundle, write_bundle
+from engine.bundle import signing
+from engine.bundle.read import open_bundle
+from engine.bundle.write import content_of, write_bundle
+from engine.publish import published
 from tests.engine.test_bundle import make_bundle
 
 

@@ -6,20 +6,13 @@ import json
 
 import pytest
 
-from engine.agent import (
-    SYSTEM_PROMPT,
-    TOOLS,
-    AgentConfig,
-    AgentError,
-    ModelClient,
-    TokenBudgetExceeded,
-    Usage,
-    WorkspaceTools,
-    parse_report,
-    safe_url,
-)
+from engine.agent.client import ModelClient
+from engine.agent.config import AgentConfig, AgentError, TokenBudgetExceeded, Usage, safe_url
+from engine.agent.report import parse_report
+from engine.agent.revision import SYSTEM_PROMPT
+from engine.agent.tools import TOOLS, WorkspaceTools
 from engine.models import Comment
-from engine.scoring import Version
+from engine.score.scoring import Version
 from engine.workspace import Workspace
 from tests.helpers.scripted_server import (
     SAMPLE_HTML,

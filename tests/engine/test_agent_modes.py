@@ -7,14 +7,15 @@ import json
 
 import pytest
 
-from engine.agent import AgentConfig, capabilities
+from engine.agent import capabilities
+from engine.agent.config import AgentConfig
 from engine.agent.notools import parse_answer
-from engine.bundle import verify_bundle
+from engine.bundle.read import verify_bundle
 from engine.doctor import check_endpoint
 from engine.events import AgentNotice, ToolCalled
 from engine.models import Comment
-from engine.run import prepare_document, run_review
-from engine.scoring import Version
+from engine.run.start import prepare_document, run_review
+from engine.score.scoring import Version
 from engine.workspace import Workspace
 from tests.engine.test_agent_quirks import DATA, NarrateFirst, PlainEnglish, _comments
 from tests.helpers.scripted_server import (

@@ -14,8 +14,9 @@ import time
 
 import pytest
 
-from engine.agent import AgentConfig, AgentError, ModelClient
 from engine.agent.bodies import read_event_stream, retry_after_seconds
+from engine.agent.client import ModelClient
+from engine.agent.config import AgentConfig, AgentError
 from engine.agent.wire import read_answer
 from tests.engine.test_agent_quirks import DATA, PlainEnglish, _assert_fixed, _quirk_run, _quirks_in
 from tests.helpers.scripted_server import (
@@ -275,7 +276,7 @@ async def test_an_html_page_after_the_push_keeps_the_work(tmp_path):
 
 
 async def test_the_quirk_proxy_bends_a_servers_answers(tmp_path):
-    from engine.run import prepare_document, run_review
+    from engine.run.start import prepare_document, run_review
     from engine.workspace import Workspace
     from tests.engine.test_agent_quirks import _comments
     from tests.helpers.quirk_proxy import QuirkProxy

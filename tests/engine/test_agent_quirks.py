@@ -15,10 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.agent import AgentConfig, AgentError, ModelClient, capabilities
-from engine.bundle import verify_bundle
+from engine.agent import capabilities
+from engine.agent.client import ModelClient
+from engine.agent.config import AgentConfig, AgentError
+from engine.bundle.read import verify_bundle
 from engine.models import Comment
-from engine.run import prepare_document, run_review
+from engine.run.start import prepare_document, run_review
 from engine.workspace import Workspace
 from tests.helpers.scripted_server import (
     FixEverything,

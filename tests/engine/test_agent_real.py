@@ -13,11 +13,11 @@ import os
 
 import pytest
 
-from engine.agent import AgentConfig
-from engine.bundle import open_bundle, verify_bundle
+from engine.agent.config import AgentConfig
+from engine.bundle.read import open_bundle, verify_bundle
 from engine.models import Comment
-from engine.run import prepare_document, run_review
-from engine.scoring import Version
+from engine.run.start import prepare_document, run_review
+from engine.score.scoring import Version
 from engine.workspace import Workspace
 from tests.helpers.scripted_server import SAMPLE_HTML, sample_comments
 

@@ -4,19 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.agent.wire import (
-    HugeInt,
-    JSONProblem,
-    context_limit,
-    dumps,
-    is_context_error,
-    load_json,
-    read_answer,
-    read_usage,
-    server_message,
-    strip_reasoning,
-    text_tool_calls,
-)
+from engine.agent.bodies import context_limit, is_context_error, server_message
+from engine.agent.jsonsafe import HugeInt, JSONProblem, dumps, load_json
+from engine.agent.wire import read_answer, read_usage, strip_reasoning, text_tool_calls
 
 TOOLS = {"pull_document", "push_version"}
 

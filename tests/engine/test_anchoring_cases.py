@@ -12,7 +12,7 @@ import pytest
 
 from engine.comments_io import parse_claim_report
 from engine.models import Anchor, Comment
-from engine.scoring import Version, score
+from engine.score.scoring import Version, score
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 CASES = [

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from engine.models import Anchor, Comment
-from engine.scoring import Version, score
-from engine.utf16 import to_utf16
+from engine.score.scoring import Version, score
+from engine.text.utf16 import to_utf16
 
 
 def _comment(t1: str, i: int, quote: str, cid: str = "c1", *, offsets=None, ctx_at=None):
@@ -365,8 +365,8 @@ def test_a_paragraph_removed_next_to_an_edit_is_deleted_not_its_neighbours_word(
 
 
 def test_the_inserted_text_index_finds_what_the_scan_finds(monkeypatch):
-    import engine.anchoring as A
-    from engine.diffing import TextDiff
+    import engine.score.anchoring as A
+    from engine.diff.diffing import TextDiff
 
     rnd = random.Random(11)
     words = ["alpha", "beta", "gamma", "delta", "kappa", "omega"]

@@ -6,9 +6,9 @@ import random
 import pytest
 
 from engine.models import Anchor, Comment
-from engine.normalize import FoldedText, compact, fold_needle, normalize
-from engine.scoring import Version, score
-from engine.utf16 import to_utf16
+from engine.score.scoring import Version, score
+from engine.text.normalize import FoldedText, compact, fold_needle, normalize
+from engine.text.utf16 import to_utf16
 
 
 def _verdict(before: str, after: str, quote: str, prefix: str = "Start: ", suffix: str = " end."):

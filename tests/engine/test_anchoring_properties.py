@@ -2,10 +2,10 @@
 
 import random
 
-from engine import utf16
 from engine.models import Anchor, Comment
-from engine.normalize import normalize
-from engine.scoring import Version, score
+from engine.score.scoring import Version, score
+from engine.text import utf16
+from engine.text.normalize import normalize
 
 WORDS = [
     "the",

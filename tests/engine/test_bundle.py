@@ -11,21 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from engine.agent import AgentConfig
-from engine.bundle import (
-    FORMAT,
-    BundleError,
-    export_zip,
-    extract_zip,
-    open_bundle,
-    publish_scorecard,
-    text_as_html,
-    verify_bundle,
-)
-from engine.cli import main as arl
+from engine.agent.config import AgentConfig
+from engine.bundle.archive import BundleError
+from engine.bundle.bundle import export_zip, extract_zip, publish_scorecard
+from engine.bundle.read import FORMAT, open_bundle, verify_bundle
+from engine.cli.main import main as arl
 from engine.models import Comment
-from engine.run import prepare_document, run_review
-from engine.scoring import Version
+from engine.run.start import prepare_document, run_review
+from engine.score.scoring import Version
+from engine.text.text_page import text_as_html
 from engine.workspace import Workspace
 from tests.helpers.scripted_server import (
     SAMPLE_HTML,
@@ -211,7 +205,7 @@ def test_unsafe_or_malformed_zips_are_refused_in_one_line(tmp_path, entries, lin
 
 
 def test_too_many_entries_and_not_a_zip(tmp_path, monkeypatch):
-    import engine.bundle_archive as bundle
+    import engine.bundle.archive as bundle
 
     monkeypatch.setattr(bundle, "MAX_ENTRIES", 5)
     z = _evil_zip(tmp_path / "many.zip", {f"f{i}": b"x" for i in range(6)})

@@ -1,4 +1,4 @@
-"""Reviewer decisions (engine.bundle_decisions): accept or override each verdict, signed by
+"""Reviewer decisions (engine.bundle.decisions): accept or override each verdict, signed by
 the reviewer's own key outside the manifest; verify catches a decision edited by hand,
 moved to another comment or bundle, signed by an unknown key, or made on another verdict."""
 
@@ -12,19 +12,20 @@ from types import SimpleNamespace
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from engine import signing
-from engine.bundle import export_zip, open_bundle, verify_bundle
-from engine.bundle_adjudicate import adjudicate, new_decision_files, write_decisions
-from engine.bundle_csv import csv_rows, render_csv, safe_cell
-from engine.bundle_decisions import (
+from engine.bundle import signing
+from engine.bundle.adjudicate import adjudicate, new_decision_files, write_decisions
+from engine.bundle.bundle import export_zip
+from engine.bundle.csv_export import csv_rows, render_csv, safe_cell
+from engine.bundle.decisions import (
     DECISIONS_FILE,
     DECISIONS_SIGNATURE_FILE,
     Decision,
     DecisionError,
     check_decisions,
 )
-from engine.bundle_review import needs_review, review_figures
-from engine.cli import main as arl
+from engine.bundle.read import open_bundle, verify_bundle
+from engine.bundle.review import needs_review, review_figures
+from engine.cli.main import main as arl
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 AT = "2026-12-01T20:00:00Z"
@@ -314,7 +315,7 @@ def test_any_reason_signs_and_verifies(tmp_path_factory, reason):
 
 
 def test_scorecard_shows_both_attributions_and_awaiting_review_after_tampered(bundle, key):
-    from engine.bundle import own_scorecard
+    from engine.bundle.bundle import own_scorecard
 
     page = own_scorecard(open_bundle(bundle))
     assert "Awaiting review: 3 of 3 actionable comment(s)" in page
@@ -332,7 +333,7 @@ def test_scorecard_shows_both_attributions_and_awaiting_review_after_tampered(bu
 
 
 def test_publishing_can_require_a_complete_review(bundle, key, tmp_path, capsys):
-    from engine import published
+    from engine.publish import published
 
     folder = tmp_path / "pub"
     args = ["bundle", "publish", str(bundle), "--folder", str(folder), "--require-review"]

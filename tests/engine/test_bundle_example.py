@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from engine.bundle import open_bundle, verify_bundle
+from engine.bundle.read import open_bundle, verify_bundle
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "resources" / "example"
 BUNDLES = sorted(p.parent for p in EXAMPLE.glob("*/manifest.json"))

@@ -16,10 +16,11 @@ from typing import Any
 
 import pytest
 
-from engine import published, signing
-from engine.bundle import judge_bundle, open_bundle, verify_bundle
-from engine.cli import main as arl
-from engine.cli_common import printable
+from engine.bundle import signing
+from engine.bundle.read import judge_bundle, open_bundle, verify_bundle
+from engine.cli.common import printable
+from engine.cli.main import main as arl
+from engine.publish import published
 from tests.engine.test_bundle import make_bundle
 from tests.helpers.scripted_server import ClaimWithoutEditing
 

@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from engine import signing
-from engine.bundle import open_bundle, own_scorecard
-from engine.bundle_shown import shown_figures
-from engine.cli import main
-from engine.rederive import rederive
+from engine.bundle import signing
+from engine.bundle.bundle import own_scorecard
+from engine.bundle.read import open_bundle
+from engine.bundle.rederive import rederive
+from engine.bundle.shown import shown_figures
+from engine.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTE = "the bundle says edited; recomputed from its documents: untouched"

@@ -13,8 +13,8 @@ from keyring.errors import NoKeyringError
 
 from arl_keys import signing as key_store
 from arl_keys.cli import main as arl_with_keyring
-from engine.bundle import verify_bundle
-from engine.cli import main as arl
+from engine.bundle.read import verify_bundle
+from engine.cli.main import main as arl
 from tests.engine.test_cli_loop import _run_args, inputs  # noqa: F401 (fixture)
 from tests.helpers.scripted_server import FixEverything, ScriptedServer
 
@@ -89,7 +89,7 @@ def test_no_sign_and_no_keyring(inputs, tmp_path, capsys, monkeypatch):  # noqa:
 def test_a_key_file_signs_release_bundles(tmp_path, monkeypatch):
     from pathlib import Path
 
-    from engine import signing
+    from engine.bundle import signing
 
     path = Path(tmp_path / "release.key")
     fp = key_store.write_key_file(path)

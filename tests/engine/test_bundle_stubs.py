@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.bundle import open_bundle, verify_bundle, write_bundle
-from engine.bundle_archive import MAX_JSON_BYTES, sha256
-from engine.bundle_write import content_of
-from engine.cli import main as arl
+from engine.bundle.archive import sha256
+from engine.bundle.read import open_bundle, verify_bundle
+from engine.bundle.write import content_of, write_bundle
+from engine.caps import MAX_JSON_BYTES
+from engine.cli.main import main as arl
 from tests.engine.test_bundle import make_bundle
 
 
@@ -67,7 +68,7 @@ def test_other_members_stubbed_leave_their_figures_unverified(base, tmp_path, me
     assert member in files_before
     out = _rewrite(base, tmp_path / "b")
     # Stub the member as the writer would, then re-hash it into an unsigned manifest.
-    from engine.bundle_archive import stub_of
+    from engine.bundle.archive import stub_of
 
     data = (out / member).read_bytes()
     (out / member).write_bytes(stub_of(data, "member too large: test"))
@@ -110,10 +111,10 @@ def test_a_stubbed_bundle_still_catches_a_forged_verdict(base, tmp_path):
 
 
 def test_the_whole_bundle_over_its_limit_stubs_its_largest_member(base, tmp_path):
-    from engine.bundle_archive import stub_oversized
+    from engine.bundle.archive import stub_oversized
 
     files = {"a.json": b"[]", "document/v1.html": b"x" * 90, "big.html": b"y" * 400}
-    import engine.bundle_archive as archive
+    import engine.bundle.archive as archive
 
     old = archive.MAX_TOTAL_BYTES
     archive.MAX_TOTAL_BYTES = 300

@@ -15,20 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from engine import signing
-from engine.bundle import (
-    FORMAT,
-    BundleError,
-    content_of,
-    export_zip,
-    open_bundle,
-    verify_bundle,
-    write_bundle,
-)
-from engine.bundle_archive import push_refusal, stored_size
-from engine.bundle_schema import check_file
-from engine.cli import main as arl
-from engine.rederive import rederive
+from engine.bundle import signing
+from engine.bundle.archive import BundleError
+from engine.bundle.bundle import export_zip
+from engine.bundle.read import FORMAT, open_bundle, verify_bundle
+from engine.bundle.rederive import rederive
+from engine.bundle.schema import check_file
+from engine.bundle.write import content_of, write_bundle
+from engine.caps import push_refusal, stored_size
+from engine.cli.main import main as arl
 from tests.engine.test_bundle import make_bundle
 from tests.helpers.scripted_server import ClaimWithoutEditing
 
@@ -405,7 +400,7 @@ def test_an_exported_bundle_with_a_very_repetitive_file_still_opens(claimed, tmp
 
 
 def test_declared_sizes_are_enforced_while_inflating(tmp_path, monkeypatch):
-    import engine.bundle_archive as archive
+    import engine.bundle.archive as archive
 
     monkeypatch.setattr(archive, "MAX_FILE_BYTES", 10_000)
     z = tmp_path / "liar.zip"
@@ -474,7 +469,7 @@ def test_export_out_of_disk_leaves_no_tmp(claimed, tmp_path, monkeypatch, capsys
 def test_writer_stubs_what_the_reader_would_refuse(claimed, tmp_path, monkeypatch):
     """A member over the reader's limits is written as a stub (the bundle is
     always written, and verifies); it used to refuse the whole bundle."""
-    import engine.bundle_archive as archive
+    import engine.bundle.archive as archive
 
     content = _content(claimed, signing.new_private_key())
     monkeypatch.setattr(archive, "MAX_FILE_BYTES", 5_000)
@@ -487,24 +482,24 @@ def test_writer_stubs_what_the_reader_would_refuse(claimed, tmp_path, monkeypatc
 
 
 def test_push_refusal_names_the_limit(monkeypatch):
-    import engine.bundle_archive as archive
+    import engine.caps as caps
 
     assert push_refusal("<p>short</p>", "html", 0) is None
-    monkeypatch.setattr(archive, "MAX_DOCUMENTS_BYTES", 1_000)
+    monkeypatch.setattr(caps, "MAX_DOCUMENTS_BYTES", 1_000)
     msg = push_refusal("x" * 600, "html", 0)
     assert msg is not None and "1,000 bytes" in msg
     assert stored_size("a&b", "text") > stored_size("a&b", "html")
 
 
 def test_a_push_over_the_bundle_limits_is_refused_to_the_model(tmp_path, monkeypatch):
-    import engine.bundle_archive as archive
+    import engine.caps as caps
     from engine.agent.tools import WorkspaceTools
     from engine.workspace import Workspace
 
     ws = Workspace(tmp_path / "ws.db")
     doc, v1 = ws.create_document("Memo", "<p>" + "a" * 300 + "</p>", "html")
     tools = WorkspaceTools(ws, doc, [])
-    monkeypatch.setattr(archive, "MAX_DOCUMENTS_BYTES", 1_000)
+    monkeypatch.setattr(caps, "MAX_DOCUMENTS_BYTES", 1_000)
     big = tools.dispatch(
         "push_version",
         json.dumps({"base_version_id": "v1", "content": "<p>" + "b" * 400 + "</p>"}),
@@ -521,7 +516,7 @@ def test_the_run_and_re_derivation_word_unusable_usage_alike():
     """No usage, and usage that is not whole numbers, are told apart in the same words by
     the run (engine.agent.config.Usage) and by re-derivation from the trace."""
     from engine.agent.config import Usage
-    from engine.rederive import _trace_tokens
+    from engine.bundle.rederive import _trace_tokens
 
     usage = Usage()
     for sent in (

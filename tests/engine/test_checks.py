@@ -19,7 +19,7 @@ from engine.checks.config import BUILTIN_PLACEHOLDERS, load_checks, parse_checks
 from engine.checks.numbers import tokens
 from engine.checks.runner import run_checks
 from engine.models import InputError, Span, VerdictRecord
-from engine.scoring import Version, score
+from engine.score.scoring import Version, score
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SE = DATA / "standardebooks"
@@ -271,8 +271,8 @@ def test_numbers_changed_by_a_real_commit_outside_every_comment():
 
 def test_numbers_inside_a_comment_are_not_counted():
     v1, v2 = _pair("106b013", "colophon")
-    from engine import utf16
     from engine.models import Anchor, Comment
+    from engine.text import utf16
 
     s = v1.text.index("This is the")
     e = v1.text.index("The first edition")

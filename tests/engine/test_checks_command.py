@@ -16,7 +16,7 @@ from engine import redact
 from engine.checks.command import OUTPUT_CAP, TAIL_LINES, clean_environment, run_command
 from engine.checks.config import CommandSpec, parse_checks
 from engine.checks.runner import NOT_ALLOWED, planned_commands, run_checks
-from engine.scoring import Version
+from engine.score.scoring import Version
 
 PY = sys.executable
 SE = Path(__file__).resolve().parents[1] / "data/standardebooks/0159a89"

@@ -10,15 +10,14 @@ import shutil
 import sys
 from pathlib import Path
 
-from engine.agent import AgentConfig
-from engine.bundle import open_bundle, verify_bundle
+from engine.agent.config import AgentConfig
+from engine.bundle.read import open_bundle, verify_bundle
 from engine.checks.config import parse_checks
 from engine.events import ChecksComputed
 from engine.models import Comment
-from engine.run import prepare_document
 from engine.run.checking import RunChecks
-from engine.run.start import run_review
-from engine.scoring import Version
+from engine.run.start import prepare_document, run_review
+from engine.score.scoring import Version
 from engine.workspace import Workspace
 from tests.helpers.scripted_server import (
     SAMPLE_HTML,

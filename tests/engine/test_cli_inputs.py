@@ -22,7 +22,7 @@ DOC = "<!doctype html><p>The blue kettle sat beside the blue teapot.</p>"
 
 def run(*args, timeout: float = 60):
     p = subprocess.run(
-        [sys.executable, "-m", "engine.cli", *map(str, args)],
+        [sys.executable, "-m", "engine.cli.main", *map(str, args)],
         capture_output=True,
         timeout=timeout,
         env={**os.environ, "OPENAI_API_KEY": ""},

@@ -14,11 +14,11 @@ import pytest
 
 from arl_keys.cli import main as arl_with_keyring
 from arl_keys.store import SERVICE as KEYRING_SERVICE, account_for
-from engine.bundle import open_bundle, verify_bundle
-from engine.cli import main as arl
+from engine.bundle.read import open_bundle, verify_bundle
+from engine.cli.main import main as arl
 from engine.credentials import key_host
-from engine.models import VERIFICATION_MESSAGE
-from engine.scoring import Version
+from engine.score.scoring import Version
+from engine.vocabulary import VERIFICATION_MESSAGE
 from tests.helpers.scripted_server import (
     AUTHORED_HTML,
     SAMPLE_HTML,
@@ -211,7 +211,7 @@ def test_interrupt_exits_130_with_a_cancelled_bundle(inputs, tmp_path, sig):
             [
                 sys.executable,
                 "-m",
-                "engine.cli",
+                "engine.cli.main",
                 *_run_args(srv, doc, comments, tmp_path, "--json"),
             ],
             cwd=ROOT,
@@ -391,7 +391,7 @@ def test_comments_export_and_import_round_trip(tmp_path, capsys):
 
 
 def test_default_title():
-    from engine.cli_loop import default_title
+    from engine.cli.loop import default_title
 
     assert default_title("a.html", "html", "<title> Memo &amp; more </title>") == "Memo & more"
     assert default_title("a.html", "html", "<p>no title</p>") == "a.html"

@@ -7,13 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli import main
+from engine.cli.main import main
 
 F1000 = Path(__file__).resolve().parents[1] / "data/f1000rd/docs/3-195"
 
 
 def run(*args):
-    p = subprocess.run([sys.executable, "-m", "engine.cli", *map(str, args)], capture_output=True)
+    p = subprocess.run(
+        [sys.executable, "-m", "engine.cli.main", *map(str, args)], capture_output=True
+    )
     return p.returncode, p.stdout, p.stderr.decode()
 
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from engine import utf16
-from engine.cli import main as arl
+from engine.cli.main import main as arl
 from engine.comments_hypothesis import is_hypothesis
 from engine.comments_io import parse_comments
+from engine.text import utf16
 
 TEXT = "Résumé 😀 first. Employees may work remotely up to two days per week. 中文内容在这里。"
 

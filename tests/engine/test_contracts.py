@@ -52,16 +52,19 @@ def test_a_forbidden_or_upward_import_breaks_a_contract(tmp_path):
     (tmp_path / "app").mkdir()
     (tmp_path / "app" / "__init__.py").write_text("")
     (tmp_path / "pyproject.toml").write_text(contracts_config(), encoding="utf-8")
-    utf16 = tmp_path / "engine" / "utf16.py"
+    utf16 = tmp_path / "engine" / "text" / "utf16.py"
     utf16.write_text(
-        utf16.read_text(encoding="utf-8") + "\nimport keyring\nfrom engine import scoring\n",
+        utf16.read_text(encoding="utf-8") + "\nimport keyring\nfrom engine.score import scoring\n",
         encoding="utf-8",
     )
     run = lint_imports(tmp_path)
     assert run.returncode == 1, run.stdout + run.stderr
-    assert "engine.utf16 -> keyring" in run.stdout
-    assert "engine.utf16 -> engine.scoring" in run.stdout
-    assert "2 broken" in run.stdout
+    assert "engine.text.utf16 -> keyring" in run.stdout
+    assert "engine.text.utf16 -> engine.score.scoring" in run.stdout
+    # the Qt/keyring contract and the layers over packages (the inner layers of score/
+    # break too: metrics now reaches scoring through models and utf16)
+    assert "engine/ is pure Python: no Qt, qasync, keyring, app or arl_keys BROKEN" in run.stdout
+    assert "3 broken" in run.stdout
 
 
 def test_engine_type_checks():
@@ -69,3 +72,25 @@ def test_engine_type_checks():
     exe = Path(sys.executable).with_name("mypy")
     run = subprocess.run([str(exe)], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_the_scoring_digest_covers_every_module_scoring_imports():
+    """``SCORING_MODULES`` (the scoring digest of a manifest) lists exactly the engine
+    modules the scoring package imports, directly or not, and each of them exists."""
+    import grimp
+
+    from engine.bundle.rederive import SCORING_MODULES, scoring_digest
+
+    graph = grimp.build_graph("engine")
+    scoring = {m for m in graph.modules if m.startswith("engine.score.")}
+    imported = set(scoring)
+    for m in scoring:
+        imported |= graph.find_upstream_modules(m)
+    paths = {
+        m.removeprefix("engine.").replace(".", "/") + ".py"
+        for m in imported
+        if m.startswith("engine.") and not (ROOT / m.replace(".", "/")).is_dir()
+    }
+    assert set(SCORING_MODULES) == paths
+    assert all((ROOT / "engine" / name).is_file() for name in SCORING_MODULES)
+    assert len(scoring_digest()) == 12

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from engine.models import Anchor, Comment
-from engine.scoring import Version, score
-from engine.utf16 import to_utf16
+from engine.score.scoring import Version, score
+from engine.text.utf16 import to_utf16
 
 DATA = Path(__file__).parent.parent / "data"
 

@@ -40,9 +40,9 @@ from pathlib import Path
 from hypothesis import assume, event, given, note, strategies as st
 
 from engine.models import Anchor, Comment
-from engine.normalize import normalize
-from engine.scoring import Version, score
-from engine.utf16 import to_utf16
+from engine.score.scoring import Version, score
+from engine.text.normalize import normalize
+from engine.text.utf16 import to_utf16
 
 DATA = Path(__file__).parent.parent / "data"
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'])")

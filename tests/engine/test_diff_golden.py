@@ -25,7 +25,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 import gen_scoring_inputs as gen  # noqa: E402
 
-from engine.diffing import DEFAULT_LIMITS, DiffLimits, TextDiff  # noqa: E402
+from engine.diff.align import DEFAULT_LIMITS, DiffLimits  # noqa: E402
+from engine.diff.diffing import TextDiff  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "data" / "diff_golden.json"
 SIZE, COMMENTS = 40_000, 100

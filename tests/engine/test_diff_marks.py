@@ -1,12 +1,12 @@
-"""Change spans (engine.diff_marks): every mark points at its own text, in UTF-16 units,
+"""Change spans (engine.diff.marks): every mark points at its own text, in UTF-16 units,
 the merged text holds both versions, and the alignment maps equal text onto itself."""
 
 import random
 
 import pytest
 
-from engine import utf16
-from engine.diff_marks import change_view, inline_pieces
+from engine.diff.marks import change_view, inline_pieces
+from engine.text import utf16
 
 WORDS = ["the", "plan", "🤔", "budget", "ﬁnal", "cost", "是", "中文", "ไทย", "فارسی", "and", "of"]
 
@@ -137,7 +137,7 @@ def test_random_revisions_keep_every_invariant(seed):
 def test_real_text_from_the_demo_bundle():
     from pathlib import Path
 
-    from engine.html_text import body_text
+    from engine.text.html_text import body_text
 
     doc = Path(__file__).parents[2] / "resources/demo/remote-work-policy-scripted/document"
     a = body_text((doc / "v1.html").read_bytes())

@@ -1,10 +1,12 @@
-"""The diff, position mapping and churn accounting (engine.diffing)."""
+"""The diff, position mapping and churn accounting (engine.diff.diffing)."""
 
 import random
 
 import pytest
 
-from engine.diffing import DELETE, EQUAL, INSERT, Change, TextDiff, diff_texts
+from engine.diff.align import DELETE, EQUAL, INSERT
+from engine.diff.churn import Change
+from engine.diff.diffing import TextDiff, diff_texts
 
 
 def _check(a, b):
@@ -127,7 +129,7 @@ def test_the_diff_never_reads_a_clock(monkeypatch):
 
 
 def test_tight_bounds_mark_the_region_approximate_and_stay_correct():
-    from engine.diffing import DiffLimits
+    from engine.diff.align import DiffLimits
 
     rnd = random.Random(9)
     # Two tokens only ("+" and "-"), in different numbers: nothing unique or equally
@@ -161,7 +163,7 @@ def test_every_sentence_changed_does_not_become_one_hunk():
 
 
 def test_word_tokens_follow_unicode_word_boundaries():
-    from engine.diffing import word_tokens
+    from engine.diff.tokens import word_tokens
 
     assert word_tokens("我们计划") == ["我", "们", "计", "划"]
     assert word_tokens("can't 3.14 e.g.") == ["can't", " ", "3.14", " ", "e.g", "."]
@@ -177,7 +179,7 @@ def test_word_tokens_follow_unicode_word_boundaries():
 def test_ascii_fast_path_equals_the_unicode_rules():
     import regex
 
-    from engine.diffing import word_tokens
+    from engine.diff.tokens import word_tokens
 
     uax = regex.compile(r"\b", flags=regex.WORD | regex.V1)
     rnd = random.Random(11)
@@ -189,11 +191,10 @@ def test_ascii_fast_path_equals_the_unicode_rules():
 
 def test_european_fast_path_equals_the_unicode_rules():
     """The fast path for text whose non-ASCII characters are common European letters and
-    marks (engine.diffing._EU_WORD_RE) cuts exactly where the regex module does."""
+    marks (engine.diff.diffing._EU_WORD_RE) cuts exactly where the regex module does."""
     import regex
 
-    from engine.diff_tokens import _NOT_EU
-    from engine.diffing import word_tokens
+    from engine.diff.tokens import _NOT_EU, word_tokens
 
     uax = regex.compile(r"\b", flags=regex.WORD | regex.V1)
     covered = [chr(c) for c in range(0x80, 0x2200) if not _NOT_EU.match(chr(c))]
@@ -210,7 +211,7 @@ def test_european_fast_path_equals_the_unicode_rules():
 
 
 def test_sentences_split_on_cjk_and_other_full_stops():
-    from engine.diffing import split_sentences
+    from engine.diff.tokens import split_sentences
 
     assert split_sentences("你好。再见！真的？好") == ["你好。", "再见！", "真的？", "好"]
     assert split_sentences("「好。」他说。") == ["「好。」", "他说。"]

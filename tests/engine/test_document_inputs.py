@@ -1,5 +1,5 @@
 """Bad document inputs: binary files refused, UTF-16 without a BOM recognised, bytes that
-did not decode said once (engine.documents, engine.encoding; docs/engine.md, "Text
+did not decode said once (engine.text.documents, engine.text.encoding; docs/engine.md, "Text
 extraction")."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from engine.documents import DocumentError, binary_kind, open_document, read_document
-from engine.encoding import decode_html, decode_text, decoding_problem, utf16_without_bom
+from engine.text.documents import DocumentError, binary_kind, open_document, read_document
+from engine.text.encoding import decode_html, decode_text, decoding_problem, utf16_without_bom
 
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4
 
@@ -59,7 +59,7 @@ def test_known_signatures_are_named(tmp_path, data: bytes, what: str) -> None:
     ],
 )
 def test_formats_not_read_yet_are_refused_with_the_next_step(tmp_path, name, data, what, step):
-    from engine.documents import not_read_yet
+    from engine.text.documents import not_read_yet
 
     path = tmp_path / name
     path.write_bytes(data)
@@ -82,7 +82,7 @@ def test_a_pdf_renamed_txt_gets_the_same_next_step(tmp_path) -> None:
 
 
 def test_the_file_dialog_lists_every_format_read() -> None:
-    from engine.documents import READ_FORMATS, file_dialog_filter, not_read_yet
+    from engine.text.documents import READ_FORMATS, file_dialog_filter, not_read_yet
 
     parts = file_dialog_filter().split(";;")
     assert parts[0].startswith("Documents (") and parts[-1] == "All files (*)"
@@ -171,7 +171,7 @@ def test_invalid_bytes_in_a_declared_encoding_are_counted() -> None:
 
 def _arl(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "engine.cli", *args], capture_output=True, timeout=120
+        [sys.executable, "-m", "engine.cli.main", *args], capture_output=True, timeout=120
     )
 
 

@@ -1,4 +1,4 @@
-"""Unit tests for engine.documents: reading document files (kinds, errors, decoding)."""
+"""Unit tests for engine.text.documents: reading document files (kinds, errors, decoding)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from engine.documents import DocumentError, read_document
-from engine.html_text import body_text
+from engine.text.documents import DocumentError, read_document
+from engine.text.html_text import body_text
 
 # ----------------------------------------------------------------------------------------
 # read_document
@@ -97,7 +97,7 @@ def test_read_document_device_is_refused_at_once(device) -> None:
 
 
 def test_read_document_over_the_size_cap(tmp_path, monkeypatch) -> None:
-    from engine import documents
+    from engine.text import documents
 
     path = tmp_path / "big.html"
     path.write_bytes(b"<p>" + b"x" * 5000)

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from engine import utf16
-from engine.documents import DocumentError, open_document
+from engine.text import utf16
+from engine.text.documents import DocumentError, open_document
 from engine.text.docx import WordDocument, read_docx
 from engine.text.docx_marks import W
 from engine.text.docx_package import PackageError

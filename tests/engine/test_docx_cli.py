@@ -12,7 +12,9 @@ from tests.helpers.word_files import Note, deleted, end, ins, make_docx, para, r
 
 
 def arl(*args: object) -> tuple[int, str, str]:
-    p = subprocess.run([sys.executable, "-m", "engine.cli", *map(str, args)], capture_output=True)
+    p = subprocess.run(
+        [sys.executable, "-m", "engine.cli.main", *map(str, args)], capture_output=True
+    )
     return p.returncode, p.stdout.decode(), p.stderr.decode()
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from engine import utf16
+from engine.text import utf16
 from engine.text.docx import read_docx
 from tests.helpers.word_files import Note, deleted, end, ins, make_docx, run, start
 

@@ -1,10 +1,11 @@
-"""Unit tests for engine.encoding: the WHATWG byte decoding of documents (BOM, prescan,
+"""Unit tests for engine.text.encoding: the WHATWG byte decoding of documents (BOM, prescan,
 UTF-8, windows-1252)."""
 
 from __future__ import annotations
 
-from engine.encoding import decode_html, decode_text, get_encoding
-from engine.html_text import body_text, extract
+from engine.text.encoding import decode_html, decode_text
+from engine.text.encoding_labels import get_encoding
+from engine.text.html_text import body_text, extract
 
 # ----------------------------------------------------------------------------------------
 # Byte decoding

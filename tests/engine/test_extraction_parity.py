@@ -1,4 +1,4 @@
-"""The fast path of engine.html_text (lexbor) against the reference (justhtml).
+"""The fast path of engine.text.html_text (lexbor) against the reference (justhtml).
 
 The fast path may serve only where it is proven equal to the reference. "Equal" is the
 whole Extraction: the same ``document.body.textContent``, the same elements in tree order
@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import html_text
-from engine.encoding import decode_html
+from engine.text import html_text
+from engine.text.encoding import decode_html
 from tests.engine.test_html5lib_conformance import CHECKED, expected_body_text
 
 DATA = Path(__file__).resolve().parents[1] / "data"

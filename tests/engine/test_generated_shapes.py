@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from engine.comments_io import parse_comments
-from engine.diffing import DiffLimits, TextDiff
-from engine.scoring import Version, score
+from engine.diff.align import DiffLimits
+from engine.diff.diffing import TextDiff
+from engine.score.scoring import Version, score
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 import gen_scoring_inputs as gen

@@ -4,7 +4,7 @@ Each test in ``tests/data/html5lib-tests/tree-construction/*.dat`` gives an inpu
 tree the WHATWG parsing algorithm must build from it. From that tree this module derives the
 expected ``document.body.textContent`` (the data of every Text node under the html element's
 first ``body`` or ``frameset`` child, in tree order, without comments and without the
-subtree below a template's ``content`` marker) and checks ``engine.html_text.body_text``
+subtree below a template's ``content`` marker) and checks ``engine.text.html_text.body_text``
 returns exactly that for the same input.
 
 Which tests count:
@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.html_text import body_text
+from engine.text.html_text import body_text
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data" / "html5lib-tests" / "tree-construction"
 

@@ -1,4 +1,4 @@
-"""Unit tests for engine.html_text: each rule of the anchor contract's text, one by one.
+"""Unit tests for engine.text.html_text: each rule of the anchor contract's text, one by one.
 
 The html5lib conformance suite (test_html5lib_conformance.py) covers the parser at large;
 these tests name the rules the anchor contract states and the parts that are ours: byte
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import documents, encoding, html_text
-from engine.html_text import body_text, extract
+from engine.text import documents, encoding, html_text
+from engine.text.html_text import body_text, extract
 
 # ----------------------------------------------------------------------------------------
 # What counts as text
@@ -339,7 +339,7 @@ def _sig(html: str, quote: str, fold=None) -> tuple:
 
 
 def _fold(text: str) -> str:
-    from engine.scoring import _signature_fold
+    from engine.score.scoring import _signature_fold
 
     return _signature_fold(text)
 

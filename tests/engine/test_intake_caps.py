@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.agent import AgentConfig, WorkspaceTools
+from engine.agent.config import AgentConfig
 from engine.agent.intake import (
     MAX_ARG_CHARS,
     MAX_ARGS_CHARS,
@@ -26,10 +26,11 @@ from engine.agent.intake import (
     kept_arguments,
 )
 from engine.agent.report import parse_report
-from engine.bundle import open_bundle, verify_bundle
+from engine.agent.tools import WorkspaceTools
+from engine.bundle.read import open_bundle, verify_bundle
 from engine.models import ClaimItem, ClaimReport, Comment
-from engine.run import prepare_document, run_review
-from engine.scoring import Version
+from engine.run.start import prepare_document, run_review
+from engine.score.scoring import Version
 from engine.workspace import Workspace
 from tests.helpers.scripted_server import (
     SAMPLE_HTML,

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from engine.events import ClaimUnchanged
-from engine.invisible import invisible_only
 from engine.models import Anchor, ClaimItem, ClaimReport, Comment
-from engine.scoring import Version, score, unchanged_claims
-from engine.utf16 import to_utf16
+from engine.score.scoring import Version, score, unchanged_claims
+from engine.text.invisible import invisible_only
+from engine.text.utf16 import to_utf16
 
 
 def _comment(t1: str, quote: str, cid: str = "c1") -> Comment:

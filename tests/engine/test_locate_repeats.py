@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.anchoring import TextIndex, locate
 from engine.models import Anchor, Comment
-from engine.scoring import Version, score
-from engine.utf16 import to_utf16
+from engine.score.anchoring import TextIndex, locate
+from engine.score.scoring import Version, score
+from engine.text.utf16 import to_utf16
 
 QUOTE = "see the appendix"
 ITEMS = [f"Item {i}: see the appendix. " for i in range(3000)]

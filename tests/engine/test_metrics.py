@@ -2,7 +2,7 @@
 
 from engine.comments_io import parse_claim_report
 from engine.models import Anchor, Comment, Metric
-from engine.scoring import Version, score
+from engine.score.scoring import Version, score
 
 V1 = "Alpha one. Beta two. Gamma three. Delta four."
 V2 = "Alpha ONE. Beta two. Gamma three. Delta four, and more."
@@ -169,7 +169,7 @@ def test_claim_coverage_counts_the_comments_a_report_leaves_out():
 
 
 def test_verification_for_every_claim_of_addressed_on_unchanged_text():
-    from engine.scoring import unchanged_claims
+    from engine.score.scoring import unchanged_claims
 
     comments = [_c("a", "one"), _c("b", "two"), _c("c", "three"), _c("d", "four")]
     # the agent pushed nothing, resolved nothing, and reported "addressed" for everything
@@ -188,7 +188,7 @@ def test_verification_for_every_claim_of_addressed_on_unchanged_text():
 def test_arl_score_prints_verification_and_the_no_claim_count(tmp_path, capsys):
     import json
 
-    from engine import cli
+    from engine.cli import main as cli
 
     (tmp_path / "v1.txt").write_text(V1)
     (tmp_path / "v2.txt").write_text(V1)  # nothing changed

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from engine.models import Anchor, Comment
-from engine.scoring import Version, score
-from engine.utf16 import to_utf16
+from engine.score.scoring import Version, score
+from engine.text.utf16 import to_utf16
 
 A = "Alpha sentence one. "
 B = "Bravo sentence two is commented. "

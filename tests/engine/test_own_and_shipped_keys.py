@@ -15,8 +15,8 @@ from keyring.backend import KeyringBackend
 from keyring.errors import NoKeyringError
 
 from arl_keys import signing as key_store
-from engine import signing
-from engine.bundle import open_bundle
+from engine.bundle import signing
+from engine.bundle.read import open_bundle
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = [

@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from engine import published, signing
-from engine.bundle import content_of, open_bundle, write_bundle
-from engine.cli import main as arl
+from engine.bundle import signing
+from engine.bundle.read import open_bundle
+from engine.bundle.write import content_of, write_bundle
+from engine.cli.main import main as arl
+from engine.publish import published
 from tests.engine.test_bundle import make_bundle
 
 
@@ -142,7 +144,7 @@ def test_the_bundle_is_copied_into_the_folder_and_linked_relatively(runs, tmp_pa
     """Colleagues opening the shared folder reach the evidence: each run's bundle is in
     the folder as bundle.zip (still verifying, signature included) and the index links
     it relatively, never as a file:// path of the publishing machine."""
-    from engine.bundle import verify_bundle
+    from engine.bundle.read import verify_bundle
 
     made, fp = runs
     folder = tmp_path / "shared"
@@ -293,7 +295,7 @@ def test_the_check_mark_is_for_a_trusted_signer_only(runs, tmp_path):
 
 
 def test_checks_are_cached_by_the_copy_hash(runs, tmp_path, monkeypatch):
-    from engine import published_check
+    from engine.publish import check as published_check
 
     made, _ = runs
     folder = tmp_path / "shared"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import published
-from engine.cli import main as arl
+from engine.cli.main import main as arl
+from engine.publish import published
 from tests.engine.test_published import _isolated, runs  # noqa: F401 (fixtures)
 
 

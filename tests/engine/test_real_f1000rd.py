@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from engine.comments_io import load_comments
-from engine.scoring import Version, score
+from engine.score.scoring import Version, score
 
 DOCS = sorted((Path(__file__).resolve().parents[1] / "data/f1000rd/docs").iterdir())
 

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from engine import utf16
 from engine.models import Anchor, Comment
-from engine.normalize import normalize
-from engine.scoring import Version, score
+from engine.score.scoring import Version, score
+from engine.text import utf16
+from engine.text.normalize import normalize
 
 BASE = Path(__file__).resolve().parents[1] / "data/standardebooks"
 INDEX = json.loads((BASE / "index.json").read_text())

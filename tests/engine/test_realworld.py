@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine.models import Comment
-from engine.scoring import Version, score
+from engine.score.scoring import Version, score
 
 DATA = Path(__file__).parent.parent / "data" / "realworld"
 

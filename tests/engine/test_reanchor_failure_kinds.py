@@ -3,7 +3,7 @@
 import pytest
 
 from engine.models import Anchor, Comment
-from engine.scoring import Version, score
+from engine.score.scoring import Version, score
 
 
 def _one(
@@ -25,7 +25,7 @@ def _one(
     for _ in range(occurrence + 1):
         i = v1.text.find(quote, i + 1)
     assert i >= 0 or start is not None
-    from engine.utf16 import to_utf16
+    from engine.text.utf16 import to_utf16
 
     s = to_utf16(v1.text, i) if start is None else start
     e = to_utf16(v1.text, i + len(quote)) if end is None else end
@@ -208,7 +208,7 @@ def test_quote_absent_from_v1_made_on_it_is_unusable():
 
 
 def test_stale_anchor_rule_and_message():
-    from engine.models import STALE_ANCHOR_MESSAGE
+    from engine.vocabulary import STALE_ANCHOR_MESSAGE
 
     r, v = _one(
         "The plan is good.", "The plan is great.", "old wording", start=0, end=3, created_on="v0"

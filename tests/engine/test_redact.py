@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli import main as arl
+from engine.cli.main import main as arl
 from engine.redact import MASK, RedactingFilter, forget_all, redact, redact_json, remember
-from engine.scoring import Version
+from engine.score.scoring import Version
 from engine.workspace import Workspace
 from tests.helpers.scripted_server import (
     SAMPLE_HTML,
@@ -171,7 +171,8 @@ def test_the_bundle_writer_masks_encoded_forms_of_its_secrets(tmp_path):
     still reaches disk without the key's encoded forms."""
     import base64
 
-    from engine.bundle import content_of, open_bundle, write_bundle
+    from engine.bundle.read import open_bundle
+    from engine.bundle.write import content_of, write_bundle
 
     b = open_bundle(Path(__file__).resolve().parents[1] / "data" / "bundle-min")
     trace = {

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from engine.agent import AgentConfig
-from engine.bundle import open_bundle, verify_bundle
+from engine.agent.config import AgentConfig
+from engine.bundle.read import open_bundle, verify_bundle
 from engine.events import (
     CommentReopened,
     NarrationNudged,
@@ -19,9 +19,11 @@ from engine.events import (
     VerdictsComputed,
     VersionPushed,
 )
-from engine.models import STALE_ANCHOR_MESSAGE, VERIFICATION_MESSAGE, Comment
-from engine.run import RunHandle, prepare_document, run_review
-from engine.scoring import Version
+from engine.models import Comment
+from engine.run.records import RunHandle
+from engine.run.start import prepare_document, run_review
+from engine.score.scoring import Version
+from engine.vocabulary import STALE_ANCHOR_MESSAGE, VERIFICATION_MESSAGE
 from engine.workspace import Workspace
 from tests.helpers.scripted_server import (
     SAMPLE_HTML,
@@ -148,7 +150,7 @@ async def test_churn_outside_anchors_is_measured(tmp_path):
     assert r1["metrics"]["collateral_churn"] == churn
     assert r1["metrics"]["rounds_to_converge"]["value"] is None
     v2 = b.version("v2").to_version().text
-    from engine import utf16
+    from engine.text import utf16
 
     om = utf16.OffsetMap(v2)
     pieces = [

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.bundle import open_bundle, verify_bundle
-from engine.scoring import Version
+from engine.bundle.read import open_bundle, verify_bundle
+from engine.score.scoring import Version
 from engine.workspace import Workspace
 from tests.helpers.scripted_server import (
     SAMPLE_HTML,
@@ -41,7 +41,7 @@ def _argv(srv, doc, comments, tmp_path, *extra):
     return [
         sys.executable,
         "-m",
-        "engine.cli",
+        "engine.cli.main",
         "run",
         "--doc",
         str(doc),
@@ -129,10 +129,10 @@ def _fill_the_disk(ws: Workspace) -> None:
 
 
 async def test_a_full_disk_mid_run_says_so_and_the_bundle_is_written_to_the_out_folder(tmp_path):
-    from engine.agent import AgentConfig
+    from engine.agent.config import AgentConfig
     from engine.events import RoundStarted
     from engine.models import Comment
-    from engine.run import prepare_document, run_review
+    from engine.run.start import prepare_document, run_review
 
     ws = Workspace(tmp_path / "ws.sqlite3")
     raw = SAMPLE_HTML.replace("</body>", "<p>" + "Filler text. " * 3000 + "</p></body>")

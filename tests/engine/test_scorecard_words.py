@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.bundle import open_bundle, own_scorecard
-from engine.scorecard import _nothing_changed
+from engine.bundle.bundle import own_scorecard
+from engine.bundle.read import open_bundle
+from engine.bundle.scorecard import _nothing_changed
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,7 +49,7 @@ def test_na_reasons_are_plain_and_columns_hold_their_text():
 
 
 def test_a_report_covering_few_comments_never_looks_perfect():
-    from engine.scoring import coverage_of
+    from engine.score.metrics import coverage_of
 
     comments = [{"id": f"c{i}", "actionable": True, "status": "open"} for i in range(1, 5)]
     final = [
@@ -60,7 +61,7 @@ def test_a_report_covering_few_comments_never_looks_perfect():
     cov = coverage_of(final, comments)
     assert cov is not None and cov.text() == "no claim for 3 of 4 comments"
     assert coverage_of([{**v, "claim": None} for v in final], comments) is None  # no report
-    from engine.scorecard import render_scorecard
+    from engine.bundle.scorecard import render_scorecard
 
     metrics = {"claim_accuracy": {"value": 1.0, "numerator": 1, "denominator": 1}}
     page = render_scorecard({"status": "completed"}, {"final": final}, metrics, comments, [], {})
@@ -68,7 +69,7 @@ def test_a_report_covering_few_comments_never_looks_perfect():
 
 
 def test_the_agent_mode_recorded_in_settings_is_on_the_scorecard():
-    from engine.scorecard import render_scorecard
+    from engine.bundle.scorecard import render_scorecard
 
     manifest = {
         "status": "completed",

@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from engine import signing
-from engine.bundle import open_bundle, verify_bundle, write_bundle
-from engine.bundle_write import content_of
-from engine.cli import main as arl
+from engine.bundle import signing
+from engine.bundle.bundle import trust_signer
+from engine.bundle.read import open_bundle, verify_bundle
+from engine.bundle.write import content_of, write_bundle
+from engine.cli.main import main as arl
 from tests.engine.test_bundle import make_bundle
 
 IDENTITY = bytes([1]) + bytes(31)
@@ -149,7 +150,7 @@ def test_trust_needs_a_bundle_that_verifies_whole(plain, tmp_path, capsys):
     err = capsys.readouterr().err
     assert "verifies whole" in err and signing.load_trusted() == signing.shipped_trust()
     with pytest.raises(ValueError, match="verifies whole"):
-        signing.trust_signer(open_bundle(forged), "Mallory")
+        trust_signer(open_bundle(forged), "Mallory")
     # The same key on an honest bundle is trusted.
     honest = write_bundle(tmp_path / "honest", content_of(b, signing_key=key))
     assert arl(["bundle", "trust", str(honest), "Team laptop"]) == 0

@@ -14,19 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli import main as arl
-from engine.suite import (
-    SuiteError,
-    builtin_documents,
-    expand_items,
-    load_suite,
-    parse_shard,
-    sample_stratified,
-    shard_items,
-)
-from engine.suite_estimate import estimate_suite
-from engine.suite_report import build_report, gate, parse_thresholds
-from engine.suite_store import ItemResult, SuiteStore
+from engine.cli.main import main as arl
+from engine.suite.corpus import builtin_documents, sample_stratified
+from engine.suite.estimate import estimate_suite
+from engine.suite.report import build_report, gate, parse_thresholds
+from engine.suite.store import ItemResult, SuiteStore
+from engine.suite.suite import SuiteError, expand_items, load_suite, parse_shard, shard_items
 from tests.helpers.scripted_server import FixEverything, ScriptedServer, Silent
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -359,7 +352,7 @@ def test_a_killed_suite_resumes_without_rerunning_finished_runs(tmp_path):
             [
                 sys.executable,
                 "-m",
-                "engine.cli",
+                "engine.cli.main",
                 "suite",
                 "run",
                 str(s),
@@ -541,8 +534,8 @@ def test_gate_exit_codes_history_and_compare(tmp_path, capsys, server):
     assert all(r["instructions_hash"] and r["app_version"] for r in rows)
     code, out, _ = run_cli(["suite", "history", "--csv", "--model", "scripted"], capsys)
     assert out.splitlines()[0].startswith("suite_id,") and len(out.splitlines()) == 3
-    from engine.suite_report import trend_points
-    from engine.suite_store import read_results
+    from engine.suite.report import trend_points
+    from engine.suite.store import read_results
 
     with SuiteStore() as store:
         folder = store.run_row(second).out_dir
@@ -645,7 +638,7 @@ def test_the_shipped_example_suite_merges_and_its_bundles_open(capsys):
     assert code == 0, err
     report = json.loads(out)["report"]
     assert report["runs"] >= 6 and report["combinations"]
-    from engine.suite_store import read_results, results_items
+    from engine.suite.store import read_results, results_items
 
     for folder in folders:
         for it in results_items(read_results(folder), folder):
@@ -710,7 +703,7 @@ def test_the_suite_file_shown_in_the_docs_loads(tmp_path):
 
 
 def test_na_reasons_are_counted_over_runs_and_plain():
-    from engine.suite_report import combination_cell
+    from engine.suite.report import combination_cell
 
     rows = [_row("A", r, "d", None) for r in (1, 2)]
     for it in rows:
@@ -736,7 +729,7 @@ def test_sigterm_interrupts_the_suite_cleanly_and_it_resumes(tmp_path):
             [
                 sys.executable,
                 "-m",
-                "engine.cli",
+                "engine.cli.main",
                 "suite",
                 "run",
                 str(s),

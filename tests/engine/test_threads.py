@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.bundle import open_bundle
+from engine.bundle.read import open_bundle
 from engine.threads import answer, run_document
 from engine.workspace import UnknownComment, Workspace
 

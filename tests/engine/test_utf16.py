@@ -1,7 +1,7 @@
-"""UTF-16 <-> code-point offsets (engine.utf16), including the shortcut for texts without
+"""UTF-16 <-> code-point offsets (engine.text.utf16), including the shortcut for texts without
 astral characters."""
 
-from engine import utf16
+from engine.text import utf16
 
 
 def test_offsets_count_astral_characters_twice():

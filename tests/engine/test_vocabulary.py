@@ -6,7 +6,7 @@ import pytest
 
 from engine import vocabulary as vocab
 from engine.models import Metric
-from engine.scoring import CLAIM_AGREES
+from engine.score.scoring import CLAIM_AGREES
 
 
 def test_every_value_has_its_words():

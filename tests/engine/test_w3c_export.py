@@ -16,7 +16,7 @@ jsonschema = pytest.importorskip("jsonschema")
 referencing = pytest.importorskip("referencing")
 from referencing.jsonschema import DRAFT4  # noqa: E402
 
-from engine.cli import main as arl  # noqa: E402
+from engine.cli.main import main as arl  # noqa: E402
 from engine.comments_io import comments_to_w3c, document_iri, parse_comments  # noqa: E402
 from tests.helpers.scripted_server import make_comment  # noqa: E402
 

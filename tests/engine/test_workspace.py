@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine.models import Comment, Reply
-from engine.scoring import Version
+from engine.score.scoring import Version
 from engine.workspace import (
     SCHEMA_VERSION,
     ConflictError,
@@ -136,7 +136,7 @@ def test_killed_mid_run_loses_nothing_committed(tmp_path):
             [
                 sys.executable,
                 "-m",
-                "engine.cli",
+                "engine.cli.main",
                 "run",
                 "--doc",
                 str(doc_path),
@@ -276,8 +276,8 @@ def test_a_foreign_or_newer_database_is_refused_untouched(tmp_path, script, word
 def test_arl_run_on_a_foreign_workspace_is_one_line_and_exit_2(tmp_path, capsys):
     import json as _json
 
-    from engine.cli import main as arl
-    from engine.scoring import Version
+    from engine.cli.main import main as arl
+    from engine.score.scoring import Version
     from tests.helpers.scripted_server import SAMPLE_HTML, sample_comments
 
     doc = tmp_path / "memo.html"

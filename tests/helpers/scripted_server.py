@@ -1037,7 +1037,7 @@ def make_comment(
 ) -> dict:
     """A native comment anchored on the first occurrence of ``quote`` in ``text`` (the
     version's textContent), offsets in UTF-16 units."""
-    from engine import utf16
+    from engine.text import utf16
 
     i = text.index(quote)
     j = i + len(quote)

@@ -1,0 +1,218 @@
+"""Writing a reviewer's decision into a bundle: ``adjudicate`` (``arl bundle adjudicate``,
+the Verdicts view's Accept and Override) and the atomic write it ends with.
+
+The shapes and the signature are ``engine.bundle.decisions``'s. A folder bundle's decision
+files are replaced by three atomic renames, a zip bundle is rewritten whole and renamed
+over the original (``write_decisions``): nothing is half-written on a kill.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import zipfile
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from engine.bundle.archive import BundleError, sha256
+from engine.bundle.decisions import (
+    DECISIONS_FILE,
+    DECISIONS_SIGNATURE_FILE,
+    MAX_DECISIONS,
+    MAX_NAME,
+    Decision,
+    DecisionError,
+    DecisionsCheck,
+    decision_payload,
+    derived_verdicts,
+    last_round,
+    parse_files,
+    rule_problem,
+)
+
+
+def now_utc() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def new_decision_files(
+    manifest_bytes: bytes,
+    existing: list[dict[str, Any]],
+    signatures: list[dict[str, Any]],
+    decision: Decision,
+    private_key: bytes,
+) -> tuple[bytes, bytes, bytes]:
+    """(decisions.json, decisions.signature.json, the signature file while writing: with
+    ``previous`` kept) after appending ``decision``, signed by ``private_key``."""
+    from engine.bundle import signing
+
+    pub = signing.public_key(private_key)
+    pub_b64 = base64.b64encode(pub).decode("ascii")
+    ident = signing.key_id(pub)
+    if decision.reviewer_key != ident:
+        raise DecisionError("the decision names another key than the one signing it")
+    if len(existing) >= MAX_DECISIONS:
+        raise DecisionError(f"the bundle already holds {MAX_DECISIONS} decisions")
+    items = [*existing, decision.to_json()]
+    mine = [i for i in items if i["reviewer_key"] == ident]
+    mine_before = [i for i in existing if i["reviewer_key"] == ident]
+    manifest_sha = sha256(manifest_bytes)
+
+    def sign(group: list[dict[str, Any]]) -> str:
+        return signing.sign_manifest(decision_payload(manifest_sha, pub_b64, group), private_key)[
+            "signature"
+        ]
+
+    others = [s for s in signatures if s.get("public_key") != pub_b64]
+    entry = {
+        "algorithm": signing.ALGORITHM,
+        "reviewer": decision.reviewer,
+        "public_key": pub_b64,
+        "fingerprint": signing.fingerprint(pub),
+        "signature": sign(mine),
+        "previous": None,
+    }
+    pending = dict(entry, previous=sign(mine_before) if mine_before else None)
+
+    def dump(obj: Any) -> bytes:
+        return (json.dumps(obj, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+
+    return (
+        dump({"decisions": items}),
+        dump({"manifest_sha256": manifest_sha, "signatures": [*others, entry]}),
+        dump({"manifest_sha256": manifest_sha, "signatures": [*others, pending]}),
+    )
+
+
+def adjudicate(
+    path: str | os.PathLike[str],
+    comment_id: str,
+    decision: str,
+    reason: str,
+    reviewer: str,
+    private_key: bytes,
+    *,
+    decided_at: str | None = None,
+    trust_own_key: bool = True,
+    rederivation: Any = None,
+) -> Decision:
+    """Record ``reviewer``'s ``decision`` on comment ``comment_id`` of the bundle at
+    ``path`` (a folder or a ``.zip``), signed with ``private_key`` (the user's own key;
+    with ``trust_own_key`` it is recorded as trusted under the reviewer's name when this
+    machine does not trust it yet). The verdict decided on is the one this program derives
+    now. Refuses (``DecisionError``, one line) a bundle that fails verification, an
+    unknown comment, and a decision that breaks ``rule_problem``; ``BundleError`` when the
+    bundle cannot be read or written. Nothing is half-written on a kill
+    (``write_decisions``). ``rederivation``: ``engine.bundle.rederive.rederive`` of this bundle
+    when already computed (the desktop program's; decisions change no verdict, so it stays
+    valid); computed here otherwise. Returns the decision written."""
+    from engine.bundle import signing
+    from engine.bundle.read import judge_bundle, open_bundle
+
+    reviewer = " ".join(reviewer.split())
+    reason = reason.strip()
+    if not reviewer or len(reviewer) > MAX_NAME:
+        raise DecisionError(f"give the reviewer's name (at most {MAX_NAME} characters)")
+    b = open_bundle(path)
+    result = judge_bundle(b, rederivation)
+    if result.tampered:
+        raise DecisionError(
+            f"{path}: fails verification (arl bundle verify lists why): a decision on it "
+            "would vouch for figures that are not its own"
+        )
+    derived = derived_verdicts(result.rederivation, last_round(b), last_round(b)) or {}
+    if comment_id not in derived:
+        known = ", ".join(sorted(derived)[:20])
+        raise DecisionError(f"{path}: no verdict for a comment {comment_id!r} (comments: {known})")
+    verdict = derived[comment_id]
+    rule = rule_problem(verdict, decision, reason)
+    if rule:
+        raise DecisionError(f"comment {comment_id} ({verdict}): {rule}")
+    pub = signing.public_key(private_key)
+    d = Decision(
+        comment_id,
+        last_round(b),
+        verdict,
+        decision,
+        reason,
+        reviewer,
+        signing.key_id(pub),
+        decided_at or now_utc(),
+    )
+    existing, sigs = _existing(b)
+    files = new_decision_files(b.manifest_bytes, existing, sigs, d, private_key)
+    write_decisions(Path(path), files)
+    if trust_own_key:
+        trusted = signing.load_trusted()
+        if signing.key_id(pub) not in trusted and signing.fingerprint(pub) not in trusted:
+            try:
+                signing.trust_key(pub, reviewer)
+            except OSError:
+                pass  # the decision is written; verify will name the key as unknown
+    return d
+
+
+def _existing(b: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    res = DecisionsCheck()
+    items, sig_file = parse_files(b, res)
+    if res.problems:
+        raise DecisionError(f"{b.path}: {res.problems[0]}")
+    return list(items), list(sig_file.get("signatures") or [])
+
+
+def write_decisions(path: Path, files: tuple[bytes, bytes, bytes]) -> None:
+    """Write the decision files into the bundle at ``path``. A zip is rewritten whole to a
+    temporary file and renamed over the original (one atomic step). A folder takes three
+    atomic renames: the signature file with the reviewer's previous signature kept, then
+    ``decisions.json``, then the signature file without it; a kill between any two leaves
+    a bundle whose decisions verify (the old ones or the new). Raises BundleError."""
+    decisions, signature, pending = files
+    try:
+        if path.is_dir():
+            _replace(path / DECISIONS_SIGNATURE_FILE, pending)
+            _replace(path / DECISIONS_FILE, decisions)
+            _replace(path / DECISIONS_SIGNATURE_FILE, signature)
+        else:
+            _rezip(path, {DECISIONS_FILE: decisions, DECISIONS_SIGNATURE_FILE: signature})
+    except OSError as exc:
+        raise BundleError(f"{path}: cannot write the decisions ({exc.strerror or exc})") from None
+
+
+def _replace(dest: Path, data: bytes) -> None:
+    """Write ``dest`` through a temporary file beside the bundle folder (never inside it:
+    a file left there by a kill would be a member the manifest does not list)."""
+    tmp = dest.parent.parent / f".{dest.parent.name}.{dest.name}.tmp"
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        tmp.replace(dest)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _rezip(path: Path, replaced: dict[str, bytes]) -> None:
+    """Rewrite the bundle zip with ``replaced`` members, atomically."""
+    import stat
+
+    from engine.bundle.archive import read_files
+    from engine.bundle.bundle import _compression_for
+    from engine.bundle.read import manifest_check
+
+    files = {**read_files(path, manifest_check(path)), **replaced}
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+            for name in sorted(files):
+                info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+                info.compress_type = _compression_for(files[name])
+                info.external_attr = (stat.S_IFREG | 0o644) << 16
+                zf.writestr(info, files[name])
+        with open(tmp, "rb+") as fh:
+            os.fsync(fh.fileno())
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)

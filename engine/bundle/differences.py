@@ -1,0 +1,50 @@
+"""What re-derivation (``engine.bundle.rederive``) and its parts (the trace cross-check
+``engine.bundle.rederive_trace``, the declared checks ``engine.bundle.rederive_checks``)
+share, below all of them: ``Difference``, one field a bundle states differently from its
+re-derivation, and ``round_version``, the bundle version a round's record names."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One field the bundle states differently from the re-derivation. ``where``:
+    ``final`` or ``round N``; ``comment_id`` None for a metric or a run-level value."""
+
+    where: str
+    comment_id: str | None
+    field: str
+    stored: Any
+    recomputed: Any
+
+    def line(self) -> str:
+        """One line for people: where, which comment, stored vs recomputed."""
+        who = f"comment {self.comment_id}: " if self.comment_id is not None else ""
+        return (
+            f"{self.where}: {who}{self.field}: stored {_short(self.stored)}, "
+            f"recomputed {_short(self.recomputed)}"
+        )
+
+
+def _short(x: Any, limit: int = 80) -> str:
+    if isinstance(x, dict) and "text" in x and "start" in x:
+        x = f"{x.get('start')}-{x.get('end')} {x.get('text')!r}"
+        text = str(x)
+    else:
+        text = repr(x)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def round_version(bundle: Any, vid: str) -> Any:
+    """The bundle version a round's record names, or None: a round's own push, else v2 or
+    v1 (a round that pushed nothing ends on an earlier version)."""
+    by_vid = {v.version_id: v for v in bundle.versions if v.name.startswith("round-")}
+    if vid in by_vid:
+        return by_vid[vid]
+    for name in ("v2", "v1"):
+        if bundle.version(name).version_id == vid:
+            return bundle.version(name)
+    return None

@@ -1,0 +1,397 @@
+"""The scorecard page of an evidence bundle: one self-contained HTML document for people
+who never read JSON (no script, inline CSS, a CSP that forbids every fetch).
+
+``render_scorecard(manifest, verdicts, metrics, comments_before, comments_after, claims,
+tampered=...) -> str``; the JSON arguments have the shapes of the bundle's files (see
+``engine.bundle``). ``METRIC_LABELS``: metric name -> (label, meaning).
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from engine import vocabulary as vocab
+from engine.vocabulary import METRIC_NAMES, STALE_ANCHOR_MESSAGE, VERIFICATION_MESSAGE
+
+# The words come from engine.vocabulary (one vocabulary), shaped for this page.
+VERDICT_LABELS = {
+    v: (
+        vocab.VERDICT_ICONS[v],
+        vocab.VERDICT_LABELS[v].capitalize(),
+        vocab.VERDICT_MEANINGS[v][0].upper() + vocab.VERDICT_MEANINGS[v][1:] + ".",
+    )
+    for v in vocab.VERDICTS
+}
+"""verdict -> (icon, label, meaning)."""
+METHOD_WORDS = {**vocab.METHOD_WORDS, "none": ""}
+METRIC_LABELS: dict[str, tuple[str, str]] = {
+    n: (vocab.METRIC_TITLES[n], vocab.METRIC_MEANINGS[n]) for n in vocab.METRIC_NAMES
+}
+"""metric name -> (label, meaning)."""
+
+_CSS = """
+body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1c1c1c;margin:0;
+background:#f6f6f4}main{max-width:70em;margin:0 auto;padding:1.5em}
+h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.2em;margin-top:1.8em;border-bottom:1px solid #ccc}
+.banner{padding:.7em 1em;border-radius:6px;margin:.8em 0;font-weight:600}
+.nothing,.awaiting{background:#fff4d6;border:1px solid #b07a00}
+.completed{background:#e8eef6;border:1px solid #5a7ca8}.cancelled{background:#fff4d6;
+border:1px solid #c9a227}.failed{background:#fbe3e1;border:1px solid #c0463b}
+.scripted{background:#e9e4f7;border:2px dashed #6a4fb3;color:#3b2a73}
+.tampered{background:#fbe3e1;border:2px solid #c0463b;color:#7a1d14}
+table{border-collapse:collapse;width:100%;background:#fff;margin:.5em 0}
+table.verdicts{table-layout:fixed}table.verdicts td:first-child{overflow-wrap:anywhere}
+th,td{border:1px solid #ddd;padding:.45em .6em;text-align:left;vertical-align:top}
+th{background:#eeeeea;font-weight:600}td.num{white-space:nowrap;font-weight:600}
+.facts th{width:14em}.na{color:#7a4b00;font-weight:600}.muted{color:#555;font-size:.92em}
+.v{white-space:nowrap;font-weight:600;padding:.1em .3em;border-radius:4px}
+.v-edited{background:#dcefdc;color:#1e5e27}.v-untouched{background:#fde2cf;color:#8a3a00}
+.v-deleted{background:#e3e3f7;color:#2f2f7a}.v-stale_anchor{background:#eee;color:#444}
+.quote{font-family:ui-serif,Georgia,serif;white-space:pre-wrap;word-break:break-word}
+.line{font-family:ui-monospace,monospace;font-size:.9em}
+.differs{font-family:inherit;font-weight:600;color:#7a1d14;background:#fbe3e1}
+"""
+
+
+def _e(x: Any) -> str:
+    return html.escape("" if x is None else str(x))
+
+
+def _fmt_num(x: Any) -> str:
+    if isinstance(x, float) and not x.is_integer():
+        return f"{x:,.2f}"
+    if isinstance(x, (int, float)):
+        return f"{int(x):,}"
+    return _e(x)
+
+
+def agent_mode_of(manifest: dict[str, Any]) -> dict[str, Any]:
+    """The run's agent mode: the manifest's ``agent_mode``, or ``settings.agent_mode`` where
+    the run records it; {} when neither is a table."""
+    mode = manifest.get("agent_mode")
+    settings = manifest.get("settings")
+    if not isinstance(mode, dict) and isinstance(settings, dict):
+        mode = settings.get("agent_mode")
+    return mode if isinstance(mode, dict) else {}
+
+
+def _agent_mode(mode: dict[str, Any]) -> str:
+    return vocab.agent_mode_words(mode)
+
+
+def _metric_row(name: str, m: dict[str, Any], extra: str = "", note: str = "") -> str:
+    label, meaning = METRIC_LABELS.get(name, (name, ""))
+    if m.get("value") is None:
+        value = '<span class="na">N/A</span>'
+        detail = f'<span class="na">Not measurable:</span> {_e(vocab.metric_reason(m))}'
+    else:
+        value = _e(vocab.metric_value(name, m))
+        detail = _e(vocab.metric_detail(name, m))
+    if extra:
+        detail += f"<div class='muted'>{_e(extra)}</div>"
+    if note:
+        detail += f"<div class='line differs'>\u26a0 {_e(note)}</div>"
+    return (
+        f"<tr><th>{_e(label)}<div class='muted'>{_e(meaning)}</div></th>"
+        f"<td class='num'>{value}</td><td>{detail}</td></tr>"
+    )
+
+
+def _nothing_changed(manifest: dict[str, Any], metrics: dict[str, Any]) -> str:
+    """The first thing to say when the agent changed nothing ("" otherwise): no revision
+    pushed, or revisions whose text equals the given version's."""
+    versions = [v for v in manifest.get("versions") or [] if isinstance(v, dict)]
+    pushed = [v for v in versions if v.get("round") is not None]
+    if versions and not pushed:
+        return "The agent changed nothing: it pushed no revision of the document."
+    churn = metrics.get("collateral_churn")
+    if pushed and isinstance(churn, dict) and churn.get("value") is None:
+        if str(churn.get("reason") or "").startswith("nothing changed"):
+            return (
+                "The agent changed nothing: its revision has the same text as the document "
+                "it was given."
+            )
+    return ""
+
+
+def render_scorecard(
+    manifest: dict[str, Any],
+    verdicts: dict[str, Any],
+    metrics: dict[str, Any],
+    comments_before: list[dict[str, Any]],
+    comments_after: list[dict[str, Any]],
+    claims: dict[str, Any],
+    *,
+    tampered: list[str] | None = None,
+    checks: list[tuple[str, str]] | None = None,
+    figures_note: str = "",
+    row_notes: dict[str, str] | None = None,
+    metric_notes: dict[str, str] | None = None,
+    review: tuple[str, str] = ("", ""),
+) -> str:
+    """The scorecard page: one self-contained HTML document, no script, inline CSS, a CSP
+    that forbids every fetch. For people who never read JSON. ``figures_note``: where the
+    figures come from when they are not the bundle's stated ones
+    (``engine.bundle.shown``); ``row_notes`` / ``metric_notes``: comment id / metric name
+    -> what the bundle states and what was recomputed, printed on that row; ``review``:
+    the reviewer decisions' banner and section (``engine.bundle.scorecard_review``), the banner
+    right after TAMPERED."""
+    title = str(manifest.get("document_title") or "document")
+    final = verdicts.get("final") or []
+    from engine.score.metrics import coverage_of
+
+    coverage = coverage_of(final, comments_before)
+    out = _head(title)
+    banners = _banners(manifest, metrics, tampered or [], figures_note)
+    if review[0]:
+        banners.insert(1 if tampered else 0, review[0])
+    out += banners
+    out += _facts(manifest, title, checks or [])
+    out.append(f"<p>{_e(_summary(final, comments_before, coverage))}</p>")
+    out += _metrics_table(metrics, coverage, metric_notes or {})
+    if review[1]:
+        out.append(review[1])
+    out += _verdicts_table(final, comments_before, row_notes or {})
+    out += _reopened(comments_after)
+    out += _unusable(verdicts.get("unusable") or [])
+    out += _unusable_report(claims)
+    out.append(
+        "<p class='muted'>Verdicts are computed from the text of the two versions, "
+        "never from the agent's word. Offsets and evidence are in the bundle's "
+        "verdicts.json and trace.json.</p></main></body></html>"
+    )
+    return "".join(out)
+
+
+def _head(title: str) -> list[str]:
+    """The page's head (CSP, title, CSS) and its heading."""
+    return [
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+        "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
+        "style-src 'unsafe-inline'\">",
+        f"<title>Scorecard: {_e(title)}</title><style>{_CSS}</style></head><body><main>",
+        f"<h1>Scorecard: {_e(title)}</h1>",
+    ]
+
+
+def _banners(
+    manifest: dict[str, Any], metrics: dict[str, Any], tampered: list[str], figures_note: str
+) -> list[str]:
+    """The banners, most important first: tampered, scripted, nothing changed, status."""
+    out = []
+    if tampered:
+        said = (
+            _e(figures_note)
+            if figures_note
+            else "This evidence bundle failed its checks; do not trust these figures."
+        )
+        out.append(
+            f"<div class='banner tampered'><b>TAMPERED.</b> {said}<ul>"
+            + "".join(f"<li>{_e(t)}</li>" for t in tampered)
+            + "</ul></div>"
+        )
+    if manifest.get("scripted"):
+        out.append(
+            "<div class='banner scripted'>SCRIPTED DEMONSTRATION: the agent's answers "
+            "were played by a script, not produced by a real model. The verdicts and "
+            "metrics are computed exactly as for a real run.</div>"
+        )
+    if nothing := _nothing_changed(manifest, metrics):
+        out.append(f"<div class='banner nothing'>{_e(nothing)}</div>")
+    status = str(manifest.get("status", ""))
+    status_words = {
+        "completed": "The run completed",
+        "cancelled": "The run was cancelled",
+        "failed": "The run failed",
+    }.get(status, f"Run status: {status}")
+    reason = manifest.get("reason")
+    out.append(
+        f"<div class='banner {_e(status)}'>{_e(status_words)}"
+        + (f": {_e(reason)}" if reason else "")
+        + ".</div>"
+    )
+    return out
+
+
+def _facts(manifest: dict[str, Any], title: str, checks: list[tuple[str, str]]) -> list[str]:
+    """The "About this run" table: model, endpoint, times, rounds, tokens, checks."""
+    tokens = manifest.get("tokens")
+    facts = [
+        ("Model", manifest.get("model")),
+        ("Endpoint", manifest.get("base_url")),
+        ("Run started", manifest.get("created_at")),
+        ("Run finished", manifest.get("finished_at")),
+        ("Rounds run", manifest.get("rounds")),
+        (
+            "Tokens used",
+            f"{tokens:,}" if isinstance(tokens, int) else "not reported by the provider",
+        ),
+        ("Document", f"{title} ({manifest.get('document_kind', 'html')})"),
+        ("Program", f"Agent Review Loop {manifest.get('app_version', '')}"),
+        *([("Agent mode", _agent_mode(mode))] if (mode := agent_mode_of(manifest)) else []),
+        ("Run id", manifest.get("run_id")),
+    ]
+    facts.extend(checks)
+    return [
+        "<h2>About this run</h2><table class='facts'>",
+        *(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in facts),
+        "</table>",
+    ]
+
+
+def _summary(final: list[Any], comments_before: list[dict[str, Any]], coverage: Any) -> str:
+    """One sentence of what the text shows for the comments that counted.
+
+    "Completed" says the run ended normally, not that the agent did well: the banner is
+    neutral, and this sentence says what the text shows."""
+    open_actionable = {
+        c.get("id")
+        for c in comments_before
+        if c.get("actionable", True) and c.get("status", "open") == "open"
+    }
+    counts = {k: 0 for k in VERDICT_LABELS}
+    for v in final:
+        if v.get("comment_id") in open_actionable or v.get("verdict") == "stale_anchor":
+            counts[v.get("verdict")] = counts.get(v.get("verdict"), 0) + 1
+    actionable = counts["edited"] + counts["untouched"] + counts["deleted"]
+    claimed = sum(1 for v in final if v.get("claim") == "addressed")
+    summary = (
+        f"Of {actionable} comment(s) the agent had to address, the text shows "
+        f"{counts['edited']} edited, {counts['deleted']} deleted and "
+        f"{counts['untouched']} untouched."
+    )
+    if counts["stale_anchor"]:
+        summary += f" {counts['stale_anchor']} comment(s) had a stale anchor and were not counted."
+    if claimed:
+        summary += f" The agent claimed {claimed} comment(s) addressed."
+    if coverage is not None and coverage.no_claim:
+        summary += f" Its report has {coverage.text()}."
+    return summary
+
+
+def _metrics_table(metrics: dict[str, Any], coverage: Any, notes: dict[str, str]) -> list[str]:
+    """The five metrics, each with its value or N/A and how it was measured."""
+    out = [
+        "<h2>Metrics</h2><table><tr><th>Metric</th><th>Value</th><th>How it was measured</th></tr>"
+    ]
+    for name in METRIC_NAMES:
+        if name in metrics:
+            extra = coverage.text() if name == "claim_accuracy" and coverage else ""
+            out.append(_metric_row(name, metrics[name], extra, notes.get(name, "")))
+    out.append(
+        "</table><p class='muted'>N/A means the metric could not be measured; the "
+        "reason is given. It never stands for zero.</p>"
+    )
+    return out
+
+
+def _verdicts_table(
+    final: list[dict[str, Any]], comments_before: list[dict[str, Any]], notes: dict[str, str]
+) -> list[str]:
+    """One row per comment: its body, verdict, the text before and after, the claim."""
+    bodies = {c.get("id"): c.get("body", "") for c in comments_before}
+    out = [
+        "<h2>Verdicts, comment by comment</h2><table class='verdicts'><colgroup>"
+        "<col style='width:21%'><col style='width:18%'><col style='width:21%'>"
+        "<col style='width:21%'><col style='width:19%'></colgroup><tr><th>Comment</th>"
+        "<th>Verdict</th><th>Before (v1)</th><th>After (v2)</th>"
+        "<th>Agent's claim</th></tr>"
+    ]
+    out.extend(
+        _verdict_row(
+            v,
+            str(bodies.get(v.get("comment_id"), "")),
+            notes.get(str(v.get("comment_id")), ""),
+        )
+        for v in final
+    )
+    if not final:
+        out.append("<tr><td colspan='5'>No verdicts were computed.</td></tr>")
+    out.append("</table>")
+    return out
+
+
+def _verdict_row(v: Any, body: str, note: str = "") -> str:
+    icon, label, meaning = VERDICT_LABELS.get(v.get("verdict"), ("?", v.get("verdict"), ""))
+    cid = v.get("comment_id")
+    body = body if len(body) <= 300 else body[:297] + "..."
+    before = (v.get("v1") or {}).get("text")
+    after = (v.get("v2") or {}).get("text")
+    method = v.get("method")
+    how_words = METHOD_WORDS.get(str(method), str(method or ""))
+    how = f"<div class='muted'>{_e(how_words)}</div>" if how_words else ""
+    msg = v.get("message")
+    extra = f"<div class='line'>{_e(msg)}</div>" if msg else ""
+    if note:
+        extra += f"<div class='line differs'>\u26a0 {_e(note)}</div>"
+    return (
+        f"<tr><td><b>{_e(cid)}</b><div class='quote'>{_e(body)}</div></td>"
+        f"<td><span class='v v-{_e(v.get('verdict'))}' title='{_e(meaning)}'>"
+        f"{icon} {_e(label)}</span>{how}{extra}</td>"
+        f"<td class='quote'>{_e(before) if before is not None else '<i>not found</i>'}</td>"
+        f"<td class='quote'>{_e(after) if after is not None else '<i>gone</i>'}</td>"
+        f"<td>{_claim_cell(v)}</td></tr>"
+    )
+
+
+def _claim_cell(v: dict[str, Any]) -> str:
+    """The agent's claim for one verdict, and whether the text agrees with it."""
+    claim = v.get("claim")
+    if claim is None:
+        return "<span class='muted'>no claim</span>"
+    agrees = v.get("claim_agrees")
+    verdict_word = (
+        "agrees with the text" if agrees else "contradicted by the text" if agrees is False else ""
+    )
+    return f"{_e(vocab.claim_words(claim))}<div class='muted'>{_e(verdict_word)}</div>"
+
+
+def _reopened(comments_after: list[dict[str, Any]]) -> list[str]:
+    """The integrity control: comments reopened because their text did not change."""
+    reopened = [
+        (c.get("id"), r.get("body", ""))
+        for c in comments_after
+        for r in c.get("thread") or []
+        if r.get("kind") == "reopen"
+    ]
+    if not reopened:
+        return []
+    out = [
+        "<h2>Integrity control</h2><p>Comments the agent marked resolved although "
+        "their text did not change were reopened:</p><ul>"
+    ]
+    for cid, body in reopened:
+        line = STALE_ANCHOR_MESSAGE if "not in the version" in body else VERIFICATION_MESSAGE
+        out.append(
+            f"<li><b>{_e(cid)}</b>: <span class='line'>{_e(line)}</span>"
+            f"<div class='muted'>{_e(body)}</div></li>"
+        )
+    out.append("</ul>")
+    return out
+
+
+def _unusable(unusable: list[Any]) -> list[str]:
+    """Comments that could not be scored, with the reason."""
+    if not unusable:
+        return []
+    out = ["<h2>Comments that could not be scored</h2><ul>"]
+    for u in unusable:
+        if isinstance(u, dict):
+            u = (u.get("comment_id"), u.get("reason"))
+        if isinstance(u, (list, tuple)) and len(u) == 2:
+            out.append(f"<li><b>{_e(u[0])}</b>: {_e(u[1])}</li>")
+    out.append("</ul>")
+    return out
+
+
+def _unusable_report(claims: dict[str, Any]) -> list[str]:
+    """The plain reason the agent's final report could not be used ([] when it could)."""
+    final_claims = claims.get("final") if isinstance(claims, dict) else None
+    if not (isinstance(final_claims, dict) and final_claims.get("usable") is False):
+        return []
+    return [
+        "<p><b>The agent's report could not be used:</b> "
+        f"{_e(vocab.plain_reason(str(final_claims.get('problem') or '')))} (the "
+        "parser's detail is in the bundle's claims.json)</p>"
+    ]

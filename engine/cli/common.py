@@ -1,0 +1,165 @@
+"""What every ``arl`` command of the review loop shares: exit codes, the one error line,
+the option types, reading a document and its comments, and the stop signals of a run.
+
+``fail`` prints one line on stderr, secrets redacted (``engine.redact``), and returns the
+exit code. ``whole_number`` and ``positive_seconds`` are argparse option types (errors in
+one line, the value quoted and shortened). ``StopSignals`` is the Ctrl-C/SIGTERM/SIGHUP
+rule of ``arl run`` and ``arl suite run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import re
+import signal
+import sys
+from collections.abc import Callable
+from typing import Any
+
+EXIT_OK, EXIT_FAILED, EXIT_INPUT, EXIT_TAMPERED, EXIT_CANCELLED = 0, 1, 2, 3, 130
+
+#: ``() -> (key material, where, note)``: the user's own key (``arl_keys.signing``
+#: installs the keyring one through ``engine.cli.loop.set_signing_provider``). It signs
+#: the bundles of runs and the reviewer's decisions (``arl bundle adjudicate``).
+SigningProvider = Callable[[], tuple[bytes, str, str]]
+signing_provider: list[SigningProvider] = []
+
+
+#: Characters a terminal acts on rather than shows, or that reorder what it shows: C0
+#: controls (tab and newline too: one printed line stays one line), DEL, C1 controls, the
+#: Unicode bidirectional controls (Unicode Standard Annex 9: LRM, RLM, ALM, the embeddings,
+#: overrides and isolates) and the line and paragraph separators.
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def printable(text: object) -> str:
+    """``text`` safe to print on a terminal: every character of ``_UNSAFE`` written as a
+    visible escape (``\\x1b``, ``\\u202e``), so data from a bundle (a comment id, a title,
+    a model name) can neither move the cursor, erase or hide a line, nor reorder it."""
+
+    def esc(m: re.Match[str]) -> str:
+        n = ord(m.group())
+        return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
+
+    return _UNSAFE.sub(esc, str(text))
+
+
+def say(line: object = "", *, err: bool = False) -> None:
+    """Print one line of output that may carry data from a file (``printable``)."""
+    print(printable(line), file=sys.stderr if err else sys.stdout)
+
+
+def fail(message: str, code: int = EXIT_INPUT) -> int:
+    """Print ``arl: <message>`` on stderr (secrets redacted, terminal controls escaped:
+    ``printable``); return ``code``."""
+    from engine.redact import redact
+
+    say(f"arl: {redact(message)}", err=True)
+    return code
+
+
+def shown(text: str) -> str:
+    """A command-line value as an error shows it: quoted, at most 40 characters."""
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+def whole_number(text: str) -> int:
+    """A whole number from 1 to 10^9 (argparse type; ArgumentTypeError otherwise)."""
+    try:
+        n = int(text)
+    except ValueError:  # also over CPython's 4,300-digit conversion limit
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{shown(text)} must be at least 1")
+    if n > 10**9:
+        raise argparse.ArgumentTypeError(f"{shown(text)} is too large")
+    return n
+
+
+def positive_seconds(text: str) -> float:
+    """A number of seconds above 0: finite (not nan, inf) and at most a day."""
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a number of seconds") from None
+    if not math.isfinite(x) or x <= 0:
+        raise argparse.ArgumentTypeError(f"{shown(text)} must be a number of seconds above 0")
+    if x > 86400:
+        raise argparse.ArgumentTypeError(f"{shown(text)} is more than a day (86400 seconds)")
+    return x
+
+
+def read_doc_and_comments(doc: str, comments_path: str) -> tuple[str, str, Any, list, list]:
+    """(kind, raw, Version, comments, unusable). Raises DocumentError or InputError."""
+    from engine.comments_io import load_comments
+    from engine.score.scoring import Version
+    from engine.text.documents import read_document
+
+    kind, raw = read_document(doc)
+    version = Version.from_source(raw, kind, "v1")
+    comments, unusable = load_comments(comments_path, version.text)
+    return kind, raw, version, comments, unusable
+
+
+def _ending(signum: int, frame: Any) -> None:
+    """SIGTERM/SIGHUP after a run: the process is ending; let it end normally."""
+
+
+class StopSignals:
+    """Ctrl-C, SIGTERM and SIGHUP while a review run runs (a context manager).
+
+    The first signal cancels the run's task (``run(coro)``): the run stops at once and
+    writes its bundle marked cancelled, then ``asyncio.CancelledError`` is raised from
+    ``run``. Every further signal is only counted (a note on stderr): finalisation (final
+    scoring, bundle write, the workspace record of the ending) and the last output lines
+    are never interrupted, so two kills in quick succession still leave a bundle and no run
+    stuck at ``running``. (``asyncio.run``'s own SIGINT handling raises KeyboardInterrupt on
+    the second Ctrl-C wherever the code is; it stays out because a handler is installed.)
+    On exit SIGINT's previous handler comes back; a SIGTERM or SIGHUP that arrives after
+    the run, while the process ends, is ignored (the process is ending anyway, and its last
+    lines are still printed).
+    """
+
+    NAMES = ("SIGINT", "SIGTERM", "SIGHUP")
+
+    def __init__(self) -> None:
+        self.signals = 0
+        self._cancel: Callable[[], object] | None = None
+        self._previous: dict[int, Any] = {}
+
+    def __enter__(self) -> StopSignals:
+        for name in self.NAMES:
+            sig = getattr(signal, name, None)
+            if sig is not None:
+                self._previous[sig] = signal.signal(sig, self._on_signal)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, handler in self._previous.items():
+            signal.signal(sig, handler if sig == signal.SIGINT else _ending)
+
+    def _on_signal(self, signum: int, frame: Any) -> None:
+        self.signals += 1
+        if self.signals == 1 and self._cancel is not None:
+            self._cancel()
+        elif self.signals > 1:  # os.write: print() is not safe inside a signal handler
+            os.write(2, b"arl: already stopping; the evidence bundle is written first\n")
+
+    def run(self, coro: Any) -> Any:
+        """``asyncio.run(coro)`` as a task the first signal cancels."""
+        import asyncio
+
+        async def main() -> Any:
+            loop = asyncio.get_running_loop()
+            task = asyncio.ensure_future(coro)
+            self._cancel = lambda: loop.call_soon_threadsafe(task.cancel)
+            if self.signals:  # a signal came before the task existed
+                task.cancel()
+            try:
+                return await task
+            finally:
+                self._cancel = None
+
+        return asyncio.run(main())

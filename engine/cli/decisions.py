@@ -1,0 +1,173 @@
+"""``arl bundle adjudicate`` and ``arl bundle decisions``: the reviewer's decisions from the
+command line (``engine.bundle.decisions``), and the lines ``verify`` and ``show`` print of
+them.
+
+``adjudicate BUNDLE COMMENT --decision D [--reason TEXT] [--reviewer NAME]`` signs the
+decision with the user's own key (the one ``arl`` keeps in the keyring; a session key when
+none is installed, said plainly). A ``.zip`` bundle is rewritten whole and renamed over
+the original. Exit codes: 0 written, 2 refused (one line), 3 the bundle fails verification.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import os
+from typing import Any
+
+from engine.cli.common import EXIT_OK, EXIT_TAMPERED, fail, say, signing_provider
+
+
+def decision_lines(result: Any) -> list[str]:
+    """``verify``/``show`` lines of a ``VerifyResult``'s decisions (print with ``say``):
+    each signer, each decision, the figures, and every problem."""
+    dec = result.decisions
+    if dec is None or not dec.present:
+        return ["DECISIONS none: no reviewer has decided on these verdicts yet"]
+    out = [f"DECISION {line}" for line in dec.lines()]
+    out += [f"DECISION CHECK {line}" for line in dec.engine_changes]
+    out += [f"DECISION PROBLEM {p}" for p in dec.problems]
+    return out
+
+
+def figure_lines(bundle: Any, result: Any, final: list[Any]) -> list[str]:
+    """The reviewed figures beside the machine's: reviewed attribution, agreement, and
+    "awaiting review: N" (``final``: the verdict items shown)."""
+    from engine import vocabulary as vocab
+    from engine.bundle.review import review_figures
+
+    dec = result.decisions
+    decided = dec.latest() if dec is not None else {}
+    fig = review_figures(final, bundle.comments_before, decided)
+    out = [
+        f"  Reviewed attribution: {vocab.metric_text('attribution_rate', fig.reviewed.to_json())}",
+        "  Agreement with the machine: "
+        + vocab.metric_text("attribution_rate", fig.agreement.to_json()),
+    ]
+    if fig.awaiting:
+        out.insert(0, f"AWAITING REVIEW: {fig.awaiting} of {fig.actionable} actionable comment(s)")
+    return out
+
+
+def _reviewer(args: argparse.Namespace) -> str:
+    if args.reviewer:
+        return str(args.reviewer)
+    env = os.environ.get("ARL_REVIEWER", "").strip()
+    if env:
+        return env
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):
+        return ""
+
+
+def cmd_bundle_adjudicate(args: argparse.Namespace) -> int:
+    from engine.bundle import signing
+    from engine.bundle.adjudicate import adjudicate
+    from engine.bundle.archive import BundleError
+    from engine.bundle.decisions import DecisionError
+
+    if signing_provider:
+        key, where, note = signing_provider[0]()
+    else:
+        key, where = signing.new_private_key(), "session"
+        note = (
+            "no key store was installed (run through the arl command to use the keyring): "
+            "signed with a key for this command only, which nobody can trust later"
+        )
+    reviewer = _reviewer(args)
+    try:
+        d = adjudicate(args.path, args.comment, args.decision, args.reason or "", reviewer, key)
+    except DecisionError as exc:
+        code = EXIT_TAMPERED if "fails verification" in str(exc) else 2
+        return fail(str(exc), code)
+    except BundleError as exc:
+        return fail(str(exc))
+    fp = signing.key_fingerprint(key)
+    say(
+        f"Decided: comment {d.comment_id} ({d.verdict}): {d.decision}"
+        + (f" ({d.reason})" if d.reason else "")
+        + f", by {d.reviewer}, signed with key {fp} ({where})"
+        + (f": {note}" if note else "")
+    )
+    return EXIT_OK
+
+
+def cmd_bundle_decisions(args: argparse.Namespace) -> int:
+    """Print the decisions, or with ``--csv FILE`` write them per comment as CSV."""
+    from engine.bundle.archive import BundleError
+    from engine.bundle.read import judge_bundle, open_bundle
+
+    try:
+        b = open_bundle(args.path)
+    except BundleError as exc:
+        return fail(str(exc))
+    result = judge_bundle(b)
+    if args.csv:
+        from engine.bundle.csv_export import write_csv
+        from engine.bundle.shown import shown_figures
+
+        shown = shown_figures(b, result.rederivation, result.signature)
+        try:
+            write_csv(args.csv, b, shown.final, result.decisions)
+        except OSError as exc:
+            return fail(f"{args.csv}: cannot write ({exc.strerror or exc})")
+        say(f"Wrote {args.csv}: one row per comment (verdict, decision, reason, reviewer)")
+        return EXIT_TAMPERED if result.tampered else EXIT_OK
+    for line in decision_lines(result):
+        say(line)
+    return EXIT_TAMPERED if result.tampered else EXIT_OK
+
+
+def cmd_bundle_trust_reviewer(args: argparse.Namespace) -> int:
+    """Trust the key that signed a reviewer's decisions in a bundle."""
+    from engine.bundle import signing
+    from engine.bundle.archive import BundleError
+    from engine.bundle.decisions import reviewer_key
+    from engine.bundle.read import open_bundle
+
+    try:
+        pub = reviewer_key(open_bundle(args.path), args.reviewer)
+        ident = signing.trust_key(pub, args.name or args.reviewer)
+    except (BundleError, ValueError) as exc:
+        return fail(str(exc))
+    except OSError as exc:
+        return fail(f"{signing.trusted_keys_path()}: cannot write ({exc.strerror or exc})")
+    say(
+        f"Trusted {signing.fingerprint(pub)} ({ident}), the key of {args.reviewer!r}'s "
+        f"decisions, as {(args.name or args.reviewer).strip()!r}"
+    )
+    return EXIT_OK
+
+
+def register_decisions(bsub: Any) -> None:
+    """Add ``adjudicate``, ``decisions`` and ``trust-reviewer`` to ``arl bundle``."""
+    from engine.bundle.decisions import DECISIONS
+
+    a = bsub.add_parser(
+        "adjudicate",
+        help="accept or override a comment's verdict, signed with your own key",
+    )
+    a.add_argument("path", metavar="BUNDLE", help="bundle folder or .zip (rewritten whole)")
+    a.add_argument("comment", metavar="COMMENT", help="the comment's id")
+    a.add_argument("--decision", required=True, choices=DECISIONS)
+    a.add_argument(
+        "--reason", metavar="TEXT", help="one line; required for every decision but accept"
+    )
+    a.add_argument(
+        "--reviewer",
+        metavar="NAME",
+        help="your name (default: $ARL_REVIEWER, else your login name)",
+    )
+    a.set_defaults(func=cmd_bundle_adjudicate)
+    d = bsub.add_parser("decisions", help="print the reviewer decisions, or export them as CSV")
+    d.add_argument("path", metavar="BUNDLE")
+    d.add_argument("--csv", metavar="FILE", help="write one row per comment to FILE")
+    d.set_defaults(func=cmd_bundle_decisions)
+    t = bsub.add_parser(
+        "trust-reviewer", help="trust the key that signed a reviewer's decisions in a bundle"
+    )
+    t.add_argument("path", metavar="BUNDLE")
+    t.add_argument("reviewer", metavar="REVIEWER", help="the reviewer's name as decisions say it")
+    t.add_argument("name", metavar="NAME", nargs="?", help="who the key is (default: REVIEWER)")
+    t.set_defaults(func=cmd_bundle_trust_reviewer)

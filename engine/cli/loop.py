@@ -1,0 +1,480 @@
+"""The review-loop commands of ``arl``: ``run``, ``author`` and ``doctor`` here; ``bundle``
+and ``published`` in ``engine.cli.bundle``, ``comments`` in ``engine.cli.comments``.
+
+``engine.cli.main`` calls ``register(subparsers)``, which adds all of them; each subcommand sets
+``func(args) -> int``. What they share (exit codes, the error line, option types, stop
+signals) is in ``engine.cli.common``.
+
+Exit codes: 0 done (for ``run``: completed, whatever the verdicts), 1 failed (model,
+network), 2 unusable input (one line on stderr naming the file and the problem, never a
+traceback), 3 a bundle that fails its manifest check, 130 cancelled.
+
+The API key for ``run``, ``author`` and ``doctor`` follows the one rule of
+``engine.credentials``: ``OPENAI_API_KEY`` overrides the keyring, whose keys are stored per
+endpoint host; else none (local servers). The engine never imports keyring: the ``arl``
+entry point (``arl_keys.cli``) installs the keyring look-up with ``set_key_provider``;
+without it only the environment is read. The key is never printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from engine.cli.checks import EXIT_GATE, add_check_options
+from engine.cli.common import (
+    EXIT_CANCELLED,
+    EXIT_FAILED,
+    EXIT_OK,
+    SigningProvider,
+    StopSignals,
+    fail,
+    positive_seconds,
+    read_doc_and_comments,
+    signing_provider,
+    whole_number,
+)
+from engine.credentials import KeyChoice, choose_api_key
+
+KeyProvider = Callable[[str | None], KeyChoice]
+_key_provider: KeyProvider | None = None
+
+
+def set_key_provider(provider: KeyProvider | None) -> None:
+    """Install the stored-key look-up (``arl_keys.api_key_for``); None: environment only."""
+    global _key_provider
+    _key_provider = provider
+
+
+def set_signing_provider(provider: SigningProvider | None) -> None:
+    """Install the signing-key look-up (``arl_keys.signing``); None: a session key. Kept
+    in ``engine.cli.common.signing_provider`` (``arl bundle adjudicate`` signs with it)."""
+    signing_provider.clear()
+    if provider is not None:
+        signing_provider.append(provider)
+
+
+def signing_key_for_run() -> tuple[bytes, str]:
+    """(key material, one line saying which key signs and where it is kept)."""
+    from engine.bundle import signing
+
+    if signing_provider:
+        material, where, note = signing_provider[0]()
+    else:
+        material, where = signing.new_private_key(), "session"
+        note = (
+            "no key store was installed (run through the arl command to use the keyring): "
+            "signed with a key for this run only"
+        )
+    fp = signing.key_fingerprint(material)
+    line = f"Signing the evidence bundle with key {fp} ({where})" + (f": {note}" if note else "")
+    return material, line
+
+
+def resolve_api_key(base_url: str | None) -> KeyChoice:
+    """The key to send to ``base_url`` and where it came from (``engine.credentials``)."""
+    from engine.redact import remember
+
+    choice = _key_provider(base_url) if _key_provider is not None else choose_api_key(base_url)
+    remember(choice.key)  # redacted from everything printed or stored from now on
+    return choice
+
+
+def default_title(path: str, kind: str, raw: str) -> str:
+    """A document's title (``engine.text.documents.document_title``)."""
+    from engine.text.documents import document_title
+
+    return document_title(path, kind, raw)
+
+
+# -- arl run ---------------------------------------------------------------------------------
+
+
+def _bad_url(url: str | None) -> str | None:
+    """A one-line problem with an endpoint URL, or None when it is usable. The URL is shown
+    masked (``engine.safe_io.mask_url``): user info and key-like query values hidden."""
+    from urllib.parse import urlsplit
+
+    from engine.safe_io import mask_url
+
+    if url is None:
+        return None
+    example = "(for example http://127.0.0.1:8089/v1 or https://api.openai.com/v1)"
+    shown = mask_url(url)
+    shown = shown if len(shown) <= 200 else shown[:197] + "..."
+    if any(c.isspace() or ord(c) < 0x20 for c in url):
+        return f"--base-url {shown!r} contains spaces or control characters {example}"
+    try:
+        u = urlsplit(url)
+        host = u.hostname
+        u.port  # noqa: B018 - raises ValueError for a port that is not 0-65535
+    except ValueError as exc:
+        return f"--base-url {shown!r} is not a valid URL ({exc}) {example}"
+    if u.scheme not in ("http", "https") or not u.netloc or not host:
+        return f"--base-url {shown!r} is not an http(s) URL {example}"
+    return None
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+
+    from engine.checks.runner import suffix_for
+    from engine.events import RunEvent, RunFailed, RunFinished
+    from engine.models import InputError
+    from engine.run.records import RunHandle
+    from engine.run.start import ReviewRequest, start_review
+    from engine.text.documents import DocumentError
+
+    if problem := _bad_url(args.base_url):
+        return fail(problem)
+    if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
+        # Said before any model call: the bundle goes into this folder at the end.
+        return fail(f"{args.out}: not a folder (--out names the folder the bundle goes in)")
+    from engine.cli.checks import announce_commands, load_checks_option
+
+    try:
+        checks = load_checks_option(args.checks)
+        kind, raw, version, comments, unusable = read_doc_and_comments(args.doc, args.comments)
+    except (DocumentError, InputError) as exc:
+        return fail(str(exc))
+    if not comments:
+        why = f" ({unusable[0][0]}: {unusable[0][1]})" if unusable else ""
+        return fail(f"{args.comments}: no usable comments in the file{why}")
+    # Which comments fit the document is known before any model call: a run whose
+    # comments all miss the document would "converge" at once and prove nothing.
+    from engine.score.scoring import score as _score
+
+    check = _score(version, version, comments)
+    unusable = unusable + check.unusable
+    name = os.path.basename(args.comments)
+    for cid, reason in unusable:
+        print(f"arl: {name}: comment {cid} skipped: {reason}", file=sys.stderr)
+    if not check.verdicts:
+        return fail(
+            f"{args.comments}: none of its {len(comments)} comment(s) fits "
+            f"{os.path.basename(args.doc)} ({unusable[0][0]}: {unusable[0][1]})"
+        )
+    if not check.actionable_ids and not any(v.verdict == "stale_anchor" for v in check.verdicts):
+        return fail(
+            f"{args.comments}: no comment is actionable and open, so there is "
+            "nothing for the agent to address"
+        )
+    choice = resolve_api_key(args.base_url)
+    request = ReviewRequest(
+        config=_agent_config(args, choice),
+        title=args.title or default_title(args.doc, kind, raw),
+        raw=raw,
+        kind=kind,
+        comments=comments,
+        rounds=args.rounds,
+        out_dir=Path(args.out) if args.out else None,
+        workspace_path=Path(args.workspace) if args.workspace else None,
+        key_source=choice.describe(),
+        checks=checks,
+        allow_commands=args.allow_commands,
+        doc_suffix=suffix_for(kind, args.doc),
+    )
+    announce_commands(checks, args.allow_commands)
+    # With --json, stdout carries the one JSON object and nothing else; progress goes to stderr.
+    out = sys.stderr if args.json else sys.stdout
+    if not args.no_sign:
+        request.signing_key, sign_line = signing_key_for_run()
+        print(sign_line, file=out, flush=True)
+    finished: dict[str, Any] = {}
+
+    def on_event(ev: RunEvent) -> None:
+        if isinstance(ev, (RunFinished, RunFailed)):  # this run's end (not a RunRecovered)
+            finished["event"] = ev
+        print(ev.describe(), file=out, flush=True)
+
+    handle = RunHandle()
+    with StopSignals() as stop:
+        return _run_and_report(
+            stop, start_review(request, handle=handle, on_event=on_event), args, finished
+        )
+
+
+def _agent_config(args: argparse.Namespace, choice: KeyChoice) -> Any:
+    """The ``AgentConfig`` of ``arl run``'s options and the chosen key."""
+    from engine.agent.config import AgentConfig
+
+    return AgentConfig(
+        base_url=args.base_url,
+        model=args.model,
+        api_key=choice.key,
+        request_timeout=args.timeout,
+        max_turns_per_round=args.turns,
+        max_tokens_per_run=args.max_tokens,
+        max_retries=args.retries,
+        echo_tool_results=args.echo_tool_results,
+        max_output_tokens=args.max_output_tokens,
+        mode=args.mode,
+    )
+
+
+def _run_and_report(
+    stop: StopSignals, coro: Any, args: argparse.Namespace, finished: dict[str, Any]
+) -> int:
+    """Run under ``stop``; print the ``--json`` line; the exit code."""
+    import asyncio
+
+    from engine.workspace import WorkspaceError
+
+    try:
+        outcome = stop.run(coro)
+    except WorkspaceError as exc:
+        return fail(str(exc))
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        ev = finished.get("event")
+        bundle = getattr(ev, "bundle", None)
+        if args.json:
+            print(
+                json.dumps(
+                    {
+                        "bundle": bundle,
+                        "status": "cancelled",
+                        "metrics": getattr(ev, "metrics", {}),
+                    }
+                ),
+                flush=True,
+            )
+        return EXIT_CANCELLED
+    if args.json:
+        print(json.dumps(outcome.to_json(), ensure_ascii=False), flush=True)
+    if outcome.checks_blocked and not args.json:
+        print("CHANGES REQUESTED: a declared check blocks approval (the bundle's checks.json)")
+    if outcome.status == "completed":
+        if getattr(args, "gate", False) and outcome.checks_blocked:
+            return EXIT_GATE
+        return EXIT_OK
+    if outcome.status == "cancelled":
+        return EXIT_CANCELLED
+    return EXIT_FAILED
+
+
+# -- arl author ------------------------------------------------------------------------------
+
+
+def cmd_author(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from engine.agent.config import AgentError
+    from engine.author import (
+        AUTHOR_REQUEST_TIMEOUT,
+        author_config,
+        author_document,
+        list_briefs,
+        load_brief,
+    )
+    from engine.models import InputError
+
+    if args.list_briefs:
+        for b in list_briefs():
+            print(f"{b.name:<20} {b.title}")
+        return EXIT_OK
+    missing = [
+        f"--{n.replace('_', '-')}"
+        for n in ("brief", "base_url", "model", "out")
+        if not getattr(args, n)
+    ]
+    if missing:
+        return fail(f"author needs {', '.join(missing)}")
+    if problem := _bad_url(args.base_url):
+        return fail(problem)
+    try:
+        brief = load_brief(args.brief)
+    except InputError as exc:
+        return fail(str(exc))
+    config = author_config(
+        args.base_url,
+        args.model,
+        resolve_api_key(args.base_url).key,
+        args.timeout or AUTHOR_REQUEST_TIMEOUT,
+    )
+    try:
+        result = asyncio.run(author_document(config, brief))
+    except AgentError as exc:
+        return fail(str(exc), EXIT_FAILED)
+    except InputError as exc:
+        return fail(str(exc), EXIT_FAILED)
+    except KeyboardInterrupt:
+        return EXIT_CANCELLED
+    out = Path(args.out)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(result.html, encoding="utf-8")
+    except OSError as exc:
+        return fail(f"{out}: cannot write ({exc.strerror or exc})")
+    tokens = "not reported" if result.tokens is None else f"{result.tokens} tokens"
+    print(f"Wrote {out} ({len(result.html)} characters) from the brief '{brief.title}'; {tokens}.")
+    return EXIT_OK
+
+
+# -- arl doctor ------------------------------------------------------------------------------
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from engine.doctor import FAIL, run_checks
+
+    if problem := _bad_url(args.base_url):
+        return fail(problem)
+    key = resolve_api_key(args.base_url).key
+    checks = asyncio.run(run_checks(args.base_url, args.model, key, qt=not args.no_qt))
+    from engine.redact import redact
+
+    for c in checks:
+        print(redact(c.line()), flush=True)
+    return EXIT_FAILED if any(c.status == FAIL and not c.handled for c in checks) else EXIT_OK
+
+
+# -- registration ----------------------------------------------------------------------------
+
+
+def register(subparsers: Any) -> None:
+    """Add ``run``, ``author``, ``bundle``, ``published``, ``doctor`` and ``comments`` to
+    ``arl`` (in that order: ``arl --help`` lists them so)."""
+    from engine.cli import bundle as cli_bundle, comments as cli_comments
+
+    _register_run(subparsers)
+    _register_author(subparsers)
+    cli_bundle.register_bundle(subparsers)
+    cli_bundle.register_published(subparsers)
+    _register_doctor(subparsers)
+    cli_comments.register(subparsers)
+
+
+def _register_run(subparsers: Any) -> None:
+    r = subparsers.add_parser(
+        "run",
+        help="run the revision agent on a document and its comments; write an evidence bundle",
+    )
+    r.add_argument("--doc", required=True, metavar="DOC", help="the document (HTML or text)")
+    r.add_argument(
+        "--comments",
+        required=True,
+        metavar="FILE",
+        help="comments: native JSON or W3C Web Annotation JSON",
+    )
+    _add_endpoint_options(r)
+    r.add_argument(
+        "--out",
+        metavar="DIR",
+        help="parent folder of the evidence bundle (default: the workspace's bundles folder)",
+    )
+    r.add_argument(
+        "--title", help="document title (default: the HTML <title> or the text's first line)"
+    )
+    r.add_argument("--workspace", metavar="FILE", help=argparse.SUPPRESS)
+    r.add_argument(
+        "--json",
+        action="store_true",
+        help='print only {"bundle", "status", "metrics"} on stdout (progress goes to stderr)',
+    )
+    r.add_argument(
+        "--no-sign",
+        action="store_true",
+        help="do not sign the evidence bundle (runs sign with your key by default)",
+    )
+    add_check_options(r)
+    r.set_defaults(func=cmd_run)
+
+
+def _add_endpoint_options(r: argparse.ArgumentParser) -> None:
+    """``arl run``'s endpoint, model, limits and agent-mode options."""
+    r.add_argument(
+        "--base-url",
+        required=True,
+        metavar="URL",
+        help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8089/v1",
+    )
+    r.add_argument("--model", required=True, metavar="NAME")
+    r.add_argument(
+        "--rounds", type=whole_number, default=3, metavar="N", help="round limit (default 3)"
+    )
+    r.add_argument(
+        "--max-tokens",
+        type=whole_number,
+        default=None,
+        metavar="N",
+        help="token limit of the whole run (default: none)",
+    )
+    r.add_argument(
+        "--turns",
+        type=whole_number,
+        default=16,
+        metavar="N",
+        help="model turns per round (default 16)",
+    )
+    r.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        default=120.0,
+        metavar="S",
+        help="request timeout in seconds (default 120)",
+    )
+    r.add_argument(
+        "--retries",
+        type=int,
+        default=3,
+        metavar="N",
+        help="retries on 429, 5xx and timeouts (default 3)",
+    )
+    r.add_argument(
+        "--max-output-tokens",
+        type=whole_number,
+        default=None,
+        metavar="N",
+        help="completion-token cap of each work call (default: the server's)",
+    )
+    r.add_argument(
+        "--mode",
+        choices=("tools", "no-tools", "auto"),
+        default="tools",
+        help="tools: the model calls the five tools (default); no-tools: one plain request "
+        "per round for the revised document and a disposition per comment, the program "
+        "does the tool work (models without tool calling); auto: tools, switching to "
+        "no-tools when the server refuses tools or the model calls none in two turns",
+    )
+    r.add_argument(
+        "--echo-tool-results",
+        action="store_true",
+        help="also repeat tool results in a user message, for servers whose chat "
+        "template drops tool messages (llama-cpp-python's "
+        "chatml-function-calling)",
+    )
+
+
+def _register_author(subparsers: Any) -> None:
+    a = subparsers.add_parser("author", help="write a v1 document from a brief")
+    a.add_argument(
+        "--brief", metavar="NAME|FILE", help="a shipped brief (see --list-briefs) or a brief file"
+    )
+    a.add_argument("--base-url", metavar="URL")
+    a.add_argument("--model", metavar="NAME")
+    a.add_argument("--out", metavar="FILE", help="where to write the HTML document")
+    a.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        default=None,
+        metavar="S",
+        help="request timeout in seconds (default: engine.author.AUTHOR_REQUEST_TIMEOUT, "
+        "5 minutes, the same as the desktop program's)",
+    )
+    a.add_argument("--list-briefs", action="store_true", help="list the shipped briefs")
+    a.set_defaults(func=cmd_author)
+
+
+def _register_doctor(subparsers: Any) -> None:
+    d = subparsers.add_parser(
+        "doctor", help="check Python, Qt, keyring, workspace and the model endpoint"
+    )
+    d.add_argument("--base-url", metavar="URL")
+    d.add_argument("--model", metavar="NAME")
+    d.add_argument("--no-qt", action="store_true", help=argparse.SUPPRESS)
+    d.set_defaults(func=cmd_doctor)

@@ -1,0 +1,321 @@
+"""The headless ``arl`` command: the same engine the desktop program uses.
+
+``arl text DOC`` and ``arl score`` are a contract other tools call (docs: README, "Scoring two versions"):
+their arguments, output and exit codes stay stable. Exit codes: 0 done, 2 unusable input
+(one line on stderr naming the file and the problem, never a traceback), 4 a gate blocked
+(``--gate`` with a declared check that FAILs, docs/checks.md). The review-loop
+commands (``run``, ``author``, ``bundle``, ``published``, ``doctor``, ``comments``) are
+registered by ``engine.cli.loop``, ``suite`` by ``engine.cli.suite``.
+
+Imports are kept lazy so ``arl text`` and ``arl score`` start quickly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from engine import vocabulary as vocab
+
+if TYPE_CHECKING:  # the import stays lazy: arl text need not load the scorer
+    from engine.checks.config import ChecksConfig
+    from engine.checks.results import CheckSet
+    from engine.score.scoring import ScoreResult
+
+EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
+
+
+def _fail(message: str) -> int:
+    print(f"arl: {message}", file=sys.stderr)
+    return EXIT_INPUT
+
+
+def cmd_text(args: argparse.Namespace) -> int:
+    from engine.score.scoring import Version
+    from engine.text.documents import DocumentError
+
+    try:
+        v = Version.from_file(args.doc)
+    except DocumentError as e:
+        return _fail(str(e))
+    out = sys.stdout.buffer
+    out.write(v.text.encode("utf-8", errors="surrogatepass"))
+    out.flush()
+    return EXIT_OK
+
+
+def render_summary(
+    result: ScoreResult, unusable_notes: list[str], quotes: dict[str, str] | None = None
+) -> str:
+    """The short, plain-words summary ``arl score`` prints without ``--json``.
+
+    ``quotes``: comment id -> the comment's own quote, shown where no v1 span exists
+    (a stale anchor)."""
+    lines = []
+    counts = result.counts()
+    lines.append(
+        f"{len(result.verdicts)} comment(s) scored: {counts['edited']} edited, "
+        f"{counts['untouched']} untouched, {counts['deleted']} deleted, "
+        f"{counts['stale_anchor']} stale anchor(s); "
+        f"{len(result.actionable_ids)} actionable and open (the metrics count these)."
+    )
+    for v in result.verdicts:
+        q = v.v1.text if v.v1 else (quotes or {}).get(v.comment_id, "")
+        q = (q[:60] + "…") if len(q) > 61 else q
+        label = vocab.VERDICT_LABELS.get(v.verdict, v.verdict).upper()
+        extra = []
+        if v.method in vocab.APPROXIMATE_METHODS:
+            extra.append(f"re-anchored approximately ({v.method})")
+        elif v.method == "moved":
+            extra.append("moved, text unchanged")
+        elif v.method == "context":
+            extra.append("found by its context")
+        if v.lookalike_only:
+            extra.append("look-alike characters only")
+        if v.invisible_only:
+            extra.append("invisible characters only")
+        if v.markup_changed:
+            extra.append("markup changed")
+        if v.offsets_repaired:
+            extra.append("offsets repaired")
+        if v.claim is not None:
+            extra.append(
+                f"agent claimed {vocab.claim_words(v.claim)}: "
+                + ("agrees" if v.claim_agrees else "DISAGREES")
+            )
+        tail = f" [{'; '.join(extra)}]" if extra else ""
+        lines.append(f'  {v.comment_id}: {label} "{q}"{tail}')
+        if v.message:
+            lines.append(f"    {v.message}")
+    for note in unusable_notes:
+        lines.append(f"  {note}")
+    m = result.metrics
+    lines.append("Metrics:")
+    for name in vocab.METRIC_NAMES:
+        title = vocab.METRIC_TITLES[name].lower() + ":"
+        text = vocab.metric_text(name, m[name])
+        if name == "claim_accuracy" and result.claim_coverage is not None:
+            text += f"; {result.claim_coverage.text()}"
+        lines.append(f"  {title:<25}{text}")
+    return "\n".join(lines)
+
+
+def _open_version(path: str, version_id: str) -> tuple[Any, Any]:
+    """(Version, Document) of a document file; its decoding notice, if any, on stderr.
+    Raises DocumentError."""
+    from engine.score.scoring import Version
+    from engine.text.documents import open_document
+
+    doc = open_document(path)
+    if doc.notice is not None:
+        print(f"{os.fspath(path)}: {doc.notice}", file=sys.stderr)
+    return Version.from_source(doc.content, doc.kind, version_id), doc
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from engine.cli.checks import load_checks_option
+    from engine.comments_io import load_claims, load_comments
+    from engine.models import InputError
+    from engine.score.scoring import score
+    from engine.text.documents import DocumentError
+
+    word_resolved: set[str] | None = None  # the comments the agent resolved in Word
+    try:
+        checks_config = load_checks_option(args.checks)
+        v1, v1doc = _open_version(args.v1, "v1")
+        v2, v2doc = _open_version(args.v2, "v2")
+        given = args.given_version or "v1"
+        v1.version_id = given
+        source = args.comments or args.v1
+        if args.comments:
+            comments, bad = load_comments(args.comments, v1.text)
+        elif v1doc.word is not None:
+            from engine.word_review import word_comments
+
+            comments, bad = word_comments(v1doc.word, given)
+        else:
+            return _fail(
+                f"{args.v1}: give --comments FILE (the comments come from the file itself "
+                "only when --v1 is a Word document)"
+            )
+        claims = load_claims(args.claims) if args.claims else None
+        if not args.claims and not args.comments and v2doc.word is not None:
+            from engine.word_review import word_claims
+
+            found = word_claims(v1doc.word, v2doc.word)
+            claims, word_resolved = found.claims, found.resolved
+            for c in comments:
+                c.thread.extend(found.replies.get(c.id, []))
+    except (DocumentError, InputError) as e:
+        return _fail(str(e))
+    if not comments and not bad:
+        return _fail(f"{source}: no comments in the file")
+    if claims is not None and not claims.usable:
+        print(
+            f"arl: {args.claims}: the agent's report is unusable ({claims.problem}); "
+            "claim accuracy is N/A",
+            file=sys.stderr,
+        )
+    result = score(v1, v2, comments, claims=claims, given_version_id=given)
+    # The integrity check of a scored pair: a claim of "addressed" (in the report, or a
+    # comment already resolved) on text that is unchanged (docs/verdicts.md).
+    from engine.score.scoring import unchanged_claims
+    from engine.vocabulary import VERIFICATION_MESSAGE
+
+    resolved = (
+        word_resolved
+        if word_resolved is not None
+        else {c.id for c in comments if c.status == "resolved"}
+    )
+    how = {"resolved": "resolved", "report": "claimed addressed in the report"}
+    how["resolved+report"] = how["resolved"] + " and " + how["report"]
+    # Claims read from Word's resolved marks are the resolutions themselves: said once.
+    reported = None if word_resolved is not None else claims
+    for u in unchanged_claims(result.verdicts, reported, resolved):
+        print(f"{VERIFICATION_MESSAGE} (comment {u.comment_id}: {how[u.by]})", file=sys.stderr)
+    bad = bad + result.unusable
+    name = os.path.basename(os.fspath(source))
+    notes = [f"{name}: comment {cid} skipped: {reason}" for cid, reason in bad]
+    if not result.verdicts:
+        for n in notes[:20]:
+            print(f"arl: {n}", file=sys.stderr)
+        first = f" ({bad[0][0]}: {bad[0][1]})" if bad else ""
+        return _fail(
+            f"{source}: none of its comments could be scored against "
+            f"{os.path.basename(os.fspath(args.v1))}{first}"
+        )
+    checks = _checks_of(checks_config, args, result)
+    quotes = {c.id: c.anchor.quote or "" for c in comments}
+    return _print_score(args, result, notes, quotes, checks)
+
+
+def _print_score(
+    args: argparse.Namespace,
+    result: ScoreResult,
+    notes: list[str],
+    quotes: dict[str, str],
+    checks: CheckSet | None,
+) -> int:
+    """Print the scoring (JSON or the summary) and the declared checks; the exit code (4
+    when ``--gate`` and a check blocks)."""
+    blocked = checks is not None and checks.gate().blocked
+    if args.json:
+        for n in notes:
+            print(f"arl: {n}", file=sys.stderr)
+        out = result.to_json()
+        if checks is not None:
+            out["checks"] = checks.to_json()
+            out["outcome"] = vocab.CHANGES_REQUESTED if blocked else None
+        sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+    else:
+        if checks is not None and blocked:  # the first line says it (docs/checks.md)
+            print(f"CHANGES REQUESTED: {checks.gate().reason()}")
+        print(render_summary(result, notes, quotes))
+        if checks is not None:
+            from engine.cli.checks import check_lines
+            from engine.cli.common import say
+
+            for line in check_lines(checks):  # document text: terminal controls escaped
+                say(line)
+    if blocked and args.gate:
+        from engine.cli.checks import EXIT_GATE
+
+        return EXIT_GATE
+    return EXIT_OK
+
+
+def _checks_of(
+    config: ChecksConfig | None, args: argparse.Namespace, result: ScoreResult
+) -> CheckSet | None:
+    """The declared checks on the scored pair (None without ``--checks``); the commands
+    they will run are listed first."""
+    if config is None:
+        return None
+    from engine.checks.runner import run_checks, suffix_for
+    from engine.cli.checks import announce_commands
+
+    announce_commands(config, args.allow_commands)
+    return run_checks(
+        config,
+        result.v1,
+        result.v2,
+        verdicts=result.verdicts,
+        diff=result.diff,
+        allow_commands=args.allow_commands,
+        suffix=suffix_for(result.v2.kind, os.fspath(args.v2)),
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from engine import __version__
+
+    p = argparse.ArgumentParser(
+        prog="arl",
+        description="Agent Review Loop, headless: measure from the text whether "
+        "an agent addressed the review comments it says it addressed.",
+    )
+    p.add_argument("--version", action="version", version=f"arl {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    t = sub.add_parser("text", help="print a document's body textContent (what offsets index)")
+    t.add_argument("doc", metavar="DOC", help="an HTML, XHTML, Markdown, text or Word (.docx) file")
+    t.set_defaults(func=cmd_text)
+
+    s = sub.add_parser("score", help="verdicts and metrics for two versions and their comments")
+    s.add_argument("--v1", required=True, metavar="DOC", help="the version the agent was given")
+    s.add_argument("--v2", required=True, metavar="DOC", help="the revised version")
+    s.add_argument(
+        "--comments",
+        metavar="FILE",
+        help="comments: native JSON, W3C Web Annotation JSON or a Hypothesis export "
+        "(default: the comments of the --v1 Word file)",
+    )
+    s.add_argument(
+        "--claims",
+        metavar="FILE",
+        help="the agent's report (claims JSON), or an evidence bundle's claims.json "
+        "(default for two Word files: the comments resolved in --v2 claim 'addressed')",
+    )
+    s.add_argument(
+        "--given-version",
+        metavar="ID",
+        help="id of the version the agent was given, for the stale anchor rule (default: v1)",
+    )
+    s.add_argument("--json", action="store_true", help="machine-readable output")
+    from engine.cli.checks import add_check_options
+
+    add_check_options(s)
+    s.set_defaults(func=cmd_score)
+
+    for name in ("engine.cli.loop", "engine.cli.suite"):
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name != name:
+                raise
+        else:
+            module.register(sub)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_INPUT
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print("arl: cancelled", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,423 @@
+"""Anchored alignment of two token-code strings, Myers' diff under a step budget, and the
+semantic cleanup of word ops (engine.diff.diffing describes the whole algorithm).
+
+``_Aligner.align`` finds matching blocks the way patience and histogram diffs do (Bram
+Cohen's patience diff; git's ``xdiff/xhistogram.c``): tokens unique on both sides (else
+occurring equally often) kept in order by a longest increasing subsequence anchor the
+alignment, gaps recurse, and a gap with no anchor is aligned by diff-match-patch's Myers
+``diff_bisect`` with its clock replaced by a count (``_CountedDmp``).
+"""
+
+from __future__ import annotations
+
+import bisect
+from array import array
+from collections import Counter
+from collections.abc import Iterator, Sequence, Set as AbstractSet
+from dataclasses import dataclass
+
+from diff_match_patch import diff_match_patch
+
+EQUAL, DELETE, INSERT = 0, -1, 1
+
+
+_Hunk = tuple[int, int, int, int]
+"""v1 chunks ``[i0, i1)`` against v2 chunks ``[j0, j1)``."""
+
+
+@dataclass(frozen=True)
+class DiffLimits:
+    """Counts that bound the diff's work. None of them is a time.
+
+    ``myers_steps``: diagonals a single Myers call may extend (about one microsecond each
+    in CPython); ``total_steps_base`` + ``total_steps_per_char`` x (len(a) + len(b)): the
+    same, summed over the whole diff; ``refine_chars``: a replacement is diffed by
+    character when neither side is longer than this; ``move_min_chars``: the shortest
+    sentence (stripped, in code points) reported as moved.
+    """
+
+    myers_steps: int = 200_000
+    total_steps_base: int = 2_000_000
+    total_steps_per_char: int = 2
+    refine_chars: int = 40
+    move_min_chars: int = 12
+
+
+DEFAULT_LIMITS = DiffLimits()
+
+
+REFINE_CHARS = DEFAULT_LIMITS.refine_chars
+"""Replaced word runs up to this many characters on each side are refined to characters."""
+
+
+@dataclass(frozen=True)
+class Region:
+    """v1 ``[a0, a1)`` against v2 ``[b0, b1)``: a moved passage, or an approximate region."""
+
+    a0: int
+    a1: int
+    b0: int
+    b1: int
+
+
+# -- Myers under a step budget -----------------------------------------------------------
+
+
+class _Budget:
+    def __init__(self, total: int, per_call: int) -> None:
+        self.left = total
+        self.per_call = per_call
+
+
+class _CountedDmp(diff_match_patch):
+    """diff-match-patch with its clock replaced by a step count.
+
+    ``Diff_Timeout = 0`` turns off diff-match-patch's deadline and its half-match shortcut
+    (which only runs under a timeout); ``diff_bisect`` is diff-match-patch's own middle-snake
+    search (Apache-2.0, Google) with the deadline check replaced by a count of diagonals
+    extended. When the count runs out, the piece is returned deleted and inserted whole
+    and ``hit`` is set.
+    """
+
+    def __init__(self, budget: _Budget) -> None:
+        super().__init__()
+        self.Diff_Timeout = 0
+        self.budget = budget
+        self.call_left = 0
+        self.hit = False
+
+    def run(self, a: str, b: str) -> list[tuple[int, str]]:
+        self.call_left = min(self.budget.per_call, self.budget.left)
+        self.hit = False
+        out = self.diff_main(a, b, False)
+        self.budget.left -= min(self.budget.per_call, self.budget.left) - self.call_left
+        return out
+
+    def diff_bisect(self, text1: str, text2: str, deadline: float) -> list[tuple[int, str]]:
+        n1, n2 = len(text1), len(text2)
+        max_d = (n1 + n2 + 1) // 2
+        v_offset = max_d
+        v_length = 2 * max_d
+        v1 = [-1] * v_length
+        v1[v_offset + 1] = 0
+        v2 = v1[:]
+        delta = n1 - n2
+        front = delta % 2 != 0
+        k1start = k1end = k2start = k2end = 0
+        for d in range(max_d):
+            self.call_left -= 2 * d + 1
+            if self.call_left < 0:
+                self.hit = True
+                break
+            for k1 in range(-d + k1start, d + 1 - k1end, 2):
+                k1_offset = v_offset + k1
+                if k1 == -d or (k1 != d and v1[k1_offset - 1] < v1[k1_offset + 1]):
+                    x1 = v1[k1_offset + 1]
+                else:
+                    x1 = v1[k1_offset - 1] + 1
+                y1 = x1 - k1
+                while x1 < n1 and y1 < n2 and text1[x1] == text2[y1]:
+                    x1 += 1
+                    y1 += 1
+                v1[k1_offset] = x1
+                if x1 > n1:
+                    k1end += 2
+                elif y1 > n2:
+                    k1start += 2
+                elif front:
+                    k2_offset = v_offset + delta - k1
+                    if 0 <= k2_offset < v_length and v2[k2_offset] != -1:
+                        x2 = n1 - v2[k2_offset]
+                        if x1 >= x2:
+                            return self.diff_bisectSplit(text1, text2, x1, y1, deadline)
+            for k2 in range(-d + k2start, d + 1 - k2end, 2):
+                k2_offset = v_offset + k2
+                if k2 == -d or (k2 != d and v2[k2_offset - 1] < v2[k2_offset + 1]):
+                    x2 = v2[k2_offset + 1]
+                else:
+                    x2 = v2[k2_offset - 1] + 1
+                y2 = x2 - k2
+                while x2 < n1 and y2 < n2 and text1[-x2 - 1] == text2[-y2 - 1]:
+                    x2 += 1
+                    y2 += 1
+                v2[k2_offset] = x2
+                if x2 > n1:
+                    k2end += 2
+                elif y2 > n2:
+                    k2start += 2
+                elif not front:
+                    k1_offset = v_offset + delta - k2
+                    if 0 <= k1_offset < v_length and v1[k1_offset] != -1:
+                        x1 = v1[k1_offset]
+                        y1 = v_offset + x1 - k1_offset
+                        x2 = n1 - x2
+                        if x1 >= x2:
+                            return self.diff_bisectSplit(text1, text2, x1, y1, deadline)
+        return [(DELETE, text1), (INSERT, text2)]
+
+
+# -- anchored alignment of token sequences ------------------------------------------------
+
+
+_GALLOP_MAX = 1 << 16
+"""Longest slice compared at once when measuring a common prefix or suffix (copies stay
+small on texts of many megabytes)."""
+
+
+def _common_prefix(sa: str, i0: int, i1: int, sb: str, j0: int, j1: int) -> int:
+    n = min(i1 - i0, j1 - j0)
+    if n == 0 or sa[i0] != sb[j0]:
+        return 0
+    lo, hi = 1, n  # sa[i0:i0+lo] == sb[j0:j0+lo]; find the largest by galloping + bisection
+    step = 1
+    while lo < n:
+        k = min(n, lo + step)
+        if sa[i0 + lo : i0 + k] == sb[j0 + lo : j0 + k]:
+            lo = k
+            step = min(2 * step, _GALLOP_MAX)
+        else:
+            hi = k - 1
+            break
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if sa[i0 + lo : i0 + mid] == sb[j0 + lo : j0 + mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _common_suffix(sa: str, i0: int, i1: int, sb: str, j0: int, j1: int) -> int:
+    n = min(i1 - i0, j1 - j0)
+    if n == 0 or sa[i1 - 1] != sb[j1 - 1]:
+        return 0
+    lo, hi, step = 1, n, 1
+    while lo < n:
+        k = min(n, lo + step)
+        if sa[i1 - k : i1 - lo] == sb[j1 - k : j1 - lo]:
+            lo = k
+            step = min(2 * step, _GALLOP_MAX)
+        else:
+            hi = k - 1
+            break
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if sa[i1 - mid : i1 - lo] == sb[j1 - mid : j1 - lo]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _lis(seq: Sequence[int]) -> list[int]:
+    """Indices of a longest strictly increasing subsequence of ``seq``: patience sorting,
+    O(n log n)."""
+    n = len(seq)
+    if list(seq) == sorted(seq):  # already increasing (the values are distinct)
+        return list(range(n))
+    tails: list[int] = [seq[0]]  # last value of the best run of each length
+    tail_idx: list[int] = [0]
+    prev = array("q", bytes(8 * n))
+    prev[0] = -1
+    top = seq[0]  # tails[-1]
+    bisect_left = bisect.bisect_left
+    for k in range(1, n):
+        i = seq[k]
+        if i > top:  # extends the longest run (no search needed)
+            prev[k] = tail_idx[-1]
+            tails.append(i)
+            tail_idx.append(k)
+            top = i
+            continue
+        p = bisect_left(tails, i)
+        tails[p] = i
+        tail_idx[p] = k
+        prev[k] = tail_idx[p - 1] if p else -1
+        if p == len(tails) - 1:
+            top = i
+    out = []
+    k = tail_idx[-1] if tail_idx else -1
+    while k >= 0:
+        out.append(k)
+        k = prev[k]
+    out.reverse()
+    return out
+
+
+try:  # the C loop behind Counter(iterable), without Counter's Python-level checks
+    from collections import _count_elements  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - other Pythons
+
+    def _count_elements(mapping: dict, iterable: Iterator | str) -> None:
+        for t in iterable:
+            mapping[t] = mapping.get(t, 0) + 1
+
+
+def _counts(s: str) -> dict[str, int]:
+    """How often each token (code character) occurs in ``s``."""
+    out: dict[str, int] = {}
+    _count_elements(out, s)
+    return out
+
+
+_FIND_MAX = 64
+"""Unique tokens located one C-level search each when there are at most this many (else
+one pass over the gap: many searches over a long gap would be quadratic)."""
+
+
+def _anchors(
+    A: str, B: str, ca: dict[str, int] | None = None, cb: dict[str, int] | None = None
+) -> _Pairs:
+    """Anchor pairs ``(i, j)`` with ``A[i] == B[j]``, increasing in both: tokens unique on
+    both sides, else tokens occurring equally often on both sides (k-th with k-th); kept
+    in order by a longest increasing subsequence. ``ca`` and ``cb``: the token counts of
+    ``A`` and ``B`` (``_counts``), when the caller has them."""
+    if ca is None:
+        ca = _counts(A)
+    if cb is None:
+        cb = _counts(B)
+    # Tokens occurring equally often on both sides (a C-level intersection of the two
+    # count tables), and among them the unique ones.
+    same = ca.items() & cb.items()
+    del ca, cb
+    keep = {t for t, n in same if n == 1}
+    ia, jb = array("q"), array("q")  # pairs, ordered by their v2 index
+    if keep and len(keep) <= _FIND_MAX:
+        for j, i in sorted([(B.find(t), A.find(t)) for t in keep]):
+            ia.append(i)
+            jb.append(j)
+    elif keep:
+        pos = {t: i for i, t in enumerate(A) if t in keep}
+        for j, t in enumerate(B):
+            if t in keep:
+                ia.append(pos[t])
+                jb.append(j)
+        del pos
+    else:
+        keep = {t for t, _ in same}
+        if not keep:
+            return _Pairs(ia, jb, [])
+        occ: dict[str, list[int]] = {}
+        for i, t in enumerate(A):
+            if t in keep:
+                occ.setdefault(t, []).append(i)
+        seen: Counter[str] = Counter()
+        for j, t in enumerate(B):
+            if t in keep:
+                ia.append(occ[t][seen[t]])
+                jb.append(j)
+                seen[t] += 1
+    return _Pairs(ia, jb, _lis(ia))
+
+
+class _Pairs:
+    """Anchor pairs ``(i, j)`` kept in arrays (a long gap has hundreds of thousands)."""
+
+    __slots__ = ("ia", "jb", "keep")
+
+    def __init__(self, ia: array, jb: array, keep: list[int]) -> None:
+        self.ia, self.jb, self.keep = ia, jb, keep
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        ia, jb = self.ia, self.jb
+        return ((ia[k], jb[k]) for k in self.keep)
+
+    def __bool__(self) -> bool:
+        return bool(self.keep)
+
+
+def _worth_aligning(ca: dict[str, int], cb: dict[str, int], blank: AbstractSet[str]) -> bool:
+    """Whether a gap with no anchor shares enough to be aligned token by token: at least a
+    third of the shorter side's non-blank tokens occur on the other side (counted with
+    multiplicity; ``ca`` and ``cb`` are the two sides' token counts). Below that the
+    alignment would be scattered common words that semantic cleanup folds back into one
+    replacement anyway."""
+    na = sum(n for t, n in ca.items() if t not in blank)
+    nb = sum(n for t, n in cb.items() if t not in blank)
+    common = sum(min(n, cb[t]) for t, n in ca.items() if t in cb and t not in blank)
+    return 3 * common >= min(na, nb)
+
+
+class _Aligner:
+    """Aligns two token-code strings; collects matching blocks ``(i, j, n)``."""
+
+    def __init__(self, dmp: _CountedDmp) -> None:
+        self.dmp = dmp
+
+    def align(
+        self, sa: str, sb: str, myers: bool, blank: set[str] | frozenset[str] = frozenset()
+    ) -> tuple[list[tuple[int, int, int]], list[tuple[int, int, int, int]]]:
+        """Matching blocks of ``sa`` and ``sb``, and the token regions ``(i0, i1, j0, j1)``
+        where the Myers budget ran out (or, with ``myers`` False, where it was not tried:
+        gaps with nothing in common to anchor on are left unaligned)."""
+        blocks: list[tuple[int, int, int]] = []
+        rough: list[tuple[int, int, int, int]] = []
+        stack = [(0, len(sa), 0, len(sb))]
+        while stack:
+            i0, i1, j0, j1 = stack.pop()
+            if i0 == i1 or j0 == j1:
+                continue
+            if sa[i0] == sb[j0]:  # (the test first: most gaps share no first token)
+                p = _common_prefix(sa, i0, i1, sb, j0, j1)
+                blocks.append((i0, j0, p))
+                i0 += p
+                j0 += p
+                if i0 == i1 or j0 == j1:
+                    continue
+            if sa[i1 - 1] == sb[j1 - 1]:
+                s = _common_suffix(sa, i0, i1, sb, j0, j1)
+                blocks.append((i1 - s, j1 - s, s))
+                i1 -= s
+                j1 -= s
+                if i0 == i1 or j0 == j1:
+                    continue
+            A, B = sa[i0:i1], sb[j0:j1]
+            ca = _counts(A)
+            if ca.keys().isdisjoint(B):
+                continue
+            cb = _counts(B)
+            anchors = _anchors(A, B, ca, cb)
+            if anchors:
+                pi, pj = 0, 0
+                la, lb = len(A), len(B)
+                ia, jb = anchors.ia, anchors.jb
+                for k in anchors.keep:
+                    i, j = ia[k], jb[k]
+                    if i < pi or j < pj:
+                        continue  # inside the previous anchor's extension
+                    bi, bj = i, j
+                    while bi > pi and bj > pj and A[bi - 1] == B[bj - 1]:
+                        bi -= 1
+                        bj -= 1
+                    ei, ej = i + 1, j + 1
+                    while ei < la and ej < lb and A[ei] == B[ej]:
+                        ei += 1
+                        ej += 1
+                    if bi > pi or bj > pj:
+                        stack.append((i0 + pi, i0 + bi, j0 + pj, j0 + bj))
+                    blocks.append((i0 + bi, j0 + bj, ei - bi))
+                    pi, pj = ei, ej
+                if pi < la or pj < lb:
+                    stack.append((i0 + pi, i1, j0 + pj, j1))
+                continue
+            if not myers:
+                rough.append((i0, i1, j0, j1))
+                continue
+            if not _worth_aligning(ca, cb, blank):
+                continue  # too little in common: replaced whole, as the cleanup would
+            ops = self.dmp.run(A, B)
+            if self.dmp.hit:
+                rough.append((i0, i1, j0, j1))
+            i, j = i0, j0
+            for op, t in ops:
+                n = len(t)
+                if op == EQUAL:
+                    blocks.append((i, j, n))
+                    i += n
+                    j += n
+                elif op == DELETE:
+                    i += n
+                else:
+                    j += n
+        blocks.sort()
+        return blocks, rough

@@ -1,0 +1,161 @@
+"""Churn accounting of a diff: the changed regions (``Change``) and the split of changed
+characters into those inside the actionable comments' spans and those outside them
+(collateral churn, docs/metrics.md). ``engine.diff.diffing.TextDiff.split_churn`` is the entry
+point; this module holds its work, walking the diff's op arrays once.
+"""
+
+from __future__ import annotations
+
+import bisect
+from array import array
+from dataclasses import dataclass
+from typing import Protocol
+
+from engine.diff.align import DELETE, INSERT
+
+
+@dataclass(slots=True)
+class Change:
+    """One changed region: v1 ``[a0, a1)`` became v2 ``[b0, b1)``. Read-only by
+    convention (not frozen: a frozen dataclass is five times slower to build, and a diff
+    makes one per changed region).
+
+    A pure insertion has ``a0 == a1``; a pure deletion ``b0 == b1``.
+    """
+
+    a0: int
+    a1: int
+    b0: int
+    b1: int
+    deleted: str
+    inserted: str
+
+    @property
+    def size(self) -> int:
+        """Characters changed: deleted plus inserted."""
+        return len(self.deleted) + len(self.inserted)
+
+
+class _OpArrays(Protocol):
+    """What ``split_churn`` reads of a ``TextDiff``: the texts, the ops as parallel
+    arrays, the indices of the changed ops and the moved sentence chunks."""
+
+    a: str
+    b: str
+    _tag: array
+    _a0: array
+    _a1: array
+    _b0: array
+    _b1: array
+    _changed: array
+    _moved_a: list[tuple[int, int]]
+    _moved_b: list[tuple[int, int]]
+
+
+def split_churn(d: _OpArrays, spans: list[tuple[int, int]]) -> tuple[int, int, list[Change]]:
+    """``TextDiff.split_churn`` (see there) over the op arrays of ``d``."""
+    starts, ends = _merge_spans(spans)
+    nm = len(starts)
+    a, b = d.a, d.b
+    tags, a0s, a1s, b0s, b1s = d._tag, d._a0, d._a1, d._b0, d._b1
+    moved_a, moved_b = d._moved_a, d._moved_b
+    inside = outside = 0
+    collateral: list[Change] = []
+    # Ops come in order of their v1 start, so the span at or before an op's start is
+    # found by moving one index forward, never by a search.
+    j = -1  # the last merged span starting at or before the op's v1 start
+    for k in d._changed:
+        p = a0s[k]
+        while j + 1 < nm and starts[j + 1] <= p:
+            j += 1
+        if tags[k] == INSERT:
+            x0, x1 = b0s[k], b1s[k]
+            if moved_b:
+                pieces = _not_in(x0, x1, moved_b)
+                n = sum(y - x for x, y in pieces)
+            else:
+                pieces, n = None, x1 - x0
+            if not n:
+                continue
+            if j >= 0 and p <= ends[j]:
+                share = n
+            elif k > 0 and tags[k - 1] == DELETE and a1s[k - 1] == p:
+                # The insertion replaces the deletion before it: it is inside in the
+                # proportion the replaced text was (a replaced anchor's replacement
+                # is the fix, not collateral).
+                d0, d1 = a0s[k - 1], a1s[k - 1]
+                if j < 0 or ends[j] <= d0:  # no span reaches into the deletion
+                    share = 0
+                else:
+                    share = round(n * _overlap(starts, ends, d0, d1) / (d1 - d0))
+            else:
+                share = 0
+            inside += share
+            outside += n - share
+            if share == 0:
+                if pieces is None:
+                    collateral.append(Change(p, p, x0, x1, "", b[x0:x1]))
+                else:
+                    collateral.extend(Change(p, p, x, y, "", b[x:y]) for x, y in pieces)
+            continue
+        # Deletion [a0, a1) less moved text: split against the merged spans.
+        y = b0s[k]
+        x0, x1 = a0s[k], a1s[k]
+        pieces = _not_in(x0, x1, moved_a) if moved_a else [(x0, x1)] if x0 < x1 else []
+        for q0, q1 in pieces:
+            pos = q0
+            i = max(j, 0)
+            while pos < q1:
+                while i < nm and ends[i] <= pos:
+                    i += 1
+                if i < nm and starts[i] <= pos:
+                    end = min(q1, ends[i])
+                    inside += end - pos
+                else:
+                    end = min(q1, starts[i]) if i < nm else q1
+                    outside += end - pos
+                    collateral.append(Change(pos, end, y, y, a[pos:end], ""))
+                pos = end
+    return inside, outside, collateral
+
+
+def _merge_spans(spans: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """Starts and ends of ``spans`` sorted and merged (spans that overlap or touch join)."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for s, e in sorted(spans):
+        if starts and s <= ends[-1]:
+            ends[-1] = max(ends[-1], e)
+        else:
+            starts.append(s)
+            ends.append(e)
+    return starts, ends
+
+
+def _overlap(starts: list[int], ends: list[int], a0: int, a1: int) -> int:
+    """Characters of ``[a0, a1)`` inside the merged spans ``starts``/``ends``."""
+    j = max(bisect.bisect_right(starts, a0) - 1, 0)
+    total = 0
+    while j < len(starts) and starts[j] < a1:
+        total += max(0, min(a1, ends[j]) - max(a0, starts[j]))
+        j += 1
+    return total
+
+
+def _not_in(lo: int, hi: int, ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The parts of ``[lo, hi)`` outside the sorted, disjoint ``ranges``."""
+    if not ranges:
+        return [(lo, hi)] if lo < hi else []
+    out = []
+    j = max(bisect.bisect_right(ranges, (lo, hi)) - 1, 0)
+    pos = lo
+    while j < len(ranges) and ranges[j][0] < hi:
+        r0, r1 = ranges[j]
+        if r1 > pos:
+            if r0 > pos:
+                out.append((pos, r0))
+            pos = max(pos, r1)
+        j += 1
+    if pos < hi:
+        out.append((pos, hi))
+    return out

@@ -1,0 +1,125 @@
+"""The semantic cleanup of a hunk's word ops (engine.diff.diffing describes the whole
+algorithm): small equalities between changes fold into the changes around them, in one
+linear pass, so a replaced phrase is one deletion and one insertion; and ``_merge``, which
+joins neighbouring ops of the same kind.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.diff.align import DELETE, EQUAL, INSERT
+from engine.diff.tokens import _C, _CLOSERS, _T, SENTENCE_TERMINATORS
+
+_KEEP_EQUAL = re.compile(rf"\n|[{_T}][{_C}]*\s|\w{{4}}")
+
+
+def _ends_sentence(parts: list[str]) -> bool:
+    last = next((t for t in reversed(parts) if t), "")
+    return bool(last) and last[-1] in _ENDS
+
+
+_ENDS = set(SENTENCE_TERMINATORS + _CLOSERS)
+
+
+_SPACE = re.compile(r"\s")
+
+
+def _semantic_merge(ops: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Fold small equalities between changes into the changes around them.
+
+    The rule of diff-match-patch's ``diff_cleanupSemantic``: an equality is removed when it
+    is no longer than the larger side (deleted or inserted characters) of the changes
+    before it and no longer than that of the changes after it, the changes before being
+    everything since the last equality kept. Done in one pass with a stack, so linear in
+    the number of ops (the library's list edits make it quadratic on long hunks).
+    Within a change group the deleted text comes first. One departure: an equality both
+    versions keep that holds a line break, a sentence end, or a word of four or more
+    letters is never folded (``_KEEP_EQUAL``), nor a space after deleted text that ended a
+    v1 sentence: a change does not spread past a sentence boundary or a kept word into its
+    neighbour, so a quote's image stays in its own sentence.
+    """
+    # Stack of alternating change groups and equalities: [group, eq, group, eq, group...];
+    # a group is [deleted parts, inserted parts, deleted length, inserted length].
+    stack: list = [[[], [], 0, 0]]
+    pending_eq: str | None = None
+    group = stack[0]
+
+    def close(eq: str, grp: list) -> None:
+        # ``eq`` stands between stack[-1] (a group) and ``grp``; fold while allowed.
+        while True:
+            before = stack[-1]
+            if (
+                (before[2] or before[3])
+                and (grp[2] or grp[3])
+                and not _KEEP_EQUAL.search(eq)
+                and not (eq[:1].isspace() and _ends_sentence(before[0]))
+                and len(eq) <= max(before[2], before[3])
+                and len(eq) <= max(grp[2], grp[3])
+            ):
+                before[0].append(eq)
+                before[0].extend(grp[0])
+                before[1].append(eq)
+                before[1].extend(grp[1])
+                before[2] += len(eq) + grp[2]
+                before[3] += len(eq) + grp[3]
+                if len(stack) >= 3:  # re-check the equality before the grown group
+                    grp = stack.pop()
+                    eq = stack.pop()
+                    continue
+                return
+            stack.append(eq)
+            stack.append(grp)
+            return
+
+    for op, t in ops:
+        if op == EQUAL:
+            if pending_eq is not None and not (group[2] or group[3]):
+                pending_eq += t  # two equalities in a row are one
+                continue
+            if pending_eq is not None:
+                close(pending_eq, group)
+            pending_eq = t
+            group = [[], [], 0, 0]
+        elif op == DELETE:
+            group[0].append(t)
+            group[2] += len(t)
+        else:
+            group[1].append(t)
+            group[3] += len(t)
+    if pending_eq is not None:
+        close(pending_eq, group)
+    out: list[tuple[int, str]] = []
+    for k, item in enumerate(stack):
+        if k % 2:
+            if item:
+                out.append((EQUAL, item))
+        else:
+            if item[2]:
+                out.append((DELETE, "".join(item[0])))
+            if item[3]:
+                out.append((INSERT, "".join(item[1])))
+    return out
+
+
+def _merge(ops: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Join neighbours of the same op; within each changed run, deletions come first."""
+    out: list[tuple[int, int]] = []
+    dels = ins = 0
+    for op, n in ops + [(EQUAL, 0)]:
+        if op == DELETE:
+            dels += n
+        elif op == INSERT:
+            ins += n
+        else:
+            if dels:
+                out.append((DELETE, dels))
+            if ins:
+                out.append((INSERT, ins))
+            dels = ins = 0
+            if n:
+                if out and out[-1][0] == EQUAL:
+                    out[-1] = (EQUAL, out[-1][1] + n)
+                else:
+                    out.append((EQUAL, n))
+    return out

@@ -1,0 +1,379 @@
+"""Diff of two texts, position mapping through it, moved text, and churn accounting.
+
+The diff is a function of its inputs alone: no clock is read. Work is bounded by counts
+(``DiffLimits``), and where a bound is hit the region is recorded as approximate
+(``TextDiff.approximate``), so a verdict there can say so.
+
+How two texts are aligned (an anchored, multi-level diff in the manner of patience and
+histogram diffs: Bram Cohen's patience diff; git's ``xdiff/xhistogram.c``):
+
+1. the common prefix and suffix are cut off;
+2. the middle of each text is split into sentence chunks (``split_sentences``: a chunk ends
+   at Latin ``.``, ``!``, ``?``, their full-width and CJK kin ``。！？｡．``, other scripts'
+   full stops, or a newline) and the two chunk sequences are aligned on what both share:
+   chunks that occur exactly once in each side, kept in order by a longest increasing
+   subsequence, become anchors, and the gaps between anchors are aligned the same way
+   recursively (a chunk unique in a gap anchors that gap). A gap with no unique chunk is
+   anchored on chunks occurring equally often on both sides (k-th to k-th), and a gap with
+   none of those is aligned by Myers' O(ND) diff (diff-match-patch's ``diff_bisect``) under
+   a step budget. So a document in which every sentence changed still aligns on its
+   unchanged sentences and paragraph breaks, and never becomes one replaced hunk;
+3. sentences deleted in one place and inserted unchanged in another are *moved*
+   (``TextDiff.moves``): they are kept out of the word pass and out of churn;
+4. every remaining changed hunk is aligned the same way on word tokens (``word_tokens``:
+   Unicode default word boundaries, UAX #29, so each CJK ideograph or Thai letter is a unit
+   of its own and a letter keeps its combining marks), then cleaned up semantically
+   (``diff_cleanupSemantic``) so a replaced word is one deletion and one insertion, not
+   scattered shared letters; a short replacement is then diffed by character ("colour" ->
+   "color" changes one character).
+
+Bounds (``DiffLimits``): Myers steps per call and in total (proportional to the input's
+length), and the length of a replacement refined by character. A Myers call that runs out
+of steps reports what it has not aligned as deleted and inserted whole, a correct but
+coarse diff, and its region is listed in ``TextDiff.approximate``.
+
+The pieces live in their own modules: the units (sentence chunks, word tokens, their
+codes) in :mod:`engine.diff.tokens`; the bounds, the anchored alignment and Myers under a
+step budget in :mod:`engine.diff.align`; the semantic cleanup in
+:mod:`engine.diff.cleanup`; the passes above them (sentences, moves, hunks, words) in
+:mod:`engine.diff.hunks`; churn accounting (``Change``, the churn split) in
+:mod:`engine.diff.churn`. This module holds the result, ``TextDiff``: position mapping
+through the diff, moved and approximate regions, and churn.
+
+All offsets here are code-point indices. An insertion sits at a v1 boundary ``p`` (between
+characters ``p-1`` and ``p``).
+"""
+
+from __future__ import annotations
+
+import bisect
+from array import array
+from collections.abc import Sequence
+from itertools import accumulate
+
+from engine.diff.align import (
+    DEFAULT_LIMITS,
+    DELETE,
+    EQUAL,
+    INSERT,
+    REFINE_CHARS,
+    DiffLimits,
+    Region,
+)
+from engine.diff.churn import Change, split_churn
+from engine.diff.hunks import DiffResult, diff_ops
+from engine.diff.tokens import SENTENCE_TERMINATORS, split_sentences, word_tokens
+from engine.text.normalize import find_starts
+
+__all__ = [
+    "DEFAULT_LIMITS",
+    "DELETE",
+    "EQUAL",
+    "INSERT",
+    "REFINE_CHARS",
+    "SENTENCE_TERMINATORS",
+    "Change",
+    "DiffLimits",
+    "DiffResult",
+    "Region",
+    "TextDiff",
+    "diff_ops",
+    "diff_texts",
+    "split_sentences",
+    "word_tokens",
+]
+
+
+def diff_texts(a: str, b: str, limits: DiffLimits = DEFAULT_LIMITS) -> list[tuple[int, str]]:
+    """Diff ``a`` against ``b``: a list of ``(op, text)`` with op EQUAL, DELETE or INSERT.
+
+    Concatenating the EQUAL and DELETE texts gives ``a``; EQUAL and INSERT give ``b``.
+    """
+    return _texts(a, b, diff_ops(a, b, limits).ops)
+
+
+def _texts(a: str, b: str, ops: list[tuple[int, int]]) -> list[tuple[int, str]]:
+    out = []
+    i = j = 0
+    for op, n in ops:
+        if op == EQUAL:
+            out.append((op, a[i : i + n]))
+            i += n
+            j += n
+        elif op == DELETE:
+            out.append((op, a[i : i + n]))
+            i += n
+        else:
+            out.append((op, b[j : j + n]))
+            j += n
+    return out
+
+
+class TextDiff:
+    """The diff of ``a`` (v1) and ``b`` (v2) with position mapping, moves and churn.
+
+    Ops are kept as parallel arrays ``(tag, a0, a1, b0, b1)`` in order; ``a0`` never
+    decreases, so a v1 position is found by bisection in O(log n). ``diffs`` (the
+    ``(op, text)`` list) is built on first use. ``moves`` lists the moved passages
+    (``Region``), ``approximate`` the regions where a bound of ``limits`` was hit.
+    """
+
+    def __init__(
+        self,
+        a: str,
+        b: str,
+        diffs: list[tuple[int, str]] | None = None,
+        limits: DiffLimits = DEFAULT_LIMITS,
+    ):
+        self.a = a
+        self.b = b
+        if diffs is None:
+            res = diff_ops(a, b, limits)
+        else:
+            res = DiffResult([(op, len(t)) for op, t in diffs], [], [], [], [])
+        self._diffs: list[tuple[int, str]] | None = diffs
+        self.moves: list[Region] = res.moves
+        self.approximate: list[Region] = res.approximate
+        self._moved_a = res.moved_a
+        self._moved_b = res.moved_b
+        self._moves_a0 = [m.a0 for m in self.moves]
+        self._moves_by_b = sorted(self.moves, key=lambda m: m.b0)
+        self._moves_b0 = [m.b0 for m in self._moves_by_b]
+        ops = res.ops
+        del res
+        tags = array("b", [op for op, _ in ops])
+        a1s = array("q", accumulate([0 if op == INSERT else n for op, n in ops]))
+        b1s = array("q", accumulate([0 if op == DELETE else n for op, n in ops]))
+        a0s, b0s = array("q", [0]), array("q", [0])
+        a0s.extend(a1s[:-1])
+        b0s.extend(b1s[:-1])
+        del a0s[len(tags) :], b0s[len(tags) :]  # no ops: no starts
+        self._tag, self._a0, self._a1, self._b0, self._b1 = tags, a0s, a1s, b0s, b1s
+        # Indices of the changed (delete, insert) ops, ascending.
+        self._changed = array("q", [k for k, t in enumerate(tags) if t != EQUAL])
+        self._equal_total = sum(n for op, n in ops if op == EQUAL)
+        del ops
+        # Non-empty v1 ops (equal, delete) by start, for "which op holds character i".
+        self._ka = array("q", [k for k, t in enumerate(tags) if t != INSERT])
+        self._ka0 = array("q", [a0s[k] for k in self._ka])
+        # Same for v2 (equal, insert).
+        self._kb = array("q", [k for k, t in enumerate(tags) if t != DELETE])
+        self._kb0 = array("q", [b0s[k] for k in self._kb])
+        self._ins_joined: str | None = None
+        self._ins_starts: list[int] = []
+        self._ins_runs: list[tuple[int, int]] = []
+
+    @property
+    def diffs(self) -> list[tuple[int, str]]:
+        """The diff as ``(op, text)``: EQUAL and DELETE texts join to ``a``, EQUAL and
+        INSERT texts to ``b``."""
+        if self._diffs is None:
+            ops = [
+                (self._tag[k], self._a1[k] - self._a0[k] or self._b1[k] - self._b0[k])
+                for k in range(len(self._tag))
+            ]
+            self._diffs = _texts(self.a, self.b, ops)
+        return self._diffs
+
+    # -- moves and approximate regions -----------------------------------------------
+
+    def moved_to(self, s: int, e: int) -> tuple[int, int] | None:
+        """If v1 ``[s, e)`` (non-empty) lies inside a moved passage, its v2 span; else None.
+
+        The passage's text is the same on both sides, so the span maps character for
+        character: ``b[result] == a[s:e]``.
+        """
+        if s >= e:
+            return None
+        j = bisect.bisect_right(self._moves_a0, s) - 1
+        if j < 0:
+            return None
+        m = self.moves[j]
+        if e > m.a1:
+            return None
+        return m.b0 + (s - m.a0), m.b0 + (e - m.a0)
+
+    def moved_from(self, s: int, e: int) -> tuple[int, int] | None:
+        """If v2 ``[s, e)`` (non-empty) lies inside a moved passage, its v1 span; else None."""
+        if s >= e:
+            return None
+        j = bisect.bisect_right(self._moves_b0, s) - 1
+        if j < 0:
+            return None
+        m = self._moves_by_b[j]
+        if e > m.b1:
+            return None
+        return m.a0 + (s - m.b0), m.a0 + (e - m.b0)
+
+    def moved_total(self) -> int:
+        """Characters that only moved (each counted once, on its v1 side)."""
+        return sum(m.a1 - m.a0 for m in self.moves)
+
+    def is_approximate(self, s: int, e: int) -> bool:
+        """True if v1 ``[s, e)`` overlaps (or, when empty, touches) a region where a bound
+        of the diff's limits was hit, so the alignment there may be coarser than minimal."""
+        for r in self.approximate:
+            if (s < r.a1 and r.a0 < e) or ((s == e or r.a0 == r.a1) and r.a0 <= e and s <= r.a1):
+                return True
+        return False
+
+    # -- mapping ---------------------------------------------------------------------
+
+    @property
+    def identical(self) -> bool:
+        return self.a == self.b
+
+    @staticmethod
+    def _op_holding(
+        i: int, ks: Sequence[int], starts: Sequence[int], ends: Sequence[int]
+    ) -> int | None:
+        """Index of the op among ``ks`` (their starts ascending in ``starts``) whose
+        ``[start, end)`` holds character ``i``."""
+        j = bisect.bisect_right(starts, i) - 1
+        if j < 0:
+            return None
+        k = ks[j]
+        return k if i < ends[k] else None
+
+    def _op_at_a(self, i: int) -> int | None:
+        """Index of the equal/delete op holding v1 character ``i``."""
+        return self._op_holding(i, self._ka, self._ka0, self._a1)
+
+    def _op_at_b(self, i: int) -> int | None:
+        """Index of the equal/insert op holding v2 character ``i``."""
+        return self._op_holding(i, self._kb, self._kb0, self._b1)
+
+    def map_left(self, i: int) -> int:
+        """v2 offset for v1 boundary ``i``, before any insertion made at ``i``."""
+        k = bisect.bisect_left(self._a0, i)
+        if k > 0 and self._a1[k - 1] > i:  # strictly inside op k-1
+            k -= 1
+            return self._b0[k] + (i - self._a0[k] if self._tag[k] == EQUAL else 0)
+        return self._b0[k] if k < len(self._tag) else len(self.b)
+
+    def map_right(self, i: int) -> int:
+        """v2 offset for v1 boundary ``i``, after any insertion made at ``i``."""
+        k = bisect.bisect_left(self._a0, i)
+        if k > 0 and self._a1[k - 1] > i:
+            if self._tag[k - 1] == EQUAL:
+                return self.map_left(i)
+            # Inside a deletion: the text inserted in its place replaces all of it, so the
+            # boundary maps past that insertion (a replaced span maps to its replacement).
+            end = self._b0[k - 1]
+            while k < len(self._tag) and self._tag[k] == INSERT:
+                end = self._b1[k]
+                k += 1
+            return end
+        end = self._b0[k] if k < len(self._tag) else len(self.b)
+        while k < len(self._tag) and self._a0[k] == i and self._tag[k] == INSERT:
+            end = self._b1[k]
+            k += 1
+        return end
+
+    def image(self, s: int, e: int) -> tuple[int, int]:
+        """The v2 region a v1 span maps to, insertions at both boundaries included."""
+        return self.map_left(s), max(self.map_right(e), self.map_left(s))
+
+    def unchanged_image(self, s: int, e: int) -> int | None:
+        """If v1 ``[s, e)`` (non-empty) lies inside one equal run, its v2 start; else None.
+
+        Inside one equal run means no character of the span was deleted and nothing was
+        inserted strictly inside it (an insertion at ``s`` or ``e`` does not count).
+        """
+        if s >= e:
+            return None
+        k = self._op_at_a(s)
+        if k is None or self._tag[k] != EQUAL or e > self._a1[k]:
+            return None
+        return self._b0[k] + (s - self._a0[k])
+
+    def v2_origin(self, b0: int, b1: int) -> tuple[int, set[tuple[int, int]]]:
+        """Where v2 ``[b0, b1)`` came from: (characters inserted, v1 runs it was equal to).
+
+        The v1 runs are ``(start, end)`` of the equal text the region's kept characters
+        came from, so a caller can tell new text from text that was already in v1.
+        """
+        inserted = 0
+        runs: set[tuple[int, int]] = set()
+        kb, kb0 = self._kb, self._kb0
+        j = bisect.bisect_right(kb0, b0) - 1  # the last v2 op starting at or before b0
+        if j < 0:
+            return inserted, runs
+        tags, a0s, b0s, b1s = self._tag, self._a0, self._b0, self._b1
+        n = len(kb)
+        i = b0
+        while i < b1:
+            while j + 1 < n and kb0[j + 1] <= i:  # ops in order: a step, not a search
+                j += 1
+            k = kb[j]
+            if i >= b1s[k]:
+                break
+            end = min(b1s[k], b1)
+            if tags[k] == INSERT:
+                inserted += end - i
+            else:
+                off = a0s[k] - b0s[k]
+                runs.add((i + off, end + off))
+            i = end
+        return inserted, runs
+
+    def find_inserted(self, needle: str, limit: int = 2000) -> list[tuple[int, int]]:
+        """v2 spans where ``needle`` occurs wholly inside one inserted run (new text).
+
+        Searches only what was inserted, not all of v2: a moved passage is new text in v2.
+        """
+        if self._ins_joined is None:
+            tags, b0s, b1s, v2 = self._tag, self._b0, self._b1, self.b
+            runs = [(b0s[k], b1s[k]) for k in self._changed if tags[k] == INSERT]
+            # Runs are joined by U+0000, which no needle from a document body carries.
+            self._ins_joined = "\0".join([v2[x:y] for x, y in runs])
+            starts = list(accumulate([y - x + 1 for x, y in runs], initial=0))
+            starts.pop()
+            self._ins_starts, self._ins_runs = starts, runs
+        if "\0" in needle:
+            return []
+        starts, runs = self._ins_starts, self._ins_runs
+        out: list[tuple[int, int]] = []
+        for i in find_starts(self._ins_joined, needle, limit):
+            j = bisect.bisect_right(starts, i) - 1
+            b = runs[j][0] + (i - starts[j])
+            out.append((b, b + len(needle)))
+        return out
+
+    # -- churn -----------------------------------------------------------------------
+
+    def changes(self) -> list[Change]:
+        """Every changed region, a deletion and its adjacent insertion joined into one."""
+        out: list[Change] = []
+        a, b = self.a, self.b
+        a0s, a1s, b0s, b1s = self._a0, self._a1, self._b0, self._b1
+        changed = self._changed
+        i, m = 0, len(changed)
+        while i < m:
+            first = last = changed[i]
+            i += 1
+            while i < m and changed[i] == last + 1:  # a run of changed ops
+                last = changed[i]
+                i += 1
+            # Deletions of a run are contiguous in v1 (insertions do not advance it), and
+            # insertions in v2: the run's deleted and inserted texts are single slices.
+            a0, a1, b0, b1 = a0s[first], a1s[last], b0s[first], b1s[last]
+            out.append(Change(a0, a1, b0, b1, a[a0:a1], b[b0:b1]))
+        return out
+
+    def total_changed(self) -> int:
+        """Characters changed in all: deleted plus inserted, moved text left out."""
+        moved = sum(e - s for s, e in self._moved_a) + sum(e - s for s, e in self._moved_b)
+        return len(self.a) + len(self.b) - 2 * self._equal_total - moved
+
+    def split_churn(self, spans: list[tuple[int, int]]) -> tuple[int, int, list[Change]]:
+        """Characters changed inside and outside the v1 ``spans``, and the outside pieces.
+
+        A deleted character is inside when it lies in some span ``[s, e)``; an insertion at
+        v1 boundary ``p`` is inside when ``s <= p <= e`` for some span: an insertion at an
+        anchor's boundary counts as inside it (docs/metrics.md, collateral churn). Moved text is neither
+        (``moved_total`` counts it). Returns ``(inside, outside, collateral)`` where
+        ``collateral`` lists the outside pieces as Changes with their v1 and v2 ranges, for
+        display.
+        """
+        return split_churn(self, spans)

@@ -1,0 +1,181 @@
+"""The diff's units: sentence chunks and word tokens, and their codes (engine.diff.diffing).
+
+``split_sentences`` cuts a text into sentence chunks (the diff's coarse unit) and
+``word_tokens`` into words at Unicode default word boundaries (its fine unit);
+``_TokenCodec`` and ``_encode_chunks`` turn each distinct token into one code character,
+so token sequences compare as strings. The algorithm that uses them is described in
+:mod:`engine.diff.diffing`.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from itertools import accumulate
+from typing import Any
+
+SENTENCE_TERMINATORS = ".!?。！？｡．؟۔।॥።፧။‼⁇⁈⁉"
+"""Characters that end a sentence chunk: Latin, full-width and CJK (U+3002, U+FF01,
+U+FF1F, U+FF61, U+FF0E), Arabic and Urdu (U+061F, U+06D4), Devanagari danda (U+0964-5),
+Ethiopic (U+1362, U+1367), Myanmar (U+104B) and the double marks U+203C, U+2047-9."""
+_CLOSERS = "\"'”’»)]}」』）］｝〉》】〕"
+_T = re.escape(SENTENCE_TERMINATORS)
+_C = re.escape(_CLOSERS)
+
+_CHUNK_RE = re.compile(rf"[^\n{_T}]*(?:[{_T}]+[{_C}]*[ \t\u3000]*\n?|\n)|[^\n{_T}]+")
+
+# -- tokens ------------------------------------------------------------------------------
+
+# UAX #29 word boundaries restricted to ASCII: letters, digits and "_" join (WB5, WB8-10,
+# WB13a-b), "." ":" and "'" join letters (WB6-7), "." "," ";" and "'" join digits
+# (WB11-12), spaces join (WB3d), CR LF is one unit (WB3), everything else stands alone.
+# Equal to the regex module's WORD-flag boundaries on ASCII text (tests/engine/
+# test_diffing.py checks it), and five times faster; used when a text is all ASCII.
+_ASCII_WORD_RE = re.compile(
+    r"[A-Za-z0-9_]+(?:(?:(?<=[A-Za-z])[:.'](?=[A-Za-z])|(?<=[0-9])[.,;'](?=[0-9]))[A-Za-z0-9_]+)*"
+    r"| +|\r\n|[\s\S]"
+)
+# The same rules over ASCII and the common non-ASCII characters of European text, whose
+# word-break classes (Unicode's WordBreakProperty.txt) are simple: letters of Latin-1,
+# Latin Extended-A/B, Greek and Cyrillic are ALetter; U+2018, U+2019 (curly apostrophe)
+# and U+2024 are MidNumLet, like "." and "'"; U+00B7 and U+2027 are MidLetter, like ":";
+# the rest listed (Latin-1 symbols, dashes, curly double quotes, ellipsis, primes,
+# currency signs, arrows) are Other and stand alone. A text with any other non-ASCII
+# character takes the regex module (tests/engine/test_diffing.py checks the two agree),
+# so most texts never load it.
+_EU_LETTERS = (
+    "\u00aa\u00b5\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f"
+    "\u0386\u0388-\u038a\u038c\u038e-\u03a1\u03a3-\u03f5\u03f7-\u03ff"
+    "\u0400-\u0481\u048a-\u052f"
+)
+_EU_OTHER = (
+    "\u00a0-\u00a9\u00ab\u00ac\u00ae-\u00b4\u00b6\u00b9\u00bb-\u00bf\u00d7\u00f7"
+    "\u2010-\u2017\u201a-\u2023\u2025\u2026\u2030-\u203e\u20a0-\u20c0\u2122\u2190-\u21ff"
+)
+_L = f"A-Za-z{_EU_LETTERS}"
+_EU_WORD_RE = re.compile(
+    rf"[{_L}0-9_]+(?:(?:(?<=[{_L}])[:.'\u00b7\u2018\u2019\u2024\u2027](?=[{_L}])"
+    rf"|(?<=[0-9])[.,;'\u2018\u2019\u2024](?=[0-9]))[{_L}0-9_]+)*"
+    r"| +|\r\n|[\s\S]"
+)
+_NOT_EU = re.compile(rf"[^\x00-\x7f{_EU_LETTERS}{_EU_OTHER}\u00b7\u2018\u2019\u2024\u2027]")
+_uax29 = None
+
+
+def _uax29_re() -> Any:
+    global _uax29
+    if _uax29 is None:
+        import regex  # lazy: only texts with non-ASCII characters need it
+
+        _uax29 = regex.compile(r"\b", flags=regex.WORD | regex.V1)
+    return _uax29
+
+
+def word_tokens(text: str) -> list[str]:
+    """``text`` cut at Unicode default word boundaries (UAX #29); the pieces join to it.
+
+    Each CJK ideograph, kana of hiragana, and letter of Thai, Lao, Khmer and Myanmar is a
+    unit of its own (UAX #29 leaves dictionary word breaks to tailorings); a letter keeps its
+    combining marks, an emoji its modifiers and ZWJ sequence, a flag its two regional
+    indicators; ``can't``, ``3.14`` and ``1,000`` are one unit each. Source: the ``regex``
+    module's WORD flag (Unicode default word boundaries), with equal fast paths (stdlib
+    ``re``) for ASCII text and for text whose non-ASCII characters are common European
+    letters and punctuation (``_EU_WORD_RE``).
+    """
+    if text.isascii():
+        return _ASCII_WORD_RE.findall(text)
+    if not _NOT_EU.search(text):
+        return _EU_WORD_RE.findall(text)
+    return [t for t in _uax29_re().split(text) if t]
+
+
+def split_sentences(text: str) -> list[str]:
+    """``text`` cut into sentence chunks (the diff's coarse unit); the chunks join to it.
+
+    A chunk ends after a run of ``SENTENCE_TERMINATORS`` (with closing quotes or brackets
+    and the spaces after it, and one newline), or at a newline.
+    """
+    return _CHUNK_RE.findall(text)
+
+
+class _TokenCodec:
+    """Tokens as single characters, so token sequences compare as strings (the idea of
+    diff-match-patch's ``diff_linesToChars``, for any tokeniser). Codes skip the surrogate
+    block, whose code points are not valid characters."""
+
+    def __init__(self) -> None:
+        self.table: dict[str, str] = {}
+        self.tokens: list[str] = []
+        self.blank: set[str] = set()  # codes of whitespace-only tokens
+
+    def encode(self, tokens: list[str]) -> str:
+        table = self.table
+        try:  # most tokens of a long text were seen before
+            return "".join(map(table.__getitem__, tokens))
+        except KeyError:
+            pass
+        for t in tokens:  # new tokens get codes in order of appearance
+            if t not in table:
+                n = len(self.tokens)
+                table[t] = c = chr(n if n < 0xD800 else n + 0x800)
+                self.tokens.append(t)
+                if t.isspace():
+                    self.blank.add(c)
+        return "".join(map(table.__getitem__, tokens))
+
+
+def _encode_chunks(text: str, x0: int, x1: int, table: dict[str, str]) -> tuple[str, array]:
+    """Sentence chunks of ``text[x0:x1]`` as one code character each (equal chunks, equal
+    codes; ``table`` shared by both texts) and their start offsets, one extra at the end."""
+    chunks = _CHUNK_RE.findall(text, x0, x1)  # contiguous: they join to text[x0:x1]
+    for t in chunks:  # new chunks get codes in order of appearance
+        if t not in table:
+            n = len(table)
+            table[t] = chr(n if n < 0xD800 else n + 0x800)
+    starts = array("q", accumulate(map(len, chunks), initial=x0))
+    return "".join(map(table.__getitem__, chunks)), starts
+
+
+class _Chunks:
+    """The sentence chunks of a text by index, cut out on demand; ``words`` caches the
+    word tokens and codes of chunks already tokenised (cleared after each hunk)."""
+
+    __slots__ = ("starts", "text", "words")
+
+    def __init__(self, text: str, starts: array) -> None:
+        self.text, self.starts = text, starts
+        self.words: dict[int, tuple[list[str], str]] = {}
+
+    def __getitem__(self, i: int) -> str:
+        return self.text[self.starts[i] : self.starts[i + 1]]
+
+    def __len__(self) -> int:
+        return len(self.starts) - 1
+
+
+def _starts(tokens: list[str], base: int) -> list[int]:
+    out = [base]
+    pos = base
+    for t in tokens:
+        pos += len(t)
+        out.append(pos)
+    return out
+
+
+def _without(
+    tokens: _Chunks, i0: int, i1: int, cuts: list[int]
+) -> tuple[str, list[tuple[int, int]]]:
+    """Tokens ``[i0, i1)`` joined without the ``cuts``; and each cut as (position in the
+    joined text, length)."""
+    parts: list[str] = []
+    where: list[tuple[int, int]] = []
+    pos = 0
+    cut = set(cuts)
+    for i in range(i0, i1):
+        t = tokens[i]
+        if i in cut:
+            where.append((pos, len(t)))
+        else:
+            parts.append(t)
+            pos += len(t)
+    return "".join(parts), where

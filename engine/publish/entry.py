@@ -1,0 +1,59 @@
+"""``PublishedEntry``: one published run, the record that the publishing folder
+(``engine.publish.published``) reads and writes and its index page
+(``engine.publish.index``) renders; below both."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class PublishedEntry:
+    """One published run. ``scorecard``: path of its page relative to the folder;
+    ``bundle``: absolute path of the bundle it came from; ``metrics``: name -> metric JSON;
+    ``signature``: ``{"state", "fingerprint", "trusted_as", "line", "uncovered"}``;
+    ``verification``: one sentence; ``tampered``: any check failed; ``bundle_copy``: the
+    copy of the bundle in the folder, relative to it ("" for entries published before
+    copies were made); ``figures``: where ``metrics`` come from (``stated``,
+    ``recomputed`` for a bundle that failed verification, or ``unverified``);
+    ``problem``: "" when the bundle copy was verified, else why it could not be (the copy
+    is missing or unreadable: no figures, no signature shown).
+
+    Everything but ``published_at``, ``bundle``, ``scorecard`` and ``bundle_copy`` is
+    recomputed from the bundle copy each time the folder is read (``entries``); the
+    other fields written to ``index.json`` are for other programs and never read back."""
+
+    @property
+    def checked(self) -> bool:
+        """The bundle copy was read and verified (whatever the verdict)."""
+        return not self.problem
+
+    @property
+    def trusted_signer(self) -> str:
+        """The name the local trusted-keys store gives the signer of a valid signature
+        over an untampered bundle; "" otherwise (no check mark then)."""
+        sig = self.signature or {}
+        if self.problem or self.tampered or sig.get("state") != "signed":
+            return ""
+        return str(sig.get("trusted_as") or "")
+
+    run_id: str
+    model: str
+    document_title: str
+    status: str
+    created_at: str
+    finished_at: str
+    published_at: str
+    bundle: str
+    scorecard: str
+    metrics: dict[str, Any] = field(default_factory=dict)
+    signature: dict[str, str] = field(default_factory=dict)
+    verification: str = ""
+    tampered: bool = False
+    scripted: bool = False
+    bundle_copy: str = ""
+    figures: str = "stated"
+    problem: str = ""
+    #: The reviewer decisions' figures (``engine.publish.check.Checked.review``).
+    review: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,554 @@
+"""Verdicts and the five metrics for one pair of versions (docs/verdicts.md and
+docs/metrics.md).
+
+``score(v1, v2, comments)`` is the one entry point: the CLI, the review loop and the
+evidence bundle all call it, and the GUI only shows what it returns.
+
+The metrics themselves (what they count, their N/A reasons) and claim coverage are in
+``engine.score.metrics``; this module decides the verdicts.
+
+Which comments count (the denominators):
+
+* every comment with a usable anchor gets a verdict; one whose anchor is unusable (empty
+  quote, quote not in the version it was made on) is listed in ``ScoreResult.unusable``
+  with its reason and left out of everything else;
+* *actionable* comments are those marked actionable, open (not resolved) when scored, and
+  not stale anchors. Attribution, churn anchors and claim accuracy use these only;
+* a stale anchor gets its verdict and its claim agreement shown, and is excluded from
+  every denominator (docs/metrics.md).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from engine.diff.churn import Change
+from engine.diff.diffing import TextDiff
+from engine.models import ClaimItem, ClaimReport, Comment, Metric, Span, VerdictRecord
+from engine.score.anchoring import ChangeIndex, Located, Reanchored, TextIndex, locate, reanchor
+from engine.score.metrics import ClaimCoverage, claim_coverage, compute_metrics
+from engine.text import utf16
+from engine.text.invisible import invisible_only, seen_pair
+from engine.text.normalize import lookalike_only, normalize
+from engine.vocabulary import STALE_ANCHOR_MESSAGE, DocumentKind
+
+CLAIM_AGREES = {
+    "addressed": ("edited", "deleted"),
+    "not_addressed": ("untouched",),
+    "stale_anchor": ("stale_anchor",),
+}
+"""Which verdicts each claim agrees with (docs/verdicts.md, "Claims beside verdicts")."""
+
+
+@dataclass
+class Version:
+    """One version of a document as the engine sees it.
+
+    ``raw`` is the decoded source (HTML markup, or plain text); ``text`` is what offsets
+    index: the body ``textContent`` for HTML, the text itself for plain text.
+    """
+
+    raw: str
+    kind: DocumentKind
+    version_id: str
+    text: str
+    _extraction: Any = field(default=None, repr=False)
+
+    @classmethod
+    def from_source(
+        cls, raw: str | bytes, kind: DocumentKind = "html", version_id: str = "v1"
+    ) -> Version:
+        """Build from markup or text. ``kind`` is "html" or "text". Raises ValueError on
+        an unknown kind."""
+        from engine.text import encoding, html_text
+
+        if kind == "html":
+            if isinstance(raw, bytes):
+                raw, _enc = encoding.decode_html(raw)
+            ext = html_text.extract(raw)
+            return cls(raw=raw, kind=kind, version_id=version_id, text=ext.text, _extraction=ext)
+        if kind == "text":
+            if isinstance(raw, bytes):
+                raw, _enc = encoding.decode_text(raw)
+            return cls(raw=raw, kind=kind, version_id=version_id, text=raw)
+        raise ValueError(f"unknown document kind {kind!r} (html or text)")
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str], version_id: str = "v1") -> Version:
+        """Read a document file (kind from its extension). Raises documents.DocumentError."""
+        from engine.text import documents
+
+        kind, content = documents.read_document(path)
+        return cls.from_source(content, kind, version_id)
+
+    def block_breaks(self) -> list[int] | None:
+        """Where the page's blocks start and end (code points, sorted;
+        ``html_markup.Extraction.block_breaks``); None for plain text, whose blocks are
+        its lines (``anchoring.plain_text_breaks``)."""
+        return None if self._extraction is None else self._extraction.block_breaks()
+
+    def markup_signature(
+        self, start: int, end: int, fold: Callable[[str], str] | None = None
+    ) -> tuple | None:
+        """Markup structure over code points ``[start, end)``; None for plain text.
+        ``fold`` as for ``html_text.Extraction.markup_signature``."""
+        if self._extraction is None:
+            return None
+        return self._extraction.markup_signature(start, end, fold)
+
+
+@dataclass(frozen=True)
+class UnchangedClaim:
+    """A comment the agent claimed addressed while its anchored text is unchanged: the
+    VERIFICATION line is printed for it (docs/verdicts.md, the integrity control).
+
+    ``by``: "resolved" (the agent resolved it), "report" (its report says addressed), or
+    "resolved+report". ``lookalike_only``/``invisible_only``: the only change is look-alike
+    letters / invisible characters (the verdict's flags)."""
+
+    comment_id: str
+    by: str
+    lookalike_only: bool = False
+    invisible_only: bool = False
+
+
+def unchanged_claims(
+    verdicts: list[VerdictRecord],
+    claims: ClaimReport | None,
+    resolved_ids: set[str] | frozenset[str] = frozenset(),
+) -> list[UnchangedClaim]:
+    """Every comment the agent claimed addressed — by resolving it (``resolved_ids``) or
+    with claim ``addressed`` in its report — whose verdict is ``untouched`` (including
+    look-alike-only and invisible-only edits), in verdict order. An agent that reports "addressed" for every
+    comment but pushes and resolves nothing gets one entry per comment."""
+    reported = (
+        {c.comment_id for c in claims.comments if c.claim == "addressed"}
+        if claims is not None and claims.usable
+        else set()
+    )
+    out = []
+    for v in verdicts:
+        if v.verdict != "untouched":
+            continue
+        r, p = v.comment_id in resolved_ids, v.comment_id in reported
+        if r or p:
+            by = "resolved+report" if r and p else ("resolved" if r else "report")
+            out.append(UnchangedClaim(v.comment_id, by, v.lookalike_only, v.invisible_only))
+    return out
+
+
+@dataclass
+class ScoreResult:
+    """Everything ``score`` found. Offsets in ``verdicts`` are code points; ``to_json``
+    converts them to UTF-16 units."""
+
+    v1: Version
+    v2: Version
+    verdicts: list[VerdictRecord]
+    unusable: list[tuple[str, str]]
+    metrics: dict[str, Metric]
+    diff: TextDiff
+    churn_inside: int
+    churn_outside: int
+    collateral: list[Change]
+    claim_problems: list[str] = field(default_factory=list)
+    actionable_ids: set[str] = field(default_factory=set)
+    churn_moved: int = 0
+    """Characters that only moved (``TextDiff.moved_total``): not churn, counted beside it."""
+    claim_coverage: ClaimCoverage | None = None
+    """How many actionable comments the agent's report makes a claim about; None when no
+    usable report was given."""
+
+    def to_json(self, *, extended: bool = False) -> dict[str, Any]:
+        """The `arl score --json` object (README, "Scoring two versions"); ``extended`` adds per-verdict
+        confidence/notes, the unusable comments and the collateral ranges (UTF-16)."""
+        out: dict[str, Any] = {
+            "verdicts": [
+                v.to_json(self.v1_offsets, self.v2_offsets, extended=extended)
+                for v in self.verdicts
+            ],
+            "metrics": {k: m.to_json() for k, m in self.metrics.items()},
+            "claim_coverage": None
+            if self.claim_coverage is None
+            else self.claim_coverage.to_json(),
+        }
+        if extended:
+            m2 = self.v2_offsets
+            out["unusable"] = [{"comment_id": c, "reason": r} for c, r in self.unusable]
+            out["collateral"] = [
+                {
+                    "v2_start": m2.to_utf16(c.b0),
+                    "v2_end": m2.to_utf16(c.b1),
+                    "deleted": c.deleted,
+                    "inserted": c.inserted,
+                }
+                for c in self.collateral
+            ]
+        return out
+
+    @cached_property
+    def v1_offsets(self) -> utf16.OffsetMap:
+        return utf16.OffsetMap(self.v1.text)
+
+    @cached_property
+    def v2_offsets(self) -> utf16.OffsetMap:
+        return utf16.OffsetMap(self.v2.text)
+
+    def counts(self) -> dict[str, int]:
+        out = {"edited": 0, "untouched": 0, "deleted": 0, "stale_anchor": 0}
+        for v in self.verdicts:
+            out[v.verdict] += 1
+        return out
+
+
+def _cp_offsets(
+    omap: utf16.OffsetMap, start: int | None, end: int | None
+) -> tuple[int, int] | tuple[None, None]:
+    """UTF-16 offsets to code points; None for any that cannot index the text."""
+
+    def conv(u: int | None, snap: str) -> int | None:
+        if u is None or not 0 <= u <= omap.utf16_length:
+            return None
+        return omap.to_codepoint(u, snap)
+
+    s, e = conv(start, "floor"), conv(end, "ceil")
+    if s is None or e is None or s > e:
+        return None, None
+    return s, e
+
+
+def score(
+    v1: Version,
+    v2: Version,
+    comments: list[Comment],
+    *,
+    claims: ClaimReport | None = None,
+    given_version_id: str | None = None,
+    tokens: int | None = None,
+    tokens_reason: str = "",
+    rounds_to_converge: int | None = None,
+    rounds_reason: str = "",
+    diff: TextDiff | None = None,
+) -> ScoreResult:
+    """Verdicts for ``comments`` (made on ``v1`` unless they say otherwise) and the metrics.
+
+    ``given_version_id``: the version the agent was given (default ``v1.version_id``), for
+    the stale anchor rule. ``tokens``: real usage tokens of every call of the run, None when
+    unknown (``tokens_reason`` says why). ``rounds_to_converge``: pushes until no unresolved
+    actionable comment remained, None when unknown or not converged (``rounds_reason``).
+    ``diff`` may be passed in when the caller already has it.
+    """
+    if diff is None:
+        diff = TextDiff(v1.text, v2.text)
+    judge = _Judge(v1, v2, diff, given_version_id or v1.version_id, claims)
+    for c in comments:
+        judge.add(c)
+    _settle_shared_places(judge.verdicts, diff)
+    verdicts, actionable_ids = judge.verdicts, judge.actionable_ids
+    inside, outside, collateral = diff.split_churn(judge.actionable_spans)
+    metrics, problems = compute_metrics(
+        verdicts,
+        actionable_ids,
+        comments,
+        judge.unusable,
+        claims,
+        inside,
+        outside,
+        tokens,
+        tokens_reason,
+        rounds_to_converge,
+        rounds_reason,
+        moved=diff.moved_total(),
+    )
+    return ScoreResult(
+        v1=v1,
+        v2=v2,
+        verdicts=verdicts,
+        unusable=judge.unusable,
+        metrics=metrics,
+        diff=diff,
+        churn_inside=inside,
+        churn_outside=outside,
+        churn_moved=diff.moved_total(),
+        collateral=collateral,
+        claim_problems=problems,
+        actionable_ids=actionable_ids,
+        claim_coverage=claim_coverage(verdicts, actionable_ids, claims),
+    )
+
+
+class _Judge:
+    """The verdicts of one scoring, comment by comment: locate in v1, re-anchor in v2,
+    decide (docs/verdicts.md). Indexes of both texts are built once and shared."""
+
+    def __init__(
+        self, v1: Version, v2: Version, diff: TextDiff, given: str, claims: ClaimReport | None
+    ):
+        self.v1, self.v2, self.diff, self.given = v1, v2, diff, given
+        self.idx1, self.idx2 = (
+            TextIndex(v1.text, v1.block_breaks()),
+            TextIndex(v2.text, v2.block_breaks()),
+        )
+        self.omap1 = utf16.OffsetMap(v1.text)
+        self.by_claim = claims.by_comment() if claims and claims.usable else {}
+        self.changes: ChangeIndex | None = None
+        self.verdicts: list[VerdictRecord] = []
+        self.unusable: list[tuple[str, str]] = []
+        self.actionable_spans: list[tuple[int, int]] = []
+        self.actionable_ids: set[str] = set()
+
+    def add(self, c: Comment) -> None:
+        """Judge comment ``c``: a verdict, or an entry in ``unusable``."""
+        a = c.anchor
+        quote = a.quote
+        if quote is None or not quote.strip():
+            self.unusable.append((c.id, "the anchor has no quote"))
+            return
+        s, e = _cp_offsets(self.omap1, a.start_offset, a.end_offset)
+        made_elsewhere = c.created_on_version_id not in (None, self.given)
+        loc = locate(
+            self.idx1,
+            quote,
+            a.prefix,
+            a.suffix,
+            None if made_elsewhere else s,
+            None if made_elsewhere else e,
+        )
+        claim = self.by_claim.get(c.id)
+        if loc is None:
+            if made_elsewhere:
+                self.verdicts.append(_with_claim(self._stale(c), claim))
+            else:
+                self.unusable.append(
+                    (c.id, "the quote is not in the version the comment was made on")
+                )
+            return
+        rec = self._placed(c, loc, made_elsewhere)
+        self.verdicts.append(_with_claim(rec, claim))
+        if c.actionable and c.status == "open":
+            assert rec.v1 is not None
+            self.actionable_spans.append((rec.v1.start, rec.v1.end))
+            self.actionable_ids.add(c.id)
+
+    def _stale(self, c: Comment) -> VerdictRecord:
+        return VerdictRecord(
+            comment_id=c.id,
+            verdict="stale_anchor",
+            v1=None,
+            v2=None,
+            method="none",
+            message=STALE_ANCHOR_MESSAGE,
+            note=f"made on version {c.created_on_version_id}; its quote is not in "
+            f"version {self.given}, the one the agent was given",
+        )
+
+    def _placed(self, c: Comment, loc: Located, made_elsewhere: bool) -> VerdictRecord:
+        """The verdict of a comment found in v1 at ``loc``."""
+        v1, diff = self.v1, self.diff
+        span1 = Span(loc.start, loc.end, v1.text[loc.start : loc.end])
+        if self.changes is None:
+            self.changes = ChangeIndex(diff)
+        ra = reanchor(self.idx1, self.idx2, diff, loc.start, loc.end, self.changes)
+        notes = _located_notes(c, loc, made_elsewhere, self.given)
+        if ra.note:
+            notes.append(ra.note)
+        # A count bound of the diff was hit around the span: its alignment there is coarser
+        # than minimal, and the verdict says so (docs/engine.md, Diff).
+        rough = diff.is_approximate(span1.start, span1.end)
+        if rough:
+            notes.append("the diff is approximate here: a work bound was reached")
+        if ra.start is None or ra.end is None:
+            rec = VerdictRecord(
+                comment_id=c.id,
+                verdict="deleted",
+                v1=span1,
+                v2=None,
+                method="none",
+                confidence=ra.confidence,
+                approximate=rough,
+                offsets_repaired=loc.repaired,
+            )
+        else:
+            rec = self._compared(c.id, span1, ra, loc, rough, notes)
+        rec.note = "; ".join(notes)
+        return rec
+
+    def _compared(
+        self,
+        cid: str,
+        span1: Span,
+        ra: Reanchored,
+        loc: Located,
+        rough: bool,
+        notes: list[str],
+    ) -> VerdictRecord:
+        """Untouched or edited: the v1 and v2 texts compared after normalisation, with
+        look-alike letters and markup-only changes noted (appended to ``notes``)."""
+        v1, v2 = self.v1, self.v2
+        assert ra.start is not None and ra.end is not None
+        span2 = Span(ra.start, ra.end, v2.text[ra.start : ra.end])
+        same = normalize(span2.text) == normalize(span1.text)
+        invisible, lookalike = _unseen_change(v1.text, span1, span2.text, same)
+        if invisible:
+            notes.append(INVISIBLE_NOTE)
+        if lookalike:
+            notes.append(LOOKALIKE_NOTE)
+        rec = VerdictRecord(
+            comment_id=cid,
+            verdict="untouched" if same or lookalike or invisible else "edited",
+            v1=span1,
+            v2=span2,
+            method=ra.method,
+            confidence=ra.confidence,
+            approximate=ra.approximate or rough,
+            offsets_repaired=loc.repaired,
+            similarity=None if same else ra.similarity,
+            lookalike_only=lookalike,
+            invisible_only=invisible,
+        )
+        if same and v1.kind == "html" and v2.kind == "html":
+            # Text pieces compared as the verdict compares text (normalised), so a
+            # change the verdict ignores is not reported as a markup change.
+            rec.markup_changed = v1.markup_signature(
+                span1.start, span1.end, _signature_fold
+            ) != v2.markup_signature(span2.start, span2.end, _signature_fold)
+            if rec.markup_changed:
+                notes.append("the text is the same but its markup changed")
+        return rec
+
+
+def _settle_shared_places(verdicts: list[VerdictRecord], diff: TextDiff) -> None:
+    """Two comments whose v1 spans do not overlap never share one v2 span
+    (docs/verdicts.md, "What may never be a span's new place"). Where their v2 spans
+    overlap, the text belongs to the comment whose own place the diff put it in (the
+    diff's image of its v1 span holds it). When it lies in both images, the revision
+    replaced the two places with one text: both keep it and each note names the other.
+    When it lies in one, the other comment's verdict becomes ``deleted``: nothing of its
+    own stands there. When it lies in neither, both keep it and each note says the place
+    is shared. Quadratic only in the comments whose v2 spans overlap (sorted sweep)."""
+    placed = sorted(
+        (v for v in verdicts if v.v2 is not None and v.v1 is not None),
+        key=lambda v: (v.v2.start, v.v2.end),  # type: ignore[union-attr]
+    )
+    for i, a in enumerate(placed):
+        for b in placed[i + 1 :]:
+            if a.v2 is None or a.v1 is None:
+                break  # ``a`` lost its place to an earlier comment
+            if b.v2 is None or b.v1 is None:
+                continue
+            if b.v2.start >= a.v2.end:
+                break
+            if a.v1.start < b.v1.end and b.v1.start < a.v1.end:
+                continue  # the reviewers marked overlapping text: one place is right
+            in_a = _in_image(diff, a.v1, a.v2)
+            in_b = _in_image(diff, b.v1, b.v2)
+            if in_a and not in_b:
+                _lose_place(b, a.comment_id)
+            elif in_b and not in_a:
+                _lose_place(a, b.comment_id)
+            else:
+                how = (
+                    "the revision replaced both places with one text"
+                    if in_a
+                    else "the place is shared"
+                )
+                _add_note(a, f"shares its new place with comment {b.comment_id}: {how}")
+                _add_note(b, f"shares its new place with comment {a.comment_id}: {how}")
+
+
+def _in_image(diff: TextDiff, v1: Span, v2: Span) -> bool:
+    """v2 span lies in the diff's image of the v1 span (insertions at its edges included)."""
+    ms, me = diff.image(v1.start, v1.end)
+    return ms <= v2.start and v2.end <= me and ms < me
+
+
+def _lose_place(v: VerdictRecord, owner: str) -> None:
+    v.verdict, v.v2, v.method, v.similarity = "deleted", None, "none", None
+    v.approximate = v.lookalike_only = v.invisible_only = v.markup_changed = False
+    _add_note(
+        v,
+        f"the text near its old place is where comment {owner}'s text went; nothing of this "
+        "quote stands there",
+    )
+
+
+def _add_note(v: VerdictRecord, note: str) -> None:
+    v.note = f"{v.note}; {note}" if v.note else note
+
+
+LOOKALIKE_NOTE = (
+    "look-alike characters only: letters were swapped for look-alike letters of another "
+    "script (Unicode confusables), which a reader cannot see; counted as unchanged"
+)
+INVISIBLE_NOTE = (
+    "invisible characters only: the change is in characters that do not show where they "
+    "stand (zero-width or formatting characters, bidi controls that leave the displayed "
+    "text as it was), which a reader cannot see; counted as unchanged"
+)
+
+
+UNSEEN_CONTEXT = 200
+"""Characters of v1 on each side of a span (within its line) that the invisible-character
+check lays out with it: neighbours decide whether a joiner shows, and bidi controls
+reorder across the span's edges."""
+
+
+def _unseen_change(text1: str, span1: Span, t2: str, same: bool) -> tuple[bool, bool]:
+    """(invisible_only, lookalike_only) for a v1 span and the v2 text now in its place: a
+    change a reader cannot see is no edit (docs/verdicts.md, "Invisible characters only"
+    and the look-alike rule). Both are True when look-alike letters and invisible
+    characters together make the whole change. ``text1``: all of v1 (for the context)."""
+    t1 = span1.text
+    if same:
+        return False, False
+    before = text1[max(0, span1.start - UNSEEN_CONTEXT) : span1.start]
+    before = before[before.rfind("\n") + 1 :]
+    after = text1[span1.end : span1.end + UNSEEN_CONTEXT].split("\n", 1)[0]
+    if invisible_only(t1, t2, before, after):
+        return True, False
+    if lookalike_only(t1, t2):
+        return False, True
+    s1, s2 = seen_pair(t1, t2)
+    if (s1, s2) != (t1, t2) and lookalike_only(s1, s2):
+        return True, True
+    return False, False
+
+
+def _located_notes(c: Comment, loc: Located, made_elsewhere: bool, given: str) -> list[str]:
+    """What locating in v1 had to do, in plain sentences."""
+    notes = []
+    if made_elsewhere:
+        notes.append(
+            f"made on version {c.created_on_version_id}; found in version {given} by its quote"
+        )
+    elif loc.repaired and loc.how == "context-over-offsets":
+        notes.append(
+            "the stored offsets point at another copy of the quote than the one its "
+            "prefix and suffix name; repaired from the context"
+        )
+    elif loc.repaired:
+        notes.append(
+            "the stored offsets did not match the quote; repaired from the quote and its context"
+        )
+    if loc.ambiguous:
+        notes.append("the quote occurs more than once with the same context in v1")
+    return notes
+
+
+def _signature_fold(piece: str) -> str:
+    """``normalize`` for a text piece of a markup signature, edges kept: whitespace at a
+    piece's edge is collapsed, not trimmed, so whitespace moved across a tag (into or out
+    of an element) is still a markup change. U+FFFC is a starter that composes with
+    nothing, so NFC leaves the sentinels alone."""
+    return normalize("\ufffc" + piece + "\ufffc")[1:-1]
+
+
+def _with_claim(rec: VerdictRecord, claim: ClaimItem | None) -> VerdictRecord:
+    if claim is not None:
+        rec.claim = claim.claim
+        rec.claim_agrees = rec.verdict in CLAIM_AGREES.get(claim.claim, ())
+    return rec

@@ -1,0 +1,591 @@
+"""A suite's report: per model and variant, each of the five metrics as the mean over its
+runs with the spread between repeats; tokens and cost per attributed fix; failures and
+their reasons; the same split by document size; a ranking that refuses to rank what the
+spread cannot separate; and the CI gate.
+
+The noise rule (``docs/suites.md``): a combination's *spread* on a metric is the range
+(max - min) of its per-repeat means (repeat r's mean over the documents). Two combinations
+whose means differ by no more than the larger of their spreads are *within noise*: the
+report says so and does not rank them. With one repeat the spread is unknown and nothing is
+ranked ("one run is a sample of one").
+
+The gate: a threshold is PASS when the mean meets it; FAIL when every repeat's mean misses
+it (the miss is beyond noise); UNVERIFIED when the metric is N/A (for instance no usable
+report, so no claim accuracy) or the threshold lies within the spread between repeats. Only
+PASS passes: an UNVERIFIED threshold exits 1 like a FAIL, and says why.
+
+Everything here is computed from ``ItemResult`` rows sorted by key, so a report made from
+merged shards equals the report of one machine running the whole suite.
+
+Why this file is over 500 lines: the report, its ranking, the gate, the comparison and the
+words both the CLI and the desktop tab print stay together, so they cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from engine.suite.store import ItemResult
+from engine.vocabulary import percent, plain_reason
+
+__all__ = [
+    "HIGHER_IS_BETTER",
+    "METRICS",
+    "REPORT_ROWS",
+    "GateResult",
+    "build_report",
+    "combination_cell",
+    "compare_reports",
+    "gate",
+    "noise_notes",
+    "parse_thresholds",
+    "render_report",
+    "run_cells",
+    "trend_points",
+]
+
+METRICS = (
+    "attribution_rate",
+    "collateral_churn",
+    "claim_accuracy",
+    "cost_per_attributed_fix",
+    "rounds_to_converge",
+)
+HIGHER_IS_BETTER = {
+    "attribution_rate": True,
+    "collateral_churn": False,
+    "claim_accuracy": True,
+    "cost_per_attributed_fix": False,
+    "rounds_to_converge": False,
+}
+LABELS = {
+    "attribution_rate": "attribution",
+    "collateral_churn": "collateral churn",
+    "claim_accuracy": "claim accuracy",
+    "cost_per_attributed_fix": "tokens per fix (run mean)",
+    "rounds_to_converge": "rounds to converge",
+}
+RATIO = {"attribution_rate", "collateral_churn", "claim_accuracy"}
+
+
+def _stats(values: list[float]) -> dict[str, Any]:
+    if not values:
+        return {"n": 0, "mean": None, "min": None, "max": None, "stdev": None}
+    return {
+        "n": len(values),
+        "mean": statistics.fmean(values),
+        "min": min(values),
+        "max": max(values),
+        "stdev": statistics.stdev(values) if len(values) > 1 else None,
+    }
+
+
+def _metric_block(rows: list[ItemResult], name: str) -> dict[str, Any]:
+    values = []
+    na: Counter[str] = Counter()
+    by_repeat: dict[int, list[float]] = {}
+    for r in rows:
+        m = (r.metrics or {}).get(name) or {}
+        v = m.get("value")
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            values.append(float(v))
+            by_repeat.setdefault(r.repeat, []).append(float(v))
+        else:
+            na[plain_reason(str(m.get("reason") or "not measured"))] += 1
+    out = _stats(values)
+    repeat_means = [statistics.fmean(v) for _, v in sorted(by_repeat.items())]
+    out["repeat_means"] = repeat_means
+    out["spread"] = (max(repeat_means) - min(repeat_means)) if len(repeat_means) > 1 else None
+    out["na"] = sum(na.values())
+    out["na_reasons"] = [{"reason": k, "runs": n} for k, n in na.most_common(3)]
+    return out
+
+
+def na_summary(block: dict[str, Any]) -> str:
+    """Why a metric is N/A across a combination's runs, counted: "in all 8 runs: the
+    provider reported no token usage" (or the commonest reasons with their counts)."""
+    reasons = block.get("na_reasons") or []
+    if not reasons:
+        return "no finished run"
+    total = block.get("na", 0)
+    first = reasons[0]
+    if len(reasons) == 1:
+        return f"in {'all ' if total > 1 else ''}{plural_runs(total)}: {first['reason']}"
+    rest = sum(r["runs"] for r in reasons[1:])
+    return f"in {plural_runs(total)}; {first['runs']}: {first['reason']}; {rest} for other reasons"
+
+
+def plural_runs(n: int) -> str:
+    return f"{n} run" + ("" if n == 1 else "s")
+
+
+def _combo_key(r: ItemResult) -> tuple[str, str]:
+    return r.model, r.variant
+
+
+def build_report(
+    items: list[ItemResult], *, name: str = "", fingerprint: str = ""
+) -> dict[str, Any]:
+    """The report as JSON-ready data. ``items``: every run of the suite (any status)."""
+    items = sorted(items, key=lambda r: r.key)
+    combos: dict[tuple[str, str], list[ItemResult]] = {}
+    for r in items:
+        combos.setdefault(_combo_key(r), []).append(r)
+    out_combos = [
+        _combination(model, variant, rows) for (model, variant), rows in sorted(combos.items())
+    ]
+    return {
+        "suite": name,
+        "fingerprint": fingerprint,
+        "runs": len(items),
+        "combinations": out_combos,
+        "ranking": {m: _ranking(out_combos, m) for m in METRICS},
+    }
+
+
+def _combination(model: str, variant: str, rows: list[ItemResult]) -> dict[str, Any]:
+    """One model and variant's block of the report: counts, failures, the five metrics,
+    tokens and cost per fix, and the split by document size."""
+    done = [r for r in rows if r.status == "finished"]
+    failed = [r for r in rows if r.status == "failed"]
+    other = [r for r in rows if r.status not in ("finished", "failed")]
+    block: dict[str, Any] = {
+        "model": model,
+        "model_id": rows[0].model_id,
+        "base_url": rows[0].base_url,
+        "variant": variant,
+        "instructions_hash": sorted({r.instructions_hash for r in rows}),
+        "runs": len(rows),
+        "finished": len(done),
+        "failed": len(failed),
+        "not_run": len(other),
+        "failures": [
+            {"reason": k, "runs": n}
+            for k, n in Counter(r.reason or r.run_status for r in failed).most_common()
+        ],
+        "metrics": {m: _metric_block(done, m) for m in METRICS},
+    }
+    edited = sum(
+        int(((r.metrics or {}).get("attribution_rate") or {}).get("numerator") or 0) for r in done
+    )
+    tok_known = [r for r in done if r.tokens is not None]
+    tokens = sum(r.tokens or 0 for r in tok_known)
+    block["tokens"] = tokens
+    block["tokens_unreported_runs"] = len(done) - len(tok_known)
+    block["edited"] = edited
+    block["tokens_per_fix"] = _tokens_per_fix(done, tokens, edited, block["tokens_unreported_runs"])
+    block["cost_per_fix"] = _cost_per_fix(done, edited)
+    block["by_size"] = _by_size(rows, done)
+    return block
+
+
+def _tokens_per_fix(
+    done: list[ItemResult], tokens: int, edited: int, unreported: int
+) -> dict[str, Any]:
+    """Tokens of the finished runs per attributed fix, or N/A with the reason."""
+    if not done:
+        return {"value": None, "reason": "no finished run"}
+    if unreported:
+        return {"value": None, "reason": f"the provider reported no usage for {unreported} run(s)"}
+    if not edited:
+        return {"value": None, "reason": "no attributed fix"}
+    return {"value": tokens / edited, "numerator": tokens, "denominator": edited}
+
+
+def _cost_per_fix(done: list[ItemResult], edited: int) -> dict[str, Any]:
+    """Money of the finished runs per attributed fix, or N/A with the reason."""
+    costs = [r.cost for r in done]
+    if done and all(c is not None for c in costs) and edited:
+        total = sum(c or 0.0 for c in costs)
+        return {"value": total / edited, "numerator": total, "denominator": edited}
+    why = (
+        "no attributed fix"
+        if done and edited == 0
+        else "no prices given for this model, or usage unreported"
+        if done
+        else "no finished run"
+    )
+    return {"value": None, "reason": why}
+
+
+def _by_size(rows: list[ItemResult], done: list[ItemResult]) -> dict[str, Any]:
+    """Each metric's mean over the finished runs of each document size present."""
+    return {
+        size: {
+            m: _stats(
+                [
+                    float(v)
+                    for r in done
+                    if r.size == size
+                    for v in [((r.metrics or {}).get(m) or {}).get("value")]
+                    if isinstance(v, (int, float))
+                ]
+            )["mean"]
+            for m in METRICS
+        }
+        | {"runs": sum(1 for r in done if r.size == size)}
+        for size in ("small", "medium", "large")
+        if any(r.size == size for r in rows)
+    }
+
+
+def _ranking(combos: list[dict[str, Any]], metric: str) -> dict[str, Any]:
+    """Combinations ordered best first, each with whether it is separable from the next."""
+    scored = [c for c in combos if c["metrics"][metric]["mean"] is not None]
+    if len(scored) < 2:
+        return {
+            "order": [f"{c['model']} / {c['variant']}" for c in scored],
+            "pairs": [],
+            "note": "fewer than two combinations measured it",
+        }
+    better = HIGHER_IS_BETTER[metric]
+    scored.sort(key=lambda c: c["metrics"][metric]["mean"], reverse=better)
+    pairs = []
+    for a, b in zip(scored, scored[1:]):
+        ma, mb = a["metrics"][metric], b["metrics"][metric]
+        diff = abs(ma["mean"] - mb["mean"])
+        spreads = [s for s in (ma["spread"], mb["spread"]) if s is not None]
+        if len(spreads) < 2:
+            verdict = "unknown"  # a combination with one repeat has no spread
+        else:
+            verdict = "noise" if diff <= max(spreads) else "beyond noise"
+        pairs.append(
+            {
+                "better": f"{a['model']} / {a['variant']}",
+                "worse": f"{b['model']} / {b['variant']}",
+                "difference": diff,
+                "spread": max(spreads) if spreads else None,
+                "verdict": verdict,
+            }
+        )
+    return {"order": [f"{c['model']} / {c['variant']}" for c in scored], "pairs": pairs}
+
+
+def _fmt(metric: str, v: float | None) -> str:
+    if v is None:
+        return "N/A"
+    if metric in RATIO:
+        return percent(v)
+    if metric == "cost_per_attributed_fix":
+        return f"{v:,.0f}"
+    return f"{v:.1f}"
+
+
+def render_report(report: dict[str, Any]) -> str:
+    """The plain-words report ``arl suite report`` prints."""
+    lines = [f"Suite {report['suite']}: {report['runs']} run(s)."]
+    for c in report["combinations"]:
+        lines += [
+            "",
+            f"{c['model']} ({c['model_id']}) / variant {c['variant']} "
+            f"[instructions {', '.join(c['instructions_hash'])}]: "
+            f"{c['finished']} finished, {c['failed']} failed, {c['not_run']} not run",
+        ]
+        for m in METRICS:
+            b = c["metrics"][m]
+            if b["mean"] is None:
+                lines.append(f"  {LABELS[m]:<26} N/A — {na_summary(b)}")
+                continue
+            spread = (
+                "spread unknown (one repeat)"
+                if b["spread"] is None
+                else f"spread between repeats {_fmt(m, b['spread'])}"
+            )
+            na = f"; N/A in {b['na']} run(s)" if b["na"] else ""
+            lines.append(
+                f"  {LABELS[m]:<26} {_fmt(m, b['mean'])} mean over {b['n']} run(s) "
+                f"(min {_fmt(m, b['min'])}, max {_fmt(m, b['max'])}; {spread}{na})"
+            )
+        tpf = c["tokens_per_fix"]
+        lines.append(
+            "  tokens per fix (all runs): "
+            + (
+                f"{tpf['value']:,.0f} ({tpf['numerator']:,} tokens / {tpf['denominator']} fixes)"
+                if tpf["value"] is not None
+                else f"N/A — {tpf['reason']}"
+            )
+        )
+        cpf = c["cost_per_fix"]
+        lines.append(
+            "  cost per attributed fix: "
+            + (
+                f"{cpf['value']:.4f} ({cpf['numerator']:.4f} / {cpf['denominator']} fixes)"
+                if cpf["value"] is not None
+                else f"N/A — {cpf['reason']}"
+            )
+        )
+        for f in c["failures"]:
+            lines.append(f"  failed ({f['runs']} run(s)): {f['reason']}")
+        for size, s in c["by_size"].items():
+            a = _fmt("attribution_rate", s["attribution_rate"])
+            ch = _fmt("collateral_churn", s["collateral_churn"])
+            lines.append(f"  {size} documents ({s['runs']} run(s)): attribution {a}, churn {ch}")
+    lines.append("")
+    for m in METRICS:
+        r = report["ranking"][m]
+        if not r["pairs"]:
+            continue
+        said = []
+        for p in r["pairs"]:
+            if p["verdict"] == "beyond noise":
+                said.append(f"{p['better']} better than {p['worse']}")
+            elif p["verdict"] == "noise":
+                said.append(
+                    f"{p['better']} ~ {p['worse']} (difference within the spread "
+                    "between repeats: noise, not ranked)"
+                )
+            else:
+                said.append(f"{p['better']} ? {p['worse']} (one repeat: not ranked)")
+        lines.append(f"{LABELS[m]}: " + "; ".join(said))
+    return "\n".join(lines)
+
+
+# -- the CI gate ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GateResult:
+    combination: str
+    metric: str
+    threshold: float
+    direction: str  # "under" | "over"
+    outcome: str  # PASS | FAIL | UNVERIFIED
+    why: str
+
+    def line(self) -> str:
+        return f"{self.outcome:<10} {self.combination}: {LABELS[self.metric]} {self.why}"
+
+
+def parse_thresholds(text: str | None) -> dict[str, float]:
+    """``"attribution=0.6,claim_accuracy=0.8"`` -> {metric: value}. Short names
+    (attribution, churn, claims, cost, rounds) are accepted. Raises ValueError."""
+    if not text:
+        return {}
+    alias = {
+        "attribution": "attribution_rate",
+        "churn": "collateral_churn",
+        "claims": "claim_accuracy",
+        "cost": "cost_per_attributed_fix",
+        "rounds": "rounds_to_converge",
+    }
+    out = {}
+    for part in text.split(","):
+        if "=" not in part:
+            raise ValueError(f"{part!r}: write metric=value, e.g. attribution=0.6")
+        k, v = (s.strip() for s in part.split("=", 1))
+        k = alias.get(k, k)
+        if k not in METRICS:
+            raise ValueError(f"{k!r} is not a metric ({', '.join(METRICS)})")
+        try:
+            out[k] = float(v)
+        except ValueError:
+            raise ValueError(f"{v!r} is not a number") from None
+    return out
+
+
+def gate(
+    report: dict[str, Any], under: dict[str, float], over: dict[str, float] | None = None
+) -> list[GateResult]:
+    """PASS / FAIL / UNVERIFIED per combination and threshold (see the module docstring).
+    ``under``: fail when the mean is under the value; ``over``: when it is over."""
+    out = []
+    for c in report["combinations"]:
+        name = f"{c['model']} / {c['variant']}"
+        for direction, table in (("under", under), ("over", over or {})):
+            for metric, thr in table.items():
+                b = c["metrics"][metric]
+                mean = b["mean"]
+                if mean is None:
+                    why = b["na_reasons"][0]["reason"] if b["na_reasons"] else "no finished run"
+                    out.append(
+                        GateResult(
+                            name,
+                            metric,
+                            thr,
+                            direction,
+                            "UNVERIFIED",
+                            f"N/A — {why}; the threshold {thr:g} cannot be checked",
+                        )
+                    )
+                    continue
+                ok = mean >= thr if direction == "under" else mean <= thr
+                rm = b["repeat_means"]
+                if ok:
+                    out.append(
+                        GateResult(
+                            name, metric, thr, direction, "PASS", f"mean {mean:.3g} meets {thr:g}"
+                        )
+                    )
+                elif len(rm) > 1 and min(rm) <= thr <= max(rm):
+                    out.append(
+                        GateResult(
+                            name,
+                            metric,
+                            thr,
+                            direction,
+                            "UNVERIFIED",
+                            f"mean {mean:.3g} misses {thr:g} by less than the "
+                            f"spread between repeats ({min(rm):.3g}-{max(rm):.3g}): "
+                            "noise, cannot tell",
+                        )
+                    )
+                else:
+                    out.append(
+                        GateResult(
+                            name,
+                            metric,
+                            thr,
+                            direction,
+                            "FAIL",
+                            f"mean {mean:.3g} is {direction} {thr:g}",
+                        )
+                    )
+    return out
+
+
+def compare_reports(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per combination present in both and per metric: means, delta (b - a), and whether the
+    delta is within noise (no larger than the larger spread)."""
+    index = {(c["model"], c["variant"]): c for c in a["combinations"]}
+    rows = []
+    for cb in b["combinations"]:
+        ca = index.get((cb["model"], cb["variant"]))
+        if ca is None:
+            continue
+        for m in METRICS:
+            ma, mb = ca["metrics"][m], cb["metrics"][m]
+            if ma["mean"] is None or mb["mean"] is None:
+                rows.append(
+                    {
+                        "combination": f"{cb['model']} / {cb['variant']}",
+                        "metric": m,
+                        "a": ma["mean"],
+                        "b": mb["mean"],
+                        "delta": None,
+                        "verdict": "N/A",
+                    }
+                )
+                continue
+            delta = mb["mean"] - ma["mean"]
+            spreads = [s for s in (ma["spread"], mb["spread"]) if s is not None]
+            verdict = (
+                "unknown (one repeat)"
+                if len(spreads) < 2
+                else "noise"
+                if abs(delta) <= max(spreads)
+                else ("better" if (delta > 0) == HIGHER_IS_BETTER[m] else "worse")
+            )
+            rows.append(
+                {
+                    "combination": f"{cb['model']} / {cb['variant']}",
+                    "metric": m,
+                    "a": ma["mean"],
+                    "b": mb["mean"],
+                    "delta": delta,
+                    "verdict": verdict,
+                }
+            )
+    return rows
+
+
+# -- words for tables (the CLI's report and the desktop tab say the same) -------------------
+
+REPORT_ROWS = (*METRICS, "tokens_per_fix", "runs")
+"""Rows of the report table: the five metrics, tokens per fix over all runs, run counts."""
+ROW_LABELS = {**LABELS, "tokens_per_fix": "tokens per fix (all runs)", "runs": "runs"}
+RUN_STATUS_WORDS = {
+    "queued": "waiting",
+    "running": "running…",
+    "finished": "finished",
+    "failed": "failed",
+    "stopped": "stopped (resumable)",
+}
+
+
+def combination_cell(combo: dict[str, Any], row: str) -> str:
+    """One report-table cell: a metric's mean with its spread, or N/A with the reason."""
+    if row == "tokens_per_fix":
+        t = combo["tokens_per_fix"]
+        return f"{t['value']:,.0f}" if t["value"] is not None else f"N/A — {t['reason']}"
+    if row == "runs":
+        return f"{combo['finished']} finished, {combo['failed']} failed, {combo['not_run']} not run"
+    b = combo["metrics"][row]
+    if b["mean"] is None:
+        return "N/A — " + na_summary(b)
+    if b["spread"] is None:
+        return f"{_fmt(row, b['mean'])} (one repeat: spread unknown)"
+    return f"{_fmt(row, b['mean'])} (spread {_fmt(row, b['spread'])})"
+
+
+def noise_notes(report: dict[str, Any]) -> list[str]:
+    """Plain sentences for the pairs the noise rule refuses to rank."""
+    notes = []
+    for m in METRICS:
+        for p in report["ranking"].get(m, {}).get("pairs", []):
+            if p["verdict"] == "noise":
+                notes.append(
+                    f"{LABELS[m]}: {p['better']} and {p['worse']} differ by less "
+                    "than the spread between repeats — noise, not ranked."
+                )
+            elif p["verdict"] == "unknown":
+                notes.append(
+                    f"{LABELS[m]}: one repeat only — {p['better']} vs {p['worse']} is not ranked."
+                )
+    return notes
+
+
+def run_cells(it: ItemResult) -> list[str]:
+    """A run's row: document, model / variant, repeat, status, attribution, tokens."""
+    from engine import vocabulary
+
+    att = (it.metrics or {}).get("attribution_rate") or {}
+    if it.status != "finished":
+        att_text = "—"
+    elif vocabulary.metric_is_na(att):
+        att_text = "N/A"
+    else:
+        att_text = vocabulary.metric_text("attribution_rate", att)
+    tokens = "unreported" if it.tokens is None else f"{it.tokens:,}"
+    if it.status not in ("finished", "failed"):
+        tokens = "—"
+    status = RUN_STATUS_WORDS.get(it.status, it.status)
+    if it.status == "failed" and it.reason:
+        status = f"failed: {it.reason}"
+    return [it.document, f"{it.model} / {it.variant}", str(it.repeat), status, att_text, tokens]
+
+
+def trend_points(results: dict[str, Any], report: dict[str, Any]) -> list[dict[str, Any]]:
+    """The trend's points, oldest first: every suite run of the same suite name in the
+    user's results store, and the one shown (``results``: its results-file data; ``report``:
+    its report). Each point: ``date``, ``version``, ``suite_id``, ``report``. The store is
+    a convenience: when it cannot be read, the trend has only this suite run."""
+    from engine.suite.store import SuiteStore, SuiteStoreError
+
+    points: list[dict[str, Any]] = []
+    try:
+        with SuiteStore() as store:
+            for run in store.runs():
+                if run.name != results["suite"] or run.id == results.get("suite_id"):
+                    continue
+                points.append(
+                    {
+                        "date": run.started_at,
+                        "version": run.app_version,
+                        "suite_id": run.id,
+                        "report": build_report(store.items(run.id), name=run.name),
+                    }
+                )
+    except (SuiteStoreError, OSError):
+        points = []
+    points.append(
+        {
+            "date": results.get("started_at") or "",
+            "version": results.get("app_version", ""),
+            "suite_id": results.get("suite_id", ""),
+            "report": report,
+        }
+    )
+    return sorted(points, key=lambda p: p["date"])

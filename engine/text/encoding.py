@@ -1,0 +1,499 @@
+"""Decoding an HTML or plain-text document's bytes the way a browser does.
+
+Bytes are decoded the way a browser decodes a ``text/html`` resource that came with no
+``charset`` in its Content-Type (HTML Standard, 13.2.3.2 "Determining the character
+encoding"), with one deterministic choice where the standard lets browsers guess:
+
+1. a byte order mark (Encoding Standard, "BOM sniff") wins;
+2. else the encoding the prescan finds (HTML Standard, "Prescan a byte stream to determine
+   its encoding", over the first 1024 bytes, then "Get an XML encoding"); a declared UTF-16
+   means UTF-8 and x-user-defined means windows-1252, as the prescan says;
+3. else UTF-8 when every byte is valid UTF-8 (the standard lets a user agent guess from the
+   bytes at this point; this is the one guess made, and it is deterministic);
+4. else windows-1252 (the Encoding Standard's table, in which 0x81, 0x8D, 0x8F, 0x90 and
+   0x9D map to U+0081, U+008D, U+008F, U+0090 and U+009D; Python's ``cp1252`` codec leaves
+   them undefined).
+
+A browser can still switch encodings later, when the tree builder meets a ``<meta charset>``
+after the first 1024 bytes; this module does not. Whoever serves a document to a browser
+for display should therefore send ``Content-Type: text/html; charset=<encoding>`` with the
+encoding :func:`decode_html` returns: a transport charset outranks every ``<meta>``, so the
+browser then decodes exactly as this module did.
+
+UTF-8, UTF-16LE/BE and windows-1252 (with every label that means it, ISO-8859-1 and ASCII
+included) decode exactly as the Encoding Standard says. The other legacy encodings a
+``<meta>`` can name decode through Python's nearest codec (``iso8859_*``, ``cp125x``,
+``koi8_*``, ``cp932`` for Shift_JIS, ``cp949`` for EUC-KR, ``gb18030`` for GBK, ``big5hkscs``
+for Big5...), which can differ from the Encoding Standard's index in a few code points and
+in how many bytes an invalid multi-byte sequence turns into U+FFFD.
+
+Plain-text documents (:func:`decode_text`) skip the prescan: BOM, else UTF-8, else
+windows-1252.
+
+One more guess, for both kinds, before the UTF-8 one: UTF-16 without a BOM, recognised by its
+NUL pattern (:func:`utf16_without_bom`: at least a third of the odd-numbered bytes of the
+first 4 KiB are NUL and almost none of the even-numbered ones, or the reverse for
+big-endian). Such bytes are valid UTF-8, so the steps above would read every other
+character as U+0000 (the markup itself would become the text). No charset detector guesses
+anything else: undeclared Shift_JIS, GBK... fall to windows-1252 as the Encoding Standard's
+default, and :func:`decoding_problem` says so in one line (docs/engine.md, "Text
+extraction").
+
+No Qt import here: this module belongs to ``engine/``.
+"""
+
+from __future__ import annotations
+
+import codecs
+
+from engine.text.encoding_labels import (
+    ASCII_LOWER,
+    ASCII_WHITESPACE,
+    MULTI_BYTE,
+    PYTHON_CODEC,
+    get_encoding,
+)
+
+__all__ = [
+    "decode_html",
+    "decode_text",
+    "decoding_problem",
+    "get_encoding",
+    "utf16_without_bom",
+]
+
+# --------------------------------------------------------------------------------------
+# Decoders (the labels and the codecs behind them are engine.text.encoding_labels)
+# --------------------------------------------------------------------------------------
+
+# Bytes a Windows code page leaves undefined in 0x80-0x9F map to the C1 control of the same
+# value in the Encoding Standard's indexes (index-windows-1252: 0x81 -> U+0081, ...).
+# Outside that range, a few code points differ from Python's tables.
+_INDEX_OVERRIDES: dict[str, dict[int, str]] = {
+    "windows-1255": {0xCA: "\u05ba"},
+}
+
+_single_byte_tables: dict[str, str] = {}
+
+
+def _single_byte_table(name: str) -> str:
+    """A 256-character decoding table for codecs.charmap_decode (U+FFFE marks 'undefined')."""
+    table = _single_byte_tables.get(name)
+    if table is not None:
+        return table
+    if name == "x-user-defined":
+        # Encoding Standard, 14.5 "x-user-defined": 0x80-0xFF -> U+F780-U+F7FF.
+        chars = [chr(b) for b in range(0x80)] + [chr(0xF780 + b - 0x80) for b in range(0x80, 0x100)]
+    else:
+        codec = PYTHON_CODEC[name]
+        fill_c1 = name.startswith("windows-")
+        overrides = _INDEX_OVERRIDES.get(name, {})
+        chars = []
+        for b in range(256):
+            if b in overrides:
+                chars.append(overrides[b])
+                continue
+            try:
+                chars.append(bytes((b,)).decode(codec))
+            except UnicodeDecodeError:
+                chars.append(chr(b) if fill_c1 and 0x80 <= b <= 0x9F else "\ufffe")
+    table = "".join(chars)
+    _single_byte_tables[name] = table
+    return table
+
+
+_UNICODE_CODECS = {"UTF-8": "utf-8", "UTF-16LE": "utf-16-le", "UTF-16BE": "utf-16-be"}
+
+
+def _decode(payload: bytes, name: str) -> str:
+    """Decode bytes (BOM already removed) with an Encoding Standard encoding; never raises."""
+    if name in _UNICODE_CODECS:
+        return payload.decode(_UNICODE_CODECS[name], "replace")
+    if name == "replacement":
+        # Encoding Standard, 14.1 "replacement": any input is one U+FFFD.
+        return "\ufffd" if payload else ""
+    if name in MULTI_BYTE:
+        return payload.decode(PYTHON_CODEC[name], "replace")
+    return codecs.charmap_decode(payload, "replace", _single_byte_table(name))[0]
+
+
+def _bom_sniff(data: bytes) -> tuple[str | None, int]:
+    """Encoding Standard, "BOM sniff": (encoding, BOM length) or (None, 0)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        return "UTF-8", 3
+    if data.startswith(b"\xfe\xff"):
+        return "UTF-16BE", 2
+    if data.startswith(b"\xff\xfe"):
+        return "UTF-16LE", 2
+    return None, 0
+
+
+# --------------------------------------------------------------------------------------
+# The prescan (HTML Standard, 13.2.3.2 "Prescan a byte stream to determine its encoding")
+# --------------------------------------------------------------------------------------
+
+_PRESCAN_LIMIT = 1024  # "User agents are encouraged to only prescan the first 1024 bytes."
+_WS = frozenset(b"\t\n\x0c\r ")
+_WS_SLASH = frozenset(b"\t\n\x0c\r /")
+_WS_GT = frozenset(b"\t\n\x0c\r >")
+
+
+class _OutOfBytes(Exception):
+    """The prescan ran past its end condition: it ends without an answer."""
+
+
+def _byte(b: bytes, pos: int) -> int:
+    if pos >= len(b):
+        raise _OutOfBytes
+    return b[pos]
+
+
+def _lower_byte(c: int) -> int:
+    return c + 0x20 if 0x41 <= c <= 0x5A else c
+
+
+def _get_attribute(b: bytes, pos: int) -> tuple[tuple[str, str] | None, int]:
+    """HTML Standard, "get an attribute" (when sniffing): ((name, value) or None, position)."""
+    while _byte(b, pos) in _WS_SLASH:
+        pos += 1
+    if b[pos] == 0x3E:  # ">"
+        return None, pos
+    name = bytearray()
+    value = bytearray()
+    while True:
+        c = _byte(b, pos)
+        if c == 0x3D and name:  # "=" after a non-empty name
+            pos += 1
+            break
+        if c in _WS:
+            # "Spaces": skip whitespace; anything but "=" ends a valueless attribute.
+            while _byte(b, pos) in _WS:
+                pos += 1
+            if b[pos] != 0x3D:
+                return (name.decode("latin-1"), ""), pos
+            pos += 1
+            break
+        if c == 0x2F or c == 0x3E:  # "/" or ">"
+            return (name.decode("latin-1"), ""), pos
+        name.append(_lower_byte(c))
+        pos += 1
+    # "Value"
+    while _byte(b, pos) in _WS:
+        pos += 1
+    c = b[pos]
+    if c == 0x22 or c == 0x27:  # quoted
+        quote = c
+        while True:
+            pos += 1
+            c = _byte(b, pos)
+            if c == quote:
+                return (name.decode("latin-1"), value.decode("latin-1")), pos + 1
+            value.append(_lower_byte(c))
+    if c == 0x3E:
+        return (name.decode("latin-1"), ""), pos
+    value.append(_lower_byte(c))
+    pos += 1
+    while True:
+        c = _byte(b, pos)
+        if c in _WS_GT:
+            return (name.decode("latin-1"), value.decode("latin-1")), pos
+        value.append(_lower_byte(c))
+        pos += 1
+
+
+def _charset_from_content(s: str) -> str | None:
+    """HTML Standard, "algorithm for extracting a character encoding from a meta element"."""
+    lower = s.translate(ASCII_LOWER)
+    n = len(s)
+    pos = 0
+    while True:
+        i = lower.find("charset", pos)
+        if i < 0:
+            return None
+        j = i + 7
+        while j < n and s[j] in ASCII_WHITESPACE:
+            j += 1
+        if j < n and s[j] == "=":
+            break
+        pos = j
+    j += 1
+    while j < n and s[j] in ASCII_WHITESPACE:
+        j += 1
+    if j >= n:
+        return None
+    c = s[j]
+    if c in "\"'":
+        k = s.find(c, j + 1)
+        return None if k < 0 else get_encoding(s[j + 1 : k])
+    k = j
+    while k < n and s[k] not in ASCII_WHITESPACE and s[k] != ";":
+        k += 1
+    return get_encoding(s[j:k])
+
+
+def _is_ascii_alpha(c: int) -> bool:
+    return 0x41 <= c <= 0x5A or 0x61 <= c <= 0x7A
+
+
+_FAILURE = "failure"
+
+
+def _meta_scan(b: bytes) -> str | None:
+    """The prescan's loop over the bytes; None when it runs out of bytes."""
+    if b.startswith(b"<\x00?\x00x\x00"):
+        return "UTF-16LE"
+    if b.startswith(b"\x00<\x00?\x00x"):
+        return "UTF-16BE"
+    n = len(b)
+    pos = 0
+    try:
+        while pos < n:
+            if b[pos] == 0x3C:  # "<"
+                if b.startswith(b"<!--", pos):
+                    # To the first ">" preceded by "--", counting the dashes of "<!--".
+                    end = b.find(b"-->", pos + 2)
+                    if end < 0:
+                        raise _OutOfBytes
+                    pos = end + 2
+                elif (
+                    b[pos + 1 : pos + 5].translate(_BYTES_LOWER) == b"meta"
+                    and _byte(b, pos + 5) in _WS_SLASH
+                ):
+                    pos += 6
+                    seen: set[str] = set()
+                    got_pragma = False
+                    need_pragma: bool | None = None
+                    charset: str | None = None
+                    while True:
+                        attr, pos = _get_attribute(b, pos)
+                        if attr is None:
+                            break
+                        name, value = attr
+                        if name in seen:
+                            continue
+                        seen.add(name)
+                        if name == "http-equiv":
+                            if value == "content-type":
+                                got_pragma = True
+                        elif name == "content":
+                            found = _charset_from_content(value)
+                            if found is not None and charset is None:
+                                charset = found
+                                need_pragma = True
+                        elif name == "charset" and charset is None:
+                            charset = get_encoding(value) or _FAILURE
+                            need_pragma = False
+                    if (
+                        need_pragma is not None
+                        and not (need_pragma and not got_pragma)
+                        and charset is not None
+                        and charset != _FAILURE
+                    ):
+                        if charset in ("UTF-16LE", "UTF-16BE"):
+                            return "UTF-8"
+                        if charset == "x-user-defined":
+                            return "windows-1252"
+                        return charset
+                elif _is_ascii_alpha(_byte(b, pos + 1)) or (
+                    b[pos + 1] == 0x2F and _is_ascii_alpha(_byte(b, pos + 2))
+                ):
+                    while _byte(b, pos) not in _WS_GT:
+                        pos += 1
+                    while True:
+                        attr, pos = _get_attribute(b, pos)
+                        if attr is None:
+                            break
+                elif b[pos + 1] in (0x21, 0x2F, 0x3F):  # "<!", "</", "<?"
+                    end = b.find(b">", pos + 1)
+                    if end < 0:
+                        raise _OutOfBytes
+                    pos = end
+            pos += 1  # "Next byte"
+    except _OutOfBytes:
+        pass
+    return None
+
+
+_BYTES_LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
+
+
+def _xml_encoding(b: bytes) -> str | None:
+    """HTML Standard, "get an XML encoding": the encoding of a leading ``<?xml ...?>``."""
+    if not b.startswith(b"<?xml"):
+        return None
+    decl_end = b.find(b">")
+    if decl_end < 0:
+        return None
+    decl = b[:decl_end]
+    pos = decl.translate(_BYTES_LOWER).find(b"encoding", 5)
+    if pos < 0:
+        return None
+    pos += 8
+    n = len(decl)
+    while pos < n and decl[pos] <= 0x20:
+        pos += 1
+    if pos >= n or decl[pos] != 0x3D:
+        return None
+    pos += 1
+    while pos < n and decl[pos] <= 0x20:
+        pos += 1
+    if pos >= n or decl[pos] not in (0x22, 0x27):
+        return None
+    quote = decl[pos]
+    end = decl.find(bytes((quote,)), pos + 1)
+    if end < 0:
+        return None
+    potential = decl[pos + 1 : end]
+    if any(c <= 0x20 for c in potential):
+        return None
+    found = get_encoding(potential.decode("latin-1"))
+    if found in ("UTF-16LE", "UTF-16BE"):
+        return "UTF-8"
+    return found
+
+
+def _prescan(data: bytes) -> str | None:
+    """The encoding the first 1024 bytes declare (``<meta>`` or XML declaration), or None."""
+    head = data[:_PRESCAN_LIMIT]
+    return _meta_scan(head) or _xml_encoding(head)
+
+
+def decode_html(data: bytes) -> tuple[str, str]:
+    """Decode a ``text/html`` document's bytes as a browser does, without transport charset.
+
+    Returns ``(text, encoding)``: the decoded text (the BOM, if any, removed; nothing else
+    changed, CR LF included) and the Encoding Standard name of the encoding used, e.g.
+    ``"UTF-8"``, ``"windows-1252"``, ``"UTF-16LE"``, ``"Shift_JIS"``.
+
+    Order (HTML Standard, 13.2.3.2 "Determining the character encoding", with two
+    deterministic guesses where it allows autodetection): BOM; else the prescan of the first 1024 bytes
+    (``<meta charset>``, ``<meta http-equiv=content-type content=...>``, a UTF-16
+    ``<?x`` pattern, then an ``<?xml encoding=...?>`` declaration; a declared UTF-16 means
+    UTF-8); else UTF-16 by its NUL pattern (:func:`utf16_without_bom`); else UTF-8 if the
+    bytes are valid UTF-8; else windows-1252.
+
+    Never raises: invalid sequences in a declared encoding become U+FFFD, and
+    windows-1252 maps all 256 bytes.
+    """
+    data = bytes(data)
+    name, bom_len = _bom_sniff(data)
+    if name is not None:
+        return _decode(data[bom_len:], name), name
+    name = _prescan(data) or utf16_without_bom(data)
+    if name is not None:
+        return _decode(data, name), name
+    try:
+        return data.decode("utf-8"), "UTF-8"
+    except UnicodeDecodeError:
+        return _decode(data, "windows-1252"), "windows-1252"
+
+
+def decode_text(data: bytes) -> tuple[str, str]:
+    """Decode a plain-text document: BOM, else UTF-16 by its NUL pattern
+    (:func:`utf16_without_bom`), else UTF-8 if valid, else windows-1252.
+
+    Returns ``(text, encoding)`` like :func:`decode_html`; the text is otherwise as is
+    (no newline normalisation). Never raises.
+    """
+    data = bytes(data)
+    name, bom_len = _bom_sniff(data)
+    if name is not None:
+        return _decode(data[bom_len:], name), name
+    name = utf16_without_bom(data)
+    if name is not None:
+        return _decode(data, name), name
+    try:
+        return data.decode("utf-8"), "UTF-8"
+    except UnicodeDecodeError:
+        return _decode(data, "windows-1252"), "windows-1252"
+
+
+# --------------------------------------------------------------------------------------
+# UTF-16 without a BOM, and saying what did not decode
+# --------------------------------------------------------------------------------------
+
+_UTF16_SAMPLE = 4096  # bytes looked at (an even number)
+
+
+def utf16_without_bom(data: bytes) -> str | None:
+    """``"UTF-16LE"`` or ``"UTF-16BE"`` when ``data`` (no BOM) looks like UTF-16, else None.
+
+    The NUL pattern of text mostly in U+0001-U+00FF: over the first 4 KiB (at least 8 bytes,
+    an even count looked at), at least a third of the high bytes of the 16-bit units are NUL
+    and at most 1 in 50 of the low bytes are (UTF-16LE has the high byte second). Text in
+    other scripts (no NUL bytes) is not recognised; a file whose NUL bytes fall anywhere
+    else is not UTF-16 text (see :func:`engine.text.documents.binary_kind`). Deterministic; a
+    heuristic, not a standard's step (WHATWG encodings are found by BOM or declaration).
+    """
+    sample = data[: min(len(data), _UTF16_SAMPLE) & ~1]
+    units = len(sample) // 2
+    if units < 4 or b"\x00" not in sample:
+        return None
+    even_nuls = sample[0::2].count(0)
+    odd_nuls = sample[1::2].count(0)
+    if odd_nuls * 3 >= units and even_nuls * 50 <= units:
+        return "UTF-16LE"
+    if even_nuls * 3 >= units and odd_nuls * 50 <= units:
+        return "UTF-16BE"
+    return None
+
+
+def _invalid_bytes(payload: bytes, name: str) -> int:
+    """How many bytes of ``payload`` are not valid in encoding ``name`` (0 when all are)."""
+    count = 0
+
+    def counting(exc: UnicodeError) -> tuple[str, int]:
+        nonlocal count
+        assert isinstance(exc, UnicodeDecodeError)
+        count += exc.end - exc.start
+        return "\ufffd", exc.end
+
+    codecs.register_error("arl-count-invalid", counting)
+    if name in ("UTF-8", "UTF-16LE", "UTF-16BE"):
+        payload.decode(_UNICODE_CODECS[name], "arl-count-invalid")
+    elif name in MULTI_BYTE:
+        payload.decode(PYTHON_CODEC[name], "arl-count-invalid")
+    elif name != "replacement":
+        codecs.charmap_decode(payload, "arl-count-invalid", _single_byte_table(name))
+    return count
+
+
+def decoding_problem(data: bytes, kind: str = "html", decoded: tuple | None = None) -> str | None:
+    """One plain sentence when ``data`` did not decode cleanly, else None.
+
+    ``kind`` is ``"html"`` (:func:`decode_html`) or ``"text"`` (:func:`decode_text`);
+    ``decoded`` is that function's result when the caller has it. Two cases, both still opened as a browser would open them:
+
+    - bytes invalid in the encoding used (declared, or by BOM) became U+FFFD:
+      ``"12 bytes are not valid Shift_JIS and were replaced by U+FFFD"``;
+    - undeclared bytes that are not valid UTF-8 were read as windows-1252 (so undeclared
+      Shift_JIS or GBK reads as mojibake): ``"not valid UTF-8 (3 bytes) and no encoding is
+      declared: read as windows-1252; ..."`` with what to do.
+    """
+    data = bytes(data)
+    if decoded is None:
+        decoded = decode_html(data) if kind == "html" else decode_text(data)
+    text, name = decoded
+    _, bom_len = _bom_sniff(data)
+    if name == "windows-1252" and bom_len == 0 and (kind == "text" or _prescan(data) is None):
+        bad = _invalid_bytes(data, "UTF-8")
+        if bad:
+            fix = (
+                "save it as UTF-8"
+                if kind == "text"
+                else "declare it with <meta charset=...> or save it as UTF-8"
+            )
+            return (
+                f"not valid UTF-8 ({bad:,} byte{'s' if bad != 1 else ''}) and no encoding is "
+                f"declared: read as windows-1252, as a browser may; if the text looks wrong, {fix}"
+            )
+        return None
+    if "\ufffd" not in text:
+        return None
+    bad = _invalid_bytes(data[bom_len:], name)
+    if not bad:
+        return None
+    return (
+        f"{bad:,} byte{'s are' if bad != 1 else ' is'} not valid {name} and "
+        f"{'were' if bad != 1 else 'was'} replaced by U+FFFD, as a browser shows them"
+    )
