@@ -178,7 +178,7 @@ def main() -> int:
         cmd = [
             sys.executable,
             "-m",
-            "engine.cli",
+            "engine.cli.main",
             "score",
             "--v1",
             str(v1),

@@ -1,0 +1,8 @@
+"""``python -m engine.cli``: the ``arl`` command (``engine.cli.main.main``), without the
+keyring look-up that the installed ``arl`` entry point adds (``arl_keys.cli``)."""
+
+import sys
+
+from engine.cli.main import main
+
+sys.exit(main())
