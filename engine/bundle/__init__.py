@@ -10,48 +10,54 @@ one module of this package, and code inside this program imports it from there:
   from the bundle's own files; ``signing``: Ed25519 signatures and trusted keys;
 - ``scorecard``: the self-contained scorecard page a bundle carries; ``shown``: what a view
   shows of a bundle; ``bundle``: zip export and extraction, trust marks, publishing the
-  scorecard.
+  scorecard;
+- ``decisions``, ``adjudicate``, ``review``, ``scorecard_review``, ``csv_export``: the
+  reviewer's decisions (shapes and checks, writing them, the reviewed figures, their part
+  of the scorecard, the CSV export).
+
+The names are resolved on first use (PEP 562 ``__getattr__``), so importing one module of
+the package (``engine.bundle.archive`` for ``arl score``'s path) does not load them all.
 """
 
-from engine.bundle.archive import BundleError
-from engine.bundle.bundle import (
-    export_zip,
-    extract_zip,
-    own_scorecard,
-    publish_scorecard,
-    trust_marks,
-)
-from engine.bundle.read import (
-    FORMAT,
-    OLD_FORMATS,
-    Bundle,
-    BundleVersion,
-    VerifyResult,
-    judge_bundle,
-    open_bundle,
-    verify_bundle,
-)
-from engine.bundle.write import BundleContent, write_bundle
-from engine.caps import MAX_ENTRIES, MAX_FILE_BYTES, MAX_TOTAL_BYTES
+from __future__ import annotations
 
-__all__ = [
-    "FORMAT",
-    "MAX_ENTRIES",
-    "MAX_FILE_BYTES",
-    "MAX_TOTAL_BYTES",
-    "OLD_FORMATS",
-    "Bundle",
-    "BundleContent",
-    "BundleError",
-    "BundleVersion",
-    "VerifyResult",
-    "export_zip",
-    "extract_zip",
-    "judge_bundle",
-    "open_bundle",
-    "own_scorecard",
-    "publish_scorecard",
-    "trust_marks",
-    "verify_bundle",
-    "write_bundle",
-]
+import importlib
+from typing import Any
+
+#: Each documented entry point and the module that defines it.
+_HOMES = {
+    "BundleError": "engine.bundle.archive",
+    "export_zip": "engine.bundle.bundle",
+    "extract_zip": "engine.bundle.bundle",
+    "own_scorecard": "engine.bundle.bundle",
+    "publish_scorecard": "engine.bundle.bundle",
+    "trust_marks": "engine.bundle.bundle",
+    "trust_signer": "engine.bundle.bundle",
+    "FORMAT": "engine.bundle.read",
+    "OLD_FORMATS": "engine.bundle.read",
+    "Bundle": "engine.bundle.read",
+    "BundleVersion": "engine.bundle.read",
+    "VerifyResult": "engine.bundle.read",
+    "judge_bundle": "engine.bundle.read",
+    "open_bundle": "engine.bundle.read",
+    "verify_bundle": "engine.bundle.read",
+    "BundleContent": "engine.bundle.write",
+    "write_bundle": "engine.bundle.write",
+    "MAX_ENTRIES": "engine.caps",
+    "MAX_FILE_BYTES": "engine.caps",
+    "MAX_TOTAL_BYTES": "engine.caps",
+}
+
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    """A documented entry point, from its module (AttributeError for any other name)."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'engine.bundle' has no attribute {name!r}")
+    return getattr(importlib.import_module(home), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_HOMES))

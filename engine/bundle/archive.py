@@ -23,7 +23,6 @@ from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from engine.bundle.schema import check_file
 from engine.caps import (
     MAX_ENTRIES,
     MAX_FILE_BYTES,
@@ -350,6 +349,8 @@ def stub_oversized(files: dict[str, bytes]) -> list[str]:
 
 def read_stub(data: bytes) -> dict[str, Any] | None:
     """The stub ``data`` holds (``StubFile``'s shape), or None when it is not one."""
+    from engine.bundle.schema import check_file  # pydantic: only when a stub is read
+
     if len(data) > 4096:
         return None
     try:
