@@ -112,6 +112,12 @@ month." -> "Every member receives a monthly newsletter." Words of three letters 
 for) recur in any text, so a document rewritten from scratch that shares only "the" is
 deleted (tests/engine/test_anchoring_kinds.py)."""
 
+TRAVELLED_CONTEXT = 16
+"""Characters of a quote's prefix or suffix (inside its own sentence) that, found verbatim in
+new text elsewhere, show where its sentence moved (``_Reanchor._travelled_sentence``): the
+anchor contract's context is 32 characters, and 16 of them are a passage, not a chance
+match (``_passage``)."""
+
 INDEX_AFTER = 64
 """Far searches done by scanning the inserted text before its word index is built."""
 INDEX_KEY = 8
@@ -348,6 +354,20 @@ class TextIndex:
         i = bisect.bisect_right(br, s) - 1
         j = bisect.bisect_left(br, e)
         return (br[i] if i >= 0 else 0), (br[j] if j < len(br) else len(self.text))
+
+    def beside(self, s: int, e: int) -> tuple[int, int]:
+        """``[s, e)`` widened by the block just before and the block just after it, when
+        only whitespace separates them from it."""
+        br, text = self.breaks, self.text
+        i = bisect.bisect_left(br, s) - 1
+        while i >= 0 and not text[br[i] : s].strip():
+            i -= 1
+        a = br[i] if i >= 0 and not text[br[i + 1] if i + 1 < len(br) else s : s].strip() else s
+        j = bisect.bisect_right(br, e)
+        while j < len(br) and not text[e : br[j]].strip():
+            j += 1
+        b = br[j] if j < len(br) and not text[e : br[j - 1]].strip() else e
+        return min(a, s), max(b, e)
 
     def pieces(self, s: int, e: int) -> list[tuple[int, int]]:
         """``[s, e)`` cut at every block boundary inside it."""
@@ -1071,13 +1091,36 @@ class _Reanchor:
         hit = self.changes.sentences.get(key)
         if hit is not None:
             return hit
-        t1, t2 = self.t1, self.t2
+        t1 = self.t1
         es, ee = self.changes.estimate(p0, p1)
         ms, me = self.diff.image(p0, p1)
         lo = max(min(ms, es - FUZZY_WINDOW), es - 2 * FUZZY_WINDOW)
         hi = min(max(me, ee + FUZZY_WINDOW), ee + 2 * FUZZY_WINDOW)
-        lo, hi = _sentence_bounds(t2, max(0, lo), min(len(t2), hi), reach=FUZZY_WINDOW)
         kept = [(y0, y0 + x1 - x0) for x0, x1, y0 in self.changes.kept_runs(p0, p1)]
+        cands = self._candidates_in(p0, p1, lo, hi, kept)
+        if not cands:
+            # Nothing there can be its rewrite: the image of its own block, and the blocks
+            # just beside it (text inserted where two blocks meet belongs to either), are
+            # searched too. A neighbour that moved out of the paragraph can push the
+            # sentence's rewrite past the estimate's window.
+            ba, bb = self._near_block(self.v1, p0, p1)
+            ia, ib = self.v2.beside(*self.diff.image(ba, bb))
+            lo2 = min(lo, max(ia, es - REGION_REACH))
+            hi2 = max(hi, min(ib, ee + REGION_REACH))
+            if (lo2, hi2) != (lo, hi):
+                cands = self._candidates_in(p0, p1, lo2, hi2, kept)
+        out = (_word_set(t1[p0:p1]), (es + ee) // 2, cands)
+        self.changes.sentences[key] = out
+        return out
+
+    def _candidates_in(
+        self, p0: int, p1: int, lo: int, hi: int, kept: list[tuple[int, int]]
+    ) -> list[tuple[int, int, set[str], float]]:
+        """The v2 sentences of ``[lo, hi)`` (widened to whole sentences) that may be v1
+        sentence ``[p0, p1)``'s rewrite: not kept from elsewhere in v1; with the share of the
+        sentence's kept text (``kept``, v2 ranges) in each."""
+        t2 = self.t2
+        lo, hi = _sentence_bounds(t2, max(0, lo), min(len(t2), hi), reach=FUZZY_WINDOW)
         kept_total = sum(b - a for a, b in kept) or 1
         cands = []
         for c0, c1 in _sentence_pieces(t2, lo, hi):
@@ -1086,9 +1129,7 @@ class _Reanchor:
                 continue
             share = sum(max(0, min(b, c1) - max(a, c0)) for a, b in kept) / kept_total
             cands.append((c0, c1, self.changes.words_of(t2, c0, c1), share))
-        out = (_word_set(t1[p0:p1]), (es + ee) // 2, cands)
-        self.changes.sentences[key] = out
-        return out
+        return cands
 
     def _kept_from_elsewhere(self, cs: int, ce: int, s: int, e: int) -> bool:
         """v2 ``[cs, ce)`` is text the diff kept, unchanged, from v1 outside ``[s, e)``."""
@@ -1372,10 +1413,33 @@ class _Reanchor:
             rewritten = self._rewritten_in_place(p, rs, re_)
             if self.admits(rewritten, p):
                 return rewritten, True
+        if leftover:
+            travelled = self._travelled_sentence(p)
+            if travelled is not None and travelled != self.mapped:
+                mapped, self.mapped = self.mapped, travelled  # its sentence is there
+                moved = self._moved_and_rewritten(p, *travelled)
+                if moved is not None and self.admits(moved, p):
+                    return moved, False
+                self.mapped = mapped
         if leftover and self.mapped is not None:
             moved = self._moved_and_rewritten(p, *self.mapped)
             if moved is not None and self.admits(moved, p):
                 return moved, False
+            if self._sentence_survives(p):
+                # the diff put nothing at the place, but the sentence's rewrite stands in
+                # its block (a neighbour that moved out of the paragraph misled the diff)
+                share = self._share_of_mapped(p)
+                if share is not None:
+                    rewritten = self._edited(
+                        *share,
+                        p.quote,
+                        p.prefix,
+                        p.suffix,
+                        "diff",
+                        "the quote's sentence was rewritten; the text now in its place there",
+                    )
+                    if self.admits(rewritten, p):
+                        return rewritten, False
         if leftover:
             return Reanchored(
                 None,
@@ -1386,6 +1450,44 @@ class _Reanchor:
                 "the quoted text was removed and nothing stands in its place",
             ), False
         return None, False
+
+    def _travelled_sentence(self, p: _Place) -> tuple[int, int] | None:
+        """Nothing stands at the span's place and no v2 sentence near it is its sentence's
+        rewrite: the v2 sentence, in the diff's inserted text anywhere, that holds the part
+        of the quote's prefix or suffix inside its own sentence, verbatim
+        (``TRAVELLED_CONTEXT`` characters or more of it): the sentence moved, and the
+        words around the quote travelled with it. None when no such copy is found, or
+        more than one."""
+        ends = list(_SENTENCE_END.finditer(p.prefix))
+        p_in = p.prefix[ends[-1].end() :] if ends else p.prefix
+        m = _SENTENCE_END.search(p.suffix)
+        s_in = p.suffix[: m.start() + 1] if m else p.suffix
+        for piece in (s_in, p_in):
+            piece = piece.strip()
+            if len(piece) < TRAVELLED_CONTEXT:
+                continue
+            hits = self.changes.find_inserted(piece, 2)
+            if len(hits) == 1:
+                a, b = _sentence_bounds(self.t2, hits[0], hits[0] + len(piece))
+                return _trim(self.t2, a, b)
+        return None
+
+    def _share_of_mapped(self, p: _Place) -> tuple[int, int] | None:
+        """The quote's share of the mapped v2 sentence: the span's place inside its v1
+        sentence, scaled to the mapped sentence and snapped to whole words; None when
+        empty."""
+        assert self.mapped is not None
+        m0, m1 = self.mapped
+        a, b = _trim(self.t1, *_sentence_bounds(self.t1, p.s, p.e))
+        if b <= a:
+            return None
+        scale = (m1 - m0) / (b - a)
+        cs = m0 + round((max(p.s, a) - a) * scale)
+        ce = m0 + round((min(p.e, b) - a) * scale)
+        cs, ce = min(max(cs, m0), m1), min(max(ce, cs + 1), m1)
+        cs, ce = _trim(self.t2, *_snap_words(self.t2, cs, ce))
+        cs, ce = max(cs, m0), min(ce, m1)
+        return (cs, ce) if cs < ce else None
 
     def _sentence_survives(self, p: _Place) -> bool:
         """Where the diff replaced more than the span's own place (nothing kept close
@@ -1440,7 +1542,29 @@ class _Reanchor:
             return False
         if breaks_word(self.t2, cs, ce, self.t1, p.s, p.e):
             return False
+        if self._sentence_was_in_v1(cs, ce, p):
+            return False
         return self.mapped is not None or not self._a_neighbours_image(cs, ce, p)
+
+    def _sentence_was_in_v1(self, cs: int, ce: int, p: _Place) -> bool:
+        """The v2 sentence holding ``[cs, ce)`` is, word for word, a sentence (16
+        characters or more) that v1 already had outside the span's own sentence: text
+        that was there all along (kept by the diff, or moved and re-inserted by it) is not
+        this span's rewrite."""
+        t1, t2 = self.t1, self.t2
+        a2, b2 = _trim(t2, *_sentence_bounds(t2, cs, ce))
+        sentence = t2[a2:b2]
+        if len(sentence) < 16 or not _has_alnum(sentence):
+            return False
+        a1, b1 = _sentence_bounds(t1, p.s, p.e)
+        i = t1.find(sentence)
+        for _ in range(8):
+            if i < 0:
+                return False
+            if i + len(sentence) <= a1 or i >= b1:
+                return True
+            i = t1.find(sentence, i + 1)
+        return False
 
     @staticmethod
     def _near_block(index: TextIndex, s: int, e: int) -> tuple[int, int]:
