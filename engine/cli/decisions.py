@@ -140,6 +140,58 @@ def cmd_bundle_trust_reviewer(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_bundle_send_back(args: argparse.Namespace) -> int:
+    """Write the next round (document, comments, brief) of a reviewed bundle into a folder."""
+    import json
+    from pathlib import Path
+
+    from engine.bundle.archive import BundleError
+    from engine.bundle.read import judge_bundle, open_bundle
+    from engine.bundle.sendback import send_back
+
+    try:
+        b = open_bundle(args.path)
+    except BundleError as exc:
+        return fail(str(exc))
+    result = judge_bundle(b)
+    if result.tampered:
+        return fail(
+            f"{args.path}: fails verification (arl bundle verify lists why); nothing sent back",
+            EXIT_TAMPERED,
+        )
+    plan = send_back(b, result.decisions.latest())
+    out = Path(args.out)
+    doc = out / ("document.txt" if plan.kind == "text" else "document.html")
+    files = {
+        doc: plan.document,
+        out / "comments.json": json.dumps(
+            {"comments": [c.to_json() for c in plan.comments]}, indent=1, ensure_ascii=False
+        )
+        + "\n",
+        out / "brief.txt": plan.brief(),
+    }
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for path in files:
+            if path.exists() and not args.force:
+                return fail(f"{path}: already exists; nothing was written (--force replaces it)")
+        for path, text in files.items():
+            tmp = path.with_name(path.name + ".tmp")
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(path)
+    except OSError as exc:
+        return fail(f"{out}: cannot write ({exc.strerror or exc})")
+    say(
+        f"{len(plan.comments)} comment(s) go back ({len(plan.reasons)} with the reviewer's "
+        f"reason), {len(plan.left)} not sent again; wrote {doc.name}, comments.json and "
+        f"brief.txt to {out}"
+    )
+    if plan.unplaced:
+        say(f"their text is gone from the last version: {', '.join(plan.unplaced)}")
+    say(f"next round: arl run --doc {doc} --comments {out / 'comments.json'} --model ...")
+    return EXIT_OK
+
+
 def register_decisions(bsub: Any) -> None:
     """Add ``adjudicate``, ``decisions`` and ``trust-reviewer`` to ``arl bundle``."""
     from engine.bundle.decisions import DECISIONS
@@ -171,3 +223,12 @@ def register_decisions(bsub: Any) -> None:
     t.add_argument("reviewer", metavar="REVIEWER", help="the reviewer's name as decisions say it")
     t.add_argument("name", metavar="NAME", nargs="?", help="who the key is (default: REVIEWER)")
     t.set_defaults(func=cmd_bundle_trust_reviewer)
+    sb = bsub.add_parser(
+        "send-back",
+        help="write the next round: the last version, the comments still to do (with the "
+        "reviewer's reasons) and a brief for an agent that runs elsewhere",
+    )
+    sb.add_argument("path", metavar="BUNDLE")
+    sb.add_argument("--out", metavar="DIR", required=True, help="folder to write into")
+    sb.add_argument("--force", action="store_true", help="replace files already there")
+    sb.set_defaults(func=cmd_bundle_send_back)

@@ -1,0 +1,138 @@
+"""What goes back to the agent after a review: the next round's document, its comments,
+and a brief in words (``arl bundle send-back``).
+
+``send_back(bundle, decided) -> SendBack``. The next round works on the run's last
+version (v2). A comment goes back when it is still open after the run, or when the
+reviewer overrode it to ``not-addressed`` or ``another-round``; it is not sent again when
+the reviewer said it was addressed (accepted as edited, ``addressed``, ``deletion-is-fix``)
+or ``declined`` it (won't fix), nor when it is resolved with no override. Each override's
+reason travels word for word: it is added to the comment's thread as a ``reopen`` entry by
+the reviewer (the agent's ``list_comments`` shows a thread's last entries) and quoted in the
+brief. ``decided``: comment id -> the decision that counts
+(``engine.bundle.decisions.DecisionsCheck.latest()``; empty when none or when they fail
+their checks).
+
+Each comment sent is anchored again on v2, where the run's final verdict found it: the
+quote, 32 characters of context each side and the offsets (UTF-16 units) of its v2 span,
+made on the new document (``created_on_version_id`` null). A comment with no v2 span (its
+passage was deleted, or its anchor was stale) keeps its old anchor, marked as made on
+``<run id>/<version>`` (a version the next run does not have), so the next run reports it
+as a stale anchor rather than place it on other text; ``SendBack.unplaced`` names them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine.bundle.decisions import DECISION_WORDS, Decision
+from engine.models import Anchor, Comment, Reply
+
+#: Decisions that send a comment back, with the reviewer's reason.
+SEND_AGAIN = ("not-addressed", "another-round")
+#: Decisions after which a comment is not sent again.
+SETTLED = ("addressed", "deletion-is-fix", "declined")
+CONTEXT = 32
+
+
+@dataclass
+class SendBack:
+    """``document``: v2's source (``kind`` html | text); ``comments``: the comments sent,
+    anchored on v2; ``reasons``: comment id -> the override's reason, word for word;
+    ``left``: comment id -> why it is not sent, in words; ``unplaced``: ids sent with their
+    old anchor (no v2 span)."""
+
+    title: str
+    kind: str
+    document: str
+    comments: list[Comment] = field(default_factory=list)
+    reasons: dict[str, str] = field(default_factory=dict)
+    left: dict[str, str] = field(default_factory=dict)
+    unplaced: list[str] = field(default_factory=list)
+
+    def brief(self) -> str:
+        """The brief in words, to paste into an agent that runs elsewhere."""
+        lines = [
+            f"Review of {self.title or 'the document'}: {len(self.comments)} comment(s) to work on.",
+            "Work on the attached version (the last one). For each comment, change the text "
+            "it points at so the comment is addressed; where the reviewer gave a reason, "
+            "it says what is still wrong.",
+            "",
+        ]
+        for n, c in enumerate(self.comments, 1):
+            lines.append(f"{n}. Comment {c.id}: {c.body}")
+            lines.append(f"   On the text: \u201c{c.anchor.quote or ''}\u201d")
+            if c.id in self.reasons:
+                lines.append(f"   The reviewer says: {self.reasons[c.id]}")
+            if c.id in self.unplaced:
+                lines.append("   (Its text is no longer in this version: say what you did.)")
+            lines.append("")
+        if self.left:
+            lines.append("Not sent again: " + "; ".join(f"{k} ({v})" for k, v in self.left.items()))
+        return "\n".join(lines).rstrip() + "\n"
+
+
+def _why_left(c: Comment, verdict: str, d: Decision | None) -> str | None:
+    """Why ``c`` is not sent again, or None when it goes back."""
+    if d is not None and d.decision in SEND_AGAIN:
+        return None
+    if d is not None and d.decision in SETTLED:
+        return DECISION_WORDS[d.decision]
+    if d is not None and d.decision == "accept" and verdict == "edited":
+        return "accepted as addressed"
+    if c.status == "resolved":
+        return "resolved"
+    if not c.actionable:
+        return "a remark, not actionable"
+    return None
+
+
+def _on_v2(c: Comment, item: dict[str, Any], text: str) -> Comment | None:
+    """``c`` anchored on its v2 span, or None when the verdict has none."""
+    from engine.text.utf16 import to_codepoint
+
+    span = item.get("v2")
+    if not isinstance(span, dict) or not isinstance(span.get("start"), int):
+        return None
+    s16, e16 = span["start"], span["end"]
+    s, e = to_codepoint(text, s16), to_codepoint(text, e16)
+    anchor = Anchor(
+        quote=text[s:e],
+        prefix=text[max(0, s - CONTEXT) : s],
+        suffix=text[e : e + CONTEXT],
+        dom_path=c.anchor.dom_path,
+        start_offset=s16,
+        end_offset=e16,
+    )
+    return replace(c, anchor=anchor, created_on_version_id=None, status="open")
+
+
+def send_back(bundle: Any, decided: dict[str, Decision]) -> SendBack:
+    """The next round of ``bundle`` (an opened ``engine.bundle.Bundle``) after the
+    reviewer's decisions (see the module docstring). Raises KeyError when the bundle has
+    no v2 (``engine.bundle.BundleError`` would have refused it on open)."""
+    v2 = bundle.version("v2")
+    text = v2.to_version().text
+    verdicts = bundle.verdicts if isinstance(bundle.verdicts, dict) else {}
+    final = {
+        str(v.get("comment_id")): v for v in verdicts.get("final") or [] if isinstance(v, dict)
+    }
+    out = SendBack(bundle.document_title, v2.kind, v2.source)
+    for c in bundle.comments_after:
+        item = final.get(c.id, {})
+        d = decided.get(c.id)
+        why = _why_left(c, str(item.get("verdict") or ""), d)
+        if why is not None:
+            out.left[c.id] = why
+            continue
+        thread = list(c.thread)
+        if d is not None and d.decision in SEND_AGAIN:
+            out.reasons[c.id] = d.reason
+            thread.append(Reply(d.reviewer, d.reason, d.decided_at, "reopen"))
+        placed = _on_v2(c, item, text)
+        if placed is None:
+            out.unplaced.append(c.id)
+            made_on = f"{bundle.manifest.get('run_id') or 'run'}/{c.created_on_version_id or 'v1'}"
+            placed = replace(c, status="open", created_on_version_id=made_on)
+        out.comments.append(replace(placed, thread=thread))
+    return out

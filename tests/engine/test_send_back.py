@@ -1,0 +1,78 @@
+"""Send back: the comments still to do go to the next round on the last version, each
+override's reason word for word (in the thread the agent reads, and in the brief); a
+comment the reviewer settled is not sent again."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from engine.bundle import signing
+from engine.bundle.adjudicate import adjudicate
+from engine.bundle.read import open_bundle
+from engine.bundle.sendback import send_back
+from engine.cli.main import main as arl
+from tests.helpers.scripted_server import FixEverything, ScriptedServer
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+REASON = "Still says email: name the HR portal form (RW-2), with its link."
+
+
+def _reviewed(tmp_path) -> Path:
+    b = tmp_path / "b"
+    shutil.copytree(DATA / "bundle-min", b)
+    key = signing.new_private_key()
+    adjudicate(b, "c1", "accept", "", "Ann", key)
+    adjudicate(b, "c2", "not-addressed", REASON, "Ann", key)
+    adjudicate(b, "c3", "deletion-is-fix", "the appendix was obsolete", "Ann", key)
+    return b
+
+
+def test_what_goes_back_and_what_does_not(tmp_path):
+    from engine.bundle.read import verify_bundle
+
+    b = _reviewed(tmp_path)
+    plan = send_back(open_bundle(b), verify_bundle(b).decisions.latest())
+    sent = {c.id: c for c in plan.comments}
+    assert set(sent) == {"c2", "c4"}
+    assert plan.left == {"c1": "accepted as addressed", "c3": "the deletion was the fix"}
+    c2 = sent["c2"]
+    assert plan.reasons == {"c2": REASON}
+    assert (c2.thread[-1].author, c2.thread[-1].body, c2.thread[-1].kind) == (
+        "Ann",
+        REASON,
+        "reopen",
+    )
+    # anchored again on v2, made on the new document
+    v2 = open_bundle(b).version("v2").to_version().text
+    assert c2.anchor.quote == "by email" and c2.created_on_version_id is None
+    from engine.text.utf16 import to_codepoint  # offsets count UTF-16 units (v2 has an astral)
+
+    s, e = (to_codepoint(v2, x) for x in (c2.anchor.start_offset, c2.anchor.end_offset))
+    assert v2[s:e] == "by email"
+    assert "c4" in plan.unplaced and sent["c4"].created_on_version_id.endswith("/v0")
+    assert REASON in plan.brief() and "Comment c2" in plan.brief()
+
+
+def test_the_reason_reaches_the_scripted_servers_next_request(tmp_path, capsys):
+    b = _reviewed(tmp_path)
+    out = tmp_path / "next"
+    assert arl(["bundle", "send-back", str(b), "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "2 comment(s) go back (1 with the reviewer's reason), 2 not sent again" in said
+    assert arl(["bundle", "send-back", str(b), "--out", str(out)]) == 2  # nothing replaced
+    comments = json.loads((out / "comments.json").read_text(encoding="utf-8"))
+    assert [c["id"] for c in comments["comments"]] == ["c2", "c4"]
+    with ScriptedServer(FixEverything()) as srv:
+        args = [
+            "run",
+            "--doc",
+            str(out / "document.html"),
+            "--comments",
+            str(out / "comments.json"),
+        ]
+        args += ["--base-url", srv.base_url, "--model", srv.model, "--out", str(tmp_path / "o")]
+        assert arl([*args, "--no-sign"]) == 0
+        bodies = json.dumps(srv.requests, ensure_ascii=False)
+    assert REASON in bodies  # word for word, in what the agent was sent
