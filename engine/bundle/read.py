@@ -28,12 +28,12 @@ from engine.bundle.archive import (
 )
 from engine.bundle.decisions import DECISION_FILES
 from engine.bundle.rederive import rederive
-from engine.bundle.schema import FORMAT_V1, FORMAT_V2, FORMATS, check_file
+from engine.bundle.schema import FORMAT_V1, FORMAT_V3, FORMATS, check_file
 from engine.models import ClaimReport, Comment, Metric, claims_from_json
 from engine.text.text_page import text_as_html
 from engine.vocabulary import DOCUMENT_KINDS, DocumentKind, one_of
 
-FORMAT = FORMAT_V2
+FORMAT = FORMAT_V3
 OLD_FORMATS = (FORMAT_V1,)
 
 

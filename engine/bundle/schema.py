@@ -6,6 +6,11 @@ from these models (``tools/make_bundle_schemas.py``; a test keeps them equal), a
 collateral ranges count UTF-16 code units of the version's body textContent (or of the plain
 text of a text document).
 
+Format ``arl-bundle/3`` (written now) is ``arl-bundle/2`` plus optional members and fields,
+each listed in ``docs/bundle.md`` ("Format arl-bundle/3"): stubs for members over the limits
+(the manifest's ``stubbed``), reviewer decisions, declared checks, an external agent's
+message. A field new in ``/3`` in an older bundle's manifest is a problem (``NEW_IN_V3``).
+
 Format ``arl-bundle/2`` is lossless: every verdict carries its evidence (method, confidence,
 similarity, note, repaired-offset, approximate and markup flags, the claim and whether it
 agrees, the reopen reason), and every round record carries the same plus its unusable
@@ -21,11 +26,14 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError, model_validator
 
 FORMAT_V1 = "arl-bundle/1"
 FORMAT_V2 = "arl-bundle/2"
-FORMATS = (FORMAT_V1, FORMAT_V2)
+FORMAT_V3 = "arl-bundle/3"
+FORMATS = (FORMAT_V1, FORMAT_V2, FORMAT_V3)
+# manifest fields that arl-bundle/3 added (None, or absent, in an older manifest)
+NEW_IN_V3 = ("stubbed",)
 
 VerdictWord = Literal["edited", "untouched", "deleted", "stale_anchor"]
 ClaimWord = Literal["addressed", "not_addressed", "stale_anchor"]
@@ -278,7 +286,7 @@ class ManifestFile(_Closed):
     ``signature.json``, which signs this file)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
-    format: Literal["arl-bundle/1", "arl-bundle/2"]
+    format: Literal["arl-bundle/1", "arl-bundle/2", "arl-bundle/3"]
     app_version: str
     created_at: str
     finished_at: str
@@ -301,6 +309,15 @@ class ManifestFile(_Closed):
     agent_mode: dict[str, Any] | None = None
     stubbed: list[str] | None = None
     files: dict[str, str]
+
+    @model_validator(mode="after")
+    def _fields_of_its_format(self) -> ManifestFile:
+        """A field that only ``arl-bundle/3`` defines may not stand in an older manifest."""
+        if self.format != FORMAT_V3:
+            for name in NEW_IN_V3:
+                if getattr(self, name) is not None:
+                    raise ValueError(f"{name} is a field of arl-bundle/3, not of {self.format}")
+        return self
 
 
 class StubFile(_Closed):
@@ -454,7 +471,7 @@ MODELS_V1: dict[str, type[BaseModel]] = MODELS_V2 | {"verdicts.json": VerdictsFi
 MAX_PROBLEMS_PER_FILE = 5
 
 
-def check_file(name: str, obj: Any, fmt: str = FORMAT_V2) -> list[str]:
+def check_file(name: str, obj: Any, fmt: str = FORMAT_V3) -> list[str]:
     """Problems of the parsed JSON file ``name`` against its shape, as plain lines
     ("verdicts.json: final.2.verdict: Input should be 'edited', ..."); [] when it fits or
     when ``name`` has no shape here. At most ``MAX_PROBLEMS_PER_FILE`` lines, plus a count."""
@@ -476,7 +493,7 @@ def check_file(name: str, obj: Any, fmt: str = FORMAT_V2) -> list[str]:
 
 
 def json_schemas() -> dict[str, dict[str, Any]]:
-    """JSON Schema (draft 2020-12) of each ``arl-bundle/2`` file, by schema file name
+    """JSON Schema (draft 2020-12) of each ``arl-bundle/3`` file, by schema file name
     (``manifest.schema.json``, ``comments.schema.json``, ...)."""
     out: dict[str, dict[str, Any]] = {}
     for name, model in MODELS_V2.items():
@@ -484,7 +501,7 @@ def json_schemas() -> dict[str, dict[str, Any]]:
         schema = model.model_json_schema()
         schema = {
             "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "$id": f"arl-bundle/2/{stem}.schema.json",
+            "$id": f"arl-bundle/3/{stem}.schema.json",
             **schema,
         }
         out[f"{stem}.schema.json"] = schema

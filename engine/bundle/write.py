@@ -27,12 +27,12 @@ from engine.bundle.archive import (
     stub_oversized,
 )
 from engine.bundle.rederive import engine_identity
-from engine.bundle.schema import FORMAT_V2
+from engine.bundle.schema import FORMAT_V3
 from engine.bundle.scorecard import render_scorecard
 from engine.redact import mask_known
 from engine.text.text_page import text_as_html
 
-FORMAT = FORMAT_V2
+FORMAT = FORMAT_V3
 REDACTED = "[redacted]"
 
 
