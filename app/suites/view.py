@@ -317,7 +317,10 @@ class SuitesView(QWidget):
         from engine.suite.suite import SuiteError, expand_items, load_suite
 
         def work() -> tuple[Any, str]:
+            from engine.suite.suite import allowed_key_variables, check_key_variables
+
             suite = load_suite(path)
+            check_key_variables(suite, allowed_key_variables())
             return suite, render_estimate(estimate_suite(suite, expand_items(suite)), suite)
 
         def done(value: tuple[Any, str]) -> None:

@@ -43,9 +43,19 @@ def _key_for(spec: Any) -> str | None:
 
 
 def _load(args: argparse.Namespace) -> tuple[Any, list[Any], tuple[int, int] | None]:
-    from engine.suite.suite import expand_items, load_suite, parse_shard, shard_items
+    from engine.suite.suite import (
+        allowed_key_variables,
+        check_key_variables,
+        expand_items,
+        load_suite,
+        parse_shard,
+        shard_items,
+    )
 
-    suite = load_suite(args.suite, seed=args.seed)
+    suite = load_suite(
+        args.suite, seed=args.seed, allow_outside=bool(getattr(args, "allow_outside_files", False))
+    )
+    check_key_variables(suite, allowed_key_variables(getattr(args, "key_env", None)))
     suite.allow_commands = bool(getattr(args, "allow_commands", False))
     shard = parse_shard(getattr(args, "shard", None))
     return suite, shard_items(expand_items(suite), shard), shard
@@ -80,7 +90,9 @@ def cmd_estimate(args: argparse.Namespace) -> int:
     except SuiteError as exc:
         return fail(str(exc))
     if args.json:
-        print(json.dumps(est.to_json(), indent=1))
+        from engine.suite.suite import suite_disclosure
+
+        print(json.dumps({**est.to_json(), "reads_and_sends": suite_disclosure(suite)}, indent=1))
     else:
         print(render_estimate(est, suite))
     return EXIT_OK
@@ -279,7 +291,14 @@ def cmd_resume(args: argparse.Namespace) -> int:
             if not row.suite_path:
                 return fail(f"suite run {args.id} has no suite file to resume from")
             try:
-                suite = load_suite(row.suite_path, seed=row.seed)
+                from engine.suite.suite import allowed_key_variables, check_key_variables
+
+                suite = load_suite(
+                    row.suite_path,
+                    seed=row.seed,
+                    allow_outside=bool(getattr(args, "allow_outside_files", False)),
+                )
+                check_key_variables(suite, allowed_key_variables(getattr(args, "key_env", None)))
             except SuiteError as exc:
                 return fail(str(exc))
             suite.allow_commands = bool(getattr(args, "allow_commands", False))
@@ -343,9 +362,27 @@ def _register_new(sub: Any) -> None:
     n.set_defaults(func=cmd_new)
 
 
+def _input_options(p: argparse.ArgumentParser) -> None:
+    """What a suite file may read and which key variables it may send."""
+    p.add_argument(
+        "--allow-outside-files",
+        action="store_true",
+        help="let the suite read files outside its own folder (documents, comments, "
+        "instructions, checks)",
+    )
+    p.add_argument(
+        "--key-env",
+        action="append",
+        metavar="NAME",
+        help="an environment variable a model's api_key_env may name (repeatable; "
+        "also ARL_KEY_ENVS)",
+    )
+
+
 def _register_estimate(sub: Any) -> None:
     e = sub.add_parser("estimate", help="price a suite without calling any model")
     e.add_argument("suite", help="suite file (.toml or .json)")
+    _input_options(e)
     e.add_argument("--seed", type=int, help="seed for sample:N documents (default: the file's)")
     e.add_argument("--shard", metavar="I/N", help="only this shard's runs")
     e.add_argument("--json", action="store_true")
@@ -396,6 +433,7 @@ def _limit_options(p: argparse.ArgumentParser) -> None:
         help="exit 4 when a run's declared checks end with changes requested",
     )
     p.add_argument("--json", action="store_true")
+    _input_options(p)
     store_option(p)
 
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.redact import clean_url
-from engine.suite.suite import ModelSpec, Suite, SuiteItem, expand_items
+from engine.suite.suite import ModelSpec, Suite, SuiteItem, expand_items, suite_disclosure
 
 __all__ = ["Estimate", "ItemEstimate", "count_tokens", "estimate_suite", "token_counter_name"]
 
@@ -266,5 +266,7 @@ def render_estimate(est: Estimate, suite: Suite) -> str:
         "The range runs from one round with the fewest turns to every round with the "
         "most; real runs usually fall inside it but a looping model can exceed it. "
         "Currency appears only where the suite gives prices per million tokens.",
+        "",
+        *suite_disclosure(suite),
     ]
     return "\n".join(lines)

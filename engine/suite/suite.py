@@ -53,13 +53,16 @@ __all__ = [
     "SuiteError",
     "SuiteItem",
     "VariantSpec",
+    "allowed_key_variables",
     "builtin_documents",
+    "check_key_variables",
     "expand_items",
     "load_suite",
     "parse_shard",
     "sample_stratified",
     "shard_items",
     "size_class",
+    "suite_disclosure",
     "suite_template",
     "write_suite_template",
 ]
@@ -148,6 +151,8 @@ class Suite:
     #: The declared checks every run of the suite takes (docs/checks.md): the file's
     #: ``checks`` key, a checks file's path or a table of the same keys; None: none.
     checks: ChecksConfig | None = None
+    allow_outside: bool = False
+    """Files outside the suite file's folder were allowed (``--allow-outside-files``)."""
     #: Set by the caller (``arl suite run --allow-commands``), never by the file.
     allow_commands: bool = False
 
@@ -248,9 +253,16 @@ def _read_suite_file(path: Path) -> dict[str, Any]:
     return obj
 
 
-def load_suite(path: str | os.PathLike[str], *, seed: int | None = None) -> Suite:
+def load_suite(
+    path: str | os.PathLike[str], *, seed: int | None = None, allow_outside: bool = False
+) -> Suite:
     """Read and check a suite file (``.toml`` or ``.json``). ``seed`` overrides the file's
     ``seed`` for ``sample`` entries. Relative paths in the file are relative to the file.
+
+    Every file the suite names (documents, comments, instructions, a checks file) must
+    resolve, links followed, inside the suite file's folder: suite files come from pull
+    requests in CI, and what they name is sent to their endpoints. ``allow_outside``
+    (``arl suite run --allow-outside-files``) lifts that rule.
 
     Raises ``SuiteError`` naming the file and the problem.
     """
@@ -293,9 +305,9 @@ def load_suite(path: str | os.PathLike[str], *, seed: int | None = None) -> Suit
     if default_mode is not None and default_mode not in ("tools", "no-tools", "auto"):
         raise _err(p, "'mode' must be tools, no-tools or auto")
 
-    documents = _documents(obj.get("documents"), p, base, use_seed)
+    documents = _documents(obj.get("documents"), p, base, use_seed, allow_outside)
     models = _models(obj.get("models"), p, default_mode)
-    variants = _variants(obj.get("variants"), p, base)
+    variants = _variants(obj.get("variants"), p, base, allow_outside)
     suite = Suite(
         name=name.strip(),
         path=p,
@@ -310,7 +322,8 @@ def load_suite(path: str | os.PathLike[str], *, seed: int | None = None) -> Suit
         max_output_tokens=max_out,
         seed=use_seed,
         raw=obj,
-        checks=_checks(obj.get("checks"), p, base),
+        checks=_checks(obj.get("checks"), p, base, allow_outside),
+        allow_outside=allow_outside,
     )
     n = len(documents) * len(models) * len(variants) * suite.repeats
     if n > MAX_ITEMS:
@@ -320,7 +333,7 @@ def load_suite(path: str | os.PathLike[str], *, seed: int | None = None) -> Suit
     return suite
 
 
-def _checks(value: Any, p: Path, base: Path) -> ChecksConfig | None:
+def _checks(value: Any, p: Path, base: Path, allow: bool) -> ChecksConfig | None:
     """The suite's ``checks``: a checks file's path (relative to the suite file) or a
     table of its keys (docs/checks.md). Raises SuiteError naming the file."""
     from engine.checks.config import checks_from_table, load_checks
@@ -330,7 +343,7 @@ def _checks(value: Any, p: Path, base: Path) -> ChecksConfig | None:
         return None
     try:
         if isinstance(value, str):
-            return load_checks(base / value)
+            return load_checks(_inside(base / value, base, "checks", p, allow))
         if isinstance(value, dict):
             return checks_from_table(value, f"{p}: checks")
     except InputError as exc:
@@ -338,7 +351,7 @@ def _checks(value: Any, p: Path, base: Path) -> ChecksConfig | None:
     raise _err(p, "'checks' must be a checks file's path or a table of checks")
 
 
-def _documents(entries: Any, p: Path, base: Path, seed: int) -> list[DocumentSpec]:
+def _documents(entries: Any, p: Path, base: Path, seed: int, allow: bool) -> list[DocumentSpec]:
     if not isinstance(entries, list) or not entries:
         raise _err(p, "'documents' must be a non-empty list (paths, or the built-in corpus)")
     out: list[DocumentSpec] = []
@@ -370,6 +383,7 @@ def _documents(entries: Any, p: Path, base: Path, seed: int) -> list[DocumentSpe
             raise _err(p, f"{where}: 'path' and 'comments' must both be file paths")
         dpath, cpath = (base / doc), (base / comments)
         for f in (dpath, cpath):
+            _inside(f, base, where, p, allow)
             if not f.is_file():
                 raise _err(p, f"{where}: {f} is not a file")
         name = _name_ok(e.get("name", dpath.stem), where, p)
@@ -467,7 +481,7 @@ def _models(entries: Any, p: Path, default_mode: str | None) -> list[ModelSpec]:
     return out
 
 
-def _variants(entries: Any, p: Path, base: Path) -> list[VariantSpec]:
+def _variants(entries: Any, p: Path, base: Path, allow: bool) -> list[VariantSpec]:
     if entries is None:
         return [VariantSpec("default")]
     if not isinstance(entries, list) or not entries:
@@ -489,7 +503,7 @@ def _variants(entries: Any, p: Path, base: Path) -> list[VariantSpec]:
                 raise _err(p, f"{where}: 'instructions' must be a text file path")
             from engine.safe_io import BoundedInputError, read_regular_file
 
-            f = base / ipath
+            f = _inside(base / ipath, base, where, p, allow)
             try:
                 text = read_regular_file(f, max_bytes=MAX_INSTRUCTIONS_BYTES).decode("utf-8")
                 text = text.strip()
@@ -511,6 +525,94 @@ def _variants(entries: Any, p: Path, base: Path) -> list[VariantSpec]:
     if dup := sorted({n for n in names if names.count(n) > 1}):
         raise _err(p, f"variants: the name(s) {', '.join(dup)} appear twice")
     return out
+
+
+def _inside(f: Path, base: Path, where: str, p: Path, allow: bool) -> Path:
+    """``f`` when it resolves (links followed) inside the suite file's folder ``base``, or
+    when ``allow`` (``load_suite``'s ``allow_outside``); else SuiteError naming it."""
+    if allow:
+        return f
+    try:
+        real = f.resolve()
+    except (OSError, RuntimeError):
+        real = f
+    if not real.is_relative_to(base):
+        raise _err(
+            p,
+            f"{where}: {f} is outside the suite file's folder {base}; a suite reads only "
+            "files beside it (what it reads is sent to its endpoints): pass "
+            "--allow-outside-files to allow it",
+        )
+    return f
+
+
+def check_key_variables(suite: Suite, allowed: set[str] | frozenset[str]) -> None:
+    """Refuse (SuiteError) a model whose ``api_key_env`` is not a variable the user named
+    (``allowed``: ``arl suite run --key-env NAME``, and ``ARL_KEY_ENVS``: the user's
+    setting, ``allowed_key_variables``). A suite file cannot pick which of the
+    environment's secrets is sent to its endpoint."""
+    for i, m in enumerate(suite.models, 1):
+        if m.api_key_env and m.api_key_env not in allowed:
+            raise _err(
+                suite.path or Path(suite.name),
+                f"models[{i}]: api_key_env = {m.api_key_env!r} is a variable you did not "
+                f"name; the suite would send it to {m.base_url} as the API key. Allow it "
+                f"with --key-env {m.api_key_env} (or ARL_KEY_ENVS={m.api_key_env})",
+            )
+
+
+def allowed_key_variables(named: list[str] | None = None) -> frozenset[str]:
+    """The key variables a suite may use: ``named`` (the command line's ``--key-env``)
+    and those listed in the ``ARL_KEY_ENVS`` setting (names separated by commas or
+    spaces)."""
+    listed = re.split(r"[,\s]+", os.environ.get("ARL_KEY_ENVS", ""))
+    return frozenset(n for n in [*(named or []), *listed] if n)
+
+
+def _real(f: Path) -> str:
+    """The file really read (links and ``..`` resolved), for the estimate."""
+    try:
+        return str(f.resolve())
+    except (OSError, RuntimeError):
+        return str(f)
+
+
+def suite_disclosure(suite: Suite) -> list[str]:
+    """What the suite reads and where it sends it, in lines for the estimate (shown before
+    ``--yes``): every file it names, and per endpoint the models, what goes there
+    (documents, comments, instructions) and which key (a variable's name, or the usual key
+    rule)."""
+    lines = ["Reads:"]
+    files: list[str] = []
+    for d in suite.documents:
+        if d.source == "file":
+            files += [_real(d.doc), _real(d.comments)]
+    base = suite.path.resolve().parent if suite.path is not None else None
+    for v in suite.variants:
+        if v.path:
+            files.append(_real(base / v.path) if base is not None else v.path)
+    builtin = sorted({d.source for d in suite.documents if d.source != "file"})
+    lines += [f"  {f}" for f in dict.fromkeys(files)]
+    if builtin:
+        lines.append(f"  the program's built-in corpus ({', '.join(builtin)})")
+    if suite.allow_outside:
+        lines.append("  (files outside the suite's folder allowed: --allow-outside-files)")
+    lines.append("Sends (documents, comments and the agent's instructions) to:")
+    by_url: dict[str, list[ModelSpec]] = {}
+    for m in suite.models:
+        by_url.setdefault(m.base_url, []).append(m)
+    from engine.safe_io import mask_url
+
+    for url, models in by_url.items():
+        keys = sorted(
+            {
+                f"the key in ${m.api_key_env}" if m.api_key_env else "the usual key for that host"
+                for m in models
+            }
+        )
+        names = ", ".join(m.model for m in models)
+        lines.append(f"  {mask_url(url)} (model {names}; {' and '.join(keys)})")
+    return lines
 
 
 # -- items and shards ----------------------------------------------------------------------
