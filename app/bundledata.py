@@ -61,6 +61,7 @@ class BundleData:
     signature: Any = None  # engine.bundle.signing.SignatureStatus
     reopened: dict[str, dict[str, Any]] = field(default_factory=dict)  # id -> last reopen
     rederivation: Any = None  # engine.bundle.rederive.Rederivation, once checked
+    checks: Any = None  # the bundle's checks.json (docs/checks.md); None: no checks
     rederive_error: str = ""
     # What the views show (engine.bundle.shown): "stated", "recomputed" (the bundle failed
     # verification; verdicts/metrics above are re-derived) or "unverified"; the notes say
@@ -213,6 +214,7 @@ def load_bundle(path: str | Path) -> BundleData:
         old_format=b.old_format,
         signature=signing.check_bundle(b),
         reopened=reopened,
+        checks=b.checks,
     )
     apply_shown(data)
     return data

@@ -1,5 +1,5 @@
 """The main window's menus: File (new run, open a bundle, recent bundles, the example,
-compare, publish and export, quit), View (one entry per tab, Ctrl+1..8) and Help (how to
+compare, publish and export, quit), View (one entry per tab, Ctrl+1..9) and Help (how to
 read the verdicts, the README, About). ``build_menus(window)`` adds them and sets the
 window's ``act_*`` actions and ``recent_menu``."""
 
@@ -8,6 +8,20 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtGui import QAction, QKeySequence
+
+
+TAB_NAMES = (
+    "Start",
+    "Run",
+    "Verdicts",
+    "Metrics",
+    "Scorecard",
+    "Checks",
+    "Compare",
+    "Suites",
+    "Published",
+)
+"""The View menu's entries, one per tab in the window's order (Ctrl+1..9)."""
 
 
 def build_menus(w: Any) -> None:
@@ -68,9 +82,7 @@ def build_menus(w: Any) -> None:
     for a in (w.act_publish, w.act_export_html, w.act_export_pdf):
         a.setEnabled(False)
     v = w.menuBar().addMenu("&View")
-    for i, name in enumerate(
-        ("Start", "Run", "Verdicts", "Metrics", "Scorecard", "Compare", "Suites", "Published")
-    ):
+    for i, name in enumerate(TAB_NAMES):
         act = QAction(name, w, shortcut=QKeySequence(f"Ctrl+{i + 1}"))
         act.triggered.connect(lambda _=False, i=i: w._go(i))
         v.addAction(act)

@@ -188,6 +188,23 @@ def _rederivation_part(b: _Banner, data: BundleData) -> None:
         )
 
 
+def _checks_part(b: _Banner, data: BundleData) -> None:
+    """The declared checks' outcome ("changes requested"), right after TAMPERED: the
+    re-derived result once the bundle has been checked (``engine.bundle.scorecard_checks``)."""
+    from engine.bundle.scorecard_checks import shown_check_sets
+
+    sets = shown_check_sets(data.checks, getattr(data.rederivation, "checks", None))
+    final = next((s for label, s in sets if label == "Final"), None)
+    if final is not None and final.gate().blocked:
+        reason = final.gate().reason()
+        b.add(
+            f"<b>Changes requested:</b> {html.escape(reason)} (the Checks tab shows each "
+            "check's output).",
+            "error",
+            first=True,
+        )
+
+
 def _figures_part(b: _Banner, data: BundleData) -> None:
     """Where the figures shown come from, when they are not the bundle's stated ones."""
     if data.figures_headline:
@@ -271,6 +288,7 @@ def banner_for(data: BundleData) -> tuple[str, str]:
     """(level, html) for the message above the documents; level: ok, warn, error."""
     b = _Banner()
     _status_part(b, data)
+    _checks_part(b, data)
     _rederivation_part(b, data)
     _figures_part(b, data)
     _signature_part(b, data)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from app.bundle_picker import bundle_path_from_pick  # noqa: F401  (re-exported)
 from app.bundledata import BundleData, BundleError, load_bundle
+from app.checks_view import ChecksView
 from app.jobs import run_in_thread
 from app.metrics_panel import MetricsPanel
 from app.published import PublishedView
@@ -40,10 +41,11 @@ class MainWindow(QMainWindow):
         TAB_VERDICTS,
         TAB_METRICS,
         TAB_SCORECARD,
+        TAB_CHECKS,
         TAB_COMPARE,
         TAB_SUITES,
         TAB_PUBLISHED,
-    ) = range(8)
+    ) = range(9)
 
     def __init__(self, settings: Settings | None = None):
         super().__init__()
@@ -62,6 +64,7 @@ class MainWindow(QMainWindow):
         self.metrics = MetricsPanel()
         self.scorecard = ScorecardView()
         self.verdicts.decided.connect(self.scorecard.refresh)
+        self.checks = ChecksView()
         self.run_view = self._make_run_view()
         self.compare = self._make_compare_view()
         self.suites = self._make_suites_view()
@@ -71,10 +74,11 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.verdicts, "&Verdicts")
         self.tabs.addTab(self.metrics, "&Metrics")
         self.tabs.addTab(self.scorecard, "S&corecard")
+        self.tabs.addTab(self.checks, "C&hecks")
         self.tabs.addTab(self.compare, "Com&pare")
         self.tabs.addTab(self.suites, "S&uites")
         self.tabs.addTab(self.published, "Pu&blished")
-        for i in (self.TAB_VERDICTS, self.TAB_METRICS, self.TAB_SCORECARD):
+        for i in (self.TAB_VERDICTS, self.TAB_METRICS, self.TAB_SCORECARD, self.TAB_CHECKS):
             self.tabs.setTabEnabled(i, False)
         self.setCentralWidget(self.tabs)
         self.statusBar().showMessage("Ready. Open the example run or an evidence bundle.")
@@ -318,7 +322,8 @@ class MainWindow(QMainWindow):
         self.verdicts.show_bundle(data)
         self.metrics.show_bundle(data)
         self.scorecard.show_bundle(data)
-        for i in (self.TAB_VERDICTS, self.TAB_METRICS, self.TAB_SCORECARD):
+        self.checks.show_bundle(data)
+        for i in (self.TAB_VERDICTS, self.TAB_METRICS, self.TAB_SCORECARD, self.TAB_CHECKS):
             self.tabs.setTabEnabled(i, True)
         for a in (self.act_publish, self.act_export_html, self.act_export_pdf):
             a.setEnabled(bool(data.scorecard))

@@ -218,6 +218,7 @@ def own_scorecard(
 
     shown = shown_figures(bundle, rederivation, signature)
     from engine.bundle.decisions import check_decisions
+    from engine.bundle.scorecard_checks import checks_parts
     from engine.bundle.scorecard_review import review_parts
 
     decisions = check_decisions(bundle, rederivation) if rederivation is not None else None
@@ -238,6 +239,9 @@ def own_scorecard(
         row_notes=shown.row_notes if shown.source != "stated" else {},
         metric_notes=shown.metric_notes if shown.source != "stated" else {},
         review=review,
+        checks_card=checks_parts(
+            bundle.checks, rederivation.checks if rederivation is not None else None
+        ),
     )
 
 

@@ -129,14 +129,17 @@ def render_scorecard(
     row_notes: dict[str, str] | None = None,
     metric_notes: dict[str, str] | None = None,
     review: tuple[str, str] = ("", ""),
+    checks_card: tuple[str, str] = ("", ""),
 ) -> str:
     """The scorecard page: one self-contained HTML document, no script, inline CSS, a CSP
     that forbids every fetch. For people who never read JSON. ``figures_note``: where the
     figures come from when they are not the bundle's stated ones
     (``engine.bundle.shown``); ``row_notes`` / ``metric_notes``: comment id / metric name
     -> what the bundle states and what was recomputed, printed on that row; ``review``:
-    the reviewer decisions' banner and section (``engine.bundle.scorecard_review``), the banner
-    right after TAMPERED."""
+    the reviewer decisions' banner and section (``engine.bundle.scorecard_review``);
+    ``checks_card``: the declared checks' banner and section
+    (``engine.bundle.scorecard_checks``). The banners' order: TAMPERED, changes requested,
+    awaiting review, then the rest (``engine.vocabulary.OUTCOMES``)."""
     title = str(manifest.get("document_title") or "document")
     final = verdicts.get("final") or []
     from engine.score.metrics import coverage_of
@@ -144,12 +147,18 @@ def render_scorecard(
     coverage = coverage_of(final, comments_before)
     out = _head(title)
     banners = _banners(manifest, metrics, tampered or [], figures_note)
+    at = 1 if tampered else 0
+    if checks_card[0]:
+        banners.insert(at, checks_card[0])
+        at += 1
     if review[0]:
-        banners.insert(1 if tampered else 0, review[0])
+        banners.insert(at, review[0])
     out += banners
     out += _facts(manifest, title, checks or [])
     out.append(f"<p>{_e(_summary(final, comments_before, coverage))}</p>")
     out += _metrics_table(metrics, coverage, metric_notes or {})
+    if checks_card[1]:
+        out.append(checks_card[1])
     if review[1]:
         out.append(review[1])
     out += _verdicts_table(final, comments_before, row_notes or {})

@@ -29,6 +29,7 @@ from engine.bundle.archive import (
 from engine.bundle.rederive import engine_identity
 from engine.bundle.schema import FORMAT_V3
 from engine.bundle.scorecard import render_scorecard
+from engine.bundle.scorecard_checks import checks_parts
 from engine.redact import mask_known
 from engine.text.text_page import text_as_html
 
@@ -100,6 +101,7 @@ def write_bundle(folder: str | os.PathLike[str], content: BundleContent) -> Path
         content.comments_before,
         content.comments_after,
         content.claims,
+        checks_card=checks_parts(content.checks),
     )
     files["scorecard.html"] = card.encode("utf-8")
     secrets = [s for s in content.secrets if s and len(s) >= 4]

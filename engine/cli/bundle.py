@@ -193,6 +193,11 @@ def cmd_bundle_show(args: argparse.Namespace) -> int:
     sig, red = result.signature, result.rederivation
     # The verdict first: a forged figure below must never be read before it.
     say(_show_verdict(result))
+    from engine.cli.checks import bundle_check_lines
+
+    check_lines = bundle_check_lines(b.checks, getattr(red, "checks", None))
+    if check_lines and check_lines[0].startswith("CHANGES REQUESTED"):
+        say(check_lines.pop(0))  # second only to TAMPERED (docs/checks.md, the gate)
     if b.old_format:
         say(f"FORMAT {b.format}: an older bundle; its verdicts carry no evidence")
     say(f"SIGNATURE {sig.line()}")
@@ -225,6 +230,8 @@ def cmd_bundle_show(args: argparse.Namespace) -> int:
     for cid, note in shown.row_notes.items():
         say(f"  comment {cid}: {note}")
     for line in decision_lines(result):
+        say(line)
+    for line in check_lines:
         say(line)
     return EXIT_TAMPERED if result.tampered else EXIT_OK
 

@@ -74,3 +74,28 @@ def check_lines(checks: CheckSet) -> list[str]:
             lines.extend(f"      {x}" for x in r.output.splitlines())
     lines.append(f"  checks passed: {checks.rate()} (N/A left out)")
     return lines
+
+
+def bundle_check_lines(stored: object, recomputed: dict | None) -> list[str]:
+    """What ``arl bundle show`` says of a bundle's declared checks (none without them):
+    ``CHANGES REQUESTED: ...`` when the final gate blocks, then the final version's
+    results, re-derived where they can be (a command's: recorded, not re-run)."""
+    from engine.checks.results import CheckSet
+    from engine.vocabulary import RECORDED_NOT_RERUN
+
+    if not isinstance(stored, dict) or not isinstance(stored.get("final"), dict):
+        return []
+    final = (recomputed or {}).get("final checks")
+    if final is None:
+        try:
+            final = CheckSet.from_json(stored["final"])
+        except ValueError:
+            return ["CHECKS: checks.json cannot be read"]
+    lines = []
+    if final.gate().blocked:
+        lines.append(f"CHANGES REQUESTED: {final.gate().reason()}")
+    lines.append(f"declared checks (final version): checks passed {final.rate()}, N/A left out")
+    for r in final.revised:
+        tail = f" [{RECORDED_NOT_RERUN}]" if r.kind == "command" else ""
+        lines.append(f"  {r.line()}{tail}")
+    return lines

@@ -367,6 +367,8 @@ class ReviewRun:
                 f"the round limit of {self.max_rounds} was reached with "
                 f"{len(self.open_actionable())} comment(s) unresolved"
             )
+            if self.checks is not None and self.checks.blocks_convergence():
+                self.reason += " and a declared check still failing"
 
     async def work_round(self, rnd: int, pending: list[str]) -> bool:
         """One round: the agent works and reports, the engine scores and checks integrity.

@@ -159,7 +159,7 @@ async def test_a_forged_check_result_is_caught_by_verify(tmp_path):
     ), lines
     assert any("outcome" in x for x in lines)
 
-    from engine.cli import main
+    from engine.cli.main import main
 
     assert main(["bundle", "verify", str(forged)]) == 3
 
@@ -222,7 +222,7 @@ def _score_args(tmp_path, checks: str, *extra: str) -> list[str]:
 
 
 def test_score_gate_exit_codes(tmp_path, capsys):
-    from engine.cli import main
+    from engine.cli.main import main
 
     # The real commit removed the edition's dates outside every comment: a FAIL.
     assert main(_score_args(tmp_path, CHECKS)) == 0
@@ -242,7 +242,7 @@ def test_score_gate_exit_codes(tmp_path, capsys):
 
 
 def test_score_unverified_command_blocks_or_shows(tmp_path, capsys):
-    from engine.cli import main
+    from engine.cli.main import main
 
     cmd = f'[[command]]\nname = "lint"\nargv = [{json.dumps(sys.executable)}, "-c", "pass", "{{file}}"]\n'
     assert main(_score_args(tmp_path, "links = true\n" + cmd, "--gate")) == 4
@@ -256,7 +256,7 @@ def test_score_unverified_command_blocks_or_shows(tmp_path, capsys):
 
 
 def test_run_gate_exit_code(tmp_path, capsys):
-    from engine.cli import main
+    from engine.cli.main import main
 
     doc = tmp_path / "doc.html"
     doc.write_text(TEMPLATE)
@@ -291,7 +291,7 @@ def test_run_gate_exit_code(tmp_path, capsys):
 
 
 def test_suite_takes_checks_and_its_gate_exits_4(tmp_path, capsys):
-    from engine.cli import main
+    from engine.cli.main import main
 
     # A style rule against SHOUTING: the scripted agent's fixes upper-case each passage.
     code = "import re, sys; sys.exit(1 if re.search('[A-Z]{8,}', open(sys.argv[1]).read()) else 0)"
@@ -350,3 +350,56 @@ class _env:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+async def test_every_view_says_changes_requested_after_tampered_only(tmp_path, capsys):
+    from engine.bundle.bundle import own_scorecard
+    from engine.cli.main import main
+
+    outcome, _, _ = await _run(tmp_path, Churner("{{FirstName}}", "Customer"), rounds=1)
+    page = (outcome.bundle / "scorecard.html").read_text()
+    banners = page.split("<h1>", 1)[1]
+    first = banners.index("<div class='banner")
+    assert banners[first:].startswith("<div class='banner failed'><b>Changes requested.</b>")
+    assert "Declared checks" in page and "Placeholders kept" in page
+    mine = own_scorecard(open_bundle(outcome.bundle))
+    assert mine.index("Changes requested.") < mine.index("The run completed")
+    assert main(["bundle", "show", str(outcome.bundle)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("OK: ") and lines[1].startswith("CHANGES REQUESTED: ")
+    assert any(x.startswith("  FAIL Placeholders kept") for x in lines)
+
+    def pass_it(data):
+        for r in data["final"]["revised"]:
+            if r["name"] == "placeholders":
+                r.update(
+                    status="pass", summary="every placeholder kept (1)", output="", findings=[]
+                )
+
+    forged = open_bundle(_forge(outcome.bundle, tmp_path, pass_it))
+    page = own_scorecard(forged)
+    # TAMPERED first, then the re-derived truth: changes requested, the FAIL shown.
+    assert page.index("TAMPERED.") < page.index("Changes requested.")
+    assert "every placeholder kept (1)" not in page.split("Declared checks", 1)[1]
+
+
+async def test_a_command_result_is_recorded_not_rerun(tmp_path, capsys):
+    from engine.cli.main import main
+
+    ws, doc = _setup(tmp_path)
+    code = "import sys; print('style: 2 warnings'); sys.exit(1 if 'CUSTOMER' in open(sys.argv[1]).read().upper() else 0)"
+    toml = (
+        CHECKS
+        + f'[[command]]\nname = "style"\nargv = {json.dumps([sys.executable, "-c", code, "{file}"])}\n'
+    )
+    checks = RunChecks(parse_checks(toml, "checks.toml"), allow_commands=True)
+    with ScriptedServer(Churner("{{FirstName}}", "Customer")) as srv:
+        outcome = await run_review(
+            ws, doc, _config(srv), rounds=1, out_dir=tmp_path / "b", checks=checks
+        )
+    assert verify_bundle(outcome.bundle).ok
+    assert main(["bundle", "show", str(outcome.bundle)]) == 0
+    out = capsys.readouterr().out
+    assert "FAIL Command: style: exit status 1 [recorded, not re-run]" in out
+    page = (outcome.bundle / "scorecard.html").read_text()
+    assert "recorded, not re-run" in page and "style: 2 warnings" in page

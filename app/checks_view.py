@@ -1,0 +1,174 @@
+"""The Checks view: the reviewer's declared checks (docs/checks.md) as the engine computed
+them: one row per check per round (PASS, FAIL, UNVERIFIED, N/A, in words, never by colour
+alone), the check's output on click, a line saying whether approval is blocked, and the
+rate that leaves N/A out. The rows are the re-derived results once the bundle has been
+checked (``engine.bundle.scorecard_checks.shown_check_sets``); nothing is computed here.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.bundledata import BundleData
+from engine import vocabulary as vocab
+
+#: Okabe-Ito colours (the Verdicts view's banner palette), the word always beside them.
+STATUS_COLOURS = {
+    "pass": QColor("#006e4f"),
+    "fail": QColor("#b03c00"),
+    "unverified": QColor("#8a5a00"),
+    "na": QColor("#555555"),
+}
+STATUS_WORDS = {
+    "pass": "PASS",
+    "fail": "FAIL",
+    "unverified": "UNVERIFIED (could not be checked)",
+    "na": "N/A (nothing to check)",
+}
+
+
+class ChecksView(QWidget):
+    """The declared checks of an opened bundle."""
+
+    COLUMNS = ("Round", "Check", "Result", "What it found")
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.headline = QLabel()
+        self.headline.setWordWrap(True)
+        self.headline.setTextFormat(Qt.TextFormat.RichText)
+        self.headline.setAccessibleName("Declared checks: the outcome")
+        self.rate = QLabel()
+        self.rate.setWordWrap(True)
+        self.table = QTableWidget(0, len(self.COLUMNS))
+        self.table.setHorizontalHeaderLabels(list(self.COLUMNS))
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setWordWrap(True)
+        self.table.setAccessibleName("Declared checks, one row per check per round")
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        self.output = QPlainTextEdit()
+        self.output.setReadOnly(True)  # the check's output as plain text, never HTML
+        self.output.setPlaceholderText("Click a row to see that check's output.")
+        self.output.setAccessibleName("The selected check's output")
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(self.output)
+        split.setSizes([420, 220])
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.headline)
+        lay.addWidget(self.rate)
+        lay.addWidget(split, 1)
+        self.rows: list[Any] = []  # CheckResult per table row
+        self.data: BundleData | None = None
+        self.table.currentCellChanged.connect(lambda row, *_: self._show_output(row))
+
+    def show_bundle(self, data: BundleData) -> None:
+        """Show ``data``'s checks now, and again once its re-derivation is in."""
+        from app.bundledata import start_checks
+
+        self.data = data
+        self._fill(data)
+        start_checks(data, lambda _r: self.data is data and self._fill(data))
+
+    def _fill(self, data: BundleData) -> None:
+        from engine.bundle.scorecard_checks import shown_check_sets
+
+        recomputed = getattr(data.rederivation, "checks", None)
+        sets = shown_check_sets(data.checks, recomputed)
+        self.rows = []
+        self.table.setRowCount(0)
+        self.output.clear()
+        if not sets:
+            self.headline.setText(
+                "This run declared no checks. A reviewer declares them in a checks file "
+                "(<i>arl run --checks FILE</i>) or in the setup's <i>Checks</i> page."
+            )
+            self.rate.setText("")
+            return
+        final = next((s for label, s in sets if label == "Final"), sets[-1][1])
+        gate = final.gate()
+        if gate.blocked:
+            self.headline.setText(
+                "<b>Changes requested.</b> "
+                + html.escape(_sentence(gate.reason()))
+                + ": approval is blocked whatever the verdicts say."
+            )
+            self.headline.setStyleSheet(
+                "background:#fde8e0;color:#4a1400;border:2px solid #D55E00;padding:6px;"
+            )
+        else:
+            self.headline.setText("No declared check blocks approval.")
+            self.headline.setStyleSheet(
+                "background:#e8f4fb;color:#102a43;border:1px solid #56B4E9;padding:6px;"
+            )
+        self.rate.setText(f"Checks passed on the final version: {final.rate()}, N/A left out.")
+        # The version the agent was given is the same every round: its results once (the
+        # checks that judge it alone: strict placeholders, commands), then each round's.
+        for r in final.reviewed:
+            if r.status != "na":
+                self._add_row("The version the agent was given", r)
+        rounds = [(label, c) for label, c in sets if label != "Final"]
+        last = rounds[-1][1].revised[0].version_id if rounds and rounds[-1][1].revised else ""
+        for label, checks in sets:
+            if label == "Final" and checks.revised and checks.revised[0].version_id == last:
+                continue  # the final version is the last round's: its rows are there
+            for r in checks.revised:
+                self._add_row(f"{label} (version {r.version_id})", r)
+        if self.rows:
+            self.table.selectRow(0)
+
+    def _add_row(self, label: str, r: Any) -> None:
+        row = self.table.rowCount()
+        self.table.insertRow(row)
+        where = label
+        notes = []
+        if r.already:
+            notes.append(vocab.ALREADY_IN_REVIEWED)
+        if r.kind == "command":
+            notes.append(vocab.RECORDED_NOT_RERUN)
+        found = r.summary + (f" ({'; '.join(notes)})" if notes else "")
+        cells = (where, r.title, STATUS_WORDS[r.status], found)
+        for col, text in enumerate(cells):
+            item = QTableWidgetItem(text)
+            item.setToolTip(text)
+            if col == 2:
+                item.setForeground(STATUS_COLOURS[r.status])
+                font = item.font()
+                font.setBold(r.status in ("fail", "unverified"))
+                item.setFont(font)
+            self.table.setItem(row, col, item)
+        self.rows.append(r)
+
+    def _show_output(self, row: int) -> None:
+        if not 0 <= row < len(self.rows):
+            self.output.clear()
+            return
+        r = self.rows[row]
+        head = f"{r.title} on version {r.version_id}: {vocab.CHECK_STATUS_WORDS[r.status]}"
+        if r.kind == "command":
+            head += f" ({vocab.RECORDED_NOT_RERUN})"
+        body = r.output or "(no output)"
+        self.output.setPlainText(f"{head}\n{r.summary}\n\n{body}")
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]

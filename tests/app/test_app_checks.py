@@ -1,0 +1,152 @@
+"""The Checks view (docs/checks.md, docs/gui.md): one row per check per round, the output
+on click, "changes requested" in the Checks view and the Verdicts banner, the rate without
+N/A; a bundle with a forged result shows the re-derived truth. Bundles are written by the
+engine, from a run against the scripted server."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6.QtWebEngineWidgets")
+
+from app.checks_view import ChecksView
+from app.window import MainWindow
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+
+def _bundle(tmp_path: Path) -> Path:
+    from engine.checks.config import parse_checks
+    from engine.models import Comment
+    from engine.run import prepare_document
+    from engine.run.checking import RunChecks
+    from engine.run.start import run_review
+    from engine.score.scoring import Version
+    from engine.workspace import Workspace
+    from tests.engine.test_checks_run import CHECKS, TEMPLATE, _config
+    from tests.helpers.scripted_server import Churner, ScriptedServer, sample_comments
+
+    ws = Workspace(tmp_path / "ws.sqlite3")
+    text = Version.from_source(TEMPLATE, "html").text
+    doc = prepare_document(
+        ws, "Policy", TEMPLATE, "html", [Comment.from_json(o) for o in sample_comments(text)]
+    )
+    code = "import sys; sys.exit(1 if 'UP TO' in open(sys.argv[1]).read() else 0)"
+    toml = CHECKS + (
+        f'[[command]]\nname = "style"\nargv = {json.dumps([sys.executable, "-c", code, "{file}"])}\n'
+        '[[command]]\nname = "vale"\nargv = ["vale-is-not-installed", "{file}"]\n'
+    )
+    checks = RunChecks(parse_checks(toml, "checks.toml"), allow_commands=True)
+
+    async def go():
+        with ScriptedServer(Churner("{{FirstName}}", "Customer")) as srv:
+            return await run_review(
+                ws, doc, _config(srv), rounds=1, out_dir=tmp_path / "b", checks=checks
+            )
+
+    outcome = asyncio.run(go())
+    ws.close()
+    return outcome.bundle
+
+
+@pytest.fixture
+def bundle(tmp_path):
+    return _bundle(tmp_path)
+
+
+def _open(qtbot, bundle):
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    with qtbot.waitSignal(w.verdicts.rendered, timeout=30000):
+        assert w.open_bundle(bundle)
+    qtbot.waitUntil(lambda: w.data is not None and w.data.rederivation is not None, timeout=30000)
+    return w
+
+
+def _rows(view: ChecksView) -> list[tuple[str, ...]]:
+    t = view.table
+    return [tuple(t.item(r, c).text() for c in range(t.columnCount())) for r in range(t.rowCount())]
+
+
+def test_checks_view_rows_output_and_outcome(qtbot, bundle):
+    w = _open(qtbot, bundle)
+    assert w.tabs.isTabEnabled(w.TAB_CHECKS)
+    assert w.tabs.tabText(w.TAB_CHECKS).replace("&", "") == "Checks"
+    view = w.checks
+    qtbot.waitUntil(lambda: view.table.rowCount() > 0, timeout=10000)
+    rows = _rows(view)
+    # The version the agent was given: only the checks that judge it alone (commands).
+    assert [r[1] for r in rows if r[0] == "The version the agent was given"] == [
+        "Command: style",
+        "Command: vale",
+    ]
+    round1 = [r for r in rows if r[0].startswith("Round 1")]
+    assert [r[1] for r in round1] == [
+        "Placeholders kept",
+        "Links kept",
+        "Sections kept",
+        "Length kept",
+        "Numbers and dates outside comments",
+        "Command: style",
+        "Command: vale",
+    ]
+    by_name = {r[1]: r for r in round1}
+    assert by_name["Placeholders kept"][2] == "FAIL"
+    assert by_name["Command: style"][2] == "FAIL"
+    assert by_name["Command: vale"][2].startswith("UNVERIFIED")
+    assert "recorded, not re-run" in by_name["Command: style"][3]
+    assert "Changes requested." in view.headline.text()
+    # 4 of 7 passed: placeholders and style FAIL, vale UNVERIFIED; no N/A in this run.
+    assert view.rate.text() == "Checks passed on the final version: 57% (4 of 7), N/A left out."
+    row = next(
+        i for i, r in enumerate(rows) if r[0].startswith("Round 1") and r[1] == "Placeholders kept"
+    )
+    view.table.selectRow(row)
+    assert (
+        'lost "{{FirstName}}" from: Dear {{FirstName}}, see the FAQ.' in view.output.toPlainText()
+    )
+    from app.verdicts import banner_for
+
+    level, text = banner_for(w.data)
+    assert level == "error" and "Changes requested:" in text
+
+
+def test_forged_result_shows_the_rederived_truth(qtbot, bundle, tmp_path):
+    copy = tmp_path / "forged"
+    shutil.copytree(bundle, copy)
+    data = json.loads((copy / "checks.json").read_text())
+    for part in [*data["rounds"], data["final"]]:
+        for r in part["revised"]:
+            if r["name"] == "placeholders":
+                r.update(
+                    status="pass", summary="every placeholder kept (1)", output="", findings=[]
+                )
+    raw = (json.dumps(data, indent=1) + "\n").encode()
+    (copy / "checks.json").write_bytes(raw)
+    manifest = json.loads((copy / "manifest.json").read_text())
+    manifest["files"]["checks.json"] = hashlib.sha256(raw).hexdigest()
+    (copy / "manifest.json").write_text(json.dumps(manifest, indent=1))
+    w = _open(qtbot, copy)
+    assert w.data.untrustworthy
+    qtbot.waitUntil(lambda: w.checks.table.rowCount() > 0, timeout=10000)
+    placeholders = [r for r in _rows(w.checks) if r[1] == "Placeholders kept"]
+    assert placeholders and all(r[2] == "FAIL" for r in placeholders)
+
+
+def test_a_bundle_without_checks_says_so(qtbot):
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    data_dir = Path(__file__).resolve().parents[1] / "data" / "bundle-min"
+    with qtbot.waitSignal(w.verdicts.rendered, timeout=30000):
+        assert w.open_bundle(data_dir)
+    assert w.checks.table.rowCount() == 0
+    assert w.checks.headline.text().startswith("This run declared no checks.")
