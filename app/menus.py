@@ -9,7 +9,6 @@ from typing import Any
 
 from PySide6.QtGui import QAction, QKeySequence
 
-
 TAB_NAMES = (
     "Start",
     "Run",
