@@ -146,9 +146,9 @@ class DecisionPanel(QWidget):
         parts = []
         if row.get("needs"):
             why = "; ".join(row["needs"])
+            head = "Flagged for review" if row.get("decision") is not None else "Needs your review"
             parts.append(
-                "<b>\u2691 Needs your review:</b> "
-                + html.escape(why + ("" if why.endswith("?") else "."))
+                f"<b>\u2691 {head}:</b> " + html.escape(why + ("" if why.endswith("?") else "."))
             )
         d = row.get("decision")
         if d is not None:

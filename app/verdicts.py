@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
     QLabel,
+    QPushButton,
     QSplitter,
     QStackedWidget,
     QTableView,
@@ -483,6 +484,7 @@ class VerdictsView(ReviewActions, QWidget):
     rendered = Signal()
     commentSelected = Signal(str)
     decided = Signal()  # a reviewer decision was recorded (the other views refresh)
+    sendBack = Signal()  # "Send back to the agent..." (the window shows what goes back)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -524,6 +526,13 @@ class VerdictsView(ReviewActions, QWidget):
         self.thread = ThreadBox()
         self.thread.author = lambda: reviewer_name(self, self._settings())
         side_lay.addWidget(self.thread)
+        self.send_back_btn = QPushButton("Send &back to the agent\u2026")
+        self.send_back_btn.setToolTip(
+            "The next round: the comments still open or overridden, with your reasons, on "
+            "the last version (or a brief for an agent that runs elsewhere)"
+        )
+        self.send_back_btn.clicked.connect(self.sendBack.emit)
+        side_lay.addWidget(self.send_back_btn)
         bottom = QSplitter(Qt.Orientation.Horizontal)
         bottom.addWidget(self.table)
         bottom.addWidget(side)

@@ -64,6 +64,7 @@ class MainWindow(QMainWindow):
         self.metrics = MetricsPanel()
         self.scorecard = ScorecardView()
         self.verdicts.decided.connect(self.scorecard.refresh)
+        self.verdicts.sendBack.connect(self.send_back)
         self.checks = ChecksView()
         self.run_view = self._make_run_view()
         self.compare = self._make_compare_view()
@@ -363,6 +364,32 @@ class MainWindow(QMainWindow):
             return
         self.tabs.setCurrentIndex(self.TAB_RUN)
         starter(self)
+
+    def send_back(self) -> None:
+        """Send back to the agent: what goes back, the brief, the next round
+        (``app.send_back``)."""
+        from app.send_back import SendBackDialog, plan_for
+
+        data = self.verdicts.data
+        if data is None:
+            self.statusBar().showMessage("Open a bundle first.")
+            return
+        try:
+            plan = plan_for(data)
+        except ValueError as exc:
+            self.statusBar().showMessage(str(exc))
+            return
+        self._send_back = SendBackDialog(plan, self.start_next_round, self)
+        self._send_back.open()
+
+    def start_next_round(self, plan) -> None:
+        """The setup wizard on the last version, with the comments sent back."""
+        self.start_setup()
+        wiz = getattr(self.run_view, "_wizard", None)
+        if wiz is None:
+            return
+        wiz.document_page.set_document(plan.title, plan.document, plan.kind)
+        wiz.comments_page.carry(plan.comments)
 
     def _run_started(self) -> None:
         self.tabs.setCurrentIndex(self.TAB_RUN)

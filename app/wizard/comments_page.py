@@ -150,7 +150,8 @@ class CommentsPage(QWizardPage):
         shown = (page.raw or "", page.kind)
         if shown != self._shown:
             self._shown = shown
-            self.comments = []
+            # Comments carried from a reviewed bundle ("Send back to the agent": ``carry``)
+            self.comments = list(getattr(self, "_carried", []))
             unusable: list[tuple[str, str]] = []
             if getattr(page, "word", None) is not None:
                 from engine.word_review import word_comments
@@ -162,6 +163,11 @@ class CommentsPage(QWizardPage):
             self.view.show_document(
                 page.raw or "", "text" if page.kind == "text" else "html", snap=True
             )
+
+    def carry(self, comments: list[Any]) -> None:
+        """Start with ``comments`` (the next round of a reviewed bundle: anchored on the
+        document the wizard was given, threads and reviewer's reasons included)."""
+        self._carried = list(comments)
 
     def _on_anchor(self, anchor: dict[str, Any] | None) -> None:
         self.anchor = anchor if anchor and anchor.get("quote", "").strip() else None

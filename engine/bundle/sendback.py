@@ -22,7 +22,9 @@ as a stale anchor rather than place it on other text; ``SendBack.unplaced`` name
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from engine.bundle.decisions import DECISION_WORDS, Decision
@@ -136,3 +138,29 @@ def send_back(bundle: Any, decided: dict[str, Decision]) -> SendBack:
             placed = replace(c, status="open", created_on_version_id=made_on)
         out.comments.append(replace(placed, thread=thread))
     return out
+
+
+def write_next_round(plan: SendBack, out: Path, *, force: bool = False) -> list[Path]:
+    """Write ``plan`` into the folder ``out``: ``document.html`` (``.txt`` for a text
+    document), ``comments.json`` (native shape) and ``brief.txt``, each through a temporary
+    file renamed into place. Refuses (FileExistsError, nothing written) a file already there
+    unless ``force``. Returns the paths; raises OSError."""
+    doc = out / ("document.txt" if plan.kind == "text" else "document.html")
+    comments = {"comments": [c.to_json() for c in plan.comments]}
+    files = {
+        doc: plan.document,
+        out / "comments.json": json.dumps(comments, indent=1, ensure_ascii=False) + "\n",
+        out / "brief.txt": plan.brief(),
+    }
+    out.mkdir(parents=True, exist_ok=True)
+    for path in files:
+        if path.exists() and not force:
+            raise FileExistsError(f"{path}: already exists; nothing was written")
+    for path, text in files.items():
+        tmp = path.with_name(path.name + ".tmp")
+        try:
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(path)
+        finally:
+            tmp.unlink(missing_ok=True)
+    return list(files)

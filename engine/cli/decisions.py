@@ -142,12 +142,11 @@ def cmd_bundle_trust_reviewer(args: argparse.Namespace) -> int:
 
 def cmd_bundle_send_back(args: argparse.Namespace) -> int:
     """Write the next round (document, comments, brief) of a reviewed bundle into a folder."""
-    import json
     from pathlib import Path
 
     from engine.bundle.archive import BundleError
     from engine.bundle.read import judge_bundle, open_bundle
-    from engine.bundle.sendback import send_back
+    from engine.bundle.sendback import send_back, write_next_round
 
     try:
         b = open_bundle(args.path)
@@ -160,27 +159,13 @@ def cmd_bundle_send_back(args: argparse.Namespace) -> int:
             EXIT_TAMPERED,
         )
     plan = send_back(b, result.decisions.latest())
-    out = Path(args.out)
-    doc = out / ("document.txt" if plan.kind == "text" else "document.html")
-    files = {
-        doc: plan.document,
-        out / "comments.json": json.dumps(
-            {"comments": [c.to_json() for c in plan.comments]}, indent=1, ensure_ascii=False
-        )
-        + "\n",
-        out / "brief.txt": plan.brief(),
-    }
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        for path in files:
-            if path.exists() and not args.force:
-                return fail(f"{path}: already exists; nothing was written (--force replaces it)")
-        for path, text in files.items():
-            tmp = path.with_name(path.name + ".tmp")
-            tmp.write_text(text, encoding="utf-8")
-            tmp.replace(path)
+        doc, _comments, _brief = write_next_round(plan, Path(args.out), force=args.force)
+    except FileExistsError as exc:
+        return fail(f"{exc} (--force replaces it)")
     except OSError as exc:
-        return fail(f"{out}: cannot write ({exc.strerror or exc})")
+        return fail(f"{args.out}: cannot write ({exc.strerror or exc})")
+    out = Path(args.out)
     say(
         f"{len(plan.comments)} comment(s) go back ({len(plan.reasons)} with the reviewer's "
         f"reason), {len(plan.left)} not sent again; wrote {doc.name}, comments.json and "

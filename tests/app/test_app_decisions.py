@@ -194,3 +194,34 @@ def test_a_bundle_from_elsewhere_can_be_read_not_answered(qtbot, window):
     view = _open(qtbot, window, DATA / "bundle-min")
     qtbot.waitUntil(lambda: "not in your workspace" in view.thread.state.text(), timeout=10000)
     assert not view.thread.reply.isEnabled()
+
+
+def test_send_back_opens_the_next_round_with_the_reasons(qtbot, window, tmp_path):
+    from engine.bundle import signing
+    from engine.bundle.adjudicate import adjudicate
+
+    bundle = tmp_path / "b"
+    shutil.copytree(DATA / "bundle-min", bundle)
+    key = signing.new_private_key()
+    reason = "Still says email: name the HR portal form"
+    adjudicate(bundle, "c1", "accept", "", "Ann", key)
+    adjudicate(bundle, "c2", "not-addressed", reason, "Ann", key)
+    view = _open(qtbot, window, bundle)
+    qtbot.waitUntil(lambda: view.data.decisions is not None, timeout=30000)
+    view.send_back_btn.click()
+    dlg = window._send_back
+    assert dlg.plan.reasons == {"c2": reason} and "c1" in dlg.plan.left
+    assert "2 comment(s) go back" in dlg.summary.text()  # c2 overridden, c4 still open
+    assert "c3 (resolved)" in dlg.summary.text()  # the agent resolved it; no override
+    assert reason in dlg.brief.toPlainText()
+    out = tmp_path / "next"
+    dlg.save_to(str(out))
+    assert (out / "brief.txt").is_file() and (out / "comments.json").is_file()
+    dlg.start_btn.click()
+    wiz = window.run_view._wizard
+    assert wiz.document_page.raw == dlg.plan.document
+    wiz.comments_page.initializePage()
+    req = wiz.request()
+    c2 = next(c for c in req.comments if c.id == "c2")
+    assert c2.thread[-1].body == reason and c2.thread[-1].kind == "reopen"
+    wiz.reject()

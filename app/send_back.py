@@ -1,0 +1,118 @@
+"""Send back to the agent: the next round of the opened bundle, from the Verdicts view.
+
+The engine decides what goes back (``engine.bundle.sendback.send_back``: the comments still
+open or overridden, each override's reason word for word in its thread, re-anchored on the
+last version). The dialog says what goes back and what does not, shows the brief, and offers:
+
+- **Start the next round…**: the setup wizard opens on the last version with those
+  comments (the model page as last used);
+- **Copy the brief** / **Save for another agent…**: for an agent that runs elsewhere, the
+  brief as text, or a folder with the document, ``comments.json`` and ``brief.txt``.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QApplication,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+
+def plan_for(data: Any) -> Any:
+    """The engine's plan for ``data`` (an ``app.bundledata.BundleData`` whose checks ran);
+    raises ValueError, in words, when it cannot be sent back."""
+    from engine.bundle.sendback import send_back
+
+    if data.rederivation is None or data.decisions is None:
+        raise ValueError("The bundle is still being checked; try again in a moment.")
+    if data.untrustworthy:
+        raise ValueError("This bundle fails its checks: nothing is sent back from it.")
+    return send_back(data.source, data.decisions.latest())
+
+
+class SendBackDialog(QDialog):
+    """What goes back, the brief, and the three ways on. ``start_round(plan)`` is called
+    for "Start the next round…" (the window opens the wizard)."""
+
+    def __init__(self, plan: Any, start_round: Callable[[Any], None], parent: QWidget | None):
+        super().__init__(parent)
+        self.plan = plan
+        self.setWindowTitle("Send back to the agent")
+        self.resize(760, 520)
+        n, r = len(plan.comments), len(plan.reasons)
+        left = "; ".join(f"{html.escape(k)} ({html.escape(v)})" for k, v in plan.left.items())
+        said = (
+            f"<b>{n} comment(s) go back</b> to the agent on the last version, "
+            f"{r} with your reason word for word."
+        )
+        if left:
+            said += f"<br>Not sent again: {left}."
+        if plan.unplaced:
+            said += (
+                "<br>Their text is gone from the last version: "
+                + html.escape(", ".join(plan.unplaced))
+                + " (the next run reports them as stale anchors)."
+            )
+        self.summary = QLabel(said)
+        self.summary.setWordWrap(True)
+        self.brief = QPlainTextEdit(plan.brief())
+        self.brief.setReadOnly(True)
+        self.brief.setAccessibleName("The brief for the agent")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        self.start_btn = QPushButton("&Start the next round\u2026")
+        self.start_btn.setEnabled(n > 0)
+        self.copy_btn = QPushButton("&Copy the brief")
+        self.save_btn = QPushButton("Save for &another agent\u2026")
+        for b in (self.start_btn, self.copy_btn, self.save_btn):
+            buttons.addButton(b, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.rejected.connect(self.reject)
+        self.start_btn.clicked.connect(lambda: (self.accept(), start_round(plan)))
+        self.copy_btn.clicked.connect(self.copy_brief)
+        self.save_btn.clicked.connect(self.ask_folder)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.summary)
+        lay.addWidget(self.brief, 1)
+        lay.addWidget(self.status)
+        lay.addWidget(buttons)
+
+    def copy_brief(self) -> None:
+        QApplication.clipboard().setText(self.plan.brief())
+        self.status.setText("The brief is on the clipboard: paste it into the agent.")
+
+    def ask_folder(self) -> None:
+        dlg = QFileDialog(self, "Folder for the next round")
+        dlg.setFileMode(QFileDialog.FileMode.Directory)
+        dlg.fileSelected.connect(self.save_to)
+        self._dialog = dlg
+        dlg.open()
+
+    def save_to(self, folder: str) -> None:
+        """Write the document, ``comments.json`` and ``brief.txt`` into ``folder``."""
+        from engine.bundle.sendback import write_next_round
+
+        if not folder:
+            return
+        try:
+            paths = write_next_round(self.plan, Path(folder))
+        except FileExistsError as exc:
+            self.status.setText(f"{exc}: choose an empty folder.")
+            return
+        except OSError as exc:
+            self.status.setText(f"Could not write {folder}: {exc.strerror or exc}")
+            return
+        names = ", ".join(p.name for p in paths)
+        self.status.setText(f"Wrote {names} to {folder}.")
