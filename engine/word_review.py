@@ -28,7 +28,7 @@ from engine.models import ANCHOR_CONTEXT, Anchor, ClaimItem, ClaimReport, Commen
 from engine.text import utf16
 from engine.text.docx import WordComment, WordDocument, WordReply
 
-__all__ = ["WordClaims", "word_claims", "word_comments"]
+__all__ = ["WordClaims", "match_comment", "word_claims", "word_comments"]
 
 
 def _reply(r: WordReply) -> Reply:
@@ -94,7 +94,7 @@ _KEYS: tuple[Callable[[WordComment], object], ...] = (
 )
 
 
-def _match(reviewed: WordComment, revised: tuple[WordComment, ...]) -> WordComment | None:
+def match_comment(reviewed: WordComment, revised: tuple[WordComment, ...]) -> WordComment | None:
     """The comment of the revised file that is ``reviewed``: the first key (durable id,
     paragraph id, author+date+text) that one and only one revised comment shares."""
     for key in _KEYS:
@@ -113,7 +113,7 @@ def word_claims(reviewed: WordDocument, revised: WordDocument) -> WordClaims:
     out = WordClaims(claims=None)
     items = []
     for c in reviewed.comments:
-        twin = _match(c, revised.comments)
+        twin = match_comment(c, revised.comments)
         if twin is None:
             continue
         out.found += 1

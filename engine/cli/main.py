@@ -188,6 +188,10 @@ def cmd_score(args: argparse.Namespace) -> int:
             f"{source}: none of its comments could be scored against "
             f"{os.path.basename(os.fspath(args.v1))}{first}"
         )
+    if args.word_copy:
+        code = _write_word_copy(args, v1doc, v2doc, result)
+        if code:
+            return code
     checks = _checks_of(checks_config, args, result)
     quotes = {c.id: c.anchor.quote or "" for c in comments}
     return _print_score(args, result, notes, quotes, checks)
@@ -250,6 +254,45 @@ def _checks_of(
     )
 
 
+def _write_word_copy(args: argparse.Namespace, v1doc: Any, v2doc: Any, result: Any) -> int:
+    """``--word-copy OUT.docx``: the revised Word file with the verdicts written in
+    (``engine.word_verdicts``), written whole or not at all. 0, or the exit code."""
+    import datetime
+    import tempfile
+
+    from engine.safe_io import BoundedInputError, read_regular_file
+    from engine.text.docx_package import PackageError
+    from engine.word_verdicts import verdicts_into_word
+
+    if v1doc.word is None or v2doc.word is None or args.comments:
+        return _fail(
+            f"{args.word_copy}: --word-copy needs --v1 and --v2 Word files, the comments "
+            "taken from the first (no --comments)"
+        )
+    when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    try:
+        data = read_regular_file(args.v2, max_bytes=100 * 1024 * 1024)
+        out, report = verdicts_into_word(data, v1doc.word, v2doc.word, result, when)
+    except (BoundedInputError, PackageError) as e:
+        return _fail(f"{args.v2}: {getattr(e, 'problem', e)}")
+    target = os.path.abspath(args.word_copy)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), suffix=".docx.tmp")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(out)
+        os.replace(tmp, target)
+    except OSError as e:
+        return _fail(f"{args.word_copy}: cannot be written ({e.strerror or e})")
+    left = f" ({report.changes_left_out} more not marked)" if report.changes_left_out else ""
+    print(
+        f"arl: wrote {args.word_copy}: {report.replies} verdict repl(ies), "
+        f"{len(report.reopened)} reopened, {len(report.recreated)} re-created, "
+        f"{report.changes} change(s) no comment asked for marked{left}",
+        file=sys.stderr,
+    )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from engine import __version__
 
@@ -286,6 +329,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="id of the version the agent was given, for the stale anchor rule (default: v1)",
     )
     s.add_argument("--json", action="store_true", help="machine-readable output")
+    s.add_argument(
+        "--word-copy",
+        metavar="OUT.docx",
+        help="write a copy of the --v2 Word file with the verdicts in it: a reply per "
+        "comment, comments resolved on unchanged text reopened, lost comments re-created",
+    )
     from engine.cli.checks import add_check_options
 
     add_check_options(s)

@@ -106,3 +106,32 @@ def test_bad_word_files_exit_2_one_line(tmp_path: Path) -> None:
         code, out, err = arl(*args)
         assert code == 2 and out == ""
         assert err.count("\n") == 1 and "memo.docx: not a valid Word package" in err
+
+
+def test_word_copy_is_written_whole(tmp_path: Path) -> None:
+    v1, v2 = review(tmp_path)
+    out = tmp_path / "verdicts.docx"
+    code, _, err = arl("score", "--v1", v1, "--v2", v2, "--word-copy", out)
+    assert code == 0, err
+    assert "wrote" in err and "3 verdict repl(ies), 1 reopened, 0 re-created" in err
+    from engine.text.docx import read_docx
+
+    back = read_docx(out.read_bytes())
+    assert [len(c.replies) for c in back.comments if c.problem is None] == [2, 1, 1]
+    assert [p.name for p in tmp_path.iterdir() if p.suffix == ".tmp"] == []
+
+
+def test_word_copy_needs_word_files(tmp_path: Path) -> None:
+    doc = tmp_path / "a.html"
+    doc.write_text("<p>words here</p>", encoding="utf-8")
+    comments = tmp_path / "c.json"
+    comments.write_text(
+        '[{"id": "c1", "body": "x", "anchor": {"quote": "words", "start_offset": 0, "end_offset": 5}}]',
+        encoding="utf-8",
+    )
+    out = tmp_path / "verdicts.docx"
+    code, _, err = arl(
+        "score", "--v1", doc, "--v2", doc, "--comments", comments, "--word-copy", out
+    )
+    assert code == 2 and err.count("\n") == 1 and "--word-copy needs" in err
+    assert not out.exists()

@@ -105,6 +105,30 @@ def _ids_xml(notes: list[Note]) -> str:
     return f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w16cid:commentsIds {NS}>{items}</w16cid:commentsIds>'
 
 
+def _reply_marks(body: str, notes: list[Note]) -> str:
+    """Each reply's range marks and reference beside its parent's, as Word writes them (a
+    comment with no reference in the document is dropped by LibreOffice)."""
+    by_para = {c.para_id: c for c in notes if c.para_id}
+    for c in notes:
+        parent = by_para.get(c.parent) if c.parent else None
+        if parent is None:
+            continue
+        pw, rw = parent.wid, c.wid
+        body = body.replace(
+            f'<w:commentRangeStart w:id="{pw}"/>',
+            f'<w:commentRangeStart w:id="{pw}"/><w:commentRangeStart w:id="{rw}"/>',
+        )
+        body = body.replace(
+            f'<w:commentRangeEnd w:id="{pw}"/>',
+            f'<w:commentRangeEnd w:id="{pw}"/><w:commentRangeEnd w:id="{rw}"/>',
+        )
+        body = body.replace(
+            f'<w:commentReference w:id="{pw}"/></w:r>',
+            f'<w:commentReference w:id="{pw}"/></w:r><w:r><w:commentReference w:id="{rw}"/></w:r>',
+        )
+    return body
+
+
 def make_docx(
     body: str,
     comments: list[Note] | None = None,
@@ -116,6 +140,7 @@ def make_docx(
     (None: no comments part at all), ``footnotes`` (w:footnote elements, ids from 1) and
     ``styles`` (w:style elements)."""
     parts: dict[str, str] = {}
+    body = _reply_marks(body, comments or [])
     rels = [("rId1", "styles", "styles.xml")]
     types = [
         '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>',

@@ -1,0 +1,146 @@
+"""The verdicts back into Word: a copy of the revised ``.docx`` the reviewer continues in.
+
+:func:`verdicts_into_word` writes, into a copy of the agent's revised file
+(:class:`engine.text.docx_write.WordCopy`):
+
+- one reply per comment stating its verdict in plain words (and what the agent claimed, and
+  whether the text agrees), on the comment's own thread;
+- every comment the agent resolved while the words it points at are unchanged reopened
+  (``w15:done="0"``), the reply giving the VERIFICATION reason;
+- when the revised file has lost a comment (an agent often returns a fresh file without
+  comments), the comment re-created with its author, date, text and replies on its
+  re-anchored words, a deleted one on the place its text stood;
+- each change outside every comment (the collateral changes of the scoring) marked by a
+  comment of its own, "changed, though no comment asked for it" (at most
+  :data:`MAX_CHANGE_COMMENTS`).
+
+The verdict rules are the engine's (``engine.scoring``); this module only writes them.
+
+No Qt import here: this module belongs to ``engine/``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.models import VerdictRecord
+from engine.score.scoring import ScoreResult
+from engine.text import utf16
+from engine.text.docx import WordDocument
+from engine.text.docx_write import WordCopy
+from engine.vocabulary import VERDICT_LABELS, VERDICT_MEANINGS, VERIFICATION_MESSAGE, claim_words
+from engine.word_review import match_comment
+
+__all__ = ["AUTHOR", "MAX_CHANGE_COMMENTS", "WordCopyReport", "verdicts_into_word"]
+
+AUTHOR = "Agent Review Loop"
+#: At most this many "changed, though no comment asked for it" comments (the first ones in
+#: the text); the report says how many more there were.
+MAX_CHANGE_COMMENTS = 200
+
+
+@dataclass
+class WordCopyReport:
+    """What was written: ``replies`` (verdict replies on the file's own comments),
+    ``reopened`` and ``recreated`` (comment ids), ``changes`` (comments on changes outside
+    every comment) and ``changes_left_out`` (beyond :data:`MAX_CHANGE_COMMENTS`)."""
+
+    replies: int = 0
+    reopened: list[str] = field(default_factory=list)
+    recreated: list[str] = field(default_factory=list)
+    changes: int = 0
+    changes_left_out: int = 0
+
+
+def verdict_words(v: VerdictRecord, reopened: bool) -> str:
+    """The reply stating a verdict, in plain words (a line per point)."""
+    label = VERDICT_LABELS.get(v.verdict, v.verdict)
+    lines = [f"{AUTHOR}: {label}. {VERDICT_MEANINGS.get(v.verdict, '').capitalize()}."]
+    if v.claim is not None:
+        agrees = "the text agrees" if v.claim_agrees else "the text does not agree"
+        lines.append(f"The agent claimed {claim_words(v.claim)}; {agrees}.")
+    if reopened:
+        lines.append(
+            f"Reopened: {VERIFICATION_MESSAGE}. The agent resolved this comment, but the "
+            "words it points at are unchanged."
+        )
+    elif v.message:
+        lines.append(v.message)
+    return "\n".join(lines)
+
+
+def _unchanged(v: VerdictRecord) -> bool:
+    return v.verdict == "untouched"
+
+
+def verdicts_into_word(
+    revised_bytes: bytes,
+    reviewed: WordDocument,
+    revised: WordDocument,
+    result: ScoreResult,
+    when: str,
+) -> tuple[bytes, WordCopyReport]:
+    """The copy of ``revised_bytes`` (read as ``revised``) with the verdicts of ``result``
+    (scored from ``reviewed``'s comments, ids their numbers) written in; ``when`` is the
+    date of the new comments (ISO 8601). Raises PackageError when the file cannot be
+    edited."""
+    copy = WordCopy(revised_bytes, revised)
+    report = WordCopyReport()
+    omap = utf16.OffsetMap(revised.text)
+    by_number = {str(c.number): c for c in reviewed.comments}
+    for v in result.verdicts:
+        c1 = by_number.get(v.comment_id)
+        if c1 is None:
+            continue
+        twin = match_comment(c1, revised.comments)
+        reopen = twin is not None and twin.done and not c1.done and _unchanged(v)
+        words = verdict_words(v, reopen)
+        if twin is not None:
+            copy.add_reply(twin, AUTHOR, when, words)
+            report.replies += 1
+            if reopen:
+                copy.reopen(twin)
+                report.reopened.append(v.comment_id)
+            continue
+        start, end = _place(v, result)
+        pid = copy.add_comment(
+            omap.to_utf16(start), omap.to_utf16(end), c1.author, c1.date, c1.text, c1.initials
+        )
+        for r in c1.replies:
+            copy.add_reply(pid, r.author, r.date, r.text)
+        copy.add_reply(pid, AUTHOR, when, words)
+        report.recreated.append(v.comment_id)
+    _mark_changes(copy, result, omap, when, report)
+    return copy.to_bytes(), report
+
+
+def _place(v: VerdictRecord, result: ScoreResult) -> tuple[int, int]:
+    """Code points of the revised text a re-created comment goes on: its re-anchored span,
+    or, for a deleted one, the point where its text stood."""
+    if v.v2 is not None:
+        return v.v2.start, v.v2.end
+    if v.v1 is not None:
+        at = result.diff.image(v.v1.start, v.v1.end)[0]
+        return at, at
+    return 0, 0
+
+
+def _mark_changes(
+    copy: WordCopy, result: ScoreResult, omap: utf16.OffsetMap, when: str, report: WordCopyReport
+) -> None:
+    text = result.v2.text
+    for change in result.collateral:
+        if not (text[change.b0 : change.b1].strip() or change.deleted.strip()):
+            continue
+        if report.changes >= MAX_CHANGE_COMMENTS:
+            report.changes_left_out += 1
+            continue
+        what = "changed" if change.b1 > change.b0 else "deleted"
+        copy.add_comment(
+            omap.to_utf16(change.b0),
+            omap.to_utf16(change.b1),
+            AUTHOR,
+            when,
+            f"{AUTHOR}: {what}, though no comment asked for it.",
+        )
+        report.changes += 1

@@ -1,0 +1,140 @@
+"""The verdicts back into Word (engine.word_verdicts, engine.text.docx_write): a copy of the
+revised file with a reply per comment, resolved-but-unchanged comments reopened, lost
+comments re-created; the copy opens in python-docx and LibreOffice, and reading it back
+loses no comment and no reply."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from engine.score.scoring import Version, score
+from engine.text import utf16
+from engine.text.docx import WordDocument, read_docx
+from engine.word_review import word_claims, word_comments
+from engine.word_verdicts import verdicts_into_word
+from tests.helpers.word_files import (
+    Note,
+    end as end_mark,
+    make_docx,
+    para,
+    run,
+    start as start_mark,
+)
+
+WORD = Path(__file__).resolve().parents[2] / "resources" / "word"
+WHEN = "2026-12-01T12:00:00Z"
+
+
+def scored(v1: bytes, v2: bytes) -> tuple[WordDocument, WordDocument, bytes, object]:
+    d1, d2 = read_docx(v1), read_docx(v2)
+    comments, _ = word_comments(d1)
+    found = word_claims(d1, d2)
+    result = score(
+        Version.from_source(d1.html, "html", "v1"),
+        Version.from_source(d2.html, "html", "v2"),
+        comments,
+        claims=found.claims,
+    )
+    out, report = verdicts_into_word(v2, d1, d2, result, WHEN)
+    return d1, d2, out, report
+
+
+def words(doc: WordDocument, start: int | None, end: int | None) -> str | None:
+    if start is None or end is None:
+        return None
+    return doc.text[utf16.to_codepoint(doc.text, start) : utf16.to_codepoint(doc.text, end)]
+
+
+def test_round_trip_keeps_every_comment_and_reply() -> None:
+    v2 = (WORD / "revised.docx").read_bytes()
+    _, revised, out, report = scored((WORD / "review.docx").read_bytes(), v2)
+    back = read_docx(out)
+    assert back.text == revised.text
+    assert report.replies == 4 and report.reopened == ["2"] and report.recreated == []
+    assert len(back.comments) == len(revised.comments)
+    for before, after in zip(revised.comments, back.comments, strict=True):
+        assert after.text == before.text
+        assert words(back, after.start, after.end) == words(revised, before.start, before.end)
+        assert [r.text for r in after.replies][:-1] == [r.text for r in before.replies]
+        assert after.replies[-1].author == "Agent Review Loop"
+    by_text = {c.text: c for c in back.comments}
+    reopened = by_text["Say how many days."]
+    assert not reopened.done and "VERIFICATION" in reopened.replies[-1].text
+    assert by_text["Reasonable is not a rule: give the limits."].done  # edited: stays resolved
+    assert "edited" in by_text["Reasonable is not a rule: give the limits."].replies[-1].text
+
+
+def test_a_fresh_revised_file_gets_every_comment_back() -> None:
+    body = (
+        para(run("The budget "), start_mark(0), run("rose a lot"), end_mark(0), run(" this year."))
+        + para(start_mark(1), run("Old sentence to drop."), end_mark(1), run(" Kept words."))
+        + para(run("Staff "), start_mark(2), run("numbers are fine"), end_mark(2), run("."))
+        + para(run("Closing line."))
+    )
+    notes = [
+        Note(0, "How much?", para_id="00000001"),
+        Note(1, "Cut this.", para_id="00000002"),
+        Note(2, "Check.", para_id="00000003"),
+        Note(3, "Seconded.", author="Ana", para_id="00000004", parent="00000001"),
+    ]
+    v1 = make_docx(body, notes)
+    fresh = make_docx(
+        para(run("The budget rose by 12 % this year."))
+        + para(run(" Kept words."))
+        + para(run("Staff numbers are fine."))
+        + para(run("Closing line, now longer."))
+    )
+    _, revised, out, report = scored(v1, fresh)
+    assert not revised.has_comments
+    assert sorted(report.recreated) == ["1", "2", "3"]
+    assert report.changes == 1
+    back = read_docx(out)
+    got = {c.text: c for c in back.comments}
+    assert words(back, got["How much?"].start, got["How much?"].end) == "rose by 12 %"
+    assert got["How much?"].replies[0].text == "Seconded."
+    assert "edited" in got["How much?"].replies[-1].text
+    assert got["Cut this."].problem is not None  # deleted: a comment on the point it stood
+    assert "deleted" in got["Cut this."].replies[-1].text
+    assert words(back, got["Check."].start, got["Check."].end) == "numbers are fine"
+    change = got["Agent Review Loop: changed, though no comment asked for it."]
+    assert words(back, change.start, change.end) == ", now longer"
+    assert back.text == revised.text
+
+
+def copies() -> list[bytes]:
+    pair = [(WORD / "review.docx").read_bytes(), (WORD / "revised.docx").read_bytes()]
+    return [scored(*pair)[2]]
+
+
+def test_python_docx_opens_the_copy() -> None:
+    docx = pytest.importorskip("docx")
+    for out in copies():
+        d = docx.Document(io.BytesIO(out))
+        texts = [c.text for c in d.comments]
+        assert len(texts) == 10 and sum("Agent Review Loop" in t for t in texts) == 4
+
+
+@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed")
+def test_libreoffice_opens_the_copy_with_every_comment(tmp_path: Path) -> None:
+    for i, out in enumerate(copies()):
+        src = tmp_path / f"copy{i}.docx"
+        src.write_bytes(out)
+        proc = subprocess.run(
+            ["soffice", "--headless", "--convert-to", "odt", "--outdir", str(tmp_path), str(src)],
+            capture_output=True,
+            timeout=180,
+        )
+        odt = tmp_path / f"copy{i}.odt"
+        assert proc.returncode == 0 and odt.exists(), proc.stderr
+        content = zipfile.ZipFile(odt).read("content.xml").decode()
+        with zipfile.ZipFile(io.BytesIO(out)) as zf:
+            written = zf.read("word/comments.xml").decode().count("<w:comment ")
+        assert (
+            content.count("<office:annotation ") + content.count("<office:annotation>") == written
+        )
