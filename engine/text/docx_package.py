@@ -44,7 +44,8 @@ __all__ = [
 
 #: The archive limits of the evidence-bundle reader (``engine.caps``), applied to
 #: a Word package: entries, bytes per member, bytes in all, inflation ratio per member over
-#: ``RATIO_FLOOR`` bytes, and the chunk a member is inflated by.
+#: ``RATIO_FLOOR`` bytes, and the chunk a member is inflated by. Written out here because
+#: ``engine.caps`` sits above the text layer; a test holds the two equal.
 MAX_ENTRIES = 2000
 MAX_FILE_BYTES = 100 * 1024 * 1024
 MAX_TOTAL_BYTES = 300 * 1024 * 1024

@@ -417,3 +417,13 @@ def test_tracked_changes_are_placed_on_the_accepted_text() -> None:
         for x in (built_doc.changes[1].start, built_doc.changes[1].end)
     )
     assert built_doc.text[a:b] == "added "
+
+
+def test_the_package_limits_are_the_bundle_readers() -> None:
+    from engine import caps
+    from engine.bundle import archive
+    from engine.text import docx_package as pkg
+
+    for name in ("MAX_ENTRIES", "MAX_FILE_BYTES", "MAX_TOTAL_BYTES", "MAX_RATIO", "RATIO_FLOOR"):
+        assert getattr(pkg, name) == getattr(caps, name), name
+    assert pkg.CHUNK_BYTES == archive.CHUNK_BYTES
