@@ -11,7 +11,10 @@ from __future__ import annotations
 import base64
 import json
 import os
+import sys
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -141,9 +144,14 @@ def adjudicate(
         signing.key_id(pub),
         decided_at or now_utc(),
     )
-    existing, sigs = _existing(b)
-    files = new_decision_files(b.manifest_bytes, existing, sigs, d, private_key)
-    write_decisions(Path(path), files)
+    with writer_lock(Path(path)):
+        # Read again under the lock: another reviewer may have decided meanwhile.
+        now = open_bundle(path)
+        if now.manifest_bytes != b.manifest_bytes:
+            raise DecisionError(f"{path}: the bundle changed while deciding; nothing written")
+        existing, sigs = _existing(now)
+        files = new_decision_files(b.manifest_bytes, existing, sigs, d, private_key)
+        write_decisions(Path(path), files)
     if trust_own_key:
         trusted = signing.load_trusted()
         if signing.key_id(pub) not in trusted and signing.fingerprint(pub) not in trusted:
@@ -152,6 +160,27 @@ def adjudicate(
             except OSError:
                 pass  # the decision is written; verify will name the key as unknown
     return d
+
+
+@contextmanager
+def writer_lock(path: Path) -> Iterator[None]:
+    """One writer of a bundle's decisions at a time (an exclusive OS lock on
+    ``.<name>.decisions.lock`` beside the bundle, released on exit and when the process
+    ends). Raises OSError when the lock file cannot be made."""
+    lock = path.parent / f".{path.name}.decisions.lock"
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        if sys.platform == "win32":  # pragma: no cover - Windows
+            import msvcrt
+
+            msvcrt.locking(fd, msvcrt.LK_LOCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
 
 
 def _existing(b: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

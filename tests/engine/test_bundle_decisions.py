@@ -354,3 +354,30 @@ def test_publishing_can_require_a_complete_review(bundle, key, tmp_path, capsys)
     assert "reviewed attribution 67% (2 of 3)" in (folder / "index.html").read_text()
     entry = published.entries(folder)[0]
     assert entry.review["awaiting"] == 0 and entry.review["reviewed"]["numerator"] == 2
+
+
+def test_two_reviewers_deciding_at_once_lose_nothing(bundle):
+    """Writers take turns (an OS lock beside the bundle) and read the decisions again
+    under it, so two processes deciding at the same moment both land, and verify."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from engine.bundle import signing; "
+        "from engine.bundle.adjudicate import adjudicate; "
+        "adjudicate(sys.argv[1], sys.argv[2], 'declined', 'out of scope', sys.argv[3], "
+        "signing.new_private_key())"
+    )
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code, str(bundle), cid, who])
+        for cid, who in (("c1", "Ann"), ("c2", "Bob"), ("c3", "Cy"))
+    ]
+    assert [p.wait(timeout=120) for p in procs] == [0, 0, 0]
+    res = verify_bundle(bundle)
+    assert res.ok, res.decisions.problems
+    assert {c: d.reviewer for c, d in res.decisions.latest().items()} == {
+        "c1": "Ann",
+        "c2": "Bob",
+        "c3": "Cy",
+    }
+    assert not [p for p in bundle.iterdir() if "lock" in p.name or p.name.endswith(".tmp")]
