@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 def _bundle(tmp_path: Path) -> Path:
     from engine.checks.config import parse_checks
     from engine.models import Comment
-    from engine.run import prepare_document
+    from engine.run.start import prepare_document
     from engine.run.checking import RunChecks
     from engine.run.start import run_review
     from engine.score.scoring import Version

@@ -6,6 +6,7 @@ broken contract too (docs/conventions.md, "Layers, checked by CI").
 
 from __future__ import annotations
 
+import ast
 import shutil
 import subprocess
 import sys
@@ -115,3 +116,56 @@ def test_every_module_of_engine_sits_in_a_named_layer():
     present |= {p.name for p in engine.iterdir() if (p / "__init__.py").is_file()}
     assert present - named == set(), "add them to a layer in pyproject.toml"
     assert named - present == set(), "layers name modules that do not exist"
+
+
+def _defined_names(tree: ast.Module) -> set[str]:
+    """Names a module binds itself at its top (def, class, assignment), in if/try too."""
+    out: set[str] = set()
+
+    def walk(body: list[ast.stmt]) -> None:
+        for n in body:
+            if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                out.add(n.name)
+            elif isinstance(n, ast.Assign | ast.AnnAssign | ast.AugAssign):
+                targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+                out.update(x.id for t in targets for x in ast.walk(t) if isinstance(x, ast.Name))
+            elif isinstance(n, ast.If):
+                walk(n.body)
+                walk(n.orelse)
+            elif isinstance(n, ast.Try):
+                walk(n.body)
+                walk(n.orelse)
+                walk(n.finalbody)
+                for h in n.handlers:
+                    walk(h.body)
+
+    walk(tree.body)
+    return out
+
+
+def test_every_engine_name_is_imported_from_its_one_home():
+    """Inside this repository ``from engine.X import name`` names the module that defines
+    ``name`` (or a submodule of package X): never a re-export, never a package's facade
+    (those are for callers outside the program; docs/conventions.md)."""
+    modules = {}
+    for p in (ROOT / "engine").rglob("*.py"):
+        parts = p.relative_to(ROOT).with_suffix("").parts
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = p
+    defined = {
+        m: _defined_names(ast.parse(p.read_text(encoding="utf-8"))) for m, p in modules.items()
+    }
+    bad = []
+    for d in ("engine", "app", "arl_keys", "tests", "tools", "benchmarks"):
+        for p in sorted((ROOT / d).rglob("*.py")):
+            if "data" in p.relative_to(ROOT).parts:
+                continue
+            for n in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+                if not (isinstance(n, ast.ImportFrom) and n.level == 0 and n.module):
+                    continue
+                if n.module != "engine" and not n.module.startswith("engine."):
+                    continue
+                for a in n.names:
+                    if f"{n.module}.{a.name}" in modules or a.name in defined.get(n.module, ()):
+                        continue
+                    bad.append(f"{p.relative_to(ROOT)}:{n.lineno}: {n.module}.{a.name}")
+    assert not bad, "import each name from the module that defines it:\n" + "\n".join(bad)
