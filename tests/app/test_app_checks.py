@@ -25,9 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 def _bundle(tmp_path: Path) -> Path:
     from engine.checks.config import parse_checks
     from engine.models import Comment
-    from engine.run.start import prepare_document
     from engine.run.checking import RunChecks
-    from engine.run.start import run_review
+    from engine.run.start import prepare_document, run_review
     from engine.score.scoring import Version
     from engine.workspace import Workspace
     from tests.engine.test_checks_run import CHECKS, TEMPLATE, _config
