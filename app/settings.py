@@ -43,6 +43,10 @@ DEFAULTS: dict[str, Any] = {
     "model/name": "",
     **engine_run_defaults(),
     "bundles/recent": [],
+    # Declared checks (docs/checks.md): the checks file last chosen, and the user's own
+    # permission for its commands to run (never the file's).
+    "checks/file": "",
+    "checks/allow_commands": False,
     "ui/last_dir": "",
 }
 

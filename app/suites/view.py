@@ -26,6 +26,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QFileDialog,
     QHBoxLayout,
@@ -133,6 +134,13 @@ class SuitesView(QWidget):
         self.token_limit.setSingleStep(100_000)
         self.token_limit.setSpecialValueText("no limit")
         self.token_limit.setToolTip("Stop starting runs once this many tokens are spent")
+        self.allow_commands = QCheckBox("Let the suite's check commands run")
+        self.allow_commands.setToolTip(
+            "A suite's declared checks can name programs to run on each version. They run "
+            "only if you tick this, never because the suite file asks; without your API "
+            "key and without a shell. (CLI: arl suite run --allow-commands)"
+        )
+        self.allow_commands.toggled.connect(lambda _on: self._show_checks())
         self.start_btn = QPushButton("Start the suite")
         self.cancel_btn = QPushButton("Cancel")
         self.start_btn.setEnabled(False)
@@ -197,6 +205,7 @@ class SuitesView(QWidget):
         controls.addWidget(self.concurrency)
         controls.addWidget(QLabel("Token limit:"))
         controls.addWidget(self.token_limit)
+        controls.addWidget(self.allow_commands)
         controls.addStretch(1)
         controls.addWidget(self.start_btn)
         controls.addWidget(self.cancel_btn)
@@ -300,6 +309,23 @@ class SuitesView(QWidget):
         if path:
             self.open_results(Path(path))
 
+    def _show_checks(self) -> None:
+        """The estimate, then the suite's declared checks and the commands they will run
+        (or not), so what runs is listed before Start (docs/checks.md)."""
+        from engine.checks.runner import planned_commands
+        from engine.vocabulary import declared_check_title
+
+        text = getattr(self, "_estimate_text", "")
+        checks = getattr(self.suite, "checks", None)
+        if checks is not None and not checks.empty:
+            names = ", ".join(declared_check_title(n) for n in checks.check_names())
+            text += f"\n\nDeclared checks on every run: {names}."
+            commands = planned_commands(checks, self.allow_commands.isChecked())
+            if commands:
+                text += "\nCommands:\n" + "\n".join(f"  {c}" for c in commands)
+        if text:
+            self.estimate.setPlainText(text)
+
     def _error(self, title: str, text: str) -> None:
         box = QMessageBox(self)
         box.setIcon(QMessageBox.Icon.Warning)
@@ -326,7 +352,8 @@ class SuitesView(QWidget):
         def done(value: tuple[Any, str]) -> None:
             self.suite, text = value
             self.source = str(path)
-            self.estimate.setPlainText(text)
+            self._estimate_text = text
+            self._show_checks()
             self.heading.setText(f"Suite: {self.suite.name}")
             self.subheading.setText(
                 f"{path} — {len(expand_items(self.suite))} run(s). Check the estimate, "
@@ -472,6 +499,7 @@ class SuitesView(QWidget):
         from engine.suite.runner import SuiteLimits, execute_suite
 
         suite = self.suite
+        suite.allow_commands = self.allow_commands.isChecked()  # the user's choice only
         store, sid, items, limit = self._begin_suite_run()
 
         def on_event(ev: Any) -> None:

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.settings import DEFAULTS
+from app.wizard.checks_box import ChecksBox
 
 MODE_CHOICES = (
     ("tools", "Tools: the model calls its tools (default)"),
@@ -74,6 +75,8 @@ class RunSettingsPage(QWizardPage):
             "Auto: tools, switching to no tools if the server refuses them or the model "
             "calls none in its first two turns."
         )
+        self.checks = ChecksBox(settings)
+        self.checks.changed.connect(self.completeChanged)
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         form = QFormLayout(self)
@@ -82,6 +85,7 @@ class RunSettingsPage(QWizardPage):
         form.addRow("Model &turns per round:", self.turns)
         form.addRow("How the model &works:", self.mode)
         form.addRow("", self.echo)
+        form.addRow(self.checks)
         form.addRow(self.summary)
 
     def initializePage(self) -> None:
@@ -93,7 +97,15 @@ class RunSettingsPage(QWizardPage):
             "cancel at any time; an evidence bundle is written in every case."
         )
 
+    def isComplete(self) -> bool:
+        """Not while the checks file named cannot be read (its line says why)."""
+        return self.checks.ok and super().isComplete()
+
     def validatePage(self) -> bool:
+        self.checks.reload()  # the file as it is now, not as it was when first read
+        if not self.checks.ok:
+            return False
+        self.checks.store()
         if self.settings is not None:
             self.settings.rounds = self.rounds.value()
             self.settings.max_tokens = self.budget.value()

@@ -127,6 +127,8 @@ class SetupWizard(QWizard):
             kind=self.document_page.kind,
             comments=list(self.comments_page.comments),
             rounds=self.run_page.rounds.value(),
+            checks=self.run_page.checks.config,
+            allow_commands=self.run_page.checks.allow.isChecked(),
         )
 
     def _emit_request(self) -> None:

@@ -20,6 +20,11 @@ comments, collateral ranges and the comments the integrity control reopened. For
 Verdict items allow further fields (a newer engine may add evidence); everything else is
 closed: an unknown field is a problem. Types are strict: a number written as a string, or a
 list of numbers where verdicts belong, is refused with the path of the bad value.
+
+Why this module is long: every member's shape is typed once, here, so the JSON Schemas
+generated from it (``docs/schemas/``) and the reader's validation can never disagree; a
+module per member would scatter the shared pieces (spans, verdict items, the format
+rules) that the members reuse.
 """
 
 from __future__ import annotations

@@ -149,3 +149,73 @@ def test_a_bundle_without_checks_says_so(qtbot):
         assert w.open_bundle(data_dir)
     assert w.checks.table.rowCount() == 0
     assert w.checks.headline.text().startswith("This run declared no checks.")
+
+
+# -- the wizard and the suites tab ----------------------------------------------------------
+
+
+def test_wizard_checks_file_permission_and_request(qtbot, tmp_path, arl_home):
+    from test_app_wizard_run import _to_comments_page
+    from wizard_helpers import SAMPLE_TEXT, u16
+
+    from app.settings import Settings
+    from app.wizard import SetupWizard
+
+    wizard = SetupWizard(Settings())
+    qtbot.addWidget(wizard)
+    page = _to_comments_page(qtbot, wizard)
+    s, e = u16(SAMPLE_TEXT, "by email")
+    page.add_comment({"quote": "by email", "start_offset": s, "end_offset": e}, "Form?")
+    wizard.next()
+    run_page = wizard.run_page
+    box = run_page.checks
+    assert box.status.text().startswith("No declared checks")
+    bad = tmp_path / "bad.toml"
+    bad.write_text("lenght = 3\n")
+    box.file.setText(str(bad))
+    box.reload()
+    assert not run_page.isComplete()
+    assert "unknown key &quot;lenght&quot;" in box.status.text() and str(bad) in box.status.text()
+    good = tmp_path / "checks.toml"
+    good.write_text(
+        'placeholders = true\nlinks = true\n[[command]]\nname = "style"\n'
+        'argv = ["vale", "--output=JSON", "{file}"]\n'
+    )
+    box.file.setText(str(good))
+    box.reload()
+    assert run_page.isComplete()
+    text = box.status.text()
+    assert "Placeholders kept, Links kept, Command: style" in text
+    assert "will <b>not</b> run" in text and "vale --output=JSON {file}" in text
+    box.allow.setChecked(True)
+    assert "These commands will run on each version" in box.status.text()
+    with qtbot.waitSignal(wizard.runRequested, timeout=5000) as blocker:
+        wizard.accept()
+    req = blocker.args[0]
+    assert req.checks is not None and req.checks.check_names()[-1] == "command:style"
+    assert req.allow_commands is True
+    again = Settings()
+    assert again.get("checks/file") == str(good) and again.get("checks/allow_commands") is True
+
+
+def test_suites_tab_lists_the_checks_commands_before_start(qtbot, tmp_path):
+    from app.suites.view import SuitesView
+
+    (tmp_path / "checks.toml").write_text(
+        'links = true\n[[command]]\nname = "lint"\nargv = ["lint-tool", "{file}"]\n'
+    )
+    suite = tmp_path / "suite.toml"
+    suite.write_text(
+        'name = "t"\nrounds = 1\nrepeats = 1\ndocuments = [{ corpus = "briefs", sample = 1 }]\n'
+        'checks = "checks.toml"\n[[models]]\nname = "m"\nbase_url = "http://127.0.0.1:9/v1"\n'
+        'model = "m"\n'
+    )
+    view = SuitesView()
+    qtbot.addWidget(view)
+    view.open_suite(suite)
+    qtbot.waitUntil(lambda: view.suite is not None, timeout=20000)
+    text = view.estimate.toPlainText()
+    assert "Declared checks on every run: Links kept, Command: lint." in text
+    assert "lint: lint-tool {file}  (will NOT run" in text
+    view.allow_commands.setChecked(True)
+    assert "(on each version, timeout 30 s)" in view.estimate.toPlainText()
