@@ -259,6 +259,10 @@ def _without_hints(raw: bytes | str) -> bytes | str:
         text = raw
     new = neutralise_hints(text)
     if new is text or new == text:
+        from app.hints import live_hints
+
+        if live_hints(text):
+            log.warning("resource hints left in place: the proxy switches are the guard")
         return raw
     if body_text(new) != body_text(raw):
         log.warning("resource hints left in place: neutralising them would change the text")
@@ -272,7 +276,15 @@ class DocServer:
     _instance: DocServer | None = None
 
     def __init__(self) -> None:
-        self._server = _Server(("127.0.0.1", 0), _Handler)
+        reserved = webflags.reserved_socket()  # the one port the page may reach
+        if reserved is None:
+            self._server = _Server(("127.0.0.1", 0), _Handler)
+        else:
+            self._server = _Server(reserved.getsockname(), _Handler, bind_and_activate=False)
+            self._server.socket.close()
+            self._server.socket = reserved
+            self._server.server_address = reserved.getsockname()
+            self._server.server_activate()
         self._server.docs = {}
         self.port = self._server.server_address[1]
         self._thread = threading.Thread(

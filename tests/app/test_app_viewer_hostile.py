@@ -126,11 +126,11 @@ def test_neutralise_hints_keeps_the_text_and_drops_the_hints():
     raw = hints_page(9).encode("utf-8")
     out = neutralise_hints(raw)
     assert b"preconnect" in out  # the attribute value stays; the attribute is renamed
+    assert b'arl="preconnect"' in out  # the start tag written again from the parse
     assert not any(
         f"rel={v}".encode() in out.lower()
         for v in ("preconnect", '"dns-prefetch"', "prefetch", "preload")
     )
-    assert len(out) == len(raw)
     keep = b"<link rel=stylesheet href=x><link rel=icon href=y><p>rel=preconnect</p>"
     assert neutralise_hints(keep) == keep
 
