@@ -91,15 +91,32 @@ def positive_seconds(text: str) -> float:
     return x
 
 
-def read_doc_and_comments(doc: str, comments_path: str) -> tuple[str, str, Any, list, list]:
-    """(kind, raw, Version, comments, unusable). Raises DocumentError or InputError."""
+def read_doc_and_comments(
+    doc: str, comments_path: str | None
+) -> tuple[str, str, Any, list, list]:
+    """(kind, raw, Version, comments, unusable). Without ``comments_path`` the comments
+    are those of ``doc``, a Word file (``engine.word_review.word_comments``). Raises
+    DocumentError or InputError."""
     from engine.comments_io import load_comments
+    from engine.models import InputError
     from engine.score.scoring import Version
-    from engine.text.documents import read_document
+    from engine.text.documents import open_document
 
-    kind, raw = read_document(doc)
+    document = open_document(doc)
+    if document.notice is not None:
+        print(f"{os.fspath(doc)}: {document.notice}", file=sys.stderr)
+    kind, raw = document.kind, document.content
     version = Version.from_source(raw, kind, "v1")
-    comments, unusable = load_comments(comments_path, version.text)
+    if comments_path:
+        comments, unusable = load_comments(comments_path, version.text)
+    elif document.word is not None:
+        from engine.word_review import word_comments
+
+        comments, unusable = word_comments(document.word)
+    else:
+        raise InputError(
+            doc, "give --comments FILE (the comments come from the file only for a Word document)"
+        )
     return kind, raw, version, comments, unusable
 
 

@@ -141,26 +141,27 @@ def cmd_run(args: argparse.Namespace) -> int:
         kind, raw, version, comments, unusable = read_doc_and_comments(args.doc, args.comments)
     except (DocumentError, InputError) as exc:
         return fail(str(exc))
+    source = args.comments or args.doc
     if not comments:
         why = f" ({unusable[0][0]}: {unusable[0][1]})" if unusable else ""
-        return fail(f"{args.comments}: no usable comments in the file{why}")
+        return fail(f"{source}: no usable comments in the file{why}")
     # Which comments fit the document is known before any model call: a run whose
     # comments all miss the document would "converge" at once and prove nothing.
     from engine.score.scoring import score as _score
 
     check = _score(version, version, comments)
     unusable = unusable + check.unusable
-    name = os.path.basename(args.comments)
+    name = os.path.basename(source)
     for cid, reason in unusable:
         print(f"arl: {name}: comment {cid} skipped: {reason}", file=sys.stderr)
     if not check.verdicts:
         return fail(
-            f"{args.comments}: none of its {len(comments)} comment(s) fits "
+            f"{source}: none of its {len(comments)} comment(s) fits "
             f"{os.path.basename(args.doc)} ({unusable[0][0]}: {unusable[0][1]})"
         )
     if not check.actionable_ids and not any(v.verdict == "stale_anchor" for v in check.verdicts):
         return fail(
-            f"{args.comments}: no comment is actionable and open, so there is "
+            f"{source}: no comment is actionable and open, so there is "
             "nothing for the agent to address"
         )
     choice = resolve_api_key(args.base_url)
@@ -354,12 +355,14 @@ def _register_run(subparsers: Any) -> None:
         "run",
         help="run the revision agent on a document and its comments; write an evidence bundle",
     )
-    r.add_argument("--doc", required=True, metavar="DOC", help="the document (HTML or text)")
+    r.add_argument(
+        "--doc", required=True, metavar="DOC", help="the document (HTML, text or Word .docx)"
+    )
     r.add_argument(
         "--comments",
-        required=True,
         metavar="FILE",
-        help="comments: native JSON or W3C Web Annotation JSON",
+        help="comments: native JSON or W3C Web Annotation JSON (default: the comments of "
+        "the --doc Word file)",
     )
     _add_endpoint_options(r)
     r.add_argument(

@@ -135,3 +135,28 @@ def test_word_copy_needs_word_files(tmp_path: Path) -> None:
     )
     assert code == 2 and err.count("\n") == 1 and "--word-copy needs" in err
     assert not out.exists()
+
+
+def test_run_takes_the_comments_from_a_word_file(tmp_path: Path, capsys) -> None:
+    from engine.bundle.read import verify_bundle
+    from engine.cli.main import main
+    from tests.helpers.scripted_server import FixEverything, ScriptedServer
+
+    doc = Path(__file__).resolve().parents[2] / "resources" / "word" / "review.docx"
+    with ScriptedServer(FixEverything()) as srv:
+        code = main(
+            ["run", "--doc", str(doc), "--base-url", srv.base_url, "--model", srv.model]
+            + ["--out", str(tmp_path / "bundles"), "--json"]
+        )
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    last = json.loads(out)
+    assert last["status"] == "completed" and verify_bundle(last["bundle"]).ok
+    assert last["metrics"]["attribution_rate"]["denominator"] == 4
+
+
+def test_run_on_html_still_needs_a_comments_file(tmp_path: Path) -> None:
+    doc = tmp_path / "a.html"
+    doc.write_text("<p>x</p>", encoding="utf-8")
+    code, out, err = arl("run", "--doc", doc, "--base-url", "http://127.0.0.1:9/v1", "--model", "m")
+    assert code == 2 and err.count("\n") == 1 and "--comments" in err
