@@ -91,9 +91,7 @@ def positive_seconds(text: str) -> float:
     return x
 
 
-def read_doc_and_comments(
-    doc: str, comments_path: str | None
-) -> tuple[str, str, Any, list, list]:
+def read_doc_and_comments(doc: str, comments_path: str | None) -> tuple[str, str, Any, list, list]:
     """(kind, raw, Version, comments, unusable). Without ``comments_path`` the comments
     are those of ``doc``, a Word file (``engine.word_review.word_comments``). Raises
     DocumentError or InputError."""
