@@ -24,8 +24,14 @@ def _e(x: Any) -> str:
 def review_parts(
     final: list[Any], comments_before: list[Any], metrics: dict[str, Any], check: Any
 ) -> tuple[str, str]:
-    """(the banner, "" when nothing awaits review; the section)."""
-    decided = check.latest() if check is not None else {}
+    """(the banner, "" when nothing awaits review; the section). Before the decisions
+    are checked (``check`` None: they need the re-derivation) nothing is said of them."""
+    if check is None:
+        return "", (
+            "<h2>Reviewed by people</h2><p class='muted'>The reviewer decisions are checked "
+            "with the re-derivation of the verdicts\u2026</p>"
+        )
+    decided = check.latest()
     fig = review_figures(final, comments_before, decided)
     banner = ""
     if fig.awaiting:

@@ -381,3 +381,11 @@ def test_two_reviewers_deciding_at_once_lose_nothing(bundle):
         "c3": "Cy",
     }
     assert not [p for p in bundle.iterdir() if "lock" in p.name or p.name.endswith(".tmp")]
+
+
+def test_a_first_paint_says_nothing_of_decisions_not_yet_checked(bundle, key):
+    from engine.bundle.bundle import own_scorecard
+
+    _decide_all(bundle, key)
+    page = own_scorecard(open_bundle(bundle), rederive_missing=False)
+    assert "Awaiting review" not in page and "checked with the re-derivation" in page
