@@ -365,7 +365,7 @@ def test_a_paragraph_removed_next_to_an_edit_is_deleted_not_its_neighbours_word(
 
 
 def test_the_inserted_text_index_finds_what_the_scan_finds(monkeypatch):
-    import engine.score.anchoring as A
+    import engine.score.anchoring.changes as A
     from engine.diff.diffing import TextDiff
 
     rnd = random.Random(11)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from engine.models import Anchor, Comment
-from engine.score.anchoring import TextIndex, locate
+from engine.score.anchoring.index import TextIndex
+from engine.score.anchoring.locate import locate
 from engine.score.scoring import Version, score
 from engine.text.utf16 import to_utf16
 

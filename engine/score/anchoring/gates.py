@@ -1,0 +1,122 @@
+"""What may never be a span's new place (docs/verdicts.md): text kept from elsewhere in v1,
+another block's text or image, a neighbour's rewrite, a v2 span that crosses a block or cuts
+a word or number the v1 span did not. ``admits`` is asked by every stage of the span's
+place.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.score.anchoring.changes import _substantial
+from engine.score.anchoring.index import TextIndex
+from engine.score.anchoring.records import Reanchored, _Place
+from engine.score.anchoring.sentences import _sentence_bounds, _sentence_pieces
+from engine.score.anchoring.thresholds import FUZZY_WINDOW, REGION_REACH
+from engine.score.anchoring.words import _has_alnum, _trim, _word_dice, breaks_word
+
+if TYPE_CHECKING:
+    from engine.score.anchoring.reanchor import _Reanchor
+
+
+class Gates:
+    """The rules every new place of a span must pass."""
+
+    def admits(self: _Reanchor, r: Reanchored, p: _Place) -> bool:  # type: ignore[misc]
+        """``r`` may be the new place of v1 span ``[p.s, p.e)`` (docs/verdicts.md, "What
+        may never be a span's new place"): it is not text the diff kept unchanged from
+        elsewhere in v1 (``new_or_own``); none of its kept text comes from beyond the
+        span's own v1 block(s); the v2 block it lies in is not another v1 block's image
+        (kept text from v1, none of it from the span's own block); it crosses no block
+        boundary the v1 span did not cross; and it cuts no word or number the v1 span did
+        not cut. A gone answer (no span) is always admitted."""
+        if r.start is None or r.end is None:
+            return True
+        cs, ce = r.start, r.end
+        if not self.new_or_own(cs, ce, p.s, p.e):
+            return False
+        a, b = self._near_block(self.v1, p.s, p.e)
+        t1 = self.t1
+        # kept text shorter than KEPT_GAP is chance (a shared "3. " or " the "), not a
+        # block's surviving text
+        _inserted, runs = self.diff.v2_origin(cs, ce)
+        if _substantial("".join(t1[r0:r1] for r0, r1 in runs if r1 <= a or r0 >= b)):
+            return False
+        v2_block = self._near_block(self.v2, cs, ce)
+        _inserted, runs = self.diff.v2_origin(*v2_block)
+        own = "".join(t1[max(r0, a) : min(r1, b)] for r0, r1 in runs if r0 < b and r1 > a)
+        others = [(r0, r1) for r0, r1 in runs if r1 <= a or r0 >= b]
+        if _substantial("".join(t1[r0:r1] for r0, r1 in others)) and not _substantial(own):
+            return False  # another block's image
+        if others and not self._block_survives(a, b):
+            # The span's block is gone as kept text: the v2 block is its rewrite only if
+            # it is more like it, word for word, than like the block(s) whose kept text
+            # it holds (a paragraph deleted before a rewritten heading is not the heading)
+            text2 = self.t2[v2_block[0] : v2_block[1]]
+            mine = _word_dice(t1[a:b], text2)
+            for r0, r1 in others:
+                o0, o1 = self._near_block(self.v1, r0, r1)
+                if _word_dice(t1[o0:o1], text2) > mine:
+                    return False
+        if self.v2.crosses(cs, ce) and not self.v1.crosses(p.s, p.e):
+            return False
+        if breaks_word(self.t2, cs, ce, self.t1, p.s, p.e):
+            return False
+        if self._sentence_was_in_v1(cs, ce, p):
+            return False
+        return self.mapped is not None or not self._a_neighbours_image(cs, ce, p)
+
+    def _sentence_was_in_v1(self: _Reanchor, cs: int, ce: int, p: _Place) -> bool:  # type: ignore[misc]
+        """The v2 sentence holding ``[cs, ce)`` is, word for word, a sentence (16
+        characters or more) that v1 already had outside the span's own sentence: text
+        that was there all along (kept by the diff, or moved and re-inserted by it) is not
+        this span's rewrite."""
+        t1, t2 = self.t1, self.t2
+        a2, b2 = _trim(t2, *_sentence_bounds(t2, cs, ce))
+        sentence = t2[a2:b2]
+        if len(sentence) < 16 or not _has_alnum(sentence):
+            return False
+        a1, b1 = _sentence_bounds(t1, p.s, p.e)
+        i = t1.find(sentence)
+        for _ in range(8):
+            if i < 0:
+                return False
+            if i + len(sentence) <= a1 or i >= b1:
+                return True
+            i = t1.find(sentence, i + 1)
+        return False
+
+    @staticmethod
+    def _near_block(index: TextIndex, s: int, e: int) -> tuple[int, int]:
+        """The block(s) holding ``[s, e)``, followed at most ``REGION_REACH`` characters
+        each way: a block larger than that (a plain text without blank lines is one block)
+        is judged by the span's neighbourhood, so the cost stays bounded."""
+        a, b = index.block(s, e)
+        return max(a, s - REGION_REACH), min(b, e + REGION_REACH)
+
+    def _block_survives(self: _Reanchor, a: int, b: int) -> bool:  # type: ignore[misc]
+        """Some of v1 block ``[a, b)`` is still in v2 as kept text (``KEPT_GAP`` characters
+        or more): the block was edited, not removed."""
+        kept = "".join(self.t1[x0:x1] for x0, x1, _y in self.changes.kept_runs(a, b))
+        return _substantial(kept)
+
+    def _a_neighbours_image(self: _Reanchor, cs: int, ce: int, p: _Place) -> bool:  # type: ignore[misc]
+        """v2 ``[cs, ce)`` lies in the v2 sentence that another v1 sentence of the span's
+        replaced region became (``_sentence_image``): a neighbour rewritten beside a
+        sentence that was deleted is that neighbour's rewrite, not the deleted one's (the
+        diff often replaces the two in one change)."""
+        if self.changes.region(p.s, p.e) is None:
+            return False
+        t1 = self.t1
+        a, b = _sentence_bounds(t1, p.s, p.e)
+        lo, hi = _sentence_bounds(
+            t1, max(0, p.s - FUZZY_WINDOW), p.e + FUZZY_WINDOW, reach=FUZZY_WINDOW
+        )
+        for q0, q1 in _sentence_pieces(t1, lo, hi):
+            if q1 <= a or q0 >= b:
+                q0, q1 = _trim(t1, q0, q1)
+                if q0 < q1 and _has_alnum(t1[q0:q1]):
+                    img = self._sentence_image(q0, q1, q0, q1)
+                    if img is not None and img[0] < ce and cs < img[1]:
+                        return True
+        return False

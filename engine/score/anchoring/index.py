@@ -1,0 +1,145 @@
+"""One version's text for every comment of a scoring: its folded forms (built lazily) and its
+block boundaries (docs/verdicts.md, "Blocks and words").
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from engine.score.anchoring.context import nearest_starts
+from engine.score.anchoring.thresholds import MAX_HITS, NEAR_HITS
+from engine.score.anchoring.words import _trim
+from engine.text.normalize import FoldedText, fold_needle
+
+_STRUCTURE_LINE = re.compile(r"[ \t]{0,3}(?:[-*+]|\d{1,9}[.)])[ \t]|[ \t]{0,3}#{1,6}(?:[ \t]|$)")
+"""A line that starts a Markdown block of its own: a list item (``-``, ``*``, ``+``, ``1.``,
+``1)`` and a space) or an ATX heading (CommonMark 0.31, sections 4.2 and 5.2)."""
+
+
+def plain_text_breaks(text: str) -> list[int]:
+    """Block boundaries of a plain-text document (code points, sorted): a paragraph is a
+    run of lines between blank lines, so both edges of a blank-line run are boundaries; a
+    line that starts a list item or a heading (``_STRUCTURE_LINE``) or a pipe-table row
+    (its first non-space character is ``|``) is a block of its own, and each ``|`` of a
+    table row is a cell border (docs/verdicts.md, "Blocks and words"). A line break inside
+    a paragraph is no boundary: re-wrapped text keeps its words."""
+    out: list[int] = []
+    lines = []
+    i = 0
+    while True:
+        j = text.find("\n", i)
+        lines.append((i, len(text) if j < 0 else j))
+        if j < 0:
+            break
+        i = j + 1
+    prev_row = False
+    prev_blank = True
+    for a, b in lines:
+        line = text[a:b]
+        blank = not line.strip()
+        row = line.lstrip().startswith("|")
+        own = row or bool(_STRUCTURE_LINE.match(line))
+        if blank:
+            if not prev_blank:
+                out.append(a - 1 if a > 0 else a)
+        elif prev_blank or own or prev_row:
+            out.append(a)
+        if row:
+            out.append(b)
+        if row:
+            out += [a + m.start() for m in re.finditer(r"\|", line)]
+            out += [a + m.end() for m in re.finditer(r"\|", line)]
+        prev_row, prev_blank = row, blank
+    out.append(len(text))
+    return sorted(set(out))
+
+
+class TextIndex:
+    """One version's text with lazily built folded forms, shared by every comment.
+
+    ``breaks``: the document's block boundaries (sorted code-point offsets; an HTML
+    document's come from its markup, ``Extraction.block_breaks``); None for plain text,
+    whose boundaries are its lines (``plain_text_breaks``, built on first use)."""
+
+    def __init__(self, text: str, breaks: list[int] | None = None):
+        self.text = text
+        self._collapsed: FoldedText | None = None
+        self._compact: FoldedText | None = None
+        self._breaks = breaks
+
+    @property
+    def breaks(self) -> list[int]:
+        if self._breaks is None:
+            self._breaks = plain_text_breaks(self.text)
+        return self._breaks
+
+    def crosses(self, s: int, e: int) -> bool:
+        """``[s, e)`` (whitespace at its edges aside) holds a block boundary strictly
+        inside."""
+        s, e = _trim(self.text, s, e)
+        br = self.breaks
+        i = bisect.bisect_right(br, s)
+        return i < len(br) and br[i] < e
+
+    def block(self, s: int, e: int) -> tuple[int, int]:
+        """The block(s) holding ``[s, e)``: from the last boundary at or before ``s`` to the
+        first at or after ``e``."""
+        br = self.breaks
+        i = bisect.bisect_right(br, s) - 1
+        j = bisect.bisect_left(br, e)
+        return (br[i] if i >= 0 else 0), (br[j] if j < len(br) else len(self.text))
+
+    def beside(self, s: int, e: int) -> tuple[int, int]:
+        """``[s, e)`` widened by the block just before and the block just after it, when
+        only whitespace separates them from it."""
+        br, text = self.breaks, self.text
+        i = bisect.bisect_left(br, s) - 1
+        while i >= 0 and not text[br[i] : s].strip():
+            i -= 1
+        a = br[i] if i >= 0 and not text[br[i + 1] if i + 1 < len(br) else s : s].strip() else s
+        j = bisect.bisect_right(br, e)
+        while j < len(br) and not text[e : br[j]].strip():
+            j += 1
+        b = br[j] if j < len(br) and not text[e : br[j - 1]].strip() else e
+        return min(a, s), max(b, e)
+
+    def pieces(self, s: int, e: int) -> list[tuple[int, int]]:
+        """``[s, e)`` cut at every block boundary inside it."""
+        br = self.breaks
+        cuts = br[bisect.bisect_right(br, s) : bisect.bisect_left(br, e)]
+        bounds = [s, *cuts, e]
+        return [(a, b) for a, b in zip(bounds, bounds[1:]) if a < b]
+
+    @property
+    def collapsed(self) -> FoldedText:
+        if self._collapsed is None:
+            self._collapsed = FoldedText(self.text, collapse_space=True)
+        return self._collapsed
+
+    @property
+    def compacted(self) -> FoldedText:
+        if self._compact is None:
+            self._compact = FoldedText(self.text, collapse_space=False)
+        return self._compact
+
+    def find_near(
+        self, quote: str, center: int | None, k: int = NEAR_HITS
+    ) -> tuple[list[tuple[int, int]], str]:
+        """Occurrences of ``quote`` nearest to ``center`` (from the top when None): raw,
+        else folded, else whitespace-free folded. Returns (spans, how)."""
+        limit = k if center is not None else MAX_HITS
+        c = 0 if center is None else center
+        n = len(quote)
+        hits = [(i, i + n) for i in nearest_starts(self.text, quote, c, limit)]
+        if hits:
+            return hits, "quote"
+        for ft, collapse in ((self.collapsed, True), (self.compacted, False)):
+            needle = fold_needle(quote, collapse_space=collapse)
+            if not needle:
+                continue
+            fc = ft.folded_pos(c)
+            starts = nearest_starts(ft.folded, needle, fc, limit)
+            if starts:
+                return [ft.raw_span(i, i + len(needle)) for i in starts], "folded-quote"
+        return [], ""

@@ -1,0 +1,170 @@
+"""The mapped sentence: the v2 sentence(s) the quote's own v1 sentence(s) became, chosen by
+shared words, the quote's words and the diff's kept text (docs/verdicts.md, "The sentence a
+rewritten sentence became").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.score.anchoring.sentences import _sentence_bounds, _sentence_pieces
+from engine.score.anchoring.thresholds import (
+    DISTANCE_COST,
+    FUZZY_WINDOW,
+    KEPT_SHARE,
+    QUOTE_DICE,
+    REGION_REACH,
+)
+from engine.score.anchoring.words import _has_alnum, _set_dice, _trim, _word_set
+
+if TYPE_CHECKING:
+    from engine.score.anchoring.reanchor import _Reanchor
+
+
+class Mapped:
+    """The v2 sentence a v1 sentence became."""
+
+    def _mapped_sentences(self: _Reanchor, s: int, e: int) -> tuple[int, int] | None:  # type: ignore[misc]
+        """The v2 sentence(s) the v1 sentence(s) of ``[s, e)`` became: for each v1
+        sentence the quote touches, its image (``_sentence_image``), and the range from the
+        first image to the last. None when no touched sentence has one."""
+        t1 = self.t1
+        a, b = _sentence_bounds(t1, s, e)
+        found = [
+            m
+            for p0, p1 in _sentence_pieces(t1, a, b)
+            if t1[max(p0, s) : min(p1, e)].strip()
+            and (m := self._sentence_image(p0, p1, s, e))
+            and not self._claimed_by_a_neighbour(p0, p1, m)
+        ]
+        if not found:
+            return None
+        return min(f[0] for f in found), max(f[1] for f in found)
+
+    def _claimed_by_a_neighbour(self: _Reanchor, p0: int, p1: int, m: tuple[int, int]) -> bool:  # type: ignore[misc]
+        """v2 sentence ``m``, the image of v1 sentence ``[p0, p1)``, is more like another v1
+        sentence of the same block and replaced region whose image it also is: one v2
+        sentence is the rewrite of one v1 sentence, the one whose words and kept text it
+        shares most (``_image_score``)."""
+        if self.changes.region(p0, p1) is None:
+            return False
+        t1 = self.t1
+        mine = self._image_score(p0, p1, m)
+        # the sentences whose images can reach ``m`` (``_sentence_candidates``' window)
+        ba, bb = self.v1.block(p0, p1)
+        lo, hi = _sentence_bounds(
+            t1, max(ba, p0 - FUZZY_WINDOW), min(bb, p1 + FUZZY_WINDOW), reach=FUZZY_WINDOW
+        )
+        lo, hi = max(lo, ba), min(hi, bb)
+        for q0, q1 in _sentence_pieces(t1, lo, hi):
+            q0, q1 = _trim(t1, q0, q1)
+            if q1 <= p0 or q0 >= p1:
+                if q0 < q1 and _has_alnum(t1[q0:q1]):
+                    img = self._sentence_image(q0, q1, q0, q1)
+                    if img is not None and img[0] < m[1] and m[0] < img[1]:
+                        if self._image_score(q0, q1, img) > mine:
+                            return True
+        return False
+
+    def _image_score(self: _Reanchor, p0: int, p1: int, m: tuple[int, int]) -> float:  # type: ignore[misc]
+        """How much v2 sentence ``m`` is v1 sentence ``[p0, p1)``'s rewrite: their word-set
+        Dice plus ``KEPT_SHARE`` x the share of the sentence's kept text inside ``m``."""
+        own_words, _mid, cands = self._sentence_candidates(p0, p1)
+        for c0, c1, words, share in cands:
+            if (c0, c1) == m:
+                return _set_dice(own_words, words) + KEPT_SHARE * share
+        return 0.0
+
+    def _sentence_image(  # type: ignore[misc]
+        self: _Reanchor,
+        p0: int,
+        p1: int,
+        s: int,
+        e: int,
+    ) -> tuple[int, int] | None:
+        """The v2 sentence v1 sentence ``[p0, p1)`` became: of the v2 sentences in the
+        diff's image of it (at least ``FUZZY_WINDOW`` and at most twice that around its
+        estimated place), the
+        one most like it and the quote ``[s, e)`` in it — the sum of their word-set Dice
+        coefficients, so a shuffled rewrite is found by its words and a sentence split in
+        two goes with the quote's words, plus the share of its kept text there
+        (``KEPT_SHARE``), less ``DISTANCE_COST`` for distance from the estimated place. Only
+        sentences of mostly new text (or the sentence's own) count: a sentence kept from
+        elsewhere in v1 is not this one's rewrite. None when no candidate shares a word."""
+        own_words, mid, cands = self._sentence_candidates(p0, p1)
+        quote_words = _word_set(self.t1[max(p0, s) : min(p1, e)])
+        best, best_rank = None, (0.0, 0)
+        for c0, c1, words, share in cands:
+            dice = round(
+                _set_dice(own_words, words)
+                + QUOTE_DICE * _set_dice(quote_words, words)
+                + KEPT_SHARE * share,
+                3,
+            )
+            rank = (dice - DISTANCE_COST * abs(mid - (c0 + c1) // 2) / FUZZY_WINDOW, -c0)
+            if dice > 0 and (best is None or rank > best_rank):
+                best, best_rank = (c0, c1), rank
+        return best
+
+    def _sentence_candidates(  # type: ignore[misc]
+        self: _Reanchor,
+        p0: int,
+        p1: int,
+    ) -> tuple[set[str], int, list[tuple[int, int, set[str], float]]]:
+        """For v1 sentence ``[p0, p1)``: its word set, its estimated v2 middle, and its
+        candidate v2 sentences as (start, end, word set, share of its kept text there).
+        Built once per sentence for the pair (``ChangeIndex.sentences``): many comments
+        share a sentence."""
+        key = (p0, p1)
+        hit = self.changes.sentences.get(key)
+        if hit is not None:
+            return hit
+        t1 = self.t1
+        es, ee = self.changes.estimate(p0, p1)
+        ms, me = self.diff.image(p0, p1)
+        lo = max(min(ms, es - FUZZY_WINDOW), es - 2 * FUZZY_WINDOW)
+        hi = min(max(me, ee + FUZZY_WINDOW), ee + 2 * FUZZY_WINDOW)
+        kept = [(y0, y0 + x1 - x0) for x0, x1, y0 in self.changes.kept_runs(p0, p1)]
+        cands = self._candidates_in(p0, p1, lo, hi, kept)
+        if not cands:
+            # Nothing there can be its rewrite: the image of its own block, and the blocks
+            # just beside it (text inserted where two blocks meet belongs to either), are
+            # searched too. A neighbour that moved out of the paragraph can push the
+            # sentence's rewrite past the estimate's window.
+            ba, bb = self._near_block(self.v1, p0, p1)
+            ia, ib = self.v2.beside(*self.diff.image(ba, bb))
+            lo2 = min(lo, max(ia, es - REGION_REACH))
+            hi2 = max(hi, min(ib, ee + REGION_REACH))
+            if (lo2, hi2) != (lo, hi):
+                cands = self._candidates_in(p0, p1, lo2, hi2, kept)
+        out = (_word_set(t1[p0:p1]), (es + ee) // 2, cands)
+        self.changes.sentences[key] = out
+        return out
+
+    def _candidates_in(  # type: ignore[misc]
+        self: _Reanchor,
+        p0: int,
+        p1: int,
+        lo: int,
+        hi: int,
+        kept: list[tuple[int, int]],
+    ) -> list[tuple[int, int, set[str], float]]:
+        """The v2 sentences of ``[lo, hi)`` (widened to whole sentences) that may be v1
+        sentence ``[p0, p1)``'s rewrite: not kept from elsewhere in v1; with the share of the
+        sentence's kept text (``kept``, v2 ranges) in each."""
+        t2 = self.t2
+        lo, hi = _sentence_bounds(t2, max(0, lo), min(len(t2), hi), reach=FUZZY_WINDOW)
+        kept_total = sum(b - a for a, b in kept) or 1
+        cands = []
+        for c0, c1 in _sentence_pieces(t2, lo, hi):
+            c0, c1 = _trim(t2, c0, c1)
+            if c0 >= c1 or self._kept_from_elsewhere(c0, c1, p0, p1):
+                continue
+            share = sum(max(0, min(b, c1) - max(a, c0)) for a, b in kept) / kept_total
+            cands.append((c0, c1, self.changes.words_of(t2, c0, c1), share))
+        return cands
+
+    def _kept_from_elsewhere(self: _Reanchor, cs: int, ce: int, s: int, e: int) -> bool:  # type: ignore[misc]
+        """v2 ``[cs, ce)`` is text the diff kept, unchanged, from v1 outside ``[s, e)``."""
+        inserted, runs = self.diff.v2_origin(cs, ce)
+        return not inserted and all(r1 <= s or r0 >= e for r0, r1 in runs)

@@ -1,0 +1,168 @@
+"""Re-anchor a v1 span in v2: ``reanchor`` and the ``_Reanchor`` that tries the stages in the
+order ``engine.score.anchoring.STAGES`` lists (``run``). Each stage lives in a module of its
+own and reaches the shared state (the pair's texts, the diff, the change index, the span's
+estimated place and mapped sentence) through ``self``.
+
+The stage modules hold mixin classes of ``_Reanchor``; their methods annotate ``self`` as
+``_Reanchor`` (the whole state, with every other stage's methods), which mypy accepts only
+with ``# type: ignore[misc]`` on the ``def`` line (a mixin is not a supertype of its own
+self type); inside, every attribute is type-checked against ``_Reanchor``.
+"""
+
+from __future__ import annotations
+
+from engine.diff.diffing import TextDiff
+from engine.score.anchoring.changes import ChangeIndex
+from engine.score.anchoring.context import context_score
+from engine.score.anchoring.gates import Gates
+from engine.score.anchoring.index import TextIndex
+from engine.score.anchoring.mapped import Mapped
+from engine.score.anchoring.records import Reanchored, _Place
+from engine.score.anchoring.sentences import _clip_sentences
+from engine.score.anchoring.stage_context import StageContext
+from engine.score.anchoring.stage_fuzzy import StageFuzzy
+from engine.score.anchoring.stage_kept import StageKept
+from engine.score.anchoring.stage_moved import StageMoved
+from engine.score.anchoring.stage_place import StagePlace
+from engine.score.anchoring.stage_repeated import StageRepeated
+from engine.score.anchoring.stage_rewritten import StageRewritten
+from engine.score.anchoring.thresholds import CONTEXT_CHARS, FUZZY_WINDOW
+from engine.score.anchoring.words import _trim, similarity
+from engine.vocabulary import Method
+
+
+def reanchor(
+    v1: TextIndex,
+    v2: TextIndex,
+    diff: TextDiff,
+    s: int,
+    e: int,
+    changes: ChangeIndex | None = None,
+) -> Reanchored:
+    """Re-anchor v1 ``[s, e)`` in v2 (code points). See the module docstring.
+
+    ``changes``: the pair's ChangeIndex (built here when not given; pass one when
+    re-anchoring many spans)."""
+    return _Reanchor(v1, v2, diff, changes or ChangeIndex(diff)).run(s, e)
+
+
+class _Reanchor(
+    StageKept,
+    StageRepeated,
+    StageMoved,
+    StagePlace,
+    StageContext,
+    StageFuzzy,
+    StageRewritten,
+    Gates,
+    Mapped,
+):
+    def __init__(self, v1: TextIndex, v2: TextIndex, diff: TextDiff, changes: ChangeIndex):
+        self.v1, self.v2, self.diff, self.changes = v1, v2, diff, changes
+        self.t1, self.t2 = v1.text, v2.text
+        self.estimate: tuple[int, int] | None = None  # the current span's estimated place
+        self.mapped: tuple[int, int] | None = None  # the v2 sentence(s) its sentence became
+
+    def new_or_own(self, cs: int, ce: int, s: int, e: int) -> bool:
+        """v2 ``[cs, ce)`` is mostly new text (or text kept from the v1 span ``[s, e)``
+        itself): never a copy the diff kept from elsewhere in v1, a lookalike that was there
+        all along. A short kept piece from elsewhere (the diff gluing a moved sentence's
+        common ending to its old neighbour) is allowed up to half."""
+        _inserted, runs = self.diff.v2_origin(cs, ce)
+        elsewhere = sum((r1 - r0) - max(0, min(r1, e) - max(r0, s)) for r0, r1 in runs)
+        return 2 * elsewhere < ce - cs
+
+    def ctx1(self, s: int, e: int) -> tuple[str, str]:
+        return self.t1[max(0, s - CONTEXT_CHARS) : s], self.t1[e : e + CONTEXT_CHARS]
+
+    def run(self, s: int, e: int, *, not_span: tuple[int, int] | None = None) -> Reanchored:
+        t1, t2, diff = self.t1, self.t2, self.diff
+        quote = t1[s:e]
+        prefix, suffix = self.ctx1(s, e)
+
+        # 1. The diff kept the span as it was.
+        b = diff.unchanged_image(s, e)
+        if b is not None and (b, b + (e - s)) != not_span:
+            other = self._kept_copy_names_other(s, e, b) if not_span is None else None
+            if other is not None:
+                return other
+            cut = self._boundary_word_replaced(s, e, b)
+            if cut is not None:
+                return cut
+            return Reanchored(b, b + (e - s), "exact", 1.0, False, similarity=None)
+        moved_to = getattr(diff, "moved_to", None)  # the diff's own moved-text detection
+        if moved_to is not None:
+            mv = moved_to(s, e)
+            if mv is not None:
+                return Reanchored(
+                    mv[0], mv[1], "moved", 1.0, False, "the quoted passage moved, unchanged"
+                )
+
+        es, ee = self.changes.estimate(s, e)
+        self.estimate = (es, ee)
+        self.mapped = self._mapped_sentences(s, e)
+        ms, me = diff.image(s, e)
+        local = self.changes.is_local(s, e)
+        lo = max(0, min(es, ms if local else es) - FUZZY_WINDOW)
+        hi = min(len(t2), max(ee, me if local else ee) + FUZZY_WINDOW)
+        p = _Place(quote, prefix, suffix, s, e, es, ee, ms, me, lo, hi, local)
+
+        # 2a. Another copy of a repeated passage, kept by the diff, that v1's context names.
+        kept = self._kept_copy_named_here(quote, prefix, suffix, s, e, es, not_span)
+        if kept is not None:
+            return kept
+        # 2b. A verbatim copy that is new text in the neighbourhood: the passage moved.
+        moved, _ = self._moved_copy(p, not_span, False)
+        if moved is not None:
+            return moved
+
+        # 3. The span's place, when the text there decides.
+        found, weak = self._in_place(p)
+        if found is not None and found.start is not None and not weak:
+            return found
+        # 4. A copy moved far away with its context (new text only) beats a weak place.
+        # Searched when a move is possible at all: the old place is empty, or the diff
+        # found moved text somewhere (a rewritten paragraph in a document where nothing
+        # moved does not pay for the search).
+        rs, re_ = _trim(t2, ms, me)
+        moves = getattr(diff, "moves", None)
+        want_far = rs >= re_ or moves is None or bool(moves)
+        moved, far = self._moved_copy(p, not_span, True) if want_far else (None, None)
+        if moved is not None:
+            return moved
+        # 5. A sentence rewritten in place; else a far copy with new surroundings; else gone.
+        if found is not None and found.start is not None:
+            return found
+        if far is not None:
+            return far
+        return found or self._gone(quote, ms, me, lo, hi)
+
+    def _edited(
+        self,
+        cs: int,
+        ce: int,
+        quote: str,
+        prefix: str,
+        suffix: str,
+        method: Method,
+        note: str,
+    ) -> Reanchored:
+        t2 = self.t2
+        if self.mapped is not None:
+            cs, ce = self._inside_mapped(cs, ce)
+        cs, ce = _clip_sentences(t2, cs, ce, quote, self.estimate)
+        ctx = context_score(prefix, suffix, t2, cs, ce) if (prefix or suffix) else 1.0
+        sim = similarity(quote, t2[cs:ce])
+        # Where replaced text starts and ends is the diff's judgement: always approximate.
+        return Reanchored(cs, ce, method, round(ctx, 4), True, note, round(sim, 4))
+
+    def _inside_mapped(self, cs: int, ce: int) -> tuple[int, int]:
+        """``[cs, ce)`` cut to the mapped v2 sentence(s); the whole of them when nothing of
+        ``[cs, ce)`` lies inside (the diff put the quote's place in a neighbour sentence,
+        where its kept words say it is not)."""
+        assert self.mapped is not None
+        m0, m1 = self.mapped
+        a, b = _trim(self.t2, max(cs, m0), min(ce, m1))
+        if a < b:
+            return a, b
+        return m0, m1

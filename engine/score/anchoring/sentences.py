@@ -1,0 +1,85 @@
+"""Sentences, for keeping a span inside one (``_SENTENCE_END``), and cutting a replaced region
+down to the sentence or the words that are the quote's place.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.score.anchoring.thresholds import FUZZY_WINDOW
+from engine.score.anchoring.words import _has_alnum, _trim, similarity
+
+_SENTENCE_END = re.compile(
+    r"[.!?;:]+[\s\u00a0]+|[。！？；।॥؟۔]+\s*|\n+"
+    '|(?<=[\u0e01-\u0e5b)\\]"\u201d]) +(?=[\u0e01-\u0e5b])'
+)
+"""Where a sentence ends, for keeping a span inside one: a full stop (or ``!?;:``) and
+space, a CJK, Devanagari or Arabic-script full stop, a line break, or a space between two
+Thai letters (Thai writes no full stop; a space ends a sentence or clause)."""
+
+
+def _clip_sentences(
+    text: str, cs: int, ce: int, quote: str, near: tuple[int, int] | None = None
+) -> tuple[int, int]:
+    """``[cs, ce)`` cut down to one sentence when the quote itself crosses no sentence end:
+    a replaced region the diff stretched over a neighbouring sentence is not the quote's
+    place. The sentence overlapping ``near`` (the span's estimated place) most wins, then
+    the one most like the quote."""
+    if _SENTENCE_END.search(quote.strip()):
+        return cs, ce
+    cuts = [
+        m.end() for m in _SENTENCE_END.finditer(text, cs, ce) if cs < m.start() and m.end() < ce
+    ]
+    if not cuts:
+        return cs, ce
+    bounds = [cs, *cuts, ce]
+    pieces = [_trim(text, a, b) for a, b in zip(bounds, bounds[1:])]
+    pieces = [p for p in pieces if p[0] < p[1] and _has_alnum(text[p[0] : p[1]])]
+    if not pieces:
+        return cs, ce
+
+    def overlap(p: tuple[int, int]) -> int:
+        return 0 if near is None else max(0, min(p[1], near[1]) - max(p[0], near[0]))
+
+    return max(
+        pieces, key=lambda p: (overlap(p), similarity(quote, text[p[0] : p[1]]), p[1] - p[0])
+    )
+
+
+def _without_context(
+    text: str, rs: int, re_: int, quote: str, prefix: str, suffix: str
+) -> tuple[int, int]:
+    """The region ``[rs, re_)`` the diff put in a span's place, less any of the span's own
+    surroundings the diff re-inserted there (it may delete "quote.This" and insert "This"):
+    cut where the head of ``suffix`` (12 characters) last starts inside it, and after the
+    first end of the tail of ``prefix`` inside it. A head or tail the quote itself contains
+    says nothing about where the quote ends, and cuts nothing."""
+    k = 12
+    head = suffix[:k]
+    if len(head.strip()) >= 4 and head not in quote:
+        j = text.rfind(head, rs, re_ + len(head))
+        if rs <= j < re_:
+            re_ = j
+    tail = prefix[-k:]
+    if len(tail.strip()) >= 4 and tail not in quote and rs < re_:
+        j = text.find(tail, max(0, rs - len(tail) + 1), re_)
+        if j >= 0 and rs < j + len(tail) <= re_:
+            rs = j + len(tail)
+    return rs, max(rs, re_)
+
+
+def _sentence_bounds(text: str, s: int, e: int, reach: int = FUZZY_WINDOW) -> tuple[int, int]:
+    """``[s, e)`` widened to the sentences it touches (at most ``reach`` characters each
+    way)."""
+    a = max(0, s - reach)
+    ends = [m.end() for m in _SENTENCE_END.finditer(text, a, s)]
+    a = ends[-1] if ends else a
+    m = _SENTENCE_END.search(text, e, min(len(text), e + reach))
+    return a, (m.end() if m else min(len(text), e + reach))
+
+
+def _sentence_pieces(text: str, a: int, b: int) -> list[tuple[int, int]]:
+    """``[a, b)`` cut after every sentence end inside it."""
+    cuts = [m.end() for m in _SENTENCE_END.finditer(text, a, b) if a < m.end() < b]
+    bounds = [a, *cuts, b]
+    return [(p0, p1) for p0, p1 in zip(bounds, bounds[1:]) if p0 < p1]

@@ -1,0 +1,190 @@
+"""Words, numbers and similarities: where a word or a number starts and ends (``joined``;
+combining marks, ZWNJ/ZWJ, ``3.1``; ICU dictionary words for scripts written without
+spaces), snapping spans to whole words, and the word-set and character similarities the
+stages rank candidates by. Code points throughout.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from engine.score.anchoring.thresholds import DICTIONARY_REACH
+
+_WORD = re.compile(r"\w")
+
+
+# Scripts written without spaces: every character is a unit of its own (UAX #29 treats
+# ideographs so; Thai, Lao, Khmer and Myanmar need a dictionary, and without one the
+# character is the safe unit), so a span may start or end between any two of them.
+_NO_SPACE = re.compile(
+    "[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
+    "\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003134f]"
+)
+
+
+_JOINERS = "\u200c\u200d"
+"""Zero-width non-joiner and joiner: inside a word (Persian "می‌خواهم" is one word; UAX #29
+gives them Extend, which never breaks a word)."""
+
+
+def _is_word(ch: str) -> bool:
+    """``ch`` is part of a word of a script written with spaces: a letter or digit, a
+    combining mark (Devanagari vowel signs, Arabic harakat, a decomposed accent) or a
+    zero-width (non-)joiner. Letters of scripts written without spaces are units of their
+    own and never form a word here."""
+    if not ch or _NO_SPACE.match(ch):
+        return False
+    return bool(_WORD.match(ch)) or ch in _JOINERS or unicodedata.category(ch)[0] == "M"
+
+
+_indel = None
+
+
+def similarity(a: str, b: str) -> float:
+    """Normalised Indel similarity in [0, 1] (rapidfuzz ``Indel.normalized_similarity``)."""
+    global _indel
+    if a == b:
+        return 1.0
+    if _indel is None:
+        from rapidfuzz.distance import Indel  # lazy: 30 ms of start-up most scores never need
+
+        _indel = Indel.normalized_similarity
+    return _indel(a, b)
+
+
+def joined(text: str, i: int) -> bool:
+    """A word or a number runs across boundary ``i`` of ``text`` (between ``text[i - 1]``
+    and ``text[i]``): word characters on both sides (``_is_word``), or a ``.`` or ``,``
+    between two digits ("3.1", "1,500": Unicode UAX #29 keeps a number whole across
+    MidNum/MidNumLet, rules WB11 and WB12)."""
+    a, b = text[i - 1 : i] if i > 0 else "", text[i : i + 1]
+    if not a or not b:
+        return False
+    if _is_word(a) and _is_word(b):
+        return True
+    if a in ".," and b.isdigit() and text[i - 2 : i - 1].isdigit():
+        return True
+    return b in ".," and a.isdigit() and text[i + 1 : i + 2].isdigit()
+
+
+def breaks_word(
+    text: str, s: int, e: int, like_text: str | None = None, like_s: int = 0, like_e: int = 0
+) -> bool:
+    """True if ``[s, e)`` cuts a word or a number of ``text`` where the reference span does
+    not (``joined``).
+
+    The reference is ``like_text[like_s:like_e]`` (the v1 span); when it is None, any cut
+    word counts. Characters of scripts written without spaces never form a cut word.
+    """
+    if s >= e:
+        return False
+    cut_left, cut_right = joined(text, s), joined(text, e)
+    if like_text is not None:
+        cut_left = cut_left and not joined(like_text, like_s)
+        cut_right = cut_right and not joined(like_text, like_e)
+    return cut_left or cut_right
+
+
+def _trim(text: str, s: int, e: int) -> tuple[int, int]:
+    while s < e and text[s].isspace():
+        s += 1
+    while e > s and text[e - 1].isspace():
+        e -= 1
+    return s, e
+
+
+def _snap_words(text: str, s: int, e: int) -> tuple[int, int]:
+    """Widen ``[s, e)`` so it neither starts nor ends inside a word or a number
+    (``joined``)."""
+    while s > 0 and joined(text, s):
+        s -= 1
+    while e < len(text) and joined(text, e):
+        e += 1
+    return s, e
+
+
+_word_breaker = None
+
+
+def _dictionary_word(text: str, i: int) -> tuple[int, int]:
+    """The word holding character ``i`` by ICU's dictionary word breaks (``icu4py``; Thai,
+    Lao, Khmer, Myanmar, Chinese and Japanese have no spaces to find words by), found in
+    ``text`` within ``DICTIONARY_REACH`` characters of ``i``."""
+    global _word_breaker
+    if _word_breaker is None:
+        from icu4py.breakers import WordBreaker  # lazy: 50 ms most scores never need
+
+        _word_breaker = WordBreaker
+    a, b = max(0, i - DICTIONARY_REACH), min(len(text), i + DICTIONARY_REACH + 1)
+    for ws, we in _word_breaker(text[a:b], "root").segments():
+        if a + ws <= i < a + we:
+            return a + ws, a + we
+    return i, i + 1
+
+
+def _snap_dictionary_words(text: str, s: int, e: int) -> tuple[int, int]:
+    """Widen ``[s, e)`` so it neither starts nor ends inside a word of a script written
+    without spaces (dictionary word breaks, ``_dictionary_word``)."""
+    if s < e and s > 0 and _NO_SPACE.match(text[s]) and _NO_SPACE.match(text[s - 1]):
+        s = min(s, _dictionary_word(text, s)[0])
+    if s < e < len(text) and _NO_SPACE.match(text[e - 1]) and _NO_SPACE.match(text[e]):
+        e = max(e, _dictionary_word(text, e - 1)[1])
+    return s, e
+
+
+def _snippet(text: str, limit: int = 80) -> str:
+    t = " ".join(text.split())
+    return t if len(t) <= limit else t[: limit - 1] + "…"
+
+
+def _shares_a_word(a: str, b: str, least: int = 3) -> bool:
+    """``a`` and ``b`` have a word of ``least`` or more letters in common (casefolded), or,
+    in scripts written without spaces, two characters in a row."""
+    words = re.compile(rf"\w{{{least},}}")
+    wa = {w.casefold() for w in words.findall(a) if not _NO_SPACE.search(w)}
+    if wa & {w.casefold() for w in words.findall(b)}:
+        return True
+    pairs = {a[i : i + 2] for i in range(len(a) - 1) if _NO_SPACE.match(a[i])}
+    return any(p in b for p in pairs)
+
+
+def _word_dice(a: str, b: str) -> float:
+    """Dice coefficient of the casefolded word sets of ``a`` and ``b``, each word weighted
+    by its length (a long word is rarer: sharing "histopathological" says more than
+    sharing "of"); words are ``\\w+`` runs, and a script written without spaces counts
+    its pairs of adjacent characters."""
+    return _set_dice(_word_set(a), _word_set(b))
+
+
+def _set_dice(wa: set[str], wb: set[str]) -> float:
+    """``_word_dice`` of two word sets."""
+    total = sum(map(len, wa)) + sum(map(len, wb))
+    return 2 * sum(map(len, wa & wb)) / total if total else 0.0
+
+
+def _word_set(text: str) -> set[str]:
+    out: set[str] = set()
+    for w in _WORDISH.findall(text.casefold()):
+        if _NO_SPACE.search(w):
+            # no spaces to find words by: pairs of characters keep some of their order
+            out.update(w[i : i + 2] for i in range(max(1, len(w) - 1)))
+        else:
+            out.add(w)
+    return out
+
+
+_WORDISH = re.compile(r"\w+")
+
+
+def _passage(quote: str) -> bool:
+    """Long enough to be a passage rather than a word: 16 characters and two words, or four
+    characters of a script written without spaces."""
+    q = quote.strip()
+    if sum(1 for ch in q if _NO_SPACE.match(ch)) >= 4:
+        return True
+    return len(q) >= 16 and len(q.split()) >= 2
+
+
+def _has_alnum(text: str) -> bool:
+    return any(ch.isalnum() for ch in text)
