@@ -27,7 +27,10 @@ value) first:
     of ``FRAGMENT_FROM`` (20) characters or more (half a key echoed back);
   - transformed whole: reversed, rot13, hex of its UTF-8 bytes (either case), base32 of
     its UTF-8 bytes; each of these in turn split, URL-encoded, entity-escaped or in any
-    case as above.
+    case as above;
+  - with invisible characters (Default_Ignorable_Code_Point: U+200B, U+2060, U+FEFF, soft
+    hyphen, tags...) between its characters: they are folded before matching (``redact``,
+    every form above and every credential shape below; ``redact_known``, the plain form).
 
   The forms of each registered set of secrets are compiled into one regular expression
   once (cached); ``benchmarks/bench_redact.py`` measures the cost on 5 MB of trace-like
@@ -101,9 +104,65 @@ def forget_all() -> None:
         _secrets.clear()
 
 
+@functools.lru_cache(maxsize=1)
+def _invisible() -> re.Pattern[str]:
+    """Unicode's Default_Ignorable_Code_Point characters (U+200B, U+200D, U+2060, U+FEFF,
+    the bidi controls, variation selectors, tags...): a reader cannot see them, so a key
+    echoed with them between its characters is still the key."""
+    import regex
+
+    return regex.compile(r"\p{Default_Ignorable_Code_Point}+")
+
+
 def redact(text: str, extra: tuple[str, ...] | list[str] = ()) -> str:
     """``text`` with every registered secret, every ``extra`` one and every credential-like
-    value replaced (see the module docstring). Idempotent."""
+    value replaced (see the module docstring). Idempotent.
+
+    Invisible characters are folded before matching (as the verdicts fold them,
+    docs/verdicts.md): each line holding any is matched with them removed, and a line in
+    which that finds a secret is written with the secret masked and its invisible
+    characters dropped; other lines keep theirs."""
+    if not text:
+        return text
+    if _invisible().search(text) is not None:
+        lines = text.splitlines(keepends=True)
+        for i, line in enumerate(lines):
+            folded = _invisible().sub("", line)
+            if folded != line and _redact_plain(folded, extra) != folded:
+                lines[i] = folded
+        text = "".join(lines)
+    return _redact_plain(text, extra)
+
+
+def redact_known(text: str) -> str:
+    """``text`` with every registered secret masked as it is, and also with invisible
+    characters between its characters (U+200B, U+2060, ...), and nothing else: for a
+    document the agent pushed, which may hold credential-like text of its own (a tutorial's
+    ``Bearer ...`` example) that is not a secret of this run. Linear in ``len(text)``."""
+    if not text:
+        return text
+    with _lock:
+        secrets = sorted(_secrets, key=len, reverse=True)
+    for s in secrets:
+        if s in text:
+            text = text.replace(s, MASK)
+    if secrets and _invisible().search(text) is not None:
+        text = _spread_known(tuple(secrets)).sub(MASK, text)
+    return text
+
+
+@functools.lru_cache(maxsize=8)
+def _spread_known(secrets: tuple[str, ...]) -> re.Pattern[str]:
+    gap = r"(?:\p{Default_Ignorable_Code_Point})*"
+    import regex
+
+    return regex.compile(
+        "|".join(gap.join(regex.escape(c) for c in s) for s in secrets)
+    )
+
+
+def _redact_plain(text: str, extra: tuple[str, ...] | list[str] = ()) -> str:
+    """``redact`` without folding invisible characters."""
     if not text:
         return text
     with _lock:
@@ -159,7 +218,7 @@ def mask_known(text: str, secrets: list[str] | tuple[str, ...], mask: str = MASK
 
 # Between two characters of a split secret: whitespace, a NUL (UTF-16 read as bytes) or a
 # JSON escape of a line break or tab.
-_GAP = r"(?:\s|\x00|\\[nrt])*"
+_GAP = r"(?:\s|\x00|\\[nrt]|[\u00ad\u200b-\u200f\u2060-\u2064\ufeff])*"
 _B64_SET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-")
 
 

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.models import Comment, Reply
-from engine.redact import redact, redact_json
+from engine.redact import redact, redact_json, redact_known
 from engine.vocabulary import DocumentKind, RunStatus
 
 DB_NAME = "workspace.sqlite3"
@@ -452,7 +452,11 @@ class Workspace:
 
         Raises ConflictError (nothing written) if the base is not the latest version.
         The check and the insert are one transaction, so two pushers cannot both win.
+        The run's secrets are masked in ``raw`` (``redact_known``: the registered keys,
+        also spread with invisible characters) and in ``summary`` (``redact``), as in the
+        bundle, stdout and the trace.
         """
+        raw, summary = redact_known(raw), redact(summary)
         with self._tx() as db:
             row = db.execute(
                 "SELECT version_id, seq FROM versions WHERE document_id=? "
