@@ -156,9 +156,7 @@ def _spread_known(secrets: tuple[str, ...]) -> re.Pattern[str]:
     gap = r"(?:\p{Default_Ignorable_Code_Point})*"
     import regex
 
-    return regex.compile(
-        "|".join(gap.join(regex.escape(c) for c in s) for s in secrets)
-    )
+    return regex.compile("|".join(gap.join(regex.escape(c) for c in s) for s in secrets))
 
 
 def _redact_plain(text: str, extra: tuple[str, ...] | list[str] = ()) -> str:
