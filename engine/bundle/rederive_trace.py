@@ -18,7 +18,10 @@ reopens removed), leaves the trace saying otherwise. What is checked
   leave it in (unchanged from ``comments.before.json`` when neither touched it); a run
   that did not complete may have been finished from a checkpoint whose trace ends before
   its last calls, so its statuses are not checked;
-- the given version: ``given_version_id`` is the one the trace's "run started" note names.
+- the given version: ``given_version_id`` is the one the trace's "run started" note names;
+- the run's identity: the manifest's ``model`` and ``base_url`` are those of the "run
+  started" note's settings, its ``scripted`` the note's (runs recorded since it was
+  added), and every model call asked for the manifest's model.
 
 A trace cut to its model calls to fit the bundle's limits (it says so in its ``note``)
 keeps no tool calls: the reopen and status checks are then skipped, and the result says so
@@ -82,6 +85,7 @@ def cross_check_trace(
     if not entries:
         return ["trace.json records no calls"]
     _check_given(bundle, entries, diffs)
+    _check_identity(bundle, entries, diffs)
     records = _records(bundle)
     _check_rounds(bundle, records, entries, diffs)
     if bundle.old_format:
@@ -115,6 +119,42 @@ def _check_given(bundle: Any, entries: list[dict[str, Any]], diffs: list[Differe
                 "run", None, "given_version_id", stated, f"{started['given_version_id']} (trace)"
             )
         )
+
+
+def _check_identity(bundle: Any, entries: list[dict[str, Any]], diffs: list[Difference]) -> None:
+    """The manifest's model, endpoint and ``scripted`` against what the trace recorded: the
+    "run started" note's settings (and, from this version, its ``scripted``) and every
+    model call's requested model. An unsigned manifest is the bundle's own word; its trace
+    is hashed beside it, so relabelling a scripted demonstration as a real model's run, or
+    one model's run as another's, must change both."""
+    m = bundle.manifest
+    started = next(
+        (e for e in entries if e.get("kind") == "note" and e.get("text") == "run started"), None
+    )
+    settings = started.get("settings") if isinstance(started, dict) else None
+    if isinstance(settings, dict):
+        for key in ("model", "base_url"):
+            said, traced = m.get(key), settings.get(key)
+            if isinstance(said, str) and isinstance(traced, str) and said != traced:
+                diffs.append(Difference("run", None, key, said, f"{traced} (trace)"))
+    if isinstance(started, dict) and isinstance(started.get("scripted"), bool):
+        if bool(m.get("scripted", False)) != started["scripted"]:
+            diffs.append(
+                Difference(
+                    "run", None, "scripted", m.get("scripted"), f"{started['scripted']} (trace)"
+                )
+            )
+    models = {
+        str(e["request"]["model"])
+        for e in entries
+        if e.get("kind") == "model_call"
+        and isinstance(e.get("request"), dict)
+        and isinstance(e["request"].get("model"), str)
+    }
+    said = m.get("model")
+    if isinstance(said, str) and models and models != {said}:
+        shown = ", ".join(sorted(models)[:3])
+        diffs.append(Difference("run", None, "model", said, f"{shown} (the trace's model calls)"))
 
 
 def _check_rounds(

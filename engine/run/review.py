@@ -321,6 +321,7 @@ class ReviewRun:
             rounds=self.max_rounds,
             document_id=doc_id,
             given_version_id=self.given.version_id,
+            scripted=self.scripted,
         )
         self.save_checkpoint()
 
