@@ -90,7 +90,7 @@ class ChecksView(QWidget):
         start_checks(data, lambda _r: self.data is data and self._fill(data))
 
     def _fill(self, data: BundleData) -> None:
-        from engine.bundle.scorecard_checks import shown_check_sets
+        from engine.bundle.scorecard_checks import shown_check_rows, shown_check_sets
 
         recomputed = getattr(data.rederivation, "checks", None)
         sets = shown_check_sets(data.checks, recomputed)
@@ -121,18 +121,8 @@ class ChecksView(QWidget):
                 "background:#e8f4fb;color:#102a43;border:1px solid #56B4E9;padding:6px;"
             )
         self.rate.setText(f"Checks passed on the final version: {final.rate()}, N/A left out.")
-        # The version the agent was given is the same every round: its results once (the
-        # checks that judge it alone: strict placeholders, commands), then each round's.
-        for r in final.reviewed:
-            if r.status != "na":
-                self._add_row("The version the agent was given", r)
-        rounds = [(label, c) for label, c in sets if label != "Final"]
-        last = rounds[-1][1].revised[0].version_id if rounds and rounds[-1][1].revised else ""
-        for label, checks in sets:
-            if label == "Final" and checks.revised and checks.revised[0].version_id == last:
-                continue  # the final version is the last round's: its rows are there
-            for r in checks.revised:
-                self._add_row(f"{label} (version {r.version_id})", r)
+        for label, r in shown_check_rows(data.checks, recomputed):
+            self._add_row(label, r)
         if self.rows:
             self.table.selectRow(0)
 

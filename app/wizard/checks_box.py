@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
@@ -44,6 +44,11 @@ class ChecksBox(QGroupBox):
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.status.setAccessibleName("What the checks file declares")
+        self.commands = QLabel()  # plain text: the argument lists come from the file
+        self.commands.setTextFormat(Qt.TextFormat.PlainText)
+        self.commands.setWordWrap(True)
+        self.commands.setStyleSheet("font-family: monospace;")
+        self.commands.setAccessibleName("The commands the run will execute")
         row = QHBoxLayout()
         row.addWidget(self.file, 1)
         row.addWidget(self.browse)
@@ -51,6 +56,7 @@ class ChecksBox(QGroupBox):
         lay.addLayout(row)
         lay.addWidget(self.allow)
         lay.addWidget(self.status)
+        lay.addWidget(self.commands)
         self.config: Any = None
         self.problem = ""
         if settings is not None:
@@ -91,6 +97,7 @@ class ChecksBox(QGroupBox):
         from engine.checks.runner import planned_commands
         from engine.vocabulary import declared_check_title
 
+        commands: list[str] = []
         if self.problem:
             self.status.setText(
                 f"<b>This checks file cannot be used:</b> {html.escape(self.problem)}"
@@ -102,15 +109,14 @@ class ChecksBox(QGroupBox):
             text = f"Checks on every version: {html.escape(names)}."
             commands = planned_commands(self.config, self.allow.isChecked())
             if commands:
-                head = (
+                text += "<br>" + (
                     "These commands will run on each version:"
                     if self.allow.isChecked()
                     else "These commands will <b>not</b> run (their checks read UNVERIFIED):"
                 )
-                text += f"<br>{head}<br>" + "<br>".join(
-                    f"<code>{html.escape(c)}</code>" for c in commands
-                )
             self.status.setText(text)
+        self.commands.setText("\n".join(commands))
+        self.commands.setVisible(bool(commands))
         self.changed.emit()
 
     def store(self) -> None:

@@ -49,6 +49,26 @@ def shown_check_sets(stored: Any, recomputed: dict[str, Any] | None) -> list[tup
     return out
 
 
+def shown_check_rows(
+    stored: Any, recomputed: dict[str, Any] | None
+) -> list[tuple[str, CheckResult]]:
+    """The rows a view lists: ``(label, result)`` for the version the agent was given once
+    (only the checks that judge it alone: not N/A), then each round's revised version, then
+    the final version when it is not the last round's (else its rows are already there)."""
+    sets = shown_check_sets(stored, recomputed)
+    if not sets:
+        return []
+    final = next((s for label, s in sets if label == "Final"), sets[-1][1])
+    rows = [("The version the agent was given", r) for r in final.reviewed if r.status != "na"]
+    rounds = [c for label, c in sets if label != "Final"]
+    last = rounds[-1].revised[0].version_id if rounds and rounds[-1].revised else None
+    for label, checks in sets:
+        if label == "Final" and checks.revised and checks.revised[0].version_id == last:
+            continue
+        rows.extend((f"{label} (version {r.version_id})", r) for r in checks.revised)
+    return rows
+
+
 def checks_parts(stored: Any, recomputed: dict[str, Any] | None = None) -> tuple[str, str]:
     """(the banner, "" unless a check blocks; the section, "" without checks)."""
     if not isinstance(stored, dict):
@@ -62,7 +82,7 @@ def checks_parts(stored: Any, recomputed: dict[str, Any] | None = None) -> tuple
             f"{_e(final.gate().reason()[:1].upper() + final.gate().reason()[1:])}; "
             "approval is blocked whatever the verdicts say.</div>"
         )
-    rows = "".join(_row(label, r) for label, s in sets for r in s.revised)
+    rows = "".join(_row(label, r) for label, r in shown_check_rows(stored, recomputed))
     rate = (
         f"<p>Checks passed (final version): {_e(final.rate())}, N/A left out.</p>" if final else ""
     )
