@@ -178,14 +178,27 @@ def read_event_stream(text: str) -> dict[str, Any]:
     ``stream=True`` form, which a server or proxy may send although it was not asked
     for): the deltas' content and tool calls joined in order (tool calls by ``index``),
     the last ``finish_reason`` and ``usage``. Chunks that are not JSON objects are
-    skipped; raises ValueError when no chunk was readable."""
+    skipped; raises ValueError when no chunk was readable.
+
+    An error the server sent inside the stream (a chunk with an ``error`` member, as OpenAI
+    and vLLM send one after a 200 status, or the data of an ``event: error``) is kept as the
+    body's ``error`` (the first one), so the caller raises it quoting the server instead
+    of reading what came before it as the answer."""
     content: list[str] = []
     reasoning: list[str] = []
     calls: dict[int, dict[str, Any]] = {}
     finish: str | None = None
     usage: Any = None
+    error: Any = None
     chunks = 0
+    event = ""
     for line in text.splitlines():
+        if line.startswith("event:"):
+            event = line[6:].strip().lower()
+            continue
+        if not line.strip():
+            event = ""  # an empty line ends the event
+            continue
         if not line.startswith("data:"):
             continue
         data = line[5:].strip()
@@ -194,10 +207,16 @@ def read_event_stream(text: str) -> dict[str, Any]:
         try:
             chunk = load_json(data)
         except JSONProblem:
+            if event == "error" and error is None:
+                error, chunks = {"message": data[:2000]}, chunks + 1
             continue
         if not isinstance(chunk, dict):
             continue
         chunks += 1
+        if error is None and chunk.get("error") not in (None, "", {}):
+            error = chunk["error"]
+        elif error is None and event == "error":
+            error = chunk
         if chunk.get("usage") is not None:
             usage = chunk["usage"]
         for choice in chunk.get("choices") or []:
@@ -218,6 +237,8 @@ def read_event_stream(text: str) -> dict[str, Any]:
     body: dict[str, Any] = {"choices": [{"index": 0, "message": message, "finish_reason": finish}]}
     if usage is not None:
         body["usage"] = usage
+    if error is not None:
+        body["error"] = error
     return body
 
 

@@ -354,13 +354,15 @@ class ModelClient(CallFailures):
                     "protocol", f"the endpoint {url} answered with an unreadable stream: {why}"
                 ) from None
             streamed = True
-        if isinstance(body, dict) and "error" in body and not body.get("choices"):
+        if isinstance(body, dict) and "error" in body and (streamed or not body.get("choices")):
+            # In a stream the error may follow some content: it is the answer all the same.
             said = self._redact(server_message(body))
             if is_context_error(said):
                 raise self._context_error(said, body, None, request_chars)
+            where = " inside its event stream (HTTP 200)" if streamed else ""
             raise AgentError(
                 "protocol",
-                f"the endpoint {url} answered with an error: "
+                f"the endpoint {url} answered with an error{where}: "
                 + (f'"{said}"' if said else "no explanation in the answer"),
             )
         names = {t["function"]["name"] for t in tools} if tools else None

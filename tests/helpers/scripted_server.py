@@ -449,9 +449,15 @@ class Quirks:
       ``data: {chunk}`` lines, ``data: [DONE]``) although no stream was asked for.
     - ``open_model_list``: the model list answers without checking the key (as some
       gateways do); only chat requests are refused for a wrong ``api_key``.
+    - ``sse_error``: with ``sse``, the stream carries this error after the content, before
+      ``[DONE]`` (still HTTP 200), as ``sse_error_style``: ``chunk`` (a ``data:`` chunk
+      ``{"error": {...}}``, as OpenAI and vLLM send) or ``event`` (``event: error`` and a
+      plain-text ``data:``).
     """
 
     args_as_object: bool = False
+    sse_error: str | None = None
+    sse_error_style: str = "chunk"
     required_status: int | None = None
     refuse_json_object: bool = False
     refuse_json_schema: bool = False
@@ -921,7 +927,18 @@ class ScriptedServer:
                     self._cut(answer)
                     return
                 if server.quirks.sse:
-                    self._send_raw(200, as_sse(answer), "text/event-stream")
+                    data = as_sse(answer)
+                    if server.quirks.sse_error:
+                        said = server.quirks.sse_error
+                        err = (
+                            "event: error\ndata: " + said + "\n\n"
+                            if server.quirks.sse_error_style == "event"
+                            else "data: "
+                            + json.dumps({"error": {"message": said, "type": "server_error"}})
+                            + "\n\n"
+                        )
+                        data = data.replace(b"data: [DONE]", err.encode() + b"data: [DONE]")
+                    self._send_raw(200, data, "text/event-stream")
                     return
                 self._send(200, answer, drip=server.quirks.drip_seconds)
 
