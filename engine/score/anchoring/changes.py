@@ -51,6 +51,14 @@ class ChangeIndex:
         """Per v1 sentence, the mapped-sentence candidates (``_Reanchor._sentence_candidates``)."""
         self._words: dict[tuple[int, int], set[str]] = {}
 
+    def v1_words(self, text: str, s: int, e: int) -> set[str]:
+        """The word set of v1 ``text[s:e]`` (``_word_set``), built once per span."""
+        key = (-1 - s, e)  # v1 keys apart from v2's
+        hit = self._words.get(key)
+        if hit is None:
+            hit = self._words[key] = _word_set(text[s:e])
+        return hit
+
     def words_of(self, text: str, s: int, e: int) -> set[str]:
         """The word set of v2 ``text[s:e]`` (``_word_set``), built once per span."""
         key = (s, e)

@@ -42,7 +42,8 @@ class Gates:
         _inserted, runs = self.diff.v2_origin(cs, ce)
         if _substantial("".join(t1[r0:r1] for r0, r1 in runs if r1 <= a or r0 >= b)):
             return False
-        v2_block = self._near_block(self.v2, cs, ce)
+        # the v2 block around the candidate (FUZZY_WINDOW each way: where its text came from)
+        v2_block = self._near_block(self.v2, cs, ce, FUZZY_WINDOW)
         _inserted, runs = self.diff.v2_origin(*v2_block)
         own = "".join(t1[max(r0, a) : min(r1, b)] for r0, r1 in runs if r0 < b and r1 > a)
         others = [(r0, r1) for r0, r1 in runs if r1 <= a or r0 >= b]
@@ -77,22 +78,25 @@ class Gates:
         if len(sentence) < 16 or not _has_alnum(sentence):
             return False
         a1, b1 = _sentence_bounds(t1, p.s, p.e)
-        i = t1.find(sentence)
+        # v1 text near the span: a rewrite's candidates lie near its estimated place, so
+        # the copy that was there all along lies within a few regions of it
+        lo, hi = max(0, p.s - 4 * REGION_REACH), p.e + 4 * REGION_REACH
+        i = t1.find(sentence, lo, hi)
         for _ in range(8):
             if i < 0:
                 return False
             if i + len(sentence) <= a1 or i >= b1:
                 return True
-            i = t1.find(sentence, i + 1)
+            i = t1.find(sentence, i + 1, hi)
         return False
 
     @staticmethod
-    def _near_block(index: TextIndex, s: int, e: int) -> tuple[int, int]:
-        """The block(s) holding ``[s, e)``, followed at most ``REGION_REACH`` characters
-        each way: a block larger than that (a plain text without blank lines is one block)
-        is judged by the span's neighbourhood, so the cost stays bounded."""
+    def _near_block(index: TextIndex, s: int, e: int, reach: int = REGION_REACH) -> tuple[int, int]:
+        """The block(s) holding ``[s, e)``, followed at most ``reach`` characters each way:
+        a block larger than that (a plain text without blank lines is one block) is judged
+        by the span's neighbourhood, so the cost stays bounded."""
         a, b = index.block(s, e)
-        return max(a, s - REGION_REACH), min(b, e + REGION_REACH)
+        return max(a, s - reach), min(b, e + reach)
 
     def _block_survives(self: _Reanchor, a: int, b: int) -> bool:  # type: ignore[misc]
         """Some of v1 block ``[a, b)`` is still in v2 as kept text (``KEPT_GAP`` characters

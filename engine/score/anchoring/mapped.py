@@ -60,11 +60,23 @@ class Mapped:
             q0, q1 = _trim(t1, q0, q1)
             if q1 <= p0 or q0 >= p1:
                 if q0 < q1 and _has_alnum(t1[q0:q1]):
+                    if self._score_on(q0, q1, m) <= mine:
+                        continue  # it cannot claim m, whatever its image (cheap first)
                     img = self._sentence_image(q0, q1, q0, q1)
                     if img is not None and img[0] < m[1] and m[0] < img[1]:
                         if self._image_score(q0, q1, img) > mine:
                             return True
         return False
+
+    def _score_on(self: _Reanchor, q0: int, q1: int, m: tuple[int, int]) -> float:  # type: ignore[misc]
+        """``_image_score`` of v1 sentence ``[q0, q1)`` for v2 sentence ``m``, computed
+        directly (without its candidates): its words against ``m``'s, and the share of its
+        kept text inside ``m``."""
+        kept = [(y0, y0 + x1 - x0) for x0, x1, y0 in self.changes.kept_runs(q0, q1)]
+        total = sum(b - a for a, b in kept) or 1
+        share = sum(max(0, min(b, m[1]) - max(a, m[0])) for a, b in kept) / total
+        words = self.changes.words_of(self.t2, m[0], m[1])
+        return _set_dice(self.changes.v1_words(self.t1, q0, q1), words) + KEPT_SHARE * share
 
     def _image_score(self: _Reanchor, p0: int, p1: int, m: tuple[int, int]) -> float:  # type: ignore[misc]
         """How much v2 sentence ``m`` is v1 sentence ``[p0, p1)``'s rewrite: their word-set

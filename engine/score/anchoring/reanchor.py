@@ -123,10 +123,12 @@ class _Reanchor(
         # 4. A copy moved far away with its context (new text only) beats a weak place.
         # Searched when a move is possible at all: the old place is empty, or the diff
         # found moved text somewhere (a rewritten paragraph in a document where nothing
-        # moved does not pay for the search).
+        # moved does not pay for the search), and always before a quote is called
+        # deleted: a passage that moved where the diff saw no move is not gone.
         rs, re_ = _trim(t2, ms, me)
         moves = getattr(diff, "moves", None)
-        want_far = rs >= re_ or moves is None or bool(moves)
+        nothing_here = found is None or found.start is None
+        want_far = rs >= re_ or moves is None or bool(moves) or nothing_here
         moved, far = self._moved_copy(p, not_span, True) if want_far else (None, None)
         if moved is not None:
             return moved
