@@ -237,7 +237,7 @@ def content_type(raw: bytes, kind: str) -> str:
     """
     from engine.text.encoding import decode_html, decode_text
 
-    if kind in ("text", "markdown", "txt", "md", "plain"):
+    if kind in ("text", "txt", "plain"):
         return f"text/plain; charset={decode_text(raw)[1]}"
     return f"text/html; charset={decode_html(raw)[1]}"
 
@@ -268,6 +268,14 @@ def _without_hints(raw: bytes | str) -> bytes | str:
         log.warning("resource hints left in place: neutralising them would change the text")
         return raw
     return new
+
+
+def _markdown_page(raw: bytes | str) -> str:
+    """The page a Markdown source renders to (bytes decoded as the engine decodes text)."""
+    from engine.text.encoding import decode_text
+    from engine.text.markdown import markdown_page
+
+    return markdown_page(decode_text(raw)[0] if isinstance(raw, bytes) else raw)
 
 
 class DocServer:
@@ -307,9 +315,13 @@ class DocServer:
 
         ``raw`` as bytes is served as it is (the browser decodes it by the engine's rules);
         ``raw`` as str was already decoded, so it is served as UTF-8 and says so in the
-        header, which takes precedence over any ``<meta charset>`` inside it.
+        header, which takes precedence over any ``<meta charset>`` inside it. Markdown is
+        served as the page the engine renders it to
+        (``engine.text.markdown.markdown_page``), whose body text the engine scores.
         """
-        if kind not in ("text", "markdown", "txt", "md", "plain"):
+        if kind == "markdown":
+            raw, kind = _markdown_page(raw), "html"
+        if kind not in ("text", "txt", "plain"):
             raw = _without_hints(raw)
         if isinstance(raw, str):
             data = raw.encode("utf-8", "surrogatepass")
@@ -558,7 +570,8 @@ class DocumentView(QWebEngineView):
     def show_document(
         self, raw: bytes | str, kind: str = "html", labels: bool = True, snap: bool = False
     ) -> None:
-        """Render ``raw`` (bytes of an HTML document, or text for ``kind`` text/markdown).
+        """Render ``raw`` (bytes of an HTML document, or text for ``kind`` text; Markdown
+        source for ``kind`` markdown, shown rendered).
 
         ``labels``: leave room above each line for verdict badges from the first layout;
         ``snap``: the user's selections snap to whole words and lose their end spaces (Alt

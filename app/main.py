@@ -264,6 +264,44 @@ def _smoke_word() -> str:
     return ""
 
 
+def _smoke_markdown() -> str:
+    """A Markdown review reads as rendered text and scores (markdown-it-py and its GFM
+    plugins shipped): the pair in ``resources/markdown``, whose revision re-wraps,
+    re-numbers and re-pads besides one word. "" or the problem; prints one line when it
+    works."""
+    try:
+        from engine.comments_io import load_comments
+        from engine.score.scoring import Version, score
+        from engine.text.documents import open_document
+
+        folder = Path(str(resources.files("resources").joinpath("markdown")))
+        d1, d2 = open_document(folder / "review.md"), open_document(folder / "revised.md")
+        if (d1.kind, d2.kind) != ("markdown", "markdown"):
+            return f"the Markdown example was read as {d1.kind}, not Markdown"
+        v1 = Version.from_source(d1.content, "markdown", "v1")
+        v2 = Version.from_source(d2.content, "markdown", "v2")
+        comments, unusable = load_comments(folder / "comments.json", v1.text)
+        result = score(v1, v2, comments)
+    except Exception as exc:  # a missing library (ImportError), an unreadable example
+        return f"a Markdown review could not be read and scored ({type(exc).__name__}: {exc})"
+    counts = result.counts()
+    if (
+        "**" in v1.text
+        or "| Item" in v1.text
+        or "two days per week, with the agreement of their manager." not in v1.text
+    ):
+        return "the Markdown example was not read as rendered text"
+    if unusable or counts["edited"] != 1 or counts["untouched"] != 3:
+        return f"the Markdown example scored {counts} ({len(unusable)} unusable)"
+    print(
+        f"markdown: review.md read as rendered text ({len(v1.text)} characters), scored "
+        f"against revised.md: {counts['edited']} edited, {counts['untouched']} untouched "
+        "(re-wrapped, re-numbered, re-padded)",
+        flush=True,
+    )
+    return ""
+
+
 def _smoke_suites(window) -> str:
     """The Suites tab is there (Qt Charts shipped) and opens the example suite: "" or the
     problem. Prints one line when it works."""
@@ -336,7 +374,11 @@ def smoke_test(app, window, bundle: Path | None, timeout: float) -> int:
     print(f"bundle: {bundle}", flush=True)
     if result.get("code") == 0:
         suites_problem = (
-            _smoke_suites(window) or _smoke_word_breaks() or _smoke_bidi() or _smoke_word()
+            _smoke_suites(window)
+            or _smoke_word_breaks()
+            or _smoke_bidi()
+            or _smoke_word()
+            or _smoke_markdown()
         )
         if suites_problem:
             print(f"SMOKE FAILED: {suites_problem}", flush=True)

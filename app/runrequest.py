@@ -4,7 +4,7 @@ view; neither imports the other for it).
 It is the engine's ``engine.run.ReviewRequest``: the CLI (``arl run``) and the GUI start a
 run from the same request with ``engine.run.start_review``. Fields: ``config``
 (``engine.agent.AgentConfig``; the key stays in it, in memory only), ``title``, ``raw``,
-``kind`` (html | text), ``comments`` (``engine.models.Comment`` list), ``rounds``,
+``kind`` (html | text | markdown), ``comments`` (``engine.models.Comment`` list), ``rounds``,
 ``out_dir``, ``workspace_path``, ``scripted``, ``key_source``, ``extra``.
 """
 

@@ -33,10 +33,15 @@ RATIO_FLOOR = 1024 * 1024
 
 def stored_size(raw: str, kind: str) -> int:
     """Bytes a document version takes in a bundle: its UTF-8 bytes, and for a text document
-    also those of its ``<pre>`` wrapper (``engine.bundle.text_as_html``)."""
+    also those of its ``<pre>`` wrapper (``engine.bundle.text_as_html``), for a Markdown
+    document those of its rendered page (``engine.text.markdown.markdown_page``)."""
     size = len(raw.encode("utf-8"))
     if kind == "text":
         size += len(text_as_html(raw).encode("utf-8"))
+    elif kind == "markdown":
+        from engine.text.markdown import markdown_page
+
+        size += len(markdown_page(raw).encode("utf-8"))
     return size
 
 
@@ -47,6 +52,12 @@ def push_refusal(raw: str, kind: str, stored_so_far: int) -> str | None:
     stored twice at most (its round file and v2), so it fits when ``stored_so_far`` plus
     twice its size stays within ``MAX_DOCUMENTS_BYTES`` and one copy within
     ``MAX_FILE_BYTES``. The sentence names the limit, for the model."""
+    if kind == "markdown":
+        from engine.text.markdown import too_large
+
+        big = too_large(raw)
+        if big is not None:
+            return f"the document {big}; push a shorter document"
     size = stored_size(raw, kind)
     if size > MAX_FILE_BYTES:
         return (

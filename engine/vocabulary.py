@@ -47,8 +47,16 @@ RunStatus = Literal["running", "completed", "cancelled", "failed"]
 """A run's status in the workspace; a bundle records one of the three endings."""
 RUN_STATUSES: tuple[RunStatus, ...] = get_args(RunStatus)
 
-DocumentKind = Literal["html", "text"]
+DocumentKind = Literal["html", "text", "markdown"]
+"""How a document is read: HTML (its body text), plain text (itself), or Markdown (the
+body text of its rendering, engine.text.markdown)."""
 DOCUMENT_KINDS: tuple[DocumentKind, ...] = get_args(DocumentKind)
+DOCUMENT_KIND_WORDS: dict[DocumentKind, str] = {
+    "html": "HTML",
+    "text": "plain text",
+    "markdown": "Markdown",
+}
+"""Each kind as people read it ("Ready: Memo (Markdown, 2,310 characters)")."""
 
 MetricName = Literal[
     "attribution_rate",

@@ -11,7 +11,8 @@ run checkpoints, so every transaction rule lives in one place.
 
 Shapes:
 
-- A document has an id (``doc-<12 hex>``), a title and a kind (``html`` or ``text``).
+- A document has an id (``doc-<12 hex>``), a title and a kind (``html``, ``text`` or
+  ``markdown``).
 - Its versions have ids ``v1``, ``v2``, ... unique within the document, in push order; each
   stores the raw source as pushed (str; never executed), the version it was based on, the
   push summary and its author. ``head(doc)`` is the latest.
@@ -47,7 +48,7 @@ from typing import Any
 
 from engine.models import Comment, Reply
 from engine.redact import redact, redact_json, redact_known
-from engine.vocabulary import DocumentKind, RunStatus
+from engine.vocabulary import DOCUMENT_KINDS, DocumentKind, RunStatus
 
 DB_NAME = "workspace.sqlite3"
 APP_NAME = "agent-review-loop"
@@ -373,10 +374,10 @@ class Workspace:
     ) -> tuple[str, str]:
         """Store a new document with its first version. Returns ``(document id, version id)``.
 
-        ``kind``: ``html`` or ``text``. ``version_id`` names the first version (default
+        ``kind``: ``html``, ``text`` or ``markdown``. ``version_id`` names the first version (default
         ``v1``; later pushes get ``v<n>`` after the highest stored number).
         """
-        if kind not in ("html", "text"):
+        if kind not in DOCUMENT_KINDS:
             raise WorkspaceError(f"unknown document kind {kind!r}")
         doc_id = f"doc-{uuid.uuid4().hex[:12]}"
         stamp = now_iso()

@@ -7,7 +7,8 @@
 # backend, and that backend is the one the source tree picks on this machine (a frozen app
 # that lost keyring's backends falls back to the fail backend). Opens the example run the
 # build ships (resources/example); a build without it fails. Reads and scores the Word
-# review the build ships (resources/word: mammoth, lxml and olefile frozen with it).
+# review the build ships (resources/word: mammoth, lxml and olefile frozen with it), and the
+# Markdown review as rendered text (resources/markdown: markdown-it-py frozen with it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dist=${1:-dist/agent-review-loop}
@@ -49,6 +50,10 @@ if (( code != 0 )) || ! grep -qx "SMOKE OK" <<<"$out"; then
 fi
 if ! grep -q "^word: review.docx read" <<<"$out"; then
     echo "smoke: FAILED: the frozen app did not read and score the Word review" >&2
+    exit 1
+fi
+if ! grep -q "^markdown: review.md read as rendered text" <<<"$out"; then
+    echo "smoke: FAILED: the frozen app did not read the Markdown review as rendered text" >&2
     exit 1
 fi
 frozen_backend=$(sed -n 's/^keyring backend: //p' <<<"$out")

@@ -54,7 +54,7 @@ class CommentsPage(QWizardPage):
         self.edit_btn = QPushButton("&Save edit")
         self.delete_btn = QPushButton("&Delete")
         self.actionable = QCheckBox("Ac&tionable (the agent must address it)")
-        self.import_btn = QPushButton("&Import W3C annotations\u2026")
+        self.import_btn = QPushButton("&Import annotations (W3C, Hypothesis)\u2026")
         self.count = QLabel()
         self.count.setTextFormat(Qt.TextFormat.RichText)  # file text in it is escaped
         self.count.setWordWrap(True)
@@ -160,9 +160,7 @@ class CommentsPage(QWizardPage):
             self._refresh()
             if unusable:
                 self._note_unusable("comment(s) of the Word file", unusable)
-            self.view.show_document(
-                page.raw or "", "text" if page.kind == "text" else "html", snap=True
-            )
+            self.view.show_document(page.raw or "", page.kind, snap=True)
 
     def carry(self, comments: list[Any]) -> None:
         """Start with ``comments`` (the next round of a reviewed bundle: anchored on the
@@ -261,7 +259,7 @@ class CommentsPage(QWizardPage):
     def ask_import(self) -> None:
         dlg = QFileDialog(
             self,
-            "Import W3C Web Annotations",
+            "Import annotations: W3C Web Annotation JSON or a Hypothesis export",
             last_folder(self.wizard()),
             "Annotations (*.json *.jsonld);;All files (*)",
         )

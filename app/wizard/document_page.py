@@ -129,8 +129,10 @@ class DocumentPage(QWizardPage):
     def set_document(self, title: str, raw: str, kind: str, word: Any = None) -> None:
         """The document to revise: ``raw`` its source of ``kind``; ``word`` the Word
         document it was read from (its comments come with it), else None."""
+        from engine.vocabulary import DOCUMENT_KIND_WORDS
+
         self.title, self.raw, self.kind, self.word = title, raw, kind, word
-        what = "plain text" if kind == "text" else "HTML"
+        what = DOCUMENT_KIND_WORDS.get(kind, "HTML")
         next_step = "Next, select the words you want to comment on."
         if word is not None:
             n = sum(1 for c in word.comments if c.problem is None)

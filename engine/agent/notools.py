@@ -55,8 +55,8 @@ Rules:
 1. Change only text that a comment points at: its quoted passage, and at most the rest of \
 the same sentence when the fix needs it. Do not touch, reformat, reflow or "improve" any \
 other text: every character you change outside a commented passage is measured.
-2. Keep the document's format: HTML stays HTML with the same markup, plain text stays \
-plain text. Do not add scripts, remote resources, or markup the document did not have.
+2. Keep the document's format: HTML stays HTML with the same markup, Markdown stays \
+Markdown, plain text stays plain text. Do not add scripts, remote resources, or markup the document did not have.
 3. Give every comment a disposition: "addressed" when your revised text addresses it, \
 "not addressed" (with the reason) when you leave its text unchanged. Never say \
 "addressed" for a passage you did not change: the text is checked.

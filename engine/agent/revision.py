@@ -42,7 +42,8 @@ the same sentence when the fix needs it. Do not touch, reformat, reflow, re-inde
 commented passage is measured and reported as collateral change.
 2. Call list_comments to read the open comments and pull_document to get the latest version \
 and its version_id. Call push_version with the complete revised document in the same format \
-you pulled (HTML stays HTML with the same markup, plain text stays plain text) and \
+you pulled (HTML stays HTML with the same markup, Markdown stays Markdown, plain text stays \
+plain text) and \
 base_version_id set to the version_id you pulled.
 3. The push_version summary has exactly one line per comment you addressed, in the form \
 "<comment id>: <what changed>".

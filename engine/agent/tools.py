@@ -43,7 +43,7 @@ TOOLS: list[dict[str, Any]] = [
         "function": {
             "name": "pull_document",
             "description": "Get the latest version of the document: its version_id, its kind "
-            "(html or text) and its complete content.",
+            "(html, markdown or text) and its complete content.",
             "parameters": {"type": "object", "properties": {}, "additionalProperties": False},
         },
     },

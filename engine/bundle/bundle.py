@@ -28,14 +28,17 @@ Layout of a bundle folder (or of the root of its ``.zip``), format ``arl-bundle/
 
 ``manifest.json``: ``{"format": "arl-bundle/1", "app_version", "created_at", "finished_at",
 "run_id", "model", "base_url" (no key, no query), "status": "completed|cancelled|failed",
-"reason", "scripted": bool, "document_kind": "html|text", "document_title",
+"reason", "scripted": bool, "document_kind": "html|text|markdown", "document_title",
 "given_version_id", "tokens": int|null, "rounds": int, "versions": [{"name", "file",
-"text_file"?, "version_id", "round", "summary"}], "settings": {...}, "text_note"?,
-"files": {path: sha256 hex}}``.
+"text_file"?, "source_file"?, "version_id", "round", "summary"}], "settings": {...},
+"text_note"?, "markdown_renderer"?, "markdown_note"?, "files": {path: sha256 hex}}``.
 
 For a plain-text document, ``document/<name>.txt`` holds the exact text (it is what scoring
 reads when the bundle is reopened) and ``document/<name>.html`` wraps it in ``<pre>`` for
 display: its body ``textContent`` equals the text whenever the text has no CR or NUL.
+For a Markdown document, ``document/<name>.md`` holds the source the agent was given and
+pushed, and ``document/<name>.html`` its rendering (``engine.text.markdown.markdown_page``),
+whose body text is what is scored, on reopening too.
 
 Reading API (for the GUI, no network, no key)::
 

@@ -167,7 +167,8 @@ def verify_bundle(path: str | os.PathLike[str], *, deep: bool = True) -> VerifyR
 @dataclass
 class BundleVersion:
     """One document version of a bundle. ``source``: exact original (text for a text
-    document, HTML otherwise); ``html``: what to render; ``kind``: ``html`` | ``text``."""
+    document, the Markdown source for a Markdown one, HTML otherwise); ``html``: what to
+    render; ``kind``: ``html`` | ``text`` | ``markdown``."""
 
     name: str
     version_id: str
@@ -181,6 +182,8 @@ class BundleVersion:
         """``engine.score.scoring.Version`` of this version (for re-anchoring or re-scoring)."""
         from engine.score.scoring import Version
 
+        if self.kind == "markdown":  # scored from the page the reader saw
+            return Version.from_markdown(self.source, self.html, self.version_id)
         return Version.from_source(self.source, self.kind, self.version_id)
 
 
@@ -408,6 +411,28 @@ class _FileReader:
         return out
 
 
+def _rendering_problem(
+    manifest: dict[str, Any], entry: dict[str, Any], name: str, source: str, page: str
+) -> str | None:
+    """Whether a Markdown version's page is the rendering of its source, as far as this
+    program can tell: only a bundle rendered by the same renderer (the manifest's
+    ``markdown_renderer``) can be rendered again to the same bytes. Scoring reads the page
+    either way (:meth:`BundleVersion.to_version`)."""
+    from engine.text.markdown import markdown_page, renderer_identity, too_large
+
+    big = too_large(source)
+    if big is not None:  # this program would not have rendered it
+        return f"{entry['source_file']} {big}"
+    if manifest.get("markdown_renderer") != renderer_identity():
+        return None
+    if page == markdown_page(source, name):
+        return None
+    return (
+        f"{entry.get('file')} is not the rendering of {entry['source_file']}: what a view "
+        "shows would differ from the source the agent was given"
+    )
+
+
 def _versions(manifest: dict[str, Any], reader: _FileReader) -> list[BundleVersion]:
     """The document versions the manifest lists, read from their files."""
     # An unknown kind is a shape problem reported above; the text then reads as HTML.
@@ -437,6 +462,14 @@ def _versions(manifest: dict[str, Any], reader: _FileReader) -> list[BundleVersi
                     f"{entry.get('file')} is not the display of {entry['text_file']}: "
                     "what a view shows would differ from what is scored"
                 )
+        elif kind == "markdown" and entry.get("source_file"):
+            source = reader.text(str(entry["source_file"]))
+            stubbed = reader.stubs.keys() & {str(entry.get("file")), str(entry["source_file"])}
+            problem = (
+                None if stubbed else _rendering_problem(manifest, entry, name, source, html_src)
+            )
+            if problem:
+                reader.problems.append(problem)
         versions.append(
             BundleVersion(
                 name,

@@ -104,6 +104,7 @@ SCORING_MODULES = (
     "text/html_markup.py",
     "text/html_text.py",
     "text/invisible.py",
+    "text/markdown.py",
     "text/normalize.py",
     "text/utf16.py",
     "vocabulary.py",

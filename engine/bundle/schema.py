@@ -38,7 +38,7 @@ FORMAT_V2 = "arl-bundle/2"
 FORMAT_V3 = "arl-bundle/3"
 FORMATS = (FORMAT_V1, FORMAT_V2, FORMAT_V3)
 # manifest fields that arl-bundle/3 added (None, or absent, in an older manifest)
-NEW_IN_V3 = ("stubbed",)
+NEW_IN_V3 = ("stubbed", "markdown_renderer", "markdown_note")
 
 VerdictWord = Literal["edited", "untouched", "deleted", "stale_anchor"]
 ClaimWord = Literal["addressed", "not_addressed", "stale_anchor"]
@@ -273,6 +273,7 @@ class VersionEntryJson(_Closed):
     name: str
     file: str
     text_file: str | None = None
+    source_file: str | None = None
     version_id: str
     round: int | None
     summary: str
@@ -302,7 +303,7 @@ class ManifestFile(_Closed):
     reason: str
     scripted: bool
     scripted_note: str | None = None
-    document_kind: Literal["html", "text"]
+    document_kind: Literal["html", "text", "markdown"]
     document_title: str
     given_version_id: str
     tokens: int | None
@@ -310,6 +311,8 @@ class ManifestFile(_Closed):
     versions: list[VersionEntryJson]
     settings: dict[str, Any]
     text_note: str | None = None
+    markdown_renderer: str | None = None
+    markdown_note: str | None = None
     engine: EngineJson | None = None
     agent_mode: dict[str, Any] | None = None
     stubbed: list[str] | None = None
@@ -322,6 +325,8 @@ class ManifestFile(_Closed):
             for name in NEW_IN_V3:
                 if getattr(self, name) is not None:
                     raise ValueError(f"{name} is a field of arl-bundle/3, not of {self.format}")
+            if self.document_kind == "markdown":
+                raise ValueError(f"a Markdown document is arl-bundle/3, not {self.format}")
         return self
 
 

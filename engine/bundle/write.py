@@ -129,6 +129,9 @@ def _document_files(content: BundleContent) -> tuple[dict[str, bytes], list[dict
     manifest's ``versions`` entries naming them."""
     files: dict[str, bytes] = {}
     text = content.document_kind == "text"
+    markdown = content.document_kind == "markdown"
+    if markdown:
+        from engine.text.markdown import markdown_page
     versions: list[dict[str, Any]] = []
 
     def add_version(name: str, source: str, version_id: str, rnd: int | None, summary: str) -> None:
@@ -143,6 +146,10 @@ def _document_files(content: BundleContent) -> tuple[dict[str, bytes], list[dict
             files[f"document/{name}.html"] = text_as_html(source, name).encode("utf-8")
             files[f"document/{name}.txt"] = source.encode("utf-8")
             entry["text_file"] = f"document/{name}.txt"
+        elif markdown:
+            files[f"document/{name}.html"] = markdown_page(source, name).encode("utf-8")
+            files[f"document/{name}.md"] = source.encode("utf-8")
+            entry["source_file"] = f"document/{name}.md"
         else:
             files[f"document/{name}.html"] = source.encode("utf-8")
         versions.append(entry)
@@ -215,6 +222,15 @@ def _manifest_of(content: BundleContent, versions: list[dict[str, Any]]) -> dict
         manifest["scripted_note"] = (
             "A scripted demonstration: the agent's answers were "
             "played by a script, not produced by a real model."
+        )
+    if content.document_kind == "markdown":
+        from engine.text.markdown import renderer_identity
+
+        manifest["markdown_renderer"] = renderer_identity()
+        manifest["markdown_note"] = (
+            "Markdown document: document/<name>.md holds the source the agent was "
+            "given and pushed; document/<name>.html is its rendering, what the reader "
+            "saw, whose body text is what is scored."
         )
     if content.document_kind == "text":
         manifest["text_note"] = (

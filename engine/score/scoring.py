@@ -53,8 +53,10 @@ CLAIM_AGREES = {
 class Version:
     """One version of a document as the engine sees it.
 
-    ``raw`` is the decoded source (HTML markup, or plain text); ``text`` is what offsets
-    index: the body ``textContent`` for HTML, the text itself for plain text.
+    ``raw`` is the decoded source (HTML markup, plain text, or Markdown); ``text`` is what
+    offsets index: the body ``textContent`` for HTML, the text itself for plain text, the
+    body ``textContent`` of the rendered page for Markdown
+    (:func:`engine.text.markdown.markdown_page`).
     """
 
     raw: str
@@ -67,20 +69,33 @@ class Version:
     def from_source(
         cls, raw: str | bytes, kind: DocumentKind = "html", version_id: str = "v1"
     ) -> Version:
-        """Build from markup or text. ``kind`` is "html" or "text". Raises ValueError on
-        an unknown kind."""
+        """Build from markup, text or Markdown. ``kind`` is "html", "text" or "markdown" (the
+        source rendered, then read as HTML, :meth:`from_markdown`). Raises ValueError on an
+        unknown kind."""
         from engine.text import encoding, html_text
 
-        if kind == "html":
-            if isinstance(raw, bytes):
-                raw, _enc = encoding.decode_html(raw)
-            ext = html_text.extract(raw)
-            return cls(raw=raw, kind=kind, version_id=version_id, text=ext.text, _extraction=ext)
+        if kind not in ("html", "text", "markdown"):
+            raise ValueError(f"unknown document kind {kind!r} (html, text or markdown)")
+        if isinstance(raw, bytes):
+            raw = (encoding.decode_html if kind == "html" else encoding.decode_text)(raw)[0]
         if kind == "text":
-            if isinstance(raw, bytes):
-                raw, _enc = encoding.decode_text(raw)
             return cls(raw=raw, kind=kind, version_id=version_id, text=raw)
-        raise ValueError(f"unknown document kind {kind!r} (html or text)")
+        if kind == "markdown":
+            from engine.text.markdown import markdown_page
+
+            return cls.from_markdown(raw, markdown_page(raw), version_id)
+        ext = html_text.extract(raw)
+        return cls(raw=raw, kind=kind, version_id=version_id, text=ext.text, _extraction=ext)
+
+    @classmethod
+    def from_markdown(cls, source: str, page: str, version_id: str = "v1") -> Version:
+        """A Markdown version from its ``source`` and the ``page`` it rendered to, the one
+        the reader saw (a bundle is re-scored from its stored page, whichever renderer
+        opens it later). ``text`` is the page's body ``textContent``."""
+        from engine.text import html_text
+
+        ext = html_text.extract(page)
+        return cls(source, "markdown", version_id, ext.text, ext)
 
     @classmethod
     def from_file(cls, path: str | os.PathLike[str], version_id: str = "v1") -> Version:

@@ -1,8 +1,9 @@
 """Reading document files from disk: kind by extension, bytes decoded, titles for people.
 
 A path names an HTML document (decoded by :func:`engine.text.encoding.decode_html`) unless its
-extension is in :data:`TEXT_EXTENSIONS`, in which case it is plain text (decoded by
-:func:`engine.text.encoding.decode_text`), or in :data:`WORD_EXTENSIONS` (or is ``.doc``), in
+extension is in :data:`TEXT_EXTENSIONS` (plain text) or :data:`MARKDOWN_EXTENSIONS`
+(Markdown, rendered by :mod:`engine.text.markdown`), both decoded by
+:func:`engine.text.encoding.decode_text`, or in :data:`WORD_EXTENSIONS` (or is ``.doc``), in
 which case it is a Word document rendered to HTML by :func:`engine.text.docx.read_docx`
 (its comments come with it, :attr:`Document.word`). Only regular files are read; every failure is a
 :class:`DocumentError` whose ``str()`` is one line naming the file and the problem.
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from engine.text.docx import WordDocument
 
 __all__ = [
+    "MARKDOWN_EXTENSIONS",
     "READ_FORMATS",
     "TEXT_EXTENSIONS",
     "WORD_EXTENSIONS",
@@ -42,6 +44,7 @@ __all__ = [
     "binary_kind",
     "document_title",
     "file_dialog_filter",
+    "kind_of",
     "not_read_yet",
     "open_document",
     "read_document",
@@ -50,8 +53,11 @@ __all__ = [
 #: Size cap of a document file: 100 MB (the largest pages measured are 10-20 MB).
 MAX_DOCUMENT_BYTES = 100 * 1024 * 1024
 
-#: File extensions (lower case) read as plain text; every other file is HTML.
-TEXT_EXTENSIONS = frozenset({".txt", ".md", ".markdown", ".text"})
+#: File extensions (lower case) read as plain text.
+TEXT_EXTENSIONS = frozenset({".txt", ".text"})
+#: File extensions (lower case) read as Markdown (rendered: engine.text.markdown). Every
+#: file whose extension is in neither set is HTML.
+MARKDOWN_EXTENSIONS = frozenset({".md", ".markdown"})
 
 #: The formats this program reads, for people and file dialogs: (name, extensions), the
 #: extensions lower case with their dot. A file of any other extension is read as HTML.
@@ -234,7 +240,8 @@ def binary_kind(data: bytes) -> str | None:
 class Document:
     """A document file read and decoded.
 
-    ``kind`` "html" or "text"; ``content`` the decoded text (the HTML source for "html");
+    ``kind`` "html", "text" or "markdown"; ``content`` the decoded text (the HTML source
+    for "html", the Markdown source for "markdown");
     ``encoding`` the Encoding Standard name used (``"UTF-8"``, ``"windows-1252"``...);
     ``notice`` one line (without the file name) when some bytes did not decode cleanly
     (:func:`engine.text.encoding.decoding_problem`), else None. ``word``: for a Word document,
@@ -252,9 +259,10 @@ class Document:
 def open_document(path: str | os.PathLike) -> Document:
     """Read and decode a document file: a :class:`Document`.
 
-    ``kind`` is ``"text"`` for the extensions in :data:`TEXT_EXTENSIONS` (case-insensitive)
-    and ``"html"`` for every other file; ``content`` is decoded by :func:`decode_html` or
-    :func:`decode_text` (pass an HTML source to :func:`engine.text.html_text.extract`).
+    ``kind`` is :func:`kind_of` the path: ``"text"``, ``"markdown"`` or ``"html"``;
+    ``content`` is decoded by :func:`decode_text` (plain text and Markdown: the Markdown
+    source, rendered later by :func:`engine.text.markdown.markdown_page`) or
+    :func:`decode_html` (pass an HTML source to :func:`engine.text.html_text.extract`).
 
     Raises :class:`DocumentError` when the path does not exist, is not a regular file (a
     directory, a FIFO, a device), cannot be read, is over :data:`MAX_DOCUMENT_BYTES`, is of
@@ -286,9 +294,29 @@ def open_document(path: str | os.PathLike) -> Document:
             f"looks like {what}, not a text or HTML document"
             + (f"; this program cannot read it yet: {step}" if step else ""),
         )
-    kind: DocumentKind = "text" if ext in TEXT_EXTENSIONS else "html"
-    decoded = decode_text(data) if kind == "text" else decode_html(data)
-    return Document(kind, *decoded, decoding_problem(data, kind, decoded))
+    kind = kind_of(text_path)
+    # Markdown is text until it is rendered: decoded as plain text is.
+    read_as = "html" if kind == "html" else "text"
+    decoded = decode_text(data) if read_as == "text" else decode_html(data)
+    if kind == "markdown":
+        from engine.text.markdown import too_large
+
+        big = too_large(decoded[0])
+        if big is not None:
+            raise DocumentError(path, f"{big}; split it, or save it as HTML")
+    return Document(kind, *decoded, decoding_problem(data, read_as, decoded))
+
+
+def kind_of(path: str | os.PathLike) -> DocumentKind:
+    """A document's kind by its extension (case-insensitive): ``"text"`` for
+    :data:`TEXT_EXTENSIONS`, ``"markdown"`` for :data:`MARKDOWN_EXTENSIONS`, else
+    ``"html"``. Never raises."""
+    ext = os.path.splitext(os.fspath(path))[1].lower()
+    if ext in TEXT_EXTENSIONS:
+        return "text"
+    if ext in MARKDOWN_EXTENSIONS:
+        return "markdown"
+    return "html"
 
 
 def _open_word(path: str | os.PathLike, data: bytes) -> Document:
@@ -324,15 +352,20 @@ def read_document(
 
 
 def document_title(path: str | os.PathLike, kind: str, raw: str) -> str:
-    """A document's title for people: its HTML ``<title>``, or a text's first non-empty
-    line (a Markdown heading without its ``#``), at most 120 characters; else the file
-    name. The CLI and the desktop wizard both use this one rule."""
+    """A document's title for people: its HTML ``<title>``, a Markdown document's first
+    heading as rendered (:func:`engine.text.markdown.markdown_title`), or a text's first
+    non-empty line (without a leading ``#``), at most 120 characters; else the file name.
+    The CLI and the desktop wizard both use this one rule."""
     import html as html_mod
     import re
 
     if kind == "html":
         m = re.search(r"<title[^>]*>(.*?)</title>", raw[:20000], re.I | re.S)
         title = " ".join(html_mod.unescape(m.group(1)).split()) if m else ""
+    elif kind == "markdown":
+        from engine.text.markdown import markdown_title
+
+        title = markdown_title(raw)
     else:
         title = next((ln.strip() for ln in raw.splitlines()[:50] if ln.strip()), "")
         title = title.lstrip("#").strip()

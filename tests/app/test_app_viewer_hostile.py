@@ -211,3 +211,61 @@ def test_a_helper_that_never_starts_is_said_on_the_pane(qtbot, view, monkeypatch
         view.set_highlights([{"id": "a", "kind": "edited", "start": 0, "end": 3}])
     assert "did not start" in blocker.args[0]["error"]
     assert view.notice.isVisible() and "did not start" in view.notice.text()
+
+
+def hostile_markdown(port: int) -> str:
+    """A Markdown file whose raw HTML tries to run script and to fetch from ``port``."""
+    here = f"http://127.0.0.1:{port}"
+    return (
+        "# A memo\n\nThe budget is **ten** million, wrapped\nover two lines.\n\n"
+        f'<img src="{here}/raw.png" onerror="document.title=\'ran\'">\n\n'
+        f"![alt text]({here}/md.png)\n\n"
+        "<script>document.title='ran'</script>\n\n"
+        f'<link rel="stylesheet" href="{here}/s.css">\n\n'
+        f'<div style="background:url({here}/bg.png)">styled words</div>\n\n'
+        f'<iframe src="{here}/frame"></iframe>\n\n'
+        f'<object data="{here}/obj"></object><video src="{here}/v.mp4"></video>\n\n'
+        f'<meta http-equiv="refresh" content="0;url={here}/away">\n\n'
+        f"<style>@import url({here}/imp.css);</style>\n\n"
+        "| a | b |\n|---|---|\n| cell one | cell two |\n"
+    )
+
+
+def test_markdown_raw_html_runs_nothing_and_loads_nothing(qtbot, view, listener):
+    from engine.score.scoring import Version
+
+    source = hostile_markdown(listener.port)
+    assert load(qtbot, view, source, "markdown") is True
+    url = view.url()
+    qtbot.wait(1500)  # time for any fetch, refresh or handler to happen
+    with qtbot.waitCallback(timeout=10000) as cb:
+        view.body_text(cb)
+    engine_text = Version.from_source(source, "markdown").text
+    assert cb.args[0] == engine_text  # the reader's page is the scored text
+    assert "ten million, wrapped over two lines." in engine_text
+    assert "<script>document.title='ran'</script>" in engine_text  # shown as text
+    with qtbot.waitCallback(timeout=10000) as cb:
+        view.run_js("document.title", cb)
+    assert cb.args[0] == ""  # no handler, no script ran (the page's title is empty)
+    assert listener.connections == 0
+    assert view.url() == url  # the refresh was refused, the memo is still shown
+
+
+def test_a_reviewer_selection_in_rendered_markdown_is_an_anchor_on_its_text(qtbot, view):
+    from engine.score.scoring import Version
+    from engine.text import utf16
+
+    source = "# Memo\n\nSpend *up to*\n**two days** per week. 中文\n内容\n"
+    load(qtbot, view, source, "markdown")
+    text = Version.from_source(source, "markdown").text
+    assert "up to two days per week. 中文内容" in text
+    for quote in ("up to two days", "中文内容"):
+        start = utf16.to_utf16(text, text.index(quote))
+        end = start + utf16.utf16_length(quote)
+        with qtbot.waitSignal(
+            view.anchorSelected, timeout=10000, check_params_cb=lambda a: bool(a)
+        ) as blocker:
+            view.select_offsets(start, end)
+        anchor = blocker.args[0]
+        assert anchor["quote"] == quote
+        assert (anchor["start_offset"], anchor["end_offset"]) == (start, end)

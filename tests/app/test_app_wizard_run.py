@@ -215,7 +215,8 @@ def test_document_page_from_file_and_from_brief(qtbot, wizard, tmp_path, qloop):
     md.write_text("# Notes\n\nSome *text*.\n", encoding="utf-8")
     page.load_file(str(md))
     qtbot.waitUntil(page.isComplete, timeout=5000)
-    assert page.kind == "text" and page.title == "Notes"  # its first heading
+    assert page.kind == "markdown" and page.title == "Notes"  # its first heading
+    assert "(Markdown, " in page.status.text()
 
     class Result:
         html = SAMPLE

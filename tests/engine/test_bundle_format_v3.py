@@ -32,7 +32,7 @@ def _manifest(fmt: str, **extra: object) -> dict[str, object]:
 
 
 def test_a_field_new_in_format_3_is_a_problem_in_an_older_manifest():
-    assert NEW_IN_V3 == ("stubbed",)
+    assert NEW_IN_V3 == ("stubbed", "markdown_renderer", "markdown_note")
     assert (
         check_file("manifest.json", _manifest(FORMAT_V3, stubbed=["trace.json"]), FORMAT_V3) == []
     )

@@ -15,11 +15,20 @@ from engine.text.html_text import body_text
 # ----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["notes.txt", "README.md", "a.MARKDOWN", "x.text"])
-def test_read_document_text_kinds(tmp_path, name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("notes.txt", "text"),
+        ("x.text", "text"),
+        ("README.md", "markdown"),
+        ("a.MARKDOWN", "markdown"),
+    ],
+)
+def test_read_document_text_kinds(tmp_path, name: str, kind: str) -> None:
+    # Markdown is decoded as text is (its source, rendered only when read as a version)
     path = tmp_path / name
     path.write_bytes(b"<b>not markup</b>\r\ncaf\xe9")
-    assert read_document(path) == ("text", "<b>not markup</b>\r\ncafé")
+    assert read_document(path) == (kind, "<b>not markup</b>\r\ncafé")
 
 
 @pytest.mark.parametrize("name", ["v1.html", "v1.xhtml", "v1.htm", "v1", "v1.txt.html"])
