@@ -116,6 +116,39 @@ class ChecksConfig:
         names.extend(f"command:{c.name}" for c in self.commands)
         return names
 
+    def to_toml(self) -> str:
+        """The checks as a checks file (TOML) that reads back to the same checks: what a
+        bundle keeps as ``checks.toml`` when they came from a table (a suite file's
+        ``[checks]``), not from a file of their own. Strings are written as JSON strings,
+        which are TOML basic strings."""
+        import json
+
+        def q(x: str) -> str:
+            # TOML wants DEL escaped too (JSON leaves it as it is)
+            return json.dumps(x, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+        lines = []
+        if self.placeholders:
+            if self.placeholders == BUILTIN_PLACEHOLDERS:
+                lines.append("placeholders = true")
+            else:
+                pats = [p for _, p in self.placeholders]
+                lines.append(f"placeholders = [{', '.join(q(p) for p in pats)}]")
+        lines.append(f"placeholders_strict = {str(self.placeholders_strict).lower()}")
+        lines.append(f"links = {str(self.links).lower()}")
+        lines.append(f"sections = {str(self.sections).lower()}")
+        lines.append(f"section_similarity = {self.section_similarity!r}")
+        if self.max_length_drop is not None:
+            lines.append(f"max_length_drop = {self.max_length_drop!r}")
+        lines.append(f"numbers_outside_comments = {str(self.numbers_outside_comments).lower()}")
+        lines.append(f"unverified = {q(self.unverified)}")
+        lines.append(f"preexisting = {q(self.preexisting)}")
+        for c in self.commands:
+            argv = ", ".join(q(a) for a in c.argv)
+            lines += ["", "[[command]]", f"name = {q(c.name)}", f"argv = [{argv}]"]
+            lines.append(f"timeout_s = {c.timeout_s!r}")
+        return "\n".join(lines) + "\n"
+
     def to_json(self) -> dict[str, Any]:
         """The settings as JSON (the suite report, the GUI's settings)."""
         return {
@@ -165,7 +198,7 @@ def checks_from_table(table: dict[str, Any], source: str) -> ChecksConfig:
     for key in table:
         if key not in _TOP_KEYS:
             raise InputError(source, f'unknown key "{key}" (known: {", ".join(_TOP_KEYS)})')
-    return ChecksConfig(
+    config = ChecksConfig(
         placeholders=_placeholders(table.get("placeholders", False), source),
         placeholders_strict=_bool(table, "placeholders_strict", source),
         links=_bool(table, "links", source),
@@ -178,6 +211,8 @@ def checks_from_table(table: dict[str, Any], source: str) -> ChecksConfig:
         commands=_commands(table.get("command", []), source),
         source=source,
     )
+    # The text a bundle keeps: a table of its own has none, so it is written out.
+    return ChecksConfig(**{**_fields(config), "text": config.to_toml()})
 
 
 def _fields(config: ChecksConfig) -> dict[str, Any]:

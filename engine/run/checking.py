@@ -72,6 +72,34 @@ class RunChecks:
             self.rounds.append({"round": rnd, "version_id": latest.version_id} | checks.to_json())
         return checks
 
+    def checkpoint(self) -> dict[str, Any]:
+        """What ``engine.run.recovery`` needs to finish the checks of an interrupted run."""
+        return {
+            "toml": self.config.text,
+            "allow_commands": self.allow_commands,
+            "suffix": self.suffix,
+            "rounds": self.rounds,
+        }
+
+    @classmethod
+    def from_checkpoint(cls, cp: dict[str, Any]) -> RunChecks:
+        """The checks of an interrupted run, from ``checkpoint()``. Its commands do not run
+        again: the process that finishes it is not the one the user allowed them in, so a
+        version not checked before reads UNVERIFIED for them. Raises InputError when the
+        checks file cannot be read back."""
+        from engine.checks.config import parse_checks
+
+        run = cls(
+            parse_checks(str(cp.get("toml") or ""), "checks.toml"),
+            False,
+            str(cp.get("suffix") or ""),
+        )
+        run.rounds = [r for r in cp.get("rounds") or [] if isinstance(r, dict)]
+        if run.rounds:
+            last = run.rounds[-1]
+            run.last, run.last_version = CheckSet.from_json(last), str(last.get("version_id"))
+        return run
+
     def blocks_convergence(self) -> bool:
         """The last round's checks FAIL (a FAIL the agent can fix; an UNVERIFIED does not
         keep the run going)."""

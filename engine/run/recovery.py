@@ -131,6 +131,14 @@ def restore(run: ReviewRun, row: RunRow, cp: dict[str, Any]) -> None:
     run.trace.entries = list(trace.get("entries") or [])
     run.trace.add("note", text="run recovered after its process ended", run_id=row.id)
     run.settings_record = dict(cp.get("settings") or {})
+    if isinstance(cp.get("checks"), dict):
+        from engine.models import InputError
+        from engine.run.checking import RunChecks
+
+        try:
+            run.checks = RunChecks.from_checkpoint(cp["checks"])
+        except (InputError, ValueError) as exc:  # recorded, not fatal: the bundle says so
+            run.trace.add("note", text=f"the declared checks could not be restored: {exc}")
     run.push_round = {str(k): int(v) for k, v in (cp.get("push_round") or {}).items()}
 
 

@@ -892,6 +892,7 @@ class ReviewRun:
             "app_version": self.app_version,
             "started_at": self.started_at,
             "out_dir": str(self.out_dir) if self.out_dir is not None else "",
+            "checks": self.checks.checkpoint() if self.checks is not None else None,
         }
 
     def save_checkpoint(self) -> None:

@@ -403,3 +403,34 @@ def test_results_are_bound_to_the_version_they_ran_on():
 
     again = CheckSet.from_json(cs.to_json())
     assert again.to_json() == cs.to_json()
+
+
+@settings(max_examples=80, derandomize=True, deadline=None)
+@given(
+    name=st.text(min_size=1, max_size=20).filter(lambda s: s.strip()),
+    argv=st.lists(st.text(max_size=30).filter(lambda s: "\0" not in s), min_size=1, max_size=5),
+    timeout=st.floats(0.1, 3600),
+    drop=st.one_of(st.none(), st.floats(0, 0.99)),
+    flags=st.lists(st.booleans(), min_size=4, max_size=4),
+)
+def test_property_a_table_of_checks_writes_a_checks_file_that_reads_back(
+    name, argv, timeout, drop, flags
+):
+    """A suite's [checks] table has no file of its own: the bundle keeps its to_toml(),
+    which must read back to the same checks (any text in names and arguments)."""
+    from engine.checks.config import checks_from_table
+
+    argv = ["prog", *argv]
+    table = {
+        "links": flags[0],
+        "sections": flags[1],
+        "placeholders": flags[2],
+        "numbers_outside_comments": flags[3],
+        "command": [{"name": name, "argv": argv, "timeout_s": timeout}],
+    }
+    if drop is not None:
+        table["max_length_drop"] = drop
+    config = checks_from_table(table, "suite.toml: checks")
+    again = parse_checks(config.text, "checks.toml")
+    assert again.to_json() == config.to_json()
+    assert again.commands[0].argv == tuple(argv)

@@ -403,3 +403,29 @@ async def test_a_command_result_is_recorded_not_rerun(tmp_path, capsys):
     assert "FAIL Command: style: exit status 1 [recorded, not re-run]" in out
     page = (outcome.bundle / "scorecard.html").read_text()
     assert "recorded, not re-run" in page and "style: 2 warnings" in page
+
+
+async def test_an_interrupted_run_keeps_its_checks(tmp_path):
+    """A run whose process ended is finished from its checkpoint (engine.run.recovery):
+    its bundle still holds checks.toml and checks.json, re-derived on verify."""
+    from engine.run.recovery import recover_run
+
+    ws, doc = _setup(tmp_path)
+    checks = RunChecks(parse_checks(CHECKS, "checks.toml"))
+    with ScriptedServer(Churner("{{FirstName}}", "Customer")) as srv:
+        first = await run_review(
+            ws, doc, _config(srv), rounds=1, out_dir=tmp_path / "b", checks=checks
+        )
+    cp = ws.checkpoint(first.run_id)
+    assert cp["checks"]["toml"] == CHECKS and len(cp["checks"]["rounds"]) == 1
+    # The same state, as a run still marked running whose process is gone.
+    orphan = ws.start_run(doc, "scripted-model", "http://127.0.0.1:9/v1")
+    ws.save_checkpoint(orphan, cp | {"out_dir": str(tmp_path / "recovered")})
+    recover_run(ws, ws.run(orphan), out_dir=tmp_path / "recovered")  # as the next start does
+    (bundle,) = (tmp_path / "recovered").glob(f"*-{orphan}")
+    b = open_bundle(bundle)
+    assert b.status == "failed" and b.checks is not None
+    assert b.checks["outcome"] == "changes requested" and b.checks_toml == CHECKS
+    result = verify_bundle(bundle)
+    assert "final checks" in result.rederivation.checks
+    assert not any("checks" in d.where for d in result.rederivation.differences)
