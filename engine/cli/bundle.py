@@ -255,7 +255,7 @@ def cmd_bundle_publish(args: argparse.Namespace) -> int:
             f"Published the scorecard as document {doc_id}"
             + (" (the bundle is TAMPERED and is marked so)" if b.tampered else "")
         )
-        return EXIT_OK
+        return EXIT_TAMPERED if b.tampered else EXIT_OK
     from engine.publish import published
 
     try:
@@ -276,7 +276,8 @@ def cmd_bundle_publish(args: argparse.Namespace) -> int:
     say(f"Published {entry.document_title or entry.run_id} to {where}/{entry.scorecard}")
     say(f"Index: {where}/{published.INDEX_HTML}; signature: {entry.signature.get('line')}")
     say(f"Bundle copied to {where}/{entry.bundle_copy} (the index links it)")
-    return EXIT_OK
+    # Published, and marked so; the exit code says it failed verification, as `show` does.
+    return EXIT_TAMPERED if entry.tampered else EXIT_OK
 
 
 def cmd_published_list(args: argparse.Namespace) -> int:

@@ -128,6 +128,9 @@ def test_republishing_replaces_and_tampered_is_marked(runs, tmp_path):
     (forged / "manifest.json").write_text(json.dumps(man))
     e = published.publish(forged)
     assert e.tampered and "TAMPERED" in e.verification
+    # From the command line: published and marked, and the exit code says it (as show).
+    assert arl(["bundle", "publish", str(forged)]) == 3
+    assert arl(["bundle", "show", str(forged)]) == 3
     page = (folder / e.scorecard).read_text(encoding="utf-8")
     assert "TAMPERED" in page and "stored &#x27;untouched&#x27;" in page
     assert "TAMPERED" in (folder / "index.html").read_text(encoding="utf-8")
