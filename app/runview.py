@@ -97,6 +97,9 @@ class RunView(QWidget):
             "trace.json records them"
         )
         self.trace_btn.setVisible(False)
+        from app.run_alert import RunAlert
+
+        self.alert = RunAlert(lambda: self.cancel())
         self.log = QListWidget()
         self.log.setAccessibleName("What the agent did, step by step")
         self.log.setWordWrap(True)
@@ -116,6 +119,7 @@ class RunView(QWidget):
         lay.addWidget(self.round_bar)
         lay.addWidget(self.busy)
         lay.addLayout(stats)
+        lay.addWidget(self.alert)
         lay.addWidget(self.log, 1)
 
         self.timer = QTimer(self)
@@ -136,7 +140,7 @@ class RunView(QWidget):
             self._add("warning", "A run is in progress: cancel it before starting another.")
             return
         wiz = SetupWizard(self.settings, parent or self.window())
-        wiz.runRequested.connect(self.start_run)
+        wiz.runRequested.connect(self.request_run)
         self._wizard = wiz
         wiz.open()
 
@@ -145,6 +149,15 @@ class RunView(QWidget):
     @property
     def running(self) -> bool:
         return self._job is not None and not self._job.done()
+
+    def request_run(self, request: RunRequest) -> None:
+        """Start the run once the user knows where the document goes (asked the first
+        time for each server that is not on this computer: ``app.send_notice``)."""
+        from app.send_notice import ask_before_sending
+
+        ask_before_sending(
+            self.window(), self.settings, request.config.base_url, lambda: self.start_run(request)
+        )
 
     def start_run(self, request: RunRequest) -> asyncio.Task:
         """Start the run as a task on the running loop. Cancels a previous one first."""
@@ -195,6 +208,9 @@ class RunView(QWidget):
         self.round_bar.setVisible(True)
         self.busy.setVisible(True)
         self.round_label.setText("Preparing the workspace\u2026")
+        from app.send_notice import where_words
+
+        self._add("info", where_words(req.config.base_url))
         self.tokens_label.setText("Tokens so far: none reported yet")
         self.counts_label.setText("")
         self.cancel_btn.setEnabled(True)
@@ -224,6 +240,7 @@ class RunView(QWidget):
         self.runFinished.emit(self.bundle_path)
 
     def _finish_ui(self, status: str, reason: str) -> None:
+        self.alert.setVisible(False)
         self.timer.stop()
         self._tick()
         self.busy.setVisible(False)
@@ -458,6 +475,10 @@ class RunView(QWidget):
             f = item.font()
             f.setBold(True)
             item.setFont(f)
+        elif isinstance(event, ev.AgentNotice) and event.topic.startswith("repeating:"):
+            item.setForeground(Qt.GlobalColor.darkRed)
+            if self.running:
+                self.alert.ask(event.text)  # stop, or let it go on
         elif isinstance(event, ev.RunFailed):
             item.setForeground(Qt.GlobalColor.darkRed)
             self._bar_ended("failed")

@@ -123,3 +123,28 @@ def choose_api_key(
                 f"save it again for {host or 'this endpoint'} or set {ENV_VAR}"
             )
     return KeyChoice(None, "none", host, note)
+
+
+def is_loopback_host(host: str) -> bool:
+    """True for a ``key_host`` on this computer: ``localhost`` (and ``*.localhost``),
+    ``127.0.0.0/8`` and ``::1``, with or without a port."""
+    import ipaddress
+
+    name = host.rsplit(":", 1)[0] if host.count(":") == 1 or host.startswith("[") else host
+    name = name.strip("[]").lower()
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def sent_to_words(base_url: str | None) -> str:
+    """Where a run sends the document and its comments, in one sentence for its log."""
+    host = key_host(base_url) or str(base_url or "the model's server")
+    if is_loopback_host(host):
+        return (
+            f"The document and its comments stay on this computer (the model's server is {host})."
+        )
+    return f"The document and its comments are sent to {host}, the model's server."

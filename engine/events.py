@@ -182,8 +182,10 @@ class AgentNotice(RunEvent):
     """Something the run does differently for this server or model, said once per run:
     ``topic`` ``tool_choice`` (the endpoint refused ``tool_choice="required"``: nudges use
     ``auto``), ``report_format:<type>`` (a report format was refused: the next one is
-    tried), ``mode`` (auto mode switched to no-tools). ``text``: one plain sentence that
-    quotes the server where it explained itself."""
+    tried), ``mode`` (auto mode switched to no-tools), ``repeating:<tool>:<arguments>``
+    (the same call made ``engine.agent.repeats.REPEAT_LIMIT`` times with nothing changed
+    between: the model may be looping; the GUI offers to stop). ``text``: one plain
+    sentence that quotes the server where it explained itself."""
 
     round: int
     topic: str

@@ -342,15 +342,16 @@ class SuitesView(QWidget):
         from engine.suite.estimate import estimate_suite, render_estimate
         from engine.suite.suite import SuiteError, expand_items, load_suite
 
-        def work() -> tuple[Any, str]:
+        def work() -> tuple[Any, str, Any]:
             from engine.suite.suite import allowed_key_variables, check_key_variables
 
             suite = load_suite(path)
             check_key_variables(suite, allowed_key_variables())
-            return suite, render_estimate(estimate_suite(suite, expand_items(suite)), suite)
+            text = render_estimate(estimate_suite(suite, expand_items(suite)), suite)
+            return suite, text, latest_results(suite.name)
 
-        def done(value: tuple[Any, str]) -> None:
-            self.suite, text = value
+        def done(value: tuple[Any, str, Any]) -> None:
+            self.suite, text, last = value
             self.source = str(path)
             self._estimate_text = text
             self._show_checks()
@@ -363,6 +364,8 @@ class SuitesView(QWidget):
             self.start_btn.setEnabled(True)
             self.edit_btn.setEnabled(True)
             self._show_planning(True)
+            if last is not None:  # run before, here or from the command line: shown at once
+                self._show_last(*last)
             self.message.emit(f"Opened suite {path}")
 
         def failed(exc: BaseException) -> None:
@@ -404,6 +407,21 @@ class SuitesView(QWidget):
         self._draw_charts()
         self.message.emit(f"Opened suite results {folder}")
         return True
+
+    def _show_last(self, row: Any, items: list[Any], report: Any, history: list[Any]) -> None:
+        """The suite's last run from the results store (``latest_results``), below the
+        estimate, with its history in the charts."""
+        self.items, self.report, self.history = items, report, history
+        earlier = len(history) - 1
+        self.subheading.setText(
+            self.subheading.text()
+            + f" Below: its last run, {row.id} ({row.status}, started "
+            + f"{row.started_at.replace('T', ' ')[:16]})"
+            + (f", and {earlier} earlier run(s) in the trend." if earlier > 0 else ".")
+        )
+        self._fill_runs()
+        self._fill_report()
+        self._draw_charts()
 
     def _history_for(self, data: dict[str, Any], report: dict[str, Any]) -> list[dict[str, Any]]:
         from engine.suite.report import trend_points
@@ -582,6 +600,32 @@ class SuitesView(QWidget):
         self.cancel_btn.setEnabled(False)
         self.start_btn.setEnabled(True)
         store.close()
+
+
+def latest_results(name: str) -> tuple[Any, list[Any], Any, list[Any]] | None:
+    """The last run of the suite called ``name`` in the user's results store (made here or
+    by ``arl suite run``): ``(row, items, report, trend points)``, or None when it has none
+    or the store cannot be read. Reads a database: run it off the UI thread."""
+    from engine.suite_report import build_report, trend_points
+    from engine.suite_store import SuiteStore, SuiteStoreError
+
+    try:
+        with SuiteStore() as store:
+            runs = [r for r in store.runs() if r.name == name]
+            if not runs:
+                return None
+            row = runs[-1]  # oldest first
+            items = store.items(row.id)
+    except (SuiteStoreError, OSError):
+        return None
+    report = build_report(items, name=row.name, fingerprint=row.fingerprint)
+    data = {
+        "suite": row.name,
+        "suite_id": row.id,
+        "started_at": row.started_at,
+        "app_version": row.app_version,
+    }
+    return row, items, report, trend_points(data, report)
 
 
 def _key_for(spec: Any) -> str | None:

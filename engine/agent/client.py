@@ -27,10 +27,22 @@ from engine.agent.bodies import (
     read_event_stream,
     server_message,
 )
-from engine.agent.config import AgentConfig, AgentError, TokenBudgetExceeded, Trace, Usage, safe_url
+from engine.agent.config import (
+    AgentConfig,
+    AgentError,
+    RunCancelled,
+    TokenBudgetExceeded,
+    Trace,
+    Usage,
+    safe_url,
+)
 from engine.agent.failures import CallFailures, NotAnAnswer, _short
 from engine.agent.jsonsafe import JSONProblem, load_json, plain
 from engine.agent.wire import Answer, read_answer
+
+#: How often a model call in flight looks at the user's cancel (seconds): Cancel stops
+#: the call within this time, whatever the server's pace.
+CANCEL_POLL_S = 0.2
 
 
 @dataclass
@@ -54,7 +66,8 @@ class ModelClient(CallFailures):
     """``openai.AsyncOpenAI`` with retries, budget, usage and trace. Use ``async with``.
 
     ``on_call(purpose, CallResult)`` is called after each successful call (the run turns it
-    into a ``ModelCalled`` event). ``check_cancel()`` is called before each attempt and may
+    into a ``ModelCalled`` event). ``check_cancel()`` is called before each call, before
+    each attempt and every ``CANCEL_POLL_S`` while an answer is awaited, and may
     raise ``RunCancelled``.
     """
 
@@ -132,6 +145,7 @@ class ModelClient(CallFailures):
         A context-length refusal is an AgentError of kind ``context``."""
         if self._client is None:
             raise RuntimeError("ModelClient used outside 'async with'")
+        self.check_cancel()  # once cancelled: no call, and no trace entry of one
         cfg = self.config
         total = self.usage.total
         if (
@@ -204,14 +218,11 @@ class ModelClient(CallFailures):
             self.check_cancel()
             t0 = time.monotonic()
             try:
-                raw = await asyncio.wait_for(
-                    self._client.chat.completions.with_raw_response.create(**kwargs),
-                    timeout=cfg.request_timeout,
-                )
+                raw = await self._call_or_cancel(kwargs, cfg.request_timeout)
                 body = self._body_of(raw.http_response)
                 self.model_seconds += time.monotonic() - t0
                 return body, retries
-            except asyncio.CancelledError:
+            except (asyncio.CancelledError, RunCancelled):
                 self.model_seconds += time.monotonic() - t0
                 entry["attempts"].append(
                     {"error": "cancelled", "seconds": round(time.monotonic() - t0, 4)}
@@ -252,6 +263,30 @@ class ModelClient(CallFailures):
                 delay = min(delay * 2, cfg.backoff_max)
                 entry["attempts"][-1]["retry_after_s"] = wait
                 await self._wait(wait)
+
+    async def _call_or_cancel(self, kwargs: dict[str, Any], timeout: float) -> Any:
+        """The model call, bounded by ``timeout``, and abandoned within ``CANCEL_POLL_S``
+        of the user's cancel (the connection is closed and RunCancelled raised): a Cancel
+        never waits for a slow answer."""
+        assert self._client is not None
+        call = asyncio.ensure_future(
+            asyncio.wait_for(
+                self._client.chat.completions.with_raw_response.create(**kwargs), timeout=timeout
+            )
+        )
+        try:
+            while not call.done():
+                await asyncio.wait({call}, timeout=CANCEL_POLL_S)
+                if not call.done():
+                    self.check_cancel()
+        except BaseException:
+            call.cancel()
+            try:
+                await call  # let it unwind (its connection closes)
+            except BaseException:
+                pass
+            raise
+        return call.result()
 
     def _body_of(self, response: Any) -> bytes:
         """The body of a 200 answer; raises NotAnAnswer (retried like a gateway error) for

@@ -33,6 +33,7 @@ from typing import Any, Generic, TypeVar
 
 from engine.agent.client import CallResult, ModelClient
 from engine.agent.config import AgentError, TokenBudgetExceeded
+from engine.agent.repeats import RepeatWatch, repeat_words
 from engine.agent.tools import ToolOutcome, WorkspaceTools
 
 TRACE_TOOL_CHARS = 1000
@@ -103,6 +104,7 @@ class RoundAgent(Generic[S]):
         self.turns = 0
         """Model turns over the whole run."""
         self._noticed: set[str] = set()
+        self._repeats = RepeatWatch()
 
     # -- the skeleton -------------------------------------------------------------------------
 
@@ -219,3 +221,12 @@ class RoundAgent(Generic[S]):
             outcome.pushed = row
             self.push_summaries.append((round_no, row.version_id, row.summary))
         self.emit_tool(round_no, outcome)
+        times = self._repeats.see(outcome.name, arguments, outcome.ok)
+        if times is not None:  # said once per repeated call: topic names the call
+            self.notice(
+                round_no,
+                f"repeating:{outcome.name}:{short_keep(arguments)[:200]}",
+                repeat_words(outcome.name, times),
+                tool=outcome.name,
+                times=times,
+            )

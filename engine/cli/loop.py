@@ -182,6 +182,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     announce_commands(checks, args.allow_commands)
     # With --json, stdout carries the one JSON object and nothing else; progress goes to stderr.
     out = sys.stderr if args.json else sys.stdout
+    from engine.credentials import sent_to_words
+
+    print(sent_to_words(request.config.base_url), file=out, flush=True)
     if not args.no_sign:
         request.signing_key, sign_line = signing_key_for_run()
         print(sign_line, file=out, flush=True)

@@ -194,3 +194,13 @@ def test_the_estimate_table_keeps_its_columns(view):
 
     # a fixed-width table: wrapped lines broke its columns apart at 1366 x 768
     assert view.estimate.lineWrapMode() == QPlainTextEdit.LineWrapMode.NoWrap
+
+
+def test_opening_a_suite_shows_its_last_run_from_the_command_line(view, results, tmp_path, qtbot):
+    # ``results`` ran the suite "ui" as `arl suite run` does (the results store, no view).
+    data = read_results(results)
+    view.open_suite(tmp_path / "suite.toml")
+    qtbot.waitUntil(lambda: view.runs.rowCount() == len(data["items"]) > 0, timeout=20000)
+    assert view.report is not None and len(view.report["combinations"]) == 2
+    assert "Below: its last run" in view.subheading.text()
+    assert view.start_btn.isEnabled()  # the estimate and Start are still there
