@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from app.icons import EVENT_ICONS, icon
 from app.runrequest import RunRequest
+from app.trace_dialog import show_trace
 from engine import events as ev
 
 
@@ -127,7 +128,10 @@ class RunView(QWidget):
         self.timer.timeout.connect(self._tick)
         self.cancel_btn.clicked.connect(self.cancel)
         self.new_btn.clicked.connect(lambda: self.start_setup(self.window()))
-        self.trace_btn.clicked.connect(self.show_trace)
+        # The bundle's trace.json in a window of its own (read off the UI thread).
+        self.trace_btn.clicked.connect(
+            lambda: self.bundle_path and show_trace(self.window(), Path(self.bundle_path))
+        )
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.ask_cancel)
 
     # -- setup --------------------------------------------------------------------------------
@@ -321,13 +325,6 @@ class RunView(QWidget):
                 pass
 
     # -- an opened bundle ----------------------------------------------------------------------
-
-    def show_trace(self) -> None:
-        """The bundle's trace.json in a window of its own (read off the UI thread)."""
-        from app.trace_dialog import show_trace
-
-        if self.bundle_path:
-            show_trace(self.window(), Path(self.bundle_path))
 
     def show_bundle(self, data: Any) -> None:
         """Say what an opened bundle's run was (status, model, rounds, tokens, when, why it

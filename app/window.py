@@ -1,5 +1,10 @@
 """The main window: Start, Run, Verdicts, Metrics, Scorecard and Compare tabs, File menu,
-drag and drop of bundles, recent bundles, remembered window state."""
+drag and drop of bundles, recent bundles, remembered window state.
+
+Why this module is long: it is where every tab is made and wired to the others (opening a
+bundle reaches each view, a run's end reaches Verdicts and Recent bundles, quitting asks the
+Run tab); the views themselves live in their own modules.
+"""
 
 from __future__ import annotations
 

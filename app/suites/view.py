@@ -606,8 +606,8 @@ def latest_results(name: str) -> tuple[Any, list[Any], Any, list[Any]] | None:
     """The last run of the suite called ``name`` in the user's results store (made here or
     by ``arl suite run``): ``(row, items, report, trend points)``, or None when it has none
     or the store cannot be read. Reads a database: run it off the UI thread."""
-    from engine.suite_report import build_report, trend_points
-    from engine.suite_store import SuiteStore, SuiteStoreError
+    from engine.suite.report import build_report, trend_points
+    from engine.suite.store import SuiteStore, SuiteStoreError
 
     try:
         with SuiteStore() as store:

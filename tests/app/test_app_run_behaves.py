@@ -32,13 +32,13 @@ def test_a_looping_model_offers_to_stop(qtbot, window, monkeypatch):
     rv._on_event(ev.AgentNotice("r1", round=1, topic="repeating:list_comments:{}", text=text))
     assert (not rv.alert.isHidden()) and rv.alert.text.text() == text
     rv.alert.stop_btn.click()
-    assert stopped == [1] and not (not rv.alert.isHidden())
+    assert stopped == [1] and rv.alert.isHidden()
     rv._on_event(ev.AgentNotice("r1", round=1, topic="repeating:pull_document:{}", text=text))
     rv.alert.go_on_btn.click()
-    assert not (not rv.alert.isHidden()) and stopped == [1]
+    assert rv.alert.isHidden() and stopped == [1]
     # Other notices do not ask anything.
     rv._on_event(ev.AgentNotice("r1", round=1, topic="tool_choice", text="auto"))
-    assert not (not rv.alert.isHidden())
+    assert rv.alert.isHidden()
 
 
 def test_a_server_elsewhere_is_named_and_asked_once(qtbot, window):

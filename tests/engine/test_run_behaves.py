@@ -10,7 +10,7 @@ import time
 import pytest
 
 from engine.agent.repeats import REPEAT_LIMIT, RepeatWatch
-from engine.bundle import open_bundle
+from engine.bundle.read import open_bundle
 from engine.credentials import is_loopback_host, sent_to_words
 from engine.events import AgentNotice, RoundStarted
 from engine.run import RunHandle, run_review
@@ -117,7 +117,7 @@ def test_the_run_says_where_the_document_goes(url, stays):
 
 
 def test_arl_run_prints_where_the_document_goes(inputs, tmp_path, capsys):  # noqa: F811
-    from engine.cli import main as arl
+    from engine.cli.main import main as arl
 
     doc, comments = inputs
     with ScriptedServer(FixEverything()) as srv:
