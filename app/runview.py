@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.icons import EVENT_ICONS, icon
+from app.run_record import round_lines
 from app.runrequest import RunRequest
 from app.trace_dialog import show_trace
 from engine import events as ev
@@ -44,6 +45,21 @@ def _agent_mode_bit(manifest: dict[str, Any]) -> list[str]:
 
     mode = agent_mode_of(manifest)
     return [html.escape(agent_mode_words(mode))] if mode.get("ran") or mode.get("requested") else []
+
+
+def _bars() -> tuple[QProgressBar, QProgressBar]:
+    """The rounds bar (its text says the round, then how the run ended) and the thin
+    busy bar under it; both hidden until a run starts."""
+    rounds = QProgressBar()
+    rounds.setTextVisible(True)
+    rounds.setFormat("")
+    rounds.setVisible(False)
+    busy = QProgressBar()
+    busy.setRange(0, 0)
+    busy.setMaximumHeight(6)
+    busy.setTextVisible(False)
+    busy.setVisible(False)
+    return rounds, busy
 
 
 class RunView(QWidget):
@@ -72,15 +88,7 @@ class RunView(QWidget):
         self.round_label = QLabel("")
         self.round_label.setTextFormat(Qt.TextFormat.PlainText)  # a server's failure reason
         self.round_label.setWordWrap(True)
-        self.round_bar = QProgressBar()
-        self.round_bar.setTextVisible(True)
-        self.round_bar.setFormat("")
-        self.round_bar.setVisible(False)
-        self.busy = QProgressBar()
-        self.busy.setRange(0, 0)
-        self.busy.setMaximumHeight(6)
-        self.busy.setTextVisible(False)
-        self.busy.setVisible(False)
+        self.round_bar, self.busy = _bars()
         self.tokens_label = QLabel("")
         self.elapsed_label = QLabel("")
         self.counts_label = QLabel("")
@@ -333,8 +341,6 @@ class RunView(QWidget):
         live run is never replaced: the view keeps it."""
         if self.running or (self.events and self._same_path(self.bundle_path, data.path)):
             return  # a live run, or the bundle the run shown here just wrote: keep its log
-        from app.present import verdict_label
-        from engine.vocabulary import message_sentence
 
         m = data.manifest if isinstance(data.manifest, dict) else {}
         self.events = []
@@ -367,35 +373,8 @@ class RunView(QWidget):
             "color:#B24000;font-weight:600" if status == "failed" else ""
         )
         self._show_idle(m.get("tokens"))
-        if not data.verdict_rounds:
-            self._add("step", "The bundle holds no round records (no round was finished).")
-        for i, r in enumerate(data.verdict_rounds, 1):
-            n = r.get("round", i)
-            kinds: dict[str, int] = {}
-            for v in r.get("verdicts") or []:
-                if isinstance(v, dict):
-                    kinds[str(v.get("verdict"))] = kinds.get(str(v.get("verdict")), 0) + 1
-            parts = [f"{verdict_label(k)}: {c}" for k, c in kinds.items()]
-            tok = r.get("tokens")
-            line = f"Round {n}: version {r.get('version_id') or '?'}"
-            line += (
-                f" \u00b7 tokens {tok:,}" if isinstance(tok, int) else " \u00b7 tokens not reported"
-            )
-            if parts:
-                line += " \u00b7 " + ", ".join(parts)
-            self._add("round", line)
-            for u in r.get("unusable") or []:
-                if isinstance(u, dict):
-                    self._add(
-                        "warning",
-                        f"  comment {u.get('comment_id')}: the agent's report was unusable: {u.get('reason')}",
-                    )
-            for item in r.get("reopened") or []:
-                if isinstance(item, dict):
-                    cid = str(item.get("comment_id"))
-                    msg = message_sentence(str(item.get("message") or ""), cid)
-                    why = str(item.get("reason") or "")
-                    self._add("warning", f"  reopened {cid}: {msg or why}")
+        for kind, line in round_lines(data.verdict_rounds):
+            self._add(kind, line)
         self._add("step", f"Final: {status}{scripted}" + (f" \u2014 {reason}." if reason else "."))
         self.log.scrollToTop()
 
