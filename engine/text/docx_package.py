@@ -14,7 +14,9 @@ takes its bytes and returns ``{member name: bytes}`` after every check, each fai
   ``engine.caps``), and each member is inflated in chunks and stopped at its
   declared size;
 - a zip that is no Word document (no ``[Content_Types].xml`` or no main document part
-  named by ``_rels/.rels``) is "not a valid Word package".
+  named by ``_rels/.rels``) is "not a valid Word package";
+- a Strict Open XML file (ISO/IEC 29500 Strict) is read under the Transitional
+  WordprocessingML namespace (its declarations renamed, nothing else changed).
 
 :func:`parse_xml` parses one part with lxml, refusing a DTD (ECMA-376 Part 2, 8.1.4: a
 package's XML never has one; refusing it rules out entity expansion and external
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import io
 import posixpath
+import re
 import zipfile
 from typing import Any
 
@@ -143,7 +146,23 @@ def read_package(data: bytes) -> Package:
     if main is None or main not in files:
         raise PackageError("not a valid Word package (no main document part)")
     package.main = main
+    _strict_to_transitional(files)
     return package
+
+
+# ISO/IEC 29500 Strict names the WordprocessingML namespace differently from Transitional
+# (what Word writes by default and what this reader's paths name). A Strict part is read
+# under the Transitional name: only the namespace declarations change, so every element
+# keeps its place and its text.
+_STRICT_W = b"http://purl.oclc.org/ooxml/wordprocessingml/main"
+_TRANSITIONAL_W = b"http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+_STRICT_DECLARATION = re.compile(rb'(xmlns(?::[\w.-]+)?\s*=\s*["\'])' + re.escape(_STRICT_W))
+
+
+def _strict_to_transitional(files: dict[str, bytes]) -> None:
+    for name, data in files.items():
+        if name.endswith(".xml") and _STRICT_W in data:
+            files[name] = _STRICT_DECLARATION.sub(lambda m: m.group(1) + _TRANSITIONAL_W, data)
 
 
 def _check_headers(infos: list[zipfile.ZipInfo], zip_size: int) -> list[zipfile.ZipInfo]:

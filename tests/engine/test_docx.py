@@ -427,3 +427,17 @@ def test_the_package_limits_are_the_bundle_readers() -> None:
     for name in ("MAX_ENTRIES", "MAX_FILE_BYTES", "MAX_TOTAL_BYTES", "MAX_RATIO", "RATIO_FLOOR"):
         assert getattr(pkg, name) == getattr(caps, name), name
     assert pkg.CHUNK_BYTES == archive.CHUNK_BYTES
+
+
+def test_strict_open_xml_reads_as_transitional() -> None:
+    data = built()[0]
+    strict = "http://purl.oclc.org/ooxml/wordprocessingml/main"
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        members = {n: zf.read(n) for n in zf.namelist()}
+    for name in ("word/document.xml", "word/comments.xml", "word/footnotes.xml"):
+        members[name] = members[name].replace(
+            b"http://schemas.openxmlformats.org/wordprocessingml/2006/main", strict.encode()
+        )
+    doc = read_docx(_zip(members))
+    assert quoted(doc) == quoted(read_docx(data))
+    assert doc.text == read_docx(data).text
