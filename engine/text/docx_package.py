@@ -230,6 +230,8 @@ def parse_xml(data: bytes, what: str) -> Any:
     try:
         root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError as exc:
+        if "Excessive depth" in str(exc):  # libxml2's cap on element nesting
+            raise PackageError(f"its {what} is nested too deeply to be read") from None
         raise PackageError(f"its {what} is not well-formed XML ({exc})") from None
     if root.getroottree().docinfo.doctype:
         raise PackageError(f"its {what} declares a DTD, which a Word document never does")

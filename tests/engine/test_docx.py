@@ -441,3 +441,12 @@ def test_strict_open_xml_reads_as_transitional() -> None:
     doc = read_docx(_zip(members))
     assert quoted(doc) == quoted(read_docx(data))
     assert doc.text == read_docx(data).text
+
+
+@pytest.mark.parametrize("depth", [1000, 5000])
+def test_deeply_nested_xml_is_one_line(depth: int) -> None:
+    body = '<w:customXml w:element="x">' * depth + para(run("deep")) + "</w:customXml>" * depth
+    with pytest.raises(PackageError, match="nested too deeply"):
+        read_docx(make_docx(body))
+    shallow = '<w:customXml w:element="x">' * 100 + para(run("deep")) + "</w:customXml>" * 100
+    assert read_docx(make_docx(shallow)).text == "deep"
