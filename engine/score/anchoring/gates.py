@@ -114,7 +114,7 @@ class Gates:
         t1 = self.t1
         a, b = _sentence_bounds(t1, p.s, p.e)
         lo, hi = _sentence_bounds(
-            t1, max(0, p.s - FUZZY_WINDOW), p.e + FUZZY_WINDOW, reach=FUZZY_WINDOW
+            t1, max(0, a - FUZZY_WINDOW), b + FUZZY_WINDOW, reach=FUZZY_WINDOW
         )
         for q0, q1 in _sentence_pieces(t1, lo, hi):
             if q1 <= a or q0 >= b:

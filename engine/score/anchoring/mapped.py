@@ -137,14 +137,17 @@ class Mapped:
         lo = max(min(ms, es - FUZZY_WINDOW), es - 2 * FUZZY_WINDOW)
         hi = min(max(me, ee + FUZZY_WINDOW), ee + 2 * FUZZY_WINDOW)
         kept = [(y0, y0 + x1 - x0) for x0, x1, y0 in self.changes.kept_runs(p0, p1)]
+        # and the image of its own block: a neighbour that moved out of the paragraph can
+        # push the estimate past the sentence's rewrite
+        ba, bb = self._near_block(self.v1, p0, p1)
+        ia, ib = self.diff.image(ba, bb)
+        lo = min(lo, max(ia, es - REGION_REACH))
+        hi = max(hi, min(ib, ee + REGION_REACH))
         cands = self._candidates_in(p0, p1, lo, hi, kept)
         if not cands:
-            # Nothing there can be its rewrite: the image of its own block, and the blocks
-            # just beside it (text inserted where two blocks meet belongs to either), are
-            # searched too. A neighbour that moved out of the paragraph can push the
-            # sentence's rewrite past the estimate's window.
-            ba, bb = self._near_block(self.v1, p0, p1)
-            ia, ib = self.v2.beside(*self.diff.image(ba, bb))
+            # Nothing there can be its rewrite: the blocks just beside that image too (text
+            # inserted where two blocks meet belongs to either).
+            ia, ib = self.v2.beside(ia, ib)
             lo2 = min(lo, max(ia, es - REGION_REACH))
             hi2 = max(hi, min(ib, ee + REGION_REACH))
             if (lo2, hi2) != (lo, hi):

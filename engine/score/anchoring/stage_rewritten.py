@@ -7,10 +7,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.score.anchoring.context import side_score
 from engine.score.anchoring.records import Reanchored, _Place
 from engine.score.anchoring.sentences import _SENTENCE_END, _sentence_bounds
-from engine.score.anchoring.thresholds import SURVIVING_WORD, TRAVELLED_CONTEXT
-from engine.score.anchoring.words import _shares_a_word, _snap_words, _trim
+from engine.score.anchoring.thresholds import (
+    MOVED_SIDE_THRESHOLD,
+    SURVIVING_WORD,
+    TRAVELLED_CONTEXT,
+)
+from engine.score.anchoring.words import _passage, _shares_a_word, _snap_words, _trim, breaks_word
 
 if TYPE_CHECKING:
     from engine.score.anchoring.reanchor import _Reanchor
@@ -46,8 +51,27 @@ class StageRewritten:
         rewritten. The span is the text there between the parts of the prefix and suffix
         inside the quote's own sentence that survived (at least 4 characters of one side;
         the sentence's edge stands in for a side that is empty), at most ``2 * len(quote)
-        + 40`` characters. None when neither side survived there."""
+        + 40`` characters. None when neither side survived there. A verbatim copy of the
+        quote there, where its surviving context puts it, is the quote moved unchanged
+        (``moved``, untouched): the sentence moved and only its other words changed, or
+        nothing changed."""
         t2 = self.t2
+        L = len(p.quote)
+        i = t2.find(p.quote, m0, m1)
+        while i >= 0:
+            if not breaks_word(t2, i, i + L, self.t1, p.s, p.e) and self.new_or_own(
+                i, i + L, p.s, p.e
+            ):
+                # a passage is the quote itself (its words survived: untouched, docs/
+                # verdicts.md); a word or two must have its context with it
+                if (
+                    _passage(p.quote)
+                    or side_score(p.prefix, p.suffix, t2, i, i + L) >= MOVED_SIDE_THRESHOLD
+                ):
+                    return Reanchored(
+                        i, i + L, "moved", 1.0, False, "the quoted passage moved, unchanged"
+                    )
+            i = t2.find(p.quote, i + 1, m1)
         ends = list(_SENTENCE_END.finditer(p.prefix))
         p_in = p.prefix[ends[-1].end() :] if ends else p.prefix
         m = _SENTENCE_END.search(p.suffix)
