@@ -58,12 +58,16 @@ _session: bytes | None = None
 
 def signing_key() -> SigningKey:
     """The signing key, created and stored on first use. Never raises for a missing or
-    broken keyring (falls back to a session key)."""
+    broken keyring (falls back to a session key); raises ``store.KeyringConfigError`` (an
+    OSError naming the file) when keyring's own configuration file cannot be used."""
     global _session
     path = os.environ.get("ARL_SIGNING_KEY_FILE")
     if path:
         material = load_key_file(Path(path))
         return SigningKey(material, "file", signing.key_fingerprint(material), f"from {path}")
+    from arl_keys.store import keyring_ready
+
+    keyring_ready()  # a broken keyringrc.cfg: one line naming it, never a traceback
     try:
         stored = keyring.get_password(SERVICE, ACCOUNT)
     except _FAILURES:

@@ -36,6 +36,34 @@ class KeyringUnavailable(RuntimeError):
         super().__init__(NO_KEYRING_MESSAGE)
 
 
+class KeyringConfigError(OSError):
+    """The keyring's own configuration file cannot be used (unreadable, not an INI file,
+    or naming a backend that does not load). An ``OSError`` naming the file, so every
+    command prints one line and exits 2 (``engine.cli.main``), never a traceback."""
+
+
+def keyring_ready() -> None:
+    """Load the keyring backend once; raises KeyringConfigError when its configuration
+    file (``keyringrc.cfg`` in keyring's config folder) is what fails. Any other failure
+    is "no working keyring", which every caller already handles."""
+    import configparser
+
+    try:
+        keyring.get_keyring()
+    except (OSError, configparser.Error, ImportError) as exc:
+        try:
+            from keyring.core import _config_path
+
+            where = str(_config_path())
+        except Exception:
+            where = "the keyring configuration"
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        first = why.splitlines()[0] if why else type(exc).__name__
+        raise KeyringConfigError(
+            22, f"cannot be used as the keyring configuration ({first})", where
+        ) from None
+
+
 def account_for(host: str) -> str:
     """The keyring account of the key for ``host`` (a ``key_host`` value)."""
     return f"{UNBOUND_ACCOUNT}@{host}"
@@ -45,6 +73,7 @@ def get_key(host: str) -> str | None:
     """The key saved for ``host``, or None (also when no keyring works)."""
     if not host:
         return None
+    keyring_ready()
     try:
         return keyring.get_password(SERVICE, account_for(host)) or None
     except _FAILURES:
@@ -56,6 +85,7 @@ def set_key(host: str, key: str) -> None:
     ValueError when ``host`` is empty (a key is always saved for a host)."""
     if not host:
         raise ValueError("a key is saved for an endpoint host; the URL names none")
+    keyring_ready()
     try:
         keyring.set_password(SERVICE, account_for(host), key)
     except _FAILURES as exc:
@@ -65,6 +95,7 @@ def set_key(host: str, key: str) -> None:
 def delete_key(host: str | None) -> None:
     """Forget the key for ``host`` (None: the unbound entry of earlier versions)."""
     account = UNBOUND_ACCOUNT if host is None else account_for(host)
+    keyring_ready()
     try:
         keyring.delete_password(SERVICE, account)
     except (PasswordDeleteError, *_FAILURES):
@@ -73,6 +104,7 @@ def delete_key(host: str | None) -> None:
 
 def has_unbound_key() -> bool:
     """True when an earlier version's single ``api-key`` entry exists."""
+    keyring_ready()
     try:
         return bool(keyring.get_password(SERVICE, UNBOUND_ACCOUNT))
     except _FAILURES:

@@ -220,7 +220,13 @@ def _read_folder(path: Path, manifest_check: ManifestCheck | None = None) -> dic
         ok = manifest.is_file() and not manifest.is_symlink()
         if ok and manifest.stat().st_size > MAX_FILE_BYTES:
             raise BundleError(f"{path}: manifest.json makes the bundle larger than the limit")
-        manifest_check(manifest.read_bytes() if ok else None)
+        try:
+            data = manifest.read_bytes() if ok else None
+        except OSError as exc:
+            raise BundleError(
+                f"{path}: manifest.json cannot be read ({exc.strerror or exc})"
+            ) from None
+        manifest_check(data)
     out: dict[str, bytes] = {}
     total = 0
     for p in sorted(path.rglob("*")):
@@ -234,7 +240,11 @@ def _read_folder(path: Path, manifest_check: ManifestCheck | None = None) -> dic
         total += size
         if size > MAX_FILE_BYTES or total > MAX_TOTAL_BYTES:
             raise BundleError(f"{path}: {p.name} makes the bundle larger than the limit")
-        out[p.relative_to(path).as_posix()] = p.read_bytes()
+        name = p.relative_to(path).as_posix()
+        try:
+            out[name] = p.read_bytes()
+        except OSError as exc:
+            raise BundleError(f"{path}: {name} cannot be read ({exc.strerror or exc})") from None
     return out
 
 

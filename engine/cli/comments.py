@@ -32,8 +32,11 @@ def _write_json(obj: Any, out: str | None, inputs: tuple[str, ...] = ()) -> int:
                 return fail(f"{out}: is the command's own input {src}; choose another --out")
         except OSError:
             pass
-    if target.exists() and not target.is_file():
-        return fail(f"{out}: not a regular file (a folder, a device or a FIFO)")
+    try:
+        if target.exists() and not target.is_file():
+            return fail(f"{out}: not a regular file (a folder, a device or a FIFO)")
+    except OSError as exc:  # its folder cannot be searched
+        return fail(f"{out}: cannot write ({exc.strerror or exc})")
     tmp = target.with_name(target.name + ".tmp")
     try:
         tmp.write_text(text, encoding="utf-8")

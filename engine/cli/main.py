@@ -364,6 +364,14 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as exc:
+        # The file system refused something no command foresaw (a folder that cannot be
+        # searched, a read-only home, an unreadable configuration file): one line naming
+        # it, exit 2, never a traceback.
+        from engine.cli.common import fail
+
+        where = exc.filename if exc.filename is not None else "arl"
+        return fail(f"{where}: {exc.strerror or exc}")
 
 
 if __name__ == "__main__":

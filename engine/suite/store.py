@@ -157,6 +157,11 @@ class SuiteStore:
             raise SuiteStoreError(
                 f"{self.path}: cannot be used as a results store ({exc})"
             ) from None
+        except OSError as exc:  # a home that cannot be created or written (read-only)
+            raise SuiteStoreError(
+                f"{exc.filename or self.path.parent}: cannot hold the results store "
+                f"({exc.strerror or exc})"
+            ) from None
 
     def close(self) -> None:
         self._db.close()
