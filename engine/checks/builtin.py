@@ -160,10 +160,10 @@ def _left(v: Version, found: list[tuple[int, int, str]]) -> Finding:
 
 
 def links_of(v: Version) -> list[tuple[str, int, int]] | None:
-    """The links of an HTML version: ``(href, start, end)`` of every ``<a>``/``<area>``
-    with an ``href`` (its value with ASCII whitespace trimmed, as URL parsing does), in
-    tree order; None for plain text."""
-    if v.kind != "html" or v._extraction is None:
+    """The links of a version with markup (HTML, or Markdown as it renders): ``(href,
+    start, end)`` of every ``<a>``/``<area>`` with an ``href`` (its value with ASCII
+    whitespace trimmed, as URL parsing does), in tree order; None for plain text."""
+    if v._extraction is None:
         return None
     out = []
     for _tag, attrs, s, e in v._extraction.elements(frozenset({"a", "area"})):
@@ -212,9 +212,9 @@ def heading_key(text: str) -> str:
 
 
 def headings_of(v: Version) -> list[tuple[str, int, int]] | None:
-    """``(text, start, end)`` of every ``<h1>``-``<h6>`` of an HTML version that has text;
-    None for plain text."""
-    if v.kind != "html" or v._extraction is None:
+    """``(text, start, end)`` of every ``<h1>``-``<h6>`` with text of a version with
+    markup (HTML, or Markdown as it renders: ``# Title``); None for plain text."""
+    if v._extraction is None:
         return None
     return [
         (v.text[s:e], s, e)

@@ -78,11 +78,11 @@ def run_builtin(
 
 def suffix_for(kind: str, name: str = "") -> str:
     """The file suffix a command sees: the document's own (``.md``, ``.xhtml``) when its
-    name is known, else ``.html`` or ``.txt`` by kind."""
+    name is known, else ``.html``, ``.md`` or ``.txt`` by kind."""
     ext = Path(name).suffix.lower() if name else ""
     if ext and len(ext) <= 10 and ext[1:].isalnum():
         return ext
-    return ".html" if kind == "html" else ".txt"
+    return {"html": ".html", "markdown": ".md"}.get(kind, ".txt")
 
 
 def run_commands(

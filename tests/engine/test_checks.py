@@ -434,3 +434,25 @@ def test_property_a_table_of_checks_writes_a_checks_file_that_reads_back(
     again = parse_checks(config.text, "checks.toml")
     assert again.to_json() == config.to_json()
     assert again.commands[0].argv == tuple(argv)
+
+
+def test_markdown_links_and_sections_as_it_renders():
+    before = (
+        "# Welcome\n\nDear {{FirstName}}, read [the guide](https://example.org/guide).\n\n"
+        "## Billing\n\nYou pay 40 EUR on 5 May 2024.\n\n## Unsubscribe\n\n"
+        "[Unsubscribe here](https://example.org/unsub)\n"
+    )
+    after = (
+        "# Welcome\n\nDear Ann, read [the guide](https://example.org/guide).\n\n"
+        "## Billing\n\nYou pay 45 EUR on 5 May 2024.\n"
+    )
+    v1 = Version.from_source(before, "markdown", "v1")
+    v2 = Version.from_source(after, "markdown", "v2")
+    cs = run_checks(_config(), v1, v2)
+    assert _result(cs, "links").findings == ["https://example.org/unsub"]
+    assert _result(cs, "sections").findings == ["Unsubscribe"]
+    assert _result(cs, "placeholders").findings == ["{{FirstName}}"]
+    assert '"40" became "45"' in _result(cs, "numbers").output
+    from engine.checks.runner import suffix_for
+
+    assert suffix_for("markdown") == ".md" and suffix_for("text", "notes.MD") == ".md"
