@@ -28,7 +28,7 @@ from engine.models import ANCHOR_CONTEXT, Anchor, ClaimItem, ClaimReport, Commen
 from engine.text import utf16
 from engine.text.docx import WordComment, WordDocument, WordReply
 
-__all__ = ["WordClaims", "match_comment", "word_claims", "word_comments"]
+__all__ = ["WordClaims", "match_comments", "word_claims", "word_comments"]
 
 
 def _reply(r: WordReply) -> Reply:
@@ -94,17 +94,29 @@ _KEYS: tuple[Callable[[WordComment], object], ...] = (
 )
 
 
-def match_comment(reviewed: WordComment, revised: tuple[WordComment, ...]) -> WordComment | None:
-    """The comment of the revised file that is ``reviewed``: the first key (durable id,
-    paragraph id, author+date+text) that one and only one revised comment shares."""
+def match_comments(
+    reviewed: tuple[WordComment, ...], revised: tuple[WordComment, ...]
+) -> dict[int, WordComment]:
+    """The comment of the revised file that is each reviewed comment, by its number: the
+    first key (durable id, paragraph id, author+date+text) that one and only one revised
+    comment shares with it. Linear in the two counts (one index per key)."""
+    indexes: list[dict[object, list[WordComment]]] = []
     for key in _KEYS:
-        value = key(reviewed)
-        if value is None:
-            continue
-        hits = [c for c in revised if key(c) == value]
-        if len(hits) == 1:
-            return hits[0]
-    return None
+        index: dict[object, list[WordComment]] = {}
+        for c in revised:
+            value = key(c)
+            if value is not None:
+                index.setdefault(value, []).append(c)
+        indexes.append(index)
+    out: dict[int, WordComment] = {}
+    for c in reviewed:
+        for key, index in zip(_KEYS, indexes, strict=True):
+            value = key(c)
+            hits = index.get(value, []) if value is not None else []
+            if len(hits) == 1:
+                out[c.number] = hits[0]
+                break
+    return out
 
 
 def word_claims(reviewed: WordDocument, revised: WordDocument) -> WordClaims:
@@ -112,8 +124,9 @@ def word_claims(reviewed: WordDocument, revised: WordDocument) -> WordClaims:
     (ids as :func:`word_comments` gives them). Never raises."""
     out = WordClaims(claims=None)
     items = []
+    twins = match_comments(reviewed.comments, revised.comments)
     for c in reviewed.comments:
-        twin = match_comment(c, revised.comments)
+        twin = twins.get(c.number)
         if twin is None:
             continue
         out.found += 1

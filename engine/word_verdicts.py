@@ -29,7 +29,7 @@ from engine.text import utf16
 from engine.text.docx import WordDocument
 from engine.text.docx_write import WordCopy
 from engine.vocabulary import VERDICT_LABELS, VERDICT_MEANINGS, VERIFICATION_MESSAGE, claim_words
-from engine.word_review import match_comment
+from engine.word_review import match_comments
 
 __all__ = ["AUTHOR", "MAX_CHANGE_COMMENTS", "WordCopyReport", "verdicts_into_word"]
 
@@ -88,11 +88,12 @@ def verdicts_into_word(
     report = WordCopyReport()
     omap = utf16.OffsetMap(revised.text)
     by_number = {str(c.number): c for c in reviewed.comments}
+    twins = match_comments(reviewed.comments, revised.comments)
     for v in result.verdicts:
         c1 = by_number.get(v.comment_id)
         if c1 is None:
             continue
-        twin = match_comment(c1, revised.comments)
+        twin = twins.get(c1.number)
         reopen = twin is not None and twin.done and not c1.done and _unchanged(v)
         words = verdict_words(v, reopen)
         if twin is not None:

@@ -82,7 +82,10 @@ class WordCopy:
         self._next_id = self._max_id() + 1
         self._para_ids = self._used_para_ids()
         self._serial = 0x1000_0000
-        # The pieces of w:t elements split so far: key -> [(UTF-16 start in the piece, w:t)].
+        # Each text piece's w:t, found before anything is split (a split adds a run and
+        # shifts the run indices of the pieces after it), and the fragments of the ones
+        # split so far: key -> [(UTF-16 start in the piece, w:t)].
+        self._elements = self._resolve_pieces()
         self._fragments: dict[tuple[str, int, int, int], list[tuple[int, Any]]] = {}
 
     # -- parts ---------------------------------------------------------------------------
@@ -271,10 +274,31 @@ class WordCopy:
 
     # -- placing marks at text offsets -----------------------------------------------------
 
+    def _resolve_pieces(self) -> dict[tuple[str, int, int, int], Any]:
+        """key (part, paragraph, run, child) -> the piece's ``w:t``, in one pass per part
+        over the tree as read."""
+        out: dict[tuple[str, int, int, int], Any] = {}
+        wanted: dict[str, set[tuple[int, int, int]]] = {}
+        for piece in self.doc.pieces:
+            wanted.setdefault(piece.part, set()).add((piece.paragraph, piece.run, piece.child))
+        for part, keys in wanted.items():
+            paragraphs = {k[0] for k in keys}
+            for p_index, p in enumerate(self.root(part).iter(W + "p")):
+                if p_index not in paragraphs:
+                    continue
+                runs = [r for r in p.iter(W + "r") if next(r.iterancestors(W + "p"), None) is p]
+                for pi, ri, ci in keys:
+                    if pi == p_index and ri < len(runs):
+                        children = list(runs[ri].iterchildren("{*}*"))
+                        if ci < len(children):
+                            out[(part, pi, ri, ci)] = children[ci]
+        return out
+
     def _element(self, piece: TextPiece) -> Any:
-        p = list(self.root(piece.part).iter(W + "p"))[piece.paragraph]
-        runs = [r for r in p.iter(W + "r") if next(r.iterancestors(W + "p"), None) is p]
-        return list(runs[piece.run].iterchildren("{*}*"))[piece.child]
+        key = (piece.part, piece.paragraph, piece.run, piece.child)
+        if key not in self._elements:
+            raise PackageError("its text could not be found again in its XML")
+        return self._elements[key]
 
     def _insert_at(self, offset: int, mark: Any, start: bool) -> Any:
         """Put ``mark`` at UTF-16 ``offset`` of the text: in the text piece holding it (for

@@ -138,3 +138,30 @@ def test_libreoffice_opens_the_copy_with_every_comment(tmp_path: Path) -> None:
         assert (
             content.count("<office:annotation ") + content.count("<office:annotation>") == written
         )
+
+
+def test_ranges_inside_runs_of_one_paragraph_split_each_run_once() -> None:
+    from engine.text.docx_write import WordCopy
+
+    data = make_docx(
+        para(run("Alpha "), run("beta ", "<w:rPr><w:b/></w:rPr>"), run("gamma delta"))
+        + para(run("Second "), run("line"))
+    )
+    doc = read_docx(data)
+    copy = WordCopy(data, doc)
+    spans = {"ph": "Alpha ", "amm": "gamma delta", "a gam": "beta gamma", "cond li": "Second line"}
+    for i, (quote, inside) in enumerate(spans.items()):
+        base = doc.text.index(inside)
+        at = base + inside.index(quote) if quote in inside else doc.text.index(quote)
+        copy.add_comment(at, at + len(quote), "A", WHEN, f"c{i}")
+    back = read_docx(copy.to_bytes())
+    assert back.text == doc.text
+    assert {c.text: words(back, c.start, c.end) for c in back.comments} == {
+        "c0": "ph",
+        "c1": "amm",
+        "c2": "a gam",
+        "c3": "cond li",
+    }
+    with zipfile.ZipFile(io.BytesIO(copy.to_bytes())) as zf:
+        xml = zf.read("word/document.xml").decode()
+    assert xml.count("<w:b/>") == 2  # the bold run split in two keeps its formatting
