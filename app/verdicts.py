@@ -18,6 +18,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
@@ -485,6 +486,7 @@ class VerdictsView(ReviewActions, QWidget):
     commentSelected = Signal(str)
     decided = Signal()  # a reviewer decision was recorded (the other views refresh)
     sendBack = Signal()  # "Send back to the agent..." (the window shows what goes back)
+    anotherModel = Signal()  # "Run with another model..." (the window opens the wizard)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -532,7 +534,16 @@ class VerdictsView(ReviewActions, QWidget):
             "the last version (or a brief for an agent that runs elsewhere)"
         )
         self.send_back_btn.clicked.connect(self.sendBack.emit)
-        side_lay.addWidget(self.send_back_btn)
+        self.another_btn = QPushButton("Run with another &model\u2026")
+        self.another_btn.setToolTip(
+            "The same document and comments against another model or settings; Compare "
+            "shows both runs when it ends"
+        )
+        self.another_btn.clicked.connect(self.anotherModel.emit)
+        next_row = QHBoxLayout()
+        next_row.addWidget(self.send_back_btn, 1)
+        next_row.addWidget(self.another_btn)
+        side_lay.addLayout(next_row)
         bottom = QSplitter(Qt.Orientation.Horizontal)
         bottom.addWidget(self.table)
         bottom.addWidget(side)

@@ -70,6 +70,7 @@ class MainWindow(QMainWindow):
         self.scorecard = ScorecardView()
         self.verdicts.decided.connect(self.scorecard.refresh)
         self.verdicts.sendBack.connect(self.send_back)
+        self.verdicts.anotherModel.connect(self.run_with_another_model)
         self.checks = ChecksView()
         self.run_view = self._make_run_view()
         self.compare = self._make_compare_view()
@@ -420,7 +421,40 @@ class MainWindow(QMainWindow):
                 data.round_metrics = rounds
                 self.metrics.show_bundle(data)
 
-        self.open_bundle(Path(bundle_path), then=live_rounds)
+        earlier = getattr(self, "_compare_with", None)
+        self._compare_with = None
+
+        def opened(data: BundleData) -> None:
+            live_rounds(data)
+            if earlier is not None:  # "Run with another model": both runs side by side
+                if self.compare.set_bundle("a", earlier) and self.compare.set_bundle(
+                    "b", Path(bundle_path)
+                ):
+                    self.tabs.setCurrentIndex(self.TAB_COMPARE)
+
+        self.open_bundle(Path(bundle_path), then=opened)
+
+    def run_with_another_model(self) -> None:
+        """The opened bundle's document (v1) and comments against another model or
+        settings: the wizard opens with them; when the run ends, Compare shows both."""
+        data = self.verdicts.data
+        if data is None:
+            self.statusBar().showMessage("Open a bundle first.")
+            return
+        if data.untrustworthy:
+            self.statusBar().showMessage(
+                "This bundle fails its checks: its document and comments are not taken."
+            )
+            return
+        b = data.source
+        self.start_setup()
+        wiz = getattr(self.run_view, "_wizard", None)
+        if wiz is None:
+            return
+        v1 = b.version("v1")
+        wiz.document_page.set_document(b.document_title or data.title, v1.source, v1.kind)
+        wiz.comments_page.carry(b.comments_before)
+        self._compare_with = data.path
 
     def show_compare(self) -> None:
         self.tabs.setCurrentIndex(self.TAB_COMPARE)

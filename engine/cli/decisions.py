@@ -177,6 +177,56 @@ def cmd_bundle_send_back(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def take_from_bundle(args: argparse.Namespace) -> tuple[str, int] | None:
+    """``arl run --from BUNDLE``: put the bundle's document (v1, as given to its agent) and
+    its comments (``comments.before.json``, ids, threads and versions kept) in a temporary
+    folder and point ``args.doc`` / ``args.comments`` / ``args.title`` at them. Returns
+    (problem, exit code) when it cannot; None when done (or when ``--from`` is not given
+    and ``--doc`` is)."""
+    import atexit
+    import json
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from engine.bundle.archive import BundleError
+    from engine.bundle.read import judge_bundle, open_bundle
+
+    source = getattr(args, "from_bundle", None)
+    if not source:
+        return None if args.doc else ("give the document (--doc DOC) or a bundle (--from)", 2)
+    if args.doc or args.comments:
+        return (
+            "--from takes the document and comments from the bundle: leave out --doc "
+            "and --comments",
+            2,
+        )
+    try:
+        b = open_bundle(source)
+    except BundleError as exc:
+        return str(exc), 2
+    if judge_bundle(b).tampered:
+        return (
+            f"{source}: fails verification (arl bundle verify lists why); its document "
+            "and comments are not taken",
+            EXIT_TAMPERED,
+        )
+    v1 = b.version("v1")
+    folder = Path(tempfile.mkdtemp(prefix="arl-from-"))
+    atexit.register(shutil.rmtree, folder, True)
+    doc = folder / ("document.txt" if v1.kind == "text" else "document.html")
+    doc.write_text(v1.source, encoding="utf-8")
+    comments = folder / "comments.json"
+    comments.write_text(
+        json.dumps({"comments": [c.to_json() for c in b.comments_before]}, ensure_ascii=False),
+        encoding="utf-8",
+    )
+    args.doc, args.comments = str(doc), str(comments)
+    args.title = args.title or b.document_title or None
+    say(f"The same review as {source}: its document and {len(b.comments_before)} comment(s)")
+    return None
+
+
 def register_decisions(bsub: Any) -> None:
     """Add ``adjudicate``, ``decisions`` and ``trust-reviewer`` to ``arl bundle``."""
     from engine.bundle.decisions import DECISIONS

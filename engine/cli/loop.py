@@ -135,7 +135,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         # Said before any model call: the bundle goes into this folder at the end.
         return fail(f"{args.out}: not a folder (--out names the folder the bundle goes in)")
     from engine.cli.checks import announce_commands, load_checks_option
+    from engine.cli.decisions import take_from_bundle
 
+    if taken := take_from_bundle(args):  # --from BUNDLE: its document and comments
+        return fail(*taken)
     try:
         checks = load_checks_option(args.checks)
         kind, raw, version, comments, unusable = read_doc_and_comments(args.doc, args.comments)
@@ -358,8 +361,13 @@ def _register_run(subparsers: Any) -> None:
         "run",
         help="run the revision agent on a document and its comments; write an evidence bundle",
     )
+    r.add_argument("--doc", metavar="DOC", help="the document (HTML, text or Word .docx)")
     r.add_argument(
-        "--doc", required=True, metavar="DOC", help="the document (HTML, text or Word .docx)"
+        "--from",
+        dest="from_bundle",
+        metavar="BUNDLE",
+        help="run the same review again (another model or settings): the document and the "
+        "comments of this evidence bundle, instead of --doc and --comments",
     )
     r.add_argument(
         "--comments",

@@ -225,3 +225,29 @@ def test_send_back_opens_the_next_round_with_the_reasons(qtbot, window, tmp_path
     c2 = next(c for c in req.comments if c.id == "c2")
     assert c2.thread[-1].body == reason and c2.thread[-1].kind == "reopen"
     wiz.reject()
+
+
+def test_run_with_another_model_opens_the_wizard_with_the_same_review(qtbot, window, tmp_path):
+    from engine.bundle.read import open_bundle
+
+    view = _open(qtbot, window, DATA / "bundle-min")
+    view.another_btn.click()
+    wiz = window.run_view._wizard
+    old = open_bundle(DATA / "bundle-min")
+    assert wiz.document_page.raw == old.version("v1").source
+    wiz.comments_page.initializePage()
+    assert [c.to_json() for c in wiz.request().comments] == [
+        c.to_json() for c in old.comments_before
+    ]
+    assert window._compare_with == DATA / "bundle-min"
+    wiz.reject()
+
+
+def test_when_that_run_ends_compare_shows_both(qtbot, window, tmp_path):
+    other = tmp_path / "other"
+    shutil.copytree(DATA / "bundle-min", other)
+    window._compare_with = DATA / "bundle-min"
+    window._run_finished(str(other))
+    qtbot.waitUntil(lambda: window.tabs.currentIndex() == window.TAB_COMPARE, timeout=30000)
+    assert window.compare.a.path == DATA / "bundle-min" and window.compare.b.path == other
+    assert window._compare_with is None

@@ -76,3 +76,28 @@ def test_the_reason_reaches_the_scripted_servers_next_request(tmp_path, capsys):
         assert arl([*args, "--no-sign"]) == 0
         bodies = json.dumps(srv.requests, ensure_ascii=False)
     assert REASON in bodies  # word for word, in what the agent was sent
+
+
+def test_run_the_same_review_with_another_model(tmp_path, capsys):
+    """arl run --from BUNDLE: the bundle's document and comments (ids kept) against
+    another model; the new bundle's comments are the old bundle's."""
+    from engine.bundle.read import verify_bundle
+
+    with ScriptedServer(FixEverything()) as srv:
+        args = ["run", "--from", str(DATA / "bundle-min"), "--base-url", srv.base_url]
+        args += ["--model", srv.model, "--out", str(tmp_path / "o"), "--no-sign", "--json"]
+        assert arl(args) == 0
+    out, err = capsys.readouterr()
+    new = json.loads(out.strip().splitlines()[-1])["bundle"]
+    old, again = open_bundle(DATA / "bundle-min"), open_bundle(new)
+    assert [c.to_json() for c in again.comments_before] == [
+        c.to_json() for c in old.comments_before
+    ]
+    assert again.version("v1").source == old.version("v1").source
+    assert again.document_title == old.document_title
+    assert verify_bundle(new).ok
+    url = ["--base-url", "http://127.0.0.1:9/v1", "--model", "m"]
+    assert arl(["run", "--from", str(DATA / "bundle-min"), "--doc", "x.html", *url]) == 2
+    assert "leave out --doc" in capsys.readouterr().err
+    assert arl(["run", *url]) == 2
+    assert "give the document (--doc DOC) or a bundle (--from)" in capsys.readouterr().err
