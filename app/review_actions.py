@@ -24,7 +24,48 @@ class ReviewActions:
     table: Any
     decision: Any
     settings: Any
+    thread: Any
+    send_back_btn: Any
+    another_btn: Any
     _writing: bool
+
+    def _review_side(self, detail: Any) -> Any:
+        """The right-hand side under the documents: the comment's ``detail``, the decision
+        panel, the thread box, and Send back / Run with another model."""
+        from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+
+        from app.decisions_panel import DecisionPanel
+        from app.thread_box import ThreadBox
+
+        self.decision = DecisionPanel()
+        self.decision.decide.connect(self._decide)
+        self.settings = None  # app.settings.Settings (the window sets it)
+        self._writing = False
+        side = QWidget()
+        lay = QVBoxLayout(side)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(detail, 1)
+        lay.addWidget(self.decision)
+        self.thread = ThreadBox()
+        self.thread.author = lambda: reviewer_name(self.table, self._settings())
+        lay.addWidget(self.thread)
+        self.send_back_btn = QPushButton("Send &back to the agent\u2026")
+        self.send_back_btn.setToolTip(
+            "The next round: the comments still open or overridden, with your reasons, on "
+            "the last version (or a brief for an agent that runs elsewhere)"
+        )
+        self.send_back_btn.clicked.connect(self.sendBack.emit)  # type: ignore[attr-defined]
+        self.another_btn = QPushButton("Run with another &model\u2026")
+        self.another_btn.setToolTip(
+            "The same document and comments against another model or settings; Compare "
+            "shows both runs when it ends"
+        )
+        self.another_btn.clicked.connect(self.anotherModel.emit)  # type: ignore[attr-defined]
+        row = QHBoxLayout()
+        row.addWidget(self.send_back_btn, 1)
+        row.addWidget(self.another_btn)
+        lay.addLayout(row)
+        return side
 
     def eventFilter(self, obj: Any, event: Any) -> bool:
         """The table's keys: a letter per decision (``app.decisions_panel.KEYS``), Enter

@@ -18,10 +18,8 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
-    QPushButton,
     QSplitter,
     QStackedWidget,
     QTableView,
@@ -33,13 +31,12 @@ from PySide6.QtWidgets import (
 from app import bundledata, present
 from app.bundledata import BundleData, annotate
 from app.changes_view import ChangesView
-from app.decisions_panel import DecisionPanel, review_cell, reviewer_name
+from app.decisions_panel import review_cell
 from app.doc_tools import DocTools
 from app.docview import STYLES, DocumentView
 from app.inline_changes import KEY, change_cells
 from app.jobs import run_in_thread
 from app.review_actions import ReviewActions
-from app.thread_box import ThreadBox
 from engine import vocabulary as vocab
 
 COLUMNS = (
@@ -516,34 +513,7 @@ class VerdictsView(ReviewActions, QWidget):
         self.detail.setOpenLinks(False)
         self.detail.setAccessibleName("The selected comment: v1 and v2 text and its thread")
         self.detail.setPlaceholderText("Select a comment to see its v1 and v2 text and its thread.")
-        self.decision = DecisionPanel()
-        self.decision.decide.connect(self._decide)
-        self.settings: Any = None  # app.settings.Settings (the window sets it)
-        self._writing = False
-        side = QWidget()
-        side_lay = QVBoxLayout(side)
-        side_lay.setContentsMargins(0, 0, 0, 0)
-        side_lay.addWidget(self.detail, 1)
-        side_lay.addWidget(self.decision)
-        self.thread = ThreadBox()
-        self.thread.author = lambda: reviewer_name(self, self._settings())
-        side_lay.addWidget(self.thread)
-        self.send_back_btn = QPushButton("Send &back to the agent\u2026")
-        self.send_back_btn.setToolTip(
-            "The next round: the comments still open or overridden, with your reasons, on "
-            "the last version (or a brief for an agent that runs elsewhere)"
-        )
-        self.send_back_btn.clicked.connect(self.sendBack.emit)
-        self.another_btn = QPushButton("Run with another &model\u2026")
-        self.another_btn.setToolTip(
-            "The same document and comments against another model or settings; Compare "
-            "shows both runs when it ends"
-        )
-        self.another_btn.clicked.connect(self.anotherModel.emit)
-        next_row = QHBoxLayout()
-        next_row.addWidget(self.send_back_btn, 1)
-        next_row.addWidget(self.another_btn)
-        side_lay.addLayout(next_row)
+        side = self._review_side(self.detail)  # decision, thread, next round (ReviewActions)
         bottom = QSplitter(Qt.Orientation.Horizontal)
         bottom.addWidget(self.table)
         bottom.addWidget(side)

@@ -26,7 +26,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine.cli.checks import EXIT_GATE, add_check_options
+from engine.cli.checks import (
+    EXIT_GATE,
+    add_check_options,
+    announce_commands,
+    load_checks_option,
+)
 from engine.cli.common import (
     EXIT_CANCELLED,
     EXIT_FAILED,
@@ -39,6 +44,7 @@ from engine.cli.common import (
     signing_provider,
     whole_number,
 )
+from engine.cli.decisions import take_from_bundle
 from engine.credentials import KeyChoice, choose_api_key
 
 KeyProvider = Callable[[str | None], KeyChoice]
@@ -134,9 +140,6 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
         # Said before any model call: the bundle goes into this folder at the end.
         return fail(f"{args.out}: not a folder (--out names the folder the bundle goes in)")
-    from engine.cli.checks import announce_commands, load_checks_option
-    from engine.cli.decisions import take_from_bundle
-
     if taken := take_from_bundle(args):  # --from BUNDLE: its document and comments
         return fail(*taken)
     try:
