@@ -456,3 +456,53 @@ def test_markdown_links_and_sections_as_it_renders():
     from engine.checks.runner import suffix_for
 
     assert suffix_for("markdown") == ".md" and suffix_for("text", "notes.MD") == ".md"
+
+
+def _full_scan(text):
+    import unicodedata
+
+    from engine.checks.numbers import _UNIT_END, TOKEN
+
+    return [
+        (m.start(), m.end(), _UNIT_END.sub("", unicodedata.normalize("NFKC", m.group())).casefold())
+        for m in TOKEN.finditer(text)
+    ]
+
+
+def test_token_scan_from_digits_equals_the_full_scan_on_real_text():
+    files = sorted((DATA / "f1000rd" / "docs").glob("*/v*.txt")) + sorted(SE.glob("*/*.xhtml"))
+    assert len(files) > 20
+    for f in files:
+        text = Version.from_file(f).text
+        assert tokens(text) == _full_scan(text), f
+
+
+@settings(max_examples=150, derandomize=True, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "May",
+                "September",
+                " ",
+                "  ",
+                ",",
+                ".",
+                "-",
+                "5",
+                "12th",
+                "2024",
+                "1,000",
+                "٣",
+                "x",
+                "%",
+                "€",
+                "\n",
+            ]
+        ),
+        max_size=40,
+    )
+)
+def test_property_token_scan_equals_the_full_scan(parts):
+    text = "".join(parts)
+    assert tokens(text) == _full_scan(text)
