@@ -189,3 +189,22 @@ def test_a_number_is_never_cut(t1, t2, quote, now):
     (v,) = _verdicts(t1, t2, [quote])
     assert v.verdict == "edited"
     assert v.v2.text == now, v.v2
+
+
+def test_a_paragraph_rewritten_wholesale_between_kept_paragraphs_is_edited():
+    t1 = "The committee met on Tuesday.\n\nOur budget is tight this year.\n\nMinutes follow below."
+    t2 = "The committee met on Tuesday.\n\nMoney: scarce!\n\nMinutes follow below."
+    (v,) = _verdicts(t1, t2, ["budget is tight"])
+    assert v.verdict == "edited", (v.method, v.note)
+    assert v.v2.text in "Money: scarce!"
+
+
+def test_a_deleted_paragraph_does_not_become_the_rewritten_heading_after_it():
+    t1 = (
+        "Results came in late.\n\n"
+        "Conclusions: our findings can stimulate policy in the context of the postdoc system.\n\n"
+        "Introduction\n\nPostdocs are many."
+    )
+    t2 = "Results came in late.\n\nzephyr\n\nPostdocs are many."
+    (v,) = _verdicts(t1, t2, ["of the postdoc system"])
+    assert v.verdict == "deleted", (v.method, v.v2, v.note)

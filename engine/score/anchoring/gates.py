@@ -49,15 +49,21 @@ class Gates:
         others = [(r0, r1) for r0, r1 in runs if r1 <= a or r0 >= b]
         if _substantial("".join(t1[r0:r1] for r0, r1 in others)) and not _substantial(own):
             return False  # another block's image
-        if others and not self._block_survives(a, b):
+        if not self._block_survives(a, b):
             # The span's block is gone as kept text: the v2 block is its rewrite only if
             # it is more like it, word for word, than like the block(s) whose kept text
-            # it holds (a paragraph deleted before a rewritten heading is not the heading)
+            # it holds (a paragraph deleted before a rewritten heading is not the heading),
+            # or than like a neighbouring block that is gone too and whose image it also
+            # is (a paragraph deleted and the heading after it rewritten: the diff
+            # replaces both with the new heading; a tie is no evidence, and is not taken)
             text2 = self.t2[v2_block[0] : v2_block[1]]
             mine = _word_dice(t1[a:b], text2)
             for r0, r1 in others:
                 o0, o1 = self._near_block(self.v1, r0, r1)
                 if _word_dice(t1[o0:o1], text2) > mine:
+                    return False
+            for o0, o1 in self._gone_neighbour_blocks(a, b, v2_block):
+                if _word_dice(t1[o0:o1], text2) >= mine:
                     return False
         if self.v2.crosses(cs, ce) and not self.v1.crosses(p.s, p.e):
             return False
@@ -97,6 +103,29 @@ class Gates:
         by the span's neighbourhood, so the cost stays bounded."""
         a, b = index.block(s, e)
         return max(a, s - reach), min(b, e + reach)
+
+    def _gone_neighbour_blocks(  # type: ignore[misc]
+        self: _Reanchor, a: int, b: int, v2_block: tuple[int, int]
+    ) -> list[tuple[int, int]]:
+        """The v1 blocks just before and after block ``[a, b)`` that are gone as kept text
+        too and whose diff image overlaps ``v2_block``."""
+        t1, out = self.t1, []
+        x = a
+        while x > 0 and t1[x - 1].isspace():
+            x -= 1
+        y = b
+        while y < len(t1) and t1[y].isspace():
+            y += 1
+        for side in ((x - 1, x) if x > 0 else None, (y, y + 1) if y < len(t1) else None):
+            if side is None:
+                continue
+            o0, o1 = self._near_block(self.v1, *side)
+            if (o0, o1) == (a, b) or self._block_survives(o0, o1):
+                continue
+            i0, i1 = self.diff.image(o0, o1)
+            if i0 < v2_block[1] and v2_block[0] < i1:
+                out.append((o0, o1))
+        return out
 
     def _block_survives(self: _Reanchor, a: int, b: int) -> bool:  # type: ignore[misc]
         """Some of v1 block ``[a, b)`` is still in v2 as kept text (``KEPT_GAP`` characters
