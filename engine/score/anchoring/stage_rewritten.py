@@ -151,10 +151,18 @@ class StageRewritten:
         around it), the quote's sentence still has a place: the v2 sentence it became
         (``mapped``) shares a word of ``SURVIVING_WORD`` letters or more with it (two
         characters in a row in scripts written without spaces). Shorter words (the, and,
-        for) recur in any text by chance: a document rewritten from scratch shares them."""
+        for) recur in any text by chance: a document rewritten from scratch shares them.
+        Or the quote's block survives (its other sentences kept) and the mapped sentence lies
+        mostly in that block's image: the diff joined the sentence's rewrite to a change next door
+        (a paragraph deleted just before), but its place is there."""
         if self.mapped is None:
             return False
         a, b = _sentence_bounds(self.t1, p.s, p.e)
-        return _shares_a_word(
-            self.t1[a:b], self.t2[self.mapped[0] : self.mapped[1]], SURVIVING_WORD
-        )
+        m0, m1 = self.mapped
+        if _shares_a_word(self.t1[a:b], self.t2[m0:m1], SURVIVING_WORD):
+            return True
+        ba, bb = self._near_block(self.v1, p.s, p.e)
+        if not self._block_survives(ba, bb):
+            return False
+        ia, ib = self.diff.image(ba, bb)
+        return 2 * max(0, min(m1, ib) - max(m0, ia)) > m1 - m0  # mostly inside
