@@ -30,8 +30,9 @@ EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
 
 
 def _fail(message: str) -> int:
-    print(f"arl: {message}", file=sys.stderr)
-    return EXIT_INPUT
+    from engine.cli.common import fail
+
+    return fail(message)  # terminal controls escaped, secrets redacted
 
 
 def cmd_text(args: argparse.Namespace) -> int:
@@ -54,7 +55,11 @@ def render_summary(
     """The short, plain-words summary ``arl score`` prints without ``--json``.
 
     ``quotes``: comment id -> the comment's own quote, shown where no v1 span exists
-    (a stale anchor)."""
+    (a stale anchor). Every line carries data from the files (comment ids, quotes,
+    reasons), so each is made ``printable`` (terminal controls, newlines and bidi controls
+    escaped) before the lines are joined: a comment id cannot start a forged line."""
+    from engine.cli.common import printable
+
     lines = []
     counts = result.counts()
     lines.append(
@@ -101,7 +106,7 @@ def render_summary(
         if name == "claim_accuracy" and result.claim_coverage is not None:
             text += f"; {result.claim_coverage.text()}"
         lines.append(f"  {title:<25}{text}")
-    return "\n".join(lines)
+    return "\n".join(printable(line) for line in lines)
 
 
 def _open_version(path: str, version_id: str) -> tuple[Any, Any]:
@@ -154,11 +159,13 @@ def cmd_score(args: argparse.Namespace) -> int:
         return _fail(str(e))
     if not comments and not bad:
         return _fail(f"{source}: no comments in the file")
+    from engine.cli.common import say
+
     if claims is not None and not claims.usable:
-        print(
+        say(
             f"arl: {args.claims}: the agent's report is unusable ({claims.problem}); "
             "claim accuracy is N/A",
-            file=sys.stderr,
+            err=True,
         )
     result = score(v1, v2, comments, claims=claims, given_version_id=given)
     # The integrity check of a scored pair: a claim of "addressed" (in the report, or a
@@ -176,13 +183,13 @@ def cmd_score(args: argparse.Namespace) -> int:
     # Claims read from Word's resolved marks are the resolutions themselves: said once.
     reported = None if word_resolved is not None else claims
     for u in unchanged_claims(result.verdicts, reported, resolved):
-        print(f"{VERIFICATION_MESSAGE} (comment {u.comment_id}: {how[u.by]})", file=sys.stderr)
+        say(f"{VERIFICATION_MESSAGE} (comment {u.comment_id}: {how[u.by]})", err=True)
     bad = bad + result.unusable
     name = os.path.basename(os.fspath(source))
     notes = [f"{name}: comment {cid} skipped: {reason}" for cid, reason in bad]
     if not result.verdicts:
         for n in notes[:20]:
-            print(f"arl: {n}", file=sys.stderr)
+            say(f"arl: {n}", err=True)
         first = f" ({bad[0][0]}: {bad[0][1]})" if bad else ""
         return _fail(
             f"{source}: none of its comments could be scored against "
@@ -206,10 +213,12 @@ def _print_score(
 ) -> int:
     """Print the scoring (JSON or the summary) and the declared checks; the exit code (4
     when ``--gate`` and a check blocks)."""
+    from engine.cli.common import say
+
     blocked = checks is not None and checks.gate().blocked
     if args.json:
         for n in notes:
-            print(f"arl: {n}", file=sys.stderr)
+            say(f"arl: {n}", err=True)
         out = result.to_json()
         if checks is not None:
             out["checks"] = checks.to_json()
@@ -217,11 +226,10 @@ def _print_score(
         sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
     else:
         if checks is not None and blocked:  # the first line says it (docs/checks.md)
-            print(f"CHANGES REQUESTED: {checks.gate().reason()}")
-        print(render_summary(result, notes, quotes))
+            say(f"CHANGES REQUESTED: {checks.gate().reason()}")
+        print(render_summary(result, notes, quotes))  # each line printable already
         if checks is not None:
             from engine.cli.checks import check_lines
-            from engine.cli.common import say
 
             for line in check_lines(checks):  # document text: terminal controls escaped
                 say(line)

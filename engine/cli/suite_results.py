@@ -78,11 +78,17 @@ def cmd_history(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=1))
     elif args.csv:
+        from engine.bundle.csv_export import safe_cell
+
         buf = io.StringIO()
         if rows:
             w = csv.DictWriter(buf, fieldnames=list(rows[0]))
             w.writeheader()
-            w.writerows(rows)
+            # text from suite files (names, models, variants) is never a formula; numbers
+            # stay numbers (engine.bundle.csv_export.safe_cell, OWASP "CSV Injection")
+            w.writerows(
+                {k: safe_cell(v) if isinstance(v, str) else v for k, v in r.items()} for r in rows
+            )
         sys.stdout.write(buf.getvalue())
     elif not rows:
         print("No suite runs yet" + (f" for model {args.model}" if args.model else "") + ".")
