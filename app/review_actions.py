@@ -27,6 +27,7 @@ class ReviewActions:
     thread: Any
     send_back_btn: Any
     another_btn: Any
+    continue_btn: Any
     _writing: bool
 
     def _review_side(self, detail: Any) -> Any:
@@ -61,8 +62,15 @@ class ReviewActions:
             "shows both runs when it ends"
         )
         self.another_btn.clicked.connect(self.anotherModel.emit)  # type: ignore[attr-defined]
+        self.continue_btn = QPushButton("Con&tinue this review\u2026")
+        self.continue_btn.setToolTip(
+            "The next review: the last version, its open comments (ids, threads and "
+            "versions kept), and new comments you add"
+        )
+        self.continue_btn.clicked.connect(self.continueReview.emit)  # type: ignore[attr-defined]
         row = QHBoxLayout()
         row.addWidget(self.send_back_btn, 1)
+        row.addWidget(self.continue_btn)
         row.addWidget(self.another_btn)
         lay.addLayout(row)
         return side

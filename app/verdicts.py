@@ -484,6 +484,7 @@ class VerdictsView(ReviewActions, QWidget):
     decided = Signal()  # a reviewer decision was recorded (the other views refresh)
     sendBack = Signal()  # "Send back to the agent..." (the window shows what goes back)
     anotherModel = Signal()  # "Run with another model..." (the window opens the wizard)
+    continueReview = Signal()  # "Continue this review..." (the wizard on the last version)
 
     def __init__(self, parent=None):
         super().__init__(parent)

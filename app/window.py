@@ -71,6 +71,7 @@ class MainWindow(QMainWindow):
         self.verdicts.decided.connect(self.scorecard.refresh)
         self.verdicts.sendBack.connect(self.send_back)
         self.verdicts.anotherModel.connect(self.run_with_another_model)
+        self.verdicts.continueReview.connect(self.continue_review)
         self.checks = ChecksView()
         self.run_view = self._make_run_view()
         self.compare = self._make_compare_view()
@@ -455,6 +456,23 @@ class MainWindow(QMainWindow):
         wiz.document_page.set_document(b.document_title or data.title, v1.source, v1.kind)
         wiz.comments_page.carry(b.comments_before)
         self._compare_with = data.path
+
+    def continue_review(self) -> None:
+        """The next review of the opened bundle (``engine.bundle.sendback.continue_review``):
+        the wizard opens on its last version with its open comments; new ones can be
+        added on the comments page."""
+        from engine.bundle.sendback import continue_review
+
+        data = self.verdicts.data
+        if data is None or data.untrustworthy:
+            self.statusBar().showMessage(
+                "Open a bundle first."
+                if data is None
+                else "This bundle fails its checks: its document and comments are not taken."
+            )
+            return
+        plan = continue_review(data.source)
+        self.start_next_round(plan)
 
     def show_compare(self) -> None:
         self.tabs.setCurrentIndex(self.TAB_COMPARE)

@@ -89,8 +89,22 @@ def _why_left(c: Comment, verdict: str, d: Decision | None) -> str | None:
     return None
 
 
-def _on_v2(c: Comment, item: dict[str, Any], text: str) -> Comment | None:
-    """``c`` anchored on its v2 span, or None when the verdict has none."""
+def made_on(bundle: Any, c: Comment) -> str:
+    """The version ``c`` was made on, named so the next run cannot take it for one of its
+    own: ``<run id>/<version id>`` (the run's given version when the comment names none; a
+    name already qualified by an earlier continuation is kept)."""
+    vid = c.created_on_version_id
+    if vid and "/" in vid:
+        return vid
+    given = str(bundle.manifest.get("given_version_id") or "v1")
+    return f"{bundle.manifest.get('run_id') or 'run'}/{vid or given}"
+
+
+def _on_v2(
+    c: Comment, item: dict[str, Any], text: str, version: str | None = None
+) -> Comment | None:
+    """``c`` anchored on its v2 span (made on ``version``: None, the new document), or
+    None when the verdict has none."""
     from engine.text.utf16 import to_codepoint
 
     span = item.get("v2")
@@ -106,7 +120,7 @@ def _on_v2(c: Comment, item: dict[str, Any], text: str) -> Comment | None:
         start_offset=s16,
         end_offset=e16,
     )
-    return replace(c, anchor=anchor, created_on_version_id=None, status="open")
+    return replace(c, anchor=anchor, created_on_version_id=version, status="open")
 
 
 def send_back(bundle: Any, decided: dict[str, Decision]) -> SendBack:
@@ -134,9 +148,35 @@ def send_back(bundle: Any, decided: dict[str, Decision]) -> SendBack:
         placed = _on_v2(c, item, text)
         if placed is None:
             out.unplaced.append(c.id)
-            made_on = f"{bundle.manifest.get('run_id') or 'run'}/{c.created_on_version_id or 'v1'}"
-            placed = replace(c, status="open", created_on_version_id=made_on)
+            placed = replace(c, status="open", created_on_version_id=made_on(bundle, c))
         out.comments.append(replace(placed, thread=thread))
+    return out
+
+
+def continue_review(bundle: Any) -> SendBack:
+    """ "Continue this review" (``arl run --continue``): the bundle's last version becomes
+    the reviewed version and its open comments come along (resolved ones do not), each
+    keeping its id, its thread and the version it was made on (``made_on``), its anchor
+    moved to where the run's final verdict found it in v2 (the next run finds that text in
+    its given version; a comment whose text is gone keeps its old anchor and is reported
+    as a stale anchor)."""
+    v2 = bundle.version("v2")
+    text = v2.to_version().text
+    verdicts = bundle.verdicts if isinstance(bundle.verdicts, dict) else {}
+    final = {
+        str(v.get("comment_id")): v for v in verdicts.get("final") or [] if isinstance(v, dict)
+    }
+    out = SendBack(bundle.document_title, v2.kind, v2.source)
+    for c in bundle.comments_after:
+        if c.status == "resolved":
+            out.left[c.id] = "resolved"
+            continue
+        version = made_on(bundle, c)
+        placed = _on_v2(c, final.get(c.id, {}), text, version)
+        if placed is None:
+            out.unplaced.append(c.id)
+            placed = replace(c, created_on_version_id=version)
+        out.comments.append(placed)
     return out
 
 

@@ -178,27 +178,25 @@ def cmd_bundle_send_back(args: argparse.Namespace) -> int:
 
 
 def take_from_bundle(args: argparse.Namespace) -> tuple[str, int] | None:
-    """``arl run --from BUNDLE``: put the bundle's document (v1, as given to its agent) and
-    its comments (``comments.before.json``, ids, threads and versions kept) in a temporary
-    folder and point ``args.doc`` / ``args.comments`` / ``args.title`` at them. Returns
-    (problem, exit code) when it cannot; None when done (or when ``--from`` is not given
-    and ``--doc`` is)."""
-    import atexit
-    import json
-    import shutil
-    import tempfile
-    from pathlib import Path
-
+    """``arl run --from BUNDLE`` (the same review again: the bundle's v1 as given to its
+    agent and its ``comments.before.json``) or ``arl run --continue BUNDLE`` (the next
+    review: its last version and its open comments, ``engine.bundle.sendback.
+    continue_review``, plus any new ones in ``--comments``): the document and comments go
+    in a temporary folder and ``args.doc`` / ``args.comments`` / ``args.title`` point at
+    them. Returns (problem, exit code) when it cannot; None when done (or when neither is
+    given and ``--doc`` is)."""
     from engine.bundle.archive import BundleError
     from engine.bundle.read import judge_bundle, open_bundle
 
-    source = getattr(args, "from_bundle", None)
+    source = getattr(args, "from_bundle", None) or getattr(args, "continue_bundle", None)
+    if getattr(args, "from_bundle", None) and getattr(args, "continue_bundle", None):
+        return "give --from or --continue, not both", 2
     if not source:
         return None if args.doc else ("give the document (--doc DOC) or a bundle (--from)", 2)
-    if args.doc or args.comments:
+    if args.doc or (args.comments and not args.continue_bundle):
         return (
-            "--from takes the document and comments from the bundle: leave out --doc "
-            "and --comments",
+            "the bundle gives the document and the comments: leave out --doc"
+            + ("" if args.continue_bundle else " and --comments"),
             2,
         )
     try:
@@ -211,20 +209,63 @@ def take_from_bundle(args: argparse.Namespace) -> tuple[str, int] | None:
             "and comments are not taken",
             EXIT_TAMPERED,
         )
-    v1 = b.version("v1")
+    if args.continue_bundle:
+        from engine.bundle.sendback import continue_review
+
+        plan = continue_review(b)
+        kind, raw, comments = plan.kind, plan.document, list(plan.comments)
+        what = f"its last version and {len(comments)} open comment(s)"
+    else:
+        v1 = b.version("v1")
+        kind, raw, comments = v1.kind, v1.source, list(b.comments_before)
+        what = f"its document and {len(comments)} comment(s)"
+    if args.comments:
+        problem = _add_new_comments(args.comments, raw, kind, comments)
+        if problem:
+            return problem, 2
+    _point_args_at(args, kind, raw, comments, b.document_title)
+    say(f"{'Continuing' if args.continue_bundle else 'The same review as'} {source}: {what}")
+    return None
+
+
+def _add_new_comments(path: str, raw: str, kind: str, comments: list[Any]) -> str | None:
+    """Append the comments of ``path`` (made on the continued version) to ``comments``;
+    the problem in one line when they cannot be read or reuse an id."""
+    from engine.comments_io import load_comments
+    from engine.score.scoring import Version
+    from engine.text.documents import DocumentError
+    from engine.vocabulary import DOCUMENT_KINDS, one_of
+
+    try:
+        version = Version.from_source(raw, one_of(kind, DOCUMENT_KINDS) or "html")
+        new, _unusable = load_comments(path, version.text)
+    except (ValueError, OSError, DocumentError) as exc:  # InputError is a ValueError
+        return str(exc)
+    taken = {c.id for c in comments} & {c.id for c in new}
+    if taken:
+        return f"{path}: comment id(s) {', '.join(sorted(taken))} are already carried over"
+    comments.extend(new)
+    return None
+
+
+def _point_args_at(
+    args: argparse.Namespace, kind: str, raw: str, comments: list[Any], title: str
+) -> None:
+    import atexit
+    import json
+    import shutil
+    import tempfile
+    from pathlib import Path
+
     folder = Path(tempfile.mkdtemp(prefix="arl-from-"))
     atexit.register(shutil.rmtree, folder, True)
-    doc = folder / ("document.txt" if v1.kind == "text" else "document.html")
-    doc.write_text(v1.source, encoding="utf-8")
-    comments = folder / "comments.json"
-    comments.write_text(
-        json.dumps({"comments": [c.to_json() for c in b.comments_before]}, ensure_ascii=False),
-        encoding="utf-8",
-    )
-    args.doc, args.comments = str(doc), str(comments)
-    args.title = args.title or b.document_title or None
-    say(f"The same review as {source}: its document and {len(b.comments_before)} comment(s)")
-    return None
+    doc = folder / ("document.txt" if kind == "text" else "document.html")
+    doc.write_text(raw, encoding="utf-8")
+    path = folder / "comments.json"
+    data = {"comments": [c.to_json() for c in comments]}
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    args.doc, args.comments = str(doc), str(path)
+    args.title = args.title or title or None
 
 
 def register_decisions(bsub: Any) -> None:

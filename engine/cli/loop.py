@@ -373,6 +373,13 @@ def _register_run(subparsers: Any) -> None:
         "comments of this evidence bundle, instead of --doc and --comments",
     )
     r.add_argument(
+        "--continue",
+        dest="continue_bundle",
+        metavar="BUNDLE",
+        help="the next review: this bundle's last version and its open comments (ids, "
+        "threads and versions kept); --comments adds new ones",
+    )
+    r.add_argument(
         "--comments",
         metavar="FILE",
         help="comments: native JSON or W3C Web Annotation JSON (default: the comments of "

@@ -251,3 +251,18 @@ def test_when_that_run_ends_compare_shows_both(qtbot, window, tmp_path):
     qtbot.waitUntil(lambda: window.tabs.currentIndex() == window.TAB_COMPARE, timeout=30000)
     assert window.compare.a.path == DATA / "bundle-min" and window.compare.b.path == other
     assert window._compare_with is None
+
+
+def test_continue_this_review_opens_the_wizard_on_the_last_version(qtbot, window):
+    from engine.bundle.read import open_bundle
+
+    view = _open(qtbot, window, DATA / "bundle-min")
+    view.continue_btn.click()
+    wiz = window.run_view._wizard
+    old = open_bundle(DATA / "bundle-min")
+    assert wiz.document_page.raw == old.version("v2").source
+    wiz.comments_page.initializePage()
+    carried = {c.id: c for c in wiz.request().comments}
+    assert set(carried) == {c.id for c in old.comments_after if c.status == "open"}
+    assert all(c.created_on_version_id.startswith(old.manifest["run_id"]) for c in carried.values())
+    wiz.reject()

@@ -101,3 +101,61 @@ def test_run_the_same_review_with_another_model(tmp_path, capsys):
     assert "leave out --doc" in capsys.readouterr().err
     assert arl(["run", *url]) == 2
     assert "give the document (--doc DOC) or a bundle (--from)" in capsys.readouterr().err
+
+
+def test_continue_this_review_keeps_ids_versions_and_history(tmp_path, capsys):
+    """arl run --continue BUNDLE: the last version is reviewed; the open comments come
+    along with their ids, threads and the version they were made on; resolved ones do
+    not; --comments adds new ones."""
+    from engine.bundle.sendback import continue_review
+
+    old = open_bundle(DATA / "bundle-min")
+    plan = continue_review(old)
+    run = old.manifest["run_id"]
+    after = {c.id: c for c in old.comments_after}
+    assert {c.id for c in plan.comments} == {i for i, c in after.items() if c.status == "open"}
+    assert all(v == "resolved" for v in plan.left.values())
+    for c in plan.comments:
+        assert c.thread == after[c.id].thread  # history kept
+        assert c.created_on_version_id.startswith(f"{run}/")  # the version it was made on
+    new = tmp_path / "new.json"
+    v2 = old.version("v2").to_version().text
+    new.write_text(
+        json.dumps(
+            {
+                "comments": [
+                    {"id": "n1", "body": "Say who approves.", "anchor": {"quote": "line manager"}}
+                ]
+            }
+        ),
+        encoding="utf-8",
+    )
+    assert "line manager" in v2
+    with ScriptedServer(FixEverything()) as srv:
+        args = ["run", "--continue", str(DATA / "bundle-min"), "--comments", str(new)]
+        args += ["--base-url", srv.base_url, "--model", srv.model, "--no-sign", "--json"]
+        assert arl([*args, "--out", str(tmp_path / "o")]) == 0
+    out = capsys.readouterr().out
+    bundle = open_bundle(json.loads(out.strip().splitlines()[-1])["bundle"])
+    carried = {c.id: c for c in bundle.comments_before}
+    assert set(carried) == {c.id for c in plan.comments} | {"n1"}
+    for c in plan.comments:
+        assert carried[c.id].created_on_version_id == c.created_on_version_id
+        assert carried[c.id].thread == c.thread
+    assert bundle.version("v1").source == old.version("v2").source  # the last version
+    verdicts = {v["comment_id"]: v["verdict"] for v in bundle.verdicts["final"]}
+    placed = [c.id for c in plan.comments if c.id not in plan.unplaced]
+    assert all(verdicts[c] != "stale_anchor" for c in placed)  # found again in v2
+    dup = tmp_path / "dup.json"
+    dup.write_text(
+        json.dumps(
+            {
+                "comments": [
+                    {"id": plan.comments[0].id, "body": "x", "anchor": {"quote": "line manager"}}
+                ]
+            }
+        )
+    )
+    args = ["run", "--continue", str(DATA / "bundle-min"), "--comments", str(dup)]
+    assert arl([*args, "--base-url", "http://127.0.0.1:9/v1", "--model", "m"]) == 2
+    assert "already carried over" in capsys.readouterr().err
