@@ -13,7 +13,7 @@
   (``engine.redact``) are left out;
 - **output capped at intake**: standard output and standard error together, read as they
   come, at most ``OUTPUT_CAP`` bytes kept (the last ones); the result keeps the last
-  ``TAIL_LINES`` lines, redacted;
+  ``TAIL_LINES`` lines, each at most ``LINE_CAP`` characters, redacted;
 - a program that is not found or cannot start is UNVERIFIED with the reason.
 
 Exit status 0 is PASS; any other is FAIL with the output.
@@ -39,6 +39,8 @@ OUTPUT_CAP = 1024 * 1024
 """Bytes of a command's output kept as it is read (the last ones)."""
 TAIL_LINES = 40
 """Lines of a command's output a result keeps (the last ones)."""
+LINE_CAP = 2000
+"""Characters of one kept line (a longer one is cut, and says so): 40 lines stay small."""
 _READ = 64 * 1024
 
 KEY_VARIABLES = frozenset(
@@ -198,7 +200,10 @@ class _Tail:
         """The last ``TAIL_LINES`` lines, decoded (UTF-8, bad bytes replaced), redacted."""
         lines = bytes(self.buf).decode("utf-8", "replace").splitlines()
         cut = len(lines) > TAIL_LINES or self.dropped
-        kept = lines[-TAIL_LINES:]
+        kept = [
+            x if len(x) <= LINE_CAP else x[:LINE_CAP] + f"… [{len(x) - LINE_CAP:,} more characters]"
+            for x in lines[-TAIL_LINES:]
+        ]
         if cut:
             kept.insert(0, f"[the last {len(kept)} lines of its output]")
         return redact("\n".join(kept))

@@ -103,18 +103,17 @@ def run_commands(
         na = Finding("unverified", NOT_ALLOWED)
         return [(f"command:{c.name}", "command", na, na) for c in config.commands]
     with tempfile.TemporaryDirectory(prefix="arl-versions-") as folder:
-        paths = {}
-        for role, v in (("reviewed", v1), ("revised", v2)):
-            p = os.path.join(folder, role + suffix)
-            with open(p, "w", encoding="utf-8", errors="surrogatepass", newline="") as f:
-                f.write(v.raw)
-            paths[role] = p
         for spec in config.commands:
             found = []
-            for role in ("reviewed", "revised"):
+            for role, v in (("reviewed", v1), ("revised", v2)):
+                # Written afresh for every command: one command cannot change what the
+                # next one reads.
+                path = os.path.join(folder, role + suffix)
+                with open(path, "w", encoding="utf-8", errors="surrogatepass", newline="") as f:
+                    f.write(v.raw)
                 if on_command is not None:
                     on_command(spec.name, role)
-                found.append(run_command(spec, paths[role]))
+                found.append(run_command(spec, path))
             out.append((f"command:{spec.name}", "command", found[0], found[1]))
     return out
 

@@ -78,7 +78,7 @@ def _alive(pid: int) -> bool:
         return True
 
 
-def test_no_key_reaches_the_environment(monkeypatch):
+def test_no_key_reaches_the_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-live-abcdefghijklmnop1234")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "anthropic-secret-value-1")
     monkeypatch.setenv("MY_SERVICE_TOKEN", "tok-1234567890")
@@ -89,11 +89,12 @@ def test_no_key_reaches_the_environment(monkeypatch):
     monkeypatch.setenv("LANG_KEEP", "en_GB.UTF-8")
     redact.remember("the-key-this-process-uses-42")
     try:
-        code = "import os, json; print(json.dumps(dict(os.environ)))"
-        f = run_command(_spec(PY, "-c", code), "x")
+        code = "import os, json, sys; open(sys.argv[1], 'w').write(json.dumps(dict(os.environ)))"
+        f = run_command(_spec(PY, "-c", code, "{file}"), str(tmp_path / "env.json"))
     finally:
         redact.forget_all()
-    env = json.loads(f.output)
+    assert f.status == "pass", f.output
+    env = json.loads((tmp_path / "env.json").read_text())
     for name in (
         "OPENAI_API_KEY",
         "ANTHROPIC_API_KEY",
@@ -186,3 +187,23 @@ def test_command_sees_each_versions_file_and_a_failure_already_there():
 def test_killed_by_a_signal_is_a_fail():
     f = run_command(_spec(PY, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGTERM)"), "x")
     assert f.status == "fail" and f.summary == "killed by signal 15"
+
+
+def test_one_endless_line_is_cut_and_says_so():
+    code = "import sys; sys.stdout.write('x' * 5_000_000); sys.exit(2)"
+    f = run_command(_spec(PY, "-c", code), "x")
+    assert f.status == "fail" and len(f.output) < 3000
+    assert "more characters]" in f.output
+
+
+def test_a_command_cannot_change_what_the_next_one_reads(tmp_path):
+    spoil = json.dumps([PY, "-c", "import sys; open(sys.argv[1], 'w').write('spoilt')", "{file}"])
+    read = json.dumps([PY, "-c", "import sys; print(open(sys.argv[1]).read()[:20])", "{file}"])
+    config = parse_checks(
+        f'[[command]]\nname = "a"\nargv = {spoil}\n[[command]]\nname = "b"\nargv = {read}\n',
+        "checks.toml",
+    )
+    v1, v2 = _pair()
+    cs = run_checks(config, v1, v2, allow_commands=True)
+    (b,) = [r for r in cs.revised if r.name == "command:b"]
+    assert b.output == v2.raw[:20]
