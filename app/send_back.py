@@ -59,6 +59,11 @@ class SendBackDialog(QDialog):
         )
         if left:
             said += f"<br>Not sent again: {left}."
+        if plan.settled:
+            said += (
+                f"<br>{len(plan.settled)} settled by your decisions go along resolved, "
+                "with the decision in their thread."
+            )
         if plan.unplaced:
             said += (
                 "<br>Their text is gone from the last version: "

@@ -396,7 +396,7 @@ class MainWindow(QMainWindow):
         if wiz is None:
             return
         wiz.document_page.set_document(plan.title, plan.document, plan.kind)
-        wiz.comments_page.carry(plan.comments)
+        wiz.comments_page.carry(plan.all_comments())
 
     def _run_started(self) -> None:
         self.tabs.setCurrentIndex(self.TAB_RUN)

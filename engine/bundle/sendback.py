@@ -42,7 +42,10 @@ class SendBack:
     """``document``: v2's source (``kind`` html | text); ``comments``: the comments sent,
     anchored on v2; ``reasons``: comment id -> the override's reason, word for word;
     ``left``: comment id -> why it is not sent, in words; ``unplaced``: ids sent with their
-    old anchor (no v2 span)."""
+    old anchor (no v2 span); ``settled``: the comments a reviewer's decision settled,
+    carried resolved with that decision as a ``resolve`` entry of their thread, so the next
+    round's bundle keeps them and the decision without giving them to the agent as work.
+    ``all_comments()``: what the next run starts with (``comments`` then ``settled``)."""
 
     title: str
     kind: str
@@ -51,6 +54,10 @@ class SendBack:
     reasons: dict[str, str] = field(default_factory=dict)
     left: dict[str, str] = field(default_factory=dict)
     unplaced: list[str] = field(default_factory=list)
+    settled: list[Comment] = field(default_factory=list)
+
+    def all_comments(self) -> list[Comment]:
+        return [*self.comments, *self.settled]
 
     def brief(self) -> str:
         """The brief in words, to paste into an agent that runs elsewhere."""
@@ -140,6 +147,8 @@ def send_back(bundle: Any, decided: dict[str, Decision]) -> SendBack:
         why = _why_left(c, str(item.get("verdict") or ""), d)
         if why is not None:
             out.left[c.id] = why
+            if d is not None and d.decision != "another-round":
+                out.settled.append(_settled(bundle, c, item, text, d))
             continue
         thread = list(c.thread)
         if d is not None and d.decision in SEND_AGAIN:
@@ -151,6 +160,17 @@ def send_back(bundle: Any, decided: dict[str, Decision]) -> SendBack:
             placed = replace(c, status="open", created_on_version_id=made_on(bundle, c))
         out.comments.append(replace(placed, thread=thread))
     return out
+
+
+def _settled(bundle: Any, c: Comment, item: dict[str, Any], text: str, d: Decision) -> Comment:
+    """``c`` resolved by the reviewer's decision ``d`` (a ``resolve`` entry saying it),
+    anchored on v2 where it can be, else on its old anchor and version."""
+    words = DECISION_WORDS.get(d.decision, d.decision)
+    entry = Reply(
+        d.reviewer, f"{words}: {d.reason}" if d.reason else words, d.decided_at, "resolve"
+    )
+    placed = _on_v2(c, item, text) or replace(c, created_on_version_id=made_on(bundle, c))
+    return replace(placed, status="resolved", thread=[*c.thread, entry])
 
 
 def continue_review(bundle: Any) -> SendBack:
@@ -186,7 +206,7 @@ def write_next_round(plan: SendBack, out: Path, *, force: bool = False) -> list[
     file renamed into place. Refuses (FileExistsError, nothing written) a file already there
     unless ``force``. Returns the paths; raises OSError."""
     doc = out / ("document.txt" if plan.kind == "text" else "document.html")
-    comments = {"comments": [c.to_json() for c in plan.comments]}
+    comments = {"comments": [c.to_json() for c in plan.all_comments()]}
     files = {
         doc: plan.document,
         out / "comments.json": json.dumps(comments, indent=1, ensure_ascii=False) + "\n",

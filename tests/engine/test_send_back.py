@@ -62,8 +62,20 @@ def test_the_reason_reaches_the_scripted_servers_next_request(tmp_path, capsys):
     said = capsys.readouterr().out
     assert "2 comment(s) go back (1 with the reviewer's reason), 2 not sent again" in said
     assert arl(["bundle", "send-back", str(b), "--out", str(out)]) == 2  # nothing replaced
-    comments = json.loads((out / "comments.json").read_text(encoding="utf-8"))
-    assert [c["id"] for c in comments["comments"]] == ["c2", "c4"]
+    comments = json.loads((out / "comments.json").read_text(encoding="utf-8"))["comments"]
+    # the work (c2, c4), then the comments the reviewer settled, resolved by that decision
+    assert [(c["id"], c["status"]) for c in comments] == [
+        ("c2", "open"),
+        ("c4", "open"),
+        ("c1", "resolved"),
+        ("c3", "resolved"),
+    ]
+    assert comments[3]["thread"][-1] == {
+        "author": "Ann",
+        "body": "the deletion was the fix: the appendix was obsolete",
+        "created_at": comments[3]["thread"][-1]["created_at"],
+        "kind": "resolve",
+    }
     with ScriptedServer(FixEverything()) as srv:
         args = [
             "run",
@@ -76,6 +88,12 @@ def test_the_reason_reaches_the_scripted_servers_next_request(tmp_path, capsys):
         assert arl([*args, "--no-sign"]) == 0
         bodies = json.dumps(srv.requests, ensure_ascii=False)
     assert REASON in bodies  # word for word, in what the agent was sent
+    # the next round's bundle carries the decisions, the replies and the reasons
+    nxt = open_bundle(next((tmp_path / "o").glob("*/manifest.json")).parent)
+    before = {c.id: c for c in nxt.comments_before}
+    assert before["c2"].thread[-1].body == REASON
+    assert before["c1"].status == "resolved"
+    assert before["c1"].thread[-1].body == "accepted: the verdict stands"
 
 
 def test_run_the_same_review_with_another_model(tmp_path, capsys):
