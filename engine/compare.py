@@ -187,6 +187,26 @@ def _comment_key(d: BundleFacts) -> list[tuple[str, str]]:
     )
 
 
+def checks_words(d: Any) -> str:
+    """A side's declared checks in words (docs/checks.md): "changes requested (...)",
+    "no check blocks: 80% (4 of 5) passed", or "none declared"; the re-derived results
+    when the side has been checked (``d.rederivation.checks``)."""
+    from engine.bundle.scorecard_checks import shown_check_sets
+
+    recomputed = getattr(getattr(d, "rederivation", None), "checks", None)
+    sets = shown_check_sets(getattr(d, "checks", None), recomputed)
+    final = next((s for label, s in sets if label == "Final"), None)
+    if final is None:
+        return "none declared"
+    gate = final.gate()
+    if gate.blocked:
+        failing = ", ".join(
+            f"{r.title} {vocab.CHECK_STATUS_WORDS[r.status]}" for r in gate.blocking
+        )
+        return f"{vocab.CHANGES_REQUESTED} ({failing})"
+    return f"no check blocks: {final.rate()} passed"
+
+
 def compare_bundles(a: BundleFacts, b: BundleFacts) -> Comparison:
     """Compare two opened bundles (see the module docstring). Never raises on odd content:
     what a bundle does not state reads N/A with the reason."""
@@ -223,6 +243,7 @@ def compare_bundles(a: BundleFacts, b: BundleFacts) -> Comparison:
         ("tokens used", vocab.tokens_text(ma.get("tokens")), vocab.tokens_text(mb.get("tokens"))),
         ("time", _duration(run_seconds(ma)), _duration(run_seconds(mb))),
         ("rounds", _rounds(ma), _rounds(mb)),
+        ("declared checks", checks_words(a), checks_words(b)),
     ]
     cmp.metric_rows = [
         (name, a.metrics.get(name), b.metrics.get(name)) for name in vocab.METRIC_NAMES

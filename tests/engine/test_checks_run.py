@@ -429,3 +429,18 @@ async def test_an_interrupted_run_keeps_its_checks(tmp_path):
     result = verify_bundle(bundle)
     assert "final checks" in result.rederivation.checks
     assert not any("checks" in d.where for d in result.rederivation.differences)
+
+
+async def test_compare_says_each_sides_checks(tmp_path):
+    from engine.compare import checks_words
+
+    blocked, _, _ = await _run(tmp_path / "a", Churner("{{FirstName}}", "Customer"), rounds=1)
+    passed, _, _ = await _run(tmp_path / "b", FixEverything(), rounds=1)
+    a, b = open_bundle(blocked.bundle), open_bundle(passed.bundle)
+    assert checks_words(a) == "changes requested (Placeholders kept FAIL)"
+    assert checks_words(b) == "no check blocks: 100% (5 of 5) passed"
+
+    class NoChecks:
+        checks = None
+
+    assert checks_words(NoChecks()) == "none declared"
