@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 
 from engine.models import ANCHOR_CONTEXT, Anchor, ClaimItem, ClaimReport, Comment, Reply
 from engine.text import utf16
-from engine.text.docx import WordComment, WordDocument, WordReply
+from engine.text.docx import TrackedChange, WordComment, WordDocument, WordReply
 
-__all__ = ["WordClaims", "match_comments", "word_claims", "word_comments"]
+__all__ = ["WordClaims", "match_comments", "tracked", "word_claims", "word_comments"]
 
 
 def _reply(r: WordReply) -> Reply:
@@ -144,3 +144,17 @@ def word_claims(reviewed: WordDocument, revised: WordDocument) -> WordClaims:
             comments=items, notes="claims read from the comments resolved in the revised Word file"
         )
     return out
+
+
+def tracked(start: int, end: int, changes: tuple[TrackedChange, ...]) -> bool:
+    """Whether the document's own tracked changes account for an edit the program's diff
+    found at UTF-16 units ``[start, end)`` of the revised text (``start == end``: a
+    deletion there): an insertion overlapping or touching it, or a deletion at a point
+    within it or at one of its ends. False means the edit was made without tracking."""
+    for c in changes:
+        if c.kind in ("insertion", "move_to"):
+            if c.start <= end and start <= c.end:
+                return True
+        elif start <= c.start <= end:
+            return True
+    return False

@@ -12,7 +12,8 @@
   re-anchored words, a deleted one on the place its text stood;
 - each change outside every comment (the collateral changes of the scoring) marked by a
   comment of its own, "changed, though no comment asked for it" (at most
-  :data:`MAX_CHANGE_COMMENTS`).
+  :data:`MAX_CHANGE_COMMENTS`), saying too when the file tracks changes but not this one
+  (an edit made without tracking, ``engine.word_review.tracked``).
 
 The verdict rules are the engine's (``engine.scoring``); this module only writes them.
 
@@ -29,7 +30,7 @@ from engine.text import utf16
 from engine.text.docx import WordDocument
 from engine.text.docx_write import WordCopy
 from engine.vocabulary import VERDICT_LABELS, VERDICT_MEANINGS, VERIFICATION_MESSAGE, claim_words
-from engine.word_review import match_comments
+from engine.word_review import match_comments, tracked
 
 __all__ = ["AUTHOR", "MAX_CHANGE_COMMENTS", "WordCopyReport", "verdicts_into_word"]
 
@@ -43,13 +44,16 @@ MAX_CHANGE_COMMENTS = 200
 class WordCopyReport:
     """What was written: ``replies`` (verdict replies on the file's own comments),
     ``reopened`` and ``recreated`` (comment ids), ``changes`` (comments on changes outside
-    every comment) and ``changes_left_out`` (beyond :data:`MAX_CHANGE_COMMENTS`)."""
+    every comment), ``changes_left_out`` (beyond :data:`MAX_CHANGE_COMMENTS`) and
+    ``untracked`` (those of the changes the document's tracked changes do not account for,
+    in a file that tracks changes)."""
 
     replies: int = 0
     reopened: list[str] = field(default_factory=list)
     recreated: list[str] = field(default_factory=list)
     changes: int = 0
     changes_left_out: int = 0
+    untracked: int = 0
 
 
 def verdict_words(v: VerdictRecord, reopened: bool) -> str:
@@ -111,7 +115,7 @@ def verdicts_into_word(
             copy.add_reply(pid, r.author, r.date, r.text)
         copy.add_reply(pid, AUTHOR, when, words)
         report.recreated.append(v.comment_id)
-    _mark_changes(copy, result, omap, when, report)
+    _mark_changes(copy, result, omap, when, report, revised)
     return copy.to_bytes(), report
 
 
@@ -126,22 +130,41 @@ def _place(v: VerdictRecord, result: ScoreResult) -> tuple[int, int]:
     return 0, 0
 
 
+def _edits(result: ScoreResult) -> list[tuple[int, int, str]]:
+    """The collateral changes as edits of the revised text: (start, end, deleted text) in
+    code points, a deletion and the insertion beside it (one replacement) joined."""
+    out: list[tuple[int, int, str]] = []
+    for c in sorted(result.collateral, key=lambda c: (c.b0, c.b1)):
+        if out and c.b0 <= out[-1][1]:
+            b0, b1, deleted = out[-1]
+            out[-1] = (b0, max(b1, c.b1), deleted + c.deleted)
+        else:
+            out.append((c.b0, c.b1, c.deleted))
+    return out
+
+
 def _mark_changes(
-    copy: WordCopy, result: ScoreResult, omap: utf16.OffsetMap, when: str, report: WordCopyReport
+    copy: WordCopy,
+    result: ScoreResult,
+    omap: utf16.OffsetMap,
+    when: str,
+    report: WordCopyReport,
+    revised: WordDocument,
 ) -> None:
+    """A comment on each change outside every comment; one the document did not track
+    (no tracked change accounts for it, while the file tracks others) says so."""
     text = result.v2.text
-    for change in result.collateral:
-        if not (text[change.b0 : change.b1].strip() or change.deleted.strip()):
+    for b0, b1, deleted in _edits(result):
+        if not (text[b0:b1].strip() or deleted.strip()):
             continue
         if report.changes >= MAX_CHANGE_COMMENTS:
             report.changes_left_out += 1
             continue
-        what = "changed" if change.b1 > change.b0 else "deleted"
-        copy.add_comment(
-            omap.to_utf16(change.b0),
-            omap.to_utf16(change.b1),
-            AUTHOR,
-            when,
-            f"{AUTHOR}: {what}, though no comment asked for it.",
-        )
+        what = "changed" if b1 > b0 else "deleted"
+        start, end = omap.to_utf16(b0), omap.to_utf16(b1)
+        note = f"{AUTHOR}: {what}, though no comment asked for it."
+        if revised.changes and not tracked(start, end, revised.changes):
+            note += " This edit was made without tracking changes."
+            report.untracked += 1
+        copy.add_comment(start, end, AUTHOR, when, note)
         report.changes += 1

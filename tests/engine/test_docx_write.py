@@ -165,3 +165,34 @@ def test_ranges_inside_runs_of_one_paragraph_split_each_run_once() -> None:
     with zipfile.ZipFile(io.BytesIO(copy.to_bytes())) as zf:
         xml = zf.read("word/document.xml").decode()
     assert xml.count("<w:b/>") == 2  # the bold run split in two keeps its formatting
+
+
+def test_an_edit_made_without_tracking_is_said_so() -> None:
+    from tests.helpers.word_files import deleted, ins
+
+    body = para(run("Intro. "), start_mark(0), run("The claim"), end_mark(0), run(" stands."))
+    body += para(run("Alpha beta gamma.")) + para(run("Delta epsilon zeta."))
+    notes = [Note(0, "Source?", para_id="00000001")]
+    revised = para(run("Intro. "), start_mark(0), run("The claim"), end_mark(0), run(" stands."))
+    revised += para(run("Alpha "), deleted("beta"), ins(run("BETA")), run(" gamma."))
+    revised += para(run("Delta EPSILON zeta."))  # changed, but not as a tracked change
+    _, doc2, out, report = scored(make_docx(body, notes), make_docx(revised, notes))
+    assert len(doc2.changes) == 2 and report.changes == 2 and report.untracked == 1
+    back = read_docx(out)
+    notes_by_words = {
+        words(back, c.start, c.end): c.text
+        for c in back.comments
+        if c.author == "Agent Review Loop"
+    }
+    assert notes_by_words["BETA"].endswith("no comment asked for it.")
+    assert notes_by_words["EPSILON"].endswith("This edit was made without tracking changes.")
+
+
+def test_tracked_accounts_for_overlaps_and_points() -> None:
+    from engine.text.docx_changes import TrackedChange
+    from engine.word_review import tracked
+
+    ins = TrackedChange("insertion", 10, 14, "abcd", "A", "")
+    dele = TrackedChange("deletion", 20, 20, "gone", "A", "")
+    assert tracked(11, 12, (ins,)) and tracked(14, 14, (ins,)) and not tracked(15, 18, (ins,))
+    assert tracked(20, 20, (dele,)) and tracked(18, 22, (dele,)) and not tracked(21, 22, (dele,))
