@@ -34,6 +34,7 @@ from app.changes_view import ChangesView
 from app.decisions_panel import review_cell
 from app.doc_tools import DocTools
 from app.docview import STYLES, DocumentView
+from app.fold import Fold
 from app.inline_changes import KEY, change_cells
 from app.jobs import run_in_thread
 from app.review_actions import ReviewActions
@@ -532,8 +533,13 @@ class VerdictsView(ReviewActions, QWidget):
 
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
-        lay.addWidget(self.banner)
-        lay.addWidget(self.legend)
+        # Each folds to one line on a short screen, with Show all (app.fold).
+        self.banner_fold, self.legend_fold = (
+            Fold(self.banner, "run status"),
+            Fold(self.legend, "legend", pad=-4),
+        )
+        lay.addWidget(self.banner_fold)
+        lay.addWidget(self.legend_fold)
         self.tools = self._make_tools()
         lay.addWidget(self.tools)
         lay.addWidget(self.split, 1)
@@ -623,6 +629,8 @@ class VerdictsView(ReviewActions, QWidget):
         self.banner.setText(text)
         self.banner.setStyleSheet(BANNER_STYLE[level] + "padding:6px;border-radius:4px;")
         self.legend.setText(legend_html(data.collateral is not None))
+        self.banner_fold.text_changed()
+        self.legend_fold.text_changed()
         self.rows = self._rows(data)
         self.table.fill(self.rows)
         self.detail.clear()

@@ -33,6 +33,8 @@ PRESETS: dict[str, tuple[str, str, bool]] = {
     "lmstudio": ("LM Studio (this computer)", "http://localhost:1234/v1", False),
     "openrouter": ("OpenRouter", "https://openrouter.ai/api/v1", True),
     "custom": ("Custom OpenAI-compatible server (vLLM, llama.cpp\u2026)", "", False),
+    # A script plays the agent on this computer (app.scripted_agent): no model, no key.
+    "scripted": ("Try with a scripted agent (no model)", "", False),
 }
 
 
@@ -49,8 +51,11 @@ class ModelPage(QWizardPage):
             "works; local servers need no key."
         )
         self.preset = QComboBox()
+        from app import scripted_agent
+
         for key, (label, _, _) in PRESETS.items():
-            self.preset.addItem(label, key)
+            if key != "scripted" or scripted_agent.available():
+                self.preset.addItem(label, key)
         self.url = QLineEdit()
         self.url.setPlaceholderText(CUSTOM_URL_EXAMPLE)
         self.model = QComboBox()
@@ -162,6 +167,9 @@ class ModelPage(QWizardPage):
     def _preset_changed(self) -> None:
         key = self.preset.currentData()
         _, url, _ = PRESETS[key]
+        if key == "scripted":
+            self._use_scripted_agent()
+            return
         if url:
             self.url.setText(url)
         self.url.setReadOnly(False)
@@ -173,6 +181,30 @@ class ModelPage(QWizardPage):
         else:
             self.url.setPlaceholderText(CUSTOM_URL_EXAMPLE)
         self.completeChanged.emit()
+
+    def _use_scripted_agent(self) -> None:
+        """Start the scripted server here (loopback) and fill in its address and model."""
+        from app import scripted_agent
+
+        try:
+            url = scripted_agent.base_url()
+        except (RuntimeError, OSError) as exc:
+            self.test_result.setText(f"The scripted agent could not be started: {exc}")
+            return
+        self.url.setText(url)
+        self.url.setReadOnly(True)
+        self.model.setEditText(scripted_agent.MODEL)
+        self.key.clear()
+        self.test_result.setText(
+            "A script plays the agent on this computer: it rewrites each commented passage "
+            "and reports. No model and no key; the evidence bundle says it is scripted."
+        )
+        self.completeChanged.emit()
+
+    @property
+    def scripted(self) -> bool:
+        """True when the scripted agent was chosen (the bundle is marked scripted)."""
+        return self.preset.currentData() == "scripted"
 
     def _forget_test(self) -> None:
         self.test_failed = None

@@ -129,6 +129,7 @@ class SetupWizard(QWizard):
             rounds=self.run_page.rounds.value(),
             checks=self.run_page.checks.config,
             allow_commands=self.run_page.checks.allow.isChecked(),
+            scripted=self.model_page.scripted,
         )
 
     def _emit_request(self) -> None:
