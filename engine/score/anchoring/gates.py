@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from engine.score.anchoring.changes import _substantial
 from engine.score.anchoring.index import TextIndex
 from engine.score.anchoring.records import Reanchored, _Place
-from engine.score.anchoring.sentences import _sentence_bounds, _sentence_pieces
+from engine.score.anchoring.sentences import _sentence_bounds
 from engine.score.anchoring.thresholds import FUZZY_WINDOW, REGION_REACH
 from engine.score.anchoring.words import _has_alnum, _trim, _word_dice, breaks_word
 
@@ -79,11 +79,11 @@ class Gates:
         that was there all along (kept by the diff, or moved and re-inserted by it) is not
         this span's rewrite."""
         t1, t2 = self.t1, self.t2
-        a2, b2 = _trim(t2, *_sentence_bounds(t2, cs, ce))
+        a2, b2 = _trim(t2, *self.v2.sentence_bounds(cs, ce))
         sentence = t2[a2:b2]
         if len(sentence) < 16 or not _has_alnum(sentence):
             return False
-        a1, b1 = _sentence_bounds(t1, p.s, p.e)
+        a1, b1 = self.v1.sentence_bounds(p.s, p.e)
         # v1 text near the span: a rewrite's candidates lie near its estimated place, so
         # the copy that was there all along lies within a few regions of it
         lo, hi = max(0, p.s - 4 * REGION_REACH), p.e + 4 * REGION_REACH
@@ -141,11 +141,11 @@ class Gates:
         if self.changes.region(p.s, p.e) is None:
             return False
         t1 = self.t1
-        a, b = _sentence_bounds(t1, p.s, p.e)
+        a, b = self.v1.sentence_bounds(p.s, p.e)
         lo, hi = _sentence_bounds(
             t1, max(0, a - FUZZY_WINDOW), b + FUZZY_WINDOW, reach=FUZZY_WINDOW
         )
-        for q0, q1 in _sentence_pieces(t1, lo, hi):
+        for q0, q1 in self.v1.sentence_pieces(lo, hi):
             if q1 <= a or q0 >= b:
                 q0, q1 = _trim(t1, q0, q1)
                 if q0 < q1 and _has_alnum(t1[q0:q1]):

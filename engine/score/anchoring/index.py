@@ -8,7 +8,8 @@ import bisect
 import re
 
 from engine.score.anchoring.context import nearest_starts
-from engine.score.anchoring.thresholds import MAX_HITS, NEAR_HITS
+from engine.score.anchoring.sentences import _sentence_bounds, _sentence_pieces
+from engine.score.anchoring.thresholds import FUZZY_WINDOW, MAX_HITS, NEAR_HITS
 from engine.score.anchoring.words import _trim
 from engine.text.normalize import FoldedText, fold_needle
 
@@ -103,6 +104,22 @@ class TextIndex:
             j += 1
         b = br[j] if j < len(br) and not text[e : br[j - 1]].strip() else e
         return min(a, s), max(b, e)
+
+    def sentence_bounds(
+        self, s: int, e: int, reach: int = FUZZY_WINDOW, *, clamp: bool = True
+    ) -> tuple[int, int]:
+        """``_sentence_bounds`` (the sentences ``[s, e)`` touches), kept inside the block(s)
+        holding ``[s, e)`` when ``clamp``: a block's edge ends a sentence, also where
+        ``textContent`` has no character there (``<p>another.</p><p>Next</p>``)."""
+        a, b = _sentence_bounds(self.text, s, e, reach)
+        if not clamp:
+            return a, b
+        ba, bb = self.block(s, e)
+        return max(a, ba), min(b, bb)
+
+    def sentence_pieces(self, a: int, b: int) -> list[tuple[int, int]]:
+        """``[a, b)`` cut after every sentence end and at every block boundary inside it."""
+        return [q for x, y in _sentence_pieces(self.text, a, b) for q in self.pieces(x, y)]
 
     def pieces(self, s: int, e: int) -> list[tuple[int, int]]:
         """``[s, e)`` cut at every block boundary inside it."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.score.anchoring.sentences import _sentence_bounds, _sentence_pieces
+from engine.score.anchoring.sentences import _sentence_bounds
 from engine.score.anchoring.thresholds import (
     DISTANCE_COST,
     FUZZY_WINDOW,
@@ -29,10 +29,10 @@ class Mapped:
         sentence the quote touches, its image (``_sentence_image``), and the range from the
         first image to the last. None when no touched sentence has one."""
         t1 = self.t1
-        a, b = _sentence_bounds(t1, s, e)
+        a, b = self.v1.sentence_bounds(s, e)
         found = [
             m
-            for p0, p1 in _sentence_pieces(t1, a, b)
+            for p0, p1 in self.v1.sentence_pieces(a, b)
             if t1[max(p0, s) : min(p1, e)].strip()
             and (m := self._sentence_image(p0, p1, s, e))
             and not self._claimed_by_a_neighbour(p0, p1, m)
@@ -56,7 +56,7 @@ class Mapped:
             t1, max(ba, p0 - FUZZY_WINDOW), min(bb, p1 + FUZZY_WINDOW), reach=FUZZY_WINDOW
         )
         lo, hi = max(lo, ba), min(hi, bb)
-        for q0, q1 in _sentence_pieces(t1, lo, hi):
+        for q0, q1 in self.v1.sentence_pieces(lo, hi):
             q0, q1 = _trim(t1, q0, q1)
             if q1 <= p0 or q0 >= p1:
                 if q0 < q1 and _has_alnum(t1[q0:q1]):
@@ -171,7 +171,7 @@ class Mapped:
         lo, hi = _sentence_bounds(t2, max(0, lo), min(len(t2), hi), reach=FUZZY_WINDOW)
         kept_total = sum(b - a for a, b in kept) or 1
         cands = []
-        for c0, c1 in _sentence_pieces(t2, lo, hi):
+        for c0, c1 in self.v2.sentence_pieces(lo, hi):
             c0, c1 = _trim(t2, c0, c1)
             if c0 >= c1 or self._kept_from_elsewhere(c0, c1, p0, p1):
                 continue

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from engine.score.anchoring.context import nearest_starts
 from engine.score.anchoring.records import Reanchored, _Place
-from engine.score.anchoring.sentences import _clip_sentences, _sentence_bounds
+from engine.score.anchoring.sentences import _clip_sentences
 from engine.score.anchoring.thresholds import FUZZY_THRESHOLD, FUZZY_WINDOW, LOCAL_CHANGE
 from engine.score.anchoring.words import (
     _passage,
@@ -69,7 +69,7 @@ class StageFuzzy:
         fz = None
         small_image = p.me - p.ms <= 2 * (p.e - p.s) + LOCAL_CHANGE
         if small_image:
-            a, b = _sentence_bounds(self.t2, p.ms, p.me)
+            a, b = self.v2.sentence_bounds(p.ms, p.me)
             fz = self._fuzzy(p.quote, p.s, p.e, a, b, strict=not p.local)
         if fz is None and (p.local or not small_image):
             fz = self._fuzzy(p.quote, p.s, p.e, p.lo, p.hi, strict=not p.local)

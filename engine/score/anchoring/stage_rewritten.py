@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from engine.score.anchoring.context import side_score
 from engine.score.anchoring.records import Reanchored, _Place
-from engine.score.anchoring.sentences import _SENTENCE_END, _sentence_bounds
+from engine.score.anchoring.sentences import _SENTENCE_END
 from engine.score.anchoring.thresholds import (
     MOVED_SIDE_THRESHOLD,
     SURVIVING_WORD,
@@ -125,7 +125,7 @@ class StageRewritten:
                 continue
             hits = self.changes.find_inserted(piece, 2)
             if len(hits) == 1:
-                a, b = _sentence_bounds(self.t2, hits[0], hits[0] + len(piece))
+                a, b = self.v2.sentence_bounds(hits[0], hits[0] + len(piece))
                 return _trim(self.t2, a, b)
         return None
 
@@ -135,7 +135,7 @@ class StageRewritten:
         empty."""
         assert self.mapped is not None
         m0, m1 = self.mapped
-        a, b = _trim(self.t1, *_sentence_bounds(self.t1, p.s, p.e))
+        a, b = _trim(self.t1, *self.v1.sentence_bounds(p.s, p.e))
         if b <= a:
             return None
         scale = (m1 - m0) / (b - a)
@@ -157,7 +157,7 @@ class StageRewritten:
         (a paragraph deleted just before), but its place is there."""
         if self.mapped is None:
             return False
-        a, b = _sentence_bounds(self.t1, p.s, p.e)
+        a, b = self.v1.sentence_bounds(p.s, p.e)
         m0, m1 = self.mapped
         if _shares_a_word(self.t1[a:b], self.t2[m0:m1], SURVIVING_WORD):
             return True
