@@ -111,7 +111,15 @@ class BundleData:
 
     @property
     def model(self) -> str:
+        if self.external:
+            return "an agent that ran elsewhere"
         return str(self.manifest.get("model") or "unknown model")
+
+    @property
+    def external(self) -> bool:
+        """A revision made outside this program (``engine.run.external``)."""
+        mode = self.manifest.get("agent_mode")
+        return isinstance(mode, dict) and mode.get("ran") == "external"
 
     @property
     def scripted(self) -> bool:

@@ -44,6 +44,12 @@ def build_menus(w: Any) -> None:
         shortcut=QKeySequence.StandardKey.New,
         triggered=w.start_setup,
     )
+    w.act_check = QAction(
+        "&Check a revision made elsewhere\u2026",
+        w,
+        shortcut=QKeySequence("Ctrl+Shift+R"),
+        triggered=w.check_revision,
+    )
     w.act_compare = QAction(
         "Co&mpare two bundles\u2026",
         w,
@@ -68,6 +74,7 @@ def build_menus(w: Any) -> None:
     )
     w.act_quit = QAction("&Quit", w, shortcut=QKeySequence("Ctrl+Q"), triggered=w.close)
     m.addAction(w.act_new)
+    m.addAction(w.act_check)
     m.addAction(w.act_open)
     m.addMenu(w.recent_menu)
     m.addAction(w.act_example)

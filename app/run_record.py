@@ -7,11 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from app.present import verdict_label
-from engine.vocabulary import message_sentence
+from engine.vocabulary import EXTERNAL_USAGE, message_sentence
 
 
-def round_lines(rounds: list[dict[str, Any]]) -> list[tuple[str, str]]:
-    """``(icon name, text)`` per line, in order."""
+def round_lines(rounds: list[dict[str, Any]], external: bool = False) -> list[tuple[str, str]]:
+    """``(icon name, text)`` per line, in order. ``external``: a revision made elsewhere,
+    whose tokens are N/A with that reason, not "not reported"."""
     out: list[tuple[str, str]] = []
     if not rounds:
         out.append(("step", "The bundle holds no round records (no round was finished)."))
@@ -24,7 +25,13 @@ def round_lines(rounds: list[dict[str, Any]]) -> list[tuple[str, str]]:
         parts = [f"{verdict_label(k)}: {c}" for k, c in kinds.items()]
         tok = r.get("tokens")
         line = f"Round {n}: version {r.get('version_id') or '?'}"
-        line += f" \u00b7 tokens {tok:,}" if isinstance(tok, int) else " \u00b7 tokens not reported"
+        line += (
+            f" \u00b7 tokens {tok:,}"
+            if isinstance(tok, int)
+            else f" \u00b7 tokens N/A ({EXTERNAL_USAGE})"
+            if external
+            else " \u00b7 tokens not reported"
+        )
         if parts:
             line += " \u00b7 " + ", ".join(parts)
         out.append(("round", line))

@@ -35,6 +35,7 @@ from app.run_record import round_lines
 from app.runrequest import RunRequest
 from app.trace_dialog import show_trace
 from engine import events as ev
+from engine.vocabulary import EXTERNAL_USAGE
 
 
 def _agent_mode_bit(manifest: dict[str, Any]) -> list[str]:
@@ -372,20 +373,26 @@ class RunView(QWidget):
         self.round_label.setStyleSheet(
             "color:#B24000;font-weight:600" if status == "failed" else ""
         )
-        self._show_idle(m.get("tokens"))
-        for kind, line in round_lines(data.verdict_rounds):
+        external = bool(getattr(data, "external", False))
+        self._show_idle(m.get("tokens"), external)
+        for kind, line in round_lines(data.verdict_rounds, external):
             self._add(kind, line)
         self._add("step", f"Final: {status}{scripted}" + (f" \u2014 {reason}." if reason else "."))
         self.log.scrollToTop()
 
-    def _show_idle(self, tokens: Any) -> None:
-        """No run live: no bar, no Cancel, the bundle's token count."""
+    def _show_idle(self, tokens: Any, external: bool = False) -> None:
+        """No run live: no bar, no Cancel, the bundle's token count (N/A with the reason
+        for a revision made elsewhere)."""
         self.round_bar.setVisible(False)
         self.busy.setVisible(False)
         self.cancel_btn.setEnabled(False)
         self.new_btn.setEnabled(True)
         self.tokens_label.setText(
-            f"Tokens used: {tokens:,}" if isinstance(tokens, int) else "Tokens used: not reported"
+            f"Tokens used: {tokens:,}"
+            if isinstance(tokens, int)
+            else f"Tokens used: N/A \u2014 {EXTERNAL_USAGE}"
+            if external
+            else "Tokens used: not reported"
         )
         self.elapsed_label.setText("")
         self.counts_label.setText("")

@@ -101,11 +101,19 @@ class StartPage(QWidget):
             "and metrics are the engine's own."
         )
         self.setup_btn = QPushButton(style.standardIcon(SP.SP_FileIcon), "  Set up a new run\u2026")
+        self.check_btn = QPushButton(
+            style.standardIcon(SP.SP_FileDialogDetailedView),
+            "  Check a revision made elsewhere\u2026",
+        )
+        self.check_btn.setToolTip(
+            "You reviewed a document and an agent revised it somewhere else: check every "
+            "comment against the words, with what the agent said as its claim"
+        )
         self.open_btn = QPushButton(
             style.standardIcon(SP.SP_DirOpenIcon),
             "  Open an evidence bundle (folder or .zip)\u2026",
         )
-        for b in (self.example_btn, self.setup_btn, self.open_btn):
+        for b in (self.example_btn, self.setup_btn, self.check_btn, self.open_btn):
             b.setMinimumHeight(44)
             b.setIconSize(QSize(20, 20))
             f = b.font()
@@ -133,6 +141,7 @@ class StartPage(QWidget):
         col.addWidget(self.example_note)
         col.addWidget(self.demo_btn)
         col.addWidget(self.setup_btn)
+        col.addWidget(self.check_btn)
         col.addWidget(self.open_btn)
         col.addSpacing(12)
         col.addWidget(self.recent_label)

@@ -149,6 +149,11 @@ def _status_part(b: _Banner, data: BundleData) -> None:
             + ". The verdicts cover the versions pushed until then.",
             "warn",
         )
+    elif status == "completed" and getattr(data, "external", False):
+        b.add(
+            "<b>A revision made elsewhere</b>, checked here: the agent ran outside this "
+            "program, and what it said is read as its claims."
+        )
     elif status == "completed":
         b.add(f"<b>Run completed</b> with model <b>{html.escape(data.model)}</b>{_reason(data)}.")
     else:

@@ -95,6 +95,7 @@ class MainWindow(QMainWindow):
         self.start.demo_btn.clicked.connect(self.open_demo)
         self.start.open_btn.clicked.connect(self.ask_open_bundle)
         self.start.setup_btn.clicked.connect(self.start_setup)
+        self.start.check_btn.clicked.connect(self.check_revision)
         self.start.recent.itemActivated.connect(
             lambda it: self.open_bundle(Path(it.data(Qt.ItemDataRole.UserRole) or it.text()))
         )
@@ -363,6 +364,15 @@ class MainWindow(QMainWindow):
         box.open()
 
     # -- runs and comparison ---------------------------------------------------------------
+
+    def check_revision(self) -> None:
+        """Check a revision made elsewhere (``app.check_revision``); its bundle opens."""
+        from app.check_revision import CheckRevisionDialog
+
+        dlg = CheckRevisionDialog(self.settings, self)
+        dlg.checked.connect(lambda p: self.open_bundle(Path(p)))
+        self._check_dialog = dlg
+        dlg.open()
 
     def start_setup(self) -> None:
         starter = getattr(self.run_view, "start_setup", None)

@@ -257,6 +257,11 @@ def agent_mode_words(mode: Mapping[str, Any]) -> str:
         if requested == "auto":
             return "The model worked with tools (auto mode: it called them)"
         return "The model worked with tools (as asked)"
+    if ran == "external":
+        return (
+            "The agent ran elsewhere, outside this program; what it said is kept word for "
+            "word and read as its claims"
+        )
     if ran == "no-tools":
         did = "; the program did the tool work for it"
         if requested == "no-tools":
@@ -266,6 +271,10 @@ def agent_mode_words(mode: Mapping[str, Any]) -> str:
             why = "its server or the model could not use tools"
         return f"The model worked without tools (auto mode switched: {why})" + did
     return f"{ran}: {reason}" if reason else ran
+
+
+EXTERNAL_USAGE = "the agent ran elsewhere: no usage was reported"
+"""Why the tokens of a revision made outside this program are N/A."""
 
 
 def plural(n: float, one: str, many: str | None = None) -> str:

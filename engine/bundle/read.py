@@ -219,6 +219,9 @@ class Bundle:
     #: (None when the run declared none).
     checks_toml: str | None = None
     checks: dict[str, Any] | None = None
+    #: ``agent/message.txt``: what an agent that ran elsewhere said (None: not an
+    #: external revision, or the member is absent).
+    agent_message: str | None = None
 
     @property
     def old_format(self) -> bool:
@@ -328,6 +331,7 @@ def open_bundle(path: str | os.PathLike[str]) -> Bundle:
         decision_files={n: files[n] for n in DECISION_FILES if n in files and n not in listed},
         checks_toml=reader.text("checks.toml") if "checks.json" in files else None,
         checks=reader.json("checks.json", None) if "checks.json" in files else None,
+        agent_message=reader.text("agent/message.txt") if "agent/message.txt" in listed else None,
     )
 
 

@@ -55,7 +55,9 @@ from typing import Any
 from engine import __version__
 from engine.bundle.differences import Difference, round_version
 from engine.bundle.rederive_checks import rederive_checks
+from engine.bundle.rederive_external import check_external, is_external
 from engine.bundle.rederive_trace import cross_check_trace
+from engine.vocabulary import EXTERNAL_USAGE
 
 #: The modules whose code decides a verdict or a metric (every engine module that
 #: ``engine.score`` imports, directly or not; paths under ``engine/``); their digest names the
@@ -372,7 +374,8 @@ def rederive(bundle: Any, signature: Any = None) -> Rederivation:
     except (KeyError, ValueError) as exc:
         res.problems.append(f"the bundle's documents cannot be read ({exc})")
         return res
-    total, total_reason = _trace_tokens(bundle.trace, None)
+    external = is_external(bundle)
+    total, total_reason = (None, EXTERNAL_USAGE) if external else _trace_tokens(bundle.trace, None)
     stated = bundle.manifest.get("tokens")
     if bundle.trace and stated != total:
         res.differences.append(Difference("run", None, "tokens", stated, total))
@@ -383,6 +386,9 @@ def rederive(bundle: Any, signature: Any = None) -> Rederivation:
     stubbed = dict(getattr(bundle, "stubbed", None) or {})
     if "trace.json" in stubbed:
         res.skipped = ["the checks against trace.json (unverified: member too large)"]
+    elif external:
+        final_items = res.final["verdicts"] if res.final else []
+        res.skipped = check_external(bundle, final_items, res.differences)
     else:
         res.skipped = cross_check_trace(bundle, again_rounds, res.differences)
     set_aside_stubbed(stubbed, res)
@@ -489,7 +495,11 @@ def _rederive_rounds(bundle: Any, v1: Any, res: Rederivation) -> dict[int, list[
     for record in _verdicts_of(bundle).get("rounds") or []:
         rnd = record.get("round")
         where = f"round {rnd}"
-        tokens, reason = _trace_tokens(trace, rnd if isinstance(rnd, int) else None)
+        tokens, reason = (
+            (None, EXTERNAL_USAGE)
+            if is_external(bundle)
+            else _trace_tokens(trace, rnd if isinstance(rnd, int) else None)
+        )
         # An older bundle's record is checked on every field it carries: "older format"
         # is the bundle's own word and skips nothing it states.
         if trace and (not old or "tokens" in record):

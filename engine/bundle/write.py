@@ -34,6 +34,8 @@ from engine.redact import mask_known
 from engine.text.text_page import text_as_html
 
 FORMAT = FORMAT_V3
+#: The member holding an external agent's message, word for word.
+MESSAGE_FILE = "agent/message.txt"
 REDACTED = "[redacted]"
 
 
@@ -77,6 +79,9 @@ class BundleContent:
     #: (``checks.json``, ``engine.run.checking.RunChecks.to_json``); None: no checks.
     checks_toml: str | None = None
     checks: dict[str, Any] | None = None
+    #: What an agent that ran elsewhere said, word for word (``agent/message.txt``;
+    #: ``engine.run.external``); None for a run of this program's own agent.
+    agent_message: str | None = None
 
 
 def _dump(obj: Any) -> str:
@@ -173,14 +178,25 @@ def _document_files(content: BundleContent) -> tuple[dict[str, bytes], list[dict
 
 def _record_files(content: BundleContent) -> dict[str, bytes]:
     """The JSON files: comments before and after, claims, trace, verdicts, metrics."""
-    return {
-        "comments.before.json": _dump({"comments": content.comments_before}).encode(),
-        "comments.after.json": _dump({"comments": content.comments_after}).encode(),
-        "claims.json": _dump(content.claims).encode(),
-        "trace.json": _fit_trace(content.trace),
-        "verdicts.json": _dump(_with_reopen_reasons(content.verdicts)).encode(),
-        "metrics.json": _dump(content.metrics).encode(),
-    } | _checks_files(content)
+    return (
+        {
+            "comments.before.json": _dump({"comments": content.comments_before}).encode(),
+            "comments.after.json": _dump({"comments": content.comments_after}).encode(),
+            "claims.json": _dump(content.claims).encode(),
+            "trace.json": _fit_trace(content.trace),
+            "verdicts.json": _dump(_with_reopen_reasons(content.verdicts)).encode(),
+            "metrics.json": _dump(content.metrics).encode(),
+        }
+        | _checks_files(content)
+        | _message_files(content)
+    )
+
+
+def _message_files(content: BundleContent) -> dict[str, bytes]:
+    """``agent/message.txt`` of a revision made elsewhere: the agent's message as given."""
+    if content.agent_message is None:
+        return {}
+    return {MESSAGE_FILE: content.agent_message.encode("utf-8", "surrogatepass")}
 
 
 def _checks_files(content: BundleContent) -> dict[str, bytes]:
@@ -388,6 +404,7 @@ def content_of(bundle: Any, **changes: Any) -> BundleContent:
         scripted=bundle.scripted,
         settings=dict(m["settings"]) if isinstance(m.get("settings"), dict) else {},
         agent_mode=m.get("agent_mode"),
+        agent_message=bundle.agent_message,
     )
     fields.update(changes)
     return BundleContent(**fields)

@@ -123,7 +123,7 @@ def _open_version(path: str, version_id: str) -> tuple[Any, Any]:
 
 def cmd_score(args: argparse.Namespace) -> int:
     from engine.cli.checks import load_checks_option
-    from engine.comments_io import load_claims, load_comments
+    from engine.comments_io import load_comments
     from engine.models import InputError
     from engine.score.scoring import score
     from engine.text.documents import DocumentError
@@ -147,7 +147,9 @@ def cmd_score(args: argparse.Namespace) -> int:
                 f"{args.v1}: give --comments FILE (the comments come from the file itself "
                 "only when --v1 is a Word document)"
             )
-        claims = load_claims(args.claims) if args.claims else None
+        claims, message = (
+            _claims_option(args.claims, [c.id for c in comments]) if args.claims else (None, "")
+        )
         if not args.claims and not args.comments and v2doc.word is not None:
             from engine.word_review import word_claims
 
@@ -201,7 +203,70 @@ def cmd_score(args: argparse.Namespace) -> int:
             return code
     checks = _checks_of(checks_config, args, result)
     quotes = {c.id: c.anchor.quote or "" for c in comments}
+    if args.bundle:
+        problem = _write_external_bundle(args, v1doc, v2doc, comments, message, given)
+        if problem:
+            return _fail(problem)
     return _print_score(args, result, notes, quotes, checks)
+
+
+def _claims_option(path: str, comment_ids: list[str]) -> tuple[Any, str]:
+    """``--claims FILE``: (claims, the file's text as the agent's message). JSON is the
+    agent's report or a bundle's claims.json (``engine.comments_io.load_claims``); any
+    other text is what the agent said (``engine.agent_message.claims_from_message``).
+    Raises InputError naming the file."""
+    from engine.agent_message import MAX_MESSAGE_CHARS, claims_from_message
+    from engine.comments_io import load_claims
+    from engine.models import InputError
+    from engine.safe_io import BoundedInputError, read_regular_file
+
+    try:
+        data = read_regular_file(path, max_bytes=4 * MAX_MESSAGE_CHARS)
+    except BoundedInputError as exc:
+        raise InputError(path, exc.problem) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(path, "not UTF-8 text") from None
+    if text.lstrip().startswith(("{", "[")):
+        return load_claims(path), text
+    return claims_from_message(text, comment_ids), text
+
+
+def _write_external_bundle(
+    args: argparse.Namespace, v1doc: Any, v2doc: Any, comments: list, message: str, given: str
+) -> str | None:
+    """``--bundle DIR``: the scored pair written as an evidence bundle of a revision made
+    elsewhere (``engine.run.external``), signed as a run's; the problem, or None."""
+    from engine.bundle.archive import BundleError
+    from engine.cli.loop import signing_key_for_run
+    from engine.run.external import ExternalRevision, check_revision
+    from engine.text.documents import document_title
+
+    if v1doc.kind != v2doc.kind:
+        return f"{args.v2}: is {v2doc.kind}, but {args.v1} is {v1doc.kind}; give two of one kind"
+    from pathlib import Path
+
+    folder = Path(args.bundle)
+    if (folder / "manifest.json").exists():
+        return f"{args.bundle}: already holds a bundle; choose another folder"
+    key, sign_line = signing_key_for_run()
+    rev = ExternalRevision(
+        document_title(args.v1, v1doc.kind, v1doc.content),
+        v1doc.kind,
+        v1doc.content,
+        v2doc.content,
+        comments,
+        message,
+        given,
+    )
+    try:
+        path, _ = check_revision(rev, folder=folder, signing_key=key)
+    except (BundleError, OSError) as exc:
+        return f"{args.bundle}: the evidence bundle could not be written ({exc})"
+    print(sign_line, file=sys.stderr)
+    print(f"Evidence bundle: {path}", file=sys.stderr)
+    return None
 
 
 def _print_score(
@@ -328,8 +393,16 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument(
         "--claims",
         metavar="FILE",
-        help="the agent's report (claims JSON), or an evidence bundle's claims.json "
-        "(default for two Word files: the comments resolved in --v2 claim 'addressed')",
+        help="the agent's report (claims JSON), an evidence bundle's claims.json, or a text "
+        "file with what the agent said (a sentence, or one '<id or number>: <what changed>' "
+        "line per comment) (default for two Word files: the comments resolved in --v2 claim "
+        "'addressed')",
+    )
+    s.add_argument(
+        "--bundle",
+        metavar="DIR",
+        help="also write an evidence bundle of this revision made elsewhere into DIR "
+        "(signed, verifiable with arl bundle verify)",
     )
     s.add_argument(
         "--given-version",

@@ -1,0 +1,217 @@
+"""Check a revision made elsewhere (Start tab, File menu): the reviewed version with its
+comments, the revised version, and optionally what the agent said, checked and written as
+an evidence bundle exactly as a run's (``engine.run.external``); the window then opens it
+(Verdicts, Metrics, Scorecard...). docs/gui.md, "Check a revision made elsewhere"."""
+
+from __future__ import annotations
+
+import html
+import os
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.jobs import run_in_thread
+
+COMMENTS_FILTER = "Comments (*.json *.jsonld);;All files (*)"
+MESSAGE_FILTER = "What the agent said (*.txt *.md *.json);;All files (*)"
+MESSAGE_HINT = (
+    "Paste what the agent said, if anything: a sentence such as \u201cAddressed all review "
+    "comments\u201d (a claim for every comment), one line per comment (\u201c1: now says "
+    "three days\u201d, by number or id), or its claims JSON. Leave it empty when it said "
+    "nothing: claim accuracy is then not measured."
+)
+
+
+def check_files(
+    reviewed: str, comments: str, revised: str, message: str, out_dir: Path | None = None
+) -> Path:
+    """Read the files, check the revision and write its bundle (worker thread: touches no
+    widget). Returns the bundle folder. Raises DocumentError or InputError (one line naming
+    the file) for a file that cannot be used, BundleError when the bundle cannot be
+    written."""
+    from engine.comments_io import load_comments
+    from engine.models import InputError
+    from engine.run.external import ExternalRevision, check_revision
+    from engine.score.scoring import Version
+    from engine.text.documents import document_title, open_document
+
+    d1, d2 = open_document(reviewed), open_document(revised)
+    if d1.kind != d2.kind:
+        raise InputError(revised, f"is {d2.kind}, but the reviewed version is {d1.kind}")
+    text = Version.from_source(d1.content, d1.kind, "v1").text
+    if comments:
+        found, _unusable = load_comments(comments, text)
+    elif d1.word is not None:
+        from engine.word_review import word_comments
+
+        found, _unusable = word_comments(d1.word, "v1")
+    else:
+        raise InputError(reviewed, "choose the file of its comments (only a Word file has its own)")
+    if not found:
+        raise InputError(
+            comments or reviewed, "no comment in it can be used on the reviewed version"
+        )
+    title = document_title(reviewed, d1.kind, d1.content)
+    rev = ExternalRevision(title, d1.kind, d1.content, d2.content, found, message)
+    key = _signing_key()
+    path, _ = check_revision(rev, out_dir=out_dir, signing_key=key)
+    return path
+
+
+def _signing_key() -> bytes | None:
+    """The user's signing key (as runs sign), or None when none can be had."""
+    try:
+        from arl_keys.signing import signing_key
+
+        return signing_key().material
+    except Exception:  # never refuse the check for want of a signature
+        return None
+
+
+class _FileRow(QWidget):
+    """A path box and its Choose button."""
+
+    def __init__(self, caption: str, name_filter: str, start: Any, parent=None):
+        super().__init__(parent)
+        self.caption, self.name_filter, self.start = caption, name_filter, start
+        self.path = QLineEdit()
+        self.path.setAccessibleName(caption)
+        self.button = QPushButton("Choose\u2026")
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.path, 1)
+        lay.addWidget(self.button)
+        self.button.clicked.connect(self.ask)
+        self._dialog: QFileDialog | None = None
+
+    def ask(self) -> None:
+        dlg = QFileDialog(self, self.caption, str(self.start()), self.name_filter)
+        dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dlg.fileSelected.connect(self.path.setText)
+        self._dialog = dlg
+        dlg.open()
+
+    def text(self) -> str:
+        return self.path.text().strip()
+
+
+class CheckRevisionDialog(QDialog):
+    """The three inputs and the message; ``checked(path)`` once the bundle is written."""
+
+    checked = Signal(str)
+
+    def __init__(self, settings: Any = None, parent=None, out_dir: Path | None = None):
+        super().__init__(parent)
+        from engine.text.documents import file_dialog_filter
+
+        self.setWindowTitle("Check a revision made elsewhere")
+        self.settings, self.out_dir = settings, out_dir
+        start = (lambda: settings.start_folder()) if settings is not None else Path.home
+        intro = QLabel(
+            "An agent revised a document you reviewed somewhere else (Copilot, ChatGPT, "
+            "Claude...). Give the version you reviewed with its comments, the version it "
+            "gave back, and what it said: the program checks every comment against the "
+            "words, as for a run of its own."
+        )
+        intro.setWordWrap(True)
+        docs = file_dialog_filter()
+        self.reviewed = _FileRow("The version you reviewed", docs, start)
+        self.comments = _FileRow("Its comments", COMMENTS_FILTER, start)
+        self.revised = _FileRow("The revised version", docs, start)
+        self.message = QPlainTextEdit()
+        self.message.setPlaceholderText(MESSAGE_HINT)
+        self.message.setAccessibleName("What the agent said")
+        self.load_message = QPushButton("Load it from a file\u2026")
+        self.load_message.clicked.connect(self._ask_message)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setTextFormat(Qt.TextFormat.RichText)  # every path and error escaped
+        grid = QGridLayout()
+        grid.addWidget(QLabel("The version you &reviewed:"), 0, 0)
+        grid.addWidget(self.reviewed, 0, 1)
+        note = QLabel(
+            "Its &comments (JSON: W3C, Hypothesis or this program's; a Word file has its own):"
+        )
+        note.setWordWrap(True)
+        grid.addWidget(note, 1, 0)
+        grid.addWidget(self.comments, 1, 1)
+        grid.addWidget(QLabel("The re&vised version:"), 2, 0)
+        grid.addWidget(self.revised, 2, 1)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.check_btn = self.buttons.addButton(
+            "Check the revision", QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        self.buttons.accepted.connect(self.start_check)
+        self.buttons.rejected.connect(self.reject)
+        lay = QVBoxLayout(self)
+        lay.addWidget(intro)
+        lay.addLayout(grid)
+        lay.addWidget(QLabel("What the agent &said (optional):"))
+        lay.addWidget(self.message, 1)
+        lay.addWidget(self.load_message, 0, Qt.AlignmentFlag.AlignLeft)
+        lay.addWidget(self.status)
+        lay.addWidget(self.buttons)
+        self.resize(820, 560)
+        self._msg_dialog: QFileDialog | None = None
+
+    def _ask_message(self) -> None:
+        start = self.settings.start_folder() if self.settings is not None else Path.home()
+        dlg = QFileDialog(self, "What the agent said", str(start), MESSAGE_FILTER)
+        dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dlg.fileSelected.connect(self.load_message_file)
+        self._msg_dialog = dlg
+        dlg.open()
+
+    def load_message_file(self, path: str) -> None:
+        """Put a file's text in the message box, as it is (UTF-8; at most the message
+        cap)."""
+        from engine.agent_message import MAX_MESSAGE_CHARS
+
+        try:
+            with open(path, encoding="utf-8") as f:
+                self.message.setPlainText(f.read(MAX_MESSAGE_CHARS))
+        except (OSError, UnicodeDecodeError) as exc:
+            self.status.setText(
+                f"Could not read {html.escape(os.path.basename(path))}: {html.escape(str(exc))}"
+            )
+
+    def start_check(self) -> None:
+        reviewed, revised = self.reviewed.text(), self.revised.text()
+        if not reviewed or not revised:
+            self.status.setText("Choose the version you reviewed and the revised version.")
+            return
+        comments, message = self.comments.text(), self.message.toPlainText()
+        if self.settings is not None:
+            self.settings.remember_folder_of(reviewed)
+        self.check_btn.setEnabled(False)
+        self.status.setText("Checking every comment against the words\u2026")
+        run_in_thread(
+            lambda: check_files(reviewed, comments, revised, message, self.out_dir),
+            self._done,
+            self._failed,
+        )
+
+    def _done(self, path: Path) -> None:
+        self.check_btn.setEnabled(True)
+        self.status.setText(f"Written: {html.escape(str(path))}")
+        self.checked.emit(str(path))
+        self.accept()
+
+    def _failed(self, exc: BaseException) -> None:
+        self.check_btn.setEnabled(True)
+        self.status.setText(f"<b>Could not check the revision:</b> {html.escape(str(exc))}")

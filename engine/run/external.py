@@ -1,0 +1,177 @@
+"""Checking a revision made elsewhere: the reviewed version and its comments, the revised
+version, and what the agent said, scored and written as an evidence bundle, exactly as a
+run's (docs/agent.md, "A revision made elsewhere"; docs/bundle.md).
+
+The agent ran outside this program (Copilot, ChatGPT, Claude, an in-house agent), so:
+
+- the manifest's ``agent_mode`` is ``{"requested": "external", "ran": "external", "reason"}``
+  and the trace holds no model call (one with a model call is tampered, on verify);
+- what the agent said is stored word for word as ``agent/message.txt``; its claims are read
+  from it by :func:`engine.agent_message.claims_from_message`, here and again on verify;
+- tokens are N/A: :data:`engine.vocabulary.EXTERNAL_USAGE` ("the agent ran elsewhere: no
+  usage was reported");
+- the revision is the run's one round. After it, a comment is resolved when the agent
+  claimed it addressed and its verdict agrees (edited or deleted), else it stays open (the
+  integrity control over one revision); rounds to converge is 1 when no actionable comment
+  is left open, else N/A with the number left open.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from engine import __version__
+from engine.agent_message import claims_from_message, resolved_after
+from engine.bundle.write import BundleContent, write_bundle
+from engine.models import ClaimReport, Comment
+from engine.score.scoring import ScoreResult, Version, score
+from engine.vocabulary import EXTERNAL_USAGE, DocumentKind
+from engine.workspace import default_home, now_iso
+
+__all__ = ["EXTERNAL_MODE", "ExternalRevision", "check_revision", "statuses_after"]
+
+#: The manifest's ``agent_mode`` record of a revision made elsewhere.
+EXTERNAL_MODE: dict[str, str] = {
+    "requested": "external",
+    "ran": "external",
+    "reason": "the revision was made outside this program",
+}
+
+
+@dataclass
+class ExternalRevision:
+    """A revision made elsewhere. ``v1``/``v2``: the reviewed and the revised version's
+    source, of ``kind``; ``comments``: made on v1 (offsets into its text, UTF-16 units);
+    ``message``: what the agent said, word for word ("" when it said nothing)."""
+
+    title: str
+    kind: DocumentKind
+    v1: str
+    v2: str
+    comments: list[Comment]
+    message: str = ""
+    given_version_id: str = "v1"
+    revised_version_id: str = "revised"
+
+
+def statuses_after(
+    comments: list[Comment], result: ScoreResult, claims: ClaimReport | None
+) -> list[Comment]:
+    """The comments after the revision (copies): resolved when claimed ``addressed`` and
+    the verdict agrees (edited or deleted), else as they were."""
+    resolved = resolved_after(claims, {v.comment_id: v.verdict for v in result.verdicts})
+    out = []
+    for c in comments:
+        copy = Comment.from_json(c.to_json())
+        if c.id in resolved:
+            copy.status = "resolved"
+        out.append(copy)
+    return out
+
+
+def _rounds_to_converge(
+    comments: list[Comment], after: list[Comment], result: ScoreResult
+) -> tuple[int | None, str]:
+    counted = result.actionable_ids
+    left = [c.id for c in after if c.id in counted and c.status == "open"]
+    if left:
+        return None, (
+            f"{len(left)} actionable comment(s) left open after the revision, so it did not "
+            "converge"
+        )
+    return 1, ""
+
+
+def check_revision(
+    rev: ExternalRevision,
+    out_dir: Path | None = None,
+    signing_key: bytes | None = None,
+    folder: Path | None = None,
+) -> tuple[Path, ScoreResult]:
+    """Score ``rev`` and write its bundle into ``folder``, else under ``out_dir`` (default
+    ``<workspace home>/bundles``) as ``<UTC stamp>-check-<12 hex>``. Returns the bundle
+    folder and the final scoring. Raises ValueError on an unknown kind, BundleError when it
+    cannot be written."""
+    v1 = Version.from_source(rev.v1, rev.kind, rev.given_version_id)
+    v2 = Version.from_source(rev.v2, rev.kind, rev.revised_version_id)
+    claims = claims_from_message(rev.message, [c.id for c in rev.comments])
+    common: dict[str, Any] = dict(
+        claims=claims,
+        given_version_id=rev.given_version_id,
+        tokens=None,
+        tokens_reason=EXTERNAL_USAGE,
+    )
+    first = score(v1, v2, rev.comments, **common, rounds_reason="the run has not finished")
+    after = statuses_after(rev.comments, first, claims)
+    rounds = _rounds_to_converge(rev.comments, after, first)
+    final = score(
+        v1, v2, rev.comments, **common, rounds_to_converge=rounds[0], rounds_reason=rounds[1]
+    )
+    round_json, final_json = first.to_json(extended=True), final.to_json(extended=True)
+    run_id = f"check-{uuid.uuid4().hex[:12]}"
+    stamp = now_iso()
+    report = claims.to_json() if claims is not None else None
+    content = BundleContent(
+        run_id=run_id,
+        status="completed",
+        reason="the revision was made elsewhere and checked here",
+        app_version=__version__,
+        created_at=stamp,
+        finished_at=stamp,
+        model="",
+        base_url="",
+        document_title=rev.title,
+        document_kind=rev.kind,
+        given_version_id=rev.given_version_id,
+        v1=rev.v1,
+        rounds=[(rev.revised_version_id, rev.v2, rev.message, 1)],
+        comments_before=[c.to_json() for c in rev.comments],
+        comments_after=[c.to_json() for c in after],
+        claims={
+            "rounds": [{"round": 1, "report": report, "raw": rev.message}] if report else [],
+            "final": report,
+        },
+        trace={
+            "entries": [
+                {
+                    "seq": 1,
+                    "t": stamp,
+                    "kind": "note",
+                    "text": "a revision made elsewhere, checked here",
+                    "given_version_id": rev.given_version_id,
+                }
+            ],
+            "usage": {"calls": 0, "total_tokens": None, "calls_without_usage": 0},
+        },
+        verdicts={
+            "rounds": [
+                {
+                    "round": 1,
+                    "version_id": rev.revised_version_id,
+                    "tokens": None,
+                    "verdicts": round_json["verdicts"],
+                    "metrics": round_json["metrics"],
+                    "unusable": round_json["unusable"],
+                    "collateral": round_json["collateral"],
+                    "reopened": [],
+                }
+            ],
+            "final": final_json["verdicts"],
+            "unusable": final_json["unusable"],
+            "collateral": final_json["collateral"],
+        },
+        metrics=final_json["metrics"],
+        tokens=None,
+        rounds_run=1,
+        signing_key=signing_key,
+        agent_mode=dict(EXTERNAL_MODE),
+        agent_message=rev.message,
+    )
+    if folder is None:
+        parent = Path(out_dir) if out_dir is not None else default_home() / "bundles"
+        folder = parent / f"{datetime.now(UTC).strftime('%Y%m%d-%H%M%S')}-{run_id}"
+    return write_bundle(folder, content), final

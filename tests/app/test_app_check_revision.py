@@ -1,0 +1,71 @@
+"""Check a revision made elsewhere, in the window (app.check_revision): the Start tab's
+button and the File menu open the dialog; its bundle is written, verifies and opens."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6.QtWebEngineWidgets")
+
+from app.check_revision import CheckRevisionDialog, check_files
+from engine.bundle.read import verify_bundle
+
+EXAMPLE = Path(__file__).parents[2] / "resources" / "markdown"
+
+
+def test_check_files_writes_a_bundle_that_verifies(tmp_path):
+    path = check_files(
+        str(EXAMPLE / "review.md"),
+        str(EXAMPLE / "comments.json"),
+        str(EXAMPLE / "revised.md"),
+        "1: three days now",
+        tmp_path,
+    )
+    assert (path / "agent" / "message.txt").read_text() == "1: three days now"
+    assert verify_bundle(path).ok
+
+
+def test_a_missing_comments_file_is_said_in_words(tmp_path):
+    from engine.models import InputError
+
+    with pytest.raises(InputError, match="choose the file of its comments"):
+        check_files(str(EXAMPLE / "review.md"), "", str(EXAMPLE / "revised.md"), "", tmp_path)
+
+
+def test_the_dialog_checks_and_says_what_went_wrong(qtbot, tmp_path):
+    dlg = CheckRevisionDialog(None, None, out_dir=tmp_path)
+    qtbot.addWidget(dlg)
+    dlg.show()
+    dlg.start_check()
+    assert "Choose the version you reviewed" in dlg.status.text()
+    dlg.reviewed.path.setText(str(EXAMPLE / "review.md"))
+    dlg.revised.path.setText(str(tmp_path / "missing.md"))
+    dlg.start_check()
+    qtbot.waitUntil(lambda: "Could not check" in dlg.status.text(), timeout=10000)
+    assert "not found" in dlg.status.text()
+    dlg.revised.path.setText(str(EXAMPLE / "revised.md"))
+    dlg.comments.path.setText(str(EXAMPLE / "comments.json"))
+    dlg.message.setPlainText("Addressed all review comments.")
+    with qtbot.waitSignal(dlg.checked, timeout=20000) as blocker:
+        dlg.start_check()
+    assert verify_bundle(Path(blocker.args[0])).ok
+
+
+@pytest.fixture
+def window(qtbot):
+    from app.window import MainWindow
+
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    return w
+
+
+def test_the_window_offers_it_on_the_start_tab_and_in_the_file_menu(qtbot, window):
+    assert "Check a revision" in window.start.check_btn.text()
+    assert window.act_check.text().replace("&", "").startswith("Check a revision")
+    window.start.check_btn.click()
+    assert isinstance(window._check_dialog, CheckRevisionDialog)
+    window._check_dialog.reject()

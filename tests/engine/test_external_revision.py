@@ -1,0 +1,181 @@
+"""A revision made elsewhere, checked here (engine.agent_message, engine.run.external,
+engine.bundle.rederive_external; docs/agent.md, "A revision made elsewhere")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.agent_message import claims_from_message, resolved_after
+from engine.bundle.read import open_bundle, verify_bundle
+from engine.bundle.write import content_of, write_bundle
+from engine.cli.main import main as arl
+from engine.comments_io import load_comments
+from engine.run.external import ExternalRevision, check_revision
+from engine.score.scoring import Version
+from engine.vocabulary import EXTERNAL_USAGE, agent_mode_words
+
+EXAMPLE = Path(__file__).parents[2] / "resources" / "markdown"
+IDS = ["c1", "c2", "c3", "c4"]
+
+
+def _claims(message: str) -> dict:
+    report = claims_from_message(message, IDS)
+    return report.to_json() if report is not None else None
+
+
+def test_nothing_said_is_no_claim() -> None:
+    assert claims_from_message("", IDS) is None
+    assert claims_from_message(" \n\t ", IDS) is None
+
+
+def test_a_blanket_sentence_claims_every_comment_addressed() -> None:
+    report = claims_from_message("Addressed all review comments.", IDS)
+    assert report is not None and report.usable
+    assert [(c.comment_id, c.claim) for c in report.comments] == [(i, "addressed") for i in IDS]
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["I could not address the comments.", "None of them were changed", "Didn't get to it"],
+)
+def test_a_negative_sentence_that_names_no_comment_is_unusable(message: str) -> None:
+    report = claims_from_message(message, IDS)
+    assert report is not None and not report.usable and "negative" in report.problem
+
+
+def test_one_line_per_comment_by_id_or_number() -> None:
+    message = (
+        "Here is what I changed:\n"
+        "- c1: now three days\n"
+        '* "c3" - names the team calendar\n'
+        "2 — not addressed: HR decides\n"
+        "#4: unchanged\n"
+        "c1: a second line for c1 is ignored\n"
+        "9: no such comment\n"
+    )
+    report = claims_from_message(message, IDS)
+    assert report is not None and report.usable
+    got = [(c.comment_id, c.claim, c.change_summary) for c in report.comments]
+    assert got == [
+        ("c1", "addressed", "now three days"),
+        ("c3", "addressed", "names the team calendar"),
+        ("c2", "not_addressed", "not addressed: HR decides"),
+        ("c4", "not_addressed", "unchanged"),
+    ]
+    assert "Here is what I changed:" in report.notes and "9: no such comment" in report.notes
+
+
+def test_the_claims_json_is_read_as_the_report() -> None:
+    message = json.dumps({"comments": [{"comment_id": "c2", "claim": "addressed"}]})
+    assert _claims(message)["comments"][0]["comment_id"] == "c2"
+    bad = claims_from_message('{"comments": [{"comment_id": "c2", "claim": "maybe"}]}', IDS)
+    assert bad is not None and not bad.usable and "maybe" in bad.problem
+    broken = claims_from_message("{not json", IDS)
+    assert broken is not None and not broken.usable and "not valid JSON" in broken.problem
+
+
+def test_resolved_after_needs_a_claim_and_an_agreeing_verdict() -> None:
+    report = claims_from_message("c1: x\nc2: y\nc3: not addressed", IDS)
+    verdicts = {"c1": "edited", "c2": "untouched", "c3": "edited", "c4": "deleted"}
+    assert resolved_after(report, verdicts) == {"c1"}
+    assert resolved_after(None, verdicts) == set()
+
+
+def _revision(message: str) -> ExternalRevision:
+    v1 = (EXAMPLE / "review.md").read_text(encoding="utf-8")
+    v2 = (EXAMPLE / "revised.md").read_text(encoding="utf-8")
+    comments, _ = load_comments(EXAMPLE / "comments.json", Version.from_source(v1, "markdown").text)
+    return ExternalRevision("Remote work policy", "markdown", v1, v2, comments, message)
+
+
+MESSAGE = "c1: three days now 😀\r\nc2: not addressed\r\nAll else as before.\n"
+
+
+def test_the_bundle_records_an_external_agent_and_verifies(tmp_path: Path) -> None:
+    folder, final = check_revision(_revision(MESSAGE), tmp_path)
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["agent_mode"]["ran"] == "external" and manifest["tokens"] is None
+    assert agent_mode_words(manifest["agent_mode"]).startswith("The agent ran elsewhere")
+    # word for word: CR LF, emoji and the last newline kept
+    assert (folder / "agent" / "message.txt").read_bytes() == MESSAGE.encode("utf-8")
+    assert "agent/message.txt" in manifest["files"]
+    metrics = json.loads((folder / "metrics.json").read_text())
+    assert metrics["cost_per_attributed_fix"]["value"] is None
+    assert metrics["cost_per_attributed_fix"]["reason"] == EXTERNAL_USAGE
+    assert "left open after the revision" in metrics["rounds_to_converge"]["reason"]
+    after = json.loads((folder / "comments.after.json").read_text())["comments"]
+    assert {c["id"]: c["status"] for c in after} == {
+        "c1": "resolved",
+        "c2": "open",
+        "c3": "open",
+        "c4": "open",
+    }
+    result = verify_bundle(folder)
+    assert result.ok, (result.bad, result.problems, result.rederivation)
+    assert {v.comment_id: v.verdict for v in final.verdicts}["c1"] == "edited"
+
+
+def test_every_comment_addressed_and_edited_converges_in_one_round(tmp_path: Path) -> None:
+    rev = _revision("c1: three days")
+    rev.comments = [c for c in rev.comments if c.id == "c1"]
+    folder, _ = check_revision(rev, tmp_path)
+    metrics = json.loads((folder / "metrics.json").read_text())
+    assert metrics["rounds_to_converge"]["value"] == 1
+    assert verify_bundle(folder).ok
+
+
+def _forged(tmp_path: Path, **changes) -> Path:
+    folder, _ = check_revision(_revision(MESSAGE), tmp_path / "orig")
+    return write_bundle(tmp_path / "forged", content_of(open_bundle(folder), **changes))
+
+
+def test_a_trace_with_a_model_call_is_tampered(tmp_path: Path) -> None:
+    folder, _ = check_revision(_revision(MESSAGE), tmp_path / "orig")
+    trace = dict(open_bundle(folder).trace)
+    trace["entries"] = [
+        *trace["entries"],
+        {"seq": 2, "kind": "model_call", "round": 1, "usage": None},
+    ]
+    forged = write_bundle(tmp_path / "forged", content_of(open_bundle(folder), trace=trace))
+    result = verify_bundle(forged)
+    assert result.level == "tampered"
+    assert any(d.field == "agent mode" for d in result.rederivation.differences)
+
+
+def test_claims_that_the_message_does_not_say_are_tampered(tmp_path: Path) -> None:
+    forged = _forged(tmp_path, agent_message="Addressed all review comments.")
+    result = verify_bundle(forged)
+    assert result.level == "tampered"
+    fields = {d.field for d in result.rederivation.differences}
+    assert "claims read from agent/message.txt" in fields
+
+
+def test_statuses_the_revision_does_not_leave_are_tampered(tmp_path: Path) -> None:
+    folder, _ = check_revision(_revision(MESSAGE), tmp_path / "orig")
+    b = open_bundle(folder)
+    after = [c.to_json() for c in b.comments_after]
+    for c in after:
+        c["status"] = "resolved"
+    forged = write_bundle(tmp_path / "forged", content_of(b, comments_after=after))
+    result = verify_bundle(forged)
+    assert result.level == "tampered"
+    assert any(d.field == "status in comments.after.json" for d in result.rederivation.differences)
+
+
+def test_arl_score_writes_the_bundle_with_a_text_message(tmp_path: Path, capsys) -> None:
+    message = tmp_path / "agent.txt"
+    message.write_text("Addressed all review comments.", encoding="utf-8")
+    out = tmp_path / "bundle"
+    args = ["score", "--v1", str(EXAMPLE / "review.md"), "--v2", str(EXAMPLE / "revised.md")]
+    args += ["--comments", str(EXAMPLE / "comments.json"), "--claims", str(message)]
+    assert arl([*args, "--bundle", str(out)]) in (0, 1)
+    err = capsys.readouterr().err
+    assert f"Evidence bundle: {out}" in err
+    assert (out / "agent" / "message.txt").read_text() == "Addressed all review comments."
+    assert arl(["bundle", "verify", str(out)]) == 0
+    # a second time into the same folder writes nothing
+    assert arl([*args, "--bundle", str(out)]) == 2
+    assert "already holds a bundle" in capsys.readouterr().err
