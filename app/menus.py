@@ -1,5 +1,5 @@
 """The main window's menus: File (new run, open a bundle, recent bundles, the example,
-compare, publish and export, quit), View (one entry per tab, Ctrl+1..9) and Help (how to
+compare, publish and export, the verdicts into a Word copy, quit), View (one entry per tab, Ctrl+1..9) and Help (how to
 read the verdicts, the README, About). ``build_menus(window)`` adds them and sets the
 window's ``act_*`` actions and ``recent_menu``."""
 
@@ -21,6 +21,12 @@ TAB_NAMES = (
     "Published",
 )
 """The View menu's entries, one per tab in the window's order (Ctrl+1..9)."""
+
+
+def _word_copy(w: Any) -> None:
+    from app.word_copy import show_word_copy_dialog
+
+    show_word_copy_dialog(w)
 
 
 def build_menus(w: Any) -> None:
@@ -72,6 +78,11 @@ def build_menus(w: Any) -> None:
         w,
         triggered=lambda: w.scorecard.publish_to_folder(),
     )
+    w.act_word_copy = QAction(
+        "Save the verdicts into a &Word copy\u2026",
+        w,
+        triggered=lambda: _word_copy(w),
+    )
     w.act_quit = QAction("&Quit", w, shortcut=QKeySequence("Ctrl+Q"), triggered=w.close)
     m.addAction(w.act_new)
     m.addAction(w.act_check)
@@ -83,6 +94,7 @@ def build_menus(w: Any) -> None:
     m.addAction(w.act_publish)
     m.addAction(w.act_export_html)
     m.addAction(w.act_export_pdf)
+    m.addAction(w.act_word_copy)
     m.addSeparator()
     m.addAction(w.act_quit)
     for a in (w.act_publish, w.act_export_html, w.act_export_pdf):

@@ -22,6 +22,9 @@ No Qt import here: this module belongs to ``engine/``.
 
 from __future__ import annotations
 
+import datetime
+import os
+import tempfile
 from dataclasses import dataclass, field
 
 from engine.models import VerdictRecord
@@ -32,7 +35,15 @@ from engine.text.docx_write import WordCopy
 from engine.vocabulary import VERDICT_LABELS, VERDICT_MEANINGS, VERIFICATION_MESSAGE, claim_words
 from engine.word_review import match_comments, tracked
 
-__all__ = ["AUTHOR", "MAX_CHANGE_COMMENTS", "WordCopyReport", "verdicts_into_word"]
+__all__ = [
+    "AUTHOR",
+    "MAX_CHANGE_COMMENTS",
+    "WordCopyReport",
+    "report_words",
+    "save_copy",
+    "verdicts_into_word",
+    "write_word_copy",
+]
 
 AUTHOR = "Agent Review Loop"
 #: At most this many "changed, though no comment asked for it" comments (the first ones in
@@ -168,3 +179,84 @@ def _mark_changes(
             report.untracked += 1
         copy.add_comment(start, end, AUTHOR, when, note)
         report.changes += 1
+
+
+def write_word_copy(
+    reviewed: str | os.PathLike[str],
+    revised: str | os.PathLike[str],
+    out: str | os.PathLike[str],
+    when: str | None = None,
+) -> WordCopyReport:
+    """Score a Word review against the agent's revised Word file and write the copy with
+    the verdicts to ``out``, whole or not at all (a temporary file beside it, then
+    renamed). The comments come from ``reviewed``, the claims from ``revised``'s resolved
+    marks. ``when``: the new comments' date (default: now, UTC). Raises
+    ``engine.text.documents.DocumentError`` or ``engine.models.InputError`` (one line
+    naming the file) when a file cannot be used."""
+    from engine.models import InputError
+    from engine.safe_io import BoundedInputError, read_regular_file
+    from engine.score.scoring import Version, score
+    from engine.text.documents import MAX_DOCUMENT_BYTES, open_document
+    from engine.text.docx_package import PackageError
+    from engine.word_review import word_claims, word_comments
+
+    d1, d2 = open_document(reviewed), open_document(revised)
+    for path, doc in ((reviewed, d1), (revised, d2)):
+        if doc.word is None:
+            raise InputError(os.fspath(path), "is not a Word document (.docx)")
+    assert d1.word is not None and d2.word is not None
+    comments, _unusable = word_comments(d1.word)
+    if not comments:
+        raise InputError(os.fspath(reviewed), "has no comment on words to score")
+    found = word_claims(d1.word, d2.word)
+    for c in comments:
+        c.thread.extend(found.replies.get(c.id, []))
+    result = score(
+        Version.from_source(d1.content, "html", "v1"),
+        Version.from_source(d2.content, "html", "v2"),
+        comments,
+        claims=found.claims,
+    )
+    stamp = when or datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    try:
+        data = read_regular_file(revised, max_bytes=MAX_DOCUMENT_BYTES)
+        copy, report = verdicts_into_word(data, d1.word, d2.word, result, stamp)
+    except BoundedInputError as exc:
+        raise InputError(os.fspath(revised), exc.problem) from None
+    except PackageError as exc:
+        raise InputError(os.fspath(revised), str(exc)) from None
+    save_copy(out, copy)
+    return report
+
+
+def save_copy(out: str | os.PathLike[str], data: bytes) -> None:
+    """``data`` to ``out`` through a temporary file in its folder. Raises InputError."""
+    from engine.models import InputError
+
+    target = os.path.abspath(out)
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), suffix=".docx.tmp")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, target)
+    except OSError as exc:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+        raise InputError(os.fspath(out), f"cannot be written ({exc.strerror or exc})") from None
+
+
+def report_words(report: WordCopyReport) -> str:
+    """What a copy holds, in plain words, for people."""
+    parts = [f"{report.replies} verdict repl{'y' if report.replies == 1 else 'ies'}"]
+    if report.reopened:
+        parts.append(f"{len(report.reopened)} comment(s) reopened")
+    if report.recreated:
+        parts.append(f"{len(report.recreated)} lost comment(s) put back")
+    if report.changes:
+        parts.append(f"{report.changes} change(s) no comment asked for marked")
+    if report.untracked:
+        parts.append(f"{report.untracked} of them made without tracking")
+    if report.changes_left_out:
+        parts.append(f"{report.changes_left_out} more changes not marked")
+    return ", ".join(parts)

@@ -331,11 +331,11 @@ def _write_word_copy(args: argparse.Namespace, v1doc: Any, v2doc: Any, result: A
     """``--word-copy OUT.docx``: the revised Word file with the verdicts written in
     (``engine.word_verdicts``), written whole or not at all. 0, or the exit code."""
     import datetime
-    import tempfile
 
+    from engine.models import InputError
     from engine.safe_io import BoundedInputError, read_regular_file
     from engine.text.docx_package import PackageError
-    from engine.word_verdicts import verdicts_into_word
+    from engine.word_verdicts import save_copy, verdicts_into_word
 
     if v1doc.word is None or v2doc.word is None or args.comments:
         return _fail(
@@ -348,14 +348,10 @@ def _write_word_copy(args: argparse.Namespace, v1doc: Any, v2doc: Any, result: A
         out, report = verdicts_into_word(data, v1doc.word, v2doc.word, result, when)
     except (BoundedInputError, PackageError) as e:
         return _fail(f"{args.v2}: {getattr(e, 'problem', e)}")
-    target = os.path.abspath(args.word_copy)
     try:
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), suffix=".docx.tmp")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(out)
-        os.replace(tmp, target)
-    except OSError as e:
-        return _fail(f"{args.word_copy}: cannot be written ({e.strerror or e})")
+        save_copy(args.word_copy, out)
+    except InputError as e:
+        return _fail(str(e))
     left = f" ({report.changes_left_out} more not marked)" if report.changes_left_out else ""
     print(
         f"arl: wrote {args.word_copy}: {report.replies} verdict repl(ies), "
