@@ -74,6 +74,21 @@ RATIO_METRICS: frozenset[str] = frozenset(
 _V = TypeVar("_V", bound=str)
 
 
+#: Bidi embeddings, overrides and isolates (UAX #9): in a page cell they would reorder
+#: what follows them (a title with U+202E reads backwards, and so would the cells after it).
+_BIDI_FORMATTING = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def html_text(x: object) -> str:
+    """``x`` as HTML text or an attribute value: escaped (``& < > " '``), and each bidi
+    embedding, override or isolate control written visibly as ``[U+202E]`` (a reader sees
+    it was there; it reorders nothing). Letters of right-to-left scripts are unchanged."""
+    import html
+
+    text = html.escape("" if x is None else str(x))
+    return _BIDI_FORMATTING.sub(lambda m: f"[U+{ord(m.group()):04X}]", text)
+
+
 def one_of(value: object, values: tuple[_V, ...]) -> _V | None:
     """``value`` as one of ``values`` (typed as that Literal), or None when it is not one.
 

@@ -8,12 +8,11 @@ CHECKED with no figures (docs/bundle.md, "The published folder is not trusted").
 
 from __future__ import annotations
 
-import html
 import re
 from typing import Any
 
 from engine.publish.entry import PublishedEntry
-from engine.vocabulary import METRIC_NAMES
+from engine.vocabulary import METRIC_NAMES, html_text
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; script-src 'none'"
 
@@ -45,7 +44,9 @@ _SHORT = {
 
 
 def _e(x: Any) -> str:
-    return html.escape("" if x is None else str(x))
+    """Escaped, bidi formatting controls made visible (``vocabulary.html_text``): a
+    published title with U+202E reorders nothing in the index."""
+    return html_text(x)
 
 
 def _when(stamp: str) -> str:

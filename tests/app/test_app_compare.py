@@ -10,6 +10,7 @@ import pytest
 pytest.importorskip("PySide6.QtWebEngineWidgets")
 
 from app.compare import CompareView
+from tests.helpers.relabel import trace_as
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -73,6 +74,7 @@ def test_different_comments_are_not_paired_by_id_alone(qtbot, tmp_path):
     content = content_of(
         open_bundle(DATA / "bundle-min"),
         model="other",
+        trace=trace_as(open_bundle(DATA / "bundle-min").trace, "other"),
         comments_before=before,
         comments_after=before,
     )

@@ -18,6 +18,7 @@ from engine.bundle.read import open_bundle
 from engine.bundle.write import content_of, write_bundle
 from engine.publish import published
 from tests.engine.test_bundle import make_bundle
+from tests.helpers.relabel import trace_as
 
 
 def test_index_does_not_scroll_sideways_at_1200_px(qtbot, tmp_path, monkeypatch):
@@ -31,6 +32,7 @@ def test_index_does_not_scroll_sideways_at_1200_px(qtbot, tmp_path, monkeypatch)
             b,
             run_id=f"run-{i}-{'x' * 30}",
             model=f"a-rather-long-model-name-{i}:latest",
+            trace=trace_as(b.trace, f"a-rather-long-model-name-{i}:latest"),
             finished_at=f"2026-11-2{i}T10:00:00Z",
             document_title=title,
             signing_key=key,

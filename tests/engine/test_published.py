@@ -18,6 +18,7 @@ from engine.bundle.write import content_of, write_bundle
 from engine.cli.main import main as arl
 from engine.publish import published
 from tests.engine.test_bundle import make_bundle
+from tests.helpers.relabel import trace_as
 
 
 @pytest.fixture(autouse=True)
@@ -41,7 +42,12 @@ def runs(tmp_path_factory):
         ("c-old", "2026-11-01", "model-old", None),
     ):
         content = content_of(
-            b, finished_at=f"{day}T10:00:00Z", run_id=f"run-{name}", model=model, signing_key=k
+            b,
+            finished_at=f"{day}T10:00:00Z",
+            run_id=f"run-{name}",
+            model=model,
+            trace=trace_as(b.trace, model),
+            signing_key=k,
         )
         made[name] = write_bundle(out / name, content)
     return made, signing.key_fingerprint(key)

@@ -131,3 +131,18 @@ def test_a_planted_pipe_does_not_hang_listing_or_export(shared, tmp_path):
     assert listed.problem and not listed.metrics
     published.export(tmp_path / "out", shared)
     assert not (tmp_path / "out" / e.bundle_copy).exists()
+
+
+def test_a_bidi_override_in_a_title_reorders_nothing_in_the_index(runs, tmp_path):  # noqa: F811
+    from engine.bundle.read import open_bundle
+    from engine.bundle.write import content_of, write_bundle
+
+    made, _ = runs
+    b = open_bundle(made["b-mid"])
+    title = "Memo \u202egnp.exe\u202c — مذكرة \u2067عربي\u2069"
+    src = write_bundle(tmp_path / "rlo", content_of(b, document_title=title, run_id="run-rlo"))
+    folder = tmp_path / "shared-rlo"
+    published.publish(src, folder)
+    page = (folder / "index.html").read_text(encoding="utf-8")
+    assert not any(ch in page for ch in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+    assert "[U+202E]gnp.exe[U+202C]" in page and "مذكرة" in page
