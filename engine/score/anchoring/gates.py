@@ -13,7 +13,7 @@ from engine.score.anchoring.index import TextIndex
 from engine.score.anchoring.records import Reanchored, _Place
 from engine.score.anchoring.sentences import _sentence_bounds
 from engine.score.anchoring.thresholds import FUZZY_WINDOW, REGION_REACH
-from engine.score.anchoring.words import _has_alnum, _trim, _word_dice, breaks_word
+from engine.score.anchoring.words import _has_alnum, _trim, _word_dice
 
 if TYPE_CHECKING:
     from engine.score.anchoring.reanchor import _Reanchor
@@ -67,7 +67,7 @@ class Gates:
                     return False
         if self.v2.crosses(cs, ce) and not self.v1.crosses(p.s, p.e):
             return False
-        if breaks_word(self.t2, cs, ce, self.t1, p.s, p.e):
+        if self.v2.cuts_word(cs, ce, self.v1, p.s, p.e):
             return False
         if self._sentence_was_in_v1(cs, ce, p):
             return False

@@ -10,7 +10,7 @@ import re
 from engine.score.anchoring.context import nearest_starts
 from engine.score.anchoring.sentences import _sentence_bounds, _sentence_pieces
 from engine.score.anchoring.thresholds import FUZZY_WINDOW, MAX_HITS, NEAR_HITS
-from engine.score.anchoring.words import _trim
+from engine.score.anchoring.words import _trim, joined
 from engine.text.normalize import FoldedText, fold_needle
 
 _STRUCTURE_LINE = re.compile(r"[ \t]{0,3}(?:[-*+]|\d{1,9}[.)])[ \t]|[ \t]{0,3}#{1,6}(?:[ \t]|$)")
@@ -104,6 +104,26 @@ class TextIndex:
             j += 1
         b = br[j] if j < len(br) and not text[e : br[j - 1]].strip() else e
         return min(a, s), max(b, e)
+
+    def cuts_word(
+        self, s: int, e: int, like: TextIndex | None = None, like_s: int = 0, like_e: int = 0
+    ) -> bool:
+        """``breaks_word`` with the blocks: a block boundary is a word boundary too (in
+        ``<p>hypokalaemia</p><p>The</p>`` the two words meet with no character between)."""
+        if s >= e:
+            return False
+
+        def cut(index: TextIndex, i: int) -> bool:
+            if not joined(index.text, i):
+                return False
+            k = bisect.bisect_left(index.breaks, i)
+            return not (k < len(index.breaks) and index.breaks[k] == i)
+
+        cut_left, cut_right = cut(self, s), cut(self, e)
+        if like is not None:
+            cut_left = cut_left and not cut(like, like_s)
+            cut_right = cut_right and not cut(like, like_e)
+        return cut_left or cut_right
 
     def sentence_bounds(
         self, s: int, e: int, reach: int = FUZZY_WINDOW, *, clamp: bool = True

@@ -15,7 +15,6 @@ from engine.score.anchoring.words import (
     _shares_a_word,
     _snap_words,
     _trim,
-    breaks_word,
     similarity,
 )
 from engine.text.normalize import FoldedText, fold_needle, normalize
@@ -44,7 +43,7 @@ class StageFuzzy:
             cs, ce = lo + cs, lo + ce
             if self.t2[cs:ce].strip() == quote.strip() and not _passage(quote):
                 continue  # a word that recurs in rewritten text, not this quote's place
-            if not breaks_word(self.t2, cs, ce) and self.new_or_own(cs, ce, s, e):
+            if not self.v2.cuts_word(cs, ce) and self.new_or_own(cs, ce, s, e):
                 return Reanchored(
                     cs,
                     ce,

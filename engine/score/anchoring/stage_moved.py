@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from engine.score.anchoring.context import context_score, nearest_starts, side_score
 from engine.score.anchoring.records import Reanchored, _Place, _top_candidate
 from engine.score.anchoring.thresholds import CONTEXT_THRESHOLD, MOVED_SIDE_THRESHOLD, NEAR_HITS
-from engine.score.anchoring.words import _passage, breaks_word
+from engine.score.anchoring.words import _passage
 
 if TYPE_CHECKING:
     from engine.score.anchoring.reanchor import _Reanchor
@@ -70,7 +70,7 @@ class StageMoved:
         """(agreement of the context that travelled with it, v2 start) of every verbatim
         copy of the quote that is mostly new text and cuts no word: in the neighbourhood,
         and with ``search_far`` in the diff's inserted text too."""
-        t1, t2 = self.t1, self.t2
+        t2 = self.t2
         s, e, L = p.s, p.e, p.e - p.s
         cands: list[tuple[float, int]] = []
         near = nearest_starts(t2, p.quote, p.es, NEAR_HITS, p.lo, p.hi)
@@ -80,7 +80,7 @@ class StageMoved:
         for h in near + far:
             if (h, h + L) == not_span:
                 continue
-            if not self.new_or_own(h, h + L, s, e) or breaks_word(t2, h, h + L, t1, s, e):
+            if not self.new_or_own(h, h + L, s, e) or self.v2.cuts_word(h, h + L, self.v1, s, e):
                 continue
             # A moved passage has new neighbours on at least one side: the side that
             # travelled with it (within its own sentence) is the evidence.

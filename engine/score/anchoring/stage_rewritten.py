@@ -15,7 +15,7 @@ from engine.score.anchoring.thresholds import (
     SURVIVING_WORD,
     TRAVELLED_CONTEXT,
 )
-from engine.score.anchoring.words import _passage, _shares_a_word, _snap_words, _trim, breaks_word
+from engine.score.anchoring.words import _passage, _shares_a_word, _snap_words, _trim
 
 if TYPE_CHECKING:
     from engine.score.anchoring.reanchor import _Reanchor
@@ -59,7 +59,7 @@ class StageRewritten:
         L = len(p.quote)
         i = t2.find(p.quote, m0, m1)
         while i >= 0:
-            if not breaks_word(t2, i, i + L, self.t1, p.s, p.e) and self.new_or_own(
+            if not self.v2.cuts_word(i, i + L, self.v1, p.s, p.e) and self.new_or_own(
                 i, i + L, p.s, p.e
             ):
                 # a passage is the quote itself (its words survived: untouched, docs/
