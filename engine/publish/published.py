@@ -237,7 +237,7 @@ def publish(
     unreadable bundle, PublishError when the folder cannot be written or a tampered
     bundle would replace a genuine run, or when ``require_review`` (None: the setting,
     ``require_complete_review``) and a comment still awaits a reviewer decision."""
-    from engine.publish.check import judge, remember
+    from engine.publish.check import judge
 
     dest = _folder(folder)
     src = Path(bundle_path).resolve()
@@ -276,19 +276,43 @@ def publish(
         linked = link_in(dest, name)
         if linked is not None:  # writing through it would write outside the folder
             raise PublishError(f"{dest}: {linked} {LINK_WORDS}; remove it and publish again")
+    _write_entry(dest, sub, src, checked, page, entry, runs)
+    return entry
+
+
+def _write_entry(
+    dest: Path,
+    sub: str,
+    src: Path,
+    checked: Any,
+    page: str,
+    entry: PublishedEntry,
+    runs: list[PublishedEntry],
+) -> None:
+    """Write the entry's folder (bundle copy, page), the pages of the others that need it,
+    then the index. A failure (a full disk) removes the entry's folder when this publish
+    created it, so no empty or half-written run folder is left behind; the index files are
+    each replaced whole or not at all. Raises PublishError."""
+    from engine.publish.check import remember
+
+    folder = dest / sub
+    created = not folder.exists()
     try:
-        (dest / sub).mkdir(parents=True, exist_ok=True)
-        _copy_bundle(src, dest / sub / BUNDLE_COPY)
-        remember(dest / sub / BUNDLE_COPY, checked)
-        _write(dest / sub / "scorecard.html", page)
+        folder.mkdir(parents=True, exist_ok=True)
+        _copy_bundle(src, folder / BUNDLE_COPY)
+        remember(folder / BUNDLE_COPY, checked)
+        _write(folder / "scorecard.html", page)
         for e in runs:
             if e is not entry:
                 _rewrite_page_if_changed(dest, e)
         _write(dest / INDEX_JSON, json.dumps({"runs": [asdict(e) for e in runs]}, indent=1))
         _write(dest / INDEX_HTML, render_index(runs))
-    except OSError as exc:
+    except (OSError, PublishError) as exc:
+        if created and not folder.is_symlink():
+            shutil.rmtree(folder, ignore_errors=True)
+        if isinstance(exc, PublishError):
+            raise
         raise PublishError(f"{dest}: cannot write ({exc.strerror or exc})") from None
-    return entry
 
 
 def _rewrite_page_if_changed(folder: Path, e: PublishedEntry) -> None:

@@ -146,3 +146,31 @@ def test_a_bidi_override_in_a_title_reorders_nothing_in_the_index(runs, tmp_path
     page = (folder / "index.html").read_text(encoding="utf-8")
     assert not any(ch in page for ch in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
     assert "[U+202E]gnp.exe[U+202C]" in page and "مذكرة" in page
+
+
+@pytest.mark.parametrize("where", ["bundle", "index"])
+def test_a_full_disk_leaves_no_empty_run_folder(runs, shared, tmp_path, monkeypatch, where):  # noqa: F811
+    import errno
+
+    import engine.publish.published as pub
+
+    made, _ = runs
+    before = sorted(p.name for p in shared.iterdir())
+    index_before = (shared / "index.json").read_bytes()
+    real_write = pub._write
+
+    def full(*a, **k):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    if where == "bundle":
+        monkeypatch.setattr(pub, "_copy_bundle", full)
+    else:
+        monkeypatch.setattr(
+            pub,
+            "_write",
+            lambda path, text: full() if path.name == "index.json" else real_write(path, text),
+        )
+    with pytest.raises(published.PublishError, match="No space left"):
+        published.publish(made["c-old"], shared)
+    assert sorted(p.name for p in shared.iterdir()) == before
+    assert (shared / "index.json").read_bytes() == index_before
