@@ -66,6 +66,15 @@ def check_files(
         raise InputError(
             comments or reviewed, "no comment in it can be used on the reviewed version"
         )
+    if not message.strip() and not comments and d1.word is not None and d2.word is not None:
+        # Nothing said: the comments the agent resolved in the revised Word file are its
+        # claims, its replies join the threads (engine.word_review).
+        from engine.word_review import claims_message, word_claims
+
+        marks = word_claims(d1.word, d2.word)
+        for c in found:
+            c.thread.extend(marks.replies.get(c.id, []))
+        message = claims_message(marks)
     title = document_title(reviewed, d1.kind, d1.content)
     rev = ExternalRevision(title, d1.kind, d1.content, d2.content, found, message)
     key = _signing_key()

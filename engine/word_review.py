@@ -21,6 +21,7 @@ No Qt import here: this module belongs to ``engine/``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -28,7 +29,14 @@ from engine.models import ANCHOR_CONTEXT, Anchor, ClaimItem, ClaimReport, Commen
 from engine.text import utf16
 from engine.text.docx import TrackedChange, WordComment, WordDocument, WordReply
 
-__all__ = ["WordClaims", "match_comments", "tracked", "word_claims", "word_comments"]
+__all__ = [
+    "WordClaims",
+    "claims_message",
+    "match_comments",
+    "tracked",
+    "word_claims",
+    "word_comments",
+]
 
 
 def _reply(r: WordReply) -> Reply:
@@ -144,6 +152,16 @@ def word_claims(reviewed: WordDocument, revised: WordDocument) -> WordClaims:
             comments=items, notes="claims read from the comments resolved in the revised Word file"
         )
     return out
+
+
+def claims_message(found: WordClaims) -> str:
+    """The revised Word file's claims as an agent's report (the claims JSON, docs/agent.md,
+    "The report"), for a bundle of a revision made elsewhere, which stores what the agent
+    said and reads its claims from it again on verify (``engine.agent_message``): ``""``
+    when the file makes no claim."""
+    if found.claims is None:
+        return ""
+    return json.dumps(found.claims.to_json(), ensure_ascii=False, indent=2) + "\n"
 
 
 def tracked(start: int, end: int, changes: tuple[TrackedChange, ...]) -> bool:

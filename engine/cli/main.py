@@ -151,10 +151,11 @@ def cmd_score(args: argparse.Namespace) -> int:
             _claims_option(args.claims, [c.id for c in comments]) if args.claims else (None, "")
         )
         if not args.claims and not args.comments and v2doc.word is not None:
-            from engine.word_review import word_claims
+            from engine.word_review import claims_message, word_claims
 
             found = word_claims(v1doc.word, v2doc.word)
             claims, word_resolved = found.claims, found.resolved
+            message = claims_message(found)  # what a --bundle stores and re-derives from
             for c in comments:
                 c.thread.extend(found.replies.get(c.id, []))
     except (DocumentError, InputError) as e:

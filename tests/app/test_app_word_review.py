@@ -80,3 +80,21 @@ def test_the_wizard_takes_the_comments_from_the_word_file(qtbot, tmp_path):
     assert "1 comment(s) of the Word file could not be used" in comments.count.text()
     assert "resolved already" in comments.list.item(3).text()
     assert comments.isComplete()
+
+
+def test_check_a_revision_reads_the_claims_of_a_revised_word_file(tmp_path):
+    import json
+
+    from app.check_revision import check_files
+
+    word = Path(__file__).resolve().parents[2] / "resources" / "word"
+    path = check_files(str(word / "review.docx"), "", str(word / "revised.docx"), "", tmp_path)
+    final = json.loads((path / "verdicts.json").read_text(encoding="utf-8"))["final"]
+    assert {v["comment_id"]: v["claim"] for v in final} == {
+        "1": "addressed",
+        "2": "addressed",
+        "3": "addressed",
+        "4": None,
+    }
+    said = (path / "agent" / "message.txt").read_text(encoding="utf-8")
+    assert "resolved in the revised Word file" in said

@@ -160,3 +160,18 @@ def test_run_on_html_still_needs_a_comments_file(tmp_path: Path) -> None:
     doc.write_text("<p>x</p>", encoding="utf-8")
     code, out, err = arl("run", "--doc", doc, "--base-url", "http://127.0.0.1:9/v1", "--model", "m")
     assert code == 2 and err.count("\n") == 1 and "--comments" in err
+
+
+def test_a_bundle_of_two_word_files_keeps_the_claims_of_the_resolved_marks(tmp_path: Path) -> None:
+    v1, v2 = review(tmp_path)
+    bundle = tmp_path / "bundle"
+    code, out, err = arl("score", "--v1", v1, "--v2", v2, "--bundle", bundle, "--json")
+    assert code == 0, err
+    claims = {v["comment_id"]: v["claim"] for v in json.loads(out)["verdicts"]}
+    assert claims == {"1": "addressed", "2": "addressed", "3": None}
+    message = json.loads((bundle / "agent" / "message.txt").read_text(encoding="utf-8"))
+    assert [c["comment_id"] for c in message["comments"]] == ["1", "2"]
+    code, _, err = arl("bundle", "verify", bundle)
+    assert code == 0, err
+    final = json.loads((bundle / "verdicts.json").read_text(encoding="utf-8"))["final"]
+    assert {v["comment_id"]: v["claim"] for v in final} == claims
