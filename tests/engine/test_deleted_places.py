@@ -208,3 +208,17 @@ def test_a_deleted_paragraph_does_not_become_the_rewritten_heading_after_it():
     t2 = "Results came in late.\n\nzephyr\n\nPostdocs are many."
     (v,) = _verdicts(t1, t2, ["of the postdoc system"])
     assert v.verdict == "deleted", (v.method, v.v2, v.note)
+
+
+def test_a_table_cell_renamed_to_another_cells_word_is_an_edit():
+    t1 = "<table><tr><td>Ana</td><td>Editor</td></tr><tr><td>Bo</td><td>Writer</td></tr></table>"
+    t2 = "<table><tr><td>Ana</td><td>Writer</td></tr><tr><td>Bo</td><td>Writer</td></tr></table>"
+    (v,) = _verdicts(t1, t2, ["Editor"], "html")
+    assert v.verdict == "edited" and v.v2.text == "Writer", (v.method, v.v2, v.note)
+
+
+def test_a_deleted_paragraph_does_not_become_the_heading_before_it():
+    t1 = "<p>Figure 3.</p><p>Pharmacophore</p><p>The set had been screened before.</p><p>Two were kept.</p>"
+    t2 = "<p>Figure 3.</p><p>Pharmacophore</p><p>Two were kept.</p>"
+    (v,) = _verdicts(t1, t2, ["The set had been"], "html")
+    assert v.verdict == "deleted", (v.method, v.v2, v.note)

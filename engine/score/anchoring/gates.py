@@ -77,11 +77,16 @@ class Gates:
         """The v2 sentence holding ``[cs, ce)`` is, word for word, a sentence (16
         characters or more) that v1 already had outside the span's own sentence: text
         that was there all along (kept by the diff, or moved and re-inserted by it) is not
-        this span's rewrite."""
+        this span's rewrite. A shorter one counts when it is a whole block in both and its
+        v1 copy did not stay at its own place (a heading such as "Pharmacophore" that the
+        diff re-inserted beside a deleted paragraph)."""
         t1, t2 = self.t1, self.t2
         a2, b2 = _trim(t2, *self.v2.sentence_bounds(cs, ce))
         sentence = t2[a2:b2]
-        if len(sentence) < 16 or not _has_alnum(sentence):
+        if not _has_alnum(sentence):
+            return False
+        whole_block = (a2, b2) == _trim(t2, *self.v2.block(a2, b2))
+        if len(sentence) < 16 and not whole_block:
             return False
         a1, b1 = self.v1.sentence_bounds(p.s, p.e)
         # v1 text near the span: a rewrite's candidates lie near its estimated place, so
@@ -91,8 +96,15 @@ class Gates:
         for _ in range(8):
             if i < 0:
                 return False
-            if i + len(sentence) <= a1 or i >= b1:
-                return True
+            j = i + len(sentence)
+            if j <= a1 or i >= b1:
+                if len(sentence) >= 16:
+                    return True
+                # a short block: only where its v1 copy did not stay at its own place (a
+                # cell renamed to another cell's word is an edit)
+                if (i, j) == _trim(t1, *self.v1.block(i, j)):
+                    if self.diff.unchanged_image(i, j) is None:
+                        return True
             i = t1.find(sentence, i + 1, hi)
         return False
 
