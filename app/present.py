@@ -67,6 +67,8 @@ def method_text(item: dict[str, Any]) -> str:
         text += f" ({similar})"
     if method in APPROXIMATE_METHODS and isinstance(conf, (int, float)) and conf < 1:
         text += f"; place confidence {vocab.percent(conf)}"
+    if item.get("token_edit") is True:
+        text += f"; token edit: {item.get('token_edit_kind') or 'a small change'}"
     if item.get("offsets_repaired"):
         text += "; the stored offsets did not match the quote and were repaired"
     if item.get("markup_changed"):

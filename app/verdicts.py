@@ -285,6 +285,13 @@ def _work_parts(b: _Banner, data: BundleData) -> None:
         )
     if not data.verdicts:
         b.add("This bundle has no verdicts: nothing was scored.", "warn")
+    edited, kinds = vocab.token_edit_items(data.verdicts)
+    if kinds:  # docs/verdicts.md, "Token edits"
+        b.add(
+            f"<b>Token edits:</b> {edited} edited, {html.escape(vocab.token_edits_words(kinds))}"
+            " (marked “needs your review” below).",
+            "warn",
+        )
     for p in data.problems[:5]:
         b.add(html.escape(p) + ".")
 

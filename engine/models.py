@@ -284,7 +284,10 @@ class VerdictRecord:
     differs only by look-alike letters of another script (UTS #39); the verdict is then
     ``untouched``. ``invisible_only``: the v2 text differs only by characters that cannot
     show where they stand (zero-width, formatting, bidi controls that display the same);
-    the verdict is then ``untouched`` too (docs/verdicts.md).
+    the verdict is then ``untouched`` too (docs/verdicts.md). ``token_edit``: an ``edited``
+    span whose only change is letter case, punctuation, spacing or at most two characters
+    (``engine.score.token_edits``); ``token_edit_kind`` says which, in plain words ("only
+    the letter case changed"), else None.
     ``offsets_repaired`` says the stored v1 offsets did not match the quote and the span was
     found from the quote and its context instead. ``note`` is a plain sentence for people.
     """
@@ -305,6 +308,8 @@ class VerdictRecord:
     similarity: float | None = None
     lookalike_only: bool = False
     invisible_only: bool = False
+    token_edit: bool = False
+    token_edit_kind: str | None = None
 
     def to_json(
         self,
@@ -314,6 +319,8 @@ class VerdictRecord:
         extended: bool = False,
     ) -> dict[str, Any]:
         """The `arl score --json` item; ``extended`` adds confidence and repair notes.
+        ``token_edit`` and ``token_edit_kind`` are in both, only on a token edit (items
+        written before the rule lack them).
 
         ``v1_text``/``v2_text``: the versions' full texts, or OffsetMaps of them."""
         out: dict[str, Any] = {
@@ -327,6 +334,8 @@ class VerdictRecord:
             "claim_agrees": self.claim_agrees,
             "message": self.message,
         }
+        if self.token_edit:
+            out.update(token_edit=True, token_edit_kind=self.token_edit_kind)
         if extended:
             out.update(
                 confidence=round(self.confidence, 4),

@@ -15,7 +15,8 @@ This module imports nothing from the engine: every layer may use it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal, TypeVar, get_args
 
 # -- values the engine writes ----------------------------------------------------------------
@@ -259,6 +260,34 @@ def similarity_words(item: Mapping[str, Any]) -> str:
         if " ".join(t1.casefold().split()) == " ".join(t2.casefold().split()):
             return "only the letter case and spacing changed"
     return f"{percent(sim)} similar"
+
+
+def token_edits_words(kinds: list[str]) -> str:
+    """How many of the edited verdicts are token edits, and of which kind, from their
+    ``token_edit_kind`` words (docs/verdicts.md, "Token edits"): "3 of them token edits:
+    only the letter case changed"; kinds that differ are listed most frequent first, each
+    with its count. "" for none."""
+    if not kinds:
+        return ""
+    n = len(kinds)
+    head = f"{n} of them token edits" if n != 1 else "1 of them a token edit"
+    counts = Counter(kinds).most_common()
+    if len(counts) == 1:
+        return f"{head}: {counts[0][0]}"
+    return f"{head}: " + "; ".join(f"{kind} ({k})" for kind, k in counts)
+
+
+def token_edit_items(items: Iterable[Any]) -> tuple[int, list[str]]:
+    """(edited verdicts, the token-edit kinds among them) of verdict items (the bundle's
+    ``final`` / ``arl score --json`` dicts)."""
+    edited, kinds = 0, []
+    for v in items:
+        if isinstance(v, Mapping) and v.get("verdict") == "edited":
+            edited += 1
+            if v.get("token_edit") is True:
+                kind = v.get("token_edit_kind")
+                kinds.append(kind if isinstance(kind, str) and kind else "token edit")
+    return edited, kinds
 
 
 def agent_mode_words(mode: Mapping[str, Any]) -> str:

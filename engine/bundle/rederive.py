@@ -94,6 +94,8 @@ SCORING_MODULES = (
     "score/anchoring/words.py",
     "score/metrics.py",
     "score/scoring.py",
+    "score/token_edits.py",
+    "score/unseen.py",
     "text/documents.py",
     "text/docx.py",
     "text/docx_changes.py",

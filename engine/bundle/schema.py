@@ -85,7 +85,10 @@ class VerdictItem(VerdictItemV1):
     Indel similarity of the v1 and v2 text where one was measured, else null;
     ``offsets_repaired``: the stored v1 offsets did not match the quote;
     ``approximate``: the v2 span was found approximately; ``note``: a plain sentence;
-    ``reopen_reason``: why the integrity control reopened the comment, else null."""
+    ``reopen_reason``: why the integrity control reopened the comment, else null.
+    ``token_edit`` / ``token_edit_kind`` (``arl-bundle/3``, present only on a token edit):
+    an ``edited`` span whose only change is letter case, punctuation, spacing or at most
+    two characters, and which, in plain words (docs/verdicts.md, "Token edits")."""
 
     confidence: float = Field(ge=0, le=1)
     offsets_repaired: bool
@@ -93,6 +96,8 @@ class VerdictItem(VerdictItemV1):
     note: str
     similarity: float | None = None
     reopen_reason: str | None = None
+    token_edit: bool | None = None
+    token_edit_kind: str | None = None
 
 
 class UnusableJson(_Closed):

@@ -139,7 +139,7 @@ def render_scorecard(
     the reviewer decisions' banner and section (``engine.bundle.scorecard_review``);
     ``checks_card``: the declared checks' banner and section
     (``engine.bundle.scorecard_checks``). The banners' order: TAMPERED, changes requested,
-    awaiting review, then the rest (``engine.vocabulary.OUTCOMES``)."""
+    awaiting review, token edits, then the rest (``engine.vocabulary.OUTCOMES``)."""
     title = str(manifest.get("document_title") or "document")
     final = verdicts.get("final") or []
     from engine.score.metrics import coverage_of
@@ -153,6 +153,9 @@ def render_scorecard(
         at += 1
     if review[0]:
         banners.insert(at, review[0])
+        at += 1
+    if token := _token_edits_banner(final):
+        banners.insert(at, token)
     out += banners
     out += _facts(manifest, title, checks or [])
     out.append(f"<p>{_e(_summary(final, comments_before, coverage))}</p>")
@@ -171,6 +174,19 @@ def render_scorecard(
         "verdicts.json and trace.json.</p></main></body></html>"
     )
     return "".join(out)
+
+
+def _token_edits_banner(final: list[Any]) -> str:
+    """ "4 edited, 3 of them token edits: only the letter case changed" (docs/verdicts.md,
+    "Token edits"), or "" when no verdict is a token edit."""
+    edited, kinds = vocab.token_edit_items(final)
+    if not kinds:
+        return ""
+    return (
+        f"<div class='banner awaiting'><b>Token edits.</b> {edited} edited, "
+        f"{_e(vocab.token_edits_words(kinds))}. A token edit is still an edit; check that "
+        "it is the fix the comment asked for.</div>"
+    )
 
 
 def _head(title: str) -> list[str]:
@@ -332,6 +348,8 @@ def _verdict_row(v: Any, body: str, note: str = "") -> str:
     how = f"<div class='muted'>{_e(how_words)}</div>" if how_words else ""
     msg = v.get("message")
     extra = f"<div class='line'>{_e(msg)}</div>" if msg else ""
+    if v.get("token_edit") is True:
+        extra += f"<div class='line'>Token edit: {_e(v.get('token_edit_kind') or '')}</div>"
     if note:
         extra += f"<div class='line differs'>\u26a0 {_e(note)}</div>"
     return (

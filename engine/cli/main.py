@@ -62,8 +62,11 @@ def render_summary(
 
     lines = []
     counts = result.counts()
+    kinds = [str(v.token_edit_kind) for v in result.verdicts if v.token_edit]
     lines.append(
-        f"{len(result.verdicts)} comment(s) scored: {counts['edited']} edited, "
+        f"{len(result.verdicts)} comment(s) scored: {counts['edited']} edited"
+        + (f" ({vocab.token_edits_words(kinds)})" if kinds else "")
+        + ", "
         f"{counts['untouched']} untouched, {counts['deleted']} deleted, "
         f"{counts['stale_anchor']} stale anchor(s); "
         f"{len(result.actionable_ids)} actionable and open (the metrics count these)."
@@ -83,6 +86,8 @@ def render_summary(
             extra.append("look-alike characters only")
         if v.invisible_only:
             extra.append("invisible characters only")
+        if v.token_edit:
+            extra.append(f"token edit: {v.token_edit_kind}")
         if v.markup_changed:
             extra.append("markup changed")
         if v.offsets_repaired:

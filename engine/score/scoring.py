@@ -36,9 +36,10 @@ from engine.score.anchoring.reanchor import reanchor
 from engine.score.anchoring.records import Reanchored
 from engine.score.anchoring.shared_places import settle_shared_places
 from engine.score.metrics import ClaimCoverage, claim_coverage, compute_metrics
+from engine.score.token_edits import mark_token_edits
+from engine.score.unseen import INVISIBLE_NOTE, LOOKALIKE_NOTE, unseen_change
 from engine.text import utf16
-from engine.text.invisible import invisible_only, seen_pair
-from engine.text.normalize import lookalike_only, normalize
+from engine.text.normalize import normalize
 from engine.vocabulary import STALE_ANCHOR_MESSAGE, DocumentKind
 
 CLAIM_AGREES = {
@@ -268,6 +269,7 @@ def score(
     for c in comments:
         judge.add(c)
     settle_shared_places(judge.verdicts, diff)
+    mark_token_edits(judge.verdicts)
     verdicts, actionable_ids = judge.verdicts, judge.actionable_ids
     inside, outside, collateral = diff.split_churn(judge.actionable_spans)
     metrics, problems = compute_metrics(
@@ -412,7 +414,7 @@ class _Judge:
         assert ra.start is not None and ra.end is not None
         span2 = Span(ra.start, ra.end, v2.text[ra.start : ra.end])
         same = normalize(span2.text) == normalize(span1.text)
-        invisible, lookalike = _unseen_change(v1.text, span1, span2.text, same)
+        invisible, lookalike = unseen_change(v1.text, span1, span2.text, same)
         if invisible:
             notes.append(INVISIBLE_NOTE)
         if lookalike:
@@ -439,44 +441,6 @@ class _Judge:
             if rec.markup_changed:
                 notes.append("the text is the same but its markup changed")
         return rec
-
-
-LOOKALIKE_NOTE = (
-    "look-alike characters only: letters were swapped for look-alike letters of another "
-    "script (Unicode confusables), which a reader cannot see; counted as unchanged"
-)
-INVISIBLE_NOTE = (
-    "invisible characters only: the change is in characters that do not show where they "
-    "stand (zero-width or formatting characters, bidi controls that leave the displayed "
-    "text as it was), which a reader cannot see; counted as unchanged"
-)
-
-
-UNSEEN_CONTEXT = 200
-"""Characters of v1 on each side of a span (within its line) that the invisible-character
-check lays out with it: neighbours decide whether a joiner shows, and bidi controls
-reorder across the span's edges."""
-
-
-def _unseen_change(text1: str, span1: Span, t2: str, same: bool) -> tuple[bool, bool]:
-    """(invisible_only, lookalike_only) for a v1 span and the v2 text now in its place: a
-    change a reader cannot see is no edit (docs/verdicts.md, "Invisible characters only"
-    and the look-alike rule). Both are True when look-alike letters and invisible
-    characters together make the whole change. ``text1``: all of v1 (for the context)."""
-    t1 = span1.text
-    if same:
-        return False, False
-    before = text1[max(0, span1.start - UNSEEN_CONTEXT) : span1.start]
-    before = before[before.rfind("\n") + 1 :]
-    after = text1[span1.end : span1.end + UNSEEN_CONTEXT].split("\n", 1)[0]
-    if invisible_only(t1, t2, before, after):
-        return True, False
-    if lookalike_only(t1, t2):
-        return False, True
-    s1, s2 = seen_pair(t1, t2)
-    if (s1, s2) != (t1, t2) and lookalike_only(s1, s2):
-        return True, True
-    return False, False
 
 
 def _located_notes(c: Comment, loc: Located, made_elsewhere: bool, given: str) -> list[str]:
