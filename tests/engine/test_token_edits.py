@@ -9,8 +9,7 @@ from __future__ import annotations
 import re
 
 import regex
-from hypothesis import assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from engine.models import Anchor, Comment
 from engine.score.scoring import Version, score
