@@ -64,8 +64,9 @@ def claims_from_message(message: str, comment_ids: list[str]) -> ClaimReport | N
         return ClaimReport(comments=claims, notes="\n".join(notes))
     if _NEGATION.search(text):
         return ClaimReport.unusable(
-            "the agent's message names no comment and is negative, so it claims nothing "
-            "this program can read; give one line per comment ('<id>: <what changed>')"
+            "the agent's message names no comment and says something in the negative, so "
+            "it is not read as a claim about every comment; give one line per comment "
+            "('<id>: <what changed>'), or the plain claim ('Addressed all review comments')"
         )
     summary = " ".join(text.split())[:500]
     return ClaimReport(
