@@ -119,11 +119,15 @@ def read_doc_and_comments(doc: str, comments_path: str | None) -> tuple[str, str
 
 
 def _ending(signum: int, frame: Any) -> None:
-    """SIGTERM/SIGHUP after a run: the process is ending; let it end normally."""
+    """A stop signal after a run (SIGTERM, SIGHUP, SIGQUIT...): the process is ending; let
+    it end normally."""
 
 
 class StopSignals:
-    """Ctrl-C, SIGTERM and SIGHUP while a review run runs (a context manager).
+    """Ctrl-C, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1 and SIGUSR2 while a review run runs (a
+    context manager): every signal whose default action ends the process (SIGKILL aside,
+    which nothing can catch; a run killed so is finished at the next start,
+    ``engine.run.recovery``).
 
     The first signal cancels the run's task (``run(coro)``): the run stops at once and
     writes its bundle marked cancelled, then ``asyncio.CancelledError`` is raised from
@@ -137,7 +141,7 @@ class StopSignals:
     lines are still printed).
     """
 
-    NAMES = ("SIGINT", "SIGTERM", "SIGHUP")
+    NAMES = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2")
 
     def __init__(self) -> None:
         self.signals = 0

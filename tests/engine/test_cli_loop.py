@@ -200,7 +200,9 @@ def test_run_failure_exits_1_with_a_failed_bundle(inputs, tmp_path, capsys):
 
 
 @pytest.mark.parametrize(
-    "sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=["ctrl-c", "term", "hangup"]
+    "sig",
+    [signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2],
+    ids=["ctrl-c", "term", "hangup", "quit", "usr1", "usr2"],
 )
 def test_interrupt_exits_130_with_a_cancelled_bundle(inputs, tmp_path, sig):
     """Ctrl-C, a kill or a closed terminal: the run ends cancelled, with its bundle."""
@@ -241,6 +243,13 @@ def test_interrupt_exits_130_with_a_cancelled_bundle(inputs, tmp_path, sig):
     assert verify_bundle(last["bundle"]).ok
     assert open_bundle(last["bundle"]).status == "cancelled"
     assert "Traceback" not in err
+    from engine.workspace import Workspace
+
+    ws = Workspace(tmp_path / "home" / "workspace.sqlite3")
+    try:  # the run's row is not left "running"
+        assert all(r.status != "running" for r in ws.runs())
+    finally:
+        ws.close()
 
 
 def test_author_writes_a_document_from_a_shipped_brief(tmp_path, capsys):
