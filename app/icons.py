@@ -49,6 +49,7 @@ EVENT_ICONS: dict[str, str] = {
     "VersionPushed": "pushed",
     "ReportReceived": "report",
     "VerdictsComputed": "verdicts",
+    "ChecksComputed": "verdicts",  # the declared checks' results, beside the verdicts
     "CommentReopened": "reopened",
     "ClaimUnchanged": "warning",
     "RoundFinished": "done",

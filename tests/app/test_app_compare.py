@@ -33,20 +33,22 @@ def test_compare_two_bundles_side_by_side(qtbot, tmp_path):
     with qtbot.waitSignal(view.compared, timeout=5000):
         assert view.set_bundle("b", other)
     labels = [view.metrics.item(r, 0).text() for r in range(view.metrics.rowCount())]
-    assert labels[:6] == [
+    assert labels[:7] == [
         "model",
         "agent mode",
         "how the run ended",
         "tokens used",
         "time",
         "rounds",
+        "declared checks",
     ]
     # the runs' cost and length, the metrics, then the reviewer decisions' figures
-    assert view.metrics.rowCount() == 6 + 5 + 3
-    assert labels[11:] == ["Reviewed attribution", "Agreement with the machine", "Awaiting review"]
+    assert view.metrics.rowCount() == 7 + 5 + 3
+    assert labels[12:] == ["Reviewed attribution", "Agreement with the machine", "Awaiting review"]
     assert view.metrics.item(3, 1).text().endswith("tokens")
-    assert view.metrics.item(6, 1).text().startswith("33%")
-    assert view.metrics.item(10, 2).text().startswith("N/A \u2014")
+    assert view.metrics.item(6, 1).text() == "none declared"  # these runs declared none
+    assert view.metrics.item(7, 1).text().startswith("33%")
+    assert view.metrics.item(11, 2).text().startswith("N/A \u2014")
     assert view.verdicts.rowCount() == 4
     assert view.verdicts.item(0, 2).text() == "\u270e edited"
     assert view.verdicts.item(0, 4).text() == "\u2713 same"
