@@ -9,26 +9,36 @@ from __future__ import annotations
 
 FUZZY_WINDOW = 200
 """Characters searched either side of the span's estimated place (reference design,
-docs/verdicts.md)."""
+docs/verdicts.md). Pinned by tests/engine/test_reanchor_failure_kinds.py
+(test_rewritten_in_place_is_edited_and_approximate,
+test_lookalike_sentence_elsewhere_is_not_the_rewritten_one) and the generated shapes
+(tests/engine/test_generated_shapes.py)."""
 
 
 FUZZY_THRESHOLD = 0.5
-"""Minimum normalised Indel similarity of a fuzzy hit (reference design, docs/verdicts.md)."""
+"""Minimum normalised Indel similarity of a fuzzy hit (reference design, docs/verdicts.md).
+Pinned by tests/engine/test_anchoring_kinds.py
+(test_a_document_rewritten_from_scratch_is_deleted_not_whole_document_edits) and the
+VPN 3.1 -> 3.2 case (tests/engine/test_deleted_places.py)."""
 
 
 CONTEXT_THRESHOLD = 0.7
-"""Minimum context similarity for a moved copy of the quote found far from its place."""
+"""Minimum context similarity for a moved copy of the quote found far from its place. Pinned by tests/engine/test_locate_repeats.py and tests/engine/test_anchoring_kinds.py
+(test_offsets_on_another_copy_lose_to_the_context)."""
 
 
 MOVED_SIDE_THRESHOLD = 0.85
 """Minimum agreement of the context that travels with a moved copy (``side_score``): a
 moved sentence keeps its own words around the quote, where a chance copy in rewritten text
-shares only some."""
+shares only some. Pinned by tests/engine/test_anchoring_kinds.py
+(test_sentence_moved_to_another_paragraph_far_away_is_moved_untouched,
+test_a_copy_kept_from_elsewhere_is_never_a_move)."""
 
 
 CONTEXT_MARGIN = 0.15
 """How much better another copy's context must agree before it wins over the offsets or
-over the copy the diff kept."""
+over the copy the diff kept. Pinned by tests/engine/test_locate_repeats.py (test_a_tie_in_context_keeps_the_offsets) and
+tests/engine/test_anchoring_kinds.py (test_the_copy_the_context_names_counts_when_the_other_copy_is_removed)."""
 
 
 CONTEXT_CHARS = 32
@@ -46,29 +56,35 @@ quote with its context is not in the text)."""
 
 KEPT_GAP = 12
 """An equal run shorter than this between two changes is chance (a shared " the "), not
-surviving text: the changes count as one replaced region."""
+surviving text: the changes count as one replaced region. Also the least kept text that makes a block survive, or a v2 block another v1
+block's image (docs/verdicts.md, "What may never be a span's new place"). Pinned by T01
+and the renumbered Markdown list (tests/engine/test_deleted_places.py)."""
 
 
 LOCAL_CHANGE = 400
 """A replaced region counts as the span's own place when it reaches at most this many
 characters beyond the span on either side (a rewritten sentence), and kept text of at
-least ``KEPT_GAP`` characters bounds it."""
+least ``KEPT_GAP`` characters bounds it. Pinned by tests/engine/test_anchoring_kinds.py
+(test_a_paragraph_deleted_from_a_long_document_is_deleted,
+test_a_sentence_rewritten_in_place_with_few_shared_letters_is_edited)."""
 
 
 QUOTE_DICE = 0.25
 """Weight of the quote's own words beside its whole sentence's when choosing the v2
 sentence a rewritten sentence became (a sentence split in two: the quote goes with its
-words)."""
+words). Pinned by the generated shapes (tests/engine/test_generated_shapes.py,
+test_a_rewritten_quote_lands_in_its_own_rewritten_sentence)."""
 
 
 KEPT_SHARE = 0.25
 """Weight of the share of the sentence's kept text (the diff's equal runs) that lies in a
-candidate v2 sentence: the diff's own evidence beside the words' similarity."""
+candidate v2 sentence: the diff's own evidence beside the words' similarity. Pinned by the generated shapes (tests/engine/test_generated_shapes.py) and
+tests/engine/test_deleted_span_properties.py."""
 
 
 DISTANCE_COST = 0.1
 """How much a candidate v2 sentence's distance from the estimated place costs, per
-``FUZZY_WINDOW`` characters, against its word-set similarity."""
+``FUZZY_WINDOW`` characters, against its word-set similarity. Pinned by the generated shapes (tests/engine/test_generated_shapes.py)."""
 
 
 SURVIVING_WORD = 4
