@@ -99,6 +99,11 @@ def build_menus(w: Any) -> None:
     m.addAction(w.act_quit)
     for a in (w.act_publish, w.act_export_html, w.act_export_pdf):
         a.setEnabled(False)
+    _view_and_help_menus(w)
+
+
+def _view_and_help_menus(w: Any) -> None:
+    """The View menu (a tab per Ctrl+digit) and the Help menu."""
     v = w.menuBar().addMenu("&View")
     for i, name in enumerate(TAB_NAMES):
         act = QAction(name, w, shortcut=QKeySequence(f"Ctrl+{i + 1}"))

@@ -123,15 +123,7 @@ class StartPage(QWidget):
         self.example_note = QLabel()
         self.example_note.setWordWrap(True)
         self.recent_label = QLabel("<b>Recent bundles</b>")
-        self.recent = QListWidget()
-        self.recent.setAccessibleName("Recent bundles")
-        self.recent.setMaximumHeight(200)
-        self.recent.setWordWrap(True)
-        self.recent.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.recent.setItemDelegate(RecentDelegate(self.recent))
-        self.recent.setResizeMode(QListWidget.ResizeMode.Adjust)  # re-wrap on resize
-        self.recent.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.recent.setSpacing(2)
+        self.recent = self._recent_list()
 
         col = QVBoxLayout()
         col.addWidget(title)
@@ -152,6 +144,19 @@ class StartPage(QWidget):
         box.setMaximumWidth(760)
         outer = QVBoxLayout(self)
         outer.addWidget(box, 0, Qt.AlignmentFlag.AlignHCenter)
+
+    def _recent_list(self) -> QListWidget:
+        """The Recent bundles list: one line per bundle, laid out by ``RecentDelegate``."""
+        recent = QListWidget()
+        recent.setAccessibleName("Recent bundles")
+        recent.setMaximumHeight(200)
+        recent.setWordWrap(True)
+        recent.setTextElideMode(Qt.TextElideMode.ElideRight)
+        recent.setItemDelegate(RecentDelegate(recent))
+        recent.setResizeMode(QListWidget.ResizeMode.Adjust)  # re-wrap on resize
+        recent.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        recent.setSpacing(2)
+        return recent
 
     def set_recent(self, paths: list[str], described: dict[str, str] | None = None) -> None:
         """List ``paths`` (newest first): each by its title, model, date and outcome once

@@ -10,6 +10,9 @@ Values are ``Literal`` types with a tuple of all of them (``VERDICTS``, ``METHOD
 type checker catches a misspelt value and code can iterate the set.
 
 This module imports nothing from the engine: every layer may use it.
+
+Why this module is long: it is the one vocabulary (docs/conventions.md); split by section,
+the same word would again be written in two places, which is what it exists to prevent.
 """
 
 from __future__ import annotations
@@ -77,7 +80,7 @@ _V = TypeVar("_V", bound=str)
 
 #: Bidi embeddings, overrides and isolates (UAX #9): in a page cell they would reorder
 #: what follows them (a title with U+202E reads backwards, and so would the cells after it).
-_BIDI_FORMATTING = re.compile("[\u202a-\u202e\u2066-\u2069]")
+_BIDI_FORMATTING = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
 
 
 def html_text(x: object) -> str:

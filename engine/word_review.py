@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 
 from engine.models import ANCHOR_CONTEXT, Anchor, ClaimItem, ClaimReport, Comment, Reply
 from engine.text import utf16
-from engine.text.docx import TrackedChange, WordComment, WordDocument, WordReply
+from engine.text.docx import WordComment, WordDocument, WordReply
+from engine.text.docx_changes import TrackedChange
 
 __all__ = [
     "WordClaims",

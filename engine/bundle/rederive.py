@@ -92,6 +92,7 @@ SCORING_MODULES = (
     "score/anchoring/stage_rewritten.py",
     "score/anchoring/thresholds.py",
     "score/anchoring/words.py",
+    "score/integrity.py",
     "score/metrics.py",
     "score/scoring.py",
     "score/token_edits.py",

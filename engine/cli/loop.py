@@ -1,8 +1,8 @@
 """The review-loop commands of ``arl``: ``run``, ``author`` and ``doctor`` here; ``bundle``
 and ``published`` in ``engine.cli.bundle``, ``comments`` in ``engine.cli.comments``.
 
-``engine.cli.main`` calls ``register(subparsers)``, which adds all of them; each subcommand sets
-``func(args) -> int``. What they share (exit codes, the error line, option types, stop
+``engine.cli.loop_options`` holds their options and ``register(subparsers)``, which
+``engine.cli.main`` calls; each subcommand sets ``func(args) -> int``. What they share (exit codes, the error line, option types, stop
 signals) is in ``engine.cli.common``.
 
 Exit codes: 0 done (for ``run``: completed, whatever the verdicts), 1 failed (model,
@@ -28,7 +28,6 @@ from typing import Any
 
 from engine.cli.checks import (
     EXIT_GATE,
-    add_check_options,
     announce_commands,
     load_checks_option,
 )
@@ -39,10 +38,8 @@ from engine.cli.common import (
     SigningProvider,
     StopSignals,
     fail,
-    positive_seconds,
     read_doc_and_comments,
     signing_provider,
-    whole_number,
 )
 from engine.cli.decisions import take_from_bundle
 from engine.credentials import KeyChoice, choose_api_key
@@ -341,164 +338,3 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     for c in checks:
         print(redact(c.line()), flush=True)
     return EXIT_FAILED if any(c.status == FAIL and not c.handled for c in checks) else EXIT_OK
-
-
-# -- registration ----------------------------------------------------------------------------
-
-
-def register(subparsers: Any) -> None:
-    """Add ``run``, ``author``, ``bundle``, ``published``, ``doctor`` and ``comments`` to
-    ``arl`` (in that order: ``arl --help`` lists them so)."""
-    from engine.cli import bundle as cli_bundle, comments as cli_comments
-
-    _register_run(subparsers)
-    _register_author(subparsers)
-    cli_bundle.register_bundle(subparsers)
-    cli_bundle.register_published(subparsers)
-    _register_doctor(subparsers)
-    cli_comments.register(subparsers)
-
-
-def _register_run(subparsers: Any) -> None:
-    r = subparsers.add_parser(
-        "run",
-        help="run the revision agent on a document and its comments; write an evidence bundle",
-    )
-    r.add_argument("--doc", metavar="DOC", help="the document (HTML, text or Word .docx)")
-    r.add_argument(
-        "--from",
-        dest="from_bundle",
-        metavar="BUNDLE",
-        help="run the same review again (another model or settings): the document and the "
-        "comments of this evidence bundle, instead of --doc and --comments",
-    )
-    r.add_argument(
-        "--continue",
-        dest="continue_bundle",
-        metavar="BUNDLE",
-        help="the next review: this bundle's last version and its open comments (ids, "
-        "threads and versions kept); --comments adds new ones",
-    )
-    r.add_argument(
-        "--comments",
-        metavar="FILE",
-        help="comments: native JSON or W3C Web Annotation JSON (default: the comments of "
-        "the --doc Word file)",
-    )
-    _add_endpoint_options(r)
-    r.add_argument(
-        "--out",
-        metavar="DIR",
-        help="parent folder of the evidence bundle (default: the workspace's bundles folder)",
-    )
-    r.add_argument(
-        "--title", help="document title (default: the HTML <title> or the text's first line)"
-    )
-    r.add_argument("--workspace", metavar="FILE", help=argparse.SUPPRESS)
-    r.add_argument(
-        "--json",
-        action="store_true",
-        help='print only {"bundle", "status", "metrics"} on stdout (progress goes to stderr)',
-    )
-    r.add_argument(
-        "--no-sign",
-        action="store_true",
-        help="do not sign the evidence bundle (runs sign with your key by default)",
-    )
-    add_check_options(r)
-    r.set_defaults(func=cmd_run)
-
-
-def _add_endpoint_options(r: argparse.ArgumentParser) -> None:
-    """``arl run``'s endpoint, model, limits and agent-mode options."""
-    r.add_argument(
-        "--base-url",
-        required=True,
-        metavar="URL",
-        help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8089/v1",
-    )
-    r.add_argument("--model", required=True, metavar="NAME")
-    r.add_argument(
-        "--rounds", type=whole_number, default=3, metavar="N", help="round limit (default 3)"
-    )
-    r.add_argument(
-        "--max-tokens",
-        type=whole_number,
-        default=None,
-        metavar="N",
-        help="token limit of the whole run (default: none)",
-    )
-    r.add_argument(
-        "--turns",
-        type=whole_number,
-        default=16,
-        metavar="N",
-        help="model turns per round (default 16)",
-    )
-    r.add_argument(
-        "--timeout",
-        type=positive_seconds,
-        default=120.0,
-        metavar="S",
-        help="request timeout in seconds (default 120)",
-    )
-    r.add_argument(
-        "--retries",
-        type=int,
-        default=3,
-        metavar="N",
-        help="retries on 429, 5xx and timeouts (default 3)",
-    )
-    r.add_argument(
-        "--max-output-tokens",
-        type=whole_number,
-        default=None,
-        metavar="N",
-        help="completion-token cap of each work call (default: the server's)",
-    )
-    r.add_argument(
-        "--mode",
-        choices=("tools", "no-tools", "auto"),
-        default="tools",
-        help="tools: the model calls the five tools (default); no-tools: one plain request "
-        "per round for the revised document and a disposition per comment, the program "
-        "does the tool work (models without tool calling); auto: tools, switching to "
-        "no-tools when the server refuses tools or the model calls none in two turns",
-    )
-    r.add_argument(
-        "--echo-tool-results",
-        action="store_true",
-        help="also repeat tool results in a user message, for servers whose chat "
-        "template drops tool messages (llama-cpp-python's "
-        "chatml-function-calling)",
-    )
-
-
-def _register_author(subparsers: Any) -> None:
-    a = subparsers.add_parser("author", help="write a v1 document from a brief")
-    a.add_argument(
-        "--brief", metavar="NAME|FILE", help="a shipped brief (see --list-briefs) or a brief file"
-    )
-    a.add_argument("--base-url", metavar="URL")
-    a.add_argument("--model", metavar="NAME")
-    a.add_argument("--out", metavar="FILE", help="where to write the HTML document")
-    a.add_argument(
-        "--timeout",
-        type=positive_seconds,
-        default=None,
-        metavar="S",
-        help="request timeout in seconds (default: engine.author.AUTHOR_REQUEST_TIMEOUT, "
-        "5 minutes, the same as the desktop program's)",
-    )
-    a.add_argument("--list-briefs", action="store_true", help="list the shipped briefs")
-    a.set_defaults(func=cmd_author)
-
-
-def _register_doctor(subparsers: Any) -> None:
-    d = subparsers.add_parser(
-        "doctor", help="check Python, Qt, keyring, workspace and the model endpoint"
-    )
-    d.add_argument("--base-url", metavar="URL")
-    d.add_argument("--model", metavar="NAME")
-    d.add_argument("--no-qt", action="store_true", help=argparse.SUPPRESS)
-    d.set_defaults(func=cmd_doctor)

@@ -5,7 +5,7 @@ their arguments, output and exit codes stay stable. Exit codes: 0 done, 2 unusab
 (one line on stderr naming the file and the problem, never a traceback), 4 a gate blocked
 (``--gate`` with a declared check that FAILs, docs/checks.md). The review-loop
 commands (``run``, ``author``, ``bundle``, ``published``, ``doctor``, ``comments``) are
-registered by ``engine.cli.loop``, ``suite`` by ``engine.cli.suite``.
+registered by ``engine.cli.loop_options``, ``suite`` by ``engine.cli.suite``.
 
 Imports are kept lazy so ``arl text`` and ``arl score`` start quickly.
 """
@@ -126,6 +126,29 @@ def _open_version(path: str, version_id: str) -> tuple[Any, Any]:
     return Version.from_source(doc.content, doc.kind, version_id), doc
 
 
+def _say_unchanged_claims(
+    result: Any, comments: list[Any], claims: Any, word_resolved: set[str] | None
+) -> None:
+    """The integrity check of a scored pair, on stderr: a VERIFICATION line for each claim
+    of "addressed" (in the report, or a comment already resolved) on text that is unchanged
+    (docs/verdicts.md). Claims read from Word's resolved marks are the resolutions
+    themselves: said once."""
+    from engine.cli.common import say
+    from engine.score.integrity import unchanged_claims
+    from engine.vocabulary import VERIFICATION_MESSAGE
+
+    resolved = (
+        word_resolved
+        if word_resolved is not None
+        else {c.id for c in comments if c.status == "resolved"}
+    )
+    how = {"resolved": "resolved", "report": "claimed addressed in the report"}
+    how["resolved+report"] = how["resolved"] + " and " + how["report"]
+    reported = None if word_resolved is not None else claims
+    for u in unchanged_claims(result.verdicts, reported, resolved):
+        say(f"{VERIFICATION_MESSAGE} (comment {u.comment_id}: {how[u.by]})", err=True)
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     from engine.cli.checks import load_checks_option
     from engine.comments_io import load_comments
@@ -176,22 +199,7 @@ def cmd_score(args: argparse.Namespace) -> int:
             err=True,
         )
     result = score(v1, v2, comments, claims=claims, given_version_id=given)
-    # The integrity check of a scored pair: a claim of "addressed" (in the report, or a
-    # comment already resolved) on text that is unchanged (docs/verdicts.md).
-    from engine.score.scoring import unchanged_claims
-    from engine.vocabulary import VERIFICATION_MESSAGE
-
-    resolved = (
-        word_resolved
-        if word_resolved is not None
-        else {c.id for c in comments if c.status == "resolved"}
-    )
-    how = {"resolved": "resolved", "report": "claimed addressed in the report"}
-    how["resolved+report"] = how["resolved"] + " and " + how["report"]
-    # Claims read from Word's resolved marks are the resolutions themselves: said once.
-    reported = None if word_resolved is not None else claims
-    for u in unchanged_claims(result.verdicts, reported, resolved):
-        say(f"{VERIFICATION_MESSAGE} (comment {u.comment_id}: {how[u.by]})", err=True)
+    _say_unchanged_claims(result, comments, claims, word_resolved)
     bad = bad + result.unusable
     name = os.path.basename(os.fspath(source))
     notes = [f"{name}: comment {cid} skipped: {reason}" for cid, reason in bad]
@@ -423,7 +431,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_check_options(s)
     s.set_defaults(func=cmd_score)
 
-    for name in ("engine.cli.loop", "engine.cli.suite"):
+    for name in ("engine.cli.loop_options", "engine.cli.suite"):
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as e:

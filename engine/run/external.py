@@ -86,6 +86,46 @@ def _rounds_to_converge(
     return 1, ""
 
 
+def _trace(rev: ExternalRevision, stamp: str) -> dict[str, Any]:
+    """The trace of a check: one note, no model call (a model call in an external
+    bundle's trace is tampering)."""
+    return {
+        "entries": [
+            {
+                "seq": 1,
+                "t": stamp,
+                "kind": "note",
+                "text": "a revision made elsewhere, checked here",
+                "given_version_id": rev.given_version_id,
+            }
+        ],
+        "usage": {"calls": 0, "total_tokens": None, "calls_without_usage": 0},
+    }
+
+
+def _verdicts(
+    rev: ExternalRevision, round_json: dict[str, Any], final_json: dict[str, Any]
+) -> dict[str, Any]:
+    """``verdicts.json`` of a check: its one round (the revision) and the final part."""
+    return {
+        "rounds": [
+            {
+                "round": 1,
+                "version_id": rev.revised_version_id,
+                "tokens": None,
+                "verdicts": round_json["verdicts"],
+                "metrics": round_json["metrics"],
+                "unusable": round_json["unusable"],
+                "collateral": round_json["collateral"],
+                "reopened": [],
+            }
+        ],
+        "final": final_json["verdicts"],
+        "unusable": final_json["unusable"],
+        "collateral": final_json["collateral"],
+    }
+
+
 def check_revision(
     rev: ExternalRevision,
     out_dir: Path | None = None,
@@ -135,35 +175,8 @@ def check_revision(
             "rounds": [{"round": 1, "report": report, "raw": rev.message}] if report else [],
             "final": report,
         },
-        trace={
-            "entries": [
-                {
-                    "seq": 1,
-                    "t": stamp,
-                    "kind": "note",
-                    "text": "a revision made elsewhere, checked here",
-                    "given_version_id": rev.given_version_id,
-                }
-            ],
-            "usage": {"calls": 0, "total_tokens": None, "calls_without_usage": 0},
-        },
-        verdicts={
-            "rounds": [
-                {
-                    "round": 1,
-                    "version_id": rev.revised_version_id,
-                    "tokens": None,
-                    "verdicts": round_json["verdicts"],
-                    "metrics": round_json["metrics"],
-                    "unusable": round_json["unusable"],
-                    "collateral": round_json["collateral"],
-                    "reopened": [],
-                }
-            ],
-            "final": final_json["verdicts"],
-            "unusable": final_json["unusable"],
-            "collateral": final_json["collateral"],
-        },
+        trace=_trace(rev, stamp),
+        verdicts=_verdicts(rev, round_json, final_json),
         metrics=final_json["metrics"],
         tokens=None,
         rounds_run=1,

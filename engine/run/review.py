@@ -626,12 +626,12 @@ class ReviewRun:
         report: ClaimReport | None = None,
     ) -> list[str]:
         """The VERIFICATION line for every comment the agent claimed addressed — by resolving
-        it or in ``report`` — whose anchored text is unchanged (``scoring.unchanged_claims``,
+        it or in ``report`` — whose anchored text is unchanged (``engine.score.integrity.unchanged_claims``,
         docs/verdicts.md). A resolved one is reopened with a reply saying why
         (``CommentReopened``); a claim made only in the report has nothing to reopen and gets
         a ``ClaimUnchanged`` event. A resolved ``stale_anchor`` comment is reopened too (left
         unresolved by rule). Returns the reopened ids."""
-        from engine.score.scoring import unchanged_claims
+        from engine.score.integrity import unchanged_claims
 
         by_id = {v.comment_id: v for v in verdicts}
         visible_set = set(self.visible)

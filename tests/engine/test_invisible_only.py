@@ -7,7 +7,8 @@ import pytest
 
 from engine.events import ClaimUnchanged
 from engine.models import Anchor, ClaimItem, ClaimReport, Comment
-from engine.score.scoring import Version, score, unchanged_claims
+from engine.score.integrity import unchanged_claims
+from engine.score.scoring import Version, score
 from engine.text.invisible import invisible_only
 from engine.text.utf16 import to_utf16
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.bundle import verify_bundle
+from engine.bundle.read import verify_bundle
 from engine.cli.main import main as arl
 from tests.engine.test_bundle import make_bundle
 

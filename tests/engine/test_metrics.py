@@ -169,7 +169,7 @@ def test_claim_coverage_counts_the_comments_a_report_leaves_out():
 
 
 def test_verification_for_every_claim_of_addressed_on_unchanged_text():
-    from engine.score.scoring import unchanged_claims
+    from engine.score.integrity import unchanged_claims
 
     comments = [_c("a", "one"), _c("b", "two"), _c("c", "three"), _c("d", "four")]
     # the agent pushed nothing, resolved nothing, and reported "addressed" for everything

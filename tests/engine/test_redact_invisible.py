@@ -9,11 +9,11 @@ import sqlite3
 
 import pytest
 
-from engine.agent import AgentConfig
-from engine.bundle import open_bundle
+from engine.agent.config import AgentConfig
+from engine.bundle.read import open_bundle
 from engine.models import Comment
 from engine.redact import MASK, forget_all, redact, redact_json, redact_known, remember
-from engine.run import prepare_document, run_review
+from engine.run.start import prepare_document, run_review
 from engine.score.scoring import Version
 from engine.workspace import Workspace
 from tests.helpers.scripted_server import (

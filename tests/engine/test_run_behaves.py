@@ -13,7 +13,8 @@ from engine.agent.repeats import REPEAT_LIMIT, RepeatWatch
 from engine.bundle.read import open_bundle
 from engine.credentials import is_loopback_host, sent_to_words
 from engine.events import AgentNotice, RoundStarted
-from engine.run import RunHandle, run_review
+from engine.run.records import RunHandle
+from engine.run.start import run_review
 from tests.engine.test_cli_loop import _run_args, inputs  # noqa: F401 (fixture)
 from tests.engine.test_run import _config, _setup
 from tests.helpers.scripted_server import FixEverything, ScriptedAgent, ScriptedServer

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.agent.bodies import read_event_stream
-from engine.bundle import verify_bundle
+from engine.bundle.read import verify_bundle
 from tests.engine.test_agent_quirks import _quirk_run
 from tests.helpers.scripted_server import Quirks
 
