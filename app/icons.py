@@ -55,7 +55,6 @@ EVENT_ICONS: dict[str, str] = {
     "RoundFinished": "done",
     "RunFinished": "finished",
     "RunFailed": "error",
-    "ChecksComputed": "verdicts",
 }
 
 _cache: dict[str, QIcon] = {}
