@@ -29,6 +29,7 @@ STAGES: tuple[tuple[str, str, str], ...] = (
 """The stages ``_Reanchor.run`` tries, in its order."""
 
 STAGES_IN_PLACE: tuple[tuple[str, str, str], ...] = (
+    ("stage_rewritten", "_verbatim_in", "the quote verbatim in the sentence it became: moved"),
     ("stage_place", "_what_the_diff_put_there", "the text the diff put there: diff"),
     ("stage_context", "_between_context_here", "between the surviving context: context"),
     ("stage_fuzzy", "_folded_copy_near", "the quote equal after normalisation: exact"),

@@ -34,6 +34,10 @@ class StagePlace:
         leftover = not region or (
             _has_alnum(p.quote) and not _has_alnum(region) and len(region) <= 3
         )
+        if self.mapped is not None:
+            verbatim = self._verbatim_in(p, *self.mapped)
+            if verbatim is not None:
+                return verbatim, False
         if not leftover:
             here = self._what_the_diff_put_there(p, rs, re_)
             if here is not None and self.admits(here[0], p):

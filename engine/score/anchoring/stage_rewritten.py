@@ -56,22 +56,9 @@ class StageRewritten:
         (``moved``, untouched): the sentence moved and only its other words changed, or
         nothing changed."""
         t2 = self.t2
-        L = len(p.quote)
-        i = t2.find(p.quote, m0, m1)
-        while i >= 0:
-            if not self.v2.cuts_word(i, i + L, self.v1, p.s, p.e) and self.new_or_own(
-                i, i + L, p.s, p.e
-            ):
-                # a passage is the quote itself (its words survived: untouched, docs/
-                # verdicts.md); a word or two must have its context with it
-                if (
-                    _passage(p.quote)
-                    or side_score(p.prefix, p.suffix, t2, i, i + L) >= MOVED_SIDE_THRESHOLD
-                ):
-                    return Reanchored(
-                        i, i + L, "moved", 1.0, False, "the quoted passage moved, unchanged"
-                    )
-            i = t2.find(p.quote, i + 1, m1)
+        verbatim = self._verbatim_in(p, m0, m1)
+        if verbatim is not None:
+            return verbatim
         ends = list(_SENTENCE_END.finditer(p.prefix))
         p_in = p.prefix[ends[-1].end() :] if ends else p.prefix
         m = _SENTENCE_END.search(p.suffix)
@@ -106,6 +93,28 @@ class StageRewritten:
                 "the quote's sentence moved and was rewritten; the text now between its "
                 "surviving context there",
             )
+        return None
+
+    def _verbatim_in(self: _Reanchor, p: _Place, m0: int, m1: int) -> Reanchored | None:  # type: ignore[misc]
+        """A verbatim copy of the quote in the sentence its own sentence became,
+        ``[m0, m1)``: new text (or the span's own), cutting no word, and a passage or with
+        its context beside it. The quote's words survived there: ``moved``, untouched
+        (docs/verdicts.md, "The reviewer's exact words survive"). None when there is none."""
+        t2, L = self.t2, len(p.quote)
+        i = t2.find(p.quote, m0, m1)
+        while i >= 0:
+            if not self.v2.cuts_word(i, i + L, self.v1, p.s, p.e) and self.new_or_own(
+                i, i + L, p.s, p.e
+            ):
+                # a passage is the quote itself; a word or two must have its context with it
+                if (
+                    _passage(p.quote)
+                    or side_score(p.prefix, p.suffix, t2, i, i + L) >= MOVED_SIDE_THRESHOLD
+                ):
+                    return Reanchored(
+                        i, i + L, "moved", 1.0, False, "the quoted passage moved, unchanged"
+                    )
+            i = t2.find(p.quote, i + 1, m1)
         return None
 
     def _travelled_sentence(self: _Reanchor, p: _Place) -> tuple[int, int] | None:  # type: ignore[misc]
