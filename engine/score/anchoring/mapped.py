@@ -173,11 +173,28 @@ class Mapped:
         cands = []
         for c0, c1 in self.v2.sentence_pieces(lo, hi):
             c0, c1 = _trim(t2, c0, c1)
-            if c0 >= c1 or self._kept_from_elsewhere(c0, c1, p0, p1):
+            if c0 >= c1 or not self.new_or_own(c0, c1, p0, p1):
                 continue
+            if self._was_in_v1(c0, c1, p0, p1):
+                continue  # a sentence v1 already had elsewhere is not this one's rewrite
             share = sum(max(0, min(b, c1) - max(a, c0)) for a, b in kept) / kept_total
             cands.append((c0, c1, self.changes.words_of(t2, c0, c1), share))
         return cands
+
+    def _was_in_v1(self: _Reanchor, c0: int, c1: int, p0: int, p1: int) -> bool:  # type: ignore[misc]
+        """v2 ``[c0, c1)`` (16 characters or more) is, word for word, text v1 had near
+        sentence ``[p0, p1)`` but outside it (within ``4 * REGION_REACH``)."""
+        text = self.t2[c0:c1]
+        if len(text) < 16:
+            return False
+        t1 = self.t1
+        lo, hi = max(0, p0 - 4 * REGION_REACH), p1 + 4 * REGION_REACH
+        i = t1.find(text, lo, hi)
+        while i >= 0:
+            if i + len(text) <= p0 or i >= p1:
+                return True
+            i = t1.find(text, i + 1, hi)
+        return False
 
     def _kept_from_elsewhere(self: _Reanchor, cs: int, ce: int, s: int, e: int) -> bool:  # type: ignore[misc]
         """v2 ``[cs, ce)`` is text the diff kept, unchanged, from v1 outside ``[s, e)``."""
