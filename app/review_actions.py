@@ -109,7 +109,7 @@ class ReviewActions:
             return "Recording the decision\u2026"
         if data.rederivation is None:
             return "Checking the bundle first (every verdict is re-derived)\u2026"
-        if data.untrustworthy and not (data.decisions is not None and data.decisions.tampered):
+        if data.untrustworthy:
             return "This bundle fails its checks: a decision on it would vouch for figures that are not its own."
         return ""
 

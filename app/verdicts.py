@@ -306,7 +306,29 @@ def banner_for(data: BundleData) -> tuple[str, str]:
     _signature_part(b, data)
     _file_parts(b, data)
     _work_parts(b, data)
+    _decisions_part(b, data)
     return b.level, " ".join(b.parts)
+
+
+def _decisions_part(b: _Banner, data: BundleData) -> None:
+    """The reviewer decisions: TAMPERED when they fail their checks, else how many
+    actionable comments still await a decision (``engine.bundle.review``)."""
+    dec = data.decisions
+    if dec is None:
+        return
+    if dec.tampered:
+        b.add(
+            "<b>TAMPERED: the reviewer decisions fail their checks</b> and count for nothing: "
+            + html.escape(dec.problems[0])
+            + ".",
+            "error",
+        )
+        return
+    from engine.bundle.review import review_figures
+
+    fig = review_figures(data.verdicts, data.comments_before, dec.latest())
+    if fig.awaiting:
+        b.add(f"<b>Awaiting review:</b> {fig.awaiting} of {fig.actionable} actionable comment(s).")
 
 
 BANNER_STYLE = {

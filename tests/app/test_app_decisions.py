@@ -266,3 +266,27 @@ def test_continue_this_review_opens_the_wizard_on_the_last_version(qtbot, window
     assert set(carried) == {c.id for c in old.comments_after if c.status == "open"}
     assert all(c.created_on_version_id.startswith(old.manifest["run_id"]) for c in carried.values())
     wiz.reject()
+
+
+def test_the_banner_says_awaiting_review_and_forged_decisions(qtbot, window, tmp_path):
+    import json
+
+    from engine.bundle import signing
+    from engine.bundle.adjudicate import adjudicate
+
+    bundle = tmp_path / "b"
+    shutil.copytree(DATA / "bundle-min", bundle)
+    adjudicate(bundle, "c2", "not-addressed", "only re-cased", "Ann", signing.new_private_key())
+    view = _open(qtbot, window, bundle)
+    qtbot.waitUntil(lambda: "Awaiting review:</b> 2 of 3" in view.banner.text(), timeout=30000)
+    obj = json.loads((bundle / "decisions.json").read_text())
+    obj["decisions"][0]["reason"] = "fixed after all"  # edited by hand
+    (bundle / "decisions.json").write_text(json.dumps(obj))
+    with qtbot.waitSignal(window.verdicts.rendered, timeout=30000):
+        assert window.open_bundle(bundle)
+    qtbot.waitUntil(
+        lambda: "reviewer decisions fail their checks" in view.banner.text(), timeout=30000
+    )
+    assert view.data.untrustworthy
+    assert all(r["decision"] is None for r in view.rows)  # a forged decision counts for nothing
+    assert not view.decision.buttons["addressed"].isEnabled()  # nothing decided on it
