@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.suite.store import ItemResult
+from engine.suite.token_share import token_edit_share, token_share_text
 from engine.vocabulary import percent, plain_reason
 
 __all__ = [
@@ -179,6 +180,7 @@ def _combination(model: str, variant: str, rows: list[ItemResult]) -> dict[str, 
     block["tokens_per_fix"] = _tokens_per_fix(done, tokens, edited, block["tokens_unreported_runs"])
     block["cost_per_fix"] = _cost_per_fix(done, edited)
     block["by_size"] = _by_size(rows, done)
+    block["token_edit_share"] = token_edit_share(done)
     return block
 
 
@@ -317,6 +319,7 @@ def render_report(report: dict[str, Any]) -> str:
                 else f"N/A — {cpf['reason']}"
             )
         )
+        lines.append("  token edits: " + token_share_text(c.get("token_edit_share") or {}))
         for f in c["failures"]:
             lines.append(f"  failed ({f['runs']} run(s)): {f['reason']}")
         for size, s in c["by_size"].items():
@@ -493,9 +496,15 @@ def compare_reports(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]
 
 # -- words for tables (the CLI's report and the desktop tab say the same) -------------------
 
-REPORT_ROWS = (*METRICS, "tokens_per_fix", "runs")
-"""Rows of the report table: the five metrics, tokens per fix over all runs, run counts."""
-ROW_LABELS = {**LABELS, "tokens_per_fix": "tokens per fix (all runs)", "runs": "runs"}
+REPORT_ROWS = (*METRICS, "tokens_per_fix", "token_edit_share", "runs")
+"""Rows of the report table: the five metrics, tokens per fix over all runs, the token-edit
+share, run counts."""
+ROW_LABELS = {
+    **LABELS,
+    "tokens_per_fix": "tokens per fix (all runs)",
+    "token_edit_share": "token edits",
+    "runs": "runs",
+}
 RUN_STATUS_WORDS = {
     "queued": "waiting",
     "running": "running…",
@@ -510,6 +519,8 @@ def combination_cell(combo: dict[str, Any], row: str) -> str:
     if row == "tokens_per_fix":
         t = combo["tokens_per_fix"]
         return f"{t['value']:,.0f}" if t["value"] is not None else f"N/A — {t['reason']}"
+    if row == "token_edit_share":
+        return token_share_text(combo.get("token_edit_share") or {})
     if row == "runs":
         return f"{combo['finished']} finished, {combo['failed']} failed, {combo['not_run']} not run"
     b = combo["metrics"][row]

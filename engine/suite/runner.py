@@ -40,6 +40,7 @@ from engine import __version__, vocabulary
 from engine.redact import redact
 from engine.suite.store import ItemResult, SuiteRunRow, SuiteStore
 from engine.suite.suite import Suite, SuiteError, SuiteItem, load_item_comments
+from engine.suite.token_share import token_edit_counts
 from engine.workspace import now_iso
 
 __all__ = ["SuiteEvent", "SuiteExecution", "SuiteLimits", "execute_suite", "new_suite_run"]
@@ -335,6 +336,7 @@ class SuiteExecution:
         res.bundle = str(outcome.bundle) if outcome.bundle else None
         res.run_status, res.reason = outcome.status, redact(outcome.reason)
         res.metrics = outcome.metrics
+        res.token_edits = token_edit_counts(outcome.bundle)
         res.tokens, res.prompt_tokens, res.completion_tokens = outcome.tokens, p, c
         model = self.models[it.model.name]
         res.cost = model.cost(p, c) if p is not None and c is not None else None

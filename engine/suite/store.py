@@ -61,10 +61,18 @@ CREATE TABLE IF NOT EXISTS suite_items (
   repeat INTEGER NOT NULL, status TEXT NOT NULL, run_status TEXT NOT NULL DEFAULT '',
   reason TEXT NOT NULL DEFAULT '', bundle TEXT, metrics TEXT, tokens INTEGER,
   prompt_tokens INTEGER, completion_tokens INTEGER, cost REAL, seconds REAL,
-  started_at TEXT, finished_at TEXT, mode TEXT NOT NULL DEFAULT '',
+  started_at TEXT, finished_at TEXT, mode TEXT NOT NULL DEFAULT '', token_edits TEXT,
   PRIMARY KEY (suite_id, key)
 );
 """
+
+
+def _add_missing_columns(db: sqlite3.Connection) -> None:
+    """Columns added since schema 1 (``token_edits``), added to a store that lacks them;
+    their rows read None ("not counted")."""
+    have = {r[1] for r in db.execute("PRAGMA table_info(suite_items)")}
+    if "token_edits" not in have:
+        db.execute("ALTER TABLE suite_items ADD COLUMN token_edits TEXT")
 
 
 class SuiteStoreError(RuntimeError):
@@ -98,6 +106,9 @@ class ItemResult:
     started_at: str | None = None
     finished_at: str | None = None
     mode: str = ""
+    #: ``{"edited", "token_edits"}``: the run's edited final verdicts and the token edits
+    #: among them (``engine.suite.token_share``); None: not counted (an older row).
+    token_edits: dict[str, int] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -152,6 +163,7 @@ class SuiteStore:
             if tables - {"suite_runs", "suite_items"} or (tables and version == 0):
                 raise SuiteStoreError(f"{self.path}: not a suites results store; move it away")
             self._db.executescript(_SCHEMA)
+            _add_missing_columns(self._db)
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except sqlite3.DatabaseError as exc:
             raise SuiteStoreError(
@@ -229,6 +241,7 @@ class SuiteStore:
             d = dict(r)
             d.pop("suite_id")
             d["metrics"] = json.loads(d["metrics"]) if d["metrics"] else None
+            d["token_edits"] = json.loads(d["token_edits"]) if d.get("token_edits") else None
             out.append(ItemResult(**d))
         return out
 
@@ -239,6 +252,7 @@ class SuiteStore:
     def _put_item(self, suite_id: str, it: ItemResult) -> None:
         d = it.to_json()
         d["metrics"] = json.dumps(d["metrics"]) if d["metrics"] is not None else None
+        d["token_edits"] = json.dumps(d["token_edits"]) if d["token_edits"] is not None else None
         cols = ["suite_id", *d]
         self._db.execute(
             f"INSERT OR REPLACE INTO suite_items ({','.join(cols)}) "
@@ -354,8 +368,9 @@ def results_items(data: dict[str, Any], folder: str | os.PathLike[str]) -> list[
         for k, types in _FIELD_TYPES.items():
             if (k in d and not isinstance(d[k], types)) or (k == "key" and k not in d):
                 raise SuiteStoreError(f"{base}: item {n}: '{k}' has the wrong type or is missing")
-        if d.get("metrics") is not None and not isinstance(d["metrics"], dict):
-            raise SuiteStoreError(f"{base}: item {n}: 'metrics' is not an object")
+        for k in ("metrics", "token_edits"):
+            if d.get(k) is not None and not isinstance(d[k], dict):
+                raise SuiteStoreError(f"{base}: item {n}: '{k}' is not an object")
         for k in ("tokens", "prompt_tokens", "completion_tokens"):
             if d.get(k) is not None and (not isinstance(d[k], int) or isinstance(d[k], bool)):
                 raise SuiteStoreError(f"{base}: item {n}: '{k}' is not a whole number")
