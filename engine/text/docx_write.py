@@ -87,6 +87,7 @@ class WordCopy:
         # split so far: key -> [(UTF-16 start in the piece, w:t)].
         self._elements = self._resolve_pieces()
         self._fragments: dict[tuple[str, int, int, int], list[tuple[int, Any]]] = {}
+        self._starts: dict[str, list[int]] = {}
 
     # -- parts ---------------------------------------------------------------------------
 
@@ -209,10 +210,24 @@ class WordCopy:
         paraId (for replies). ``start == end`` comments on a point."""
         cid, pid = self._comment(author, date, text, initials)
         self._comment_ex(pid)
-        ends = self._insert_at(end, _el(W + "commentRangeEnd", {W + "id": cid}), start=False)
+        pieces = self._part_pieces(start)
+        end = max(start, end)  # past the part's last piece: that paragraph's end (one part)
+        ends = self._insert_at(
+            end, _el(W + "commentRangeEnd", {W + "id": cid}), start=False, pieces=pieces
+        )
         ends.addnext(_reference_run(cid))
-        self._insert_at(start, _el(W + "commentRangeStart", {W + "id": cid}), start=True)
+        self._insert_at(
+            start, _el(W + "commentRangeStart", {W + "id": cid}), start=True, pieces=pieces
+        )
         return pid
+
+    def _part_pieces(self, offset: int) -> list[TextPiece]:
+        """The text pieces of the part (body, footnotes, endnotes) ``offset`` is in: the
+        part of the piece holding it or the next one, else of the last piece."""
+        if not self.doc.pieces:
+            raise PackageError("the document has no text to put a comment on")
+        at = next((p for p in self.doc.pieces if p.end > offset), self.doc.pieces[-1])
+        return [p for p in self.doc.pieces if p.part == at.part]
 
     def _parent_para_id(self, parent: WordComment | str) -> str:
         """The paraId of a comment of the file (given as read, or as the paraId returned by
@@ -300,20 +315,25 @@ class WordCopy:
             raise PackageError("its text could not be found again in its XML")
         return self._elements[key]
 
-    def _insert_at(self, offset: int, mark: Any, start: bool) -> Any:
-        """Put ``mark`` at UTF-16 ``offset`` of the text: in the text piece holding it (for
-        a START the one that goes on from there, for an END the one that led up to it),
+    def _insert_at(self, offset: int, mark: Any, start: bool, pieces: list[TextPiece]) -> Any:
+        """Put ``mark`` at UTF-16 ``offset`` of the text: in the text piece holding it,
         before or after a run whose text starts or ends there, else between the two halves
-        of the run split there. Returns ``mark``."""
-        pieces = [p for p in self.doc.pieces if p.part == self.package.main] or list(
-            self.doc.pieces
-        )
-        if not pieces:
-            raise PackageError("the document has no text to put a comment on")
-        if start:
-            piece = next((p for p in pieces if p.end > offset), pieces[-1])
-        else:
-            piece = next((p for p in reversed(pieces) if p.start < offset), pieces[0])
+        of the run split there. An offset between pieces lies in text no ``w:t`` holds (a
+        paragraph break, a footnote mark, a tab): inside one paragraph the mark goes beside
+        the run next to it on the side that keeps that text in the range; across a
+        paragraph break it goes to the end of the paragraph before (an END, or a START
+        still in that paragraph's tail) or the start of the paragraph after (a START in its
+        head), so marks such as a trailing footnote reference stay in the range. Returns
+        ``mark``."""
+        piece, where = self._piece_for(offset, start, pieces)
+        if where != "in":
+            p = next(self._element(piece).iterancestors(W + "p"))
+            if where == "paragraph end":
+                p.append(mark)
+            else:
+                ppr = p.find(W + "pPr")
+                p.insert(0 if ppr is None else p.index(ppr) + 1, mark)
+            return mark
         key = (piece.part, piece.paragraph, piece.run, piece.child)
         fragments = self._fragments.setdefault(key, [(0, self._element(piece))])
         local = min(max(offset - piece.start, 0), piece.end - piece.start)
@@ -329,6 +349,38 @@ class WordCopy:
             fragments.insert(i + 1, (local, right.find(W + "t")))
             right.addprevious(mark)
         return mark
+
+    def _piece_for(
+        self, offset: int, start: bool, pieces: list[TextPiece]
+    ) -> tuple[TextPiece, str]:
+        """(piece, "in" | "paragraph end" | "paragraph start") for a mark at ``offset``
+        (see :meth:`_insert_at`)."""
+        starts = self._starts.get(pieces[0].part)
+        if starts is None or len(starts) != len(pieces):
+            starts = self._starts[pieces[0].part] = [p.start for p in pieces]
+        i = bisect.bisect_right(starts, offset) - 1
+        if i < 0:
+            return pieces[0], "in"  # before the first piece
+        if offset <= pieces[i].end:
+            return pieces[i], "in"
+        omap = self._omap
+        if i == len(pieces) - 1:  # after the last piece of the part
+            return pieces[i], "paragraph end" if not start else "in"
+        before, after = pieces[i], pieces[i + 1]  # offset lies in the gap between them
+        at = omap.to_codepoint(offset)
+        head = self.doc.text[omap.to_codepoint(before.end) : at]
+        tail = self.doc.text[at : omap.to_codepoint(after.start)]
+        if "\n" not in head + tail:
+            return (before, "in") if start else (after, "in")
+        if start:
+            return (after, "paragraph start") if "\n" in head else (before, "in")
+        return before, "paragraph end"
+
+    @property
+    def _omap(self) -> utf16.OffsetMap:
+        if not hasattr(self, "_offset_map"):
+            self._offset_map = utf16.OffsetMap(self.doc.text)
+        return self._offset_map
 
     def to_bytes(self) -> bytes:
         """The copy as a ``.docx``: every member, the edited ones re-serialized."""

@@ -196,3 +196,30 @@ def test_tracked_accounts_for_overlaps_and_points() -> None:
     dele = TrackedChange("deletion", 20, 20, "gone", "A", "")
     assert tracked(11, 12, (ins,)) and tracked(14, 14, (ins,)) and not tracked(15, 18, (ins,))
     assert tracked(20, 20, (dele,)) and tracked(18, 22, (dele,)) and not tracked(21, 22, (dele,))
+
+
+def test_comments_on_footnote_marks_and_inside_footnotes() -> None:
+    from engine.text.docx_write import WordCopy
+
+    data = (
+        Path(__file__).resolve().parents[1] / "data" / "docx" / "mammoth-footnotes.docx"
+    ).read_bytes()
+    doc = read_docx(data)
+    assert doc.text.startswith("Ouch[1].[2]\n A tachyon walks into a bar. ↑")
+    copy = WordCopy(data, doc)
+    t = doc.text
+    cases = {
+        "with its mark": (0, len("Ouch[1]"), "Ouch[1]"),
+        "from the mark": (t.index("[1]"), t.index(".["), "[1]"),
+        "in the footnote": (t.index("tachyon"), t.index(" walks"), "tachyon"),
+        "across parts": (t.index("Ouch"), t.index("tachyon"), "Ouch[1].[2]"),
+    }
+    for note, (a, b, _) in cases.items():
+        copy.add_comment(a, b, "A", WHEN, note)
+    back = read_docx(copy.to_bytes())
+    assert back.text == doc.text
+    got = {c.text: words(back, c.start, c.end) for c in back.comments}
+    assert got == {note: want for note, (_, _, want) in cases.items()}
+    with zipfile.ZipFile(io.BytesIO(copy.to_bytes())) as zf:
+        foot = zf.read("word/footnotes.xml").decode()
+    assert foot.count("<w:commentReference ") == 1  # the footnote's comment lives there
