@@ -53,8 +53,10 @@ class CompareView(QWidget):
         self.note.setWordWrap(True)
         self.note.setTextFormat(Qt.TextFormat.RichText)
         self.metrics = QTableWidget(0, 3)
+        self.metrics.setAccessibleName("The two runs' metrics side by side")
         self.metrics.setHorizontalHeaderLabels(["Run and metrics", "A", "B"])
         self.verdicts = QTableWidget(0, 7)
+        self.verdicts.setAccessibleName("The two runs' verdicts per comment")
         self.verdicts.setHorizontalHeaderLabels(
             [
                 "Comment",

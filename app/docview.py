@@ -75,13 +75,19 @@ CSP = (
 class SpanStyle:
     label: str
     icon: str
-    line: str  # underline / badge colour (Okabe-Ito)
+    line: str  # underline / badge colour
     bg: str  # translucent fill
     style: str  # CSS text-decoration-style
-    badge_text: str = "#ffffff"
+    badge_text: str = "#000000"
     description: str = ""
 
 
+# The Okabe-Ito hues (colour-blind safe), each at a relative luminance between 0.18 and
+# 0.29: every mark has 3:1 against a white page and against the dark theme's base (WCAG
+# 1.4.11), and black badge text on it has 4.5:1 (1.4.3); tests/app/test_app_theme.py
+# checks both. Vermilion and bluish green are Okabe-Ito's own; blue, reddish purple and
+# orange are the same hues made darker or lighter; the neutral "comment" (an unverified
+# mark, a comment in the wizard) is a grey.
 STYLES: dict[str, SpanStyle] = {
     "edited": SpanStyle(
         vocab.VERDICT_LABELS["edited"],
@@ -102,36 +108,33 @@ STYLES: dict[str, SpanStyle] = {
     "deleted": SpanStyle(
         vocab.VERDICT_LABELS["deleted"],
         vocab.VERDICT_ICONS["deleted"],
-        "#0072B2",
-        "rgba(0,114,178,.20)",
+        "#0084CE",
+        "rgba(0,132,206,.20)",
         "double",
         description=vocab.VERDICT_MEANINGS["deleted"],
     ),
     "stale_anchor": SpanStyle(
         vocab.VERDICT_LABELS["stale_anchor"],
         vocab.VERDICT_ICONS["stale_anchor"],
-        "#CC79A7",
-        "rgba(204,121,167,.25)",
+        "#C15B94",
+        "rgba(193,91,148,.22)",
         "dotted",
-        badge_text="#000000",
         description=vocab.VERDICT_MEANINGS["stale_anchor"],
     ),
     "comment": SpanStyle(
         "comment",
         "\u270d",
-        "#56B4E9",
-        "rgba(86,180,233,.25)",
+        "#7F7F7F",
+        "rgba(127,127,127,.22)",
         "solid",
-        badge_text="#000000",
         description="a review comment",
     ),
     "collateral": SpanStyle(
         "changed outside every anchor",
         "\u25b3",
-        "#E69F00",
-        "rgba(230,159,0,.30)",
+        "#A97500",
+        "rgba(230,159,0,.28)",
         "dashed",
-        badge_text="#000000",
         description="text the agent changed that no comment points at",
     ),
 }

@@ -424,6 +424,9 @@ def main(argv: list[str] | None = None) -> int:
 
     icon = resources.files("resources").joinpath("icons/agent-review-loop.svg")
     app.setWindowIcon(QIcon(str(icon)))
+    from app import theme
+
+    theme.follow(app)  # light or dark as the system says (ARL_THEME overrides)
 
     from app.window import MainWindow
 

@@ -152,6 +152,7 @@ class PublishedView(QWidget):
         top.addWidget(self.folder_btn)
         top.addWidget(self.index_btn)
         self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setAccessibleName("Published runs, newest first")
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import bundledata, present
+from app import bundledata, present, theme
 from app.bundledata import BundleData, annotate
 from app.changes_view import ChangesView
 from app.decisions_panel import review_cell
@@ -929,7 +929,7 @@ class VerdictsView(ReviewActions, QWidget):
             + f"<p><b>Comment {row['n']}</b>"
             + (f" by {e(str(before.get('author')))}" if before.get("author") else "")
             + f": {e(row['body'])}"
-            + f"<br><small style='color:#5f5f5f'>id {e(row['id'])}</small></p>",
+            + f"<br><small style='color:{theme.muted()}'>id {e(row['id'])}</small></p>",
             f"<p>Verdict: {chip} \u2014 {e(present.VERDICT_WORDS.get(row['verdict'], ''))}."
             f"<br>Agent's claim: <b>{e(present.claim_text(row['claim']))}</b> "
             f"({e(present.agrees_text(row['agrees']))}).<br>"

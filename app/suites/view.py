@@ -118,6 +118,7 @@ class SuitesView(QWidget):
     def _build_planning(self) -> None:
         """The estimate and the run controls (shown for a suite file)."""
         self.estimate = QPlainTextEdit()
+        self.estimate.setAccessibleName("The suite's estimate")
         self.estimate.setReadOnly(True)
         mono = QFont("monospace")
         mono.setStyleHint(QFont.StyleHint.Monospace)
@@ -126,10 +127,12 @@ class SuitesView(QWidget):
         # A table in a fixed-width font: wrapping its lines broke its columns apart.
         self.estimate.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.concurrency = QSpinBox()
+        self.concurrency.setAccessibleName("Runs at the same time")
         self.concurrency.setRange(1, 64)
         self.concurrency.setValue(1)
         self.concurrency.setToolTip("How many runs at once")
         self.token_limit = QSpinBox()
+        self.token_limit.setAccessibleName("Token limit for the whole suite")
         self.token_limit.setRange(0, 2_000_000_000)
         self.token_limit.setSingleStep(100_000)
         self.token_limit.setSpecialValueText("no limit")
@@ -150,6 +153,7 @@ class SuitesView(QWidget):
 
     def _build_tables(self) -> None:
         self.runs = QTableWidget(0, 6)
+        self.runs.setAccessibleName("The suite's runs")
         self.runs.setHorizontalHeaderLabels(
             ["document", "model / variant", "repeat", "status", "attribution", "tokens"]
         )
@@ -166,6 +170,7 @@ class SuitesView(QWidget):
         self.runs.setToolTip("Double-click a run to open its evidence bundle")
         self.runs.cellDoubleClicked.connect(self._open_run)
         self.report_table = QTableWidget(0, 0)
+        self.report_table.setAccessibleName("The suite's report per combination")
         self.report_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.report_table.verticalHeader().setVisible(False)
         self.report_table.setWordWrap(True)

@@ -1,0 +1,109 @@
+"""Light or dark, as the system says: Qt's colour scheme (``QStyleHints.colorScheme``,
+which follows the desktop's setting), followed live when it changes.
+
+``ARL_THEME=light`` or ``dark`` overrides it (for a desktop that reports no scheme, and for
+screenshots and tests). Dark uses the Fusion style with a dark palette of its own (Fusion
+is the one style that paints every widget from the palette on every platform). The
+documents under review keep their own colours (a page is shown as its author made it);
+the verdict colours (``app.docview.STYLES``) have 3:1 against both a white page and this
+palette's base (WCAG 1.4.11), which ``tests/app/test_app_theme.py`` checks.
+"""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtWidgets import QApplication
+
+DARK = {
+    "window": "#2b2b2b",
+    "base": "#1f1f1f",
+    "alternate": "#262626",
+    "text": "#e8e8e8",
+    "disabled": "#8a8a8a",
+    "button": "#353535",
+    "highlight": "#3d7ab8",
+    "link": "#8ab4f8",
+    "tooltip": "#3a3a3a",
+}
+
+
+def scheme(app: QGuiApplication | None = None) -> str:
+    """``"dark"`` or ``"light"``: ``ARL_THEME`` if set, else the system's scheme."""
+    forced = os.environ.get("ARL_THEME", "").strip().lower()
+    if forced in ("dark", "light"):
+        return forced
+    app = app or QGuiApplication.instance()
+    if app is None:
+        return "light"
+    try:
+        dark = app.styleHints().colorScheme() == Qt.ColorScheme.Dark
+    except AttributeError:  # Qt before 6.5
+        dark = False
+    return "dark" if dark else "light"
+
+
+def dark_palette() -> QPalette:
+    p = QPalette()
+    c = {k: QColor(v) for k, v in DARK.items()}
+    R, G = QPalette.ColorRole, QPalette.ColorGroup
+    for role, colour in (
+        (R.Window, c["window"]),
+        (R.WindowText, c["text"]),
+        (R.Base, c["base"]),
+        (R.AlternateBase, c["alternate"]),
+        (R.Text, c["text"]),
+        (R.Button, c["button"]),
+        (R.ButtonText, c["text"]),
+        (R.BrightText, QColor("#ffffff")),
+        (R.Highlight, c["highlight"]),
+        (R.HighlightedText, QColor("#ffffff")),
+        (R.Link, c["link"]),
+        (R.ToolTipBase, c["tooltip"]),
+        (R.ToolTipText, c["text"]),
+        (R.PlaceholderText, c["disabled"]),
+    ):
+        p.setColor(role, colour)
+    for role in (R.WindowText, R.Text, R.ButtonText):
+        p.setColor(G.Disabled, role, c["disabled"])
+    return p
+
+
+_light: QPalette | None = None
+_light_style: str = ""
+
+
+def apply(app: QApplication) -> str:
+    """Give ``app`` the palette of the current scheme; returns the scheme applied."""
+    global _light, _light_style
+    if _light is None:
+        _light = QPalette(app.palette())
+        _light_style = app.style().name()
+    which = scheme(app)
+    if which == "dark":
+        app.setStyle("Fusion")
+        app.setPalette(dark_palette())
+    else:
+        if _light_style:
+            app.setStyle(_light_style)
+        app.setPalette(_light)
+    app.setProperty("arl_scheme", which)
+    return which
+
+
+def follow(app: QApplication) -> None:
+    """Apply the scheme now and again whenever the system's changes."""
+    apply(app)
+    try:
+        app.styleHints().colorSchemeChanged.connect(lambda _s: apply(app))
+    except AttributeError:  # Qt before 6.5
+        pass
+
+
+def muted() -> str:
+    """The colour of secondary text in rich text (ids, notes) for the current scheme, with
+    4.5:1 against the base."""
+    app = QGuiApplication.instance()
+    return "#b0b0b0" if app is not None and app.property("arl_scheme") == "dark" else "#5f5f5f"
