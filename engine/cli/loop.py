@@ -7,7 +7,8 @@ signals) is in ``engine.cli.common``.
 
 Exit codes: 0 done (for ``run``: completed, whatever the verdicts), 1 failed (model,
 network), 2 unusable input (one line on stderr naming the file and the problem, never a
-traceback), 3 a bundle that fails its manifest check, 130 cancelled.
+traceback), 3 a bundle that fails its manifest check, 4 a gate blocked (``run --gate`` and
+a declared check that FAILs, docs/checks.md), 130 cancelled.
 
 The API key for ``run``, ``author`` and ``doctor`` follows the one rule of
 ``engine.credentials``: ``OPENAI_API_KEY`` overrides the keyring, whose keys are stored per
