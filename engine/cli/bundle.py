@@ -208,12 +208,18 @@ def cmd_bundle_show(args: argparse.Namespace) -> int:
     if b.scripted:
         say("SCRIPTED DEMONSTRATION (not a real model)")
     say(f"{b.document_title}: run {b.status}" + (f" ({b.reason})" if b.reason else ""))
-    say(
-        f"model {b.model} at {mask_url(str(b.manifest.get('base_url')))}; "
-        f"{b.manifest.get('created_at')} to {b.manifest.get('finished_at')}; "
-        f"{vocab.tokens_text(b.manifest.get('tokens'))}"
-    )
     mode = agent_mode_of(b.manifest)
+    if mode.get("ran") == "external":  # no model, no endpoint, no usage: said as such
+        say(
+            f"a revision made elsewhere, checked {b.manifest.get('finished_at')}; "
+            f"tokens N/A — {vocab.EXTERNAL_USAGE}"
+        )
+    else:
+        say(
+            f"model {b.model} at {mask_url(str(b.manifest.get('base_url')))}; "
+            f"{b.manifest.get('created_at')} to {b.manifest.get('finished_at')}; "
+            f"{vocab.tokens_text(b.manifest.get('tokens'))}"
+        )
     if isinstance(mode.get("ran"), str):
         say(f"agent mode: {mode['ran']} ({mode.get('reason', '')})")
     for line in getattr(red, "unverified", None) or []:

@@ -176,6 +176,11 @@ def test_arl_score_writes_the_bundle_with_a_text_message(tmp_path: Path, capsys)
     assert f"Evidence bundle: {out}" in err
     assert (out / "agent" / "message.txt").read_text() == "Addressed all review comments."
     assert arl(["bundle", "verify", str(out)]) == 0
+    capsys.readouterr()
+    assert arl(["bundle", "show", str(out)]) == 0
+    shown = capsys.readouterr().out
+    assert "a revision made elsewhere" in shown and EXTERNAL_USAGE in shown
+    assert "model  at" not in shown
     # a second time into the same folder writes nothing
     assert arl([*args, "--bundle", str(out)]) == 2
     assert "already holds a bundle" in capsys.readouterr().err
