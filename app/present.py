@@ -66,7 +66,8 @@ def method_text(item: dict[str, Any]) -> str:
     if similar := vocab.similarity_words(item):
         text += f" ({similar})"
     if method in APPROXIMATE_METHODS and isinstance(conf, (int, float)) and conf < 1:
-        text += f"; place confidence {vocab.percent(conf)}"
+        # "place confidence" is the engine's term; people read how sure the place is.
+        text += f"; {vocab.percent(conf)} sure this is the right place"
     if item.get("token_edit") is True:
         text += f"; token edit: {item.get('token_edit_kind') or 'a small change'}"
     if item.get("offsets_repaired"):

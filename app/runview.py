@@ -34,7 +34,7 @@ from app.icons import EVENT_ICONS, icon
 from app.run_record import round_lines
 from app.runrequest import RunRequest
 from app.trace_dialog import show_trace
-from engine import events as ev
+from engine import events as ev, vocabulary as vocab
 from engine.vocabulary import EXTERNAL_USAGE
 
 
@@ -213,7 +213,8 @@ class RunView(QWidget):
         self.hint.setText(
             f"Model <b>{html.escape(req.config.model)}</b> at "
             f"{html.escape(req.config.base_url)} \u2014 {len(req.comments)} "
-            f"comment(s), at most {req.rounds} round(s). The window stays "
+            f"{'comment' if len(req.comments) == 1 else 'comments'}, at most "
+            f"{vocab.plural(req.rounds, 'round')}. The window stays "
             "usable; Cancel stops after the current step."
         )
         self.round_bar.setRange(0, req.rounds)
@@ -356,10 +357,14 @@ class RunView(QWidget):
         if m.get("model"):
             bits.append(f"Model <b>{html.escape(str(m['model']))}</b>")
         if m.get("rounds") is not None:
-            bits.append(f"{html.escape(str(m['rounds']))} round(s) run")
+            bits.append(
+                html.escape(vocab.plural(m["rounds"], "round") + " run")
+                if isinstance(m["rounds"], int)
+                else f"{html.escape(str(m['rounds']))} rounds run"
+            )
         when = str(m.get("finished_at") or m.get("created_at") or "")
         if when:
-            bits.append(f"ended {html.escape(when.replace('T', ' ').rstrip('Z'))} UTC")
+            bits.append(f"ended {html.escape(vocab.when_words(when))}")
         self.hint.setText(
             f"<b>{html.escape(data.title)}</b><br>"
             + " \u00b7 ".join(bits + _agent_mode_bit(m))
@@ -434,7 +439,7 @@ class RunView(QWidget):
             self.round_bar.setFormat(f"Round {event.round} of {event.max_rounds}")
             self.round_label.setText(
                 f"Round {event.round} of {event.max_rounds}: "
-                f"{event.unresolved} comment(s) to address"
+                f"{vocab.plural(event.unresolved, 'comment')} to address"
             )
         elif isinstance(event, ev.ModelCalled):
             if event.run_tokens is None:

@@ -167,7 +167,9 @@ def _rederivation_part(b: _Banner, data: BundleData) -> None:
     is still running, or could not run)."""
     rd = data.rederivation
     if rd is not None and rd.differences:
-        lines = "".join(f"<li>{html.escape(d.line())}</li>" for d in rd.differences[:8])
+        # In words here; the exact lines (field names, stored/recomputed) are the banner's
+        # tooltip, `arl bundle verify` and the bundle (banner_tooltip).
+        lines = "".join(f"<li>{html.escape(d.plain())}</li>" for d in rd.differences[:8])
         more = f"<li>and {len(rd.differences) - 8} more</li>" if len(rd.differences) > 8 else ""
         title = (
             "TAMPERED: the stated verdicts or metrics are not what this bundle's own "
@@ -176,7 +178,8 @@ def _rederivation_part(b: _Banner, data: BundleData) -> None:
             else html.escape(rd.headline())  # an engine change a trusted signer vouches for
         )
         b.add(
-            f"<b>{title}</b> Stored vs recomputed:<ul>{lines}{more}</ul>",
+            f"<b>{title}</b> What the bundle says, and what its documents show:"
+            f"<ul>{lines}{more}</ul>",
             "error" if rd.forged else "warn",
             first=True,
         )
@@ -280,7 +283,9 @@ def _work_parts(b: _Banner, data: BundleData) -> None:
     stale = [v for v in data.verdicts if v.get("verdict") == "stale_anchor"]
     if stale:
         b.add(
-            f"{len(stale)} comment(s) have a <b>stale anchor</b> (made on another "
+            f"{vocab.plural(len(stale), 'comment')} "
+            + ("has" if len(stale) == 1 else "have")
+            + " a <b>stale anchor</b> (made on another "
             "version, quote not found): left unresolved and not counted in any metric."
         )
     if not data.verdicts:
@@ -329,6 +334,15 @@ def _decisions_part(b: _Banner, data: BundleData) -> None:
     fig = review_figures(data.verdicts, data.comments_before, dec.latest())
     if fig.awaiting:
         b.add(f"<b>Awaiting review:</b> {fig.awaiting} of {fig.actionable} actionable comment(s).")
+
+
+def banner_tooltip(data: BundleData) -> str:
+    """The exact lines behind the banner's words (``Difference.line``: field names, stored
+    and recomputed values), as ``arl bundle verify`` prints them; "" when there are none."""
+    rd = data.rederivation
+    if rd is None or not rd.differences:
+        return ""
+    return "\n".join(d.line() for d in rd.differences[:20])
 
 
 BANNER_STYLE = {
@@ -661,6 +675,7 @@ class VerdictsView(ReviewActions, QWidget):
             )
         level, text = banner_for(data)
         self.banner.setText(text)
+        self.banner.setToolTip(banner_tooltip(data))
         self.banner.setStyleSheet(BANNER_STYLE[level] + "padding:6px;border-radius:4px;")
         self.legend.setText(legend_html(data.collateral is not None))
         self.banner_fold.text_changed()
@@ -725,6 +740,7 @@ class VerdictsView(ReviewActions, QWidget):
             return
         level, text = banner_for(data)
         self.banner.setText(text)
+        self.banner.setToolTip(banner_tooltip(data))
         self.banner.setStyleSheet(BANNER_STYLE[level] + "padding:6px;border-radius:4px;")
         if data.shown_source != "stated" or data.row_notes or data.decisions is not None:
             # The figures shown changed (the engine's re-derived ones, or notes on rows):

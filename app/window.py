@@ -34,6 +34,7 @@ from app.scorecard import ScorecardView
 from app.settings import Settings
 from app.start_page import StartPage
 from app.verdicts import VerdictsView
+from engine import vocabulary as vocab
 
 
 class MainWindow(QMainWindow):
@@ -340,12 +341,12 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"Agent Review Loop \u2014 {data.title}")
         msg = f"Opened {path}"
         if data.tampered:
-            msg += f" \u2014 WARNING: {len(data.tampered)} file(s) fail the integrity check"
-            self._plain_message(
-                "This bundle fails its integrity check",
-                "These files do not match the bundle's manifest, so what it shows may have "
-                "been changed after the run:\n\n" + "\n".join(data.tampered[:20]),
+            msg += (
+                f" \u2014 WARNING: {vocab.plural(len(data.tampered), 'file')} "
+                + ("fails" if len(data.tampered) == 1 else "fail")
+                + " the integrity check"
             )
+            # No dialog on top: the banner says it first, with the files (one place).
         self.statusBar().showMessage(msg)
         shower = getattr(self.run_view, "show_bundle", None)
         if shower is not None:

@@ -527,3 +527,65 @@ def check_rate_text(passed: int, counted: int) -> str:
     if counted <= 0:
         return "N/A: no check gave PASS, FAIL or UNVERIFIED"
     return f"{percent(passed / counted)} ({passed} of {counted})"
+
+
+def when_words(iso: str) -> str:
+    """An ISO 8601 time (``2026-12-01T10:23:05Z``) as people read it: ``1 Dec 2026, 10:23
+    UTC`` (the zone as stated; local times say no zone). ``iso`` itself when it is not one."""
+    from datetime import datetime
+
+    text = iso.strip()
+    try:
+        t = datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
+    except ValueError:
+        return iso
+    zone = ""
+    if t.tzinfo is not None:
+        offset = t.utcoffset()
+        zone = " UTC" if offset is not None and not offset else f" {t.strftime('%z')}"
+    return f"{t.day} {t.strftime('%b %Y, %H:%M')}{zone}"
+
+
+#: A verdict item's or a run's field, in words (the exact name stays in the bundle, the
+#: CLI and ``Difference.line``).
+FIELD_WORDS: dict[str, str] = {
+    "verdict": "the verdict",
+    "claim": "the agent's claim",
+    "claim_agrees": "whether the claim agrees with the text",
+    "similarity": "how similar the text is",
+    "confidence": "how sure the place is",
+    "method": "how it was found in v2",
+    "message": "the warning line",
+    "v1": "its place in v1",
+    "v2": "its place in v2",
+    "approximate": "whether the place is approximate",
+    "offsets_repaired": "whether its offsets were repaired",
+    "tokens": "the tokens used",
+}
+
+
+def field_words(field: str) -> str:
+    """``claim_agrees`` -> "whether the claim agrees with the text"; ``metric attribution_rate``
+    -> "the metric attribution rate"; an unknown field as it is, underscores as spaces."""
+    if field.startswith("metric "):
+        return "the metric " + field[len("metric ") :].replace("_", " ")
+    return FIELD_WORDS.get(field, field.replace("_", " "))
+
+
+def value_words(value: object) -> str:
+    """A stored or recomputed value in words: yes/no/none, a verdict's label, a span's text."""
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if value is None:
+        return "none"
+    if isinstance(value, str) and value in VERDICT_LABELS:
+        return VERDICT_LABELS[value]
+    if isinstance(value, dict) and "text" in value:
+        text = str(value.get("text"))
+        return "\u201c" + (text if len(text) <= 60 else text[:57] + "...") + "\u201d"
+    if isinstance(value, float):
+        return percent(value) if 0 <= value <= 1 else f"{value:g}"
+    text = str(value)
+    return text if len(text) <= 80 else text[:77] + "..."

@@ -30,7 +30,7 @@ class RunSettingsPage(QWizardPage):
         self.setTitle("4. Run settings")
         self.setSubTitle(
             "How long the agent may keep trying. \u201cStart the run\u201d starts it. The "
-            "defaults are those of arl run."
+            "values already filled in are the usual ones (the same as the arl command's)."
         )
         self.rounds = QSpinBox()
         self.rounds.setRange(1, 20)

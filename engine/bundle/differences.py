@@ -28,6 +28,18 @@ class Difference:
             f"recomputed {_short(self.recomputed)}"
         )
 
+    def plain(self) -> str:
+        """The same in words (``engine.vocabulary``): "final version, comment c2: whether
+        the claim agrees with the text: the bundle says yes, its documents show no"."""
+        from engine.vocabulary import field_words, value_words
+
+        where = "final version" if self.where == "final" else self.where
+        who = f"comment {self.comment_id}: " if self.comment_id is not None else ""
+        return (
+            f"{where}, {who}{field_words(self.field)}: the bundle says "
+            f"{value_words(self.stored)}, its documents show {value_words(self.recomputed)}"
+        )
+
 
 def _short(x: Any, limit: int = 80) -> str:
     if isinstance(x, dict) and "text" in x and "start" in x:

@@ -132,8 +132,8 @@ def test_tampered_bundle_opens_with_a_warning_naming_the_file(qtbot, window, tmp
     assert window.data.tampered == ["document/v2.html"]
     assert "integrity check" in window.verdicts.banner.text()
     assert "document/v2.html" in window.verdicts.banner.text()
-    assert "document/v2.html" in window._message_box.informativeText()
-    window._message_box.close()
+    # Said once, in the banner: no dialog on top of it.
+    assert getattr(window, "_message_box", None) is None or not window._message_box.isVisible()
 
 
 def test_failed_run_is_said_in_words(qtbot, window, tmp_path):

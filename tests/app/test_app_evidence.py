@@ -71,9 +71,14 @@ def test_forged_bundle_banner_names_the_comment(qtbot, window, tmp_path, fresh):
     assert window.data.tampered == []  # the hashes alone are fooled
     banner = window.verdicts.banner.text()
     assert "TAMPERED" in banner
+    # In words on screen; the exact line (field names, stored/recomputed) in the tooltip.
     assert (
-        "final: comment c2: verdict: stored &#x27;edited&#x27;, recomputed &#x27;untouched&#x27;"
-        in banner
+        "final version, comment c2: the verdict: the bundle says edited, its documents "
+        "show untouched" in banner
+    )
+    assert (
+        "final: comment c2: verdict: stored 'edited', recomputed 'untouched'"
+        in window.verdicts.banner.toolTip()
     )
     assert "border:2px solid" in window.verdicts.banner.styleSheet()
 

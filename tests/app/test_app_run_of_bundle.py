@@ -30,7 +30,10 @@ def test_the_run_tab_of_an_opened_bundle_shows_its_run(qtbot):
     assert manifest["status"] in run.title.text()
     hint = run.hint.text()
     assert manifest["model"] in hint and "trace.json" in hint
-    assert manifest["finished_at"][:10] in hint
+    from engine.vocabulary import when_words
+
+    assert when_words(manifest["finished_at"]) in hint  # "30 Nov 2026, 10:23 UTC", not ISO
+    assert manifest["finished_at"][:10] not in hint
     assert "The model worked with tools (as asked)" in hint  # the agent mode, in words
     lines = [run.log.item(i).text() for i in range(run.log.count())]
     # one line per round record, with that round's tokens as the bundle stores them

@@ -92,3 +92,24 @@ def test_one_of_reads_a_value_from_json():
     assert vocab.one_of("Resolved", vocab.COMMENT_STATUSES) is None
     assert vocab.one_of(None, vocab.CLAIMS) is None
     assert vocab.one_of(["addressed"], vocab.CLAIMS) is None
+
+
+def test_times_read_as_people_write_them():
+    from engine.vocabulary import when_words
+
+    assert when_words("2026-12-01T10:23:05Z") == "1 Dec 2026, 10:23 UTC"
+    assert when_words("2026-12-01T10:23:05+02:00") == "1 Dec 2026, 10:23 +0200"
+    assert when_words("not a time") == "not a time"
+
+
+def test_a_difference_in_words_keeps_its_exact_line():
+    from engine.bundle.differences import Difference
+
+    d = Difference("final", "c2", "claim_agrees", True, False)
+    assert d.plain() == (
+        "final version, comment c2: whether the claim agrees with the text: "
+        "the bundle says yes, its documents show no"
+    )
+    assert d.line() == "final: comment c2: claim_agrees: stored True, recomputed False"
+    m = Difference("round 1", None, "metric attribution_rate", 0.5, 0.25)
+    assert "the metric attribution rate" in m.plain() and "50" in m.plain()
