@@ -25,6 +25,7 @@ offscreen). It must be set before QtWebEngine starts (the first page or profile)
 from __future__ import annotations
 
 import os
+import re
 import socket
 from collections.abc import MutableMapping
 
@@ -36,7 +37,15 @@ CHROMIUM_SWITCHES: tuple[str, ...] = (
 )
 
 _document: socket.socket | None = None  # bound for the document server, not yet listening
+_document_port: int | None = None  # its port, kept after the server took the socket
 _dead_end: socket.socket | None = None  # bound, never listening: the proxy of everything else
+#: This program's own proxy switches, as a parent process (the program, a test run) may
+#: have left them in the inherited environment: they name that process's ports, so they
+#: are replaced by this process's own, never kept.
+_OURS = re.compile(
+    r'\s*--proxy-server=http://127\.0\.0\.1:\d+(?=\s|$)'
+    r'|\s*--proxy-bypass-list="<-loopback>;127\.0\.0\.1:\d+"'
+)
 
 
 def _bound() -> socket.socket:
@@ -47,10 +56,11 @@ def _bound() -> socket.socket:
 
 def document_port() -> int:
     """The port reserved for the document server (reserved on first call)."""
-    global _document
-    if _document is None:
+    global _document, _document_port
+    if _document_port is None:
         _document = _bound()
-    return int(_document.getsockname()[1])
+        _document_port = int(_document.getsockname()[1])
+    return _document_port
 
 
 def reserved_socket() -> socket.socket | None:
@@ -76,9 +86,11 @@ def loopback_switches() -> tuple[str, ...]:
 
 def apply(environ: MutableMapping[str, str] | None = None) -> str:
     """Add ``CHROMIUM_SWITCHES`` and ``loopback_switches`` to ``QTWEBENGINE_CHROMIUM_FLAGS``
-    (once; the user's own flags stay first). Returns the new value."""
+    (once; the user's own flags stay first, a ``--proxy-server`` of the user's own is kept
+    and then the loopback switches are not added; this program's own switches inherited
+    from a parent process are replaced by this process's). Returns the new value."""
     env = os.environ if environ is None else environ
-    flags = env.get(ENV, "")
+    flags = _OURS.sub("", env.get(ENV, "")).strip()
     switches = CHROMIUM_SWITCHES
     if "--proxy-server" not in flags:
         switches += loopback_switches()

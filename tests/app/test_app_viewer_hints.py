@@ -135,3 +135,20 @@ def test_no_connection_from_html5lib_inputs(qtbot, view, listener):  # noqa: F81
             load(qtbot, view, doc.encode("utf-8"))
     _wait(qtbot, 2.0)
     assert listener.connections == 0
+
+
+def test_inherited_switches_name_this_processs_ports():
+    """A child process (the program started from a test run, or by itself) inherits the
+    parent's QTWEBENGINE_CHROMIUM_FLAGS: the parent's proxy switches name the parent's
+    document port, so they are replaced, never kept; a proxy of the user's own is kept."""
+    from app import webflags
+
+    parent = '--disable-gpu --proxy-server=http://127.0.0.1:5555 --proxy-bypass-list="<-loopback>;127.0.0.1:6666"'
+    env = {webflags.ENV: parent}
+    flags = webflags.apply(env)
+    assert "5555" not in flags and "6666" not in flags and flags.startswith("--disable-gpu")
+    assert f"127.0.0.1:{webflags.document_port()}" in flags
+    assert webflags.apply(env) == flags  # once
+    own = {webflags.ENV: "--proxy-server=socks5://proxy.example:1080"}
+    kept = webflags.apply(own)
+    assert "socks5://proxy.example:1080" in kept and "--proxy-bypass-list" not in kept
