@@ -43,7 +43,7 @@ _dead_end: socket.socket | None = None  # bound, never listening: the proxy of e
 #: have left them in the inherited environment: they name that process's ports, so they
 #: are replaced by this process's own, never kept.
 _OURS = re.compile(
-    r'\s*--proxy-server=http://127\.0\.0\.1:\d+(?=\s|$)'
+    r"\s*--proxy-server=http://127\.0\.0\.1:\d+(?=\s|$)"
     r'|\s*--proxy-bypass-list="<-loopback>;127\.0\.0\.1:\d+"'
 )
 
