@@ -244,13 +244,15 @@ def check_keyring() -> Check:
     if "fail" in backend.lower() or "null" in backend.lower() or not out.get("readable"):
         # Not a failure of the program: it keeps a key in memory for the session, or reads
         # OPENAI_API_KEY. Storing keys across sessions is what is unavailable here.
+        # Plain words first; the backend's name and its error in brackets at the end.
+        technical = backend + (f"; {out['error']}" if out.get("error") else "")
         return Check(
             "keyring backend",
             NA,
-            f"no usable keyring ({backend}"
-            f"{': ' + out['error'] if out.get('error') else ''}): keys are kept for "
-            "the session only, or read from OPENAI_API_KEY. To store keys, install "
-            "and unlock a Secret Service (e.g. gnome-keyring) or KWallet",
+            "no password store (keyring) works on this computer: API keys are kept for "
+            "the session only, or read from OPENAI_API_KEY, and the signing key is kept "
+            "in a file in the data folder only you can read. To store keys, install and "
+            f"unlock a Secret Service (e.g. gnome-keyring) or KWallet [{technical}]",
         )
     return Check("keyring backend", PASS, backend)
 
