@@ -248,13 +248,29 @@ def _apply(doc: Doc, t: Target, other: Target | None, rnd) -> bool:
         t.expected = "untouched"
     elif t.edit == "rewrite":
         # two words in three of the quote replaced, and every second word of the rest of
-        # the sentence: a rewrite keeps some of its sentence's words
+        # the sentence: a rewrite keeps some of its sentence's words. It keeps at least
+        # one word of four letters or more outside the quote: a short sentence (a heading) replaced by words
+        # it shares none of, beside a neighbour deleted too, is no evidence of its place
+        # and reads deleted, the safe side (docs/verdicts.md, "Not another block's text")
         pool = ["river", "lantern", "orchard", "velvet", "copper", "meadow", "harbour"]
         a, b = t.start, t.start + len(t.quote)
+        tokens = list(_TOKEN.finditer(sent))
+        replaced = {
+            k
+            for k, m in enumerate(tokens, 1)
+            if (m.start() < b and m.end() > a and k % 3 != 0)
+            or (not (m.start() < b and m.end() > a) and k % 2 == 0)
+        }
+        long_words = [
+            k
+            for k, m in enumerate(tokens, 1)
+            if len(m.group()) >= 4 and not (m.start() < b and m.end() > a)
+        ]
+        if long_words and all(k in replaced for k in long_words):
+            replaced.discard(long_words[0])  # the one long word this rewrite keeps
         out, last = [], 0
-        for k, m in enumerate(_TOKEN.finditer(sent), 1):
-            inside = m.start() < b and m.end() > a
-            if (inside and k % 3 != 0) or (not inside and k % 2 == 0):
+        for k, m in enumerate(tokens, 1):
+            if k in replaced:
                 out.append(sent[last : m.start()] + pool[(k + len(m.group())) % len(pool)])
                 last = m.end()
         paras[t.pi][t.si] = "".join(out) + sent[last:]
