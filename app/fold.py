@@ -34,6 +34,7 @@ class Fold(QWidget):
         lay.addWidget(label, 1)
         lay.addWidget(self.button, 0, Qt.AlignmentFlag.AlignTop)
         self.chosen: bool | None = None  # the user's choice: folded or not
+        self.auto = True  # False: never folds by itself (a TAMPERED banner is read whole)
         self.folded = False
         self.button.clicked.connect(self._clicked)
         self._watched: QObject | None = None
@@ -71,7 +72,7 @@ class Fold(QWidget):
             return
         win = self.window()
         height = win.height() if win is not None else 0
-        self._set(bool(height) and self.full_height() > SHARE * height)
+        self._set(self.auto and bool(height) and self.full_height() > SHARE * height)
 
     # -- following the window and the text ------------------------------------------------
 

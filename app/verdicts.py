@@ -114,6 +114,10 @@ class _Banner:
     def __init__(self) -> None:
         self.level = "ok"
         self.parts: list[str] = []
+        # Why the bundle is TAMPERED, one item each (differences in words, files that fail
+        # the manifest): said under one headline (``tampered_block``), not once per check.
+        self.reasons: list[str] = []
+        self.figures = ""  # where the figures shown come from, said after the reasons
 
     def raise_to(self, level: str) -> None:
         if _RANK[level] > _RANK[self.level]:
@@ -171,22 +175,21 @@ def _rederivation_part(b: _Banner, data: BundleData) -> None:
         # tooltip, `arl bundle verify` and the bundle (banner_tooltip).
         lines = "".join(f"<li>{html.escape(d.plain())}</li>" for d in rd.differences[:8])
         more = f"<li>and {len(rd.differences) - 8} more</li>" if len(rd.differences) > 8 else ""
-        title = (
-            "TAMPERED: the stated verdicts or metrics are not what this bundle's own "
-            "documents show."
-            if rd.forged
-            else html.escape(rd.headline())  # an engine change a trusted signer vouches for
-        )
-        b.add(
-            f"<b>{title}</b> What the bundle says, and what its documents show:"
-            f"<ul>{lines}{more}</ul>",
-            "error" if rd.forged else "warn",
+        if rd.forged:
+            b.reasons.extend(html.escape(d.plain()) for d in rd.differences[:8])
+            if len(rd.differences) > 8:
+                b.reasons.append(f"and {len(rd.differences) - 8} more differences")
+            return
+        b.add(  # an engine change a trusted signer vouches for
+            f"<b>{html.escape(rd.headline())}</b> What the bundle says, and what its "
+            f"documents show:<ul>{lines}{more}</ul>",
+            "warn",
             first=True,
         )
     elif rd is not None and rd.forged:
         # Nothing differs, but something could not be checked (a file that does not fit
         # its shape, the files failing the manifest): the engine's verdict is tampered.
-        b.add(f"<b>TAMPERED:</b> {html.escape(rd.headline())}", "error", first=True)
+        b.reasons.append(html.escape(rd.headline()))
     elif rd is None and not data.rederive_error:
         b.add("<i>Re-deriving every verdict from the documents\u2026</i>")
     elif data.rederive_error:
@@ -216,7 +219,7 @@ def _checks_part(b: _Banner, data: BundleData) -> None:
 def _figures_part(b: _Banner, data: BundleData) -> None:
     """Where the figures shown come from, when they are not the bundle's stated ones."""
     if data.figures_headline:
-        b.add(f"<b>{html.escape(data.figures_headline)}</b>", "error", first=True)
+        b.figures = html.escape(data.figures_headline)
 
 
 def _signature_part(b: _Banner, data: BundleData) -> None:
@@ -255,10 +258,8 @@ def _file_parts(b: _Banner, data: BundleData) -> None:
     if data.tampered:
         names = ", ".join(html.escape(n) for n in data.tampered[:12])
         more = f" and {len(data.tampered) - 12} more" if len(data.tampered) > 12 else ""
-        b.add(
-            f"<b>Warning: this bundle fails its integrity check.</b> These files do "
-            f"not match the manifest: {names}{more}. Do not trust what it shows.",
-            "error",
+        b.reasons.append(
+            f"these files fail the integrity check (they do not match the manifest): {names}{more}"
         )
 
 
@@ -312,7 +313,24 @@ def banner_for(data: BundleData) -> tuple[str, str]:
     _file_parts(b, data)
     _work_parts(b, data)
     _decisions_part(b, data)
+    tampered_block(b)
     return b.level, " ".join(b.parts)
+
+
+def tampered_block(b: _Banner) -> None:
+    """One headline and one list for everything that makes the bundle TAMPERED, first of
+    all; where the figures shown come from after it."""
+    if b.reasons:
+        items = "".join(f"<li>{r}</li>" for r in b.reasons)
+        after = f"<b>{b.figures}</b>" if b.figures else ""
+        b.add(
+            "<b>TAMPERED: do not trust what this bundle states.</b> What its own files "
+            f"show:<ul>{items}</ul>{after}",
+            "error",
+            first=True,
+        )
+    elif b.figures:
+        b.add(f"<b>{b.figures}</b>", "error", first=True)
 
 
 def _decisions_part(b: _Banner, data: BundleData) -> None:
@@ -676,6 +694,8 @@ class VerdictsView(ReviewActions, QWidget):
         level, text = banner_for(data)
         self.banner.setText(text)
         self.banner.setToolTip(banner_tooltip(data))
+        self.banner_fold.auto = level != "error"  # an error is never folded by itself
+        self.banner_fold.text_changed()
         self.banner.setStyleSheet(BANNER_STYLE[level] + "padding:6px;border-radius:4px;")
         self.legend.setText(legend_html(data.collateral is not None))
         self.banner_fold.text_changed()
@@ -741,6 +761,8 @@ class VerdictsView(ReviewActions, QWidget):
         level, text = banner_for(data)
         self.banner.setText(text)
         self.banner.setToolTip(banner_tooltip(data))
+        self.banner_fold.auto = level != "error"  # an error is never folded by itself
+        self.banner_fold.text_changed()
         self.banner.setStyleSheet(BANNER_STYLE[level] + "padding:6px;border-radius:4px;")
         if data.shown_source != "stated" or data.row_notes or data.decisions is not None:
             # The figures shown changed (the engine's re-derived ones, or notes on rows):

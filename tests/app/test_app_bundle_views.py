@@ -131,6 +131,7 @@ def test_tampered_bundle_opens_with_a_warning_naming_the_file(qtbot, window, tmp
     open_and_wait(qtbot, window, copy)
     assert window.data.tampered == ["document/v2.html"]
     assert "integrity check" in window.verdicts.banner.text()
+    assert "Warning: this bundle fails" not in window.verdicts.banner.text()
     assert "document/v2.html" in window.verdicts.banner.text()
     # Said once, in the banner: no dialog on top of it.
     assert getattr(window, "_message_box", None) is None or not window._message_box.isVisible()

@@ -81,6 +81,9 @@ def test_forged_bundle_banner_names_the_comment(qtbot, window, tmp_path, fresh):
         in window.verdicts.banner.toolTip()
     )
     assert "border:2px solid" in window.verdicts.banner.styleSheet()
+    # One headline and one list, first of all (not "failed" once per check).
+    assert banner.count("TAMPERED") == 1 and banner.count("<ul>") == 1
+    assert banner.index("TAMPERED: do not trust") < banner.index("(bundle forged)")
 
 
 def test_intact_bundle_banner_has_no_alarm(qtbot, window, fresh):
