@@ -114,7 +114,9 @@ class Mapped:
                 3,
             )
             rank = (dice - DISTANCE_COST * abs(mid - (c0 + c1) // 2) / FUZZY_WINDOW, -c0)
-            if dice > 0 and (best is None or rank > best_rank):
+            # a candidate shares a word with the sentence (docs/verdicts.md): kept text
+            # alone may be a chance ")." the diff aligned there
+            if dice > 0 and own_words & words and (best is None or rank > best_rank):
                 best, best_rank = (c0, c1), rank
         return best
 
