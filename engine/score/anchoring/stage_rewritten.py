@@ -101,6 +101,8 @@ class StageRewritten:
         its context beside it. The quote's words survived there: ``moved``, untouched
         (docs/verdicts.md, "The reviewer's exact words survive"). None when there is none."""
         t2, L = self.t2, len(p.quote)
+        # a quote across a sentence end (";", "al .") reaches beyond the sentence
+        m0, m1 = max(0, m0 - L), min(len(t2), m1 + L)
         i = t2.find(p.quote, m0, m1)
         while i >= 0:
             if not self.v2.cuts_word(i, i + L, self.v1, p.s, p.e) and self.new_or_own(
