@@ -589,3 +589,17 @@ def value_words(value: object) -> str:
         return percent(value) if 0 <= value <= 1 else f"{value:g}"
     text = str(value)
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+def server_words(text: str, limit: int = 300) -> str:
+    """What a server said, short enough to read on screen: a pasted Python traceback is its
+    last line (the error itself), other text its first line, at most ``limit`` characters.
+    The whole text stays in the log and the trace."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    if not lines:
+        return ""
+    if any(ln.startswith("Traceback (most recent call last)") for ln in lines):
+        picked = lines[-1] + " (the server's traceback is in the log)"
+    else:
+        picked = lines[0] + (" \u2026" if len(lines) > 1 else "")
+    return picked if len(picked) <= limit else picked[: limit - 1] + "\u2026"

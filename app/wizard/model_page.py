@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from app import secrets as app_secrets
 from app.jobs import run_in_thread
+from app.theme import muted
 from app.wizard.common import start_task
 from engine import vocabulary as vocab
 from engine.redact import redact
@@ -325,6 +327,9 @@ class ModelPage(QWizardPage):
         )
         lines = []
         for c in checks:
+            full = redact(c.detail)
+            if vocab.server_words(full) != full:  # shortened on screen: whole in the log
+                logging.getLogger(__name__).info("Test connection, %s: %s", c.name, full)
             handled = c.status == "FAIL" and getattr(c, "handled", False)
             status = "WORKED AROUND" if handled else c.status
             colour = {"PASS": "#007A5A", "FAIL": "#B24000"}.get(status, "#555")
@@ -333,8 +338,9 @@ class ModelPage(QWizardPage):
             tech = vocab.CHECK_TECHNICAL.get(c.name)
             line = (
                 f"<span style='color:{colour};font-weight:600'>{mark} {status}</span> "
-                f"{html.escape(vocab.check_label(c.name))}: {html.escape(redact(c.detail))}"
-                + (f" <span style='color:#5f5f5f'>[{html.escape(tech)}]</span>" if tech else "")
+                f"{html.escape(vocab.check_label(c.name))}: "
+                f"{html.escape(vocab.server_words(redact(c.detail)))}"
+                + (f" <span style='color:{muted()}'>[{html.escape(tech)}]</span>" if tech else "")
             )
             if c.fix:
                 lead = "What the program does" if handled else "What to do"

@@ -113,3 +113,18 @@ def test_a_difference_in_words_keeps_its_exact_line():
     assert d.line() == "final: comment c2: claim_agrees: stored True, recomputed False"
     m = Difference("round 1", None, "metric attribution_rate", 0.5, 0.25)
     assert "the metric attribution rate" in m.plain() and "50" in m.plain()
+
+
+def test_a_servers_traceback_is_its_last_line():
+    from engine.vocabulary import server_words
+
+    tb = (
+        'Traceback (most recent call last):\n  File "server.py", line 3, in handle\n'
+        "    raise ValueError(x)\nValueError: Unexpected empty grammar stack\n"
+    )
+    assert server_words(tb) == (
+        "ValueError: Unexpected empty grammar stack (the server's traceback is in the log)"
+    )
+    assert server_words("refused the API key\nmore detail") == "refused the API key \u2026"
+    assert server_words("ok") == "ok" and server_words("") == ""
+    assert len(server_words("x" * 1000)) == 300
