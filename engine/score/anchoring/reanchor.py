@@ -27,7 +27,7 @@ from engine.score.anchoring.stage_place import StagePlace
 from engine.score.anchoring.stage_repeated import StageRepeated
 from engine.score.anchoring.stage_rewritten import StageRewritten
 from engine.score.anchoring.thresholds import CONTEXT_CHARS, FUZZY_WINDOW
-from engine.score.anchoring.words import _trim, similarity
+from engine.score.anchoring.words import _snap_words, _trim, joined, similarity
 from engine.vocabulary import Method
 
 
@@ -62,6 +62,7 @@ class _Reanchor(
         self.t1, self.t2 = v1.text, v2.text
         self.estimate: tuple[int, int] | None = None  # the current span's estimated place
         self.mapped: tuple[int, int] | None = None  # the v2 sentence(s) its sentence became
+        self.span: tuple[int, int] = (0, 0)  # the current v1 span
 
     def new_or_own(self, cs: int, ce: int, s: int, e: int) -> bool:
         """v2 ``[cs, ce)`` is mostly new text (or text kept from the v1 span ``[s, e)``
@@ -100,6 +101,7 @@ class _Reanchor(
 
         es, ee = self.changes.estimate(s, e)
         self.estimate = (es, ee)
+        self.span = (s, e)
         self.mapped = self._mapped_sentences(s, e)
         ms, me = diff.image(s, e)
         local = self.changes.is_local(s, e)
@@ -153,6 +155,12 @@ class _Reanchor(
         if self.mapped is not None:
             cs, ce = self._inside_mapped(cs, ce)
         cs, ce = _clip_sentences(t2, cs, ce, quote, self.estimate)
+        # whole words at an edge where the v1 span cut none (a replaced region the diff cut
+        # inside "harbour" is widened to the word)
+        s, e = self.span
+        ws, we = _snap_words(t2, cs, ce)
+        cs = cs if joined(self.t1, s) else ws
+        ce = ce if joined(self.t1, e) else we
         ctx = context_score(prefix, suffix, t2, cs, ce) if (prefix or suffix) else 1.0
         sim = similarity(quote, t2[cs:ce])
         # Where replaced text starts and ends is the diff's judgement: always approximate.
