@@ -27,7 +27,7 @@ from engine.score.anchoring.stage_place import StagePlace
 from engine.score.anchoring.stage_repeated import StageRepeated
 from engine.score.anchoring.stage_rewritten import StageRewritten
 from engine.score.anchoring.thresholds import CONTEXT_CHARS, FUZZY_WINDOW
-from engine.score.anchoring.words import _snap_words, _trim, joined, similarity
+from engine.score.anchoring.words import _has_alnum, _snap_words, _trim, joined, similarity
 from engine.vocabulary import Method
 
 
@@ -155,6 +155,7 @@ class _Reanchor(
         if self.mapped is not None:
             cs, ce = self._inside_mapped(cs, ce)
         cs, ce = _clip_sentences(t2, cs, ce, quote, self.estimate)
+        cs, ce = self._clip_blocks(cs, ce)
         # whole words at an edge where the v1 span cut none (a replaced region the diff cut
         # inside "harbour" is widened to the word)
         s, e = self.span
@@ -165,6 +166,25 @@ class _Reanchor(
         sim = similarity(quote, t2[cs:ce])
         # Where replaced text starts and ends is the diff's judgement: always approximate.
         return Reanchored(cs, ce, method, round(ctx, 4), True, note, round(sim, 4))
+
+    def _clip_blocks(self, cs: int, ce: int) -> tuple[int, int]:
+        """``[cs, ce)`` cut to one v2 block when the v1 span crosses none: the piece that
+        overlaps the mapped sentence (else the estimated place) most, then the longest
+        (docs/verdicts.md, "Blocks and words")."""
+        s, e = self.span
+        if self.v1.crosses(s, e) or not self.v2.crosses(cs, ce):
+            return cs, ce
+        near = self.mapped or self.estimate or (cs, ce)
+        pieces = [
+            q
+            for a, b in self.v2.pieces(cs, ce)
+            if (q := _trim(self.t2, a, b))[0] < q[1] and _has_alnum(self.t2[q[0] : q[1]])
+        ]
+        if not pieces:
+            return cs, ce
+        return max(
+            pieces, key=lambda q: (max(0, min(q[1], near[1]) - max(q[0], near[0])), q[1] - q[0])
+        )
 
     def _inside_mapped(self, cs: int, ce: int) -> tuple[int, int]:
         """``[cs, ce)`` cut to the mapped v2 sentence(s); the whole of them when nothing of

@@ -104,7 +104,7 @@ class StageFuzzy:
             return None
         cs, ce = lo + al.dest_start, lo + al.dest_end
         cs, ce = _snap_words(t2, cs, ce)
-        cs, ce = _clip_sentences(t2, *_trim(t2, cs, ce), quote)
+        cs, ce = self._clip_blocks(*_clip_sentences(t2, *_trim(t2, cs, ce), quote))
         if cs >= ce:
             return None
         _inserted, runs = self.diff.v2_origin(cs, ce)
