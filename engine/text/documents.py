@@ -10,8 +10,12 @@ which case it is a Word document rendered to HTML by :func:`engine.text.docx.rea
 
 A file that is not text at all is refused (:func:`binary_kind`): a known file signature
 ("magic number": PNG, JPEG, PDF, ZIP/DOCX/ODT/EPUB, gzip, ELF, SQLite...) is named, and
-other bytes are binary when they hold a NUL byte (outside UTF-16, which
-:func:`engine.text.encoding.utf16_without_bom` recognises) or more than 10 % control bytes.
+other bytes are binary when more than 10 % of them are control bytes (NUL among them;
+UTF-16, which :func:`engine.text.encoding.utf16_without_bom` recognises, by its
+characters). A stray NUL byte is text, as a browser renders it: in HTML the parser drops it
+from body text or shows U+FFFD (HTML Standard, tokenization and "in body"); in plain text
+and Markdown it reads as U+FFFD, as a browser's text/plain page shows it (the PLAINTEXT
+state) and as CommonMark requires (:func:`nul_as_browser_shows`).
 Bytes that decode only with replacements or by the windows-1252 fallback are still opened,
 as a browser opens them, with one line saying so (:attr:`Document.notice`).
 
@@ -46,6 +50,7 @@ __all__ = [
     "file_dialog_filter",
     "kind_of",
     "not_read_yet",
+    "nul_as_browser_shows",
     "open_document",
     "read_document",
 ]
@@ -207,8 +212,9 @@ def binary_kind(data: bytes) -> str | None:
     """What ``data`` looks like when it is not a text or HTML document, else None.
 
     A phrase such as ``"a PNG image"``, ``"a Word document (.docx; a zip archive)"`` (from
-    the file signatures above), ``"binary data (NUL bytes)"`` or ``"binary data (23 % control
-    bytes)"`` (over the first 64 KiB). Text with a byte order mark, and UTF-16 without one
+    the file signatures above) or ``"binary data (23 % control bytes)"`` (over the first 64
+    KiB, NUL counted among them: a stray NUL alone does not make a file binary, as a
+    browser renders it). Text with a byte order mark, and UTF-16 without one
     (:func:`engine.text.encoding.utf16_without_bom`), is text. Never raises.
     """
     if data.startswith((b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe")):
@@ -228,8 +234,9 @@ def binary_kind(data: bytes) -> str | None:
         if controls * 10 > len(chars):
             return f"binary data ({controls * 100 // len(chars)} % control characters)"
         return None
-    if b"\x00" in sample:
-        return "binary data (NUL bytes)"
+    # A stray NUL is no sign of binary data: a browser renders the page (the HTML parser
+    # drops it from body text or shows U+FFFD, a text/plain page shows U+FFFD). NUL counts
+    # with the other control bytes.
     controls = len(sample) - len(sample.translate(None, _CONTROL_BYTES))
     if sample and controls * 10 > len(sample):
         return f"binary data ({controls * 100 // len(sample)} % control bytes)"
@@ -298,13 +305,29 @@ def open_document(path: str | os.PathLike) -> Document:
     # Markdown is text until it is rendered: decoded as plain text is.
     read_as = "html" if kind == "html" else "text"
     decoded = decode_text(data) if read_as == "text" else decode_html(data)
+    nul_notice = None
+    if read_as == "text" and "\x00" in decoded[0]:
+        decoded, nul_notice = nul_as_browser_shows(decoded)
     if kind == "markdown":
         from engine.text.markdown import too_large
 
         big = too_large(decoded[0])
         if big is not None:
             raise DocumentError(path, f"{big}; split it, or save it as HTML")
-    return Document(kind, *decoded, decoding_problem(data, read_as, decoded))
+    notice = "; ".join(filter(None, (decoding_problem(data, read_as, decoded), nul_notice)))
+    return Document(kind, *decoded, notice or None)
+
+
+def nul_as_browser_shows(decoded: tuple[str, str]) -> tuple[tuple[str, str], str]:
+    """A plain-text or Markdown document's ``(text, encoding)`` with every NUL (U+0000) as
+    U+FFFD, as a browser's text/plain page shows it, one character for one (offsets keep
+    their place), and the notice that says so."""
+    text, name = decoded
+    n = text.count("\x00")
+    return (text.replace("\x00", "\ufffd"), name), (
+        f"{n:,} NUL byte{'s' if n != 1 else ''} (U+0000) read as U+FFFD, as a browser shows "
+        f"{'them' if n != 1 else 'it'}"
+    )
 
 
 def kind_of(path: str | os.PathLike) -> DocumentKind:

@@ -97,8 +97,12 @@ def test_the_file_dialog_lists_every_format_read() -> None:
     assert not listed & {".pdf", ".odt", ".doc"}
 
 
-def test_nul_bytes_and_control_bytes_are_binary(tmp_path) -> None:
-    assert binary_kind(b"<html><body>a\x00b budget</body></html>") == "binary data (NUL bytes)"
+def test_a_stray_nul_is_text_and_control_bytes_are_binary(tmp_path) -> None:
+    # A browser renders a page with a stray NUL (issue 22, section 5): not binary.
+    assert binary_kind(b"<html><body>a\x00b budget</body></html>") is None
+    assert binary_kind(b"plain words\x00 and more words " * 20) is None
+    # Mostly NUL (a binary record format without a signature) is binary by the share.
+    assert "control bytes" in (binary_kind(b"\x00\x00\x00\x01ab" * 200) or "")
     assert "control bytes" in (binary_kind(b"abc\x01\x02\x03\x04\x05def" * 100) or "")
     # Ordinary text, tabs and ESC (ANSI colours in a log) are text.
     assert binary_kind(b"line\tone\r\nline two\x0c\x1b[1m bold\n" * 50) is None
@@ -194,3 +198,25 @@ def test_cli_text_says_once_what_did_not_decode(tmp_path) -> None:
     assert result.stdout.decode("utf-8") == "abc \xff\xfe\xc3( def"
     lines = result.stderr.decode().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"{path}: not valid UTF-8 (")
+
+
+def test_nul_in_plain_text_and_markdown_reads_as_a_browser_shows_it(tmp_path) -> None:
+    """A browser's text/plain page shows U+FFFD for a NUL (HTML Standard, PLAINTEXT state;
+    CommonMark too): one character for one, so offsets keep their place, and a notice."""
+    for name in ("notes.txt", "notes.md"):
+        path = tmp_path / name
+        path.write_bytes("Budget \u20ac10\x00 for the trip.\x00\n".encode())
+        doc = open_document(path)
+        assert doc.content == "Budget \u20ac10\ufffd for the trip.\ufffd\n"
+        assert doc.notice == "2 NUL bytes (U+0000) read as U+FFFD, as a browser shows them"
+
+
+def test_nul_in_html_is_left_to_the_parser(tmp_path) -> None:
+    from engine.text.html_text import extract
+
+    path = tmp_path / "page.html"
+    path.write_bytes(b"<p>Budget\x00 ten</p><textarea>a\x00b</textarea>")
+    doc = open_document(path)
+    assert doc.notice is None and "\x00" in doc.content
+    # In body text the parser drops it; in RCDATA it is U+FFFD (HTML Standard).
+    assert extract(doc.content).text == "Budget tena\ufffdb"
