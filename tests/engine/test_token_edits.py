@@ -70,7 +70,9 @@ def test_never_a_token_edit() -> None:
 def _scored(v1: str, v2: str, quote: str) -> dict:
     i = v1.index(quote)
     n = len(quote)
-    anchor = Anchor(quote, v1[max(0, i - 32) : i], v1[i + n : i + n + 32], i, i + n)
+    anchor = Anchor(
+        quote, v1[max(0, i - 32) : i], v1[i + n : i + n + 32], start_offset=i, end_offset=i + n
+    )
     res = score(
         Version.from_source(v1, "text", "v1"),
         Version.from_source(v2, "text", "v2"),
@@ -328,7 +330,7 @@ def test_cli_summary_says_it() -> None:
     v1 = "Intro line here.\n\nThe committee will review every applicaton by Friday.\n\nEnd."
     v2 = v1.replace("every applicaton", "every application")
     i = v1.index("every applicaton")
-    anchor = Anchor("every applicaton", v1[:i], v1[i + 16 :], i, i + 16)
+    anchor = Anchor("every applicaton", v1[:i], v1[i + 16 :], start_offset=i, end_offset=i + 16)
     res = score(
         Version.from_source(v1, "text", "v1"),
         Version.from_source(v2, "text", "v2"),
@@ -336,7 +338,7 @@ def test_cli_summary_says_it() -> None:
     )
     text = render_summary(res, [])
     assert "1 edited (1 of them a token edit: only one character changed)" in text
-    assert "; token edit: only one character changed;" in text
+    assert "token edit: only one character changed" in text
 
 
 def test_bundle_schema_takes_the_fields() -> None:
