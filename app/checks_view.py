@@ -93,7 +93,8 @@ class ChecksView(QWidget):
         from engine.bundle.scorecard_checks import shown_check_rows, shown_check_sets
 
         recomputed = getattr(data.rederivation, "checks", None)
-        sets = shown_check_sets(data.checks, recomputed)
+        accepted = data.decisions.accepted_checks() if data.decisions is not None else None
+        sets = shown_check_sets(data.checks, recomputed, accepted)
         self.rows = []
         self.table.setRowCount(0)
         self.output.clear()

@@ -204,7 +204,8 @@ def _checks_part(b: _Banner, data: BundleData) -> None:
     re-derived result once the bundle has been checked (``engine.bundle.scorecard_checks``)."""
     from engine.bundle.scorecard_checks import shown_check_sets
 
-    sets = shown_check_sets(data.checks, getattr(data.rederivation, "checks", None))
+    accepted = data.decisions.accepted_checks() if data.decisions is not None else None
+    sets = shown_check_sets(data.checks, getattr(data.rederivation, "checks", None), accepted)
     final = next((s for label, s in sets if label == "Final"), None)
     if final is not None and final.gate().blocked:
         reason = final.gate().reason()

@@ -194,7 +194,9 @@ def checks_words(d: Any) -> str:
     from engine.bundle.scorecard_checks import shown_check_sets
 
     recomputed = getattr(getattr(d, "rederivation", None), "checks", None)
-    sets = shown_check_sets(getattr(d, "checks", None), recomputed)
+    dec = getattr(d, "decisions", None)
+    accepted = dec.accepted_checks() if dec is not None else None
+    sets = shown_check_sets(getattr(d, "checks", None), recomputed, accepted)
     final = next((s for label, s in sets if label == "Final"), None)
     if final is None:
         return "none declared"

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.bundle.archive import BundleError, sha256
+from engine.bundle.check_decisions import check_rule_problem, derived_check_status
 from engine.bundle.decisions import (
     DECISIONS_FILE,
     DECISIONS_SIGNATURE_FILE,
@@ -144,22 +145,89 @@ def adjudicate(
         signing.key_id(pub),
         decided_at or now_utc(),
     )
-    with writer_lock(Path(path)):
+    _record(Path(path), b.manifest_bytes, d, private_key, trust_own_key)
+    return d
+
+
+def adjudicate_check(
+    path: str | os.PathLike[str],
+    check: str,
+    decision: str,
+    reason: str,
+    reviewer: str,
+    private_key: bytes,
+    *,
+    decided_at: str | None = None,
+    trust_own_key: bool = True,
+    rederivation: Any = None,
+) -> Decision:
+    """Record ``reviewer``'s ``decision`` on the declared check ``check`` (its name:
+    ``placeholders``, ``command:style`` ...) of the bundle at ``path``: accepting the final
+    version's FAIL, with a one-line reason (``check_rule_problem``). The result decided on
+    is the one this program re-derives now. Refuses (``DecisionError``, one line) a bundle
+    that fails verification, an unknown check, a check that is not FAIL, a decision other
+    than ``accept`` and a missing reason; ``BundleError`` when the bundle cannot be read or
+    written. Written like ``adjudicate``'s decisions. Returns the decision written."""
+    from engine.bundle import signing
+    from engine.bundle.read import judge_bundle, open_bundle
+
+    reviewer = " ".join(reviewer.split())
+    reason = reason.strip()
+    if not reviewer or len(reviewer) > MAX_NAME:
+        raise DecisionError(f"give the reviewer's name (at most {MAX_NAME} characters)")
+    b = open_bundle(path)
+    result = judge_bundle(b, rederivation)
+    if result.tampered:
+        raise DecisionError(
+            f"{path}: fails verification (arl bundle verify lists why): a decision on it "
+            "would vouch for figures that are not its own"
+        )
+    status = derived_check_status(result.rederivation, check)
+    if status is None:
+        final = (getattr(result.rederivation, "checks", None) or {}).get("final checks")
+        known = ", ".join(r.name for r in getattr(final, "revised", None) or []) or "none"
+        raise DecisionError(f"{path}: no declared check {check!r} (checks: {known})")
+    rule = check_rule_problem(status, decision, reason)
+    if rule:
+        raise DecisionError(f"check {check}: {rule}")
+    d = Decision(
+        "",
+        last_round(b),
+        status,
+        decision,
+        reason,
+        reviewer,
+        signing.key_id(signing.public_key(private_key)),
+        decided_at or now_utc(),
+        check,
+    )
+    _record(Path(path), b.manifest_bytes, d, private_key, trust_own_key)
+    return d
+
+
+def _record(
+    path: Path, manifest_bytes: bytes, d: Decision, private_key: bytes, trust_own_key: bool
+) -> None:
+    """Append ``d`` under the writer's lock, signed; trust the own key when asked."""
+    from engine.bundle import signing
+    from engine.bundle.read import open_bundle
+
+    pub = signing.public_key(private_key)
+    with writer_lock(path):
         # Read again under the lock: another reviewer may have decided meanwhile.
         now = open_bundle(path)
-        if now.manifest_bytes != b.manifest_bytes:
+        if now.manifest_bytes != manifest_bytes:
             raise DecisionError(f"{path}: the bundle changed while deciding; nothing written")
         existing, sigs = _existing(now)
-        files = new_decision_files(b.manifest_bytes, existing, sigs, d, private_key)
-        write_decisions(Path(path), files)
+        files = new_decision_files(manifest_bytes, existing, sigs, d, private_key)
+        write_decisions(path, files)
     if trust_own_key:
         trusted = signing.load_trusted()
         if signing.key_id(pub) not in trusted and signing.fingerprint(pub) not in trusted:
             try:
-                signing.trust_key(pub, reviewer)
+                signing.trust_key(pub, d.reviewer)
             except OSError:
                 pass  # the decision is written; verify will name the key as unknown
-    return d
 
 
 @contextmanager

@@ -243,7 +243,9 @@ def own_scorecard(
         metric_notes=shown.metric_notes if shown.source != "stated" else {},
         review=review,
         checks_card=checks_parts(
-            bundle.checks, rederivation.checks if rederivation is not None else None
+            bundle.checks,
+            rederivation.checks if rederivation is not None else None,
+            decisions.accepted_checks() if decisions is not None else None,
         ),
     )
 

@@ -15,7 +15,12 @@ own decisions. A decision is never edited: a revision is appended, and the lates
 "reason", "reviewer", "reviewer_key", "decided_at"}]}``: ``round`` is the run's round the
 verdict is of (the manifest's ``rounds``: the final verdict, v1 against v2); ``verdict``
 the verdict decided on, as this program derived it when deciding; ``reviewer_key`` the
-signer's ``engine.bundle.signing.key_id``; ``decided_at`` UTC ISO 8601.
+signer's ``engine.bundle.signing.key_id``; ``decided_at`` UTC ISO 8601. A decision's
+subject is a comment or a declared check: a check's decision carries ``check`` (the
+check's name, ``placeholders`` ... ``command:<name>``; ``comment_id`` is then ""), its
+``verdict`` is the check's result decided on (``fail``), and it can only ``accept`` that
+FAIL, with a reason (``engine.bundle.check_decisions``). An accepted FAIL no longer blocks the
+outcome (``DecisionsCheck.accepted_checks``, ``engine.checks.results.CheckSet.accepted``).
 ``decisions.signature.json``: ``{"manifest_sha256", "signatures": [{"algorithm":
 "Ed25519", "reviewer", "public_key", "fingerprint", "signature", "previous"}]}``
 (``previous``: the signature over the reviewer's decisions before their last one, kept
@@ -39,7 +44,7 @@ from __future__ import annotations
 
 import base64
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, get_args
 
 from engine.bundle.archive import BundleError, load_json, sha256
@@ -87,9 +92,10 @@ class Decision:
     reviewer: str
     reviewer_key: str
     decided_at: str
+    check: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "comment_id": self.comment_id,
             "round": self.round,
             "verdict": self.verdict,
@@ -99,6 +105,9 @@ class Decision:
             "reviewer_key": self.reviewer_key,
             "decided_at": self.decided_at,
         }
+        if self.check:  # absent on a comment's decision: older signatures stay valid
+            out["check"] = self.check
+        return out
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> Decision:
@@ -112,6 +121,7 @@ class Decision:
             str(obj["reviewer"]),
             str(obj["reviewer_key"]),
             str(obj["decided_at"]),
+            str(obj.get("check") or ""),
         )
 
     @property
@@ -194,7 +204,15 @@ class DecisionsCheck:
     def latest(self) -> dict[str, Decision]:
         """comment id -> the decision that counts (the latest, across reviewers). Empty
         when the decisions are tampered: a forged decision counts for nothing."""
-        return {} if self.tampered else latest(self.decisions)
+        return {} if self.tampered else latest([d for d in self.decisions if not d.check])
+
+    def accepted_checks(self) -> dict[str, str]:
+        """check name -> the reason its FAIL was accepted (the latest decision on each
+        check). Empty when the decisions are tampered."""
+        if self.tampered:
+            return {}
+        picked = latest([replace(d, comment_id=d.check) for d in self.decisions if d.check])
+        return {name: d.reason for name, d in picked.items() if d.decision == "accept"}
 
     def lines(self) -> list[str]:
         """What ``arl bundle verify|show`` print of the decisions (without prefixes)."""
@@ -203,6 +221,12 @@ class DecisionsCheck:
         out = [s.line() for s in self.signers]
         for d in self.decisions:
             why = f": {d.reason}" if d.reason else ""
+            if d.check:
+                out.append(
+                    f"check {d.check}: {d.decision} (on {d.verdict.upper()}) "
+                    f"by {d.reviewer} at {d.decided_at}{why}"
+                )
+                continue
             out.append(
                 f"comment {d.comment_id}: {d.decision} (on {d.verdict}, round {d.round}) "
                 f"by {d.reviewer} at {d.decided_at}{why}"
@@ -380,6 +404,11 @@ def _check_rules_and_verdicts(bundle: Any, rederivation: Any, res: DecisionsChec
     last = last_round(bundle)
     excused = rederivation is not None and rederivation.level == "rescored"
     for d in res.decisions:
+        if d.check:
+            from engine.bundle.check_decisions import check_check_decision
+
+            check_check_decision(d, rederivation, res)
+            continue
         who = f"{DECISIONS_FILE}: comment {d.comment_id} ({d.reviewer}, {d.decided_at})"
         rule = rule_problem(d.verdict, d.decision, d.reason)
         if rule:

@@ -367,11 +367,13 @@ class DecisionJson(_Closed):
     verdict was decided on (the manifest's ``rounds``: the final verdict); ``verdict``: the
     verdict decided on; ``reason``: one line, required for every decision but ``accept``;
     ``reviewer_key``: ``"sha256:"`` + 64 hex digits of the signer's raw public key;
-    ``decided_at``: UTC ISO 8601 (``2026-12-01T19:50:00Z``)."""
+    ``decided_at``: UTC ISO 8601 (``2026-12-01T19:50:00Z``). ``check``: on a decision
+    whose subject is a declared check, its name (``comment_id`` is then "" and ``verdict``
+    the check's result decided on, ``fail``); absent on a comment's decision."""
 
     comment_id: str = Field(max_length=1000)
     round: int = Field(ge=0)
-    verdict: VerdictWord
+    verdict: VerdictWord | Literal["fail"]
     decision: Literal[
         "accept", "addressed", "not-addressed", "deletion-is-fix", "declined", "another-round"
     ]
@@ -379,6 +381,7 @@ class DecisionJson(_Closed):
     reviewer: str = Field(min_length=1, max_length=200)
     reviewer_key: str = Field(pattern=r"^sha256:[0-9a-f]{64}$")
     decided_at: str = Field(pattern=r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+    check: str | None = Field(None, min_length=1, max_length=200)
 
 
 class DecisionsFile(_Closed):

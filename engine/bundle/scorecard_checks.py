@@ -12,6 +12,7 @@ ones where they exist, so a forged result never reads as the truth.
 from __future__ import annotations
 
 import html
+from dataclasses import replace
 from typing import Any
 
 from engine.checks.results import CheckResult, CheckSet
@@ -26,10 +27,14 @@ def _e(x: Any) -> str:
     return html.escape("" if x is None else str(x))
 
 
-def shown_check_sets(stored: Any, recomputed: dict[str, Any] | None) -> list[tuple[str, CheckSet]]:
+def shown_check_sets(
+    stored: Any, recomputed: dict[str, Any] | None, accepted: dict[str, str] | None = None
+) -> list[tuple[str, CheckSet]]:
     """What a view shows of a bundle's declared checks: ``(label, set)`` per round
     ("Round 1", ...) and the final one ("Final"), each the re-derived set where there is
-    one (``Rederivation.checks``), else the stated one; [] without checks."""
+    one (``Rederivation.checks``), else the stated one; [] without checks. ``accepted``:
+    check name -> reason, the FAILs a reviewer accepted (``DecisionsCheck.
+    accepted_checks()``), set on the final set: they no longer block its gate."""
     if not isinstance(stored, dict):
         return []
     recomputed = recomputed or {}
@@ -45,6 +50,8 @@ def shown_check_sets(stored: Any, recomputed: dict[str, Any] | None) -> list[tup
             except ValueError:
                 continue
         label = "Final" if where == "final checks" else f"Round {record.get('round')}"
+        if label == "Final" and accepted:
+            again = replace(again, accepted=dict(accepted))
         out.append((label, again))
     return out
 
@@ -69,11 +76,14 @@ def shown_check_rows(
     return rows
 
 
-def checks_parts(stored: Any, recomputed: dict[str, Any] | None = None) -> tuple[str, str]:
-    """(the banner, "" unless a check blocks; the section, "" without checks)."""
+def checks_parts(
+    stored: Any, recomputed: dict[str, Any] | None = None, accepted: dict[str, str] | None = None
+) -> tuple[str, str]:
+    """(the banner, "" unless a check blocks; the section, "" without checks).
+    ``accepted``: as ``shown_check_sets``; each accepted FAIL is said with its reason."""
     if not isinstance(stored, dict):
         return "", ""
-    sets = shown_check_sets(stored, recomputed)
+    sets = shown_check_sets(stored, recomputed, accepted)
     final = next((s for label, s in sets if label == "Final"), None)
     banner = ""
     if final is not None and final.gate().blocked:
@@ -86,6 +96,8 @@ def checks_parts(stored: Any, recomputed: dict[str, Any] | None = None) -> tuple
     rate = (
         f"<p>Checks passed (final version): {_e(final.rate())}, N/A left out.</p>" if final else ""
     )
+    for r, why in final.gate().accepted if final is not None else ():
+        rate += f"<p>{_e(accepted_line(r, why))}</p>"
     section = (
         "<h2>Declared checks</h2>"
         "<p class='muted'>The reviewer's own checks, run on every version. A FAIL blocks "
@@ -94,6 +106,14 @@ def checks_parts(stored: Any, recomputed: dict[str, Any] | None = None) -> tuple
         f"<th>What it found</th></tr>{rows}</table>"
     )
     return banner, section
+
+
+def accepted_line(r: CheckResult, reason: str) -> str:
+    """ "Placeholders kept FAIL accepted by the reviewer: <reason> (it does not block)"."""
+    return (
+        f"{r.title} {CHECK_STATUS_WORDS[r.status]} accepted by the reviewer: {reason} "
+        "(it does not block approval)"
+    )
 
 
 def _row(label: str, r: CheckResult) -> str:

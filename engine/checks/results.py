@@ -9,7 +9,10 @@ pair, with the policy; ``CheckSet.gate()`` says whether approval is blocked
 The rule a view reads: a FAIL on the revised version blocks, unless the same failure is
 already in the reviewed version (``already``) and the policy ``preexisting`` is ``show``;
 an UNVERIFIED blocks when the policy ``unverified`` is ``block``, else it is shown. A
-result never passes silently: UNVERIFIED is never counted as PASS.
+result never passes silently: UNVERIFIED is never counted as PASS. A FAIL the reviewer
+accepted with a reason (a signed decision whose subject is the check,
+``engine.bundle.decisions``; ``CheckSet.accepted``) is shown as accepted, with the
+reason, and does not block.
 """
 
 from __future__ import annotations
@@ -134,10 +137,11 @@ class Gate:
     """Whether approval is blocked. ``blocking``: the revised version's results that
     block (FAIL, or UNVERIFIED under ``unverified = "block"``); ``shown``: those shown
     without blocking (a failure already in the reviewed version, an UNVERIFIED under
-    ``show``)."""
+    ``show``); ``accepted``: the FAILs a reviewer accepted, each with their reason."""
 
     blocking: tuple[CheckResult, ...]
     shown: tuple[CheckResult, ...]
+    accepted: tuple[tuple[CheckResult, str], ...] = ()
 
     @property
     def blocked(self) -> bool:
@@ -165,16 +169,22 @@ class CheckSet:
     revised: list[CheckResult]
     unverified: str = "block"
     preexisting: str = "show"
+    #: check name -> the reviewer's reason for accepting its FAIL (from verified decisions
+    #: only: ``DecisionsCheck.accepted_checks``). Not stored in ``checks.json``.
+    accepted: dict[str, str] = field(default_factory=dict)
 
     def gate(self) -> Gate:
         blocking: list[CheckResult] = []
         shown: list[CheckResult] = []
+        accepted: list[tuple[CheckResult, str]] = []
         for r in self.revised:
-            if r.status == "fail":
+            if r.status == "fail" and r.name in self.accepted:
+                accepted.append((r, self.accepted[r.name]))
+            elif r.status == "fail":
                 (shown if r.already and self.preexisting == "show" else blocking).append(r)
             elif r.status == "unverified":
                 (blocking if self.unverified == "block" else shown).append(r)
-        return Gate(tuple(blocking), tuple(shown))
+        return Gate(tuple(blocking), tuple(shown), tuple(accepted))
 
     def rate(self) -> str:
         """The share of the revised version's checks that passed, N/A left out."""
@@ -186,7 +196,7 @@ class CheckSet:
         return [r for r in self.revised if r.status == "fail"]
 
     def to_json(self) -> dict[str, Any]:
-        gate = self.gate()
+        gate = CheckSet(self.reviewed, self.revised, self.unverified, self.preexisting).gate()
         return {
             "policy": {"unverified": self.unverified, "preexisting": self.preexisting},
             "reviewed": [r.to_json() for r in self.reviewed],

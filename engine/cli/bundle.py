@@ -195,7 +195,8 @@ def cmd_bundle_show(args: argparse.Namespace) -> int:
     say(_show_verdict(result))
     from engine.cli.checks import bundle_check_lines
 
-    check_lines = bundle_check_lines(b.checks, getattr(red, "checks", None))
+    accepted = result.decisions.accepted_checks() if result.decisions is not None else None
+    check_lines = bundle_check_lines(b.checks, getattr(red, "checks", None), accepted)
     if check_lines and check_lines[0].startswith("CHANGES REQUESTED"):
         say(check_lines.pop(0))  # second only to TAMPERED (docs/checks.md, the gate)
     if b.old_format:

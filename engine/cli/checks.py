@@ -76,10 +76,16 @@ def check_lines(checks: CheckSet) -> list[str]:
     return lines
 
 
-def bundle_check_lines(stored: object, recomputed: dict | None) -> list[str]:
+def bundle_check_lines(
+    stored: object, recomputed: dict | None, accepted: dict[str, str] | None = None
+) -> list[str]:
     """What ``arl bundle show`` says of a bundle's declared checks (none without them):
     ``CHANGES REQUESTED: ...`` when the final gate blocks, then the final version's
-    results, re-derived where they can be (a command's: recorded, not re-run)."""
+    results, re-derived where they can be (a command's: recorded, not re-run), and each
+    FAIL a reviewer accepted (``accepted``: check name -> reason), which does not block."""
+    from dataclasses import replace
+
+    from engine.bundle.scorecard_checks import accepted_line
     from engine.checks.results import CheckSet
     from engine.vocabulary import RECORDED_NOT_RERUN
 
@@ -91,6 +97,7 @@ def bundle_check_lines(stored: object, recomputed: dict | None) -> list[str]:
             final = CheckSet.from_json(stored["final"])
         except ValueError:
             return ["CHECKS: checks.json cannot be read"]
+    final = replace(final, accepted=dict(accepted or {}))
     lines = []
     if final.gate().blocked:
         lines.append(f"CHANGES REQUESTED: {final.gate().reason()}")
@@ -98,4 +105,5 @@ def bundle_check_lines(stored: object, recomputed: dict | None) -> list[str]:
     for r in final.revised:
         tail = f" [{RECORDED_NOT_RERUN}]" if r.kind == "command" else ""
         lines.append(f"  {r.line()}{tail}")
+    lines += [f"ACCEPTED {accepted_line(r, why)}" for r, why in final.gate().accepted]
     return lines

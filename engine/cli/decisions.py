@@ -2,8 +2,9 @@
 command line (``engine.bundle.decisions``), and the lines ``verify`` and ``show`` print of
 them.
 
-``adjudicate BUNDLE COMMENT --decision D [--reason TEXT] [--reviewer NAME]`` signs the
-decision with the user's own key (the one ``arl`` keeps in the keyring; a session key when
+``adjudicate BUNDLE COMMENT --decision D [--reason TEXT] [--reviewer NAME]`` (or
+``adjudicate BUNDLE --check NAME --decision accept --reason TEXT``: accept a declared
+check's FAIL, with a reason; it then no longer blocks) signs the decision with the user's own key (the one ``arl`` keeps in the keyring; a session key when
 none is installed, said plainly). A ``.zip`` bundle is rewritten whole and renamed over
 the original. Exit codes: 0 written, 2 refused (one line), 3 the bundle fails verification.
 """
@@ -63,7 +64,7 @@ def _reviewer(args: argparse.Namespace) -> str:
 
 def cmd_bundle_adjudicate(args: argparse.Namespace) -> int:
     from engine.bundle import signing
-    from engine.bundle.adjudicate import adjudicate
+    from engine.bundle.adjudicate import adjudicate, adjudicate_check
     from engine.bundle.archive import BundleError
     from engine.bundle.decisions import DecisionError
 
@@ -76,16 +77,28 @@ def cmd_bundle_adjudicate(args: argparse.Namespace) -> int:
             "signed with a key for this command only, which nobody can trust later"
         )
     reviewer = _reviewer(args)
+    if bool(args.comment) == bool(args.check):
+        return fail("give the comment's id or --check NAME (one subject per decision)")
     try:
-        d = adjudicate(args.path, args.comment, args.decision, args.reason or "", reviewer, key)
+        if args.check:
+            d = adjudicate_check(
+                args.path, args.check, args.decision, args.reason or "", reviewer, key
+            )
+        else:
+            d = adjudicate(args.path, args.comment, args.decision, args.reason or "", reviewer, key)
     except DecisionError as exc:
         code = EXIT_TAMPERED if "fails verification" in str(exc) else 2
         return fail(str(exc), code)
     except BundleError as exc:
         return fail(str(exc))
     fp = signing.key_fingerprint(key)
+    subject = (
+        f"check {d.check} ({d.verdict.upper()})"
+        if d.check
+        else (f"comment {d.comment_id} ({d.verdict})")
+    )
     say(
-        f"Decided: comment {d.comment_id} ({d.verdict}): {d.decision}"
+        f"Decided: {subject}: {d.decision}"
         + (f" ({d.reason})" if d.reason else "")
         + f", by {d.reviewer}, signed with key {fp} ({where})"
         + (f": {note}" if note else "")
@@ -274,10 +287,17 @@ def register_decisions(bsub: Any) -> None:
 
     a = bsub.add_parser(
         "adjudicate",
-        help="accept or override a comment's verdict, signed with your own key",
+        help="accept or override a comment's verdict, or accept a declared check's FAIL "
+        "with a reason, signed with your own key",
     )
     a.add_argument("path", metavar="BUNDLE", help="bundle folder or .zip (rewritten whole)")
-    a.add_argument("comment", metavar="COMMENT", help="the comment's id")
+    a.add_argument("comment", metavar="COMMENT", nargs="?", help="the comment's id")
+    a.add_argument(
+        "--check",
+        metavar="NAME",
+        help="decide on the declared check NAME instead (placeholders, command:style ...): "
+        "only --decision accept, with --reason",
+    )
     a.add_argument("--decision", required=True, choices=DECISIONS)
     a.add_argument(
         "--reason", metavar="TEXT", help="one line; required for every decision but accept"
