@@ -90,7 +90,11 @@ class ChecksView(QWidget):
         start_checks(data, lambda _r: self.data is data and self._fill(data))
 
     def _fill(self, data: BundleData) -> None:
-        from engine.bundle.scorecard_checks import shown_check_rows, shown_check_sets
+        from engine.bundle.scorecard_checks import (
+            accepted_line,
+            shown_check_rows,
+            shown_check_sets,
+        )
 
         recomputed = getattr(data.rederivation, "checks", None)
         accepted = data.decisions.accepted_checks() if data.decisions is not None else None
@@ -121,7 +125,10 @@ class ChecksView(QWidget):
             self.headline.setStyleSheet(
                 "background:#e8f4fb;color:#102a43;border:1px solid #56B4E9;padding:6px;"
             )
-        self.rate.setText(f"Checks passed on the final version: {final.rate()}, N/A left out.")
+        rate = f"Checks passed on the final version: {final.rate()}, N/A left out."
+        for r, why in gate.accepted:  # a FAIL the reviewer accepted, with their reason
+            rate += "\n" + accepted_line(r, why)
+        self.rate.setText(rate)
         for label, r in shown_check_rows(data.checks, recomputed):
             self._add_row(label, r)
         if self.rows:

@@ -220,3 +220,24 @@ def test_suites_tab_lists_the_checks_commands_before_start(qtbot, tmp_path):
     assert "lint: lint-tool {file}  (will NOT run" in text
     view.allow_commands.setChecked(True)
     assert "(on each version, timeout 30 s)" in view.estimate.toPlainText()
+
+
+def test_an_accepted_fail_no_longer_blocks_in_the_window(qtbot, bundle):
+    """A reviewer accepted both FAILs with a reason: the Checks tab and the banner drop
+    "changes requested" and say each acceptance with its reason (the UNVERIFIED still
+    blocks under the default policy, so the headline names only it)."""
+    from engine.bundle import signing
+    from engine.bundle.adjudicate import adjudicate_check
+
+    key = signing.new_private_key()
+    for name in ("placeholders", "command:style"):
+        adjudicate_check(bundle, name, "accept", f"{name} is fine here", "Ann", key)
+    w = _open(qtbot, bundle)
+    view = w.checks
+    qtbot.waitUntil(lambda: "accepted by the reviewer" in view.rate.text(), timeout=10000)
+    assert "Placeholders kept FAIL accepted by the reviewer: placeholders is fine here" in (
+        view.rate.text()
+    )
+    headline = view.headline.text()
+    assert "Changes requested." in headline and "Command: vale" in headline
+    assert "Placeholders kept" not in headline and "Command: style" not in headline
