@@ -38,12 +38,17 @@ MESSAGE_HINT = (
 
 
 def check_files(
-    reviewed: str, comments: str, revised: str, message: str, out_dir: Path | None = None
+    reviewed: str,
+    comments: str,
+    revised: str,
+    message: str,
+    out_dir: Path | None = None,
+    typed_tokens: int | None = None,
 ) -> Path:
     """Read the files, check the revision and write its bundle (worker thread: touches no
     widget). Returns the bundle folder. Raises DocumentError or InputError (one line naming
     the file) for a file that cannot be used, BundleError when the bundle cannot be
-    written."""
+    written. ``typed_tokens``: a figure the user typed (kept as typed, not measured)."""
     from engine.comments_io import load_comments
     from engine.models import InputError
     from engine.run.external import ExternalRevision, check_revision
@@ -76,7 +81,9 @@ def check_files(
             c.thread.extend(marks.replies.get(c.id, []))
         message = claims_message(marks)
     title = document_title(reviewed, d1.kind, d1.content)
-    rev = ExternalRevision(title, d1.kind, d1.content, d2.content, found, message)
+    rev = ExternalRevision(
+        title, d1.kind, d1.content, d2.content, found, message, typed_tokens=typed_tokens
+    )
     key = _signing_key()
     path, _ = check_revision(rev, out_dir=out_dir, signing_key=key)
     return path
@@ -147,6 +154,9 @@ class CheckRevisionDialog(QDialog):
         self.message.setAccessibleName("What the agent said")
         self.load_message = QPushButton("Load it from a file\u2026")
         self.load_message.clicked.connect(self._ask_message)
+        self.tokens = QLineEdit()
+        self.tokens.setPlaceholderText("not known")
+        self.tokens.setAccessibleName("Tokens the agent used, typed by you (not measured)")
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.status.setTextFormat(Qt.TextFormat.RichText)  # every path and error escaped
@@ -173,6 +183,12 @@ class CheckRevisionDialog(QDialog):
         lay.addWidget(QLabel("What the agent &said (optional):"))
         lay.addWidget(self.message, 1)
         lay.addWidget(self.load_message, 0, Qt.AlignmentFlag.AlignLeft)
+        tok = QLabel(
+            "&Tokens the agent used, if you know them (optional; shown as typed, not measured):"
+        )
+        tok.setBuddy(self.tokens)
+        lay.addWidget(tok)
+        lay.addWidget(self.tokens, 0, Qt.AlignmentFlag.AlignLeft)
         lay.addWidget(self.status)
         lay.addWidget(self.buttons)
         self.resize(820, 560)
@@ -205,15 +221,31 @@ class CheckRevisionDialog(QDialog):
             self.status.setText("Choose the version you reviewed and the revised version.")
             return
         comments, message = self.comments.text(), self.message.toPlainText()
+        typed = self.typed_tokens()
+        if isinstance(typed, str):
+            self.status.setText(html.escape(typed))
+            return
         if self.settings is not None:
             self.settings.remember_folder_of(reviewed)
         self.check_btn.setEnabled(False)
         self.status.setText("Checking every comment against the words\u2026")
         run_in_thread(
-            lambda: check_files(reviewed, comments, revised, message, self.out_dir),
+            lambda: check_files(reviewed, comments, revised, message, self.out_dir, typed),
             self._done,
             self._failed,
         )
+
+    def typed_tokens(self) -> int | str | None:
+        """The typed token figure (None when left empty), or the problem in words."""
+        from engine.run.external import typed_tokens_problem
+
+        raw = self.tokens.text().strip().replace(",", "").replace("_", "").replace(" ", "")
+        if not raw:
+            return None
+        problem = typed_tokens_problem(int(raw)) if raw.isascii() and raw.isdigit() else "x"
+        if problem:
+            return "Tokens: type a whole number (for example 12,000), or leave it empty."
+        return int(raw)
 
     def _done(self, path: Path) -> None:
         self.check_btn.setEnabled(True)

@@ -215,6 +215,11 @@ def cmd_bundle_show(args: argparse.Namespace) -> int:
             f"a revision made elsewhere, checked {b.manifest.get('finished_at')}; "
             f"tokens N/A — {vocab.EXTERNAL_USAGE}"
         )
+        from engine.run.external import typed_tokens_words
+
+        typed = typed_tokens_words(b.manifest, b.metrics)
+        if typed:
+            say(f"TYPED (not measured): {typed}")
     else:
         say(
             f"model {b.model} at {mask_url(str(b.manifest.get('base_url')))}; "

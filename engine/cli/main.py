@@ -273,9 +273,12 @@ def _write_external_bundle(
         comments,
         message,
         given,
+        typed_tokens=getattr(args, "tokens", None),
     )
     try:
         path, _ = check_revision(rev, folder=folder, signing_key=key)
+    except ValueError as exc:  # a typed token figure out of range
+        return f"--tokens: {exc}"
     except (BundleError, OSError) as exc:
         return f"{args.bundle}: the evidence bundle could not be written ({exc})"
     print(sign_line, file=sys.stderr)
@@ -413,6 +416,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="also write an evidence bundle of this revision made elsewhere into DIR "
         "(signed, verifiable with arl bundle verify)",
+    )
+    s.add_argument(
+        "--tokens",
+        metavar="N",
+        type=int,
+        help="with --bundle: the tokens the agent used, as you know them (kept and shown as "
+        "'typed, not measured')",
     )
     s.add_argument(
         "--given-version",

@@ -9,7 +9,9 @@ The agent ran outside this program (Copilot, ChatGPT, Claude, an in-house agent)
 - what the agent said is stored word for word as ``agent/message.txt``; its claims are read
   from it by :func:`engine.agent_message.claims_from_message`, here and again on verify;
 - tokens are N/A: :data:`engine.vocabulary.EXTERNAL_USAGE` ("the agent ran elsewhere: no
-  usage was reported");
+  usage was reported"), the manifest's ``tokens`` null, unless the user typed a figure:
+  it is kept as ``agent_mode.typed_tokens`` (under the run's signature) and shown as
+  "typed, not measured", never as measured (``typed_tokens_words``);
 - the revision is the run's one round. After it, a comment is resolved when the agent
   claimed it addressed and its verdict agrees (edited or deleted), else it stays open (the
   integrity control over one revision); rounds to converge is 1 when no actionable comment
@@ -32,7 +34,13 @@ from engine.score.scoring import ScoreResult, Version, score
 from engine.vocabulary import EXTERNAL_USAGE, DocumentKind
 from engine.workspace import default_home, now_iso
 
-__all__ = ["EXTERNAL_MODE", "ExternalRevision", "check_revision", "statuses_after"]
+__all__ = [
+    "EXTERNAL_MODE",
+    "ExternalRevision",
+    "check_revision",
+    "statuses_after",
+    "typed_tokens_words",
+]
 
 #: The manifest's ``agent_mode`` record of a revision made elsewhere.
 EXTERNAL_MODE: dict[str, str] = {
@@ -56,6 +64,47 @@ class ExternalRevision:
     message: str = ""
     given_version_id: str = "v1"
     revised_version_id: str = "revised"
+    #: A token figure the user typed (never measured), or None.
+    typed_tokens: int | None = None
+
+
+#: The largest token figure a user may type (a cap where data comes in).
+MAX_TYPED_TOKENS = 10**12
+TYPED = "typed, not measured"
+
+
+def typed_tokens_problem(n: int | None) -> str | None:
+    """Why a typed token figure is refused (a whole number from 1 to ``MAX_TYPED_TOKENS``),
+    or None."""
+    if n is None:
+        return None
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 < n <= MAX_TYPED_TOKENS:
+        return f"a typed token figure is a whole number from 1 to {MAX_TYPED_TOKENS:,}"
+    return None
+
+
+def typed_tokens_words(manifest: Any, metrics: Any) -> str:
+    """ "tokens 6,000 (typed, not measured); tokens per attributed fix 1,200 (6,000 / 5
+    edited comments, from the typed figure, not measured)", or "" when no figure was typed.
+    ``manifest``: the bundle's manifest; ``metrics``: name -> ``Metric`` (the attribution's
+    numerator is the edited actionable comments the cost divides by)."""
+    mode = manifest.get("agent_mode") if isinstance(manifest, dict) else None
+    n = mode.get("typed_tokens") if isinstance(mode, dict) else None
+    if n is None or typed_tokens_problem(n):
+        return ""
+    head = f"tokens {n:,} ({TYPED})"
+    attr = (metrics or {}).get("attribution_rate")
+    edited = getattr(attr, "numerator", None)
+    if attr is None or getattr(attr, "value", None) is None or edited is None:
+        why = getattr(attr, "reason", "") or "the attribution is not known"
+        return f"{head}; tokens per attributed fix N/A: {why}"
+    if not edited:
+        return f"{head}; tokens per attributed fix N/A: no comment's anchored text was edited"
+    per = n / edited
+    return (
+        f"{head}; tokens per attributed fix {per:,.0f} ({n:,} / {int(edited)} edited "
+        f"comment(s), from the typed figure, {TYPED})"
+    )
 
 
 def statuses_after(
@@ -135,7 +184,10 @@ def check_revision(
     """Score ``rev`` and write its bundle into ``folder``, else under ``out_dir`` (default
     ``<workspace home>/bundles``) as ``<UTC stamp>-check-<12 hex>``. Returns the bundle
     folder and the final scoring. Raises ValueError on an unknown kind, BundleError when it
-    cannot be written."""
+    cannot be written, or on a typed token figure out of range."""
+    problem = typed_tokens_problem(rev.typed_tokens)
+    if problem:
+        raise ValueError(problem)
     v1 = Version.from_source(rev.v1, rev.kind, rev.given_version_id)
     v2 = Version.from_source(rev.v2, rev.kind, rev.revised_version_id)
     claims = claims_from_message(rev.message, [c.id for c in rev.comments])
@@ -181,7 +233,9 @@ def check_revision(
         tokens=None,
         rounds_run=1,
         signing_key=signing_key,
-        agent_mode=dict(EXTERNAL_MODE),
+        agent_mode=dict(EXTERNAL_MODE)
+        if rev.typed_tokens is None
+        else {**EXTERNAL_MODE, "typed_tokens": rev.typed_tokens},
         agent_message=rev.message,
     )
     if folder is None:

@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("PySide6.QtWebEngineWidgets")
 
 from app.check_revision import CheckRevisionDialog, check_files
-from engine.bundle.read import verify_bundle
+from engine.bundle.read import open_bundle, verify_bundle
 
 EXAMPLE = Path(__file__).parents[2] / "resources" / "markdown"
 
@@ -48,9 +48,15 @@ def test_the_dialog_checks_and_says_what_went_wrong(qtbot, tmp_path):
     dlg.revised.path.setText(str(EXAMPLE / "revised.md"))
     dlg.comments.path.setText(str(EXAMPLE / "comments.json"))
     dlg.message.setPlainText("Addressed all review comments.")
+    dlg.tokens.setText("twelve")
+    dlg.start_check()
+    assert "Tokens: type a whole number" in dlg.status.text()
+    dlg.tokens.setText("12,000")
     with qtbot.waitSignal(dlg.checked, timeout=20000) as blocker:
         dlg.start_check()
     assert verify_bundle(Path(blocker.args[0])).ok
+    manifest = open_bundle(Path(blocker.args[0])).manifest
+    assert manifest["tokens"] is None and manifest["agent_mode"]["typed_tokens"] == 12000
 
 
 @pytest.fixture

@@ -184,3 +184,35 @@ def test_arl_score_writes_the_bundle_with_a_text_message(tmp_path: Path, capsys)
     # a second time into the same folder writes nothing
     assert arl([*args, "--bundle", str(out)]) == 2
     assert "already holds a bundle" in capsys.readouterr().err
+
+
+def test_a_typed_token_figure_is_kept_and_shown_as_typed_never_measured(
+    tmp_path: Path, capsys
+) -> None:
+    out = tmp_path / "bundle"
+    args = ["score", "--v1", str(EXAMPLE / "review.md"), "--v2", str(EXAMPLE / "revised.md")]
+    args += ["--comments", str(EXAMPLE / "comments.json")]
+    assert arl([*args, "--bundle", str(tmp_path / "bad"), "--tokens", "0"]) == 2
+    assert "--tokens: a typed token figure is a whole number" in capsys.readouterr().err
+    assert arl([*args, "--bundle", str(out), "--tokens", "6000"]) in (0, 1)
+    capsys.readouterr()
+    b = open_bundle(out)
+    assert b.manifest["tokens"] is None  # never stored as measured
+    assert b.manifest["agent_mode"]["typed_tokens"] == 6000
+    assert b.metrics["cost_per_attributed_fix"].value is None  # the measured metric stays N/A
+    assert arl(["bundle", "verify", str(out)]) == 0
+    capsys.readouterr()
+    assert arl(["bundle", "show", str(out)]) == 0
+    shown = capsys.readouterr().out
+    assert EXTERNAL_USAGE in shown
+    edited = int(b.metrics["attribution_rate"].numerator or 0)
+    assert edited > 0
+    line = next(x for x in shown.splitlines() if x.startswith("TYPED (not measured): "))
+    assert "tokens 6,000 (typed, not measured)" in line
+    assert f"tokens per attributed fix {6000 / edited:,.0f} (6,000 / {edited} edited" in line
+    assert line.endswith("from the typed figure, typed, not measured)")
+    # Forging the typed figure breaks the run's signature.
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["agent_mode"]["typed_tokens"] = 1
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    assert arl(["bundle", "verify", str(out)]) == 3
