@@ -222,3 +222,43 @@ def test_a_deleted_paragraph_does_not_become_the_heading_before_it():
     t2 = "<p>Figure 3.</p><p>Pharmacophore</p><p>Two were kept.</p>"
     (v,) = _verdicts(t1, t2, ["The set had been"], "html")
     assert v.verdict == "deleted", (v.method, v.v2, v.note)
+
+
+def test_a_moved_sentence_longer_than_the_reach_is_a_whole_candidate():
+    """A sentence moved into a block with no character at the block edges (html-tight:
+    "Requirements She works ... alone anymore.Challenges") and longer than the search reach:
+    the candidate sentence is whole, not cut at the reach limit just before the quote (it
+    read `edited` "italic>hal9k" by fuzzy; the property test's long profile found it).
+    docs/verdicts.md, "A candidate sentence is whole"."""
+    s0 = (
+        '&lt;boxed-text xmlns:mml="http://www.w3.org/1998/Math/MathML" '
+        'xmlns:xlink="http://www.w3.org/1999/xlink" id="B5"&gt; &lt;p&gt; '
+        "&lt;italic&gt;Hal9k&lt;/italic&gt; has grown into a widely used software in "
+        "researchonomics, and Kim is proactively asked to apply for - and is subsequently "
+        "awarded - a permanent RSE position at the institute for researchonomy at UofA, "
+        "based on her work on the library."
+    )
+    s1 = (
+        "She works closely with the central RSE team, but mostly due to bureaucracy and the "
+        "high demand for her library, Kim does not have enough time to maintain and further "
+        "develop &lt;italic&gt;hal9k&lt;/italic&gt; alone anymore."
+    )
+    s2 = (
+        "This is very fruitful, and due to the implementation of a new research software "
+        "funding scheme at UofA, Kim is able to hire one of the course students, who has "
+        "shown great RSE skills, straight into a long-term position at her institute, where "
+        "they focus on the maintenance and development of &lt;italic&gt;hal9k&lt;/italic&gt;, "
+        "work with the computing center to support &lt;italic&gt;hal9k&lt;/italic&gt;-based "
+        "supercomputing on a new, dedicated FGPA cluster, develop training materials for "
+        "external users, and organize the yearly &lt;italic&gt;hal9k&lt;/italic&gt; users "
+        "and developers conference."
+    )
+
+    def page(*ps: str) -> str:
+        return "<!DOCTYPE html><html><body>" + "".join(f"<p>{p}</p>" for p in ps) + "</body></html>"
+
+    title = "How can research software be sustainably funded?"
+    t1 = page(title, f"{s0} {s1} {s2}", "Requirements", "Challenges")
+    t2 = page(title, f"{s0} {s2}", f"Requirements {s1}", "Challenges")
+    [v] = _verdicts(t1, t2, ["italic> alone anymore"], "html")
+    assert (v.verdict, v.v2.text) == ("untouched", "italic> alone anymore")

@@ -8,7 +8,7 @@ import bisect
 import re
 
 from engine.score.anchoring.context import nearest_starts
-from engine.score.anchoring.sentences import _sentence_bounds, _sentence_pieces
+from engine.score.anchoring.sentences import _SENTENCE_END, _sentence_bounds, _sentence_pieces
 from engine.score.anchoring.thresholds import FUZZY_WINDOW, MAX_HITS, NEAR_HITS
 from engine.score.anchoring.words import _trim, joined
 from engine.text.normalize import FoldedText, fold_needle
@@ -136,6 +136,23 @@ class TextIndex:
             return a, b
         ba, bb = self.block(s, e)
         return max(a, ba), min(b, bb)
+
+    def whole_sentences(self, s: int, e: int, reach: int = FUZZY_WINDOW) -> tuple[int, int]:
+        """``_sentence_bounds`` of ``[s, e)`` (code points), never cutting a sentence at the
+        reach limit: an edge that found no sentence end within ``reach`` goes on to the
+        nearest sentence end or block edge, at most to the edge of its block
+        (docs/verdicts.md, "A candidate sentence is whole")."""
+        text = self.text
+        a, b = _sentence_bounds(text, s, e, reach)
+        if a > 0 and a == s - reach:
+            ba = self.block(a, a)[0]
+            ends = [m.end() for m in _SENTENCE_END.finditer(text, ba, a)]
+            a = ends[-1] if ends else ba
+        if b < len(text) and b == e + reach:
+            bb = self.block(b, b)[1]
+            m = _SENTENCE_END.search(text, b, bb)
+            b = m.end() if m else bb
+        return a, b
 
     def sentence_pieces(self, a: int, b: int) -> list[tuple[int, int]]:
         """``[a, b)`` cut after every sentence end and at every block boundary inside it."""

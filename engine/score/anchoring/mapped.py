@@ -170,7 +170,7 @@ class Mapped:
         sentence ``[p0, p1)``'s rewrite: not kept from elsewhere in v1; with the share of the
         sentence's kept text (``kept``, v2 ranges) in each."""
         t2 = self.t2
-        lo, hi = _sentence_bounds(t2, max(0, lo), min(len(t2), hi), reach=FUZZY_WINDOW)
+        lo, hi = self.v2.whole_sentences(max(0, lo), min(len(t2), hi))
         kept_total = sum(b - a for a, b in kept) or 1
         cands = []
         for c0, c1 in self.v2.sentence_pieces(lo, hi):
