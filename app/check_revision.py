@@ -237,7 +237,7 @@ class CheckRevisionDialog(QDialog):
 
     def typed_tokens(self) -> int | str | None:
         """The typed token figure (None when left empty), or the problem in words."""
-        from engine.run.external import typed_tokens_problem
+        from engine.bundle.typed_tokens import typed_tokens_problem
 
         raw = self.tokens.text().strip().replace(",", "").replace("_", "").replace(" ", "")
         if not raw:

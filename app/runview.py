@@ -380,6 +380,11 @@ class RunView(QWidget):
         )
         external = bool(getattr(data, "external", False))
         self._show_idle(m.get("tokens"), external)
+        from engine.bundle.typed_tokens import typed_tokens_words
+
+        typed = typed_tokens_words(m, getattr(data, "metrics", None))
+        if typed:  # said as typed, never as measured
+            self.tokens_label.setText(self.tokens_label.text() + f"; you typed: {typed}")
         for kind, line in round_lines(data.verdict_rounds, external):
             self._add(kind, line)
         self._add("step", f"Final: {status}{scripted}" + (f" \u2014 {reason}." if reason else "."))

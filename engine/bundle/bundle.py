@@ -229,6 +229,11 @@ def own_scorecard(
     review = review_parts(shown.final, before, shown.metrics, decisions)
     verdicts = dict(bundle.verdicts) if isinstance(bundle.verdicts, dict) else {}
     verdicts.update(final=shown.final, unusable=shown.unusable, rounds=shown.rounds)
+    from engine.bundle.typed_tokens import typed_tokens_words
+
+    typed = typed_tokens_words(bundle.manifest, shown.metrics)
+    if typed:
+        checks.append(("Tokens typed by the user", typed))
     return render_scorecard(
         bundle.manifest,
         verdicts,

@@ -215,7 +215,7 @@ def cmd_bundle_show(args: argparse.Namespace) -> int:
             f"a revision made elsewhere, checked {b.manifest.get('finished_at')}; "
             f"tokens N/A — {vocab.EXTERNAL_USAGE}"
         )
-        from engine.run.external import typed_tokens_words
+        from engine.bundle.typed_tokens import typed_tokens_words
 
         typed = typed_tokens_words(b.manifest, b.metrics)
         if typed:

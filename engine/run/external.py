@@ -11,7 +11,7 @@ The agent ran outside this program (Copilot, ChatGPT, Claude, an in-house agent)
 - tokens are N/A: :data:`engine.vocabulary.EXTERNAL_USAGE` ("the agent ran elsewhere: no
   usage was reported"), the manifest's ``tokens`` null, unless the user typed a figure:
   it is kept as ``agent_mode.typed_tokens`` (under the run's signature) and shown as
-  "typed, not measured", never as measured (``typed_tokens_words``);
+  "typed, not measured", never as measured (``engine.bundle.typed_tokens``);
 - the revision is the run's one round. After it, a comment is resolved when the agent
   claimed it addressed and its verdict agrees (edited or deleted), else it stays open (the
   integrity control over one revision); rounds to converge is 1 when no actionable comment
@@ -28,6 +28,7 @@ from typing import Any
 
 from engine import __version__
 from engine.agent_message import claims_from_message, resolved_after
+from engine.bundle.typed_tokens import typed_tokens_problem
 from engine.bundle.write import BundleContent, write_bundle
 from engine.models import ClaimReport, Comment
 from engine.score.scoring import ScoreResult, Version, score
@@ -39,7 +40,6 @@ __all__ = [
     "ExternalRevision",
     "check_revision",
     "statuses_after",
-    "typed_tokens_words",
 ]
 
 #: The manifest's ``agent_mode`` record of a revision made elsewhere.
@@ -66,45 +66,6 @@ class ExternalRevision:
     revised_version_id: str = "revised"
     #: A token figure the user typed (never measured), or None.
     typed_tokens: int | None = None
-
-
-#: The largest token figure a user may type (a cap where data comes in).
-MAX_TYPED_TOKENS = 10**12
-TYPED = "typed, not measured"
-
-
-def typed_tokens_problem(n: int | None) -> str | None:
-    """Why a typed token figure is refused (a whole number from 1 to ``MAX_TYPED_TOKENS``),
-    or None."""
-    if n is None:
-        return None
-    if isinstance(n, bool) or not isinstance(n, int) or not 0 < n <= MAX_TYPED_TOKENS:
-        return f"a typed token figure is a whole number from 1 to {MAX_TYPED_TOKENS:,}"
-    return None
-
-
-def typed_tokens_words(manifest: Any, metrics: Any) -> str:
-    """ "tokens 6,000 (typed, not measured); tokens per attributed fix 1,200 (6,000 / 5
-    edited comments, from the typed figure, not measured)", or "" when no figure was typed.
-    ``manifest``: the bundle's manifest; ``metrics``: name -> ``Metric`` (the attribution's
-    numerator is the edited actionable comments the cost divides by)."""
-    mode = manifest.get("agent_mode") if isinstance(manifest, dict) else None
-    n = mode.get("typed_tokens") if isinstance(mode, dict) else None
-    if n is None or typed_tokens_problem(n):
-        return ""
-    head = f"tokens {n:,} ({TYPED})"
-    attr = (metrics or {}).get("attribution_rate")
-    edited = getattr(attr, "numerator", None)
-    if attr is None or getattr(attr, "value", None) is None or edited is None:
-        why = getattr(attr, "reason", "") or "the attribution is not known"
-        return f"{head}; tokens per attributed fix N/A: {why}"
-    if not edited:
-        return f"{head}; tokens per attributed fix N/A: no comment's anchored text was edited"
-    per = n / edited
-    return (
-        f"{head}; tokens per attributed fix {per:,.0f} ({n:,} / {int(edited)} edited "
-        f"comment(s), from the typed figure, {TYPED})"
-    )
 
 
 def statuses_after(

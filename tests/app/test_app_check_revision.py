@@ -57,6 +57,15 @@ def test_the_dialog_checks_and_says_what_went_wrong(qtbot, tmp_path):
     assert verify_bundle(Path(blocker.args[0])).ok
     manifest = open_bundle(Path(blocker.args[0])).manifest
     assert manifest["tokens"] is None and manifest["agent_mode"]["typed_tokens"] == 12000
+    from app.bundledata import load_bundle
+    from app.runview import RunView
+
+    view = RunView(None)
+    qtbot.addWidget(view)
+    view.show_bundle(load_bundle(Path(blocker.args[0])))
+    label = view.tokens_label.text()
+    assert label.startswith("Tokens used: N/A")  # never as measured
+    assert "you typed: tokens 12,000 (typed, not measured)" in label
 
 
 @pytest.fixture

@@ -211,6 +211,10 @@ def test_a_typed_token_figure_is_kept_and_shown_as_typed_never_measured(
     assert "tokens 6,000 (typed, not measured)" in line
     assert f"tokens per attributed fix {6000 / edited:,.0f} (6,000 / {edited} edited" in line
     assert line.endswith("from the typed figure, typed, not measured)")
+    from engine.bundle.bundle import own_scorecard
+
+    card = own_scorecard(b)
+    assert "Tokens typed by the user" in card and "from the typed figure" in card
     # Forging the typed figure breaks the run's signature.
     manifest = json.loads((out / "manifest.json").read_text())
     manifest["agent_mode"]["typed_tokens"] = 1
