@@ -98,7 +98,7 @@ def test_the_file_dialog_lists_every_format_read() -> None:
 
 
 def test_a_stray_nul_is_text_and_control_bytes_are_binary(tmp_path) -> None:
-    # A browser renders a page with a stray NUL (issue 22, section 5): not binary.
+    # A browser renders a page with a stray NUL (docs/engine.md): not binary.
     assert binary_kind(b"<html><body>a\x00b budget</body></html>") is None
     assert binary_kind(b"plain words\x00 and more words " * 20) is None
     # Mostly NUL (a binary record format without a signature) is binary by the share.

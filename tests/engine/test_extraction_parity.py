@@ -103,8 +103,8 @@ def test_fast_path_equals_reference_on_real_pages(name: str, data: bytes) -> Non
 def test_a_real_page_with_stray_nul_bytes_is_read_as_a_browser_reads_it(
     tmp_path: Path, name: str, data: bytes
 ) -> None:
-    """Issue 22, section 5: a page with stray NUL bytes (in text, in an attribute, inside a
-    tag's text run) is opened, not refused as binary, and both parsers drop every NUL
+    """A page with stray NUL bytes in its body text (docs/engine.md) is opened, not refused
+    as binary, and both parsers drop every NUL
     from body text (HTML Standard, "in body": a U+0000 character token is ignored), so the
     text is the page's text without them."""
     from engine.text.documents import open_document
