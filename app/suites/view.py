@@ -1,7 +1,7 @@
 """The Suites tab: open or start a review suite, watch its runs, read its report and charts.
 
 Everything it shows comes from the engine (``engine.suite.suite*``): the estimate, the runs'
-states, the report with its spread and noise rule, the history. The view only lays them
+states, the report with its intervals and what the ranking can say, the history. The view only lays them
 out. Charts use Qt Charts with the Okabe-Ito colours the verdicts use, a marker shape per
 combination as well as a colour, values on hover, and export to PNG or SVG.
 
@@ -393,7 +393,12 @@ class SuitesView(QWidget):
             self._error("These suite results cannot be opened", str(exc))
             return False
         self.items = items
-        self.report = build_report(items, name=data["suite"], fingerprint=data["fingerprint"])
+        self.report = build_report(
+            items,
+            name=data["suite"],
+            fingerprint=data["fingerprint"],
+            seed=int(data.get("seed") or 0),
+        )
         self.history = self._history_for(data, self.report)
         self.source = str(folder)
         self.heading.setText(f"Suite: {data['suite']}")
@@ -589,7 +594,9 @@ class SuitesView(QWidget):
             write_results(store, sid)
         except OSError:
             pass
-        self.report = build_report(self.items, name=row.name, fingerprint=row.fingerprint)
+        self.report = build_report(
+            self.items, name=row.name, fingerprint=row.fingerprint, seed=row.seed
+        )
         self.history = self._history_for(
             {
                 "suite": row.name,

@@ -162,7 +162,9 @@ def _finish(store: Any, suite_id: str, args: argparse.Namespace) -> int:
     from engine.suite.report import build_report, gate, parse_thresholds, render_report
 
     row = store.run_row(suite_id)
-    report = build_report(store.items(suite_id), name=row.name, fingerprint=row.fingerprint)
+    report = build_report(
+        store.items(suite_id), name=row.name, fingerprint=row.fingerprint, seed=row.seed
+    )
     try:
         under = parse_thresholds(getattr(args, "fail_under", None))
         over = parse_thresholds(getattr(args, "fail_over", None))

@@ -165,7 +165,10 @@ def cmd_merge(args: argparse.Namespace) -> int:
                 return fail(f"{folder}: run {it.key} appears in two shards")
             items[it.key] = it
     report = build_report(
-        list(items.values()), name=parts[0]["suite"], fingerprint=parts[0]["fingerprint"]
+        list(items.values()),
+        name=parts[0]["suite"],
+        fingerprint=parts[0]["fingerprint"],
+        seed=int(parts[0].get("seed") or 0),
     )
     try:
         results = gate(report, parse_thresholds(args.fail_under), parse_thresholds(args.fail_over))

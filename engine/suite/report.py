@@ -3,16 +3,16 @@ runs with the spread between repeats; tokens and cost per attributed fix; failur
 their reasons; the same split by document size; a ranking that refuses to rank what the
 spread cannot separate; and the CI gate.
 
-The noise rule (``docs/suites.md``): a combination's *spread* on a metric is the range
-(max - min) of its per-repeat means (repeat r's mean over the documents). Two combinations
-whose means differ by no more than the larger of their spreads are *within noise*: the
-report says so and does not rank them. With one repeat the spread is unknown and nothing is
-ranked ("one run is a sample of one").
+The statistics (``docs/suites.md``, "Statistics"; ``engine.suite.stats``): every metric
+is reported with its 95% interval from a seeded hierarchical bootstrap over documents x
+repeats (a single run's rates: their Wilson interval); combinations are compared by the
+interval of their difference paired by document, Holm-adjusted over the pairs compared
+(``engine.suite.ranking``), and ranked only where it excludes zero. A run whose bundle is
+TAMPERED is left out of the statistics and counted as a failure with its reason.
 
-The gate: a threshold is PASS when the mean meets it; FAIL when every repeat's mean misses
-it (the miss is beyond noise); UNVERIFIED when the metric is N/A (for instance no usable
-report, so no claim accuracy) or the threshold lies within the spread between repeats. Only
-PASS passes: an UNVERIFIED threshold exits 1 like a FAIL, and says why.
+The gate: a threshold is PASS when the whole interval meets it; FAIL when the whole
+interval misses it; UNVERIFIED when the metric is N/A or the threshold lies inside the
+interval. Only PASS passes: an UNVERIFIED threshold exits 4 like a FAIL, and says why.
 
 Everything here is computed from ``ItemResult`` rows sorted by key, so a report made from
 merged shards equals the report of one machine running the whole suite.
@@ -25,9 +25,11 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.suite.ranking import metric_cells, rank, ranking_sentence
+from engine.suite.stats import interval, wilson
 from engine.suite.store import ItemResult
 from engine.suite.token_share import token_edit_share, token_share_text
 from engine.vocabulary import percent, plain_reason
@@ -84,7 +86,31 @@ def _stats(values: list[float]) -> dict[str, Any]:
     }
 
 
-def _metric_block(rows: list[ItemResult], name: str) -> dict[str, Any]:
+def _interval(rows: list[ItemResult], name: str, seed: int, key: str) -> dict[str, Any] | None:
+    """The metric's 95% interval over documents x repeats (``engine.suite.stats``); for a
+    single run's rate, its Wilson interval; None when nothing was measured."""
+    cells = metric_cells(rows, name)
+    if not cells:
+        return None
+    measured = [r for r in rows if ((r.metrics or {}).get(name) or {}).get("value") is not None]
+    if len(measured) == 1 and name in RATIO:
+        m = (measured[0].metrics or {})[name]
+        w = wilson(float(m.get("numerator") or 0), float(m.get("denominator") or 0))
+        if w is not None:
+            return {
+                "mean": float(m["value"]),
+                "low": w[0],
+                "high": w[1],
+                "documents": 1,
+                "repeats": 1,
+                "method": "wilson",
+            }
+    return interval(cells, seed, key)
+
+
+def _metric_block(
+    rows: list[ItemResult], name: str, seed: int = 0, key: str = ""
+) -> dict[str, Any]:
     values = []
     na: Counter[str] = Counter()
     by_repeat: dict[int, list[float]] = {}
@@ -102,6 +128,7 @@ def _metric_block(rows: list[ItemResult], name: str) -> dict[str, Any]:
     out["spread"] = (max(repeat_means) - min(repeat_means)) if len(repeat_means) > 1 else None
     out["na"] = sum(na.values())
     out["na_reasons"] = [{"reason": k, "runs": n} for k, n in na.most_common(3)]
+    out["interval"] = _interval(rows, name, seed, f"{key}|{name}")
     return out
 
 
@@ -128,26 +155,47 @@ def _combo_key(r: ItemResult) -> tuple[str, str]:
 
 
 def build_report(
-    items: list[ItemResult], *, name: str = "", fingerprint: str = ""
+    items: list[ItemResult],
+    *,
+    name: str = "",
+    fingerprint: str = "",
+    seed: int = 0,
+    tampered: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """The report as JSON-ready data. ``items``: every run of the suite (any status)."""
-    items = sorted(items, key=lambda r: r.key)
+    """The report as JSON-ready data. ``items``: every run of the suite (any status);
+    ``seed``: the suite's seed, which seeds every interval (``engine.suite.stats``);
+    ``tampered``: run key -> why its bundle fails its checks; such a run is left out of
+    the statistics and counted as a failure with that reason."""
+    tampered = tampered or {}
+    items = [
+        replace(r, status="failed", reason=f"TAMPERED: {tampered[r.key]}")
+        if r.key in tampered
+        else r
+        for r in sorted(items, key=lambda r: r.key)
+    ]
     combos: dict[tuple[str, str], list[ItemResult]] = {}
     for r in items:
         combos.setdefault(_combo_key(r), []).append(r)
     out_combos = [
-        _combination(model, variant, rows) for (model, variant), rows in sorted(combos.items())
+        _combination(model, variant, rows, seed)
+        for (model, variant), rows in sorted(combos.items())
     ]
+    done = {
+        f"{m} / {v}": [r for r in rows if r.status == "finished"]
+        for (m, v), rows in sorted(combos.items())
+    }
     return {
         "suite": name,
         "fingerprint": fingerprint,
+        "seed": seed,
         "runs": len(items),
+        "documents": len({r.document for r in items}),
         "combinations": out_combos,
-        "ranking": {m: _ranking(out_combos, m) for m in METRICS},
+        "ranking": {m: rank(done, m, seed, HIGHER_IS_BETTER[m]) for m in METRICS},
     }
 
 
-def _combination(model: str, variant: str, rows: list[ItemResult]) -> dict[str, Any]:
+def _combination(model: str, variant: str, rows: list[ItemResult], seed: int = 0) -> dict[str, Any]:
     """One model and variant's block of the report: counts, failures, the five metrics,
     tokens and cost per fix, and the split by document size."""
     done = [r for r in rows if r.status == "finished"]
@@ -167,7 +215,7 @@ def _combination(model: str, variant: str, rows: list[ItemResult]) -> dict[str, 
             {"reason": k, "runs": n}
             for k, n in Counter(r.reason or r.run_status for r in failed).most_common()
         ],
-        "metrics": {m: _metric_block(done, m) for m in METRICS},
+        "metrics": {m: _metric_block(done, m, seed, f"{model} / {variant}") for m in METRICS},
     }
     edited = sum(
         int(((r.metrics or {}).get("attribution_rate") or {}).get("numerator") or 0) for r in done
@@ -234,38 +282,6 @@ def _by_size(rows: list[ItemResult], done: list[ItemResult]) -> dict[str, Any]:
     }
 
 
-def _ranking(combos: list[dict[str, Any]], metric: str) -> dict[str, Any]:
-    """Combinations ordered best first, each with whether it is separable from the next."""
-    scored = [c for c in combos if c["metrics"][metric]["mean"] is not None]
-    if len(scored) < 2:
-        return {
-            "order": [f"{c['model']} / {c['variant']}" for c in scored],
-            "pairs": [],
-            "note": "fewer than two combinations measured it",
-        }
-    better = HIGHER_IS_BETTER[metric]
-    scored.sort(key=lambda c: c["metrics"][metric]["mean"], reverse=better)
-    pairs = []
-    for a, b in zip(scored, scored[1:]):
-        ma, mb = a["metrics"][metric], b["metrics"][metric]
-        diff = abs(ma["mean"] - mb["mean"])
-        spreads = [s for s in (ma["spread"], mb["spread"]) if s is not None]
-        if len(spreads) < 2:
-            verdict = "unknown"  # a combination with one repeat has no spread
-        else:
-            verdict = "noise" if diff <= max(spreads) else "beyond noise"
-        pairs.append(
-            {
-                "better": f"{a['model']} / {a['variant']}",
-                "worse": f"{b['model']} / {b['variant']}",
-                "difference": diff,
-                "spread": max(spreads) if spreads else None,
-                "verdict": verdict,
-            }
-        )
-    return {"order": [f"{c['model']} / {c['variant']}" for c in scored], "pairs": pairs}
-
-
 def _fmt(metric: str, v: float | None) -> str:
     if v is None:
         return "N/A"
@@ -274,6 +290,23 @@ def _fmt(metric: str, v: float | None) -> str:
     if metric == "cost_per_attributed_fix":
         return f"{v:,.0f}"
     return f"{v:.1f}"
+
+
+def interval_text(metric: str, iv: dict[str, Any] | None) -> str:
+    """ "72% [61% to 80%] over 8 documents x 3 repeats", or the Wilson interval of one run."""
+    if iv is None:
+        return "N/A"
+    body = f"{_fmt(metric, iv['mean'])} [{_fmt(metric, iv['low'])} to {_fmt(metric, iv['high'])}]"
+    if iv["method"] == "wilson":
+        return body + " (one run: Wilson interval of its rate)"
+    return body + f" over {iv['documents']} documents x {iv['repeats']} repeats"
+
+
+def diff_text(metric: str, v: float) -> str:
+    """A difference in the metric's unit (percentage points for rates)."""
+    if metric in RATIO:
+        return f"{v * 100:+.0f} points"
+    return f"{v:+,.1f}"
 
 
 def render_report(report: dict[str, Any]) -> str:
@@ -291,15 +324,10 @@ def render_report(report: dict[str, Any]) -> str:
             if b["mean"] is None:
                 lines.append(f"  {LABELS[m]:<26} N/A — {na_summary(b)}")
                 continue
-            spread = (
-                "spread unknown (one repeat)"
-                if b["spread"] is None
-                else f"spread between repeats {_fmt(m, b['spread'])}"
-            )
             na = f"; N/A in {b['na']} run(s)" if b["na"] else ""
             lines.append(
-                f"  {LABELS[m]:<26} {_fmt(m, b['mean'])} mean over {b['n']} run(s) "
-                f"(min {_fmt(m, b['min'])}, max {_fmt(m, b['max'])}; {spread}{na})"
+                f"  {LABELS[m]:<26} {interval_text(m, b['interval'])} "
+                f"(min {_fmt(m, b['min'])}, max {_fmt(m, b['max'])}{na})"
             )
         tpf = c["tokens_per_fix"]
         lines.append(
@@ -327,22 +355,16 @@ def render_report(report: dict[str, Any]) -> str:
             ch = _fmt("collateral_churn", s["collateral_churn"])
             lines.append(f"  {size} documents ({s['runs']} run(s)): attribution {a}, churn {ch}")
     lines.append("")
+    lines.append(
+        f"Rankings (95% intervals of paired differences, Holm-adjusted over the pairs "
+        f"compared; bootstrap seed {report.get('seed', 0)}):"
+    )
     for m in METRICS:
         r = report["ranking"][m]
-        if not r["pairs"]:
-            continue
-        said = []
-        for p in r["pairs"]:
-            if p["verdict"] == "beyond noise":
-                said.append(f"{p['better']} better than {p['worse']}")
-            elif p["verdict"] == "noise":
-                said.append(
-                    f"{p['better']} ~ {p['worse']} (difference within the spread "
-                    "between repeats: noise, not ranked)"
-                )
-            else:
-                said.append(f"{p['better']} ? {p['worse']} (one repeat: not ranked)")
-        lines.append(f"{LABELS[m]}: " + "; ".join(said))
+        said = [ranking_sentence(p, lambda v, m=m: diff_text(m, v)) for p in r["pairs"]]
+        if r["note"]:
+            said.insert(0, r["note"])
+        lines.append(f"  {LABELS[m]}: " + "; ".join(said))
     return "\n".join(lines)
 
 
@@ -414,39 +436,31 @@ def gate(
                         )
                     )
                     continue
-                ok = mean >= thr if direction == "under" else mean <= thr
-                rm = b["repeat_means"]
-                if ok:
-                    out.append(
-                        GateResult(
-                            name, metric, thr, direction, "PASS", f"mean {mean:.3g} meets {thr:g}"
-                        )
-                    )
-                elif len(rm) > 1 and min(rm) <= thr <= max(rm):
-                    out.append(
-                        GateResult(
-                            name,
-                            metric,
-                            thr,
-                            direction,
-                            "UNVERIFIED",
-                            f"mean {mean:.3g} misses {thr:g} by less than the "
-                            f"spread between repeats ({min(rm):.3g}-{max(rm):.3g}): "
-                            "noise, cannot tell",
-                        )
-                    )
-                else:
-                    out.append(
-                        GateResult(
-                            name,
-                            metric,
-                            thr,
-                            direction,
-                            "FAIL",
-                            f"mean {mean:.3g} is {direction} {thr:g}",
-                        )
-                    )
+                out.append(_judge(name, metric, thr, direction, b["interval"]))
     return out
+
+
+def _judge(name: str, metric: str, thr: float, direction: str, iv: dict[str, Any]) -> GateResult:
+    """PASS when the whole 95% interval meets the threshold, FAIL when the whole interval
+    misses it, UNVERIFIED when the threshold lies inside it (the data cannot tell)."""
+    low, high = iv["low"], iv["high"]
+    where = f"over {iv['documents']} documents x {iv['repeats']} repeats"
+    span = f"[{low:.3g} to {high:.3g}] {where}"
+    good, bad = (low >= thr, high < thr) if direction == "under" else (high <= thr, low > thr)
+    if good:
+        return GateResult(name, metric, thr, direction, "PASS", f"interval {span} meets {thr:g}")
+    if bad:
+        return GateResult(
+            name, metric, thr, direction, "FAIL", f"interval {span} is wholly {direction} {thr:g}"
+        )
+    return GateResult(
+        name,
+        metric,
+        thr,
+        direction,
+        "UNVERIFIED",
+        f"mean {iv['mean']:.3g}, but the interval {span} contains {thr:g}: cannot tell",
+    )
 
 
 def compare_reports(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]]:
@@ -473,13 +487,12 @@ def compare_reports(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]
                 )
                 continue
             delta = mb["mean"] - ma["mean"]
-            spreads = [s for s in (ma["spread"], mb["spread"]) if s is not None]
+            ia, ib = ma["interval"], mb["interval"]
+            apart = ia["high"] < ib["low"] or ib["high"] < ia["low"]
             verdict = (
-                "unknown (one repeat)"
-                if len(spreads) < 2
-                else "noise"
-                if abs(delta) <= max(spreads)
-                else ("better" if (delta > 0) == HIGHER_IS_BETTER[m] else "worse")
+                ("better" if (delta > 0) == HIGHER_IS_BETTER[m] else "worse")
+                if apart
+                else "the intervals overlap: cannot tell"
             )
             rows.append(
                 {
@@ -526,25 +539,19 @@ def combination_cell(combo: dict[str, Any], row: str) -> str:
     b = combo["metrics"][row]
     if b["mean"] is None:
         return "N/A — " + na_summary(b)
-    if b["spread"] is None:
-        return f"{_fmt(row, b['mean'])} (one repeat: spread unknown)"
-    return f"{_fmt(row, b['mean'])} (spread {_fmt(row, b['spread'])})"
+    return interval_text(row, b["interval"])
 
 
 def noise_notes(report: dict[str, Any]) -> list[str]:
-    """Plain sentences for the pairs the noise rule refuses to rank."""
+    """Plain sentences on what the ranking can and cannot say, per metric."""
     notes = []
     for m in METRICS:
-        for p in report["ranking"].get(m, {}).get("pairs", []):
-            if p["verdict"] == "noise":
-                notes.append(
-                    f"{LABELS[m]}: {p['better']} and {p['worse']} differ by less "
-                    "than the spread between repeats — noise, not ranked."
-                )
-            elif p["verdict"] == "unknown":
-                notes.append(
-                    f"{LABELS[m]}: one repeat only — {p['better']} vs {p['worse']} is not ranked."
-                )
+        r = report["ranking"].get(m, {})
+        if r.get("note"):
+            notes.append(f"{LABELS[m]}: {r['note']}.")
+        for p in r.get("pairs", []):
+            if p["verdict"] == "ranked":
+                notes.append(f"{LABELS[m]}: {ranking_sentence(p, lambda v, m=m: diff_text(m, v))}.")
     return notes
 
 

@@ -81,7 +81,10 @@ def test_report_table_and_charts_follow_the_engine_report(view, results, tmp_pat
         view.report_table.item(r, 0).text(): [view.report_table.item(r, c).text() for c in (1, 2)]
         for r in range(view.report_table.rowCount())
     }
-    assert cells["attribution"] == ["0% (spread 0%)", "100% (spread 0%)"]
+    assert cells["attribution"] == [
+        "0% [0% to 0%] over 4 documents x 2 repeats",
+        "100% [100% to 100%] over 4 documents x 2 repeats",
+    ]
     assert cells["collateral churn"][0].startswith("N/A — ")  # never a zero for "unmeasured"
     # the chart: one legend entry per combination, points for every finished run
     names = {s.name() for s in view.spread_chart.chart.series()}
