@@ -162,8 +162,15 @@ def _finish(store: Any, suite_id: str, args: argparse.Namespace) -> int:
     from engine.suite.report import build_report, gate, parse_thresholds, render_report
 
     row = store.run_row(suite_id)
+    from engine.suite.tamper import tampered_runs
+
+    items = store.items(suite_id)
     report = build_report(
-        store.items(suite_id), name=row.name, fingerprint=row.fingerprint, seed=row.seed
+        items,
+        name=row.name,
+        fingerprint=row.fingerprint,
+        seed=row.seed,
+        tampered=tampered_runs(items),
     )
     try:
         under = parse_thresholds(getattr(args, "fail_under", None))

@@ -164,8 +164,11 @@ def cmd_merge(args: argparse.Namespace) -> int:
             if it.key in items:
                 return fail(f"{folder}: run {it.key} appears in two shards")
             items[it.key] = it
+    from engine.suite.tamper import tampered_runs
+
     report = build_report(
         list(items.values()),
+        tampered=tampered_runs(list(items.values())),
         name=parts[0]["suite"],
         fingerprint=parts[0]["fingerprint"],
         seed=int(parts[0].get("seed") or 0),

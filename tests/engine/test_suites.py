@@ -740,3 +740,20 @@ def test_sigterm_interrupts_the_suite_cleanly_and_it_resumes(tmp_path):
         assert arl(["suite", "resume", sid]) == 0
         with SuiteStore() as store:
             assert {i.status for i in store.items(sid)} == {"finished"}
+
+
+def test_a_forged_figure_makes_the_run_a_tampered_failure(tmp_path, capsys, server):
+    s = write_suite(tmp_path, server.base_url)
+    code, out, _ = run_cli(["suite", "run", str(s), "--yes", "--out", str(tmp_path / "o")], capsys)
+    sid = _suite_id(out)
+    with SuiteStore() as store:
+        victim = store.items(sid)[0]
+    scores = Path(victim.bundle) / "metrics.json"
+    data = json.loads(scores.read_text(encoding="utf-8"))
+    data["attribution_rate"] = {"value": 0.01, "numerator": 1, "denominator": 100}
+    scores.write_text(json.dumps(data), encoding="utf-8")
+    code, out, _ = run_cli(["suite", "report", sid, "--json"], capsys)
+    combo = json.loads(out)["report"]["combinations"][0]
+    assert combo["finished"] == 3 and combo["failed"] == 1
+    assert combo["failures"][0]["reason"].startswith("TAMPERED: ")
+    assert combo["metrics"]["attribution_rate"]["n"] == 3
