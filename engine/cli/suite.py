@@ -165,13 +165,13 @@ def _finish(store: Any, suite_id: str, args: argparse.Namespace) -> int:
     from engine.suite.tamper import tampered_runs
 
     items = store.items(suite_id)
+    tampered = tampered_runs(items)
     report = build_report(
-        items,
-        name=row.name,
-        fingerprint=row.fingerprint,
-        seed=row.seed,
-        tampered=tampered_runs(items),
+        items, name=row.name, fingerprint=row.fingerprint, seed=row.seed, tampered=tampered
     )
+    if getattr(args, "html", None):
+        if (code := _write_html(report, items, tampered, Path(args.html))) != EXIT_OK:
+            return code
     try:
         under = parse_thresholds(getattr(args, "fail_under", None))
         over = parse_thresholds(getattr(args, "fail_over", None))
@@ -210,6 +210,28 @@ def _finish(store: Any, suite_id: str, args: argparse.Namespace) -> int:
         for key in blocked:
             print(f"  {key}")
         return EXIT_GATE
+    return EXIT_OK
+
+
+def _write_html(
+    report: dict[str, Any], items: list[Any], tampered: dict[str, str], out: Path
+) -> int:
+    """The self-contained HTML report (engine.suite.html_report) into ``out``."""
+    from dataclasses import replace
+
+    from engine.suite.html_report import write_html_report
+
+    marked = [
+        replace(it, status="failed", reason=f"TAMPERED: {tampered[it.key]}")
+        if it.key in tampered
+        else it
+        for it in items
+    ]
+    try:
+        page = write_html_report(report, marked, out)
+    except OSError as exc:
+        return fail(f"{out}: cannot write the report ({exc.strerror or exc})")
+    print(f"Report page: {page}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -470,5 +492,6 @@ def _register_report(sub: Any) -> None:
     rp.add_argument("--fail-under", metavar="M=X,...")
     rp.add_argument("--fail-over", metavar="M=X,...")
     rp.add_argument("--json", action="store_true")
+    rp.add_argument("--html", metavar="DIR", help="also write a self-contained page into DIR")
     store_option(rp)
     rp.set_defaults(func=cmd_report)

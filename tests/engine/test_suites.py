@@ -757,3 +757,26 @@ def test_a_forged_figure_makes_the_run_a_tampered_failure(tmp_path, capsys, serv
     assert combo["finished"] == 3 and combo["failed"] == 1
     assert combo["failures"][0]["reason"].startswith("TAMPERED: ")
     assert combo["metrics"]["attribution_rate"]["n"] == 3
+
+
+def test_the_html_report_is_self_contained_and_marks_a_tampered_run(tmp_path, capsys, server):
+    import re
+
+    s = write_suite(tmp_path, server.base_url)
+    code, out, _ = run_cli(["suite", "run", str(s), "--yes", "--out", str(tmp_path / "o")], capsys)
+    sid = _suite_id(out)
+    with SuiteStore() as store:
+        victim = store.items(sid)[0]
+    figures = Path(victim.bundle) / "metrics.json"
+    data = json.loads(figures.read_text(encoding="utf-8"))
+    data["attribution_rate"] = {"value": 0.01, "numerator": 1, "denominator": 100}
+    figures.write_text(json.dumps(data), encoding="utf-8")
+    code, _, err = run_cli(["suite", "report", sid, "--html", str(tmp_path / "page")], capsys)
+    assert code == 0, err
+    page = (tmp_path / "page" / "index.html").read_text(encoding="utf-8")
+    assert "<script" not in page.lower() and "<svg" in page
+    assert not re.search(r"(src|href)=\"(https?:)?//", page)  # no external address
+    assert page.count('class="tampered">TAMPERED') == 1
+    assert "over 2 documents x 2 repeats" in page
+    for link in re.findall(r'href="(runs/\d+)/scorecard.html"', page):
+        assert (tmp_path / "page" / link / "scorecard.html").is_file()

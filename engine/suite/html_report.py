@@ -1,0 +1,112 @@
+"""``arl suite report ID --html DIR``: one self-contained page (``DIR/index.html``), no
+script, no external address, charts as inline SVG. Each run's bundle is copied beside it
+(``DIR/runs/<n>/``, as published runs are) and every cell links to its scorecard and
+bundle. The figures are the report's, built from the runs with each bundle verified
+(``engine.suite.tamper``): a TAMPERED run is marked and left out of the statistics.
+"""
+
+from __future__ import annotations
+
+import html
+import shutil
+from pathlib import Path
+from typing import Any
+
+from engine.suite.report import LABELS, METRICS, interval_text
+from engine.suite.store import ItemResult
+from engine.suite.token_share import token_share_text
+
+__all__ = ["write_html_report"]
+
+_CSS = (
+    "body{font-family:sans-serif;margin:2em;color:#111}table{border-collapse:collapse}"
+    "td,th{border:1px solid #999;padding:4px 8px;vertical-align:top}"
+    ".tampered{color:#fff;background:#a00;padding:0 4px;font-weight:bold}"
+)
+
+
+def _e(text: Any) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _svg(report: dict[str, Any], metric: str) -> str:
+    """Each combination's interval as a bar on a 0-100% axis (rates only)."""
+    rows = [c for c in report["combinations"] if c["metrics"][metric]["interval"]]
+    h = 24 * len(rows) + 20
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="640" height="{h}" role="img">']
+    parts.append(f"<title>{_e(LABELS[metric])}: 95% intervals</title>")
+    for i, c in enumerate(rows):
+        iv = c["metrics"][metric]["interval"]
+        y = 20 + 24 * i
+        x0, x1, xm = (
+            240 + 380 * max(0.0, min(1.0, v)) for v in (iv["low"], iv["high"], iv["mean"])
+        )
+        parts.append(
+            f'<text x="0" y="{y + 4}" font-size="12">{_e(c["model"])} / {_e(c["variant"])}</text>'
+        )
+        parts.append(
+            f'<line x1="{x0:.1f}" y1="{y}" x2="{x1:.1f}" y2="{y}" stroke="#0072B2" stroke-width="4"/>'
+        )
+        parts.append(f'<circle cx="{xm:.1f}" cy="{y}" r="5" fill="#D55E00"/>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def write_html_report(report: dict[str, Any], items: list[ItemResult], out: Path) -> Path:
+    """Write ``out/index.html`` and copy each run's bundle to ``out/runs/<n>/``. Returns the
+    page's path. Raises OSError when the folder cannot be written."""
+    out.mkdir(parents=True, exist_ok=True)
+    links: dict[str, str] = {}
+    for n, it in enumerate(sorted(items, key=lambda r: r.key), 1):
+        if it.bundle and Path(it.bundle).is_dir():
+            dest = out / "runs" / str(n)
+            shutil.copytree(it.bundle, dest, dirs_exist_ok=True)
+            links[it.key] = f"runs/{n}"
+    body = [f"<h1>Suite {_e(report['suite'])}</h1>"]
+    body.append(f"<p>{report['runs']} runs; bootstrap seed {report.get('seed', 0)}.</p>")
+    combos = report["combinations"]
+    body.append("<table><tr><th>metric</th>")
+    body += [f"<th>{_e(c['model'])} / {_e(c['variant'])}</th>" for c in combos]
+    body.append("</tr>")
+    for m in METRICS:
+        body.append(f"<tr><th>{_e(LABELS[m])}</th>")
+        body += [f"<td>{_e(interval_text(m, c['metrics'][m]['interval']))}</td>" for c in combos]
+        body.append("</tr>")
+    body.append("<tr><th>token edits</th>")
+    body += [f"<td>{_e(token_share_text(c.get('token_edit_share') or {}))}</td>" for c in combos]
+    body.append("</tr></table>")
+    for m in ("attribution_rate", "collateral_churn", "claim_accuracy"):
+        body.append(f"<h2>{_e(LABELS[m])}</h2>{_svg(report, m)}")
+        note = report["ranking"][m]["note"]
+        if note:
+            body.append(f"<p>{_e(note)}</p>")
+    body.append(
+        "<h2>Runs</h2><table><tr><th>document</th><th>combination</th><th>repeat</th>"
+        "<th>status</th><th>links</th></tr>"
+    )
+    for it in sorted(items, key=lambda r: r.key):
+        status = _e(it.status)
+        if it.reason.startswith("TAMPERED"):
+            status = f'<span class="tampered">TAMPERED</span> {_e(it.reason)}'
+        elif it.reason:
+            status += f": {_e(it.reason)}"
+        link = links.get(it.key)
+        cell = (
+            f'<a href="{link}/scorecard.html">scorecard</a> <a href="{link}/">bundle</a>'
+            if link
+            else "no bundle"
+        )
+        body.append(
+            f"<tr><td>{_e(it.document)}</td><td>{_e(it.model)} / {_e(it.variant)}</td>"
+            f"<td>{it.repeat}</td><td>{status}</td><td>{cell}</td></tr>"
+        )
+    body.append("</table>")
+    page = (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        f"<title>Suite {_e(report['suite'])}</title><style>{_CSS}</style></head><body>"
+        + "\n".join(body)
+        + "</body></html>\n"
+    )
+    path = out / "index.html"
+    path.write_text(page, encoding="utf-8")
+    return path
