@@ -177,6 +177,7 @@ class ReviewActions:
         self.table.fill(self.rows)
         self.table.selectRow(keep)
         self.next_to_review()
+        self.show_banner(data)  # type: ignore[attr-defined]
         self.decided.emit()  # type: ignore[attr-defined]
 
     def _decide_failed(self, exc: BaseException) -> None:

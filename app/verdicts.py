@@ -352,7 +352,10 @@ def _decisions_part(b: _Banner, data: BundleData) -> None:
 
     fig = review_figures(data.verdicts, data.comments_before, dec.latest())
     if fig.awaiting:
-        b.add(f"<b>Awaiting review:</b> {fig.awaiting} of {fig.actionable} actionable comment(s).")
+        b.add(
+            f"<b>Awaiting review:</b> {fig.awaiting} of "
+            f"{vocab.plural(fig.actionable, 'actionable comment')}."
+        )
 
 
 def banner_tooltip(data: BundleData) -> str:
@@ -755,16 +758,21 @@ class VerdictsView(ReviewActions, QWidget):
             )
         return removed, added
 
-    def _rederived(self, data: BundleData) -> None:
-        """The re-derivation is in: say in the banner what it found."""
-        if data is not self.data:
-            return
+    def show_banner(self, data: BundleData) -> None:
+        """The banner for ``data`` as it stands now (after the re-derivation, and again
+        after each reviewer decision: the awaiting-review count follows)."""
         level, text = banner_for(data)
         self.banner.setText(text)
         self.banner.setToolTip(banner_tooltip(data))
         self.banner_fold.auto = level != "error"  # an error is never folded by itself
         self.banner_fold.text_changed()
         self.banner.setStyleSheet(BANNER_STYLE[level] + "padding:6px;border-radius:4px;")
+
+    def _rederived(self, data: BundleData) -> None:
+        """The re-derivation is in: say in the banner what it found."""
+        if data is not self.data:
+            return
+        self.show_banner(data)
         if data.shown_source != "stated" or data.row_notes or data.decisions is not None:
             # The figures shown changed (the engine's re-derived ones, or notes on rows):
             # the table and both documents' marks follow.

@@ -64,6 +64,11 @@ def test_keyboard_review_of_every_comment(qtbot, window, tmp_path):
     qtbot.keyClicks(view.decision.reason, "the sentence said it twice")
     qtbot.keyClick(view.decision.reason, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: not view._writing, timeout=30000)
+    # the banner's count follows each decision, not only the next opening
+    qtbot.waitUntil(
+        lambda: "Awaiting review:</b> 2 of 3 actionable comments" in view.banner.text(),
+        timeout=30000,
+    )
     # moved on to the next comment needing a decision
     assert _current(view)["id"] == "c1" and view.table.hasFocus()
     qtbot.keyClick(view.table, Qt.Key.Key_A)
@@ -79,6 +84,7 @@ def test_keyboard_review_of_every_comment(qtbot, window, tmp_path):
         ),
         timeout=30000,
     )
+    assert "Awaiting review" not in view.banner.text()  # every actionable comment decided
     cells = {r["id"]: view.table.item(i, 8).text() for i, r in enumerate(view.rows)}
     assert cells["c1"] == "\u2713 accepted"
     assert cells["c2"] == "\u270e not addressed"
