@@ -10,6 +10,7 @@ import re
 import unicodedata
 
 from engine.score.anchoring.thresholds import DICTIONARY_REACH
+from engine.text.utf16 import OffsetMap
 
 _WORD = re.compile(r"\w")
 
@@ -117,7 +118,12 @@ def _dictionary_word(text: str, i: int) -> tuple[int, int]:
 
         _word_breaker = WordBreaker
     a, b = max(0, i - DICTIONARY_REACH), min(len(text), i + DICTIONARY_REACH + 1)
-    for ws, we in _word_breaker(text[a:b], "root").segments():
+    window = text[a:b]
+    # ICU's segment offsets count UTF-16 units: converted to code points, or an astral
+    # character (an emoji) before the word would shift every boundary after it.
+    units = OffsetMap(window)
+    for ws16, we16 in _word_breaker(window, "root").segments():
+        ws, we = units.to_codepoint(ws16), units.to_codepoint(we16)
         if a + ws <= i < a + we:
             return a + ws, a + we
     return i, i + 1
