@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.bundle.decisions import DECISION_WORDS, allowed_decisions
+from engine.vocabulary import plural
 
 #: decision -> (the key that takes it, the button's words)
 KEYS: dict[str, tuple[str, str]] = {
@@ -156,7 +157,7 @@ class DecisionPanel(QWidget):
             parts.append(
                 f"<b>Decided:</b> {html.escape(DECISION_WORDS.get(d.decision, d.decision))}"
                 f"{why} <small>({html.escape(d.reviewer)}, {html.escape(d.decided_at)}; "
-                f"{len(history)} decision(s) kept)</small>"
+                f"{plural(len(history), 'decision')} kept)</small>"
             )
         elif row.get("counted"):
             parts.append("No decision yet.")

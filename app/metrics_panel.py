@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from app import present
 from app.bundledata import BundleData
+from engine.vocabulary import plural
 
 NA_BRUSH = QBrush(QColor(128, 128, 128, 60), Qt.BrushStyle.BDiagPattern)
 # The explanations are quieter than the figures but still read: #4D4D4D on white is about
@@ -204,7 +205,7 @@ def review_html(data: BundleData) -> str:
         text += " <b>The decisions fail their checks and count for nothing.</b>"
     if fig.awaiting:
         text = (
-            f"<b>Awaiting review: {fig.awaiting} of {fig.actionable} actionable comment(s)"
+            f"<b>Awaiting review: {fig.awaiting} of {plural(fig.actionable, 'actionable comment')}"
             "</b> have no decision yet (decide them in the Verdicts tab). " + text
         )
     return text

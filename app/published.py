@@ -238,7 +238,7 @@ class PublishedView(QWidget):
             if unchecked:
                 bad.append(f"{unchecked} NOT CHECKED (bundle copy missing or unreadable)")
             self.where.setText(
-                f"Published to {folder}: {len(runs)} run(s), newest first"
+                f"Published to {folder}: {vocabulary.plural(len(runs), 'run')}, newest first"
                 + (f" ({', '.join(bad)})" if bad else "")
                 + ". Each row was checked again from the copy of its bundle in the folder "
                 "(signature against your trusted keys, every figure re-derived); "

@@ -29,6 +29,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.vocabulary import plural
+
 
 def plan_for(data: Any) -> Any:
     """The engine's plan for ``data`` (an ``app.bundledata.BundleData`` whose checks ran);
@@ -54,7 +56,7 @@ class SendBackDialog(QDialog):
         n, r = len(plan.comments), len(plan.reasons)
         left = "; ".join(f"{html.escape(k)} ({html.escape(v)})" for k, v in plan.left.items())
         said = (
-            f"<b>{n} comment(s) go back</b> to the agent on the last version, "
+            f"<b>{plural(n, 'comment')} go{'es' if n == 1 else ''} back</b> to the agent on the last version, "
             f"{r} with your reason word for word."
         )
         if left:

@@ -177,7 +177,7 @@ def _rounds(manifest: dict[str, Any]) -> str:
             for v in manifest.get("versions") or []
             if isinstance(v, dict) and str(v.get("name", "")).startswith("round-")
         )
-        return f"{r} round(s), {pushes} push(es)"
+        return f"{vocab.plural(r, 'round')}, {vocab.plural(pushes, 'push', 'pushes')}"
     return "N/A — not recorded"
 
 

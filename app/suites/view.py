@@ -46,6 +46,7 @@ from PySide6.QtWidgets import (
 from app.jobs import run_in_thread
 from app.settings import Settings
 from app.suites.charts import ChartPanel, combo_key, draw_spread, draw_trend
+from engine.vocabulary import plural
 
 
 def example_suite_path() -> Path:
@@ -362,7 +363,7 @@ class SuitesView(QWidget):
             self._show_checks()
             self.heading.setText(f"Suite: {self.suite.name}")
             self.subheading.setText(
-                f"{path} — {len(expand_items(self.suite))} run(s). Check the estimate, "
+                f"{path} — {plural(len(expand_items(self.suite)), 'run')}. Check the estimate, "
                 "then Start. Runs already finished in an earlier suite run are not repeated "
                 "when you resume it from the command line (arl suite resume)."
             )
@@ -405,7 +406,7 @@ class SuitesView(QWidget):
         finished = sum(1 for i in items if i.status == "finished")
         self.subheading.setText(
             f"Suite run {data.get('suite_id', '?')} ({data.get('status', 'finished')}), "
-            f"program {data.get('app_version', '?')}: {finished} of {len(items)} run(s) "
+            f"program {data.get('app_version', '?')}: {finished} of {plural(len(items), 'run')} "
             f"finished. Folder: {folder}"
         )
         self.estimate.setPlainText("")
@@ -427,7 +428,7 @@ class SuitesView(QWidget):
             self.subheading.text()
             + f" Below: its last run, {row.id} ({row.status}, started "
             + f"{row.started_at.replace('T', ' ')[:16]})"
-            + (f", and {earlier} earlier run(s) in the trend." if earlier > 0 else ".")
+            + (f", and {plural(earlier, 'earlier run')} in the trend." if earlier > 0 else ".")
         )
         self._fill_runs()
         self._fill_report()

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
+from app.verdicts import comment_numbers
 from app.wizard.common import last_folder, remember_folder
 
 
@@ -54,7 +55,7 @@ class CommentsPage(QWizardPage):
         self.edit_btn = QPushButton("&Save edit")
         self.delete_btn = QPushButton("&Delete")
         self.actionable = QCheckBox("Ac&tionable (the agent must address it)")
-        self.import_btn = QPushButton("&Import annotations (W3C, Hypothesis)\u2026")
+        self.import_btn = QPushButton("&Import comments from a file (W3C, Hypothesis)\u2026")
         self.count = QLabel()
         self.count.setTextFormat(Qt.TextFormat.RichText)  # file text in it is escaped
         self.count.setWordWrap(True)
@@ -302,13 +303,17 @@ class CommentsPage(QWizardPage):
     def _refresh(self, keep_row: int | None = None) -> None:
         self.list.blockSignals(True)
         self.list.clear()
+        numbers = comment_numbers([c.id for c in self.comments])
         for c in self.comments:
             q = c.anchor.quote or ""
             q = q if len(q) <= 70 else q[:67] + "\u2026"
             flag = "" if c.actionable else "  (not actionable)"
             if c.status == "resolved":
                 flag += "  (resolved already: not counted)"
-            self.list.addItem(f"{c.id}: \u201c{q}\u201d \u2014 {c.body}{flag}")
+            n = numbers[c.id]
+            self.list.addItem(f"Comment {n}: \u201c{q}\u201d \u2014 {c.body}{flag}")
+            item = self.list.item(self.list.count() - 1)
+            item.setToolTip(f"Comment {n} (id {c.id})")
         self.list.blockSignals(False)
         if keep_row is not None and 0 <= keep_row < len(self.comments):
             self.list.setCurrentRow(keep_row)

@@ -285,7 +285,7 @@ class ModelPage(QWizardPage):
         self.model.addItems(models)
         self.model.setEditText(current if current in models or not models else models[0])
         self.test_result.setText(
-            f"The server offers {len(models)} model(s)."
+            f"The server offers {vocab.plural(len(models), 'model')}."
             if models
             else "The server lists no models; type the name."
         )

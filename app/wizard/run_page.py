@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 
 from app.settings import DEFAULTS
 from app.wizard.checks_box import ChecksBox
+from engine.vocabulary import plural
 
 MODE_CHOICES = (
     ("tools", "Tools: the model calls its tools (default)"),
@@ -93,7 +94,7 @@ class RunSettingsPage(QWizardPage):
         n = len(w.comments_page.comments)
         self.summary.setText(
             f"The agent <b>{html.escape(w.model_page.model.currentText())}</b> will revise "
-            f"\u201c{html.escape(w.document_page.title)}\u201d for {n} comment(s). You can "
+            f"\u201c{html.escape(w.document_page.title)}\u201d for {plural(n, 'comment')}. You can "
             "cancel at any time; an evidence bundle is written in every case."
         )
 

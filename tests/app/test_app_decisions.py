@@ -217,7 +217,7 @@ def test_send_back_opens_the_next_round_with_the_reasons(qtbot, window, tmp_path
     view.send_back_btn.click()
     dlg = window._send_back
     assert dlg.plan.reasons == {"c2": reason} and "c1" in dlg.plan.left
-    assert "2 comment(s) go back" in dlg.summary.text()  # c2 overridden, c4 still open
+    assert "2 comments go back" in dlg.summary.text()  # c2 overridden, c4 still open
     assert "c3 (resolved)" in dlg.summary.text()  # the agent resolved it; no override
     assert reason in dlg.brief.toPlainText()
     out = tmp_path / "next"

@@ -40,7 +40,7 @@ def test_run_rows_say_tokens_time_rounds_and_na_when_unrecorded():
     rows = {label: (x, y) for label, x, y in cmp.run_rows}
     assert rows["tokens used"] == ("12,345 tokens", "N/A — the provider reported no token usage")
     assert rows["time"][0] == "2 min 5 s" and rows["time"][1].startswith("N/A — ")
-    assert rows["rounds"][0] == "2 round(s), 2 push(es)" and rows["rounds"][1].startswith("N/A")
+    assert rows["rounds"][0] == "2 rounds, 2 pushes" and rows["rounds"][1].startswith("N/A")
     assert any("Run B did not complete" in n and "timed out" in n for n in cmp.notes)
     assert run_seconds({"created_at": "x", "finished_at": "2026-01-01T00:00:00Z"}) is None
 
@@ -96,3 +96,10 @@ def test_sides_of_one_model_are_told_apart_by_start_time_and_bundle_name():
     cmp = compare_bundles(a, Facts({"run_id": "run-1"}))
     assert any("same run" in n for n in cmp.notes)
     assert cmp.labels[1].text() == "unknown model \u00b7 run-1"
+
+
+def test_rounds_cell_says_plurals_in_words():
+    from engine.vocabulary import plural
+
+    assert plural(1, "push", "pushes") == "1 push" and plural(2, "push", "pushes") == "2 pushes"
+    assert plural(1, "comment") == "1 comment" and plural(3, "comment") == "3 comments"
