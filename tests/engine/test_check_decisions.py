@@ -1,4 +1,4 @@
-"""A reviewer accepts a declared check's FAIL only with a reason (issue 24, the gate): the
+"""A reviewer accepts a declared check's FAIL only with a reason (docs/checks.md, the gate): the
 decision's subject is the check, signed like a comment's decision; an accepted FAIL no
 longer blocks "changes requested" in the scorecard and ``arl bundle show``; verify checks
 the signature and that the check is still FAIL as re-derived."""
