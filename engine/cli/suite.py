@@ -217,16 +217,10 @@ def _write_html(
     report: dict[str, Any], items: list[Any], tampered: dict[str, str], out: Path
 ) -> int:
     """The self-contained HTML report (engine.suite.html_report) into ``out``."""
-    from dataclasses import replace
-
     from engine.suite.html_report import write_html_report
+    from engine.suite.report import mark_tampered
 
-    marked = [
-        replace(it, status="failed", reason=f"TAMPERED: {tampered[it.key]}")
-        if it.key in tampered
-        else it
-        for it in items
-    ]
+    marked = mark_tampered(items, tampered)
     try:
         page = write_html_report(report, marked, out)
     except OSError as exc:

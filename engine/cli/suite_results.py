@@ -104,29 +104,32 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from engine.suite.report import LABELS, _fmt, build_report, compare_reports
+    from engine.suite.report import compare_line, compare_runs, mark_tampered
     from engine.suite.store import SuiteStoreError
+    from engine.suite.tamper import tampered_runs
 
     try:
         with suite_store(args) as store:
-            reports = []
+            runs = []
             for sid in (args.a, args.b):
-                row = store.run_row(sid)
-                reports.append(
-                    build_report(store.items(sid), name=row.name, fingerprint=row.fingerprint)
-                )
+                items = store.items(sid)
+                runs.append(mark_tampered(items, tampered_runs(items)))
+            seed = store.run_row(args.b).seed
     except SuiteStoreError as exc:
         return fail(str(exc))
-    rows = compare_reports(*reports)
+    rows = compare_runs(runs[0], runs[1], seed)
     if args.json:
         print(json.dumps(rows, indent=1))
         return EXIT_OK
     if not rows:
         print("The two suite runs share no model and variant.")
+    else:
+        print(
+            "Differences (second minus first) paired by document, 95% intervals "
+            f"Holm-adjusted over the combinations compared; bootstrap seed {seed}:"
+        )
     for r in rows:
-        m = r["metric"]
-        delta = "" if r["delta"] is None else f" ({r['delta']:+.3g}: {r['verdict']})"
-        say(f"{r['combination']}: {LABELS[m]} {_fmt(m, r['a'])} -> {_fmt(m, r['b'])}{delta}")
+        say(compare_line(r))  # model and variant names come from the suite's files
     return EXIT_OK
 
 

@@ -19,7 +19,7 @@ import numpy as np
 from engine.suite.stats import ALPHA, MIN_DOCUMENTS, holm, paired
 from engine.suite.store import ItemResult
 
-__all__ = ["metric_cells", "rank", "ranking_sentence"]
+__all__ = ["holm_intervals", "metric_cells", "rank", "ranking_sentence"]
 
 
 def metric_cells(rows: list[ItemResult], metric: str) -> dict[str, list[float]]:
@@ -44,24 +44,14 @@ def rank(
         d = paired(cells[a], cells[b], seed, f"{metric}|{a}|{b}")
         if d is not None:
             raw.append((a, b, d))
-    adjusted = holm([d["p"] for _, _, d in raw])
-    order = sorted(range(len(raw)), key=lambda i: (raw[i][2]["p"], i))
+    judged = holm_intervals([d for _, _, d in raw])
     pairs = []
-    for i, (a, b, d) in enumerate(raw):
-        step = order.index(i)
-        level = 1 - ALPHA / (len(raw) - step)
-        draws = d["_draws"]
-        lo, hi = (float(x) for x in np.quantile(draws, [(1 - level) / 2, (1 + level) / 2]))
+    for (a, b, d), j in zip(raw, judged):
+        lo, hi = j["low"], j["high"]
         a_first = (d["difference"] >= 0) == higher_is_better
         better, worse = (a, b) if a_first else (b, a)
         if not a_first:
             lo, hi = -hi, -lo
-        if d["documents"] < MIN_DOCUMENTS:
-            verdict = "too few documents"
-        elif adjusted[i] < ALPHA and (lo > 0 or hi < 0):
-            verdict = "ranked"
-        else:
-            verdict = "interval includes zero"
         pairs.append(
             {
                 "better": better,
@@ -69,12 +59,12 @@ def rank(
                 "difference": abs(d["difference"]),
                 "low": lo,
                 "high": hi,
-                "level": level,
+                "level": j["level"],
                 "p": d["p"],
-                "p_holm": adjusted[i],
+                "p_holm": j["p_holm"],
                 "documents": d["documents"],
                 "repeats": d["repeats"],
-                "verdict": verdict,
+                "verdict": j["verdict"],
             }
         )
     ranked = [p for p in pairs if p["verdict"] == "ranked"]
@@ -83,6 +73,31 @@ def rank(
         "ranked": [[p["better"], p["worse"]] for p in ranked],
         "note": _note(cells, pairs),
     }
+
+
+def holm_intervals(diffs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The paired differences compared together (``engine.suite.stats.paired`` results),
+    each judged at its Holm step-down level: {"low", "high"} (the interval of the
+    difference at that level, same sign as it), "level", "p_holm", and "verdict":
+    "ranked" (the adjusted interval excludes zero on at least ``MIN_DOCUMENTS`` documents),
+    "interval includes zero" or "too few documents". The one rule of rankings and of
+    ``arl suite compare``."""
+    adjusted = holm([d["p"] for d in diffs])
+    order = sorted(range(len(diffs)), key=lambda i: (diffs[i]["p"], i))
+    out = []
+    for i, d in enumerate(diffs):
+        level = 1 - ALPHA / (len(diffs) - order.index(i))
+        lo, hi = (float(x) for x in np.quantile(d["_draws"], [(1 - level) / 2, (1 + level) / 2]))
+        if d["documents"] < MIN_DOCUMENTS:
+            verdict = "too few documents"
+        elif adjusted[i] < ALPHA and (lo > 0 or hi < 0):
+            verdict = "ranked"
+        else:
+            verdict = "interval includes zero"
+        out.append(
+            {"low": lo, "high": hi, "level": level, "p_holm": adjusted[i], "verdict": verdict}
+        )
+    return out
 
 
 def _note(cells: dict[str, Any], pairs: list[dict[str, Any]]) -> str:

@@ -28,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.suite.ranking import metric_cells, rank, ranking_sentence
+from engine.suite.ranking import holm_intervals, metric_cells, rank, ranking_sentence
 from engine.suite.stats import interval, wilson
 from engine.suite.store import ItemResult
 from engine.suite.token_share import token_edit_share, token_share_text
@@ -41,8 +41,10 @@ __all__ = [
     "GateResult",
     "build_report",
     "combination_cell",
-    "compare_reports",
+    "compare_line",
+    "compare_runs",
     "gate",
+    "mark_tampered",
     "noise_notes",
     "parse_thresholds",
     "render_report",
@@ -154,6 +156,17 @@ def _combo_key(r: ItemResult) -> tuple[str, str]:
     return r.model, r.variant
 
 
+def mark_tampered(items: list[ItemResult], tampered: dict[str, str]) -> list[ItemResult]:
+    """``items`` sorted by key, each run in ``tampered`` (key -> why) made a failure whose
+    reason reads "TAMPERED: why"."""
+    return [
+        replace(r, status="failed", reason=f"TAMPERED: {tampered[r.key]}")
+        if r.key in tampered
+        else r
+        for r in sorted(items, key=lambda r: r.key)
+    ]
+
+
 def build_report(
     items: list[ItemResult],
     *,
@@ -166,13 +179,7 @@ def build_report(
     ``seed``: the suite's seed, which seeds every interval (``engine.suite.stats``);
     ``tampered``: run key -> why its bundle fails its checks; such a run is left out of
     the statistics and counted as a failure with that reason."""
-    tampered = tampered or {}
-    items = [
-        replace(r, status="failed", reason=f"TAMPERED: {tampered[r.key]}")
-        if r.key in tampered
-        else r
-        for r in sorted(items, key=lambda r: r.key)
-    ]
+    items = mark_tampered(items, tampered or {})
     combos: dict[tuple[str, str], list[ItemResult]] = {}
     for r in items:
         combos.setdefault(_combo_key(r), []).append(r)
@@ -463,48 +470,82 @@ def _judge(name: str, metric: str, thr: float, direction: str, iv: dict[str, Any
     )
 
 
-def compare_reports(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]]:
-    """Per combination present in both and per metric: means, delta (b - a), and whether the
-    delta is within noise (no larger than the larger spread)."""
-    index = {(c["model"], c["variant"]): c for c in a["combinations"]}
-    rows = []
-    for cb in b["combinations"]:
-        ca = index.get((cb["model"], cb["variant"]))
-        if ca is None:
-            continue
-        for m in METRICS:
-            ma, mb = ca["metrics"][m], cb["metrics"][m]
-            if ma["mean"] is None or mb["mean"] is None:
-                rows.append(
-                    {
-                        "combination": f"{cb['model']} / {cb['variant']}",
-                        "metric": m,
-                        "a": ma["mean"],
-                        "b": mb["mean"],
-                        "delta": None,
-                        "verdict": "N/A",
-                    }
+def compare_runs(a: list[ItemResult], b: list[ItemResult], seed: int = 0) -> list[dict[str, Any]]:
+    """Two suite runs side by side, per combination present in both and per metric: the
+    means, ``delta`` (b - a) and the paired method of the ranking (``engine.suite.stats.
+    paired``): the interval of b - a paired by document (the documents both measured, the
+    same documents drawn for both), Holm-adjusted over the combinations compared on that
+    metric, ``verdict`` "better"/"worse" only where the adjusted interval excludes zero on
+    at least ``MIN_DOCUMENTS`` documents. ``a``/``b``: finished, untampered runs of each
+    suite run; ``seed``: the later suite run's seed."""
+    from engine.suite.stats import MIN_DOCUMENTS, paired
+
+    def by_combo(rows: list[ItemResult]) -> dict[str, list[ItemResult]]:
+        out: dict[str, list[ItemResult]] = {}
+        for r in sorted(rows, key=lambda r: r.key):
+            if r.status == "finished":
+                out.setdefault(f"{r.model} / {r.variant}", []).append(r)
+        return out
+
+    ca, cb = by_combo(a), by_combo(b)
+    rows: list[dict[str, Any]] = []
+    for m in METRICS:
+        measured = []
+        for name in sorted(set(ca) & set(cb)):
+            xa, xb = metric_cells(ca[name], m), metric_cells(cb[name], m)
+            d = paired(xb, xa, seed, f"compare|{m}|{name}") if xa and xb else None
+            row = {
+                "combination": name,
+                "metric": m,
+                "a": _point(xa),
+                "b": _point(xb),
+                "delta": None if d is None else d["difference"],
+                "low": None,
+                "high": None,
+                "documents": 0 if d is None else d["documents"],
+                "repeats": 0 if d is None else d["repeats"],
+                "verdict": "N/A" if not (xa and xb) else "no document measured by both",
+            }
+            rows.append(row)
+            if d is not None:
+                measured.append((row, d))
+        for (row, d), j in zip(measured, holm_intervals([d for _, d in measured])):
+            row["low"], row["high"] = j["low"], j["high"]
+            if j["verdict"] == "too few documents":
+                row["verdict"] = (
+                    f"too few documents in common to tell ({d['documents']}; at least "
+                    f"{MIN_DOCUMENTS} are needed)"
                 )
-                continue
-            delta = mb["mean"] - ma["mean"]
-            ia, ib = ma["interval"], mb["interval"]
-            apart = ia["high"] < ib["low"] or ib["high"] < ia["low"]
-            verdict = (
-                ("better" if (delta > 0) == HIGHER_IS_BETTER[m] else "worse")
-                if apart
-                else "the intervals overlap: cannot tell"
-            )
-            rows.append(
-                {
-                    "combination": f"{cb['model']} / {cb['variant']}",
-                    "metric": m,
-                    "a": ma["mean"],
-                    "b": mb["mean"],
-                    "delta": delta,
-                    "verdict": verdict,
-                }
-            )
-    return rows
+            elif j["verdict"] == "ranked":
+                row["verdict"] = "better" if (j["low"] > 0) == HIGHER_IS_BETTER[m] else "worse"
+            else:
+                row["verdict"] = "the paired interval includes zero: cannot tell"
+    return sorted(rows, key=lambda r: (r["combination"], METRICS.index(r["metric"])))
+
+
+def _point(cells: dict[str, list[float]]) -> float | None:
+    """The mean over documents of each document's repeat mean (as the intervals)."""
+    if not cells:
+        return None
+    return statistics.fmean(statistics.fmean(v) for v in cells.values())
+
+
+def compare_line(row: dict[str, Any]) -> str:
+    """One row of ``compare_runs`` in words: "attribution 60% -> 80% (+20 points [+5 to
+    +35 points] over 8 documents x 3 repeats: better)"."""
+    m = row["metric"]
+    head = f"{row['combination']}: {LABELS[m]} {_fmt(m, row['a'])} -> {_fmt(m, row['b'])}"
+    if row["delta"] is None:
+        return f"{head} ({row['verdict']})"
+    span = (
+        ""
+        if row["low"] is None
+        else f" [{diff_text(m, row['low'])} to {diff_text(m, row['high'])}]"
+    )
+    return (
+        f"{head} ({diff_text(m, row['delta'])}{span} over {row['documents']} documents x "
+        f"{row['repeats']} repeats: {row['verdict']})"
+    )
 
 
 # -- words for tables (the CLI's report and the desktop tab say the same) -------------------
