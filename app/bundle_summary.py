@@ -12,6 +12,8 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from engine.vocabulary import when_words
+
 MAX_MANIFEST_BYTES = 2_000_000
 
 
@@ -53,9 +55,9 @@ def summary(path: str | Path) -> str:
     bits = []
     if m.get("model"):
         bits.append(str(m["model"]))
-    when = str(m.get("finished_at") or m.get("created_at") or "")[:10]
+    when = str(m.get("finished_at") or m.get("created_at") or "")
     if when:
-        bits.append(when)
+        bits.append(when_words(when))
     if m.get("status"):
         bits.append(str(m["status"]) + (" (scripted)" if m.get("scripted") else ""))
     return f"\u201c{title}\u201d" + ("\n" + " \u00b7 ".join(bits) if bits else "")

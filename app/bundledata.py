@@ -280,7 +280,9 @@ def start_checks(data: BundleData, listener: Callable[[Any], None] | None = None
         _notify(data)
 
     def failed(exc: BaseException) -> None:
-        data.rederive_error = f"{type(exc).__name__}: {exc}"
+        from engine.vocabulary import error_words
+
+        data.rederive_error = error_words(exc)
         _notify(data)
 
     run_in_thread(lambda: rederive(data.source), done, failed)

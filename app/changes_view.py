@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidg
 
 from app.docview import CHANGE_STYLES, DocumentView
 from app.jobs import run_in_thread
+from engine.vocabulary import error_words
 
 # The merged text is written inside one <pre>, whose first newline the HTML parser drops:
 # one is always written after the tag, so the page's text is exactly the merged text.
@@ -248,7 +249,7 @@ class ChangesView(QWidget):
 
         def failed(exc: BaseException) -> None:
             if token == self._token:
-                self.summary.setText(f"The versions could not be compared: {exc}")
+                self.summary.setText(f"The versions could not be compared: {error_words(exc)}")
                 if i == 0:
                     self.computed.emit(None)
 

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from app import present
 from app.bundledata import BundleData, BundleError, load_bundle, start_checks
 from app.docview import STYLES
+from engine.vocabulary import error_words
 
 
 class CompareView(QWidget):
@@ -113,7 +114,7 @@ class CompareView(QWidget):
         try:
             data = load_bundle(path)
         except BundleError as exc:
-            self.message.emit(f"Bundle {which.upper()} cannot be opened: {exc}")
+            self.message.emit(f"Bundle {which.upper()} cannot be opened: {error_words(exc)}")
             return False
         setattr(self, which, data)
         self._label(which, data, path)

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.bundle.decisions import DECISION_WORDS, allowed_decisions
-from engine.vocabulary import plural
+from engine.vocabulary import plural, when_words
 
 #: decision -> (the key that takes it, the button's words)
 KEYS: dict[str, tuple[str, str]] = {
@@ -156,7 +156,7 @@ class DecisionPanel(QWidget):
             why = f": {html.escape(d.reason)}" if d.reason else ""
             parts.append(
                 f"<b>Decided:</b> {html.escape(DECISION_WORDS.get(d.decision, d.decision))}"
-                f"{why} <small>({html.escape(d.reviewer)}, {html.escape(d.decided_at)}; "
+                f"{why} <small>({html.escape(d.reviewer)}, {html.escape(when_words(d.decided_at))}; "
                 f"{plural(len(history), 'decision')} kept)</small>"
             )
         elif row.get("counted"):

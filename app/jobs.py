@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import gc
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -63,6 +64,8 @@ def run_in_thread(
         try:
             value = fn()
         except BaseException as exc:
+            # The traceback to the log: what the user reads is error_words(exc).
+            logging.getLogger(__name__).info("a worker job failed", exc_info=exc)
             if on_error is not None:
                 relay.finished.emit(on_error, exc, True)
             return

@@ -22,6 +22,7 @@ from importlib import resources
 from pathlib import Path
 
 from app.about import _fixture_bundle_path, example_bundle_path, versions_text
+from engine.vocabulary import error_words, plural
 
 __all__ = ["_fixture_bundle_path", "example_bundle_path", "main", "versions_text"]
 
@@ -75,7 +76,7 @@ def install_excepthook(window_getter) -> None:
             box.setIcon(QMessageBox.Icon.Warning)
             box.setTextFormat(Qt.TextFormat.PlainText)  # the error may quote a server
             box.setWindowTitle("Something went wrong")
-            box.setText(f"Something went wrong: {exc}")
+            box.setText(f"Something went wrong: {error_words(exc)}.")
             box.setInformativeText(f"The details were written to {log_path()}.")
             box.open()
             hook._boxes = getattr(hook, "_boxes", [])[-4:] + [box]
@@ -254,7 +255,10 @@ def _smoke_word() -> str:
         return f"a Word review could not be read and scored ({type(exc).__name__}: {exc})"
     counts = result.counts()
     if len(comments) != 4 or unusable or counts["edited"] != 2 or len(found.resolved) != 3:
-        return f"the Word example scored {counts} with {len(found.resolved)} resolved comment(s)"
+        return (
+            f"the Word example scored {counts} with "
+            f"{plural(len(found.resolved), 'resolved comment')}"
+        )
     print(
         f"word: review.docx read ({len(comments)} comments placed), scored against "
         f"revised.docx ({v2.word.tracked_changes} tracked changes): {counts['edited']} edited, "
@@ -358,7 +362,9 @@ def smoke_test(app, window, bundle: Path | None, timeout: float) -> int:
             for n in ("v1", "v2"):
                 r = hl.get(n) or {}
                 if r.get("failed"):
-                    return fail(f"{len(r['failed'])} highlight(s) could not be applied in {n}")
+                    return fail(
+                        f"{plural(len(r['failed']), 'highlight')} could not be applied in {n}"
+                    )
             result.update(code=0, spans={n: (hl.get(n) or {}).get("made") for n in ("v1", "v2")})
             loop.quit()
 

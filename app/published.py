@@ -110,7 +110,7 @@ def row_cells(e) -> tuple[list[str], list[str]]:
             f"\u26a0 NOT CHECKED: {e.problem}",
         ]
         tips = list(cells)
-        tips[0] = f"published {e.published_at}"
+        tips[0] = f"published {vocabulary.when_words(e.published_at)}"
         cells += ["" for _ in METRIC_NAMES]
         tips += ["not shown: the bundle copy could not be checked" for _ in METRIC_NAMES]
         return cells, tips
@@ -123,7 +123,7 @@ def row_cells(e) -> tuple[list[str], list[str]]:
         e.verification,
     ]
     tips = list(cells)
-    tips[0] = e.finished_at or e.created_at
+    tips[0] = vocabulary.when_words(e.finished_at or e.created_at)
     tips[4] = (e.signature or {}).get("line") or cells[4]
     for name in METRIC_NAMES:
         m = e.metrics.get(name)

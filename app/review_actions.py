@@ -185,4 +185,10 @@ class ReviewActions:
         r = self._selected()
         if r is not None:
             self._show_decision(self.rows[r])
-        self.decision.state.setText(self.decision.state.text() + f"<br><b>Not recorded:</b> {exc}")
+        from html import escape
+
+        from engine.vocabulary import error_words
+
+        self.decision.state.setText(
+            self.decision.state.text() + f"<br><b>Not recorded:</b> {escape(error_words(exc))}"
+        )

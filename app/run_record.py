@@ -4,15 +4,21 @@ comments). Nothing is scored here."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from app.present import verdict_label
+from engine.events import comment_called
 from engine.vocabulary import EXTERNAL_USAGE, message_sentence
 
 
-def round_lines(rounds: list[dict[str, Any]], external: bool = False) -> list[tuple[str, str]]:
+def round_lines(
+    rounds: list[dict[str, Any]], external: bool = False, names: Mapping[str, str] | None = None
+) -> list[tuple[str, str]]:
     """``(icon name, text)`` per line, in order. ``external``: a revision made elsewhere,
-    whose tokens are N/A with that reason, not "not reported"."""
+    whose tokens are N/A with that reason, not "not reported". ``names``: comment id ->
+    what the program calls it ("comment 3", ``app.verdicts.comment_names``), never the raw
+    id on screen."""
     out: list[tuple[str, str]] = []
     if not rounds:
         out.append(("step", "The bundle holds no round records (no round was finished)."))
@@ -40,14 +46,18 @@ def round_lines(rounds: list[dict[str, Any]], external: bool = False) -> list[tu
                 out.append(
                     (
                         "warning",
-                        f"  comment {u.get('comment_id')}: the agent's report was unusable: "
-                        f"{u.get('reason')}",
+                        f"  {_upper_first(comment_called(str(u.get('comment_id')), names))}: "
+                        f"the agent's report on it was unusable: {u.get('reason')}",
                     )
                 )
         for item in r.get("reopened") or []:
             if isinstance(item, dict):
-                cid = str(item.get("comment_id"))
-                msg = message_sentence(str(item.get("message") or ""), cid)
+                called = comment_called(str(item.get("comment_id")), names)
+                msg = message_sentence(str(item.get("message") or ""), called)
                 why = str(item.get("reason") or "")
-                out.append(("warning", f"  reopened {cid}: {msg or why}"))
+                out.append(("warning", f"  Reopened {called}: {msg or why}"))
     return out
+
+
+def _upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:]

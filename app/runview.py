@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import logging
 import time
 from pathlib import Path
 from typing import Any
@@ -34,8 +35,11 @@ from app.icons import EVENT_ICONS, icon
 from app.run_record import round_lines
 from app.runrequest import RunRequest
 from app.trace_dialog import show_trace
+from app.verdicts import comment_names
 from engine import events as ev, vocabulary as vocab
 from engine.vocabulary import EXTERNAL_USAGE
+
+log = logging.getLogger(__name__)
 
 
 def _agent_mode_bit(manifest: dict[str, Any]) -> list[str]:
@@ -74,6 +78,7 @@ class RunView(QWidget):
         self._job: asyncio.Task | None = None
         self.handle = None
         self.events: list[Any] = []
+        self._names: dict[str, str] = {}  # comment id -> "comment 3" (app.verdicts)
         self.round_metrics: list[tuple[int, dict[str, Any]]] = []
         self.outcome = None
         self.bundle_path = ""
@@ -187,8 +192,13 @@ class RunView(QWidget):
 
         try:
             key = await asyncio.get_running_loop().run_in_executor(executor(), signing_key)
-        except Exception as exc:  # never stop a run for want of a signature
-            self._add("warning", f"The bundle will not be signed: {exc}")
+        except Exception:  # never stop a run for want of a signature
+            log.warning("no signing key for the run", exc_info=True)
+            self._add(
+                "warning",
+                "The bundle will not be signed: no key of yours could be read or made on "
+                "this computer (the program's log says why).",
+            )
             return
         req.signing_key = key.material
         where = "kept in the keyring" if key.where == "keyring" else key.note.rstrip(".")
@@ -204,6 +214,7 @@ class RunView(QWidget):
 
         self.handle = RunHandle()
         self.events = []
+        self._names = comment_names([str(c.id) for c in req.comments])
         self.round_metrics = []
         self.outcome = None
         self.bundle_path = ""
@@ -212,8 +223,7 @@ class RunView(QWidget):
         self.title.setText(f"<h2>Running: {html.escape(req.title)}</h2>")
         self.hint.setText(
             f"Model <b>{html.escape(req.config.model)}</b> at "
-            f"{html.escape(req.config.base_url)} \u2014 {len(req.comments)} "
-            f"{'comment' if len(req.comments) == 1 else 'comments'}, at most "
+            f"{html.escape(req.config.base_url)} \u2014 {vocab.plural(len(req.comments), 'comment')}, at most "
             f"{vocab.plural(req.rounds, 'round')}. The window stays "
             "usable; Cancel stops after the current step."
         )
@@ -346,6 +356,7 @@ class RunView(QWidget):
 
         m = data.manifest if isinstance(data.manifest, dict) else {}
         self.events = []
+        self._names = comment_names([str(c.get("id")) for c in data.comments_before])
         self.round_metrics = list(data.round_metrics)
         self.bundle_path = str(data.path)
         self._doc_title = data.title
@@ -385,7 +396,7 @@ class RunView(QWidget):
         typed = typed_tokens_words(m, getattr(data, "metrics", None))
         if typed:  # said as typed, never as measured
             self.tokens_label.setText(self.tokens_label.text() + f"; you typed: {typed}")
-        for kind, line in round_lines(data.verdict_rounds, external):
+        for kind, line in round_lines(data.verdict_rounds, external, self._names):
             self._add(kind, line)
         self._add("step", f"Final: {status}{scripted}" + (f" \u2014 {reason}." if reason else "."))
         self.log.scrollToTop()
@@ -436,7 +447,7 @@ class RunView(QWidget):
         self.events.append(event)
         name = type(event).__name__
         # Sentence case where the engine has it (the CLI keeps the exact VERIFICATION line).
-        words = event.plain() if hasattr(event, "plain") else event.describe()
+        words = event.plain(self._names)
         item = self._add(EVENT_ICONS.get(name, "step"), words)
         if isinstance(event, ev.RoundStarted):
             self.round_bar.setMaximum(event.max_rounds)

@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from app.jobs import run_in_thread
+from engine.vocabulary import error_words
 
 
 def _default_workspace() -> Any:
@@ -135,7 +136,7 @@ class ThreadBox(QWidget):
         def failed(exc: BaseException) -> None:
             self.busy = False
             self._enable(self.document_id is not None)
-            self.state.setText(f"<b>Not recorded:</b> {html.escape(str(exc))}")
+            self.state.setText(f"<b>Not recorded:</b> {html.escape(error_words(exc))}")
 
         run_in_thread(work, done, failed)
 

@@ -104,6 +104,12 @@ def comment_numbers(ids: list[str]) -> dict[str, int]:
     return {cid: i for i, cid in enumerate(ids, 1)}
 
 
+def comment_names(ids: list[str]) -> dict[str, str]:
+    """What the program calls each comment in a sentence ("comment 3"; ``comment_numbers``),
+    for the Run log and any line that would otherwise quote a raw id."""
+    return {cid: f"comment {n}" for cid, n in comment_numbers(ids).items()}
+
+
 _RANK = {"ok": 0, "warn": 1, "error": 2}
 
 
@@ -427,7 +433,7 @@ class VerdictModel(QAbstractTableModel):
                 return f"Comment {row['n']} (id {row['id']})"
             if c == REVIEW_COLUMN and row.get("decision") is not None:
                 d = row["decision"]
-                return f"Decided by {d.reviewer} at {d.decided_at}" + (
+                return f"Decided by {d.reviewer}, {vocab.when_words(d.decided_at)}" + (
                     f": {d.reason}" if d.reason else ""
                 )
             if c == REVIEW_COLUMN and row.get("needs"):

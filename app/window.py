@@ -312,7 +312,7 @@ class MainWindow(QMainWindow):
             if not shiboken6.isValid(self) or self._opening is not token:
                 return
             self.verdicts.show_loading(False)
-            why = str(exc) if isinstance(exc, BundleError) else f"{type(exc).__name__}: {exc}"
+            why = str(exc) if isinstance(exc, BundleError) else vocab.error_words(exc)
             self._plain_message("This bundle cannot be opened", why)
             self.statusBar().showMessage(f"Could not open {path}")
             self.bundleFailed.emit(why)

@@ -17,8 +17,11 @@ Every event has:
 
 - ``run_id``: the workspace run id (str);
 - ``at``: wall-clock time of the event, seconds since the epoch (float);
-- ``describe() -> str``: one plain sentence for a person (the CLI prints it; the GUI may
-  show it in its log);
+- ``describe() -> str``: one plain sentence for a person (the CLI prints it);
+- ``plain(names) -> str``: the desktop program's wording of it: counts in words ("1
+  comment", "3 comments"), and each comment called by ``names[comment id]`` ("comment 3",
+  the number the Verdicts view shows) instead of its raw id; an id ``names`` lacks is
+  quoted ("comment “x9”");
 - ``to_json() -> dict``: ``{"type": <class name>, ...fields}``, JSON-serialisable. The
   workspace's event log stores this shape.
 
@@ -30,7 +33,7 @@ A GUI consumer must not block in the callback: copy what it needs and return.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -41,6 +44,7 @@ from engine.vocabulary import (
     RunStatus,
     declared_check_title,
     message_sentence,
+    plural,
 )
 
 
@@ -58,6 +62,17 @@ class RunEvent:
 
     def describe(self) -> str:  # pragma: no cover - every subclass overrides
         return type(self).__name__
+
+    def plain(self, names: Mapping[str, str] | None = None) -> str:
+        """The desktop program's sentence (see the module docstring); ``describe()`` where
+        it names no comment and counts nothing."""
+        return self.describe()
+
+
+def comment_called(comment_id: str, names: Mapping[str, str] | None) -> str:
+    """What the desktop program calls a comment: ``names[comment_id]`` ("comment 3"),
+    else the id quoted ("comment “x9”")."""
+    return (names or {}).get(comment_id) or f"comment \u201c{comment_id}\u201d"
 
 
 @dataclass(frozen=True)
@@ -89,6 +104,14 @@ class RunStarted(RunEvent):
             f"comment(s); model {self.model} at {self.base_url}{key}{note}"
         )
 
+    def plain(self, names: Mapping[str, str] | None = None) -> str:
+        key = f" (API key: {self.key_source})" if self.key_source else ""
+        note = f"; {self.url_note}" if self.url_note else ""
+        return (
+            f"Run started on {plural(self.comments, 'comment')} with model {self.model} at "
+            f"{self.base_url}{key}{note}; kept in the workspace {self.workspace}"
+        )
+
 
 @dataclass(frozen=True)
 class RoundStarted(RunEvent):
@@ -102,6 +125,12 @@ class RoundStarted(RunEvent):
     def describe(self) -> str:
         return (
             f"Round {self.round} of {self.max_rounds}: {self.unresolved} comment(s) "
+            f"to address, document at version {self.version_id}"
+        )
+
+    def plain(self, names: Mapping[str, str] | None = None) -> str:
+        return (
+            f"Round {self.round} of {self.max_rounds}: {plural(self.unresolved, 'comment')} "
             f"to address, document at version {self.version_id}"
         )
 
@@ -155,6 +184,12 @@ class ToolCalled(RunEvent):
 
     def describe(self) -> str:
         target = f" on {self.comment_id}" if self.comment_id else ""
+        if self.ok:
+            return f"Agent called {self.name}{target}"
+        return f"Agent called {self.name}{target}: refused ({self.result})"
+
+    def plain(self, names: Mapping[str, str] | None = None) -> str:
+        target = f" on {comment_called(self.comment_id, names)}" if self.comment_id else ""
         if self.ok:
             return f"Agent called {self.name}{target}"
         return f"Agent called {self.name}{target}: refused ({self.result})"
@@ -229,6 +264,15 @@ class ReportReceived(RunEvent):
         addressed = sum(1 for c in self.claims.values() if c == "addressed")
         return f"The agent reported on {n} comment(s), claiming {addressed} addressed"
 
+    def plain(self, names: Mapping[str, str] | None = None) -> str:
+        if not self.usable:
+            return f"The agent's report cannot be used: {self.problem}"
+        addressed = sum(1 for c in self.claims.values() if c == "addressed")
+        return (
+            f"The agent reported on {plural(len(self.claims), 'comment')}, claiming "
+            f"{addressed} addressed"
+        )
+
 
 @dataclass(frozen=True)
 class VerdictsComputed(RunEvent):
@@ -254,6 +298,13 @@ class VerdictsComputed(RunEvent):
         text = f"Verdicts after round {self.round} (version {self.version_id}): {parts or 'none'}"
         for cid in self.stale:
             text += f"\n{cid}: {STALE_ANCHOR_MESSAGE}"
+        return text
+
+    def plain(self, names: Mapping[str, str] | None = None) -> str:
+        parts = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in self.counts.items() if n)
+        text = f"Verdicts after round {self.round} (version {self.version_id}): {parts or 'none'}"
+        for cid in self.stale:
+            text += "\n" + message_sentence(STALE_ANCHOR_MESSAGE, comment_called(cid, names))
         return text
 
 
@@ -296,9 +347,9 @@ class CommentReopened(RunEvent):
     def describe(self) -> str:
         return f"{self.message} (comment {self.comment_id} reopened)"
 
-    def plain(self) -> str:
+    def plain(self, names: Mapping[str, str] | None = None) -> str:
         """``describe()`` in sentence case, for the desktop program (the CLI keeps the line)."""
-        return f"{message_sentence(self.message, self.comment_id)}: reopened"
+        return f"{message_sentence(self.message, comment_called(self.comment_id, names))}: reopened"
 
 
 @dataclass(frozen=True)
@@ -320,11 +371,11 @@ class ClaimUnchanged(RunEvent):
         how += "; invisible characters only" if self.invisible_only else ""
         return f"{self.message} (comment {self.comment_id}: claimed addressed in the report{how})"
 
-    def plain(self) -> str:
+    def plain(self, names: Mapping[str, str] | None = None) -> str:
         """``describe()`` in sentence case, for the desktop program (the CLI keeps the line)."""
         how = " (look-alike characters only)" if self.lookalike_only else ""
         how += " (invisible characters only)" if self.invisible_only else ""
-        return message_sentence(self.message, self.comment_id) + how
+        return message_sentence(self.message, comment_called(self.comment_id, names)) + how
 
 
 @dataclass(frozen=True)

@@ -111,11 +111,12 @@ STALE_ANCHOR_MESSAGE = (
 VERIFICATION_MESSAGE = "VERIFICATION: MODEL CLAIMED ADDRESSED - ANCHORED TEXT UNCHANGED"
 
 
-def message_sentence(message: str, comment_id: str | None = None) -> str:
+def message_sentence(message: str, called: str | None = None) -> str:
     """The desktop program's sentence-case wording of an exact message above (the CLI and the
-    bundle keep the exact line, a contract). ``comment_id`` names the comment ("comment
-    c1"); None says "this comment". Any other message is returned unchanged."""
-    which = f"comment {comment_id}" if comment_id is not None else "this comment"
+    bundle keep the exact line, a contract). ``called``: the words that name the comment
+    ("comment 3", ``engine.events.comment_called``); None says "this comment". Any other
+    message is returned unchanged."""
+    which = called if called is not None else "this comment"
     if message == VERIFICATION_MESSAGE:
         return (
             f"Verification: the model claimed it addressed {which}, "
@@ -603,3 +604,32 @@ def server_words(text: str, limit: int = 300) -> str:
     else:
         picked = lines[0] + (" \u2026" if len(lines) > 1 else "")
     return picked if len(picked) <= limit else picked[: limit - 1] + "\u2026"
+
+
+# -- errors people read --------------------------------------------------------------------
+
+#: Said for an error that carries no words meant for a person (a bug, a library's own
+#: exception): the traceback goes to the program's log, never on screen.
+UNEXPECTED_ERROR = "something unexpected went wrong (the program's log has the details)"
+
+_WORDED_MODULES = ("engine", "app", "arl_keys")
+
+
+def error_words(exc: BaseException) -> str:
+    """One plain line for an error shown to a person, never Python's own text: a file
+    error (``OSError``) as "PATH: permission denied" (its reason in lower case, the path
+    when it names one); an error this program raised with its words (a class of
+    ``engine``, ``app`` or ``arl_keys``, or a ``ValueError`` it raised: its message as
+    written); anything else (``KeyError``, ``TypeError``, a library's exception)
+    ``UNEXPECTED_ERROR``. Never raises."""
+    try:
+        if isinstance(exc, OSError) and (exc.strerror or exc.filename):
+            why = (exc.strerror or "cannot be used").lower()
+            return f"{exc.filename}: {why}" if exc.filename else why
+        module = type(exc).__module__.split(".", 1)[0]
+        text = str(exc).strip()
+        if text and (module in _WORDED_MODULES or type(exc) is ValueError):
+            return text
+    except Exception:  # a broken __str__ must not break the message about it
+        pass
+    return UNEXPECTED_ERROR

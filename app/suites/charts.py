@@ -22,6 +22,8 @@ from PySide6.QtGui import QColor, QCursor, QPainter, QPen
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QPushButton, QToolTip, QVBoxLayout, QWidget
 
 from app.settings import Settings
+from engine.suite.report import instructions_names, instructions_text
+from engine.vocabulary import when_words
 
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
 SHAPES = (
@@ -271,12 +273,14 @@ def draw_trend(
     ratio: bool,
 ) -> str:
     """One point per suite run (oldest first) and combination, joined by a line; hover
-    tells date, suite run, program version and instructions hash. Returns the caption
+    tells date, suite run, program version and the instructions by name
+    (``engine.suite.report.instructions_names``). Returns the caption
     that lists each point's version and instructions."""
     scale, unit = (100.0, " %") if ratio else (1.0, "")
     chart.setTitle(f"{label}: trend over suite runs")
     axis_x, axis_y = _axes(label + unit)
     ys: list[float] = []
+    names = instructions_names([h["report"] for h in history])
     for k, combo in enumerate(combos):
         name = _combo_name(combo)
         colour = QColor(PALETTE[k % len(PALETTE)])
@@ -296,8 +300,9 @@ def draw_trend(
             dots.append(float(x), y)
             ys.append(y)
             texts[_key(x, y)] = html.escape(
-                f"{h['date'] or 'date not recorded'} — {h['suite_id']}\nprogram {h['version']}, "
-                f"instructions {', '.join(c['instructions_hash'])}\nmean {y:.3g}{unit}"
+                f"{when_words(h['date']) if h['date'] else 'date not recorded'} — "
+                f"{h['suite_id']}\nprogram {h['version']}, "
+                f"{instructions_text(c, names)}\nmean {y:.3g}{unit}"
             )
         chart.addSeries(line)
         chart.addSeries(dots)
@@ -305,9 +310,9 @@ def draw_trend(
     caption = []
     for x, h in enumerate(history):
         axis_x.append(html.escape(f"#{x + 1} v{h['version']}"), float(x))
-        hashes = sorted({hh for c in h["report"]["combinations"] for hh in c["instructions_hash"]})
-        when = h["date"][:16].replace("T", " ") if h["date"] else "date not recorded"
-        caption.append(f"#{x + 1} {when}, program {h['version']}, instructions {', '.join(hashes)}")
+        said = list(dict.fromkeys(instructions_text(c, names) for c in h["report"]["combinations"]))
+        when = when_words(h["date"]) if h["date"] else "date not recorded"
+        caption.append(f"#{x + 1} {when}, program {h['version']}, {'; '.join(said)}")
     axis_x.setRange(-0.5, max(0.5, len(history) - 0.5))
     axis_x.setTitleText("suite run (see below)")
     _y_range(axis_y, ratio, ys)

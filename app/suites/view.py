@@ -18,6 +18,7 @@ and its run coroutine; the charts live in ``app.suites.charts``, the words in th
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,7 @@ from PySide6.QtWidgets import (
 from app.jobs import run_in_thread
 from app.settings import Settings
 from app.suites.charts import ChartPanel, combo_key, draw_spread, draw_trend
-from engine.vocabulary import plural
+from engine.vocabulary import error_words, plural, when_words
 
 
 def example_suite_path() -> Path:
@@ -375,7 +376,7 @@ class SuitesView(QWidget):
             self.message.emit(f"Opened suite {path}")
 
         def failed(exc: BaseException) -> None:
-            msg = str(exc) if isinstance(exc, SuiteError) else f"{type(exc).__name__}: {exc}"
+            msg = str(exc) if isinstance(exc, SuiteError) else error_words(exc)
             self._error("This suite file cannot be used", msg)
 
         self.estimate.setPlainText("Estimating…")
@@ -427,7 +428,7 @@ class SuitesView(QWidget):
         self.subheading.setText(
             self.subheading.text()
             + f" Below: its last run, {row.id} ({row.status}, started "
-            + f"{row.started_at.replace('T', ' ')[:16]})"
+            + f"{when_words(row.started_at)})"
             + (f", and {plural(earlier, 'earlier run')} in the trend." if earlier > 0 else ".")
         )
         self._fill_runs()
@@ -553,7 +554,8 @@ class SuitesView(QWidget):
                 f"Suite: {suite.name} \u2014 cancelled ({sid}); resume with arl suite resume {sid}"
             )
         except Exception as exc:  # shown, not swallowed: the suite run stays resumable
-            self._error("The suite stopped", f"{type(exc).__name__}: {exc}")
+            logging.getLogger(__name__).warning("the suite stopped", exc_info=True)
+            self._error("The suite stopped", error_words(exc))
         finally:
             self._end_suite_run(store, sid)
 

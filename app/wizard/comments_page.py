@@ -160,7 +160,7 @@ class CommentsPage(QWizardPage):
                 self.comments, unusable = word_comments(page.word)
             self._refresh()
             if unusable:
-                self._note_unusable("comment(s) of the Word file", unusable)
+                self._note_unusable(("comment", "comments"), unusable, " of the Word file")
             self.view.show_document(page.raw or "", page.kind, snap=True)
 
     def carry(self, comments: list[Any]) -> None:
@@ -290,13 +290,18 @@ class CommentsPage(QWizardPage):
             used.add(c.id)
         self._refresh()
         if unusable:
-            self._note_unusable("annotation(s)", unusable)
+            self._note_unusable(("annotation", "annotations"), unusable)
         return unusable
 
-    def _note_unusable(self, what: str, unusable: list[tuple[str, str]]) -> None:
+    def _note_unusable(
+        self, noun: tuple[str, str], unusable: list[tuple[str, str]], where: str = ""
+    ) -> None:
+        """Say how many of the file's ``noun`` (one, many) could not be used, and why."""
+        from engine.vocabulary import plural
+
         self.count.setText(
             self.count.text()
-            + f" \u2014 {len(unusable)} {what} could not be used: "
+            + f" \u2014 {html.escape(plural(len(unusable), *noun))}{where} could not be used: "
             + html.escape("; ".join(f"{i}: {r}" for i, r in unusable[:3]))
         )
 

@@ -246,7 +246,10 @@ def _tokens_per_fix(
     if not done:
         return {"value": None, "reason": "no finished run"}
     if unreported:
-        return {"value": None, "reason": f"the provider reported no usage for {unreported} run(s)"}
+        return {
+            "value": None,
+            "reason": f"the provider reported no usage for {plural_runs(unreported)}",
+        }
     if not edited:
         return {"value": None, "reason": "no attributed fix"}
     return {"value": tokens / edited, "numerator": tokens, "denominator": edited}
@@ -316,14 +319,53 @@ def diff_text(metric: str, v: float) -> str:
     return f"{v:+,.1f}"
 
 
+def instructions_names(reports: list[dict[str, Any]]) -> dict[tuple[str, str], str]:
+    """What people call each set of instructions in ``reports`` (``build_report`` outputs,
+    oldest first): ``(variant, instructions hash) -> words``. A variant's instructions are
+    called by the variant's name ("the “terse” instructions"; the program's own for
+    ``default``); when the same variant gave the agent other instructions later (its file
+    was edited), each later set is "changed, version N", N counted from 1 in order of
+    first use. The hash itself stays in the JSON report, never on screen."""
+    seen: dict[str, list[str]] = {}
+    for rep in reports:
+        for c in rep.get("combinations") or []:
+            got = seen.setdefault(str(c.get("variant")), [])
+            for h in c.get("instructions_hash") or []:
+                if h not in got:
+                    got.append(h)
+    out: dict[tuple[str, str], str] = {}
+    for variant, hashes in seen.items():
+        base = (
+            "the program's own instructions"
+            if variant == "default"
+            else f"the \u201c{variant}\u201d instructions"
+        )
+        for n, h in enumerate(hashes, 1):
+            out[(variant, h)] = base if n == 1 else f"{base}, changed (version {n})"
+    return out
+
+
+def instructions_text(c: dict[str, Any], names: dict[tuple[str, str], str]) -> str:
+    """A combination's instructions in words (``instructions_names``), several joined by
+    "and" when they changed within the report."""
+    variant = str(c.get("variant"))
+    return " and ".join(
+        names.get((variant, h), f"the \u201c{variant}\u201d instructions")
+        for h in c.get("instructions_hash") or []
+    )
+
+
 def render_report(report: dict[str, Any]) -> str:
     """The plain-words report ``arl suite report`` prints."""
-    lines = [f"Suite {report['suite']}: {report['runs']} run(s)."]
+    lines = [f"Suite {report['suite']}: {plural_runs(report['runs'])}."]
+    names = instructions_names([report])
     for c in report["combinations"]:
+        changed = len(c["instructions_hash"]) > 1
         lines += [
             "",
-            f"{c['model']} ({c['model_id']}) / variant {c['variant']} "
-            f"[instructions {', '.join(c['instructions_hash'])}]: "
+            f"{c['model']} ({c['model_id']}) / variant {c['variant']}"
+            + (f" ({instructions_text(c, names)})" if changed else "")
+            + ": "
             f"{c['finished']} finished, {c['failed']} failed, {c['not_run']} not run",
         ]
         for m in METRICS:
@@ -331,7 +373,7 @@ def render_report(report: dict[str, Any]) -> str:
             if b["mean"] is None:
                 lines.append(f"  {LABELS[m]:<26} N/A — {na_summary(b)}")
                 continue
-            na = f"; N/A in {b['na']} run(s)" if b["na"] else ""
+            na = f"; N/A in {plural_runs(b['na'])}" if b["na"] else ""
             lines.append(
                 f"  {LABELS[m]:<26} {interval_text(m, b['interval'])} "
                 f"(min {_fmt(m, b['min'])}, max {_fmt(m, b['max'])}{na})"
@@ -356,11 +398,13 @@ def render_report(report: dict[str, Any]) -> str:
         )
         lines.append("  token edits: " + token_share_text(c.get("token_edit_share") or {}))
         for f in c["failures"]:
-            lines.append(f"  failed ({f['runs']} run(s)): {f['reason']}")
+            lines.append(f"  failed ({plural_runs(f['runs'])}): {f['reason']}")
         for size, s in c["by_size"].items():
             a = _fmt("attribution_rate", s["attribution_rate"])
             ch = _fmt("collateral_churn", s["collateral_churn"])
-            lines.append(f"  {size} documents ({s['runs']} run(s)): attribution {a}, churn {ch}")
+            lines.append(
+                f"  {size} documents ({plural_runs(s['runs'])}): attribution {a}, churn {ch}"
+            )
     lines.append("")
     lines.append(
         f"Rankings (95% intervals of paired differences, Holm-adjusted over the pairs "
