@@ -40,6 +40,7 @@ from engine import events as ev, vocabulary as vocab
 from engine.vocabulary import EXTERNAL_USAGE
 
 log = logging.getLogger(__name__)
+NOT_SIGNED = "The bundle will not be signed: no key of yours could be read or made here."
 
 
 def _agent_mode_bit(manifest: dict[str, Any]) -> list[str]:
@@ -192,13 +193,9 @@ class RunView(QWidget):
 
         try:
             key = await asyncio.get_running_loop().run_in_executor(executor(), signing_key)
-        except Exception:  # never stop a run for want of a signature
+        except Exception:  # never stop a run for want of a signature; the why to the log
             log.warning("no signing key for the run", exc_info=True)
-            self._add(
-                "warning",
-                "The bundle will not be signed: no key of yours could be read or made on "
-                "this computer (the program's log says why).",
-            )
+            self._add("warning", NOT_SIGNED)
             return
         req.signing_key = key.material
         where = "kept in the keyring" if key.where == "keyring" else key.note.rstrip(".")
@@ -222,8 +219,8 @@ class RunView(QWidget):
         self._doc_title = req.title
         self.title.setText(f"<h2>Running: {html.escape(req.title)}</h2>")
         self.hint.setText(
-            f"Model <b>{html.escape(req.config.model)}</b> at "
-            f"{html.escape(req.config.base_url)} \u2014 {vocab.plural(len(req.comments), 'comment')}, at most "
+            f"Model <b>{html.escape(req.config.model)}</b> at {html.escape(req.config.base_url)}"
+            f" \u2014 {vocab.plural(len(req.comments), 'comment')}, at most "
             f"{vocab.plural(req.rounds, 'round')}. The window stays "
             "usable; Cancel stops after the current step."
         )
@@ -286,8 +283,7 @@ class RunView(QWidget):
                 "(File \u25b8 New run), then start again; the log file has the details."
             )
         self.round_label.setText(text)
-        # What was said while running ("Cancel stops after the current step", "so far")
-        # is no longer true.
+        # What was said while running ("Cancel stops...", "so far") is no longer true.
         self.hint.setText(
             "The evidence bundle of this run opens in the Verdicts tab." if self.bundle_path else ""
         )
