@@ -186,8 +186,7 @@ class RunView(QWidget):
         return self._job
 
     async def _sign_with_users_key(self, req: RunRequest) -> None:
-        """Runs sign their bundle by default: the key from the keyring (created on first
-        use) or, when no keyring works, a session key, said plainly in the log."""
+        """Sign the bundle with the user's key (keyring, or a session key), said in the log."""
         from app.jobs import executor
         from arl_keys.signing import signing_key
 
