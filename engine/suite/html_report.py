@@ -1,5 +1,5 @@
 """``arl suite report ID --html DIR``: one self-contained page (``DIR/index.html``), no
-script, no external address, charts as inline SVG. Each run's bundle is copied beside it
+script, no external address (a policy that fetches nothing), charts as inline SVG. Each run's bundle is copied beside it
 (``DIR/runs/<n>/``, as published runs are) and every cell links to its scorecard and
 bundle. The figures are the report's, built from the runs with each bundle verified
 (``engine.suite.tamper``): a TAMPERED run is marked and left out of the statistics.
@@ -12,6 +12,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from engine.publish.index import CSP
 from engine.suite.report import LABELS, METRICS, interval_text
 from engine.suite.store import ItemResult
 from engine.suite.token_share import token_share_text
@@ -30,24 +31,37 @@ def _e(text: Any) -> str:
 
 
 def _svg(report: dict[str, Any], metric: str) -> str:
-    """Each combination's interval as a bar on a 0-100% axis (rates only)."""
+    """Each combination's 95% interval from the bootstrap (a bar on a 0-100% axis, the
+    mean a dot), labelled with its figures and the documents x repeats it rests on (rates
+    only). The same intervals the table gives, drawn."""
     rows = [c for c in report["combinations"] if c["metrics"][metric]["interval"]]
-    h = 24 * len(rows) + 20
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="640" height="{h}" role="img">']
-    parts.append(f"<title>{_e(LABELS[metric])}: 95% intervals</title>")
+    left, width = 230, 300
+    h = 26 * len(rows) + 44
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="900" height="{h}" role="img" '
+        f'font-family="sans-serif" font-size="12">',
+        f"<title>{_e(LABELS[metric])}: each combination's 95% interval over documents x "
+        "repeats (seeded bootstrap)</title>",
+    ]
+    for tick in (0, 25, 50, 75, 100):
+        x = left + width * tick / 100
+        parts.append(
+            f'<line x1="{x:.1f}" y1="12" x2="{x:.1f}" y2="{h - 22}" stroke="#ccc"/>'
+            f'<text x="{x:.1f}" y="{h - 8}" text-anchor="middle">{tick}%</text>'
+        )
     for i, c in enumerate(rows):
         iv = c["metrics"][metric]["interval"]
-        y = 20 + 24 * i
+        y = 24 + 26 * i
         x0, x1, xm = (
-            240 + 380 * max(0.0, min(1.0, v)) for v in (iv["low"], iv["high"], iv["mean"])
+            left + width * max(0.0, min(1.0, v)) for v in (iv["low"], iv["high"], iv["mean"])
         )
         parts.append(
-            f'<text x="0" y="{y + 4}" font-size="12">{_e(c["model"])} / {_e(c["variant"])}</text>'
+            f'<text x="0" y="{y + 4}">{_e(c["model"])} / {_e(c["variant"])}</text>'
+            f'<line x1="{x0:.1f}" y1="{y}" x2="{x1:.1f}" y2="{y}" stroke="#0072B2" '
+            'stroke-width="6"/>'
+            f'<circle cx="{xm:.1f}" cy="{y}" r="5" fill="#D55E00"/>'
+            f'<text x="{left + width + 14}" y="{y + 4}">{_e(interval_text(metric, iv))}</text>'
         )
-        parts.append(
-            f'<line x1="{x0:.1f}" y1="{y}" x2="{x1:.1f}" y2="{y}" stroke="#0072B2" stroke-width="4"/>'
-        )
-        parts.append(f'<circle cx="{xm:.1f}" cy="{y}" r="5" fill="#D55E00"/>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -76,7 +90,11 @@ def write_html_report(report: dict[str, Any], items: list[ItemResult], out: Path
     body += [f"<td>{_e(token_share_text(c.get('token_edit_share') or {}))}</td>" for c in combos]
     body.append("</tr></table>")
     for m in ("attribution_rate", "collateral_churn", "claim_accuracy"):
-        body.append(f"<h2>{_e(LABELS[m])}</h2>{_svg(report, m)}")
+        body.append(
+            f"<h2>{_e(LABELS[m])}: 95% intervals</h2>"
+            "<p>Bar: the 95% interval of the mean from the seeded bootstrap over documents "
+            "x repeats; dot: the mean.</p>" + _svg(report, m)
+        )
         note = report["ranking"][m]["note"]
         if note:
             body.append(f"<p>{_e(note)}</p>")
@@ -103,6 +121,8 @@ def write_html_report(report: dict[str, Any], items: list[ItemResult], out: Path
     body.append("</table>")
     page = (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
+        "<meta name='referrer' content='no-referrer'>"
         f"<title>Suite {_e(report['suite'])}</title><style>{_CSS}</style></head><body>"
         + "\n".join(body)
         + "</body></html>\n"
