@@ -1,15 +1,19 @@
 """The reviewer's decision on the selected comment, under the Verdicts view's detail pane.
 
 Keyboard first: with the comment table focused, **A** accepts the verdict, **D** overrides
-it to addressed, **N** not addressed, **F** the deletion was the fix, **W** declined (won't
+it to addressed, **O** not addressed, **F** the deletion was the fix, **W** declined (won't
 fix), **R** needs another round. An override asks for a one-line reason (the field takes
 the focus; Enter records it, Esc cancels). After a decision, and on Enter in the table, the
-selection moves to the next comment that still needs a decision. A ``deleted`` verdict
-offers no plain accept.
+selection moves to the next comment that still needs a decision. **N** / **J** and **P** /
+**K** (like the arrows) move to the next and previous comment and never decide anything
+(``NAV_KEYS``). A ``deleted`` verdict offers no plain accept.
 
 The decision is written by the engine (``engine.bundle.adjudicate.adjudicate``) on a worker
 thread, signed with the user's own key (``arl_keys.signing``, the keyring); the reviewer's
-name comes from the settings (``review/reviewer``), asked once. Nothing here decides what a
+name comes from the settings (``review/reviewer``), asked once, before the first thing
+that needs it (``ensure_name``: a modal dialog with the focus, opened by the key or the
+click that asks for a decision or a reply, so no keystroke meant for something else lands
+in it). Nothing here decides what a
 decision means: the words, the rules and the figures are the engine's
 (``engine.bundle.decisions``, ``engine.bundle.review``).
 """
@@ -17,9 +21,10 @@ decision means: the words, the rules and the figures are the engine's
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -38,11 +43,13 @@ from engine.vocabulary import plural, when_words
 KEYS: dict[str, tuple[str, str]] = {
     "accept": ("A", "&Accept"),
     "addressed": ("D", "A&ddressed"),
-    "not-addressed": ("N", "&Not addressed"),
+    "not-addressed": ("O", "N&ot addressed"),
     "deletion-is-fix": ("F", "Deletion was the &fix"),
     "declined": ("W", "Declined (&won't fix)"),
     "another-round": ("R", "Another &round"),
 }
+#: key -> +1 (next comment) or -1 (previous): moving only, never a decision.
+NAV_KEYS: dict[str, int] = {"N": 1, "J": 1, "P": -1, "K": -1}
 SETTING = "review/reviewer"
 #: The Review column's short words (the detail and the tooltip say the rest).
 CELL_WORDS = {
@@ -67,22 +74,47 @@ def review_cell(row: dict[str, Any]) -> str:
     return "no decision yet" if row.get("counted") else ""
 
 
-def reviewer_name(parent: QWidget, settings: Any) -> str:
-    """The reviewer's name from the settings, asked once (and kept) when there is none;
-    "" when the person cancels."""
-    name = str(settings.get(SETTING) or "").strip() if settings is not None else ""
-    if name:
-        return name
-    text, ok = QInputDialog.getText(
-        parent,
-        "Your name as reviewer",
-        "Your decisions are signed with your own key and carry this name.\nYour name:",
+def reviewer_name(settings: Any) -> str:
+    """The reviewer's name as the settings keep it ("" when none was given yet)."""
+    return " ".join(str(settings.get(SETTING) or "").split()) if settings is not None else ""
+
+
+def ensure_name(parent: QWidget, settings: Any, then: Callable[[], None]) -> QInputDialog | None:
+    """Call ``then()`` once the reviewer has a name: at once when the settings hold one,
+    else after asking for it in a modal dialog that has the focus (opened, never ``exec``;
+    kept in the settings). Cancelling calls nothing. A second ask while the dialog is open
+    is dropped. Returns the dialog when one was opened."""
+    if reviewer_name(settings):
+        then()
+        return None
+    top = parent.window()
+    if getattr(top, "_name_dialog", None) is not None:
+        return None
+    dlg = QInputDialog(top)
+    dlg.setWindowTitle("Your name as reviewer")
+    dlg.setLabelText(
+        "Your decisions and replies are signed with your own key and carry this name "
+        "(asked once; Settings can change it).\nYour name:"
     )
-    name = " ".join(text.split()) if ok else ""
-    if name and settings is not None:
-        settings.set(SETTING, name)
-        settings.sync()
-    return name
+    dlg.setWindowModality(Qt.WindowModality.ApplicationModal)
+    dlg.setAccessibleName("Your name as reviewer")
+    top._name_dialog = dlg  # type: ignore[attr-defined]
+
+    def done(result: int) -> None:
+        top._name_dialog = None  # type: ignore[attr-defined]
+        name = " ".join(dlg.textValue().split())
+        dlg.deleteLater()
+        if result == QInputDialog.DialogCode.Accepted and name and settings is not None:
+            settings.set(SETTING, name)
+            settings.sync()
+            # After the dialog has gone and Qt has given the focus back: what ``then`` focuses
+            # (the reason field) keeps it.
+            QTimer.singleShot(0, lambda: (top.activateWindow(), then()))
+
+    dlg.finished.connect(done)
+    dlg.open()
+    dlg.activateWindow()
+    return dlg
 
 
 class DecisionPanel(QWidget):
@@ -93,6 +125,9 @@ class DecisionPanel(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
+        # (then) -> None: call ``then`` once the reviewer has a name (the view sets it to
+        # ``ensure_name`` with its settings; standing alone, nothing is asked).
+        self.with_name: Callable[[Callable[[], None]], None] = lambda then: then()
         self.state = QLabel()
         self.state.setWordWrap(True)
         self.state.setTextFormat(Qt.TextFormat.RichText)
@@ -167,13 +202,20 @@ class DecisionPanel(QWidget):
             no_accept = " (a deletion has no plain accept)" if self.verdict == "deleted" else ""
             parts.append(
                 "<small>In the table, the underlined letter decides"
-                f"{no_accept}; Enter goes to the next comment needing review.</small>"
+                f"{no_accept}; N and P move to the next and previous comment, Enter to the "
+                "next one needing review.</small>"
             )
         self._said = "<br>".join(parts)
         self.state.setText(self._said)
 
     def choose(self, decision: str) -> None:
-        """Take a decision: an accept at once; an override once its reason is typed."""
+        """Take a decision: an accept at once; an override once its reason is typed. The
+        reviewer's name is asked first, when there is none yet (``with_name``)."""
+        if not self.buttons[decision].isEnabled():
+            return
+        self.with_name(lambda: self._choose(decision))
+
+    def _choose(self, decision: str) -> None:
         if not self.buttons[decision].isEnabled():
             return
         if decision == "accept":

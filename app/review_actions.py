@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.decisions_panel import KEYS, reviewer_name
+from app.decisions_panel import KEYS, NAV_KEYS, ensure_name, reviewer_name
 from app.jobs import run_in_thread
 
 BY_KEY = {key: decision for decision, (key, _words) in KEYS.items()}
@@ -40,6 +40,7 @@ class ReviewActions:
 
         self.decision = DecisionPanel()
         self.decision.decide.connect(self._decide)
+        self.decision.with_name = self._with_name
         self.settings = None  # app.settings.Settings (the window sets it)
         self._writing = False
         side = QWidget()
@@ -48,7 +49,9 @@ class ReviewActions:
         lay.addWidget(detail, 1)
         lay.addWidget(self.decision)
         self.thread = ThreadBox()
-        self.thread.author = lambda: reviewer_name(self.table, self._settings())
+        self.thread.author = lambda: reviewer_name(self._settings())
+        self.thread.with_name = self._with_name
+        self.thread.continueReview.connect(self.continueReview.emit)  # type: ignore[attr-defined]
         lay.addWidget(self.thread)
         self.send_back_btn = QPushButton("Send &back to the agent\u2026")
         self.send_back_btn.setToolTip(
@@ -86,11 +89,28 @@ class ReviewActions:
                 if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
                     self.next_to_review()
                     return True
+                step = NAV_KEYS.get(event.text().upper())
+                if step is not None:  # moving, never a decision
+                    self.step_comment(step)
+                    return True
                 decision = BY_KEY.get(event.text().upper())
                 if decision is not None:
                     self.decision.choose(decision)
                     return True
         return super().eventFilter(obj, event)  # type: ignore[misc]
+
+    def _with_name(self, then: Any) -> None:
+        """``then()`` once the reviewer has a name (asked first when there is none)."""
+        ensure_name(self.table, self._settings(), then)
+
+    def step_comment(self, step: int) -> None:
+        """Select the next (+1) or previous (-1) comment in the table, staying at the ends."""
+        if not self.rows:
+            return
+        r = self._selected()
+        r = (-1 if step > 0 else len(self.rows)) if r is None else r
+        self.table.selectRow(max(0, min(len(self.rows) - 1, r + step)))
+        self.table.setFocus()
 
     def _settings(self) -> Any:
         """The settings (the window's; the program's own when the view stands alone)."""
@@ -146,9 +166,9 @@ class ReviewActions:
         if r is None or self._writable():
             return
         data = self.data
-        name = reviewer_name(self.table, self._settings())
-        if not name:
-            return
+        name = reviewer_name(self._settings())
+        if not name:  # asked before the decision was taken (DecisionPanel.choose)
+            return self._with_name(lambda: self._decide(decision, reason))
         cid = self.rows[r]["id"]
         self._writing = True
         self._show_decision(self.rows[r])

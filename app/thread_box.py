@@ -2,8 +2,12 @@
 decision panel. The workspace keeps the thread (``engine.threads``), so the agent sees the
 replies in the next round; the bundle, a record of the finished run, never changes.
 
-A bundle whose run is not in this workspace (made elsewhere) can be read but not answered:
-the box says so. Workspace calls run on a worker thread.
+A bundle whose run is not in this workspace (made elsewhere, like the shipped example) can
+be read but not answered: the box says so in place, and how to answer it: **Continue this
+review in your workspace…** (``continueReview``) starts the next review from its last
+version with these comments and their threads, in the workspace, where replies go.
+The reviewer's name is asked before the first reply (when the reply field first takes the
+focus, or on Reply), never in the middle of typing. Workspace calls run on a worker thread.
 """
 
 from __future__ import annotations
@@ -29,11 +33,15 @@ class ThreadBox(QWidget):
     """``answered(comment_id)`` fires when the workspace took a reply or a status."""
 
     answered = Signal(str)
+    continueReview = Signal()  # "Continue this review in your workspace..."
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.workspace_factory: Callable[[], Any] = _default_workspace
         self.author: Callable[[], str] = lambda: ""
+        # (then) -> None: call ``then`` once the reviewer has a name (set by the view).
+        self.with_name: Callable[[Callable[[], None]], None] = lambda then: then()
+        self._asked_on_focus = False
         self.document_id: str | None = None
         self.comment_id = ""
         self.busy = False
@@ -46,10 +54,18 @@ class ThreadBox(QWidget):
         self.reply.setMaxLength(20_000)
         self.reply.setAccessibleName("Reply in this thread")
         self.reply.returnPressed.connect(lambda: self.act("reply"))
+        self.reply.installEventFilter(self)
+        self.continue_btn = QPushButton("Continue this review in your workspace\u2026")
+        self.continue_btn.setToolTip(
+            "The next review starts in your workspace from this run's last version, with "
+            "its comments and their threads: there you can reply, resolve and reopen"
+        )
+        self.continue_btn.clicked.connect(self.continueReview.emit)
+        self.continue_btn.setVisible(False)
         self.buttons = {
             "reply": QPushButton("Re&ply"),
             "resolve": QPushButton("Resol&ve"),
-            "reopen": QPushButton("Re&open"),
+            "reopen": QPushButton("Reop&en"),
         }
         row = QHBoxLayout()
         row.setSpacing(4)
@@ -61,8 +77,24 @@ class ThreadBox(QWidget):
         lay.setContentsMargins(0, 2, 0, 0)
         lay.setSpacing(2)
         lay.addWidget(self.state)
+        lay.addWidget(self.continue_btn, 0, Qt.AlignmentFlag.AlignLeft)
         lay.addLayout(row)
         self._enable(False)
+
+    def eventFilter(self, obj: Any, event: Any) -> bool:
+        """The reply field's first focus asks the reviewer's name (once), before typing."""
+        from PySide6.QtCore import QEvent
+
+        if (
+            obj is self.reply
+            and event.type() == QEvent.Type.FocusIn
+            and not self._asked_on_focus
+            and self.reply.isEnabled()
+            and not self.author()
+        ):
+            self._asked_on_focus = True
+            self.with_name(self.reply.setFocus)
+        return super().eventFilter(obj, event)
 
     def _enable(self, on: bool) -> None:
         self.reply.setEnabled(on)
@@ -94,11 +126,10 @@ class ThreadBox(QWidget):
         self.comment_id = comment_id
         if self.document_id is None:
             self._enable(False)
-            self.state.setText(
-                "<small>This run is not in your workspace (the bundle was made elsewhere): "
-                "its thread can be read above, not answered here.</small>"
-            )
+            self.continue_btn.setVisible(True)
+            self.state.setText(NOT_IN_WORKSPACE)
             return
+        self.continue_btn.setVisible(False)
         self._enable(not self.busy)
         self.state.setText("<small>Thread in your workspace:</small>")
         self._load(lambda ws: ws.comment(self.document_id, comment_id))
@@ -109,6 +140,9 @@ class ThreadBox(QWidget):
             return
         body = self.reply.text()
         if action == "reply" and not body.strip():
+            return
+        if not self.author():  # asked first; the reply waits in its field meanwhile
+            self.with_name(lambda: self.author() and self.act(action))
             return
         from engine.threads import answer
 
@@ -139,6 +173,15 @@ class ThreadBox(QWidget):
             self.state.setText(f"<b>Not recorded:</b> {html.escape(error_words(exc))}")
 
         run_in_thread(work, done, failed)
+
+
+NOT_IN_WORKSPACE = (
+    "<small>This run is not in your workspace (it was made elsewhere, as the shipped "
+    "example was), so its thread can be read above but not answered here. To answer it, "
+    "<b>continue this review in your workspace</b>: the next review starts there from this "
+    "run's last version, with these comments and their threads, and your replies go to "
+    "the agent in its next round.</small>"
+)
 
 
 def thread_html(comment: Any) -> str:
