@@ -170,7 +170,7 @@ def _finish(store: Any, suite_id: str, args: argparse.Namespace) -> int:
         items, name=row.name, fingerprint=row.fingerprint, seed=row.seed, tampered=tampered
     )
     if getattr(args, "html", None):
-        if (code := _write_html(report, items, tampered, Path(args.html))) != EXIT_OK:
+        if (code := _write_html(row, items, tampered, Path(args.html))) != EXIT_OK:
             return code
     try:
         under = parse_thresholds(getattr(args, "fail_under", None))
@@ -213,16 +213,19 @@ def _finish(store: Any, suite_id: str, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _write_html(
-    report: dict[str, Any], items: list[Any], tampered: dict[str, str], out: Path
-) -> int:
+def _write_html(row: Any, items: list[Any], tampered: dict[str, str], out: Path) -> int:
     """The self-contained HTML report (engine.suite.html_report) into ``out``."""
-    from engine.suite.html_report import write_html_report
-    from engine.suite.report import mark_tampered
+    from engine.suite.html_report import write_suite_page
 
-    marked = mark_tampered(items, tampered)
     try:
-        page = write_html_report(report, marked, out)
+        page = write_suite_page(
+            items,
+            out,
+            name=row.name,
+            fingerprint=row.fingerprint,
+            seed=row.seed,
+            tampered=tampered,
+        )
     except OSError as exc:
         return fail(f"{out}: cannot write the report ({exc.strerror or exc})")
     print(f"Report page: {page}", file=sys.stderr)
@@ -348,9 +351,29 @@ def cmd_report(args: argparse.Namespace) -> int:
     try:
         with suite_store(args) as store:
             store.run_row(args.id)
+            if getattr(args, "document", None):
+                return _document(store.items(args.id), args)
             return _finish(store, args.id, args)
     except SuiteStoreError as exc:
         return fail(str(exc))
+
+
+def _document(items: list[Any], args: argparse.Namespace) -> int:
+    """``--document DOC``: every combination's verdicts on one document side by side."""
+    from engine.cli.common import say
+    from engine.suite.drilldown import document_verdicts, render_document
+    from engine.suite.tamper import tampered_runs
+
+    try:
+        table = document_verdicts(items, args.document, tampered_runs(items))
+    except KeyError as exc:
+        return fail(f"suite run {args.id}: {exc.args[0]}")
+    if args.json:
+        print(json.dumps(table, indent=1))
+    else:
+        for line in render_document(table).splitlines():
+            say(line)  # quotes and names come from the suite's files
+    return EXIT_OK
 
 
 # -- registration --------------------------------------------------------------------------
@@ -487,5 +510,10 @@ def _register_report(sub: Any) -> None:
     rp.add_argument("--fail-over", metavar="M=X,...")
     rp.add_argument("--json", action="store_true")
     rp.add_argument("--html", metavar="DIR", help="also write a self-contained page into DIR")
+    rp.add_argument(
+        "--document",
+        metavar="DOC",
+        help="one document's verdicts, every combination and repeat side by side",
+    )
     store_option(rp)
     rp.set_defaults(func=cmd_report)

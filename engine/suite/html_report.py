@@ -8,16 +8,18 @@ bundle. The figures are the report's, built from the runs with each bundle verif
 from __future__ import annotations
 
 import html
+import re
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
 from engine.publish.index import CSP
-from engine.suite.report import LABELS, METRICS, interval_text
+from engine.suite.report import LABELS, METRICS, build_report, interval_text, mark_tampered
 from engine.suite.store import ItemResult
 from engine.suite.token_share import token_share_text
 
-__all__ = ["write_html_report"]
+__all__ = ["publish_suite_page", "write_html_report", "write_suite_page"]
 
 _CSS = (
     "body{font-family:sans-serif;margin:2em;color:#111}table{border-collapse:collapse}"
@@ -130,3 +132,71 @@ def write_html_report(report: dict[str, Any], items: list[ItemResult], out: Path
     path = out / "index.html"
     path.write_text(page, encoding="utf-8")
     return path
+
+
+def write_suite_page(
+    items: list[ItemResult],
+    out: Path,
+    *,
+    name: str,
+    fingerprint: str = "",
+    seed: int = 0,
+    tampered: dict[str, str] | None = None,
+) -> Path:
+    """The report page of a suite run's ``items`` into ``out`` (``write_html_report``):
+    each bundle verified (``engine.suite.tamper``, unless ``tampered`` gives the verdicts
+    already), the report built with the suite's ``seed``. The one page ``arl suite report
+    --html`` and the Suites tab's Publish write. Raises OSError."""
+    from engine.suite.tamper import tampered_runs
+
+    tampered = tampered_runs(items) if tampered is None else tampered
+    report = build_report(items, name=name, fingerprint=fingerprint, seed=seed, tampered=tampered)
+    return write_html_report(report, mark_tampered(items, tampered), out)
+
+
+def publish_suite_page(
+    items: list[ItemResult],
+    suite_id: str,
+    *,
+    name: str,
+    fingerprint: str = "",
+    seed: int = 0,
+    folder: Path | None = None,
+) -> Path:
+    """Publish a suite run's page into the publishing folder (``folder``, else the one
+    chosen: ``engine.publish.published.published_folder``) at ``suites/<suite id>/index.html``,
+    replacing an earlier copy whole: the page and bundle copies are written beside it first,
+    so a failure leaves the old one (or nothing). Returns the page's path. Raises
+    PublishError (one line naming the folder and the problem): no folder chosen, a link
+    planted in the folder, or the folder cannot be written."""
+    from engine.publish.check import link_in
+    from engine.publish.published import PublishError, published_folder
+
+    base = folder if folder is not None else published_folder()
+    if base is None:
+        raise PublishError(
+            "no publishing folder chosen yet: choose one (Publish in the program asks once)"
+        )
+    sub = re.sub(r"[^A-Za-z0-9_.-]", "_", suite_id).strip(".") or "suite"
+    if link_in(base, f"suites/{sub}") is not None:
+        raise PublishError(f"{base}: suites/{sub} is a link; links in it are never followed")
+    dest = base / "suites" / sub
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{sub}-", dir=dest.parent))
+        try:
+            write_suite_page(items, tmp, name=name, fingerprint=fingerprint, seed=seed)
+            if dest.exists():
+                old = dest.with_name(f".{sub}-old")
+                shutil.rmtree(old, ignore_errors=True)
+                dest.rename(old)
+                tmp.rename(dest)
+                shutil.rmtree(old, ignore_errors=True)
+            else:
+                tmp.rename(dest)
+        finally:
+            if tmp.exists():
+                shutil.rmtree(tmp, ignore_errors=True)
+    except OSError as exc:
+        raise PublishError(f"{base}: cannot be written ({exc.strerror or exc})") from None
+    return dest / "index.html"

@@ -183,3 +183,55 @@ def test_compare_uses_the_paired_difference(tmp_path, capsys):
     assert (
         same["delta"] == 0 and same["verdict"] == "the paired interval includes zero: cannot tell"
     )
+
+
+def test_one_document_every_combination_side_by_side_and_the_published_page(
+    tmp_path, capsys, servers, monkeypatch
+):
+    from engine.publish.published import PublishError
+    from engine.suite.html_report import publish_suite_page
+    from engine.suite.store import SuiteStore
+
+    one, two = servers
+    s = write_docs_suite(
+        tmp_path, {"one": one.base_url, "two": two.base_url}, ["d1", "d2", "d3"], repeats=1
+    )
+    sid = _run(s, tmp_path / "o", capsys)["suite_id"]
+    assert arl(["suite", "report", sid, "--document", "d1"]) == 0
+    out = capsys.readouterr().out
+    assert "Document d1: 1 comment, 2 runs" in out and "Comment 1 on \u201ctwo days\u201d:" in out
+    lines = [ln.strip() for ln in out.splitlines()]
+    assert "one / default, repeat 1  \u270e edited" in lines
+    assert "two / default, repeat 1  \u25cb untouched (the agent claimed: addressed)" in lines
+    # a forged figure in one run: its column says TAMPERED, not its verdicts
+    with SuiteStore() as store:
+        items = store.items(sid)
+    victim = next(i for i in items if i.document == "d2" and i.model == "two")
+    figures = Path(victim.bundle) / "metrics.json"
+    data = json.loads(figures.read_text(encoding="utf-8"))
+    data["attribution_rate"] = {"value": 0.01, "numerator": 1, "denominator": 100}
+    figures.write_text(json.dumps(data), encoding="utf-8")
+    assert arl(["suite", "report", sid, "--document", "d2", "--json"]) == 0
+    table = json.loads(capsys.readouterr().out)
+    assert [c["title"] for c in table["columns"]] == [
+        "one / default, repeat 1",
+        "two / default, repeat 1",
+    ]
+    assert table["rows"][0]["cells"][0].startswith("\u25cb untouched")
+    assert table["rows"][0]["cells"][1].startswith("TAMPERED: ")
+    assert arl(["suite", "report", sid, "--document", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert "no run of this suite reviewed 'nope'; its documents: d1, d2, d3" in err
+    # Publish writes the same page as --html, into the publishing folder
+    assert arl(["suite", "report", sid, "--html", str(tmp_path / "page")]) == 0
+    capsys.readouterr()
+    monkeypatch.setenv("ARL_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("ARL_PUBLISHED_FOLDER", raising=False)
+    with pytest.raises(PublishError, match="no publishing folder chosen yet"):
+        publish_suite_page(items, sid, name="decides", seed=11)
+    page = publish_suite_page(items, sid, name="decides", seed=11, folder=tmp_path / "shared")
+    assert page == tmp_path / "shared" / "suites" / sid / "index.html"
+    assert page.read_bytes() == (tmp_path / "page" / "index.html").read_bytes()
+    assert b'class="tampered">TAMPERED' in page.read_bytes()
+    again = publish_suite_page(items, sid, name="decides", seed=11, folder=tmp_path / "shared")
+    assert again == page and sorted(p.name for p in page.parent.parent.iterdir()) == [sid]
