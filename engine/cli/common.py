@@ -182,3 +182,23 @@ class StopSignals:
                 self._cancel = None
 
         return asyncio.run(main())
+
+
+def confirm(text: str, yes: bool) -> bool:
+    """Ask ``text [y/N]`` on the terminal before spending (an estimate shown first); True
+    at once with ``--yes``. With no terminal to answer, says on stderr to confirm with
+    ``--yes`` and returns False: ``arl suite run`` and ``arl run`` alike."""
+    if yes:
+        return True
+    if not sys.stdin.isatty():
+        print(
+            "arl: not started: confirm the estimate with --yes when no one can answer "
+            "the question (no terminal)",
+            file=sys.stderr,
+        )
+        return False
+    try:
+        answer = input(f"{text} [y/N] ")
+    except EOFError:
+        return False
+    return answer.strip().lower() in ("y", "yes")

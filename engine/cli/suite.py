@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 # One whole-number rule for every arl option, and one error line (redacted) for every command.
-from engine.cli.common import fail, whole_number
-from engine.cli.suite_results import EXIT_GATE, store_option, suite_store
+from engine.cli.common import confirm, fail, whole_number
+from engine.cli.suite_results import EXIT_GATE, print_document, store_option, suite_store
+from engine.vocabulary import plural
 
 EXIT_OK, EXIT_INPUT, EXIT_INTERRUPTED = 0, 2, 130
 
@@ -248,23 +249,6 @@ def _checks_blocked(items: list[Any]) -> list[str]:
     return out
 
 
-def _confirm(text: str, args: argparse.Namespace) -> bool:
-    if args.yes:
-        return True
-    if not sys.stdin.isatty():
-        print(
-            "arl: not started: confirm the estimate with --yes when no one can answer "
-            "the question (no terminal)",
-            file=sys.stderr,
-        )
-        return False
-    try:
-        answer = input(f"{text} [y/N] ")
-    except EOFError:
-        return False
-    return answer.strip().lower() in ("y", "yes")
-
-
 def cmd_run(args: argparse.Namespace) -> int:
     from engine.suite.estimate import estimate_suite, render_estimate
     from engine.suite.runner import new_suite_run
@@ -285,7 +269,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             f"--max-total-cost needs prices for every model; none for "
             f"{', '.join(est.unpriced)} (price_input and price_output in {args.suite})"
         )
-    if not _confirm(f"\nStart {len(items)} run(s)?", args):
+    if not confirm(f"\nStart {plural(len(items), 'run')}?", args.yes):
         return EXIT_INPUT if not args.yes else EXIT_OK
     out = Path(args.out) if args.out else None
     try:
@@ -352,28 +336,10 @@ def cmd_report(args: argparse.Namespace) -> int:
         with suite_store(args) as store:
             store.run_row(args.id)
             if getattr(args, "document", None):
-                return _document(store.items(args.id), args)
+                return print_document(store.items(args.id), args)
             return _finish(store, args.id, args)
     except SuiteStoreError as exc:
         return fail(str(exc))
-
-
-def _document(items: list[Any], args: argparse.Namespace) -> int:
-    """``--document DOC``: every combination's verdicts on one document side by side."""
-    from engine.cli.common import say
-    from engine.suite.drilldown import document_verdicts, render_document
-    from engine.suite.tamper import tampered_runs
-
-    try:
-        table = document_verdicts(items, args.document, tampered_runs(items))
-    except KeyError as exc:
-        return fail(f"suite run {args.id}: {exc.args[0]}")
-    if args.json:
-        print(json.dumps(table, indent=1))
-    else:
-        for line in render_document(table).splitlines():
-            say(line)  # quotes and names come from the suite's files
-    return EXIT_OK
 
 
 # -- registration --------------------------------------------------------------------------

@@ -192,6 +192,23 @@ def cmd_merge(args: argparse.Namespace) -> int:
     return EXIT_GATE if any(r.outcome != "PASS" for r in results) else EXIT_OK
 
 
+def print_document(items: list[Any], args: argparse.Namespace) -> int:
+    """``--document DOC``: every combination's verdicts on one document side by side."""
+    from engine.suite.drilldown import document_verdicts, render_document
+    from engine.suite.tamper import tampered_runs
+
+    try:
+        table = document_verdicts(items, args.document, tampered_runs(items))
+    except KeyError as exc:
+        return fail(f"suite run {args.id}: {exc.args[0]}")
+    if args.json:
+        print(json.dumps(table, indent=1))
+    else:
+        for line in render_document(table).splitlines():
+            say(line)  # quotes and names come from the suite's files
+    return EXIT_OK
+
+
 def register(sub: Any) -> None:
     """Add ``history``, ``compare`` and ``merge`` to ``arl suite``'s subcommands."""
     h = sub.add_parser("history", help="every suite run, per model and variant")
