@@ -41,6 +41,7 @@ ICON_NAMES = frozenset(_SOURCES)
 EVENT_ICONS: dict[str, str] = {
     "RunStarted": "info",
     "RunRecovered": "recovered",
+    "WordRevisionWritten": "info",
     "RoundStarted": "round",
     "ModelCalled": "model",
     "ToolCalled": "tool",

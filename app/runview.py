@@ -283,9 +283,10 @@ class RunView(QWidget):
             )
         self.round_label.setText(text)
         # What was said while running ("Cancel stops...", "so far") is no longer true.
-        self.hint.setText(
-            "The evidence bundle of this run opens in the Verdicts tab." if self.bundle_path else ""
-        )
+        from app.word_copy import word_revision_hint
+
+        bundle = "The evidence bundle of this run opens in the Verdicts tab."
+        self.hint.setText((bundle if self.bundle_path else "") + word_revision_hint(self.outcome))
         self.trace_btn.setVisible(bool(self.bundle_path))
         self.tokens_label.setText(self.tokens_label.text().replace("Tokens so far", "Tokens used"))
         if status == "failed":

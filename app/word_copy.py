@@ -132,6 +132,18 @@ class WordCopyDialog(QDialog):
         self.status.setText(f"Nothing was saved: {html.escape(str(exc))}")
 
 
+def word_revision_hint(outcome: Any) -> str:
+    """For the Run view once a run ended: where the agent's revision was written as a Word
+    file with tracked changes (``RunOutcome.word_revision``), as rich text; "" when none."""
+    word = getattr(outcome, "word_revision", None)
+    if not word:
+        return ""
+    return (
+        " The agent's revision is also a Word file, its edits tracked changes to accept or "
+        f"reject in Word: {html.escape(str(word))}"
+    )
+
+
 def show_word_copy_dialog(window: Any) -> WordCopyDialog:
     """Open the dialog over ``window`` (kept on it, so it stays alive) and return it."""
     settings = getattr(window, "settings", None)

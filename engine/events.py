@@ -434,6 +434,22 @@ class RunFailed(RunEvent):
 
 
 @dataclass(frozen=True)
+class WordRevisionWritten(RunEvent):
+    """After a run that started from a ``.docx``: the agent's final version written as a
+    copy of it whose edits are tracked changes (``engine.word_revision``). ``path``: the
+    file (``""`` when it could not be written); ``text``: one plain sentence saying where,
+    what it holds, or why not; ``notes``: the paragraphs whose formatting or text could
+    not be kept exactly, each ``Paragraph N ("first words…"): why``."""
+
+    path: str
+    text: str
+    notes: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        return "\n".join([self.text, *(f"  {n}" for n in self.notes)])
+
+
+@dataclass(frozen=True)
 class RunRecovered(RunEvent):
     """Before a new run starts: an earlier run of the workspace whose process died
     (killed, power lost) was finished from the workspace — recorded ``failed`` with
@@ -467,6 +483,7 @@ EVENT_TYPES: dict[str, type[RunEvent]] = {
         RunFinished,
         RunFailed,
         RunRecovered,
+        WordRevisionWritten,
     )
 }
 

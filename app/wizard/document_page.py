@@ -132,6 +132,9 @@ class DocumentPage(QWizardPage):
         from engine.vocabulary import DOCUMENT_KIND_WORDS
 
         self.title, self.raw, self.kind, self.word = title, raw, kind, word
+        #: The Word file read (its path), so a run from it gets the agent's revision back
+        #: as a copy of it with tracked changes; None for any other document.
+        self.word_path: str | None = None
         what = DOCUMENT_KIND_WORDS.get(kind, "HTML")
         next_step = "Next, select the words you want to comment on."
         if word is not None:
@@ -181,6 +184,7 @@ class DocumentPage(QWizardPage):
         self.set_document(
             document_title(path, doc.kind, doc.content), doc.content, doc.kind, doc.word
         )
+        self.word_path = path if doc.word is not None else None
         if doc.notice:
             self.status.setText(
                 f"{self.status.text()}<br>Note: {html.escape(os.path.basename(path))}: "

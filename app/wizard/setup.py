@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QMessageBox, QWizard
 
@@ -130,7 +132,19 @@ class SetupWizard(QWizard):
             checks=self.run_page.checks.config,
             allow_commands=self.run_page.checks.allow.isChecked(),
             scripted=self.model_page.scripted,
+            word_source=self._word_source(),
         )
+
+    def _word_source(self) -> bytes | None:
+        """The reviewed Word file's bytes when the document came from a ``.docx`` (the run
+        then writes the agent's revision back into a copy of it as tracked changes)."""
+        path = getattr(self.document_page, "word_path", None)
+        if not path:
+            return None
+        try:
+            return Path(path).read_bytes()
+        except OSError:
+            return None
 
     def _emit_request(self) -> None:
         self.runRequested.emit(self.request())

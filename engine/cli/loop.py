@@ -184,8 +184,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         doc_suffix=suffix_for(kind, args.doc),
     )
     announce_commands(checks, args.allow_commands)
-    # With --json, stdout carries the one JSON object and nothing else; progress goes to stderr.
-    out = sys.stderr if args.json else sys.stdout
+    _word_revision_option(args, request)
+    out = sys.stderr if args.json else sys.stdout  # --json: stdout holds the JSON alone
     from engine.credentials import sent_to_words
 
     print(sent_to_words(request.config.base_url), file=out, flush=True)
@@ -204,6 +204,17 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _run_and_report(
             stop, start_review(request, handle=handle, on_event=on_event), args, finished
         )
+
+
+def _word_revision_option(args: argparse.Namespace, request: Any) -> None:
+    """A run whose --doc is a Word file gets the agent's revision back as a copy of it with
+    tracked changes (``engine.run.start.word_revision_of_run``): to --word-revision, else
+    beside the bundle folder."""
+    from engine.text.documents import WORD_EXTENSIONS
+
+    if args.doc and Path(args.doc).suffix.lower() in WORD_EXTENSIONS:
+        request.word_source = Path(args.doc).read_bytes()
+        request.word_out = Path(args.word_revision) if args.word_revision else None
 
 
 def _agent_config(args: argparse.Namespace, choice: KeyChoice) -> Any:

@@ -61,6 +61,13 @@ def _register_run(subparsers: Any) -> None:
         help="parent folder of the evidence bundle (default: the workspace's bundles folder)",
     )
     r.add_argument(
+        "--word-revision",
+        metavar="OUT.docx",
+        help="for a Word --doc: where to write the agent's revision, a copy of the file whose "
+        "edits are tracked changes by 'Revision agent' (default: beside the bundle folder, "
+        "<bundle folder>-revision.docx)",
+    )
+    r.add_argument(
         "--title", help="document title (default: the HTML <title> or the text's first line)"
     )
     r.add_argument("--workspace", metavar="FILE", help=argparse.SUPPRESS)

@@ -83,6 +83,9 @@ class RunOutcome:
     rounds: int
     round_times: list[tuple[float, float]] = field(default_factory=list)
     """Per round: (wall seconds, seconds waiting on the model)."""
+    word_revision: Path | None = None
+    """The agent's revision written as a Word file with tracked changes (a run that started
+    from a ``.docx``, ``engine.run.start.word_revision_of_run``); None: none written."""
     checks_blocked: bool | None = None
     """The declared checks' gate on the final version blocks ("changes requested"); None
     when the run declares no checks (docs/checks.md)."""

@@ -19,7 +19,7 @@ from engine import __version__
 from engine.agent.config import AgentConfig
 from engine.checks.config import ChecksConfig
 from engine.checks.runner import suffix_for
-from engine.events import RunEvent
+from engine.events import RunEvent, WordRevisionWritten
 from engine.models import Comment
 from engine.run.checking import RunChecks
 from engine.run.records import RunHandle, RunOutcome
@@ -27,7 +27,13 @@ from engine.run.recovery import recover_interrupted
 from engine.run.review import ReviewRun
 from engine.workspace import Workspace
 
-__all__ = ["ReviewRequest", "prepare_document", "run_review", "start_review"]
+__all__ = [
+    "ReviewRequest",
+    "prepare_document",
+    "run_review",
+    "start_review",
+    "word_revision_of_run",
+]
 
 
 @dataclass
@@ -64,6 +70,12 @@ class ReviewRequest:
     checks: ChecksConfig | None = None
     allow_commands: bool = False
     doc_suffix: str = ""
+    #: The reviewed Word file's bytes when the run starts from a ``.docx`` (``raw`` is then
+    #: the page it renders to): the agent's final version is written back as a copy of it
+    #: whose edits are tracked changes (``engine.word_revision``), to ``word_out`` (default:
+    #: beside the bundle folder, ``<bundle folder>-revision.docx``). None: not a Word run.
+    word_source: bytes | None = field(default=None, repr=False)
+    word_out: Path | None = None
 
 
 def prepare_document(
@@ -147,7 +159,7 @@ async def start_review(
         for ev in held:
             on_event(ev)
     try:
-        return await run_review(
+        outcome = await run_review(
             ws,
             doc_id,
             request.config,
@@ -169,3 +181,42 @@ async def start_review(
         )
     finally:
         ws.close()
+    if request.word_source is not None and outcome.bundle is not None:
+        written = await loop.run_in_executor(None, word_revision_of_run, request, outcome)
+        outcome.word_revision = Path(written.path) if written.path else None
+        if on_event is not None:
+            on_event(written)
+    return outcome
+
+
+def word_revision_of_run(request: ReviewRequest, outcome: RunOutcome) -> WordRevisionWritten:
+    """Write the run's final version as tracked changes over ``request.word_source``
+    (``engine.word_revision.write_word_revision``); the event says where, or why not."""
+    from engine.bundle.read import open_bundle
+    from engine.models import InputError
+    from engine.vocabulary import plural
+    from engine.word_revision import revision_words, write_word_revision
+
+    assert outcome.bundle is not None and request.word_source is not None
+    out = request.word_out or outcome.bundle.parent / f"{outcome.bundle.name}-revision.docx"
+    try:
+        b = open_bundle(outcome.bundle)
+        first, final = b.versions[0].to_version().text, b.versions[-1].to_version().text
+        rev = write_word_revision(request.word_source, first, final, out)
+    except (InputError, ValueError, OSError, IndexError) as exc:
+        return WordRevisionWritten(
+            outcome.run_id,
+            path="",
+            text=f"The agent's revision was not written as a Word file: {exc}",
+        )
+    notes = tuple(n.words() for n in rev.notes)
+    return WordRevisionWritten(
+        outcome.run_id,
+        path=str(out),
+        text=(
+            f"The agent's revision as a Word file: {out} ({revision_words(rev, notes=False)}"
+            + (f"; {plural(len(notes), 'paragraph note')} below" if notes else "")
+            + ")"
+        ),
+        notes=notes,
+    )

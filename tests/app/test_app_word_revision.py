@@ -1,0 +1,88 @@
+"""A wizard run that starts from a Word review gives the agent's revision back as a Word
+file whose edits are tracked changes (engine.word_revision): the wizard hands the run the
+reviewed file, the Run view says where the Word file is."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6.QtWebEngineWidgets")
+qasync = pytest.importorskip("qasync")
+
+from app.settings import Settings  # noqa: E402
+from app.wizard import SetupWizard  # noqa: E402
+
+REVIEW = Path(__file__).resolve().parents[2] / "resources" / "word" / "review.docx"
+
+
+async def wait_signal(signal, timeout=60.0):
+    fut = asyncio.get_running_loop().create_future()
+
+    def cb(*args):
+        if not fut.done():
+            fut.set_result(args)
+
+    signal.connect(cb)
+    try:
+        return await asyncio.wait_for(fut, timeout)
+    finally:
+        signal.disconnect(cb)
+
+
+def test_the_wizard_hands_a_word_review_to_the_run(qtbot, tmp_path):
+    wizard = SetupWizard(Settings())
+    qtbot.addWidget(wizard)
+    page = wizard.document_page
+    page.load_file(str(REVIEW))
+    qtbot.waitUntil(page.isComplete, timeout=10000)
+    assert page.word_path == str(REVIEW)
+    assert wizard.request().word_source == REVIEW.read_bytes()
+    html = tmp_path / "memo.html"
+    html.write_text("<p>Plain memo.</p>", encoding="utf-8")
+    page.load_file(str(html))
+    qtbot.waitUntil(lambda: page.word is None and page.raw and "Plain" in page.raw, timeout=10000)
+    assert page.word_path is None and wizard.request().word_source is None
+
+
+def test_a_run_from_a_word_review_writes_the_tracked_word_file(qtbot, qloop, tmp_path):
+    from app.runview import RunRequest, RunView
+    from engine.agent.config import AgentConfig
+    from engine.text.documents import open_document
+    from engine.text.docx import read_docx
+    from engine.word_review import word_comments
+    from tests.helpers.scripted_server import FixEverything, ScriptedServer
+    from tests.helpers.word_tracked import changes_in
+
+    doc = open_document(REVIEW)
+    comments, _ = word_comments(doc.word)
+    view = RunView()
+    qtbot.addWidget(view)
+    view.show()
+    with ScriptedServer(FixEverything()) as srv:
+        cfg = AgentConfig(base_url=srv.base_url, model=srv.model, api_key=None, max_retries=1)
+        req = RunRequest(
+            config=cfg,
+            title="Review",
+            raw=doc.content,
+            kind="html",
+            comments=comments,
+            rounds=1,
+            out_dir=tmp_path / "bundles",
+            workspace_path=tmp_path / "ws.sqlite3",
+            word_source=REVIEW.read_bytes(),
+        )
+
+        async def go():
+            view.start_run(req)
+            return await wait_signal(view.runFinished)
+
+        (bundle,) = qloop.run_until_complete(go())
+    word = Path(bundle).parent / f"{Path(bundle).name}-revision.docx"
+    assert view.outcome.word_revision == word and word.is_file()
+    assert "Word file" in view.hint.text() and word.name in view.hint.text()
+    log = [view.log.item(i).text() for i in range(view.log.count())]
+    assert any("The agent's revision as a Word file" in line for line in log)
+    assert changes_in(word.read_bytes()) and read_docx(word.read_bytes()).comments
