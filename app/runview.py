@@ -36,6 +36,7 @@ from app.run_record import round_lines
 from app.runrequest import RunRequest
 from app.trace_dialog import show_trace
 from app.verdicts import comment_names
+from app.word_copy import word_revision_hint
 from engine import events as ev, vocabulary as vocab
 from engine.vocabulary import EXTERNAL_USAGE
 
@@ -283,8 +284,6 @@ class RunView(QWidget):
             )
         self.round_label.setText(text)
         # What was said while running ("Cancel stops...", "so far") is no longer true.
-        from app.word_copy import word_revision_hint
-
         bundle = "The evidence bundle of this run opens in the Verdicts tab."
         self.hint.setText((bundle if self.bundle_path else "") + word_revision_hint(self.outcome))
         self.trace_btn.setVisible(bool(self.bundle_path))
