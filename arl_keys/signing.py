@@ -22,14 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-import keyring
-from keyring.errors import KeyringError, NoKeyringError
-
+from arl_keys.store import failures, keyring_module, keyring_ready
 from engine.bundle import signing
 
 SERVICE = "agent-review-loop"
 ACCOUNT = "bundle-signing-key"
-_FAILURES = (NoKeyringError, KeyringError, RuntimeError)
 
 DATAFILE_NOTE = (
     "No working password store (keyring): the signing key is kept in {path}, a file only "
@@ -65,12 +62,11 @@ def signing_key() -> SigningKey:
     if path:
         material = load_key_file(Path(path))
         return SigningKey(material, "file", signing.key_fingerprint(material), f"from {path}")
-    from arl_keys.store import keyring_ready
-
     keyring_ready()  # a broken keyringrc.cfg: one line naming it, never a traceback
+    keyring = keyring_module()
     try:
         stored = keyring.get_password(SERVICE, ACCOUNT)
-    except _FAILURES:
+    except failures():
         stored = None
         works = False
     else:
@@ -86,7 +82,7 @@ def signing_key() -> SigningKey:
         try:
             keyring.set_password(SERVICE, ACCOUNT, base64.b64encode(material).decode("ascii"))
             return _own(SigningKey(material, "keyring", signing.key_fingerprint(material)))
-        except _FAILURES:
+        except failures():
             pass
     kept = _datafile_key()
     if kept is not None:

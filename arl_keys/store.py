@@ -9,12 +9,15 @@
 Every call is guarded: on a headless Linux box even ``get_password`` raises
 ``NoKeyringError``. Reads return None on any failure; ``set_key`` raises
 ``KeyringUnavailable`` (its ``str()`` is the plain sentence for people).
+
+keyring is imported on the first call that reads or writes a key (``keyring_module``):
+loading it and its backends takes about 100 ms, which commands that use no key (``arl
+score``, ``arl text``) do not pay (docs/engine.md, "Speed").
 """
 
 from __future__ import annotations
 
-import keyring
-from keyring.errors import KeyringError, NoKeyringError, PasswordDeleteError
+from types import ModuleType
 
 SERVICE = "agent-review-loop"
 UNBOUND_ACCOUNT = "api-key"
@@ -25,7 +28,20 @@ NO_KEYRING_MESSAGE = (
     "when the program closes."
 )
 
-_FAILURES = (NoKeyringError, KeyringError, RuntimeError)
+
+def keyring_module() -> ModuleType:
+    """The ``keyring`` module, imported on first use (see the module docstring)."""
+    import keyring
+
+    return keyring
+
+
+def failures() -> tuple[type[Exception], ...]:
+    """What a keyring call raises when no keyring works: ``NoKeyringError``, any other
+    ``KeyringError`` (a locked wallet, D-Bus refusing) and ``RuntimeError``."""
+    from keyring.errors import KeyringError, NoKeyringError
+
+    return (NoKeyringError, KeyringError, RuntimeError)
 
 
 class KeyringUnavailable(RuntimeError):
@@ -49,7 +65,7 @@ def keyring_ready() -> None:
     import configparser
 
     try:
-        keyring.get_keyring()
+        keyring_module().get_keyring()
     except (OSError, configparser.Error, ImportError) as exc:
         try:
             from keyring.core import _config_path
@@ -75,8 +91,8 @@ def get_key(host: str) -> str | None:
         return None
     keyring_ready()
     try:
-        return keyring.get_password(SERVICE, account_for(host)) or None
-    except _FAILURES:
+        return keyring_module().get_password(SERVICE, account_for(host)) or None
+    except failures():
         return None
 
 
@@ -87,18 +103,20 @@ def set_key(host: str, key: str) -> None:
         raise ValueError("a key is saved for an endpoint host; the URL names none")
     keyring_ready()
     try:
-        keyring.set_password(SERVICE, account_for(host), key)
-    except _FAILURES as exc:
+        keyring_module().set_password(SERVICE, account_for(host), key)
+    except failures() as exc:
         raise KeyringUnavailable(str(exc)) from exc
 
 
 def delete_key(host: str | None) -> None:
     """Forget the key for ``host`` (None: the unbound entry of earlier versions)."""
+    from keyring.errors import PasswordDeleteError
+
     account = UNBOUND_ACCOUNT if host is None else account_for(host)
     keyring_ready()
     try:
-        keyring.delete_password(SERVICE, account)
-    except (PasswordDeleteError, *_FAILURES):
+        keyring_module().delete_password(SERVICE, account)
+    except (PasswordDeleteError, *failures()):
         pass
 
 
@@ -106,15 +124,15 @@ def has_unbound_key() -> bool:
     """True when an earlier version's single ``api-key`` entry exists."""
     keyring_ready()
     try:
-        return bool(keyring.get_password(SERVICE, UNBOUND_ACCOUNT))
-    except _FAILURES:
+        return bool(keyring_module().get_password(SERVICE, UNBOUND_ACCOUNT))
+    except failures():
         return False
 
 
 def backend_name() -> str:
     """The keyring backend's name, e.g. ``SecretService Keyring``, or why there is none."""
     try:
-        kr = keyring.get_keyring()
+        kr = keyring_module().get_keyring()
     except Exception as exc:
         return f"unavailable ({exc})"
     name = getattr(kr, "name", None) or type(kr).__name__
@@ -125,8 +143,9 @@ def backend_name() -> str:
 
 def keyring_works() -> bool:
     """A keyring backend answers reads and is not the ``fail`` backend."""
+    keyring = keyring_module()
     try:
         keyring.get_password(SERVICE, UNBOUND_ACCOUNT)
         return not type(keyring.get_keyring()).__module__.startswith("keyring.backends.fail")
-    except _FAILURES:
+    except failures():
         return False

@@ -16,15 +16,40 @@ import re
 import signal
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.credentials import KeyChoice
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT, EXIT_TAMPERED, EXIT_CANCELLED = 0, 1, 2, 3, 130
 
 #: ``() -> (key material, where, note)``: the user's own key (``arl_keys.signing``
-#: installs the keyring one through ``engine.cli.loop.set_signing_provider``). It signs
+#: installs the keyring one through ``set_signing_provider``). It signs
 #: the bundles of runs and the reviewer's decisions (``arl bundle adjudicate``).
 SigningProvider = Callable[[], tuple[bytes, str, str]]
 signing_provider: list[SigningProvider] = []
+
+#: ``base_url -> KeyChoice``: the stored-key look-up (``arl_keys.api_key_for``, installed
+#: by the ``arl`` entry point through ``set_key_provider``); empty: the environment only.
+KeyProvider = Callable[[str | None], "KeyChoice"]
+key_provider: list[KeyProvider] = []
+
+
+def set_key_provider(provider: KeyProvider | None) -> None:
+    """Install the stored-key look-up (``arl_keys.api_key_for``); None: environment only.
+    Kept here, not in ``engine.cli.loop``, so that installing it loads nothing a command
+    without a key (``arl score``) does not need."""
+    key_provider.clear()
+    if provider is not None:
+        key_provider.append(provider)
+
+
+def set_signing_provider(provider: SigningProvider | None) -> None:
+    """Install the signing-key look-up (``arl_keys.signing``); None: a session key. Kept
+    in ``signing_provider`` (``arl run`` and ``arl bundle adjudicate`` sign with it)."""
+    signing_provider.clear()
+    if provider is not None:
+        signing_provider.append(provider)
 
 
 #: Characters a terminal acts on rather than shows, or that reorder what it shows: C0

@@ -12,7 +12,6 @@ the original. Exit codes: 0 written, 2 refused (one line), 3 the bundle fails ve
 from __future__ import annotations
 
 import argparse
-import getpass
 import os
 from typing import Any
 
@@ -56,6 +55,8 @@ def _reviewer(args: argparse.Namespace) -> str:
     env = os.environ.get("ARL_REVIEWER", "").strip()
     if env:
         return env
+    import getpass
+
     try:
         return getpass.getuser()
     except (OSError, KeyError):

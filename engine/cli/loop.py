@@ -13,7 +13,8 @@ a declared check that FAILs, docs/checks.md), 130 cancelled.
 The API key for ``run``, ``author`` and ``doctor`` follows the one rule of
 ``engine.credentials``: ``OPENAI_API_KEY`` overrides the keyring, whose keys are stored per
 endpoint host; else none (local servers). The engine never imports keyring: the ``arl``
-entry point (``arl_keys.cli``) installs the keyring look-up with ``set_key_provider``;
+entry point (``arl_keys.cli``) installs the keyring look-up with
+``engine.cli.common.set_key_provider``;
 without it only the environment is read. The key is never printed.
 """
 
@@ -23,7 +24,6 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,31 +36,14 @@ from engine.cli.common import (
     EXIT_CANCELLED,
     EXIT_FAILED,
     EXIT_OK,
-    SigningProvider,
     StopSignals,
     fail,
+    key_provider,
     read_doc_and_comments,
     signing_provider,
 )
 from engine.cli.decisions import take_from_bundle
 from engine.credentials import KeyChoice, choose_api_key
-
-KeyProvider = Callable[[str | None], KeyChoice]
-_key_provider: KeyProvider | None = None
-
-
-def set_key_provider(provider: KeyProvider | None) -> None:
-    """Install the stored-key look-up (``arl_keys.api_key_for``); None: environment only."""
-    global _key_provider
-    _key_provider = provider
-
-
-def set_signing_provider(provider: SigningProvider | None) -> None:
-    """Install the signing-key look-up (``arl_keys.signing``); None: a session key. Kept
-    in ``engine.cli.common.signing_provider`` (``arl bundle adjudicate`` signs with it)."""
-    signing_provider.clear()
-    if provider is not None:
-        signing_provider.append(provider)
 
 
 def signing_key_for_run() -> tuple[bytes, str]:
@@ -84,7 +67,7 @@ def resolve_api_key(base_url: str | None) -> KeyChoice:
     """The key to send to ``base_url`` and where it came from (``engine.credentials``)."""
     from engine.redact import remember
 
-    choice = _key_provider(base_url) if _key_provider is not None else choose_api_key(base_url)
+    choice = key_provider[0](base_url) if key_provider else choose_api_key(base_url)
     remember(choice.key)  # redacted from everything printed or stored from now on
     return choice
 

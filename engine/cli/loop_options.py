@@ -1,6 +1,7 @@
 """The options of ``arl run``, ``author`` and ``doctor``, and the registration of the review-loop
-commands (``engine.cli.main`` calls ``register(subparsers)``; the commands themselves are in
-``engine.cli.loop``, ``bundle``/``published`` in ``engine.cli.bundle``, ``comments`` in
+commands (``engine.cli.main`` runs ``registrars()``, one per command, through
+``engine.cli.parser``; the commands themselves are in ``engine.cli.loop``, imported only when
+one of them runs, ``bundle``/``published`` in ``engine.cli.bundle``, ``comments`` in
 ``engine.cli.comments``)."""
 
 from __future__ import annotations
@@ -10,22 +11,45 @@ from typing import Any
 
 from engine.cli.checks import add_check_options
 from engine.cli.common import positive_seconds, whole_number
-from engine.cli.loop import cmd_author, cmd_doctor, cmd_run
+from engine.cli.parser import Registrar
 
 # -- registration ----------------------------------------------------------------------------
 
 
-def register(subparsers: Any) -> None:
-    """Add ``run``, ``author``, ``bundle``, ``published``, ``doctor`` and ``comments`` to
-    ``arl`` (in that order: ``arl --help`` lists them so)."""
+def registrars() -> list[Registrar]:
+    """The registrars of ``run``, ``author``, ``bundle``, ``published``, ``doctor`` and
+    ``comments`` (in that order: ``arl --help`` lists them so)."""
     from engine.cli import bundle as cli_bundle, comments as cli_comments
 
-    _register_run(subparsers)
-    _register_author(subparsers)
-    cli_bundle.register_bundle(subparsers)
-    cli_bundle.register_published(subparsers)
-    _register_doctor(subparsers)
-    cli_comments.register(subparsers)
+    return [
+        _register_run,
+        _register_author,
+        cli_bundle.register_bundle,
+        cli_bundle.register_published,
+        _register_doctor,
+        cli_comments.register,
+    ]
+
+
+# The commands, imported when one runs: engine.cli.loop loads the review loop and the agent.
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from engine.cli.loop import cmd_run
+
+    return cmd_run(args)
+
+
+def _cmd_author(args: argparse.Namespace) -> int:
+    from engine.cli.loop import cmd_author
+
+    return cmd_author(args)
+
+
+def _cmd_doctor(args: argparse.Namespace) -> int:
+    from engine.cli.loop import cmd_doctor
+
+    return cmd_doctor(args)
 
 
 def _register_run(subparsers: Any) -> None:
@@ -82,7 +106,7 @@ def _register_run(subparsers: Any) -> None:
         help="do not sign the evidence bundle (runs sign with your key by default)",
     )
     add_check_options(r)
-    r.set_defaults(func=cmd_run)
+    r.set_defaults(func=_cmd_run)
 
 
 def _add_endpoint_options(r: argparse.ArgumentParser) -> None:
@@ -167,7 +191,7 @@ def _register_author(subparsers: Any) -> None:
         "5 minutes, the same as the desktop program's)",
     )
     a.add_argument("--list-briefs", action="store_true", help="list the shipped briefs")
-    a.set_defaults(func=cmd_author)
+    a.set_defaults(func=_cmd_author)
 
 
 def _register_doctor(subparsers: Any) -> None:
@@ -177,4 +201,4 @@ def _register_doctor(subparsers: Any) -> None:
     d.add_argument("--base-url", metavar="URL")
     d.add_argument("--model", metavar="NAME")
     d.add_argument("--no-qt", action="store_true", help=argparse.SUPPRESS)
-    d.set_defaults(func=cmd_doctor)
+    d.set_defaults(func=_cmd_doctor)

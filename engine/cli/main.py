@@ -379,8 +379,12 @@ def _write_word_copy(args: argparse.Namespace, v1doc: Any, v2doc: Any, result: A
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """``arl``'s parser. ``command``: the command being run, the only one whose options are
+    built (``engine.cli.parser``: the others keep their help line); None: every command in
+    full."""
     from engine import __version__
+    from engine.cli.parser import register_each
 
     p = argparse.ArgumentParser(
         prog="arl",
@@ -389,11 +393,26 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"arl {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    registrars = [_register_text, _register_score]
+    for name in ("engine.cli.loop_options", "engine.cli.suite"):
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name != name:
+                raise
+        else:
+            registrars += module.registrars()
+    register_each(sub, registrars, command)
+    return p
 
+
+def _register_text(sub: Any) -> None:
     t = sub.add_parser("text", help="print a document's body textContent (what offsets index)")
     t.add_argument("doc", metavar="DOC", help="an HTML, XHTML, Markdown, text or Word (.docx) file")
     t.set_defaults(func=cmd_text)
 
+
+def _register_score(sub: Any) -> None:
     s = sub.add_parser("score", help="verdicts and metrics for two versions and their comments")
     s.add_argument("--v1", required=True, metavar="DOC", help="the version the agent was given")
     s.add_argument("--v2", required=True, metavar="DOC", help="the revised version")
@@ -441,19 +460,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_check_options(s)
     s.set_defaults(func=cmd_score)
 
-    for name in ("engine.cli.loop_options", "engine.cli.suite"):
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as e:
-            if e.name != name:
-                raise
-        else:
-            module.register(sub)
-    return p
-
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    from engine.cli.parser import command_word
+
+    parser = build_parser(command_word(sys.argv[1:] if argv is None else argv))
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

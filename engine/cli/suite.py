@@ -19,6 +19,7 @@ from typing import Any
 
 # One whole-number rule for every arl option, and one error line (redacted) for every command.
 from engine.cli.common import confirm, fail, whole_number
+from engine.cli.parser import Registrar
 from engine.cli.suite_results import EXIT_GATE, print_document, store_option, suite_store
 from engine.vocabulary import plural
 
@@ -343,6 +344,11 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 # -- registration --------------------------------------------------------------------------
+
+
+def registrars() -> list[Registrar]:
+    """The registrar of ``suite`` (``engine.cli.parser``)."""
+    return [register]
 
 
 def register(subparsers: Any) -> None:

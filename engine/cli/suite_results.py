@@ -8,7 +8,6 @@ suite's shards into one report and gate. Exit codes as ``arl suite`` (``engine.c
 from __future__ import annotations
 
 import argparse
-import csv
 import io
 import json
 import sys
@@ -78,6 +77,8 @@ def cmd_history(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=1))
     elif args.csv:
+        import csv
+
         from engine.bundle.csv_export import safe_cell
 
         buf = io.StringIO()

@@ -1,0 +1,150 @@
+"""``arl score`` and ``arl text`` on plain text load none of the heavy libraries they do not use
+(docs/engine.md, "Speed": start-up): no keyring, no model client, no HTML parser, no ICU, no
+Qt, no numpy. Each command runs in its own process, as a user runs it (the installed ``arl``
+script, and ``python -m engine.cli``), and reports the modules it ended with.
+
+The last test is the check of the check: an HTML document does load the HTML parser, and
+``arl doctor`` does load keyring, so a lazy import that stopped working, or a list that
+matched nothing, would be seen.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARL = Path(sys.executable).parent / "arl"
+
+#: The libraries a plain-text score or text never needs (top-level module names).
+HEAVY = (
+    "keyring",
+    "openai",
+    "httpx",
+    "selectolax",
+    "justhtml",
+    "icu4py",
+    "PySide6",
+    "numpy",
+)
+
+# Runs a script (the installed arl) or a module as __main__, then prints the top-level
+# names of every module loaded, as JSON, on stderr's last line.
+_WRAPPER = """
+import json, runpy, sys
+how, target = sys.argv[1], sys.argv[2]
+sys.argv = [target, *sys.argv[3:]]
+try:
+    if how == "script":
+        runpy.run_path(target, run_name="__main__")
+    else:
+        runpy.run_module(target, run_name="__main__", alter_sys=True)
+except SystemExit as e:
+    code = e.code
+else:
+    code = 0
+print(json.dumps({"code": code, "modules": sorted({m.split('.')[0] for m in sys.modules})}),
+      file=sys.stderr)
+"""
+
+
+def loaded(how: str, target: str, *args: str, env: dict | None = None) -> tuple[int, set[str]]:
+    """(exit code, top-level module names loaded) of one command in its own process."""
+    p = subprocess.run(
+        [sys.executable, "-c", _WRAPPER, how, target, *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=120,
+    )
+    report = json.loads(p.stderr.strip().splitlines()[-1])
+    return report["code"], set(report["modules"])
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory):
+    d = tmp_path_factory.mktemp("startup")
+    v1 = "The cat sat on the mat. It was a sunny day.\n\nA second paragraph here.\n"
+    v2 = "The cat sat on the rug. It was a sunny day.\n\nA second paragraph here.\n"
+    (d / "v1.txt").write_text(v1, encoding="utf-8")
+    (d / "v2.txt").write_text(v2, encoding="utf-8")
+    s = v1.index("the mat")
+    comment = {
+        "id": "c1",
+        "body": "say where",
+        "anchor": {"quote": "the mat", "start_offset": s, "end_offset": s + 7},
+    }
+    (d / "c.json").write_text(json.dumps({"comments": [comment]}), encoding="utf-8")
+    (d / "page.html").write_text("<p>Hello <b>world</b></p>", encoding="utf-8")
+    return d
+
+
+def _score_args(d: Path) -> list[str]:
+    return ["score", "--v1", str(d / "v1.txt"), "--v2", str(d / "v2.txt")] + [
+        "--comments",
+        str(d / "c.json"),
+    ]
+
+
+@pytest.mark.skipif(not ARL.exists(), reason="the arl script is installed by uv sync")
+def test_installed_arl_score_loads_no_heavy_library(pair):
+    code, modules = loaded("script", str(ARL), *_score_args(pair))
+    assert code == 0
+    assert not modules & set(HEAVY), sorted(modules & set(HEAVY))
+    assert "arl_keys" in modules  # the installed entry point did run
+
+
+@pytest.mark.parametrize("json_out", [False, True])
+def test_engine_cli_score_loads_no_heavy_library(pair, json_out):
+    code, modules = loaded("module", "engine.cli", *_score_args(pair), *(["--json"] * json_out))
+    assert code == 0
+    assert not modules & set(HEAVY), sorted(modules & set(HEAVY))
+
+
+def test_review_loop_modules_stay_unloaded_for_score(pair):
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, contextlib, io\n"
+            "from engine.cli.main import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    code = main(sys.argv[1:])\n"
+            "print(sorted(m for m in sys.modules if m == 'engine.cli.loop' or m.startswith(("
+            "'engine.bundle', 'engine.run', 'engine.agent', 'engine.suite'))))\n"
+            "sys.exit(code)",
+            *_score_args(pair),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "[]", p.stdout
+
+
+@pytest.mark.skipif(not ARL.exists(), reason="the arl script is installed by uv sync")
+def test_installed_arl_text_of_plain_text_loads_no_heavy_library(pair):
+    code, modules = loaded("script", str(ARL), "text", str(pair / "v1.txt"))
+    assert code == 0
+    assert not modules & set(HEAVY), sorted(modules & set(HEAVY))
+
+
+def test_the_check_sees_a_heavy_import(pair, tmp_path):
+    # HTML needs the HTML parser: the same wrapper reports it
+    code, modules = loaded("module", "engine.cli", "text", str(pair / "page.html"))
+    assert code == 0
+    assert modules & {"selectolax", "justhtml"}
+    # and a command that reads the keyring loads keyring (no model endpoint: no network)
+    if ARL.exists():
+        env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+        env["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
+        _, modules = loaded("script", str(ARL), "doctor", "--no-qt", env=env)
+        assert "keyring" in modules
