@@ -87,7 +87,6 @@ if __name__ == "__main__":
     if sys.argv[1:] != ["--update"]:
         sys.exit(__doc__)
     os.environ["COLUMNS"] = COLUMNS
-    sys.path.insert(0, str(ROOT))
     SNAPSHOT.write_text(
         json.dumps(all_helps(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
     )
