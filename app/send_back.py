@@ -7,7 +7,10 @@ last version). The dialog says what goes back and what does not, shows the brief
 - **Start the next round…**: the setup wizard opens on the last version with those
   comments (the model page as last used);
 - **Copy the brief** / **Save for another agent…**: for an agent that runs elsewhere, the
-  brief as text, or a folder with the document, ``comments.json`` and ``brief.txt``.
+  brief as text, or a folder with the document, ``comments.json`` and ``brief.txt``; for a
+  Word review also ``document.docx``, the last version as a Word file with the brief as a
+  reply on each comment sent back (``engine.bundle.sendback.next_round_in_word``), from the
+  run's Word revision beside the bundle or the Word file chosen with **Word file…**.
 """
 
 from __future__ import annotations
@@ -82,12 +85,19 @@ class SendBackDialog(QDialog):
         self.start_btn.setEnabled(n > 0)
         self.copy_btn = QPushButton("&Copy the brief")
         self.save_btn = QPushButton("Save for &another agent\u2026")
-        for b in (self.start_btn, self.copy_btn, self.save_btn):
+        self.word_btn = QPushButton("&Word file\u2026")
+        self.word_btn.setToolTip(
+            "The last version as a Word file (the agent's revised .docx): the saved folder "
+            "then holds a Word copy with the brief as a reply on each comment sent back"
+        )
+        self.word_path = _known_word_file(plan)
+        for b in (self.start_btn, self.copy_btn, self.save_btn, self.word_btn):
             buttons.addButton(b, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.rejected.connect(self.reject)
         self.start_btn.clicked.connect(lambda: (self.accept(), start_round(plan)))
         self.copy_btn.clicked.connect(self.copy_brief)
         self.save_btn.clicked.connect(self.ask_folder)
+        self.word_btn.clicked.connect(self.ask_word_file)
         self.status = QLabel()
         self.status.setWordWrap(True)
         lay = QVBoxLayout(self)
@@ -95,6 +105,27 @@ class SendBackDialog(QDialog):
         lay.addWidget(self.brief, 1)
         lay.addWidget(self.status)
         lay.addWidget(buttons)
+        if self.word_path is not None:
+            self.status.setText(
+                f"A Word copy is saved too, from {html.escape(self.word_path.name)}."
+            )
+
+    def ask_word_file(self) -> None:
+        from app.word_copy import WORD_FILTER
+
+        start = str(self.word_path.parent) if self.word_path else ""
+        dlg = QFileDialog(self, "The last version as a Word file", start, WORD_FILTER)
+        dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dlg.fileSelected.connect(self.use_word_file)
+        self._dialog = dlg
+        dlg.open()
+
+    def use_word_file(self, path: str) -> None:
+        self.word_path = Path(path) if path else None
+        if self.word_path is not None:
+            self.status.setText(
+                f"A Word copy is saved too, from {html.escape(self.word_path.name)}."
+            )
 
     def copy_brief(self) -> None:
         QApplication.clipboard().setText(self.plan.brief())
@@ -114,12 +145,31 @@ class SendBackDialog(QDialog):
         if not folder:
             return
         try:
-            paths = write_next_round(self.plan, Path(folder))
+            word = self.word_path.read_bytes() if self.word_path else None
+            paths = write_next_round(self.plan, Path(folder), word=word)
         except FileExistsError as exc:
             self.status.setText(f"{exc}: choose an empty folder.")
             return
         except OSError as exc:
             self.status.setText(f"Could not write {folder}: {exc.strerror or exc}")
             return
+        except ValueError as exc:  # the Word file is not the last version
+            name = self.word_path.name if self.word_path else "the Word file"
+            self.status.setText(
+                f"Nothing was written: {html.escape(name)}: {html.escape(str(exc))}."
+            )
+            return
         names = ", ".join(p.name for p in paths)
         self.status.setText(f"Wrote {names} to {folder}.")
+
+
+def _known_word_file(plan: Any) -> Path | None:
+    """The run's Word revision beside its bundle (``engine.word_revision.revision_path``),
+    when there is one."""
+    from engine.word_revision import revision_path
+
+    bundle = getattr(plan, "bundle_path", None)
+    if bundle is None:
+        return None
+    path = revision_path(bundle)
+    return path if path.is_file() else None

@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime
 import os
 from dataclasses import dataclass
+from pathlib import Path
 
 from engine.diff.align import DELETE, EQUAL
 from engine.diff.diffing import diff_texts
@@ -31,6 +32,7 @@ __all__ = [
     "REVISION_AUTHOR",
     "WordRevision",
     "revision_edits",
+    "revision_path",
     "revision_words",
     "word_revision",
     "write_word_revision",
@@ -38,6 +40,15 @@ __all__ = [
 
 #: The author of the tracked changes (``w:author``), as Word shows it beside each change.
 REVISION_AUTHOR = "Revision agent"
+
+
+def revision_path(bundle: str | os.PathLike[str]) -> Path:
+    """Where a run's Word revision is written by default: beside its bundle folder,
+    ``<bundle folder>-revision.docx`` (never inside the bundle, whose manifest lists every
+    file; a ``.zip`` bundle: beside it, named by its stem)."""
+    b = Path(bundle)
+    name = b.stem if b.suffix.lower() == ".zip" else b.name
+    return b.parent / f"{name}-revision.docx"
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,8 @@ class SendBack:
     old anchor (no v2 span); ``settled``: the comments a reviewer's decision settled,
     carried resolved with that decision as a ``resolve`` entry of their thread, so the next
     round's bundle keeps them and the decision without giving them to the agent as work.
-    ``all_comments()``: what the next run starts with (``comments`` then ``settled``)."""
+    ``all_comments()``: what the next run starts with (``comments`` then ``settled``).
+    ``bundle_path``: the bundle it was made from (None when not from one)."""
 
     title: str
     kind: str
@@ -55,6 +56,7 @@ class SendBack:
     left: dict[str, str] = field(default_factory=dict)
     unplaced: list[str] = field(default_factory=list)
     settled: list[Comment] = field(default_factory=list)
+    bundle_path: Path | None = None
 
     def all_comments(self) -> list[Comment]:
         return [*self.comments, *self.settled]
@@ -140,7 +142,7 @@ def send_back(bundle: Any, decided: dict[str, Decision]) -> SendBack:
     final = {
         str(v.get("comment_id")): v for v in verdicts.get("final") or [] if isinstance(v, dict)
     }
-    out = SendBack(bundle.document_title, v2.kind, v2.source)
+    out = SendBack(bundle.document_title, v2.kind, v2.source, bundle_path=bundle.path)
     for c in bundle.comments_after:
         item = final.get(c.id, {})
         d = decided.get(c.id)
@@ -200,18 +202,90 @@ def continue_review(bundle: Any) -> SendBack:
     return out
 
 
-def write_next_round(plan: SendBack, out: Path, *, force: bool = False) -> list[Path]:
+#: The author of the replies that carry the brief in a Word copy.
+WORD_AUTHOR = "Agent Review Loop"
+
+
+def brief_reply(plan: SendBack, c: Comment) -> str:
+    """The brief's words for one comment sent back, as a reply on its Word thread."""
+    lines = ["Sent back to the agent: this comment is still to do."]
+    if c.id in plan.reasons:
+        lines.append(f"The reviewer says: {plan.reasons[c.id]}")
+    if c.id in plan.unplaced:
+        lines.append("Its text is no longer in this version: say what you did.")
+    return "\n".join(lines)
+
+
+def next_round_in_word(plan: SendBack, data: bytes, when: str) -> bytes:
+    """A copy of ``data``, the run's last version as a Word file (its text must be the last
+    version's: the revised ``.docx``, or the run's tracked revision with every change
+    accepted), carrying the brief: each comment sent back a reply on its own thread (the
+    file's comment with the same author and text, reopened if resolved; else re-created on
+    its place in the last version), each settled one resolved with the decision in a reply.
+    ``when``: the replies' date (ISO 8601). Raises ``engine.text.docx_package.PackageError``,
+    or ValueError when the file's text is not the last version's."""
+    from engine.text import utf16
+    from engine.text.docx import read_docx
+    from engine.text.docx_write import WordCopy
+    from engine.text.html_text import body_text
+
+    doc = read_docx(data)
+    if plan.kind != "html" or doc.text != body_text(plan.document):
+        raise ValueError("its text is not the text of the review's last version")
+    copy = WordCopy(data, doc)
+    index: dict[tuple[str, str], list[Any]] = {}
+    for wc in doc.comments:
+        index.setdefault((wc.author, wc.text.strip()), []).append(wc)
+    length = utf16.utf16_length(doc.text)
+
+    def thread_of(c: Comment) -> Any:
+        hits = index.get((c.author or "", c.body.strip()), [])
+        if len(hits) == 1:
+            return hits[0]
+        a = c.anchor
+        start = min(max(a.start_offset or 0, 0), length)
+        end = min(max(a.end_offset or start, start), length)
+        return copy.add_comment(start, end, c.author or "Reviewer", when, c.body)
+
+    for c in plan.comments:
+        thread = thread_of(c)
+        copy.add_reply(thread, WORD_AUTHOR, when, brief_reply(plan, c))
+        copy.reopen(thread)
+    for c in plan.settled:
+        thread = thread_of(c)
+        said = c.thread[-1].body if c.thread else plan.left.get(c.id, "settled")
+        copy.add_reply(thread, WORD_AUTHOR, when, f"Not sent again: {said}")
+        copy.reopen(thread, done=True)
+    return copy.to_bytes()
+
+
+def write_next_round(
+    plan: SendBack,
+    out: Path,
+    *,
+    force: bool = False,
+    word: bytes | None = None,
+    when: str = "",
+) -> list[Path]:
     """Write ``plan`` into the folder ``out``: ``document.html`` (``.txt`` for a text
-    document), ``comments.json`` (native shape) and ``brief.txt``, each through a temporary
-    file renamed into place. Refuses (FileExistsError, nothing written) a file already there
-    unless ``force``. Returns the paths; raises OSError."""
+    document), ``comments.json`` (native shape) and ``brief.txt``, and with ``word`` (the
+    last version as a ``.docx``, :func:`next_round_in_word`) ``document.docx`` carrying the
+    brief, each through a temporary file renamed into place. Refuses (FileExistsError,
+    nothing written) a file already there unless ``force``. Returns the paths; raises
+    OSError, and ValueError or PackageError (nothing written) for a ``word`` file that is
+    not the last version."""
     doc = out / ("document.txt" if plan.kind == "text" else "document.html")
     comments = {"comments": [c.to_json() for c in plan.all_comments()]}
-    files = {
+    files: dict[Path, str | bytes] = {
         doc: plan.document,
         out / "comments.json": json.dumps(comments, indent=1, ensure_ascii=False) + "\n",
         out / "brief.txt": plan.brief(),
     }
+    if word is not None:
+        import datetime
+
+        stamp = when or datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        files[out / "document.docx"] = next_round_in_word(plan, word, stamp)
     out.mkdir(parents=True, exist_ok=True)
     for path in files:
         if path.exists() and not force:
@@ -219,7 +293,10 @@ def write_next_round(plan: SendBack, out: Path, *, force: bool = False) -> list[
     for path, text in files.items():
         tmp = path.with_name(path.name + ".tmp")
         try:
-            tmp.write_text(text, encoding="utf-8")
+            if isinstance(text, bytes):
+                tmp.write_bytes(text)
+            else:
+                tmp.write_text(text, encoding="utf-8")
             tmp.replace(path)
         finally:
             tmp.unlink(missing_ok=True)

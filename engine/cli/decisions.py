@@ -173,22 +173,42 @@ def cmd_bundle_send_back(args: argparse.Namespace) -> int:
             EXIT_TAMPERED,
         )
     plan = send_back(b, result.decisions.latest())
+    word = _send_back_word(args)
+    if args.word and word is None:
+        return fail(f"{args.word}: no such file")
     try:
-        doc, _comments, _brief = write_next_round(plan, Path(args.out), force=args.force)
+        doc, *more = write_next_round(
+            plan, Path(args.out), force=args.force, word=word[1] if word else None
+        )
     except FileExistsError as exc:
         return fail(f"{exc} (--force replaces it)")
     except OSError as exc:
         return fail(f"{args.out}: cannot write ({exc.strerror or exc})")
+    except ValueError as exc:  # PackageError too: the Word file is not the last version
+        return fail(f"{word[0] if word else args.path}: {exc}; nothing was written")
     out = Path(args.out)
     say(
         f"{len(plan.comments)} comment(s) go back ({len(plan.reasons)} with the reviewer's "
-        f"reason), {len(plan.left)} not sent again; wrote {doc.name}, comments.json and "
-        f"brief.txt to {out}"
+        f"reason), {len(plan.left)} not sent again; wrote "
+        f"{', '.join(p.name for p in [doc, *more])} to {out}"
     )
     if plan.unplaced:
         say(f"their text is gone from the last version: {', '.join(plan.unplaced)}")
     say(f"next round: arl run --doc {doc} --comments {out / 'comments.json'} --model ...")
     return EXIT_OK
+
+
+def _send_back_word(args: argparse.Namespace) -> tuple[str, bytes] | None:
+    """(path, bytes) of the last version as a Word file: ``--word``, else the run's Word
+    revision beside the bundle (``engine.word_revision.revision_path``); None: neither."""
+    from pathlib import Path
+
+    from engine.word_revision import revision_path
+
+    path = Path(args.word) if args.word else revision_path(args.path)
+    if not path.is_file():
+        return None
+    return str(path), path.read_bytes()
 
 
 def take_from_bundle(args: argparse.Namespace) -> tuple[str, int] | None:
@@ -328,4 +348,11 @@ def register_decisions(bsub: Any) -> None:
     sb.add_argument("path", metavar="BUNDLE")
     sb.add_argument("--out", metavar="DIR", required=True, help="folder to write into")
     sb.add_argument("--force", action="store_true", help="replace files already there")
+    sb.add_argument(
+        "--word",
+        metavar="LAST.docx",
+        help="the last version as a Word file: also write document.docx, a copy of it with "
+        "the brief as a reply on each comment sent back (default: the run's Word revision "
+        "beside the bundle, when there is one)",
+    )
     sb.set_defaults(func=cmd_bundle_send_back)

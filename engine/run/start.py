@@ -195,10 +195,10 @@ def word_revision_of_run(request: ReviewRequest, outcome: RunOutcome) -> WordRev
     from engine.bundle.read import open_bundle
     from engine.models import InputError
     from engine.vocabulary import plural
-    from engine.word_revision import revision_words, write_word_revision
+    from engine.word_revision import revision_path, revision_words, write_word_revision
 
     assert outcome.bundle is not None and request.word_source is not None
-    out = request.word_out or outcome.bundle.parent / f"{outcome.bundle.name}-revision.docx"
+    out = request.word_out or revision_path(outcome.bundle)
     try:
         b = open_bundle(outcome.bundle)
         first, final = b.versions[0].to_version().text, b.versions[-1].to_version().text

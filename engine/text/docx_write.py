@@ -278,14 +278,15 @@ class WordCopy:
                 return c.get(W + "id") or ""
         raise PackageError(f"no comment has paragraph id {para_id}")
 
-    def reopen(self, comment: WordComment) -> None:
-        """Mark ``comment``'s thread open again (``w15:done="0"``)."""
+    def reopen(self, comment: WordComment | str, done: bool = False) -> None:
+        """Mark ``comment``'s thread open again (``w15:done="0"``), or resolved with
+        ``done`` (``"1"``); ``comment`` as read, or the paraId :meth:`add_comment` returned."""
         pid = self._parent_para_id(comment)
         for ex in self.ext.iter(W15 + "commentEx"):
             if ex.get(W15 + "paraId") == pid:
-                ex.set(W15 + "done", "0")
+                ex.set(W15 + "done", "1" if done else "0")
                 return
-        self._comment_ex(pid, done=False)
+        self._comment_ex(pid, done=done)
 
     # -- placing marks at text offsets -----------------------------------------------------
 

@@ -86,3 +86,40 @@ def test_a_run_from_a_word_review_writes_the_tracked_word_file(qtbot, qloop, tmp
     log = [view.log.item(i).text() for i in range(view.log.count())]
     assert any("The agent's revision as a Word file" in line for line in log)
     assert changes_in(word.read_bytes()) and read_docx(word.read_bytes()).comments
+
+
+def test_send_back_saves_a_word_copy_for_another_agent(qtbot, tmp_path, capsys):
+    import json
+
+    from app.send_back import SendBackDialog
+    from engine.bundle.read import open_bundle
+    from engine.bundle.sendback import send_back
+    from engine.cli.main import main
+    from engine.text.docx import read_docx
+    from tests.helpers.scripted_server import ClaimWithoutEditing, ScriptedServer
+
+    with ScriptedServer(ClaimWithoutEditing()) as srv:
+        code = main(
+            ["run", "--doc", str(REVIEW), "--base-url", srv.base_url, "--model", srv.model]
+            + ["--out", str(tmp_path / "bundles"), "--json", "--rounds", "1"]
+        )
+    out, _ = capsys.readouterr()
+    assert code == 0
+    plan = send_back(open_bundle(json.loads(out)["bundle"]), {})
+    dlg = SendBackDialog(plan, lambda p: None, None)
+    qtbot.addWidget(dlg)
+    assert dlg.word_path is not None and "Word copy" in dlg.status.text()
+    dlg.save_to(str(tmp_path / "next"))
+    assert "document.docx" in dlg.status.text()
+    back = read_docx((tmp_path / "next" / "document.docx").read_bytes())
+    replies = [r.text for c in back.comments for r in c.replies if r.author == "Agent Review Loop"]
+    assert len(replies) == len(plan.comments) and all("still to do" in r for r in replies)
+    # a Word file that is not the last version: said in one line, nothing written
+    other = tmp_path / "other.docx"
+    from tests.helpers.word_files import make_docx, para, run
+
+    other.write_bytes(make_docx(para(run("Something else entirely."))))
+    dlg.use_word_file(str(other))
+    dlg.save_to(str(tmp_path / "bad"))
+    assert "Nothing was written" in dlg.status.text() and "other.docx" in dlg.status.text()
+    assert not (tmp_path / "bad" / "document.docx").exists()

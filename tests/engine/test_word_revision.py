@@ -293,3 +293,50 @@ def test_arl_run_writes_the_revision_beside_the_bundle_by_default(tmp_path: Path
     from engine.bundle.read import verify_bundle
 
     assert verify_bundle(bundle).ok  # nothing was written into the bundle
+
+
+def test_send_back_of_a_word_review_writes_a_word_copy_carrying_the_brief(
+    tmp_path: Path, capsys
+) -> None:
+    import json
+
+    from engine.cli.main import main
+    from tests.helpers.scripted_server import ClaimWithoutEditing, ScriptedServer
+
+    doc = Path(__file__).resolve().parents[2] / "resources" / "word" / "review.docx"
+    with ScriptedServer(ClaimWithoutEditing()) as srv:
+        code = main(
+            ["run", "--doc", str(doc), "--base-url", srv.base_url, "--model", srv.model]
+            + ["--out", str(tmp_path / "bundles"), "--json", "--rounds", "1"]
+        )
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    bundle = json.loads(out)["bundle"]
+    code = main(["bundle", "send-back", bundle, "--out", str(tmp_path / "next")])
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    assert "document.docx" in out + err
+    copy = (tmp_path / "next" / "document.docx").read_bytes()
+    plan = json.loads((tmp_path / "next" / "comments.json").read_text(encoding="utf-8"))
+    sent = [c for c in plan["comments"] if c["status"] == "open"]
+    assert sent
+    back = read_docx(copy)
+    briefed = [
+        c
+        for c in back.comments
+        if any(r.author == "Agent Review Loop" and "still to do" in r.text for r in c.replies)
+    ]
+    assert len(briefed) == len(sent) and not any(c.done for c in briefed)
+    assert {c.text for c in briefed} == {c["body"] for c in sent}
+    # every comment of the review is still there, none lost; python-docx opens the copy
+    assert len(back.comments) == len(read_docx(doc.read_bytes()).comments)
+    docx = pytest.importorskip("docx")
+    assert docx.Document(io.BytesIO(copy)).paragraphs
+    # a Word file that is not the last version: one line, nothing written
+    code = main(
+        ["bundle", "send-back", bundle, "--out", str(tmp_path / "bad")]
+        + ["--word", str(REAL / "mammoth-tables.docx")]
+    )
+    out, err = capsys.readouterr()
+    assert code == 2 and "not the text of the review's last version" in err
+    assert not (tmp_path / "bad" / "document.docx").exists()
