@@ -85,6 +85,7 @@ class _CountedDmp(diff_match_patch):
         self.budget = budget
         self.call_left = 0
         self.hit = False
+        self._refined: dict[tuple[str, str], tuple[list[tuple[int, int]], int]] = {}
 
     def run(self, a: str, b: str) -> list[tuple[int, str]]:
         self.call_left = min(self.budget.per_call, self.budget.left)
@@ -92,6 +93,28 @@ class _CountedDmp(diff_match_patch):
         out = self.diff_main(a, b, False)
         self.budget.left -= min(self.budget.per_call, self.budget.left) - self.call_left
         return out
+
+    def refined(self, a: str, b: str) -> tuple[list[tuple[int, int]], bool]:
+        """``run(a, b)`` followed by the library's ``diff_cleanupSemantic``, as ``(op,
+        length)`` pairs, and whether the count ran out. Remembered per pair of texts:
+        a result is reused only when the call may count at least the steps it took (the
+        count is the only thing besides the texts the result depends on, and a run that
+        did not run out takes the same steps, and returns the same, whenever it may take
+        that many), and those steps are counted again, so the budget and every later
+        result are exactly those of running it again."""
+        key = (a, b)
+        hit = self._refined.get(key)
+        if hit is not None and min(self.budget.per_call, self.budget.left) >= hit[1]:
+            self.budget.left -= hit[1]
+            self.hit = False
+            return hit[0], False
+        before = self.budget.left
+        fine = self.run(a, b)
+        self.diff_cleanupSemantic(fine)
+        out = [(op, len(t)) for op, t in fine]
+        if not self.hit:
+            self._refined[key] = (out, before - self.budget.left)
+        return out, self.hit
 
     def diff_bisect(self, text1: str, text2: str, deadline: float) -> list[tuple[int, str]]:
         n1, n2 = len(text1), len(text2)
@@ -276,34 +299,34 @@ def _anchors(
         ca = _counts(A)
     if cb is None:
         cb = _counts(B)
-    # Tokens occurring equally often on both sides (a C-level intersection of the two
-    # count tables), and among them the unique ones.
-    same = ca.items() & cb.items()
-    del ca, cb
-    keep = {t for t, n in same if n == 1}
-    ia, jb = array("q"), array("q")  # pairs, ordered by their v2 index
+    # Tokens unique on both sides (one pass over the smaller count table); failing those,
+    # tokens occurring equally often on both sides.
+    if len(cb) < len(ca):
+        keep = {t for t, n in cb.items() if n == 1 and ca.get(t) == 1}
+    else:
+        keep = {t for t, n in ca.items() if n == 1 and cb.get(t) == 1}
     if keep and len(keep) <= _FIND_MAX:
-        for j, i in sorted([(B.find(t), A.find(t)) for t in keep]):
-            ia.append(i)
-            jb.append(j)
+        found = sorted([(B.find(t), A.find(t)) for t in keep])
+        ia = array("q", [i for _, i in found])
+        jb = array("q", [j for j, _ in found])
     elif keep:
         pos = {t: i for i, t in enumerate(A) if t in keep}
-        for j, t in enumerate(B):
-            if t in keep:
-                ia.append(pos[t])
-                jb.append(j)
-        del pos
+        js = [j for j, t in enumerate(B) if t in keep]  # pairs, ordered by their v2 index
+        ia = array("q", [pos[B[j]] for j in js])
+        jb = array("q", js)
+        del pos, js
     else:
-        keep = {t for t, _ in same}
-        if not keep:
+        ia, jb = array("q"), array("q")
+        same = {t for t, n in ca.items() if cb.get(t) == n}
+        if not same:
             return _Pairs(ia, jb, [])
         occ: dict[str, list[int]] = {}
         for i, t in enumerate(A):
-            if t in keep:
+            if t in same:
                 occ.setdefault(t, []).append(i)
         seen: Counter[str] = Counter()
         for j, t in enumerate(B):
-            if t in keep:
+            if t in same:
                 ia.append(occ[t][seen[t]])
                 jb.append(j)
                 seen[t] += 1

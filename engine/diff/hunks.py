@@ -335,24 +335,22 @@ class _Differ:
             for i0, i1, j0, j1 in rough:
                 self.approximate.append(Region(ax + px[i0], ax + px[i1], by + py[j0], by + py[j1]))
         coarse: list[tuple[int, str]] = []
-        xi = yi = 0  # char positions
+        groups = 0  # change groups (runs of deletions and insertions between equalities)
         ti = tj = 0  # token positions
-        for i, j, n in blocks + [(len(tx), len(ty), 0)]:
-            if i > ti:
-                d = "".join(tx[ti:i])
-                coarse.append((DELETE, d))
-                xi += len(d)
-            if j > tj:
-                t = "".join(ty[tj:j])
-                coarse.append((INSERT, t))
-                yi += len(t)
+        blocks.append((len(tx), len(ty), 0))
+        for i, j, n in blocks:
+            if i > ti or j > tj:
+                groups += 1
+                if i > ti:
+                    coarse.append((DELETE, "".join(tx[ti:i])))
+                if j > tj:
+                    coarse.append((INSERT, "".join(ty[tj:j])))
             if n:
-                t = "".join(tx[i : i + n])
-                coarse.append((EQUAL, t))
-                xi += len(t)
-                yi += len(t)
+                coarse.append((EQUAL, "".join(tx[i : i + n])))
             ti, tj = i + n, j + n
-        self._refine(_semantic_merge(coarse), ax, by)
+        # The semantic cleanup folds equalities between two change groups; with one group
+        # (or none) it changes nothing the emitted ops keep.
+        self._refine(_semantic_merge(coarse) if groups > 1 else coarse, ax, by)
 
     def _refine(self, seg: list[tuple[int, str]], ax: int, by: int) -> None:
         """Emit ``seg``, short replacements diffed by character."""
@@ -384,12 +382,11 @@ class _Differ:
                     self.emit(EQUAL, q)
                 else:
                     self.emit(EQUAL, p)
-                    fine = self.dmp.run(mt, mu)
-                    if self.dmp.hit:
+                    fine, hit = self.dmp.refined(mt, mu)
+                    if hit:
                         self.approximate.append(Region(ax, ax + len(t), by, by + len(u)))
-                    self.dmp.diff_cleanupSemantic(fine)
-                    for fop, ft in fine:
-                        self.emit(fop, len(ft))
+                    for fop, n in fine:
+                        self.emit(fop, n)
                     self.emit(EQUAL, q)
                 ax += len(t)
                 by += len(u)

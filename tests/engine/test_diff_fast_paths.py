@@ -1,0 +1,139 @@
+"""The diff's fast paths equal the slow ways they replace (engine.diff.align, engine.diff.hunks).
+
+Each fast path is checked against a reference kept here, on random token sequences
+(Hypothesis): the anchor pairs of ``_anchors`` (one pass over the smaller count table
+instead of an intersection of both tables' items), the char-level refinement remembered
+per pair of texts (``_CountedDmp.refined``, with the step budget counted as if run again),
+and the semantic cleanup skipped where a hunk has one change group (it folds nothing
+there). ``tests/engine/test_diff_golden.py`` pins the whole diff's output besides.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections import Counter
+
+from hypothesis import given, settings, strategies as st
+
+from engine.diff.align import (
+    DELETE,
+    EQUAL,
+    INSERT,
+    _anchors,
+    _Budget,
+    _CountedDmp,
+    _counts,
+    _lis,
+)
+from engine.diff.cleanup import _merge, _semantic_merge
+from engine.diff.diffing import TextDiff
+
+# Token codes: a small alphabet so that tokens repeat, unique ones are few, and the three
+# branches of _anchors (few unique tokens, many, none) are all reached.
+codes = st.text(alphabet="abcdefghij \n.", max_size=120)
+many_codes = st.text(alphabet=[chr(c) for c in range(0x4E00, 0x4E00 + 300)], max_size=400)
+
+
+def _anchors_reference(A: str, B: str) -> tuple[list[int], list[int], list[int]]:
+    """The earlier ``_anchors``: tokens occurring equally often on both sides as a set
+    intersection of the two count tables' items, the unique ones among them."""
+    ca, cb = _counts(A), _counts(B)
+    same = ca.items() & cb.items()
+    keep = {t for t, n in same if n == 1}
+    ia, jb = array("q"), array("q")
+    if keep and len(keep) <= 64:
+        for j, i in sorted([(B.find(t), A.find(t)) for t in keep]):
+            ia.append(i)
+            jb.append(j)
+    elif keep:
+        pos = {t: i for i, t in enumerate(A) if t in keep}
+        for j, t in enumerate(B):
+            if t in keep:
+                ia.append(pos[t])
+                jb.append(j)
+    else:
+        keep = {t for t, _ in same}
+        if not keep:
+            return [], [], []
+        occ: dict[str, list[int]] = {}
+        for i, t in enumerate(A):
+            if t in keep:
+                occ.setdefault(t, []).append(i)
+        seen: Counter[str] = Counter()
+        for j, t in enumerate(B):
+            if t in keep:
+                ia.append(occ[t][seen[t]])
+                jb.append(j)
+                seen[t] += 1
+    return list(ia), list(jb), _lis(ia)
+
+
+@settings(max_examples=400, deadline=None)
+@given(codes, codes)
+def test_anchors_equal_the_reference(a, b):
+    got = _anchors(a, b)
+    assert (list(got.ia), list(got.jb), got.keep) == _anchors_reference(a, b)
+
+
+@settings(max_examples=150, deadline=None)
+@given(many_codes, many_codes)
+def test_anchors_equal_the_reference_with_many_unique_tokens(a, b):
+    got = _anchors(a, b)
+    assert (list(got.ia), list(got.jb), got.keep) == _anchors_reference(a, b)
+
+
+words = st.text(alphabet="abcdefghiéж日 .", min_size=0, max_size=40)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(words, words), min_size=1, max_size=30),
+    st.integers(min_value=0, max_value=400),
+    st.integers(min_value=1, max_value=200),
+)
+def test_refined_remembered_equals_running_again(pairs, total, per_call):
+    """With budgets small enough to run out: every result, every "ran out" flag and the
+    budget left after each call equal a fresh run's, repeated pairs included."""
+    pairs = pairs + pairs[::2]  # repeats, later in the run, with less budget left
+    fast = _CountedDmp(_Budget(total, per_call))
+    slow = _CountedDmp(_Budget(total, per_call))
+    for x, y in pairs:
+        got = fast.refined(x, y)
+        fine = slow.run(x, y)
+        slow.diff_cleanupSemantic(fine)
+        assert got == ([(op, len(t)) for op, t in fine], slow.hit)
+        assert fast.budget.left == slow.budget.left
+
+
+ops_text = st.text(alphabet="ab .\n", min_size=1, max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(st.none(), ops_text),
+    st.lists(st.tuples(st.sampled_from([DELETE, INSERT]), ops_text), max_size=3),
+    st.one_of(st.none(), ops_text),
+)
+def test_one_change_group_is_left_as_it_is_by_the_cleanup(head, group, tail):
+    coarse = []
+    if head:
+        coarse.append((EQUAL, head))
+    coarse += sorted(group, key=lambda o: o[0])  # deletions first, as the word pass makes
+    if tail:
+        coarse.append((EQUAL, tail))
+    lengths = [(op, len(t)) for op, t in coarse]
+    assert _merge([(op, len(t)) for op, t in _semantic_merge(coarse)]) == _merge(lengths)
+
+
+sentence = st.lists(st.sampled_from(["cat", "the", "colour", "color", "naïve", "日本", "3.14"]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(sentence, min_size=1, max_size=12), st.data())
+def test_diff_reconstructs_both_texts_with_the_fast_paths(sents, data):
+    a = "".join(" ".join(s) + ". " for s in sents)
+    b_sents = [data.draw(sentence) if data.draw(st.booleans()) else s for s in sents]
+    b = "".join(" ".join(s) + ". " for s in b_sents)
+    d = TextDiff(a, b)
+    assert "".join(t for o, t in d.diffs if o != INSERT) == a
+    assert "".join(t for o, t in d.diffs if o != DELETE) == b
