@@ -27,7 +27,6 @@ from typing import Any
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
-    QHBoxLayout,
     QInputDialog,
     QLabel,
     QLineEdit,
@@ -36,6 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.flow import flow_row
 from engine.bundle.decisions import DECISION_WORDS, allowed_decisions
 from engine.vocabulary import plural, when_words
 
@@ -133,15 +133,13 @@ class DecisionPanel(QWidget):
         self.state.setTextFormat(Qt.TextFormat.RichText)
         self.state.setAccessibleName("Your decision on this comment")
         self.buttons: dict[str, QPushButton] = {}
-        row = QHBoxLayout()
-        row.setSpacing(4)
         for decision, (key, words) in KEYS.items():
             b = QPushButton(words)
             b.setToolTip(f"{DECISION_WORDS[decision].capitalize()} (key {key})")
             b.clicked.connect(lambda _=False, d=decision: self.choose(d))
-            row.addWidget(b)
             self.buttons[decision] = b
-        row.addStretch(1)
+        # Wraps onto a second line in a narrow pane (1.5x scale) instead of widening it.
+        row = flow_row(*self.buttons.values())
         self.reason = QLineEdit()
         self.reason.setPlaceholderText(
             "Reason (one line, required to override): Enter records it, Esc cancels"
@@ -154,7 +152,7 @@ class DecisionPanel(QWidget):
         lay.setContentsMargins(0, 4, 0, 0)
         lay.setSpacing(3)
         lay.addWidget(self.state)
-        lay.addLayout(row)
+        lay.addWidget(row)
         lay.addWidget(self.reason)
         self.verdict = ""
         self.set_enabled(False)
@@ -201,9 +199,8 @@ class DecisionPanel(QWidget):
         else:
             no_accept = " (a deletion has no plain accept)" if self.verdict == "deleted" else ""
             parts.append(
-                "<small>In the table, the underlined letter decides"
-                f"{no_accept}; N and P move to the next and previous comment, Enter to the "
-                "next one needing review.</small>"
+                f"<small>Keys in the table: the underlined letter decides{no_accept}; N / P "
+                "next / previous comment; Enter the next one needing review.</small>"
             )
         self._said = "<br>".join(parts)
         self.state.setText(self._said)
@@ -230,8 +227,19 @@ class DecisionPanel(QWidget):
             "below (one line), then Enter to record it; Esc cancels."
         )
         self.reason.setFocus()
+        self._scroll_to(self.reason)
         if self.reason.text().strip():
             self._reason_done()
+
+    def _scroll_to(self, widget: QWidget) -> None:
+        """Bring ``widget`` into view when the panel sits in a scroll area (a short pane)."""
+        from PySide6.QtWidgets import QScrollArea
+
+        parent = self.parentWidget()
+        while parent is not None and not isinstance(parent, QScrollArea):
+            parent = parent.parentWidget()
+        if parent is not None:
+            parent.ensureWidgetVisible(widget)
 
     def _reason_done(self) -> None:
         text = " ".join(self.reason.text().split())

@@ -31,11 +31,23 @@ class ReviewActions:
     _writing: bool
 
     def _review_side(self, detail: Any) -> Any:
-        """The right-hand side under the documents: the comment's ``detail``, the decision
-        panel, the thread box, and Send back / Run with another model."""
-        from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+        """The right-hand side under the documents: the comment's ``detail`` over the
+        decision panel, the thread box and Send back / Continue / Run with another model
+        (a splitter: the reviewer moves the line; the panels scroll when the pane is
+        short, as at 1.5x scale on 1366 x 768, instead of being cut; button rows wrap
+        onto a second line when the pane is narrow, ``app.flow``)."""
+        from PySide6.QtCore import Qt
+        from PySide6.QtWidgets import (
+            QFrame,
+            QPushButton,
+            QScrollArea,
+            QSplitter,
+            QVBoxLayout,
+            QWidget,
+        )
 
         from app.decisions_panel import DecisionPanel
+        from app.flow import flow_row
         from app.thread_box import ThreadBox
 
         self.decision = DecisionPanel()
@@ -46,13 +58,30 @@ class ReviewActions:
         side = QWidget()
         lay = QVBoxLayout(side)
         lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(detail, 1)
-        lay.addWidget(self.decision)
+        panels = QWidget()
+        panels.setAccessibleName("Your decision and the thread")
+        inner = QVBoxLayout(panels)
+        inner.setContentsMargins(0, 0, 4, 0)
+        inner.addWidget(self.decision)
         self.thread = ThreadBox()
+        inner.addWidget(self.thread)
+        scroll = QScrollArea()
+        scroll.setWidget(panels)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.side_split = QSplitter(Qt.Orientation.Vertical)
+        self.side_split.addWidget(detail)
+        self.side_split.addWidget(scroll)
+        self.side_split.setStretchFactor(0, 1)
+        self.side_split.setStretchFactor(1, 1)
+        self.side_split.setChildrenCollapsible(False)
+        self.side_split.setSizes([200, 300])  # the decision panel a little more than the detail
+        self.panels_scroll = scroll
+        lay.addWidget(self.side_split, 1)
         self.thread.author = lambda: reviewer_name(self._settings())
         self.thread.with_name = self._with_name
         self.thread.continueReview.connect(self.continueReview.emit)  # type: ignore[attr-defined]
-        lay.addWidget(self.thread)
         self.send_back_btn = QPushButton("Send &back to the agent\u2026")
         self.send_back_btn.setToolTip(
             "The next round: the comments still open or overridden, with your reasons, on "
@@ -71,11 +100,8 @@ class ReviewActions:
             "versions kept), and new comments you add"
         )
         self.continue_btn.clicked.connect(self.continueReview.emit)  # type: ignore[attr-defined]
-        row = QHBoxLayout()
-        row.addWidget(self.send_back_btn, 1)
-        row.addWidget(self.continue_btn)
-        row.addWidget(self.another_btn)
-        lay.addLayout(row)
+        inner.addWidget(flow_row(self.send_back_btn, self.continue_btn, self.another_btn))
+        inner.addStretch(1)
         return side
 
     def eventFilter(self, obj: Any, event: Any) -> bool:

@@ -603,7 +603,9 @@ class VerdictsView(ReviewActions, QWidget):
         self.split.addWidget(bottom)
         self.split.setStretchFactor(0, 3)
         self.split.setStretchFactor(1, 2)
-        self.split.setSizes([500, 380])  # the comment list, its detail and the decision panel
+        # Half the height each at first: under the documents sit the comment list, its
+        # detail and the decision panel, which need it most on a short screen.
+        self.split.setSizes([440, 440])
         bottom.setSizes([820, 520])
         self.split.setChildrenCollapsible(False)
 
