@@ -1,5 +1,5 @@
-"""The Suites tab's charts (Qt Charts): each combination's runs, repeat means and spread,
-and the trend over suite runs. They draw what the engine's report says and compute nothing
+"""The Suites tab's charts (Qt Charts): each combination's runs, mean and 95% interval
+over documents x repeats (the engine's bootstrap), and the trend over suite runs. They draw what the engine's report says and compute nothing
 but positions. Okabe-Ito colours (as the verdicts) and a marker shape per combination, so
 colour is never the only cue; values on hover; PNG or SVG export."""
 
@@ -200,6 +200,46 @@ def _axes(title: str) -> tuple[QCategoryAxis, QValueAxis]:
     return x, y
 
 
+def _spread_title(combos: list[dict[str, Any]], metric: str, label: str) -> str:
+    """The chart's title, with the documents x repeats the intervals rest on (rich text:
+    the label is escaped)."""
+    shapes = sorted(
+        {
+            (iv["documents"], iv["repeats"])
+            for c in combos
+            if (iv := c["metrics"][metric].get("interval")) and iv.get("method") == "bootstrap"
+        }
+    )
+    over = (
+        f"over {shapes[0][0]} documents x {shapes[0][1]} repeats"
+        if len(shapes) == 1
+        else "over documents x repeats (each in the legend)"
+    )
+    return f"{html.escape(label)}: runs and 95% intervals<br>{over}"
+
+
+def _interval_bar(
+    chart: QChart, k: int, name: str, colour: QColor, words: str, iv: dict[str, Any], scale: float
+) -> str:
+    """The k-th combination's 95% interval: a bar between two end marks in its shape, the
+    interval's words on hover. Returns the words."""
+    bar = _line(f"{name}: 95% interval", colour, 4)
+    ends = QScatterSeries()
+    ends.setName(f"{name}: interval ends")
+    ends.setMarkerShape(SHAPES[k % len(SHAPES)])
+    ends.setMarkerSize(12)
+    ends.setColor(colour)
+    texts: dict[tuple[float, float], str] = {}
+    for v in (iv["low"], iv["high"]):
+        bar.append(k + 0.18, v * scale)
+        ends.append(k + 0.18, v * scale)
+        texts[_key(k + 0.18, v * scale)] = html.escape(f"95% interval: {words}")
+    chart.addSeries(bar)
+    chart.addSeries(ends)
+    _hover(ends, texts)
+    return words
+
+
 def draw_spread(
     chart: QChart,
     combos: list[dict[str, Any]],
@@ -208,13 +248,17 @@ def draw_spread(
     label: str,
     ratio: bool,
 ) -> None:
-    """Per combination: every finished run (small dots), each repeat's mean (the
-    combination's marker shape), the spread between repeats (a dashed line) and the mean
-    (a thick line, the legend entry)."""
+    """Per combination: every finished run (small dots), the mean (a thick line, the
+    legend entry) and the 95% interval the engine's bootstrap gives over documents x
+    repeats (a vertical bar between two end marks in the combination's shape), its figures
+    and the documents x repeats it rests on in the legend and on hover."""
+    from engine.suite.report import interval_text
+
     scale, unit = (100.0, " %") if ratio else (1.0, "")
-    chart.setTitle(f"{label}: runs, repeat means and spread")
+    chart.setTitle(_spread_title(combos, metric, label))
     axis_x, axis_y = _axes(label + unit)
     ys: list[float] = []
+    said: dict[str, str] = {}
     for k, combo in enumerate(combos):
         name = _combo_name(combo)
         colour = QColor(PALETTE[k % len(PALETTE)])
@@ -234,34 +278,27 @@ def draw_spread(
                     f"{it.document} repeat {it.repeat}: {v * scale:.3g}{unit}"
                 )
                 ys.append(v * scale)
-        means = QScatterSeries()
-        means.setName(f"{name}: repeat means")
-        means.setMarkerShape(SHAPES[k % len(SHAPES)])
-        means.setMarkerSize(14)
-        means.setColor(colour)
-        for rmean in b["repeat_means"]:
-            means.append(k + 0.18, rmean * scale)
-            texts[_key(k + 0.18, rmean * scale)] = f"repeat mean {rmean * scale:.3g}{unit}"
-            ys.append(rmean * scale)
-        for s in (runs, means):
-            chart.addSeries(s)
-            _hover(s, texts)
+        chart.addSeries(runs)
+        _hover(runs, texts)
+        iv = b.get("interval")
+        if iv is not None:
+            said[name] = _interval_bar(chart, k, name, colour, interval_text(metric, iv), iv, scale)
+            ys += [iv["low"] * scale, iv["high"] * scale]
         if b["mean"] is not None:
             mean_line = _line(name, colour, 3)
             mean_line.append(k - 0.25, b["mean"] * scale)
             mean_line.append(k + 0.35, b["mean"] * scale)
             chart.addSeries(mean_line)
-        if len(b["repeat_means"]) > 1:
-            spread = _line(f"{name}: spread", colour, 2, dashed=True)
-            spread.append(k + 0.18, min(b["repeat_means"]) * scale)
-            spread.append(k + 0.18, max(b["repeat_means"]) * scale)
-            chart.addSeries(spread)
         axis_x.append(combo_letter(k), float(k))  # a long name would be cut off here
     axis_x.setRange(-0.5, len(combos) - 0.5)
     axis_x.setTitleText("combination (key above)")
     _y_range(axis_y, ratio, ys)
     _attach(chart, axis_x, axis_y, {_combo_name(c) for c in combos})
     _letter_legend(chart, combos)
+    for marker in chart.legend().markers():
+        words = said.get(marker.series().name())
+        if words is not None:
+            marker.setLabel(f"{marker.label()}: {html.escape(words)}")
 
 
 def draw_trend(

@@ -47,6 +47,7 @@ from PySide6.QtWidgets import (
 from app.jobs import run_in_thread
 from app.settings import Settings
 from app.suites.charts import ChartPanel, combo_key, draw_spread, draw_trend
+from app.suites.document import DocumentVerdicts
 from engine.vocabulary import error_words, plural, when_words
 
 
@@ -79,6 +80,9 @@ class SuitesView(QWidget):
         self.report: dict[str, Any] | None = None
         self.history: list[dict[str, Any]] = []
         self.source = ""
+        self.meta: dict[str, Any] = {}
+        """The shown suite run: ``suite_id``, ``name``, ``fingerprint``, ``seed``."""
+        self.published_page: Path | None = None
         self._job: asyncio.Task[Any] | None = None
 
         self._build_header()
@@ -102,6 +106,13 @@ class SuitesView(QWidget):
         self.open_suite_btn.clicked.connect(self.ask_open_suite)
         self.open_results_btn.clicked.connect(self.ask_open_results)
         self.example_btn.clicked.connect(lambda: self.open_results(example_suite_path()))
+        self.publish_btn = QPushButton("Publish the report…")
+        self.publish_btn.setToolTip(
+            "Write the suite's report page (no script, every run's bundle beside it) into "
+            "the publishing folder others open (arl suite report ID --html DIR)"
+        )
+        self.publish_btn.setEnabled(False)
+        self.publish_btn.clicked.connect(self.publish)
         self.heading = _plain(QLabel(), "No suite open.")
         f = self.heading.font()
         f.setPointSizeF(f.pointSizeF() * 1.25)
@@ -111,8 +122,9 @@ class SuitesView(QWidget):
             QLabel(),
             (
                 "A suite runs the same documents and comments against several models or "
-                "instructions, repeated, and reports each metric with the spread between "
-                "repeats. Open a suite file to see what it would cost, or open the example."
+                "instructions, repeated, and reports each metric with its 95% interval over "
+                "documents x repeats. Open a suite file to see what it would cost, or open "
+                "the example."
             ),
         )
         self.subheading.setWordWrap(True)
@@ -178,15 +190,16 @@ class SuitesView(QWidget):
         self.report_table.setWordWrap(True)
         self.noise = _plain(QLabel(), "")
         self.noise.setWordWrap(True)
+        self.document_view = DocumentVerdicts()
 
     def _build_charts(self) -> None:
-        self.metric = QComboBox()
+        self.chart_metric = QComboBox()
         from engine.suite.report import LABELS, METRICS
 
         for m in METRICS:
-            self.metric.addItem(LABELS[m], m)
-        self.metric.currentIndexChanged.connect(lambda _i: self._draw_charts())
-        self.spread_chart = ChartPanel("Each combination: runs, repeat means and spread")
+            self.chart_metric.addItem(LABELS[m], m)
+        self.chart_metric.currentIndexChanged.connect(lambda _i: self._draw_charts())
+        self.spread_chart = ChartPanel("Each combination: runs and the 95% interval")
         self.trend_chart = ChartPanel("Trend over suite runs (mean)")
         self.trend_caption = _plain(QLabel(), "")
         self.trend_caption.setWordWrap(True)
@@ -204,6 +217,7 @@ class SuitesView(QWidget):
             self.edit_btn,
             self.open_results_btn,
             self.example_btn,
+            self.publish_btn,
         ):
             top.addWidget(w)
         top.addStretch(1)
@@ -227,15 +241,18 @@ class SuitesView(QWidget):
         ll.addWidget(self.planning, 3)  # the estimate is read before any run exists
         ll.addWidget(_plain(QLabel(), "Runs (double-click one to open its bundle):"))
         ll.addWidget(self.runs, 2)
+        ll.addWidget(self.document_view, 2)
         right = QWidget()
         rl = QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
-        rl.addWidget(_plain(QLabel(), "Report: mean over finished runs (spread between repeats)"))
+        rl.addWidget(
+            _plain(QLabel(), "Report: each metric's mean and 95% interval over documents x repeats")
+        )
         rl.addWidget(self.report_table, 2)
         rl.addWidget(self.noise)
         mrow = QHBoxLayout()
         mrow.addWidget(QLabel("Chart metric:"))
-        mrow.addWidget(self.metric)
+        mrow.addWidget(self.chart_metric)
         mrow.addStretch(1)
         rl.addLayout(mrow)
         rl.addWidget(self.combo_key)
@@ -402,6 +419,12 @@ class SuitesView(QWidget):
             seed=int(data.get("seed") or 0),
         )
         self.history = self._history_for(data, self.report)
+        self.meta = {
+            "suite_id": str(data.get("suite_id") or folder.name),
+            "name": data["suite"],
+            "fingerprint": data["fingerprint"],
+            "seed": int(data.get("seed") or 0),
+        }
         self.source = str(folder)
         self.heading.setText(f"Suite: {data['suite']}")
         finished = sum(1 for i in items if i.status == "finished")
@@ -424,6 +447,12 @@ class SuitesView(QWidget):
         """The suite's last run from the results store (``latest_results``), below the
         estimate, with its history in the charts."""
         self.items, self.report, self.history = items, report, history
+        self.meta = {
+            "suite_id": row.id,
+            "name": row.name,
+            "fingerprint": row.fingerprint,
+            "seed": row.seed,
+        }
         earlier = len(history) - 1
         self.subheading.setText(
             self.subheading.text()
@@ -479,6 +508,8 @@ class SuitesView(QWidget):
             header.setSectionResizeMode(c, QHeaderView.ResizeMode.Stretch)
         table.resizeRowsToContents()
         self.noise.setText("\n".join(noise_notes(rep)[:6]))
+        self.document_view.show_items(self.items)
+        self.publish_btn.setEnabled(bool(self.items and self.meta))
 
     def _open_run(self, row: int, _col: int) -> None:
         cell = self.runs.item(row, 0)
@@ -488,12 +519,76 @@ class SuitesView(QWidget):
         else:
             self.message.emit("This run has no evidence bundle (it did not start).")
 
+    # -- publishing ------------------------------------------------------------------------
+
+    def publish(self) -> None:
+        """Publish the shown suite run's report page into the publishing folder (asked for
+        once), off the UI thread; then a plain message with Open."""
+        from app.published import choose_folder
+        from engine.publish.published import published_folder
+
+        if not (self.items and self.meta):
+            return
+        folder = published_folder()
+        if folder is None:
+            choose_folder(self, self.publish_to)
+        else:
+            self.publish_to(folder)
+
+    def publish_to(self, folder: Path) -> None:
+        from engine.publish.published import PublishError
+        from engine.suite.html_report import publish_suite_page
+
+        items, meta = list(self.items), dict(self.meta)
+        self.publish_btn.setEnabled(False)
+        self.message.emit(f"Publishing the report of suite run {meta['suite_id']}…")
+
+        def work() -> Path:
+            return publish_suite_page(
+                items,
+                meta["suite_id"],
+                name=meta["name"],
+                fingerprint=meta["fingerprint"],
+                seed=meta["seed"],
+                folder=folder,
+            )
+
+        def done(page: Path) -> None:
+            self.publish_btn.setEnabled(True)
+            self.published_page = page
+            self.message.emit(f"Published the suite report: {page}")
+            self._published_box(page)
+
+        def failed(exc: BaseException) -> None:
+            self.publish_btn.setEnabled(True)
+            msg = str(exc) if isinstance(exc, PublishError) else error_words(exc)
+            self._error("The suite report was not published", msg)
+
+        run_in_thread(work, done, failed)
+
+    def _published_box(self, page: Path) -> None:
+        from app.open_file import open_local
+
+        box = QMessageBox(self)
+        box.setIcon(QMessageBox.Icon.Information)
+        box.setWindowTitle("Suite report published")
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setText("The suite report is published. Others open this page:")
+        box.setInformativeText(str(page))
+        open_btn = box.addButton("Open", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Close)
+        open_btn.clicked.connect(lambda: open_local(self, page, "the suite report"))
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        self._box = box
+        self.publish_box = box
+        box.open()
+
     # -- charts ----------------------------------------------------------------------------
 
     def _draw_charts(self) -> None:
         from engine.suite.report import LABELS, RATIO
 
-        metric = self.metric.currentData()
+        metric = self.chart_metric.currentData()
         self.spread_chart.clear()
         self.trend_chart.clear()
         combos = (self.report or {}).get("combinations") or []
@@ -600,6 +695,12 @@ class SuitesView(QWidget):
         self.report = build_report(
             self.items, name=row.name, fingerprint=row.fingerprint, seed=row.seed
         )
+        self.meta = {
+            "suite_id": sid,
+            "name": row.name,
+            "fingerprint": row.fingerprint,
+            "seed": row.seed,
+        }
         self.history = self._history_for(
             {
                 "suite": row.name,
@@ -633,7 +734,7 @@ def latest_results(name: str) -> tuple[Any, list[Any], Any, list[Any]] | None:
             items = store.items(row.id)
     except (SuiteStoreError, OSError):
         return None
-    report = build_report(items, name=row.name, fingerprint=row.fingerprint)
+    report = build_report(items, name=row.name, fingerprint=row.fingerprint, seed=row.seed)
     data = {
         "suite": row.name,
         "suite_id": row.id,

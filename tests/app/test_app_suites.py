@@ -96,10 +96,20 @@ def test_report_table_and_charts_follow_the_engine_report(view, results, tmp_pat
     assert view.combo_key.text() == "Combinations: A = claimer / default   B = fixer / default"
     markers = view.spread_chart.chart.legend().markers()
     legend = {m.label() for m in markers if m.series().name().endswith("/ default")}
-    assert legend == {"A: claimer / default", "B: fixer / default"}
+    assert legend == {
+        "A: claimer / default: 0% [0% to 0%] over 4 documents x 2 repeats",
+        "B: fixer / default: 100% [100% to 100%] over 4 documents x 2 repeats",
+    }
+    # the bar is the engine's 95% interval, not the min-max of the repeats
+    bars = {s.name(): s for s in view.spread_chart.chart.series()}
+    bar = bars["fixer / default: 95% interval"]
+    iv = view.report["combinations"][1]["metrics"]["attribution_rate"]["interval"]
+    assert [p.y() for p in bar.points()] == [iv["low"] * 100, iv["high"] * 100]
+    assert "95% intervals<br>over 4 documents x 2 repeats" in view.spread_chart.chart.title()
+    assert not any("spread" in n or "repeat means" in n for n in bars)
     assert view.spread_chart.chart.legend().showToolTips()
     assert runs and runs[0].count() == 8
-    view.metric.setCurrentIndex(view.metric.findData("claim_accuracy"))
+    view.chart_metric.setCurrentIndex(view.chart_metric.findData("claim_accuracy"))
     assert "claim accuracy" in view.spread_chart.chart.title()
     png = view.spread_chart.export(tmp_path / "c.png")
     svg = view.trend_chart.export(tmp_path / "t.svg")
@@ -207,3 +217,61 @@ def test_opening_a_suite_shows_its_last_run_from_the_command_line(view, results,
     assert view.report is not None and len(view.report["combinations"]) == 2
     assert "Below: its last run" in view.subheading.text()
     assert view.start_btn.isEnabled()  # the estimate and Start are still there
+
+
+def test_one_document_shows_every_combination_side_by_side(view, results, qtbot):
+    assert view.open_results(results)
+    dv = view.document_view
+    assert dv.picker.count() == 4  # the four brief documents
+    qtbot.waitUntil(lambda: dv.table_data is not None, timeout=20000)
+    headers = [dv.table.horizontalHeaderItem(c).text() for c in range(dv.table.columnCount())]
+    assert headers == [
+        "comment",
+        "claimer / default, repeat 1",
+        "claimer / default, repeat 2",
+        "fixer / default, repeat 1",
+        "fixer / default, repeat 2",
+    ]
+    assert dv.table.rowCount() == len(dv.table_data["rows"]) > 0
+    row = [dv.table.item(0, c).text() for c in range(1, 5)]
+    assert row[2] == row[3] == "\u270e edited"
+    assert row[0].startswith("\u25cb untouched (the agent claimed: addressed")
+    assert dv.table.item(0, 0).text().startswith("Comment 1: ")
+    before = dv.table_data
+    dv.picker.setCurrentIndex(1)
+    qtbot.waitUntil(lambda: dv.table_data is not before, timeout=20000)
+    assert dv.table_data["document"] == dv.picker.itemText(1)
+
+
+def test_publish_writes_the_report_page_and_offers_open(
+    view, results, qtbot, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("ARL_PUBLISHED_FOLDER", str(tmp_path / "shared"))
+    assert view.open_results(results)
+    assert view.publish_btn.isEnabled()
+    messages: list[str] = []
+    view.message.connect(messages.append)
+    view.publish()
+    qtbot.waitUntil(lambda: view.published_page is not None, timeout=30000)
+    sid = read_results(results)["suite_id"]
+    page = tmp_path / "shared" / "suites" / sid / "index.html"
+    assert view.published_page == page and page.is_file()
+    text = page.read_text(encoding="utf-8")
+    assert "over 4 documents x 2 repeats" in text and "<script" not in text
+    # the same page the command line writes
+    from engine.suite.html_report import write_suite_page
+    from engine.suite.store import results_items
+
+    data = read_results(results)
+    same = write_suite_page(
+        results_items(data, results),
+        tmp_path / "cli",
+        name=data["suite"],
+        fingerprint=data["fingerprint"],
+        seed=int(data.get("seed") or 0),
+    )
+    assert same.read_bytes() == page.read_bytes()
+    box = view.publish_box
+    assert box.informativeText() == str(page)
+    assert [b.text() for b in box.buttons() if b.text() == "Open"] == ["Open"]
+    assert any(m == f"Published the suite report: {page}" for m in messages)
