@@ -70,6 +70,8 @@ def method_text(item: dict[str, Any]) -> str:
         text += f"; {vocab.percent(conf)} sure this is the right place"
     if item.get("token_edit") is True:
         text += f"; token edit: {item.get('token_edit_kind') or 'a small change'}"
+    if item.get("hidden_only") is True:
+        text += "; only hidden text changed"
     if item.get("offsets_repaired"):
         text += "; the stored offsets did not match the quote and were repaired"
     if item.get("markup_changed"):

@@ -305,6 +305,8 @@ def _work_parts(b: _Banner, data: BundleData) -> None:
             " (marked “needs your review” below).",
             "warn",
         )
+    if hidden := vocab.hidden_only_words(data.verdicts):  # docs/verdicts.md, "Hidden text"
+        b.add(f"<b>Hidden text:</b> {html.escape(hidden)} (marked “needs your review” below).")
     for p in data.problems[:5]:
         b.add(html.escape(p) + ".")
 

@@ -357,7 +357,8 @@ class ClaimUnchanged(RunEvent):
     """The agent's report claims a comment addressed while its anchored text is unchanged,
     and the agent did not resolve it (so there is nothing to reopen): the VERIFICATION line
     still prints (docs/verdicts.md). ``lookalike_only``: the only change is look-alike
-    characters; ``invisible_only``: the only change is characters a reader cannot see.
+    characters; ``invisible_only``: the only change is characters a reader cannot see;
+    ``hidden_only``: the only change is in text hidden from the reader.
     A comment it resolved is a ``CommentReopened`` instead (one line each)."""
 
     round: int
@@ -365,16 +366,19 @@ class ClaimUnchanged(RunEvent):
     lookalike_only: bool = False
     message: str = VERIFICATION_MESSAGE
     invisible_only: bool = False
+    hidden_only: bool = False
 
     def describe(self) -> str:
         how = "; look-alike characters only" if self.lookalike_only else ""
         how += "; invisible characters only" if self.invisible_only else ""
+        how += "; only hidden text changed" if self.hidden_only else ""
         return f"{self.message} (comment {self.comment_id}: claimed addressed in the report{how})"
 
     def plain(self, names: Mapping[str, str] | None = None) -> str:
         """``describe()`` in sentence case, for the desktop program (the CLI keeps the line)."""
         how = " (look-alike characters only)" if self.lookalike_only else ""
         how += " (invisible characters only)" if self.invisible_only else ""
+        how += " (only hidden text changed)" if self.hidden_only else ""
         return message_sentence(self.message, comment_called(self.comment_id, names)) + how
 
 

@@ -287,7 +287,12 @@ class VerdictRecord:
     the verdict is then ``untouched`` too (docs/verdicts.md). ``token_edit``: an ``edited``
     span whose only change is letter case, punctuation, spacing or at most two characters
     (``engine.score.token_edits``); ``token_edit_kind`` says which, in plain words ("only
-    the letter case changed"), else None.
+    the letter case changed"), else None. ``hidden_only``: the v2 text differs only in
+    text hidden from the reader (``hidden``, ``display: none``, ``visibility: hidden``,
+    ``font-size: 0``); the verdict is then ``untouched`` (``engine.score.seen``).
+    ``rendered_spacing``: the words are the same but whitespace that renders (``<pre>``,
+    ``white-space: pre``) changed: ``edited``, and a token edit (not serialised: the
+    token-edit fields say it).
     ``offsets_repaired`` says the stored v1 offsets did not match the quote and the span was
     found from the quote and its context instead. ``note`` is a plain sentence for people.
     """
@@ -310,6 +315,8 @@ class VerdictRecord:
     invisible_only: bool = False
     token_edit: bool = False
     token_edit_kind: str | None = None
+    hidden_only: bool = False
+    rendered_spacing: bool = False
 
     def to_json(
         self,
@@ -319,8 +326,8 @@ class VerdictRecord:
         extended: bool = False,
     ) -> dict[str, Any]:
         """The `arl score --json` item; ``extended`` adds confidence and repair notes.
-        ``token_edit`` and ``token_edit_kind`` are in both, only on a token edit (items
-        written before the rule lack them).
+        ``token_edit`` and ``token_edit_kind`` are in both, only on a token edit, and so is
+        ``hidden_only``, only when true (items written before the rules lack them).
 
         ``v1_text``/``v2_text``: the versions' full texts, or OffsetMaps of them."""
         out: dict[str, Any] = {
@@ -336,6 +343,8 @@ class VerdictRecord:
         }
         if self.token_edit:
             out.update(token_edit=True, token_edit_kind=self.token_edit_kind)
+        if self.hidden_only:
+            out["hidden_only"] = True
         if extended:
             out.update(
                 confidence=round(self.confidence, 4),

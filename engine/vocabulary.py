@@ -294,6 +294,15 @@ def token_edit_items(items: Iterable[Any]) -> tuple[int, list[str]]:
     return edited, kinds
 
 
+def hidden_only_words(items: Iterable[Any]) -> str:
+    """ "2 untouched comments changed only in text hidden from the reader" for the verdict
+    items flagged ``hidden_only`` (docs/verdicts.md, "Hidden text"), "" for none."""
+    n = sum(1 for v in items if isinstance(v, Mapping) and v.get("hidden_only") is True)
+    if not n:
+        return ""
+    return f"{plural(n, 'untouched comment')} changed only in text hidden from the reader"
+
+
 def agent_mode_words(mode: Mapping[str, Any]) -> str:
     """A run's agent mode in plain words, from the manifest's ``agent_mode`` record
     (``{"requested", "ran", "reason"}``; docs/providers.md), e.g. "The model worked with

@@ -95,8 +95,10 @@ SCORING_MODULES = (
     "score/integrity.py",
     "score/metrics.py",
     "score/scoring.py",
+    "score/seen.py",
     "score/token_edits.py",
     "score/unseen.py",
+    "text/css.py",
     "text/documents.py",
     "text/docx.py",
     "text/docx_changes.py",
@@ -111,6 +113,7 @@ SCORING_MODULES = (
     "text/invisible.py",
     "text/markdown.py",
     "text/normalize.py",
+    "text/rendering.py",
     "text/utf16.py",
     "vocabulary.py",
 )

@@ -88,7 +88,9 @@ class VerdictItem(VerdictItemV1):
     ``reopen_reason``: why the integrity control reopened the comment, else null.
     ``token_edit`` / ``token_edit_kind`` (``arl-bundle/3``, present only on a token edit):
     an ``edited`` span whose only change is letter case, punctuation, spacing or at most
-    two characters, and which, in plain words (docs/verdicts.md, "Token edits")."""
+    two characters, and which, in plain words (docs/verdicts.md, "Token edits").
+    ``hidden_only`` (``arl-bundle/3``, present only when true): an ``untouched`` span whose
+    text changed only where the reader cannot see it (docs/verdicts.md, "Hidden text")."""
 
     confidence: float = Field(ge=0, le=1)
     offsets_repaired: bool
@@ -98,6 +100,7 @@ class VerdictItem(VerdictItemV1):
     reopen_reason: str | None = None
     token_edit: bool | None = None
     token_edit_kind: str | None = None
+    hidden_only: bool | None = None
 
 
 class UnusableJson(_Closed):

@@ -156,6 +156,13 @@ def render_scorecard(
         at += 1
     if token := _token_edits_banner(final):
         banners.insert(at, token)
+        at += 1
+    if hidden := vocab.hidden_only_words(final):
+        banners.insert(
+            at,
+            f"<div class='banner awaiting'><b>Hidden text.</b> {_e(hidden)}: counted as "
+            "unchanged, as a reader sees the page.</div>",
+        )
     out += banners
     out += _facts(manifest, title, checks or [])
     out.append(f"<p>{_e(_summary(final, comments_before, coverage))}</p>")
@@ -350,6 +357,8 @@ def _verdict_row(v: Any, body: str, note: str = "") -> str:
     extra = f"<div class='line'>{_e(msg)}</div>" if msg else ""
     if v.get("token_edit") is True:
         extra += f"<div class='line'>Token edit: {_e(v.get('token_edit_kind') or '')}</div>"
+    if v.get("hidden_only") is True:
+        extra += "<div class='line'>Only hidden text changed</div>"
     if note:
         extra += f"<div class='line differs'>\u26a0 {_e(note)}</div>"
     return (

@@ -86,6 +86,8 @@ def render_summary(
             extra.append("look-alike characters only")
         if v.invisible_only:
             extra.append("invisible characters only")
+        if v.hidden_only:
+            extra.append("only hidden text changed")
         if v.token_edit:
             extra.append(f"token edit: {v.token_edit_kind}")
         if v.markup_changed:

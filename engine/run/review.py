@@ -651,6 +651,7 @@ class ReviewRun:
                         comment_id=u.comment_id,
                         lookalike_only=u.lookalike_only,
                         invisible_only=u.invisible_only,
+                        hidden_only=u.hidden_only,
                     )
                 )
                 continue
@@ -669,6 +670,8 @@ class ReviewRun:
                     else " (the only change is look-alike and invisible characters, which a "
                     "reader cannot see)"
                 )
+            if u.hidden_only:
+                looks = " (the only change is in text hidden from the reader)"
             reason = (
                 f"Reopened by the review harness: this comment was marked resolved, but "
                 f"its anchored text is unchanged in version {latest.version_id} "

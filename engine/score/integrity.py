@@ -18,13 +18,15 @@ class UnchangedClaim:
     VERIFICATION line is printed for it (docs/verdicts.md, the integrity control).
 
     ``by``: "resolved" (the agent resolved it), "report" (its report says addressed), or
-    "resolved+report". ``lookalike_only``/``invisible_only``: the only change is look-alike
-    letters / invisible characters (the verdict's flags)."""
+    "resolved+report". ``lookalike_only``/``invisible_only``/``hidden_only``: the only
+    change is look-alike letters / invisible characters / text hidden from the reader (the
+    verdict's flags)."""
 
     comment_id: str
     by: str
     lookalike_only: bool = False
     invisible_only: bool = False
+    hidden_only: bool = False
 
 
 def unchanged_claims(
@@ -34,7 +36,7 @@ def unchanged_claims(
 ) -> list[UnchangedClaim]:
     """Every comment the agent claimed addressed — by resolving it (``resolved_ids``) or
     with claim ``addressed`` in its report — whose verdict is ``untouched`` (including
-    look-alike-only and invisible-only edits), in verdict order. An agent that reports "addressed" for every
+    look-alike-only, invisible-only and hidden-only edits), in verdict order. An agent that reports "addressed" for every
     comment but pushes and resolves nothing gets one entry per comment."""
     reported = (
         {c.comment_id for c in claims.comments if c.claim == "addressed"}
@@ -48,5 +50,7 @@ def unchanged_claims(
         r, p = v.comment_id in resolved_ids, v.comment_id in reported
         if r or p:
             by = "resolved+report" if r and p else ("resolved" if r else "report")
-            out.append(UnchangedClaim(v.comment_id, by, v.lookalike_only, v.invisible_only))
+            out.append(
+                UnchangedClaim(v.comment_id, by, v.lookalike_only, v.invisible_only, v.hidden_only)
+            )
     return out

@@ -36,6 +36,7 @@ from engine.score.anchoring.reanchor import reanchor
 from engine.score.anchoring.records import Reanchored
 from engine.score.anchoring.shared_places import settle_shared_places
 from engine.score.metrics import ClaimCoverage, claim_coverage, compute_metrics
+from engine.score.seen import ReaderChange, reader_change, shown_or_hidden, styles_differ
 from engine.score.token_edits import mark_token_edits
 from engine.score.unseen import INVISIBLE_NOTE, LOOKALIKE_NOTE, unseen_change
 from engine.text import utf16
@@ -65,6 +66,7 @@ class Version:
     version_id: str
     text: str
     _extraction: Any = field(default=None, repr=False)
+    _rendering: Any = field(default=None, repr=False)
 
     @classmethod
     def from_source(
@@ -111,6 +113,17 @@ class Version:
         ``html_markup.Extraction.block_breaks``); None for plain text, whose blocks are
         its lines (``engine.score.anchoring.index.plain_text_breaks``)."""
         return None if self._extraction is None else self._extraction.block_breaks()
+
+    def rendering(self) -> Any:
+        """What a reader sees of the page (``engine.text.rendering.Rendering``, styles
+        resolved as asked for); None for plain text."""
+        if self._extraction is None:
+            return None
+        if self._rendering is None:
+            from engine.text.rendering import Rendering
+
+            self._rendering = Rendering(self._extraction)
+        return self._rendering
 
     def markup_signature(
         self, start: int, end: int, fold: Callable[[str], str] | None = None
@@ -278,6 +291,7 @@ class _Judge:
         self.omap1 = utf16.OffsetMap(v1.text)
         self.by_claim = claims.by_comment() if claims and claims.usable else {}
         self.changes: ChangeIndex | None = None
+        self._sheets_differ: bool | None = None
         self.verdicts: list[VerdictRecord] = []
         self.unusable: list[tuple[str, str]] = []
         self.actionable_spans: list[tuple[int, int]] = []
@@ -374,14 +388,35 @@ class _Judge:
         assert ra.start is not None and ra.end is not None
         span2 = Span(ra.start, ra.end, v2.text[ra.start : ra.end])
         same = normalize(span2.text) == normalize(span1.text)
-        invisible, lookalike = unseen_change(v1.text, span1, span2.text, same)
+        seen = None
+        if span1.text != span2.text:
+            seen = self._seen(span1, span2, same)
+        if seen is not None and seen.kind == "now_hidden":
+            notes.append(seen.note)
+            return VerdictRecord(
+                comment_id=cid,
+                verdict="deleted",
+                v1=span1,
+                v2=None,
+                method="none",
+                confidence=ra.confidence,
+                approximate=ra.approximate or rough,
+                offsets_repaired=loc.repaired,
+            )
+        hidden = seen is not None and seen.kind == "hidden_only"
+        invisible, lookalike = unseen_change(v1.text, span1, span2.text, same or hidden)
         if invisible:
             notes.append(INVISIBLE_NOTE)
         if lookalike:
             notes.append(LOOKALIKE_NOTE)
+        if seen is not None:
+            notes.append(seen.note)
+        edited = not (same or lookalike or invisible or hidden) or (
+            seen is not None and seen.kind in ("whitespace", "shown_or_hidden")
+        )
         rec = VerdictRecord(
             comment_id=cid,
-            verdict="untouched" if same or lookalike or invisible else "edited",
+            verdict="edited" if edited else "untouched",
             v1=span1,
             v2=span2,
             method=ra.method,
@@ -391,16 +426,34 @@ class _Judge:
             similarity=None if same else ra.similarity,
             lookalike_only=lookalike,
             invisible_only=invisible,
+            hidden_only=hidden,
+            rendered_spacing=seen is not None and seen.kind == "whitespace",
         )
-        if same and v1.kind == "html" and v2.kind == "html":
+        if same and not edited and v1.kind != "text" and v2.kind != "text":
             # Text pieces compared as the verdict compares text (normalised), so a
             # change the verdict ignores is not reported as a markup change.
-            rec.markup_changed = v1.markup_signature(
+            markup = v1.markup_signature(
                 span1.start, span1.end, _signature_fold
             ) != v2.markup_signature(span2.start, span2.end, _signature_fold)
-            if rec.markup_changed:
+            if markup and v1.kind == "html" and v2.kind == "html":
+                rec.markup_changed = True
                 notes.append("the text is the same but its markup changed")
+            if span1.text == span2.text and (markup or self._styles_differ()):
+                shown_or_hidden(rec, self._seen(span1, span2, same), notes)
         return rec
+
+    def _seen(self, span1: Span, span2: Span, same: bool) -> ReaderChange | None:
+        """What a reader sees of the two spans, where both versions are pages."""
+        r1, r2 = self.v1.rendering(), self.v2.rendering()
+        if r1 is None or r2 is None:
+            return None
+        return reader_change(r1, span1, r2, span2, same)
+
+    def _styles_differ(self) -> bool:
+        if self._sheets_differ is None:
+            r1, r2 = self.v1.rendering(), self.v2.rendering()
+            self._sheets_differ = r1 is not None and r2 is not None and styles_differ(r1, r2)
+        return self._sheets_differ
 
 
 def _located_notes(c: Comment, loc: Located, made_elsewhere: bool, given: str) -> list[str]:

@@ -47,11 +47,16 @@ _word_breaker = None
 def mark_token_edits(verdicts: list[VerdictRecord]) -> None:
     """Flag every ``edited`` verdict whose change is a token edit (``token_edit``,
     ``token_edit_kind``) and say so in its note; run after every other rule has settled
-    the verdicts (a verdict made ``deleted`` for sharing a place is no token edit)."""
+    the verdicts (a verdict made ``deleted`` for sharing a place is no token edit). A
+    verdict whose words are the same but whose whitespace renders differently
+    (``rendered_spacing``: inside ``<pre>``, ``white-space: pre``) is "only the spacing
+    changed"."""
     for v in verdicts:
         if v.verdict != "edited" or v.v1 is None or v.v2 is None:
             continue
         kind = token_edit_kind(v.v1.text, v.v2.text)
+        if not kind and v.rendered_spacing:  # whitespace that renders (engine.score.seen)
+            kind = "only the spacing changed"
         if kind:
             v.token_edit, v.token_edit_kind = True, kind
             v.note = f"{v.note}; token edit: {kind}" if v.note else f"token edit: {kind}"

@@ -189,6 +189,49 @@ class Extraction:
                 out.add(self._el_end[k])
         return sorted(out)
 
+    def element(self, index: int) -> tuple[str, str, int, dict[str, str]]:
+        """Element ``index`` of the record (0 is the body): ``(namespace, tag, parent
+        index or -1, attributes)``. Raises IndexError past the last element."""
+        attrs = dict(self._describe(index)[2])
+        return self._el_ns[index], self._el_names[index], self._el_parent[index], attrs
+
+    def text_pieces(self, start: int, end: int) -> list[tuple[int, int, int]]:
+        """The Text nodes covering ``text[start:end]``, cut to it, in tree order:
+        ``(piece start, piece end, parent element index)`` (code points)."""
+        out = []
+        ts, te, tok, parent = self._text_start, self._text_end, self._text_tok, self._tok_parent
+        k = bisect_right(te, start)
+        while k < len(ts) and ts[k] < end:
+            out.append((max(ts[k], start), min(te[k], end), parent[tok[k]]))
+            k += 1
+        return out
+
+    def document_styles(self) -> tuple[list[tuple[str, dict[str, str]]], dict[str, str]]:
+        """The document's own style sheets, ``(text, attributes)`` of every ``<style>``
+        element in tree order (head and body; not those inside ``<template>``), and the
+        ``<html>`` element's attributes. Read from the parser's tree on each call."""
+        if not self._el_nodes:
+            return [], {}
+        html = self._el_nodes[0].parent
+        if html is None:
+            return [], {}
+        if self._lexbor:
+            sheets = [(n.text(deep=True), dict(n.attributes)) for n in html.css("style")]
+            return sheets, dict(html.attributes)
+        sheets = []
+        stack = [iter(html.children)]
+        while stack:
+            for child in stack[-1]:
+                if child.name == "style":
+                    data = "".join(c.data or "" for c in child.children if c.name == "#text")
+                    sheets.append((data, {k: v or "" for k, v in (child.attrs or {}).items()}))
+                elif child.name[0] != "#" and child.children:
+                    stack.append(iter(child.children))
+                    break
+            else:
+                stack.pop()
+        return sheets, {k: v or "" for k, v in (html.attrs or {}).items()}
+
     def _contains(self, e: int, start: int, end: int) -> bool:
         """Element ``e``'s span includes ``[start, end)``."""
         return self._el_start[e] <= start and end <= self._el_end[e]

@@ -57,6 +57,7 @@ def _in_image(diff: TextDiff, v1: Span, v2: Span) -> bool:
 def _lose_place(v: VerdictRecord, owner: str) -> None:
     v.verdict, v.v2, v.method, v.similarity = "deleted", None, "none", None
     v.approximate = v.lookalike_only = v.invisible_only = v.markup_changed = False
+    v.hidden_only = v.rendered_spacing = False
     _add_note(
         v,
         f"the text near its old place is where comment {owner}'s text went; nothing of this "
