@@ -22,6 +22,7 @@ from importlib import resources
 from pathlib import Path
 
 from app.about import _fixture_bundle_path, example_bundle_path, versions_text
+from app.smoke_styles import smoke_styles
 from engine.vocabulary import error_words, plural
 
 __all__ = ["_fixture_bundle_path", "example_bundle_path", "main", "versions_text"]
@@ -227,26 +228,6 @@ def _smoke_bidi() -> str:
     return ""
 
 
-def _smoke_styles() -> str:
-    """The page's own style sheet is read (``tinycss2`` and ``cssselect2``, imported lazily
-    by the hidden-text rule, so a frozen build could lack them unnoticed): a change only
-    inside text a ``<style>`` rule hides reads untouched, flagged. "" or the problem."""
-    try:
-        from engine.models import Anchor, Comment
-        from engine.score.scoring import Version, score
-
-        page = "<style>.h{display:none}</style><p>Pay <span class=h>%s</span> in May.</p>"
-        v1, v2 = Version.from_source(page % "a", "html"), Version.from_source(page % "b", "html")
-        anchor = Anchor(quote="Pay a in May.", start_offset=0, end_offset=13)
-        verdict = score(v1, v2, [Comment(id="c1", body="x", anchor=anchor)]).verdicts[0]
-    except Exception as exc:  # a missing library (ImportError)
-        return f"the page's style sheet could not be read ({type(exc).__name__}: {exc})"
-    if verdict.verdict != "untouched" or not verdict.hidden_only:
-        return f"a change to hidden text read {verdict.verdict}"
-    print("styles: hidden text found through the page's style sheet", flush=True)
-    return ""
-
-
 def _smoke_word() -> str:
     """A Word review opens and scores (mammoth, lxml and olefile shipped): the example pair
     in ``resources/word`` read as a reviewed and a revised ``.docx``, its comments placed,
@@ -403,7 +384,7 @@ def smoke_test(app, window, bundle: Path | None, timeout: float) -> int:
             _smoke_suites(window)
             or _smoke_word_breaks()
             or _smoke_bidi()
-            or _smoke_styles()
+            or smoke_styles()
             or _smoke_word()
             or _smoke_markdown()
         )

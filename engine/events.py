@@ -13,6 +13,9 @@ dataclasses at each step, on the event loop's thread, in this order::
 ``RunRecovered`` (an earlier, interrupted run finished from the workspace) may come before
 ``RunStarted``; its ``run_id`` is that earlier run's.
 
+Why this module is long: it is the run's one event vocabulary, a dataclass per event with
+its two wordings; split, the CLI and the GUI would import the stream from several places.
+
 Every event has:
 
 - ``run_id``: the workspace run id (str);
@@ -357,8 +360,8 @@ class ClaimUnchanged(RunEvent):
     """The agent's report claims a comment addressed while its anchored text is unchanged,
     and the agent did not resolve it (so there is nothing to reopen): the VERIFICATION line
     still prints (docs/verdicts.md). ``lookalike_only``: the only change is look-alike
-    characters; ``invisible_only``: the only change is characters a reader cannot see;
-    ``hidden_only``: the only change is in text hidden from the reader.
+    characters; ``invisible_only``: characters a reader cannot see; ``hidden_only``: text
+    hidden from the reader.
     A comment it resolved is a ``CommentReopened`` instead (one line each)."""
 
     round: int
@@ -368,17 +371,22 @@ class ClaimUnchanged(RunEvent):
     invisible_only: bool = False
     hidden_only: bool = False
 
+    def _flags(self) -> list[str]:
+        on = (self.lookalike_only, self.invisible_only, self.hidden_only)
+        words = (
+            "look-alike characters only",
+            "invisible characters only",
+            "only hidden text changed",
+        )
+        return [w for w, flag in zip(words, on, strict=True) if flag]
+
     def describe(self) -> str:
-        how = "; look-alike characters only" if self.lookalike_only else ""
-        how += "; invisible characters only" if self.invisible_only else ""
-        how += "; only hidden text changed" if self.hidden_only else ""
+        how = "".join(f"; {w}" for w in self._flags())
         return f"{self.message} (comment {self.comment_id}: claimed addressed in the report{how})"
 
     def plain(self, names: Mapping[str, str] | None = None) -> str:
         """``describe()`` in sentence case, for the desktop program (the CLI keeps the line)."""
-        how = " (look-alike characters only)" if self.lookalike_only else ""
-        how += " (invisible characters only)" if self.invisible_only else ""
-        how += " (only hidden text changed)" if self.hidden_only else ""
+        how = "".join(f" ({w})" for w in self._flags())
         return message_sentence(self.message, comment_called(self.comment_id, names)) + how
 
 
