@@ -81,8 +81,17 @@ def check_files(
             c.thread.extend(marks.replies.get(c.id, []))
         message = claims_message(marks)
     title = document_title(reviewed, d1.kind, d1.content)
+    from engine.word_review import tracked_changes_json
+
     rev = ExternalRevision(
-        title, d1.kind, d1.content, d2.content, found, message, typed_tokens=typed_tokens
+        title,
+        d1.kind,
+        d1.content,
+        d2.content,
+        found,
+        message,
+        typed_tokens=typed_tokens,
+        tracked_changes=tracked_changes_json(d2.word) if d2.word is not None else None,
     )
     key = _signing_key()
     path, _ = check_revision(rev, out_dir=out_dir, signing_key=key)

@@ -160,6 +160,23 @@ CHANGE_STYLES: dict[str, dict[str, str | int]] = {
         "thick": "3px",
         "priority": 2,
     },
+    # The document's own tracked changes, a layer the reviewer toggles (app.tracked_layer)
+    "tracked": {
+        "bg": "rgba(0,0,0,0)",
+        "line": "#6A3D9A",
+        "style": "dotted",
+        "deco": "underline",
+        "thick": "2px",
+        "priority": 3,
+    },
+    "untracked": {
+        "bg": "rgba(0,0,0,0)",
+        "line": "#B31B1B",
+        "style": "wavy",
+        "deco": "underline",
+        "thick": "2px",
+        "priority": 3,
+    },
 }
 CHANGE_WORDS = {
     "removed": "struck through: deleted",

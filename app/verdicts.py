@@ -636,6 +636,9 @@ class VerdictsView(ReviewActions, QWidget):
 
     def _make_docs(self) -> QStackedWidget:
         """v1 and v2 side by side (page 0) and the changes in one document (page 1)."""
+        from app.tracked_layer import TrackedToggle
+
+        self.tracked = TrackedToggle()
         docs = QSplitter(Qt.Orientation.Horizontal)
         for title, view in ((self.v1_title, self.v1), (self.v2_title, self.v2)):
             box = QWidget()
@@ -643,6 +646,9 @@ class VerdictsView(ReviewActions, QWidget):
             lay.setContentsMargins(0, 0, 0, 0)
             lay.setSpacing(2)
             lay.addWidget(title)
+            if view is self.v2:  # the document's own tracked changes, as a layer
+                lay.addWidget(self.tracked)
+                self.tracked.toggled.connect(lambda _on: self._paint(("v2",)))
             lay.addWidget(view, 1)
             docs.addWidget(box)
         docs.setSizes([10_000, 10_000])  # equal halves
@@ -715,6 +721,7 @@ class VerdictsView(ReviewActions, QWidget):
         self.banner_fold.text_changed()
         self.legend_fold.text_changed()
         self.rows = self._rows(data)
+        self.tracked.set_bundle(data.source)
         self.table.fill(self.rows)
         self.detail.clear()
         n_rounds = len(data.rounds)
@@ -737,7 +744,7 @@ class VerdictsView(ReviewActions, QWidget):
         if "v1" in which:
             self.v1.set_highlights(v1_spans + removed)
         if "v2" in which:
-            self.v2.set_highlights(v2_spans + added)
+            self.v2.set_highlights(v2_spans + added + self.tracked.spans(self.change_cv))
 
     def _changes_computed(self, cv: Any) -> None:
         """The engine's change spans of v1 -> v2 are in: strike through and underline them

@@ -22,8 +22,9 @@ No Qt import here: this module belongs to ``engine/``.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.models import ANCHOR_CONTEXT, Anchor, ClaimItem, ClaimReport, Comment, Reply
 from engine.text import utf16
@@ -35,6 +36,8 @@ __all__ = [
     "claims_message",
     "match_comments",
     "tracked",
+    "tracked_changes_json",
+    "tracked_layer",
     "word_claims",
     "word_comments",
 ]
@@ -177,3 +180,80 @@ def tracked(start: int, end: int, changes: tuple[TrackedChange, ...]) -> bool:
         elif start <= c.start <= end:
             return True
     return False
+
+
+def tracked_changes_json(doc: WordDocument) -> list[dict[str, Any]] | None:
+    """The revised Word file's own tracked changes as the bundle stores them
+    (``tracked_changes.json`` items: kind, start, end, text, author, date; UTF-16 units
+    into its text), or None when it has none."""
+    if not doc.changes:
+        return None
+    return [
+        {
+            "kind": c.kind,
+            "start": c.start,
+            "end": c.end,
+            "text": c.text,
+            "author": c.author,
+            "date": c.date,
+        }
+        for c in doc.changes
+    ]
+
+
+def tracked_layer(
+    changes: list[dict[str, Any]], marks: Iterable[Any]
+) -> tuple[list[dict[str, Any]], int]:
+    """The last version's tracked-change layer, for a pane to toggle: (spans, untracked).
+
+    ``changes``: the stored tracked changes (:func:`tracked_changes_json`); ``marks``: the
+    program's own change marks of the pair (``engine.diff.marks.ChangeMark``: ``kind``
+    ``"inserted"`` with ``start``/``end`` in the last version, ``"deleted"`` with ``at``
+    there). Spans (UTF-16 units of the last version): each tracked insertion or move,
+    ``{"kind": "tracked", "start", "end", "label": "tracked: inserted by <author>"}``, and
+    each inserted piece of the program's diff that no tracked change accounts for
+    (:func:`tracked`), ``{"kind": "untracked", ..., "label": "changed without
+    tracking"}``. ``untracked``: how many of the program's change marks (insertions and deletions)
+    no tracked change accounts for. The verdicts never read this layer."""
+    tc = tuple(
+        TrackedChange(
+            str(c["kind"]),  # type: ignore[arg-type]
+            int(c["start"]),
+            int(c["end"]),
+            str(c.get("text", "")),
+            str(c.get("author", "")),
+            str(c.get("date", "")),
+        )
+        for c in changes
+    )
+    spans: list[dict[str, Any]] = []
+    for i, c in enumerate(tc):
+        if c.end > c.start:
+            who = f" by {c.author}" if c.author else ""
+            verb = "moved here" if c.kind == "move_to" else "inserted"
+            spans.append(
+                {
+                    "id": f"tracked-{i}",
+                    "kind": "tracked",
+                    "start": c.start,
+                    "end": c.end,
+                    "label": f"tracked: {verb}{who}",
+                }
+            )
+    untracked = 0
+    for i, m in enumerate(marks):
+        if m.kind == "inserted":
+            if not tracked(m.start, m.end, tc):
+                untracked += 1
+                spans.append(
+                    {
+                        "id": f"untracked-{i}",
+                        "kind": "untracked",
+                        "start": m.start,
+                        "end": m.end,
+                        "label": "changed without tracking",
+                    }
+                )
+        elif not tracked(m.at, m.at, tc):
+            untracked += 1
+    return spans, untracked

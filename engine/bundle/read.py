@@ -222,6 +222,9 @@ class Bundle:
     #: ``agent/message.txt``: what an agent that ran elsewhere said (None: not an
     #: external revision, or the member is absent).
     agent_message: str | None = None
+    #: ``tracked_changes.json``: the revised Word file's own tracked changes on the last
+    #: version (``{"format", "version", "changes"}``); None: the bundle has none.
+    tracked_changes: dict[str, Any] | None = None
 
     @property
     def old_format(self) -> bool:
@@ -332,6 +335,9 @@ def open_bundle(path: str | os.PathLike[str]) -> Bundle:
         checks_toml=reader.text("checks.toml") if "checks.json" in files else None,
         checks=reader.json("checks.json", None) if "checks.json" in files else None,
         agent_message=reader.text("agent/message.txt") if "agent/message.txt" in listed else None,
+        tracked_changes=reader.json("tracked_changes.json", None)
+        if "tracked_changes.json" in listed
+        else None,
     )
 
 

@@ -9,7 +9,7 @@ text of a text document).
 Format ``arl-bundle/3`` (written now) is ``arl-bundle/2`` plus optional members and fields,
 each listed in ``docs/bundle.md`` ("Format arl-bundle/3"): stubs for members over the limits
 (the manifest's ``stubbed``), reviewer decisions, declared checks, an external agent's
-message. A field new in ``/3`` in an older bundle's manifest is a problem (``NEW_IN_V3``).
+message, a revised Word file's own tracked changes. A field new in ``/3`` in an older bundle's manifest is a problem (``NEW_IN_V3``).
 
 Format ``arl-bundle/2`` is lossless: every verdict carries its evidence (method, confidence,
 similarity, note, repaired-offset, approximate and markup flags, the claim and whether it
@@ -471,6 +471,35 @@ class ChecksFile(_Closed):
     reason: str
 
 
+# -- tracked_changes.json (a Word revision's own tracked changes) ---------------------------
+
+
+class TrackedChangeJson(_Closed):
+    """One tracked change of the revised Word file, placed on the last version's text
+    (``engine.text.docx_changes.TrackedChange``): ``start``/``end`` UTF-16 units into it
+    (``start == end`` for a deletion: where its text stood), ``text`` the inserted or
+    deleted text, ``author`` and ``date`` (``w:author``, ``w:date`` as written)."""
+
+    kind: Literal["insertion", "deletion", "move_to", "move_from"]
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    text: str
+    author: str
+    date: str
+
+
+class TrackedChangesFile(_Closed):
+    """``tracked_changes.json`` (``arl-bundle/3``, optional): the tracked changes the
+    revised Word file itself carries (Copilot's, Google Docs suggestions), as a layer the
+    reviewer can show over the last version ``version`` (``v2``); the program's own diff
+    stays the truth for every verdict. Hashed like every member; not re-derived (the Word
+    file is not in the bundle)."""
+
+    format: Literal[1]
+    version: str
+    changes: list[TrackedChangeJson]
+
+
 # -- checking -------------------------------------------------------------------------------
 
 MODELS_V2: dict[str, type[BaseModel]] = {
@@ -487,6 +516,7 @@ MODELS_V2: dict[str, type[BaseModel]] = {
     "decisions.json": DecisionsFile,
     "decisions.signature.json": DecisionsSignatureFile,
     "checks.json": ChecksFile,
+    "tracked_changes.json": TrackedChangesFile,
 }
 MODELS_V1: dict[str, type[BaseModel]] = MODELS_V2 | {"verdicts.json": VerdictsFileV1}
 MAX_PROBLEMS_PER_FILE = 5

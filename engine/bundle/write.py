@@ -36,6 +36,8 @@ from engine.text.text_page import text_as_html
 FORMAT = FORMAT_V3
 #: The member holding an external agent's message, word for word.
 MESSAGE_FILE = "agent/message.txt"
+#: A revised Word file's own tracked changes (docs/bundle.md, "Tracked changes").
+TRACKED_FILE = "tracked_changes.json"
 REDACTED = "[redacted]"
 
 
@@ -82,6 +84,10 @@ class BundleContent:
     #: What an agent that ran elsewhere said, word for word (``agent/message.txt``;
     #: ``engine.run.external``); None for a run of this program's own agent.
     agent_message: str | None = None
+    #: The revised Word file's own tracked changes on the last version's text
+    #: (``tracked_changes.json``, ``engine.bundle.schema.TrackedChangesFile`` items); None:
+    #: not a Word revision, or one whose file has none.
+    tracked_changes: list[dict[str, Any]] | None = None
 
 
 def _dump(obj: Any) -> str:
@@ -189,7 +195,16 @@ def _record_files(content: BundleContent) -> dict[str, bytes]:
         }
         | _checks_files(content)
         | _message_files(content)
+        | _tracked_files(content)
     )
+
+
+def _tracked_files(content: BundleContent) -> dict[str, bytes]:
+    """``tracked_changes.json`` when the revised Word file carries tracked changes."""
+    if not content.tracked_changes:
+        return {}
+    doc = {"format": 1, "version": "v2", "changes": content.tracked_changes}
+    return {TRACKED_FILE: _dump(doc).encode()}
 
 
 def _message_files(content: BundleContent) -> dict[str, bytes]:

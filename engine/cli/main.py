@@ -249,6 +249,13 @@ def _claims_option(path: str, comment_ids: list[str]) -> tuple[Any, str]:
     return claims_from_message(text, comment_ids), text
 
 
+def _tracked_of(document: Any) -> list | None:
+    """A revised Word file's own tracked changes as the bundle keeps them, else None."""
+    from engine.word_review import tracked_changes_json
+
+    return tracked_changes_json(document.word) if document.word is not None else None
+
+
 def _write_external_bundle(
     args: argparse.Namespace, v1doc: Any, v2doc: Any, comments: list, message: str, given: str
 ) -> str | None:
@@ -276,6 +283,7 @@ def _write_external_bundle(
         message,
         given,
         typed_tokens=getattr(args, "tokens", None),
+        tracked_changes=_tracked_of(v2doc),
     )
     try:
         path, _ = check_revision(rev, folder=folder, signing_key=key)

@@ -66,6 +66,9 @@ class ExternalRevision:
     revised_version_id: str = "revised"
     #: A token figure the user typed (never measured), or None.
     typed_tokens: int | None = None
+    #: The revised Word file's own tracked changes on ``v2``'s text (TrackedChange as
+    #: JSON, ``engine.word_review.tracked_changes_json``); None: not a Word revision.
+    tracked_changes: list[dict[str, Any]] | None = None
 
 
 def statuses_after(
@@ -198,6 +201,7 @@ def check_revision(
         if rev.typed_tokens is None
         else {**EXTERNAL_MODE, "typed_tokens": rev.typed_tokens},
         agent_message=rev.message,
+        tracked_changes=rev.tracked_changes,
     )
     if folder is None:
         parent = Path(out_dir) if out_dir is not None else default_home() / "bundles"

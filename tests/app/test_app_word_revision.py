@@ -123,3 +123,42 @@ def test_send_back_saves_a_word_copy_for_another_agent(qtbot, tmp_path, capsys):
     dlg.save_to(str(tmp_path / "bad"))
     assert "Nothing was written" in dlg.status.text() and "other.docx" in dlg.status.text()
     assert not (tmp_path / "bad" / "document.docx").exists()
+
+
+def test_the_v2_pane_toggles_the_documents_own_tracked_changes(qtbot, tmp_path):
+    import subprocess
+    import sys
+
+    from app.window import MainWindow
+    from tests.engine.test_tracked_layer import _pair
+
+    v1, v2 = _pair(tmp_path)
+    out = tmp_path / "bundle"
+    p = subprocess.run(
+        [sys.executable, "-m", "engine.cli.main", "score", "--v1", str(v1), "--v2", str(v2)]
+        + ["--bundle", str(out)],
+        capture_output=True,
+    )
+    assert p.returncode == 0, p.stderr
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    with qtbot.waitSignal(win.verdicts.rendered, timeout=30000):
+        assert win.open_bundle(str(out))
+    view = win.verdicts
+    qtbot.waitUntil(lambda: view.change_cv is not None, timeout=30000)
+    painted = []
+    real = view.v2.set_highlights
+    view.v2.set_highlights = lambda spans, *a, **k: (painted.append(spans), real(spans, *a, **k))
+    toggle = view.tracked
+    assert toggle.isVisibleTo(view) and not toggle.isChecked()
+    toggle.setChecked(True)
+    kinds = {s["kind"] for s in painted[-1]}
+    assert {"tracked", "untracked", "added"} <= kinds  # the program's own marks stay
+    assert "made without tracking" in toggle.text()
+    toggle.setChecked(False)
+    assert not {"tracked", "untracked"} & {s["kind"] for s in painted[-1]}
+    # a bundle without tracked changes: no toggle
+    with qtbot.waitSignal(win.verdicts.rendered, timeout=30000):
+        assert win.open_bundle(str(Path(__file__).resolve().parents[1] / "data" / "bundle-min"))
+    assert not view.tracked.isVisibleTo(view)
