@@ -74,6 +74,8 @@ class MainWindow(QMainWindow):
         self.verdicts.anotherModel.connect(self.run_with_another_model)
         self.verdicts.continueReview.connect(self.continue_review)
         self.checks = ChecksView()
+        self.checks.settings = self.settings  # the reviewer's name, asked once
+        self.checks.decided.connect(self._check_decided)
         self.run_view = self._make_run_view()
         self.compare = self._make_compare_view()
         self.suites = self._make_suites_view()
@@ -283,6 +285,12 @@ class MainWindow(QMainWindow):
             start,
             self.open_bundle,
         )
+
+    def _check_decided(self) -> None:
+        """A check's FAIL was accepted in the Checks tab: the banner and scorecard follow."""
+        if self.data is not None:
+            self.verdicts.show_banner(self.data)
+            self.scorecard.refresh()
 
     def open_bundle(
         self,
