@@ -12,14 +12,13 @@ import pytest
 
 pytest.importorskip("PySide6.QtWebEngineWidgets")
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QInputDialog
 
 from app.decisions_panel import SETTING
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.app.test_app_checks import _bundle, _open  # noqa: E402
+from tests.app.test_app_checks import _bundle, _open
 
 REASON = "the greeting is generic on purpose"
 
