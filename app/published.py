@@ -15,6 +15,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
@@ -135,6 +136,16 @@ def row_cells(e) -> tuple[list[str], list[str]]:
     return cells, tips
 
 
+def _require_review() -> bool:
+    """The engine's setting; off when its file cannot be read."""
+    from engine.publish import published
+
+    try:
+        return published.require_complete_review()
+    except Exception:  # an unreadable settings file: the default, off
+        return False
+
+
 class PublishedView(QWidget):
     openBundle = Signal(str)  # bundle path
     message = Signal(str)
@@ -172,7 +183,18 @@ class PublishedView(QWidget):
         header.setSectionResizeMode(DOCUMENT, QHeaderView.ResizeMode.Stretch)
         self.open_btn = QPushButton("Open &bundle")
         self.page_btn = QPushButton("Open scorecard in &browser")
+        # The engine's setting (arl bundle publish --require-review), read and written by it.
+        self.require_box = QCheckBox("Re&quire a complete review before publishing or sending back")
+        self.require_box.setToolTip(
+            "When on, a run is published or sent back to the agent only once every "
+            "actionable comment has your decision (the same setting as arl bundle publish "
+            "--require-review)"
+        )
+        self.require_box.setAccessibleName("Require a complete review")
+        self.require_box.setChecked(_require_review())
+        self.require_box.toggled.connect(self._set_require_review)
         bottom = QHBoxLayout()
+        bottom.addWidget(self.require_box)
         bottom.addStretch(1)
         bottom.addWidget(self.page_btn)
         bottom.addWidget(self.open_btn)
@@ -190,6 +212,23 @@ class PublishedView(QWidget):
         self.table.itemDoubleClicked.connect(lambda _i: self.open_selected_bundle())
         self.table.itemSelectionChanged.connect(self._enable)
         self.refresh()
+
+    def _set_require_review(self, on: bool) -> None:
+        from engine.publish import published
+
+        try:
+            published.set_require_complete_review(on)
+        except published.PublishError as exc:
+            self.message.emit(str(exc))
+            self.require_box.blockSignals(True)
+            self.require_box.setChecked(_require_review())
+            self.require_box.blockSignals(False)
+            return
+        self.message.emit(
+            "Publishing and sending back now ask for a complete review."
+            if on
+            else "Publishing and sending back no longer ask for a complete review."
+        )
 
     def refresh(self) -> None:
         """Read the folder again: each entry's bundle copy is verified (the engine's

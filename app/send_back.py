@@ -44,6 +44,13 @@ def plan_for(data: Any) -> Any:
         raise ValueError("The bundle is still being checked; try again in a moment.")
     if data.untrustworthy:
         raise ValueError("This bundle fails its checks: nothing is sent back from it.")
+    from engine.bundle.review import review_figures
+    from engine.publish.published import review_gate
+
+    fig = review_figures(data.verdicts, data.comments_before, data.decisions.latest())
+    gate = review_gate(fig.awaiting, fig.actionable, "sending back")
+    if gate:  # the setting "Require a complete review" (the Published tab)
+        raise ValueError(gate[:1].upper() + gate[1:] + ".")
     return send_back(data.source, data.decisions.latest())
 
 

@@ -172,6 +172,17 @@ def cmd_bundle_send_back(args: argparse.Namespace) -> int:
             f"{args.path}: fails verification (arl bundle verify lists why); nothing sent back",
             EXIT_TAMPERED,
         )
+    from engine.publish import published
+
+    if published.require_complete_review():  # the setting (arl bundle publish --require-review)
+        from engine.publish.check import judge
+
+        review = judge(Path(args.path))[0].review
+        gate = published.review_gate(
+            int(review.get("awaiting") or 0), int(review.get("actionable") or 0), "sending back"
+        )
+        if gate:
+            return fail(f"{args.path}: {gate}; nothing sent back")
     plan = send_back(b, result.decisions.latest())
     word = _send_back_word(args)
     if args.word and word is None:

@@ -112,6 +112,21 @@ def require_complete_review() -> bool:
     return _config().get("require_complete_review") is True
 
 
+def review_gate(awaiting: int, actionable: int, doing: str, strict: bool | None = None) -> str:
+    """Why ``doing`` ("publishing", "sending back") is refused: "" when a complete review
+    is not required (``strict``; None: the setting, ``require_complete_review``) or no
+    actionable comment awaits a decision; else one line with the counts. The one rule for
+    publishing and sending back, in the desktop program and ``arl``."""
+    if not (require_complete_review() if strict is None else strict) or not awaiting:
+        return ""
+    return (
+        f"awaiting review: {awaiting} of {actionable} actionable "
+        f"{'comment has' if actionable == 1 else 'comments have'} no decision, and "
+        f"{doing} asks for a complete review (decide them first, or turn off \u201cRequire a "
+        "complete review\u201d)"
+    )
+
+
 def set_require_complete_review(on: bool) -> None:
     """Turn the setting on or off. Raises PublishError when it cannot be written."""
     try:
@@ -242,13 +257,14 @@ def publish(
     dest = _folder(folder)
     src = Path(bundle_path).resolve()
     checked, page = judge(src)
-    strict = require_complete_review() if require_review is None else require_review
-    if strict and checked.review.get("awaiting"):
-        raise PublishError(
-            f"{src}: awaiting review: {checked.review['awaiting']} of "
-            f"{checked.review['actionable']} actionable comment(s) have no decision, and "
-            "publishing asks for a complete review (arl bundle adjudicate decides them)"
-        )
+    gate = review_gate(
+        int(checked.review.get("awaiting") or 0),
+        int(checked.review.get("actionable") or 0),
+        "publishing",
+        require_review,
+    )
+    if gate:
+        raise PublishError(f"{src}: {gate}")
     run_id = checked.run_id or src.name
     others = entries(dest)
     if checked.tampered and any(
