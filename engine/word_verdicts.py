@@ -247,16 +247,19 @@ def save_copy(out: str | os.PathLike[str], data: bytes) -> None:
 
 
 def report_words(report: WordCopyReport) -> str:
-    """What a copy holds, in plain words, for people."""
-    parts = [f"{report.replies} verdict repl{'y' if report.replies == 1 else 'ies'}"]
+    """What a copy holds, in plain words, for people ("4 verdict replies, 1 comment
+    reopened")."""
+    from engine.vocabulary import plural
+
+    parts = [plural(report.replies, "verdict reply", "verdict replies")]
     if report.reopened:
-        parts.append(f"{len(report.reopened)} comment(s) reopened")
+        parts.append(f"{plural(len(report.reopened), 'comment')} reopened")
     if report.recreated:
-        parts.append(f"{len(report.recreated)} lost comment(s) put back")
+        parts.append(f"{plural(len(report.recreated), 'lost comment')} put back")
     if report.changes:
-        parts.append(f"{report.changes} change(s) no comment asked for marked")
+        parts.append(f"{plural(report.changes, 'change')} no comment asked for marked")
     if report.untracked:
         parts.append(f"{report.untracked} of them made without tracking")
     if report.changes_left_out:
-        parts.append(f"{report.changes_left_out} more changes not marked")
+        parts.append(f"{plural(report.changes_left_out, 'more change')} not marked")
     return ", ".join(parts)
