@@ -60,6 +60,10 @@ PRISTINE_BODY_TEXT = (
     ".get.call(document);return b?Object.getOwnPropertyDescriptor(Node.prototype,"
     "'textContent').get.call(b):'';})()"
 )
+# A document longer than this (bytes of its source, or characters) is laid out as it is
+# seen (arl-early.js): Chromium lays out and paints only the blocks on screen. Below it the
+# whole page is laid out at once, which takes no time worth saving.
+LAZY_BYTES = 512_000
 CSP = (
     "script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'; "
     "frame-src 'none'; worker-src 'none'"
@@ -412,6 +416,12 @@ def page_script_source() -> str:
     return _scripts_source
 
 
+def early_script_source() -> str:
+    """arl-early.js: run in the ApplicationWorld when the document is created (before it is
+    parsed): a long document's blocks laid out as they are seen, the badges' room."""
+    return resources.files("resources").joinpath("web/arl-early.js").read_text("utf-8")
+
+
 def document_profile() -> QWebEngineProfile:
     """The shared off-the-record profile for untrusted documents (created once)."""
     global _profile
@@ -446,6 +456,13 @@ def document_profile() -> QWebEngineProfile:
             (A.WebGLEnabled, False),
         ):
             s.setAttribute(attr, on)
+        first = QWebEngineScript()
+        first.setName("arl-early")
+        first.setSourceCode(early_script_source())
+        first.setInjectionPoint(QWebEngineScript.InjectionPoint.DocumentCreation)
+        first.setWorldId(WORLD)
+        first.setRunsOnSubFrames(False)
+        profile.scripts().insert(first)
         script = QWebEngineScript()
         script.setName("arl-page")
         script.setSourceCode(page_script_source())
@@ -562,6 +579,7 @@ class DocumentView(QWebEngineView):
         self.setContextMenuPolicy(self.contextMenuPolicy().NoContextMenu)
         self.setAcceptDrops(False)
         self._url: QUrl | None = None
+        self.lazy = False  # the page shown is laid out as it is seen (LAZY_BYTES)
         self._pending: dict | None = None
         self.in_flight = 0  # highlight calls sent to the page and not answered yet
         self.is_ready = False
@@ -595,8 +613,10 @@ class DocumentView(QWebEngineView):
 
         ``labels``: leave room above each line for verdict badges from the first layout;
         ``snap``: the user's selections snap to whole words and lose their end spaces (Alt
-        keeps them exact). The URL fragment tells our page script; nothing reaches the
-        server.
+        keeps them exact). A document over ``LAZY_BYTES`` is laid out as it is seen
+        (``resources/web/arl-early.js``: its text blocks get ``content-visibility:auto``;
+        the text, its offsets, Find and the marks are the same). The URL fragment tells
+        our page scripts; nothing reaches the server.
         """
         if self._url is not None:
             self.server.remove(self._url)
@@ -605,7 +625,12 @@ class DocumentView(QWebEngineView):
         self._set_problem("")
         self._show_cover(True)
         self._url = self.server.add(raw, kind)
-        fragment = "-".join(f for f, on in (("arl-labels", labels), ("arl-snap", snap)) if on)
+        self.lazy = len(raw) > LAZY_BYTES
+        fragment = "-".join(
+            f
+            for f, on in (("arl-labels", labels), ("arl-snap", snap), ("arl-lazy", self.lazy))
+            if on
+        )
         if fragment:
             self._url.setFragment(fragment)
         self._page.allowed_url = self._url
@@ -775,6 +800,18 @@ class DocumentView(QWebEngineView):
     def focus_span(self, span_id: str, callback: Callable[[Any], None] | None = None) -> None:
         """Scroll to the span ``span_id`` and mark it; callback gets True if it exists."""
         self.run_js("__arl.focus(" + json.dumps(span_id) + ")", callback)
+
+    def find_text(
+        self, words: str, backward: bool = False, callback: Callable[[Any], None] | None = None
+    ) -> None:
+        """Go to the next (``backward``: previous) match of ``words`` in the page's text,
+        laid out or not, every match painted; "" clears. ``callback`` gets the number of
+        matches (0 when the helper is not there)."""
+        source = f"__arl.find({json.dumps(words)}, {'true' if backward else 'false'}).count"
+        self.run_js(
+            HELPER_PRESENT + " ? " + source + " : 0",
+            None if callback is None else (lambda n: callback(n if isinstance(n, int) else 0)),
+        )
 
     def top_offset(self, callback: Callable[[Any], None]) -> None:
         """The UTF-16 offset of the first character at the top of the view (None when

@@ -1,10 +1,12 @@
 """Find (Ctrl+F) in the document panes and the comment table, and zoom (Ctrl+plus,
 Ctrl+minus, Ctrl+0) of the documents, remembered in the user's settings.
 
-``FindBar`` searches every pane it is given with Chromium's own find
-(``QWebEnginePage.findText``, matches highlighted in the page) and the rows of a table
-model (a row matches when any of its cells holds the words, case ignored); Enter goes to
-the next match, Shift+Enter to the previous one, Esc closes the bar. ``Zoom`` sets the
+``FindBar`` searches every pane it is given through the page helper
+(``DocumentView.find_text``: the page's whole text, including the parts of a long document
+not laid out yet, case ignored, a space matching any white space; matches highlighted in
+the page) and the rows of a table model (a row matches when any of its cells holds the
+words, case ignored); Enter goes to the next match, Shift+Enter to the previous one, Esc
+closes the bar. (Chromium's own find lays out a long document whole before it answers.) ``Zoom`` sets the
 zoom factor of every pane and keeps it as a percentage (``ui/zoom_percent``).
 """
 
@@ -14,7 +16,6 @@ from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWebEngineCore import QWebEnginePage
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
 
 from app.docview import DocumentView
@@ -80,7 +81,7 @@ class FindBar(QWidget):
 
     def close_bar(self) -> None:
         for pane in self._panes():
-            pane.page().findText("")  # clears Chromium's match marks
+            pane.find_text("")  # clears the match marks
         self.setVisible(False)
 
     def matching_rows(self, words: str) -> list[int]:
@@ -91,11 +92,8 @@ class FindBar(QWidget):
         """Go to the next (or previous) match in every pane and in the table."""
         words = self.field.text()
         self.matches = {}
-        flags = QWebEnginePage.FindFlag(0)
-        if backward:
-            flags |= QWebEnginePage.FindFlag.FindBackward
         for i, pane in enumerate(self._panes()):
-            pane.page().findText(words, flags, lambda r, i=i: self._pane_found(i, r))
+            pane.find_text(words, backward, lambda n, i=i: self._pane_found(i, n))
         rows = self.matching_rows(words) if words else []
         self.matches["rows"] = len(rows)
         if rows:
@@ -111,8 +109,8 @@ class FindBar(QWidget):
             self._select(target)
         self._say()
 
-    def _pane_found(self, i: int, result) -> None:
-        self.matches[f"pane{i}"] = result.numberOfMatches()
+    def _pane_found(self, i: int, count: int) -> None:
+        self.matches[f"pane{i}"] = count
         self._say()
 
     def _say(self) -> None:

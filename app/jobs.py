@@ -3,6 +3,8 @@
 ``run_in_thread(fn, on_done, on_error)`` runs ``fn()`` on a worker thread and calls
 ``on_done(result)`` or ``on_error(exc)`` on the thread that owns the Qt event loop. Worker
 code returns values and never touches a widget. Works with or without a qasync loop.
+``on_ui_thread(callback)`` hands worker code a function whose calls reach ``callback`` on the
+UI thread (a partial result: a bundle's documents before its records).
 
 ``collect_garbage_on_ui_thread(parent)`` turns Python's automatic garbage collector off and
 runs it from a timer on the UI thread instead (Anki does the same): a collection started by
@@ -72,6 +74,13 @@ def run_in_thread(
         relay.finished.emit(on_done, value, False)
 
     return _pool.submit(work)
+
+
+def on_ui_thread(callback: Callable[[Any], None]) -> Callable[[Any], None]:
+    """A function that worker code may call with a value: ``callback(value)`` then runs on
+    the UI thread (made on the UI thread, before the work starts)."""
+    relay = _get_relay()
+    return lambda value: relay.finished.emit(callback, value, False)
 
 
 def executor() -> concurrent.futures.ThreadPoolExecutor:

@@ -180,6 +180,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     )
     p.add_argument("--timeout", type=float, default=60.0, help=argparse.SUPPRESS)
     p.add_argument("--quit-when-rendered", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--stay", action="store_true", help=argparse.SUPPRESS)
     args, qt_args = p.parse_known_args(argv)
     args.qt_args = qt_args
     return args
@@ -453,12 +454,19 @@ def main(argv: list[str] | None = None) -> int:
         return code
 
     window.show()
-    if args.quit_when_rendered:  # benchmarks/bench_gui.py: launch to rendered verdicts
+    if args.quit_when_rendered:  # benchmarks/bench_gui.py, bench_viewer.py
+        # FIRST: both panes show their first screen with its marks; RENDERED: every mark
+        # of both documents is in (--stay: keep running, for the memory watched after).
+
+        def first() -> None:
+            print(f"FIRST {time.perf_counter() - t0:.3f}", flush=True)
 
         def rendered() -> None:
             print(f"RENDERED {time.perf_counter() - t0:.3f}", flush=True)
-            app.quit()
+            if not args.stay:
+                app.quit()
 
+        window.verdicts.firstScreen.connect(first)
         window.verdicts.rendered.connect(rendered)
     if args.bundle:
         window.open_bundle(Path(args.bundle))

@@ -14,7 +14,7 @@ import html
 import re
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -56,7 +56,9 @@ REVIEW_COLUMN = 8  # the reviewer's decision, or "needs your review" (app.decisi
 DIFFERS_BG = "#fde8e0"
 DIFFERS_FG = "#4a1400"
 UNVERIFIED_BG = "#d9d9d9"
-MAX_LABELS = 400  # badges drawn per document; every span is still painted
+# Every span carries its badge: a long document draws those of the blocks on screen as it
+# is scrolled, a short one up to a thousand (resources/web/arl-page.js, MAX_ALWAYS).
+CHECKS_WAIT_MS = 5000  # the re-derivation starts after the first screen, or after this
 # Unicode bidi controls (UAX #9): first strong isolate, pop directional isolate, and the
 # left-to-right mark; written by code point (program strings hold only characters stock
 # fonts draw, tests/app/test_app_icons.py).
@@ -559,6 +561,7 @@ class VerdictsView(ReviewActions, QWidget):
     """
 
     rendered = Signal()
+    firstScreen = Signal()  # both panes show their first screen with its marks
     commentSelected = Signal(str)
     decided = Signal()  # a reviewer decision was recorded (the other views refresh)
     sendBack = Signal()  # "Send back to the agent..." (the window shows what goes back)
@@ -570,6 +573,8 @@ class VerdictsView(ReviewActions, QWidget):
         self.data: BundleData | None = None
         self.rows: list[dict[str, Any]] = []
         self._pending_views: set[str] = set()
+        self._first_due: set[str] = set()  # panes whose first marks are not drawn yet
+        self._preloaded: tuple[str, str] | None = None  # documents shown before the bundle
         self.last_highlight: dict[str, Any] = {}
 
         self.banner = QLabel()
@@ -689,18 +694,43 @@ class VerdictsView(ReviewActions, QWidget):
         for view in (self.v1, self.v2):
             view.set_loading(on)
 
+    def preload(self, v1: str, v2: str) -> None:
+        """Start rendering a bundle's two documents before its records are read (the
+        window calls it from ``load_bundle``'s ``on_documents``); ``show_bundle`` then keeps
+        these pages and paints their marks."""
+        self._preloaded = (v1, v2)
+        self.v1.show_document(v1, "html")
+        self.v2.show_document(v2, "html")
+
+    def preload_failed(self) -> None:
+        """The bundle whose documents were preloaded could not be opened after all: the
+        panes say so instead of showing documents without their verdicts."""
+        if self._preloaded is not None:
+            self._preloaded = None
+            for view in (self.v1, self.v2):
+                view.show_message("This bundle could not be opened.")
+
     def show_bundle(self, data: BundleData) -> None:
         self.data = data
         # "changes": the engine's change spans of v1 -> v2, painted with the verdicts.
         self._pending_views = {"v1", "v2", "changes"}
         self.last_highlight = {}
         # Pages first: Chromium parses them while Python fills the rest. A bundle's
-        # versions are always HTML (a text document comes wrapped in <pre>).
-        self.v1.show_document(data.v1, "html")
-        self.v2.show_document(data.v2, "html")
+        # versions are always HTML (a text document comes wrapped in <pre>). Pages the
+        # window started while the bundle was read are kept.
+        pre, self._preloaded = self._preloaded, None
+        if pre is None or pre[0] != data.v1 or pre[1] != data.v2:
+            self.v1.show_document(data.v1, "html")
+            self.v2.show_document(data.v2, "html")
         self.change_cv = None
         self.tools.link.set_alignment(None)
         self.changes.set_bundle(data.v1, data.v2, data.rounds, data.kind)
+        # The re-derivation (the whole scoring again, minutes of CPU on a long document)
+        # waits for the first screen of both documents, or a few seconds at most: it would
+        # take the CPU from the pages being laid out and the marks being drawn.
+        self._first_due = {"v1", "v2"}
+        bundledata.hold_checks(data)
+        QTimer.singleShot(CHECKS_WAIT_MS, self, lambda: bundledata.release_checks(data))
         bundledata.start_checks(data, lambda _r: self._rederived(data))
         self.thread.set_run(str(data.manifest.get("run_id") or ""))
         self._annotating = data.collateral is None or not data.extended
@@ -910,7 +940,7 @@ class VerdictsView(ReviewActions, QWidget):
                             "kind": verdict if s else "comment",
                             "start": sp["start"],
                             "end": sp["end"],
-                            "label": label if len(out) < MAX_LABELS else "",
+                            "label": label,
                         }
                     )
         for i, r in enumerate(self.data.collateral or []):
@@ -931,6 +961,12 @@ class VerdictsView(ReviewActions, QWidget):
 
     def _view_done(self, which: str, result: Any) -> None:
         self.last_highlight[which] = result
+        if which in self._first_due:
+            self._first_due.discard(which)
+            if not self._first_due:
+                if self.data is not None:
+                    bundledata.release_checks(self.data)
+                self.firstScreen.emit()
         view = {"v1": self.v1, "v2": self.v2}.get(which)
         if view is not None and view.in_flight > 0:
             return  # a later paint of this pane is on its way: that one counts

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from app.bundle_picker import bundle_path_from_pick  # noqa: F401  (re-exported)
 from app.bundledata import BundleData, BundleError, load_bundle
 from app.checks_view import ChecksView
-from app.jobs import run_in_thread
+from app.jobs import on_ui_thread, run_in_thread
 from app.metrics_panel import MetricsPanel
 from app.published import PublishedView
 from app.scorecard import ScorecardView
@@ -320,12 +320,21 @@ class MainWindow(QMainWindow):
             if not shiboken6.isValid(self) or self._opening is not token:
                 return
             self.verdicts.show_loading(False)
+            self.verdicts.preload_failed()
             why = str(exc) if isinstance(exc, BundleError) else vocab.error_words(exc)
             self._plain_message("This bundle cannot be opened", why)
             self.statusBar().showMessage(f"Could not open {path}")
             self.bundleFailed.emit(why)
 
-        run_in_thread(lambda: load_bundle(path), done, failed)
+        def documents(pair: tuple[str, str]) -> None:
+            # The pages start while the records are read (app.bundledata.load_bundle).
+            if shiboken6.isValid(self) and self._opening is token:
+                self.verdicts.preload(*pair)
+
+        early = on_ui_thread(documents)
+        run_in_thread(
+            lambda: load_bundle(path, on_documents=lambda v1, v2: early((v1, v2))), done, failed
+        )
         return True
 
     def _show_loaded(self, data: BundleData, path: Path, remember: bool) -> None:

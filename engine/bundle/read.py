@@ -11,6 +11,7 @@ line in ``Bundle.problems`` or ``Bundle.tampered``.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -291,10 +292,17 @@ class Bundle:
         )
 
 
-def open_bundle(path: str | os.PathLike[str]) -> Bundle:
+def open_bundle(
+    path: str | os.PathLike[str],
+    on_versions: Callable[[list[BundleVersion]], None] | None = None,
+) -> Bundle:
     """Open a bundle folder or zip, offline. Raises BundleError (one line) when it is not a
     readable bundle; a bundle whose files fail the manifest check opens with ``tampered``
-    naming them, and unreadable member files are named in ``problems``."""
+    naming them, and unreadable member files are named in ``problems``.
+
+    ``on_versions(versions)`` is called as soon as the document versions are read (their
+    hashes checked, before the records are parsed), so a viewer can start rendering them
+    while the rest is read; what it raises is raised here."""
     p = Path(path)
     files = read_files(p, manifest_check(p))
     manifest = _manifest(p, files)
@@ -305,6 +313,8 @@ def open_bundle(path: str | os.PathLike[str]) -> Bundle:
     reader = _FileReader(files, fmt, check_file("manifest.json", manifest, fmt) + stub_problems)
     reader.stubs = stubs
     versions = _versions(manifest, reader)
+    if on_versions is not None:
+        on_versions(versions)
     metrics: dict[str, Metric] = {}
     mobj = reader.json("metrics.json", {})
     if isinstance(mobj, dict):

@@ -42,7 +42,15 @@
     return "arl-" + a[0].toString(36) + a[1].toString(36);
   })();
   var state = { nodes: null, starts: null, spans: [], ranges: {}, bridge: null,
-                kinds: {}, labels: true, overlay: null };
+                kinds: {}, labels: true, overlay: null, index: null, homes: null,
+                always: [], redraws: 0 };
+  // Set by arl-early.js (run when the document was created): whether the document is laid
+  // out as it is seen, and which of its blocks are shown now.
+  var early = own.call(window, "__arlEarly") ? window.__arlEarly :
+    { lazy: false, shown: new Set(), listeners: [], blocks: "" };
+  // Badges of spans outside every lazily laid out block (a short document: all of them)
+  // are drawn at most this many, in the order given (the table's: needs review first).
+  var MAX_ALWAYS = 1000;
 
   function textNodes() {
     if (state.nodes) return state.nodes;
@@ -55,8 +63,19 @@
         nodes.push(n); starts.push(pos); pos += n.data.length;
       }
     }
-    state.nodes = nodes; state.starts = starts; state.length = pos;
+    state.nodes = nodes; state.starts = starts; state.length = pos; state.index = null;
     return nodes;
+  }
+
+  // The place of a text node in textNodes() (a Map built once, at the first question).
+  function nodeIndex(node) {
+    if (!state.index) {
+      var m = new Map(), nodes = state.nodes;
+      for (var i = 0; i < nodes.length; i++) m.set(nodes[i], i);
+      state.index = m;
+    }
+    var i = state.index.get(node);
+    return i === undefined ? -1 : i;
   }
 
   // Start boundary: the last node with starts[i] <= off. End boundary (strict): the last
@@ -85,7 +104,7 @@
   function offsetOf(container, offset) {
     var nodes = textNodes();
     if (container.nodeType === Node.TEXT_NODE) {
-      var i = nodes.indexOf(container);
+      var i = nodeIndex(container);
       if (i >= 0) return state.starts[i] + offset;
     }
     // Element boundary: count the text of every text node before the boundary point.
@@ -163,7 +182,9 @@
   // spec: {kinds: {name: {bg, fg, line, style, label, icon, text}}, spans: [{id, kind, start,
   //        end, label?}], labels: bool}
   function highlight(spec) {
+    var t0 = performance.now();
     textNodes();
+    var t1 = performance.now();
     var kinds = spec.kinds || {};
     state.kinds = kinds;
     var css = "";
@@ -183,6 +204,7 @@
     });
     css += "::highlight(" + NS + "-focus){background-color:rgba(255,255,0,.55) !important;" +
       "color:#000 !important;}\n";
+    css += FIND_CSS;
     // Room above each line for the verdict badges (layout only; the text is unchanged).
     if (wantsRoom() || (spec.labels !== false &&
                         (spec.spans || []).some(function (sp) { return sp.label; }))) {
@@ -208,18 +230,80 @@
       });
     }
     state.labels = spec.labels !== false;
+    var t2 = performance.now();
+    placeBadges();
+    var t3 = performance.now();
     drawLabels();
-    return { made: made, failed: failed, length: state.length };
+    var t4 = performance.now();
+    // ms: where the time went (text nodes, ranges and highlights, badge homes, badges).
+    return { made: made, failed: failed, length: state.length,
+             ms: [t1 - t0, t2 - t1, t3 - t2, t4 - t3].map(Math.round) };
   }
 
-  function drawLabels() {
+  // Where each badge belongs: in a lazily laid out document, the block its span starts in
+  // (drawn while that block is shown); else (or outside every such block) always.
+  function placeBadges() {
+    state.homes = new Map();
+    state.homeOfId = new Map();
+    state.always = [];
+    state.spans.forEach(function (sp) {
+      if (!sp.label && !sp.mark) return;
+      var r = state.ranges[sp.id];
+      if (!r) return;
+      var home = null;
+      if (early.lazy) {
+        var n = r.startContainer;
+        var el = n.nodeType === Node.ELEMENT_NODE ? n : n.parentElement;
+        home = el ? el.closest(early.blocks) : null;
+      }
+      if (!home) { state.always.push(sp); return; }
+      state.homeOfId.set(sp.id, home);
+      var list = state.homes.get(home);
+      if (!list) state.homes.set(home, list = []);
+      list.push(sp);
+    });
+  }
+
+  // The badges to draw now: those always drawn, those of the blocks shown, and those of
+  // ``pinned`` (the block the last jump went to: drawn before its first frame says it is
+  // shown, and kept while the blocks around it are laid out).
+  function badgesNow(pinned) {
+    var out = state.always.slice(0, MAX_ALWAYS);
+    if (!state.homes || !state.homes.size) return out;
+    var seen = new Set();
+    function add(home) {
+      if (seen.has(home)) return;
+      seen.add(home);
+      var list = state.homes.get(home);
+      if (list) out = out.concat(list);
+    }
+    early.shown.forEach(add);
+    if (pinned) state.pinned = pinned;
+    if (state.pinned) add(state.pinned);
+    return out;
+  }
+
+  // Shown blocks change as the user scrolls (and sizes change as skipped blocks are laid
+  // out): the badges are drawn again once per frame, after the layout.
+  var redrawPending = false;
+  function scheduleRedraw() {
+    if (redrawPending) return;
+    redrawPending = true;
+    requestAnimationFrame(function () {
+      redrawPending = false;
+      drawLabels();
+    });
+  }
+  early.listeners.push(scheduleRedraw);
+
+  function drawLabels(pinned) {
     var ov = ensureOverlay();
     ov.layer.textContent = "";
+    state.redraws++;
     if (!state.labels) return;
     var sx = window.scrollX, sy = window.scrollY;
     var frag = mk.fragment.call(document);
-    state.spans.forEach(function (sp) {
-      if (!sp.label && !sp.mark) return;
+    badgesNow(pinned).forEach(function (sp) {
       var r = state.ranges[sp.id];
       if (!r) return;
       var rects = r.getClientRects();
@@ -266,6 +350,16 @@
     clearTimeout(relayoutTimer);
     relayoutTimer = setTimeout(drawLabels, 100);
   });
+  // A skipped block laid out at last moves what follows it: the badges follow.
+  if (early.lazy && window.ResizeObserver) {
+    var ro = new ResizeObserver(function () { if (state.homes) scheduleRedraw(); });
+    if (body()) ro.observe(body());
+  }
+
+  // The block a span's badge belongs to (null: always drawn, or no badge).
+  function homeOf(id) {
+    return (state.homeOfId && state.homeOfId.get(id)) || null;
+  }
 
   function focus(id) {
     state.focusId = id;
@@ -285,6 +379,8 @@
     if (!shown) {
       window.scrollTo({ top: Math.max(0, rect.top + window.scrollY - window.innerHeight / 3),
                         left: 0, behavior: "instant" });
+      // Its badge at once, before the next frame says its block is shown.
+      if (state.homes && state.homes.size) drawLabels(homeOf(id));
     }
     return true;
   }
@@ -318,6 +414,81 @@
                       behavior: "instant" });
     return true;
   }
+
+  // Find in the page, over body.textContent (the text the marks count in), so it reaches
+  // text not laid out yet (Chromium's own find lays out every skipped block of a long
+  // document first: seconds). Case is ignored (Unicode simple case folding) and a space
+  // in the words matches any run of white space, as a reader sees it. Every match is
+  // painted, the current one stronger, and it is scrolled to. Text that no reader sees
+  // (inside script, style, noscript, template) is not searched.
+  var UNSEEN = { SCRIPT: 1, STYLE: 1, NOSCRIPT: 1, TEMPLATE: 1, TITLE: 1 };
+  var MAX_HITS = 100000;
+  var found = { words: null, hits: [], at: -1 };
+  function unseen(node) {
+    var p = node.parentElement;
+    return !!(p && UNSEEN[p.tagName]);
+  }
+  function hitsOf(words) {
+    var hits = [];
+    var parts = words.trim().split(/\s+/).filter(Boolean).map(function (w) {
+      return w.replace(/[.*+?^${}()|[\]\\\/]/g, "\\$&");
+    });
+    if (!parts.length) return hits;
+    var re;
+    try { re = new RegExp(parts.join("\\s+"), "giu"); } catch (e) { return hits; }
+    var text = bodyText(), m;
+    while ((m = re.exec(text)) && hits.length < MAX_HITS) {
+      if (!m[0].length) { re.lastIndex++; continue; }
+      var i = nodeIndexAt(m.index, false);
+      if (!unseen(state.nodes[i])) hits.push([m.index, m.index + m[0].length]);
+    }
+    return hits;
+  }
+  function findText(words, backward) {
+    textNodes();
+    var fresh = words !== found.words;
+    if (fresh) {
+      if (!state.style || state.style.textContent.indexOf(NS + "-findnow") < 0) {
+        ensureStyle((state.style ? state.style.textContent : "") + FIND_CSS);
+      }
+      found = { words: words, hits: hitsOf(words || ""), at: -1 };
+      var hl = window.CSS && CSS.highlights;
+      if (hl) { hl.delete(NS + "-find"); hl.delete(NS + "-findnow"); }
+      if (hl && window.Highlight && found.hits.length) {
+        var all = new Highlight();
+        found.hits.forEach(function (h) { var r = rangeFor(h[0], h[1]); if (r) all.add(r); });
+        all.priority = 5;
+        hl.set(NS + "-find", all);
+      }
+    }
+    var n = found.hits.length;
+    if (!n) return { count: 0, at: -1 };
+    if (fresh) {
+      // The first match at or after the top of the view (the last before it, backward).
+      var top = topOffset();
+      top = top === null ? 0 : top;
+      var k = 0;
+      while (k < n && found.hits[k][0] < top) k++;
+      found.at = backward ? (k - 1 + n) % n : k % n;
+    } else {
+      found.at = backward ? (found.at - 1 + n) % n : (found.at + 1) % n;
+    }
+    var h = found.hits[found.at], r = rangeFor(h[0], h[1]);
+    if (r && window.Highlight) {
+      var now = new Highlight(r);
+      now.priority = 6;
+      CSS.highlights.set(NS + "-findnow", now);
+      var rect = r.getBoundingClientRect();
+      if (rect.top < 0 || rect.bottom > window.innerHeight) {
+        window.scrollTo({ top: Math.max(0, rect.top + window.scrollY - window.innerHeight / 3),
+                          left: 0, behavior: "instant" });
+      }
+    }
+    return { count: n, at: found.at };
+  }
+  var FIND_CSS = "::highlight(" + NS + "-find){background-color:rgba(255,215,0,.55) " +
+    "!important;color:#000 !important;}\n::highlight(" + NS + "-findnow){background-color:" +
+    "#FF9632 !important;color:#000 !important;}\n";
 
   function selectSpan(id) {
     var r = state.ranges[id];
@@ -447,6 +618,22 @@
         return [parseFloat(m.style.left), parseFloat(m.style.top)];
       });
     },
+    // For tests and benchmarks: whether the page is laid out as it is seen, how many
+    // times the badges were drawn, and the badges on screen now ({id: [left, top]},
+    // viewport coordinates).
+    lazy: function () { return !!early.lazy; },
+    redraws: function () { return state.redraws; },
+    badgesOnScreen: function () {
+      var out = {};
+      if (!state.overlay) return out;
+      var sx = window.scrollX, sy = window.scrollY, h = window.innerHeight;
+      [].forEach.call(state.overlay.layer.querySelectorAll(".b"), function (b) {
+        var x = parseFloat(b.style.left) - sx, y = parseFloat(b.style.top) - sy;
+        if (y >= 0 && y <= h + 20) out[b.dataset.id] = [x, y];
+      });
+      return out;
+    },
+    find: findText,
     highlight: highlight, focus: focus, selectSpan: selectSpan, selectOffsets: selectOffsets,
     selectionAnchor: selectionAnchor, rangeFor: rangeFor,
     topOffset: topOffset, scrollToOffset: scrollToOffset,

@@ -452,11 +452,11 @@ def test_opening_a_bundle_reads_it_off_the_ui_thread(qtbot, window, monkeypatch)
     real = window_module.load_bundle
     threads = []
 
-    def slow_load(path):
+    def slow_load(path, on_documents=None):
         threads.append(threading.current_thread())
         if Path(path).name == "slow":
             time.sleep(1.0)
-        return real(DATA / "bundle-min")
+        return real(DATA / "bundle-min", on_documents=on_documents)
 
     monkeypatch.setattr(window_module, "load_bundle", slow_load)
     t0 = time.perf_counter()

@@ -1,0 +1,477 @@
+"""The viewer on a heavy bundle, beside the floor: a bare QtWebEngine window, same run.
+
+Builds (once, cached under the temp folder) an evidence bundle of a 5 MB HTML document
+with 5,000 comments, written by the engine itself (``engine.run.external.check_revision``:
+v2 rewrites one sentence in ten and drops a paragraph in forty), then prints, each the
+median of ``--runs`` runs (default 5):
+
+1. launch to the first highlighted screen: wall time from starting
+   ``python -m app.main BUNDLE --quit-when-rendered`` (a new process: interpreter, Qt,
+   QtWebEngine, reading the bundle) until both panes show their first screen with its
+   marks (``FIRST`` line), and until every mark of both documents is in (``RENDERED``);
+2. the floor: a bare PySide6 window with two QWebEngineViews side by side loading the same
+   two pages from a loopback server (no marks, no script), until both ``loadFinished``;
+3. the peak resident memory of each process tree (the program and QtWebEngine's renderer,
+   GPU and zygote processes), read from ``/proc`` (psutil when it is installed);
+4. in a running window: scrolling a pane by one screen until the marks of the new screen
+   are in, and jumping to a comment far down (a row picked in the table) until both panes
+   stand on it with its marks: milliseconds.
+
+It prints ``os.getloadavg()`` before and after, and the ratios to the floor.
+
+Run: ``xvfb-run -a env QTWEBENGINE_DISABLE_SANDBOX=1 QTWEBENGINE_CHROMIUM_FLAGS=--disable-gpu
+uv run python benchmarks/bench_viewer.py [--runs 5] [--size 5000000] [--comments 5000]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+WINDOW = (1366, 900)
+
+# -------------------------------------------------------------------------------------------
+# The bundle
+# -------------------------------------------------------------------------------------------
+
+_WORDS = [
+    "analysis",
+    "sample",
+    "protocol",
+    "measure",
+    "result",
+    "review",
+    "cohort",
+    "signal",
+    "variance",
+    "model",
+    "method",
+    "figure",
+    "table",
+    "data",
+    "study",
+    "patient",
+    "effect",
+    "control",
+    "outcome",
+    "trial",
+    "report",
+    "source",
+    "estimate",
+    "baseline",
+    "interval",
+    "evidence",
+    "dose",
+    "response",
+    "rate",
+    "group",
+    "survey",
+    "region",
+    "season",
+    "record",
+]
+
+
+def _sentence(rnd: random.Random) -> str:
+    w = [rnd.choice(_WORDS) for _ in range(rnd.randint(8, 24))]
+    w.append(f"{rnd.randrange(10**6)}")  # every sentence its own (a number in it)
+    rnd.shuffle(w)
+    s = " ".join(w)
+    return s[0].upper() + s[1:] + "."
+
+
+def make_documents(size: int, seed: int = 7) -> tuple[str, str]:
+    """(v1, v2) HTML of about ``size`` bytes each: headings and paragraphs of unique
+    sentences; v2 rewrites one sentence in ten and drops one paragraph in forty."""
+    rnd = random.Random(seed)
+    paras: list[list[str]] = []
+    n = 0
+    while n < size:
+        p = [_sentence(rnd) for _ in range(rnd.randint(3, 7))]
+        paras.append(p)
+        n += sum(len(s) + 1 for s in p) + 9
+    v1, v2 = [], []
+    for i, p in enumerate(paras):
+        head = f"<h2>Section {i // 20 + 1}</h2>\n" if i % 20 == 0 else ""
+        v1.append(head + "<p>" + " ".join(p) + "</p>\n")
+        if i % 40 == 39:
+            continue
+        q = [
+            (" ".join(reversed(s[:-1].split())) + " (revised).") if rnd.random() < 0.1 else s
+            for s in p
+        ]
+        v2.append(head + "<p>" + " ".join(q) + "</p>\n")
+    page = (
+        "<!doctype html><html><head><meta charset=utf-8><title>Viewer benchmark</title>"
+        "</head><body>\n{}</body></html>"
+    )
+    return page.format("".join(v1)), page.format("".join(v2))
+
+
+def make_comments(v1_html: str, count: int, seed: int = 11) -> list:
+    """``count`` comments on sentences of v1, spread over the whole document (UTF-16
+    offsets of its body text, as a browser counts them)."""
+    from engine.models import Anchor, Comment
+    from engine.text.html_text import body_text
+
+    text = body_text(v1_html)
+    spans = [m.span() for m in re.finditer(r"[A-Z][^.<>]{30,}\.", text)]
+    rnd = random.Random(seed)
+    step = len(spans) / count
+    out = []
+    for k in range(count):
+        s, e = spans[int(k * step)]
+        q0 = s + rnd.randint(0, (e - s) // 3)
+        q1 = min(e, q0 + rnd.randint(12, 60))
+        out.append(
+            Comment(
+                id=f"c{k + 1}",
+                body=f"Check this ({k + 1}).",
+                anchor=Anchor(
+                    quote=text[q0:q1],
+                    prefix=text[max(0, q0 - 32) : q0],
+                    suffix=text[q1 : q1 + 32],
+                    start_offset=q0,  # ASCII text: code points = UTF-16 units
+                    end_offset=q1,
+                ),
+            )
+        )
+    return out
+
+
+def build_bundle(size: int, comments: int) -> Path:
+    """The bundle, built once per (size, comments) under the temp folder."""
+    folder = Path(tempfile.gettempdir()) / f"arl-bench-viewer-{size}-{comments}"
+    if (folder / "manifest.json").exists():
+        return folder
+    from engine.run.external import ExternalRevision, check_revision
+
+    t0 = time.perf_counter()
+    v1, v2 = make_documents(size)
+    rev = ExternalRevision(
+        title="Viewer benchmark",
+        kind="html",
+        v1=v1,
+        v2=v2,
+        comments=make_comments(v1, comments),
+        message="Addressed all review comments.",
+    )
+    tmp = folder.with_name(folder.name + ".part")
+    if tmp.exists():
+        import shutil
+
+        shutil.rmtree(tmp)
+    check_revision(rev, folder=tmp)
+    tmp.rename(folder)
+    print(f"  built {folder} in {time.perf_counter() - t0:.1f} s")
+    return folder
+
+
+# -------------------------------------------------------------------------------------------
+# Process trees and their memory
+# -------------------------------------------------------------------------------------------
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            out += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            pass
+    return out
+
+
+def tree_rss(pid: int) -> int:
+    """Resident bytes of ``pid`` and every descendant (psutil when installed, else /proc)."""
+    try:
+        import psutil
+
+        p = psutil.Process(pid)
+        total = 0
+        for q in [p, *p.children(recursive=True)]:
+            try:
+                total += q.memory_info().rss
+            except psutil.Error:
+                pass
+        return total
+    except ImportError:
+        pass
+    total, todo, seen = 0, [pid], set()
+    page = os.sysconf("SC_PAGE_SIZE")
+    while todo:
+        q = todo.pop()
+        if q in seen:
+            continue
+        seen.add(q)
+        try:
+            total += int(Path(f"/proc/{q}/statm").read_text().split()[1]) * page
+        except (OSError, IndexError, ValueError):
+            continue
+        todo += _children(q)
+    return total
+
+
+class PeakWatch:
+    """Samples the process tree of ``pid`` every 50 ms; ``peak`` in bytes."""
+
+    def __init__(self, pid: int):
+        self.pid, self.peak, self._stop = pid, 0, threading.Event()
+        self._t = threading.Thread(target=self._run, daemon=True)
+        self._t.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.peak = max(self.peak, tree_rss(self.pid))
+            self._stop.wait(0.05)
+
+    def stop(self) -> int:
+        self.peak = max(self.peak, tree_rss(self.pid))
+        self._stop.set()
+        self._t.join()
+        return self.peak
+
+
+# -------------------------------------------------------------------------------------------
+# The program, and the bare floor
+# -------------------------------------------------------------------------------------------
+
+
+def _env(home: str) -> dict[str, str]:
+    env = dict(os.environ, ARL_HOME=home)
+    env.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")
+    env.setdefault("QTWEBENGINE_CHROMIUM_FLAGS", "--disable-gpu")
+    return env
+
+
+def _timed_lines(cmd: list[str], env: dict, marks: tuple[str, ...], settle: float) -> dict:
+    """Run ``cmd``; seconds from start to each line starting with one of ``marks``; the
+    tree's peak memory until the last mark and ``settle`` seconds after it."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT
+    )
+    watch = PeakWatch(proc.pid)
+    seen: dict = {}
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        word = line.split(" ", 1)[0].strip()
+        if word in marks and word not in seen:
+            seen[word] = time.perf_counter() - t0
+        if all(m in seen for m in marks):
+            break
+    time.sleep(settle)
+    seen["peak"] = watch.stop()
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    if not all(m in seen for m in marks):
+        raise RuntimeError(f"{cmd[-2:]} exited ({proc.returncode}) before {marks}")
+    return seen
+
+
+def launch_program(bundle: Path, home: str, settle: float) -> dict:
+    return _timed_lines(
+        [sys.executable, "-m", "app.main", str(bundle), "--quit-when-rendered", "--stay"],
+        _env(home),
+        ("FIRST", "RENDERED"),
+        settle,
+    )
+
+
+BARE = r"""
+import sys, threading, http.server
+from PySide6 import QtWebEngineWidgets
+from PySide6.QtCore import QUrl
+from PySide6.QtWidgets import QApplication, QSplitter
+from PySide6.QtWebEngineWidgets import QWebEngineView
+pages = {"/v1": open(sys.argv[1], "rb").read(), "/v2": open(sys.argv[2], "rb").read()}
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        body = pages[self.path]
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *a): pass
+srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+threading.Thread(target=srv.serve_forever, daemon=True).start()
+app = QApplication([sys.argv[0]])
+win = QSplitter()
+win.resize(int(sys.argv[3]), int(sys.argv[4]))
+done = set()
+def finished(name, ok):
+    done.add(name)
+    if len(done) == 2:
+        print("LOADED", flush=True)
+for name in ("v1", "v2"):
+    v = QWebEngineView()
+    v.loadFinished.connect(lambda ok, n=name: finished(n, ok))
+    win.addWidget(v)
+    v.load(QUrl(f"http://127.0.0.1:{srv.server_address[1]}/{name}"))
+win.show()
+app.exec()
+"""
+
+
+def launch_bare(bundle: Path, settle: float) -> dict:
+    p1, p2 = bundle / "document" / "v1.html", bundle / "document" / "v2.html"
+    with tempfile.TemporaryDirectory() as home:
+        return _timed_lines(
+            [sys.executable, "-c", BARE, str(p1), str(p2), *map(str, WINDOW)],
+            _env(home),
+            ("LOADED",),
+            settle,
+        )
+
+
+# -------------------------------------------------------------------------------------------
+# Scroll and jump, in a running window
+# -------------------------------------------------------------------------------------------
+
+
+def interaction(bundle: Path, runs: int) -> dict[str, list[float]]:
+    """Milliseconds: a pane scrolled by one screen until its marks there are in; a comment
+    far down picked in the table until both panes stand on it with its marks."""
+    from app.main import _prepare_environment
+
+    _prepare_environment(os.environ.get("QT_QPA_PLATFORM") == "offscreen")
+    from PySide6 import QtWebEngineWidgets  # noqa: F401
+    from PySide6.QtCore import QEventLoop, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    from app.window import MainWindow
+
+    w = MainWindow()
+    w.resize(*WINDOW)
+    w.show()
+    loop = QEventLoop()
+    w.verdicts.rendered.connect(loop.quit)
+    QTimer.singleShot(120_000, loop.quit)
+    w.open_bundle(bundle, remember=False)
+    loop.exec()
+    v = w.verdicts
+
+    def wait(cond, timeout=20.0) -> None:
+        end = time.perf_counter() + timeout
+        while not cond() and time.perf_counter() < end:
+            app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 5)
+
+    def js(view, src):
+        box: list = []
+        view.run_js(src, box.append)
+        wait(lambda: bool(box))
+        return box[0] if box else None
+
+    out: dict[str, list[float]] = {"scroll": [], "jump": []}
+    rnd = random.Random(3)
+    height = js(v.v1, "document.documentElement.scrollHeight") or 0
+    missing = 0
+    for _ in range(runs):
+        # Scroll one screen down from a random place: until the badges of the new screen
+        # are drawn (the page draws them in the frame after the scroll).
+        y = rnd.randrange(0, max(1, int(height) - 3000))
+        js(v.v1, f"(window.scrollTo(0,{y}), 0)")
+        wait(lambda: False, 0.4)
+        before = js(v.v1, "__arl.redraws()")
+        t0 = time.perf_counter()
+        js(v.v1, "(window.scrollBy(0, window.innerHeight), 0)")
+        wait(lambda before=before: js(v.v1, "__arl.redraws()") != before, 2.0)
+        out["scroll"].append((time.perf_counter() - t0) * 1000)
+        if not js(v.v1, "Object.keys(__arl.badgesOnScreen()).length"):
+            missing += 1
+        # Jump: a comment in the last fifth of the table, picked as a user picks it.
+        r = rnd.randrange(int(len(v.rows) * 0.8), len(v.rows))
+        cid = v.rows[r]["id"]
+        got: list = []
+        t0 = time.perf_counter()
+        v.table.selectRow(r)
+        v.v1.focus_span(cid, got.append)  # answered after the jump the selection made
+        v.v2.focus_span(cid, got.append)
+        wait(lambda got=got: len(got) >= 2)
+        out["jump"].append((time.perf_counter() - t0) * 1000)
+        if cid not in (js(v.v1, "__arl.badgesOnScreen()") or {}):
+            missing += 1
+    if missing:
+        print(f"  warning: {missing} screens or jumps without their badges")
+    w.close()
+    return out
+
+
+# -------------------------------------------------------------------------------------------
+
+
+def _med(xs: list[float]) -> float:
+    return statistics.median(xs)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--size", type=int, default=5_000_000)
+    ap.add_argument("--comments", type=int, default=5000)
+    ap.add_argument("--settle", type=float, default=3.0, help="seconds watched after the marks")
+    ap.add_argument("--skip-interaction", action="store_true")
+    a = ap.parse_args()
+    print(f"load average before: {os.getloadavg()}")
+    bundle = build_bundle(a.size, a.comments)
+    sizes = {n: (bundle / "document" / n).stat().st_size for n in ("v1.html", "v2.html")}
+    print(
+        f"bundle: {bundle} (v1 {sizes['v1.html'] / 1e6:.1f} MB, v2 {sizes['v2.html'] / 1e6:.1f} MB"
+        f" of HTML, {a.comments} comments)"
+    )
+    prog, bare = [], []
+    for i in range(a.runs):
+        with tempfile.TemporaryDirectory() as home:
+            prog.append(launch_program(bundle, home, a.settle))
+        bare.append(launch_bare(bundle, a.settle))
+        print(
+            f"  run {i + 1}: program first screen {prog[-1]['FIRST']:.2f} s, all marks "
+            f"{prog[-1]['RENDERED']:.2f} s, peak {prog[-1]['peak'] / 2**30:.2f} GiB; "
+            f"bare {bare[-1]['LOADED']:.2f} s, peak {bare[-1]['peak'] / 2**30:.2f} GiB",
+            flush=True,
+        )
+    first = _med([p["FIRST"] for p in prog])
+    every = _med([p["RENDERED"] for p in prog])
+    floor = _med([b["LOADED"] for b in bare])
+    pk, bpk = _med([p["peak"] for p in prog]), _med([b["peak"] for b in bare])
+    print(f"medians of {a.runs} runs:")
+    print(f"  launch to first highlighted screen: {first:.2f} s (target < 2 s)")
+    print(f"  launch to every mark in:            {every:.2f} s")
+    print(f"  bare QtWebEngine, both pages loaded: {floor:.2f} s (the floor)")
+    print(
+        f"  ratio first screen / floor: {first / floor:.2f}x; every mark / floor: "
+        f"{every / floor:.2f}x"
+    )
+    print(
+        f"  process tree peak: program {pk / 2**30:.2f} GiB, bare {bpk / 2**30:.2f} GiB "
+        f"(target < 1 GiB; ratio {pk / bpk:.2f}x)"
+    )
+    if not a.skip_interaction:
+        inter = interaction(bundle, max(a.runs, 5))
+        for k, xs in inter.items():
+            print(
+                f"  {k}: median {_med(xs):.0f} ms, worst {max(xs):.0f} ms over {len(xs)} "
+                "(target < 100 ms)"
+            )
+    print(f"load average after: {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()

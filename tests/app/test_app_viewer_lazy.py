@@ -1,0 +1,251 @@
+"""Long documents laid out as they are seen (resources/web/arl-early.js, docs/gui.md):
+the same text and offsets, every mark drawn where its text is once scrolled or jumped to,
+Find reaching text not yet laid out, and the Verdicts view on a long bundle."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pytest.importorskip("PySide6.QtWebEngineWidgets")
+
+from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+
+from app.docview import LAZY_BYTES, DocumentView
+
+# Words in several scripts (Latin, CJK, Arabic, Thai, emoji beyond the BMP), so offsets in
+# UTF-16 units and code points differ and lines break in different ways.
+WORDS = (
+    "review",
+    "budget",
+    "\u9810\u7b97",
+    "\u5ba1\u67e5",
+    "\u0645\u0631\u0627\u062c\u0639\u0629",
+    "\u0e07\u0e1a\u0e1b\u0e23\u0e30\u0e21\u0e32\u0e13",
+    "\U0001f4c4",
+    "\U0001f469\u200d\U0001f4bb",
+    "caf\u00e9",
+)
+
+
+def u16(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def long_page(seed: int = 1, size: int = LAZY_BYTES + 100_000) -> tuple[str, str, list[dict]]:
+    """(html, body text, spans): paragraphs of mixed scripts past LAZY_BYTES, a unique
+    marker word per paragraph; one span on each tenth marker (UTF-16 offsets)."""
+    rnd = random.Random(seed)
+    parts, text, spans = [], [], []
+    n16 = 0
+    k = 0
+    while sum(len(p) for p in parts) < size:
+        words = [rnd.choice(WORDS) for _ in range(rnd.randint(20, 60))]
+        marker = f"marker{k:05d}"
+        words.insert(rnd.randrange(len(words)), marker)
+        body = " ".join(words)
+        before = body[: body.index(marker)]
+        head = f"<h2>Part {k}</h2>" if k % 25 == 0 else ""
+        if head:
+            text.append(f"Part {k}")
+            n16 += u16(f"Part {k}")
+        if k % 10 == 0:
+            s = n16 + u16(before)
+            spans.append(
+                {
+                    "id": f"c{k}",
+                    "kind": ("edited", "untouched", "deleted")[k % 3],
+                    "start": s,
+                    "end": s + len(marker),
+                    "label": f"\u270e {k}",
+                    "quote": marker,
+                }
+            )
+        parts.append(f"{head}<p>{body}</p>")
+        text.append(body)
+        n16 += u16(body)
+        k += 1
+    html = (
+        "<!doctype html><html><head><meta charset=utf-8><title>long</title></head><body>"
+        + "".join(parts)
+        + "<p>The last words: zebraquartz here.</p></body></html>"
+    )
+    return html, "".join(text) + "The last words: zebraquartz here.", spans
+
+
+def js(qtbot, view, source):
+    with qtbot.waitCallback(timeout=20000) as cb:
+        view.run_js(source, cb)
+    return cb.args[0]
+
+
+@pytest.fixture
+def view(qtbot):
+    v = DocumentView()
+    qtbot.addWidget(v)
+    v.resize(900, 700)
+    v.show()
+    return v
+
+
+def show(qtbot, view, html, spans):
+    with qtbot.waitSignal(view.rendered, timeout=60000):
+        view.show_document(html)
+    with qtbot.waitSignal(view.highlighted, timeout=60000) as blocker:
+        view.set_highlights([{k: v for k, v in sp.items() if k != "quote"} for sp in spans])
+    return blocker.args[0]
+
+
+def block_shown(qtbot, view, sp) -> bool:
+    """Whether the block holding ``sp`` is laid out (not skipped by content-visibility),
+    as the page's contentvisibilityautostatechange events say."""
+    return js(
+        qtbot,
+        view,
+        f"__arlEarly.shown.has(__arl.rangeFor({sp['start']},{sp['end']}).startContainer"
+        ".parentElement)",
+    )
+
+
+def badge_at_its_text(qtbot, view, sp) -> bool:
+    """The badge of ``sp`` is on screen, standing where the first box of its text is."""
+    got = js(
+        qtbot,
+        view,
+        f"(function(){{var b=__arl.badgesOnScreen()[{sp['id']!r}];"
+        f"var r=__arl.rangeFor({sp['start']},{sp['end']}).getClientRects()[0];"
+        "return b ? [b[0], b[1], r.left, r.top] : null;})()",
+    )
+    return got is not None and abs(got[0] - got[2]) <= 3 and abs(got[1] - (got[3] - 1)) <= 3
+
+
+def painted_text(qtbot, view, sp) -> str | None:
+    """The text of the painted range of ``sp``'s kind that starts at its offset."""
+    return js(
+        qtbot,
+        view,
+        f"(function(){{var h=CSS.highlights.get(__arl.ns+'-{sp['kind']}');"
+        f"var want=__arl.rangeFor({sp['start']},{sp['end']});"
+        "var out=null; h.forEach(function(r){ if (r.compareBoundaryPoints(Range.START_TO_START,"
+        " want)===0 && r.compareBoundaryPoints(Range.END_TO_END, want)===0) out=r.toString();});"
+        "return out;})()",
+    )
+
+
+@pytest.fixture(scope="module")
+def page():
+    return long_page()
+
+
+def test_a_long_document_is_laid_out_as_seen_with_the_same_text(qtbot, view, page):
+    from engine.text.html_text import body_text
+
+    html, text, spans = page
+    assert body_text(html) == text
+    result = show(qtbot, view, html, spans)
+    assert result["made"] == len(spans) and result["failed"] == []
+    assert view.lazy and js(qtbot, view, "__arl.lazy()") is True
+    with qtbot.waitCallback(timeout=20000) as cb:
+        view.body_text(cb)
+    assert cb.args[0] == text  # the layout changed, not one character
+    assert not block_shown(qtbot, view, spans[-1])  # far down: not laid out yet
+    assert spans[-1]["id"] not in js(qtbot, view, "__arl.badgesOnScreen()")
+
+
+def test_a_mark_far_down_is_drawn_once_jumped_to(qtbot, view, page):
+    html, _text, spans = page
+    show(qtbot, view, html, spans)
+    far = spans[-2]
+    assert far["id"] not in js(qtbot, view, "__arl.badgesOnScreen()")
+    with qtbot.waitCallback(timeout=20000) as cb:
+        view.focus_span(far["id"], cb)
+    assert cb.args[0] is True
+    # At once (before the next frame), and still right after the page settles.
+    assert far["id"] in js(qtbot, view, "__arl.badgesOnScreen()")
+    qtbot.waitUntil(lambda: badge_at_its_text(qtbot, view, far), timeout=10000)
+    assert painted_text(qtbot, view, far) == far["quote"]
+
+
+def test_a_mark_far_down_is_drawn_once_scrolled_to(qtbot, view, page):
+    html, _text, spans = page
+    show(qtbot, view, html, spans)
+    far = spans[len(spans) * 3 // 4]
+    js(
+        qtbot,
+        view,
+        f"(__arl.rangeFor({far['start']},{far['end']}).startContainer.parentElement"
+        ".scrollIntoView({block: 'center'}), 0)",
+    )
+    qtbot.waitUntil(lambda: badge_at_its_text(qtbot, view, far), timeout=10000)
+    assert block_shown(qtbot, view, far)
+    assert painted_text(qtbot, view, far) == far["quote"]
+    # The marks around it are drawn too, each at its own text.
+    i = spans.index(far)
+    for sp in spans[i - 1 : i + 2]:
+        if sp["id"] in js(qtbot, view, "__arl.badgesOnScreen()"):
+            assert badge_at_its_text(qtbot, view, sp)
+
+
+LAST_SHOWN = "__arlEarly.shown.has(document.body.lastElementChild)"
+
+
+def test_find_reaches_text_not_yet_laid_out(qtbot, view, page):
+    from app.findbar import FindBar
+
+    html, _text, spans = page
+    show(qtbot, view, html, spans)
+    last = js(qtbot, view, LAST_SHOWN)
+    assert last is False  # the last paragraph is not laid out
+    bar = FindBar(lambda: [view], lambda: [], lambda _i: None, lambda: -1)
+    qtbot.addWidget(bar)
+    bar.open_bar()
+    bar.field.setText("zebraquartz")
+    qtbot.waitUntil(lambda: bar.matches.get("pane0") == 1, timeout=20000)
+    assert bar.result.text().startswith("1 in the documents")
+    # Chromium scrolls to the match and lays its block out.
+    qtbot.waitUntil(lambda: js(qtbot, view, LAST_SHOWN) is True, timeout=10000)
+    bar.field.setText("marker00000")
+    qtbot.waitUntil(lambda: bar.matches.get("pane0") == 1, timeout=20000)
+
+
+def test_a_short_document_is_laid_out_whole_with_every_badge(qtbot, view):
+    html, _text, spans = long_page(seed=2, size=40_000)
+    show(qtbot, view, html, spans)
+    assert not view.lazy and js(qtbot, view, "__arl.lazy()") is False
+    assert js(qtbot, view, "__arlEarly.shown.size") == 0
+    on_screen = js(qtbot, view, "__arl.badgesOnScreen()")
+    assert spans[0]["id"] in on_screen and badge_at_its_text(qtbot, view, spans[0])
+    # Far down, drawn from the start (the whole page is laid out).
+    with qtbot.waitCallback(timeout=20000) as cb:
+        view.focus_span(spans[-1]["id"], cb)
+    qtbot.waitUntil(lambda: badge_at_its_text(qtbot, view, spans[-1]), timeout=10000)
+
+
+@settings(
+    max_examples=3,
+    deadline=None,
+    derandomize=True,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],  # a page load per example: no shrinking
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(seed=st.integers(min_value=3, max_value=10_000), pick=st.integers(0, 10_000))
+def test_lazy_layout_paints_every_span_on_its_own_text(qtbot, view, seed, pick):
+    """Property: in a long document of any mix of scripts, every span's painted range is
+    exactly its text, and a span jumped to has its badge at its text."""
+    html, text, spans = long_page(seed=seed)
+    show(qtbot, view, html, spans)
+    b = text.encode("utf-16-le")
+    ranges = js(
+        qtbot,
+        view,
+        "["
+        + ",".join(f"__arl.rangeFor({sp['start']},{sp['end']}).toString()" for sp in spans)
+        + "]",
+    )
+    assert ranges == [b[2 * sp["start"] : 2 * sp["end"]].decode("utf-16-le") for sp in spans]
+    sp = spans[pick % len(spans)]
+    with qtbot.waitCallback(timeout=20000) as cb:
+        view.focus_span(sp["id"], cb)
+    assert cb.args[0] is True
+    qtbot.waitUntil(lambda: badge_at_its_text(qtbot, view, sp), timeout=10000)
