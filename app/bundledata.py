@@ -180,6 +180,17 @@ def shown_versions(versions: list[Any]) -> tuple[str, str] | None:
     return v1, by_name.get("v2", v1)
 
 
+def _early(on_documents: Callable[[str, str], None]) -> Callable[[list[Any]], None]:
+    """``open_bundle``'s ``on_versions`` for ``load_bundle``'s ``on_documents``."""
+
+    def early(versions: list[Any]) -> None:
+        pair = shown_versions(versions)
+        if pair is not None:
+            on_documents(*pair)
+
+    return early
+
+
 def load_bundle(
     path: str | Path, on_documents: Callable[[str, str], None] | None = None
 ) -> BundleData:
@@ -189,14 +200,8 @@ def load_bundle(
     document versions are read, before the records are parsed: the views start the
     pages while the rest is read (``BundleData.v1``/``v2`` are the same strings)."""
     path = Path(path)
-
-    def early(versions: list[Any]) -> None:
-        pair = shown_versions(versions)
-        if pair is not None and on_documents is not None:
-            on_documents(*pair)
-
     try:
-        b = open_bundle(path, early if on_documents is not None else None)
+        b = open_bundle(path, None if on_documents is None else _early(on_documents))
     except EngineBundleError as exc:
         raise BundleError(str(exc)) from None
     except OSError as exc:

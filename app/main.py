@@ -454,20 +454,11 @@ def main(argv: list[str] | None = None) -> int:
         return code
 
     window.show()
-    if args.quit_when_rendered:  # benchmarks/bench_gui.py, bench_viewer.py
-        # FIRST: both panes show their first screen with its marks; RENDERED: every mark
-        # of both documents is in (--stay: keep running, for the memory watched after).
-
-        def first() -> None:
-            print(f"FIRST {time.perf_counter() - t0:.3f}", flush=True)
-
-        def rendered() -> None:
-            print(f"RENDERED {time.perf_counter() - t0:.3f}", flush=True)
-            if not args.stay:
-                app.quit()
-
-        window.verdicts.firstScreen.connect(first)
-        window.verdicts.rendered.connect(rendered)
+    if args.quit_when_rendered:  # benchmarks: FIRST screen with marks, RENDERED every mark
+        v = window.verdicts
+        v.firstScreen.connect(lambda: print(f"FIRST {time.perf_counter() - t0:.3f}", flush=True))
+        v.rendered.connect(lambda: print(f"RENDERED {time.perf_counter() - t0:.3f}", flush=True))
+        v.rendered.connect(lambda: args.stay or app.quit())  # --stay: memory watched after
     if args.bundle:
         window.open_bundle(Path(args.bundle))
     else:

@@ -2,10 +2,9 @@
 returns; the manifest and hash checks both share.
 
 The format is described in ``engine.bundle.bundle``; ``engine.bundle`` names the documented
-entry points.
-The files are read through ``engine.bundle.archive`` (caps, no traversal) and their shapes
-checked by ``engine.bundle.schema``; nothing here raises for a damaged member file: it is a
-line in ``Bundle.problems`` or ``Bundle.tampered``.
+entry points. The files are read through ``engine.bundle.archive`` (caps, no traversal) and
+their shapes checked by ``engine.bundle.schema``; nothing here raises for a damaged member
+file: it is a line in ``Bundle.problems`` or ``Bundle.tampered``.
 """
 
 from __future__ import annotations
@@ -293,16 +292,11 @@ class Bundle:
 
 
 def open_bundle(
-    path: str | os.PathLike[str],
-    on_versions: Callable[[list[BundleVersion]], None] | None = None,
+    path: str | os.PathLike[str], on_versions: Callable[[list[BundleVersion]], None] | None = None
 ) -> Bundle:
-    """Open a bundle folder or zip, offline. Raises BundleError (one line) when it is not a
-    readable bundle; a bundle whose files fail the manifest check opens with ``tampered``
-    naming them, and unreadable member files are named in ``problems``.
-
-    ``on_versions(versions)`` is called as soon as the document versions are read (their
-    hashes checked, before the records are parsed), so a viewer can start rendering them
-    while the rest is read; what it raises is raised here."""
+    """Open a bundle folder or zip, offline; ``on_versions(versions)`` once its documents are
+    read. Raises BundleError (one line) when it is not a readable bundle; one whose files
+    fail the manifest check opens with ``tampered`` naming them, unreadable ones in problems."""
     p = Path(path)
     files = read_files(p, manifest_check(p))
     manifest = _manifest(p, files)
