@@ -262,3 +262,129 @@ def test_a_moved_sentence_longer_than_the_reach_is_a_whole_candidate():
     t2 = page(title, f"{s0} {s2}", f"Requirements {s1}", "Challenges")
     [v] = _verdicts(t1, t2, ["italic> alone anymore"], "html")
     assert (v.verdict, v.v2.text) == ("untouched", "italic> alone anymore")
+
+
+@pytest.mark.parametrize("kind", ["text", "html"])
+@pytest.mark.parametrize(
+    "paras,deleted,rewritten,rewrite,quotes",
+    [
+        # a one-sentence paragraph deleted, the paragraph after it rewritten: the diff
+        # replaces both in one change and keeps a word of the deleted one ("organizations")
+        (
+            [
+                "Computing centers run high-performance computing facilities for everyone.",
+                "libraries (also registries, indices) Infrastructure units of research bodies "
+                "such as universities, or independent organizations, which gather research "
+                "outputs and their structured metadata, and provide indices, search, etc.",
+                "research funding organizations Public research funding bodies but "
+                "potentially also companies, foundations, associations, etc.",
+                "research leaders Heads of research groups, such as professors.",
+            ],
+            1,
+            2,
+            "orchard orchard organizations velvet research harbour bodies copper "
+            "potentially river companies, orchard, associations, velvet.",
+            ["registries, indices) Infrastructure", "research funding organizations"],
+        ),
+        # the same kind in Chinese
+        (
+            [
+                "计算中心为所有研究人员提供高性能计算设施。",
+                "图书馆收集研究成果及其元数据，并提供索引和检索服务。",
+                "研究资助机构包括公共资助机构，也包括公司、基金会和协会。",
+                "研究负责人是研究小组的领导者。",
+            ],
+            1,
+            2,
+            "研究资助单位包括公共资助单位，也包括企业、基金会和学会。",
+            ["收集研究成果及其元数据", "研究资助机构包括公共"],
+        ),
+    ],
+)
+def test_a_deleted_paragraph_beside_a_rewritten_one_is_not_its_rewrite(
+    kind, paras, deleted, rewritten, rewrite, quotes
+):
+    # one v2 sentence is the rewrite of one v1 sentence, the one most like it, also when
+    # that one is in the next block (docs/verdicts.md, "A neighbour's rewrite")
+    after = list(paras)
+    after[rewritten] = rewrite
+    del after[deleted]
+
+    def render(ps):
+        return "\n\n".join(ps) if kind == "text" else "".join(f"<p>{p}</p>\n" for p in ps)
+
+    v0, v1 = _verdicts(render(paras), render(after), quotes, kind)
+    assert v0.verdict == "deleted", (v0.method, v0.v2, v0.note)
+    assert v1.verdict == "edited", (v1.method, v1.v2, v1.note)
+
+
+@pytest.mark.parametrize(
+    "t1,t2,quote",
+    [
+        # the neighbour sentence moved under the heading after the deleted one: the diff
+        # reads it as new text there, but v1 had it word for word
+        (
+            "Fusion of the lateral masses minimizes the risk of injury. The efficacy of this "
+            "approach has been validated in a biomechanical study by Chittiboina.\n\n"
+            "This study hereby highlights the importance of the treatment algorithm chosen "
+            "for geriatric patients. Patients with good scores benefit from posterior "
+            "fusion.\n\nConclusion\n\nAge alone should not determine the approach.",
+            "Fusion of the lateral masses minimizes the risk of injury.\n\nPatients with "
+            "good scores benefit from posterior fusion.\n\nConclusion The efficacy of this "
+            "approach has been validated in a biomechanical study by Chittiboina.\n\nAge "
+            "alone should not determine the approach.",
+            "This study hereby highlights",
+        ),
+        # in Arabic
+        (
+            "يقلل دمج الكتل الجانبية من خطر الإصابة. وقد ثبتت فعالية هذا النهج في دراسة "
+            "ميكانيكية حيوية.\n\nتسلط هذه الدراسة الضوء على أهمية خوارزمية العلاج المختارة "
+            "للمرضى المسنين. يستفيد المرضى ذوو الدرجات الجيدة من الدمج الخلفي.\n\nالخلاصة"
+            "\n\nلا ينبغي أن يحدد العمر وحده طريقة العلاج.",
+            "يقلل دمج الكتل الجانبية من خطر الإصابة.\n\nيستفيد المرضى ذوو الدرجات الجيدة من "
+            "الدمج الخلفي.\n\nالخلاصة وقد ثبتت فعالية هذا النهج في دراسة ميكانيكية حيوية."
+            "\n\nلا ينبغي أن يحدد العمر وحده طريقة العلاج.",
+            "تسلط هذه الدراسة الضوء",
+        ),
+    ],
+)
+def test_a_neighbour_that_moved_beside_a_deleted_sentence_is_not_its_rewrite(t1, t2, quote):
+    # text the diff took for new that v1 had word for word elsewhere is a moved sentence,
+    # never the rewrite of the one it now stands beside (docs/verdicts.md, "Text already
+    # in v1")
+    (v,) = _verdicts(t1, t2, [quote])
+    assert v.verdict == "deleted", (v.method, v.v2, v.note)
+
+
+@pytest.mark.parametrize(
+    "t1,t2,quotes,expected",
+    [
+        # a sentence moved two paragraphs down, the paragraph after its old place rewritten:
+        # the diff keeps the moved sentence and takes the rewrite (and the paragraph it
+        # moved past) for new text far from the estimated place
+        (
+            "“This is my friend, Dr. Watson. He has been of most vital use to me in several "
+            "of my cases, and a lucky chance has made it possible for me to bring him out.”"
+            "\n\n“I am delighted to see you,” said she, pressing my hand warmly. “You will, I "
+            "am sure, forgive anything that may be wanting in our arrangements.”\n\n“My dear "
+            "madam,” said I, “I am an old campaigner, and if I were not I can very well see "
+            "that no apology is needed.”\n\n“Now, Mr. Sherlock Holmes,” said the lady, “I "
+            "should very much like to ask you one or two plain questions.”",
+            "“This is my friend, Dr. Watson.\n\n“orchard copper delighted harbour lantern "
+            "orchard,” said copper, pressing meadow hand copper. “You copper, I copper sure, "
+            "copper anything velvet may velvet wanting meadow our velvet.”\n\n“My dear "
+            "madam,” said I, “I am an old campaigner, and if I were not I can very well see "
+            "that no apology is needed.” He has been of most vital use to me in several of "
+            "my cases, and a lucky chance has made it possible for me to bring him out.”\n\n"
+            "“Now, Mr. Sherlock Holmes,” said the lady, “I should very much like to ask you "
+            "one or two plain questions.”",
+            ["He has been of most vital", "I am delighted to see"],
+            ["untouched", "edited"],
+        ),
+    ],
+)
+def test_a_rewrite_beside_a_neighbour_that_moved_keeps_its_place(t1, t2, quotes, expected):
+    # a block that moved carries its neighbour's place with it (docs/verdicts.md, "The
+    # sentence a rewritten sentence became")
+    got = _verdicts(t1, t2, quotes)
+    assert [v.verdict for v in got] == expected, [(v.method, v.v2, v.note) for v in got]

@@ -40,6 +40,7 @@ class ChangeIndex:
         self.diff = diff
         self.changes: list[Change] = diff.changes()
         self._a0 = [c.a0 for c in self.changes]
+        self._b1 = [c.b1 for c in self.changes]
         self.len_a = len(diff.a)
         self.len_b = len(diff.b)
         self._regions: dict[tuple[int, int], tuple[int, int, int, int] | None] = {}
@@ -50,6 +51,9 @@ class ChangeIndex:
         ] = {}
         """Per v1 sentence, the mapped-sentence candidates (``_Reanchor._sentence_candidates``)."""
         self._words: dict[tuple[int, int], set[str]] = {}
+        self.kept_enough: dict[tuple[int, int], bool] = {}
+        """Per v1 sentence, whether its kept text counts in a claim
+        (``_Reanchor._kept_counts``)."""
 
     def v1_words(self, text: str, s: int, e: int) -> set[str]:
         """The word set of v1 ``text[s:e]`` (``_word_set``), built once per span."""
@@ -94,6 +98,19 @@ class ChangeIndex:
                 out.append(p - j)
                 if len(out) >= limit:
                     break
+        return out
+
+    def inserted_pieces(self, b0: int, b1: int) -> list[tuple[int, int]]:
+        """The v2 ranges of changed (inserted or replacing) text inside v2 ``[b0, b1)``,
+        clipped to it, in order (code points)."""
+        ch = self.changes
+        out = []
+        k = bisect.bisect_right(self._b1, b0)  # the first change ending after b0
+        while k < len(ch) and ch[k].b0 < b1:
+            x0, x1 = max(b0, ch[k].b0), min(b1, ch[k].b1)
+            if x0 < x1:
+                out.append((x0, x1))
+            k += 1
         return out
 
     def kept_runs(self, s: int, e: int) -> list[tuple[int, int, int]]:

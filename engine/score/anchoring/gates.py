@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.score.anchoring.changes import _substantial
-from engine.score.anchoring.index import TextIndex
+from engine.score.anchoring.index import TextIndex, same_words
 from engine.score.anchoring.records import Reanchored, _Place
 from engine.score.anchoring.sentences import _sentence_bounds
 from engine.score.anchoring.thresholds import FUZZY_WINDOW, REGION_REACH
@@ -25,7 +25,7 @@ class Gates:
     def admits(self: _Reanchor, r: Reanchored, p: _Place) -> bool:  # type: ignore[misc]
         """``r`` may be the new place of v1 span ``[p.s, p.e)`` (docs/verdicts.md, "What
         may never be a span's new place"): it is not text the diff kept unchanged from
-        elsewhere in v1 (``new_or_own``); none of its kept text comes from beyond the
+        elsewhere in v1, kept or moved (``new_here``); none of its kept text comes from beyond the
         span's own v1 block(s); the v2 block it lies in is not another v1 block's image
         (kept text from v1, none of it from the span's own block); it crosses no block
         boundary the v1 span did not cross; and it cuts no word or number the v1 span did
@@ -33,7 +33,7 @@ class Gates:
         if r.start is None or r.end is None:
             return True
         cs, ce = r.start, r.end
-        if not self.new_or_own(cs, ce, p.s, p.e):
+        if not self.new_here(cs, ce, p.s, p.e):
             return False
         a, b = self._near_block(self.v1, p.s, p.e)
         t1 = self.t1
@@ -65,8 +65,12 @@ class Gates:
             for o0, o1 in self._gone_neighbour_blocks(a, b, v2_block):
                 if _word_dice(t1[o0:o1], text2) >= mine:
                     return False
-        if self.v2.crosses(cs, ce) and not self.v1.crosses(p.s, p.e):
-            return False
+        if (
+            self.v2.crosses(cs, ce)
+            and not self.v1.crosses(p.s, p.e)
+            and not same_words(self.v1, p.s, p.e, self.v2, cs, ce)
+        ):
+            return False  # (a paragraph split inside the quote, its words unchanged, may)
         if self.v2.cuts_word(cs, ce, self.v1, p.s, p.e):
             return False
         if self._sentence_was_in_v1(cs, ce, p):

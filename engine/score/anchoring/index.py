@@ -10,8 +10,8 @@ import re
 from engine.score.anchoring.context import nearest_starts
 from engine.score.anchoring.sentences import _SENTENCE_END, _sentence_bounds, _sentence_pieces
 from engine.score.anchoring.thresholds import FUZZY_WINDOW, MAX_HITS, NEAR_HITS
-from engine.score.anchoring.words import _trim, joined
-from engine.text.normalize import FoldedText, fold_needle
+from engine.score.anchoring.words import _has_alnum, _trim, joined
+from engine.text.normalize import FoldedText, fold_needle, normalize
 
 _STRUCTURE_LINE = re.compile(r"[ \t]{0,3}(?:[-*+]|\d{1,9}[.)])[ \t]|[ \t]{0,3}#{1,6}(?:[ \t]|$)")
 """A line that starts a Markdown block of its own: a list item (``-``, ``*``, ``+``, ``1.``,
@@ -56,6 +56,44 @@ def plain_text_breaks(text: str) -> list[int]:
     return sorted(set(out))
 
 
+_BOUNDARY = "\ue000"
+"""A private-use character standing for a block boundary inside a span while it is read
+(``reading``): not whitespace, not ignorable, untouched by normalisation."""
+
+
+def _gapped(form: str) -> list[tuple[str, int]]:
+    """The characters of a normalised reading other than spaces and boundaries, each with
+    what stood before it: 0 nothing, 1 a space, 2 a block boundary (with or without a
+    space). The first character's gap is 0 (edges are not compared)."""
+    out: list[tuple[str, int]] = []
+    gap = 0
+    for ch in form:
+        if ch == " ":
+            gap = max(gap, 1)
+        elif ch == _BOUNDARY:
+            gap = 2
+        else:
+            out.append((ch, gap if out else 0))
+            gap = 0
+    return out
+
+
+def same_words(a: TextIndex, s: int, e: int, b: TextIndex, cs: int, ce: int) -> bool:
+    """``a``'s ``[s, e)`` and ``b``'s ``[cs, ce)`` read the same words, as the reader sees
+    them: equal after normalisation, where a block boundary inside either stands for a
+    space or for nothing (``textContent`` has no character where one paragraph ends and the
+    next begins, and a script written without spaces splits a paragraph with none:
+    "今天下雨。" / "明天晴。"). A paragraph split in two, or two joined, changes no word
+    (docs/verdicts.md, "A paragraph split or joined"). Code points."""
+    r1, r2 = a.reading(s, e), b.reading(cs, ce)
+    if _BOUNDARY not in r1 and _BOUNDARY not in r2:
+        return r1 == r2
+    g1, g2 = _gapped(r1), _gapped(r2)
+    return len(g1) == len(g2) and all(
+        c1 == c2 and (x == y or x == 2 or y == 2) for (c1, x), (c2, y) in zip(g1, g2)
+    )
+
+
 class TextIndex:
     """One version's text with lazily built folded forms, shared by every comment.
 
@@ -82,6 +120,22 @@ class TextIndex:
         br = self.breaks
         i = bisect.bisect_right(br, s)
         return i < len(br) and br[i] < e
+
+    def reading(self, s: int, e: int) -> str:
+        """``text[s:e]`` normalised (``normalize``), with ``_BOUNDARY`` at every block
+        boundary strictly inside, where the reader sees a line end that ``textContent`` may
+        not have (``<p>May.</p><p>See</p>`` is "May.See")."""
+        br = self.breaks
+        cuts = br[bisect.bisect_right(br, s) : bisect.bisect_left(br, e)]
+        if not cuts:
+            return normalize(self.text[s:e])
+        bounds = [s, *cuts, e]
+        return normalize(_BOUNDARY.join(self.text[x:y] for x, y in zip(bounds, bounds[1:])))
+
+    def blocks_in(self, s: int, e: int) -> int:
+        """How many blocks hold words of ``[s, e)`` (the pieces of ``pieces`` with a letter
+        or digit)."""
+        return sum(1 for a, b in self.pieces(s, e) if _has_alnum(self.text[a:b]))
 
     def block(self, s: int, e: int) -> tuple[int, int]:
         """The block(s) holding ``[s, e)``: from the last boundary at or before ``s`` to the

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.score.anchoring.changes import _substantial
 from engine.score.anchoring.sentences import _sentence_bounds
 from engine.score.anchoring.thresholds import (
     DISTANCE_COST,
@@ -43,48 +44,89 @@ class Mapped:
 
     def _claimed_by_a_neighbour(self: _Reanchor, p0: int, p1: int, m: tuple[int, int]) -> bool:  # type: ignore[misc]
         """v2 sentence ``m``, the image of v1 sentence ``[p0, p1)``, is more like another v1
-        sentence of the same block and replaced region whose image it also is: one v2
-        sentence is the rewrite of one v1 sentence, the one whose words and kept text it
-        shares most (``_image_score``)."""
+        sentence of the same replaced region whose image it also is: one v2 sentence is the
+        rewrite of one v1 sentence, the one whose words and kept text it shares most
+        (``_image_score``). A sentence of another block (within ``FUZZY_WINDOW``) claims it
+        only where ``m`` lies more in the diff's image of that block than of this one
+        (``_more_in_image_of``)."""
         if self.changes.region(p0, p1) is None:
             return False
         t1 = self.t1
         mine = self._image_score(p0, p1, m)
-        # the sentences whose images can reach ``m`` (``_sentence_candidates``' window)
+        # the sentences whose images can reach ``m`` (``_sentence_candidates``' window), in
+        # its block and the blocks beside it: a paragraph deleted beside one rewritten is
+        # one replaced region for the diff, and the rewrite is the neighbour's
         ba, bb = self.v1.block(p0, p1)
         lo, hi = _sentence_bounds(
-            t1, max(ba, p0 - FUZZY_WINDOW), min(bb, p1 + FUZZY_WINDOW), reach=FUZZY_WINDOW
+            t1, max(0, p0 - FUZZY_WINDOW), p1 + FUZZY_WINDOW, reach=FUZZY_WINDOW
         )
-        lo, hi = max(lo, ba), min(hi, bb)
+        whole = m == _trim(self.t2, *self.v2.block(*m))
+        if not whole:  # only a whole v2 block is claimed across a block edge
+            lo, hi = max(lo, ba), min(hi, bb)
         for q0, q1 in self.v1.sentence_pieces(lo, hi):
             q0, q1 = _trim(t1, q0, q1)
             if q1 <= p0 or q0 >= p1:
                 if q0 < q1 and _has_alnum(t1[q0:q1]):
                     if self._score_on(q0, q1, m) <= mine:
                         continue  # it cannot claim m, whatever its image (cheap first)
+                    if (q1 <= ba or q0 >= bb) and not self._more_in_image_of(q0, q1, ba, bb, m):
+                        continue
                     img = self._sentence_image(q0, q1, q0, q1)
                     if img is not None and img[0] < m[1] and m[0] < img[1]:
                         if self._image_score(q0, q1, img) > mine:
                             return True
         return False
 
+    def _more_in_image_of(  # type: ignore[misc]
+        self: _Reanchor, q0: int, q1: int, ba: int, bb: int, m: tuple[int, int]
+    ) -> bool:
+        """v2 sentence ``m`` is a whole v2 block and lies more in the diff's image of the
+        v1 block holding ``[q0, q1)`` than in the image of block ``[ba, bb)``: a sentence
+        of another block claims ``m`` only where the blocks say so, block for block (a v2
+        paragraph of one sentence in that block's place). Inside a v2 block that merges
+        the two (a rewrite across the paragraph break), the words alone do not tell."""
+        if m != _trim(self.t2, *self.v2.block(*m)):
+            return False
+
+        def inside(a: int, b: int) -> int:
+            i0, i1 = self.diff.image(a, b)
+            return max(0, min(m[1], i1) - max(m[0], i0))
+
+        return inside(*self.v1.block(q0, q1)) > inside(ba, bb)
+
     def _score_on(self: _Reanchor, q0: int, q1: int, m: tuple[int, int]) -> float:  # type: ignore[misc]
         """``_image_score`` of v1 sentence ``[q0, q1)`` for v2 sentence ``m``, computed
         directly (without its candidates): its words against ``m``'s, and the share of its
         kept text inside ``m``."""
         kept = [(y0, y0 + x1 - x0) for x0, x1, y0 in self.changes.kept_runs(q0, q1)]
+        if not self._kept_counts(q0, q1):
+            kept = []
         total = sum(b - a for a, b in kept) or 1
         share = sum(max(0, min(b, m[1]) - max(a, m[0])) for a, b in kept) / total
         words = self.changes.words_of(self.t2, m[0], m[1])
         return _set_dice(self.changes.v1_words(self.t1, q0, q1), words) + KEPT_SHARE * share
 
+    def _kept_counts(self: _Reanchor, p0: int, p1: int) -> bool:  # type: ignore[misc]
+        """v1 sentence ``[p0, p1)``'s kept text (the diff's equal runs) is ``KEPT_GAP``
+        characters or more in all, so it counts when two sentences claim one v2 sentence: a
+        few letters the diff kept of a sentence deleted (" have ") are chance, and do not
+        make it the owner of the sentence they landed in. (Choosing a sentence's own image,
+        any kept text still counts: the diff's alignment is in order.)"""
+        hit = self.changes.kept_enough.get((p0, p1))
+        if hit is None:
+            runs = self.changes.kept_runs(p0, p1)
+            hit = _substantial("".join(self.t1[x0:x1] for x0, x1, _y in runs))
+            self.changes.kept_enough[(p0, p1)] = hit
+        return hit
+
     def _image_score(self: _Reanchor, p0: int, p1: int, m: tuple[int, int]) -> float:  # type: ignore[misc]
         """How much v2 sentence ``m`` is v1 sentence ``[p0, p1)``'s rewrite: their word-set
         Dice plus ``KEPT_SHARE`` x the share of the sentence's kept text inside ``m``."""
         own_words, _mid, cands = self._sentence_candidates(p0, p1)
+        chance = not self._kept_counts(p0, p1)
         for c0, c1, words, share in cands:
             if (c0, c1) == m:
-                return _set_dice(own_words, words) + KEPT_SHARE * share
+                return _set_dice(own_words, words) + (0.0 if chance else KEPT_SHARE * share)
         return 0.0
 
     def _sentence_image(  # type: ignore[misc]
@@ -146,6 +188,10 @@ class Mapped:
         lo = min(lo, max(ia, es - REGION_REACH))
         hi = max(hi, min(ib, ee + REGION_REACH))
         cands = self._candidates_in(p0, p1, lo, hi, kept)
+        for a, b in self._beside_moved_neighbours(ba, bb):
+            if a < lo or b > hi:
+                seen = {(c[0], c[1]) for c in cands}
+                cands += [c for c in self._candidates_in(p0, p1, a, b, kept) if c[:2] not in seen]
         if not cands:
             # Nothing there can be its rewrite: the blocks just beside that image too (text
             # inserted where two blocks meet belongs to either).
@@ -157,6 +203,33 @@ class Mapped:
         out = (_word_set(t1[p0:p1]), (es + ee) // 2, cands)
         self.changes.sentences[key] = out
         return out
+
+    def _beside_moved_neighbours(self: _Reanchor, a: int, b: int) -> list[tuple[int, int]]:  # type: ignore[misc]
+        """Where v1 block ``[a, b)``'s place went when a block beside it moved (the diff's
+        moves): the v2 block just before the moved copy of the block that followed it, and
+        the one just after the moved copy of the block that preceded it. The diff may keep
+        a neighbour that moved and take the text between for new: a moved block carries
+        its neighbour's place with it (docs/verdicts.md, "The sentence a rewritten
+        sentence became")."""
+        if not getattr(self.diff, "moves", None):
+            return []
+        t1, out = self.t1, []
+        x, y = a, b
+        while x > 0 and t1[x - 1].isspace():
+            x -= 1
+        while y < len(t1) and t1[y].isspace():
+            y += 1
+        for side, at in (("before", x - 1), ("after", y)):
+            if not 0 <= at < len(t1):
+                continue
+            o0, o1 = _trim(t1, *self.v1.block(at, at + 1))
+            mv = self.diff.moved_to(o0, o1) if o0 < o1 else None
+            if mv is None:
+                continue
+            w0, w1 = self.v2.beside(*mv)
+            # the block that followed moved: the place is just before its copy, and so on
+            out.append((mv[1], w1) if side == "before" else (w0, mv[0]))
+        return [(p, q) for p, q in out if p < q]
 
     def _candidates_in(  # type: ignore[misc]
         self: _Reanchor,
@@ -175,7 +248,7 @@ class Mapped:
         cands = []
         for c0, c1 in self.v2.sentence_pieces(lo, hi):
             c0, c1 = _trim(t2, c0, c1)
-            if c0 >= c1 or not self.new_or_own(c0, c1, p0, p1):
+            if c0 >= c1 or not self.new_here(c0, c1, p0, p1):
                 continue
             if self._was_in_v1(c0, c1, p0, p1):
                 continue  # a sentence v1 already had elsewhere is not this one's rewrite

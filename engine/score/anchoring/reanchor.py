@@ -26,7 +26,12 @@ from engine.score.anchoring.stage_moved import StageMoved
 from engine.score.anchoring.stage_place import StagePlace
 from engine.score.anchoring.stage_repeated import StageRepeated
 from engine.score.anchoring.stage_rewritten import StageRewritten
-from engine.score.anchoring.thresholds import CONTEXT_CHARS, FUZZY_WINDOW
+from engine.score.anchoring.thresholds import (
+    CONTEXT_CHARS,
+    FUZZY_WINDOW,
+    REGION_REACH,
+    TRAVELLED_CONTEXT,
+)
 from engine.score.anchoring.words import _has_alnum, _snap_words, _trim, joined, similarity
 from engine.vocabulary import Method
 
@@ -72,6 +77,56 @@ class _Reanchor(
         _inserted, runs = self.diff.v2_origin(cs, ce)
         elsewhere = sum((r1 - r0) - max(0, min(r1, e) - max(r0, s)) for r0, r1 in runs)
         return 2 * elsewhere < ce - cs
+
+    def new_here(self, cs: int, ce: int, s: int, e: int) -> bool:
+        """``new_or_own``, and also not mostly text the diff took for new that v1 had word
+        for word outside the span's own sentence (``moved_in``: a neighbour sentence that
+        moved beside the span's place). Asked of a span's new place (``admits``) and of the
+        candidates for the sentence a sentence became."""
+        _inserted, runs = self.diff.v2_origin(cs, ce)
+        elsewhere = sum((r1 - r0) - max(0, min(r1, e) - max(r0, s)) for r0, r1 in runs)
+        if 2 * elsewhere >= ce - cs:
+            return False
+        return 2 * (elsewhere + self.moved_in(cs, ce, s, e)) < ce - cs
+
+    def moved_in(self, cs: int, ce: int, s: int, e: int) -> int:
+        """Characters of v2 ``[cs, ce)`` that the diff took for new text but that v1 had
+        word for word outside the sentence(s) of v1 ``[s, e)``: each piece of changed text
+        inside ``[cs, ce)``, trimmed, of ``TRAVELLED_CONTEXT`` characters or more, found in
+        v1 within ``4 * REGION_REACH`` of the span and at no place overlapping its own
+        sentence. A sentence that moved is its own, not the rewrite of the one it now stands
+        beside. (Pieces are clipped to ``[cs, ce)``: a candidate sentence is whole, so a
+        sentence moved in whole is one piece of it.)"""
+        t1, t2 = self.t1, self.t2
+        pieces = [
+            q
+            for x, y in self.changes.inserted_pieces(cs, ce)
+            if (q := _trim(t2, x, y))[1] - q[0] >= TRAVELLED_CONTEXT
+        ]
+        if not pieces:
+            return 0
+        lo, hi = max(0, s - 4 * REGION_REACH), e + 4 * REGION_REACH
+        own: tuple[int, int] | None = None
+        total = 0
+        for x, y in pieces:
+            piece = t2[x:y]
+            i = t1.find(piece, lo, hi)
+            if i < 0:
+                continue
+            if own is None:
+                own = self.v1.sentence_bounds(s, e)
+            found, mine = False, False
+            for _ in range(8):
+                if i < 0:
+                    break
+                if i < own[1] and own[0] < i + len(piece):
+                    mine = True
+                    break
+                found = True
+                i = t1.find(piece, i + 1, hi)
+            if found and not mine:
+                total += y - x
+        return total
 
     def ctx1(self, s: int, e: int) -> tuple[str, str]:
         return self.t1[max(0, s - CONTEXT_CHARS) : s], self.t1[e : e + CONTEXT_CHARS]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.score.anchoring.index import same_words
 from engine.score.anchoring.records import Reanchored, _Place
 from engine.score.anchoring.sentences import _without_context
 from engine.score.anchoring.thresholds import FUZZY_THRESHOLD
@@ -99,7 +100,10 @@ class StagePlace:
         edit (weak when it is unlike the quote)."""
         L = p.e - p.s
         region = self.t2[rs:re_]
-        if len(region) <= 4 * L + 64 and normalize(region) == normalize(p.quote):
+        if len(region) <= 4 * L + 64 and (
+            normalize(region) == normalize(p.quote)
+            or same_words(self.v1, p.s, p.e, self.v2, rs, re_)
+        ):
             return Reanchored(
                 rs,
                 re_,

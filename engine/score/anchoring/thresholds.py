@@ -57,8 +57,10 @@ quote with its context is not in the text)."""
 KEPT_GAP = 12
 """An equal run shorter than this between two changes is chance (a shared " the "), not
 surviving text: the changes count as one replaced region. Also the least kept text that makes a block survive, or a v2 block another v1
-block's image (docs/verdicts.md, "What may never be a span's new place"). Pinned by T01
-and the renumbered Markdown list (tests/engine/test_deleted_places.py)."""
+block's image, and the least kept text of a sentence that counts (``KEPT_SHARE``) when two sentences
+claim one v2 sentence (``_Reanchor._kept_counts``; docs/verdicts.md, "What may never be a span's new place"). Pinned by T01,
+the renumbered Markdown list (tests/engine/test_deleted_places.py) and the property test
+(a deleted sentence whose six kept letters " have " landed in its neighbour's rewrite)."""
 
 
 LOCAL_CHANGE = 400
@@ -100,7 +102,8 @@ TRAVELLED_CONTEXT = 16
 """Characters of a quote's prefix or suffix (inside its own sentence) that, found verbatim in
 new text elsewhere, show where its sentence moved (``_Reanchor._travelled_sentence``): the
 anchor contract's context is 32 characters, and 16 of them are a passage, not a chance
-match (``_passage``)."""
+match (``_passage``). Also the least piece of new text that, found word for word in v1
+outside the span's sentence, counts as moved text from elsewhere (``_Reanchor.moved_in``)."""
 
 
 INDEX_AFTER = 64
