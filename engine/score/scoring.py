@@ -30,7 +30,7 @@ from engine.diff.churn import Change
 from engine.diff.diffing import TextDiff
 from engine.models import ClaimItem, ClaimReport, Comment, Metric, Span, VerdictRecord
 from engine.score.anchoring.changes import ChangeIndex
-from engine.score.anchoring.index import TextIndex, same_words
+from engine.score.anchoring.index import TextIndex, split_or_joined
 from engine.score.anchoring.locate import Located, locate
 from engine.score.anchoring.reanchor import reanchor
 from engine.score.anchoring.records import Reanchored
@@ -276,12 +276,6 @@ def score(
     )
 
 
-SPLIT_NOTE = "paragraph split: the quote's words are unchanged, now in two paragraphs"
-JOINED_NOTE = "paragraphs joined: the quote's words are unchanged, now in one paragraph"
-"""The notes of an untouched quote whose paragraph was split or joined (docs/verdicts.md,
-"A paragraph split or joined")."""
-
-
 class _Judge:
     """The verdicts of one scoring, comment by comment: locate in v1, re-anchor in v2,
     decide (docs/verdicts.md). Indexes of both texts are built once and shared."""
@@ -394,13 +388,10 @@ class _Judge:
         assert ra.start is not None and ra.end is not None
         span2 = Span(ra.start, ra.end, v2.text[ra.start : ra.end])
         same = normalize(span2.text) == normalize(span1.text)
-        i1, i2 = self.idx1, self.idx2
-        # a paragraph split or joined changes no word (a block boundary reads as a space
-        # that textContent may not have); the note says which
-        blocks1, blocks2 = i1.blocks_in(span1.start, span1.end), i2.blocks_in(ra.start, ra.end)
-        if blocks1 != blocks2 and same_words(i1, span1.start, span1.end, i2, ra.start, ra.end):
+        regrouped = split_or_joined(self.idx1, span1.start, span1.end, self.idx2, ra.start, ra.end)
+        if regrouped:  # a paragraph split or joined changes no word
             same = True
-            notes.append(SPLIT_NOTE if blocks2 > blocks1 else JOINED_NOTE)
+            notes.append(regrouped)
         seen = None
         if span1.text != span2.text:
             seen = self._seen(span1, span2, same)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.score.scoring import JOINED_NOTE, SPLIT_NOTE, Version, score
+from engine.score.anchoring.index import JOINED_NOTE, SPLIT_NOTE
+from engine.score.scoring import Version, score
 from tests.engine.test_deleted_places import _comment
 
 # (first sentence, second sentence, the quote's start in the first, its end in the second)

@@ -94,6 +94,22 @@ def same_words(a: TextIndex, s: int, e: int, b: TextIndex, cs: int, ce: int) -> 
     )
 
 
+SPLIT_NOTE = "paragraph split: the quote's words are unchanged, now in two paragraphs"
+JOINED_NOTE = "paragraphs joined: the quote's words are unchanged, now in one paragraph"
+"""The notes of an untouched quote whose paragraph was split or joined (docs/verdicts.md,
+"A paragraph split or joined")."""
+
+
+def split_or_joined(a: TextIndex, s: int, e: int, b: TextIndex, cs: int, ce: int) -> str | None:
+    """``SPLIT_NOTE`` when ``b``'s ``[cs, ce)`` holds ``a``'s ``[s, e)``'s words
+    (``same_words``) in more blocks, ``JOINED_NOTE`` in fewer; None when the words differ
+    or the blocks are as many. Code points."""
+    n1, n2 = a.blocks_in(s, e), b.blocks_in(cs, ce)
+    if n1 == n2 or not same_words(a, s, e, b, cs, ce):
+        return None
+    return SPLIT_NOTE if n2 > n1 else JOINED_NOTE
+
+
 class TextIndex:
     """One version's text with lazily built folded forms, shared by every comment.
 
