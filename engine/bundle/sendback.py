@@ -225,12 +225,22 @@ def next_round_in_word(plan: SendBack, data: bytes, when: str) -> bytes:
     ``when``: the replies' date (ISO 8601). Raises ``engine.text.docx_package.PackageError``,
     or ValueError when the file's text is not the last version's."""
     from engine.text import utf16
-    from engine.text.docx import read_docx
+    from engine.text.docx import page_text, read_docx
     from engine.text.docx_write import WordCopy
     from engine.text.html_text import body_text
 
     doc = read_docx(data)
-    if plan.kind != "html" or doc.text != body_text(plan.document):
+    scored = body_text(plan.document) if plan.kind == "html" else None
+    place: Any = None  # last version's offsets -> the Word file's (UTF-16)
+    if scored is not None and doc.text == scored:
+        place = int
+    elif scored is not None and doc.text == page_text(plan.document):
+        # the agent's page re-indented or on one line: the Word file reads it as the Word
+        # page does (engine.text.docx.page_text); only the breaks between blocks differ
+        from engine.diff.marks import change_view
+
+        place = change_view(scored, doc.text).b_for_a
+    if place is None:
         raise ValueError("its text is not the text of the review's last version")
     copy = WordCopy(data, doc)
     index: dict[tuple[str, str], list[Any]] = {}
@@ -243,8 +253,9 @@ def next_round_in_word(plan: SendBack, data: bytes, when: str) -> bytes:
         if len(hits) == 1:
             return hits[0]
         a = c.anchor
-        start = min(max(a.start_offset or 0, 0), length)
-        end = min(max(a.end_offset or start, start), length)
+        top = utf16.utf16_length(scored or "")
+        start = min(max(place(min(max(a.start_offset or 0, 0), top)), 0), length)
+        end = min(max(place(min(max(a.end_offset or 0, 0), top)), start), length)
         return copy.add_comment(start, end, c.author or "Reviewer", when, c.body)
 
     for c in plan.comments:

@@ -194,6 +194,7 @@ def word_revision_of_run(request: ReviewRequest, outcome: RunOutcome) -> WordRev
     (``engine.word_revision.write_word_revision``); the event says where, or why not."""
     from engine.bundle.read import open_bundle
     from engine.models import InputError
+    from engine.text.docx import page_text
     from engine.vocabulary import plural
     from engine.word_revision import revision_path, revision_words, write_word_revision
 
@@ -201,7 +202,9 @@ def word_revision_of_run(request: ReviewRequest, outcome: RunOutcome) -> WordRev
     out = request.word_out or revision_path(outcome.bundle)
     try:
         b = open_bundle(outcome.bundle)
-        first, final = b.versions[0].to_version().text, b.versions[-1].to_version().text
+        # as the Word page reads: a page the agent re-indented or wrote on one line keeps
+        # its paragraph breaks (engine.text.docx.page_text)
+        first, final = page_text(b.versions[0].source), page_text(b.versions[-1].source)
         rev = write_word_revision(request.word_source, first, final, out)
     except (InputError, ValueError, OSError, IndexError) as exc:
         return WordRevisionWritten(

@@ -69,6 +69,7 @@ __all__ = [
     "WordComment",
     "WordDocument",
     "WordReply",
+    "page_text",
     "read_docx",
 ]
 
@@ -297,6 +298,32 @@ def _page(body: str, title: str) -> str:
         + body
         + "</body></html>"
     )
+
+
+# Whitespace with a line break between a tag and a block's tag that a page written by hand
+# or by a model holds for layout: "<ul>\n  <li>", "</p>\n\n<p>" (a space alone is text).
+_LAYOUT_SPACE = re.compile(
+    r">[ \t\f\r]*\n\s*(?=</?(?:p|h[1-6]|li|ul|ol|table|thead|tbody|tr|td|th)\b|<br\s*/?>)",
+    re.IGNORECASE,
+)
+_BODY = re.compile(r"<body\b[^>]*>(.*)</body\s*>", re.IGNORECASE | re.DOTALL)
+
+
+def page_text(page: str) -> str:
+    """The text of an HTML page read in the block convention of :func:`read_docx`'s page:
+    whitespace with a line break that only lays out the source between a tag and a block
+    tag dropped (and at the body's two ends), then one
+    ``"\n"`` starting each block and following each line break, so a page the agent
+    re-indented or wrote on one line reads with the same paragraph breaks as the Word
+    page it came from. ``page_text(read_docx(data).html) == read_docx(data).text``. Code
+    points."""
+    from engine.text.html_text import body_text
+
+    m = _BODY.search(page)
+    body = m.group(1) if m else page
+    body = _LAYOUT_SPACE.sub(">", body.strip())
+    body = re.sub(r"<br\s*/?>", "<br />", body, flags=re.IGNORECASE)
+    return body_text(_page(body.replace("<br />\n", "<br />"), ""))
 
 
 _UNMARK = {HIDE: "<span hidden>", UNHIDE: "</span>"}

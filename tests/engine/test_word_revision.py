@@ -340,3 +340,66 @@ def test_send_back_of_a_word_review_writes_a_word_copy_carrying_the_brief(
     out, err = capsys.readouterr()
     assert code == 2 and "not the text of the review's last version" in err
     assert not (tmp_path / "bad" / "document.docx").exists()
+
+
+def test_page_text_reads_a_page_as_the_word_page_reads() -> None:
+    from engine.text.docx import page_text
+
+    for name, _ in DOCS:
+        assert page_text(READ[name].html) == READ[name].text, name
+    doc = READ["mammoth-simple-list.docx"]
+    pretty = doc.html.replace("<li>", "\n    <li>").replace("</ul>", "\n</ul>\n")
+    one_line = doc.html.replace("\n", "")
+    assert page_text(pretty) == page_text(one_line) == doc.text
+    assert page_text("<p><b>x</b> </p><p>y<br>z</p>") == "x \ny\nz"  # a space alone is text
+
+
+@pytest.mark.parametrize("layout", ["indented", "one line"])
+def test_a_page_the_agent_relaid_out_keeps_its_paragraphs_in_word(
+    tmp_path: Path, capsys, layout: str
+) -> None:
+    import re
+
+    from engine.cli.main import main
+    from engine.text.docx import page_text
+    from tests.helpers.scripted_server import FixEverything, ScriptedServer
+
+    class Relayout(FixEverything):
+        def edit(self, content, comments):
+            out = super().edit(content, comments)
+            if layout == "indented":
+                return re.sub(r"(<(?:p|li|h\d|ul|ol)\b)", r"\n    \1", out)
+            return out.replace("\n", "")
+
+    doc = Path(__file__).resolve().parents[2] / "resources" / "word" / "review.docx"
+    with ScriptedServer(Relayout()) as srv:
+        code = main(
+            ["run", "--doc", str(doc), "--base-url", srv.base_url, "--model", srv.model]
+            + ["--out", str(tmp_path / "b"), "--json", "--rounds", "1"]
+            + ["--word-revision", str(tmp_path / "agent.docx")]
+        )
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    bundle = open_bundle_json(out)
+    final = page_text(bundle.versions[-1].source)
+    data = (tmp_path / "agent.docx").read_bytes()
+    xml = zipfile.ZipFile(io.BytesIO(data)).read("word/document.xml").decode()
+    # no paragraph joined or split, no layout space written as words
+    assert "<w:pPr><w:rPr><w:del " not in xml and "<w:rPr><w:ins " not in xml
+    assert read_docx(resolve_all(data, accept=True)).text == final
+    assert read_docx(resolve_all(data, accept=False)).text == read_docx(doc.read_bytes()).text
+    # Send back makes its Word copy from it too
+    code = main(
+        ["bundle", "send-back", str(bundle.path), "--out", str(tmp_path / "n")]
+        + ["--word", str(tmp_path / "agent.docx")]
+    )
+    out, err = capsys.readouterr()
+    assert code == 0 and (tmp_path / "n" / "document.docx").is_file(), out + err
+
+
+def open_bundle_json(out: str):
+    import json
+
+    from engine.bundle.read import open_bundle
+
+    return open_bundle(json.loads(out)["bundle"])
