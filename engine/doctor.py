@@ -75,23 +75,38 @@ except Exception as e:
     print(json.dumps({"ok": False, "detail": f"{type(e).__name__}: {e}"}))
 """
 
+# The probe reports the kind of a failure (the exception's class name), never its text: the
+# doctor's line says it in words (``KEYRING_FAILURES``), not as a Python exception.
 _KEYRING_PROBE = r"""
 import json
 try:
     import keyring
+except Exception as e:
+    print(json.dumps({"backend": None, "kind": "import"}))
+    raise SystemExit
+try:
     kr = keyring.get_keyring()
-    name = type(kr).__module__ + "." + type(kr).__name__
+    name = getattr(kr, "name", None) or type(kr).__name__
+    module = type(kr).__module__
     try:
         keyring.get_password("agent-review-loop", "doctor-probe")
-        readable = True
-        err = ""
+        readable, kind = True, ""
     except Exception as e:
-        readable = False
-        err = f"{type(e).__name__}: {e}"
-    print(json.dumps({"backend": name, "readable": readable, "error": err}))
+        readable, kind = False, type(e).__name__
+    print(json.dumps({"backend": name, "module": module, "readable": readable, "kind": kind}))
 except Exception as e:
-    print(json.dumps({"backend": None, "error": f"{type(e).__name__}: {e}"}))
+    print(json.dumps({"backend": None, "kind": type(e).__name__}))
 """
+
+#: What a keyring failure means, by the exception's class (keyring.errors), in words.
+KEYRING_FAILURES = {
+    "import": "the keyring library could not be loaded",
+    "NoKeyringError": "none is installed for keyring to use",
+    "KeyringLocked": "it is locked",
+    "InitError": "it could not be opened",
+    "PasswordSetError": "it refused to store a key",
+}
+KEYRING_FAILURE_OTHER = "it did not answer a read"
 
 
 def _probe(
@@ -231,28 +246,44 @@ def check_qt() -> list[Check]:
 
 
 def check_keyring() -> Check:
+    """The keyring line: PASS with the backend's name, N/A when no password store works
+    (the program keeps keys for the session and the signing key in a file), FAIL when the
+    keyring library cannot be loaded. Said in words (``KEYRING_FAILURES``), never with the
+    text of a Python exception."""
     out, err = _probe(_KEYRING_PROBE)
-    if out is None or not out.get("backend"):
-        detail = (out or {}).get("error") or err
+    if out is None or (not out.get("backend") and out.get("kind") in (None, "import")):
+        why = (
+            KEYRING_FAILURES["import"]
+            if out is not None
+            else "its check " + (err if err.startswith("no answer") else "did not finish")
+        )
         return Check(
             "keyring backend",
             FAIL,
-            f"keyring unavailable: {detail}",
+            f"keyring unavailable: {why}",
             "run 'uv sync'; or set OPENAI_API_KEY for this session",
         )
-    backend = out["backend"]
-    if "fail" in backend.lower() or "null" in backend.lower() or not out.get("readable"):
+    backend = str(out.get("backend") or "")
+    module = str(out.get("module") or "")
+    if (
+        not backend
+        or module.startswith(("keyring.backends.fail", "keyring.backends.null"))
+        or (not out.get("readable"))
+    ):
         # Not a failure of the program: it keeps a key in memory for the session, or reads
         # OPENAI_API_KEY. Storing keys across sessions is what is unavailable here.
-        # Plain words first; the backend's name and its error in brackets at the end.
-        technical = backend + (f"; {out['error']}" if out.get("error") else "")
+        kind = str(out.get("kind") or "")
+        if module.startswith(("keyring.backends.fail", "keyring.backends.null")):
+            why = KEYRING_FAILURES["NoKeyringError"]
+        else:
+            why = KEYRING_FAILURES.get(kind, KEYRING_FAILURE_OTHER)
         return Check(
             "keyring backend",
             NA,
-            "no password store (keyring) works on this computer: API keys are kept for "
-            "the session only, or read from OPENAI_API_KEY, and the signing key is kept "
-            "in a file in the data folder only you can read. To store keys, install and "
-            f"unlock a Secret Service (e.g. gnome-keyring) or KWallet [{technical}]",
+            f"no password store (keyring) works on this computer: {why}. API keys are "
+            "kept for the session only, or read from OPENAI_API_KEY, and the signing key is "
+            "kept in a file in the data folder only you can read. To store keys, install "
+            "and unlock a Secret Service (e.g. gnome-keyring) or KWallet",
         )
     return Check("keyring backend", PASS, backend)
 

@@ -32,7 +32,13 @@ from engine.score.scoring import ScoreResult
 from engine.text import utf16
 from engine.text.docx import WordDocument
 from engine.text.docx_write import WordCopy
-from engine.vocabulary import VERDICT_LABELS, VERDICT_MEANINGS, VERIFICATION_MESSAGE, claim_words
+from engine.vocabulary import (
+    VERDICT_LABELS,
+    VERDICT_MEANINGS,
+    VERIFICATION_MESSAGE,
+    claim_words,
+    plural,
+)
 from engine.word_review import match_comments, tracked
 
 __all__ = [
@@ -249,8 +255,6 @@ def save_copy(out: str | os.PathLike[str], data: bytes) -> None:
 def report_words(report: WordCopyReport) -> str:
     """What a copy holds, in plain words, for people ("4 verdict replies, 1 comment
     reopened")."""
-    from engine.vocabulary import plural
-
     parts = [plural(report.replies, "verdict reply", "verdict replies")]
     if report.reopened:
         parts.append(f"{plural(len(report.reopened), 'comment')} reopened")

@@ -77,6 +77,7 @@ from engine.bundle.archive import WHAT_A_BUNDLE_IS, BundleError, _read_folder, _
 from engine.bundle.read import Bundle, _manifest, judge_bundle, manifest_check, open_bundle
 from engine.bundle.scorecard import render_scorecard
 from engine.caps import MAX_RATIO, RATIO_FLOOR
+from engine.vocabulary import plural
 
 
 def export_zip(
@@ -174,7 +175,7 @@ def trust_marks(bundle: Bundle, rederivation: Any = None, signature: Any = None)
         out.append(rederivation.headline())
         out.extend(d.line() for d in rederivation.differences[:30])
         if len(rederivation.differences) > 30:
-            out.append(f"and {len(rederivation.differences) - 30} more difference(s)")
+            out.append(f"and {plural(len(rederivation.differences) - 30, 'more difference')}")
         out.extend(rederivation.problems[:30])
     elif bundle.problems:
         out.extend(bundle.problems[:30])
@@ -255,15 +256,22 @@ def own_scorecard(
     )
 
 
-def publish_scorecard(workspace: Any, bundle: Bundle | str | os.PathLike[str]) -> str:
+def publish_scorecard(
+    workspace: Any, bundle: Bundle | str | os.PathLike[str], judged: Any = None
+) -> str:
     """Store the bundle's scorecard in the workspace as a document of its own (kind html,
-    title "Scorecard: <document title> (<model>)"). Returns the new document id."""
+    title "Scorecard: <document title> (<model>)", "[TAMPERED BUNDLE]" added when it does
+    not verify). ``judged``: the bundle's ``judge_bundle`` result when the caller has it
+    (its re-derivation and signature check are used, not made again). Returns the new
+    document id."""
     from engine.bundle import signing
     from engine.bundle.rederive import rederive
 
     b = bundle if isinstance(bundle, Bundle) else open_bundle(bundle)
-    sig = signing.check_bundle(b)
-    red = rederive(b)
+    if judged is not None and judged.rederivation is not None:
+        sig, red = judged.signature, judged.rederivation
+    else:
+        sig, red = signing.check_bundle(b), rederive(b)
     title = f"Scorecard: {b.document_title or 'document'} ({b.model or 'unknown model'})"
     if trust_marks(b, red, sig):
         title += " [TAMPERED BUNDLE]"

@@ -57,7 +57,7 @@ from engine.bundle.differences import Difference, round_version
 from engine.bundle.rederive_checks import rederive_checks
 from engine.bundle.rederive_external import check_external, is_external
 from engine.bundle.rederive_trace import cross_check_trace
-from engine.vocabulary import EXTERNAL_USAGE
+from engine.vocabulary import EXTERNAL_USAGE, plural
 
 #: The modules whose code decides a verdict or a metric (every engine module that
 #: ``engine.score`` imports, directly or not; paths under ``engine/``); their digest names the
@@ -209,7 +209,11 @@ class Rederivation:
         """One sentence summing up the result."""
         n = len(self.differences)
         if self.problems:
-            more = f", and {n} stated figure(s) differ" if n else ""
+            more = (
+                f", and {plural(n, 'stated figure')} {'differs' if n == 1 else 'differ'}"
+                if n
+                else ""
+            )
             return (
                 "The figures could not all be re-derived ("
                 + "; ".join(self.problems[:3])
@@ -224,7 +228,8 @@ class Rederivation:
         if not self.differences and self.unverified:
             return (
                 "Every figure that could be checked re-derives exactly from the bundle's own "
-                f"files; {len(self.unverified)} member(s) were too large for the bundle and "
+                f"files; {plural(len(self.unverified), 'member')} "
+                f"{'was' if len(self.unverified) == 1 else 'were'} too large for the bundle and "
                 "were written as stubs, so what depends on them is unverified: member too "
                 "large."
             )
@@ -232,27 +237,34 @@ class Rederivation:
             return "Every verdict and metric re-derives exactly from the bundle's own files."
         if self.files_tampered:
             return (
-                f"{n} stated verdict(s) or metric(s) differ from what the bundle's own "
+                f"{_stated(n)} from what the bundle's own "
                 "documents show, and its files fail the manifest check: these figures were "
                 "changed after scoring."
             )
         if self.excused:
             return (
                 f"Scored by {self.scored_by}; this program ({self.this_engine}) scores it "
-                f"differently in {n} place(s): an engine change, vouched for by the trusted "
+                f"differently in {plural(n, 'place')}: an engine change, vouched for by the trusted "
                 f"signer {self.vouched_by!r}."
             )
         if self.engine_changed:
             return (
-                f"{n} stated verdict(s) or metric(s) differ from what this program derives "
+                f"{_stated(n)} from what this program derives "
                 f"from the bundle's own documents. The manifest says another engine scored "
                 f"it ({self.scored_by}), but no signature by a trusted key vouches for that, "
                 "so the figures are treated as TAMPERED."
             )
         return (
-            f"{n} stated verdict(s) or metric(s) differ from what the bundle's own documents "
+            f"{_stated(n)} from what the bundle's own documents "
             "show, with the same engine: these figures were changed after scoring."
         )
+
+
+def _stated(n: int) -> str:
+    """``1 stated verdict or metric differs``, ``2 stated verdicts or metrics differ``."""
+    if n == 1:
+        return "1 stated verdict or metric differs"
+    return f"{plural(n, 'stated verdict')} or metrics differ"
 
 
 def _engine_name(manifest: dict[str, Any]) -> tuple[str, str]:
@@ -619,7 +631,7 @@ def _rounds_to_converge(bundle: Any) -> tuple[int | None, str]:
     still_open = [c.id for c in bundle.comments_after if c.id in before_open and c.status == "open"]
     if still_open:
         return None, (
-            f"comments.after.json leaves {len(still_open)} actionable comment(s) open, "
+            f"comments.after.json leaves {plural(len(still_open), 'actionable comment')} open, "
             "so the run did not converge"
         )
     return sum(1 for v in bundle.versions if v.name.startswith("round-")), ""

@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.agent_message import claims_from_message, resolved_after
 from engine.bundle.differences import Difference
+from engine.vocabulary import plural
 
 __all__ = ["check_external", "is_external"]
 
@@ -46,7 +47,7 @@ def check_external(
                 None,
                 "agent mode",
                 "external (no model call)",
-                f"the trace shows {len(calls)} model or tool call(s)",
+                f"the trace shows {plural(len(calls), 'model or tool call')}",
             )
         )
     ids = [c.id for c in bundle.comments_before]

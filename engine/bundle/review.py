@@ -20,6 +20,7 @@ from typing import Any
 
 from engine.bundle.decisions import Decision
 from engine.models import Metric
+from engine.vocabulary import plural
 
 
 def needs_review(item: dict[str, Any]) -> list[str]:
@@ -68,7 +69,9 @@ class ReviewFigures:
         """ "awaiting review: 3 of 4 actionable comments", or "" when every one is decided."""
         if self.complete:
             return ""
-        return f"awaiting review: {self.awaiting} of {self.actionable} actionable comment(s)"
+        return (
+            f"awaiting review: {self.awaiting} of {plural(self.actionable, 'actionable comment')}"
+        )
 
 
 def actionable_ids(final: list[Any], comments_before: list[Any]) -> list[str]:

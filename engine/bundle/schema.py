@@ -33,6 +33,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError, model_validator
 
+from engine.vocabulary import plural
+
 FORMAT_V1 = "arl-bundle/1"
 FORMAT_V2 = "arl-bundle/2"
 FORMAT_V3 = "arl-bundle/3"
@@ -538,7 +540,8 @@ def check_file(name: str, obj: Any, fmt: str = FORMAT_V3) -> list[str]:
             where = ".".join(str(p) for p in err["loc"]) or "(top level)"
             out.append(f"{name}: {where}: {err['msg']}")
         if len(errors) > MAX_PROBLEMS_PER_FILE:
-            out.append(f"{name}: and {len(errors) - MAX_PROBLEMS_PER_FILE} more problem(s)")
+            more = plural(len(errors) - MAX_PROBLEMS_PER_FILE, "more problem")
+            out.append(f"{name}: and {more}")
         return out
     return []
 

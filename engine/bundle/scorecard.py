@@ -289,14 +289,18 @@ def _summary(final: list[Any], comments_before: list[dict[str, Any]], coverage: 
     actionable = counts["edited"] + counts["untouched"] + counts["deleted"]
     claimed = sum(1 for v in final if v.get("claim") == "addressed")
     summary = (
-        f"Of {actionable} comment(s) the agent had to address, the text shows "
+        f"Of {vocab.plural(actionable, 'comment')} the agent had to address, the text shows "
         f"{counts['edited']} edited, {counts['deleted']} deleted and "
         f"{counts['untouched']} untouched."
     )
     if counts["stale_anchor"]:
-        summary += f" {counts['stale_anchor']} comment(s) had a stale anchor and were not counted."
+        n = counts["stale_anchor"]
+        summary += (
+            f" {vocab.plural(n, 'comment')} had a stale anchor and "
+            f"{'was' if n == 1 else 'were'} not counted."
+        )
     if claimed:
-        summary += f" The agent claimed {claimed} comment(s) addressed."
+        summary += f" The agent claimed {vocab.plural(claimed, 'comment')} addressed."
     if coverage is not None and coverage.no_claim:
         summary += f" Its report has {coverage.text()}."
     return summary

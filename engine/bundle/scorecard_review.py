@@ -37,7 +37,8 @@ def review_parts(
     if fig.awaiting:
         banner = (
             f"<div class='banner awaiting'>Awaiting review: {fig.awaiting} of "
-            f"{fig.actionable} actionable comment(s) have no reviewer decision yet; the "
+            f"{vocab.plural(fig.actionable, 'actionable comment')} "
+            f"{'has' if fig.awaiting == 1 else 'have'} no reviewer decision yet; the "
             "machine's figures below are its word alone for those.</div>"
         )
     machine = metrics.get("attribution_rate")
@@ -51,7 +52,10 @@ def review_parts(
             "Agreement with the machine",
             vocab.metric_text("attribution_rate", fig.agreement.to_json()),
         ),
-        ("Awaiting review", f"{fig.awaiting} of {fig.actionable} actionable comment(s)"),
+        (
+            "Awaiting review",
+            f"{fig.awaiting} of {vocab.plural(fig.actionable, 'actionable comment')}",
+        ),
     ]
     out = [
         "<h2>Reviewed by people</h2>",

@@ -29,6 +29,7 @@ from typing import Any
 
 from engine.bundle.decisions import DECISION_WORDS, Decision
 from engine.models import Anchor, Comment, Reply
+from engine.vocabulary import plural
 
 #: Decisions that send a comment back, with the reviewer's reason.
 SEND_AGAIN = ("not-addressed", "another-round")
@@ -64,7 +65,8 @@ class SendBack:
     def brief(self) -> str:
         """The brief in words, to paste into an agent that runs elsewhere."""
         lines = [
-            f"Review of {self.title or 'the document'}: {len(self.comments)} comment(s) to work on.",
+            f"Review of {self.title or 'the document'}: "
+            f"{plural(len(self.comments), 'comment')} to work on.",
             "Work on the attached version (the last one). For each comment, change the text "
             "it points at so the comment is addressed; where the reviewer gave a reason, "
             "it says what is still wrong.",

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.vocabulary import plural
+
 #: The largest token figure a user may type (a cap where data comes in).
 MAX_TYPED_TOKENS = 10**12
 TYPED = "typed, not measured"
@@ -48,6 +50,6 @@ def typed_tokens_words(manifest: Any, metrics: Any) -> str:
         return f"{head}; tokens per attributed fix N/A: no comment's anchored text was edited"
     per = n / edited
     return (
-        f"{head}; tokens per attributed fix {per:,.0f} ({n:,} / {int(edited)} edited "
-        f"comment(s), from the typed figure, {TYPED})"
+        f"{head}; tokens per attributed fix {per:,.0f} ({n:,} / "
+        f"{plural(int(edited), 'edited comment')}, from the typed figure, {TYPED})"
     )

@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.cli.common import EXIT_OK, EXIT_TAMPERED, fail, say
 from engine.cli.decisions import decision_lines, figure_lines, register_decisions
+from engine.vocabulary import plural
 
 # -- arl bundle ------------------------------------------------------------------------------
 
@@ -56,7 +57,7 @@ def cmd_bundle_verify(args: argparse.Namespace) -> int:
             say(f"UNVERIFIED {line}")
         say(
             f"OK: every file of {args.path} matches its manifest; every figure that could be "
-            f"checked re-derives from its own files ({len(unverified)} member(s) too large, "
+            f"checked re-derives from its own files ({plural(len(unverified), 'member')} too large, "
             f"written as stubs); format {result.format}{old}; {sig}"
         )
         return EXIT_OK
@@ -74,16 +75,17 @@ def cmd_bundle_verify(args: argparse.Namespace) -> int:
     n_diff = len(red.differences) if red is not None else 0
     parts = []
     if result.bad:
-        parts.append(f"{len(result.bad)} file(s) fail the manifest check")
-    if result.problems:
-        parts.append(f"{len(result.problems)} schema or consistency problem(s)")
-    if n_diff:
-        kind = (
-            "engine change(s) vouched for by a trusted signer"
-            if red.level == "rescored"
-            else "verdict/metric difference(s)"
+        n_bad = len(result.bad)
+        parts.append(
+            f"{plural(n_bad, 'file')} {'fails' if n_bad == 1 else 'fail'} the manifest check"
         )
-        parts.append(f"{n_diff} {kind}")
+    if result.problems:
+        parts.append(plural(len(result.problems), "schema or consistency problem"))
+    if n_diff:
+        if red.level == "rescored":
+            parts.append(f"{plural(n_diff, 'engine change')} vouched for by a trusted signer")
+        else:
+            parts.append(plural(n_diff, "verdict or metric difference"))
     if result.signature is not None and result.signature.bad:
         parts.append(
             "a signature that does not cover these files"
@@ -92,10 +94,11 @@ def cmd_bundle_verify(args: argparse.Namespace) -> int:
         )
     dec = result.decisions
     if dec is not None and dec.problems:
-        parts.append(f"{len(dec.problems)} problem(s) with the reviewer decisions")
+        parts.append(f"{plural(len(dec.problems), 'problem')} with the reviewer decisions")
     elif dec is not None and dec.engine_changes:
         parts.append(
-            f"{len(dec.engine_changes)} decision(s) on a verdict the engine now derives differently"
+            f"{plural(len(dec.engine_changes), 'decision')} on a verdict the engine now derives "
+            "differently"
         )
     if not parts:
         parts.append("it could not be re-derived")
@@ -253,21 +256,22 @@ def cmd_bundle_publish(args: argparse.Namespace) -> int:
     the older behaviour: the scorecard as a document in the workspace."""
     from engine.bundle.archive import BundleError
     from engine.bundle.bundle import publish_scorecard
-    from engine.bundle.read import open_bundle
+    from engine.bundle.read import judge_bundle, open_bundle
     from engine.workspace import Workspace, WorkspaceError
 
     if args.to_workspace:
         try:
             b = open_bundle(args.path)
+            judged = judge_bundle(b)  # files, shapes, signature and re-derivation, as show
             with Workspace(args.workspace) if args.workspace else Workspace() as ws:
-                doc_id = publish_scorecard(ws, b)
+                doc_id = publish_scorecard(ws, b, judged)
         except (BundleError, WorkspaceError) as exc:
             return fail(str(exc))
         say(
             f"Published the scorecard as document {doc_id}"
-            + (" (the bundle is TAMPERED and is marked so)" if b.tampered else "")
+            + (" (the bundle is TAMPERED and is marked so)" if judged.tampered else "")
         )
-        return EXIT_TAMPERED if b.tampered else EXIT_OK
+        return EXIT_TAMPERED if judged.tampered else EXIT_OK
     from engine.publish import published
 
     try:

@@ -16,6 +16,7 @@ import os
 from typing import Any
 
 from engine.cli.common import EXIT_OK, EXIT_TAMPERED, fail, say, signing_provider
+from engine.vocabulary import plural
 
 
 def decision_lines(result: Any) -> list[str]:
@@ -45,7 +46,9 @@ def figure_lines(bundle: Any, result: Any, final: list[Any]) -> list[str]:
         + vocab.metric_text("attribution_rate", fig.agreement.to_json()),
     ]
     if fig.awaiting:
-        out.insert(0, f"AWAITING REVIEW: {fig.awaiting} of {fig.actionable} actionable comment(s)")
+        out.insert(
+            0, f"AWAITING REVIEW: {fig.awaiting} of {plural(fig.actionable, 'actionable comment')}"
+        )
     return out
 
 
@@ -199,7 +202,8 @@ def cmd_bundle_send_back(args: argparse.Namespace) -> int:
         return fail(f"{word[0] if word else args.path}: {exc}; nothing was written")
     out = Path(args.out)
     say(
-        f"{len(plan.comments)} comment(s) go back ({len(plan.reasons)} with the reviewer's "
+        f"{plural(len(plan.comments), 'comment')} {'goes' if len(plan.comments) == 1 else 'go'} "
+        f"back ({len(plan.reasons)} with the reviewer's "
         f"reason), {len(plan.left)} not sent again; wrote "
         f"{', '.join(p.name for p in [doc, *more])} to {out}"
     )
@@ -259,11 +263,11 @@ def take_from_bundle(args: argparse.Namespace) -> tuple[str, int] | None:
 
         plan = continue_review(b)
         kind, raw, comments = plan.kind, plan.document, list(plan.comments)
-        what = f"its last version and {len(comments)} open comment(s)"
+        what = f"its last version and {plural(len(comments), 'open comment')}"
     else:
         v1 = b.version("v1")
         kind, raw, comments = v1.kind, v1.source, list(b.comments_before)
-        what = f"its document and {len(comments)} comment(s)"
+        what = f"its document and {plural(len(comments), 'comment')}"
     if args.comments:
         problem = _add_new_comments(args.comments, raw, kind, comments)
         if problem:
@@ -288,7 +292,10 @@ def _add_new_comments(path: str, raw: str, kind: str, comments: list[Any]) -> st
         return str(exc)
     taken = {c.id for c in comments} & {c.id for c in new}
     if taken:
-        return f"{path}: comment id(s) {', '.join(sorted(taken))} are already carried over"
+        ids = ", ".join(sorted(taken))
+        if len(taken) == 1:
+            return f"{path}: the comment id {ids} is already carried over"
+        return f"{path}: the comment ids {ids} are already carried over"
     comments.extend(new)
     return None
 

@@ -44,6 +44,7 @@ from engine.cli.common import (
 )
 from engine.cli.decisions import take_from_bundle
 from engine.credentials import KeyChoice, choose_api_key
+from engine.vocabulary import plural
 
 
 def signing_key_for_run() -> tuple[bytes, str]:
@@ -143,7 +144,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"arl: {name}: comment {cid} skipped: {reason}", file=sys.stderr)
     if not check.verdicts:
         return fail(
-            f"{source}: none of its {len(comments)} comment(s) fits "
+            f"{source}: none of its {plural(len(comments), 'comment')} fits "
             f"{os.path.basename(args.doc)} ({unusable[0][0]}: {unusable[0][1]})"
         )
     if not check.actionable_ids and not any(v.verdict == "stale_anchor" for v in check.verdicts):

@@ -43,6 +43,8 @@ def cmd_text(args: argparse.Namespace) -> int:
         v = Version.from_file(args.doc)
     except DocumentError as e:
         return _fail(str(e))
+    if not v.text.strip():  # said, not an empty output a script takes for text
+        return _fail(f"{args.doc}: the document has no text (nothing a comment could point at)")
     out = sys.stdout.buffer
     out.write(v.text.encode("utf-8", errors="surrogatepass"))
     out.flush()
@@ -64,11 +66,11 @@ def render_summary(
     counts = result.counts()
     kinds = [str(v.token_edit_kind) for v in result.verdicts if v.token_edit]
     lines.append(
-        f"{len(result.verdicts)} comment(s) scored: {counts['edited']} edited"
+        f"{vocab.plural(len(result.verdicts), 'comment')} scored: {counts['edited']} edited"
         + (f" ({vocab.token_edits_words(kinds)})" if kinds else "")
         + ", "
         f"{counts['untouched']} untouched, {counts['deleted']} deleted, "
-        f"{counts['stale_anchor']} stale anchor(s); "
+        f"{vocab.plural(counts['stale_anchor'], 'stale anchor')}; "
         f"{len(result.actionable_ids)} actionable and open (the metrics count these)."
     )
     for v in result.verdicts:
@@ -381,9 +383,10 @@ def _write_word_copy(args: argparse.Namespace, v1doc: Any, v2doc: Any, result: A
         return _fail(str(e))
     left = f" ({report.changes_left_out} more not marked)" if report.changes_left_out else ""
     print(
-        f"arl: wrote {args.word_copy}: {report.replies} verdict repl(ies), "
+        f"arl: wrote {args.word_copy}: "
+        f"{vocab.plural(report.replies, 'verdict reply', 'verdict replies')}, "
         f"{len(report.reopened)} reopened, {len(report.recreated)} re-created, "
-        f"{report.changes} change(s) no comment asked for marked{left}",
+        f"{vocab.plural(report.changes, 'change')} no comment asked for marked{left}",
         file=sys.stderr,
     )
     return 0
@@ -394,9 +397,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     built (``engine.cli.parser``: the others keep their help line); None: every command in
     full."""
     from engine import __version__
-    from engine.cli.parser import register_each
+    from engine.cli.parser import ArlParser, register_each
 
-    p = argparse.ArgumentParser(
+    p = ArlParser(
         prog="arl",
         description="Agent Review Loop, headless: measure from the text whether "
         "an agent addressed the review comments it says it addressed.",

@@ -10,13 +10,18 @@ so none of its options are built and nothing it would import is imported.
 
 A registrar is a function that adds one command of ``arl``, its first call being
 ``subparsers.add_parser(name, help=...)``; ``register_each`` runs a list of them.
+
+``ArlParser`` is the parser class of ``arl`` and every command: a mistake on the command
+line is one line naming the command and the problem, and where its help is, exit 2 (as
+argparse's own), never argparse's usage block.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 Registrar = Callable[[Any], None]
 
@@ -69,3 +74,72 @@ def command_word(argv: Sequence[str]) -> str:
         if not arg.startswith("-"):
             return arg
     return ""
+
+
+# argparse's messages (Python 3.11-3.13), said in plain words; the rest are kept as they are.
+_PLAIN = (
+    (re.compile(r"^unrecognized arguments: (.*)$"), r"unknown option or argument: \1"),
+    (re.compile(r"^argument (COMMAND|ACTION): invalid choice: (.*?) \(choose from (.*)\)$"), None),
+    (re.compile(r"^argument ([^:]+): invalid int value: (.*)$"), r"\1: \2 is not a whole number"),
+    (re.compile(r"^argument ([^:]+): invalid float value: (.*)$"), r"\1: \2 is not a number"),
+    (
+        re.compile(r"^argument ([^:]+): invalid choice: (.*?) \(choose from (.*)\)$"),
+        r"\1: \2 is not one of \3",
+    ),
+    (re.compile(r"^argument ([^:]+): expected one argument$"), r"\1 needs a value"),
+    (re.compile(r"^argument ([^:]+): (.*)$"), r"\1: \2"),
+)
+
+
+def plain_message(message: str) -> str:
+    """argparse's error ``message`` in plain words, on one line: ``unrecognized arguments:
+    --x`` -> ``unknown option or argument: --x``; ``argument --tokens: invalid int value:
+    'a'`` -> ``--tokens: 'a' is not a whole number``; an unknown command -> ``'x' is not a
+    command (the commands: text, score, ...)``."""
+    message = " ".join(message.split())
+    for pattern, words in _PLAIN:
+        m = pattern.match(message)
+        if m is None:
+            continue
+        if words is None:  # an unknown command or action
+            names = ", ".join(n.strip().strip("'") for n in m.group(3).split(","))
+            kind = "command" if m.group(1) == "COMMAND" else "action"
+            return f"{m.group(2)} is not a{'n' if kind == 'action' else ''} {kind} (the {kind}s: {names})"
+        return m.expand(words)
+    return message
+
+
+class ArlParser(argparse.ArgumentParser):
+    """The parser of ``arl`` and of each of its commands (argparse gives a command's parser
+    the class of its parent): an error is one line on stderr, ``arl score: --tokens: 'a' is
+    not a whole number (see arl score --help)``, and exit 2, as argparse's own."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print the one line (terminal controls escaped: it quotes the command line) and
+        exit 2."""
+        from engine.cli.common import printable
+
+        line = f"{self.prog}: {plain_message(message)} (see {self.prog} --help)"
+        self.exit(2, printable(line) + "\n")
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        """As argparse's, but an argument no parser took is reported by the command it was
+        given to (``arl score: unknown option or argument: --x (see arl score --help)``),
+        not by ``arl``."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            command_parser(self, parsed).error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed
+
+
+def command_parser(parser: argparse.ArgumentParser, parsed: argparse.Namespace) -> Any:
+    """The parser of the (sub)command ``parsed`` names, walking ``parser``'s subcommands by
+    the values their ``dest`` took; ``parser`` itself when none was named."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            name = getattr(parsed, action.dest or "", None)
+            if isinstance(name, str) and name in action.choices:
+                return command_parser(action.choices[name], parsed)
+    return parser

@@ -208,7 +208,11 @@ def _finish(store: Any, suite_id: str, args: argparse.Namespace) -> int:
     if any(r.outcome != "PASS" for r in results):
         return EXIT_GATE
     if getattr(args, "gate", False) and (blocked := _checks_blocked(store.items(suite_id))):
-        print(f"\nGate: {len(blocked)} run(s) end with changes requested (declared checks):")
+        ends = "ends" if len(blocked) == 1 else "end"
+        print(
+            f"\nGate: {plural(len(blocked), 'run')} {ends} with changes requested "
+            "(declared checks):"
+        )
         for key in blocked:
             print(f"  {key}")
         return EXIT_GATE

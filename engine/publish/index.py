@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from engine.publish.entry import PublishedEntry
-from engine.vocabulary import METRIC_NAMES, html_text
+from engine.vocabulary import METRIC_NAMES, html_text, plural
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; script-src 'none'"
 
@@ -135,7 +135,7 @@ def render_index(runs: list[PublishedEntry]) -> str:
         "<meta name='referrer' content='no-referrer'>",
         f"<title>Published scorecards</title><style>{_CSS}</style></head><body><main>",
         "<h1>Published scorecards</h1>",
-        f"<p class='muted'>{len(runs)} run(s), newest first. Each scorecard is this "
+        f"<p class='muted'>{plural(len(runs), 'run')}, newest first. Each scorecard is this "
         "program's own rendering of its evidence bundle. Every row was checked again from "
         "the copy of its bundle in this folder when this page was written: every verdict "
         "and metric re-derived from the bundle's documents, and its signature verified "

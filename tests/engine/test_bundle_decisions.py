@@ -263,7 +263,7 @@ def test_cli_adjudicate_show_and_csv(bundle, capsys, tmp_path, monkeypatch):
     assert "signed with key" in capsys.readouterr().out
     assert arl(["bundle", "show", str(bundle)]) == 0
     out = capsys.readouterr().out
-    assert "AWAITING REVIEW: 2 of 3 actionable comment(s)" in out
+    assert "AWAITING REVIEW: 2 of 3 actionable comments" in out
     assert "Reviewed attribution: 33% (1 of 3)" in out
     assert "DECISION comment c1: accept (on edited, round 1) by Ann" in out
     dest = tmp_path / "d.csv"
@@ -318,7 +318,7 @@ def test_scorecard_shows_both_attributions_and_awaiting_review_after_tampered(bu
     from engine.bundle.bundle import own_scorecard
 
     page = own_scorecard(open_bundle(bundle))
-    assert "Awaiting review: 3 of 3 actionable comment(s)" in page
+    assert "Awaiting review: 3 of 3 actionable comments" in page
     assert page.index("Awaiting review") < page.index("SCRIPTED DEMONSTRATION")
     _decide_all(bundle, key)
     page = own_scorecard(open_bundle(bundle))

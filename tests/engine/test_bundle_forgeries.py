@@ -102,6 +102,12 @@ def _tampered_everywhere(path: Path, capsys, tmp_path: Path) -> None:
     assert capsys.readouterr().out.startswith("TAMPERED: ")
     entry = published.publish(path, tmp_path / "pub")
     assert entry.tampered and entry.verification.startswith("TAMPERED")
+    # publish exits 3 as show does, into the publishing folder and into the workspace
+    assert arl(["bundle", "publish", str(path), "--folder", str(tmp_path / "pub2")]) == 3
+    assert "TAMPERED" in capsys.readouterr().out
+    ws = ["--to-workspace", "--workspace", str(tmp_path / "ws.sqlite")]
+    assert arl(["bundle", "publish", str(path), *ws]) == 3
+    assert "the bundle is TAMPERED and is marked so" in capsys.readouterr().out
 
 
 # -- A1: an engine-change excuse the bundle states itself -----------------------------------

@@ -69,9 +69,15 @@ def columns(monkeypatch):
 def test_every_help_text_is_the_snapshot(columns):
     snapshot = json.loads(SNAPSHOT.read_text(encoding="utf-8"))
     helps = all_helps()
-    assert sorted(helps) == sorted(snapshot), "commands added or gone: update the snapshot"
+    assert sorted(helps) == sorted(snapshot), (
+        "commands added or gone: rewrite the snapshot "
+        "(uv run python tests/engine/test_cli_help.py --update)"
+    )
     changed = [name for name in snapshot if helps[name] != snapshot[name]]
-    assert not changed, f"help text changed: {changed}"
+    assert not changed, (
+        f"help text changed: {changed}; if the change is meant, rewrite the snapshot "
+        "(uv run python tests/engine/test_cli_help.py --update) and read its diff"
+    )
 
 
 def test_the_snapshot_covers_the_commands(columns):

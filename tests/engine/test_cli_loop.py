@@ -166,7 +166,7 @@ def test_run_refuses_comments_that_do_not_fit_the_document(inputs, tmp_path, cap
     )
     err = capsys.readouterr().err
     assert code == 2
-    assert "none of its 3 comment(s) fits other.html" in err
+    assert "none of its 3 comments fits other.html" in err
     assert err.count("skipped") == 3 and "Traceback" not in err
 
 

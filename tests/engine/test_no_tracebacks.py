@@ -12,6 +12,7 @@ import pathlib
 
 import keyring
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from arl_keys.cli import main as arl_with_keyring
 from engine.cli.main import main as arl
@@ -114,3 +115,164 @@ def test_a_keyring_configuration_that_cannot_be_used(
         assert arl_with_keyring(_run_args(srv, doc, comments, tmp_path)) == 2
     line = _one_line(capsys)
     assert "keyring configuration" in line
+
+
+# -- plain words on the command line (docs/conventions.md: bad input = one line) -----------
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "",
+        "<html><body></body></html>",
+        "<p>  </p>\n",
+        "<!-- only a comment --><template>x</template>",
+    ],
+)
+def test_arl_text_of_a_document_with_no_text_says_so(tmp_path, capsys, page):
+    doc = tmp_path / "empty page.html"
+    doc.write_text(page, encoding="utf-8")
+    assert arl(["text", str(doc)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "Traceback" not in err
+    assert err == f"arl: {doc}: the document has no text (nothing a comment could point at)\n"
+
+
+def test_arl_text_of_a_document_with_text_prints_it(tmp_path, capsys):
+    doc = tmp_path / "a.html"
+    doc.write_text("<p>\u4f60\u597d \U0001f600</p>", encoding="utf-8")
+    assert arl(["text", str(doc)]) == 0
+    assert capsys.readouterr().out == "\u4f60\u597d \U0001f600"
+
+
+def _usage_error(argv, capsys) -> str:
+    with pytest.raises(SystemExit) as exc:
+        arl(argv)
+    assert exc.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "usage:" not in err and "Traceback" not in err
+    assert err.endswith("\n") and err.count("\n") == 1, err
+    return err.rstrip("\n")
+
+
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        (["score", "--v1", "a"], "arl score: the following arguments are required: --v2"),
+        (
+            ["score", "--v1", "a", "--v2", "b", "--bogus"],
+            "arl score: unknown option or argument: --bogus",
+        ),
+        (
+            ["score", "--v1", "a", "--v2", "b", "--tokens", "x"],
+            "arl score: --tokens: 'x' is not a whole number",
+        ),
+        (["score", "--v1"], "arl score: --v1 needs a value"),
+        (
+            ["run", "--doc", "d", "--base-url", "u", "--model", "m", "--mode", "x"],
+            "arl run: --mode: 'x' is not one of",
+        ),
+        (
+            ["run", "--base-url", "u", "--model", "m", "--rounds", "0"],
+            "arl run: --rounds: '0' must be at least 1",
+        ),
+        (["bogus"], "arl: 'bogus' is not a command (the commands: text, score, run,"),
+        (["bundle", "frob"], "arl bundle: 'frob' is not an action (the actions: verify, export,"),
+        (["bundle", "show"], "arl bundle show: the following arguments are required: PATH"),
+        (["--bogus"], "arl: unknown option or argument: --bogus"),
+        (["text"], "arl text: the following arguments are required: DOC"),
+    ],
+)
+def test_a_command_line_mistake_is_one_line_pointing_at_help(capsys, argv, line):
+    err = _usage_error(argv, capsys)
+    assert err.startswith(line), err
+    command = line.split(":")[0]
+    assert err.endswith(f"(see {command} --help)")
+
+
+def test_a_command_line_mistake_escapes_terminal_controls(capsys):
+    err = _usage_error(["score", "--v1", "a", "--v2", "b", "--\x1b[2Jx\u202e"], capsys)
+    assert "\x1b" not in err and "\u202e" not in err
+    assert "--\\x1b[2Jx\\u202e" in err
+
+
+_COMMANDS = ("text", "score", "run", "author", "bundle", "published", "doctor", "comments", "suite")
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(
+    word=st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=20).filter(
+        lambda w: w.strip() and not w.startswith("-") and w not in _COMMANDS
+    )
+)
+def test_any_unknown_command_is_one_line(word):
+    # in every script (CJK, Arabic, Thai, emoji), with newlines and controls: one line, exit 2
+    import contextlib
+    import io
+
+    err = io.StringIO()
+    with (
+        contextlib.redirect_stderr(err),
+        contextlib.redirect_stdout(io.StringIO()),
+        pytest.raises(SystemExit) as exc,
+    ):
+        arl([word])
+    text = err.getvalue()
+    assert exc.value.code == 2
+    assert text.count("\n") == 1 and text.endswith("(see arl --help)\n"), text
+    assert "is not a command" in text
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "unrecognized arguments: a\nb",
+        "argument --x: invalid int value: '\u0e41\u0e21\u0e27'",
+        "argument COMMAND: invalid choice: '\u4f60' (choose from 'text', 'score')",
+        "something argparse may say one day",
+    ],
+)
+def test_plain_message_is_one_line(message):
+    from engine.cli.parser import plain_message
+
+    text = plain_message(message)
+    assert "\n" not in text and text.strip() == text
+
+
+def _locked_backend(tmp_path) -> None:
+    (tmp_path / "locked_keyring.py").write_text(
+        "import keyring.backend\n"
+        "from keyring.errors import KeyringLocked\n"
+        "class Locked(keyring.backend.KeyringBackend):\n"
+        "    priority = 1\n"
+        "    def get_password(self, service, username):\n"
+        "        raise KeyringLocked('Failed to unlock the collection! org.freedesktop')\n"
+        "    def set_password(self, service, username, password):\n"
+        "        raise KeyringLocked('Failed to unlock the collection!')\n"
+        "    def delete_password(self, service, username):\n"
+        "        raise KeyringLocked('Failed to unlock the collection!')\n",
+        encoding="utf-8",
+    )
+
+
+@pytest.mark.parametrize(
+    ("backend", "words"),
+    [
+        ("keyring.backends.fail.Keyring", "none is installed for keyring to use"),
+        ("keyring.backends.null.Keyring", "none is installed for keyring to use"),
+        ("locked_keyring.Locked", "it is locked"),
+    ],
+)
+def test_doctors_keyring_line_quotes_no_python_exception(tmp_path, monkeypatch, backend, words):
+    from engine.doctor import NA, check_keyring
+
+    _locked_backend(tmp_path)
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", backend)
+    check = check_keyring()
+    assert check.status == NA
+    line = check.line()
+    assert words in line, line
+    for python in ("Error", "Exception", "Traceback", "keyring.backends", "Failed to unlock"):
+        assert python not in line, line
+    assert "KeyringLocked" not in line and "NoKeyringError" not in line

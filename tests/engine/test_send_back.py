@@ -60,7 +60,7 @@ def test_the_reason_reaches_the_scripted_servers_next_request(tmp_path, capsys):
     out = tmp_path / "next"
     assert arl(["bundle", "send-back", str(b), "--out", str(out)]) == 0
     said = capsys.readouterr().out
-    assert "2 comment(s) go back (1 with the reviewer's reason), 2 not sent again" in said
+    assert "2 comments go back (1 with the reviewer's reason), 2 not sent again" in said
     assert arl(["bundle", "send-back", str(b), "--out", str(out)]) == 2  # nothing replaced
     comments = json.loads((out / "comments.json").read_text(encoding="utf-8"))["comments"]
     # the work (c2, c4), then the comments the reviewer settled, resolved by that decision

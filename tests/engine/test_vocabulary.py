@@ -128,3 +128,60 @@ def test_a_servers_traceback_is_its_last_line():
     assert server_words("refused the API key\nmore detail") == "refused the API key \u2026"
     assert server_words("ok") == "ok" and server_words("") == ""
     assert len(server_words("x" * 1000)) == 300
+
+
+# -- counts in words: no "(s)" in what the command line and the bundle say ------------------
+
+_PAREN_PLURAL = __import__("re").compile(r"[a-z]\((?:s|es|ies)\)")
+_PLAIN_WORD_SOURCES = ("engine/cli", "engine/bundle", "engine/publish", "engine/word_verdicts.py")
+
+
+def parenthesised_plurals(source: str) -> list[str]:
+    """The string constants (f-string parts too) of ``source`` holding ``comment(s)``,
+    ``push(es)``, ``repl(ies)``; ``http(s)`` is a URL scheme, not a count."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value.replace("http(s)", "")
+            found += [m.group() for m in _PAREN_PLURAL.finditer(text)]
+    return found
+
+
+def test_no_parenthesised_plural_in_cli_and_bundle_text():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    bad = {}
+    for where in _PLAIN_WORD_SOURCES:
+        p = root / where
+        for f in [p] if p.is_file() else sorted(p.rglob("*.py")):
+            hits = parenthesised_plurals(f.read_text(encoding="utf-8"))
+            if hits:
+                bad[f.relative_to(root).as_posix()] = hits
+    assert not bad, f"use engine.vocabulary.plural: {bad}"
+
+
+def test_the_plural_scan_sees_an_f_string_part():
+    assert parenthesised_plurals('x = f"{n} comment(s) and {m} repl(ies)"') == [
+        "t(s)",
+        "l(ies)",
+    ]
+    assert parenthesised_plurals('y = "an http(s) URL"; z = len(s)') == []
+
+
+@pytest.mark.parametrize(
+    ("n", "words"),
+    [(0, "0 verdict replies"), (1, "1 verdict reply"), (2, "2 verdict replies")],
+)
+def test_word_copy_counts_in_words(n, words):
+    from engine.word_verdicts import WordCopyReport, report_words
+
+    report = WordCopyReport(replies=n, reopened=["c1"] * n, recreated=[], changes=n)
+    text = report_words(report)
+    assert text.startswith(words)
+    if n:
+        assert f"{vocab.plural(n, 'comment')} reopened" in text
+        assert f"{vocab.plural(n, 'change')} no comment asked for marked" in text
+    assert "(" not in text
