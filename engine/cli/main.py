@@ -364,7 +364,7 @@ def _write_word_copy(args: argparse.Namespace, v1doc: Any, v2doc: Any, result: A
     from engine.models import InputError
     from engine.safe_io import BoundedInputError, read_regular_file
     from engine.text.docx_package import PackageError
-    from engine.word_verdicts import save_copy, verdicts_into_word
+    from engine.word_verdicts import report_words, save_copy, verdicts_into_word
 
     if v1doc.word is None or v2doc.word is None or args.comments:
         return _fail(
@@ -381,14 +381,8 @@ def _write_word_copy(args: argparse.Namespace, v1doc: Any, v2doc: Any, result: A
         save_copy(args.word_copy, out)
     except InputError as e:
         return _fail(str(e))
-    left = f" ({report.changes_left_out} more not marked)" if report.changes_left_out else ""
-    print(
-        f"arl: wrote {args.word_copy}: "
-        f"{vocab.plural(report.replies, 'verdict reply', 'verdict replies')}, "
-        f"{len(report.reopened)} reopened, {len(report.recreated)} re-created, "
-        f"{vocab.plural(report.changes, 'change')} no comment asked for marked{left}",
-        file=sys.stderr,
-    )
+    # the words the desktop program says too ("3 verdict replies, 1 comment reopened, ...")
+    print(f"arl: wrote {args.word_copy}: {report_words(report)}", file=sys.stderr)
     return 0
 
 
