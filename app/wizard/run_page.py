@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import html
 
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QDoubleValidator
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFormLayout,
+    QHBoxLayout,
     QLabel,
+    QLineEdit,
     QSpinBox,
     QWizardPage,
 )
@@ -76,6 +80,7 @@ class RunSettingsPage(QWizardPage):
             "Auto: tools, switching to no tools if the server refuses them or the model "
             "calls none in its first two turns."
         )
+        prices = self._build_prices()
         self.checks = ChecksBox(settings)
         self.checks.changed.connect(self.completeChanged)
         self.summary = QLabel()
@@ -86,8 +91,37 @@ class RunSettingsPage(QWizardPage):
         form.addRow("Model &turns per round:", self.turns)
         form.addRow("How the model &works:", self.mode)
         form.addRow("", self.echo)
+        form.addRow("&Prices per million tokens:", prices)
+        form.addRow(self.estimate)
         form.addRow(self.checks)
         form.addRow(self.summary)
+
+    def _build_prices(self) -> QHBoxLayout:
+        """The optional prices and the estimate label; the estimate follows every setting."""
+        self.price_input = QLineEdit()
+        self.price_output = QLineEdit()
+        for box, what in ((self.price_input, "input"), (self.price_output, "output")):
+            box.setPlaceholderText("no price")
+            box.setValidator(QDoubleValidator(0.0, 1e9, 6, box))
+            box.setAccessibleName(f"Price per million {what} tokens")
+            box.setToolTip(
+                f"What your provider charges per million {what} tokens, for the estimate's "
+                "cost (give both; leave empty for none). (CLI: --price-input, --price-output)"
+            )
+            box.textChanged.connect(lambda _t: self.show_estimate())
+        prices = QHBoxLayout()
+        prices.addWidget(QLabel("input"))
+        prices.addWidget(self.price_input)
+        prices.addWidget(QLabel("output"))
+        prices.addWidget(self.price_output)
+        self.estimate = QLabel()
+        self.estimate.setTextFormat(Qt.TextFormat.PlainText)
+        self.estimate.setWordWrap(True)
+        self.estimate.setAccessibleName("The run's estimate")
+        for spin in (self.rounds, self.turns):
+            spin.valueChanged.connect(lambda _v: self.show_estimate())
+        self.mode.currentIndexChanged.connect(lambda _i: self.show_estimate())
+        return prices
 
     def initializePage(self) -> None:
         w = self.wizard()
@@ -97,6 +131,38 @@ class RunSettingsPage(QWizardPage):
             f"\u201c{html.escape(w.document_page.title)}\u201d for {plural(n, 'comment')}. You can "
             "cancel at any time; an evidence bundle is written in every case."
         )
+        self.show_estimate()
+
+    def _price(self, box: QLineEdit) -> float | None:
+        text = box.text().strip().replace(",", ".")
+        try:
+            return float(text) if text else None
+        except ValueError:
+            return None
+
+    def show_estimate(self) -> None:
+        """The run's estimate (``engine.suite.estimate.estimate_run``, the estimate a suite
+        run gets), for the settings on this page; "Start the run" is its confirmation."""
+        from engine.suite.estimate import estimate_run, render_run_estimate
+
+        w = self.wizard()
+        if w is None:
+            return
+        pi, po = self._price(self.price_input), self._price(self.price_output)
+        est = estimate_run(
+            w.document_page.raw or "",
+            list(w.comments_page.comments),
+            mode=self.mode.currentData() or "tools",
+            rounds=self.rounds.value(),
+            turns=self.turns.value(),
+            price_input=pi,
+            price_output=po,
+        )
+        text = render_run_estimate(est, price_hint="give both prices above")
+        if (pi is None) != (po is None):
+            text += "\nGive both prices for a cost, or neither."
+        self.estimate_text = text
+        self.estimate.setText(text + "\n\u201cStart the run” spends it; Back changes it.")
 
     def isComplete(self) -> bool:
         """Not while the checks file named cannot be read (its line says why)."""

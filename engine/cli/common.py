@@ -222,8 +222,7 @@ def confirm(text: str, yes: bool) -> bool:
             file=sys.stderr,
         )
         return False
-    try:
-        answer = input(f"{text} [y/N] ")
-    except EOFError:
-        return False
+    # The question goes to stderr: with --json, stdout holds the JSON alone.
+    print(f"{text} [y/N] ", end="", file=sys.stderr, flush=True)
+    answer = sys.stdin.readline()
     return answer.strip().lower() in ("y", "yes")

@@ -108,9 +108,33 @@ def _bad_url(url: str | None) -> str | None:
     return None
 
 
-def cmd_run(args: argparse.Namespace) -> int:
+def _estimate_first(args: argparse.Namespace, raw: str, comments: list[Any]) -> int | None:
+    """The estimate and its confirmation, as a suite has (``engine.suite.estimate``, one
+    model of a run's tokens; ``arl suite run``'s ``--yes``): printed before anything is
+    sent. Returns an exit code when the run must not start, else None."""
+    from engine.cli.common import confirm
+    from engine.suite.estimate import estimate_run, render_run_estimate
 
+    if (args.price_input is None) != (args.price_output is None):
+        return fail("--price-input and --price-output: give both prices, or neither")
+    est = estimate_run(
+        raw,
+        comments,
+        mode=args.mode,
+        rounds=args.rounds,
+        turns=args.turns,
+        price_input=args.price_input,
+        price_output=args.price_output,
+        currency=args.currency or "",
+    )
+    out = sys.stderr if args.json else sys.stdout  # --json: stdout holds the JSON alone
+    print(render_run_estimate(est), file=out, flush=True)
+    return None if confirm("Start the run?", args.yes) else 2
+
+
+def cmd_run(args: argparse.Namespace) -> int:
     from engine.checks.runner import suffix_for
+    from engine.credentials import sent_to_words
     from engine.events import RunEvent, RunFailed, RunFinished
     from engine.models import InputError
     from engine.run.records import RunHandle
@@ -170,8 +194,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     announce_commands(checks, args.allow_commands)
     _word_revision_option(args, request)
     out = sys.stderr if args.json else sys.stdout  # --json: stdout holds the JSON alone
-    from engine.credentials import sent_to_words
-
+    if (code := _estimate_first(args, raw, comments)) is not None:
+        return code
     print(sent_to_words(request.config.base_url), file=out, flush=True)
     if not args.no_sign:
         request.signing_key, sign_line = signing_key_for_run()

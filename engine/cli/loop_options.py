@@ -105,8 +105,39 @@ def _register_run(subparsers: Any) -> None:
         action="store_true",
         help="do not sign the evidence bundle (runs sign with your key by default)",
     )
+    r.add_argument(
+        "--yes",
+        action="store_true",
+        help="start without asking (the estimate is printed first, as for arl suite run)",
+    )
+    r.add_argument(
+        "--price-input",
+        type=_price,
+        metavar="X",
+        help="price per million input tokens, for the estimate's cost",
+    )
+    r.add_argument(
+        "--price-output",
+        type=_price,
+        metavar="X",
+        help="price per million output tokens, for the estimate's cost",
+    )
+    r.add_argument("--currency", metavar="NAME", help="labels the prices, e.g. USD")
     add_check_options(r)
     r.set_defaults(func=_cmd_run)
+
+
+def _price(text: str) -> float:
+    """A price per million tokens: a finite number, 0 or more."""
+    import math
+
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(x) or x < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a number of at least 0")
+    return x
 
 
 def _add_endpoint_options(r: argparse.ArgumentParser) -> None:

@@ -32,8 +32,19 @@ from typing import Any
 
 from engine.redact import clean_url
 from engine.suite.suite import ModelSpec, Suite, SuiteItem, expand_items, suite_disclosure
+from engine.vocabulary import plural
 
-__all__ = ["Estimate", "ItemEstimate", "count_tokens", "estimate_suite", "token_counter_name"]
+__all__ = [
+    "Estimate",
+    "ItemEstimate",
+    "RunEstimate",
+    "count_tokens",
+    "estimate_run",
+    "estimate_suite",
+    "render_run_estimate",
+    "run_tokens",
+    "token_counter_name",
+]
 
 _TIKTOKEN: Any = None
 _TIKTOKEN_TRIED = False
@@ -147,17 +158,14 @@ def _instruction_tokens(system_prompt: str) -> tuple[int, int]:
     return count_tokens(system_prompt), count_tokens(json.dumps(TOOLS))
 
 
-def estimate_item(
-    item: SuiteItem, suite: Suite, doc_tokens: int, comment_tokens: int, n_comments: int
-) -> ItemEstimate:
-    """One run's (low, central, high) input and output tokens under the model above."""
-    from engine.agent.revision import SYSTEM_PROMPT
-
-    s, tools = _instruction_tokens(item.variant.system_prompt(SYSTEM_PROMPT))
-    d, c, n = doc_tokens, comment_tokens, n_comments
-    rounds_hi = suite.rounds
-    turn_cap = suite.turns_per_round or 16
-    mode = item.model.mode or "tools"
+def run_tokens(
+    system_prompt: str, mode: str, rounds: int, turn_cap: int, d: int, c: int, n: int
+) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    """One run's (low, central, high) input and output tokens under the model above:
+    ``d`` document tokens, ``c`` comment tokens, ``n`` comments; ``mode`` "tools",
+    "no-tools" or "auto" (priced as tools, its most); ``rounds`` the round limit,
+    ``turn_cap`` the turns per round. The one estimate of a suite's run and of ``arl run``."""
+    s, tools = _instruction_tokens(system_prompt)
 
     def one_round(turns: int) -> tuple[int, int]:
         if mode == "no-tools":
@@ -165,17 +173,109 @@ def estimate_item(
         inp = turns * (s + tools + c) + max(0, turns - 2) * d + max(0, turns - 3) * d
         return inp, d + 40 * n + 30 * turns
 
-    def run(turns: int, rounds: int) -> tuple[int, int]:
+    def run(turns: int, rounds_: int) -> tuple[int, int]:
         wi, wo = one_round(turns)
         ri, ro = s + c + 200, 60 * n
-        return rounds * (wi + ri), rounds * (wo + ro)
+        return rounds_ * (wi + ri), rounds_ * (wo + ro)
 
     t_lo = min(turn_cap, 3)
     t_hi = min(turn_cap, 3 + n)
     lo = run(t_lo, 1)
-    hi = run(t_hi, rounds_hi)
-    mid = run(round((t_lo + t_hi) / 2), max(1, round((1 + rounds_hi) / 2)))
-    return ItemEstimate(item.key, item.model.name, (lo[0], mid[0], hi[0]), (lo[1], mid[1], hi[1]))
+    hi = run(t_hi, rounds)
+    mid = run(round((t_lo + t_hi) / 2), max(1, round((1 + rounds) / 2)))
+    return (lo[0], mid[0], hi[0]), (lo[1], mid[1], hi[1])
+
+
+def estimate_item(
+    item: SuiteItem, suite: Suite, doc_tokens: int, comment_tokens: int, n_comments: int
+) -> ItemEstimate:
+    """One suite run's (low, central, high) input and output tokens (``run_tokens``)."""
+    from engine.agent.revision import SYSTEM_PROMPT
+
+    inp, out = run_tokens(
+        item.variant.system_prompt(SYSTEM_PROMPT),
+        item.model.mode or "tools",
+        suite.rounds,
+        suite.turns_per_round or 16,
+        doc_tokens,
+        comment_tokens,
+        n_comments,
+    )
+    return ItemEstimate(item.key, item.model.name, inp, out)
+
+
+@dataclass(frozen=True)
+class RunEstimate:
+    """A single run's estimate (``arl run``, the wizard): (low, central, high) tokens in
+    and out; ``cost`` (low, central, high) in ``currency`` where the user gave both prices
+    (per million tokens), else None; ``counter``: how tokens were counted."""
+
+    input: tuple[int, int, int]
+    output: tuple[int, int, int]
+    cost: tuple[float, float, float] | None
+    currency: str
+    counter: str
+    rounds: int
+
+    @property
+    def total(self) -> tuple[int, int, int]:
+        return tuple(i + o for i, o in zip(self.input, self.output))  # type: ignore[return-value]
+
+
+def estimate_run(
+    raw: str,
+    comments: list[Any],
+    *,
+    mode: str = "tools",
+    rounds: int = 3,
+    turns: int = 16,
+    price_input: float | None = None,
+    price_output: float | None = None,
+    currency: str = "",
+    system_prompt: str | None = None,
+) -> RunEstimate:
+    """Estimate one run of the agent on ``raw`` (the document's source) for ``comments``
+    (``engine.models.Comment``; the open, actionable ones count) with the suite's model of
+    a run (``run_tokens``). Calls no model. Prices: currency per million input and output
+    tokens; a cost only when both are given."""
+    from engine.agent.revision import SYSTEM_PROMPT
+
+    open_ = [c for c in comments if c.status == "open" and c.actionable]
+    inp, out = run_tokens(
+        system_prompt or SYSTEM_PROMPT,
+        mode,
+        rounds,
+        turns,
+        count_tokens(raw),
+        _comment_tokens(open_),
+        len(open_),
+    )
+    cost = None
+    if price_input is not None and price_output is not None:
+        cost = tuple((i * price_input + o * price_output) / 1_000_000 for i, o in zip(inp, out))
+    return RunEstimate(inp, out, cost, currency, token_counter_name(), rounds)  # type: ignore[arg-type]
+
+
+def render_run_estimate(
+    est: RunEstimate, price_hint: str = "arl run --price-input and --price-output"
+) -> str:
+    """The estimate in words, as ``arl run`` prints it and the wizard shows it: tokens
+    (central, range), cost where prices were given (else where to give them:
+    ``price_hint``), how tokens were counted."""
+    lo, mid, hi = est.total
+    lines = [
+        f"Estimate: about {mid:,} tokens ({lo:,} to {hi:,}: one round with the fewest turns "
+        f"to {plural(est.rounds, 'round')} with the most; a looping model can exceed it).",
+    ]
+    if est.cost is None:
+        lines.append(f"Cost: no prices given ({price_hint}, per million tokens).")
+    else:
+        cur = f" {est.currency}" if est.currency else ""
+        lines.append(
+            f"Cost: about {est.cost[1]:.4f}{cur} ({est.cost[0]:.4f} to {est.cost[2]:.4f})."
+        )
+    lines.append(f"Tokens: {est.counter}.")
+    return "\n".join(lines)
 
 
 def estimate_suite(suite: Suite, items: list[SuiteItem] | None = None) -> Estimate:

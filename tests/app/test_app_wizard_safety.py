@@ -180,7 +180,7 @@ def test_run_defaults_are_the_clis(qtbot, tmp_path, monkeypatch):
 
     monkeypatch.setenv("ARL_HOME", str(tmp_path))
     args = build_parser().parse_args(
-        ["run", "--doc", "d.html", "--comments", "c.json", "--base-url", "http://x/v1"]
+        ["run", "--yes", "--doc", "d.html", "--comments", "c.json", "--base-url", "http://x/v1"]
         + ["--model", "m"]
     )
     assert isinstance(args, argparse.Namespace)
@@ -285,3 +285,39 @@ def test_a_result_for_a_closed_wizard_goes_nowhere(qtbot):
     shiboken6.delete(wiz)
     _deliver(page._key_found, None, False)  # would raise "already deleted" before
     assert got == []
+
+
+def test_the_run_page_shows_the_estimate_a_suite_run_gets(qtbot, tmp_path, monkeypatch):
+    """The wizard's run: the same estimate as arl run and a suite's run (engine.suite.
+    estimate), following the page's settings and the prices typed; Start confirms it."""
+    from engine.models import Anchor, Comment
+    from engine.suite.estimate import estimate_run, render_run_estimate
+
+    monkeypatch.setenv("ARL_HOME", str(tmp_path))
+    wiz = SetupWizard(Settings())
+    qtbot.addWidget(wiz)
+    raw = "<p>Teams meet in the office two days a week. 会议每周两天。</p>"
+    wiz.document_page.raw = raw
+    c = Comment(
+        id="c1",
+        body="Say three.",
+        anchor=Anchor(quote="two days", prefix="", suffix="", start_offset=26, end_offset=34),
+    )
+    wiz.comments_page.comments = [c]
+    rp = wiz.run_page
+    rp.rounds.setValue(2)
+    rp.turns.setValue(10)
+    want = estimate_run(raw, [c], rounds=2, turns=10)
+    assert rp.estimate_text.startswith(f"Estimate: about {want.total[1]:,} tokens")
+    assert "Cost: no prices given (give both prices above" in rp.estimate_text
+    assert "Start the run" in rp.estimate.text()
+    rp.rounds.setValue(4)  # the estimate follows the settings
+    assert (
+        rp.estimate_text.splitlines()[0]
+        == render_run_estimate(estimate_run(raw, [c], rounds=4, turns=10)).splitlines()[0]
+    )
+    rp.price_input.setText("2")
+    assert "Give both prices" in rp.estimate_text
+    rp.price_output.setText("8")
+    priced = estimate_run(raw, [c], rounds=4, turns=10, price_input=2, price_output=8)
+    assert f"Cost: about {priced.cost[1]:.4f} (" in rp.estimate_text

@@ -100,7 +100,7 @@ def test_send_back_saves_a_word_copy_for_another_agent(qtbot, tmp_path, capsys):
 
     with ScriptedServer(ClaimWithoutEditing()) as srv:
         code = main(
-            ["run", "--doc", str(REVIEW), "--base-url", srv.base_url, "--model", srv.model]
+            ["run", "--yes", "--doc", str(REVIEW), "--base-url", srv.base_url, "--model", srv.model]
             + ["--out", str(tmp_path / "bundles"), "--json", "--rounds", "1"]
         )
     out, _ = capsys.readouterr()

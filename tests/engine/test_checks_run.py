@@ -267,6 +267,7 @@ def test_run_gate_exit_code(tmp_path, capsys):
     with ScriptedServer(Churner("{{FirstName}}", "Customer")) as srv:
         args = [
             "run",
+            "--yes",
             "--doc",
             str(doc),
             "--comments",

@@ -390,7 +390,7 @@ def test_comments_import_warns_when_quotes_are_missing(docs, tmp_path):
 def test_timeout_must_be_finite_and_positive(docs, value, command):
     v1, _, comments = docs
     if command == "run":
-        args = ["run", "--doc", v1, "--comments", comments, "--model", "m"]
+        args = ["run", "--yes", "--doc", v1, "--comments", comments, "--model", "m"]
     else:
         args = ["author", "--brief", "x", "--model", "m", "--out", v1.with_name("o.html")]
     code, out, err = run(*args, "--timeout", value)
@@ -426,7 +426,7 @@ def test_rounds_must_be_a_sane_whole_number(docs, value):
 def test_bad_base_url_is_one_line(docs, url, problem, command):
     v1, _, comments = docs
     if command == "run":
-        args = ["run", "--doc", v1, "--comments", comments, "--model", "m"]
+        args = ["run", "--yes", "--doc", v1, "--comments", comments, "--model", "m"]
     else:
         args = ["doctor", "--model", "m", "--no-qt"]
     code, out, err = run(*args, "--base-url", url)

@@ -45,6 +45,7 @@ def inputs(tmp_path):
 def _run_args(srv, doc, comments, tmp_path, *extra):
     return [
         "run",
+        "--yes",
         "--doc",
         str(doc),
         "--comments",
@@ -136,7 +137,7 @@ def test_run_unusable_input_exits_2_in_one_line(inputs, tmp_path, capsys, case):
         comments.write_text('{"comments": 5}')
     url = "notaurl" if case == "bad-url" else "http://127.0.0.1:9/v1"
     code = arl(
-        ["run", "--doc", str(doc), "--comments", str(comments), "--base-url", url, "--model", "m"]
+        ["run", "--yes", "--doc", str(doc), "--comments", str(comments), "--base-url", url, "--model", "m"]
     )
     err = capsys.readouterr().err
     assert code == 2
@@ -154,6 +155,7 @@ def test_run_refuses_comments_that_do_not_fit_the_document(inputs, tmp_path, cap
     code = arl(
         [
             "run",
+            "--yes",
             "--doc",
             str(other),
             "--comments",
@@ -511,6 +513,7 @@ def test_run_out_that_is_a_file_is_refused_before_any_model_call(tmp_path, capsy
     code = arl(
         [
             "run",
+            "--yes",
             "--doc",
             str(doc),
             "--comments",

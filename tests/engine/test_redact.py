@@ -261,6 +261,7 @@ def test_an_echoing_server_never_puts_the_key_anywhere(tmp_path, capsys, monkeyp
         code = arl(
             [
                 "run",
+                "--yes",
                 "--doc",
                 str(doc),
                 "--comments",
@@ -348,6 +349,7 @@ def test_a_key_in_the_base_url_is_stored_and_shown_nowhere(tmp_path, capsys, mon
         code = arl(
             [
                 "run",
+                "--yes",
                 "--doc",
                 str(doc),
                 "--comments",

@@ -43,6 +43,7 @@ def _argv(srv, doc, comments, tmp_path, *extra):
         "-m",
         "engine.cli.main",
         "run",
+        "--yes",
         "--doc",
         str(doc),
         "--comments",

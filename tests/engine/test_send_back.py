@@ -79,6 +79,7 @@ def test_the_reason_reaches_the_scripted_servers_next_request(tmp_path, capsys):
     with ScriptedServer(FixEverything()) as srv:
         args = [
             "run",
+            "--yes",
             "--doc",
             str(out / "document.html"),
             "--comments",
@@ -102,7 +103,7 @@ def test_run_the_same_review_with_another_model(tmp_path, capsys):
     from engine.bundle.read import verify_bundle
 
     with ScriptedServer(FixEverything()) as srv:
-        args = ["run", "--from", str(DATA / "bundle-min"), "--base-url", srv.base_url]
+        args = ["run", "--yes", "--from", str(DATA / "bundle-min"), "--base-url", srv.base_url]
         args += ["--model", srv.model, "--out", str(tmp_path / "o"), "--no-sign", "--json"]
         assert arl(args) == 0
     out, err = capsys.readouterr()
@@ -115,9 +116,9 @@ def test_run_the_same_review_with_another_model(tmp_path, capsys):
     assert again.document_title == old.document_title
     assert verify_bundle(new).ok
     url = ["--base-url", "http://127.0.0.1:9/v1", "--model", "m"]
-    assert arl(["run", "--from", str(DATA / "bundle-min"), "--doc", "x.html", *url]) == 2
+    assert arl(["run", "--yes", "--from", str(DATA / "bundle-min"), "--doc", "x.html", *url]) == 2
     assert "leave out --doc" in capsys.readouterr().err
-    assert arl(["run", *url]) == 2
+    assert arl(["run", "--yes", *url]) == 2
     assert "give the document (--doc DOC) or a bundle (--from)" in capsys.readouterr().err
 
 
@@ -150,7 +151,7 @@ def test_continue_this_review_keeps_ids_versions_and_history(tmp_path, capsys):
     )
     assert "line manager" in v2
     with ScriptedServer(FixEverything()) as srv:
-        args = ["run", "--continue", str(DATA / "bundle-min"), "--comments", str(new)]
+        args = ["run", "--yes", "--continue", str(DATA / "bundle-min"), "--comments", str(new)]
         args += ["--base-url", srv.base_url, "--model", srv.model, "--no-sign", "--json"]
         assert arl([*args, "--out", str(tmp_path / "o")]) == 0
     out = capsys.readouterr().out
@@ -174,6 +175,6 @@ def test_continue_this_review_keeps_ids_versions_and_history(tmp_path, capsys):
             }
         )
     )
-    args = ["run", "--continue", str(DATA / "bundle-min"), "--comments", str(dup)]
+    args = ["run", "--yes", "--continue", str(DATA / "bundle-min"), "--comments", str(dup)]
     assert arl([*args, "--base-url", "http://127.0.0.1:9/v1", "--model", "m"]) == 2
     assert "already carried over" in capsys.readouterr().err

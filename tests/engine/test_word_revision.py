@@ -251,7 +251,7 @@ def test_arl_run_on_a_word_review_writes_the_revision_as_tracked_changes(
     out_docx = tmp_path / "agent.docx"
     with ScriptedServer(FixEverything()) as srv:
         code = main(
-            ["run", "--doc", str(doc), "--base-url", srv.base_url, "--model", srv.model]
+            ["run", "--yes", "--doc", str(doc), "--base-url", srv.base_url, "--model", srv.model]
             + ["--out", str(tmp_path / "bundles"), "--json", "--word-revision", str(out_docx)]
         )
     out, err = capsys.readouterr()
@@ -282,7 +282,7 @@ def test_arl_run_writes_the_revision_beside_the_bundle_by_default(tmp_path: Path
     doc = Path(__file__).resolve().parents[2] / "resources" / "word" / "review.docx"
     with ScriptedServer(FixEverything()) as srv:
         code = main(
-            ["run", "--doc", str(doc), "--base-url", srv.base_url, "--model", srv.model]
+            ["run", "--yes", "--doc", str(doc), "--base-url", srv.base_url, "--model", srv.model]
             + ["--out", str(tmp_path / "bundles"), "--json"]
         )
     out, err = capsys.readouterr()
@@ -306,7 +306,7 @@ def test_send_back_of_a_word_review_writes_a_word_copy_carrying_the_brief(
     doc = Path(__file__).resolve().parents[2] / "resources" / "word" / "review.docx"
     with ScriptedServer(ClaimWithoutEditing()) as srv:
         code = main(
-            ["run", "--doc", str(doc), "--base-url", srv.base_url, "--model", srv.model]
+            ["run", "--yes", "--doc", str(doc), "--base-url", srv.base_url, "--model", srv.model]
             + ["--out", str(tmp_path / "bundles"), "--json", "--rounds", "1"]
         )
     out, err = capsys.readouterr()

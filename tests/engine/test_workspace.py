@@ -138,6 +138,7 @@ def test_killed_mid_run_loses_nothing_committed(tmp_path):
                 "-m",
                 "engine.cli.main",
                 "run",
+                "--yes",
                 "--doc",
                 str(doc_path),
                 "--comments",
@@ -296,6 +297,7 @@ def test_arl_run_on_a_foreign_workspace_is_one_line_and_exit_2(tmp_path, capsys)
         code = arl(
             [
                 "run",
+                "--yes",
                 "--doc",
                 str(doc),
                 "--comments",
