@@ -137,7 +137,18 @@ def test_run_unusable_input_exits_2_in_one_line(inputs, tmp_path, capsys, case):
         comments.write_text('{"comments": 5}')
     url = "notaurl" if case == "bad-url" else "http://127.0.0.1:9/v1"
     code = arl(
-        ["run", "--yes", "--doc", str(doc), "--comments", str(comments), "--base-url", url, "--model", "m"]
+        [
+            "run",
+            "--yes",
+            "--doc",
+            str(doc),
+            "--comments",
+            str(comments),
+            "--base-url",
+            url,
+            "--model",
+            "m",
+        ]
     )
     err = capsys.readouterr().err
     assert code == 2

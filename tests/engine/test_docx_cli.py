@@ -159,7 +159,9 @@ def test_run_takes_the_comments_from_a_word_file(tmp_path: Path, capsys) -> None
 def test_run_on_html_still_needs_a_comments_file(tmp_path: Path) -> None:
     doc = tmp_path / "a.html"
     doc.write_text("<p>x</p>", encoding="utf-8")
-    code, out, err = arl("run", "--yes", "--doc", doc, "--base-url", "http://127.0.0.1:9/v1", "--model", "m")
+    code, out, err = arl(
+        "run", "--yes", "--doc", doc, "--base-url", "http://127.0.0.1:9/v1", "--model", "m"
+    )
     assert code == 2 and err.count("\n") == 1 and "--comments" in err
 
 

@@ -85,7 +85,16 @@ def md_inputs(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def _run(srv, doc: Path, comments: Path, out: Path) -> Path:
-    args = ["run", "--yes", "--doc", str(doc), "--comments", str(comments), "--base-url", srv.base_url]
+    args = [
+        "run",
+        "--yes",
+        "--doc",
+        str(doc),
+        "--comments",
+        str(comments),
+        "--base-url",
+        srv.base_url,
+    ]
     assert arl([*args, "--model", srv.model, "--out", str(out), "--rounds", "1"]) == 0
     (bundle,) = [p for p in out.iterdir() if (p / "manifest.json").exists()]
     return bundle

@@ -146,4 +146,5 @@ def test_a_price_must_be_a_number(tmp_path, capsys, bad):
     with pytest.raises(SystemExit) as exc:
         arl(_args(Srv, tmp_path, "--yes", "--price-input", bad, "--price-output", "1"))
     assert exc.value.code == 2
-    assert "argument --price-input" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith("arl run: --price-input: ") and len(err.splitlines()) == 1
