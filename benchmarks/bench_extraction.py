@@ -16,8 +16,16 @@ Inputs:
   page (4.4 MB, inline SVG), a source page (3.7 MB, highlighted code) and the Node.js API in
   one page (8.4 MB).
 
-For each input, in CPU seconds (best of N; the reference once on pages over 1 MB):
+For each input, in CPU seconds (the median of N runs, N >= 5; the reference once on pages
+over 1 MB), with the machine's load (``os.getloadavg()``) printed before and after:
 
+- floor:     selectolax (lexbor) alone, in the same run: bytes -> ``body.text()``, the
+             fastest tool that does this part of the job; ``same`` when its text equals
+             the program's
+- text:      bytes -> ``document.body.textContent``, as ``body_text`` runs it, and its
+             ratio to the floor (``x floor``; the target is 1.5)
+- guard:     the fast path's guard alone (``_lexbor_would_be_slow``: the nesting bound,
+             the depth scan where the bound allows depth, the long-tag check)
 - fast:      bytes -> Extraction (text + markup index), as ``extract`` runs it (the lexbor
              path, or the reference where the fast path declines: marked ``ref``)
 - reference: the same with justhtml, the reference parser
@@ -31,8 +39,10 @@ MB/s counts input bytes (10^6 bytes per MB).
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
+import statistics
 import sys
 import tempfile
 import time
@@ -55,13 +65,32 @@ BODY = re.compile(rb"<body[^>]*>(.*)</body>", re.S | re.I)
 
 
 def cpu_best(repeat: int, fn) -> float:
-    """Smallest CPU time (process_time) of ``repeat`` calls of fn, in seconds."""
-    best = float("inf")
+    """Median CPU time (process_time) of ``repeat`` calls of fn, in seconds."""
+    times = []
     for _ in range(repeat):
         t0 = time.process_time()
         fn()
-        best = min(best, time.process_time() - t0)
-    return best
+        times.append(time.process_time() - t0)
+    return statistics.median(times)
+
+
+def selectolax_text(data: bytes) -> str:
+    """The floor: lexbor alone, as selectolax gives ``body.textContent`` (UTF-8 bytes)."""
+    from selectolax.lexbor import LexborHTMLParser
+
+    body = LexborHTMLParser(data, scripting=True).body
+    return "" if body is None else body.text(deep=True, separator="", strip=False)
+
+
+def decoded(data: bytes) -> tuple[str, bytes]:
+    """The decoded source and its UTF-8 bytes, as the fast path's guard receives them."""
+    source, _ = decode_html(data)
+    return source, source.encode("utf-8")
+
+
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f}, {five:.2f}, {fifteen:.2f} ({os.cpu_count()} cores)"
 
 
 def reference_extract(data: bytes) -> html_text.Extraction:
@@ -100,9 +129,15 @@ def large_page(pages: list[bytes], target: int) -> bytes:
 
 
 def measure(data: bytes, repeat: int, with_reference: bool) -> dict:
+    t_floor = cpu_best(repeat, lambda: selectolax_text(data))
+    t_text = cpu_best(repeat, lambda: html_text.body_text(data))
+    source, utf8 = decoded(data)
+    t_guard = cpu_best(repeat, lambda: html_text._lexbor_would_be_slow(source, utf8))
     t_fast = cpu_best(repeat, lambda: html_text.extract(data))
     x = html_text.extract(data)
     result = {"bytes": len(data), "chars": len(x.text), "fast": t_fast, "lexbor": x._lexbor}
+    result.update(floor=t_floor, text=t_text, guard=t_guard)
+    result["same"] = selectolax_text(data) == html_text.body_text(data)
     if with_reference:
         ref_repeat = 1 if len(data) > 1_000_000 else repeat
         result["reference"] = cpu_best(ref_repeat, lambda: reference_extract(data))
@@ -118,7 +153,8 @@ def measure(data: bytes, repeat: int, with_reference: bool) -> dict:
 
 
 HEADER = (
-    f"{'input':<48} {'MB':>6} {'fast ms':>8} {'MB/s':>7} {'ref ms':>8} {'MB/s':>6} "
+    f"{'input':<48} {'MB':>6} {'floor ms':>8} {'same':>4} {'text ms':>8} {'x floor':>7} "
+    f"{'guard ms':>8} {'fast ms':>8} {'MB/s':>7} {'ref ms':>8} {'MB/s':>6} "
     f"{'x':>5} {'parity':<8} {'sig µs':>7}"
 )
 
@@ -132,7 +168,14 @@ def row(name: str, r: dict) -> str:
     else:
         ref, par = f"{'':>8} {'':>6} {'':>5}", ""
     path = "" if r["lexbor"] else " ref"
-    return f"{name[-44:] + path:<48} {mb:>6.2f} {fast} {ref} {par:<8} {r['signature'] * 1e6:>7.1f}"
+    floor = (
+        f"{r['floor'] * 1e3:>8.1f} {'yes' if r['same'] else 'NO':>4} {r['text'] * 1e3:>8.1f} "
+        f"{r['text'] / r['floor']:>7.2f} {r['guard'] * 1e3:>8.1f}"
+    )
+    return (
+        f"{name[-44:] + path:<48} {mb:>6.2f} {floor} {fast} {ref} {par:<8} "
+        f"{r['signature'] * 1e6:>7.1f}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -150,7 +193,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     pages = [p.read_bytes() for p in paths]
 
-    print(f"python {sys.version.split()[0]}; CPU time, best of {args.repeat}")
+    args.repeat = max(5, args.repeat)
+    print(f"python {sys.version.split()[0]}; CPU time, median of {args.repeat}; {load()}")
     print(HEADER)
     print("-" * len(HEADER))
     small = []
@@ -183,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
             if not path.is_file():
                 print(f"{str(path)[-44:]:<48} (not on this machine; skipped)")
                 continue
-            r = measure(path.read_bytes(), max(1, args.repeat // 2), with_reference)
+            r = measure(path.read_bytes(), args.repeat, with_reference)
             large.append(r)
             print(row(path.name if path.parent == Path(tmp) else str(path), r))
     print("-" * len(HEADER))
@@ -194,6 +238,15 @@ def main(argv: list[str] | None = None) -> int:
             same = sum(r["parity"] == "=" for r in large)
             line += f"; parity {same} of {len(large)}"
         print(line)
+        ratios = [r["text"] / r["floor"] for r in large]
+        print(
+            f"body.textContent against selectolax alone: {min(ratios):.2f}x to "
+            f"{max(ratios):.2f}x (median {statistics.median(ratios):.2f}x; target 1.5x); "
+            f"guard {min(r['guard'] / r['text'] for r in large):.0%} to "
+            f"{max(r['guard'] / r['text'] for r in large):.0%} of the text's time; "
+            f"same text on {sum(r['same'] for r in large)} of {len(large)}"
+        )
+    print(load())
     return 0
 
 

@@ -112,6 +112,7 @@ SCORING_MODULES = (
     "text/html_text.py",
     "text/invisible.py",
     "text/markdown.py",
+    "text/nesting_bound.py",
     "text/normalize.py",
     "text/rendering.py",
     "text/utf16.py",

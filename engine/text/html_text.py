@@ -59,6 +59,7 @@ from typing import Any
 
 from engine.text.encoding import decode_html
 from engine.text.html_markup import Extraction, Node, _fast_walk, _reference_walk
+from engine.text.nesting_bound import nesting_bound
 
 __all__ = ["Extraction", "body_text", "extract"]
 
@@ -112,10 +113,15 @@ _lexbor_parser: Any = None  # selectolax.lexbor.LexborHTMLParser, or False if ab
 # closed or not, and each attribute is checked against the tag's others. The fast path
 # declines a document that may hold either:
 # - elements nested more than _MAX_DEPTH deep (:func:`_nesting_depth`; at 10,000 deep
-#   lexbor needs about 0.1 s);
+#   lexbor needs about 0.1 s), asked first of a cheap upper bound on pages over
+#   _BOUND_FROM;
 # - a start tag over 8,192 characters with more than _MAX_ATTRIBUTES separators.
 _MAX_DEPTH = 10_000
 _DEPTH_SCAN_FROM = 64 * 1024  # bytes; a smaller page cannot nest deep enough to matter
+_BOUND_FROM = 1024 * 1024
+"""Bytes over which the scan first asks a cheap upper bound of the depth
+(:func:`engine.text.nesting_bound.nesting_bound`, numpy vector passes) and runs only when
+it exceeds ``_MAX_DEPTH``: on real pages the scan was most of the extraction's time."""
 _LONG_TAG = re.compile(r"<[A-Za-z][^>]{8192}")
 _MAX_ATTRIBUTES = 1_000
 
@@ -188,8 +194,12 @@ def _nesting_depth(utf8: bytes, limit: int) -> int:
 
 def _lexbor_would_be_slow(source: str, utf8: bytes) -> bool:
     """True when ``source`` may drive lexbor's tree builder quadratic (see above)."""
-    if len(utf8) > _DEPTH_SCAN_FROM and _nesting_depth(utf8, _MAX_DEPTH) > _MAX_DEPTH:
-        return True
+    if len(utf8) > _DEPTH_SCAN_FROM and (
+        len(utf8) <= _BOUND_FROM or nesting_bound(utf8, _NOT_NESTING) > _MAX_DEPTH
+    ):
+        # Over a megabyte, the exact scan runs only where the cheap bound allows depth.
+        if _nesting_depth(utf8, _MAX_DEPTH) > _MAX_DEPTH:
+            return True
     for m in _LONG_TAG.finditer(source):
         end = source.find(">", m.start())
         tag = source[m.start() : end if end >= 0 else len(source)]
@@ -198,8 +208,19 @@ def _lexbor_would_be_slow(source: str, utf8: bytes) -> bool:
     return False
 
 
-def _lexbor_body(source: str) -> Node | None:
+def _utf8_of(html: str | bytes, source: str, encoding: str | None) -> bytes | None:
+    """The UTF-8 bytes of ``source`` without encoding it again, where the document's own
+    bytes are them: decoded as UTF-8 with nothing replaced (no U+FFFD in the text, so
+    every byte was valid), less a BOM. None otherwise (the caller encodes)."""
+    if encoding != "UTF-8" or isinstance(html, str) or "\ufffd" in source:
+        return None
+    data = bytes(html)
+    return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+
+
+def _lexbor_body(source: str, utf8: bytes | None = None) -> Node | None:
     """``document.body`` of a decoded source parsed by lexbor, or None to decline.
+    ``utf8``: ``source`` encoded, when the caller has it (:func:`_utf8_of`).
 
     Declines (None) where the fast path is not proven equal to the reference (see
     :data:`_FAST_PATH_DECLINES`), when selectolax is not installed, or when lexbor cannot
@@ -217,7 +238,7 @@ def _lexbor_body(source: str) -> Node | None:
     if _lexbor_parser is False or _FAST_PATH_DECLINES.search(source):
         return None
     try:
-        utf8 = source.encode("utf-8")
+        utf8 = source.encode("utf-8") if utf8 is None else utf8
     except UnicodeEncodeError:  # lone surrogates: only a str given by a caller has them
         return None
     if _lexbor_would_be_slow(source, utf8):
@@ -287,8 +308,8 @@ def body_text(html: str | bytes) -> str:
     algorithm with scripting on; ``""`` when the document has no body. Offsets into it are
     code points.
     """
-    source, _ = _source(html)
-    body = _lexbor_body(source)
+    source, encoding = _source(html)
+    body = _lexbor_body(source, _utf8_of(html, source, encoding))
     if body is not None:
         return "" if body is False else body.text(deep=True, separator="", strip=False)
     body = _reference_body(source)
@@ -302,7 +323,7 @@ def extract(html: str | bytes) -> Extraction:
     parse plus one linear walk of the body subtree.
     """
     source, encoding = _source(html)
-    body = _lexbor_body(source)
+    body = _lexbor_body(source, _utf8_of(html, source, encoding))
     if body is None:
         return _reference_walk(_reference_body(source), encoding)
     foreign = bool(_HAS_FOREIGN.search(source))
