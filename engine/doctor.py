@@ -29,6 +29,7 @@ from engine.agent.failures import KEY_ADVICE
 from engine.agent.jsonsafe import JSONProblem, load_json
 from engine.environment import no_display
 from engine.system_libs import display_problem, startup_missing
+from engine.vocabulary import plural
 
 PASS, FAIL, UNVERIFIED, NA = "PASS", "FAIL", "UNVERIFIED", "N/A"
 
@@ -462,7 +463,7 @@ class _Prober:
             Check(
                 "reasoning output",
                 PASS,
-                f"{c.reasoning_seen} of {self.answers} answer(s) carried reasoning "
+                f"{c.reasoning_seen} of {plural(self.answers, 'answer')} carried reasoning "
                 "(<think> or a reasoning field): stripped before reading, kept in the trace",
             )
             if c.reasoning_seen
@@ -481,7 +482,8 @@ class _Prober:
                 )
             )
         else:
-            out.append(Check("usage reported", PASS, f"all {u.calls} answer(s) reported usage"))
+            every = "the answer" if u.calls == 1 else f"all {plural(u.calls, 'answer')}"
+            out.append(Check("usage reported", PASS, f"{every} reported usage"))
         return out
 
 
@@ -636,7 +638,8 @@ async def _reachable(
     except AgentError as exc:
         return _stopped(list(names), exc, key_fix, client.config.model), None
     url = safe_url(client.config.base_url)
-    return [Check(names[0], PASS, f"{url} answers, {len(detail)} model(s) listed")], detail
+    listed = f"{plural(len(detail), 'model')} listed"
+    return [Check(names[0], PASS, f"{url} answers, {listed}")], detail
 
 
 def _stopped(names: list[str], exc: AgentError, key_fix: str, model: str) -> list[Check]:
