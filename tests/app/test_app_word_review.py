@@ -77,7 +77,7 @@ def test_the_wizard_takes_the_comments_from_the_word_file(qtbot, tmp_path):
     comments = wizard.comments_page
     assert [c.id for c in comments.comments] == ["1", "2", "3", "4", "5", "6", "7", "8"]
     assert comments.comments[0].anchor.quote == "first words and bold"
-    assert "1 comment(s) of the Word file could not be used" in comments.count.text()
+    assert "1 comment of the Word file could not be used" in comments.count.text()
     assert "resolved already" in comments.list.item(3).text()
     assert comments.isComplete()
 
