@@ -362,3 +362,18 @@ def test_property_whitespace_in_pre_is_part_of_the_words(words, at, ws):
         v, _ = verdict(h.format(line), h.format(changed), line)
         assert (v.verdict == "edited") is counts, (wrap, v.note)
         assert v.token_edit is counts
+
+
+@pytest.mark.parametrize(
+    "head, expected",
+    [
+        ("<style>[hidden]{display:inline}</style>", "edited"),  # the author rule wins
+        ("<style media=print>[hidden]{display:inline}</style>", "untouched"),
+        ("<style>@media print{[hidden]{display:inline}}</style>", "untouched"),
+        ("<style type=text/less>[hidden]{display:inline}</style>", "untouched"),
+    ],
+)
+def test_an_author_rule_can_show_the_hidden_attribute(head, expected):
+    h = "<span hidden>{}</span>"
+    v, _ = verdict(page(h, "secret", head), page(h, "other", head), QUOTE)
+    assert v.verdict == expected, v.note
