@@ -48,7 +48,9 @@ def test_the_document_column_reads_at_small_and_large_sizes(qtbot, folder, width
     from engine.vocabulary import when_words
 
     # the tooltip reads the time in words ("30 Nov 2026, 22:00 UTC"), never the ISO stamp
-    assert view.table.item(0, 0).toolTip() == when_words(stamp) and stamp[:11] not in when_words(stamp)
+    assert view.table.item(0, 0).toolTip() == when_words(stamp) and stamp[:11] not in when_words(
+        stamp
+    )
 
 
 def test_a_long_title_wraps_instead_of_vanishing(qtbot, folder):
