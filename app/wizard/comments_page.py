@@ -70,26 +70,7 @@ class CommentsPage(QWizardPage):
         who.itemAtPosition(0, 0).widget().setBuddy(self.name)
         s.addLayout(who)
         s.addWidget(self.selection_label)
-        compose = QSplitter(Qt.Orientation.Vertical)
-        compose.setChildrenCollapsible(False)
-        write = QWidget()
-        wl = QVBoxLayout(write)
-        wl.setContentsMargins(0, 0, 0, 0)
-        wl.addWidget(self.body, 1)
-        wl.addWidget(self.add_btn, 0, Qt.AlignmentFlag.AlignLeft)
-        listed = QWidget()
-        ll = QVBoxLayout(listed)
-        ll.setContentsMargins(0, 0, 0, 0)
-        ll.addWidget(self.count)
-        ll.addWidget(self.list, 1)
-        compose.addWidget(write)
-        compose.addWidget(listed)
-        compose.setStretchFactor(0, 1)
-        compose.setStretchFactor(1, 3)
-        line = self.fontMetrics().lineSpacing()
-        compose.setSizes([line * 4 + 40, line * 16])
-        self.compose_split = compose
-        s.addWidget(compose, 1)
+        s.addWidget(self._compose_split(), 1)
         g = QGridLayout()
         g.addWidget(self.edit_btn, 0, 0)
         g.addWidget(self.delete_btn, 0, 1)
@@ -180,6 +161,29 @@ class CommentsPage(QWizardPage):
             if unusable:
                 self._note_unusable(("comment", "comments"), unusable, " of the Word file")
             self.view.show_document(page.raw or "", page.kind, snap=True)
+
+    def _compose_split(self) -> QSplitter:
+        """The comment box over the comments list, the line between them movable."""
+        compose = QSplitter(Qt.Orientation.Vertical)
+        compose.setChildrenCollapsible(False)
+        write = QWidget()
+        wl = QVBoxLayout(write)
+        wl.setContentsMargins(0, 0, 0, 0)
+        wl.addWidget(self.body, 1)
+        wl.addWidget(self.add_btn, 0, Qt.AlignmentFlag.AlignLeft)
+        listed = QWidget()
+        ll = QVBoxLayout(listed)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.addWidget(self.count)
+        ll.addWidget(self.list, 1)
+        compose.addWidget(write)
+        compose.addWidget(listed)
+        compose.setStretchFactor(0, 1)
+        compose.setStretchFactor(1, 3)
+        line = self.fontMetrics().lineSpacing()
+        compose.setSizes([line * 4 + 40, line * 16])
+        self.compose_split = compose
+        return compose
 
     def carry(self, comments: list[Any]) -> None:
         """Start with ``comments`` (the next round of a reviewed bundle: anchored on the
