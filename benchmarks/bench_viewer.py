@@ -255,12 +255,14 @@ def _env(home: str) -> dict[str, str]:
     return env
 
 
-def _timed_lines(cmd: list[str], env: dict, marks: tuple[str, ...], settle: float) -> dict:
+def _timed_lines(
+    cmd: list[str], env: dict, marks: tuple[str, ...], settle: float, cwd: Path = ROOT
+) -> dict:
     """Run ``cmd``; seconds from start to each line starting with one of ``marks``; the
     tree's peak memory until the last mark and ``settle`` seconds after it."""
     t0 = time.perf_counter()
     proc = subprocess.Popen(
-        cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT
+        cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=cwd
     )
     watch = PeakWatch(proc.pid)
     seen: dict = {}
@@ -284,12 +286,23 @@ def _timed_lines(cmd: list[str], env: dict, marks: tuple[str, ...], settle: floa
     return seen
 
 
-def launch_program(bundle: Path, home: str, settle: float) -> dict:
+def launch_program(bundle: Path, home: str, settle: float, root: Path = ROOT) -> dict:
+    """One launch of the program in checkout ``root`` (its own virtual environment when
+    it has one: ``--before`` compares an older checkout in the same run)."""
+    python = root / ".venv" / "bin" / "python"
     return _timed_lines(
-        [sys.executable, "-m", "app.main", str(bundle), "--quit-when-rendered", "--stay"],
+        [
+            str(python if root != ROOT and python.exists() else sys.executable),
+            "-m",
+            "app.main",
+            str(bundle),
+            "--quit-when-rendered",
+            "--stay",
+        ],
         _env(home),
         ("FIRST", "RENDERED"),
         settle,
+        cwd=root,
     )
 
 
@@ -428,6 +441,11 @@ def main() -> None:
     ap.add_argument("--comments", type=int, default=5000)
     ap.add_argument("--settle", type=float, default=3.0, help="seconds watched after the marks")
     ap.add_argument("--skip-interaction", action="store_true")
+    ap.add_argument(
+        "--before",
+        type=Path,
+        help="an older checkout (printing FIRST and RENDERED) launched in the same runs",
+    )
     a = ap.parse_args()
     print(f"load average before: {os.getloadavg()}")
     bundle = build_bundle(a.size, a.comments)
@@ -436,7 +454,7 @@ def main() -> None:
         f"bundle: {bundle} (v1 {sizes['v1.html'] / 1e6:.1f} MB, v2 {sizes['v2.html'] / 1e6:.1f} MB"
         f" of HTML, {a.comments} comments)"
     )
-    prog, bare = [], []
+    prog, bare, old = [], [], []
     for i in range(a.runs):
         with tempfile.TemporaryDirectory() as home:
             prog.append(launch_program(bundle, home, a.settle))
@@ -447,6 +465,14 @@ def main() -> None:
             f"bare {bare[-1]['LOADED']:.2f} s, peak {bare[-1]['peak'] / 2**30:.2f} GiB",
             flush=True,
         )
+        if a.before:
+            with tempfile.TemporaryDirectory() as home:
+                old.append(launch_program(bundle, home, a.settle, a.before.resolve()))
+            print(
+                f"         before: all marks {old[-1]['RENDERED']:.2f} s, peak "
+                f"{old[-1]['peak'] / 2**30:.2f} GiB",
+                flush=True,
+            )
     first = _med([p["FIRST"] for p in prog])
     every = _med([p["RENDERED"] for p in prog])
     floor = _med([b["LOADED"] for b in bare])
@@ -463,6 +489,13 @@ def main() -> None:
         f"  process tree peak: program {pk / 2**30:.2f} GiB, bare {bpk / 2**30:.2f} GiB "
         f"(target < 1 GiB; ratio {pk / bpk:.2f}x)"
     )
+    if old:
+        was = _med([p["RENDERED"] for p in old])
+        opk = _med([p["peak"] for p in old])
+        print(
+            f"  before ({a.before}): every mark in {was:.2f} s ({was / floor:.2f}x the floor), "
+            f"peak {opk / 2**30:.2f} GiB; first screen now {was / first:.1f}x sooner"
+        )
     if not a.skip_interaction:
         inter = interaction(bundle, max(a.runs, 5))
         for k, xs in inter.items():

@@ -249,3 +249,110 @@ def test_lazy_layout_paints_every_span_on_its_own_text(qtbot, view, seed, pick):
         view.focus_span(sp["id"], cb)
     assert cb.args[0] is True
     qtbot.waitUntil(lambda: badge_at_its_text(qtbot, view, sp), timeout=10000)
+
+
+# -------------------------------------------------------------------------------------------
+# The Verdicts view on a long bundle (the engine writes it: engine.run.external)
+# -------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def long_bundle(tmp_path_factory):
+    import importlib.util
+    from pathlib import Path
+
+    from engine.run.external import ExternalRevision, check_revision
+
+    spec = importlib.util.spec_from_file_location(
+        "bench_viewer", Path(__file__).resolve().parents[2] / "benchmarks" / "bench_viewer.py"
+    )
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    v1, v2 = bench.make_documents(LAZY_BYTES + 150_000)
+    rev = ExternalRevision(
+        title="Long",
+        kind="html",
+        v1=v1,
+        v2=v2,
+        comments=bench.make_comments(v1, 300),
+        message="Addressed all review comments.",
+    )
+    folder, _ = check_revision(rev, folder=tmp_path_factory.mktemp("long") / "bundle")
+    return folder
+
+
+def test_a_long_bundle_first_screen_then_a_far_comment_and_linked_scrolling(qtbot, long_bundle):
+    from app.window import MainWindow
+
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.resize(1366, 900)
+    w.show()
+    v = w.verdicts
+    order: list[str] = []
+    v.firstScreen.connect(lambda: order.append("first"))
+    v.rendered.connect(lambda: order.append("rendered"))
+    with qtbot.waitSignal(v.rendered, timeout=120000):
+        w.open_bundle(long_bundle, remember=False)
+    assert order[0] == "first" and "rendered" in order
+    assert v.v1.lazy and v.v2.lazy
+    assert v.last_highlight["v1"]["failed"] == [] and v.last_highlight["v2"]["failed"] == []
+    # The comment furthest down v1: picked in the table, both panes stand on it with its
+    # badge at its text, the detail pane says which it is.
+    far = max(
+        (
+            r
+            for r in range(len(v.rows))
+            if isinstance((v.rows[r]["item"].get("v1") or {}).get("start"), int)
+        ),
+        key=lambda r: v.rows[r]["item"]["v1"]["start"],
+    )
+    row = v.rows[far]
+    spans = {}
+    for side in ("v1", "v2"):
+        sp = row["item"].get(side)
+        if isinstance(sp, dict) and isinstance(sp.get("start"), int):
+            spans[side] = {
+                "id": row["id"],
+                "start": sp["start"],
+                "end": sp["end"],
+                "kind": row["verdict"],
+            }
+    v.table.selectRow(far)
+    for side, sp in spans.items():
+        pane = getattr(v, side)
+        qtbot.waitUntil(lambda pane=pane, sp=sp: badge_at_its_text(qtbot, pane, sp), timeout=20000)
+        assert painted_text(qtbot, pane, sp) == (row["item"][side].get("text") or row["quote"])
+    assert f"Comment {row['n']}" in v.detail.toPlainText()
+    # Linked scrolling: v1 moved to the middle of the document, v2 follows to the place
+    # the engine's alignment gives.
+    followed = v.tools.link.followed
+    v.tools.link._quiet.clear()
+    js(qtbot, v.v1, "(window.scrollTo(0, document.documentElement.scrollHeight / 2), 0)")
+    qtbot.waitUntil(lambda: v.tools.link.followed > followed, timeout=20000)
+    top1 = js(qtbot, v.v1, "__arl.topOffset()")
+    expect = v.change_cv.b_for_a(top1)
+
+    def v2_there() -> bool:
+        top2 = js(qtbot, v.v2, "__arl.topOffset()")
+        return isinstance(top2, int) and abs(top2 - expect) < 400
+
+    qtbot.waitUntil(v2_there, timeout=20000)
+    w.close()
+
+
+def test_page_calls_do_not_use_up_none(qtbot, view):
+    """PySide6 6.12 drops a reference to None per runJavaScript; the view gives it back,
+    so a long session of scrolling (two calls per linked scroll) never frees None."""
+    import sys
+
+    html, _text, spans = long_page(seed=4, size=20_000)
+    show(qtbot, view, html, spans)
+    before = sys.getrefcount(None)
+    got: list = []
+    for _ in range(2000):
+        view.run_js("1", got.append)
+    for _ in range(500):
+        view.scroll_to_offset(0)
+    qtbot.waitUntil(lambda: len(got) == 2000, timeout=60000)
+    assert sys.getrefcount(None) > before - 1000
