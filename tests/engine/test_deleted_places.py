@@ -388,3 +388,25 @@ def test_a_rewrite_beside_a_neighbour_that_moved_keeps_its_place(t1, t2, quotes,
     # sentence a rewritten sentence became")
     got = _verdicts(t1, t2, quotes)
     assert [v.verdict for v in got] == expected, [(v.method, v.v2, v.note) for v in got]
+
+
+def test_a_long_deleted_sentence_beside_a_rewritten_one_far_away_in_v1():
+    # the diff replaced a long sentence (deleted) and the next one (rewritten) by one short
+    # text: the neighbour lies far from the deleted sentence in v1 but beside its place in
+    # v2, and claims its own rewrite (docs/verdicts.md, "Not a neighbour's rewrite")
+    t1 = (
+        "There is nothing so unnatural as the commonplace.\n\nI smiled and shook my head. "
+        "“I can quite understand your thinking so,” I said. “Of course, in your position "
+        "of unofficial adviser and helper to everybody who is absolutely puzzled, throughout "
+        "three continents, you are brought in contact with all that is strange and bizarre. "
+        "But here”—I picked up the morning paper from the ground—“let us put it to a "
+        "practical test. Here is the first heading upon which I come.”"
+    )
+    t2 = (
+        "There is nothing so unnatural as the commonplace.\n\ncopper harbour”—I velvet river "
+        "orchard morning harbour from harbour ground—“lantern us velvet it copper a harbour "
+        "test. Here is the first heading upon which I come.”"
+    )
+    v0, v1 = _verdicts(t1, t2, ["I smiled and shook my", "But here”—I picked up"])
+    assert v0.verdict == "deleted", (v0.method, v0.v2, v0.note)
+    assert v1.verdict == "edited", (v1.method, v1.v2, v1.note)

@@ -51,6 +51,8 @@ class ChangeIndex:
         ] = {}
         """Per v1 sentence, the mapped-sentence candidates (``_Reanchor._sentence_candidates``)."""
         self._words: dict[tuple[int, int], set[str]] = {}
+        self._origins: dict[tuple[int, int], tuple[int, set[tuple[int, int]]]] = {}
+        self._kept_memo: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
         self.kept_enough: dict[tuple[int, int], bool] = {}
         """Per v1 sentence, whether its kept text counts in a claim
         (``_Reanchor._kept_counts``)."""
@@ -113,9 +115,27 @@ class ChangeIndex:
             k += 1
         return out
 
+    def origin(self, b0: int, b1: int) -> tuple[int, set[tuple[int, int]]]:
+        """``TextDiff.v2_origin`` of v2 ``[b0, b1)``, computed once per range for the pair
+        (the candidates of neighbouring sentences are the same v2 sentences). Callers do not
+        change the set."""
+        key = (b0, b1)
+        hit = self._origins.get(key)
+        if hit is None:
+            hit = self._origins[key] = self.diff.v2_origin(b0, b1)
+        return hit
+
     def kept_runs(self, s: int, e: int) -> list[tuple[int, int, int]]:
         """The diff's equal runs inside v1 ``[s, e)``, as (v1 start, v1 end, v2 start):
-        the gaps between consecutive changes, clipped to the span."""
+        the gaps between consecutive changes, clipped to the span (computed once per span
+        for the pair; callers do not change the list)."""
+        key = (s, e)
+        hit = self._kept_memo.get(key)
+        if hit is None:
+            hit = self._kept_memo[key] = self._kept_runs(s, e)
+        return hit
+
+    def _kept_runs(self, s: int, e: int) -> list[tuple[int, int, int]]:
         ch = self.changes
         if not ch:
             return [(s, e, s)] if s < e else []

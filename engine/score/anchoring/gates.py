@@ -39,12 +39,12 @@ class Gates:
         t1 = self.t1
         # kept text shorter than KEPT_GAP is chance (a shared "3. " or " the "), not a
         # block's surviving text
-        _inserted, runs = self.diff.v2_origin(cs, ce)
+        _inserted, runs = self.changes.origin(cs, ce)
         if _substantial("".join(t1[r0:r1] for r0, r1 in runs if r1 <= a or r0 >= b)):
             return False
         # the v2 block around the candidate (FUZZY_WINDOW each way: where its text came from)
         v2_block = self._near_block(self.v2, cs, ce, FUZZY_WINDOW)
-        _inserted, runs = self.diff.v2_origin(*v2_block)
+        _inserted, runs = self.changes.origin(*v2_block)
         own = "".join(t1[max(r0, a) : min(r1, b)] for r0, r1 in runs if r0 < b and r1 > a)
         others = [(r0, r1) for r0, r1 in runs if r1 <= a or r0 >= b]
         if _substantial("".join(t1[r0:r1] for r0, r1 in others)) and not _substantial(own):

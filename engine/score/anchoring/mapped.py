@@ -60,6 +60,16 @@ class Mapped:
         lo, hi = _sentence_bounds(
             t1, max(0, p0 - FUZZY_WINDOW), p1 + FUZZY_WINDOW, reach=FUZZY_WINDOW
         )
+        # and the sentences of the replaced region whose estimated place lies within
+        # FUZZY_WINDOW of m (the diff may replace a long sentence by a short one: its
+        # neighbour then lies far from it in v1 and next to m in v2)
+        region = self.changes.region(p0, p1)
+        if region is not None and region[3] > region[2]:
+            a0, a1, b0, b1 = region
+            scale = (a1 - a0) / (b1 - b0)
+            lo = min(lo, max(a0, a0 + round((m[0] - FUZZY_WINDOW - b0) * scale)))
+            hi = max(hi, min(a1, a0 + round((m[1] + FUZZY_WINDOW - b0) * scale)))
+            lo, hi = self.v1.whole_sentences(lo, hi, reach=0)
         whole = m == _trim(self.t2, *self.v2.block(*m))
         if not whole:  # only a whole v2 block is claimed across a block edge
             lo, hi = max(lo, ba), min(hi, bb)
@@ -273,5 +283,5 @@ class Mapped:
 
     def _kept_from_elsewhere(self: _Reanchor, cs: int, ce: int, s: int, e: int) -> bool:  # type: ignore[misc]
         """v2 ``[cs, ce)`` is text the diff kept, unchanged, from v1 outside ``[s, e)``."""
-        inserted, runs = self.diff.v2_origin(cs, ce)
+        inserted, runs = self.changes.origin(cs, ce)
         return not inserted and all(r1 <= s or r0 >= e for r0, r1 in runs)

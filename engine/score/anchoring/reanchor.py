@@ -74,7 +74,7 @@ class _Reanchor(
         itself): never a copy the diff kept from elsewhere in v1, a lookalike that was there
         all along. A short kept piece from elsewhere (the diff gluing a moved sentence's
         common ending to its old neighbour) is allowed up to half."""
-        _inserted, runs = self.diff.v2_origin(cs, ce)
+        _inserted, runs = self.changes.origin(cs, ce)
         elsewhere = sum((r1 - r0) - max(0, min(r1, e) - max(r0, s)) for r0, r1 in runs)
         return 2 * elsewhere < ce - cs
 
@@ -83,7 +83,7 @@ class _Reanchor(
         for word outside the span's own sentence (``moved_in``: a neighbour sentence that
         moved beside the span's place). Asked of a span's new place (``admits``) and of the
         candidates for the sentence a sentence became."""
-        _inserted, runs = self.diff.v2_origin(cs, ce)
+        _inserted, runs = self.changes.origin(cs, ce)
         elsewhere = sum((r1 - r0) - max(0, min(r1, e) - max(r0, s)) for r0, r1 in runs)
         if 2 * elsewhere >= ce - cs:
             return False

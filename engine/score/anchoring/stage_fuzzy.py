@@ -107,7 +107,7 @@ class StageFuzzy:
         cs, ce = self._clip_blocks(*_clip_sentences(t2, *_trim(t2, cs, ce), quote))
         if cs >= ce:
             return None
-        _inserted, runs = self.diff.v2_origin(cs, ce)
+        _inserted, runs = self.changes.origin(cs, ce)
         kept_elsewhere = sum((r1 - r0) for r0, r1 in runs if min(r1, e) - max(r0, s) <= 0)
         if kept_elsewhere > (ce - cs) / 2:
             return None

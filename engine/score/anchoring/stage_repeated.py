@@ -39,7 +39,7 @@ class StageRepeated:
         for h in nearest_starts(t2, quote, es, 8, lo, hi):
             if (h, h + L) == not_span:
                 continue
-            inserted, runs = self.diff.v2_origin(h, h + L)
+            inserted, runs = self.changes.origin(h, h + L)
             if inserted or len(runs) != 1:
                 continue
             (o, o_end) = next(iter(runs))
