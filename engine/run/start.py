@@ -212,6 +212,16 @@ def word_revision_of_run(request: ReviewRequest, outcome: RunOutcome) -> WordRev
             path="",
             text=f"The agent's revision was not written as a Word file: {exc}",
         )
+    except Exception:  # a defect in writing the copy never fails a run that finished
+        import logging
+
+        logging.getLogger(__name__).exception("writing the Word revision failed")
+        return WordRevisionWritten(
+            outcome.run_id,
+            path="",
+            text="The agent's revision was not written as a Word file: an unexpected problem "
+            "(the log has the details); the evidence bundle is complete",
+        )
     notes = tuple(n.words() for n in rev.notes)
     return WordRevisionWritten(
         outcome.run_id,

@@ -374,7 +374,7 @@ def test_a_page_the_agent_relaid_out_keeps_its_paragraphs_in_word(
     doc = Path(__file__).resolve().parents[2] / "resources" / "word" / "review.docx"
     with ScriptedServer(Relayout()) as srv:
         code = main(
-            ["run", "--doc", str(doc), "--base-url", srv.base_url, "--model", srv.model]
+            ["run", "--yes", "--doc", str(doc), "--base-url", srv.base_url, "--model", srv.model]
             + ["--out", str(tmp_path / "b"), "--json", "--rounds", "1"]
             + ["--word-revision", str(tmp_path / "agent.docx")]
         )
@@ -403,3 +403,29 @@ def open_bundle_json(out: str):
     from engine.bundle.read import open_bundle
 
     return open_bundle(json.loads(out)["bundle"])
+
+
+def test_a_failure_to_write_the_word_revision_never_fails_the_run(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    import json
+
+    import engine.word_revision as wr
+    from engine.cli.main import main
+    from tests.helpers.scripted_server import FixEverything, ScriptedServer
+
+    def broken(*a, **k):
+        raise KeyError("defect")
+
+    monkeypatch.setattr(wr, "write_word_revision", broken)
+    doc = Path(__file__).resolve().parents[2] / "resources" / "word" / "review.docx"
+    with ScriptedServer(FixEverything()) as srv:
+        code = main(
+            ["run", "--yes", "--doc", str(doc), "--base-url", srv.base_url, "--model", srv.model]
+            + ["--out", str(tmp_path / "b"), "--json"]
+        )
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert json.loads(out)["status"] == "completed"
+    assert "was not written as a Word file: an unexpected problem" in err
+    assert "KeyError" not in err and "Traceback" not in err
