@@ -337,10 +337,10 @@ def _cost(m: ModelSpec, inp: tuple[int, ...], outp: tuple[int, ...]) -> tuple[fl
 def render_estimate(est: Estimate, suite: Suite) -> str:
     """The plain table ``arl suite estimate`` prints."""
     lines = [
-        f"Suite {suite.name}: {len(est.items)} run(s) "
-        f"({len(suite.documents)} document(s) x {len(suite.models)} model(s) x "
-        f"{len(suite.variants)} variant(s) x {suite.repeats} repeat(s)), "
-        f"up to {suite.rounds} round(s) each.",
+        f"Suite {suite.name}: {plural(len(est.items), 'run')} "
+        f"({plural(len(suite.documents), 'document')} x {plural(len(suite.models), 'model')} x "
+        f"{plural(len(suite.variants), 'variant')} x {plural(suite.repeats, 'repeat')}), "
+        f"up to {plural(suite.rounds, 'round')} each.",
         f"Tokens: {est.counter}.",
         "",
     ]

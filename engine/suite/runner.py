@@ -219,7 +219,7 @@ class SuiteExecution:
         self.say(
             "",
             "suite",
-            f"Suite run {self.suite_id}: {len(self.todo)} run(s) to make "
+            f"Suite run {self.suite_id}: {vocabulary.plural(len(self.todo), 'run')} to make "
             f"of {len(self.items)}, at most {self.limits.concurrency} at once.",
         )
         dog = asyncio.create_task(self.watchdog())
@@ -373,7 +373,7 @@ class SuiteExecution:
             self.stop_reason = f"the time limit of {self.limits.time_limit:g} s was reached"
         unfinished = [r for r in self.store.items(sid) if r.status not in ("finished", "failed")]
         if unfinished and not self.stop_reason:
-            self.stop_reason = f"{len(unfinished)} run(s) did not finish"
+            self.stop_reason = f"{vocabulary.plural(len(unfinished), 'run')} did not finish"
         status = "stopped" if unfinished else "finished"
         self.store.set_run_status(sid, status, self.stop_reason, finished=not unfinished)
         tail = f" ({self.stop_reason}; resume with arl suite resume {sid})" if unfinished else ""

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.suite.store import ItemResult
-from engine.vocabulary import percent, token_edit_items
+from engine.vocabulary import percent, plural, token_edit_items
 
 
 def token_edit_counts(bundle: Path | None) -> dict[str, int] | None:
@@ -43,7 +43,7 @@ def token_edit_share(done: list[ItemResult]) -> dict[str, Any]:
     if unknown:
         return {
             "value": None,
-            "reason": f"not counted for {unknown} run(s) (recorded before token edits were "
+            "reason": f"not counted for {plural(unknown, 'run')} (recorded before token edits were "
             "counted, or the bundle could not be read)",
         }
     edited = sum(_counts(r)["edited"] for r in done)
