@@ -91,7 +91,9 @@ class RunSettingsPage(QWizardPage):
         form.addRow("Model &turns per round:", self.turns)
         form.addRow("How the model &works:", self.mode)
         form.addRow("", self.echo)
-        form.addRow("&Prices per million tokens:", prices)
+        price_label = QLabel("&Prices per million tokens:")
+        price_label.setBuddy(self.price_input)  # the label of a row of two fields
+        form.addRow(price_label, prices)
         form.addRow(self.estimate)
         form.addRow(self.checks)
         form.addRow(self.summary)
