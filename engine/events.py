@@ -103,8 +103,8 @@ class RunStarted(RunEvent):
         key = f" (API key: {self.key_source})" if self.key_source else ""
         note = f"; {self.url_note}" if self.url_note else ""
         return (
-            f"Workspace {self.workspace}: document {self.document_id}, {self.comments} "
-            f"comment(s); model {self.model} at {self.base_url}{key}{note}"
+            f"Workspace {self.workspace}: document {self.document_id}, "
+            f"{plural(self.comments, 'comment')}; model {self.model} at {self.base_url}{key}{note}"
         )
 
     def plain(self, names: Mapping[str, str] | None = None) -> str:
@@ -127,7 +127,7 @@ class RoundStarted(RunEvent):
 
     def describe(self) -> str:
         return (
-            f"Round {self.round} of {self.max_rounds}: {self.unresolved} comment(s) "
+            f"Round {self.round} of {self.max_rounds}: {plural(self.unresolved, 'comment')} "
             f"to address, document at version {self.version_id}"
         )
 
@@ -265,7 +265,7 @@ class ReportReceived(RunEvent):
             return f"The agent's report cannot be used: {self.problem}"
         n = len(self.claims)
         addressed = sum(1 for c in self.claims.values() if c == "addressed")
-        return f"The agent reported on {n} comment(s), claiming {addressed} addressed"
+        return f"The agent reported on {plural(n, 'comment')}, claiming {addressed} addressed"
 
     def plain(self, names: Mapping[str, str] | None = None) -> str:
         if not self.usable:

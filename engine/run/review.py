@@ -93,7 +93,7 @@ from engine.run.records import (
     RunHandle,
     RunOutcome,
 )
-from engine.vocabulary import STALE_ANCHOR_MESSAGE, VERIFICATION_MESSAGE, RunStatus
+from engine.vocabulary import STALE_ANCHOR_MESSAGE, VERIFICATION_MESSAGE, RunStatus, plural
 from engine.workspace import (
     DocumentRow,
     VersionRow,
@@ -359,14 +359,15 @@ class ReviewRun:
                 break
         if self.converged_at is not None:
             self.reason = (
-                f"every actionable comment was resolved after {self.pushes_at_convergence} push(es)"
+                "every actionable comment was resolved after "
+                + plural(self.pushes_at_convergence, "push", "pushes")
                 if self.converged_at
                 else "no actionable comment was open"
             )
         else:
             self.reason = self.stop_reason or (
                 f"the round limit of {self.max_rounds} was reached with "
-                f"{len(self.open_actionable())} comment(s) unresolved"
+                f"{plural(len(self.open_actionable()), 'comment')} unresolved"
             )
             if self.checks is not None and self.checks.blocks_convergence():
                 self.reason += " and a declared check still failing"
@@ -598,11 +599,11 @@ class ReviewRun:
         if self.stop_reason:
             return None, (
                 f"did not converge: {self.stop_reason}, with "
-                f"{len(self.open_actionable())} comment(s) still unresolved"
+                f"{plural(len(self.open_actionable()), 'comment')} still unresolved"
             )
         return None, (
             f"did not converge within the round limit of {self.max_rounds}: "
-            f"{len(self.open_actionable())} comment(s) still unresolved"
+            f"{plural(len(self.open_actionable()), 'comment')} still unresolved"
         )
 
     def open_actionable(self) -> list[str]:

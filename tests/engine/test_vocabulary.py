@@ -139,6 +139,8 @@ _PLAIN_WORD_SOURCES = (
     "engine/publish",
     "engine/word_verdicts.py",
     "engine/doctor.py",
+    "engine/events.py",
+    "app",
 )
 
 
