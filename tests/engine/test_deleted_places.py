@@ -410,3 +410,21 @@ def test_a_long_deleted_sentence_beside_a_rewritten_one_far_away_in_v1():
     v0, v1 = _verdicts(t1, t2, ["I smiled and shook my", "But here”—I picked up"])
     assert v0.verdict == "deleted", (v0.method, v0.v2, v0.note)
     assert v1.verdict == "edited", (v1.method, v1.v2, v1.note)
+
+
+def test_a_new_place_widened_to_whole_words_stops_at_a_block_edge():
+    # HTML with no character between paragraphs: "Goudy</p><p>This" reads "GoudyThis",
+    # two words; widening the rewrite's edge to a whole word must not take "Goudy" from
+    # the block before (it crossed the block and the quote read deleted)
+    ps1 = [
+        "League Spartan and Sorts Mill Goudy",
+        "typefaces created in 2014 and 2009 by",
+        "This is the 3rd edition of this ebook.",
+        "The first edition was released on",
+    ]
+    ps2 = [ps1[0], "This copper the river meadow of copper harbour.", ps1[3]]
+    t1 = "<body>" + "".join(f"<p>{p}</p>" for p in ps1) + "</body>"
+    t2 = "<body>" + "".join(f"<p>{p}</p>" for p in ps2) + "</body>"
+    v0, v1 = _verdicts(t1, t2, ["typefaces created in", "is the 3rd edition of this"], "html")
+    assert v0.verdict == "deleted", (v0.method, v0.v2, v0.note)
+    assert v1.verdict == "edited" and "Goudy" not in v1.v2.text, (v1.method, v1.v2, v1.note)

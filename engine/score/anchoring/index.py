@@ -61,6 +61,9 @@ _BOUNDARY = "\ue000"
 (``reading``): not whitespace, not ignorable, untouched by normalisation."""
 
 
+_GAPS = re.compile(f"[ {_BOUNDARY}]")
+
+
 def _gapped(form: str) -> list[tuple[str, int]]:
     """The characters of a normalised reading other than spaces and boundaries, each with
     what stood before it: 0 nothing, 1 a space, 2 a block boundary (with or without a
@@ -88,6 +91,8 @@ def same_words(a: TextIndex, s: int, e: int, b: TextIndex, cs: int, ce: int) -> 
     r1, r2 = a.reading(s, e), b.reading(cs, ce)
     if _BOUNDARY not in r1 and _BOUNDARY not in r2:
         return r1 == r2
+    if _GAPS.sub("", r1) != _GAPS.sub("", r2):
+        return False  # other letters (cheap, before the gaps are compared one by one)
     g1, g2 = _gapped(r1), _gapped(r2)
     return len(g1) == len(g2) and all(
         c1 == c2 and (x == y or x == 2 or y == 2) for (c1, x), (c2, y) in zip(g1, g2)

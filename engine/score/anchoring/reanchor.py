@@ -215,6 +215,9 @@ class _Reanchor(
         # inside "harbour" is widened to the word)
         s, e = self.span
         ws, we = _snap_words(t2, cs, ce)
+        # a block's edge ends a word ("Goudy</p><p>This" is two words)
+        ba, bb = self.v2.block(cs, ce)
+        ws, we = max(ws, min(ba, cs)), min(we, max(bb, ce))
         cs = cs if joined(self.t1, s) else ws
         ce = ce if joined(self.t1, e) else we
         ctx = context_score(prefix, suffix, t2, cs, ce) if (prefix or suffix) else 1.0
