@@ -439,6 +439,7 @@ class SuitesView(QWidget):
         self.start_btn.setEnabled(False)
         self._fill_runs()
         self._fill_report()
+        self._verify_runs()
         self._draw_charts()
         self.message.emit(f"Opened suite results {folder}")
         return True
@@ -462,6 +463,7 @@ class SuitesView(QWidget):
         )
         self._fill_runs()
         self._fill_report()
+        self._verify_runs()
         self._draw_charts()
 
     def _history_for(self, data: dict[str, Any], report: dict[str, Any]) -> list[dict[str, Any]]:
@@ -510,6 +512,46 @@ class SuitesView(QWidget):
         self.noise.setText("\n".join(noise_notes(rep)[:6]))
         self.document_view.show_items(self.items)
         self.publish_btn.setEnabled(bool(self.items and self.meta))
+
+    def _verify_runs(self) -> None:
+        """Check every finished run's bundle off the UI thread (``engine.suite.tamper``, as
+        ``arl suite report`` does); when one is TAMPERED, show the engine's report that
+        leaves it out of the statistics and counts it as a failure with its reason."""
+        from engine.suite.report import build_report, mark_tampered
+        from engine.suite.tamper import tampered_runs
+
+        self._verify_generation = getattr(self, "_verify_generation", 0) + 1
+        generation = self._verify_generation
+        items, meta = list(self.items), dict(self.meta)
+        if not items or not meta:
+            return
+
+        def work() -> Any:
+            tampered = tampered_runs(items)
+            if not tampered:
+                return None
+            report = build_report(
+                items,
+                name=meta["name"],
+                fingerprint=meta["fingerprint"],
+                seed=meta["seed"],
+                tampered=tampered,
+            )
+            return tampered, report, mark_tampered(items, tampered)
+
+        def done(value: Any) -> None:
+            if value is None or generation != self._verify_generation:
+                return
+            tampered, self.report, self.items = value
+            self._fill_runs()
+            self._fill_report()
+            self._draw_charts()
+            self.message.emit(
+                f"{plural(len(tampered), 'run')} TAMPERED (its bundle fails its checks): "
+                "left out of the statistics and counted as failed."
+            )
+
+        run_in_thread(work, done, lambda _exc: None)
 
     def _open_run(self, row: int, _col: int) -> None:
         cell = self.runs.item(row, 0)
@@ -712,6 +754,7 @@ class SuitesView(QWidget):
         )
         self._fill_runs()
         self._fill_report()
+        self._verify_runs()
         self._draw_charts()
         self.cancel_btn.setEnabled(False)
         self.start_btn.setEnabled(True)

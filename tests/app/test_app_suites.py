@@ -275,3 +275,29 @@ def test_publish_writes_the_report_page_and_offers_open(
     assert box.informativeText() == str(page)
     assert [b.text() for b in box.buttons() if b.text() == "Open"] == ["Open"]
     assert any(m == f"Published the suite report: {page}" for m in messages)
+
+
+def test_a_tampered_run_is_left_out_of_the_tabs_statistics(view, results, qtbot):
+    """As arl suite report: each bundle checked (off the UI thread), a forged figure makes
+    its run a failure with its reason, left out of the statistics."""
+    data = read_results(results)
+    victim = next(i for i in data["items"] if i["model"] == "fixer")
+    bundle = (
+        results / victim["bundle"]
+        if not Path(victim["bundle"]).is_absolute()
+        else Path(victim["bundle"])
+    )
+    figures = bundle / "metrics.json"
+    forged = json.loads(figures.read_text(encoding="utf-8"))
+    forged["attribution_rate"] = {"value": 0.01, "numerator": 1, "denominator": 100}
+    figures.write_text(json.dumps(forged), encoding="utf-8")
+    assert view.open_results(results)
+
+    def fixer():
+        return next(c for c in view.report["combinations"] if c["model"] == "fixer")
+
+    qtbot.waitUntil(lambda: fixer()["failed"] == 1, timeout=30000)
+    assert fixer()["failures"][0]["reason"].startswith("TAMPERED: ")
+    assert fixer()["metrics"]["attribution_rate"]["n"] == 7
+    statuses = [view.runs.item(r, 3).text() for r in range(view.runs.rowCount())]
+    assert sum(s.startswith("failed: TAMPERED") for s in statuses) == 1
