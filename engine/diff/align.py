@@ -15,6 +15,7 @@ from array import array
 from collections import Counter
 from collections.abc import Iterator, Sequence, Set as AbstractSet
 from dataclasses import dataclass
+from itertools import compress, repeat
 
 from diff_match_patch import diff_match_patch
 
@@ -267,6 +268,10 @@ def _lis(seq: Sequence[int]) -> list[int]:
     return out
 
 
+_ONE = (1).__eq__
+"""``n == 1`` for an int ``n``, as a C callable for ``map``."""
+
+
 try:  # the C loop behind Counter(iterable), without Counter's Python-level checks
     from collections import _count_elements  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - other Pythons
@@ -299,22 +304,23 @@ def _anchors(
         ca = _counts(A)
     if cb is None:
         cb = _counts(B)
-    # Tokens unique on both sides (one pass over the smaller count table); failing those,
-    # tokens occurring equally often on both sides.
-    if len(cb) < len(ca):
-        keep = {t for t, n in cb.items() if n == 1 and ca.get(t) == 1}
-    else:
-        keep = {t for t, n in ca.items() if n == 1 and cb.get(t) == 1}
+    # Tokens unique on both sides (the smaller count table's unique tokens, kept where the
+    # other table counts them once); failing those, tokens occurring equally often on both
+    # sides. The passes over tokens run in C (compress, map), not as Python loops.
+    small, large = (ca, cb) if len(ca) <= len(cb) else (cb, ca)
+    ones = list(compress(small, map(_ONE, small.values())))
+    keep = set(compress(ones, map(_ONE, map(large.get, ones, repeat(0)))))
+    del ones
     if keep and len(keep) <= _FIND_MAX:
         found = sorted([(B.find(t), A.find(t)) for t in keep])
         ia = array("q", [i for _, i in found])
         jb = array("q", [j for j, _ in found])
     elif keep:
-        pos = {t: i for i, t in enumerate(A) if t in keep}
-        js = [j for j, t in enumerate(B) if t in keep]  # pairs, ordered by their v2 index
-        ia = array("q", [pos[B[j]] for j in js])
-        jb = array("q", js)
-        del pos, js
+        pos = dict(zip(A, range(len(A))))  # a token's last place: a kept one's only place
+        flags = list(map(keep.__contains__, B))
+        ia = array("q", map(pos.__getitem__, compress(B, flags)))  # pairs, by v2 index
+        jb = array("q", compress(range(len(B)), flags))
+        del pos, flags
     else:
         ia, jb = array("q"), array("q")
         same = {t for t, n in ca.items() if cb.get(t) == n}
@@ -401,27 +407,7 @@ class _Aligner:
             cb = _counts(B)
             anchors = _anchors(A, B, ca, cb)
             if anchors:
-                pi, pj = 0, 0
-                la, lb = len(A), len(B)
-                ia, jb = anchors.ia, anchors.jb
-                for k in anchors.keep:
-                    i, j = ia[k], jb[k]
-                    if i < pi or j < pj:
-                        continue  # inside the previous anchor's extension
-                    bi, bj = i, j
-                    while bi > pi and bj > pj and A[bi - 1] == B[bj - 1]:
-                        bi -= 1
-                        bj -= 1
-                    ei, ej = i + 1, j + 1
-                    while ei < la and ej < lb and A[ei] == B[ej]:
-                        ei += 1
-                        ej += 1
-                    if bi > pi or bj > pj:
-                        stack.append((i0 + pi, i0 + bi, j0 + pj, j0 + bj))
-                    blocks.append((i0 + bi, j0 + bj, ei - bi))
-                    pi, pj = ei, ej
-                if pi < la or pj < lb:
-                    stack.append((i0 + pi, i1, j0 + pj, j1))
+                _follow_anchors(A, B, anchors, i0, i1, j0, j1, blocks, stack)
                 continue
             if not myers:
                 rough.append((i0, i1, j0, j1))
@@ -444,3 +430,42 @@ class _Aligner:
                     j += n
         blocks.sort()
         return blocks, rough
+
+
+def _follow_anchors(
+    A: str,
+    B: str,
+    anchors: _Pairs,
+    i0: int,
+    i1: int,
+    j0: int,
+    j1: int,
+    blocks: list[tuple[int, int, int]],
+    stack: list[tuple[int, int, int, int]],
+) -> None:
+    """Each anchor of the gap ``A`` = ``sa[i0:i1]``, ``B`` = ``sb[j0:j1]`` extended back
+    and forth over the tokens equal around it (measured by slice comparison, not token by
+    token) into a matching block; the gaps between blocks go on ``stack``."""
+    pi, pj = 0, 0
+    la, lb = len(A), len(B)
+    ia, jb = anchors.ia, anchors.jb
+    for k in anchors.keep:
+        i, j = ia[k], jb[k]
+        if i < pi or j < pj:
+            continue  # inside the previous anchor's extension
+        bi, bj = i, j
+        if bi > pi and bj > pj and A[bi - 1] == B[bj - 1]:
+            n = _common_suffix(A, pi, bi, B, pj, bj)
+            bi -= n
+            bj -= n
+        ei, ej = i + 1, j + 1
+        if ei < la and ej < lb and A[ei] == B[ej]:
+            n = _common_prefix(A, ei, la, B, ej, lb)
+            ei += n
+            ej += n
+        if bi > pi or bj > pj:
+            stack.append((i0 + pi, i0 + bi, j0 + pj, j0 + bj))
+        blocks.append((i0 + bi, j0 + bj, ei - bi))
+        pi, pj = ei, ej
+    if pi < la or pj < lb:
+        stack.append((i0 + pi, i1, j0 + pj, j1))

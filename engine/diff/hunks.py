@@ -277,13 +277,16 @@ class _Differ:
         gi, gj = i0, j0
         pi, pj = i0, j0
         pairs = _anchors(codes_a, codes_b)
-        ia, jb = pairs.ia, pairs.jb
-        for k in pairs.keep:
-            qi, qj = sent_a[ia[k]], sent_b[jb[k]]
-            if qi > pi and qj > pj and qi > gi and qj > gj:
+        keep = pairs.keep
+        # The kept pairs increase on both sides, so their sentences never decrease: a cut
+        # falls where both sentences moved on from the previous pair's.
+        qis = map(sent_a.__getitem__, map(pairs.ia.__getitem__, keep))
+        qjs = map(sent_b.__getitem__, map(pairs.jb.__getitem__, keep))
+        for qi, qj in zip(qis, qjs):
+            if qi > pi and qj > pj:
                 groups.append((gi, qi, gj, qj))
                 gi, gj = qi, qj
-            pi, pj = max(pi, qi), max(pj, qj)
+            pi, pj = qi, qj
         groups.append((gi, i1, gj, j1))
         return groups
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 from array import array
-from itertools import accumulate
+from collections.abc import Iterator
+from itertools import accumulate, chain, compress, filterfalse
 from typing import Any
 
 SENTENCE_TERMINATORS = ".!?。！？｡．؟۔।॥።፧။‼⁇⁈⁉"
@@ -98,6 +99,13 @@ def split_sentences(text: str) -> list[str]:
     return _CHUNK_RE.findall(text)
 
 
+def _code_points(n0: int, k: int) -> Iterator[int]:
+    """The code points of the ``k`` codes after the first ``n0``: code ``n`` is the
+    character ``n`` below U+D800 and ``n + 0x800`` from there on (the surrogate block
+    skipped)."""
+    return chain(range(n0, min(n0 + k, 0xD800)), range(max(n0, 0xD800) + 0x800, n0 + k + 0x800))
+
+
 class _TokenCodec:
     """Tokens as single characters, so token sequences compare as strings (the idea of
     diff-match-patch's ``diff_linesToChars``, for any tokeniser). Codes skip the surrogate
@@ -114,13 +122,12 @@ class _TokenCodec:
             return "".join(map(table.__getitem__, tokens))
         except KeyError:
             pass
-        for t in tokens:  # new tokens get codes in order of appearance
-            if t not in table:
-                n = len(self.tokens)
-                table[t] = c = chr(n if n < 0xD800 else n + 0x800)
-                self.tokens.append(t)
-                if t.isspace():
-                    self.blank.add(c)
+        # new tokens get codes in order of appearance
+        new = list(filterfalse(table.__contains__, dict.fromkeys(tokens)))
+        codes = list(map(chr, _code_points(len(self.tokens), len(new))))
+        table.update(zip(new, codes))
+        self.tokens.extend(new)
+        self.blank.update(compress(codes, map(str.isspace, new)))
         return "".join(map(table.__getitem__, tokens))
 
 
@@ -128,10 +135,10 @@ def _encode_chunks(text: str, x0: int, x1: int, table: dict[str, str]) -> tuple[
     """Sentence chunks of ``text[x0:x1]`` as one code character each (equal chunks, equal
     codes; ``table`` shared by both texts) and their start offsets, one extra at the end."""
     chunks = _CHUNK_RE.findall(text, x0, x1)  # contiguous: they join to text[x0:x1]
-    for t in chunks:  # new chunks get codes in order of appearance
-        if t not in table:
-            n = len(table)
-            table[t] = chr(n if n < 0xD800 else n + 0x800)
+    # new chunks get codes in order of appearance
+    new = list(filterfalse(table.__contains__, dict.fromkeys(chunks)))
+    table.update(zip(new, map(chr, _code_points(len(table), len(new)))))
+    del new
     starts = array("q", accumulate(map(len, chunks), initial=x0))
     return "".join(map(table.__getitem__, chunks)), starts
 

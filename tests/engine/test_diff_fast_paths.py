@@ -1,8 +1,10 @@
 """The diff's fast paths equal the slow ways they replace (engine.diff.align, engine.diff.hunks).
 
 Each fast path is checked against a reference kept here, on random token sequences
-(Hypothesis): the anchor pairs of ``_anchors`` (one pass over the smaller count table
-instead of an intersection of both tables' items), the char-level refinement remembered
+(Hypothesis): the anchor pairs of ``_anchors`` (its passes over tokens in C, one over
+the smaller count table instead of an intersection of both tables' items), the codes of
+new tokens and sentence chunks assigned in bulk (``_TokenCodec.encode``,
+``_encode_chunks``), the char-level refinement remembered
 per pair of texts (``_CountedDmp.refined``, with the step budget counted as if run again),
 and the semantic cleanup skipped where a hunk has one change group (it folds nothing
 there). ``tests/engine/test_diff_golden.py`` pins the whole diff's output besides.
@@ -27,6 +29,7 @@ from engine.diff.align import (
 )
 from engine.diff.cleanup import _merge, _semantic_merge
 from engine.diff.diffing import TextDiff
+from engine.diff.tokens import _encode_chunks, _TokenCodec, split_sentences
 
 # Token codes: a small alphabet so that tokens repeat, unique ones are few, and the three
 # branches of _anchors (few unique tokens, many, none) are all reached.
@@ -137,3 +140,45 @@ def test_diff_reconstructs_both_texts_with_the_fast_paths(sents, data):
     d = TextDiff(a, b)
     assert "".join(t for o, t in d.diffs if o != INSERT) == a
     assert "".join(t for o, t in d.diffs if o != DELETE) == b
+
+
+def _codec_reference(tokens_runs: list[list[str]], start: int) -> tuple[list[str], set[str]]:
+    """The earlier ``_TokenCodec.encode``: a token at a time, new tokens coded in order of
+    appearance from code ``start``, the surrogate block skipped."""
+    table: dict[str, str] = {}
+    blank: set[str] = set()
+    out = []
+    n = start
+    for tokens in tokens_runs:
+        for t in tokens:
+            if t not in table:
+                table[t] = c = chr(n if n < 0xD800 else n + 0x800)
+                n += 1
+                if t.isspace():
+                    blank.add(c)
+        out.append("".join(table[t] for t in tokens))
+    return out, blank
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.lists(st.sampled_from(["a", "b", " ", "\n", "日", "\t ", "cat"]), max_size=12)),
+    st.sampled_from([0, 0xD800 - 3, 0xD800]),
+)
+def test_token_codes_equal_the_reference_across_the_surrogate_block(runs, start):
+    codec = _TokenCodec()
+    codec.tokens = [f"pad{i}" for i in range(start)]  # codes already taken
+    got = [codec.encode(tokens) for tokens in runs]
+    want, blank = _codec_reference(runs, start)
+    assert got == want
+    assert codec.blank == blank
+    assert codec.tokens[start:] == list(dict.fromkeys(t for r in runs for t in r))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab.!? \n。", max_size=80), st.text(alphabet="ab.!? \n。", max_size=80))
+def test_chunk_codes_equal_the_reference(a, b):
+    table: dict[str, str] = {}
+    got = [_encode_chunks(a, 0, len(a), table)[0], _encode_chunks(b, 0, len(b), table)[0]]
+    want, _ = _codec_reference([split_sentences(a), split_sentences(b)], 0)
+    assert got == want
