@@ -259,7 +259,9 @@ class PublishedView(QWidget):
     def _failed(self, generation: int, folder: Path, exc: BaseException) -> None:
         if generation != self._generation:
             return
-        self.where.setText(f"Published to {folder}: the folder could not be read ({exc}).")
+        self.where.setText(
+            f"Published to {folder}: the folder could not be read ({vocabulary.error_words(exc)})."
+        )
         self._show(generation, folder, [], say=False)
 
     def _show(self, generation: int, folder: Path | None, runs: list, say: bool = True) -> None:

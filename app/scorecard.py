@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from app.bundledata import BundleData, rederive_now, start_checks
 from app.docview import DocumentView
+from engine.vocabulary import error_words
 
 
 def scorecard_title(data: BundleData) -> str:
@@ -194,7 +195,7 @@ class ScorecardView(QWidget):
         try:
             trust_signer(self.data.source, name)  # by its full key
         except (OSError, ValueError) as exc:
-            self.message.emit(f"Could not save the trusted key: {exc}")
+            self.message.emit(f"Could not save the trusted key: {error_words(exc)}")
             return
         self.data.signature = signing.check_bundle(self.data.source)
         self._describe()
@@ -244,7 +245,7 @@ class ScorecardView(QWidget):
                 if factory is Workspace:
                     ws.close()
         except Exception as exc:
-            self.message.emit(f"The scorecard could not be published: {exc}")
+            self.message.emit(f"The scorecard could not be published: {error_words(exc)}")
             return None
         self.message.emit(
             f"Published \u201c{scorecard_title(self.data)}\u201d to the "
@@ -281,7 +282,7 @@ class ScorecardView(QWidget):
 
         def failed(exc: BaseException) -> None:
             self.publish_btn.setEnabled(True)
-            self.message.emit(f"The scorecard could not be published: {exc}")
+            self.message.emit(f"The scorecard could not be published: {error_words(exc)}")
 
         run_in_thread(lambda: published.publish(data.path, folder), done, failed)
 
