@@ -7,6 +7,7 @@ in a real browser whose network log must show no request from it."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -18,6 +19,10 @@ from tests.engine.test_suites import _suite_id, run_cli, write_suite
 from tests.helpers.chromium import CHROMIUM, open_offline
 from tests.helpers.scripted_server import FixEverything, ScriptedServer
 
+#: CI (``.ci/run``) installs Debian's chromium and sets ``ARL_REQUIRE_CHROMIUM=1``: there a
+#: missing browser fails these tests instead of skipping them.
+if CHROMIUM is None and os.environ.get("ARL_REQUIRE_CHROMIUM"):
+    raise RuntimeError("chromium is required (ARL_REQUIRE_CHROMIUM) and is not installed")
 needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")
 
 
