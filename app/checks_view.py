@@ -129,6 +129,7 @@ class ChecksView(QWidget):
         self.table.setRowCount(0)
         self.output.clear()
         self.accept_btn.setEnabled(False)
+        self.accept_btn.setVisible(bool(sets))  # nothing to accept in a run without checks
         if not sets:
             self.headline.setText(
                 "This run declared no checks. A reviewer declares them in a checks file "

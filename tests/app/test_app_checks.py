@@ -149,6 +149,7 @@ def test_a_bundle_without_checks_says_so(qtbot):
         assert w.open_bundle(data_dir)
     assert w.checks.table.rowCount() == 0
     assert w.checks.headline.text().startswith("This run declared no checks.")
+    assert w.checks.accept_btn.isHidden()  # nothing to accept
 
 
 # -- the wizard and the suites tab ----------------------------------------------------------
