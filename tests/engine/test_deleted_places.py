@@ -428,3 +428,20 @@ def test_a_new_place_widened_to_whole_words_stops_at_a_block_edge():
     v0, v1 = _verdicts(t1, t2, ["typefaces created in", "is the 3rd edition of this"], "html")
     assert v0.verdict == "deleted", (v0.method, v0.v2, v0.note)
     assert v1.verdict == "edited" and "Goudy" not in v1.v2.text, (v1.method, v1.v2, v1.note)
+
+
+@pytest.mark.parametrize(
+    "before,after,quote",
+    [
+        ("of the medical journals investigated", "of the lantern journals lantern", "Data are"),
+        ("两种方法都经过了检验", "两种方法都经过了测试", "数据可以"),
+    ],
+)
+def test_the_word_a_quote_starts_in_ends_at_its_block_edge(before, after, quote):
+    # "investigated</p><p>Data" reads "investigatedData": the last word of the block
+    # before was replaced, but the quote's own first word is whole and unchanged
+    tail = "available under the terms of the licence."
+    t1 = f"<body><p>{before}</p><p>{quote} {tail}</p></body>"
+    t2 = f"<body><p>{after}</p><p>{quote} {tail}</p></body>"
+    (v,) = _verdicts(t1, t2, [quote + " available"], "html")
+    assert v.verdict == "untouched", (v.method, v.v2, v.note)

@@ -10,7 +10,7 @@ import re
 from engine.score.anchoring.context import nearest_starts
 from engine.score.anchoring.sentences import _SENTENCE_END, _sentence_bounds, _sentence_pieces
 from engine.score.anchoring.thresholds import FUZZY_WINDOW, MAX_HITS, NEAR_HITS
-from engine.score.anchoring.words import _has_alnum, _trim, joined
+from engine.score.anchoring.words import _has_alnum, _snap_words, _trim, joined
 from engine.text.normalize import FoldedText, fold_needle, normalize
 
 _STRUCTURE_LINE = re.compile(r"[ \t]{0,3}(?:[-*+]|\d{1,9}[.)])[ \t]|[ \t]{0,3}#{1,6}(?:[ \t]|$)")
@@ -152,6 +152,13 @@ class TextIndex:
             return normalize(self.text[s:e])
         bounds = [s, *cuts, e]
         return normalize(_BOUNDARY.join(self.text[x:y] for x, y in zip(bounds, bounds[1:])))
+
+    def snap_words(self, s: int, e: int) -> tuple[int, int]:
+        """``[s, e)`` widened to whole words (``_snap_words``), never past the edge of the
+        block(s) holding it: a block's edge ends a word ("Goudy</p><p>This" is two)."""
+        ws, we = _snap_words(self.text, s, e)
+        ba, bb = self.block(s, e)
+        return max(ws, min(ba, s)), min(we, max(bb, e))
 
     def blocks_in(self, s: int, e: int) -> int:
         """How many blocks hold words of ``[s, e)`` (the pieces of ``pieces`` with a letter

@@ -32,7 +32,7 @@ from engine.score.anchoring.thresholds import (
     REGION_REACH,
     TRAVELLED_CONTEXT,
 )
-from engine.score.anchoring.words import _has_alnum, _snap_words, _trim, joined, similarity
+from engine.score.anchoring.words import _has_alnum, _trim, joined, similarity
 from engine.vocabulary import Method
 
 
@@ -214,10 +214,7 @@ class _Reanchor(
         # whole words at an edge where the v1 span cut none (a replaced region the diff cut
         # inside "harbour" is widened to the word)
         s, e = self.span
-        ws, we = _snap_words(t2, cs, ce)
-        # a block's edge ends a word ("Goudy</p><p>This" is two words)
-        ba, bb = self.v2.block(cs, ce)
-        ws, we = max(ws, min(ba, cs)), min(we, max(bb, ce))
+        ws, we = self.v2.snap_words(cs, ce)  # a block's edge ends a word
         cs = cs if joined(self.t1, s) else ws
         ce = ce if joined(self.t1, e) else we
         ctx = context_score(prefix, suffix, t2, cs, ce) if (prefix or suffix) else 1.0

@@ -13,7 +13,6 @@ from engine.score.anchoring.words import (
     _NO_SPACE,
     _dictionary_word,
     _snap_dictionary_words,
-    _snap_words,
     similarity,
 )
 
@@ -34,8 +33,8 @@ class StageKept:
         the words at both edges are the same in v1 and v2."""
         L = e - s
         t1, t2 = self.t1, self.t2
-        ws, we = _snap_words(t1, s, e)
-        vs, ve = _snap_words(t2, b, b + L)
+        ws, we = self.v1.snap_words(s, e)  # never past a block edge
+        vs, ve = self.v2.snap_words(b, b + L)
         # Scripts without spaces: only where the quote cuts a word of v1 (dictionary word
         # breaks). A whole v1 word that v2's dictionary breaks join to new neighbours
         # ("成本新员工" -> "变更新员工" reads 更新) is not evidence enough of a new word.
