@@ -21,12 +21,10 @@ they are kept together so it can be reviewed in one read.
 from __future__ import annotations
 
 import atexit
-import ctypes
 import http.server
 import json
 import logging
 import secrets
-import sys
 import threading
 import weakref
 from collections.abc import Callable
@@ -551,19 +549,6 @@ class DocumentPage(QWebEnginePage):
 # The view
 # -------------------------------------------------------------------------------------------
 
-# PySide6 6.12 drops one reference to None on every QWebEnginePage.runJavaScript call (a
-# refcount bug in its binding; measured: 300 calls, None's count 300 lower). On Python
-# before 3.12, where None is not immortal, a session of some 27,000 calls (each scroll of
-# linked panes makes two) ended in "Fatal Python error: none_dealloc". Each call gives the
-# reference back (tests/app/test_app_viewer_lazy.py counts it).
-_NONE_LEAKS = sys.version_info < (3, 12)
-
-
-def keep_none_alive() -> None:
-    """Give back the reference to None one ``runJavaScript`` call took."""
-    if _NONE_LEAKS:
-        ctypes.pythonapi.Py_IncRef(ctypes.py_object(None))
-
 
 class DocumentView(QWebEngineView):
     """Shows one untrusted document with highlights painted by offsets.
@@ -724,7 +709,6 @@ class DocumentView(QWebEngineView):
         )
         if callback is None:
             self._page.runJavaScript(wrapped, WORLD)
-            keep_none_alive()
             return
 
         def done(result: Any) -> None:
@@ -737,7 +721,6 @@ class DocumentView(QWebEngineView):
             callback(obj.get("v"))
 
         self._page.runJavaScript(wrapped, WORLD, done)
-        keep_none_alive()
 
     def set_highlights(
         self, spans: list[dict], labels: bool = True, underline: bool = True

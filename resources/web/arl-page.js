@@ -250,18 +250,26 @@
       if (!sp.label && !sp.mark) return;
       var r = state.ranges[sp.id];
       if (!r) return;
-      var home = null;
-      if (early.lazy) {
-        var n = r.startContainer;
-        var el = n.nodeType === Node.ELEMENT_NODE ? n : n.parentElement;
-        home = el ? el.closest(early.blocks) : null;
-      }
+      var home = early.lazy ? homeFor(r.startContainer) : null;
       if (!home) { state.always.push(sp); return; }
       state.homeOfId.set(sp.id, home);
       var list = state.homes.get(home);
       if (!list) state.homes.set(home, list = []);
       list.push(sp);
     });
+  }
+
+  // The block a badge starting in ``n`` belongs to: the one holding it, else (text between
+  // blocks, where a deleted paragraph leaves its caret mark) the block beside it. Drawing a
+  // badge outside every block would lay out skipped blocks all over the page.
+  function homeFor(n) {
+    var el = n.nodeType === Node.ELEMENT_NODE ? n : n.parentElement;
+    var home = el ? el.closest(early.blocks) : null;
+    for (var s = n; !home && s && s !== body(); s = s.parentElement) {
+      var sib = s.nextElementSibling || s.previousElementSibling;
+      if (sib && sib.matches(early.blocks)) home = sib;
+    }
+    return home;
   }
 
   // The badges to draw now: those always drawn, those of the blocks shown, and those of
@@ -297,6 +305,13 @@
   early.listeners.push(scheduleRedraw);
 
   function drawLabels(pinned) {
+    var t0 = performance.now();
+    try { drawLabelsNow(pinned); } finally {
+      state.drawMs = performance.now() - t0;
+    }
+  }
+
+  function drawLabelsNow(pinned) {
     var ov = ensureOverlay();
     ov.layer.textContent = "";
     state.redraws++;
@@ -623,6 +638,12 @@
     // viewport coordinates).
     lazy: function () { return !!early.lazy; },
     redraws: function () { return state.redraws; },
+    // How the last badge drawing went: milliseconds, badges drawn, always-drawn spans.
+    drawStats: function () {
+      return { ms: Math.round(state.drawMs || 0), drawn: state.overlay ?
+               state.overlay.layer.children.length : 0, always: state.always.length,
+               shown: early.shown.size };
+    },
     badgesOnScreen: function () {
       var out = {};
       if (!state.overlay) return out;
