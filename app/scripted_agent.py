@@ -7,8 +7,10 @@ it is scripted.
 
 The server is part of a source checkout (``uv run agent-review-loop`` in a clone), not of a
 frozen build: ``available()`` says whether it can be started here, and the preset is offered
-only then. One server per program, started on first use (``base_url()``) and stopped at
-exit. Nothing leaves the computer.
+only then. One server per program, started on first use (``base_url()``; started again if
+it stopped) and stopped at exit. Its address lasts as long as the program: the wizard
+never saves it as the user's address (app.settings), so a restarted program starts a new
+server instead of calling a dead one. Nothing leaves the computer.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 
 MODEL = "scripted-model"
 _server: Any = None
+_registered = False  # _stop is registered to run at exit (once)
 
 
 def _module() -> Any | None:
@@ -36,13 +39,18 @@ def available() -> bool:
 def base_url() -> str:
     """The running scripted server's base URL (started on first use). Raises RuntimeError
     when it is not part of this installation."""
-    global _server
+    global _server, _registered
     mod = _module()
     if mod is None:
         raise RuntimeError("the scripted agent is part of a source checkout only")
+    thread = getattr(_server, "_thread", None)
+    if _server is not None and (thread is None or not thread.is_alive()):
+        _stop()  # it stopped: a new one, at a new address
     if _server is None:
+        if not _registered:
+            atexit.register(_stop)
+            _registered = True
         _server = mod.ScriptedServer(mod.FixEverything()).start()
-        atexit.register(_stop)
     return str(_server.base_url)
 
 

@@ -76,7 +76,7 @@ class ModelPage(QWizardPage):
         self.test_result.setWordWrap(True)
         self.test_result.setTextFormat(Qt.TextFormat.RichText)
 
-        form = QFormLayout()
+        form = self._form = QFormLayout()
         form.addRow("&Provider:", self.preset)
         form.addRow("&Base URL:", self.url)
         row = QHBoxLayout()
@@ -114,11 +114,16 @@ class ModelPage(QWizardPage):
         self.url.textChanged.connect(self._forget_test)
         self.model.currentTextChanged.connect(self._forget_test)
 
-        i = self.preset.findData(settings.preset if settings else "openai")
+        saved = settings.preset if settings else "openai"
+        i = self.preset.findData(saved)
         self.preset.setCurrentIndex(max(i, 0))
-        if settings is not None:
+        if settings is not None and saved != "scripted":
             self.url.setText(settings.base_url)
             self.model.setEditText(settings.model)
+        elif not self.scripted:
+            # The scripted agent was chosen last but is not part of this build: the first
+            # preset's own address, never a scripted server's.
+            self._preset_changed()
 
     def initializePage(self) -> None:
         self._key_touched = False
@@ -140,6 +145,8 @@ class ModelPage(QWizardPage):
     def _key_found(self, result: tuple[Any, bool]) -> None:
         choice, works = result
         key, source = choice.key, choice.source
+        if self.scripted:
+            return  # the scripted agent needs no key: no key status, no keyring warning
         if getattr(self, "_key_touched", False):
             return  # the user already saved a key; its status wins
         if choice.host != app_secrets.key_host(self.url.text()):
@@ -172,6 +179,7 @@ class ModelPage(QWizardPage):
         if key == "scripted":
             self._use_scripted_agent()
             return
+        self._show_key_rows(True)
         if url:
             self.url.setText(url)
         self.url.setReadOnly(False)
@@ -197,11 +205,24 @@ class ModelPage(QWizardPage):
         self.url.setReadOnly(True)
         self.model.setEditText(scripted_agent.MODEL)
         self.key.clear()
+        self._show_key_rows(False)
         self.test_result.setText(
             "A script plays the agent on this computer: it rewrites each commented passage "
             "and reports. No model and no key; the evidence bundle says it is scripted."
         )
         self.completeChanged.emit()
+
+    def _show_key_rows(self, shown: bool) -> None:
+        """The API key, its status and the session-only choice: hidden for the scripted
+        agent (it needs no key, so neither the key nor the keyring is asked about)."""
+        was_hidden = not self._form.isRowVisible(self.key)
+        for widget in (self.key, self.key_status):
+            self._form.setRowVisible(widget, shown)
+        if not shown:
+            self.session_only.setVisible(False)
+            self.key_status.clear()
+        elif was_hidden:
+            self._look_up_key()  # back from the scripted agent: this server's key status
 
     @property
     def scripted(self) -> bool:
@@ -362,8 +383,11 @@ class ModelPage(QWizardPage):
     def validatePage(self) -> bool:
         if self.settings is not None:
             self.settings.preset = self.preset.currentData()
-            self.settings.base_url = self.url.text().strip()
-            self.settings.model = self.model.currentText().strip()
+            if not self.scripted:
+                # The scripted server's address lasts as long as this program: it is never
+                # kept as the user's address (the next start starts a new server).
+                self.settings.base_url = self.url.text().strip()
+                self.settings.model = self.model.currentText().strip()
         typed = self.key.text().strip()
         if typed:
             if self.keyring_missing and self.session_only.isChecked():

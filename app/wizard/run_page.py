@@ -163,6 +163,20 @@ class RunSettingsPage(QWizardPage):
         text = render_run_estimate(est, price_hint="give both prices above")
         if (pi is None) != (po is None):
             text += "\nGive both prices for a cost, or neither."
+        if w.model_page.scripted:
+            # A script on this computer answers: no model is called, nothing is paid.
+            free = (
+                "Cost: none. The scripted agent is free: a script on this computer plays the "
+                "model, so nothing is spent (its tokens are counted as a model's would be)."
+            )
+            text = "\n".join(
+                free if line.startswith("Cost:") else line
+                for line in text.splitlines()
+                if not line.startswith("Give both prices")
+            )
+            self.estimate_text = text
+            self.estimate.setText(text + "\n\u201cStart the run\u201d starts it; Back changes it.")
+            return
         self.estimate_text = text
         self.estimate.setText(text + "\n\u201cStart the run” spends it; Back changes it.")
 

@@ -33,6 +33,59 @@ def test_the_scripted_preset_fills_in_a_local_server_and_needs_no_key(qtbot):
     assert not page.url.isReadOnly() and not page.scripted
 
 
+def test_the_scripted_agent_starts_fresh_after_a_restart_and_its_address_is_never_saved(qtbot):
+    """A restarted program: the wizard reopens on the scripted agent with a newly started
+    server, never the last program's address (that server is gone)."""
+    settings = Settings()
+    settings.base_url = "https://api.example.org/v1"  # the user's own address
+    settings.model = "my-model"
+    w = SetupWizard(settings)
+    qtbot.addWidget(w)
+    page = w.model_page
+    page.preset.setCurrentIndex(page.preset.findData("scripted"))
+    first = page.url.text()
+    assert page.validatePage()
+    assert settings.preset == "scripted"
+    assert settings.base_url == "https://api.example.org/v1" and settings.model == "my-model"
+    # The program ends: its server stops. The settings file as the tester found it, with
+    # a scripted address kept by an older version.
+    scripted_agent._stop()
+    settings.base_url = first
+    w2 = SetupWizard(settings)
+    qtbot.addWidget(w2)
+    page2 = w2.model_page
+    assert page2.scripted
+    assert page2.url.text() == scripted_agent.base_url() != first
+    assert page2.model.currentText() == "scripted-model"
+
+
+def test_the_scripted_agent_hides_the_key_and_its_estimate_spends_nothing(qtbot):
+    from engine.models import Anchor, Comment
+
+    w = SetupWizard(Settings())
+    qtbot.addWidget(w)
+    page = w.model_page
+    page.preset.setCurrentIndex(page.preset.findData("scripted"))
+    form = page._form
+    assert not form.isRowVisible(page.key) and not form.isRowVisible(page.key_status)
+    page._key_found(
+        (type("C", (), {"key": None, "source": "none", "host": "", "note": ""})(), False)
+    )
+    assert not page.session_only.isVisibleTo(page) and page.key_status.text() == ""
+    w.document_page.raw = "<p>Teams meet two days a week.</p>"
+    anchor = Anchor(quote="two days", prefix="", suffix="", start_offset=11, end_offset=19)
+    w.comments_page.comments = [Comment(id="c1", body="Say three.", anchor=anchor)]
+    rp = w.run_page
+    rp.show_estimate()
+    assert "nothing is spent" in rp.estimate_text and "no prices given" not in rp.estimate_text
+    assert "spends it" not in rp.estimate.text()
+    # Another provider: the key field and the usual estimate are back.
+    page.preset.setCurrentIndex(page.preset.findData("openai"))
+    assert form.isRowVisible(page.key) and form.isRowVisible(page.key_status)
+    rp.show_estimate()
+    assert "spends it" in rp.estimate.text() and "nothing is spent" not in rp.estimate_text
+
+
 def test_a_run_with_the_scripted_agent_completes_and_says_it_is_scripted(qtbot, qloop, tmp_path):
     from app.window import MainWindow
 
