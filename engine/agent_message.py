@@ -18,10 +18,18 @@ and read by one rule, here, when the bundle is written and again when it is veri
    "not addressed", "not changed", "unchanged", "skipped" or "left" (the words the
    program's own format uses for a comment left as it is). An id or number named twice
    keeps its first line; lines that name no comment are kept as the report's notes.
-4. **A sentence that names no comment** ("Addressed all review comments"): a claim of
-   ``addressed`` for every comment, unless it says it in the negative (a word of negation:
-   not, no, none, never, cannot, unable, or a contraction in n't), which is no claim the
-   program can read: an unusable report, "it names no comment and is negative".
+4. **The blanket claim**, a sentence that says every comment was dealt with: an
+   "addressed" word (addressed, fixed, resolved, handled, applied, done, made,
+   implemented, incorporated, actioned, covered) with an "every" word (all, every, each)
+   and a "comment" word (comment, feedback, suggestion, review, note, point, request,
+   remark), as in "Addressed all review comments" or "All comments have been fixed": a
+   claim of ``addressed`` for every comment, unless that sentence says it in the negative
+   (a word of negation: not, no, none, never, cannot, unable, or a contraction in n't),
+   which is no claim the program can read: an unusable report, "it names no comment and
+   is negative".
+5. **Anything else** (an ordinary document, notes, prose that makes none of these
+   claims): no usable report, "it makes no claim the program can read"; claim accuracy
+   is N/A with that reason, never a claim of addressed.
 
 Never raises; the message is capped at :data:`MAX_MESSAGE_CHARS` where it comes in.
 """
@@ -35,7 +43,7 @@ from engine.comments_io import claims_from_json
 from engine.models import ClaimItem, ClaimReport, InputError
 from engine.vocabulary import Claim
 
-__all__ = ["MAX_MESSAGE_CHARS", "claims_from_message", "resolved_after"]
+__all__ = ["MAX_MESSAGE_CHARS", "NO_CLAIM", "claims_from_message", "resolved_after"]
 
 #: The longest message read (characters): as long as a report the program's own agent may
 #: send (``engine.agent.intake.MAX_REPORT_CHARS``).
@@ -48,6 +56,23 @@ _LINE = re.compile(
 )
 _LEFT_AS_IT_IS = re.compile(r"^(?:not\s+addressed|not\s+changed|unchanged|skipped|left)\b", re.I)
 _NEGATION = re.compile(r"\b(?:not|no|none|never|cannot|unable)\b|n[’']t\b", re.I)
+_DEALT_WITH = re.compile(
+    r"\b(?:addressed|fixed|resolved|handled|applied|done|made|implemented|incorporated"
+    r"|actioned|covered)\b",
+    re.I,
+)
+_EVERY = re.compile(r"\b(?:all|every|each)\b", re.I)
+_COMMENT_WORD = re.compile(
+    r"\b(?:comments?|feedback|suggestions?|reviews?|notes?|points?|requests?|remarks?)\b", re.I
+)
+#: Where one sentence ends: . ! ? (and their CJK, Arabic and Devanagari forms) or a line end.
+_SENTENCE_END = re.compile(r"(?<=[.!?\u3002\uff01\uff1f\u061f\u0964])\s+|\n+")
+#: The reason a message that makes no claim is no usable report.
+NO_CLAIM = (
+    "the agent's message makes no claim the program can read: it names no comment and does "
+    "not say every comment was addressed; give one line per comment ('<id>: <what "
+    "changed>'), the claims JSON, or the plain claim ('Addressed all review comments')"
+)
 
 
 def claims_from_message(message: str, comment_ids: list[str]) -> ClaimReport | None:
@@ -62,16 +87,26 @@ def claims_from_message(message: str, comment_ids: list[str]) -> ClaimReport | N
     claims, notes = _from_lines(text, comment_ids)
     if claims:
         return ClaimReport(comments=claims, notes="\n".join(notes))
-    if _NEGATION.search(text):
+    blanket = [s for s in _SENTENCE_END.split(text) if _is_blanket(s)]
+    if not blanket:
+        return ClaimReport.unusable(NO_CLAIM)
+    if any(_NEGATION.search(s) for s in blanket):
         return ClaimReport.unusable(
             "the agent's message names no comment and says something in the negative, so "
             "it is not read as a claim about every comment; give one line per comment "
             "('<id>: <what changed>'), or the plain claim ('Addressed all review comments')"
         )
-    summary = " ".join(text.split())[:500]
+    summary = " ".join(blanket[0].split())[:500]
     return ClaimReport(
         comments=[ClaimItem(cid, "addressed", summary, "") for cid in comment_ids],
         notes="a sentence that names no comment: a claim of addressed for every comment",
+    )
+
+
+def _is_blanket(sentence: str) -> bool:
+    """Whether one sentence is the blanket claim (rule 4 of the module docstring)."""
+    return bool(
+        _DEALT_WITH.search(sentence) and _EVERY.search(sentence) and _COMMENT_WORD.search(sentence)
     )
 
 

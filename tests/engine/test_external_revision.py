@@ -4,11 +4,14 @@ engine.bundle.rederive_external; docs/agent.md, "A revision made elsewhere")."""
 from __future__ import annotations
 
 import json
+import re
+from functools import cache
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
-from engine.agent_message import claims_from_message, resolved_after
+from engine.agent_message import NO_CLAIM, claims_from_message, resolved_after
 from engine.bundle.read import open_bundle, verify_bundle
 from engine.bundle.write import content_of, write_bundle
 from engine.cli.main import main as arl
@@ -39,11 +42,75 @@ def test_a_blanket_sentence_claims_every_comment_addressed() -> None:
 
 @pytest.mark.parametrize(
     "message",
-    ["I could not address the comments.", "None of them were changed", "Didn't get to it"],
+    [
+        "Addressed all review comments.",
+        "I have fixed every comment you left.",
+        "All of the feedback is now incorporated.\nThanks!",
+        "Thanks for the review. Each suggestion has been applied.",
+    ],
 )
-def test_a_negative_sentence_that_names_no_comment_is_unusable(message: str) -> None:
+def test_the_blanket_claim_is_recognised_in_its_forms(message: str) -> None:
+    report = claims_from_message(message, IDS)
+    assert report is not None and report.usable
+    assert {c.claim for c in report.comments} == {"addressed"}
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I have not addressed all the comments.",
+        "Not every comment could be fixed.",
+        "I didn't get to all of the comments, so they were not fixed.",
+    ],
+)
+def test_a_negative_blanket_sentence_is_unusable(message: str) -> None:
     report = claims_from_message(message, IDS)
     assert report is not None and not report.usable and "negative" in report.problem
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Didn't get to it",
+        "# Notes\n\nThe meeting moved to Thursday. Bring the slides.",
+        "Uppercased the title and tidied the intro.",
+        "合同第三条已经修改。",
+        "تمت مراجعة النص بالكامل.",
+        "แก้ไขเอกสารแล้ว 🎉",
+    ],
+)
+def test_text_that_makes_no_claim_is_no_usable_report(message: str) -> None:
+    report = claims_from_message(message, IDS)
+    assert report is not None and not report.usable and report.problem == NO_CLAIM
+
+
+_CLAIM_WORDS = re.compile(
+    r"comment|feedback|suggest|review|note|point|request|remark|\bc\d|^\s*\W*#?\d+\s*[:|\-\u2013\u2014]",
+    re.I | re.M,
+)
+
+
+@cache
+def _real_prose() -> tuple[str, ...]:
+    data = Path(__file__).parents[1] / "data"
+    paras: list[str] = []
+    for v in sorted((data / "f1000rd" / "docs").glob("*/v[12].txt")):
+        paras += [p.strip() for p in v.read_text(encoding="utf-8").split("\n\n") if p.strip()]
+    return tuple(p for p in paras if not _CLAIM_WORDS.search(p))
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_real_prose_that_says_nothing_of_comments_is_never_a_claim_of_addressed(data) -> None:
+    """Any run of real paragraphs (f1000rd papers) that says nothing of comments, reviews
+    or feedback and names none, however long, is no usable report: never "addressed"."""
+    prose = _real_prose()
+    start = data.draw(st.integers(0, len(prose) - 1))
+    count = data.draw(st.integers(1, 12))
+    message = "\n\n".join(prose[start : start + count])
+    report = claims_from_message(message, IDS)
+    assert report is not None and not report.usable, message[:200]
+    assert not any(c.claim == "addressed" for c in report.comments)
 
 
 def test_one_line_per_comment_by_id_or_number() -> None:
