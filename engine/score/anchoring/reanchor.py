@@ -91,13 +91,15 @@ class _Reanchor(
 
     def moved_in(self, cs: int, ce: int, s: int, e: int) -> int:
         """Characters of v2 ``[cs, ce)`` that the diff took for new text but that v1 had
-        word for word outside the sentence(s) of v1 ``[s, e)``: each piece of changed text
-        inside ``[cs, ce)``, trimmed, of ``TRAVELLED_CONTEXT`` characters or more, found in
-        v1 within ``4 * REGION_REACH`` of the span and at no place overlapping its own
-        sentence. A sentence that moved is its own, not the rewrite of the one it now stands
-        beside. (Pieces are clipped to ``[cs, ce)``: a candidate sentence is whole, so a
-        sentence moved in whole is one piece of it.)"""
-        t1, t2 = self.t1, self.t2
+        word for word outside the sentence(s) of v1 ``[s, e)``: of each piece of changed
+        text inside ``[cs, ce)``, trimmed, of ``TRAVELLED_CONTEXT`` characters or more, the
+        run from its start and the run to its end that v1 has verbatim within
+        ``4 * REGION_REACH`` of the span, at a place not overlapping its own sentence (each
+        found by its first or last ``TRAVELLED_CONTEXT`` characters, then followed). A
+        sentence that moved is its own, not the rewrite of the one it now stands beside,
+        also where the diff glued it to a heading it now follows ("Data availability
+        Furthermore, we only assessed ...")."""
+        t2 = self.t2
         pieces = [
             q
             for x, y in self.changes.inserted_pieces(cs, ce)
@@ -106,27 +108,48 @@ class _Reanchor(
         if not pieces:
             return 0
         lo, hi = max(0, s - 4 * REGION_REACH), e + 4 * REGION_REACH
-        own: tuple[int, int] | None = None
+        own: list[tuple[int, int]] = []
         total = 0
         for x, y in pieces:
             piece = t2[x:y]
-            i = t1.find(piece, lo, hi)
-            if i < 0:
-                continue
-            if own is None:
-                own = self.v1.sentence_bounds(s, e)
-            found, mine = False, False
-            for _ in range(8):
-                if i < 0:
-                    break
-                if i < own[1] and own[0] < i + len(piece):
-                    mine = True
-                    break
-                found = True
-                i = t1.find(piece, i + 1, hi)
-            if found and not mine:
-                total += y - x
+            run = self._run_in_v1(piece, lo, hi, own, s, e, True)
+            if run < len(piece):
+                run = min(len(piece), run + self._run_in_v1(piece, lo, hi, own, s, e, False))
+            total += run
         return total
+
+    def _run_in_v1(
+        self, piece: str, lo: int, hi: int, own: list[tuple[int, int]], s: int, e: int, head: bool
+    ) -> int:
+        """The longest run of ``piece`` from its start (``head``) or to its end that v1
+        ``[lo, hi)`` has verbatim outside the own sentence of v1 ``[s, e)`` (computed into
+        ``own`` on first need); 0 when its first or last ``TRAVELLED_CONTEXT`` characters
+        are not there."""
+        t1, n, k = self.t1, len(piece), TRAVELLED_CONTEXT
+        needle = piece[:k] if head else piece[-k:]
+        i = t1.find(needle, lo, hi)
+        best = 0
+        for _ in range(8):
+            if i < 0:
+                break
+            if not own:
+                own.append(self.v1.sentence_bounds(s, e))
+            m = k
+            if head:
+                while m < n and i + m < len(t1) and t1[i + m] == piece[m]:
+                    m += 1
+                a, b = i, i + m
+            else:
+                j = i + k  # the run ends here in v1
+                while m < n and j - m - 1 >= 0 and t1[j - m - 1] == piece[n - m - 1]:
+                    m += 1
+                a, b = j - m, j
+            o0, o1 = own[0]
+            if a < o1 and o0 < b:
+                return 0  # the sentence's own text (a repeat of it is no evidence either)
+            best = max(best, m)
+            i = t1.find(needle, i + 1, hi)
+        return best
 
     def ctx1(self, s: int, e: int) -> tuple[str, str]:
         return self.t1[max(0, s - CONTEXT_CHARS) : s], self.t1[e : e + CONTEXT_CHARS]
