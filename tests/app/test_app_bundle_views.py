@@ -302,12 +302,22 @@ def test_unhandled_errors_become_a_plain_message_and_a_log_line(qtbot, window, a
     old = sys.excepthook
     try:
         install_excepthook(lambda: window)
+        # A file error is said in words with its path; anything else is "something
+        # unexpected" and never Python's own text (engine.vocabulary.error_words).
         try:
-            raise RuntimeError("the disk is full")
+            raise OSError(28, "No space left on device", "/data/run/verdicts.json")
+        except OSError:
+            sys.excepthook(*sys.exc_info())
+        box = sys.excepthook._boxes[-1]
+        assert "/data/run/verdicts.json: no space left on device" in box.text()
+        assert str(log_file) in box.informativeText()
+        box.close()
+        try:
+            raise RuntimeError("internal detail: dict index 7")
         except RuntimeError:
             sys.excepthook(*sys.exc_info())
         box = sys.excepthook._boxes[-1]
-        assert "the disk is full" in box.text() and str(log_file) in box.informativeText()
+        assert "internal detail" not in box.text() and "unexpected" in box.text()
         box.close()
         import logging
 
