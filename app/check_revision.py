@@ -236,6 +236,7 @@ class CheckRevisionDialog(QDialog):
             return
         if self.settings is not None:
             self.settings.remember_folder_of(reviewed)
+        self._pair = (reviewed, revised)
         self.check_btn.setEnabled(False)
         self.status.setText("Checking every comment against the words\u2026")
         run_in_thread(
@@ -259,6 +260,11 @@ class CheckRevisionDialog(QDialog):
     def _done(self, path: Path) -> None:
         self.check_btn.setEnabled(True)
         self.status.setText(f"Written: {html.escape(str(path))}")
+        reviewed, revised = getattr(self, "_pair", ("", ""))
+        if self.settings is not None and all(
+            p.lower().endswith(".docx") for p in (reviewed, revised)
+        ):  # File > Save the verdicts into a Word copy starts from these two
+            self.settings.remember_word_sources(str(path), reviewed, revised)
         self.checked.emit(str(path))
         self.accept()
 

@@ -43,6 +43,9 @@ DEFAULTS: dict[str, Any] = {
     "model/name": "",
     **engine_run_defaults(),
     "bundles/recent": [],
+    # The Word files a bundle was checked from (Check a revision made elsewhere), so Save
+    # the verdicts into a Word copy can start from them: "bundle\x1freviewed\x1frevised".
+    "bundles/word_sources": [],
     # Declared checks (docs/checks.md): the checks file last chosen, and the user's own
     # permission for its commands to run (never the file's).
     "checks/file": "",
@@ -197,6 +200,23 @@ class Settings:
     def add_recent_bundle(self, path: str) -> None:
         items = [p for p in self.recent_bundles if p != path]
         self.set("bundles/recent", ([path] + items)[:MAX_RECENT])
+
+    def word_sources(self, bundle: str) -> tuple[str, str] | None:
+        """(reviewed, revised) ``.docx`` paths the bundle folder ``bundle`` was checked
+        from, as :meth:`remember_word_sources` kept them; None when not known."""
+        key = str(Path(bundle).resolve())
+        for item in self.get("bundles/word_sources"):
+            parts = str(item).split("\x1f")
+            if len(parts) == 3 and parts[0] == key:
+                return parts[1], parts[2]
+        return None
+
+    def remember_word_sources(self, bundle: str, reviewed: str, revised: str) -> None:
+        """Keep the Word files a bundle was checked from (the latest :data:`MAX_RECENT`)."""
+        key = str(Path(bundle).resolve())
+        items = [i for i in self.get("bundles/word_sources") if str(i).split("\x1f")[0] != key]
+        entry = "\x1f".join([key, str(Path(reviewed).resolve()), str(Path(revised).resolve())])
+        self.set("bundles/word_sources", ([entry] + items)[:MAX_RECENT])
 
     @property
     def last_dir(self) -> str:

@@ -102,6 +102,15 @@ class WordCopyDialog(QDialog):
         self.last_report: Any = None
         self.last_error: str | None = None
 
+    def prefill(self, reviewed: str, revised: str) -> None:
+        """Start from the open bundle's Word files: the two paths (either may be ""), the
+        copy beside the revised file as ``<its name>-verdicts.docx``."""
+        self.reviewed.path.setText(reviewed)
+        self.revised.path.setText(revised)
+        if revised:
+            r = Path(revised)
+            self.out.path.setText(str(r.with_name(f"{r.stem}-verdicts.docx")))
+
     def save_copy(self) -> None:
         reviewed, revised, out = self.reviewed.text(), self.revised.text(), self.out.text()
         if not (reviewed and revised and out):
@@ -149,6 +158,30 @@ def show_word_copy_dialog(window: Any) -> WordCopyDialog:
     settings = getattr(window, "settings", None)
     last = getattr(settings, "last_dir", "") if settings is not None else ""
     dlg = WordCopyDialog(window, last if last and Path(last).is_dir() else None)
+    reviewed, revised = open_word_files(window)
+    if reviewed or revised:
+        dlg.prefill(reviewed, revised)
     window._word_copy_dialog = dlg
     dlg.open()
     return dlg
+
+
+def open_word_files(window: Any) -> tuple[str, str]:
+    """(reviewed, revised) ``.docx`` paths of the bundle open in ``window``, those that
+    still exist ("" for one not known): the pair Check a revision made elsewhere checked
+    it from (``Settings.word_sources``), else the run's own Word revision beside its
+    bundle (``engine.word_revision.revision_path``) as the revised file."""
+    data = getattr(window, "data", None)
+    bundle = getattr(data, "path", None)
+    settings = getattr(window, "settings", None)
+    if bundle is None:
+        return "", ""
+    pair = None
+    if settings is not None and hasattr(settings, "word_sources"):
+        pair = settings.word_sources(str(bundle))
+    if pair is not None:
+        return tuple(p if Path(p).is_file() else "" for p in pair)  # type: ignore[return-value]
+    from engine.word_revision import revision_path
+
+    tracked = revision_path(bundle)
+    return "", str(tracked) if tracked.is_file() else ""

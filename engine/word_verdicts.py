@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from engine.models import VerdictRecord
 from engine.score.scoring import ScoreResult
 from engine.text import utf16
-from engine.text.docx import WordDocument
+from engine.text.docx import WordComment, WordDocument
+from engine.text.docx_package import PackageError
 from engine.text.docx_write import WordCopy
 from engine.vocabulary import (
     VERDICT_LABELS,
@@ -45,6 +46,7 @@ __all__ = [
     "AUTHOR",
     "MAX_CHANGE_COMMENTS",
     "WordCopyReport",
+    "comment_name",
     "report_words",
     "save_copy",
     "verdicts_into_word",
@@ -114,26 +116,61 @@ def verdicts_into_word(
         c1 = by_number.get(v.comment_id)
         if c1 is None:
             continue
-        twin = twins.get(c1.number)
-        reopen = twin is not None and twin.done and not c1.done and _unchanged(v)
-        words = verdict_words(v, reopen)
-        if twin is not None:
-            copy.add_reply(twin, AUTHOR, when, words)
-            report.replies += 1
-            if reopen:
-                copy.reopen(twin)
-                report.reopened.append(v.comment_id)
-            continue
-        start, end = _place(v, result)
-        pid = copy.add_comment(
-            omap.to_utf16(start), omap.to_utf16(end), c1.author, c1.date, c1.text, c1.initials
-        )
-        for r in c1.replies:
-            copy.add_reply(pid, r.author, r.date, r.text)
-        copy.add_reply(pid, AUTHOR, when, words)
-        report.recreated.append(v.comment_id)
+        try:
+            _write_one(copy, v, c1, twins.get(c1.number), result, omap, when, report)
+        except PackageError as exc:
+            raise PackageError(f"{comment_name(c1)}: {exc}") from None
     _mark_changes(copy, result, omap, when, report, revised)
     return copy.to_bytes(), report
+
+
+def comment_name(c: WordComment) -> str:
+    """A Word comment as the program names it: its number (the one the Verdicts view
+    shows, never Word's ``w:id``), its author and first words: ``comment 2 (Ana:
+    “Tighten this…”)``."""
+    words = " ".join(c.text.split())
+    if len(words) > 40:
+        words = words[:40].rstrip() + "\u2026"
+    author = " ".join(c.author.split())[:40]
+    who = f"{author}: " if author else ""
+    return f"comment {c.number} ({who}\u201c{words}\u201d)" if words else f"comment {c.number}"
+
+
+def _write_one(
+    copy: WordCopy,
+    v: VerdictRecord,
+    c1: WordComment,
+    twin: WordComment | None,
+    result: ScoreResult,
+    omap: utf16.OffsetMap,
+    when: str,
+    report: WordCopyReport,
+) -> None:
+    """The verdict ``v`` of reviewed comment ``c1`` into the copy: a reply on its ``twin``
+    in the revised file; the twin put back on the place of its words first when its words
+    were deleted with its marks (:meth:`WordCopy.has_place`); the comment re-created with
+    its replies when the revised file lost it."""
+    reopen = twin is not None and twin.done and not c1.done and _unchanged(v)
+    words = verdict_words(v, reopen)
+    if twin is not None:
+        if not copy.has_place(twin):
+            start, end = _place(v, result)
+            copy.place(twin, omap.to_utf16(start), omap.to_utf16(end))
+            report.recreated.append(v.comment_id)
+        copy.add_reply(twin, AUTHOR, when, words)
+        report.replies += 1
+        if reopen:
+            copy.reopen(twin)
+            report.reopened.append(v.comment_id)
+        return
+    start, end = _place(v, result)
+    pid = copy.add_comment(
+        omap.to_utf16(start), omap.to_utf16(end), c1.author, c1.date, c1.text, c1.initials
+    )
+    for r in c1.replies:
+        copy.add_reply(pid, r.author, r.date, r.text)
+    copy.add_reply(pid, AUTHOR, when, words)
+    report.recreated.append(v.comment_id)
 
 
 def _place(v: VerdictRecord, result: ScoreResult) -> tuple[int, int]:
@@ -142,7 +179,14 @@ def _place(v: VerdictRecord, result: ScoreResult) -> tuple[int, int]:
     if v.v2 is not None:
         return v.v2.start, v.v2.end
     if v.v1 is not None:
-        at = result.diff.image(v.v1.start, v.v1.end)[0]
+        at, until = result.diff.image(v.v1.start, v.v1.end)
+        old, new = result.v1.text, result.v2.text
+        if (v.v1.start == 0 or old[v.v1.start - 1] == "\n") and at > 0 and new[at - 1] != "\n":
+            # its words began a paragraph: the point goes to the paragraph start the
+            # deletion left, not inside a neighbour's words the diff matched by chance
+            brk = new.find("\n", at, min(until + 1, len(new)))
+            if brk >= 0:
+                at = brk + 1
         return at, at
     return 0, 0
 
@@ -203,7 +247,6 @@ def write_word_copy(
     from engine.safe_io import BoundedInputError, read_regular_file
     from engine.score.scoring import Version, score
     from engine.text.documents import MAX_DOCUMENT_BYTES, open_document
-    from engine.text.docx_package import PackageError
     from engine.word_review import word_claims, word_comments
 
     d1, d2 = open_document(reviewed), open_document(revised)

@@ -31,7 +31,7 @@ import zipfile
 from typing import Any
 
 from engine.text import utf16
-from engine.text.docx import TextPiece, WordComment, WordDocument
+from engine.text.docx import TextPiece, WordComment, WordDocument, WordReply
 from engine.text.docx_comments import W14, W15
 from engine.text.docx_marks import W
 from engine.text.docx_package import PackageError, parse_xml, read_package
@@ -210,8 +210,19 @@ class WordCopy:
         paraId (for replies). ``start == end`` comments on a point."""
         cid, pid = self._comment(author, date, text, initials)
         self._comment_ex(pid)
+        self._mark(cid, start, end)
+        return pid
+
+    def _mark(self, cid: str, start: int, end: int) -> None:
+        """Range marks and the reference run of comment ``cid`` on UTF-16 ``[start, end)``."""
         pieces = self._part_pieces(start)
-        end = max(start, end)  # past the part's last piece: that paragraph's end (one part)
+        if end <= start:  # a point: start mark, end mark, reference, in that order
+            begins = self._insert_at(
+                start, _el(W + "commentRangeStart", {W + "id": cid}), start=True, pieces=pieces
+            )
+            begins.addnext(_el(W + "commentRangeEnd", {W + "id": cid}))
+            begins.getnext().addnext(_reference_run(cid))
+            return
         ends = self._insert_at(
             end, _el(W + "commentRangeEnd", {W + "id": cid}), start=False, pieces=pieces
         )
@@ -219,7 +230,33 @@ class WordCopy:
         self._insert_at(
             start, _el(W + "commentRangeStart", {W + "id": cid}), start=True, pieces=pieces
         )
-        return pid
+
+    def _parts(self) -> list[str]:
+        parts = [self.package.main]
+        parts += sorted({p.part for p in self.doc.pieces} - {self.package.main})
+        return parts
+
+    def has_place(self, comment: WordComment | WordReply) -> bool:
+        """Whether the document still holds a range mark or the reference of ``comment``
+        (a comment whose commented text was deleted with its marks has none: its
+        ``w:comment`` stands in the comments part alone)."""
+        tags = (W + "commentRangeStart", W + "commentRangeEnd", W + "commentReference")
+        return any(
+            el.get(W + "id") == comment.word_id
+            for part in self._parts()
+            for el in self.root(part).iter(*tags)
+        )
+
+    def place(self, comment: WordComment, start: int, end: int) -> None:
+        """Put ``comment`` of the file, which has no place in the document
+        (:meth:`has_place` false), back on UTF-16 ``[start, end)`` of the text: its own
+        range marks and reference there, its replies' marks beside them. Its ``w:comment``
+        and replies are kept as they are. Raises PackageError when the document has no text
+        to put it on."""
+        self._mark(comment.word_id, start, end)
+        for reply in comment.replies:
+            if not self.has_place(reply):
+                self._beside(comment.word_id, reply.word_id)
 
     def _part_pieces(self, offset: int) -> list[TextPiece]:
         """The text pieces of the part (body, footnotes, endnotes) ``offset`` is in: the
@@ -246,7 +283,7 @@ class WordCopy:
                 paras[-1].set(W14 + "paraId", pid)
                 self._comment_ex(pid, done=parent.done)
                 return pid
-        raise PackageError(f"comment {parent.word_id} is not in the comments part")
+        raise PackageError("its comment is not in the comments part")
 
     def add_reply(self, parent: WordComment | str, author: str, date: str, text: str) -> None:
         """A reply on ``parent``'s thread, its range marks beside the parent's."""
@@ -254,8 +291,17 @@ class WordCopy:
         cid, pid = self._comment(author, date, text, "")
         self._comment_ex(pid, parent=parent_pid)
         parent_id = parent.word_id if isinstance(parent, WordComment) else self._id_of(parent_pid)
+        if not self._beside(parent_id, cid):
+            raise PackageError(
+                "its comment has no place in the document to reply at (the words it was on "
+                "are gone)"
+            )
+
+    def _beside(self, parent_id: str, cid: str) -> bool:
+        """Range marks and reference of comment ``cid`` beside those of ``parent_id``;
+        False when the document holds none of the parent's."""
         placed = False
-        for part in {self.package.main, *(p.part for p in self.doc.pieces)}:
+        for part in self._parts():
             root = self.root(part)
             for tag in ("commentRangeStart", "commentRangeEnd"):
                 for el in list(root.iter(W + tag)):
@@ -269,14 +315,13 @@ class WordCopy:
                         _reference_run(cid)
                     )
                     placed = True
-        if not placed:
-            raise PackageError(f"comment {parent_id} has no place in the document to reply at")
+        return placed
 
     def _id_of(self, para_id: str) -> str:
         for c in self.comments.iter(W + "comment"):
             if any(p.get(W14 + "paraId") == para_id for p in c.iter(W + "p")):
                 return c.get(W + "id") or ""
-        raise PackageError(f"no comment has paragraph id {para_id}")
+        raise PackageError("the comment replied to is not in the comments part")
 
     def reopen(self, comment: WordComment | str, done: bool = False) -> None:
         """Mark ``comment``'s thread open again (``w15:done="0"``), or resolved with

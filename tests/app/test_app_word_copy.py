@@ -58,3 +58,50 @@ def test_the_file_menu_has_it(qtbot):
     assert "Word copy" in w.act_word_copy.text()
     file_menu = w.menuBar().actions()[0].menu()
     assert w.act_word_copy in file_menu.actions()
+
+
+def test_the_dialog_starts_from_the_open_word_bundle_and_puts_back_a_deleted_comment(
+    qtbot, tmp_path
+):
+    """Check a revision made elsewhere with a Word pair whose revision deleted a commented
+    paragraph: the bundle it opens remembers the two files, the Word copy dialog starts
+    from them and saves, the lost comment put back (not "no place to reply at")."""
+    from types import SimpleNamespace
+
+    from PySide6.QtWidgets import QWidget
+
+    from app.check_revision import CheckRevisionDialog
+    from app.settings import Settings
+    from app.word_copy import open_word_files, show_word_copy_dialog
+    from tests.engine.test_docx_write import _python_docx_pair
+
+    v1, v2 = _python_docx_pair(drop_comment=False)
+    reviewed, revised = tmp_path / "travel.docx", tmp_path / "travel-revised.docx"
+    reviewed.write_bytes(v1)
+    revised.write_bytes(v2)
+    settings = Settings(tmp_path / "settings.ini")
+    check = CheckRevisionDialog(settings, None, out_dir=tmp_path / "bundles")
+    qtbot.addWidget(check)
+    check.reviewed.path.setText(str(reviewed))
+    check.revised.path.setText(str(revised))
+    with qtbot.waitSignal(check.checked, timeout=60000) as got:
+        check.start_check()
+    bundle = got.args[0]
+
+    class Window(QWidget):
+        pass
+
+    window = Window()
+    qtbot.addWidget(window)
+    window.settings = settings
+    window.data = SimpleNamespace(path=Path(bundle))
+    assert open_word_files(window) == (str(reviewed), str(revised))
+    dlg = show_word_copy_dialog(window)
+    assert dlg.reviewed.text() == str(reviewed) and dlg.revised.text() == str(revised)
+    assert dlg.out.text() == str(tmp_path / "travel-revised-verdicts.docx")
+    dlg.save_copy()
+    qtbot.waitUntil(lambda: bool(dlg.last_report or dlg.last_error), timeout=60000)
+    assert dlg.last_error is None, dlg.last_error
+    assert "1 lost comment put back" in dlg.status.text()
+    window.data = SimpleNamespace(path=tmp_path / "elsewhere")
+    assert open_word_files(window) == ("", "")

@@ -178,3 +178,15 @@ def test_a_bundle_of_two_word_files_keeps_the_claims_of_the_resolved_marks(tmp_p
     assert code == 0, err
     final = json.loads((bundle / "verdicts.json").read_text(encoding="utf-8"))["final"]
     assert {v["comment_id"]: v["claim"] for v in final} == claims
+
+
+def test_word_copy_of_a_revision_that_deleted_a_commented_paragraph(tmp_path: Path) -> None:
+    from tests.engine.test_docx_write import _python_docx_pair
+
+    v1, v2 = tmp_path / "travel.docx", tmp_path / "travel-revised.docx"
+    for path, data in zip((v1, v2), _python_docx_pair(drop_comment=False), strict=True):
+        path.write_bytes(data)
+    out = tmp_path / "verdicts.docx"
+    code, _, err = arl("score", "--v1", v1, "--v2", v2, "--word-copy", out)
+    assert code == 0, err
+    assert "1 lost comment put back" in err and "no place" not in err

@@ -12,6 +12,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from engine.score.scoring import Version, score
 from engine.text import utf16
@@ -223,3 +224,123 @@ def test_comments_on_footnote_marks_and_inside_footnotes() -> None:
     with zipfile.ZipFile(io.BytesIO(copy.to_bytes())) as zf:
         foot = zf.read("word/footnotes.xml").decode()
     assert foot.count("<w:commentReference ") == 1  # the footnote's comment lives there
+
+
+def _python_docx_pair(drop_comment: bool) -> tuple[bytes, bytes]:
+    """A review made with python-docx (a comment on each of three paragraphs, the second
+    with a reply-free thread), and the agent's revision with the second paragraph deleted:
+    its range marks go with it; ``drop_comment`` removes its ``w:comment`` too."""
+    docx = pytest.importorskip("docx")
+    d = docx.Document()
+    texts = ["The budget rose a lot this year.", "Drop this old sentence.", "Staff are fine."]
+    notes = ["How much?", "Cut this paragraph.", "Check the count."]
+    for text, note in zip(texts, notes, strict=True):
+        p = d.add_paragraph(text)
+        d.add_comment(p.runs, text=note, author="Ana", initials="A")
+    buf = io.BytesIO()
+    d.save(buf)
+    v1 = buf.getvalue()
+    d2 = docx.Document(io.BytesIO(v1))
+    gone = d2.paragraphs[1]._p
+    gone.getparent().remove(gone)
+    d2.paragraphs[0].runs[0].text = "The budget rose by 12 % this year."
+    if drop_comment:
+        comments = d2.part._comments_part.element
+        victim = next(c for c in comments if "Cut this" in "".join(c.itertext()))
+        comments.remove(victim)
+    buf = io.BytesIO()
+    d2.save(buf)
+    return v1, buf.getvalue()
+
+
+@pytest.mark.parametrize("drop_comment", [False, True])
+def test_a_comment_whose_paragraph_was_deleted_is_put_back_where_it_stood(
+    drop_comment: bool,
+) -> None:
+    v1, v2 = _python_docx_pair(drop_comment)
+    _, revised, out, report = scored(v1, v2)
+    assert report.recreated == ["2"]
+    back = read_docx(out)
+    assert back.text == revised.text
+    got = [c for c in back.comments if c.text == "Cut this paragraph."]
+    assert len(got) == 1  # put back once, not a second copy beside the orphan
+    cut = got[0]
+    assert cut.problem is not None  # a comment on the point it stood, of no length
+    body = zipfile.ZipFile(io.BytesIO(out)).read("word/document.xml").decode()
+    mark = body.index(f'<w:commentRangeStart w:id="{cut.word_id}"/>')
+    assert "this year." in body[:mark] and "Staff are fine." in body[mark:]
+    assert f'<w:commentReference w:id="{cut.word_id}"/>' in body
+    assert "deleted" in cut.replies[-1].text and cut.replies[-1].author == "Agent Review Loop"
+    assert {c.text for c in back.comments} >= {"How much?", "Check the count."}
+    assert all(
+        c.replies and c.replies[-1].author == "Agent Review Loop"
+        for c in back.comments
+        if c.author == "Ana"
+    )
+    docx = pytest.importorskip("docx")
+    assert (
+        len(docx.Document(io.BytesIO(out)).comments)
+        == len(
+            zipfile.ZipFile(io.BytesIO(out)).read("word/comments.xml").decode().split("<w:comment ")
+        )
+        - 1
+    )
+
+
+@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed")
+def test_libreoffice_opens_the_copy_of_a_deleted_paragraphs_comment(tmp_path: Path) -> None:
+    src = tmp_path / "copy.docx"
+    src.write_bytes(scored(*_python_docx_pair(False))[2])
+    proc = subprocess.run(
+        ["soffice", "--headless", "--convert-to", "odt", "--outdir", str(tmp_path), str(src)],
+        capture_output=True,
+        timeout=180,
+    )
+    odt = tmp_path / "copy.odt"
+    assert proc.returncode == 0 and odt.exists(), proc.stderr
+    content = zipfile.ZipFile(odt).read("content.xml").decode()
+    annotations = content.count("<office:annotation ") + content.count("<office:annotation>")
+    assert annotations == 6  # three comments of Ana's, each with its verdict reply
+    assert "Cut this paragraph." in content
+
+
+def test_a_comment_that_cannot_be_written_is_named_by_its_number_and_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from engine.text.docx_package import PackageError
+    from engine.text.docx_write import WordCopy
+
+    def refuse(self: object, *args: object) -> None:
+        raise PackageError("its comment has no place in the document to reply at")
+
+    monkeypatch.setattr(WordCopy, "add_reply", refuse)
+    with pytest.raises(PackageError) as caught:
+        scored(*_python_docx_pair(False))
+    # the program's number ("Comment 1" in the Verdicts view), never Word's w:id (0 here)
+    assert str(caught.value) == (
+        "comment 1 (Ana: \u201cHow much?\u201d): its comment has no place in the document "
+        "to reply at"
+    )
+
+
+_SCRIPTS = st.text(
+    st.sampled_from(list("Tighten this 預算增加 الميزانية งบประมาณ 😀👍🏽 \n\t")), max_size=120
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(number=st.integers(1, 10_000), author=_SCRIPTS, text=_SCRIPTS, wid=st.integers(10_001))
+def test_comment_name_says_the_number_and_first_words_never_the_word_id(
+    number: int, author: str, text: str, wid: int
+) -> None:
+    from engine.text.docx import WordComment
+    from engine.word_verdicts import comment_name
+
+    c = WordComment(str(wid), number, author, "", "", text, None, None, None, False, (), None, None)
+    name = comment_name(c)
+    assert name.startswith(f"comment {number}") and str(wid) not in name
+    words = " ".join(text.split())
+    assert "\n" not in name and "\t" not in name
+    assert len(name) <= len(f"comment {number} ()") + 40 + 2 + 2 + 41
+    if words:
+        assert words[:20] in name
