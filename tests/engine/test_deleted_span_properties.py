@@ -286,10 +286,17 @@ def _apply(doc: Doc, t: Target, other: Target | None, rnd) -> bool:
         # edition river harbour lantern" beside "This is the 3rd edition of this ebook."
         # deleted shares "edition" with both, no evidence of whose rewrite it is
         theirs = {w.casefold() for w in _TOKEN.findall(other.sentence)} if other else set()
+        in_quote = {k for k, m in enumerate(tokens, 1) if m.start() < b and m.end() > a}
+        if in_quote and not in_quote & replaced:
+            replaced.add(min(in_quote))  # a one-word quote at a kept position: changed too
         unique = [
             k
             for k, m in enumerate(tokens, 1)
-            if len(m.group()) >= 4 and m.group().casefold() not in theirs
+            if len(m.group()) >= 4
+            and m.group().casefold() not in theirs
+            # a word of the quote only where another word of it stays replaced: the
+            # rewrite always changes the quote
+            and (k not in in_quote or len(in_quote & replaced) >= 2)
         ]
         if theirs and unique and all(k in replaced for k in unique):
             replaced.discard(unique[0])
