@@ -69,8 +69,10 @@ class DocTools(QWidget):
         self.together.setChecked(True)
         self.together.setToolTip("Scrolling one version scrolls the other to the matching text")
         self.together.toggled.connect(self._link_toggled)
-        self.zoom_label = QLabel()
-        self.zoom_label.setAccessibleName("Zoom")
+        # The middle zoom button says the zoom in force (150%); clicking it goes back to
+        # actual size. There is no second figure beside it to disagree with.
+        self.zoom_label = QToolButton()
+        self.zoom_label.clicked.connect(self.zoom_reset)
         find = QToolButton()
         row = self._row(find)
         self.find_bar = FindBar(self.panes, rows, select_row, current_row)
@@ -97,9 +99,12 @@ class DocTools(QWidget):
         buttons = []
         for text, tip, slot in (
             ("\u2212", "Zoom out (Ctrl+minus)", self.zoom_out),
-            ("100%", "Actual size (Ctrl+0)", self.zoom_reset),
+            ("", "", None),
             ("+", "Zoom in (Ctrl+plus)", self.zoom_in),
         ):
+            if slot is None:
+                buttons.append(self.zoom_label)
+                continue
             b = QToolButton()
             b.setText(text)
             b.setToolTip(tip)
@@ -121,7 +126,6 @@ class DocTools(QWidget):
         row.addWidget(QLabel("Zoom:"))
         for b in buttons:
             row.addWidget(b)
-        row.addWidget(self.zoom_label)
         return row
 
     def panes(self) -> list[DocumentView]:
@@ -154,4 +158,7 @@ class DocTools(QWidget):
         self._say_zoom()
 
     def _say_zoom(self) -> None:
-        self.zoom_label.setText(f"{self.zoom.percent}%")
+        now = f"{self.zoom.percent}%"
+        self.zoom_label.setText(now)
+        self.zoom_label.setToolTip(f"Zoom {now}: click for actual size, 100% (Ctrl+0)")
+        self.zoom_label.setAccessibleName(f"Zoom {now}, actual size")

@@ -179,6 +179,20 @@ def test_zoom_steps_and_is_remembered(qtbot, window):
     assert tools.zoom.percent == 100
 
 
+def test_the_middle_zoom_button_shows_the_zoom_in_force_and_resets_it(qtbot, window):
+    """At 150% the middle button reads 150% (not a fixed "100%"); clicking it resets."""
+    tools = window.verdicts.tools
+    tools.zoom_reset()
+    while tools.zoom.percent < 150:
+        tools.zoom_in()
+    assert tools.zoom.percent == 150
+    row = tools.layout().itemAt(0).layout()
+    texts = [row.itemAt(i).widget().text() for i in range(row.count()) if row.itemAt(i).widget()]
+    assert "150%" in texts and "100%" not in texts
+    tools.zoom_label.click()
+    assert tools.zoom.percent == 100 and tools.zoom_label.text() == "100%"
+
+
 def test_keys_open_find_and_zoom_from_anywhere_in_the_view(qtbot, window):
     from PySide6.QtCore import Qt
 
