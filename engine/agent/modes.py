@@ -27,6 +27,7 @@ from engine.agent.revision import SYSTEM_PROMPT, RevisionAgent, ToolsUnusable
 from engine.agent.rounds import RoundWork
 from engine.agent.tools import ToolOutcome, WorkspaceTools
 from engine.models import ClaimReport, Comment
+from engine.vocabulary import plural
 
 MODES = ("tools", "no-tools", "auto")
 
@@ -156,15 +157,17 @@ class ModeAgent:
         if t is None or (t.turns == 0 and not self.switch_reason):
             out["tool calls"] = (UNVERIFIED, "no request offered tools in this run")
         elif t.turns_with_calls:
-            detail = f"the model called tools in {t.turns_with_calls} of {t.turns} turn(s)"
+            detail = f"the model called tools in {t.turns_with_calls} of {plural(t.turns, 'turn')}"
             if text_calls:
-                detail += f" ({text_calls} answer(s) wrote them as text; the program read them)"
+                detail += (
+                    f" ({plural(text_calls, 'answer')} wrote them as text; the program read them)"
+                )
             out["tool calls"] = (PASS, detail)
         else:
             out["tool calls"] = (
                 FAIL,
                 self.switch_reason
-                or f"the model called no tool in {t.turns} turn(s); use --mode no-tools or auto",
+                or f"the model called no tool in {plural(t.turns, 'turn')}; use --mode no-tools or auto",
             )
         if t is not None and t.required_refused:
             out["tool_choice required"] = (
@@ -183,7 +186,7 @@ class ModeAgent:
         if c.reasoning_seen:
             out["reasoning output"] = (
                 PASS,
-                f"reasoning came with {c.reasoning_seen} answer(s); stripped before reading, "
+                f"reasoning came with {plural(c.reasoning_seen, 'answer')}; stripped before reading, "
                 "kept in the trace",
             )
         else:
@@ -199,7 +202,7 @@ class ModeAgent:
                 + "; cost per attributed fix is N/A",
             )
         else:
-            out["usage reported"] = (PASS, f"usage came with all {u.calls} call(s)")
+            out["usage reported"] = (PASS, f"usage came with all {plural(u.calls, 'call')}")
         if c.context_limit:
             out["context length"] = (PASS, f"{c.context_limit:,} tokens, as the server said")
         else:

@@ -31,7 +31,7 @@ from engine.agent.client import CallResult, ModelClient
 from engine.agent.rounds import OpenRound, RoundAgent, RoundWork
 from engine.agent.tools import ToolOutcome, WorkspaceTools
 from engine.models import ClaimItem, ClaimReport, Comment
-from engine.vocabulary import Claim
+from engine.vocabulary import Claim, plural
 
 DISPOSITIONS_START = "<<<DISPOSITIONS>>>"
 DISPOSITIONS_END = "<<<END DISPOSITIONS>>>"
@@ -314,7 +314,8 @@ class NoToolsAgent(RoundAgent[PlainRound]):
             return
         work.final_text = state.text[:2000]
         work.stopped = "no-tools answer read: " + (
-            f"{len(work.pushed)} push(es), {len(parsed.dispositions)} disposition(s)"
+            f"{plural(len(work.pushed), 'push', 'pushes')}, "
+            f"{plural(len(parsed.dispositions), 'disposition')}"
             + (f"; {'; '.join(parsed.problems)}" if parsed.problems else "")
         )
         self.client.trace.add(

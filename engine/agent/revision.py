@@ -29,6 +29,7 @@ from engine.agent.report import (
 from engine.agent.rounds import OpenRound, RoundAgent, RoundWork
 from engine.agent.tools import TOOLS, ToolOutcome, WorkspaceTools
 from engine.models import ClaimReport, Comment
+from engine.vocabulary import plural
 
 SYSTEM_PROMPT = """\
 You are a revision agent. Human reviewers selected exact passages of a document and left \
@@ -274,7 +275,7 @@ class RevisionAgent(RoundAgent[ToolRound]):
         work.stopped = (
             "the model ended its turn"
             if pushed
-            else f"the model ended its turn without pushing after {work.nudges} nudge(s)"
+            else f"the model ended its turn without pushing after {plural(work.nudges, 'nudge')}"
         )
         return True
 

@@ -221,7 +221,8 @@ def read_usage(usage: Any) -> UsageReading:
     if bad:
         return UsageReading(
             None,
-            problem=f"usage field(s) {', '.join(bad)} are not non-negative integers",
+            problem=f"{'usage field' if len(bad) == 1 else 'usage fields'} {', '.join(bad)} "
+            f"{'is not a non-negative integer' if len(bad) == 1 else 'are not non-negative integers'}",
             not_whole=any(not isinstance(present[k], HugeInt) for k in bad),
         )
     p = _count(fields["prompt_tokens"]) or 0

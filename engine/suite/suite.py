@@ -202,6 +202,18 @@ class SuiteItem:
 # -- reading a suite file ------------------------------------------------------------------
 
 
+def _unknown_keys(keys: list[str]) -> str:
+    """``unknown key foo`` / ``unknown keys foo, bar``."""
+    return ("unknown key " if len(keys) == 1 else "unknown keys ") + ", ".join(keys)
+
+
+def _twice(names: list[str]) -> str:
+    """``the name x appears twice`` / ``the names x, y appear twice``."""
+    if len(names) == 1:
+        return f"the name {names[0]} appears twice"
+    return f"the names {', '.join(names)} appear twice"
+
+
 def _err(path: Path | str, what: str) -> SuiteError:
     return SuiteError(f"{path}: {what}")
 
@@ -282,7 +294,7 @@ def load_suite(
         "checks",
     }
     if unknown := sorted(set(obj) - known):
-        raise _err(p, f"unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+        raise _err(p, f"{_unknown_keys(unknown)} (known: {', '.join(sorted(known))})")
     name = obj.get("name", p.stem)
     if not isinstance(name, str) or not name.strip():
         raise _err(p, "'name' must be a non-empty string")
@@ -296,7 +308,7 @@ def load_suite(
     if unknown := sorted(
         set(limits) - {"turns_per_round", "max_tokens_per_run", "timeout", "max_output_tokens"}
     ):
-        raise _err(p, f"limits: unknown key(s) {', '.join(unknown)}")
+        raise _err(p, f"limits: {_unknown_keys(unknown)}")
     turns = _number(limits, "turns_per_round", "limits", p, integer=True, minimum=1)
     max_tok = _number(limits, "max_tokens_per_run", "limits", p, integer=True, minimum=1)
     timeout = _number(limits, "timeout", "limits", p, integer=False, minimum=1)
@@ -363,7 +375,7 @@ def _documents(entries: Any, p: Path, base: Path, seed: int, allow: bool) -> lis
             raise _err(p, f"{where}: must be a table with 'path' and 'comments', or 'corpus'")
         if "corpus" in e:
             if unknown := sorted(set(e) - {"corpus", "sample"}):
-                raise _err(p, f"{where}: unknown key(s) {', '.join(unknown)}")
+                raise _err(p, f"{where}: {_unknown_keys(unknown)}")
             corpus = e["corpus"]
             if corpus not in ("builtin", "f1000rd", "briefs"):
                 raise _err(p, f"{where}: corpus must be builtin, f1000rd or briefs")
@@ -377,7 +389,7 @@ def _documents(entries: Any, p: Path, base: Path, seed: int, allow: bool) -> lis
             out.extend(docs)
             continue
         if unknown := sorted(set(e) - {"path", "comments", "name"}):
-            raise _err(p, f"{where}: unknown key(s) {', '.join(unknown)}")
+            raise _err(p, f"{where}: {_unknown_keys(unknown)}")
         doc, comments = e.get("path"), e.get("comments")
         if not isinstance(doc, str) or not isinstance(comments, str):
             raise _err(p, f"{where}: 'path' and 'comments' must both be file paths")
@@ -390,7 +402,7 @@ def _documents(entries: Any, p: Path, base: Path, seed: int, allow: bool) -> lis
         out.append(DocumentSpec(name, dpath, cpath, _text_chars(dpath, p), "file"))
     names = [d.name for d in out]
     if dup := sorted({n for n in names if names.count(n) > 1}):
-        raise _err(p, f"documents: the name(s) {', '.join(dup)} appear twice; give each a 'name'")
+        raise _err(p, f"documents: {_twice(dup)}; give each a 'name'")
     return out
 
 
@@ -437,7 +449,7 @@ def _models(entries: Any, p: Path, default_mode: str | None) -> list[ModelSpec]:
         if not isinstance(e, dict):
             raise _err(p, f"{where}: must be a table")
         if unknown := sorted(set(e) - allowed):
-            raise _err(p, f"{where}: unknown key(s) {', '.join(unknown)}")
+            raise _err(p, f"{where}: {_unknown_keys(unknown)}")
         url, model = e.get("base_url"), e.get("model")
         if not isinstance(url, str) or not re.match(r"https?://", url):
             raise _err(p, f"{where}: 'base_url' must be an http(s) URL")
@@ -477,7 +489,7 @@ def _models(entries: Any, p: Path, default_mode: str | None) -> list[ModelSpec]:
         )
     names = [m.name for m in out]
     if dup := sorted({n for n in names if names.count(n) > 1}):
-        raise _err(p, f"models: the name(s) {', '.join(dup)} appear twice; give each a 'name'")
+        raise _err(p, f"models: {_twice(dup)}; give each a 'name'")
     return out
 
 
@@ -492,7 +504,7 @@ def _variants(entries: Any, p: Path, base: Path, allow: bool) -> list[VariantSpe
         if not isinstance(e, dict):
             raise _err(p, f"{where}: must be a table")
         if unknown := sorted(set(e) - {"name", "instructions", "how"}):
-            raise _err(p, f"{where}: unknown key(s) {', '.join(unknown)}")
+            raise _err(p, f"{where}: {_unknown_keys(unknown)}")
         how = e.get("how", "extend")
         if how not in ("replace", "extend"):
             raise _err(p, f"{where}: 'how' must be replace or extend")
@@ -523,7 +535,7 @@ def _variants(entries: Any, p: Path, base: Path, allow: bool) -> list[VariantSpe
         )
     names = [v.name for v in out]
     if dup := sorted({n for n in names if names.count(n) > 1}):
-        raise _err(p, f"variants: the name(s) {', '.join(dup)} appear twice")
+        raise _err(p, f"variants: {_twice(dup)}")
     return out
 
 

@@ -62,7 +62,7 @@ def run_cli(argv: list[str], capsys) -> tuple[int, str, str]:
 @pytest.mark.parametrize(
     "body, problem",
     [
-        ('name = "x"\nfoo = 1\n', "unknown key(s) foo"),
+        ('name = "x"\nfoo = 1\n', "unknown key foo"),
         ('documents = ["builtin"]\n', "'models' must be a non-empty list"),
         (
             'documents = ["nowhere"]\n[[models]]\nbase_url="http://a/v1"\nmodel="m"\n',
@@ -84,7 +84,7 @@ def run_cli(argv: list[str], capsys) -> tuple[int, str, str]:
         (
             'documents = ["briefs"]\n[[models]]\nbase_url="http://a/v1"\nmodel="m"\n'
             '[[models]]\nbase_url="http://b/v1"\nmodel="m"\n',
-            "appear twice",
+            "the name m appears twice",
         ),
         ("documents = [", "is not valid TOML"),
     ],
