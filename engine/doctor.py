@@ -668,6 +668,20 @@ def _stopped(names: list[str], exc: AgentError, key_fix: str, model: str) -> lis
     return [first] + [Check(n, UNVERIFIED, why) for n in names[1:]]
 
 
+def nothing_answered(checks: list[Check]) -> Check | None:
+    """The one line to show when nothing answered at the address: the endpoint check's
+    FAIL (its detail names the host and port, e.g. "could not connect to
+    127.0.0.1:36877 (nothing answered)", and its fix) when the model list could not be
+    reached and every later endpoint line is the UNVERIFIED "not checked" it caused; None
+    otherwise (the full list is worth reading). ``checks``: ``check_endpoint``'s lines."""
+    if not checks or checks[0].name != ENDPOINT_CHECKS[0] or checks[0].status != FAIL:
+        return None
+    rest = checks[1:]
+    if rest and all(c.status == UNVERIFIED and c.detail == NOT_CHECKED["network"] for c in rest):
+        return checks[0]
+    return None
+
+
 def _model_present(model: str, models: list[str]) -> Check:
     """The "model present" line: PASS when ``model`` is among ``models``, UNVERIFIED when
     the endpoint lists none, else FAIL naming the served ones."""

@@ -346,6 +346,19 @@ class ModelPage(QWizardPage):
             if failed
             else None
         )
+        from engine.doctor import nothing_answered
+
+        silent = nothing_answered(checks)
+        if silent is not None:
+            # Nothing answered: one line, not a FAIL and a column of "not checked".
+            logging.getLogger(__name__).info("Test connection: %s", redact(silent.detail))
+            self.test_result.setText(
+                "<span style='color:#B24000;font-weight:600'>\u2717 Nothing answered at "
+                f"this address.</span> {html.escape(vocab.server_words(redact(silent.detail)))}"
+                f".<br>&nbsp;&nbsp;&nbsp;<i>What to do: {html.escape(redact(silent.fix))}, "
+                "then test again.</i>"
+            )
+            return
         lines = []
         for c in checks:
             full = redact(c.detail)

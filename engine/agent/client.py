@@ -36,9 +36,10 @@ from engine.agent.config import (
     Usage,
     safe_url,
 )
-from engine.agent.failures import CallFailures, NotAnAnswer, _short
+from engine.agent.failures import CallFailures, NotAnAnswer, _short, exception_text
 from engine.agent.jsonsafe import JSONProblem, load_json, plain
 from engine.agent.wire import Answer, read_answer
+from engine.vocabulary import plural
 
 #: How often a model call in flight looks at the user's cancel (seconds): Cancel stops
 #: the call within this time, whatever the server's pace.
@@ -237,6 +238,8 @@ class ModelClient(CallFailures):
                 entry["attempts"].append(
                     {
                         "error": self._describe_failure(exc),
+                        # Python's own words, for whoever reads the trace (never on screen).
+                        "exception": exception_text(exc, self._redact),
                         "status": getattr(exc, "status_code", None),
                         "seconds": round(spent, 4),
                     }
@@ -253,7 +256,7 @@ class ModelClient(CallFailures):
                     raise AgentError(
                         "network",
                         f"the endpoint {safe_url(cfg.base_url)} did not answer "
-                        f"after {retries + 1} attempt(s): {self._describe_failure(exc)}",
+                        f"after {plural(retries + 1, 'attempt')}: {self._describe_failure(exc)}",
                         getattr(exc, "status_code", None),
                     ) from None
                 # A server's Retry-After is honoured as said (up to RETRY_AFTER_LIMIT);

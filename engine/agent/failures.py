@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 from engine.agent.bodies import (
     RETRY_AFTER_LIMIT,
@@ -152,11 +153,80 @@ class CallFailures:
         said = self._server_says(exc) if hasattr(exc, "status_code") else ""
         if said:
             return f'HTTP {getattr(exc, "status_code", "?")}: "{said}"'
+        plain = connection_words(exc, self.config.base_url)
+        if plain:
+            return plain
         text = f"{type(exc).__name__}: {self._redact(str(exc))}"
         cause = exc.__cause__
         if cause is not None and str(cause) and str(cause) not in text:
             text += f" ({self._redact(str(cause))})"  # e.g. "peer closed connection ..."
         return _short(text)
+
+
+def _causes(exc: BaseException) -> list[BaseException]:
+    """``exc`` and the exceptions behind it (``__cause__``, else ``__context__``), at most
+    ten, nearest first."""
+    out: list[BaseException] = []
+    cur: BaseException | None = exc
+    while cur is not None and len(out) < 10 and cur not in out:
+        out.append(cur)
+        cur = cur.__cause__ or cur.__context__
+    return out
+
+
+def connection_words(exc: BaseException, base_url: str) -> str:
+    """A failed connection in plain words, naming the host and port of ``base_url``
+    (``http://127.0.0.1:36877/v1`` -> ``127.0.0.1:36877``): "could not connect to
+    127.0.0.1:36877 (nothing answered)" for a refused connection, "(the name ... was not
+    found)" for an unknown host, "the connection to ... broke off before an answer" for
+    a dropped one, "could not connect to ..." for any other connection error; "" when
+    ``exc`` is no connection error (the openai client's ``APIConnectionError`` or an
+    ``OSError`` behind it; timeouts are said elsewhere). The exception's own text stays
+    in the trace (the model call's attempts, ``exception``). Never raises."""
+    try:
+        import socket
+
+        import openai
+
+        chain = _causes(exc)
+        if isinstance(exc, openai.APITimeoutError | TimeoutError):
+            return ""
+        if not any(isinstance(e, openai.APIConnectionError | ConnectionError) for e in chain):
+            return ""
+        parts = urlsplit(base_url)
+        host = parts.hostname or base_url
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        where = f"{host}:{port}"
+        texts = " ".join(str(e) for e in chain).lower()
+        if any(isinstance(e, ConnectionRefusedError) for e in chain) or "refused" in texts:
+            return f"could not connect to {where} (nothing answered)"
+        if any(isinstance(e, socket.gaierror) for e in chain) or any(
+            w in texts
+            for w in (
+                "name or service not known",
+                "nodename nor servname",
+                "getaddrinfo failed",
+                "name resolution",
+            )
+        ):
+            return f"could not connect to {where} (the name {host} was not found)"
+        if any(w in texts for w in ("peer closed", "disconnected", "reset by peer", "broken pipe")):
+            return f"the connection to {where} broke off before an answer"
+        return f"could not connect to {where}"
+    except Exception:
+        return ""
+
+
+def exception_text(exc: BaseException, redactor: Any = None) -> str:
+    """The exception as Python names it, with the one behind it: ``APIConnectionError:
+    Connection error. (All connection attempts failed)``, for the trace and the log only
+    (never on screen). ``redactor``: a function that takes the API key out of text."""
+    clean = redactor or (lambda t: t)
+    text = f"{type(exc).__name__}: {clean(str(exc))}"
+    cause = exc.__cause__
+    if cause is not None and str(cause) and str(cause) not in text:
+        text += f" ({clean(str(cause))})"
+    return _short(text)
 
 
 class NotAnAnswer(Exception):

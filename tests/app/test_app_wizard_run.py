@@ -129,6 +129,32 @@ def test_test_connection_shows_each_check_in_words(qtbot, wizard, qloop):
     assert "PASS" in text and "FAIL" in text and "What to do" in text
 
 
+def test_test_connection_when_nothing_answers_says_so_in_one_line(qtbot, wizard, qloop):
+    """A server that no longer runs: one plain line (nothing answered at this address,
+    the host and port, what to do), not a FAIL and a column of UNVERIFIED."""
+    from tests.helpers.scripted_server import FixEverything, ScriptedServer
+
+    srv = ScriptedServer(FixEverything()).start()
+    url = srv.base_url
+    srv.stop()
+    port = url.split(":")[2].split("/")[0]
+    page = wizard.model_page
+    page.url.setText(url)
+    page.model.setEditText("m")
+
+    async def go():
+        page.test_connection()
+        await page._job
+
+    qloop.run_until_complete(go())
+    text = page.test_result.text()
+    assert "Nothing answered at this address" in text
+    assert f"could not connect to 127.0.0.1:{port} (nothing answered)" in text
+    assert "What to do: start the server" in text
+    assert "UNVERIFIED" not in text and "FAIL" not in text and "Error" not in text
+    assert page.test_failed  # the run still warns before it starts
+
+
 def test_test_connection_with_a_wrong_key_names_the_key_box(qtbot, wizard, qloop):
     """A refused key: one FAIL whose fix names the key box above; the other checks say
     they were not checked because of the key, never "could not be reached"."""

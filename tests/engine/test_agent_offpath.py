@@ -13,6 +13,7 @@ import json
 import time
 
 import pytest
+from hypothesis import given, strategies as st
 
 from engine.agent.bodies import read_event_stream, retry_after_seconds
 from engine.agent.client import ModelClient
@@ -39,7 +40,10 @@ async def test_a_report_call_cut_off_leaves_the_verdicts_and_claims_na(tmp_path,
     claim = outcome.metrics["claim_accuracy"]
     assert claim["value"] is None and "the report call failed" in claim["reason"]
     if style == "body":  # the cause is said, not just "Connection error."
-        assert "peer closed connection" in claim["reason"]
+        assert "broke off before an answer" in claim["reason"]
+        assert "Error" not in claim["reason"]  # plain words; Python's own in the trace
+        attempts = [a for e in trace if e.get("kind") == "model_call" for a in e["attempts"]]
+        assert any("peer closed connection" in a.get("exception", "") for a in attempts)
 
 
 async def test_a_failure_before_any_push_still_fails_the_run(tmp_path):
@@ -47,7 +51,7 @@ async def test_a_failure_before_any_push_still_fails_the_run(tmp_path):
         tmp_path, quirks=Quirks(cut="work", cut_style="early")
     )
     assert outcome.status == "failed"
-    assert "did not answer after 3 attempt(s)" in outcome.reason
+    assert "did not answer after 3 attempts" in outcome.reason
     assert verdicts == {"c1": "untouched", "c2": "untouched"}
 
 
@@ -58,7 +62,7 @@ async def test_an_html_page_in_a_200_answer_is_named_and_retried(tmp_path):
     outcome, srv, trace, verdicts, _ = await _quirk_run(tmp_path, quirks=Quirks(html_200="work"))
     assert outcome.status == "failed"
     assert "an HTML page" in outcome.reason and '"502 Bad Gateway"' in outcome.reason
-    assert "proxy" in outcome.reason and "after 3 attempt(s)" in outcome.reason
+    assert "proxy" in outcome.reason and "after 3 attempts" in outcome.reason
     assert len(srv.requests) == 3  # retried like a gateway error
 
 
@@ -244,7 +248,7 @@ async def test_a_body_cut_short_says_the_cause():
                     round_no=1,
                     conversation="a",
                 )
-    assert err.value.kind == "network" and "peer closed connection" in str(err.value)
+    assert err.value.kind == "network" and "broke off before an answer" in str(err.value)
 
 
 @pytest.mark.parametrize("style", ["body", "early"])
@@ -296,7 +300,7 @@ async def test_the_quirk_proxy_bends_a_servers_answers(tmp_path):
     final = json.loads((outcome.bundle / "verdicts.json").read_text())["final"]
     _assert_fixed(outcome, {v["comment_id"]: v["verdict"] for v in final})
     assert outcome.metrics["claim_accuracy"]["value"] is None
-    assert "peer closed connection" in outcome.metrics["claim_accuracy"]["reason"]
+    assert "broke off before an answer" in outcome.metrics["claim_accuracy"]["reason"]
     assert [call_kind(r) for r in proxy.requests].count("report") == 2  # the call and a retry
 
 
@@ -346,3 +350,66 @@ async def test_the_no_tools_mode_keeps_its_work_when_a_later_round_fails(tmp_pat
     assert outcome.reason.startswith("stopped in round 2: a model call failed after the agent's")
     assert verdicts == {"c1": "edited", "c2": "edited"}
     assert outcome.rounds == 2
+
+
+# -- nothing answers at the address ----------------------------------------------------------
+
+
+async def test_a_dead_endpoint_is_said_in_plain_words_and_python_s_in_the_trace(tmp_path):
+    """Nothing listens at the address: the reason names the host and port in words
+    ("could not connect to 127.0.0.1:PORT (nothing answered)"), never Python's
+    "APIConnectionError: Connection error."; the exception stays in the trace."""
+    from urllib.parse import urlsplit
+
+    from engine.run.start import prepare_document, run_review
+    from engine.workspace import Workspace
+    from tests.engine.test_agent_quirks import _comments
+
+    srv = ScriptedServer(FixEverything()).start()
+    url = srv.base_url
+    srv.stop()  # the address of a server that no longer runs
+    port = urlsplit(url).port
+    ws = Workspace(tmp_path / "ws.sqlite3")
+    doc = prepare_document(ws, "Filing memo", (DATA / "doc.html").read_text(), "html", _comments())
+    config = AgentConfig(
+        base_url=url, model="m", request_timeout=5, max_retries=1, backoff_initial=0.01
+    )
+    outcome = await run_review(ws, doc, config, rounds=2, out_dir=tmp_path / "b")
+    ws.close()
+    assert outcome.status == "failed"
+    assert f"could not connect to 127.0.0.1:{port} (nothing answered)" in outcome.reason
+    assert "Error" not in outcome.reason and "(s)" not in outcome.reason
+    trace = json.loads((outcome.bundle / "trace.json").read_text())["entries"]
+    attempts = [a for e in trace if e.get("kind") == "model_call" for a in e["attempts"]]
+    assert attempts and all("APIConnectionError" in a["exception"] for a in attempts)
+
+
+@given(
+    host=st.sampled_from(["127.0.0.1", "localhost", "例え.jp", "[::1]", "models.example.org"]),
+    port=st.integers(1, 65535),
+    why=st.sampled_from(["refused", "name", "dropped", "other"]),
+)
+def test_connection_words_name_the_host_and_port_never_python(host, port, why):
+    import socket
+
+    import httpx2 as httpx  # the HTTP library the openai package here uses
+    import openai
+
+    from engine.agent.failures import connection_words
+
+    url = f"http://{host}:{port}/v1"
+    exc = openai.APIConnectionError(request=httpx.Request("POST", url))
+    exc.__cause__ = {
+        "refused": ConnectionRefusedError(111, "Connection refused"),
+        "name": socket.gaierror(-2, "Name or service not known"),
+        "dropped": httpx.RemoteProtocolError("peer closed connection without response"),
+        "other": OSError("something odd"),
+    }[why]
+    words = connection_words(exc, url)
+    where = f"{host.strip('[]')}:{port}"
+    assert where in words and "Error" not in words and "Connection error" not in words
+    assert ("nothing answered" in words) == (why == "refused")
+    assert ("was not found" in words) == (why == "name")
+    assert ("broke off" in words) == (why == "dropped")
+    assert connection_words(ValueError("x"), url) == ""
+    assert connection_words(openai.APITimeoutError(request=exc.request), url) == ""
