@@ -47,7 +47,7 @@ DOCUMENT = COLUMNS.index("Document")
 SIGNATURE = COLUMNS.index("Signature")
 # Fixed widths (pixels at the default font) for the columns that are elided with a tooltip,
 # so the document column keeps the rest of the width and its title reads at 1366 x 768.
-WIDTHS = {"Run finished": 130, "Model": 130, "Status": 90, "Signature": 150, "Checked": 150}
+WIDTHS = {"Run finished": 130, "Model": 130, "Status": 130, "Signature": 150, "Checked": 150}
 MIN_DOCUMENT_WIDTH = 260
 
 
@@ -119,13 +119,15 @@ def row_cells(e) -> tuple[list[str], list[str]]:
         when_text(e.finished_at or e.created_at),
         e.model,
         e.document_title + (" (scripted)" if e.scripted else ""),
-        e.status,
+        e.status_words,
         signature_text(e),
         e.verification,
     ]
     tips = list(cells)
     tips[0] = vocabulary.when_words(e.finished_at or e.created_at)
     tips[4] = (e.signature or {}).get("line") or cells[4]
+    if e.outcome:
+        tips[3] = f"{e.outcome}; the run itself {e.status}"
     for name in METRIC_NAMES:
         m = e.metrics.get(name)
         cells.append(vocabulary.metric_value(name, m) if isinstance(m, dict) else "")

@@ -313,10 +313,36 @@ def _work_parts(b: _Banner, data: BundleData) -> None:
         b.add(html.escape(p) + ".")
 
 
+def _outcome_part(b: _Banner, data: BundleData) -> None:
+    """Awaiting review or token edits, before how the run ended (the engine's one
+    headline, ``engine.vocabulary.outcome_headline``): a run whose comments await review
+    never leads with "every actionable comment was resolved". TAMPERED and changes
+    requested have their own parts, placed before this one."""
+    from engine.bundle.review import review_figures
+
+    dec = data.decisions
+    if dec is None or dec.tampered:
+        return
+    fig = review_figures(data.verdicts, data.comments_before, dec.latest())
+    edited, kinds = vocab.token_edit_items(data.verdicts)
+    line = vocab.outcome_headline(
+        awaiting=fig.awaiting, actionable=fig.actionable, token_edits=len(kinds), edited=edited
+    )
+    if not line:
+        return
+    said = (
+        "no reviewer decision yet; the machine's word alone for those below"
+        if fig.awaiting
+        else "only the letter case, spacing or punctuation changed; check each is the fix"
+    )
+    b.add(f"<b>{html.escape(line)}</b>: {said}.", "ok" if fig.awaiting else "warn", first=True)
+
+
 def banner_for(data: BundleData) -> tuple[str, str]:
     """(level, html) for the message above the documents; level: ok, warn, error."""
     b = _Banner()
     _status_part(b, data)
+    _outcome_part(b, data)
     _checks_part(b, data)
     _rederivation_part(b, data)
     _figures_part(b, data)
@@ -358,14 +384,7 @@ def _decisions_part(b: _Banner, data: BundleData) -> None:
             "error",
         )
         return
-    from engine.bundle.review import review_figures
-
-    fig = review_figures(data.verdicts, data.comments_before, dec.latest())
-    if fig.awaiting:
-        b.add(
-            f"<b>Awaiting review:</b> {fig.awaiting} of "
-            f"{vocab.plural(fig.actionable, 'actionable comment')}."
-        )
+    # How many await a decision leads the banner (``_outcome_part``).
 
 
 def banner_tooltip(data: BundleData) -> str:

@@ -524,6 +524,41 @@ def first_outcome(holding: set[str] | frozenset[str]) -> Outcome | None:
     return None
 
 
+def outcome_headline(
+    *,
+    tampered: bool = False,
+    changes_requested: bool = False,
+    awaiting: int = 0,
+    actionable: int = 0,
+    token_edits: int = 0,
+    edited: int = 0,
+) -> str:
+    """A bundle's first line, the most serious outcome that holds (``first_outcome``):
+    "TAMPERED", "Changes requested", "Awaiting review (2 of 2)" (actionable comments with
+    no reviewer decision, of the actionable ones), "Token edits (2 of 3 edited)"; "" when
+    none holds. The one wording for every view that leads with the outcome (the scorecard,
+    the Verdicts banner, the Published tab and the published index)."""
+    holding = {
+        name
+        for name, holds in (
+            ("tampered", tampered),
+            ("changes_requested", changes_requested),
+            ("awaiting_review", awaiting > 0),
+            ("token_edits", token_edits > 0),
+        )
+        if holds
+    }
+    first = first_outcome(holding)
+    if first is None:
+        return ""
+    words = OUTCOME_WORDS[first]
+    if first == "awaiting_review":
+        return f"{words} ({awaiting} of {actionable})"
+    if first == "token_edits":
+        return f"{words} ({token_edits} of {edited} edited)"
+    return words
+
+
 def declared_check_title(name: str) -> str:
     """A declared check's name for people: "Links kept", "Command: style"."""
     if name.startswith("command:"):

@@ -69,6 +69,9 @@ class Checked:
     #: The reviewer decisions' figures (``engine.bundle.review``): ``awaiting``,
     #: ``actionable``, ``reviewed`` and ``agreement`` (metric JSON); {} when not checked.
     review: dict[str, Any] = field(default_factory=dict)
+    #: The first line, the most serious outcome that holds ("Awaiting review (2 of 2)",
+    #: ``engine.vocabulary.outcome_headline``); "" when none holds.
+    outcome: str = ""
 
 
 def fields_of(bundle_path: str | os.PathLike[str]) -> Checked:
@@ -130,6 +133,22 @@ def judge(bundle_path: str | os.PathLike[str]) -> tuple[Checked, str]:
         "reviewed": fig.reviewed.to_json(),
         "agreement": fig.agreement.to_json(),
     }
+    from engine.bundle.scorecard_checks import shown_check_sets
+    from engine.vocabulary import outcome_headline, token_edit_items
+
+    accepted = result.decisions.accepted_checks() if result.decisions is not None else None
+    sets = shown_check_sets(b.checks, getattr(red, "checks", None), accepted)
+    final = next((s for label, s in sets if label == "Final"), None)
+    edited, kinds = token_edit_items(shown.final)
+    checked.outcome = outcome_headline(
+        tampered=result.tampered
+        or bool(result.decisions is not None and result.decisions.tampered),
+        changes_requested=final is not None and final.gate().blocked,
+        awaiting=fig.awaiting,
+        actionable=fig.actionable,
+        token_edits=len(kinds),
+        edited=edited,
+    )
     page = own_scorecard(b, red, sig)
     checked.page_sha256 = hashlib.sha256(page.encode("utf-8")).hexdigest()
     return checked, page

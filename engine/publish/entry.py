@@ -57,3 +57,11 @@ class PublishedEntry:
     problem: str = ""
     #: The reviewer decisions' figures (``engine.publish.check.Checked.review``).
     review: dict[str, Any] = field(default_factory=dict)
+    #: The first line, the most serious outcome that holds (``Checked.outcome``).
+    outcome: str = ""
+
+    @property
+    def status_words(self) -> str:
+        """The Status a view shows: the outcome when one holds ("Awaiting review (2 of
+        2)"), else the run's status ("completed")."""
+        return self.outcome or self.status

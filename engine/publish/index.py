@@ -166,7 +166,7 @@ def render_index(runs: list[PublishedEntry]) -> str:
             doc += "<div class='scripted muted'>scripted demonstration</div>"
         out.append(
             f"<tr{cls}><td>{_when(e.finished_at or e.created_at)}</td>"
-            f"<td>{_e(e.model)}</td><td>{doc}</td><td>{_e(e.status)}</td>"
+            f"<td>{_e(e.model)}</td><td>{doc}</td><td>{_e(e.status_words)}</td>"
         )
         out.extend(_metric_cell(name, e.metrics.get(name)) for name in METRIC_NAMES)
         check = _e(e.verification)

@@ -66,9 +66,12 @@ def test_keyboard_review_of_every_comment(qtbot, window, tmp_path):
     qtbot.waitUntil(lambda: not view._writing, timeout=30000)
     # the banner's count follows each decision, not only the next opening
     qtbot.waitUntil(
-        lambda: "Awaiting review:</b> 2 of 3 actionable comments" in view.banner.text(),
+        lambda: "Awaiting review (2 of 3)</b>" in view.banner.text(),
         timeout=30000,
     )
+    # the outcome leads how the run ended (the engine's one headline)
+    text = view.banner.text()
+    assert text.index("Awaiting review (2 of 3)") < text.index("Run completed")
     # moved on to the next comment needing a decision
     assert _current(view)["id"] == "c1" and view.table.hasFocus()
     qtbot.keyClick(view.table, Qt.Key.Key_A)
@@ -284,7 +287,7 @@ def test_the_banner_says_awaiting_review_and_forged_decisions(qtbot, window, tmp
     shutil.copytree(DATA / "bundle-min", bundle)
     adjudicate(bundle, "c2", "not-addressed", "only re-cased", "Ann", signing.new_private_key())
     view = _open(qtbot, window, bundle)
-    qtbot.waitUntil(lambda: "Awaiting review:</b> 2 of 3" in view.banner.text(), timeout=30000)
+    qtbot.waitUntil(lambda: "Awaiting review (2 of 3)</b>" in view.banner.text(), timeout=30000)
     obj = json.loads((bundle / "decisions.json").read_text())
     obj["decisions"][0]["reason"] = "fixed after all"  # edited by hand
     (bundle / "decisions.json").write_text(json.dumps(obj))

@@ -355,3 +355,25 @@ def test_the_next_publish_rewrites_a_scorecard_page_edited_in_the_folder(runs, t
     (folder / forged.scorecard).unlink()
     published.publish(made["a-new"], folder)
     assert page.read_bytes() == own
+
+
+def test_the_status_says_the_outcome_the_scorecard_leads_with(runs, tmp_path):
+    """A run none of whose comments has a reviewer decision is published as awaiting
+    review (the engine's one headline, engine.vocabulary.outcome_headline), never as
+    plainly "completed"; the index says the same."""
+    from engine.bundle.review import review_figures
+    from engine.vocabulary import outcome_headline
+
+    made, _ = runs
+    folder = tmp_path / "shared"
+    entry = published.publish(made["b-mid"], folder)
+    b = open_bundle(made["b-mid"])
+    fig = review_figures(b.verdicts["final"], [c.to_json() for c in b.comments_before], {})
+    assert fig.awaiting > 0 and fig.actionable >= fig.awaiting
+    want = outcome_headline(awaiting=fig.awaiting, actionable=fig.actionable)
+    assert want == f"Awaiting review ({fig.awaiting} of {fig.actionable})"
+    assert entry.outcome == want and entry.status_words == want and entry.status == "completed"
+    [listed] = published.entries(folder)
+    assert listed.status_words == want
+    index = " ".join(_static((folder / "index.html").read_text(encoding="utf-8")).text)
+    assert want in index
