@@ -8,7 +8,10 @@ a reader sees leaves the verdict as the text comparison gives it; otherwise the 
 
 - ``hidden_only``: the texts differ, but only in text hidden from the reader: untouched,
   flagged "only hidden text changed" (the integrity control reopens it);
-- ``now_hidden``: the quote a reader saw in v1 is still in v2's text but hidden: deleted;
+- ``now_hidden``: the quote a reader saw in v1 is still in v2's text but hidden, or its
+  text changed, what a reader sees of it changed, and a reader sees less than half as
+  much of its v2 place as of the v1 quote, and less than half of that place (characters,
+  normalised): deleted (a sentence rewritten where no reader sees it is no fix);
 - ``shown_or_hidden``: the words are the same, but which of them a reader sees changed
   (hidden text shown, visible text hidden): edited;
 - ``whitespace``: the words are the same, but whitespace that renders (``<pre>``,
@@ -65,19 +68,28 @@ def reader_change(
 ) -> ReaderChange | None:
     """See the module docstring. Resolves styles only for the two spans' elements."""
     s1, s2 = r1.seen(span1.start, span1.end), r2.seen(span2.start, span2.end)
-    if not (s1.hidden or s2.hidden or _preserves(s1) or _preserves(s2)):
-        return None
     partial = "; " + PARTIAL_NOTE if s1.partial or s2.partial else ""
+    if not (s1.hidden or s2.hidden or _preserves(s1) or _preserves(s2)):
+        return ReaderChange("partial", PARTIAL_NOTE) if partial else None
     seen1, seen2 = normalize(s1.visible), normalize(s2.visible)
-    if seen1 and not seen2 and normalize(span2.text):
+    whole2 = normalize(span2.text)
+    if (
+        seen1
+        and whole2
+        and (
+            not seen2
+            or (not same and seen1 != seen2 and 2 * len(seen2) < min(len(seen1), len(whole2)))
+        )
+    ):
         return ReaderChange("now_hidden", NOW_HIDDEN_NOTE + partial)
     if seen1 != seen2:
-        return ReaderChange("shown_or_hidden", SHOWN_NOTE + partial) if same else None
-    if _layout(s1) != _layout(s2):
-        return ReaderChange("whitespace", WHITESPACE_NOTE)
-    if not same:
+        if same:
+            return ReaderChange("shown_or_hidden", SHOWN_NOTE + partial)
+    elif _layout(s1) != _layout(s2):
+        return ReaderChange("whitespace", WHITESPACE_NOTE + partial)
+    elif not same:
         return ReaderChange("hidden_only", HIDDEN_NOTE + partial)
-    return None
+    return ReaderChange("partial", PARTIAL_NOTE) if partial else None
 
 
 def shown_or_hidden(rec: VerdictRecord, seen: ReaderChange | None, notes: list[str]) -> None:
@@ -87,6 +99,8 @@ def shown_or_hidden(rec: VerdictRecord, seen: ReaderChange | None, notes: list[s
     if seen is None:
         return
     notes.append(seen.note)
+    if seen.kind == "partial":
+        return
     rec.verdict = "deleted" if seen.kind == "now_hidden" else "edited"
     rec.rendered_spacing = seen.kind == "whitespace"
     if rec.verdict == "deleted":

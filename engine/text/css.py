@@ -47,7 +47,11 @@ PROPERTIES = frozenset(
         "white-space-collapse",
     }
 )
-_MENTIONS = re.compile(r"display|visibility|font|white-space", re.IGNORECASE)
+_MENTIONS = re.compile(r"display|visibility|font|white-space|@import|\\", re.IGNORECASE)
+"""A sheet that names none of the properties (nor escapes a name, nor imports) is skipped
+unparsed; tinycss2 unescapes identifiers (``d\\69splay`` is ``display``)."""
+MAX_NEST_DEPTH = 8
+"""How deep CSS Nesting rules (``.a { & .b {...} }``) are followed."""
 _NOT_SCREEN = frozenset({"print", "speech", "aural", "braille", "embossed", "tty"})
 _UNSUPPORTED_PSEUDO = frozenset(
     {
@@ -128,15 +132,45 @@ class StyleSheets:
                 budget -= len(css)
             import tinycss2  # lazy: only a quote whose text changed needs the sheets
 
-            out._rules(tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True), 0)
+            rules = tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
+            rules, budget = out._imported(rules, budget, 0)
+            out._rules(rules, 0)
         return out
+
+    def _imported(self, rules: list[Any], budget: int, depth: int) -> tuple[list[Any], int]:
+        """``rules`` with each leading ``@import`` of a ``data:`` URL (the viewer loads
+        those; nothing else) replaced by the imported sheet's rules, as the cascade orders
+        them, and the CSS budget left. An ``@import`` after any other rule is ignored, as
+        browsers ignore it."""
+        import tinycss2
+
+        out: list[Any] = []
+        leading = True
+        for rule in rules:
+            if rule.type == "at-rule" and rule.lower_at_keyword == "import":
+                if not leading or depth >= MAX_AT_DEPTH:
+                    continue
+                url, media = _import_target(rule.prelude)
+                text = data_url_text(url) if url else None
+                if text is None or not media_applies(media):
+                    continue
+                text = text[: max(0, budget)]
+                budget -= len(text)
+                inner = tinycss2.parse_stylesheet(text, skip_comments=True, skip_whitespace=True)
+                imported, budget = self._imported(inner, budget, depth + 1)
+                out += imported
+                continue
+            if not (rule.type == "at-rule" and rule.lower_at_keyword in ("charset", "layer")):
+                leading = False
+            out.append(rule)
+        return out, budget
 
     def _rules(self, rules: list[Any], depth: int) -> None:
         import tinycss2
 
         for rule in rules:
             if rule.type == "qualified-rule":
-                self._qualified(rule)
+                self._qualified(rule.prelude, rule.content, 0)
             elif rule.type == "at-rule" and rule.content is not None and depth < MAX_AT_DEPTH:
                 name = rule.lower_at_keyword
                 if name == "media" and not media_applies(_serialized(rule.prelude)):
@@ -149,13 +183,32 @@ class StyleSheets:
                         depth + 1,
                     )
 
-    def _qualified(self, rule: Any) -> None:
-        decls, nested = declarations_of(rule.content)
+    def _qualified(self, prelude: list[Any], content: list[Any], depth: int) -> None:
+        """A style rule, and its nested rules (CSS Nesting: ``&`` stands for the parent's
+        selector, as ``:is(parent)``; a nested selector without ``&`` is a descendant of
+        it). Nested at-rules and nesting past ``MAX_NEST_DEPTH`` are not applied."""
+        decls, nested = declarations_of(content)
         if nested:
-            self.skipped += 1
+            import tinycss2
+
+            items = tinycss2.parse_blocks_contents(
+                content, skip_comments=True, skip_whitespace=True
+            )
+            for item in items:
+                if item.type == "at-rule" and item.content is not None:
+                    self.skipped += 1
+                elif item.type == "qualified-rule":
+                    if depth >= MAX_NEST_DEPTH:
+                        self.skipped += 1
+                        continue
+                    composed = _nested_prelude(prelude, item.prelude)
+                    if composed is None:
+                        self.skipped += 1
+                    else:
+                        self._qualified(composed, item.content, depth + 1)
         if not decls:
             return
-        for selector in _compiled(rule.prelude):
+        for selector in _compiled(prelude):
             if selector is None:
                 self.skipped += 1
                 continue
@@ -212,7 +265,7 @@ def media_applies(media: str) -> bool:
 def declarations_of(content: list[Any] | str) -> tuple[list[Declaration], bool]:
     """The declarations of ``PROPERTIES`` in a block (tinycss2 tokens, or a ``style``
     attribute's text), and whether the block held nested rules (CSS Nesting, not applied:
-    counted in ``StyleSheets.skipped`` when their block also sets one of them)."""
+    applied by ``StyleSheets``)."""
     import tinycss2
 
     out: list[Declaration] = []
@@ -221,9 +274,89 @@ def declarations_of(content: list[Any] | str) -> tuple[list[Declaration], bool]:
         if item.type == "declaration" and item.lower_name in PROPERTIES:
             value = [t for t in item.value if t.type not in ("whitespace", "comment")]
             out.append((item.lower_name, value, item.important))
-        elif item.type == "qualified-rule":
+        elif item.type == "qualified-rule" or (item.type == "at-rule" and item.content is not None):
             nested = True
     return out, nested
+
+
+def _nested_prelude(parent: list[Any], child: list[Any]) -> list[Any] | None:
+    """A nested rule's selector written out in full (``&`` is ``:is(parent)``; no ``&``
+    means a descendant of it), as tokens; None when it cannot be read."""
+    import tinycss2
+
+    try:
+        outer = str(tinycss2.serialize(parent)).strip()
+        inner = str(tinycss2.serialize(child)).strip()
+    except RecursionError:
+        return None
+    if not outer or not inner or len(outer) + len(inner) > 4096:
+        return None
+    parts = []
+    for piece in _top_level_split(child):
+        text = str(tinycss2.serialize(piece)).strip()
+        if not text:
+            return None
+        if "&" in text:
+            parts.append(text.replace("&", f":is({outer})"))
+        else:
+            parts.append(f":is({outer}) {text}")
+    return list(tinycss2.parse_component_value_list(", ".join(parts)))
+
+
+def _top_level_split(tokens: list[Any]) -> list[list[Any]]:
+    """A selector list's tokens cut at its top-level commas."""
+    out: list[list[Any]] = [[]]
+    for token in tokens:
+        if token.type == "literal" and token.value == ",":
+            out.append([])
+        else:
+            out[-1].append(token)
+    return out
+
+
+def _import_target(prelude: list[Any]) -> tuple[str | None, str]:
+    """An ``@import`` prelude's URL (``url(...)`` or a string) and its media list."""
+    import tinycss2
+
+    tokens = [t for t in prelude if t.type not in ("whitespace", "comment")]
+    if not tokens:
+        return None, ""
+    first, url = tokens[0], None
+    if first.type in ("url", "string"):
+        url = first.value
+    elif first.type == "function" and first.lower_name == "url":
+        args = [t for t in first.arguments if t.type == "string"]
+        url = args[0].value if args else None
+    try:
+        media = str(tinycss2.serialize(tokens[1:]))
+    except RecursionError:
+        media = "print"
+    if any(t.type == "function" for t in tokens[1:]):  # layer(), supports(): still applies
+        media = ""
+    return url, media
+
+
+def data_url_text(url: str) -> str | None:
+    """The text of a ``data:`` URL naming CSS (``text/css`` or no type), percent- or
+    base64-encoded; None for any other URL or one that cannot be decoded (code points)."""
+    import base64
+    from urllib.parse import unquote_to_bytes
+
+    url = url.strip()
+    if url[:5].lower() != "data:" or "," not in url:
+        return None
+    head, _, body = url[5:].partition(",")
+    params = [p.strip().lower() for p in head.split(";")]
+    kind = params[0] if params else ""
+    if kind not in ("", "text/css"):
+        return None
+    try:
+        raw = unquote_to_bytes(body)
+        if "base64" in params[1:]:
+            raw = base64.b64decode(raw, validate=False)
+    except (ValueError, TypeError):
+        return None
+    return raw.decode("utf-8", errors="replace")
 
 
 def _rightmost_key(tree: Any) -> tuple[str, str | None]:
@@ -356,12 +489,49 @@ def font_size_zero(value: list[Any]) -> bool | str | None:
         ):
             return INHERIT
         return False
+    if token.type == "function":
+        return _math_zero(token, 0)
     word = _keyword(value)
     if word in ("smaller", "larger", "inherit", "unset", "revert", "revert-layer"):
         return INHERIT
-    if word in _FONT_SIZE_WORDS or word == "initial" or token.type == "function":
+    if word in _FONT_SIZE_WORDS or word == "initial":
         return False
     return None
+
+
+_MATH_FUNCTIONS = frozenset({"calc", "min", "max", "clamp"})
+
+
+def _math_zero(token: Any, depth: int) -> bool:
+    """A ``calc()``/``min()``/``max()``/``clamp()`` size that is zero: every number in it
+    is zero (``calc(0px)``, ``calc(0em + 0%)``), or a ``min()`` with such an argument
+    (``min(0px, 2em)``; a font size below zero is zero). Anything else reads as not zero."""
+    if token.type != "function" or token.lower_name not in _MATH_FUNCTIONS or depth > 16:
+        return False
+    args = _top_level_split([t for t in token.arguments if t.type not in ("whitespace", "comment")])
+    if token.lower_name == "min" and any(_all_zero(a, depth) for a in args):
+        return True
+    return _all_zero([t for a in args for t in a], depth)
+
+
+def _all_zero(tokens: list[Any], depth: int) -> bool:
+    numbers = 0
+    for t in tokens:
+        if t.type in ("number", "dimension", "percentage"):
+            if t.value != 0:
+                return False
+            numbers += 1
+        elif t.type == "function":
+            if not _math_zero(t, depth + 1):
+                return False
+            numbers += 1
+        elif t.type == "() block":
+            if not _all_zero([c for c in t.content if c.type != "whitespace"], depth + 1):
+                return False
+            numbers += 1
+        elif not (t.type == "literal" and t.value in "+-*/"):
+            return False
+    return numbers > 0
 
 
 def font_shorthand_zero(value: list[Any]) -> bool | str | None:

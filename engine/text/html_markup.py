@@ -195,6 +195,20 @@ class Extraction:
         attrs = dict(self._describe(index)[2])
         return self._el_ns[index], self._el_names[index], self._el_parent[index], attrs
 
+    def tree(self) -> tuple[list[str], list[str], list[int]]:
+        """Every element's namespace, tag and parent index (-1 for the body), by index
+        (read-only views of the record; no attributes are read)."""
+        return self._el_ns, self._el_names, self._el_parent
+
+    def markup_of(self, index: int) -> str:
+        """Element ``index`` serialised by its parser, a ``<template>``'s contents included
+        (read to find a declarative shadow root's slots); "" when it cannot be."""
+        node = self._el_nodes[index]
+        try:
+            return str(node.html if self._lexbor else node.to_html()) or ""
+        except (AttributeError, RecursionError, ValueError, TypeError):
+            return ""
+
     def text_pieces(self, start: int, end: int) -> list[tuple[int, int, int]]:
         """The Text nodes covering ``text[start:end]``, cut to it, in tree order:
         ``(piece start, piece end, parent element index)`` (code points)."""
@@ -208,15 +222,23 @@ class Extraction:
 
     def document_styles(self) -> tuple[list[tuple[str, dict[str, str]]], dict[str, str]]:
         """The document's own style sheets, ``(text, attributes)`` of every ``<style>``
-        element in tree order (head and body; not those inside ``<template>``), and the
-        ``<html>`` element's attributes. Read from the parser's tree on each call."""
+        element and every ``<link rel=stylesheet>`` whose address is a ``data:`` URL (the
+        viewer loads those and nothing else; ``engine.text.css.data_url_text``), in tree
+        order (head and body; not those inside ``<template>``), and the ``<html>``
+        element's attributes. Read from the parser's tree on each call."""
         if not self._el_nodes:
             return [], {}
         html = self._el_nodes[0].parent
         if html is None:
             return [], {}
         if self._lexbor:
-            sheets = [(n.text(deep=True), dict(n.attributes)) for n in html.css("style")]
+            sheets = []
+            for n in html.css("style, link"):
+                attrs = {k: v or "" for k, v in n.attributes.items()}
+                if n.tag == "style":
+                    sheets.append((n.text(deep=True), attrs))
+                else:
+                    sheets += _linked_sheet(attrs)
             return sheets, dict(html.attributes)
         sheets = []
         stack = [iter(html.children)]
@@ -225,6 +247,8 @@ class Extraction:
                 if child.name == "style":
                     data = "".join(c.data or "" for c in child.children if c.name == "#text")
                     sheets.append((data, {k: v or "" for k, v in (child.attrs or {}).items()}))
+                elif child.name == "link":
+                    sheets += _linked_sheet({k: v or "" for k, v in (child.attrs or {}).items()})
                 elif child.name[0] != "#" and child.children:
                     stack.append(iter(child.children))
                     break
@@ -306,6 +330,20 @@ class Extraction:
                 else:
                     contents.append(("/", self._el_names[ref]))
                     open_stack.pop()
+
+
+def _linked_sheet(attrs: dict[str, str]) -> list[tuple[str, dict[str, str]]]:
+    """A ``<link>``'s style sheet as ``document_styles`` lists it: one entry for
+    ``rel=stylesheet`` (not ``alternate``) with a ``data:`` CSS address, else none."""
+    from engine.text.css import data_url_text
+
+    rel = attrs.get("rel", "").lower().split()
+    if "stylesheet" not in rel or "alternate" in rel:
+        return []
+    text = data_url_text(attrs.get("href", ""))
+    if text is None:
+        return []
+    return [(text, {"media": attrs.get("media", ""), "type": attrs.get("type", "")})]
 
 
 def _folded(contents: list, fold: Callable[[str], str]) -> list:

@@ -10,13 +10,17 @@ under review has): the user-agent rules of the HTML standard's rendering section
 then the document's own ``<style>`` rules by specificity and order (``engine.text.css``),
 then its ``style`` attribute; ``!important`` author declarations above those, and the
 user agent's ``noscript`` rule above everything (scripting is on). A page's linked style
-sheets are not read: documents under review render with no network access.
+sheets are read only from ``data:`` URLs, the one kind the viewer loads.
 
 User-agent rules applied: ``display: none`` for ``[hidden]``, ``script``, ``style``,
 ``noscript``, ``template``, ``title``, ``datalist``, ``rp``, ``iframe``, ``noembed``,
-``noframes``, ``param``, ``area``, ``input[type=hidden]``, ``dialog:not([open])`` and
-SVG's ``title``/``desc``/``metadata``/``style``/``script``; the contents of a closed
-``<details>`` other than its ``<summary>`` are not rendered; ``white-space: pre`` for
+``noframes``, ``param``, ``area``, ``input[type=hidden]``, ``dialog:not([open])``,
+``[popover]``, MathML's ``annotation``/``annotation-xml`` and SVG's ``title``/``desc``/
+``metadata``/``style``/``script`` and never-drawn containers (``_SVG_NONE``), with SVG's
+presentation attributes above them; the contents of a closed ``<details>`` other than its
+``<summary>`` and of ``<canvas>``/``<video>``/``<audio>`` are not rendered, nor a closed
+drop-down's options but the one it shows, nor a declarative shadow host's children no slot
+takes, nor character data in SVG outside ``<text>``; ``white-space: pre`` for
 ``pre``, ``listing``, ``xmp``, ``plaintext`` and ``pre-wrap`` for ``textarea``.
 
 A hostile page stays cheap: matching is indexed by the rightmost id, class and tag, each
@@ -29,6 +33,7 @@ No Qt import here: this module belongs to ``engine/``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -52,12 +57,27 @@ _UA_NONE = frozenset(
         *("noembed", "noframes", "param", "area", "head", "meta", "link", "base"),
     }
 )
-_SVG_NONE = frozenset({"title", "desc", "metadata", "style", "script"})
+_SVG_NONE = frozenset(
+    {
+        *("title", "desc", "metadata", "style", "script", "defs", "symbol", "clippath"),
+        *("mask", "pattern", "marker", "lineargradient", "radialgradient", "filter"),
+    }
+)
+"""SVG elements never drawn where they stand (lower-cased: parsers differ on ``clipPath``)."""
+_SVG_TEXT = frozenset({"text", "tspan", "textpath"})
+"""SVG elements whose character data is drawn; elsewhere in an ``<svg>`` it is not."""
+_SLOT = re.compile(r"<slot\b([^>]*)>", re.IGNORECASE)
+_SLOT_NAME = re.compile(r"\bname\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s>]+)", re.IGNORECASE)
+_MATH_NONE = frozenset({"annotation", "annotation-xml"})
+_NO_FALLBACK = frozenset({"canvas", "video", "audio"})
+"""HTML elements whose fallback content is not rendered (scripting is on; the media
+elements are supported)."""
 _UA_PRE = {"pre": css.PRESERVE, "listing": css.PRESERVE, "xmp": css.PRESERVE}
 _UA_PRE |= {"plaintext": css.PRESERVE, "textarea": css.PRESERVE}
 
-# Cascade levels (higher wins), then specificity, then order.
-_UA, _AUTHOR, _INLINE, _AUTHOR_IMPORTANT, _INLINE_IMPORTANT, _UA_IMPORTANT = range(6)
+# Cascade levels (higher wins), then specificity, then order. SVG presentation attributes
+# sit above the user agent and below every author rule.
+_UA, _PRESENTATION, _AUTHOR, _INLINE, _AUTHOR_IMPORTANT, _INLINE_IMPORTANT, _UA_IMPORTANT = range(7)
 
 
 @dataclass(frozen=True)
@@ -82,7 +102,9 @@ class _Style:
     """An element's resolved style: ``none`` (it or an ancestor is not rendered),
     ``invisible`` (``visibility: hidden``, inherited), ``zero`` (font size zero,
     inherited), ``ws`` (white-space mode, inherited), ``hides_contents`` (a closed
-    ``<details>`` or ``content-visibility: hidden``)."""
+    ``<details>``, ``content-visibility: hidden``, a ``<canvas>``/``<video>``/``<audio>``'s
+    fallback), ``drops_text`` (an SVG element outside ``<text>``: its own character data is
+    not drawn), ``in_svg_text`` (inside an SVG ``<text>``)."""
 
     none: bool
     invisible: bool
@@ -90,6 +112,8 @@ class _Style:
     ws: int
     hides_contents: bool
     name: str
+    drops_text: bool = False
+    in_svg_text: bool = False
 
     @property
     def hidden(self) -> bool:
@@ -175,6 +199,8 @@ class Rendering:
         self._raw_sheets: list[tuple[str, dict[str, str]]] = []
         self._spent = 0
         self.partial = False
+        self._shown_options: tuple[set[int], set[int]] | None = None
+        self._hosts: dict[int, tuple[bool, frozenset[str]]] | None = None
 
     def sheet_texts(self) -> tuple[str, ...]:
         """The text of each of the document's ``<style>`` elements (to tell whether two
@@ -192,7 +218,7 @@ class Rendering:
         text = self.ext.text
         for a, b, parent in self.ext.text_pieces(start, end):
             style = self._style(parent)
-            if style.hidden or style.hides_contents:
+            if style.hidden or style.hides_contents or style.drops_text:
                 hidden = True
             else:
                 pieces.append((text[a:b], style.ws))
@@ -221,9 +247,17 @@ class Rendering:
         return self._styles[index] if index >= 0 else _ROOT_STYLE
 
     def _resolve(self, index: int, parent: _Style) -> _Style:
-        ns, name, _, attrs = self.ext.element(index)
+        ns, name, parent_index, attrs = self.ext.element(index)
         decls = self._cascade(index, ns, name, attrs)
-        none = parent.none or (parent.hides_contents and name != "summary")
+        summary = name == "summary" and parent.name == "details"
+        none = parent.none or (parent.hides_contents and not summary)
+        if ns == "html" and name == "option" and self._unshown_option(index):
+            none = True
+        host = self._shadow_hosts().get(parent_index)
+        if host is not None and name != "template":
+            default, names = host
+            slot = attrs.get("slot")
+            none = none or not ((slot is None and default) or (slot is not None and slot in names))
         if "display" in decls:
             none = none or css.display_none(decls["display"])
         invisible = _inherited(decls.get("visibility"), css.visibility_value, parent.invisible)
@@ -237,10 +271,81 @@ class Rendering:
             if prop in decls:
                 mode = css.white_space_mode(decls[prop])
                 ws = parent.ws if mode == css.INHERIT else ws if mode is None else int(mode)
-        hides = ns == "html" and name == "details" and "open" not in attrs
+        hides = ns == "html" and (
+            (name == "details" and "open" not in attrs) or name in _NO_FALLBACK
+        )
         if "content-visibility" in decls:
             hides = hides or css.content_hidden(decls["content-visibility"])
-        return _Style(none, invisible, zero, ws, hides, name)
+        in_text = ns == "svg" and (name.lower() in _SVG_TEXT or parent.in_svg_text)
+        drops = ns == "svg" and not in_text
+        own = self._shadow_hosts().get(index)
+        drops = drops or (own is not None and not own[0])
+        return _Style(none, invisible, zero, ws, hides, name, drops, in_text)
+
+    def _shadow_hosts(self) -> dict[int, tuple[bool, frozenset[str]]]:
+        """Elements with a declarative shadow root (their first ``<template
+        shadowrootmode=open|closed>`` child): whether its markup has a default ``<slot>``
+        and the names of its named slots. A host's children (and its own character data)
+        show only through a slot: a child with no ``slot`` attribute through the default
+        one, one with ``slot=x`` through ``<slot name=x>``."""
+        if self._hosts is None:
+            self._hosts = {}
+            namespaces, names, parents = self.ext.tree()
+            for i, name in enumerate(names):
+                host = parents[i]
+                if name != "template" or namespaces[i] != "html" or host < 0:
+                    continue
+                if host in self._hosts:
+                    continue
+                mode = self.ext.element(i)[3].get("shadowrootmode", "").strip().lower()
+                if mode not in ("open", "closed"):
+                    continue
+                default, slots = False, set()
+                markup = self.ext.markup_of(i)
+                for m in _SLOT.finditer(markup[markup.find(">") + 1 :]):
+                    named = _SLOT_NAME.search(m.group(1))
+                    value = named.group(1) if named else ""
+                    value = value[1:-1] if value[:1] in "\"'" and len(value) > 1 else value
+                    if value:
+                        slots.add(value)
+                    else:
+                        default = True
+                self._hosts[host] = (default, frozenset(slots))
+        return self._hosts
+
+    def _unshown_option(self, index: int) -> bool:
+        """An ``<option>`` of a closed drop-down (a ``<select>`` with neither ``multiple``
+        nor a ``size`` over 1) other than the one it shows: the last with ``selected``,
+        else the first not ``disabled``, else the first."""
+        if self._shown_options is None:
+            self._shown_options = self._options_shown()
+        return index in self._shown_options[0] and index not in self._shown_options[1]
+
+    def _options_shown(self) -> tuple[set[int], set[int]]:
+        """(every option of a closed drop-down, the one each shows)."""
+        by_select: dict[int, list[int]] = {}
+        namespaces, names, parents = self.ext.tree()
+        for i, name in enumerate(names):
+            parent = parents[i]
+            if name != "option" or namespaces[i] != "html" or parent < 0:
+                continue
+            if names[parent] == "optgroup" and parents[parent] >= 0:
+                parent = parents[parent]
+            if names[parent] == "select":
+                by_select.setdefault(parent, []).append(i)
+        options: set[int] = set()
+        shown: set[int] = set()
+        for select, opts in by_select.items():
+            attrs = self.ext.element(select)[3]
+            size = attrs.get("size", "").strip()
+            if "multiple" in attrs or (size.isdigit() and int(size) > 1):
+                continue
+            described = [(o, self.ext.element(o)[3]) for o in opts]
+            chosen = [o for o, a in described if "selected" in a]
+            enabled = [o for o, a in described if "disabled" not in a]
+            shown.add(chosen[-1] if chosen else enabled[0] if enabled else opts[0])
+            options.update(opts)
+        return options, shown
 
     def _cascade(self, index: int, ns: str, name: str, attrs: dict[str, str]) -> dict[str, list]:
         """The winning value of each property of ``css.PROPERTIES`` set on the element."""
@@ -325,7 +430,8 @@ def _user_agent(ns: str, name: str, attrs: dict[str, str]) -> list[tuple[str, li
     if ns == "html":
         hidden_input = name == "input" and attrs.get("type", "").lower() == "hidden"
         closed_dialog = name == "dialog" and "open" not in attrs
-        if name in _UA_NONE or "hidden" in attrs or hidden_input or closed_dialog:
+        popover = "popover" in attrs  # not shown until opened, and no script opens it
+        if name in _UA_NONE or "hidden" in attrs or hidden_input or closed_dialog or popover:
             if not _NONE_VALUE:
                 _NONE_VALUE = _ident("none")
             out.append(("display", _NONE_VALUE, _UA_IMPORTANT if name == "noscript" else _UA))
@@ -334,8 +440,21 @@ def _user_agent(ns: str, name: str, attrs: dict[str, str]) -> list[tuple[str, li
             if mode not in _PRE_VALUES:
                 _PRE_VALUES[mode] = _ident("pre")
             out.append(("white-space", _PRE_VALUES[mode], _UA))
-    elif ns == "svg" and name in _SVG_NONE:
+    elif (ns == "svg" and name.lower() in _SVG_NONE) or (ns == "math" and name in _MATH_NONE):
         if not _NONE_VALUE:
             _NONE_VALUE = _ident("none")
         out.append(("display", _NONE_VALUE, _UA))
+    if ns == "svg":
+        for prop in ("display", "visibility", "font-size"):
+            value = attrs.get(prop)
+            if value is not None:
+                out.append((prop, _presentation(value), _PRESENTATION))
     return out
+
+
+def _presentation(value: str) -> list:
+    """An SVG presentation attribute's value as tokens (a declaration's value)."""
+    import tinycss2
+
+    tokens = tinycss2.parse_component_value_list(value, skip_comments=True)
+    return [t for t in tokens if t.type not in ("whitespace", "comment")]
