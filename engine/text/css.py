@@ -20,6 +20,10 @@ cheap: at most ``MAX_CSS_CHARS`` of CSS are parsed, ``@media`` nests at most
 ``MAX_AT_DEPTH`` deep, a selector that breaks the parser (too deeply nested, malformed) is
 dropped.
 
+Why this module is long: sheets, ``@import``, nesting and the value readers share one
+token model (tinycss2's, cut at top-level commas by ``_top_level_split``) and one budget;
+split, each half would re-read the other's tokens.
+
 No Qt import here: this module belongs to ``engine/``.
 """
 
