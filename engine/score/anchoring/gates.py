@@ -13,7 +13,7 @@ from engine.score.anchoring.index import TextIndex, same_words
 from engine.score.anchoring.records import Reanchored, _Place
 from engine.score.anchoring.sentences import _sentence_bounds
 from engine.score.anchoring.thresholds import FUZZY_WINDOW, REGION_REACH
-from engine.score.anchoring.words import _has_alnum, _trim, _word_dice
+from engine.score.anchoring.words import _has_alnum, _trim, _word_dice, holds_nothing_of
 
 if TYPE_CHECKING:
     from engine.score.anchoring.reanchor import _Reanchor
@@ -29,10 +29,14 @@ class Gates:
         span's own v1 block(s); the v2 block it lies in is not another v1 block's image
         (kept text from v1, none of it from the span's own block); it crosses no block
         boundary the v1 span did not cross; and it cuts no word or number the v1 span did
-        not cut. A gone answer (no span) is always admitted."""
+        not cut. Before all that, it shows a reader no less than the quote did
+        (``holds_nothing_of``: a word where the quote had one). A gone answer (no span) is
+        always admitted."""
         if r.start is None or r.end is None:
             return True
         cs, ce = r.start, r.end
+        if holds_nothing_of(p.quote, self.t2[cs:ce]):
+            return False  # nothing a reader sees is no rewrite (docs/verdicts.md, "Not nothing")
         if not self.new_here(cs, ce, p.s, p.e):
             return False
         a, b = self._near_block(self.v1, p.s, p.e)

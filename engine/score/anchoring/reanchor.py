@@ -32,7 +32,7 @@ from engine.score.anchoring.thresholds import (
     REGION_REACH,
     TRAVELLED_CONTEXT,
 )
-from engine.score.anchoring.words import _has_alnum, _trim, joined, similarity
+from engine.score.anchoring.words import _has_alnum, _trim, holds_nothing_of, joined, similarity
 from engine.vocabulary import Method
 
 
@@ -47,8 +47,25 @@ def reanchor(
     """Re-anchor v1 ``[s, e)`` in v2 (code points). See the module docstring.
 
     ``changes``: the pair's ChangeIndex (built here when not given; pass one when
-    re-anchoring many spans)."""
-    return _Reanchor(v1, v2, diff, changes or ChangeIndex(diff)).run(s, e)
+    re-anchoring many spans).
+
+    Whatever stage found it, a v2 span that shows a reader less than the quote did (no
+    word where the quote had one: a zero-width space, a Hangul filler, a lone "." or emoji
+    in a sentence's place; ``holds_nothing_of``) is no rewrite: the quote is ``deleted``
+    (docs/verdicts.md, "Not nothing"). Every stage's answer for the span's place is also
+    refused by ``admits`` for that, so the next stage is asked; this is the last word."""
+    r = _Reanchor(v1, v2, diff, changes or ChangeIndex(diff)).run(s, e)
+    if r.start is not None and holds_nothing_of(v1.text[s:e], v2.text[r.start : r.end]):
+        return Reanchored(
+            None,
+            None,
+            "none",
+            1.0,
+            False,
+            "the quoted text was removed; only punctuation, symbols or invisible characters "
+            "stand in its place",
+        )
+    return r
 
 
 class _Reanchor(

@@ -18,6 +18,10 @@ space, a CJK, Devanagari or Arabic-script full stop, a line break, or a space be
 Thai letters (Thai writes no full stop; a space ends a sentence or clause)."""
 
 
+_STOPS = frozenset(".!?;:。！？；।॥؟۔")
+"""The full stops of ``_SENTENCE_END``."""
+
+
 def _clip_sentences(
     text: str, cs: int, ce: int, quote: str, near: tuple[int, int] | None = None
 ) -> tuple[int, int]:
@@ -70,12 +74,24 @@ def _without_context(
 
 def _sentence_bounds(text: str, s: int, e: int, reach: int = FUZZY_WINDOW) -> tuple[int, int]:
     """``[s, e)`` widened to the sentences it touches (at most ``reach`` characters each
-    way)."""
+    way). A span that ends with its sentence's full stop (and the spaces after it) ends
+    that sentence: "会费必须在五月底之前支付。" or "Members must renew before May." is one
+    sentence, never also the one after it (the end is looked for from where the stops and
+    spaces the span ends with begin; a span of stops only is a mark inside its sentence)."""
     a = max(0, s - reach)
     ends = [m.end() for m in _SENTENCE_END.finditer(text, a, s)]
     a = ends[-1] if ends else a
-    m = _SENTENCE_END.search(text, e, min(len(text), e + reach))
-    return a, (m.end() if m else min(len(text), e + reach))
+    e = min(e, len(text))
+    j = e
+    while j > s and (text[j - 1] in _STOPS or text[j - 1].isspace()):
+        j -= 1
+    if j <= s:
+        j = e  # a span of stops only ("..." -> "…") is a mark inside its sentence
+    limit = min(len(text), e + reach)
+    for m in _SENTENCE_END.finditer(text, j, max(j, limit)):
+        if m.end() >= e and m.end() > s:
+            return a, m.end()
+    return a, limit
 
 
 def _sentence_pieces(text: str, a: int, b: int) -> list[tuple[int, int]]:

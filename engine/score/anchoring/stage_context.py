@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from engine.score.anchoring.context import nearest_starts
 from engine.score.anchoring.records import Reanchored, _Place
 from engine.score.anchoring.thresholds import LOCAL_CHANGE
-from engine.score.anchoring.words import _trim
+from engine.score.anchoring.words import _trim, holds_nothing_of
 from engine.text.normalize import normalize
 
 if TYPE_CHECKING:
@@ -70,7 +70,10 @@ class StageContext:
                     if right - left > limit:
                         continue
                 cs, ce = _trim(t2, left, right)
-                if cs >= ce:
+                if cs >= ce or holds_nothing_of(quote, t2[cs:ce]):
+                    # nothing between, or nothing a reader sees as the quote's rewrite: a
+                    # zero-width space, a Hangul filler, a lone "." or emoji for a sentence
+                    # (docs/verdicts.md, "Not nothing")
                     return Reanchored(
                         None,
                         None,
@@ -78,7 +81,11 @@ class StageContext:
                         1.0,
                         False,
                         "the quoted text was removed; its context is still there with nothing "
-                        "between",
+                        + (
+                            "between"
+                            if cs >= ce
+                            else "but punctuation, symbols or invisible characters between"
+                        ),
                     )
                 if normalize(t2[cs:ce]) == normalize(quote):
                     return Reanchored(

@@ -13,7 +13,7 @@ from engine.score.anchoring.index import same_words
 from engine.score.anchoring.records import Reanchored, _Place
 from engine.score.anchoring.sentences import _without_context
 from engine.score.anchoring.thresholds import FUZZY_THRESHOLD
-from engine.score.anchoring.words import _has_alnum, _snippet, _trim
+from engine.score.anchoring.words import _snippet, _trim, holds_nothing_of
 from engine.text.normalize import normalize
 
 if TYPE_CHECKING:
@@ -32,9 +32,9 @@ class StagePlace:
         t2 = self.t2
         rs, re_ = _trim(t2, *_without_context(t2, p.ms, p.me, p.quote, p.prefix, p.suffix))
         region = t2[rs:re_]
-        leftover = not region or (
-            _has_alnum(p.quote) and not _has_alnum(region) and len(region) <= 3
-        )
+        # nothing there, or nothing a reader sees as the quote's rewrite (a "." or a
+        # zero-width space where a sentence stood: docs/verdicts.md, "Not nothing")
+        leftover = not region or holds_nothing_of(p.quote, region)
         if self.mapped is not None:
             verbatim = self._verbatim_in(p, *self.mapped)
             if verbatim is not None:
@@ -127,7 +127,7 @@ class StagePlace:
 
     def _gone(self: _Reanchor, quote: str, ms: int, me: int, lo: int, hi: int) -> Reanchored:  # type: ignore[misc]
         rs, re_ = _trim(self.t2, ms, me)
-        if rs >= re_:
+        if rs >= re_ or holds_nothing_of(quote, self.t2[rs:re_]):
             return Reanchored(
                 None,
                 None,
