@@ -11,16 +11,19 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFileDialog,
+    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -170,26 +173,35 @@ class CheckRevisionDialog(QDialog):
         self.status.setWordWrap(True)
         self.status.setTextFormat(Qt.TextFormat.RichText)  # every path and error escaped
         grid = QGridLayout()
-        grid.addWidget(QLabel("The version you &reviewed:"), 0, 0)
-        grid.addWidget(self.reviewed, 0, 1)
-        note = QLabel(
-            "Its &comments (JSON: W3C, Hypothesis or this program's; a Word file has its own):"
+        grid.setColumnStretch(1, 1)
+        rows = (
+            ("The version you &reviewed:", self.reviewed),
+            (
+                "Its &comments (JSON: W3C, Hypothesis or this program's; a Word file has its own):",
+                self.comments,
+            ),
+            ("The re&vised version:", self.revised),
         )
-        note.setWordWrap(True)
-        grid.addWidget(note, 1, 0)
-        grid.addWidget(self.comments, 1, 1)
-        grid.addWidget(QLabel("The re&vised version:"), 2, 0)
-        grid.addWidget(self.revised, 2, 1)
+        for i, (words, row) in enumerate(rows):
+            label = QLabel(words)
+            label.setWordWrap(True)
+            label.setBuddy(row.path)  # the '&' is the key to the box, not drawn
+            grid.addWidget(label, i, 0)
+            grid.addWidget(row, i, 1)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.check_btn = self.buttons.addButton(
             "Check the revision", QDialogButtonBox.ButtonRole.AcceptRole
         )
         self.buttons.accepted.connect(self.start_check)
         self.buttons.rejected.connect(self.reject)
-        lay = QVBoxLayout(self)
+        body = QWidget()
+        lay = QVBoxLayout(body)
         lay.addWidget(intro)
         lay.addLayout(grid)
-        lay.addWidget(QLabel("What the agent &said (optional):"))
+        said = QLabel("What the agent &said (optional):")
+        said.setBuddy(self.message)
+        lay.addWidget(said)
+        self.message.setMinimumHeight(self.message.fontMetrics().lineSpacing() * 4)
         lay.addWidget(self.message, 1)
         lay.addWidget(self.load_message, 0, Qt.AlignmentFlag.AlignLeft)
         tok = QLabel(
@@ -199,8 +211,16 @@ class CheckRevisionDialog(QDialog):
         lay.addWidget(tok)
         lay.addWidget(self.tokens, 0, Qt.AlignmentFlag.AlignLeft)
         lay.addWidget(self.status)
-        lay.addWidget(self.buttons)
-        self.resize(820, 560)
+        # The body scrolls when the screen is short (1366 x 768 at 1.5x); the buttons stay
+        # under it, always on screen.
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setWidget(body)
+        outer = QVBoxLayout(self)
+        outer.addWidget(self.scroll, 1)
+        outer.addWidget(self.buttons)
+        fit_to_screen(self, 820, 560)
         self._msg_dialog: QFileDialog | None = None
 
     def _ask_message(self) -> None:
@@ -271,3 +291,15 @@ class CheckRevisionDialog(QDialog):
     def _failed(self, exc: BaseException) -> None:
         self.check_btn.setEnabled(True)
         self.status.setText(f"<b>Could not check the revision:</b> {html.escape(str(exc))}")
+
+
+def fit_to_screen(dialog: QWidget, width: int, height: int) -> None:
+    """Size ``dialog`` to ``width`` x ``height`` (device-independent pixels) or to 90 % of
+    the available geometry of its screen when that is smaller, so its buttons are never
+    below the screen's edge."""
+    screen = dialog.screen() or QGuiApplication.primaryScreen()
+    if screen is None:
+        dialog.resize(width, height)
+        return
+    room = screen.availableGeometry()
+    dialog.resize(min(width, int(room.width() * 0.9)), min(height, int(room.height() * 0.9)))

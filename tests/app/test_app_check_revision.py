@@ -84,3 +84,28 @@ def test_the_window_offers_it_on_the_start_tab_and_in_the_file_menu(qtbot, windo
     window.start.check_btn.click()
     assert isinstance(window._check_dialog, CheckRevisionDialog)
     window._check_dialog.reject()
+
+
+def test_the_dialog_fits_the_screen_with_its_buttons_always_visible(qtbot):
+    """At 1366 x 768 and 1.5x the screen is 911 x 512: the dialog is no taller than the
+    screen's room, its body scrolls, its buttons are outside the scroll area."""
+    from PySide6.QtWidgets import QScrollArea
+
+    dlg = CheckRevisionDialog(None, None)
+    qtbot.addWidget(dlg)
+    room = dlg.screen().availableGeometry()
+    assert dlg.width() <= room.width() and dlg.height() <= room.height()
+    scroll = dlg.findChild(QScrollArea)
+    assert scroll is not None and scroll.widget().isAncestorOf(dlg.message)
+    assert not scroll.widget().isAncestorOf(dlg.buttons)
+    from app.check_revision import fit_to_screen
+
+    class Short:
+        def availableGeometry(self):
+            from PySide6.QtCore import QRect
+
+            return QRect(0, 0, 911, 512)
+
+    dlg.screen = lambda: Short()  # type: ignore[method-assign]
+    fit_to_screen(dlg, 820, 560)
+    assert dlg.height() <= 512 * 0.9 + 1 and dlg.width() == 819
