@@ -51,7 +51,16 @@ def plan_for(data: Any) -> Any:
     gate = review_gate(fig.awaiting, fig.actionable, "sending back")
     if gate:  # the setting "Require a complete review" (the Published tab)
         raise ValueError(gate[:1].upper() + gate[1:] + ".")
-    return send_back(data.source, data.decisions.latest())
+    from engine.threads import replies_after
+    from engine.workspace import Workspace, WorkspaceError
+
+    try:  # the reviewer's replies after the run live in the workspace (engine.threads)
+        replies = replies_after(
+            Workspace(), str(data.manifest.get("run_id") or ""), data.source.comments_after
+        )
+    except (OSError, WorkspaceError):  # no workspace here: the bundle's threads alone
+        replies = {}
+    return send_back(data.source, data.decisions.latest(), replies)
 
 
 class SendBackDialog(QDialog):
@@ -64,13 +73,12 @@ class SendBackDialog(QDialog):
         self.setWindowTitle("Send back to the agent")
         self.resize(760, 520)
         n, r = len(plan.comments), len(plan.reasons)
-        left = "; ".join(f"{html.escape(k)} ({html.escape(v)})" for k, v in plan.left.items())
         said = (
             f"<b>{plural(n, 'comment')} go{'es' if n == 1 else ''} back</b> to the agent on the last version, "
             f"{r} with your reason word for word."
         )
-        if left:
-            said += f"<br>Not sent again: {left}."
+        if plan.left:
+            said += "<br>" + html.escape(plan.left_words())
         if plan.settled:
             said += (
                 f"<br>{len(plan.settled)} settled by your decisions go along resolved, "

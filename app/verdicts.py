@@ -11,7 +11,6 @@ model and the two-pane view with its detail panel are one view's parts and chang
 from __future__ import annotations
 
 import html
-import re
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
@@ -39,6 +38,7 @@ from app.inline_changes import KEY, change_cells
 from app.jobs import run_in_thread
 from app.review_actions import ReviewActions
 from engine import vocabulary as vocab
+from engine.vocabulary import comment_numbers
 
 COLUMNS = (
     "#",
@@ -88,22 +88,6 @@ def legend_html(collateral_known: bool = True) -> str:
             "the anchors.</i>"
         )
     return text
-
-
-_NUMBERED_ID = re.compile(r"[A-Za-z]{0,3}0*([1-9][0-9]{0,5})")
-
-
-def comment_numbers(ids: list[str]) -> dict[str, int]:
-    """The number each comment is called by ("Comment N"), from the comments file's ids in
-    order. When every id is a number with at most a short letter prefix, all distinct
-    (c1, c2, c5 ...), N is that number, so Comment 5 is c5 whatever the order; otherwise
-    N is the comment's place in the file. The table's rows read in N order."""
-    found = [_NUMBERED_ID.fullmatch(i) for i in ids]
-    if ids and all(found):
-        nums = [int(m.group(1)) for m in found if m]
-        if len(set(nums)) == len(nums):
-            return dict(zip(ids, nums, strict=True))
-    return {cid: i for i, cid in enumerate(ids, 1)}
 
 
 def comment_names(ids: list[str]) -> dict[str, str]:

@@ -61,3 +61,30 @@ def answer(
         reply = Reply(who, text or _DEFAULT[action], now_iso(), action)
         ws.set_status(document_id, comment_id, status, reply=reply)
     return ws.comment(document_id, comment_id)
+
+
+def replies_after(ws: Any, run_id: str, comments: list[Comment]) -> dict[str, list[Reply]]:
+    """The reviewer's replies (``reply`` entries) the workspace holds on each of
+    ``comments`` (a bundle's, as the run left them) that their bundle thread does not:
+    what the reviewer said after the run. comment id -> replies, oldest first; {} for a
+    run this workspace does not hold. Never raises for a comment the workspace lacks."""
+    from engine.workspace import WorkspaceError
+
+    document_id = run_document(ws, run_id)
+    if document_id is None:
+        return {}
+    out: dict[str, list[Reply]] = {}
+    for c in comments:
+        try:
+            held = ws.comment(document_id, c.id)
+        except WorkspaceError:
+            continue
+        known = {(r.author, r.body, r.created_at) for r in c.thread}
+        new = [
+            r
+            for r in held.thread
+            if r.kind == "reply" and (r.author, r.body, r.created_at) not in known
+        ]
+        if new:
+            out[c.id] = new
+    return out

@@ -677,3 +677,30 @@ def error_words(exc: BaseException) -> str:
     except Exception:  # a broken __str__ must not break the message about it
         pass
     return UNEXPECTED_ERROR
+
+
+_NUMBERED_ID = re.compile(r"[A-Za-z]{0,3}0*([1-9][0-9]{0,5})")
+
+
+def comment_numbers(ids: list[str]) -> dict[str, int]:
+    """The number each comment is called by ("Comment N"), from the comments file's ids in
+    order. When every id is a number with at most a short letter prefix, all distinct
+    (c1, c2, c5 ...), N is that number, so Comment 5 is c5 whatever the order; otherwise
+    N is the comment's place in the file. The Verdicts table's rows read in N order."""
+    found = [_NUMBERED_ID.fullmatch(i) for i in ids]
+    if ids and all(found):
+        nums = [int(m.group(1)) for m in found if m]
+        if len(set(nums)) == len(nums):
+            return dict(zip(ids, nums, strict=True))
+    return {cid: i for i, cid in enumerate(ids, 1)}
+
+
+def comment_title(number: int, body: str, words: int = 6) -> str:
+    """A comment as people call it in a sentence: its number and its first ``words``
+    words, "Comment 1 “Uppercase the title”" (an ellipsis when cut; the number alone for
+    an empty body). Never a raw id."""
+    parts = body.split()
+    if not parts:
+        return f"Comment {number}"
+    first = " ".join(parts[:words]) + ("\u2026" if len(parts) > words else "")
+    return f"Comment {number} \u201c{first}\u201d"

@@ -29,7 +29,7 @@ from typing import Any
 
 from engine.bundle.decisions import DECISION_WORDS, Decision
 from engine.models import Anchor, Comment, Reply
-from engine.vocabulary import plural
+from engine.vocabulary import comment_numbers, comment_title, plural
 
 #: Decisions that send a comment back, with the reviewer's reason.
 SEND_AGAIN = ("not-addressed", "another-round")
@@ -58,6 +58,43 @@ class SendBack:
     unplaced: list[str] = field(default_factory=list)
     settled: list[Comment] = field(default_factory=list)
     bundle_path: Path | None = None
+    #: comment id -> the reviewer's replies said after the run (word for word, oldest
+    #: first); those on a comment sent back travel in its thread and the brief.
+    replies: dict[str, list[str]] = field(default_factory=dict)
+    #: comment id -> what people call it, "Comment 1 “Uppercase the title”"
+    #: (``engine.vocabulary.comment_title``, numbered as the Verdicts view numbers them).
+    names: dict[str, str] = field(default_factory=dict)
+
+    def name(self, cid: str) -> str:
+        """What people call comment ``cid`` (never the raw id, unless it has no name)."""
+        return self.names.get(cid) or "a comment"
+
+    def replied_only(self) -> list[str]:
+        """The comments not sent again that have the reviewer's reply and no decision
+        that sends them: a reply is not a decision."""
+        return [cid for cid in self.left if self.replies.get(cid)]
+
+    def left_words(self) -> str:
+        """ "Not sent again: Comment 1 “…” (resolved); …", with, for a comment that has
+        only the reviewer's reply, how to send it back; "" when every comment goes."""
+        if not self.left:
+            return ""
+        out = (
+            "Not sent again: "
+            + "; ".join(f"{self.name(k)} ({v})" for k, v in self.left.items())
+            + "."
+        )
+        replied = self.replied_only()
+        if replied:
+            names = ", ".join(self.name(k) for k in replied)
+            out += (
+                f" {names} {'has' if len(replied) == 1 else 'have'} your reply but no "
+                "decision that sends it back: a reply is not a decision, so "
+                f"{'it stays' if len(replied) == 1 else 'they stay'} as the run left "
+                f"{'it' if len(replied) == 1 else 'them'}. Mark it Not addressed (or "
+                "Another round) to send it back, with your reason."
+            )
+        return out
 
     def all_comments(self) -> list[Comment]:
         return [*self.comments, *self.settled]
@@ -73,15 +110,21 @@ class SendBack:
             "",
         ]
         for n, c in enumerate(self.comments, 1):
-            lines.append(f"{n}. Comment {c.id}: {c.body}")
+            called = self.name(c.id).split(" \u201c")[0] if c.id in self.names else "Comment"
+            lines.append(f"{n}. {called}: {c.body}")
             lines.append(f"   On the text: \u201c{c.anchor.quote or ''}\u201d")
             if c.id in self.reasons:
                 lines.append(f"   The reviewer says: {self.reasons[c.id]}")
+            for said in self.replies.get(c.id, []):
+                lines.append(f"   The reviewer replied: {said}")
             if c.id in self.unplaced:
                 lines.append("   (Its text is no longer in this version: say what you did.)")
             lines.append("")
         if self.left:
-            lines.append("Not sent again: " + "; ".join(f"{k} ({v})" for k, v in self.left.items()))
+            lines.append(
+                "Not sent again: "
+                + "; ".join(f"{self.name(k)} ({v})" for k, v in self.left.items())
+            )
         return "\n".join(lines).rstrip() + "\n"
 
 
@@ -134,10 +177,15 @@ def _on_v2(
     return replace(c, anchor=anchor, created_on_version_id=version, status="open")
 
 
-def send_back(bundle: Any, decided: dict[str, Decision]) -> SendBack:
+def send_back(
+    bundle: Any, decided: dict[str, Decision], replies: dict[str, list[Reply]] | None = None
+) -> SendBack:
     """The next round of ``bundle`` (an opened ``engine.bundle.Bundle``) after the
-    reviewer's decisions (see the module docstring). Raises KeyError when the bundle has
-    no v2 (``engine.bundle.BundleError`` would have refused it on open)."""
+    reviewer's decisions (see the module docstring). ``replies``: comment id -> the
+    reviewer's replies after the run (``engine.threads.replies_after``): a reply is not a
+    decision and sends nothing back, but on a comment sent back it goes in its thread and
+    the brief, word for word. Raises KeyError when the bundle has no v2
+    (``engine.bundle.BundleError`` would have refused it on open)."""
     v2 = bundle.version("v2")
     text = v2.to_version().text
     verdicts = bundle.verdicts if isinstance(bundle.verdicts, dict) else {}
@@ -145,6 +193,9 @@ def send_back(bundle: Any, decided: dict[str, Decision]) -> SendBack:
         str(v.get("comment_id")): v for v in verdicts.get("final") or [] if isinstance(v, dict)
     }
     out = SendBack(bundle.document_title, v2.kind, v2.source, bundle_path=bundle.path)
+    said = replies or {}
+    out.replies = {cid: [r.body for r in rs] for cid, rs in said.items() if rs}
+    out.names = names_of(bundle)
     for c in bundle.comments_after:
         item = final.get(c.id, {})
         d = decided.get(c.id)
@@ -154,7 +205,7 @@ def send_back(bundle: Any, decided: dict[str, Decision]) -> SendBack:
             if d is not None and d.decision != "another-round":
                 out.settled.append(_settled(bundle, c, item, text, d))
             continue
-        thread = list(c.thread)
+        thread = [*c.thread, *said.get(c.id, [])]
         if d is not None and d.decision in SEND_AGAIN:
             out.reasons[c.id] = d.reason
             thread.append(Reply(d.reviewer, d.reason, d.decided_at, "reopen"))
@@ -164,6 +215,15 @@ def send_back(bundle: Any, decided: dict[str, Decision]) -> SendBack:
             placed = replace(c, status="open", created_on_version_id=made_on(bundle, c))
         out.comments.append(replace(placed, thread=thread))
     return out
+
+
+def names_of(bundle: Any) -> dict[str, str]:
+    """comment id -> "Comment 1 “Uppercase the title”" for every comment of ``bundle``
+    (numbered as the Verdicts view numbers them: ``engine.vocabulary.comment_numbers``)."""
+    bodies = {c.id: c.body for c in bundle.comments_before}
+    for c in bundle.comments_after:
+        bodies.setdefault(c.id, c.body)
+    return {cid: comment_title(n, bodies[cid]) for cid, n in comment_numbers(list(bodies)).items()}
 
 
 def _settled(bundle: Any, c: Comment, item: dict[str, Any], text: str, d: Decision) -> Comment:
@@ -190,7 +250,7 @@ def continue_review(bundle: Any) -> SendBack:
     final = {
         str(v.get("comment_id")): v for v in verdicts.get("final") or [] if isinstance(v, dict)
     }
-    out = SendBack(bundle.document_title, v2.kind, v2.source)
+    out = SendBack(bundle.document_title, v2.kind, v2.source, names=names_of(bundle))
     for c in bundle.comments_after:
         if c.status == "resolved":
             out.left[c.id] = "resolved"

@@ -5,6 +5,7 @@ comment the reviewer settled is not sent again."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -52,7 +53,34 @@ def test_what_goes_back_and_what_does_not(tmp_path):
     s, e = (to_codepoint(v2, x) for x in (c2.anchor.start_offset, c2.anchor.end_offset))
     assert v2[s:e] == "by email"
     assert "c4" in plan.unplaced and sent["c4"].created_on_version_id.endswith("/v0")
-    assert REASON in plan.brief() and "Comment c2" in plan.brief()
+    assert REASON in plan.brief() and "Comment 2: " in plan.brief()
+    # no raw ids in the brief: the comments are called as the Verdicts view calls them
+    assert not re.search(r"\bc\d\b", plan.brief()), plan.brief()
+    assert plan.names["c1"].startswith("Comment 1 \u201c")
+
+
+def test_a_reply_is_not_a_decision_but_travels_with_a_comment_sent_back(tmp_path):
+    """The reviewer's replies after the run (the workspace's thread) send nothing back on
+    their own, and the dialog's words say so and how to send it; on a comment that goes
+    back they are in its thread and the brief, word for word."""
+    from engine.bundle.read import verify_bundle
+    from engine.models import Reply
+
+    b = _reviewed(tmp_path)
+    said = "Uppercasing is not a fix: name the form."
+    replies = {
+        "c1": [Reply("Ann", said, "2026-12-01T10:00:00Z", "reply")],
+        "c2": [Reply("Ann", "And link it.", "2026-12-01T10:01:00Z", "reply")],
+    }
+    plan = send_back(open_bundle(b), verify_bundle(b).decisions.latest(), replies)
+    assert "c1" in plan.left and plan.replied_only() == ["c1"]
+    words = plan.left_words()
+    assert "Mark it Not addressed" in words and "a reply is not a decision" in words
+    assert plan.names["c1"] in words and not re.search(r"\bc\d\b", words)
+    c2 = next(c for c in plan.comments if c.id == "c2")
+    assert [r.body for r in c2.thread][-2:] == ["And link it.", REASON]
+    brief = plan.brief()
+    assert "The reviewer replied: And link it." in brief and said not in brief
 
 
 def test_the_reason_reaches_the_scripted_servers_next_request(tmp_path, capsys):

@@ -62,3 +62,21 @@ def test_refusals(ws):
         answer(ws, doc, "c1", "reply", "x" * 20_001, "Ann")
     with pytest.raises(UnknownComment):
         answer(ws, doc, "nope", "reply", "x", "Ann")
+
+
+def test_replies_after_are_the_workspace_replies_the_bundle_thread_lacks(ws):
+    """What the reviewer said after the run (engine.threads.replies_after), for Send
+    back: replies only (a resolve or reopen is the status, not a reply), in any script."""
+    from engine.threads import replies_after
+
+    doc, run = _document(ws)
+    b = open_bundle(DATA / "bundle-min")
+    assert replies_after(ws, run, b.comments_after) == {}
+    answer(ws, doc, "c1", "reply", "Uppercasing is not a fix", "Ann")
+    answer(ws, doc, "c1", "reply", "请说明使用哪个表格", "Ann")
+    answer(ws, doc, "c2", "resolve", "", "Ann")
+    got = replies_after(ws, run, b.comments_after)
+    assert {k: [r.body for r in v] for k, v in got.items()} == {
+        "c1": ["Uppercasing is not a fix", "请说明使用哪个表格"]
+    }
+    assert replies_after(ws, "run-elsewhere", b.comments_after) == {}
