@@ -87,7 +87,7 @@ class SendBackDialog(QDialog):
         if plan.unplaced:
             said += (
                 "<br>Their text is gone from the last version: "
-                + html.escape(", ".join(plan.unplaced))
+                + html.escape(", ".join(plan.name(c) for c in plan.unplaced))
                 + " (the next run reports them as stale anchors)."
             )
         self.summary = QLabel(said)

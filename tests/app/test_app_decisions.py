@@ -4,6 +4,8 @@ decisions are signed into the bundle and verify."""
 
 from __future__ import annotations
 
+import html
+import re
 import shutil
 from pathlib import Path
 
@@ -221,7 +223,10 @@ def test_send_back_opens_the_next_round_with_the_reasons(qtbot, window, tmp_path
     dlg = window._send_back
     assert dlg.plan.reasons == {"c2": reason} and "c1" in dlg.plan.left
     assert "2 comments go back" in dlg.summary.text()  # c2 overridden, c4 still open
-    assert "c3 (resolved)" in dlg.summary.text()  # the agent resolved it; no override
+    # the agent resolved it; no override (called by number and first words, never "c3")
+    assert f"{html.escape(dlg.plan.names['c3'])} (resolved)" in dlg.summary.text()
+    assert dlg.plan.names["c3"].startswith("Comment 3 ")
+    assert not re.search(r"\bc\d\b", dlg.summary.text() + dlg.brief.toPlainText())
     assert reason in dlg.brief.toPlainText()
     out = tmp_path / "next"
     dlg.save_to(str(out))

@@ -1,5 +1,5 @@
-"""Keys that move never decide; the reviewer's name is asked before the first thing that
-needs it (modal, focused), never in the middle of typing; a run from elsewhere says in
+"""Keys that move never decide; the reviewer's name is asked once, for a decision in the
+decision panel itself (a Your name field first), for a reply before typing; a run from elsewhere says in
 place how to answer its threads."""
 
 from __future__ import annotations
@@ -65,52 +65,68 @@ def test_n_and_p_move_and_never_decide(qtbot, window, tmp_path):
     assert not (bundle / "decisions.json").exists()
 
 
-def test_the_name_is_asked_before_the_first_decision_and_takes_the_keys(qtbot, window, tmp_path):
+def test_the_name_is_asked_in_the_decision_panel_and_takes_only_its_keys(qtbot, window, tmp_path):
+    """No separate prompt: the first decision shows a Your name field in the panel, with
+    the focus; the reason typed after it is the reason, never the name."""
     bundle = tmp_path / "b"
     shutil.copytree(DATA / "bundle-min", bundle)
     view = _open(qtbot, window, bundle)
     assert not window.settings.get(SETTING)
+    panel = view.decision
+    assert not panel.name.isVisible()
     view.table.setFocus()
     view.table.selectRow(1)
-    qtbot.keyClick(view.table, Qt.Key.Key_D)  # an override: asks the name first
-    qtbot.waitUntil(lambda: bool(_dialogs()), timeout=5000)
-    (dlg,) = _dialogs()
-    assert dlg.isModal() or dlg.windowModality() != Qt.WindowModality.NonModal
-    assert view.decision.pending is None  # nothing begun behind the dialog
-    field = dlg.findChild(type(view.decision.reason))
-    qtbot.waitUntil(lambda: QApplication.focusWidget() is field, timeout=5000)
-    qtbot.keyClicks(QApplication.focusWidget(), "Ann Reviewer")  # the keys land in the dialog
-    assert view.decision.reason.text() == ""
-    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: not _dialogs(), timeout=5000)
-    assert window.settings.get(SETTING) == "Ann Reviewer"
+    qtbot.keyClick(view.table, Qt.Key.Key_D)  # an override: the name first, in the panel
+    assert not _dialogs() and panel.name.isVisible() and panel.pending == "addressed"
+    qtbot.waitUntil(panel.name.hasFocus, timeout=5000)
+    qtbot.keyClicks(panel.name, "Ann Reviewer")
+    assert panel.reason.text() == ""
+    qtbot.keyClick(panel.name, Qt.Key.Key_Return)
+    assert window.settings.get(SETTING) == "Ann Reviewer" and not panel.name.isVisible()
     # then the override goes on as asked: its reason field has the focus
-    qtbot.waitUntil(lambda: view.decision.pending == "addressed", timeout=5000)
-    qtbot.waitUntil(view.decision.reason.hasFocus, timeout=5000)
-    qtbot.keyClicks(view.decision.reason, "it was fixed")
-    qtbot.keyClick(view.decision.reason, Qt.Key.Key_Return)
+    assert panel.pending == "addressed"
+    qtbot.waitUntil(panel.reason.hasFocus, timeout=5000)
+    qtbot.keyClicks(panel.reason, "it was fixed")
+    qtbot.keyClick(panel.reason, Qt.Key.Key_Return)
     qtbot.waitUntil(
         lambda: view.data.decisions is not None and bool(view.data.decisions.decisions),
         timeout=30000,
     )
-    assert view.data.decisions.decisions[-1].reviewer == "Ann Reviewer"
-    # asked once: the next decision asks nothing
+    last = view.data.decisions.decisions[-1]
+    assert (last.reviewer, last.reason) == ("Ann Reviewer", "it was fixed")
+    # asked once: the next decision shows no name field and no dialog
+    qtbot.waitUntil(lambda: not view._writing, timeout=30000)
     view.table.setFocus()
     qtbot.keyClick(view.table, Qt.Key.Key_W)
-    assert not _dialogs() and view.decision.pending == "declined"
+    assert not _dialogs() and not panel.name.isVisible() and panel.pending == "declined"
+    qtbot.keyClicks(panel.reason, "not in scope")
+    qtbot.keyClick(panel.reason, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: len(view.data.decisions.decisions) == 2, timeout=30000)
+    assert view.data.decisions.decisions[-1].reviewer == "Ann Reviewer"
 
 
-def test_cancelling_the_name_takes_no_decision(qtbot, window, tmp_path):
+def test_the_first_accept_asks_the_name_in_the_panel_then_records(qtbot, window, tmp_path):
     bundle = tmp_path / "b"
     shutil.copytree(DATA / "bundle-min", bundle)
     view = _open(qtbot, window, bundle)
+    panel = view.decision
     view.table.setFocus()
     view.table.selectRow(0)
     qtbot.keyClick(view.table, Qt.Key.Key_A)
-    qtbot.waitUntil(lambda: bool(_dialogs()), timeout=5000)
-    _dialogs()[0].reject()
-    qtbot.waitUntil(lambda: not _dialogs(), timeout=5000)
+    assert not _dialogs() and panel.name.isVisible() and panel.pending == "accept"
+    qtbot.waitUntil(panel.name.hasFocus, timeout=5000)
+    qtbot.keyClick(panel.name, Qt.Key.Key_Escape)  # Esc cancels: nothing recorded
+    assert panel.pending is None and not panel.name.isVisible()
     assert not view._writing and not (bundle / "decisions.json").exists()
+    view.table.setFocus()
+    qtbot.keyClick(view.table, Qt.Key.Key_A)
+    qtbot.keyClicks(panel.name, "Bea")
+    qtbot.keyClick(panel.name, Qt.Key.Key_Return)
+    qtbot.waitUntil(
+        lambda: view.data.decisions is not None and bool(view.data.decisions.decisions),
+        timeout=30000,
+    )
+    assert view.data.decisions.decisions[-1].reviewer == "Bea"
 
 
 def test_the_reply_field_asks_the_name_once_before_typing(qtbot, window, tmp_path):
