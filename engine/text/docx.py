@@ -10,10 +10,14 @@ What the text is:
 - every tracked change accepted: ``w:ins`` and ``w:moveTo`` content is in, ``w:del`` and
   ``w:moveFrom`` content is out, a paragraph whose mark was deleted joins the next, a
   deleted table row is gone (mammoth's reading, ECMA-376 Part 1, 17.13.5);
-- field results count, field codes (``w:instrText``) do not; a simple field
+- field results count, field codes (``w:instrText``, and any ``w:t`` between a
+  ``w:fldChar`` ``begin`` and its ``separate``) do not; a simple field
   (``w:fldSimple``) counts by its result;
-- hidden text (``w:vanish`` on a run or on its character style) is in the text and is
-  drawn hidden (``<span hidden>``), as CSS-hidden text is in an HTML page;
+- hidden text (``w:vanish`` or ``w:specVanish`` on a run, on its character style or on
+  its paragraph style, through their ``basedOn`` chains) is in the text and is drawn
+  hidden (``<span hidden>``), as CSS-hidden text is in an HTML page;
+- ``mc:AlternateContent`` reads as its first ``mc:Choice`` in namespaces understood here
+  (what Word shows), else its ``mc:Fallback``;
 - each block (paragraph, heading, list item, table cell...) starts on a new line and a
   line break is followed by one (a ``"\\n"`` in the rendered source), so words of two
   paragraphs never run together; list numbers and bullets are drawn by the page, not text;
@@ -58,6 +62,9 @@ from engine.text.docx_marks import (
     Marker,
     W,
     decode,
+    demote_field_codes,
+    hidden_styles,
+    resolve_alternate_content,
     unwrap_unread,
     uses_marker_plane,
 )
@@ -176,7 +183,7 @@ def read_docx(data: bytes) -> WordDocument:
     change_marker = ChangeMarker()
     changed: dict[str, bytes] = {}
     tracked = 0
-    hidden = _hidden_styles(package)
+    hidden = hidden_styles(package)
     parts = [package.main] + [
         p for kind in ("footnotes", "endnotes") if (p := package.related(package.main, kind))
     ]
@@ -192,6 +199,8 @@ def read_docx(data: bytes) -> WordDocument:
         root = parse_xml(xml, part)
         if part == package.main:
             tracked = sum(1 for _ in root.iter(*_TRACKED))
+        resolve_alternate_content(root)
+        demote_field_codes(root)
         unwrap_unread(root)
         mk = Marker(part, hidden, next_piece=sum(len(m.pieces) for m in markers))
         mk.mark_pieces(root)
@@ -208,20 +217,6 @@ def _serialize(root: Any) -> bytes:
     from lxml import etree
 
     return bytes(etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True))
-
-
-def _hidden_styles(package: Package) -> frozenset[str]:
-    """Character styles whose run properties hide text (``w:vanish``)."""
-    name = package.related(package.main, "styles")
-    if name is None or name not in package.files:
-        return frozenset()
-    out = set()
-    for style in parse_xml(package.files[name], "styles part").iter(W + "style"):
-        vanish = style.find(f"{W}rPr/{W}vanish")
-        if style.get(W + "type") == "character" and vanish is not None:
-            if vanish.get(W + "val") in (None, "1", "true", "on"):
-                out.add(style.get(W + "styleId") or "")
-    return frozenset(out)
 
 
 def _title(package: Package) -> str:

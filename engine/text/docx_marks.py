@@ -36,6 +36,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.text.docx_package import Package, parse_xml
+
 __all__ = [
     "CHANGE_AT",
     "CHANGE_END",
@@ -49,8 +51,11 @@ __all__ = [
     "Marker",
     "W",
     "decode",
+    "demote_field_codes",
+    "hidden_styles",
     "marker",
     "marker_run",
+    "resolve_alternate_content",
     "unwrap_unread",
     "uses_marker_plane",
 ]
@@ -109,6 +114,62 @@ def _is_true(el: Any) -> bool:
     return el is not None and el.get(W + "val") in _TRUE
 
 
+_UNDERSTOOD = frozenset(
+    {
+        W[1:-1],
+        "http://schemas.microsoft.com/office/word/2010/wordml",
+        "http://schemas.microsoft.com/office/word/2012/wordml",
+        "http://schemas.microsoft.com/office/word/2015/wordml/symex",
+        "http://schemas.microsoft.com/office/word/2016/wordml/cid",
+        "http://schemas.microsoft.com/office/word/2018/wordml",
+        "http://schemas.microsoft.com/office/word/2018/wordml/cex",
+        "http://schemas.microsoft.com/office/word/2023/wordml/word16du",
+        "http://schemas.microsoft.com/office/word/2010/wordprocessingDrawing",
+    }
+)
+"""Namespaces a ``mc:Choice`` may require and still be read here: WordprocessingML and
+Word's own extensions of it, whose runs the converter reads as it reads any run. Shapes
+(``wps``, ``wpg``, ``wpc``) are read from ``mc:Fallback``'s VML, which carries the text
+Word draws in them."""
+_MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
+
+
+def resolve_alternate_content(root: Any) -> None:
+    """Replace each ``mc:AlternateContent`` by what is read of it: its first ``mc:Choice``
+    whose ``Requires`` prefixes all name understood namespaces (``_UNDERSTOOD``: Word,
+    which understands them, shows that choice), else its ``mc:Fallback``, else nothing
+    (ECMA-376 Part 3, 10.2). Innermost first, so a nested one is resolved too."""
+    for el in reversed(list(root.iter(_MC + "AlternateContent"))):
+        chosen = None
+        for choice in el.iterchildren(_MC + "Choice"):
+            prefixes = (choice.get("Requires") or "").split()
+            if prefixes and all(choice.nsmap.get(p) in _UNDERSTOOD for p in prefixes):
+                chosen = choice
+                break
+        if chosen is None:
+            chosen = el.find(_MC + "Fallback")
+        _unwrap(el, [] if chosen is None else list(chosen))
+
+
+def demote_field_codes(root: Any) -> None:
+    """Turn every ``w:t`` inside a complex field's code (between its ``w:fldChar``
+    ``begin`` and ``separate``, or ``end`` when it has no result) into ``w:instrText``:
+    field results count, field codes do not, however the code is spelled. Fields nest
+    and may span paragraphs; document order decides."""
+    stack: list[bool] = []  # per open field: still in its code part
+    for el in root.iter(W + "fldChar", W + "t"):
+        if el.tag == W + "fldChar":
+            kind = el.get(W + "fldCharType")
+            if kind == "begin":
+                stack.append(True)
+            elif kind == "separate" and stack:
+                stack[-1] = False
+            elif kind == "end" and stack:
+                stack.pop()
+        elif any(stack):
+            el.tag = W + "instrText"
+
+
 def marker_run(text: str) -> Any:
     """A ``w:r`` holding ``text`` as its one ``w:t`` (space preserved)."""
     return _marker_run(text)
@@ -131,7 +192,9 @@ class Marker:
     :class:`engine.text.docx.TextPiece`), and ``texts`` its ``w:t`` text."""
 
     part: str
-    hidden_styles: frozenset[str] = frozenset()
+    style_vanish: dict[tuple[str, str], bool] = field(default_factory=dict)
+    """``(style type, styleId) -> whether its run properties hide text``, for the styles
+    whose ``basedOn`` chain sets ``w:vanish`` (``engine.text.docx_styles``)."""
     next_piece: int = 0
     pieces: dict[int, tuple[str, int, int, int]] = field(default_factory=dict)
     texts: dict[int, str] = field(default_factory=dict)
@@ -144,7 +207,7 @@ class Marker:
             for run in p.iter(W + "r"):
                 if _nearest_paragraph(run) is not p:
                     continue
-                hidden = self._hidden(run)
+                hidden = self._hidden(run, p)
                 for c_index, child in enumerate(run.iterchildren("{*}*")):
                     if child.tag == W + "t" and child.text:
                         n = self.next_piece
@@ -157,15 +220,28 @@ class Marker:
                         child.text = marker(PIECE, n) + body
                 r_index += 1
 
-    def _hidden(self, run: Any) -> bool:
+    def _hidden(self, run: Any, paragraph: Any) -> bool:
+        """Whether Word hides the run: ``w:specVanish`` (always hidden), else its own
+        ``w:vanish``, else its character style's, else its paragraph style's (direct
+        formatting over the character style over the paragraph style, ECMA-376 Part 1,
+        17.7.2)."""
         rpr = run.find(W + "rPr")
-        if rpr is None:
+        if rpr is not None:
+            spec = rpr.find(W + "specVanish")
+            if spec is not None and _is_true(spec):
+                return True
+            vanish = rpr.find(W + "vanish")
+            if vanish is not None:
+                return _is_true(vanish)
+            style = rpr.find(W + "rStyle")
+            if style is not None:
+                got = self.style_vanish.get(("character", style.get(W + "val") or ""))
+                if got is not None:
+                    return got
+        pstyle = paragraph.find(f"{W}pPr/{W}pStyle")
+        if pstyle is None:
             return False
-        vanish = rpr.find(W + "vanish")
-        if vanish is not None:
-            return _is_true(vanish)
-        style = rpr.find(W + "rStyle")
-        return style is not None and style.get(W + "val") in self.hidden_styles
+        return self.style_vanish.get(("paragraph", pstyle.get(W + "val") or ""), False)
 
     def mark_ranges(self, root: Any) -> None:
         """START/END runs for every comment range mark of the part."""
@@ -249,3 +325,46 @@ def _unwrap(el: Any, children: list[Any]) -> None:
     for i, child in enumerate(children):
         parent.insert(at + i, child)
     parent.remove(el)
+
+
+MAX_STYLE_DEPTH = 16
+"""How many ``basedOn`` links a style's hidden-text setting is looked up through (a loop
+or a longer chain stops there, as if unset)."""
+
+
+def hidden_styles(package: Package) -> dict[tuple[str, str], bool]:
+    """``(style type, styleId) -> hides text`` for every character and paragraph style
+    whose run properties, or those of a style it is ``basedOn`` (nearest first, at most
+    ``MAX_STYLE_DEPTH`` links), set ``w:vanish`` or ``w:specVanish``."""
+    name = package.related(package.main, "styles")
+    if name is None or name not in package.files:
+        return {}
+    own: dict[tuple[str, str], bool | None] = {}
+    based: dict[tuple[str, str], str] = {}
+    for style in parse_xml(package.files[name], "styles part").iter(W + "style"):
+        kind = style.get(W + "type") or "paragraph"
+        if kind not in ("character", "paragraph"):
+            continue
+        key = (kind, style.get(W + "styleId") or "")
+        value: bool | None = None
+        spec = style.find(f"{W}rPr/{W}specVanish")
+        vanish = style.find(f"{W}rPr/{W}vanish")
+        if spec is not None and spec.get(W + "val") in (None, "1", "true", "on"):
+            value = True
+        elif vanish is not None:
+            value = vanish.get(W + "val") in (None, "1", "true", "on")
+        own.setdefault(key, value)
+        parent = style.find(W + "basedOn")
+        if parent is not None and parent.get(W + "val"):
+            based.setdefault(key, parent.get(W + "val") or "")
+    out: dict[tuple[str, str], bool] = {}
+    for key in own:
+        at: tuple[str, str] | None = key
+        for _ in range(MAX_STYLE_DEPTH):
+            if at is None or at not in own:
+                break
+            if own[at] is not None:
+                out[key] = bool(own[at])
+                break
+            at = (key[0], based[at]) if at in based else None
+    return out
