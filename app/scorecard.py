@@ -135,7 +135,10 @@ class ScorecardView(QWidget):
                 if data.rederivation is not None and data.rederivation.ok
                 else ""
             )
-            self.info.setText(f"This program's scorecard of {data.path.name}{sig_text}{checked}.")
+            title = str(data.manifest.get("document_title") or "") or "this run"
+            named = f"\u201c{title}\u201d" if title != "this run" else title
+            self.info.setText(f"This program's scorecard of {named}{sig_text}{checked}.")
+            self.info.setToolTip(str(data.path))  # the folder, for who needs it
             self.info.setStyleSheet("")
         self._mark_tab(data.untrustworthy)
 

@@ -172,7 +172,7 @@ def render_scorecard(
     if review[1]:
         out.append(review[1])
     out += _verdicts_table(final, comments_before, row_notes or {})
-    out += _reopened(comments_after)
+    out += _reopened(comments_after, _numbers(comments_before, comments_after))
     out += _unusable(verdicts.get("unusable") or [])
     out += _unusable_report(claims)
     out.append(
@@ -252,8 +252,8 @@ def _facts(manifest: dict[str, Any], title: str, checks: list[tuple[str, str]]) 
     facts = [
         ("Model", manifest.get("model")),
         ("Endpoint", manifest.get("base_url")),
-        ("Run started", manifest.get("created_at")),
-        ("Run finished", manifest.get("finished_at")),
+        ("Run started", vocab.when_words(str(manifest.get("created_at") or ""))),
+        ("Run finished", vocab.when_words(str(manifest.get("finished_at") or ""))),
         ("Rounds run", manifest.get("rounds")),
         (
             "Tokens used",
@@ -322,11 +322,30 @@ def _metrics_table(metrics: dict[str, Any], coverage: Any, notes: dict[str, str]
     return out
 
 
+def _numbers(*groups: list[dict[str, Any]]) -> dict[str, int]:
+    """comment id -> its number ("Comment 3", ``engine.vocabulary.comment_numbers``)."""
+    ids: list[str] = []
+    for group in groups:
+        ids += [
+            str(c.get("id")) for c in group if isinstance(c, dict) and str(c.get("id")) not in ids
+        ]
+    return vocab.comment_numbers(ids)
+
+
+def _named(cid: Any, numbers: dict[str, int]) -> str:
+    """A comment's name in a cell: "Comment 3" in bold, its raw id in the tooltip."""
+    n = numbers.get(str(cid))
+    if n is None:
+        return f"<b>{_e(cid)}</b>"
+    return f"<b title='{_e(cid)}'>Comment {n}</b>"
+
+
 def _verdicts_table(
     final: list[dict[str, Any]], comments_before: list[dict[str, Any]], notes: dict[str, str]
 ) -> list[str]:
     """One row per comment: its body, verdict, the text before and after, the claim."""
     bodies = {c.get("id"): c.get("body", "") for c in comments_before}
+    numbers = _numbers(comments_before, [{"id": v.get("comment_id")} for v in final])
     out = [
         "<h2>Verdicts, comment by comment</h2><table class='verdicts'><colgroup>"
         "<col style='width:21%'><col style='width:18%'><col style='width:21%'>"
@@ -339,6 +358,7 @@ def _verdicts_table(
             v,
             str(bodies.get(v.get("comment_id"), "")),
             notes.get(str(v.get("comment_id")), ""),
+            numbers,
         )
         for v in final
     )
@@ -348,7 +368,7 @@ def _verdicts_table(
     return out
 
 
-def _verdict_row(v: Any, body: str, note: str = "") -> str:
+def _verdict_row(v: Any, body: str, note: str = "", numbers: dict[str, int] | None = None) -> str:
     icon, label, meaning = VERDICT_LABELS.get(v.get("verdict"), ("?", v.get("verdict"), ""))
     cid = v.get("comment_id")
     body = body if len(body) <= 300 else body[:297] + "..."
@@ -366,7 +386,7 @@ def _verdict_row(v: Any, body: str, note: str = "") -> str:
     if note:
         extra += f"<div class='line differs'>\u26a0 {_e(note)}</div>"
     return (
-        f"<tr><td><b>{_e(cid)}</b><div class='quote'>{_e(body)}</div></td>"
+        f"<tr><td>{_named(cid, numbers or {})}<div class='quote'>{_e(body)}</div></td>"
         f"<td><span class='v v-{_e(v.get('verdict'))}' title='{_e(meaning)}'>"
         f"{icon} {_e(label)}</span>{how}{extra}</td>"
         f"<td class='quote'>{_e(before) if before is not None else '<i>not found</i>'}</td>"
@@ -387,7 +407,7 @@ def _claim_cell(v: dict[str, Any]) -> str:
     return f"{_e(vocab.claim_words(claim))}<div class='muted'>{_e(verdict_word)}</div>"
 
 
-def _reopened(comments_after: list[dict[str, Any]]) -> list[str]:
+def _reopened(comments_after: list[dict[str, Any]], numbers: dict[str, int]) -> list[str]:
     """The integrity control: comments reopened because their text did not change."""
     reopened = [
         (c.get("id"), r.get("body", ""))
@@ -404,7 +424,7 @@ def _reopened(comments_after: list[dict[str, Any]]) -> list[str]:
     for cid, body in reopened:
         line = STALE_ANCHOR_MESSAGE if "not in the version" in body else VERIFICATION_MESSAGE
         out.append(
-            f"<li><b>{_e(cid)}</b>: <span class='line'>{_e(line)}</span>"
+            f"<li>{_named(cid, numbers)}: <span class='line'>{_e(line)}</span>"
             f"<div class='muted'>{_e(body)}</div></li>"
         )
     out.append("</ul>")

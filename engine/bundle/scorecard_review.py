@@ -79,11 +79,14 @@ def review_parts(
             "<table class='verdicts'><tr><th>Comment</th><th>Verdict decided on</th>"
             "<th>Decision</th><th>Reason</th><th>Reviewer</th><th>When</th></tr>"
         )
+        ids = [str(c.get("id")) for c in comments_before if isinstance(c, dict)]
+        ids += [cid for cid in decided if cid not in ids]
+        numbers = vocab.comment_numbers(ids)
         for cid, d in decided.items():
             out.append(
-                f"<tr><td>{_e(cid)}</td><td>{_e(vocab.VERDICT_LABELS.get(d.verdict, d.verdict))}"
+                f"<tr><td title='{_e(cid)}'>Comment {numbers[cid]}</td><td>{_e(vocab.VERDICT_LABELS.get(d.verdict, d.verdict))}"
                 f"</td><td>{_e(DECISION_WORDS.get(d.decision, d.decision))}</td>"
-                f"<td>{_e(d.reason)}</td><td>{_e(d.reviewer)}</td><td>{_e(d.decided_at)}</td></tr>"
+                f"<td>{_e(d.reason)}</td><td>{_e(d.reviewer)}</td><td>{_e(vocab.when_words(d.decided_at))}</td></tr>"
             )
         out.append("</table>")
     return banner, "".join(out)

@@ -88,7 +88,7 @@ def test_signed_then_edited_bundle_is_never_signed_and_shows_recomputed(fresh, t
     assert "TAMPERED" in page and NOTE in page
     assert "recomputed from its own documents" in page
     # The scorecard's c2 row shows the recomputed verdict, not the forged one.
-    row = page[page.index("<b>c2</b>") :]
+    row = page[page.index("<b title='c2'>Comment 2</b>") :]
     row = row[: row.index("</tr>")]
     assert "untouched" in row and "v-edited" not in row
 
