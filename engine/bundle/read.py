@@ -27,7 +27,6 @@ from engine.bundle.archive import (
     sha256,
 )
 from engine.bundle.decisions import DECISION_FILES
-from engine.bundle.rederive import rederive
 from engine.bundle.schema import FORMAT_V1, FORMAT_V3, FORMATS, check_file
 from engine.models import ClaimReport, Comment, Metric, claims_from_json
 from engine.text.text_page import text_as_html
@@ -126,6 +125,10 @@ def judge_bundle(b: Bundle, rederivation: Any = None, signature: Any = None) -> 
     result = VerifyResult(b.path, False, b.tampered_detail, list(b.problems), format=b.format)
     result.signature = sig
     if rederivation is None:
+        # lazy: the re-derivation imports the scoring and the checks (about 1 s on a loaded
+        # machine), which opening a bundle for its first screen does not need
+        from engine.bundle.rederive import rederive
+
         rederivation = rederive(b, sig)
     result.rederivation = rederivation
     red = result.rederivation
