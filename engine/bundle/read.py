@@ -125,10 +125,7 @@ def judge_bundle(b: Bundle, rederivation: Any = None, signature: Any = None) -> 
     result = VerifyResult(b.path, False, b.tampered_detail, list(b.problems), format=b.format)
     result.signature = sig
     if rederivation is None:
-        # lazy: the re-derivation imports the scoring and the checks (about 1 s on a loaded
-        # machine), which opening a bundle for its first screen does not need
-        from engine.bundle.rederive import rederive
-
+        from engine.bundle.rederive import rederive  # lazy: scoring, checks (about 1 s)
         rederivation = rederive(b, sig)
     result.rederivation = rederivation
     red = result.rederivation
