@@ -120,12 +120,12 @@ def judge_bundle(b: Bundle, rederivation: Any = None, signature: Any = None) -> 
     tampered whatever it re-derives (it is still re-derived: the views show the recomputed
     figures, ``engine.bundle.shown``)."""
     from engine.bundle import signing
+    from engine.bundle.rederive import rederive  # lazy: scoring and checks, about 1 s
 
     sig = signature if signature is not None else signing.check_bundle(b)
     result = VerifyResult(b.path, False, b.tampered_detail, list(b.problems), format=b.format)
     result.signature = sig
     if rederivation is None:
-        from engine.bundle.rederive import rederive  # lazy: scoring, checks (about 1 s)
         rederivation = rederive(b, sig)
     result.rederivation = rederivation
     red = result.rederivation
