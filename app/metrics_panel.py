@@ -28,7 +28,15 @@ from engine.vocabulary import plural
 NA_BRUSH = QBrush(QColor(128, 128, 128, 60), Qt.BrushStyle.BDiagPattern)
 # The explanations are quieter than the figures but still read: #4D4D4D on white is about
 # 8:1 (the placeholder grey it replaces was under the 4.5:1 of WCAG AA for small text).
-HELP_TEXT = QColor("#4D4D4D")
+HELP_TEXT = QColor("#4D4D4D")  # the light scheme's; help_text() picks the scheme's
+
+
+def help_text() -> QColor:
+    """The "What it measures" column's colour: the scheme's secondary text
+    (``app.theme.muted``, at least 4.5:1 on the base), never light grey's on dark."""
+    from app.theme import muted
+
+    return QColor(muted())
 
 
 class MetricsPanel(QWidget):
@@ -119,7 +127,7 @@ class MetricsPanel(QWidget):
                 self.table.setItem(r, c, _metric_item(text, name, m, c == 0, bool(note)))
             help_item = QTableWidgetItem(present.METRIC_HELP[name])
             help_item.setToolTip(present.METRIC_HELP[name])
-            help_item.setForeground(HELP_TEXT)
+            help_item.setForeground(help_text())
             self.table.setItem(r, len(sources), help_item)
         for c in range(len(sources)):
             self.table.setColumnWidth(c, 300 if c == 0 else 240)
