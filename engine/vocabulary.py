@@ -351,9 +351,27 @@ def count(x: float | int) -> str:
     return f"{x:,.2f}"
 
 
-def tokens_text(tokens: Any) -> str:
+NEVER_REACHED = "the model was never reached"
+"""The start of every metric's N/A reason for a run that failed before any model answer
+(``engine.score.metrics.never_reached_reason``; docs/metrics.md)."""
+
+
+def never_reached_of(metrics: Mapping[str, Any] | None) -> str:
+    """The "the model was never reached: <why>" reason a run's final metrics carry (its
+    cost per attributed fix, as ``Metric`` or its JSON), "" when they carry none."""
+    m = (metrics or {}).get("cost_per_attributed_fix")
+    if m is None or not metric_is_na(m):
+        return ""
+    reason = metric_reason(m)
+    return reason if reason.startswith(NEVER_REACHED) else ""
+
+
+def tokens_text(tokens: Any, never_reached: str = "") -> str:
     """A run's token count as people read it: ``12,345 tokens``, or N/A with the reason
-    when the provider reported none (never a zero)."""
+    when the provider reported none (never a zero); N/A with ``never_reached`` (a run
+    that failed before any model answer: ``never_reached_of``) whatever ``tokens`` says."""
+    if never_reached:
+        return f"tokens N/A \u2014 {never_reached}"
     if isinstance(tokens, int) and not isinstance(tokens, bool):
         return f"{count(tokens)} tokens"
     return "N/A — the provider reported no token usage"

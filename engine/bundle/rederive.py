@@ -570,11 +570,24 @@ def _score(
     rounds: tuple[int | None, str],
     failure: str,
     res: Rederivation,
+    final: bool = False,
 ) -> dict[str, Any] | None:
     """``score(...).to_json(extended=True)`` of ``version`` against v1; None (and a
-    problem naming ``failure``) when scoring raises."""
+    problem naming ``failure``) when scoring raises. ``final``: the final scoring, N/A
+    throughout for a failed run whose trace has no model answer (as the run scored it)."""
     from engine.models import claims_from_json
+    from engine.score.metrics import never_reached_reason
     from engine.score.scoring import score
+
+    trace = bundle.trace
+    never = (
+        never_reached_reason(
+            str(bundle.manifest.get("status")),
+            trace.get("entries") if isinstance(trace, dict) else None,
+        )
+        if final and trace
+        else ""
+    )
 
     try:
         result = score(
@@ -587,6 +600,7 @@ def _score(
             tokens_reason=tokens[1],
             rounds_to_converge=rounds[0],
             rounds_reason=rounds[1],
+            never_reached=never,
         )
     except Exception as exc:  # a bug must not hide the bundle: say it
         res.problems.append(f"{failure} ({type(exc).__name__}: {exc})")
@@ -655,6 +669,7 @@ def _rederive_final(
         _rounds_to_converge(bundle),
         "the final verdicts could not be scored",
         res,
+        final=True,
     )
     if again is None:
         return

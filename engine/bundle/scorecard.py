@@ -164,7 +164,7 @@ def render_scorecard(
             "unchanged, as a reader sees the page.</div>",
         )
     out += banners
-    out += _facts(manifest, title, checks or [])
+    out += _facts(manifest, title, checks or [], vocab.never_reached_of(metrics))
     out.append(f"<p>{_e(_summary(final, comments_before, coverage))}</p>")
     out += _metrics_table(metrics, coverage, metric_notes or {})
     if checks_card[1]:
@@ -246,8 +246,11 @@ def _banners(
     return out
 
 
-def _facts(manifest: dict[str, Any], title: str, checks: list[tuple[str, str]]) -> list[str]:
-    """The "About this run" table: model, endpoint, times, rounds, tokens, checks."""
+def _facts(
+    manifest: dict[str, Any], title: str, checks: list[tuple[str, str]], never_reached: str = ""
+) -> list[str]:
+    """The "About this run" table: model, endpoint, times, rounds, tokens (N/A with
+    ``never_reached`` for a run that never reached the model), checks."""
     tokens = manifest.get("tokens")
     facts = [
         ("Model", manifest.get("model")),
@@ -257,7 +260,11 @@ def _facts(manifest: dict[str, Any], title: str, checks: list[tuple[str, str]]) 
         ("Rounds run", manifest.get("rounds")),
         (
             "Tokens used",
-            f"{tokens:,}" if isinstance(tokens, int) else "not reported by the provider",
+            f"N/A \u2014 {never_reached}"
+            if never_reached
+            else f"{tokens:,}"
+            if isinstance(tokens, int)
+            else "not reported by the provider",
         ),
         ("Document", f"{title} ({manifest.get('document_kind', 'html')})"),
         ("Program", f"Agent Review Loop {manifest.get('app_version', '')}"),

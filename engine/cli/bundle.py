@@ -227,7 +227,7 @@ def cmd_bundle_show(args: argparse.Namespace) -> int:
         say(
             f"model {b.model} at {mask_url(str(b.manifest.get('base_url')))}; "
             f"{b.manifest.get('created_at')} to {b.manifest.get('finished_at')}; "
-            f"{vocab.tokens_text(b.manifest.get('tokens'))}"
+            f"{vocab.tokens_text(b.manifest.get('tokens'), vocab.never_reached_of(b.metrics))}"
         )
     if isinstance(mode.get("ran"), str):
         say(f"agent mode: {mode['ran']} ({mode.get('reason', '')})")

@@ -567,6 +567,7 @@ class ReviewRun:
     ) -> ScoreResult:
         """``engine.score.scoring.score`` of the given version against ``latest``. ``final``:
         rounds to converge is known (else N/A "the run has not finished")."""
+        from engine.score.metrics import never_reached_reason
         from engine.score.scoring import score
 
         v_latest = self.version_of(latest)  # parses the given version first if needed
@@ -582,6 +583,7 @@ class ReviewRun:
             tokens_reason=self.usage.reason(),
             rounds_to_converge=rtc,
             rounds_reason=why,
+            never_reached=never_reached_reason(self.status, self.trace.entries) if final else "",
         )
 
     def _rounds_to_converge(self) -> tuple[int | None, str]:

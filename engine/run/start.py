@@ -195,10 +195,15 @@ def word_revision_of_run(request: ReviewRequest, outcome: RunOutcome) -> WordRev
     from engine.bundle.read import open_bundle
     from engine.models import InputError
     from engine.text.docx import page_text
-    from engine.vocabulary import plural
+    from engine.vocabulary import never_reached_of, plural
     from engine.word_revision import revision_path, revision_words, write_word_revision
 
     assert outcome.bundle is not None and request.word_source is not None
+    never = never_reached_of(outcome.metrics)
+    if never:  # no agent work to show as tracked changes: no copy, and why
+        return WordRevisionWritten(
+            outcome.run_id, path="", text=f"No Word copy of the agent's revision: {never}"
+        )
     out = request.word_out or revision_path(outcome.bundle)
     try:
         b = open_bundle(outcome.bundle)

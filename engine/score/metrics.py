@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.models import ClaimReport, Comment, Metric, VerdictRecord
+from engine.vocabulary import NEVER_REACHED
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,30 @@ def coverage_of(
     return ClaimCoverage(len(judged) - len(missing), len(missing), len(judged), missing)
 
 
+def never_reached_reason(status: str, trace_entries: Any) -> str:
+    """For a run that failed before the model answered anything: "the model was never
+    reached: <why>", the why being the last failed call's words in the trace (its last
+    attempt's ``error``, e.g. "could not connect to 127.0.0.1:36877 (nothing answered)"),
+    else "no model call was made". "" when ``status`` is not ``failed`` or any model call
+    has an answer (``response``): then the metrics measure what was done. ``trace_entries``:
+    trace.json's ``entries`` (the run's own trace while it runs); anything else reads as
+    no entries. The run and the bundle's re-derivation both call this, so they agree."""
+    if status != "failed":
+        return ""
+    entries = trace_entries if isinstance(trace_entries, list) else []
+    calls = [e for e in entries if isinstance(e, dict) and e.get("kind") == "model_call"]
+    if any(e.get("response") is not None for e in calls):
+        return ""
+    why = "no model call was made"
+    for e in reversed(calls):
+        attempts = e.get("attempts")
+        last = attempts[-1] if isinstance(attempts, list) and attempts else None
+        if isinstance(last, dict) and isinstance(last.get("error"), str) and last["error"]:
+            why = last["error"]
+            break
+    return f"{NEVER_REACHED}: {why}"
+
+
 def compute_metrics(
     verdicts: list[VerdictRecord],
     actionable_ids: set[str],
@@ -93,13 +118,18 @@ def compute_metrics(
     rounds: int | None,
     rounds_reason: str,
     moved: int = 0,
+    never_reached: str = "",
 ) -> tuple[dict[str, Metric], list[str]]:
     """The five metrics (docs/metrics.md) and the problems found in the agent's report.
 
     ``actionable_ids``: the comments the metrics count; ``inside``/``outside``: characters
     changed inside and outside every actionable anchor, ``moved``: characters that only
-    moved; ``tokens``/``rounds``: None when unknown, with the reason to show."""
+    moved; ``tokens``/``rounds``: None when unknown, with the reason to show.
+    ``never_reached``: ``never_reached_reason``'s words for a run that failed before any
+    model answer: every metric is N/A with them (nothing the agent did to measure)."""
     problems: list[str] = []
+    if never_reached:
+        return {name: Metric.na(never_reached) for name in _METRIC_ORDER}, problems
     actionable = [v for v in verdicts if v.comment_id in actionable_ids]
     edited = sum(v.verdict == "edited" for v in actionable)
     stale = sum(v.verdict == "stale_anchor" for v in verdicts)
@@ -113,6 +143,15 @@ def compute_metrics(
         },
         problems,
     )
+
+
+_METRIC_ORDER = (
+    "attribution_rate",
+    "collateral_churn",
+    "claim_accuracy",
+    "cost_per_attributed_fix",
+    "rounds_to_converge",
+)
 
 
 def _attribution(edited: int, actionable: int, stale: int, unusable: int) -> Metric:

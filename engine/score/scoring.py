@@ -227,6 +227,7 @@ def score(
     rounds_to_converge: int | None = None,
     rounds_reason: str = "",
     diff: TextDiff | None = None,
+    never_reached: str = "",
 ) -> ScoreResult:
     """Verdicts for ``comments`` (made on ``v1`` unless they say otherwise) and the metrics.
 
@@ -234,7 +235,9 @@ def score(
     the stale anchor rule. ``tokens``: real usage tokens of every call of the run, None when
     unknown (``tokens_reason`` says why). ``rounds_to_converge``: pushes until no unresolved
     actionable comment remained, None when unknown or not converged (``rounds_reason``).
-    ``diff`` may be passed in when the caller already has it.
+    ``diff`` may be passed in when the caller already has it. ``never_reached``: for a
+    run that failed before any model answer (``metrics.never_reached_reason``), every
+    metric N/A with those words; the verdicts are still given.
     """
     if diff is None:
         diff = TextDiff(v1.text, v2.text)
@@ -258,6 +261,7 @@ def score(
         rounds_to_converge,
         rounds_reason,
         moved=diff.moved_total(),
+        never_reached=never_reached,
     )
     return ScoreResult(
         v1=v1,

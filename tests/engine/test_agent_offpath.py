@@ -413,3 +413,93 @@ def test_connection_words_name_the_host_and_port_never_python(host, port, why):
     assert ("broke off" in words) == (why == "dropped")
     assert connection_words(ValueError("x"), url) == ""
     assert connection_words(openai.APITimeoutError(request=exc.request), url) == ""
+
+
+async def test_a_run_that_never_reached_the_model_has_every_metric_na_and_verifies(tmp_path):
+    """No model answer at all: every metric N/A "the model was never reached: <why>"
+    (never 0%, never 0 tokens per fix), the same when the bundle re-derives them."""
+    from engine.bundle.read import verify_bundle
+    from engine.run.start import prepare_document, run_review
+    from engine.workspace import Workspace
+    from tests.engine.test_agent_quirks import _comments
+
+    srv = ScriptedServer(FixEverything()).start()
+    url = srv.base_url
+    srv.stop()
+    ws = Workspace(tmp_path / "ws.sqlite3")
+    doc = prepare_document(ws, "Filing memo", (DATA / "doc.html").read_text(), "html", _comments())
+    config = AgentConfig(
+        base_url=url, model="m", request_timeout=5, max_retries=1, backoff_initial=0.01
+    )
+    outcome = await run_review(ws, doc, config, rounds=2, out_dir=tmp_path / "b")
+    ws.close()
+    assert outcome.status == "failed"
+    for name, m in outcome.metrics.items():
+        assert m["value"] is None, name
+        assert m["reason"].startswith("the model was never reached: could not connect to"), m
+    stored = json.loads((outcome.bundle / "metrics.json").read_text())
+    assert "never reached" in json.dumps(stored)
+    result = verify_bundle(outcome.bundle)
+    assert result.ok, result
+    # Every reader says it: arl bundle show (tokens N/A, not 0), the scorecard.
+    import contextlib
+    import io
+
+    from engine.cli.main import main as arl
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        arl(["bundle", "show", str(outcome.bundle)])
+    shown = out.getvalue()
+    assert "tokens N/A \u2014 the model was never reached" in shown, shown
+    assert "0 tokens" not in shown and "0%" not in shown and "(0 of" not in shown
+    card = (outcome.bundle / "scorecard.html").read_text()
+    assert "the model was never reached" in card and ">0%" not in card and "(0 of" not in card
+
+
+async def test_a_failure_after_the_agent_worked_keeps_its_measured_figures(tmp_path):
+    """The model answered (it pushed) and a later call failed: the metrics measure what
+    was done, not "never reached"."""
+    outcome, srv, trace, verdicts, _ = await _quirk_run(
+        tmp_path, quirks=Quirks(cut="after_push", cut_style="early"), rounds=3
+    )
+    assert outcome.metrics["attribution_rate"]["value"] is not None
+    assert "never reached" not in json.dumps(outcome.metrics)
+
+
+def test_never_reached_reason_needs_a_failed_run_without_any_answer():
+    from engine.score.metrics import never_reached_reason
+
+    failed_call = {"kind": "model_call", "response": None, "attempts": [{"error": "x"}]}
+    answered = {"kind": "model_call", "response": {"ok": 1}, "attempts": []}
+    assert never_reached_reason("failed", [failed_call]) == "the model was never reached: x"
+    assert never_reached_reason("failed", []) == (
+        "the model was never reached: no model call was made"
+    )
+    assert never_reached_reason("failed", [answered, failed_call]) == ""
+    assert never_reached_reason("completed", [failed_call]) == ""
+    assert never_reached_reason("cancelled", [failed_call]) == ""
+    assert never_reached_reason("failed", None).startswith("the model was never reached")
+
+
+@given(
+    status=st.sampled_from(["failed", "completed", "cancelled", "stopped"]),
+    calls=st.lists(
+        st.tuples(st.booleans(), st.text(alphabet="ab 接続 اتصال ไม่ 🔌", max_size=20)),
+        max_size=5,
+    ),
+)
+def test_never_reached_holds_exactly_for_a_failed_run_without_an_answer(status, calls):
+    from engine.score.metrics import never_reached_reason
+
+    entries = [
+        {"kind": "model_call", "response": {"x": 1} if ok else None, "attempts": [{"error": w}]}
+        for ok, w in calls
+    ] + [{"kind": "note", "text": "n"}]
+    got = never_reached_reason(status, entries)
+    assert bool(got) == (status == "failed" and not any(ok for ok, _ in calls))
+    if got:
+        errors = [w for _, w in calls if w]
+        assert got == "the model was never reached: " + (
+            errors[-1] if errors else "no model call was made"
+        )
