@@ -385,9 +385,9 @@ class RunView(QWidget):
             "color:#B24000;font-weight:600" if status == "failed" else ""
         )
         external = bool(getattr(data, "external", False))
-        self._show_idle(
-            m.get("tokens"), external, vocab.never_reached_of(getattr(data, "metrics", None))
-        )
+        self._show_idle(m.get("tokens"), external)
+        if never := vocab.never_reached_of(getattr(data, "metrics", None)):  # not "0 tokens"
+            self.tokens_label.setText(f"Tokens used: N/A \u2014 {never}")
         from engine.bundle.typed_tokens import typed_tokens_words
 
         typed = typed_tokens_words(m, getattr(data, "metrics", None))
@@ -398,17 +398,15 @@ class RunView(QWidget):
         self._add("step", f"Final: {status}{scripted}" + (f" \u2014 {reason}." if reason else "."))
         self.log.scrollToTop()
 
-    def _show_idle(self, tokens: Any, external: bool = False, never_reached: str = "") -> None:
+    def _show_idle(self, tokens: Any, external: bool = False) -> None:
         """No run live: no bar, no Cancel, the bundle's token count (N/A with the reason
-        for a revision made elsewhere, or for a run that never reached the model)."""
+        for a revision made elsewhere)."""
         self.round_bar.setVisible(False)
         self.busy.setVisible(False)
         self.cancel_btn.setEnabled(False)
         self.new_btn.setEnabled(True)
         self.tokens_label.setText(
-            f"Tokens used: N/A \u2014 {never_reached}"
-            if never_reached
-            else f"Tokens used: {tokens:,}"
+            f"Tokens used: {tokens:,}"
             if isinstance(tokens, int)
             else f"Tokens used: N/A \u2014 {EXTERNAL_USAGE}"
             if external
