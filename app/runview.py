@@ -294,8 +294,7 @@ class RunView(QWidget):
             self.round_label.setStyleSheet("")
 
     def ask_cancel(self) -> None:
-        """Esc: a run may be paid for, so ask before cancelling it (the Cancel button is
-        explicit and cancels at once)."""
+        """Esc: a run may be paid for, so ask before cancelling it (Cancel cancels at once)."""
         if self.handle is None or not self.running:
             return
         from PySide6.QtWidgets import QMessageBox
@@ -399,8 +398,7 @@ class RunView(QWidget):
         self.log.scrollToTop()
 
     def _show_idle(self, tokens: Any, external: bool = False) -> None:
-        """No run live: no bar, no Cancel, the bundle's token count (N/A with the reason
-        for a revision made elsewhere)."""
+        """No run live: no bar, no Cancel, the bundle's tokens (N/A: a revision made elsewhere)."""
         self.round_bar.setVisible(False)
         self.busy.setVisible(False)
         self.cancel_btn.setEnabled(False)
