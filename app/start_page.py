@@ -6,10 +6,13 @@ from __future__ import annotations
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAbstractTextDocumentLayout, QPalette, QTextDocument, QTextOption
 from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QScrollArea,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -75,13 +78,16 @@ class StartPage(QWidget):
         super().__init__(parent)
         title = QLabel("<h1>Agent Review Loop</h1>")
         intro = QLabel(
-            "<p style='font-size:14px'>An AI agent revises a document and says it "
+            "<p>An AI agent revises a document and says it "
             "<i>addressed all review comments</i>. This program checks that claim against "
             "the text itself: every comment is found again in the new version and gets a "
             "verdict \u2014 <b>edited</b>, <b>untouched</b>, <b>deleted</b> or <b>stale "
             "anchor</b> \u2014 computed from the words, never from the agent's word.</p>"
         )
         intro.setWordWrap(True)
+        big = intro.font()
+        big.setPointSizeF(big.pointSizeF() * 1.15)  # in points, so it follows the scale
+        intro.setFont(big)
         style = self.style()
         SP = QStyle.StandardPixmap
         # Qt's own icons, not emoji: emoji show as empty boxes on stock Linux fonts.
@@ -142,8 +148,22 @@ class StartPage(QWidget):
         box = QWidget()
         box.setLayout(col)
         box.setMaximumWidth(760)
+        # Centred by stretches, not by an alignment (which would give the column its size
+        # hint and cut its wrapped paragraphs mid-line), and in a scroll area, so a short
+        # screen (1366 x 768 at 1.5x) scrolls instead of cutting.
+        page = QWidget()
+        row = QHBoxLayout(page)
+        row.addStretch(1)
+        row.addWidget(box, 100)
+        row.addStretch(1)
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setWidget(page)
         outer = QVBoxLayout(self)
-        outer.addWidget(box, 0, Qt.AlignmentFlag.AlignHCenter)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.scroll)
 
     def _recent_list(self) -> QListWidget:
         """The Recent bundles list: one line per bundle, laid out by ``RecentDelegate``."""

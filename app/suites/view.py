@@ -210,7 +210,11 @@ class SuitesView(QWidget):
             c.message.connect(self.message)
 
     def _lay_out(self) -> None:
-        top = QHBoxLayout()
+        from app.flow import FlowLayout
+
+        # Rows that wrap onto a second line when the pane is narrow (1366 x 768, 1.5x),
+        # instead of squeezing each label and button until its words are cut.
+        top = FlowLayout(spacing=6)
         for w in (
             self.new_suite_btn,
             self.open_suite_btn,
@@ -220,16 +224,24 @@ class SuitesView(QWidget):
             self.publish_btn,
         ):
             top.addWidget(w)
-        top.addStretch(1)
-        controls = QHBoxLayout()
-        controls.addWidget(QLabel("Runs at once:"))
-        controls.addWidget(self.concurrency)
-        controls.addWidget(QLabel("Token limit:"))
-        controls.addWidget(self.token_limit)
+        # The run controls on lines of their own (limits; the permission; Start and
+        # Cancel), each line's minimum width its own words', so a narrow pane never cuts
+        # a label or a button to "Runs at or" or "art the sui".
+        limits = QHBoxLayout()
+        for words, box in (("Runs at once:", self.concurrency), ("Token limit:", self.token_limit)):
+            label = QLabel(words)
+            label.setBuddy(box)
+            limits.addWidget(label)
+            limits.addWidget(box)
+        limits.addStretch(1)
+        go = QHBoxLayout()
+        go.addWidget(self.start_btn)
+        go.addWidget(self.cancel_btn)
+        go.addStretch(1)
+        controls = QVBoxLayout()
+        controls.addLayout(limits)
         controls.addWidget(self.allow_commands)
-        controls.addStretch(1)
-        controls.addWidget(self.start_btn)
-        controls.addWidget(self.cancel_btn)
+        controls.addLayout(go)
         left = QWidget()
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)

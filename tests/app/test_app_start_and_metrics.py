@@ -133,14 +133,14 @@ def test_a_chinese_titles_detail_line_is_not_cut_in_recent_bundles(qtbot, tmp_pa
     (folder / "manifest.json").write_text(json.dumps(manifest), "utf-8")
     page = StartPage()
     qtbot.addWidget(page)
-    page.resize(1366, 768)
+    page.resize(420, 768)  # narrow enough for the title to wrap (the column is 760 at most)
     page.show()
     page.set_recent([str(folder)], {str(folder): summary(folder)})
     item = page.recent.item(0)
     rect = page.recent.visualItemRect(item)
     # the title wraps to two lines at this width; the detail line needs a third
     lines = page.recent.fontMetrics().lineSpacing()
-    assert rect.height() >= 3 * lines, (rect.height(), lines)
+    assert rect.height() >= 3 * lines, (rect.height(), lines, rect.width(), page.width())
     assert item.toolTip().startswith(summary(folder))
 
 
@@ -273,3 +273,29 @@ def test_export_dialogs_open_in_the_last_folder_used(qtbot, window, tmp_path):
     dlg = window.scorecard._dialog
     assert Path(dlg.directory().absolutePath()).resolve() == here.resolve()
     dlg.close()
+
+
+def test_the_start_page_paragraphs_are_never_cut_mid_line(qtbot):
+    """At 1366 x 768 and 1.5x (fonts 1.5 times as wide, 911 x 512 px of room) each wrapped
+    paragraph gets the height its words need at its width, and the page scrolls."""
+    from PySide6.QtWidgets import QLabel, QScrollArea
+
+    from app.start_page import StartPage
+
+    page = StartPage()
+    qtbot.addWidget(page)
+    big = page.font()
+    big.setPointSizeF(big.pointSizeF() * 1.5)
+    page.setFont(big)
+    page.example_note.setText(
+        "A recorded run of <b>smollm2-135m</b> on \u201cCase Report: Concurrent primary CNS "
+        "lymphoma and meningothelial meningioma\u201d: see how the program reports what an "
+        "agent really did. Opens offline."
+    )
+    page.resize(911, 512)
+    page.show()
+    qtbot.waitExposed(page)
+    assert page.findChild(QScrollArea) is not None
+    for label in page.findChildren(QLabel):
+        if label.isVisible() and label.wordWrap() and label.text():
+            assert label.height() >= label.heightForWidth(label.width()), label.text()[:40]

@@ -301,3 +301,26 @@ def test_a_tampered_run_is_left_out_of_the_tabs_statistics(view, results, qtbot)
     assert fixer()["metrics"]["attribution_rate"]["n"] == 7
     statuses = [view.runs.item(r, 3).text() for r in range(view.runs.rowCount())]
     assert sum(s.startswith("failed: TAMPERED") for s in statuses) == 1
+
+
+def test_the_run_controls_keep_their_words_in_a_narrow_pane(qtbot):
+    """1366 x 768 at 1.5x leaves the left pane about 480 px: every label, the permission
+    box and Start / Cancel get at least the width their words need (no "Runs at or",
+    "Let the", "art the sui")."""
+    from PySide6.QtWidgets import QAbstractButton, QLabel
+
+    from app.suites import SuitesView
+
+    v = SuitesView()
+    qtbot.addWidget(v)
+    big = v.font()
+    big.setPointSizeF(big.pointSizeF() * 1.5)  # the words as wide as at 1.5x
+    v.setFont(big)
+    v._show_planning(True)
+    assert v.minimumSizeHint().width() <= 911 * 1.5  # the screen's width, 1366 px
+    v.resize(1366, 720)
+    v.show()
+    qtbot.waitExposed(v)
+    for w in v.planning.findChildren(QLabel) + v.planning.findChildren(QAbstractButton):
+        if w.isVisible() and w.text():
+            assert w.width() >= w.sizeHint().width(), w.text()
