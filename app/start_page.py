@@ -145,6 +145,10 @@ class StartPage(QWidget):
         col.addWidget(self.recent_label)
         col.addWidget(self.recent)
         col.addStretch(1)
+        self._centre(col)
+
+    def _centre(self, col: QVBoxLayout) -> None:
+        """The column, 760 wide at most, centred, in a scroll area filling the page."""
         box = QWidget()
         box.setLayout(col)
         box.setMaximumWidth(760)
