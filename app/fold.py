@@ -82,13 +82,13 @@ class Fold(QWidget):
         if win is not None and win is not self._watched:
             win.installEventFilter(self)
             self._watched = win
-        QTimer.singleShot(0, self.refit)
+        QTimer.singleShot(0, self, self.refit)  # not after self is gone
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if obj is self._watched and event.type() == QEvent.Type.Resize:
-            QTimer.singleShot(0, self.refit)
+            QTimer.singleShot(0, self, self.refit)  # not after self is gone
         return False
 
     def text_changed(self) -> None:
         """Call after the label's text changed: its height may have."""
-        QTimer.singleShot(0, self.refit)
+        QTimer.singleShot(0, self, self.refit)  # not after self is gone

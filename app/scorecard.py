@@ -61,6 +61,8 @@ class ScorecardView(QWidget):
         self.view.setAccessibleName("Scorecard")
         self.info = QLabel("Open an evidence bundle to see its scorecard.")
         self.info.setWordWrap(True)
+        # It names the bundle's own words (the document's title): never read as markup.
+        self.info.setTextFormat(Qt.TextFormat.PlainText)
         self.publish_btn = QPushButton("&Publish")
         self.publish_btn.setToolTip(
             "Publish this scorecard to your publishing folder (asked once): a page per run "
