@@ -143,7 +143,7 @@ class CompareView(QWidget):
             if data.untrustworthy
             else ""
         )
-        sig = f" \u2014 {html.escape(data.signature.line())}" if data.signature is not None else ""
+        sig = f" \u2014 {html.escape(data.signature.words())}" if data.signature is not None else ""
         old = f" \u2014 older format {html.escape(data.format)}" if data.old_format else ""
         label.setText(
             f"<b>{html.escape(data.model)}</b> \u2014 {html.escape(data.title)} "

@@ -75,6 +75,15 @@ def review_cell(row: dict[str, Any]) -> str:
     return "no decision yet" if row.get("counted") else ""
 
 
+def earlier_words(decisions: int) -> str:
+    """What the panel says of a comment's earlier decisions: nothing for its only one;
+    "; it replaces 2 earlier decisions, still in the record" (a decision is never edited,
+    a new one is added and the latest counts: ``engine.bundle.decisions``)."""
+    if decisions <= 1:
+        return ""
+    return f"; it replaces {plural(decisions - 1, 'earlier decision')}, still in the record"
+
+
 def reviewer_name(settings: Any) -> str:
     """The reviewer's name as the settings keep it ("" when none was given yet)."""
     return " ".join(str(settings.get(SETTING) or "").split()) if settings is not None else ""
@@ -206,8 +215,8 @@ class DecisionPanel(QWidget):
             why = f": {html.escape(d.reason)}" if d.reason else ""
             parts.append(
                 f"<b>Decided:</b> {html.escape(DECISION_WORDS.get(d.decision, d.decision))}"
-                f"{why} <small>({html.escape(d.reviewer)}, {html.escape(when_words(d.decided_at))}; "
-                f"{plural(len(history), 'decision')} kept)</small>"
+                f"{why} <small>({html.escape(d.reviewer)}, "
+                f"{html.escape(when_words(d.decided_at))}{earlier_words(len(history))})</small>"
             )
         elif row.get("counted"):
             parts.append("No decision yet.")

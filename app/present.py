@@ -73,7 +73,8 @@ def method_text(item: dict[str, Any]) -> str:
     if item.get("hidden_only") is True:
         text += "; only hidden text changed"
     if item.get("offsets_repaired"):
-        text += "; the stored offsets did not match the quote and were repaired"
+        # ``offsets_repaired``: the comment's stored place no longer held its quote.
+        text += "; its saved place no longer held the quoted words, so it was found again by them"
     if item.get("markup_changed"):
         text += "; markup inside the anchor changed (text verdict unaffected)"
     return text

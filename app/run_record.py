@@ -17,7 +17,7 @@ def round_lines(
 ) -> list[tuple[str, str]]:
     """``(icon name, text)`` per line, in order. ``external``: a revision made elsewhere,
     whose tokens are N/A with that reason, not "not reported". ``names``: comment id ->
-    what the program calls it ("comment 3", ``app.verdicts.comment_names``), never the raw
+    what the program calls it ("comment 3", ``engine.vocabulary.comment_names``), never the raw
     id on screen."""
     out: list[tuple[str, str]] = []
     if not rounds:

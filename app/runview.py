@@ -35,10 +35,9 @@ from app.icons import EVENT_ICONS, icon
 from app.run_record import round_lines
 from app.runrequest import RunRequest
 from app.trace_dialog import show_trace
-from app.verdicts import comment_names
 from app.word_copy import word_revision_hint
 from engine import events as ev, vocabulary as vocab
-from engine.vocabulary import EXTERNAL_USAGE
+from engine.vocabulary import EXTERNAL_USAGE, comment_names
 
 log = logging.getLogger(__name__)
 NOT_SIGNED = "The bundle will not be signed: no key of yours could be read or made here."

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from app.bundledata import BundleData, rederive_now, start_checks
 from app.docview import DocumentView
-from engine.vocabulary import error_words
+from engine.vocabulary import error_words, run_words
 
 
 def scorecard_title(data: BundleData) -> str:
@@ -122,10 +122,15 @@ class ScorecardView(QWidget):
         self.trust_btn.setVisible(
             bool(sig is not None and sig.state == "signed" and not sig.trusted)
         )
-        sig_text = f" \u2014 {sig.line()}" if sig is not None else ""
+        # In words; the fingerprint and the folder in the tooltip.
+        sig_text = f" \u2014 {sig.words()}" if sig is not None else ""
+        tip = str(data.path) + (f"\nSignature: {sig.line()}" if sig is not None else "")
+        self.info.setToolTip(tip)
+        title = str(data.manifest.get("document_title") or "") or "this run"
+        named = f"\u201c{title}\u201d" if title != "this run" else title
         if data.untrustworthy:
             said = data.figures_headline or "Do not trust these figures."
-            self.info.setText(f"TAMPERED: {data.path.name}{sig_text}. {said}")
+            self.info.setText(f"TAMPERED: {named}, {run_words(data.manifest)}{sig_text}. {said}")
             self.info.setWordWrap(True)
             self.info.setStyleSheet(
                 "color:#4a1400;background:#fde8e0;border:2px solid #D55E00;padding:4px;"
@@ -137,10 +142,7 @@ class ScorecardView(QWidget):
                 if data.rederivation is not None and data.rederivation.ok
                 else ""
             )
-            title = str(data.manifest.get("document_title") or "") or "this run"
-            named = f"\u201c{title}\u201d" if title != "this run" else title
             self.info.setText(f"This program's scorecard of {named}{sig_text}{checked}.")
-            self.info.setToolTip(str(data.path))  # the folder, for who needs it
             self.info.setStyleSheet("")
         self._mark_tab(data.untrustworthy)
 

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import bundledata, present, theme
+from app import bundledata, present
 from app.bundledata import BundleData, annotate
 from app.changes_view import ChangesView
 from app.decisions_panel import review_cell
@@ -38,7 +38,7 @@ from app.inline_changes import KEY, change_cells
 from app.jobs import run_in_thread
 from app.review_actions import ReviewActions
 from engine import vocabulary as vocab
-from engine.vocabulary import comment_numbers
+from engine.vocabulary import comment_names, comment_numbers
 
 COLUMNS = (
     "#",
@@ -88,12 +88,6 @@ def legend_html(collateral_known: bool = True) -> str:
             "the anchors.</i>"
         )
     return text
-
-
-def comment_names(ids: list[str]) -> dict[str, str]:
-    """What the program calls each comment in a sentence ("comment 3"; ``comment_numbers``),
-    for the Run log and any line that would otherwise quote a raw id."""
-    return {cid: f"comment {n}" for cid, n in comment_numbers(ids).items()}
 
 
 _RANK = {"ok": 0, "warn": 1, "error": 2}
@@ -165,10 +159,12 @@ def _rederivation_part(b: _Banner, data: BundleData) -> None:
     if rd is not None and rd.differences:
         # In words here; the exact lines (field names, stored/recomputed) are the banner's
         # tooltip, `arl bundle verify` and the bundle (banner_tooltip).
-        lines = "".join(f"<li>{html.escape(d.plain())}</li>" for d in rd.differences[:8])
+        names = comment_names([str(c.get("id")) for c in data.comments_before])
+        said = [html.escape(d.plain(names)) for d in rd.differences[:8]]
+        lines = "".join(f"<li>{s}</li>" for s in said)
         more = f"<li>and {len(rd.differences) - 8} more</li>" if len(rd.differences) > 8 else ""
         if rd.forged:
-            b.reasons.extend(html.escape(d.plain()) for d in rd.differences[:8])
+            b.reasons.extend(said)
             if len(rd.differences) > 8:
                 b.reasons.append(f"and {len(rd.differences) - 8} more differences")
             return
@@ -225,19 +221,24 @@ def _signature_part(b: _Banner, data: BundleData) -> None:
     mark = {"signed": "\u2022", "unsigned": "\u25cb", "bad": "\u26a0"}[sig.state]
     if sig.trusted:
         mark = "\u2714"
-    line = f"<b>{html.escape(sig.line())}</b>" if sig.bad else html.escape(sig.line())
-    # The document first (the bundle's folder name alone did not say which document).
-    title = str(data.manifest.get("document_title") or "")
-    name = html.escape(data.path.name)
-    # The title isolated (FSI ... PDI) and the line begun left to right (LRM): a title in
-    # Persian or Arabic must not turn the English line around it right to left.
-    title = f"{_FSI}{html.escape(title)}{_PDI}" if title else ""
-    head = f"{_LRM}<b>{title}</b> (bundle {name})" if title else f"<b>{name}</b>"
+    # In words, no fingerprint (the exact line is the banner's tooltip: banner_tooltip).
+    line = f"<b>{html.escape(sig.words())}</b>" if sig.bad else html.escape(sig.words())
     b.add(
-        f"{head} \u2014 {mark} {line}.",
+        f"{_LRM}{bundle_name_html(data)} \u2014 {mark} {line}.",
         "error" if sig.bad else "ok",
         first=True,
     )
+
+
+def bundle_name_html(data: BundleData) -> str:
+    """The bundle as people name it: its document's title and when it ran ("<b>Remote
+    work policy</b>, the run of 1 Dec 2026, 00:31 UTC"); the folder name and the run id
+    only in the tooltip (``banner_tooltip``)."""
+    title = str(data.manifest.get("document_title") or "").strip()
+    # The title isolated (FSI ... PDI): a title in Persian or Arabic must not turn the
+    # English line around it right to left.
+    title = f"{_FSI}{html.escape(title)}{_PDI}" if title else "A document with no title"
+    return f"<b>{title}</b>, {html.escape(vocab.run_words(data.manifest))}"
 
 
 def _file_parts(b: _Banner, data: BundleData) -> None:
@@ -372,12 +373,23 @@ def _decisions_part(b: _Banner, data: BundleData) -> None:
 
 
 def banner_tooltip(data: BundleData) -> str:
-    """The exact lines behind the banner's words (``Difference.line``: field names, stored
-    and recomputed values), as ``arl bundle verify`` prints them; "" when there are none."""
+    """The exact lines behind the banner's words: the bundle's folder and run id, the
+    signature with its key fingerprint (``SignatureStatus.line``) and what a fingerprint
+    is, and the differences (``Difference.line``: field names, stored and recomputed
+    values) as ``arl bundle verify`` prints them."""
+    from engine.bundle.signing import FINGERPRINT_MEANS
+
+    run_id = str(data.manifest.get("run_id") or "not recorded")
+    out = [f"Bundle: {data.path.name} (run id {run_id})"]
+    sig = data.signature
+    if sig is not None:
+        out.append(f"Signature: {sig.line()}")
+        if sig.fingerprint:
+            out.append(FINGERPRINT_MEANS)
     rd = data.rederivation
-    if rd is None or not rd.differences:
-        return ""
-    return "\n".join(d.line() for d in rd.differences[:20])
+    if rd is not None and rd.differences:
+        out.extend(d.line() for d in rd.differences[:20])
+    return "\n".join(out)
 
 
 BANNER_STYLE = {
@@ -1029,10 +1041,10 @@ class VerdictsView(ReviewActions, QWidget):
         )
         out = [
             note
-            + f"<p><b>Comment {row['n']}</b>"
+            # Named by its number; the raw id only in the tooltip (the title attribute).
+            + f"<p><b title='id {e(row['id'])}'>Comment {row['n']}</b>"
             + (f" by {e(str(before.get('author')))}" if before.get("author") else "")
-            + f": {e(row['body'])}"
-            + f"<br><small style='color:{theme.muted()}'>id {e(row['id'])}</small></p>",
+            + f": {e(row['body'])}</p>",
             f"<p>Verdict: {chip} \u2014 {e(present.VERDICT_WORDS.get(row['verdict'], ''))}."
             f"<br>Agent's claim: <b>{e(present.claim_text(row['claim']))}</b> "
             f"({e(present.agrees_text(row['agrees']))}).<br>"

@@ -93,6 +93,10 @@ class MainWindow(QMainWindow):
             self.tabs.setTabEnabled(i, False)
         self.setCentralWidget(self.tabs)
         self.statusBar().showMessage("Ready. Open the example run or an evidence bundle.")
+        self._said = ""  # the message the status bar's tooltip belongs to (``_say``)
+        self.statusBar().messageChanged.connect(
+            lambda m: m == self._said or self.statusBar().setToolTip("")
+        )
 
         self.start.example_btn.clicked.connect(self.open_example)
         self.start.demo_btn.clicked.connect(self.open_demo)
@@ -306,7 +310,7 @@ class MainWindow(QMainWindow):
         token = object()
         self._opening = token
         self.verdicts.show_loading()
-        self.statusBar().showMessage(f"Opening {path}\u2026")
+        self._say("Opening the bundle\u2026", str(path))
 
         def done(data: BundleData) -> None:
             if not shiboken6.isValid(self):  # the window closed while the bundle was read
@@ -323,7 +327,7 @@ class MainWindow(QMainWindow):
             self.verdicts.preload_failed()
             why = str(exc) if isinstance(exc, BundleError) else vocab.error_words(exc)
             self._plain_message("This bundle cannot be opened", why)
-            self.statusBar().showMessage(f"Could not open {path}")
+            self._say("Could not open the bundle.", str(path))
             self.bundleFailed.emit(why)
 
         def documents(pair: tuple[str, str]) -> None:
@@ -356,7 +360,10 @@ class MainWindow(QMainWindow):
             a.setEnabled(bool(data.scorecard))
         self.tabs.setCurrentIndex(self.TAB_VERDICTS)
         self.setWindowTitle(f"Agent Review Loop \u2014 {data.title}")
-        msg = f"Opened {path}"
+        title = str(data.manifest.get("document_title") or "").strip()
+        msg = (
+            f"Opened \u201c{title}\u201d, " if title else "Opened a document with no title, "
+        ) + vocab.run_words(data.manifest)
         if data.tampered:
             msg += (
                 f" \u2014 WARNING: {vocab.plural(len(data.tampered), 'file')} "
@@ -364,11 +371,18 @@ class MainWindow(QMainWindow):
                 + " the integrity check"
             )
             # No dialog on top: the banner says it first, with the files (one place).
-        self.statusBar().showMessage(msg)
+        self._say(msg, f"{path}\nrun id {data.manifest.get('run_id') or 'not recorded'}")
         shower = getattr(self.run_view, "show_bundle", None)
         if shower is not None:
             shower(data)  # the Run tab says what this bundle's run was
         self.bundleOpened.emit(data)
+
+    def _say(self, message: str, tip: str = "") -> None:
+        """Show ``message`` in the status bar in plain words; ``tip`` (the exact path, the
+        run id) is the bar's tooltip while that message shows."""
+        self._said = message
+        self.statusBar().showMessage(message)
+        self.statusBar().setToolTip(tip)
 
     def _plain_message(self, title: str, text: str) -> None:
         box = QMessageBox(self)

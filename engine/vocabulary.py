@@ -609,6 +609,20 @@ def when_words(iso: str) -> str:
     return f"{t.day} {t.strftime('%b %Y, %H:%M')}{zone}"
 
 
+def run_words(manifest: Mapping[str, Any]) -> str:
+    """A bundle's run as people name it, by when it ran (never its id or folder name):
+    "the run of 1 Dec 2026, 00:31 UTC" (its start, ``when_words``), "the check of ..." for
+    a revision made elsewhere (``agent_mode.ran`` ``external``); "a run whose time is not
+    recorded" when the manifest holds no readable time."""
+    mode = manifest.get("agent_mode")
+    what = "check" if isinstance(mode, dict) and mode.get("ran") == "external" else "run"
+    for key in ("created_at", "finished_at"):
+        iso = manifest.get(key)
+        if isinstance(iso, str) and iso.strip() and when_words(iso) != iso:
+            return f"the {what} of {when_words(iso)}"
+    return f"a {what} whose time is not recorded"
+
+
 #: A verdict item's or a run's field, in words (the exact name stays in the bundle, the
 #: CLI and ``Difference.line``).
 FIELD_WORDS: dict[str, str] = {
@@ -622,7 +636,7 @@ FIELD_WORDS: dict[str, str] = {
     "v1": "its place in v1",
     "v2": "its place in v2",
     "approximate": "whether the place is approximate",
-    "offsets_repaired": "whether its offsets were repaired",
+    "offsets_repaired": "whether its saved place had to be found again by its quote",
     "tokens": "the tokens used",
 }
 
@@ -711,6 +725,13 @@ def comment_numbers(ids: list[str]) -> dict[str, int]:
         if len(set(nums)) == len(nums):
             return dict(zip(ids, nums, strict=True))
     return {cid: i for i, cid in enumerate(ids, 1)}
+
+
+def comment_names(ids: list[str]) -> dict[str, str]:
+    """What the program calls each comment in a sentence, "comment 3" (numbered by
+    ``comment_numbers``): for the Run log, the detail pane, the banner and any line that
+    would otherwise quote a raw id (the id itself stays in tooltips)."""
+    return {cid: f"comment {n}" for cid, n in comment_numbers(ids).items()}
 
 
 def comment_title(number: int, body: str, words: int = 6) -> str:

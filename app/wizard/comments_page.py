@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from app.verdicts import comment_numbers
 from app.wizard.common import last_folder, remember_folder
+from engine.vocabulary import comment_numbers
 
 
 class CommentsPage(QWizardPage):

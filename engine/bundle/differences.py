@@ -5,6 +5,7 @@ re-derivation, and ``round_version``, the bundle version a round's record names.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,13 +29,21 @@ class Difference:
             f"recomputed {_short(self.recomputed)}"
         )
 
-    def plain(self) -> str:
-        """The same in words (``engine.vocabulary``): "final version, comment c2: whether
-        the claim agrees with the text: the bundle says yes, its documents show no"."""
+    def plain(self, names: Mapping[str, str] | None = None) -> str:
+        """The same in words (``engine.vocabulary``): "final version, comment 2: whether
+        the claim agrees with the text: the bundle says yes, its documents show no".
+        ``names``: comment id -> what the program calls it ("comment 2",
+        ``engine.vocabulary.comment_names``); an id it lacks is quoted ("comment “z9”"),
+        and without ``names`` the id is said as it is."""
         from engine.vocabulary import field_words, value_words
 
         where = "final version" if self.where == "final" else self.where
-        who = f"comment {self.comment_id}: " if self.comment_id is not None else ""
+        who = ""
+        if self.comment_id is not None:
+            called = f"comment {self.comment_id}"
+            if names is not None:
+                called = names.get(self.comment_id, f"comment \u201c{self.comment_id}\u201d")
+            who = f"{called}: "
         return (
             f"{where}, {who}{field_words(self.field)}: the bundle says "
             f"{value_words(self.stored)}, its documents show {value_words(self.recomputed)}"

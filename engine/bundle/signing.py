@@ -146,6 +146,39 @@ class SignatureStatus:
             who += ", by fingerprint only"
         return f"signed by {self.fingerprint} ({who})"
 
+    def words(self) -> str:
+        """``line`` in the reader's words, with no key fingerprint (a row of hex digits
+        says nothing to a reader; ``line`` and ``FINGERPRINT_MEANS`` go in a tooltip):
+        "signed by the Agent Review Loop project, a signer you trust", "signed by a key
+        you have not chosen to trust", "signed by you on this computer"."""
+        if self.state == "unsigned":
+            return self.line()
+        if self.state == "bad" and self.uncovered:
+            names = ", ".join(self.uncovered[:5])
+            more = f" and {len(self.uncovered) - 5} more" if len(self.uncovered) > 5 else ""
+            verb = "does" if len(self.uncovered) == 1 else "do"
+            return (
+                "THE SIGNATURE DOES NOT COVER THESE FILES: "
+                f"{names}{more} {verb} not match what was signed"
+            )
+        if self.state == "bad":
+            return f"BAD SIGNATURE: {self.reason}"
+        if self.trusted_as == OWN_KEY_NAME and not self.trusted_by_fingerprint:
+            return "signed by you on this computer"
+        if not self.trusted_as:
+            return "signed by a key you have not chosen to trust, so who made it is not known"
+        who = f"signed by {self.trusted_as}, a signer you trust"
+        if self.trusted_by_fingerprint:
+            who += " (recognised by the short form of its key only)"
+        return who
+
+
+#: What a key fingerprint is, for the tooltip that shows one.
+FINGERPRINT_MEANS = (
+    "The fingerprint is the short form of the signing key: the same run of digits means "
+    "the same key. To trust a signer, compare it with the one its owner gives you."
+)
+
 
 # -- refusing weak keys and signatures (RFC 8032 section 5.1.3, and the small-order points) --
 

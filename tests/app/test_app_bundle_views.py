@@ -72,13 +72,21 @@ def test_open_bundle_shows_verdicts_metrics_and_scorecard(qtbot, window):
     assert "not counted" in table.item(3, 6).text()
     assert "stale anchor" in window.verdicts.banner.text()
     assert "Scripted demonstration" in window.verdicts.banner.text()
-    # The banner names the document first, then the bundle
+    # The banner names the document first, then when it ran, in words; the folder name
+    # and the run id only in its tooltip (and the status bar's).
     title = window.data.manifest["document_title"]
     banner = window.verdicts.banner.text()
-    assert title and banner.index(title) < banner.index(f"(bundle {window.data.path.name})")
+    run_id = window.data.manifest["run_id"]
+    assert title and banner.index(title) < banner.index(", the run of ")
+    assert window.data.path.name not in banner and run_id not in banner
+    tip = window.verdicts.banner.toolTip()
+    assert window.data.path.name in tip and run_id in tip
+    said = window.statusBar().currentMessage()
+    assert said.startswith(f"Opened \u201c{title}\u201d, the run of ") and "/" not in said
+    assert str(DATA / "bundle-min") in window.statusBar().toolTip()
     # isolated (FSI title PDI) after a left-to-right mark: a Persian or Arabic title must
     # not turn the English line around it right to left
-    assert f"\u200e<b>\u2068{title}\u2069</b> (bundle" in banner
+    assert f"\u200e<b>\u2068{title}\u2069</b>, the run of " in banner
     # Every located span was painted, in v1 and in v2 (with the collateral range).
     hl = window.verdicts.last_highlight
     # (v1 also has one strike-through mark per deleted piece, engine.diff.marks)
@@ -101,9 +109,11 @@ def test_selecting_a_comment_shows_both_texts_and_thread(qtbot, window):
         window.verdicts.select_comment("c2")
     assert blocker.args == ["c2"]
     text = window.verdicts.detail.toPlainText()
-    # The title is "Comment N"; the raw id comes second, on its own small grey line.
-    assert text.startswith("Comment 2") and "Comment 2 (c2)" not in text
-    assert "\nid c2" in text
+    # The title is "Comment N"; the raw id only in its tooltip.
+    assert text.startswith("Comment 2") and "c2" not in text
+    assert window.verdicts.detail.document().begin().begin().fragment().charFormat().toolTip() == (
+        "id c2"
+    )
     assert (
         window.verdicts.table.model().data(
             window.verdicts.table.model().index(1, 0), Qt.ItemDataRole.ToolTipRole

@@ -73,7 +73,7 @@ def test_forged_bundle_banner_names_the_comment(qtbot, window, tmp_path, fresh):
     assert "TAMPERED" in banner
     # In words on screen; the exact line (field names, stored/recomputed) in the tooltip.
     assert (
-        "final version, comment c2: the verdict: the bundle says edited, its documents "
+        "final version, comment 2: the verdict: the bundle says edited, its documents "
         "show untouched" in banner
     )
     assert (
@@ -83,7 +83,7 @@ def test_forged_bundle_banner_names_the_comment(qtbot, window, tmp_path, fresh):
     assert "border:2px solid" in window.verdicts.banner.styleSheet()
     # One headline and one list, first of all (not "failed" once per check).
     assert banner.count("TAMPERED") == 1 and banner.count("<ul>") == 1
-    assert banner.index("TAMPERED: do not trust") < banner.index("(bundle forged)")
+    assert banner.index("TAMPERED: do not trust") < banner.index(", the run of ")
 
 
 def test_intact_bundle_banner_has_no_alarm(qtbot, window, fresh):
@@ -98,10 +98,17 @@ def test_signed_bundle_shows_its_fingerprint_and_trust(qtbot, window, tmp_path, 
     fp = signing.key_fingerprint(key)
     path = write_bundle(tmp_path / "signed", content_of(open_bundle(fresh), signing_key=key))
     _open(qtbot, window, path)
-    assert f"signed by {fp} (an unknown key: not trusted)" in window.verdicts.banner.text()
+    # In words on screen; the fingerprint, and what it is, in the tooltip.
+    banner = window.verdicts.banner.text()
+    assert "signed by a key you have not chosen to trust" in banner and fp not in banner
+    tip = window.verdicts.banner.toolTip()
+    assert f"signed by {fp} (an unknown key: not trusted)" in tip
+    assert "short form of the signing key" in tip
     signing.set_trusted(fp, "the review team's laptop")
     _open(qtbot, window, path)
-    assert "trusted: the review team&#x27;s laptop" in window.verdicts.banner.text()
+    banner = window.verdicts.banner.text()
+    assert "signed by the review team&#x27;s laptop, a signer you trust" in banner
+    assert fp not in banner
     bad = tmp_path / "bad"
     shutil.copytree(path, bad)
     man = (bad / "manifest.json").read_text().replace("scripted-model", "gpt-9")
@@ -200,9 +207,11 @@ def test_signed_bundle_edited_after_signing_shows_the_recomputed_verdict(
     spans = [s for s in view._spans()[1] if s["id"] == "c2"]
     assert spans and all(s["kind"] == "untouched" for s in spans)
     banner = view.banner.text()
-    assert f"THE SIGNATURE DOES NOT COVER THESE FILES: verdicts.json does not match what {fp}" in (
-        banner
+    assert (
+        "THE SIGNATURE DOES NOT COVER THESE FILES: verdicts.json does not match what was "
+        "signed" in banner
     )
+    assert fp not in banner and fp in view.banner.toolTip()
     assert "\u2714" not in banner and "signed by" not in banner
     assert "recomputed from its own documents" in banner
     assert "recomputed from its own documents" in window.metrics.intro.text()
@@ -227,11 +236,11 @@ def test_the_check_mark_is_for_a_trusted_signer_only(qtbot, window, tmp_path, fr
     path = write_bundle(tmp_path / "signed", content_of(open_bundle(fresh), signing_key=key))
     _open(qtbot, window, path)
     banner = window.verdicts.banner.text()
-    assert f"\u2022 signed by {fp} (an unknown key: not trusted)" in banner
+    assert "\u2022 signed by a key you have not chosen to trust" in banner and fp not in banner
     assert "\u2714" not in banner
     trust_signer(open_bundle(path), "Reviewers")  # as "Trust this signer" does
     _open(qtbot, window, path)
-    assert f"\u2714 signed by {fp} (trusted: Reviewers)" in window.verdicts.banner.text()
+    assert "\u2714 signed by Reviewers, a signer you trust" in window.verdicts.banner.text()
 
 
 def test_a_bundle_that_cannot_be_checked_reads_tampered(qtbot, window, tmp_path, fresh):

@@ -13,9 +13,8 @@ pytest.importorskip("PySide6.QtWebEngineWidgets")
 from hypothesis import given, settings, strategies as st
 
 from app.run_record import round_lines
-from app.verdicts import comment_names
 from engine import events as ev
-from engine.vocabulary import UNEXPECTED_ERROR, error_words
+from engine.vocabulary import UNEXPECTED_ERROR, comment_names, error_words
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"

@@ -42,7 +42,7 @@ def test_comment_numbers_follow_the_comments_file(qtbot, window):
 
 
 def test_comment_numbers_rule():
-    from app.verdicts import comment_numbers
+    from engine.vocabulary import comment_numbers
 
     assert comment_numbers(["c1", "c2", "c5", "c4"]) == {"c1": 1, "c2": 2, "c5": 5, "c4": 4}
     assert comment_numbers(["7", "3"]) == {"7": 7, "3": 3}
