@@ -40,6 +40,7 @@ from engine import events as ev, vocabulary as vocab
 from engine.vocabulary import EXTERNAL_USAGE, comment_names
 
 log = logging.getLogger(__name__)
+FAILED_STYLE = "color:#B24000;font-weight:600"  # the ending line of a failed run
 NOT_SIGNED = "The bundle will not be signed: no key of yours could be read or made here."
 
 
@@ -287,10 +288,9 @@ class RunView(QWidget):
         self.hint.setText((bundle if self.bundle_path else "") + word_revision_hint(self.outcome))
         self.trace_btn.setVisible(bool(self.bundle_path))
         self.tokens_label.setText(self.tokens_label.text().replace("Tokens so far", "Tokens used"))
-        if status == "failed":
-            self.round_label.setStyleSheet("color:#B24000;font-weight:600")
-        else:
-            self.round_label.setStyleSheet("")
+        if never := vocab.never_reached_of(getattr(self.outcome, "metrics", None)):
+            self.tokens_label.setText(f"Tokens used: N/A — {never}")
+        self.round_label.setStyleSheet(FAILED_STYLE if status == "failed" else "")
 
     def ask_cancel(self) -> None:
         """Esc: a run may be paid for, so ask before cancelling it (Cancel cancels at once)."""
@@ -379,9 +379,7 @@ class RunView(QWidget):
         self.trace_btn.setVisible(True)
         reason = str(m.get("reason") or "").rstrip(". ")
         self.round_label.setText(f"How it ended: {reason}." if reason else "")
-        self.round_label.setStyleSheet(
-            "color:#B24000;font-weight:600" if status == "failed" else ""
-        )
+        self.round_label.setStyleSheet(FAILED_STYLE if status == "failed" else "")
         external = bool(getattr(data, "external", False))
         self._show_idle(m.get("tokens"), external)
         if never := vocab.never_reached_of(getattr(data, "metrics", None)):  # not "0 tokens"

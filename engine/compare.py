@@ -181,6 +181,12 @@ def _rounds(manifest: dict[str, Any]) -> str:
     return "N/A — not recorded"
 
 
+def _tokens(d: BundleFacts) -> str:
+    """The run's tokens in words: N/A "the model was never reached: ..." for a run that
+    never reached it (whatever its manifest says: 0 in bundles written before null was)."""
+    return vocab.tokens_text(d.manifest.get("tokens"), vocab.never_reached_of(d.metrics))
+
+
 def _comment_key(d: BundleFacts) -> list[tuple[str, str]]:
     return sorted(
         (str(c.get("id")), str((c.get("anchor") or {}).get("quote"))) for c in d.comments_before
@@ -242,7 +248,7 @@ def compare_bundles(a: BundleFacts, b: BundleFacts) -> Comparison:
         ("model", str(ma.get("model", "?")), str(mb.get("model", "?"))),
         ("agent mode", _mode(ma), _mode(mb)),
         ("how the run ended", str(ma.get("status", "?")), str(mb.get("status", "?"))),
-        ("tokens used", vocab.tokens_text(ma.get("tokens")), vocab.tokens_text(mb.get("tokens"))),
+        ("tokens used", _tokens(a), _tokens(b)),
         ("time", _duration(run_seconds(ma)), _duration(run_seconds(mb))),
         ("rounds", _rounds(ma), _rounds(mb)),
         ("declared checks", checks_words(a), checks_words(b)),

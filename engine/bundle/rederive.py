@@ -307,6 +307,18 @@ def _trace_tokens(trace: Any, up_to_round: int | None) -> tuple[int | None, str]
     return known, ""
 
 
+def _never_reached(bundle: Any) -> str:
+    """``never_reached_reason`` of the bundle's run (its manifest's status, its trace's
+    entries), as the run itself decided it; "" for a bundle with no trace."""
+    from engine.score.metrics import never_reached_reason
+
+    trace = bundle.trace
+    if not trace:
+        return ""
+    entries = trace.get("entries") if isinstance(trace, dict) else None
+    return never_reached_reason(str(bundle.manifest.get("status")), entries)
+
+
 def _compare_items(
     where: str,
     stored: list[dict[str, Any]],
@@ -394,9 +406,18 @@ def rederive(bundle: Any, signature: Any = None) -> Rederivation:
         res.problems.append(f"the bundle's documents cannot be read ({exc})")
         return res
     external = is_external(bundle)
-    total, total_reason = (None, EXTERNAL_USAGE) if external else _trace_tokens(bundle.trace, None)
+    never = _never_reached(bundle)
+    total, total_reason = (
+        (None, EXTERNAL_USAGE)
+        if external
+        else (None, never)
+        if never
+        else _trace_tokens(bundle.trace, None)
+    )
     stated = bundle.manifest.get("tokens")
-    if bundle.trace and stated != total:
+    # A run that never reached the model measured no tokens (null); bundles written before
+    # that was stored said 0 for the same fact, and still verify.
+    if bundle.trace and stated != total and not (never and stated == 0):
         res.differences.append(Difference("run", None, "tokens", stated, total))
     again_rounds = _rederive_rounds(bundle, v1, res)
     _rederive_final(bundle, v1, v2, (total, total_reason), res)
@@ -576,18 +597,9 @@ def _score(
     problem naming ``failure``) when scoring raises. ``final``: the final scoring, N/A
     throughout for a failed run whose trace has no model answer (as the run scored it)."""
     from engine.models import claims_from_json
-    from engine.score.metrics import never_reached_reason
     from engine.score.scoring import score
 
-    trace = bundle.trace
-    never = (
-        never_reached_reason(
-            str(bundle.manifest.get("status")),
-            trace.get("entries") if isinstance(trace, dict) else None,
-        )
-        if final and trace
-        else ""
-    )
+    never = _never_reached(bundle) if final else ""
 
     try:
         result = score(

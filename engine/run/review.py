@@ -586,6 +586,15 @@ class ReviewRun:
             never_reached=never_reached_reason(self.status, self.trace.entries) if final else "",
         )
 
+    def run_tokens(self) -> int | None:
+        """The run's tokens as its bundle and outcome state them: ``usage.total``, or None
+        for a run that never reached the model (``never_reached_reason``: nothing was
+        measured, which is not zero; the metrics carry the reason)."""
+        from engine.score.metrics import never_reached_reason
+
+        never = never_reached_reason(self.status, self.trace.entries)
+        return None if never else self.usage.total
+
     def _rounds_to_converge(self) -> tuple[int | None, str]:
         if self.converged_at == 0:
             return None, (
@@ -755,7 +764,7 @@ class ReviewRun:
             self.reason,
             bundle_path,
             final.metrics,
-            self.usage.total,
+            self.run_tokens(),
             self.round,
             self.round_times,
             checks_blocked=None if self.checks is None else self._final_blocked(),
@@ -838,7 +847,7 @@ class ReviewRun:
                 "collateral": final.collateral,
             },
             metrics=final.metrics,
-            tokens=self.usage.total,
+            tokens=self.run_tokens(),
             rounds_run=self.round,
             scripted=self.scripted,
             signing_key=self.signing_key,

@@ -652,6 +652,8 @@ def run_cells(it: ItemResult) -> list[str]:
     else:
         att_text = vocabulary.metric_text("attribution_rate", att)
     tokens = "unreported" if it.tokens is None else f"{it.tokens:,}"
+    if vocabulary.never_reached_of(it.metrics):  # nothing measured, not "unreported"
+        tokens = f"N/A: {vocabulary.NEVER_REACHED}"
     if it.status not in ("finished", "failed"):
         tokens = "—"
     status = RUN_STATUS_WORDS.get(it.status, it.status)

@@ -476,6 +476,37 @@ def test_cancel_during_a_run_leaves_a_cancelled_bundle(qtbot, qloop, tmp_path):
     assert view.round_bar.format().startswith("Run cancelled after ")
 
 
+def test_a_run_that_never_reached_the_model_says_tokens_na_live_and_reopened(
+    qtbot, qloop, tmp_path
+):
+    """Nothing answers: the ended run says "Tokens used: N/A, the model was never
+    reached: ..." (not "none reported"), and so does the Run tab of its reopened bundle."""
+    from types import SimpleNamespace
+
+    from app.runview import RunView
+    from tests.helpers.scripted_server import FixEverything, ScriptedServer
+
+    view = RunView()
+    qtbot.addWidget(view)
+    view.show()
+    srv = ScriptedServer(FixEverything()).start()
+    gone = SimpleNamespace(base_url=srv.base_url, model=srv.model)
+    srv.stop()  # its address now answers nothing
+
+    async def go():
+        view.start_run(_request(gone, tmp_path, rounds=1))
+        return await wait_signal(view.runFinished)
+
+    (bundle,) = qloop.run_until_complete(go())
+    assert bundle and "Run failed" in view.title.text()
+    said = "Tokens used: N/A \u2014 the model was never reached: could not connect to"
+    assert view.tokens_label.text().startswith(said), view.tokens_label.text()
+    from app.bundledata import load_bundle
+
+    view.show_bundle(load_bundle(bundle))
+    assert view.tokens_label.text().startswith(said), view.tokens_label.text()
+
+
 def test_a_full_run_opens_its_verdicts(qtbot, qloop, tmp_path):
     from app.window import MainWindow
     from tests.helpers.scripted_server import ClaimWithoutEditing, ScriptedServer

@@ -439,6 +439,10 @@ async def test_a_run_that_never_reached_the_model_has_every_metric_na_and_verifi
         assert m["reason"].startswith("the model was never reached: could not connect to"), m
     stored = json.loads((outcome.bundle / "metrics.json").read_text())
     assert "never reached" in json.dumps(stored)
+    # Nothing was measured, which is not zero: the manifest and the outcome say null.
+    manifest = json.loads((outcome.bundle / "manifest.json").read_text())
+    assert "tokens" in manifest and manifest["tokens"] is None
+    assert outcome.tokens is None
     result = verify_bundle(outcome.bundle)
     assert result.ok, result
     # Every reader says it: arl bundle show (tokens N/A, not 0), the scorecard.
@@ -455,6 +459,31 @@ async def test_a_run_that_never_reached_the_model_has_every_metric_na_and_verifi
     assert "0 tokens" not in shown and "0%" not in shown and "(0 of" not in shown
     card = (outcome.bundle / "scorecard.html").read_text()
     assert "the model was never reached" in card and ">0%" not in card and "(0 of" not in card
+
+
+async def test_an_older_never_reached_bundle_that_stored_zero_tokens_still_verifies(tmp_path):
+    """Bundles written before tokens were null for a run that never reached the model say
+    0 for the same fact: they verify and read N/A; any other count is a difference."""
+    from engine.bundle.read import verify_bundle
+    from engine.run.start import prepare_document, run_review
+    from engine.workspace import Workspace
+    from tests.engine.test_agent_quirks import _comments
+
+    srv = ScriptedServer(FixEverything()).start()
+    url = srv.base_url
+    srv.stop()
+    ws = Workspace(tmp_path / "ws.sqlite3")
+    doc = prepare_document(ws, "Filing memo", (DATA / "doc.html").read_text(), "html", _comments())
+    config = AgentConfig(base_url=url, model="m", max_retries=1, backoff_initial=0.01)
+    outcome = await run_review(ws, doc, config, rounds=1, out_dir=tmp_path / "b")
+    ws.close()
+    path = outcome.bundle / "manifest.json"
+    manifest = json.loads(path.read_text())
+    (outcome.bundle / "signature.json").unlink(missing_ok=True)  # the manifest is edited
+    for stated, ok in ((0, True), (None, True), (7, False)):
+        path.write_text(json.dumps(manifest | {"tokens": stated}))
+        result = verify_bundle(outcome.bundle)
+        assert result.ok is ok, (stated, result)
 
 
 async def test_a_failure_after_the_agent_worked_keeps_its_measured_figures(tmp_path):

@@ -21,6 +21,18 @@ def _c(cid: str, quote: str) -> dict[str, Any]:
     return {"id": cid, "anchor": {"quote": quote}}
 
 
+def test_a_run_that_never_reached_the_model_reads_na_tokens_whatever_its_manifest_says():
+    """Tokens null (written now) or 0 (bundles written before): N/A with the reason the
+    metrics carry, never "0 tokens" nor "the provider reported no token usage"."""
+    never = "the model was never reached: could not connect to 127.0.0.1:9 (nothing answered)"
+    metrics = {"cost_per_attributed_fix": {"value": None, "reason": never}}
+    for stated in (None, 0):
+        a = Facts({"status": "failed", "tokens": stated}, metrics=metrics)
+        b = Facts({"status": "completed", "tokens": 0})
+        rows = {label: (x, y) for label, x, y in compare_bundles(a, b).run_rows}
+        assert rows["tokens used"] == (f"tokens N/A \u2014 {never}", "0 tokens")
+
+
 def test_run_rows_say_tokens_time_rounds_and_na_when_unrecorded():
     a = Facts(
         {

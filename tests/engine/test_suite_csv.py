@@ -48,3 +48,25 @@ def test_history_csv_cells_are_never_formulas(tmp_path, capsys):
                 float(cell)  # only a number may start with a minus
     joined = "\n".join(",".join(r) for r in body)
     assert "'=HYPERLINK" in joined and "'+cmd" in joined and "'@SUM" in joined
+
+
+def test_a_run_row_of_a_run_that_never_reached_the_model_says_na_tokens():
+    """Its tokens are N/A, the model was never reached (0 in rows written before null
+    was stored), never "0" nor "unreported"; a run without usage stays "unreported"."""
+    from engine.suite.report import run_cells
+    from engine.suite.store import ItemResult
+
+    never = "the model was never reached: could not connect to 127.0.0.1:9 (nothing answered)"
+    row = dict(key="k", document="d", size="s", model="m", model_id="m", base_url="u")
+    row |= dict(variant="v", instructions_hash="h", repeat=1, status="failed")
+    for tokens in (None, 0):
+        it = ItemResult(
+            **row,
+            tokens=tokens,
+            metrics={
+                "attribution_rate": {"value": None, "reason": never},
+                "cost_per_attributed_fix": {"value": None, "reason": never},
+            },
+        )
+        assert run_cells(it)[-1] == "N/A: the model was never reached"
+    assert run_cells(ItemResult(**row, tokens=None))[-1] == "unreported"
