@@ -57,7 +57,7 @@ def push_refusal(raw: str, kind: str, stored_so_far: int) -> str | None:
 
         big = too_large(raw)
         if big is not None:
-            return f"the document {big}; push a shorter document"
+            return f"the document {big}; push a shorter or flatter document"
     size = stored_size(raw, kind)
     if size > MAX_FILE_BYTES:
         return (

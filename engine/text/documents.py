@@ -313,7 +313,7 @@ def open_document(path: str | os.PathLike) -> Document:
 
         big = too_large(decoded[0])
         if big is not None:
-            raise DocumentError(path, f"{big}; split it, or save it as HTML")
+            raise DocumentError(path, f"{big}; shorten or flatten it, or save it as HTML")
     notice = "; ".join(filter(None, (decoding_problem(data, read_as, decoded), nul_notice)))
     return Document(kind, *decoded, notice or None)
 

@@ -40,6 +40,7 @@ from typing import Any
 
 __all__ = [
     "MAX_MARKDOWN_CHARS",
+    "MAX_MARKDOWN_NESTING",
     "PAGE_CSP",
     "markdown_page",
     "markdown_title",
@@ -53,6 +54,24 @@ __all__ = [
 #: Larger sources are refused where they come in (a file opened, a version pushed, a
 #: bundle's source checked); the largest real Markdown documents are well under 1 MB.
 MAX_MARKDOWN_CHARS = 10_000_000
+
+#: The deepest block nesting rendered, in markdown-it levels (each block quote one, each
+#: list two: the list and its item). markdown-it's ``commonmark`` preset stops at 20 and
+#: drops everything deeper without a word (a quote 21 deep rendered blank); its parser
+#: recurses about two Python frames per level, so 1,000 levels already hit Python's
+#: recursion limit (measured: 490 nested quotes or lists render, 500 raise). 100 levels,
+#: markdown-it's own ``default`` preset, leave the caller's stack most of the limit.
+#: A deeper source is refused where it comes in (:func:`too_large`), never rendered
+#: short.
+MAX_MARKDOWN_NESTING = 100
+
+# A line's leading container markers (spaces, tabs, ">", list markers, footnote labels):
+# every nesting level a line opens takes at least one column of it (a quote's ">", a
+# list's marker and space for its two levels), so the longest such run, tabs as four
+# columns, bounds the block nesting; the parse that measures it runs only past the cap.
+_CONTAINER_PREFIX = re.compile(
+    r"^(?:[ \t>]|(?:[-+*]|\d{1,9}[.)])(?=[ \t\n]|$)|\[\^[^\]\s]*\]:)*", re.MULTILINE
+)
 
 #: The policy every rendered page carries in a ``<meta http-equiv>``: nothing is fetched,
 #: framed or run, whichever browser opens the page; inline styles and ``data:`` images
@@ -132,16 +151,50 @@ def _parser() -> Any:
     from mdit_py_plugins.gfm import gfm_plugin
 
     md = MarkdownIt("commonmark").use(gfm_plugin)
+    # Blocks parse with the deeper cap on a twin parser; inlines keep the preset's 20, which
+    # drops no text there (markdown-it keeps a too-deep inline run as text) and keeps
+    # "[" * 50,000 linear (its link labels are retried up to the cap at every "[").
+    deep = MarkdownIt("commonmark", {"maxNesting": MAX_MARKDOWN_NESTING}).use(gfm_plugin)
+
+    def block(state: Any) -> None:
+        deep.block.parse(state.src, deep, state.env, state.tokens)
+
+    md.core.ruler.at("block", block)
     md.core.ruler.push("arl_tag_filter", _tag_filter)
     md.add_render_rule("softbreak", _softbreak)
     return md
 
 
+def _deepest(tokens: Sequence[Any]) -> int:
+    """The deepest level a block opens at in a parsed token stream (0 when none opens)."""
+    return max((t.level + 1 for t in tokens if t.nesting == 1), default=0)
+
+
+def _too_deep(tokens: Sequence[Any]) -> bool:
+    """Whether markdown-it reached :data:`MAX_MARKDOWN_NESTING` (and so may have dropped
+    what lies deeper: its block parser skips the rest of a container at the cap)."""
+    return _deepest(tokens) >= MAX_MARKDOWN_NESTING
+
+
+_DEEP = (
+    f"nests its block quotes and lists {MAX_MARKDOWN_NESTING} levels deep or more (each "
+    f"list counts two), past the {MAX_MARKDOWN_NESTING - 1} this program renders"
+)
+
+
 def render_body(source: str) -> str:
     """The HTML a Markdown ``source`` renders to (the rules of the module docstring), as
-    the content of a ``<body>``. Deterministic for one :func:`renderer_identity`. Never
-    raises on any str (markdown-it caps nesting at 20 levels)."""
-    return str(_parser().render(source))
+    the content of a ``<body>``. Deterministic for one :func:`renderer_identity`.
+
+    Raises ValueError (its text the phrase :func:`too_large` gives) when the source nests
+    deeper than :data:`MAX_MARKDOWN_NESTING`: the text past the cap would be missing, so no
+    page is made. Callers refuse such a source where it comes in."""
+    md = _parser()
+    env: dict[str, Any] = {}
+    tokens = md.parse(source, env)
+    if _too_deep(tokens):
+        raise ValueError(_DEEP)
+    return str(md.renderer.render(tokens, md.options, env))
 
 
 @lru_cache(maxsize=8)  # a run renders each version to score, to size and to store it
@@ -160,14 +213,30 @@ def markdown_page(source: str, title: str = "") -> str:
 
 
 def too_large(source: str) -> str | None:
-    """Why ``source`` is not rendered (a phrase naming its size and the limit, ``"is
-    12,000,000 characters of Markdown, over the 10,000,000 this program renders"``), or
-    None when it is within :data:`MAX_MARKDOWN_CHARS`. Never raises."""
-    if len(source) <= MAX_MARKDOWN_CHARS:
+    """Why ``source`` is not rendered, or None when it is within both limits: a phrase
+    naming its size and the limit (``"is 12,000,000 characters of Markdown, over the
+    10,000,000 this program renders"``, :data:`MAX_MARKDOWN_CHARS`) or its depth
+    (``"nests its block quotes and lists 100 levels deep or more (each list counts two),
+    past the 99 this program renders"``, :data:`MAX_MARKDOWN_NESTING`). Never raises.
+
+    The depth is measured by markdown-it's own parse, run only when the longest run of
+    container markers opening a line could reach the cap (a real document's is a few
+    columns): a linear regex scan otherwise."""
+    if len(source) > MAX_MARKDOWN_CHARS:
+        return (
+            f"is {len(source):,} characters of Markdown, over the {MAX_MARKDOWN_CHARS:,} "
+            "this program renders"
+        )
+    if _prefix_columns(source) + 2 < MAX_MARKDOWN_NESTING:
         return None
-    return (
-        f"is {len(source):,} characters of Markdown, over the {MAX_MARKDOWN_CHARS:,} "
-        "this program renders"
+    return _DEEP if _too_deep(_parser().parse(source)) else None
+
+
+def _prefix_columns(source: str) -> int:
+    """The most columns of container markers any line of ``source`` opens with (a tab
+    counted as four): an upper bound on the block nesting of that line, less two."""
+    return max(
+        (len(m) + 3 * m.count("\t") for m in _CONTAINER_PREFIX.findall(source)), default=0
     )
 
 
