@@ -235,9 +235,7 @@ def too_large(source: str) -> str | None:
 def _prefix_columns(source: str) -> int:
     """The most columns of container markers any line of ``source`` opens with (a tab
     counted as four): an upper bound on the block nesting of that line, less two."""
-    return max(
-        (len(m) + 3 * m.count("\t") for m in _CONTAINER_PREFIX.findall(source)), default=0
-    )
+    return max((len(m) + 3 * m.count("\t") for m in _CONTAINER_PREFIX.findall(source)), default=0)
 
 
 def markdown_title(source: str) -> str:
