@@ -38,8 +38,6 @@ from engine.vocabulary import plural
 def plan_for(data: Any) -> Any:
     """The engine's plan for ``data`` (an ``app.bundledata.BundleData`` whose checks ran);
     raises ValueError, in words, when it cannot be sent back."""
-    from engine.bundle.sendback import send_back
-
     if data.rederivation is None or data.decisions is None:
         raise ValueError("The bundle is still being checked; try again in a moment.")
     if data.untrustworthy:
@@ -51,16 +49,9 @@ def plan_for(data: Any) -> Any:
     gate = review_gate(fig.awaiting, fig.actionable, "sending back")
     if gate:  # the setting "Require a complete review" (the Published tab)
         raise ValueError(gate[:1].upper() + gate[1:] + ".")
-    from engine.threads import replies_after
-    from engine.workspace import Workspace, WorkspaceError
+    from engine.threads import send_back_with_replies  # with the workspace's replies
 
-    try:  # the reviewer's replies after the run live in the workspace (engine.threads)
-        replies = replies_after(
-            Workspace(), str(data.manifest.get("run_id") or ""), data.source.comments_after
-        )
-    except (OSError, WorkspaceError):  # no workspace here: the bundle's threads alone
-        replies = {}
-    return send_back(data.source, data.decisions.latest(), replies)
+    return send_back_with_replies(data.source, data.decisions.latest())
 
 
 class SendBackDialog(QDialog):

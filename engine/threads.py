@@ -12,13 +12,22 @@ in ``ACTIONS``: ``reply`` appends the body (required); ``resolve`` / ``reopen`` 
 status and add a ``resolve`` / ``reopen`` entry (the body, or a plain default). Raises
 ValueError for an empty reply, an unknown action or a body over ``MAX_BODY`` characters,
 ``engine.workspace.WorkspaceError`` (``UnknownComment``) from the workspace.
+
+``send_back_with_replies(bundle, decided)``: the next round of a reviewed bundle with the
+reviewer's replies after its run, for the desktop program and ``arl bundle send-back``.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal, get_args
+import logging
+import os
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from engine.models import Comment, Reply
+
+if TYPE_CHECKING:
+    from engine.bundle.decisions import Decision
+    from engine.bundle.sendback import SendBack
 
 ThreadAction = Literal["reply", "resolve", "reopen"]
 ACTIONS: tuple[ThreadAction, ...] = get_args(ThreadAction)
@@ -88,3 +97,30 @@ def replies_after(ws: Any, run_id: str, comments: list[Comment]) -> dict[str, li
         if new:
             out[c.id] = new
     return out
+
+
+def send_back_with_replies(
+    bundle: Any, decided: dict[str, Decision], workspace: str | os.PathLike[str] | None = None
+) -> SendBack:
+    """``engine.bundle.sendback.send_back(bundle, decided, replies)`` (a ``SendBack``) with
+    the reviewer's replies after the bundle's run (``replies_after``) read from the
+    workspace file ``workspace`` (None: the user's, ``engine.workspace.default_path()``):
+    the one way the desktop program's Send back and ``arl bundle send-back`` make the next
+    round. No workspace file there, or one that cannot be opened, adds no reply (the
+    bundle's threads alone; logged) and none is created. ``decided``: comment id ->
+    ``Decision`` (``DecisionsCheck.latest()``)."""
+    from pathlib import Path
+
+    from engine.bundle.sendback import send_back
+    from engine.workspace import Workspace, WorkspaceError, default_path
+
+    path = Path(workspace) if workspace is not None else default_path()
+    replies: dict[str, list[Reply]] = {}
+    if path.is_file():
+        try:
+            with Workspace(path) as ws:
+                run_id = str(bundle.manifest.get("run_id") or "")
+                replies = replies_after(ws, run_id, bundle.comments_after)
+        except (OSError, WorkspaceError) as exc:
+            logging.getLogger(__name__).info("send back without the workspace's replies: %s", exc)
+    return send_back(bundle, decided, replies)

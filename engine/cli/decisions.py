@@ -163,7 +163,8 @@ def cmd_bundle_send_back(args: argparse.Namespace) -> int:
 
     from engine.bundle.archive import BundleError
     from engine.bundle.read import judge_bundle, open_bundle
-    from engine.bundle.sendback import send_back, write_next_round
+    from engine.bundle.sendback import write_next_round
+    from engine.threads import send_back_with_replies
 
     try:
         b = open_bundle(args.path)
@@ -186,7 +187,7 @@ def cmd_bundle_send_back(args: argparse.Namespace) -> int:
         )
         if gate:
             return fail(f"{args.path}: {gate}; nothing sent back")
-    plan = send_back(b, result.decisions.latest())
+    plan = send_back_with_replies(b, result.decisions.latest(), args.workspace)
     word = _send_back_word(args)
     if args.word and word is None:
         return fail(f"{args.word}: no such file")
@@ -373,4 +374,5 @@ def register_decisions(bsub: Any) -> None:
         "the brief as a reply on each comment sent back (default: the run's Word revision "
         "beside the bundle, when there is one)",
     )
+    sb.add_argument("--workspace", metavar="FILE", help=argparse.SUPPRESS)
     sb.set_defaults(func=cmd_bundle_send_back)

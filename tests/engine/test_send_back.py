@@ -206,3 +206,44 @@ def test_continue_this_review_keeps_ids_versions_and_history(tmp_path, capsys):
     args = ["run", "--yes", "--continue", str(DATA / "bundle-min"), "--comments", str(dup)]
     assert arl([*args, "--base-url", "http://127.0.0.1:9/v1", "--model", "m"]) == 2
     assert "already carried over" in capsys.readouterr().err
+
+
+def test_the_command_line_sends_the_workspace_s_replies_as_the_desktop_program_does(
+    tmp_path, capsys
+):
+    """``arl bundle send-back`` reads what the reviewer replied after the run from the
+    workspace the run came from (engine.threads.send_back_with_replies, the desktop
+    program's Send back too): in the brief and the thread, word for word, in any script;
+    a workspace file that is not there adds nothing and is not created."""
+    from engine.bundle.read import verify_bundle
+    from engine.threads import answer, run_document, send_back_with_replies
+    from engine.workspace import Workspace
+
+    ws_file = tmp_path / "ws.sqlite3"
+    doc = DATA / "bundle-min"
+    with ScriptedServer(FixEverything()) as srv:
+        args = ["run", "--yes", "--from", str(doc), "--base-url", srv.base_url, "--model"]
+        args += [srv.model, "--out", str(tmp_path / "o"), "--no-sign", "--workspace", str(ws_file)]
+        assert arl(args) == 0
+    bundle = next((tmp_path / "o").glob("*/manifest.json")).parent
+    b = open_bundle(bundle)
+    key = signing.new_private_key()
+    adjudicate(bundle, "c2", "not-addressed", REASON, "Ann", key)
+    said = "请说明使用哪个表格 — and link it."
+    with Workspace(ws_file) as ws:
+        answer(ws, run_document(ws, b.manifest["run_id"]), "c2", "reply", said, "Ann")
+    out = tmp_path / "next"
+    assert (
+        arl(["bundle", "send-back", str(bundle), "--out", str(out), "--workspace", str(ws_file)])
+        == 0
+    )
+    brief = (out / "brief.txt").read_text(encoding="utf-8")
+    assert f"The reviewer replied: {said}" in brief and REASON in brief
+    sent = json.loads((out / "comments.json").read_text(encoding="utf-8"))["comments"]
+    c2 = next(c for c in sent if c["id"] == "c2")
+    assert said in [r["body"] for r in c2["thread"]]
+    decided = verify_bundle(bundle).decisions.latest()
+    assert send_back_with_replies(open_bundle(bundle), decided, ws_file).brief() == brief
+    nowhere = tmp_path / "no-such-workspace.sqlite3"
+    plan = send_back_with_replies(open_bundle(bundle), decided, nowhere)
+    assert said not in plan.brief() and REASON in plan.brief() and not nowhere.exists()
