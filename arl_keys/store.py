@@ -17,6 +17,7 @@ score``, ``arl text``) do not pay (docs/engine.md, "Speed").
 
 from __future__ import annotations
 
+import logging
 from types import ModuleType
 
 SERVICE = "agent-review-loop"
@@ -26,6 +27,13 @@ NO_KEYRING_MESSAGE = (
     "This computer has no working password store (keyring), so the API key cannot be "
     "saved. You can keep it for this session only: it stays in memory and is forgotten "
     "when the program closes."
+)
+
+#: ``backend_name()`` when no keyring works, in words (arl_keys.signing keeps the signing
+#: key in the data folder then, ``DATAFILE_NOTE``; an API key is kept for the session).
+NO_KEYRING_WORDS = (
+    "no keyring on this computer; your signing key is kept in a file only you can read, "
+    "and an API key for this session only"
 )
 
 
@@ -130,15 +138,21 @@ def has_unbound_key() -> bool:
 
 
 def backend_name() -> str:
-    """The keyring backend's name, e.g. ``SecretService Keyring``, or why there is none."""
+    """The keyring backend's name as people read it, e.g. ``SecretService Keyring``; when
+    none works (none installed or loadable, keyring's ``fail`` or ``null`` backend)
+    ``NO_KEYRING_WORDS``. What went wrong (the exception, the backend) goes to this
+    module's log, never into the words."""
+    log = logging.getLogger(__name__)
     try:
         kr = keyring_module().get_keyring()
     except Exception as exc:
-        return f"unavailable ({exc})"
-    name = getattr(kr, "name", None) or type(kr).__name__
-    if type(kr).__module__.startswith("keyring.backends.fail"):
-        return f"{name} (no usable keyring)"
-    return str(name)
+        log.info("no keyring: %s: %s", type(exc).__name__, exc)
+        return NO_KEYRING_WORDS
+    name = str(getattr(kr, "name", None) or type(kr).__name__)
+    if type(kr).__module__.startswith(("keyring.backends.fail", "keyring.backends.null")):
+        log.info("no keyring: the backend is %s (%s)", name, type(kr).__module__)
+        return NO_KEYRING_WORDS
+    return name
 
 
 def keyring_works() -> bool:

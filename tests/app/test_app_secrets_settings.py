@@ -82,3 +82,33 @@ def test_settings_live_under_arl_home_and_never_hold_a_key(arl_home):
         s2.set("model/api_key", "sk-nope")
     assert "sk-" not in s.path.read_text(encoding="utf-8")
     assert "settings_version=1" in s.path.read_text(encoding="utf-8")
+
+
+def test_backend_name_without_a_keyring_is_plain_words_and_the_detail_is_logged(
+    monkeypatch, caplog
+):
+    """No keyring: plain words (the About box and the wizard show them), never a Python
+    exception's text; the exception goes to the log."""
+    import logging
+    from types import SimpleNamespace
+
+    from keyring.backends import fail
+
+    from arl_keys import store
+
+    caplog.set_level(logging.INFO, logger="arl_keys.store")
+    keyring.set_keyring(fail.Keyring())  # the autouse fixture restores the original
+    assert app_secrets.backend_name() == store.NO_KEYRING_WORDS
+    said = "org.freedesktop.DBus.Error.ServiceUnknown: The name is not activatable"
+
+    def broken():
+        raise RuntimeError(said)
+
+    monkeypatch.setattr(store, "keyring_module", lambda: SimpleNamespace(get_keyring=broken))
+    words = app_secrets.backend_name()
+    assert words == store.NO_KEYRING_WORDS and "only you can read" in words
+    assert "Error" not in words and "(" not in words and "unavailable" not in words
+    assert f"RuntimeError: {said}" in caplog.text
+    keyring.set_keyring(BrokenKeyring())  # a backend that loads keeps its name
+    monkeypatch.undo()
+    assert app_secrets.backend_name() == BrokenKeyring().name
