@@ -16,7 +16,7 @@ import html
 import logging
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -33,11 +33,13 @@ from PySide6.QtWidgets import (
 
 from app.icons import EVENT_ICONS, icon
 from app.run_record import round_lines
-from app.runrequest import RunRequest
 from app.trace_dialog import show_trace
 from app.word_copy import word_revision_hint
 from engine import events as ev, vocabulary as vocab
 from engine.vocabulary import EXTERNAL_USAGE, comment_names
+
+if TYPE_CHECKING:  # the run machinery (engine.run, about 1 s) is imported when a run starts
+    from app.runrequest import RunRequest
 
 log = logging.getLogger(__name__)
 FAILED_STYLE = "color:#B24000;font-weight:600"  # the ending line of a failed run

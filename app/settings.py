@@ -37,11 +37,10 @@ def engine_run_defaults() -> dict[str, Any]:
     }
 
 
-DEFAULTS: dict[str, Any] = {
+_STATIC_DEFAULTS: dict[str, Any] = {
     "model/preset": "openai",
     "model/base_url": "https://api.openai.com/v1",
     "model/name": "",
-    **engine_run_defaults(),
     "bundles/recent": [],
     # The Word files a bundle was checked from (Check a revision made elsewhere), so Save
     # the verdicts into a Word copy can start from them: "bundle\x1freviewed\x1frevised".
@@ -52,6 +51,32 @@ DEFAULTS: dict[str, Any] = {
     "checks/allow_commands": False,
     "ui/last_dir": "",
 }
+_defaults: dict[str, Any] | None = None
+
+
+def defaults() -> dict[str, Any]:
+    """Every key's default: the static ones and the run defaults (``engine_run_defaults``).
+    Built at the first call, not at import: the run defaults import ``engine.run.start``
+    (the run machinery, about 1 s), which a program opening a bundle never needs."""
+    global _defaults
+    if _defaults is None:
+        _defaults = {**_STATIC_DEFAULTS, **engine_run_defaults()}
+    return _defaults
+
+
+def default_of(key: str) -> Any:
+    """The default of ``key`` (None for a key without one); ``run/`` keys only import the
+    engine's run defaults."""
+    if key in _STATIC_DEFAULTS or not key.startswith("run/"):
+        return _STATIC_DEFAULTS.get(key)
+    return defaults().get(key)
+
+
+def __getattr__(name: str) -> Any:
+    """``DEFAULTS`` (``defaults()``), built when first asked for."""
+    if name == "DEFAULTS":
+        return defaults()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 MAX_NAME = 80  # characters of the user's name kept
@@ -90,7 +115,7 @@ class Settings:
         self.q.setValue("settings_version", SETTINGS_VERSION)
 
     def get(self, key: str) -> Any:
-        default = DEFAULTS.get(key)
+        default = default_of(key)
         value = self.q.value(key, default)
         if isinstance(default, bool):
             return value in (True, "true", "1", 1)

@@ -22,7 +22,6 @@ from PySide6.QtGui import QColor, QCursor, QPainter, QPen
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QPushButton, QToolTip, QVBoxLayout, QWidget
 
 from app.settings import Settings
-from engine.suite.report import instructions_names, instructions_text
 from engine.vocabulary import when_words
 
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
@@ -313,6 +312,9 @@ def draw_trend(
     tells date, suite run, program version and the instructions by name
     (``engine.suite.report.instructions_names``). Returns the caption
     that lists each point's version and instructions."""
+    # the suite report (numpy, about 1 s) only when a trend is drawn, not when the tab is made
+    from engine.suite.report import instructions_names, instructions_text
+
     scale, unit = (100.0, " %") if ratio else (1.0, "")
     chart.setTitle(f"{label}: trend over suite runs")
     axis_x, axis_y = _axes(label + unit)

@@ -193,11 +193,7 @@ class SuitesView(QWidget):
         self.document_view = DocumentVerdicts()
 
     def _build_charts(self) -> None:
-        self.chart_metric = QComboBox()
-        from engine.suite.report import LABELS, METRICS
-
-        for m in METRICS:
-            self.chart_metric.addItem(LABELS[m], m)
+        self.chart_metric = QComboBox()  # its metrics: _fill_metrics, when first needed
         self.chart_metric.currentIndexChanged.connect(lambda _i: self._draw_charts())
         self.spread_chart = ChartPanel("Each combination: runs and the 95% interval")
         self.trend_chart = ChartPanel("Trend over suite runs (mean)")
@@ -639,9 +635,27 @@ class SuitesView(QWidget):
 
     # -- charts ----------------------------------------------------------------------------
 
+    def _fill_metrics(self) -> None:
+        """The metric choices, from the suite report's own list: filled when the tab is
+        first shown or a chart drawn, not when the window is made (the report imports
+        numpy, about half a second of every launch)."""
+        if self.chart_metric.count():
+            return
+        from engine.suite.report import LABELS, METRICS
+
+        self.chart_metric.blockSignals(True)
+        for m in METRICS:
+            self.chart_metric.addItem(LABELS[m], m)
+        self.chart_metric.blockSignals(False)
+
+    def showEvent(self, event) -> None:
+        self._fill_metrics()
+        super().showEvent(event)
+
     def _draw_charts(self) -> None:
         from engine.suite.report import LABELS, RATIO
 
+        self._fill_metrics()
         metric = self.chart_metric.currentData()
         self.spread_chart.clear()
         self.trend_chart.clear()

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from app.settings import DEFAULTS
+from app.settings import defaults
 from app.wizard.checks_box import ChecksBox
 from engine.vocabulary import plural
 
@@ -39,7 +39,7 @@ class RunSettingsPage(QWizardPage):
         )
         self.rounds = QSpinBox()
         self.rounds.setRange(1, 20)
-        self.rounds.setValue(settings.rounds if settings else DEFAULTS["run/rounds"])
+        self.rounds.setValue(settings.rounds if settings else defaults()["run/rounds"])
         self.rounds.setToolTip(
             "After each round every comment gets a verdict; the run stops "
             "early once no actionable comment is left open."
@@ -49,11 +49,11 @@ class RunSettingsPage(QWizardPage):
         self.budget.setSingleStep(10_000)
         self.budget.setSpecialValueText("no limit")
         self.budget.setSuffix(" tokens")
-        self.budget.setValue(settings.max_tokens if settings else DEFAULTS["run/max_tokens"])
+        self.budget.setValue(settings.max_tokens if settings else defaults()["run/max_tokens"])
         self.turns = QSpinBox()
         self.turns.setRange(2, 100)
         self.turns.setValue(
-            settings.turns_per_round if settings else DEFAULTS["run/turns_per_round"]
+            settings.turns_per_round if settings else defaults()["run/turns_per_round"]
         )
         self.turns.setToolTip("Model answers allowed in one round before the round ends.")
         self.echo = QCheckBox(

@@ -20,15 +20,13 @@ from typing import Any
 
 from engine.bundle.decisions import Decision
 from engine.models import Metric
-from engine.vocabulary import plural
+from engine.vocabulary import APPROXIMATE_METHODS, plural
 
 
 def needs_review(item: dict[str, Any]) -> list[str]:
     """Why a verdict item needs a person, in plain words ([] when it does not): a token edit,
     an approximate re-anchor, only hidden text / invisible characters / look-alike
     characters changed, a claim that disagrees with the verdict, and every ``deleted``."""
-    from engine.vocabulary import APPROXIMATE_METHODS
-
     out = []
     if item.get("verdict") == "deleted":
         out.append("the passage was deleted: was that the fix?")

@@ -101,3 +101,32 @@ def test_a_display_where_no_x_server_answers_is_one_line_not_a_silent_134(monkey
         "directory); start it in a desktop session or fix DISPLAY. The arl command works "
         "without one."
     )
+
+
+def test_the_window_imports_neither_the_run_machinery_nor_numpy(tmp_path):
+    """Opening a bundle needs neither: the run defaults (app.settings), the Run view's
+    request type and the Suites charts' report import them when a run or a trend needs
+    them (about 2 s of a launch before). A fresh interpreter, as a launch has it."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import os, sys; os.environ['QT_QPA_PLATFORM'] = 'offscreen';"
+        "from PySide6 import QtWebEngineWidgets;"
+        "from PySide6.QtWidgets import QApplication; app = QApplication([]);"
+        "from app.window import MainWindow; w = MainWindow();"
+        "from app.settings import Settings; s = Settings(); s.preset; s.recent_bundles;"
+        "print(sorted(m for m in ('engine.run.start', 'engine.run', 'numpy',"
+        " 'engine.suite.report') if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=300, check=True
+    )
+    assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout + out.stderr
+    # ... and a run's defaults are still the engine's own
+    from app.settings import Settings, defaults
+    from engine.run.start import ReviewRequest
+
+    engine_rounds = ReviewRequest.__dataclass_fields__["rounds"].default
+    assert defaults()["run/rounds"] == engine_rounds
+    assert Settings(tmp_path / "settings.ini").rounds == engine_rounds

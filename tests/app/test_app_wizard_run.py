@@ -411,7 +411,7 @@ def test_finish_emits_a_run_request(qtbot, wizard):
 
 
 def _request(srv, tmp_path, rounds=2):
-    from app.runview import RunRequest
+    from app.runrequest import RunRequest
     from engine.agent.config import AgentConfig
     from engine.models import Anchor, Comment
 

@@ -48,7 +48,8 @@ def test_the_wizard_hands_a_word_review_to_the_run(qtbot, tmp_path):
 
 
 def test_a_run_from_a_word_review_writes_the_tracked_word_file(qtbot, qloop, tmp_path):
-    from app.runview import RunRequest, RunView
+    from app.runrequest import RunRequest
+    from app.runview import RunView
     from engine.agent.config import AgentConfig
     from engine.text.documents import open_document
     from engine.text.docx import read_docx
