@@ -104,6 +104,15 @@ class BundleData:
         return out
 
     @property
+    def decisions_pending(self) -> bool:
+        """The bundle holds reviewer decisions that are still being checked (they count
+        only once the re-derivation says which verdict each was taken on): the views say
+        "checking", never "no decision yet". A bundle without decision files has its
+        (empty) decisions at once, from ``load_bundle``."""
+        has_files = bool(getattr(self.source, "decision_files", None))
+        return self.decisions is None and has_files and not self.rederive_error
+
+    @property
     def status(self) -> str:
         return str(self.manifest.get("status") or "unknown")
 
@@ -266,6 +275,10 @@ def load_bundle(
         reopened=reopened,
         checks=b.checks,
     )
+    if not b.decision_files:  # no decision to check: "no decision yet" is true at once
+        from engine.bundle.decisions import check_decisions
+
+        data.decisions = check_decisions(b, None)
     apply_shown(data)
     return data
 

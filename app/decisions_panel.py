@@ -63,6 +63,14 @@ CELL_WORDS = {
 }
 
 
+#: While the bundle's decisions are checked (``BundleData.decisions_pending``).
+CHECKING_CELL = "checking\u2026"
+CHECKING_WORDS = (
+    "Checking the reviewer decisions in this bundle\u2026 (each is shown once the bundle's "
+    "verdicts are re-derived, which says what it was decided on)"
+)
+
+
 def review_cell(row: dict[str, Any]) -> str:
     """The Review column's words for a row: its decision that counts, else "needs your
     review" (with why in the tooltip), else "no decision yet" for an actionable comment."""
@@ -70,6 +78,8 @@ def review_cell(row: dict[str, Any]) -> str:
     if d is not None:
         mark = "\u2713" if d.decision == "accept" else "\u270e"
         return f"{mark} {CELL_WORDS.get(d.decision, d.decision)}"
+    if row.get("checking") and (row.get("needs") or row.get("counted")):
+        return CHECKING_CELL  # the bundle's decisions are still being checked
     if row.get("needs"):
         return "\u2691 needs review"
     return "no decision yet" if row.get("counted") else ""
@@ -206,7 +216,8 @@ class DecisionPanel(QWidget):
         parts = []
         if row.get("needs"):
             why = "; ".join(row["needs"])
-            head = "Flagged for review" if row.get("decision") is not None else "Needs your review"
+            decided = row.get("decision") is not None or row.get("checking")
+            head = "Flagged for review" if decided else "Needs your review"
             parts.append(
                 f"<b>\u2691 {head}:</b> " + html.escape(why + ("" if why.endswith("?") else "."))
             )
@@ -218,10 +229,13 @@ class DecisionPanel(QWidget):
                 f"{why} <small>({html.escape(d.reviewer)}, "
                 f"{html.escape(when_words(d.decided_at))}{earlier_words(len(history))})</small>"
             )
+        elif row.get("checking"):
+            parts.append(f"<i>{html.escape(CHECKING_WORDS)}</i>")
         elif row.get("counted"):
             parts.append("No decision yet.")
         if writable:
-            parts.append(f"<i>{html.escape(writable)}</i>")
+            if not row.get("checking"):  # (the checking line says it already)
+                parts.append(f"<i>{html.escape(writable)}</i>")
         else:
             no_accept = " (a deletion has no plain accept)" if self.verdict == "deleted" else ""
             parts.append(

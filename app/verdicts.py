@@ -468,6 +468,8 @@ class VerdictModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.FontRole:
                 return self._bold
         if c == REVIEW_COLUMN and row.get("needs") and row.get("decision") is None:
+            if row.get("checking"):
+                return None  # "checking...", not yet a call for the reviewer
             if role == Qt.ItemDataRole.FontRole:
                 return self._bold
         if c == 1 and row.get("unverified"):
@@ -835,7 +837,12 @@ class VerdictsView(ReviewActions, QWidget):
         if data is not self.data:
             return
         self.show_banner(data)
-        if data.shown_source != "stated" or data.row_notes or data.decisions is not None:
+        if (
+            data.shown_source != "stated"
+            or data.row_notes
+            or data.decisions is not None
+            or any(row.get("checking") for row in self.rows)
+        ):
             # The figures shown changed (the engine's re-derived ones, or notes on rows):
             # the table and both documents' marks follow.
             sel = self.table.selectionModel().selectedRows()
@@ -929,6 +936,8 @@ class VerdictsView(ReviewActions, QWidget):
                     "unverified": data.shown_source == "unverified",
                     "needs": needs_review(item),
                     "decision": decided.get(cid),
+                    # decisions in the bundle, not checked yet: "checking", not "none yet"
+                    "checking": data.decisions_pending,
                     "counted": cid in counted,  # the attribution counts it: awaits a decision
                 }
             )

@@ -3,6 +3,8 @@ repaired", "1 decision kept"), the exact term kept where it is explained."""
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -39,3 +41,63 @@ def test_a_decision_says_what_came_before_it_in_words(qtbot, n):
     else:
         words = "1 earlier decision" if n == 2 else f"{n - 1} earlier decisions"
         assert f"it replaces {words}, still in the record" in text
+
+
+# -- decisions while the bundle is checked -------------------------------------------------
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def _decided_bundle(tmp_path: Path) -> Path:
+    """bundle-min with comment c1 accepted by Ann (signed with this test's own key)."""
+    from arl_keys.signing import signing_key
+    from engine.bundle.adjudicate import adjudicate
+
+    bundle = tmp_path / "decided"
+    shutil.copytree(DATA / "bundle-min", bundle)
+    adjudicate(bundle, "c1", "accept", "", "Ann Reviewer", signing_key().material)
+    return bundle
+
+
+def _opened(qtbot, window, path):
+    with qtbot.waitSignal(window.bundleOpened, timeout=30000):
+        assert window.open_bundle(path, remember=False)
+    return window.verdicts
+
+
+def test_decisions_being_checked_never_read_no_decision_yet(qtbot, tmp_path):
+    from app.window import MainWindow
+
+    bundle = _decided_bundle(tmp_path)
+    window = MainWindow()
+    qtbot.addWidget(window)
+    view = _opened(qtbot, window, bundle)
+    # The re-derivation waits for the first screen: the decisions are not checked yet.
+    assert view.data.rederivation is None and view.data.decisions_pending
+    row = view.rows.index(next(r for r in view.rows if r["id"] == "c1"))
+    view.table.selectRow(row)
+    cells = [view.table.item(r, 8).text() for r in range(len(view.rows))]
+    assert all(c in ("checking\u2026", "") for c in cells), cells
+    assert cells[row] == "checking\u2026"
+    state = view.decision.state.text()
+    assert "No decision yet" not in state and "Checking the reviewer decisions" in state
+    # Once checked, the real decision, and the other comments' "no decision yet"
+    qtbot.waitUntil(lambda: view.data.rederivation is not None, timeout=60000)
+    qtbot.waitUntil(lambda: view.table.item(row, 8).text() == "\u2713 accepted", timeout=10000)
+    view.table.selectRow(row)
+    assert "Decided:" in view.decision.state.text()
+    assert "checking\u2026" not in [view.table.item(r, 8).text() for r in range(len(view.rows))]
+
+
+def test_a_bundle_without_decisions_says_so_at_once(qtbot):
+    from app.window import MainWindow
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    view = _opened(qtbot, window, DATA / "bundle-min")
+    assert view.data.rederivation is None  # still held for the first screen
+    assert not view.data.decisions_pending and view.data.decisions is not None
+    assert "No decision yet" in view.decision.state.text()
+    assert "checking\u2026" not in [view.table.item(r, 8).text() for r in range(len(view.rows))]
+    # the awaiting-review headline needs no wait either
+    assert "Awaiting review" in view.banner.text()
