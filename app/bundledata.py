@@ -275,10 +275,6 @@ def load_bundle(
         reopened=reopened,
         checks=b.checks,
     )
-    if not b.decision_files:  # no decision to check: "no decision yet" is true at once
-        from engine.bundle.decisions import check_decisions
-
-        data.decisions = check_decisions(b, None)
     apply_shown(data)
     return data
 
@@ -290,7 +286,8 @@ def apply_shown(data: BundleData) -> None:
     from engine.bundle.shown import shown_figures
 
     b = data.source
-    if data.rederivation is not None:
+    if data.rederivation is not None or not getattr(b, "decision_files", None):
+        # (no decision file: nothing to check, "no decision yet" is true at once)
         from engine.bundle.decisions import check_decisions
 
         data.decisions = check_decisions(b, data.rederivation)

@@ -101,3 +101,4 @@ def test_a_bundle_without_decisions_says_so_at_once(qtbot):
     assert "checking\u2026" not in [view.table.item(r, 8).text() for r in range(len(view.rows))]
     # the awaiting-review headline needs no wait either
     assert "Awaiting review" in view.banner.text()
+    qtbot.waitUntil(lambda: view.data.rederivation is not None, timeout=60000)  # settle
