@@ -112,6 +112,9 @@ def _texts(a: str, b: str, ops: list[tuple[int, int]]) -> list[tuple[int, str]]:
 class TextDiff:
     """The diff of ``a`` (v1) and ``b`` (v2) with position mapping, moves and churn.
 
+    ``breaks``: each text's block edges (code points; ``Version.block_breaks``, None for
+    plain text): no unit of the diff runs over a block break (``diff_ops``).
+
     Ops are kept as parallel arrays ``(tag, a0, a1, b0, b1)`` in order; ``a0`` never
     decreases, so a v1 position is found by bisection in O(log n). ``diffs`` (the
     ``(op, text)`` list) is built on first use. ``moves`` lists the moved passages
@@ -124,11 +127,12 @@ class TextDiff:
         b: str,
         diffs: list[tuple[int, str]] | None = None,
         limits: DiffLimits = DEFAULT_LIMITS,
+        breaks: tuple[Sequence[int] | None, Sequence[int] | None] = (None, None),
     ):
         self.a = a
         self.b = b
         if diffs is None:
-            res = diff_ops(a, b, limits)
+            res = diff_ops(a, b, limits, breaks)
         else:
             res = DiffResult([(op, len(t)) for op, t in diffs], [], [], [], [])
         self._diffs: list[tuple[int, str]] | None = diffs

@@ -4,8 +4,8 @@ over each changed hunk (``diff_ops``; engine.diff.diffing describes the whole al
 
 from __future__ import annotations
 
-import re
 from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.diff.align import (
@@ -30,9 +30,13 @@ from engine.diff.tokens import (
     _starts,
     _TokenCodec,
     _without,
+    cuts_inside,
+    glued_breaks,
     split_sentences,
     word_tokens,
+    word_tokens_cut,
 )
+from engine.diff.warp import _warp_groups
 
 _SNAP = 4096
 """Characters searched back (and forward) for the sentence boundary where the common
@@ -43,8 +47,16 @@ prefix (suffix) is cut."""
 
 
 class _Differ:
-    def __init__(self, a: str, b: str, limits: DiffLimits) -> None:
+    def __init__(
+        self,
+        a: str,
+        b: str,
+        limits: DiffLimits,
+        breaks: tuple[Sequence[int] | None, Sequence[int] | None] = (None, None),
+    ) -> None:
         self.a, self.b, self.limits = a, b, limits
+        # where a block ends with no character between it and the next: units end there
+        self.glued_a, self.glued_b = glued_breaks(a, breaks[0]), glued_breaks(b, breaks[1])
         total = limits.total_steps_base + limits.total_steps_per_char * (len(a) + len(b))
         self.dmp = _CountedDmp(_Budget(total, limits.myers_steps))
         self.aligner = _Aligner(self.dmp)
@@ -91,8 +103,8 @@ class _Differ:
         # Sentence chunks as codes and start offsets (global, one extra at the end). The
         # texts are neither sliced nor kept in pieces: a chunk is cut out when needed.
         table: dict[str, str] = {}
-        sa, sta = _encode_chunks(a, x0, x1, table)
-        sb, stb = _encode_chunks(b, y0, y1, table)
+        sa, sta = _encode_chunks(a, x0, x1, table, self.glued_a)
+        sb, stb = _encode_chunks(b, y0, y1, table, self.glued_b)
         del table
         ta, tb = _Chunks(a, sta), _Chunks(b, stb)
         blocks, _ = self.aligner.align(sa, sb, myers=False)
@@ -201,16 +213,20 @@ class _Differ:
                 x0, x1, y0, y1 = sta[gi0], sta[gi1], stb[gj0], stb[gj1]
                 wa = self._group_words(ta, gi0, gi1)
                 wb = self._group_words(tb, gj0, gj1) if wa else None
-                self._words(a[x0:x1], b[y0:y1], x0, y0, wa and wb and (*wa, *wb))
+                stops = (
+                    [c - x0 for c in cuts_inside(self.glued_a, x0, x1)],
+                    [c - y0 for c in cuts_inside(self.glued_b, y0, y1)],
+                )
+                self._words(a[x0:x1], b[y0:y1], x0, y0, wa and wb and (*wa, *wb), stops)
             ta.words.clear()
             tb.words.clear()
             return
         # Diff the hunk without its moved sentences, then put them back in place as a
         # deletion (v1 side) and an insertion (v2 side).
-        dn, ca = _without(ta, i0, i1, cuts_a)
-        dm, cb = _without(tb, j0, j1, cuts_b)
+        dn, ca, stops_a = _without(ta, i0, i1, cuts_a, self.glued_a)
+        dm, cb, stops_b = _without(tb, j0, j1, cuts_b, self.glued_b)
         start, rough = len(self.ops), len(self.approximate)
-        self._words(dn, dm, sta[i0], stb[j0])
+        self._words(dn, dm, sta[i0], stb[j0], None, (stops_a, stops_b))
         if len(self.approximate) > rough:  # offsets there skip the moved sentences
             del self.approximate[rough:]
             self.approximate.append(Region(sta[i0], sta[i1], stb[j0], stb[j1]))
@@ -320,9 +336,11 @@ class _Differ:
         ax: int,
         by: int,
         tokens: tuple[list[str], str, list[str], str] | None = None,
+        stops: tuple[Sequence[int], Sequence[int]] = ((), ()),
     ) -> None:
         """Word-level diff of one hunk (v1 text ``x`` at ``ax``, v2 text ``y`` at ``by``);
-        ``tokens``: ``(tx, sx, ty, sy)``, their word tokens and codes, when known."""
+        ``tokens``: ``(tx, sx, ty, sy)``, their word tokens and codes, when known;
+        ``stops``: positions in ``x`` and ``y`` where a token must end (block breaks)."""
         if not x or not y:
             self.emit(DELETE, len(x))
             self.emit(INSERT, len(y))
@@ -330,7 +348,7 @@ class _Differ:
         if tokens:
             tx, sx, ty, sy = tokens
         else:
-            tx, ty = word_tokens(x), word_tokens(y)
+            tx, ty = word_tokens_cut(x, stops[0]), word_tokens_cut(y, stops[1])
             sx, sy = self.words.encode(tx), self.words.encode(ty)
         blocks, rough = self.aligner.align(sx, sy, myers=True, blank=self.words.blank)
         if rough:
@@ -403,70 +421,6 @@ class _Differ:
             k += 1
 
 
-SENTENCE_MATCH = 0.25
-"""Dice similarity of two sentences' word sets above which pairing them gains."""
-WARP_CELLS = 400
-"""The largest group (v1 sentences x v2 sentences) split by ``_warp_groups``."""
-_WORDISH = re.compile(r"\w+")
-
-
-def _warp_groups(
-    ta: _Chunks, tb: _Chunks, i0: int, i1: int, j0: int, j1: int
-) -> list[tuple[int, int, int, int]]:
-    """Split a group of sentences that no shared unique word could cut.
-
-    A monotone warping path (dynamic time warping) through the sentence grid maximising
-    the sum of ``dice - SENTENCE_MATCH`` over its cells, ``dice`` being the Dice
-    coefficient of two sentences' word sets; a diagonal step of the path is a cut. Only
-    for groups of at most ``WARP_CELLS`` cells; larger ones stay whole.
-    """
-    n, m = i1 - i0, j1 - j0
-    if n <= 1 or m <= 1 or n * m > WARP_CELLS:
-        return [(i0, i1, j0, j1)]
-    wa = [set(_WORDISH.findall(ta[i])) for i in range(i0, i1)]
-    wb = [set(_WORDISH.findall(tb[j])) for j in range(j0, j1)]
-    neg = float("-inf")
-    best = [[neg] * m for _ in range(n)]
-    back = [[0] * m for _ in range(n)]  # 0 diagonal, 1 from above, 2 from the left
-    for i in range(n):
-        x = wa[i]
-        row = best[i]
-        prev = best[i - 1] if i else row
-        brow = back[i]
-        for j in range(m):
-            y = wb[j]
-            tot = len(x) + len(y)
-            score = (2 * len(x & y) / tot if tot else 1.0) - SENTENCE_MATCH
-            if i == 0 and j == 0:
-                row[j] = score
-                continue
-            d = prev[j - 1] if i and j else neg
-            u = prev[j] if i else neg
-            left = row[j - 1] if j else neg
-            if d >= u and d >= left:
-                row[j], brow[j] = score + d, 0
-            elif u >= left:
-                row[j], brow[j] = score + u, 1
-            else:
-                row[j], brow[j] = score + left, 2
-    groups = []
-    i, j = n - 1, m - 1
-    gi1, gj1 = n, m
-    while i > 0 or j > 0:
-        step = back[i][j]
-        if step == 0:
-            groups.append((i0 + i, i0 + gi1, j0 + j, j0 + gj1))
-            gi1, gj1 = i, j
-            i, j = i - 1, j - 1
-        elif step == 1:
-            i -= 1
-        else:
-            j -= 1
-    groups.append((i0, i0 + gi1, j0, j0 + gj1))
-    groups.reverse()
-    return groups
-
-
 @dataclass
 class DiffResult:
     """What ``diff_ops`` found.
@@ -485,10 +439,17 @@ class DiffResult:
     approximate: list[Region]
 
 
-def diff_ops(a: str, b: str, limits: DiffLimits = DEFAULT_LIMITS) -> DiffResult:
+def diff_ops(
+    a: str,
+    b: str,
+    limits: DiffLimits = DEFAULT_LIMITS,
+    breaks: tuple[Sequence[int] | None, Sequence[int] | None] = (None, None),
+) -> DiffResult:
     """Diff ``a`` against ``b`` (see the module docstring). Deterministic: the same texts
-    and limits give the same result on any machine, at any load."""
-    d = _Differ(a, b, limits)
+    and limits give the same result on any machine, at any load. ``breaks``: the block
+    edges of each text (code points, sorted; ``Version.block_breaks``, None for plain
+    text): no sentence chunk or word token runs over one that no character marks."""
+    d = _Differ(a, b, limits, breaks)
     d.run()
     return DiffResult(
         _merge(d.ops), d.moves, sorted(d.moved_tokens_a), d.moved_tokens_b, d.approximate

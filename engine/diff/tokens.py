@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Iterator
-from itertools import accumulate, chain, compress, filterfalse
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator, Sequence
+from itertools import accumulate, chain, compress, filterfalse, pairwise
 from typing import Any
 
 SENTENCE_TERMINATORS = ".!?。！？｡．؟۔।॥።፧။‼⁇⁈⁉"
@@ -90,6 +91,38 @@ def word_tokens(text: str) -> list[str]:
     return [t for t in _uax29_re().split(text) if t]
 
 
+def glued_breaks(text: str, breaks: Sequence[int] | None) -> array:
+    """The block breaks of ``text`` that no character separates, sorted (code points): a
+    non-space character on each side, as ``textContent`` joins "staff" ending one
+    paragraph and "From:" beginning the next into "staffFrom:". The diff's sentence
+    chunks and word tokens end at each of them, so no unit runs from one block into the
+    next (docs/verdicts.md, "Blocks and words"). ``breaks``: sorted block edges
+    (``Version.block_breaks``), None for plain text, whose blocks are lines."""
+    if not breaks:
+        return array("q")
+    n = len(text)
+    return array(
+        "q",
+        [i for i in breaks if 0 < i < n and not text[i - 1].isspace() and not text[i].isspace()],
+    )
+
+
+def cuts_inside(cuts: Sequence[int], x0: int, x1: int) -> Sequence[int]:
+    """The cuts strictly inside ``(x0, x1)`` (``cuts`` sorted)."""
+    return cuts[bisect_right(cuts, x0) : bisect_left(cuts, x1)] if cuts else ()
+
+
+def word_tokens_cut(text: str, cuts: Sequence[int] = ()) -> list[str]:
+    """``word_tokens`` of ``text`` with a token boundary at every position of ``cuts``
+    (sorted, strictly inside the text); the pieces join to it."""
+    if not cuts:
+        return word_tokens(text)
+    out: list[str] = []
+    for s, e in pairwise([0, *cuts, len(text)]):
+        out += word_tokens(text[s:e])
+    return out
+
+
 def split_sentences(text: str) -> list[str]:
     """``text`` cut into sentence chunks (the diff's coarse unit); the chunks join to it.
 
@@ -131,10 +164,19 @@ class _TokenCodec:
         return "".join(map(table.__getitem__, tokens))
 
 
-def _encode_chunks(text: str, x0: int, x1: int, table: dict[str, str]) -> tuple[str, array]:
+def _encode_chunks(
+    text: str, x0: int, x1: int, table: dict[str, str], cuts: Sequence[int] = ()
+) -> tuple[str, array]:
     """Sentence chunks of ``text[x0:x1]`` as one code character each (equal chunks, equal
-    codes; ``table`` shared by both texts) and their start offsets, one extra at the end."""
-    chunks = _CHUNK_RE.findall(text, x0, x1)  # contiguous: they join to text[x0:x1]
+    codes; ``table`` shared by both texts) and their start offsets, one extra at the end.
+    A chunk also ends at every position of ``cuts`` (``glued_breaks``) inside the range."""
+    inner = cuts_inside(cuts, x0, x1)
+    if not inner:
+        chunks = _CHUNK_RE.findall(text, x0, x1)  # contiguous: they join to text[x0:x1]
+    else:
+        chunks = []
+        for s, e in pairwise([x0, *inner, x1]):
+            chunks += _CHUNK_RE.findall(text, s, e)
     # new chunks get codes in order of appearance
     new = list(filterfalse(table.__contains__, dict.fromkeys(chunks)))
     table.update(zip(new, map(chr, _code_points(len(table), len(new)))))
@@ -170,19 +212,33 @@ def _starts(tokens: list[str], base: int) -> list[int]:
 
 
 def _without(
-    tokens: _Chunks, i0: int, i1: int, cuts: list[int]
-) -> tuple[str, list[tuple[int, int]]]:
-    """Tokens ``[i0, i1)`` joined without the ``cuts``; and each cut as (position in the
-    joined text, length)."""
+    tokens: _Chunks, i0: int, i1: int, cuts: list[int], glued: Sequence[int] = ()
+) -> tuple[str, list[tuple[int, int]], list[int]]:
+    """Tokens ``[i0, i1)`` joined without the ``cuts``; each cut as (position in the
+    joined text, length); and the positions in the joined text where a word token must
+    end: a kept chunk that starts at a ``glued`` break or right after a cut chunk, with a
+    non-space character on each side (no word runs over a block break or a removed
+    sentence)."""
     parts: list[str] = []
     where: list[tuple[int, int]] = []
+    stops: list[int] = []
     pos = 0
     cut = set(cuts)
+    after_cut = False
     for i in range(i0, i1):
         t = tokens[i]
         if i in cut:
             where.append((pos, len(t)))
-        else:
-            parts.append(t)
-            pos += len(t)
-    return "".join(parts), where
+            after_cut = True
+            continue
+        if (
+            pos
+            and t
+            and (after_cut or cuts_inside(glued, tokens.starts[i] - 1, tokens.starts[i] + 1))
+        ):
+            if not parts[-1][-1:].isspace() and not t[0].isspace():
+                stops.append(pos)
+        after_cut = False
+        parts.append(t)
+        pos += len(t)
+    return "".join(parts), where, stops

@@ -239,8 +239,8 @@ def score(
     run that failed before any model answer (``metrics.never_reached_reason``), every
     metric N/A with those words; the verdicts are still given.
     """
-    if diff is None:
-        diff = TextDiff(v1.text, v2.text)
+    if diff is None:  # no unit of the diff runs over a block break
+        diff = TextDiff(v1.text, v2.text, breaks=(v1.block_breaks(), v2.block_breaks()))
     judge = _Judge(v1, v2, diff, given_version_id or v1.version_id, claims)
     for c in comments:
         judge.add(c)
