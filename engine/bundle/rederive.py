@@ -70,6 +70,7 @@ SCORING_MODULES = (
     "diff/diffing.py",
     "diff/hunks.py",
     "diff/tokens.py",
+    "diff/warp.py",
     "models.py",
     "redact.py",
     "safe_io.py",
