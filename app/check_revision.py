@@ -97,7 +97,17 @@ def check_files(
         tracked_changes=tracked_changes_json(d2.word) if d2.word is not None else None,
     )
     key = _signing_key()
-    path, _ = check_revision(rev, out_dir=out_dir, signing_key=key)
+    from engine.workspace import Workspace, WorkspaceError
+
+    try:  # recorded in the workspace, so the bundle opens as the user's own run
+        ws: Workspace | None = Workspace()
+    except WorkspaceError:
+        ws = None  # the bundle is the record either way
+    try:
+        path, _ = check_revision(rev, out_dir=out_dir, signing_key=key, workspace=ws)
+    finally:
+        if ws is not None:
+            ws.close()
     return path
 
 

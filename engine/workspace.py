@@ -495,25 +495,78 @@ class Workspace:
         duplicate id."""
         self.document(document_id)
         with self._tx() as db:
-            start = db.execute(
-                "SELECT COALESCE(MAX(seq), 0) FROM comments WHERE document_id=?", (document_id,)
-            ).fetchone()[0]
-            for i, c in enumerate(comments, start + 1):
-                data = c.to_json()
-                thread = data.pop("thread")
-                try:
-                    db.execute(
-                        "INSERT INTO comments VALUES (?,?,?,?,?)",
-                        (document_id, c.id, i, json.dumps(data, ensure_ascii=False), c.status),
-                    )
-                except sqlite3.IntegrityError as exc:
-                    raise WorkspaceError(f"comment id {c.id!r} is already in the document") from exc
-                for r in thread:
-                    db.execute(
-                        "INSERT INTO replies(document_id, comment_id, author, body, kind, "
-                        "created_at) VALUES (?,?,?,?,?,?)",
-                        (document_id, c.id, r["author"], r["body"], r["kind"], r["created_at"]),
-                    )
+            self._insert_comments(db, document_id, comments)
+
+    @staticmethod
+    def _insert_comments(db: sqlite3.Connection, document_id: str, comments: list[Comment]) -> None:
+        start = db.execute(
+            "SELECT COALESCE(MAX(seq), 0) FROM comments WHERE document_id=?", (document_id,)
+        ).fetchone()[0]
+        for i, c in enumerate(comments, start + 1):
+            data = c.to_json()
+            thread = data.pop("thread")
+            try:
+                db.execute(
+                    "INSERT INTO comments VALUES (?,?,?,?,?)",
+                    (document_id, c.id, i, json.dumps(data, ensure_ascii=False), c.status),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise WorkspaceError(f"comment id {c.id!r} is already in the document") from exc
+            for r in thread:
+                db.execute(
+                    "INSERT INTO replies(document_id, comment_id, author, body, kind, "
+                    "created_at) VALUES (?,?,?,?,?,?)",
+                    (document_id, c.id, r["author"], r["body"], r["kind"], r["created_at"]),
+                )
+
+    def record_check(
+        self,
+        run_id: str,
+        title: str,
+        kind: str,
+        versions: tuple[tuple[str, str], tuple[str, str]],
+        comments: list[Comment],
+        reason: str,
+        bundle: str,
+    ) -> str:
+        """Record a revision made elsewhere and checked here (``engine.run.external``) as a
+        finished run of a new document, in one transaction (all or nothing): the reviewed
+        and the revised version (``versions``: ``((id, source), (id, source))``, stored as
+        given; the revised one by ``agent``), the comments as they stand after the check
+        (status and thread), and the run ``run_id`` (``completed``, ``reason``, its bundle
+        folder). So the check's bundle is found as the user's own (``run``), its threads
+        answerable. Returns the document id. Raises WorkspaceError (the run id or a
+        comment id already there, an unknown kind, the store busy or full)."""
+        if kind not in DOCUMENT_KINDS:
+            raise WorkspaceError(f"unknown document kind {kind!r}")
+        doc_id, stamp = f"doc-{uuid.uuid4().hex[:12]}", now_iso()
+        (given_id, given), (revised_id, revised) = versions
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO documents(id, title, kind, created_at) VALUES (?,?,?,?)",
+                (doc_id, title, kind, stamp),
+            )
+            for seq, (vid, raw, base, author) in enumerate(
+                (
+                    (given_id, given, None, "user"),
+                    (revised_id, redact_known(revised), given_id, "agent"),
+                ),
+                1,
+            ):
+                db.execute(
+                    "INSERT INTO versions VALUES (?,?,?,?,?,?,?,?)",
+                    (doc_id, vid, seq, base, raw, "", author, stamp),
+                )
+            self._insert_comments(db, doc_id, comments)
+            try:
+                db.execute(
+                    "INSERT INTO runs(id, document_id, model, base_url, status, reason, bundle, "
+                    "started_at, finished_at, host) VALUES (?,?,'','','completed',?,?,?,?,?)",
+                    (run_id, doc_id, redact(reason), bundle, stamp, stamp, socket.gethostname()),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise WorkspaceError(f"run {run_id} is already in the workspace") from exc
+        return doc_id
 
     def comments(self, document_id: str) -> list[Comment]:
         """Every comment of the document in insertion order, with current status and thread."""

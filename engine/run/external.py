@@ -20,6 +20,7 @@ The agent ran outside this program (Copilot, ChatGPT, Claude, an in-house agent)
 
 from __future__ import annotations
 
+import logging
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -33,7 +34,9 @@ from engine.bundle.write import BundleContent, write_bundle
 from engine.models import ClaimReport, Comment
 from engine.score.scoring import ScoreResult, Version, score
 from engine.vocabulary import EXTERNAL_USAGE, DocumentKind
-from engine.workspace import default_home, now_iso
+from engine.workspace import Workspace, WorkspaceError, default_home, now_iso
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "EXTERNAL_MODE",
@@ -144,11 +147,18 @@ def check_revision(
     out_dir: Path | None = None,
     signing_key: bytes | None = None,
     folder: Path | None = None,
+    workspace: Workspace | None = None,
 ) -> tuple[Path, ScoreResult]:
     """Score ``rev`` and write its bundle into ``folder``, else under ``out_dir`` (default
     ``<workspace home>/bundles``) as ``<UTC stamp>-check-<12 hex>``. Returns the bundle
     folder and the final scoring. Raises ValueError on an unknown kind, BundleError when it
-    cannot be written, or on a typed token figure out of range."""
+    cannot be written, or on a typed token figure out of range.
+
+    ``workspace``: the check is recorded there too, once its bundle is written
+    (``Workspace.record_check``: the document, both versions, the comments as they stand
+    after the check, the run under the bundle's run id), so the bundle opens as the
+    user's own run and its threads can be answered. A workspace that cannot take it
+    leaves the bundle as written and the check out of the workspace (logged)."""
     problem = typed_tokens_problem(rev.typed_tokens)
     if problem:
         raise ValueError(problem)
@@ -206,4 +216,26 @@ def check_revision(
     if folder is None:
         parent = Path(out_dir) if out_dir is not None else default_home() / "bundles"
         folder = parent / f"{datetime.now(UTC).strftime('%Y%m%d-%H%M%S')}-{run_id}"
-    return write_bundle(folder, content), final
+    path = write_bundle(folder, content)
+    if workspace is not None:
+        _record(workspace, rev, run_id, after, path)
+    return path, final
+
+
+def _record(
+    ws: Workspace, rev: ExternalRevision, run_id: str, after: list[Comment], path: Path
+) -> None:
+    """The check in the workspace (``check_revision``'s ``workspace``); never raises for
+    the workspace: the bundle, already written, is the record."""
+    try:
+        ws.record_check(
+            run_id,
+            rev.title,
+            rev.kind,
+            ((rev.given_version_id, rev.v1), (rev.revised_version_id, rev.v2)),
+            after,
+            "the revision was made elsewhere and checked here",
+            str(path),
+        )
+    except WorkspaceError as exc:
+        log.warning("the check %s is not recorded in the workspace: %s", run_id, exc)

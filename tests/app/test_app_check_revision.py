@@ -109,3 +109,33 @@ def test_the_dialog_fits_the_screen_with_its_buttons_always_visible(qtbot):
     dlg.screen = lambda: Short()  # type: ignore[method-assign]
     fit_to_screen(dlg, 820, 560)
     assert dlg.height() <= 512 * 0.9 + 1 and dlg.width() == 819
+
+
+def test_a_checked_revision_opens_as_your_own_run(qtbot, window, tmp_path):
+    """The bundle a check has just written is in the user's workspace: its thread box
+    answers (no "This run is not in your workspace"), and a reply goes there."""
+    from app.thread_box import NOT_IN_WORKSPACE
+
+    path = check_files(
+        str(EXAMPLE / "review.md"),
+        str(EXAMPLE / "comments.json"),
+        str(EXAMPLE / "revised.md"),
+        "1: three days now",
+        tmp_path,
+    )
+    with qtbot.waitSignal(window.bundleOpened, timeout=30000):
+        window.open_bundle(path, remember=False)
+    box = window.verdicts.thread
+    qtbot.waitUntil(lambda: box.document_id is not None, timeout=10000)
+    window.verdicts.select_comment("c2")
+    qtbot.waitUntil(lambda: "In your workspace" in box.state.text(), timeout=10000)
+    assert box.state.text() != NOT_IN_WORKSPACE and not box.continue_btn.isVisible()
+    assert box.reply.isEnabled()
+    box.author = lambda: "Ann"
+    box.reply.setText("The second paragraph still says two days.")
+    with qtbot.waitSignal(box.answered, timeout=10000):
+        box.act("reply")
+    from engine.workspace import Workspace
+
+    with Workspace() as ws:
+        assert ws.comment(box.document_id, "c2").thread[-1].author == "Ann"
