@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine import vocabulary as vocab
 from engine.bundle.archive import BundleError as EngineBundleError
 from engine.bundle.read import open_bundle
 
@@ -118,7 +119,7 @@ class BundleData:
 
     @property
     def reason(self) -> str:
-        return str(self.manifest.get("reason") or "")
+        return vocab.plain_reason(str(self.manifest.get("reason") or ""))  # "1 comment", not "(s)"
 
     @property
     def model(self) -> str:

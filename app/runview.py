@@ -379,7 +379,7 @@ class RunView(QWidget):
             "(<b>Show the model-call trace</b>)."
         )
         self.trace_btn.setVisible(True)
-        reason = str(m.get("reason") or "").rstrip(". ")
+        reason = vocab.plain_reason(str(m.get("reason") or "")).rstrip(". ")
         self.round_label.setText(f"How it ended: {reason}." if reason else "")
         self.round_label.setStyleSheet(FAILED_STYLE if status == "failed" else "")
         external = bool(getattr(data, "external", False))

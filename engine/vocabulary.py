@@ -387,7 +387,9 @@ def usage_reason(calls: int, unreported: int, not_whole: int = 0) -> str:
     ``calls``: model calls answered; ``unreported``: calls with no usage at all;
     ``not_whole``: calls whose usage came as something else than whole numbers. The run
     (``engine.agent.config.Usage``) and re-derivation (``engine.bundle.rederive``) both say it
-    with this function, so the reason in a bundle re-derives word for word."""
+    with this function, so the reason in a bundle re-derives word for word; that is why its
+    words stay as bundles store them ("model call(s)"): every view shows a reason through
+    ``plain_reason``, which says "1 of 3 model calls"."""
     parts = []
     if unreported:
         parts.append(
@@ -489,14 +491,35 @@ _CUT_OFF_JSON = re.compile(
 )
 
 
+#: A count's noun with a parenthesised plural, as bundles store some reasons word for word
+#: ("3 comment(s) unresolved", "1 of 3 model call(s)", "2 push(es)", "1 repl(ies)"): the
+#: count is the nearest number before the noun, at most three words before it. English
+#: nouns only (the endings are English); anything else is left as it is.
+_COUNTED_NOUN = re.compile(r"\b(\d[\d,]*)((?: [A-Za-z-]+){0,3}?) ([A-Za-z]+)\((s|es|ies)\)")
+
+
+def counted_words(text: str) -> str:
+    """``text`` with each count's noun said as the count asks: ``1 of 3 model call(s)`` ->
+    ``1 of 3 model calls``, ``1 comment(s)`` -> ``1 comment``, ``2 push(es)`` -> ``2
+    pushes``, ``1 repl(ies)`` -> ``1 reply``; a "(s)" with no count before it is left."""
+
+    def one(m: re.Match[str]) -> str:
+        n, between, noun, ending = m.groups()
+        said = ("y" if ending == "ies" else "") if n == "1" else ending
+        return f"{n}{between} {noun}{said}"
+
+    return _COUNTED_NOUN.sub(one, text)
+
+
 def plain_reason(reason: str) -> str:
     """A reason in plain words for people: the JSON parser's detail ("unterminated string
     starting at character 5257 of 5279") is left out (it stays in claims.json and
     metrics.json). ``"the report was cut off at its limit of 1400 tokens (the report is not
     valid JSON: unterminated ...)"`` -> ``"the report was cut off at its limit of 1400
-    tokens and is not valid JSON"``."""
+    tokens and is not valid JSON"``. Counts read in words (``counted_words``): reasons a
+    bundle stores, and re-derives word for word, keep their "model call(s)"."""
     text = _JSON_DETAIL.sub("the report is not valid JSON", reason)
-    return _CUT_OFF_JSON.sub(r"\1 and is not valid JSON", text)
+    return counted_words(_CUT_OFF_JSON.sub(r"\1 and is not valid JSON", text))
 
 
 # -- declared checks (docs/checks.md) --------------------------------------------------------

@@ -219,7 +219,7 @@ class NoToolsAgent(RoundAgent[PlainRound]):
                 "",
             ]
         lines += [
-            f'The document "{title}" ({kind}) has {len(comments)} open review comment(s). '
+            f'The document "{title}" ({kind}) has {plural(len(comments), "open review comment")}. '
             "Each names the exact passage (quote) it is anchored to, with the text just "
             "before and after it.",
             "",

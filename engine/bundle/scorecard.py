@@ -237,7 +237,7 @@ def _banners(
         "cancelled": "The run was cancelled",
         "failed": "The run failed",
     }.get(status, f"Run status: {status}")
-    reason = manifest.get("reason")
+    reason = vocab.plain_reason(str(manifest.get("reason") or ""))
     out.append(
         f"<div class='banner {_e(status)}'>{_e(status_words)}"
         + (f": {_e(reason)}" if reason else "")

@@ -211,7 +211,8 @@ def cmd_bundle_show(args: argparse.Namespace) -> int:
         say(f"PROBLEM: {p}")
     if b.scripted:
         say("SCRIPTED DEMONSTRATION (not a real model)")
-    say(f"{b.document_title}: run {b.status}" + (f" ({b.reason})" if b.reason else ""))
+    reason = vocab.plain_reason(b.reason)
+    say(f"{b.document_title}: run {b.status}" + (f" ({reason})" if reason else ""))
     mode = agent_mode_of(b.manifest)
     if mode.get("ran") == "external":  # no model, no endpoint, no usage: said as such
         say(

@@ -33,7 +33,7 @@ from engine.bundle.typed_tokens import typed_tokens_problem
 from engine.bundle.write import BundleContent, write_bundle
 from engine.models import ClaimReport, Comment
 from engine.score.scoring import ScoreResult, Version, score
-from engine.vocabulary import EXTERNAL_USAGE, DocumentKind
+from engine.vocabulary import EXTERNAL_USAGE, DocumentKind, plural
 from engine.workspace import Workspace, WorkspaceError, default_home, now_iso
 
 log = logging.getLogger(__name__)
@@ -96,7 +96,7 @@ def _rounds_to_converge(
     left = [c.id for c in after if c.id in counted and c.status == "open"]
     if left:
         return None, (
-            f"{len(left)} actionable comment(s) left open after the revision, so it did not "
+            f"{plural(len(left), 'actionable comment')} left open after the revision, so it did not "
             "converge"
         )
     return 1, ""

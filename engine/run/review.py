@@ -129,8 +129,8 @@ def _round_brief(
 ) -> str:
     lines = [
         f'Round {rnd} of {max_rounds}. The document "{title}" ({kind}) is at version '
-        f"{head}. {len(pending)} review comment(s) are open and each needs a "
-        "disposition:"
+        f"{head}. {plural(len(pending), 'review comment')} "
+        f"{'is' if len(pending) == 1 else 'are'} open and each needs a disposition:"
     ]
     for c in pending[:50]:
         body = c.body if len(c.body) <= 300 else c.body[:297] + "..."

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, strategies as st
 
 from engine import vocabulary as vocab
 from engine.models import Metric
@@ -138,6 +139,8 @@ _PLAIN_WORD_SOURCES = (
     "engine/bundle",
     "engine/publish",
     "engine/word_verdicts.py",
+    "engine/agent/notools.py",  # what the model reads
+    "engine/run",
     "engine/doctor.py",
     "engine/events.py",
     "app",
@@ -193,3 +196,57 @@ def test_word_copy_counts_in_words(n, words):
         assert f"{vocab.plural(n, 'comment')} reopened" in text
         assert f"{vocab.plural(n, 'change')} no comment asked for marked" in text
     assert "(" not in text
+
+
+@given(
+    n=st.integers(0, 10**7),
+    noun=st.sampled_from(["comment", "model call", "turn", "actionable comment"]),
+    before=st.sampled_from(["", "for 3 of ", "with ", "\u0645\u0631\u062d\u0628\u0627 "]),
+)
+def test_a_stored_parenthesised_plural_reads_by_its_count(n, noun, before):
+    """What bundles store word for word ("1 of 3 model call(s)", "1 comment(s)") is said
+    by its nearest count when shown (vocabulary.plain_reason), as plural() says it."""
+    stored = f"{before}{vocab.count(n)} {noun}(s) unresolved"
+    assert vocab.plain_reason(stored) == f"{before}{vocab.plural(n, noun)} unresolved"
+
+
+def test_stored_usage_reasons_are_kept_and_shown_in_plain_words():
+    """usage_reason's words are what bundles store and re-derive word for word; every view
+    shows them through metric_reason, in words."""
+    said = vocab.usage_reason(3, 1, 1)
+    assert "model call(s)" in said  # the stored form, unchanged
+    m = {"value": None, "reason": said}
+    assert vocab.metric_reason(m) == (
+        "the provider reported no token usage for 1 of 3 model calls; token usage came in "
+        "a form that is not whole numbers for 1 of 3 model calls"
+    )
+    assert vocab.metric_reason({"value": None, "reason": vocab.usage_reason(1, 1)}).endswith(
+        "for 1 of 1 model call"
+    )
+    for kept in (
+        "usage field(s) total_tokens",
+        "an http(s) URL",
+        "3 \u062a\u0639\u0644\u064a\u0642(s)",
+    ):
+        assert vocab.plain_reason(kept) == kept  # no count, or not an English noun
+
+
+def test_shipped_bundles_reasons_read_without_parenthesised_plurals(capsys):
+    """The shipped bundles store "with 3 comment(s) unresolved": arl bundle show, the
+    scorecard's banner say "3 comments"."""
+    from pathlib import Path
+
+    from engine.bundle.read import open_bundle
+    from engine.bundle.scorecard import render_scorecard
+    from engine.cli.main import main as arl
+
+    root = Path(__file__).resolve().parents[2]
+    runs = root / "resources" / "suites" / "example" / "S-20261130-211207-d69c83" / "runs"
+    for path in sorted(runs.glob("briefs_*/*/manifest.json"))[:2]:
+        b = open_bundle(path.parent)
+        assert "3 comment(s)" in b.reason  # stored so, and kept
+        arl(["bundle", "show", str(path.parent)])
+        shown = capsys.readouterr().out
+        assert "(s)" not in shown and "comments unresolved" in shown, shown
+        page = render_scorecard(b.manifest, b.verdicts, {}, [], [], {})
+        assert "with 3 comments unresolved" in page and "comment(s)" not in page
