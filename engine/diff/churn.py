@@ -8,32 +8,69 @@ from __future__ import annotations
 
 import bisect
 from array import array
-from dataclasses import dataclass
 from typing import Protocol
 
 from engine.diff.align import DELETE, INSERT
 
 
-@dataclass(slots=True)
 class Change:
-    """One changed region: v1 ``[a0, a1)`` became v2 ``[b0, b1)``. Read-only by
-    convention (not frozen: a frozen dataclass is five times slower to build, and a diff
-    makes one per changed region).
+    """One changed region: v1 ``[a0, a1)`` became v2 ``[b0, b1)``; ``deleted`` and
+    ``inserted`` are its v1 and v2 texts (code points). Read-only by convention.
 
-    A pure insertion has ``a0 == a1``; a pure deletion ``b0 == b1``.
+    A pure insertion has ``a0 == a1``; a pure deletion ``b0 == b1``. ``Change(a0, a1, b0,
+    b1, deleted, inserted)`` holds the two texts given; ``Change.over(texts, a0, a1, b0,
+    b1)`` holds only a reference to the pair ``texts = (v1, v2)`` and cuts them out when
+    read, so a diff's hundreds of thousands of changes copy none of their text (a 20 MB
+    rewrite held it twice over).
     """
 
-    a0: int
-    a1: int
-    b0: int
-    b1: int
-    deleted: str
-    inserted: str
+    __slots__ = ("_src", "a0", "a1", "b0", "b1")
+
+    def __init__(
+        self, a0: int, a1: int, b0: int, b1: int, deleted: str = "", inserted: str = ""
+    ) -> None:
+        self.a0, self.a1, self.b0, self.b1 = a0, a1, b0, b1
+        # the texts and the offsets they start at: here the two texts themselves
+        self._src: tuple[str, str, int, int] = (deleted, inserted, a0, b0)
+
+    @classmethod
+    def over(cls, texts: tuple[str, str, int, int], a0: int, a1: int, b0: int, b1: int) -> Change:
+        """A change of the texts ``(v1, v2, 0, 0)`` (one tuple shared by every change of a
+        diff), its texts read from them on demand."""
+        c = cls.__new__(cls)
+        c.a0, c.a1, c.b0, c.b1, c._src = a0, a1, b0, b1, texts
+        return c
+
+    @property
+    def deleted(self) -> str:
+        """The v1 text removed: ``v1[a0:a1]``."""
+        a, _b, oa, _ob = self._src
+        return a[self.a0 - oa : self.a1 - oa]
+
+    @property
+    def inserted(self) -> str:
+        """The v2 text put in: ``v2[b0:b1]``."""
+        _a, b, _oa, ob = self._src
+        return b[self.b0 - ob : self.b1 - ob]
 
     @property
     def size(self) -> int:
         """Characters changed: deleted plus inserted."""
         return len(self.deleted) + len(self.inserted)
+
+    def _key(self) -> tuple[int, int, int, int, str, str]:
+        return (self.a0, self.a1, self.b0, self.b1, self.deleted, self.inserted)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Change):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
+
+    def __repr__(self) -> str:
+        a0, a1, b0, b1, d, i = self._key()
+        return f"Change(a0={a0}, a1={a1}, b0={b0}, b1={b1}, deleted={d!r}, inserted={i!r})"
 
 
 class _OpArrays(Protocol):
@@ -61,6 +98,8 @@ def split_churn(d: _OpArrays, spans: list[tuple[int, int]]) -> tuple[int, int, l
     moved_a, moved_b = d._moved_a, d._moved_b
     inside = outside = 0
     collateral: list[Change] = []
+    texts = (a, b, 0, 0)  # shared by every collateral change: no text is copied
+    over = Change.over
     # Ops come in order of their v1 start, so the span at or before an op's start is
     # found by moving one index forward, never by a search.
     j = -1  # the last merged span starting at or before the op's v1 start
@@ -94,9 +133,9 @@ def split_churn(d: _OpArrays, spans: list[tuple[int, int]]) -> tuple[int, int, l
             outside += n - share
             if share == 0:
                 if pieces is None:
-                    collateral.append(Change(p, p, x0, x1, "", b[x0:x1]))
+                    collateral.append(over(texts, p, p, x0, x1))
                 else:
-                    collateral.extend(Change(p, p, x, y, "", b[x:y]) for x, y in pieces)
+                    collateral.extend(over(texts, p, p, x, y) for x, y in pieces)
             continue
         # Deletion [a0, a1) less moved text: split against the merged spans.
         y = b0s[k]
@@ -114,7 +153,7 @@ def split_churn(d: _OpArrays, spans: list[tuple[int, int]]) -> tuple[int, int, l
                 else:
                     end = min(q1, starts[i]) if i < nm else q1
                     outside += end - pos
-                    collateral.append(Change(pos, end, y, y, a[pos:end], ""))
+                    collateral.append(over(texts, pos, end, y, y))
                 pos = end
     return inside, outside, collateral
 

@@ -49,7 +49,7 @@ from __future__ import annotations
 import bisect
 from array import array
 from collections.abc import Sequence
-from itertools import accumulate
+from itertools import accumulate, compress, repeat
 
 from engine.diff.align import (
     DEFAULT_LIMITS,
@@ -348,22 +348,30 @@ class TextDiff:
 
     def changes(self) -> list[Change]:
         """Every changed region, a deletion and its adjacent insertion joined into one."""
-        out: list[Change] = []
-        a, b = self.a, self.b
-        a0s, a1s, b0s, b1s = self._a0, self._a1, self._b0, self._b1
-        changed = self._changed
-        i, m = 0, len(changed)
-        while i < m:
-            first = last = changed[i]
-            i += 1
-            while i < m and changed[i] == last + 1:  # a run of changed ops
-                last = changed[i]
-                i += 1
-            # Deletions of a run are contiguous in v1 (insertions do not advance it), and
-            # insertions in v2: the run's deleted and inserted texts are single slices.
-            a0, a1, b0, b1 = a0s[first], a1s[last], b0s[first], b1s[last]
-            out.append(Change(a0, a1, b0, b1, a[a0:a1], b[b0:b1]))
-        return out
+        texts = (self.a, self.b, 0, 0)  # shared by every change: no text is copied
+        return list(map(Change.over, repeat(texts), *self.change_bounds()))
+
+    def change_bounds(self) -> tuple[array, array, array, array]:
+        """The ranges of ``changes()`` as four arrays ``(a0s, a1s, b0s, b1s)`` (code
+        points, in order), no object per change."""
+        ch = self._changed
+        if not ch:
+            return array("q"), array("q"), array("q"), array("q")
+        # A run of consecutive changed ops is one change: a run breaks after op ch[k] when
+        # the next changed op is not ch[k] + 1. Deletions of a run are contiguous in v1
+        # (insertions do not advance it), and insertions in v2.
+        breaks = list(map(int.__ne__, ch[1:], map((1).__add__, ch[:-1])))
+        firsts = array("q", ch[:1])
+        firsts.extend(compress(ch[1:], breaks))
+        lasts = array("q", compress(ch[:-1], breaks))
+        lasts.append(ch[-1])
+        del breaks
+        return (
+            array("q", map(self._a0.__getitem__, firsts)),
+            array("q", map(self._a1.__getitem__, lasts)),
+            array("q", map(self._b0.__getitem__, firsts)),
+            array("q", map(self._b1.__getitem__, lasts)),
+        )
 
     def total_changed(self) -> int:
         """Characters changed in all: deleted plus inserted, moved text left out."""

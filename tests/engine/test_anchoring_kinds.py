@@ -5,6 +5,8 @@ passages, offsets against context, frequent quotes with drifted offsets."""
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.models import Anchor, Comment
 from engine.score.scoring import Version, score
@@ -364,7 +366,24 @@ def test_a_paragraph_removed_next_to_an_edit_is_deleted_not_its_neighbours_word(
     assert v.verdict == "deleted" and v.v2 is None, (v.method, v.v2, v.note)
 
 
-def test_the_inserted_text_index_finds_what_the_scan_finds(monkeypatch):
+def _copies_by_word_start(t2: str, changes, quote: str) -> list[int]:
+    """What the later far searches must find, by brute force: every copy of ``quote`` in
+    ``t2`` whose first word start lies inside a change's v2 range."""
+    import re
+
+    m = re.search(r"(?<!\w)\w", quote)
+    assert m is not None
+    inserted = {p for c in changes for p in range(c.b0, c.b1)}
+    return [
+        i
+        for i in range(len(t2) - len(quote) + 1)
+        if t2.startswith(quote, i)
+        and i + m.start() in inserted
+        and not (i + m.start() > 0 and re.match(r"\w", t2[i + m.start() - 1]))
+    ]
+
+
+def test_the_far_search_finds_what_the_scan_finds(monkeypatch):
     import engine.score.anchoring.changes as A
     from engine.diff.diffing import TextDiff
 
@@ -373,17 +392,39 @@ def test_the_inserted_text_index_finds_what_the_scan_finds(monkeypatch):
     t1 = " ".join(rnd.choice(words) for _ in range(400)) + "."
     t2 = t1.replace("gamma delta", "new words here and gamma delta moved")
     d = TextDiff(t1, t2)
-    scan, indexed = A.ChangeIndex(d), A.ChangeIndex(d)
+    far = A.ChangeIndex(d)
     monkeypatch.setattr(A, "INDEX_AFTER", 0)
     found = 0
-    for q in ["new words here", "words here and gamma", "and gamma delta moved", "here"]:
+    for q in ["new words here", "words here and gamma", "and gamma delta moved", "ords here an"]:
         want = sorted(h for h, _ in d.find_inserted(q, 64) if t2.startswith(q, h))
-        got = sorted(indexed.find_inserted(q))
-        assert set(want) <= set(got), (q, want, got)  # every copy wholly in new text
-        assert all(t2.startswith(q, h) for h in got)
+        got = far.find_inserted(q)
+        if not q.startswith("ords"):  # a copy starting inside a word is not a far copy
+            assert set(want) <= set(got), (q, want, got)  # every copy wholly in new text
+        assert got == _copies_by_word_start(t2, d.changes(), q)[:64], q
+        assert got == sorted(got)
         found += len(want)
     assert found > 0
-    assert indexed._inserted_words is not None and scan._inserted_words is None
+    assert far.find_inserted("words here and", 2) == far.find_inserted("words here and")[:2]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sampled_from(["ab", "ba", "a", "b", " ", ". ", "ab ba"]), max_size=40),
+    st.lists(st.sampled_from(["ab", "ba", "a", "b", " ", ". ", "ba ab"]), max_size=40),
+    st.sampled_from(["ab ba", "ba ab", " ab b", "a ba a", "ab ab ab"]),
+)
+def test_the_far_search_agrees_with_brute_force(xs, ys, quote):
+    """Any texts, any quote: the later far searches return exactly the copies whose first
+    word starts in inserted text, in order."""
+    import engine.score.anchoring.changes as A
+    from engine.diff.diffing import TextDiff
+
+    t1, t2 = "".join(xs), "".join(ys)
+    d = TextDiff(t1, t2)
+    m = A._INDEX_START.search(quote)
+    assert m is not None
+    got = A.ChangeIndex(d)._far_copies(quote, m.start(), 1000)
+    assert got == _copies_by_word_start(t2, d.changes(), quote)
 
 
 # -- the same kinds in more scripts --------------------------------------------------------

@@ -7,7 +7,6 @@ from __future__ import annotations
 import bisect
 import re
 
-from engine.diff.churn import Change
 from engine.diff.diffing import TextDiff
 from engine.score.anchoring.thresholds import (
     INDEX_AFTER,
@@ -38,13 +37,12 @@ class ChangeIndex:
 
     def __init__(self, diff: TextDiff):
         self.diff = diff
-        self.changes: list[Change] = diff.changes()
-        self._a0 = [c.a0 for c in self.changes]
-        self._b1 = [c.b1 for c in self.changes]
+        # the changes' ranges (``TextDiff.change_bounds``): arrays, no object per change
+        self._a0, self._a1, self._b0, self._b1 = diff.change_bounds()
+        self._n = len(self._a0)
         self.len_a = len(diff.a)
         self.len_b = len(diff.b)
         self._regions: dict[tuple[int, int], tuple[int, int, int, int] | None] = {}
-        self._inserted_words: dict[str, list[int]] | None = None
         self._far_searches = 0
         self.sentences: dict[
             tuple[int, int], tuple[set[str], int, list[tuple[int, int, set[str], float]]]
@@ -74,42 +72,45 @@ class ChangeIndex:
         return hit
 
     def find_inserted(self, quote: str, limit: int = NEAR_HITS) -> list[int]:
-        """v2 starts of copies of ``quote`` that begin in inserted text, found through an
-        index of the inserted text's word starts (built once, on first use), so a search
-        costs the candidates, not a scan of all new text. Quotes without a word start
-        followed by ``INDEX_KEY`` characters, and the first ``INDEX_AFTER`` searches, use the
-        diff's scan."""
+        """v2 starts of copies of ``quote`` that begin in inserted text (code points, in
+        order, at most ``limit``). The first ``INDEX_AFTER`` searches, and quotes without a
+        word start followed by ``INDEX_KEY`` characters, use the diff's scan of the inserted
+        text (copies wholly inside one inserted run); later ones ``_far_copies`` (copies
+        whose first word starts in inserted text)."""
         m = _INDEX_START.search(quote)
         self._far_searches += 1
         if m is None or len(quote) - m.start() < INDEX_KEY or self._far_searches <= INDEX_AFTER:
-            # a few searches scan the inserted text; the index pays off only after that
             return [h for h, _ in self.diff.find_inserted(quote, limit)]
-        if self._inserted_words is None:
-            index: dict[str, list[int]] = {}
-            b = self.diff.b
-            for c in self.changes:
-                if c.b1 > c.b0:
-                    for w in _INDEX_START.finditer(b, c.b0, c.b1):
-                        index.setdefault(b[w.start() : w.start() + INDEX_KEY], []).append(w.start())
-            self._inserted_words = index
-        j = m.start()
+        return self._far_copies(quote, m.start(), limit)
+
+    def _far_copies(self, quote: str, j: int, limit: int) -> list[int]:
+        """v2 starts of copies of ``quote`` whose word start at ``quote[j]`` lies in
+        inserted text (a change's v2 range), in order, at most ``limit``. One C-level
+        ``str.find`` pass over v2 per search: no index of the inserted text is held (at
+        20 MB it held a string and a list entry per new word)."""
         b = self.diff.b
-        out = []
-        for p in self._inserted_words.get(quote[j : j + INDEX_KEY], ()):
-            if b.startswith(quote, p - j) and p >= j:
-                out.append(p - j)
+        cb0, cb1 = self._b0, self._b1
+        word_start = _INDEX_START.match
+        out: list[int] = []
+        i = b.find(quote)
+        while i >= 0:
+            p = i + j
+            k = bisect.bisect_right(cb0, p) - 1
+            if k >= 0 and p < cb1[k] and word_start(b, p):
+                out.append(i)
                 if len(out) >= limit:
                     break
+            i = b.find(quote, i + 1)
         return out
 
     def inserted_pieces(self, b0: int, b1: int) -> list[tuple[int, int]]:
         """The v2 ranges of changed (inserted or replacing) text inside v2 ``[b0, b1)``,
         clipped to it, in order (code points)."""
-        ch = self.changes
+        cb0, cb1, n = self._b0, self._b1, self._n
         out = []
-        k = bisect.bisect_right(self._b1, b0)  # the first change ending after b0
-        while k < len(ch) and ch[k].b0 < b1:
-            x0, x1 = max(b0, ch[k].b0), min(b1, ch[k].b1)
+        k = bisect.bisect_right(cb1, b0)  # the first change ending after b0
+        while k < n and cb0[k] < b1:
+            x0, x1 = max(b0, cb0[k]), min(b1, cb1[k])
             if x0 < x1:
                 out.append((x0, x1))
             k += 1
@@ -136,21 +137,21 @@ class ChangeIndex:
         return hit
 
     def _kept_runs(self, s: int, e: int) -> list[tuple[int, int, int]]:
-        ch = self.changes
-        if not ch:
+        ca0, ca1, cb1, n = self._a0, self._a1, self._b1, self._n
+        if not n:
             return [(s, e, s)] if s < e else []
-        k = max(0, bisect.bisect_right(self._a0, s) - 1)
+        k = max(0, bisect.bisect_right(ca0, s) - 1)
         out = []
         # the equal run before change k (or before the first change)
-        prev_a1, prev_b1 = (ch[k - 1].a1, ch[k - 1].b1) if k > 0 else (0, 0)
+        prev_a1, prev_b1 = (ca1[k - 1], cb1[k - 1]) if k > 0 else (0, 0)
         while True:
-            nxt = ch[k].a0 if k < len(ch) else self.len_a
+            nxt = ca0[k] if k < n else self.len_a
             x0, x1 = max(s, prev_a1), min(e, nxt)
             if x0 < x1:
                 out.append((x0, x1, prev_b1 + (x0 - prev_a1)))
-            if k >= len(ch) or nxt >= e:
+            if k >= n or nxt >= e:
                 break
-            prev_a1, prev_b1 = ch[k].a1, ch[k].b1
+            prev_a1, prev_b1 = ca1[k], cb1[k]
             k += 1
         return out
 
@@ -164,15 +165,15 @@ class ChangeIndex:
         return self._regions[key]
 
     def _region(self, s: int, e: int) -> tuple[int, int, int, int] | None:
-        ch = self.changes
-        if not ch:
+        ca0, ca1, n = self._a0, self._a1, self._n
+        if not n:
             return None
-        j = bisect.bisect_right(self._a0, e) - 1
+        j = bisect.bisect_right(ca0, e) - 1
         if j < 0:
             return None
         # walk left to the first change touching [s, e]
         k = j
-        while k >= 0 and ch[k].a1 >= s:
+        while k >= 0 and ca1[k] >= s:
             k -= 1
         first = k + 1
         if first > j:
@@ -180,15 +181,15 @@ class ChangeIndex:
         lo, hi = first, j
         # The walk stops REGION_REACH characters beyond the span: a region that large is
         # not the span's own place whatever lies further (and the cost stays bounded).
-        while lo > 0 and s - ch[lo].a0 <= REGION_REACH and not self._kept(lo - 1, lo):
+        while lo > 0 and s - ca0[lo] <= REGION_REACH and not self._kept(lo - 1, lo):
             lo -= 1
-        while hi + 1 < len(ch) and ch[hi].a1 - e <= REGION_REACH and not self._kept(hi, hi + 1):
+        while hi + 1 < n and ca1[hi] - e <= REGION_REACH and not self._kept(hi, hi + 1):
             hi += 1
-        return ch[lo].a0, ch[hi].a1, ch[lo].b0, ch[hi].b1
+        return ca0[lo], ca1[hi], self._b0[lo], self._b1[hi]
 
     def _kept(self, k: int, k2: int) -> bool:
         """The equal text between changes ``k`` and ``k2`` is substantial."""
-        a0, a1 = self.changes[k].a1, self.changes[k2].a0
+        a0, a1 = self._a1[k], self._a0[k2]
         return a1 - a0 >= KEPT_GAP or _substantial(self.diff.a[a0:a1])
 
     def estimate(self, s: int, e: int) -> tuple[int, int]:

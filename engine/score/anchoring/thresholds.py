@@ -107,11 +107,14 @@ outside the span's sentence, counts as moved text from elsewhere (``_Reanchor.mo
 
 
 INDEX_AFTER = 64
-"""Far searches done by scanning the inserted text before its word index is built."""
+"""Far searches done by scanning the inserted text (copies wholly inside one inserted run)
+before later ones look for copies whose first word starts in inserted text
+(``ChangeIndex._far_copies``)."""
 
 
 INDEX_KEY = 8
-"""Characters from a word start that key the index of inserted text (far moved copies)."""
+"""Characters a quote must have from its first word start on for the later far searches
+(``ChangeIndex._far_copies``; shorter quotes keep the scan of the inserted text)."""
 
 
 REGION_REACH = 4 * LOCAL_CHANGE
