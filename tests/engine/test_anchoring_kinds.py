@@ -5,8 +5,7 @@ passages, offsets against context, frequent quotes with drifted offsets."""
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from engine.models import Anchor, Comment
 from engine.score.scoring import Version, score
