@@ -6,14 +6,11 @@ so the agent never imports the bundle package. Sizes in bytes (UTF-8 for text).
 
 from __future__ import annotations
 
+from engine.safe_zip import MAX_FILE_BYTES, MAX_TOTAL_BYTES
 from engine.text.text_page import text_as_html
 
-#: Limits that the writer (``engine.bundle.write_bundle``) and the reader share: a bundle
-#: the program writes always opens. Chosen so a bundle opens in well under a second per
-#: 10 MB and a few hundred MB of memory at most.
-MAX_ENTRIES = 2000
-MAX_FILE_BYTES = 100 * 1024 * 1024
-MAX_TOTAL_BYTES = 300 * 1024 * 1024
+# The zip limits the writer (``engine.bundle.write_bundle``) and the readers share (entries,
+# bytes per file and in all, the inflation ratio) live in ``engine.safe_zip``.
 #: A JSON file of a bundle: at most this many bytes, and at most ``MAX_JSON_NODES`` arrays,
 #: objects and commas (an upper bound of the values json.loads would build, counted on the
 #: bytes before parsing: 99 MB of ``[],[],`` is refused in milliseconds, not parsed).
@@ -23,12 +20,6 @@ MAX_JSON_NODES = 5_000_000
 #: ``.txt`` and its ``.html`` wrapper) may take at most half of ``MAX_TOTAL_BYTES``; the
 #: revision agent's push tool refuses a push that would go over (``push_refusal``).
 MAX_DOCUMENTS_BYTES = MAX_TOTAL_BYTES // 2
-#: A zip member over ``RATIO_FLOOR`` bytes may declare at most ``MAX_RATIO`` times its
-#: compressed size. Deflate reaches about 1,000:1 on repeated bytes (a zip bomb); the
-#: program's own bundles stay under 20:1, and ``engine.bundle.export_zip`` stores a member
-#: uncompressed rather than pass this, so a bundle the program exports always opens.
-MAX_RATIO = 200
-RATIO_FLOOR = 1024 * 1024
 
 
 def stored_size(raw: str, kind: str) -> int:

@@ -23,11 +23,12 @@ from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from engine.caps import (
+from engine import safe_zip
+from engine.caps import MAX_JSON_BYTES, MAX_JSON_NODES
+from engine.safe_zip import (
+    CHUNK_BYTES,
     MAX_ENTRIES,
     MAX_FILE_BYTES,
-    MAX_JSON_BYTES,
-    MAX_JSON_NODES,
     MAX_RATIO,
     MAX_TOTAL_BYTES,
     RATIO_FLOOR,
@@ -38,9 +39,6 @@ from engine.text.documents import signature_kind
 #: file is read; raises BundleError when they are not a bundle's manifest.
 ManifestCheck = Callable[[bytes | None], None]
 
-#: A zip member is inflated this many bytes at a time, never more than its declared size
-#: plus one chunk.
-CHUNK_BYTES = 1024 * 1024
 #: The detached signature of a signed bundle (``engine.bundle.signing``); not in the manifest's
 #: ``files`` table, since it signs the manifest.
 SIGNATURE_FILE = "signature.json"
@@ -137,19 +135,25 @@ def _read_zip(path: Path, manifest_check: ManifestCheck | None = None) -> dict[s
     return out
 
 
+def _limits() -> safe_zip.Limits:
+    """This module's limits as they stand (tests lower them here)."""
+    return safe_zip.Limits(
+        MAX_ENTRIES, MAX_FILE_BYTES, MAX_TOTAL_BYTES, MAX_RATIO, RATIO_FLOOR, CHUNK_BYTES
+    )
+
+
 def _check_headers(
     path: Path, infos: list[zipfile.ZipInfo], zip_size: int
 ) -> list[tuple[str, zipfile.ZipInfo]]:
     """The members as (bundle-relative name, info), ``manifest.json`` first, once every
     header passed: the entry count, the declared sizes (per file, in all, and their ratio to
-    the compressed size), safe names, no links, no duplicates. Raises BundleError."""
-    if len(infos) > MAX_ENTRIES:
-        raise BundleError(f"{path}: {len(infos)} entries, more than the limit of {MAX_ENTRIES}")
-    declared = sum(i.file_size for i in infos)
-    if declared > MAX_TOTAL_BYTES:
-        raise BundleError(
-            f"{path}: {declared} bytes uncompressed, more than the limit of {MAX_TOTAL_BYTES}"
-        )
+    the compressed size: ``engine.safe_zip``), safe names, no links, no duplicates. Raises
+    BundleError."""
+    limits = _limits()
+    try:
+        safe_zip.check_totals(infos, limits)
+    except safe_zip.ZipLimitError as exc:
+        raise BundleError(f"{path}: {exc}") from None
     names = [i.filename for i in infos if not i.is_dir()]
     prefix = ""
     if "manifest.json" not in names:
@@ -166,17 +170,10 @@ def _check_headers(
         mode = info.external_attr >> 16
         if mode and stat.S_ISLNK(mode):
             raise BundleError(f"{path}: entry {info.filename!r} is a symbolic link")
-        if info.file_size > MAX_FILE_BYTES:
-            raise BundleError(
-                f"{path}: entry {info.filename!r} is {info.file_size} "
-                f"bytes, more than the limit of {MAX_FILE_BYTES}"
-            )
-        packed = max(1, min(info.compress_size, zip_size))
-        if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * packed:
-            raise BundleError(
-                f"{path}: entry {info.filename!r} inflates {info.file_size // packed:,} times "
-                f"its compressed size, more than the limit of {MAX_RATIO} (a zip bomb?)"
-            )
+        try:
+            safe_zip.check_member(info, zip_size, "entry", limits)
+        except safe_zip.ZipLimitError as exc:
+            raise BundleError(f"{path}: {exc}") from None
         name = info.filename[len(prefix) :] if info.filename.startswith(prefix) else None
         if name is None:
             raise BundleError(
@@ -189,27 +186,13 @@ def _check_headers(
 
 
 def _inflate(path: Path, zf: zipfile.ZipFile, info: zipfile.ZipInfo, total: int) -> bytes:
-    """One member's bytes, inflated ``CHUNK_BYTES`` at a time and stopped as soon as it
-    passes its declared size (checked against ``MAX_FILE_BYTES`` already) or takes the
-    bundle past ``MAX_TOTAL_BYTES`` (``total``: bytes of the members read before it)."""
-    limit = info.file_size
-    parts: list[bytes] = []
-    size = 0
+    """One member's bytes (``engine.safe_zip.inflate``: in chunks, stopped past its
+    declared size or past ``MAX_TOTAL_BYTES`` in all; ``total``: bytes of the members read
+    before it). Raises BundleError."""
     try:
-        with zf.open(info) as fh:
-            while chunk := fh.read(min(CHUNK_BYTES, limit - size + 1)):
-                size += len(chunk)
-                if size > limit:
-                    raise BundleError(
-                        f"{path}: entry {info.filename!r} is larger than declared "
-                        f"({limit:,} bytes); nothing more is inflated"
-                    )
-                if total + size > MAX_TOTAL_BYTES:
-                    raise BundleError(f"{path}: more than {MAX_TOTAL_BYTES} bytes uncompressed")
-                parts.append(chunk)
-    except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError) as exc:
-        raise BundleError(f"{path}: entry {info.filename!r} cannot be read ({exc})") from None
-    return b"".join(parts)
+        return safe_zip.inflate(zf, info, total, "entry", _limits())
+    except safe_zip.ZipLimitError as exc:
+        raise BundleError(f"{path}: {exc}") from None
 
 
 def _read_folder(path: Path, manifest_check: ManifestCheck | None = None) -> dict[str, bytes]:

@@ -76,7 +76,7 @@ from engine.bundle import signing
 from engine.bundle.archive import WHAT_A_BUNDLE_IS, BundleError, _read_folder, _read_zip
 from engine.bundle.read import Bundle, _manifest, judge_bundle, manifest_check, open_bundle
 from engine.bundle.scorecard import render_scorecard
-from engine.caps import MAX_RATIO, RATIO_FLOOR
+from engine.safe_zip import MAX_RATIO, RATIO_FLOOR
 from engine.vocabulary import plural
 
 

@@ -74,6 +74,7 @@ SCORING_MODULES = (
     "models.py",
     "redact.py",
     "safe_io.py",
+    "safe_zip.py",
     "score/anchoring/changes.py",
     "score/anchoring/context.py",
     "score/anchoring/gates.py",

@@ -8,10 +8,9 @@ takes its bytes and returns ``{member name: bytes}`` after every check, each fai
   password-protected ``.docx`` (also a CFB file, one that holds an ``EncryptedPackage``
   stream, MS-OFFCRYPTO 2.3.4.4) are told apart by reading the compound file's directory
   with ``olefile``;
-- a zip bomb is refused before it is inflated, by the limits the evidence-bundle reader
-  applies (:data:`MAX_ENTRIES`, :data:`MAX_FILE_BYTES`, :data:`MAX_TOTAL_BYTES`,
-  :data:`MAX_RATIO` over :data:`RATIO_FLOOR`; the same numbers as
-  ``engine.caps``), and each member is inflated in chunks and stopped at its
+- a zip bomb is refused before it is inflated, by the limits and the reading the
+  evidence-bundle reader applies (``engine.safe_zip``: entries, bytes per member and in
+  all, the inflation ratio), and each member is inflated in chunks and stopped at its
   declared size;
 - a zip that is no Word document (no ``[Content_Types].xml`` or no main document part
   named by ``_rels/.rels``) is "not a valid Word package";
@@ -33,28 +32,14 @@ import re
 import zipfile
 from typing import Any
 
+from engine import safe_zip
+
 __all__ = [
-    "MAX_ENTRIES",
-    "MAX_FILE_BYTES",
-    "MAX_RATIO",
-    "MAX_TOTAL_BYTES",
-    "RATIO_FLOOR",
     "Package",
     "PackageError",
     "parse_xml",
     "read_package",
 ]
-
-#: The archive limits of the evidence-bundle reader (``engine.caps``), applied to
-#: a Word package: entries, bytes per member, bytes in all, inflation ratio per member over
-#: ``RATIO_FLOOR`` bytes, and the chunk a member is inflated by. Written out here because
-#: ``engine.caps`` sits above the text layer; a test holds the two equal.
-MAX_ENTRIES = 2000
-MAX_FILE_BYTES = 100 * 1024 * 1024
-MAX_TOTAL_BYTES = 300 * 1024 * 1024
-MAX_RATIO = 200
-RATIO_FLOOR = 1024 * 1024
-CHUNK_BYTES = 1024 * 1024
 
 _CFB = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _OFFICE_DOCUMENT = (
@@ -166,57 +151,35 @@ def _strict_to_transitional(files: dict[str, bytes]) -> None:
 
 
 def _check_headers(infos: list[zipfile.ZipInfo], zip_size: int) -> list[zipfile.ZipInfo]:
-    """The members to inflate, once every header passed the limits. Raises PackageError."""
-    if len(infos) > MAX_ENTRIES:
-        raise PackageError(f"{len(infos)} entries, more than the limit of {MAX_ENTRIES}")
-    declared = sum(i.file_size for i in infos)
-    if declared > MAX_TOTAL_BYTES:
-        raise PackageError(
-            f"{declared:,} bytes uncompressed, more than the limit of {MAX_TOTAL_BYTES:,}"
-        )
+    """The members to inflate, once every header passed the limits (``engine.safe_zip``)
+    and no part appears twice. Raises PackageError."""
+    limits = safe_zip.Limits()
     out = []
     seen: set[str] = set()
-    for info in infos:
-        if info.is_dir():
-            continue
-        if info.file_size > MAX_FILE_BYTES:
-            raise PackageError(
-                f"part {info.filename!r} is {info.file_size:,} bytes, more than the limit "
-                f"of {MAX_FILE_BYTES:,}"
-            )
-        packed = max(1, min(info.compress_size, zip_size))
-        if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * packed:
-            raise PackageError(
-                f"part {info.filename!r} inflates {info.file_size // packed:,} times its "
-                f"compressed size, more than the limit of {MAX_RATIO} (a zip bomb?)"
-            )
-        if info.filename in seen:
-            raise PackageError(f"not a valid Word package (part {info.filename!r} appears twice)")
-        seen.add(info.filename)
-        out.append(info)
+    try:
+        safe_zip.check_totals(infos, limits)
+        for info in infos:
+            if info.is_dir():
+                continue
+            safe_zip.check_member(info, zip_size, "part", limits)
+            if info.filename in seen:
+                raise PackageError(
+                    f"not a valid Word package (part {info.filename!r} appears twice)"
+                )
+            seen.add(info.filename)
+            out.append(info)
+    except safe_zip.ZipLimitError as exc:
+        raise PackageError(str(exc)) from None
     return out
 
 
 def _inflate(zf: zipfile.ZipFile, info: zipfile.ZipInfo, total: int) -> bytes:
-    """One member, inflated ``CHUNK_BYTES`` at a time, stopped past its declared size or
-    past ``MAX_TOTAL_BYTES`` in all (``total``: bytes inflated before it)."""
-    limit = info.file_size
-    parts: list[bytes] = []
-    size = 0
+    """One member (``engine.safe_zip.inflate``; ``total``: bytes inflated before it).
+    Raises PackageError."""
     try:
-        with zf.open(info) as fh:
-            while chunk := fh.read(min(CHUNK_BYTES, limit - size + 1)):
-                size += len(chunk)
-                if size > limit:
-                    raise PackageError(
-                        f"part {info.filename!r} is larger than declared ({limit:,} bytes)"
-                    )
-                if total + size > MAX_TOTAL_BYTES:
-                    raise PackageError(f"more than {MAX_TOTAL_BYTES:,} bytes uncompressed")
-                parts.append(chunk)
-    except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError) as exc:
-        raise PackageError(f"part {info.filename!r} cannot be read ({exc})") from None
-    return b"".join(parts)
+        return safe_zip.inflate(zf, info, total, "part", safe_zip.Limits())
+    except safe_zip.ZipLimitError as exc:
+        raise PackageError(str(exc)) from None
 
 
 def parse_xml(data: bytes, what: str) -> Any:

@@ -419,14 +419,21 @@ def test_tracked_changes_are_placed_on_the_accepted_text() -> None:
     assert built_doc.text[a:b] == "added "
 
 
-def test_the_package_limits_are_the_bundle_readers() -> None:
-    from engine import caps
-    from engine.bundle import archive
-    from engine.text import docx_package as pkg
+def test_a_word_package_over_the_limits_is_refused_as_a_bundle_is(tmp_path, monkeypatch) -> None:
+    """One reading for both (engine.safe_zip): the same zip bomb, the same phrase."""
+    from engine.bundle.archive import BundleError, read_files
+    from engine.text.docx_package import read_package
 
-    for name in ("MAX_ENTRIES", "MAX_FILE_BYTES", "MAX_TOTAL_BYTES", "MAX_RATIO", "RATIO_FLOOR"):
-        assert getattr(pkg, name) == getattr(caps, name), name
-    assert pkg.CHUNK_BYTES == archive.CHUNK_BYTES
+    bomb = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("manifest.json", b"0" * (3 * 1024 * 1024))
+    with pytest.raises(PackageError) as word:
+        read_package(bomb.read_bytes())
+    with pytest.raises(BundleError) as bundle:
+        read_files(bomb)
+    said = "inflates 1,0"
+    assert said in str(word.value) and "(a zip bomb?)" in str(word.value)
+    assert str(bundle.value) == f"{bomb}: " + str(word.value).replace("part", "entry", 1)
 
 
 def test_strict_open_xml_reads_as_transitional() -> None:
