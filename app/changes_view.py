@@ -203,11 +203,16 @@ class ChangesView(QWidget):
         self._spans: tuple[list[dict], list[dict]] = ([], [])
         self._token = 0
         self._shown = -1
+        self._held = False
         self.picker.currentIndexChanged.connect(self._pick)
 
-    def set_bundle(self, v1: str, v2: str, rounds: list[tuple[int, str]], kind: str) -> None:
+    def set_bundle(
+        self, v1: str, v2: str, rounds: list[tuple[int, str]], kind: str, hold: bool = False
+    ) -> None:
         """A new bundle: its version pairs in the picker; the first pair is computed at once
-        (its alignment links the side-by-side panes), drawn when this view is shown."""
+        (its alignment links the side-by-side panes), drawn when this view is shown.
+        ``hold``: the first pair waits for ``release`` (or for this view to be shown): the
+        Verdicts view holds it until its first screen, whose CPU it would take."""
         self.pairs = version_pairs(v1, v2, rounds)
         self.kind = kind
         self._cache = {}
@@ -221,7 +226,16 @@ class ChangesView(QWidget):
         self.picker.setCurrentIndex(0)
         self.picker.blockSignals(False)
         self.summary.setText("Comparing the versions\u2026")
-        self._compute(0, self.computed.emit)
+        self._held = hold
+        if not hold:
+            self._compute(0, self.computed.emit)
+
+    def release(self) -> None:
+        """Start the first pair held by ``set_bundle(hold=True)`` (nothing when it was not
+        held, or has started)."""
+        if self._held:
+            self._held = False
+            self._compute(0, self.computed.emit)
 
     def set_spans(self, v1_spans: list[dict], v2_spans: list[dict]) -> None:
         """The comments' spans (UTF-16 offsets of v1 and v2), to paint on top."""
@@ -259,6 +273,10 @@ class ChangesView(QWidget):
         if not 0 <= i < len(self.pairs) or not self.isVisible():
             return
         self._shown = i
+        if self._held and i == 0:  # shown before it was released: one computation for both
+            self._held = False
+            self._compute(0, lambda cv: (self.computed.emit(cv), self._draw(0)))
+            return
         self._compute(i, lambda _cv: self._draw(i))
 
     def _draw(self, i: int) -> None:

@@ -58,7 +58,10 @@ DIFFERS_FG = "#4a1400"
 UNVERIFIED_BG = "#d9d9d9"
 # Every span carries its badge: a long document draws those of the blocks on screen as it
 # is scrolled, a short one up to a thousand (resources/web/arl-page.js, MAX_ALWAYS).
-CHECKS_WAIT_MS = 5000  # the re-derivation starts after the first screen, or after this
+# The change spans start after the first screen, the re-derivation after them (both are
+# Python work: run together they share one interpreter, and their memory peaks add), or
+# both after this long, should a pane never answer.
+CHECKS_WAIT_MS = 20000
 # Unicode bidi controls (UAX #9): first strong isolate, pop directional isolate, and the
 # left-to-right mark; written by code point (program strings hold only characters stock
 # fonts draw, tests/app/test_app_icons.py).
@@ -741,13 +744,14 @@ class VerdictsView(ReviewActions, QWidget):
             self.v2.show_document(data.v2, "html")
         self.change_cv = None
         self.tools.link.set_alignment(None)
-        self.changes.set_bundle(data.v1, data.v2, data.rounds, data.kind)
-        # The re-derivation (the whole scoring again, minutes of CPU on a long document)
-        # waits for the first screen of both documents, or a few seconds at most: it would
-        # take the CPU from the pages being laid out and the marks being drawn.
+        # The change spans of v1 -> v2 (the diff, seconds) wait for the first screen of
+        # both documents, and the re-derivation (the whole scoring again, minutes of CPU on
+        # a long document) for them (CHECKS_WAIT_MS): they would take the CPU from the
+        # pages being laid out and the marks being drawn.
+        self.changes.set_bundle(data.v1, data.v2, data.rounds, data.kind, hold=True)
         self._first_due = {"v1", "v2"}
         bundledata.hold_checks(data)
-        QTimer.singleShot(CHECKS_WAIT_MS, self, lambda: bundledata.release_checks(data))
+        QTimer.singleShot(CHECKS_WAIT_MS, self, lambda: self._release_held(data))
         bundledata.start_checks(data, lambda _r: self._rederived(data))
         self.thread.set_run(str(data.manifest.get("run_id") or ""))
         self._annotating = data.collateral is None or not data.extended
@@ -803,6 +807,7 @@ class VerdictsView(ReviewActions, QWidget):
         if cv is not None:  # None: they could not be computed (the changes view says so)
             self._pending_views.update(("v1", "v2"))
             self._paint()
+        bundledata.release_checks(self.data)  # held until now (show_bundle)
         self._view_done("changes", None)
 
     def _change_spans(self) -> tuple[list[dict], list[dict]]:
@@ -988,8 +993,7 @@ class VerdictsView(ReviewActions, QWidget):
         if which in self._first_due:
             self._first_due.discard(which)
             if not self._first_due:
-                if self.data is not None:
-                    bundledata.release_checks(self.data)
+                self.changes.release()  # the re-derivation follows the change spans
                 self.firstScreen.emit()
         view = {"v1": self.v1, "v2": self.v2}.get(which)
         if view is not None and view.in_flight > 0:
@@ -999,6 +1003,14 @@ class VerdictsView(ReviewActions, QWidget):
             if not self._pending_views:
                 self._refocus()
                 self.rendered.emit()
+
+    def _release_held(self, data: BundleData) -> None:
+        """Start what ``show_bundle`` held for the first screen of ``data``, should it not
+        come (``CHECKS_WAIT_MS``): the change spans (when ``data`` is still shown) and the
+        re-derivation."""
+        if data is self.data:
+            self.changes.release()
+        bundledata.release_checks(data)
 
     def _refocus(self) -> None:
         """Mark the selected comment again once the pages are painted."""

@@ -363,3 +363,41 @@ def test_page_calls_do_not_use_up_none(qtbot, view):
     # Without the references given, None's count is some tens of thousands and each call
     # above took one.
     assert sys.getrefcount(None) > 1 << 39
+
+
+def test_the_change_spans_follow_the_first_screen_and_the_rederivation_follows_them(
+    qtbot, long_bundle, monkeypatch
+):
+    """Python work after the first screen runs one piece at a time: the diff of v1 -> v2
+    starts once both panes show their first marks, the re-derivation once the change spans
+    are in (run together they share one interpreter and their memory peaks add)."""
+    import app.changes_view as changes_view
+    import engine.bundle.rederive as rederive_mod
+    from app.window import MainWindow
+
+    order: list[str] = []
+    compute, rederive = changes_view.compute, rederive_mod.rederive
+
+    def diff(pair):
+        order.append("diff starts")
+        out = compute(pair)
+        order.append("diff ends")
+        return out
+
+    def rederived(*args, **kwargs):
+        order.append("rederive starts")
+        return rederive(*args, **kwargs)
+
+    monkeypatch.setattr(changes_view, "compute", diff)
+    monkeypatch.setattr(rederive_mod, "rederive", rederived)
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.resize(1366, 900)
+    w.show()
+    v = w.verdicts
+    v.firstScreen.connect(lambda: order.append("first screen"))
+    with qtbot.waitSignal(v.rendered, timeout=120000):
+        w.open_bundle(long_bundle, remember=False)
+    qtbot.waitUntil(lambda: v.data.rederivation is not None, timeout=120000)
+    assert order == ["first screen", "diff starts", "diff ends", "rederive starts"], order
+    assert v.last_highlight["v1"]["failed"] == [] and v.last_highlight["v2"]["failed"] == []
