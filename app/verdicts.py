@@ -790,7 +790,8 @@ class VerdictsView(ReviewActions, QWidget):
 
     def _paint(self, which: tuple[str, ...] = ("v1", "v2")) -> None:
         v1_spans, v2_spans = self._spans()
-        self.changes.set_spans(v1_spans, v2_spans)
+        # (the places deleted text stood are v2's own: the changes view shows that text)
+        self.changes.set_spans(v1_spans, [sp for sp in v2_spans if not sp.get("place")])
         removed, added = self._change_spans()
         if "v1" in which:
             self.v1.set_highlights(v1_spans + removed)
@@ -972,6 +973,13 @@ class VerdictsView(ReviewActions, QWidget):
                             "label": label,
                         }
                     )
+            at = self._stood_at(item)
+            if at is not None:  # gone from v2: its badge and a caret where it stood
+                kind = verdict if s else "comment"
+                v2.append(
+                    {"id": row["id"], "kind": kind, "start": at, "end": at, "label": label}
+                    | {"mark": True, "place": True}
+                )
         for i, r in enumerate(self.data.collateral or []):
             # A changed range is painted (dashed underline, the legend explains it); a pure
             # deletion has no text left to paint and gets a thin caret mark instead.
@@ -987,6 +995,21 @@ class VerdictsView(ReviewActions, QWidget):
                 }
             )
         return v1, v2
+
+    def _stood_at(self, item: dict[str, Any]) -> int | None:
+        """Where in v2 (UTF-16) the text of a comment gone from v2 stood (the engine's
+        ``ChangeView.place_in_b``), once the changes of v1 -> v2 are computed; None for a
+        comment found in v2, one never located in v1, or before the changes are in."""
+        sp1, sp2 = item.get("v1"), item.get("v2")
+        if self.change_cv is None or isinstance(sp2, dict) or not isinstance(sp1, dict):
+            return None
+        start, end = sp1.get("start"), sp1.get("end")
+        if not isinstance(start, int) or not isinstance(end, int):
+            return None
+        try:
+            return int(self.change_cv.place_in_b(start, end))
+        except ValueError:  # offsets outside this v1 (the pane says marks are missing)
+            return None
 
     def _view_done(self, which: str, result: Any) -> None:
         self.last_highlight[which] = result
@@ -1041,6 +1064,26 @@ class VerdictsView(ReviewActions, QWidget):
         self.thread.show_comment(row["id"])
         self.commentSelected.emit(row["id"])
 
+    def _texts_table(self, row: dict[str, Any]) -> str:
+        """The detail's v1 / v2 table of the comment's text, changes marked inside it."""
+        item = row["item"]
+        t1 = (item.get("v1") or {}).get("text")
+        t2 = (item.get("v2") or {}).get("text")
+        c1, c2 = change_cells(t1, t2)
+        if t2 is None:
+            gone = "gone from v2" if row["verdict"] == "deleted" else "not found in v2"
+            if self._stood_at(item) is not None:
+                gone += "; a caret in v2 marks where it stood"
+            c2 = f"<i>{gone}</i>"
+        return (
+            "<table width='100%' cellspacing='0' cellpadding='4' border='1'>"
+            "<tr><th align='left' width='50%'>v1 (given to the agent)</th>"
+            "<th align='left'>v2 (after the agent)</th></tr><tr><td valign='top'>"
+            + (c1 if t1 is not None else "<i>not located in v1</i>")
+            + f"</td><td valign='top'>{c2}</td></tr></table>"
+            + (KEY if t1 is not None and t2 is not None and t1 != t2 else "")
+        )
+
     def _detail_html(self, row: dict[str, Any]) -> str:
         e = html.escape
         item = row["item"]
@@ -1087,25 +1130,7 @@ class VerdictsView(ReviewActions, QWidget):
             )
         if item.get("note"):
             out.append(f"<p><i>{e(str(item['note']))}</i></p>")
-        t1 = (item.get("v1") or {}).get("text")
-        t2 = (item.get("v2") or {}).get("text")
-        c1, c2 = change_cells(t1, t2)
-        out.append(
-            "<table width='100%' cellspacing='0' cellpadding='4' border='1'>"
-            "<tr><th align='left' width='50%'>v1 (given to the agent)</th>"
-            "<th align='left'>v2 (after the agent)</th></tr><tr><td valign='top'>"
-            + (c1 if t1 is not None else "<i>not located in v1</i>")
-            + "</td><td valign='top'>"
-            + (
-                c2
-                if t2 is not None
-                else "<i>"
-                + ("gone from v2" if row["verdict"] == "deleted" else "not found in v2")
-                + "</i>"
-            )
-            + "</td></tr></table>"
-            + (KEY if t1 is not None and t2 is not None and t1 != t2 else "")
-        )
+        out.append(self._texts_table(row))
         thread = after.get("thread") or []
         status = after.get("status") or before.get("status") or "open"
         out.append(f"<p><b>Thread</b> (status now: {e(str(status))})</p>")

@@ -179,14 +179,7 @@ def _place(v: VerdictRecord, result: ScoreResult) -> tuple[int, int]:
     if v.v2 is not None:
         return v.v2.start, v.v2.end
     if v.v1 is not None:
-        at, until = result.diff.image(v.v1.start, v.v1.end)
-        old, new = result.v1.text, result.v2.text
-        if (v.v1.start == 0 or old[v.v1.start - 1] == "\n") and at > 0 and new[at - 1] != "\n":
-            # its words began a paragraph: the point goes to the paragraph start the
-            # deletion left, not inside a neighbour's words the diff matched by chance
-            brk = new.find("\n", at, min(until + 1, len(new)))
-            if brk >= 0:
-                at = brk + 1
+        at = result.diff.place_in_b(v.v1.start, v.v1.end)  # the one rule, for every view
         return at, at
     return 0, 0
 

@@ -278,6 +278,20 @@ class TextDiff:
         """The v2 region a v1 span maps to, insertions at both boundaries included."""
         return self.map_left(s), max(self.map_right(e), self.map_left(s))
 
+    def place_in_b(self, s: int, e: int) -> int:
+        """The point of v2 (code points) where v1 ``[s, e)`` stood: for a deleted quote, the
+        place its text was (where a view scrolls to and a re-created Word comment goes).
+        The start of the v2 region it maps to (``image``); when its words began a paragraph
+        and that point falls inside a neighbour's words (the diff matched some of them by
+        chance), the start of the paragraph the deletion left instead."""
+        at, until = self.image(s, e)
+        old, new = self.a, self.b
+        if (s == 0 or old[s - 1] == "\n") and at > 0 and new[at - 1] != "\n":
+            brk = new.find("\n", at, min(until + 1, len(new)))
+            if brk >= 0:
+                at = brk + 1
+        return at
+
     def unchanged_image(self, s: int, e: int) -> int | None:
         """If v1 ``[s, e)`` (non-empty) lies inside one equal run, its v2 start; else None.
 

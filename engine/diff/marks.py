@@ -25,7 +25,7 @@ from typing import Literal
 
 from engine.diff.align import DEFAULT_LIMITS, DELETE, EQUAL, INSERT, DiffLimits
 from engine.diff.diffing import TextDiff
-from engine.text.utf16 import utf16_length
+from engine.text.utf16 import OffsetMap, utf16_length
 
 MarkKind = Literal["deleted", "inserted"]
 
@@ -81,6 +81,8 @@ class ChangeView:
     def __init__(self, a: str, b: str, limits: DiffLimits = DEFAULT_LIMITS):
         self.a, self.b = a, b
         diff = TextDiff(a, b, limits=limits)
+        self._diff = diff  # for place_in_b
+        self._maps: tuple[OffsetMap, OffsetMap] | None = None
         self.approximate = bool(diff.approximate)
         self._pieces: list[_Piece] = []
         marks: list[ChangeMark] = []
@@ -202,6 +204,19 @@ class ChangeView:
         if p.op == EQUAL:
             return p.a0 + min(off - p.b0, p.n)
         return p.a0
+
+    def place_in_b(self, start: int, end: int) -> int:
+        """The point of ``b`` (UTF-16) where ``a``'s ``[start, end)`` stood: for a deleted
+        comment's quote, the place its text was (``TextDiff.place_in_b``, the rule a Word
+        copy re-creates such a comment at). Raises ValueError outside ``a``."""
+        self._check(start, self.a_length)
+        self._check(end, self.a_length)
+        if self._maps is None:
+            self._maps = (OffsetMap(self.a), OffsetMap(self.b))
+        ma, mb = self._maps
+        s = ma.to_codepoint(start, snap="floor")
+        e = ma.to_codepoint(max(start, end), snap="ceil")
+        return mb.to_utf16(self._diff.place_in_b(s, e))
 
     def alignment(self) -> list[tuple[int, int]]:
         """``(a offset, b offset)`` at the start and end of every equal run: between two

@@ -324,13 +324,15 @@
       var rects = r.getClientRects();
       var rect = rects.length ? rects[0] : r.getBoundingClientRect();
       var k = state.kinds[sp.kind] || {};
-      if (!sp.label) {  // a caret mark where text was removed
+      if (!sp.label || r.collapsed) {
         if (!rect.width && !rect.height && !rect.top && !rect.left) {
           // A collapsed range at a text-node boundary has no box: measure the character
           // before it (or after it) and stand at its edge instead of the page's corner.
           rect = edgeRect(r) || rect;
           if (!rect.width && !rect.height && !rect.top && !rect.left) return;
         }
+      }
+      if (!sp.label || sp.mark) {  // a caret mark where text was removed
         var m = newElement("span");
         m.className = "m";
         m.style.left = (rect.left + sx - 1) + "px";
@@ -338,7 +340,7 @@
         m.style.height = Math.max(rect.height, 12) + "px";
         m.style.background = k.line || "#E69F00";
         frag.appendChild(m);
-        return;
+        if (!sp.label) return;
       }
       var b = newElement("span");
       b.className = sp.id === state.focusId ? "b focus" : "b";
@@ -388,6 +390,11 @@
     if (!r) return false;
     if (window.Highlight) CSS.highlights.set(NS + "-focus", new Highlight(r));
     var rect = r.getBoundingClientRect();
+    if (r.collapsed && !rect.width && !rect.height) {
+      // A point (where a deleted comment's text stood) has no box: the character beside it.
+      var edge = edgeRect(r);
+      if (edge) rect = {top: edge.top, bottom: edge.top + edge.height, width: 0, height: edge.height};
+    }
     // Only a span out of view is scrolled to: one already on screen stays where it is (the
     // page does not jump when a comment just added there is selected).
     var shown = rect.top >= 0 && rect.bottom <= window.innerHeight && (rect.width || rect.height);

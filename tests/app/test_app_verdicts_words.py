@@ -102,3 +102,61 @@ def test_a_bundle_without_decisions_says_so_at_once(qtbot):
     # the awaiting-review headline needs no wait either
     assert "Awaiting review" in view.banner.text()
     qtbot.waitUntil(lambda: view.data.rederivation is not None, timeout=60000)  # settle
+
+
+# -- a deleted comment's place in v2 ----------------------------------------------------------
+
+
+def _long_deletion(tmp_path: Path) -> tuple[Path, str]:
+    """A 150-paragraph memo whose paragraph 120, under comment c1, is deleted in v2."""
+    from engine.models import Anchor, Comment
+    from engine.run.external import ExternalRevision, check_revision
+    from engine.score.scoring import Version
+
+    paras = [f"Paragraph {i} sets out rule number {i} of the travel policy." for i in range(150)]
+    gone = "Return the laptop within five working days of leaving, 員工 😀."
+    paras[120] = gone
+    v1 = "".join(f"<p>{p}</p>" for p in paras)
+    v2 = "".join(f"<p>{p}</p>" for i, p in enumerate(paras) if i != 120)
+    text = Version.from_source(v1, "html").text
+    start = text.index(gone)
+    start16 = len(text[:start].encode("utf-16-le")) // 2
+    end16 = start16 + len(gone.encode("utf-16-le")) // 2
+    anchor = Anchor(quote=gone, start_offset=start16, end_offset=end16)
+    c = Comment("c1", "Keep this rule.", anchor, author="Ana")
+    rev = ExternalRevision("Travel policy", "html", v1, v2, [c], "Addressed all review comments.")
+    folder, _ = check_revision(rev, folder=tmp_path / "long")
+    return folder, paras[121]
+
+
+def test_a_deleted_comment_scrolls_v2_to_where_its_text_stood(qtbot, tmp_path):
+    from app.window import MainWindow
+
+    bundle, next_paragraph = _long_deletion(tmp_path)
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.resize(1366, 768)
+    window.show()
+    view = window.verdicts
+    with qtbot.waitSignal(view.rendered, timeout=60000):
+        window.open_bundle(bundle, remember=False)
+    qtbot.waitUntil(lambda: view.change_cv is not None, timeout=30000)
+    qtbot.waitUntil(lambda: not view._pending_views, timeout=30000)
+    assert view.rows[0]["verdict"] == "deleted"
+    place = view._stood_at(view.rows[0]["item"])
+    assert place == view.change_cv.b.index(next_paragraph)  # the next paragraph's start
+    spans = [sp for sp in view._spans()[1] if sp["id"] == "c1"]
+    assert spans == [spans[0]] and spans[0]["start"] == spans[0]["end"] == place
+    # selecting it marks the place in v2 and scrolls there
+    view.v2.scroll_to_offset(0)
+    with qtbot.waitCallback(timeout=10000) as cb:
+        view.v2.focus_span("c1", cb)
+    assert cb.args[0] is True
+    with qtbot.waitCallback(timeout=10000) as cb:
+        view.v2.run_js("window.scrollY", cb)
+    assert cb.args[0] > 1000
+    with qtbot.waitCallback(timeout=10000) as cb:
+        view.v2.top_offset(cb)
+    top = cb.args[0]
+    assert top is not None and top <= place < top + 2000
+    assert "a caret in v2 marks where it stood" in view.detail.toPlainText()
