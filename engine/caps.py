@@ -49,6 +49,12 @@ def push_refusal(raw: str, kind: str, stored_so_far: int) -> str | None:
         big = too_large(raw)
         if big is not None:
             return f"the document {big}; push a shorter or flatter document"
+    if kind == "html":
+        from engine.text.html_text import too_deep
+
+        deep = too_deep(raw)
+        if deep is not None:
+            return f"the document {deep}; push a flatter document"
     size = stored_size(raw, kind)
     if size > MAX_FILE_BYTES:
         return (

@@ -314,6 +314,12 @@ def open_document(path: str | os.PathLike) -> Document:
         big = too_large(decoded[0])
         if big is not None:
             raise DocumentError(path, f"{big}; shorten or flatten it, or save it as HTML")
+    if kind == "html":
+        from engine.text.html_text import too_deep
+
+        deep = too_deep(decoded[0])
+        if deep is not None:
+            raise DocumentError(path, f"{deep}; flatten it")
     notice = "; ".join(filter(None, (decoding_problem(data, read_as, decoded), nul_notice)))
     return Document(kind, *decoded, notice or None)
 

@@ -204,10 +204,12 @@ class Marker:
         runs' text. Positions are counted before any marker run is inserted."""
         for p_index, p in enumerate(root.iter(W + "p")):
             r_index = 0
+            ppr = p.find(W + "pPr")  # once per paragraph: a find walks its children
+            pstyle = ppr.find(W + "pStyle") if ppr is not None else None
             for run in p.iter(W + "r"):
                 if _nearest_paragraph(run) is not p:
                     continue
-                hidden = self._hidden(run, p)
+                hidden = self._hidden(run, pstyle)
                 for c_index, child in enumerate(run.iterchildren("{*}*")):
                     if child.tag == W + "t" and child.text:
                         n = self.next_piece
@@ -220,11 +222,11 @@ class Marker:
                         child.text = marker(PIECE, n) + body
                 r_index += 1
 
-    def _hidden(self, run: Any, paragraph: Any) -> bool:
+    def _hidden(self, run: Any, pstyle: Any) -> bool:
         """Whether Word hides the run: ``w:specVanish`` (always hidden), else its own
         ``w:vanish``, else its character style's, else its paragraph style's (direct
         formatting over the character style over the paragraph style, ECMA-376 Part 1,
-        17.7.2)."""
+        17.7.2). ``pstyle``: the paragraph's ``w:pPr/w:pStyle`` element, or None."""
         rpr = run.find(W + "rPr")
         if rpr is not None:
             spec = rpr.find(W + "specVanish")
@@ -238,7 +240,6 @@ class Marker:
                 got = self.style_vanish.get(("character", style.get(W + "val") or ""))
                 if got is not None:
                     return got
-        pstyle = paragraph.find(f"{W}pPr/{W}pStyle")
         if pstyle is None:
             return False
         return self.style_vanish.get(("paragraph", pstyle.get(W + "val") or ""), False)

@@ -61,7 +61,7 @@ from engine.text.encoding import decode_html
 from engine.text.html_markup import Extraction, Node, _fast_walk, _reference_walk
 from engine.text.nesting_bound import nesting_bound
 
-__all__ = ["Extraction", "body_text", "extract"]
+__all__ = ["MAX_HTML_NESTING", "Extraction", "body_text", "extract", "too_deep"]
 
 # --------------------------------------------------------------------------------------
 # Parsing and the body's text
@@ -206,6 +206,34 @@ def _lexbor_would_be_slow(source: str, utf8: bytes) -> bool:
         if len(tag.split()) + tag.count("/") > _MAX_ATTRIBUTES:
             return True
     return False
+
+
+#: The deepest element nesting of a document this program takes in (a file opened, a
+#: version pushed): the fast path's own bound. No real page comes near it (Chromium's
+#: parser stops nesting at 512 and puts deeper elements beside each other); past it only
+#: the pure-Python reference parser could read the page (100,000 nested ``<div>``: 2.7 s
+#: a version, 9 s of CPU for ``arl score``).
+MAX_HTML_NESTING = _MAX_DEPTH
+
+
+def too_deep(source: str) -> str | None:
+    """Why an HTML ``source`` is refused for its depth (``"nests its elements about
+    100,000 levels deep, past the 10,000 this program reads"``), or None. The depth is the
+    fast path's scan (:func:`_nesting_depth`; over a megabyte asked first of the cheap
+    bound), as the tree builder would nest them up to misnested markup it repairs. Linear;
+    never raises."""
+    utf8 = source.encode("utf-8", "replace")
+    if len(utf8) < 3 * MAX_HTML_NESTING:
+        return None  # too short to hold that many start tags ("<b>" is three bytes)
+    if len(utf8) > _BOUND_FROM and nesting_bound(utf8, _NOT_NESTING) <= MAX_HTML_NESTING:
+        return None
+    if _nesting_depth(utf8, MAX_HTML_NESTING) <= MAX_HTML_NESTING:
+        return None
+    depth = _nesting_depth(utf8, len(utf8))
+    return (
+        f"nests its elements about {depth:,} levels deep, past the {MAX_HTML_NESTING:,} "
+        "this program reads"
+    )
 
 
 def _utf8_of(html: str | bytes, source: str, encoding: str | None) -> bytes | None:
