@@ -32,28 +32,17 @@ from PySide6.QtWidgets import (
 )
 
 from app.icons import EVENT_ICONS, icon
-from app.run_record import round_lines
+from app.run_of_bundle import FAILED_STYLE, RunRecord
 from app.trace_dialog import show_trace
 from app.word_copy import word_revision_hint
 from engine import events as ev, vocabulary as vocab
-from engine.vocabulary import EXTERNAL_USAGE, comment_names
+from engine.vocabulary import comment_names
 
 if TYPE_CHECKING:  # the run machinery (engine.run, about 1 s) is imported when a run starts
     from app.runrequest import RunRequest
 
 log = logging.getLogger(__name__)
-FAILED_STYLE = "color:#B24000;font-weight:600"  # the ending line of a failed run
 NOT_SIGNED = "The bundle will not be signed: no key of yours could be read or made here."
-
-
-def _agent_mode_bit(manifest: dict[str, Any]) -> list[str]:
-    """The run's agent mode in plain words (``engine.vocabulary.agent_mode_words``), as a
-    one-item list, or [] when the manifest does not record it."""
-    from engine.bundle.scorecard import agent_mode_of
-    from engine.vocabulary import agent_mode_words
-
-    mode = agent_mode_of(manifest)
-    return [html.escape(agent_mode_words(mode))] if mode.get("ran") or mode.get("requested") else []
 
 
 def _bars() -> tuple[QProgressBar, QProgressBar]:
@@ -71,7 +60,7 @@ def _bars() -> tuple[QProgressBar, QProgressBar]:
     return rounds, busy
 
 
-class RunView(QWidget):
+class RunView(RunRecord, QWidget):
     runFinished = Signal(str)  # bundle path ("" when no bundle could be written)
     runStarted = Signal()
     eventShown = Signal(object)  # every engine event, after the view showed it
@@ -342,76 +331,11 @@ class RunView(QWidget):
     # -- an opened bundle ----------------------------------------------------------------------
 
     def show_bundle(self, data: Any) -> None:
-        """Say what an opened bundle's run was (status, model, rounds, tokens, when, why it
-        ended) and list its round records as the bundle stores them (``verdicts.json``
-        rounds: version, tokens, verdicts, reopened comments). Nothing is scored here. A
-        live run is never replaced: the view keeps it."""
+        """Say what an opened bundle's run was (``app.run_of_bundle.RunRecord``). A live
+        run is never replaced: the view keeps it."""
         if self.running or (self.events and self._same_path(self.bundle_path, data.path)):
             return  # a live run, or the bundle the run shown here just wrote: keep its log
-
-        m = data.manifest if isinstance(data.manifest, dict) else {}
-        self.events = []
-        self._names = comment_names([str(c.get("id")) for c in data.comments_before])
-        self.round_metrics = list(data.round_metrics)
-        self.bundle_path = str(data.path)
-        self._doc_title = data.title
-        self.log.clear()
-        status = str(m.get("status") or "unknown")
-        scripted = " (scripted)" if m.get("scripted") else ""
-        self.title.setText(f"<h2>Run of the open bundle: {html.escape(status)}{scripted}</h2>")
-        bits = []
-        if m.get("model"):
-            bits.append(f"Model <b>{html.escape(str(m['model']))}</b>")
-        if m.get("rounds") is not None:
-            bits.append(
-                html.escape(vocab.plural(m["rounds"], "round") + " run")
-                if isinstance(m["rounds"], int)
-                else f"{html.escape(str(m['rounds']))} rounds run"
-            )
-        when = str(m.get("finished_at") or m.get("created_at") or "")
-        if when:
-            bits.append(f"ended {html.escape(vocab.when_words(when))}")
-        self.hint.setText(
-            f"<b>{html.escape(data.title)}</b><br>"
-            + " \u00b7 ".join(bits + _agent_mode_bit(m))
-            + "<br>This is the bundle's record; the full trace of every model call "
-            "(requests, answers, tool calls) is in the bundle's <b>trace.json</b> "
-            "(<b>Show the model-call trace</b>)."
-        )
-        self.trace_btn.setVisible(True)
-        reason = vocab.plain_reason(str(m.get("reason") or "")).rstrip(". ")
-        self.round_label.setText(f"How it ended: {reason}." if reason else "")
-        self.round_label.setStyleSheet(FAILED_STYLE if status == "failed" else "")
-        external = bool(getattr(data, "external", False))
-        self._show_idle(m.get("tokens"), external)
-        if never := vocab.never_reached_of(getattr(data, "metrics", None)):  # not "0 tokens"
-            self.tokens_label.setText(f"Tokens used: N/A \u2014 {never}")
-        from engine.bundle.typed_tokens import typed_tokens_words
-
-        typed = typed_tokens_words(m, getattr(data, "metrics", None))
-        if typed:  # said as typed, never as measured
-            self.tokens_label.setText(self.tokens_label.text() + f"; you typed: {typed}")
-        for kind, line in round_lines(data.verdict_rounds, external, self._names):
-            self._add(kind, line)
-        self._add("step", f"Final: {status}{scripted}" + (f" \u2014 {reason}." if reason else "."))
-        self.log.scrollToTop()
-
-    def _show_idle(self, tokens: Any, external: bool = False) -> None:
-        """No run live: no bar, no Cancel, the bundle's tokens (N/A: a revision made elsewhere)."""
-        self.round_bar.setVisible(False)
-        self.busy.setVisible(False)
-        self.cancel_btn.setEnabled(False)
-        self.new_btn.setEnabled(True)
-        self.tokens_label.setText(
-            f"Tokens used: {tokens:,}"
-            if isinstance(tokens, int)
-            else f"Tokens used: N/A \u2014 {EXTERNAL_USAGE}"
-            if external
-            else "Tokens used: not reported"
-        )
-        self.elapsed_label.setText("")
-        self.counts_label.setText("")
-        self._t0 = 0.0
+        self._show_record(data)
 
     @staticmethod
     def _same_path(a: Any, b: Any) -> bool:
