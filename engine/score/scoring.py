@@ -31,7 +31,7 @@ from engine.diff.diffing import TextDiff
 from engine.models import ClaimItem, ClaimReport, Comment, Metric, Span, VerdictRecord
 from engine.score.anchoring.changes import ChangeIndex
 from engine.score.anchoring.index import TextIndex, split_or_joined
-from engine.score.anchoring.locate import Located, locate
+from engine.score.anchoring.locate import Located, locate, located_notes
 from engine.score.anchoring.reanchor import reanchor
 from engine.score.anchoring.records import Reanchored
 from engine.score.anchoring.shared_places import settle_shared_places
@@ -75,11 +75,11 @@ class Version:
         """Build from markup, text or Markdown. ``kind`` is "html", "text" or "markdown" (the
         source rendered, then read as HTML, :meth:`from_markdown`). Raises ValueError on an
         unknown kind."""
-        from engine.text import encoding, html_text
-
         if kind not in ("html", "text", "markdown"):
             raise ValueError(f"unknown document kind {kind!r} (html, text or markdown)")
         if isinstance(raw, bytes):
+            from engine.text import encoding
+
             raw = (encoding.decode_html if kind == "html" else encoding.decode_text)(raw)[0]
         if kind == "text":
             return cls(raw=raw, kind=kind, version_id=version_id, text=raw)
@@ -87,7 +87,9 @@ class Version:
             from engine.text.markdown import markdown_page
 
             return cls.from_markdown(raw, markdown_page(raw), version_id)
-        ext = html_text.extract(raw)
+        from engine.text.html_text import extract  # lazy: plain text parses no HTML
+
+        ext = extract(raw)
         return cls(raw=raw, kind=kind, version_id=version_id, text=ext.text, _extraction=ext)
 
     @classmethod
@@ -353,7 +355,7 @@ class _Judge:
         if self.changes is None:
             self.changes = ChangeIndex(diff)
         ra = reanchor(self.idx1, self.idx2, diff, loc.start, loc.end, self.changes)
-        notes = _located_notes(c, loc, made_elsewhere, self.given)
+        notes = located_notes(loc, c.created_on_version_id, made_elsewhere, self.given)
         if ra.note:
             notes.append(ra.note)
         # A count bound of the diff was hit around the span: its alignment there is coarser
@@ -462,27 +464,6 @@ class _Judge:
             r1, r2 = self.v1.rendering(), self.v2.rendering()
             self._sheets_differ = r1 is not None and r2 is not None and styles_differ(r1, r2)
         return self._sheets_differ
-
-
-def _located_notes(c: Comment, loc: Located, made_elsewhere: bool, given: str) -> list[str]:
-    """What locating in v1 had to do, in plain sentences."""
-    notes = []
-    if made_elsewhere:
-        notes.append(
-            f"made on version {c.created_on_version_id}; found in version {given} by its quote"
-        )
-    elif loc.repaired and loc.how == "context-over-offsets":
-        notes.append(
-            "the stored offsets point at another copy of the quote than the one its "
-            "prefix and suffix name; repaired from the context"
-        )
-    elif loc.repaired:
-        notes.append(
-            "the stored offsets did not match the quote; repaired from the quote and its context"
-        )
-    if loc.ambiguous:
-        notes.append("the quote occurs more than once with the same context in v1")
-    return notes
 
 
 def _signature_fold(piece: str) -> str:

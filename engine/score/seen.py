@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine.models import Span, VerdictRecord
-from engine.text import css
 from engine.text.normalize import normalize
-from engine.text.rendering import Rendering, Seen
+
+if TYPE_CHECKING:  # only pages have a rendering; plain text never imports it
+    from engine.text.rendering import Rendering, Seen
 
 HIDDEN_NOTE = (
     "only hidden text changed: the change is in text a reader cannot see (hidden by the "
@@ -114,6 +116,8 @@ def styles_differ(r1: Rendering, r2: Rendering) -> bool:
 
 
 def _preserves(seen: Seen) -> bool:
+    from engine.text import css
+
     return any(mode != css.COLLAPSE for _, mode in seen.pieces)
 
 
@@ -123,6 +127,8 @@ def _layout(seen: Seen) -> tuple[tuple[int, str], ...]:
     line breaks of a run inside a ``BREAKS`` piece, with the number of characters before it
     in the visible text's comparison form (whitespace left out). Runs at either end of the
     span are left out: where a span starts and ends is the re-anchoring's, not the page's."""
+    from engine.text import css
+
     out: list[tuple[int, str]] = []
     count = 0
     for piece, mode in seen.pieces:

@@ -11,13 +11,17 @@ counted as grapheme clusters (Unicode UAX #29 extended graphemes, the ``regex`` 
 ``\\X``): an emoji with its skin tone, a Devanagari conjunct or a Thai consonant with its
 vowel sign is one character. Words are ICU's word breaks (``icu4py``: dictionary words in
 Thai, Lao, Khmer, Myanmar, Chinese and Japanese; UAX #29 elsewhere).
+
+Two texts both ASCII after normalisation are read with stdlib ``re`` patterns equal to the
+``regex`` ones on ASCII (``_ASCII``; tests/engine/test_token_edits.py checks every pattern
+and the kinds against the ``regex`` ones), so a score of ASCII text never imports the
+``regex`` module (about 25 ms of start-up).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
-
-import regex
 
 from engine.models import VerdictRecord
 from engine.text.normalize import normalize
@@ -27,19 +31,56 @@ TOKEN_CHARS = 2
 a token edit may change: the issue's "at most two characters", a transposed pair
 ("recieve" -> "receive") being two."""
 
-_GRAPHEME = regex.compile(r"\X")
-_SPACE = regex.compile(r"\s+")
-_PUNCT_OR_SPACE = regex.compile(r"[\p{P}\s]+")
-_PUNCT = regex.compile(r"\p{P}+")
-_NUMBER = regex.compile(
-    r"(?<![\p{L}\p{M}\p{N}])[+\-\u2212]?\p{Sc}*\p{N}+(?:[.,'\u2019\u00a0\u202f\u2009]?\p{N}+)*"
-    r"|\p{Sc}"
+
+class _Rules:
+    """The patterns one pair of texts is read with: ``grapheme`` (one character as a
+    reader counts it), ``space``, ``punct_or_space``, ``punct``, ``number`` (a number as
+    a reader reads it: digits of any script, ``\\p{N}``: Arabic-Indic, Devanagari,
+    full-width, CJK numerals such as 〇 and Ⅻ, with the group and decimal separators
+    between digits, "1,500", "3.1", "1 000", a sign before it and a currency sign; a
+    currency sign alone counts too, "$" -> "€") and ``has_letter``."""
+
+    __slots__ = ("grapheme", "has_letter", "number", "punct", "punct_or_space", "space")
+
+    def __init__(
+        self, compile: Any, grapheme: str, space: str, punct: str, digit: str, cur: str, letter: str
+    ) -> None:
+        self.grapheme = compile(grapheme)
+        self.space = compile(f"[{space}]+")
+        self.punct_or_space = compile(f"[{punct}{space}]+")
+        self.punct = compile(f"[{punct}]+")
+        self.number = compile(
+            rf"(?<![{letter}{digit}])[+\-\u2212]?[{cur}]*[{digit}]+"
+            rf"(?:[.,'\u2019\u00a0\u202f\u2009]?[{digit}]+)*|[{cur}]"
+        )
+        self.has_letter = compile(f"[{letter}]")
+
+
+# ASCII: the Unicode classes' ASCII members (\s is [\t\n\v\f\r ], \p{P} the 23 marks below,
+# \p{N} the digits, \p{Sc} "$", \p{L} and \p{M} A-Z a-z; \X one character, CR LF one)
+_ASCII = _Rules(
+    re.compile,
+    r"\r\n|[\s\S]",
+    r"\t\n\x0b\x0c\r ",
+    re.escape("!\"#%&'()*,-./:;?@[\\]_{}"),
+    "0-9",
+    r"\$",
+    "A-Za-z",
 )
-"""A number as a reader reads it: digits of any script (``\\p{N}``: Arabic-Indic, Devanagari,
-full-width, CJK numerals such as 〇 and Ⅻ), with the group and decimal separators between
-digits ("1,500", "3.1", "1 000"), a sign before it and a currency sign; a currency sign
-alone counts too ("$" -> "€")."""
-_HAS_LETTER = regex.compile(r"[\p{L}\p{M}]")
+_unicode: _Rules | None = None
+
+
+def _rules(a: str, b: str) -> _Rules:
+    """``_ASCII`` for two ASCII texts, else the ``regex`` module's Unicode classes."""
+    global _unicode
+    if a.isascii() and b.isascii():
+        return _ASCII
+    if _unicode is None:
+        import regex  # lazy: only text beyond ASCII needs Unicode's classes and graphemes
+
+        _unicode = _Rules(regex.compile, r"\X", r"\s", r"\p{P}", r"\p{N}", r"\p{Sc}", r"\p{L}\p{M}")
+    return _unicode
+
 
 _word_breaker = None
 
@@ -68,37 +109,38 @@ def token_edit_kind(t1: str, t2: str) -> str:
     Both texts are compared as the verdict compares them (``engine.text.normalize``:
     NFC, whitespace runs folded, soft hyphens and zero-width spaces dropped). ``""`` too
     when they are then equal (no edit) or the change touches a number
-    (``_NUMBER``: "21 days" -> "14 days"), adds or removes a word, or replaces a word by
+    (``_Rules.number``: "21 days" -> "14 days"), adds or removes a word, or replaces a word by
     another (fewer than half of its characters kept: "a" -> "I", "cat" -> "dog")."""
     a, b = normalize(t1), normalize(t2)
-    if a == b or _NUMBER.findall(a) != _NUMBER.findall(b):
+    r = _rules(a, b)
+    if a == b or r.number.findall(a) != r.number.findall(b):
         return ""
     fa, fb = a.casefold(), b.casefold()
     if fa == fb:
         return "only the letter case changed"
-    sa, sb = _PUNCT_OR_SPACE.sub("", fa), _PUNCT_OR_SPACE.sub("", fb)
-    case = ["letter case"] if _case_differs(a, b) else []
+    sa, sb = r.punct_or_space.sub("", fa), r.punct_or_space.sub("", fb)
+    case = ["letter case"] if _case_differs(r, a, b) else []
     if sa == sb:
-        punct = ["punctuation"] if _marks(fa) != _marks(fb) else []
-        spacing = ["spacing"] if _unpunctuated(fa) != _unpunctuated(fb) else []
+        punct = ["punctuation"] if _marks(r, fa) != _marks(r, fb) else []
+        spacing = ["spacing"] if _unpunctuated(r, fa) != _unpunctuated(r, fb) else []
         if not (case or punct or spacing):  # marks regrouped ("a ,b" -> "a, b")
             punct, spacing = ["punctuation"], ["spacing"]
         return _kind_words("", case + punct + spacing)
-    n = _grapheme_distance(sa, sb)
-    if n > TOKEN_CHARS or _word_replaced(fa, fb):
+    n = _grapheme_distance(r, sa, sb)
+    if n > TOKEN_CHARS or _word_replaced(r, fa, fb):
         return ""
-    punct = ["punctuation"] if _PUNCT.findall(fa) != _PUNCT.findall(fb) else []
+    punct = ["punctuation"] if r.punct.findall(fa) != r.punct.findall(fb) else []
     return _kind_words("one character" if n == 1 else "two characters", case + punct)
 
 
-def _case_differs(a: str, b: str) -> bool:
+def _case_differs(r: _Rules, a: str, b: str) -> bool:
     """Some letter the edit kept changed its case: the graphemes of ``a`` and ``b``
     (punctuation and spaces left out) aligned by their casefolded forms, and an aligned
     pair that differs as written."""
     from rapidfuzz.distance import Indel  # lazy, as engine.score.anchoring.words
 
-    la = _GRAPHEME.findall(_PUNCT_OR_SPACE.sub("", a))
-    lb = _GRAPHEME.findall(_PUNCT_OR_SPACE.sub("", b))
+    la = r.grapheme.findall(r.punct_or_space.sub("", a))
+    lb = r.grapheme.findall(r.punct_or_space.sub("", b))
     ops = Indel.opcodes([g.casefold() for g in la], [g.casefold() for g in lb])
     return any(
         op.tag == "equal" and la[op.src_start : op.src_end] != lb[op.dest_start : op.dest_end]
@@ -106,19 +148,20 @@ def _case_differs(a: str, b: str) -> bool:
     )
 
 
-def _marks(text: str) -> list[tuple[int, str]]:
+def _marks(r: _Rules, text: str) -> list[tuple[int, str]]:
     """Each run of punctuation in ``text`` with where it stands: the number of characters
     before it that are neither spaces nor punctuation. Two texts with the same letters and
     equal lists have the same marks in the same places."""
     return [
-        (len(_PUNCT_OR_SPACE.sub("", text[: m.start()])), m.group()) for m in _PUNCT.finditer(text)
+        (len(r.punct_or_space.sub("", text[: m.start()])), m.group())
+        for m in r.punct.finditer(text)
     ]
 
 
-def _unpunctuated(text: str) -> str:
+def _unpunctuated(r: _Rules, text: str) -> str:
     """``text`` with its punctuation left out and its spaces collapsed: where the words
     are spaced, whatever punctuation stands between them."""
-    return _SPACE.sub(" ", _PUNCT.sub("", text)).strip()
+    return r.space.sub(" ", r.punct.sub("", text)).strip()
 
 
 def _kind_words(counted: str, folded: list[str]) -> str:
@@ -131,15 +174,15 @@ def _kind_words(counted: str, folded: list[str]) -> str:
     return f"only {' and '.join(parts)} changed"
 
 
-def _grapheme_distance(a: str, b: str) -> int:
+def _grapheme_distance(r: _Rules, a: str, b: str) -> int:
     """Levenshtein distance of ``a`` and ``b`` counted in grapheme clusters (insertions,
     deletions and substitutions; a transposed pair counts two)."""
     from rapidfuzz.distance import Levenshtein  # lazy, as engine.score.anchoring.words
 
-    return int(Levenshtein.distance(_GRAPHEME.findall(a), _GRAPHEME.findall(b)))
+    return int(Levenshtein.distance(r.grapheme.findall(a), r.grapheme.findall(b)))
 
 
-def _words(text: str) -> list[str]:
+def _words(r: _Rules, text: str) -> list[str]:
     """The words of ``text`` (ICU word breaks), punctuation inside them dropped ("don't"
     is "dont"): only segments holding a letter or a mark are words."""
     global _word_breaker
@@ -153,12 +196,12 @@ def _words(text: str) -> list[str]:
     out = []
     for s, e in _word_breaker(text, "root").segments():
         seg = units[2 * s : 2 * e].decode("utf-16-le", "replace")
-        if _HAS_LETTER.search(seg):
-            out.append(_PUNCT.sub("", seg))
+        if r.has_letter.search(seg):
+            out.append(r.punct.sub("", seg))
     return out
 
 
-def _word_replaced(fa: str, fb: str) -> bool:
+def _word_replaced(r: _Rules, fa: str, fb: str) -> bool:
     """A word was added, removed, or replaced by another between the casefolded texts:
     the word lists aligned by their Levenshtein edit script (a substitution preferred to a
     word removed and another added), a changed word must keep at least half of its
@@ -166,7 +209,7 @@ def _word_replaced(fa: str, fb: str) -> bool:
     respelled; words only joined or split ("alot" -> "a lot") are the same letters."""
     from rapidfuzz.distance import Indel, Levenshtein
 
-    wa, wb = _words(fa), _words(fb)
+    wa, wb = _words(r, fa), _words(r, fb)
     groups: list[list[Any]] = []
     for op in Levenshtein.opcodes(wa, wb):
         if op.tag == "equal":
@@ -183,7 +226,7 @@ def _word_replaced(fa: str, fb: str) -> bool:
         if any(op.tag != "replace" for op in group):
             return True
         for x, y in zip(xs, ys, strict=True):
-            gx, gy = _GRAPHEME.findall(x), _GRAPHEME.findall(y)
+            gx, gy = r.grapheme.findall(x), r.grapheme.findall(y)
             kept = (len(gx) + len(gy) - Indel.distance(gx, gy)) // 2
             if 2 * kept < max(len(gx), len(gy)):
                 return True

@@ -159,7 +159,11 @@ def _can_show(text: str, i: int, r0: int, before: str, after: str) -> bool:
 def _without_unseen(text: str) -> tuple[str, bool]:
     """``text`` without the default-ignorable characters that cannot show where they stand
     (``_can_show``); and whether it still holds a bidi control. Linear in ``text``: the
-    neighbours are found once per run of ignorables."""
+    neighbours are found once per run of ignorables. ASCII has no default-ignorable
+    character and no bidi control (tests/engine/test_invisible_only.py checks it), so ASCII text
+    is returned as it is, without the ``regex`` module."""
+    if text.isascii():
+        return text, False
     ignorable = _ignorable_pattern()
     if not ignorable.search(text):
         return text, False

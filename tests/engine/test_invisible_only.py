@@ -183,3 +183,16 @@ def test_a_long_run_of_invisible_characters_is_judged_by_its_neighbours():
     assert invisible_only(QUOTE, "ten mil" + "\u200d" * 5000 + "lion dollars")
     assert invisible_only(QUOTE, "ten mil" + "\U000e0041\u2062" * 3000 + "lion dollars")
     assert not invisible_only("کتابها", "کتاب" + "\u200c" * 50 + "ها")
+
+
+def test_ascii_holds_no_default_ignorable_nor_bidi_control():
+    """The ASCII fast path of ``_without_unseen`` (no ``regex`` import) is exact: no ASCII
+    character is default-ignorable or a bidi control."""
+    import regex
+
+    from engine.text.invisible import _BIDI_CONTROLS, _without_unseen
+
+    ascii_text = "".join(map(chr, range(128)))
+    assert not regex.search(r"\p{Default_Ignorable_Code_Point}", ascii_text)
+    assert not set(ascii_text) & set(_BIDI_CONTROLS)
+    assert _without_unseen(ascii_text) == (ascii_text, False)

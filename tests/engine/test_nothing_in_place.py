@@ -319,3 +319,26 @@ def test_property_a_sentence_deleted_beside_a_rewritten_neighbour_is_deleted(scr
     t2 = f"{intro}\n\n{rewrite}\n\n{end}"
     v = _verdict(t1, t2, gone)
     assert v.verdict == "deleted", (script, gone, kept, rewrite, v.method, v.note, v.v2)
+
+
+def _substance_by_regex(text: str) -> int:
+    """``substance`` read with the regex module's classes, whatever the text."""
+    import regex
+
+    from engine.score.anchoring.words import MARKS
+
+    if regex.search(r"[[\p{L}\p{N}]--\p{Default_Ignorable_Code_Point}]", text, regex.V1):
+        return WORD
+    marks = r"[[\p{P}\p{S}\p{Co}\p{Cn}]--[\u2800\p{Default_Ignorable_Code_Point}]]"
+    return MARKS if regex.search(marks, text, regex.V1) else NOTHING
+
+
+def test_ascii_substance_is_the_unicode_classes_on_every_ascii_character():
+    for ch in map(chr, range(128)):
+        assert substance(ch) == _substance_by_regex(ch), repr(ch)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(st.characters(max_codepoint=127), max_size=12))
+def test_property_ascii_substance_agrees_with_regex(text):
+    assert substance(text) == _substance_by_regex(text)

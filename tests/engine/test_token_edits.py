@@ -364,3 +364,81 @@ def test_bundle_schema_takes_the_fields() -> None:
     doc = {"rounds": [], "final": [item], "unusable": [], "collateral": []}
     assert check_file("verdicts.json", doc, FORMAT_V3) == []
     assert check_file("verdicts.json", {**doc, "final": [{**item, "token_edit": "yes"}]}, FORMAT_V3)
+
+
+# -- ASCII text is read without the regex module ------------------------------------------
+
+_ASCII_ALPHABET = "".join(map(chr, range(128)))
+_ASCII_TEXT = st.text(
+    st.one_of(st.sampled_from(_ASCII_ALPHABET), st.sampled_from(list("aAbB1 ,.-$'\r\n"))),
+    max_size=40,
+)
+
+
+def _unicode_rules():
+    import engine.score.token_edits as T
+
+    T._rules("é", "é")  # builds the regex module's rules
+    assert T._unicode is not None
+    return T._unicode
+
+
+def test_the_ascii_patterns_are_the_unicode_classes_on_every_ascii_character() -> None:
+    import engine.score.token_edits as T
+
+    u = _unicode_rules()
+    for name in T._Rules.__slots__:
+        a, b = getattr(T._ASCII, name), getattr(u, name)
+        assert a.findall(_ASCII_ALPHABET) == b.findall(_ASCII_ALPHABET), name
+        for ch in _ASCII_ALPHABET:
+            assert bool(a.fullmatch(ch)) == bool(b.fullmatch(ch)), (name, ch)
+
+
+@SETTINGS
+@given(_ASCII_TEXT)
+def test_the_ascii_patterns_read_ascii_as_the_regex_ones(text: str) -> None:
+    import engine.score.token_edits as T
+
+    u = _unicode_rules()
+    for name in T._Rules.__slots__:
+        a, b = getattr(T._ASCII, name), getattr(u, name)
+        assert a.findall(text) == b.findall(text), (name, text)
+        assert a.sub("", text) == b.sub("", text), (name, text)
+        assert [m.span() for m in a.finditer(text)] == [m.span() for m in b.finditer(text)]
+
+
+@SETTINGS
+@given(_ASCII_TEXT, st.data())
+def test_ascii_token_edit_kinds_are_the_unicode_ones(t1: str, data: st.DataObject) -> None:
+    """The same kind, read either way: ASCII pairs (edits of a few characters, so most are
+    token edits) give ``token_edit_kind`` the same answer with the ``regex`` rules."""
+    import engine.score.token_edits as T
+
+    chars = list(t1)
+    for _ in range(data.draw(st.integers(0, 3))):
+        i = data.draw(st.integers(0, len(chars)))
+        chars.insert(i, data.draw(st.sampled_from(list("aAe1,. -$"))))
+    t2 = "".join(chars)
+    got = T.token_edit_kind(t1, t2)
+    u = _unicode_rules()
+    try:
+        T._ASCII, saved = u, T._ASCII
+        want = T.token_edit_kind(t1, t2)
+    finally:
+        T._ASCII = saved
+    assert got == want, (t1, t2)
+
+
+def test_scoring_ascii_text_never_imports_regex() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from engine.score.token_edits import token_edit_kind\n"
+        "assert token_edit_kind('Members recieve it', 'Members receive it')\n"
+        "assert token_edit_kind('Hello, world', 'hello world!')\n"
+        "print('regex' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -136,3 +136,24 @@ def _copy_named_elsewhere(
     if by_score is not None and best_ctx >= CONTEXT_THRESHOLD and best_ctx - here >= CONTEXT_MARGIN:
         return by_score
     return None
+
+
+def located_notes(loc: Located, made_on: str | None, made_elsewhere: bool, given: str) -> list[str]:
+    """What locating a comment's quote in v1 at ``loc`` had to do, in plain sentences
+    (a verdict's note). ``made_on``: the version the comment says it was made on;
+    ``made_elsewhere``: that is not ``given``, the version the agent was given."""
+    notes = []
+    if made_elsewhere:
+        notes.append(f"made on version {made_on}; found in version {given} by its quote")
+    elif loc.repaired and loc.how == "context-over-offsets":
+        notes.append(
+            "the stored offsets point at another copy of the quote than the one its "
+            "prefix and suffix name; repaired from the context"
+        )
+    elif loc.repaired:
+        notes.append(
+            "the stored offsets did not match the quote; repaired from the quote and its context"
+        )
+    if loc.ambiguous:
+        notes.append("the quote occurs more than once with the same context in v1")
+    return notes

@@ -201,6 +201,8 @@ NOTHING, MARKS, WORD = 0, 1, 2
 """What a reader sees of a text (``substance``): nothing; only punctuation or symbols; a word."""
 
 _substance_res: tuple[re.Pattern[str], re.Pattern[str]] | None = None
+_ASCII_WORD = re.compile(r"[A-Za-z0-9]")
+_ASCII_MARK = re.compile(r"[!-/:-@\[-`{-~]")  # the ASCII of P and S: printable, not alnum
 
 
 def substance(text: str) -> int:
@@ -212,8 +214,14 @@ def substance(text: str) -> int:
     unassigned character; else ``NOTHING``: whitespace, invisible and format characters (the
     zero-width space, joiners, bidi controls), control characters and combining marks with
     no letter to sit on. The engine's invisible folding (engine.text.normalize, IGNORABLE)
-    drops only characters counted as nothing here."""
+    drops only characters counted as nothing here. ASCII text is read without the
+    ``regex`` module: its letters and digits are words, its other printable characters
+    marks (tests/engine/test_anchoring_normalize.py checks the two agree)."""
     global _substance_res
+    if text.isascii():
+        if _ASCII_WORD.search(text):
+            return WORD
+        return MARKS if _ASCII_MARK.search(text) else NOTHING
     if _substance_res is None:
         import regex  # lazy: 20 ms of start-up a score without a replaced span never needs
 
