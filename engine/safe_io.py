@@ -14,6 +14,8 @@ line naming it and the problem, never a hang, a memory blow-up or a traceback:
   ``Infinity`` and no float that overflows, and a nesting depth cap checked after parsing
   (the C parser's own recursion limit stops anything deeper first): a cheap bound from the
   text's brackets first, the walk of the parsed value only where the bound is over the cap;
+  the number rules are checked by hooks per number only where a pass over the bytes finds a
+  long digit run or a three-digit exponent (``_numbers_are_plain``);
 - :func:`mask_url` is the one way to print a URL: user info and key-like query values are
   masked.
 
@@ -165,6 +167,46 @@ def _decoder(max_int_digits: int) -> json.JSONDecoder:
     )
 
 
+def _plain_decoder() -> json.JSONDecoder:
+    """The decoder of a text whose numbers ``_numbers_are_plain`` cleared: C integers and
+    floats (no Python call per number); ``NaN``/``Infinity`` still refused."""
+
+    def parse_constant(name: str) -> float:
+        raise _Refused(f"{name} is not a JSON number")
+
+    return json.JSONDecoder(parse_constant=parse_constant)
+
+
+#: Digits to ``0``, ``e``/``E`` to ``e``, signs to ``+``, every other byte to a space.
+_NUMBER_SHAPE = bytes(
+    ord("0")
+    if c in b"0123456789"
+    else ord("e")
+    if c in b"eE"
+    else ord("+")
+    if c in b"+-"
+    else ord(" ")
+    for c in range(256)
+)
+
+
+def _numbers_are_plain(utf8: bytes, max_int_digits: int) -> bool:
+    """True when no number of the JSON text ``utf8`` can break ``_decoder``'s rules, told
+    from its bytes in a few C passes (no Python call per number): an integer of more than
+    ``max_int_digits`` digits is a run of that many digits, and a float that overflows
+    (1.8e308 and up) has an exponent of three digits or more, or an integer part of over
+    200 digits (JSON writes no leading zeros; with an exponent under 100). Such a run or an
+    ``e123`` inside a string only sends the text to the hooked decoder, which decides."""
+    if max_int_digits >= 200:
+        return False  # a run that reveals an overflowing float would pass as an integer
+    shape = utf8.translate(_NUMBER_SHAPE)
+    return (
+        b"0" * (max_int_digits + 1) not in shape
+        and b"e000" not in shape
+        and (b"e+000" not in shape)
+    )
+
+
 def _too_deep(obj: Any, max_depth: int) -> bool:
     """True when arrays/objects nest more than ``max_depth`` deep (iterative walk)."""
     stack: list[tuple[Any, int]] = [(obj, 1)]
@@ -231,9 +273,11 @@ def load_json(
         raise BoundedInputError(
             source, f"too large ({_size(len(data))}; the limit is {_size(max_bytes)})"
         )
+    utf8: bytes | None = None
     if isinstance(data, (bytes, bytearray)):
+        utf8 = bytes(data)
         try:
-            text = bytes(data).decode("utf-8-sig")
+            text = utf8.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise BoundedInputError(source, f"not UTF-8 text (byte {exc.start})") from None
     else:
@@ -241,7 +285,8 @@ def load_json(
     if not text.strip():
         raise BoundedInputError(source, "empty file")
     try:
-        obj = _decoder(max_int_digits).decode(text)
+        plain = utf8 is not None and _numbers_are_plain(utf8, max_int_digits)
+        obj = (_plain_decoder() if plain else _decoder(max_int_digits)).decode(text)
     except _Refused as exc:
         raise BoundedInputError(source, f"not usable JSON: {exc}") from None
     except json.JSONDecodeError as exc:
@@ -254,9 +299,7 @@ def load_json(
         ) from None
     except ValueError as exc:  # any conversion limit the hooks did not anticipate
         raise BoundedInputError(source, f"not usable JSON: {exc}") from None
-    if isinstance(data, (bytes, bytearray)):
-        utf8 = bytes(data)
-    else:
+    if utf8 is None:
         utf8 = data.encode("utf-8", "surrogatepass")
     if _depth_bound(utf8) > max_depth and _too_deep(obj, max_depth):
         raise BoundedInputError(source, f"JSON nested too deeply (more than {max_depth} levels)")
