@@ -300,7 +300,7 @@ def load_json(
     except ValueError as exc:  # any conversion limit the hooks did not anticipate
         raise BoundedInputError(source, f"not usable JSON: {exc}") from None
     if utf8 is None:
-        utf8 = data.encode("utf-8", "surrogatepass")
+        utf8 = text.encode("utf-8", "surrogatepass")
     if _depth_bound(utf8) > max_depth and _too_deep(obj, max_depth):
         raise BoundedInputError(source, f"JSON nested too deeply (more than {max_depth} levels)")
     return obj
