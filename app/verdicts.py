@@ -120,6 +120,11 @@ class _Banner:
             self.parts.append(text)
 
 
+def _names(data: BundleData) -> dict[str, str]:
+    """comment id -> "comment 3", as the table numbers them (``comment_names``)."""
+    return comment_names([str(c.get("id")) for c in data.comments_before])
+
+
 def _reason(data: BundleData) -> str:
     return ": " + html.escape(data.reason.rstrip(". ")) if data.reason else ""
 
@@ -162,8 +167,7 @@ def _rederivation_part(b: _Banner, data: BundleData) -> None:
     if rd is not None and rd.differences:
         # In words here; the exact lines (field names, stored/recomputed) are the banner's
         # tooltip, `arl bundle verify` and the bundle (banner_tooltip).
-        names = comment_names([str(c.get("id")) for c in data.comments_before])
-        said = [html.escape(d.plain(names)) for d in rd.differences[:8]]
+        said = [html.escape(d.plain(_names(data))) for d in rd.differences[:8]]
         lines = "".join(f"<li>{s}</li>" for s in said)
         more = f"<li>and {len(rd.differences) - 8} more</li>" if len(rd.differences) > 8 else ""
         if rd.forged:
@@ -367,7 +371,7 @@ def _decisions_part(b: _Banner, data: BundleData) -> None:
     if dec.tampered:
         b.add(
             "<b>TAMPERED: the reviewer decisions fail their checks</b> and count for nothing: "
-            + html.escape(dec.problems[0])
+            + html.escape(dec.problem_words(_names(data))[0])
             + ".",
             "error",
         )

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.bundle.decisions import DECISIONS_FILE, MAX_REASON, Decision, DecisionsCheck
+from engine.bundle.decisions import MAX_REASON, Decision, DecisionsCheck
 
 
 def check_rule_problem(status: str, decision: str, reason: str) -> str | None:
@@ -44,15 +44,15 @@ def derived_check_status(rederivation: Any, name: str) -> str | None:
 def check_check_decision(d: Decision, rederivation: Any, res: DecisionsCheck) -> None:
     """A decision on a declared check: its rule holds and the check is still the result
     decided on (the final version's, as re-derived)."""
-    who = f"{DECISIONS_FILE}: check {d.check} ({d.reviewer}, {d.decided_at})"
     rule = check_rule_problem(d.verdict, d.decision, d.reason)
     if rule or d.comment_id:
-        res.problems.append(f"{who}: {rule or 'a decision on a check names a comment too'}")
+        res.decision_problem(d, rule or "a decision on a check names a comment too")
     now = derived_check_status(rederivation, d.check)
     if now is None:
-        res.problems.append(f"{who}: decided on a check this bundle has no re-derived result for")
+        res.decision_problem(d, "decided on a check this bundle has no re-derived result for")
     elif now != d.verdict:
-        res.problems.append(
-            f"{who}: decided on a different result ({d.verdict.upper()}; this program "
-            f"derives {now.upper()})"
+        res.decision_problem(
+            d,
+            f"decided on a different result ({d.verdict.upper()}; this program "
+            f"derives {now.upper()})",
         )

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, get_args
 
@@ -189,6 +190,38 @@ class DecisionsCheck:
     signers: list[Signer] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     engine_changes: list[str] = field(default_factory=list)
+    #: problem index -> (the decision it is about, what is wrong with it): for
+    #: ``problem_words``, which names the decision's subject as people call it.
+    about: dict[int, tuple[Decision, str]] = field(default_factory=dict)
+
+    def decision_problem(self, d: Decision, what: str) -> None:
+        """Record that decision ``d`` is wrong: ``what`` (words after its subject). The
+        exact line names the file, the raw comment id and the ISO time (as ``arl bundle
+        verify`` prints it); ``problem_words`` says it for people."""
+        subject = f"check {d.check}" if d.check else f"comment {d.comment_id}"
+        self.about[len(self.problems)] = (d, what)
+        self.problems.append(f"{DECISIONS_FILE}: {subject} ({d.reviewer}, {d.decided_at}): {what}")
+
+    def problem_words(self, names: Mapping[str, str]) -> list[str]:
+        """``problems`` for people: a decision's subject as the program calls it
+        ("comment 2", ``names``: ``engine.vocabulary.comment_names``; an id it lacks
+        quoted; a check by its name), who took it and when in words ("Ann, 1 Dec 2026,
+        10:23 UTC"); a problem with the files as it is."""
+        from engine.vocabulary import when_words
+
+        out = []
+        for i, line in enumerate(self.problems):
+            if i not in self.about:
+                out.append(line)
+                continue
+            d, what = self.about[i]
+            if d.check:
+                subject = f"the decision on the check \u201c{d.check}\u201d"
+            else:
+                called = names.get(d.comment_id, f"comment \u201c{d.comment_id}\u201d")
+                subject = f"the decision on {called}"
+            out.append(f"{subject} ({d.reviewer}, {when_words(d.decided_at)}): {what}")
+        return out
 
     @property
     def tampered(self) -> bool:
@@ -409,20 +442,20 @@ def _check_rules_and_verdicts(bundle: Any, rederivation: Any, res: DecisionsChec
 
             check_check_decision(d, rederivation, res)
             continue
-        who = f"{DECISIONS_FILE}: comment {d.comment_id} ({d.reviewer}, {d.decided_at})"
         rule = rule_problem(d.verdict, d.decision, d.reason)
         if rule:
-            res.problems.append(f"{who}: {rule}")
+            res.decision_problem(d, rule)
         derived = derived_verdicts(rederivation, d.round, last)
         if derived is None:
-            res.problems.append(
-                f"{who}: round {d.round} could not be derived, so the verdict decided on "
-                "cannot be checked"
+            res.decision_problem(
+                d,
+                f"round {d.round} could not be derived, so the verdict decided on "
+                "cannot be checked",
             )
             continue
         now = derived.get(d.comment_id)
         if now is None:
-            res.problems.append(f"{who}: decided on a comment this bundle has no verdict for")
+            res.decision_problem(d, "decided on a comment this bundle has no verdict for")
         elif now != d.verdict:
             if excused and _stated(bundle, d.round, last).get(d.comment_id) == d.verdict:
                 res.engine_changes.append(
@@ -430,9 +463,8 @@ def _check_rules_and_verdicts(bundle: Any, rederivation: Any, res: DecisionsChec
                     f"derives as {now} (an engine change)"
                 )
             else:
-                res.problems.append(
-                    f"{who}: decided on a different verdict ({d.verdict}; this program "
-                    f"derives {now})"
+                res.decision_problem(
+                    d, f"decided on a different verdict ({d.verdict}; this program derives {now})"
                 )
 
 

@@ -160,3 +160,25 @@ def test_a_deleted_comment_scrolls_v2_to_where_its_text_stood(qtbot, tmp_path):
     top = cb.args[0]
     assert top is not None and top <= place < top + 2000
     assert "a caret in v2 marks where it stood" in view.detail.toPlainText()
+
+
+def test_the_banner_names_a_forged_decision_by_its_comment_number(qtbot, tmp_path):
+    from app.window import MainWindow
+    from engine.bundle import signing
+    from engine.bundle.adjudicate import new_decision_files, write_decisions
+    from engine.bundle.decisions import Decision
+    from engine.bundle.read import open_bundle
+
+    bundle = tmp_path / "forged"
+    shutil.copytree(DATA / "bundle-min", bundle)
+    key = signing.new_private_key()
+    ident = signing.trust_key(signing.public_key(key), "Ann")
+    d = Decision("c1", 1, "untouched", "accept", "", "Ann", ident, "2026-12-01T10:23:05Z")
+    write_decisions(bundle, new_decision_files(open_bundle(bundle).manifest_bytes, [], [], d, key))
+    window = MainWindow()
+    qtbot.addWidget(window)
+    view = _opened(qtbot, window, bundle)
+    qtbot.waitUntil(lambda: "decisions fail their checks" in view.banner.text(), timeout=60000)
+    banner = view.banner.text()
+    assert "the decision on comment 1 (Ann, 1 Dec 2026, 10:23 UTC)" in banner
+    assert "comment c1" not in banner and "2026-12-01T" not in banner

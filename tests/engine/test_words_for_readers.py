@@ -89,3 +89,35 @@ def test_differences_name_comments_by_number():
     assert "comment \u201cz9\u201d" in Difference("round 1", "z9", "claim", 1, 2).plain(names)
     # the exact line (arl bundle verify) keeps the id
     assert "comment c5" in d.line()
+
+
+def test_a_forged_decision_is_said_by_comment_number_and_time_in_words():
+    from engine.bundle.decisions import Decision, DecisionsCheck
+
+    d = Decision.from_json(
+        {
+            "comment_id": "report51975_3@0#2",
+            "round": 1,
+            "verdict": "edited",
+            "decision": "accept",
+            "reason": "",
+            "reviewer": "Ann",
+            "reviewer_key": "sha256:" + "0" * 64,
+            "decided_at": "2026-12-01T10:23:05Z",
+        }
+    )
+    res = DecisionsCheck(present=True)
+    res.problems.append("decisions.signature.json: a public key is not base64")
+    res.decision_problem(d, "decided on a different verdict (edited; this program derives deleted)")
+    names = comment_names(["report51975_3@0#1", "report51975_3@0#2"])
+    said = res.problem_words(names)
+    assert said[0] == res.problems[0]  # a problem with the files, as it is
+    assert said[1] == (
+        "the decision on comment 2 (Ann, 1 Dec 2026, 10:23 UTC): decided on a different "
+        "verdict (edited; this program derives deleted)"
+    )
+    # the exact line keeps the file, the raw id and the ISO time (arl bundle verify)
+    assert res.problems[1].startswith(
+        "decisions.json: comment report51975_3@0#2 (Ann, 2026-12-01T10:23:05Z): "
+    )
+    assert res.tampered
