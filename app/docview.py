@@ -606,14 +606,21 @@ class DocumentView(QWebEngineView):
     # -- loading --------------------------------------------------------------------------
 
     def show_document(
-        self, raw: bytes | str, kind: str = "html", labels: bool = True, snap: bool = False
+        self,
+        raw: bytes | str,
+        kind: str = "html",
+        labels: bool = True,
+        snap: bool = False,
+        dark: bool = False,
     ) -> None:
         """Render ``raw`` (bytes of an HTML document, or text for ``kind`` text; Markdown
         source for ``kind`` markdown, shown rendered).
 
         ``labels``: leave room above each line for verdict badges from the first layout;
         ``snap``: the user's selections snap to whole words and lose their end spaces (Alt
-        keeps them exact). A document over ``LAZY_BYTES`` is laid out as it is seen
+        keeps them exact); ``dark``: mark the page's root ``arl-dark`` (this program's own
+        pages, the scorecard, have dark rules under it; a document under review keeps its
+        colours). A document over ``LAZY_BYTES`` is laid out as it is seen
         (``resources/web/arl-early.js``: its text blocks get ``content-visibility:auto``;
         the text, its offsets, Find and the marks are the same). The URL fragment tells
         our page scripts; nothing reaches the server.
@@ -628,7 +635,12 @@ class DocumentView(QWebEngineView):
         self.lazy = len(raw) > LAZY_BYTES
         fragment = "-".join(
             f
-            for f, on in (("arl-labels", labels), ("arl-snap", snap), ("arl-lazy", self.lazy))
+            for f, on in (
+                ("arl-labels", labels),
+                ("arl-snap", snap),
+                ("arl-lazy", self.lazy),
+                ("arl-dark", dark),
+            )
             if on
         )
         if fragment:

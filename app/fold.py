@@ -16,6 +16,29 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 SHARE = 0.13  # of the window's height, above which a label folds by itself
 
 
+def first_line_height(label: QLabel) -> int:
+    """The height, in pixels, of ``label``'s first line as it lays out its text at its
+    present width (rich text as rich text), rounded up."""
+    import math
+
+    from PySide6.QtGui import QTextDocument
+
+    doc = QTextDocument()
+    doc.setDocumentMargin(0)  # as a QLabel lays its text out
+    doc.setDefaultFont(label.font())
+    if label.textFormat() == Qt.TextFormat.PlainText:
+        doc.setPlainText(label.text())
+    else:
+        doc.setHtml(label.text())
+    m = label.contentsMargins()
+    doc.setTextWidth(max(label.width() - m.left() - m.right(), 50))
+    doc.size()  # lays it out
+    lines = doc.firstBlock().layout()
+    if lines is None or lines.lineCount() == 0:
+        return label.fontMetrics().lineSpacing()
+    return math.ceil(lines.lineAt(0).height() + doc.firstBlock().blockFormat().topMargin())
+
+
 class Fold(QWidget):
     """Holds ``label`` and its Show all / Show less button."""
 
@@ -43,8 +66,12 @@ class Fold(QWidget):
     # -- state ---------------------------------------------------------------------------
 
     def _one_line(self) -> int:
+        """The label's height showing its first line whole: that line's own height as the
+        label lays it out (rich text: a bold run or a coloured chip is taller than the
+        font's line spacing, and a guess from it cut the legend's chips at the bottom at
+        1.5x), with the label's margins (a style sheet's padding and border among them)."""
         m = self.label.contentsMargins()
-        return self.label.fontMetrics().lineSpacing() + m.top() + m.bottom() + self.pad + 2
+        return first_line_height(self.label) + m.top() + m.bottom() + self.pad
 
     def full_height(self) -> int:
         w = max(self.label.width(), 200)

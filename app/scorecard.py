@@ -169,9 +169,25 @@ class ScorecardView(QWidget):
         """Load the page if it is not loaded yet; True when it already was."""
         if self.data is None or self._loaded_for is self.data:
             return True
+        from app import theme
+
         self._loaded_for = self.data
-        self.view.show_document(page_of(self.data), labels=False)
+        self._loaded_dark = theme.is_dark()
+        self.view.show_document(page_of(self.data), labels=False, dark=self._loaded_dark)
         return False
+
+    def changeEvent(self, event) -> None:
+        """When the scheme changes (light or dark), the page is shown again in it."""
+        super().changeEvent(event)
+        from PySide6.QtCore import QEvent
+
+        from app import theme
+
+        if event.type() == QEvent.Type.PaletteChange and self._loaded_for is not None:
+            if getattr(self, "_loaded_dark", False) != theme.is_dark():
+                self._loaded_for = None
+                if self.isVisible():
+                    self.ensure_loaded()
 
     def ask_trust(self) -> None:
         from PySide6.QtWidgets import QInputDialog

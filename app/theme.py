@@ -15,7 +15,7 @@ import os
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle
 
 DARK = {
     "window": "#2b2b2b",
@@ -27,7 +27,41 @@ DARK = {
     "highlight": "#3c79b6",  # white on it 4.56:1; on base 3.61:1, on window 3.10:1
     "link": "#8ab4f8",
     "tooltip": "#3a3a3a",
+    # Not a palette role: what Fusion derives a check box's and a radio button's outline
+    # from (``Indicators``). Its outlines come out #929292 and #858585, 3:1 or more on the
+    # base, the window and a button (tests/app/test_theme_contrast.py measures the pixels).
+    "indicator_window": "#c8c8c8",
 }
+
+
+class Indicators(QProxyStyle):
+    """Fusion, with check box and radio button outlines that show in the dark scheme.
+
+    Fusion draws those outlines in the palette's Window colour made darker (by 1.4 for a
+    check box, 1.5 for a radio button): on a dark palette that is the base itself, and an
+    unticked box or an unchosen radio button was invisible (WCAG 1.4.11 asks 3:1 for a
+    control's boundary). Those two primitives are drawn here with ``DARK
+    ["indicator_window"]`` as the Window colour; everything else is Fusion's own.
+    """
+
+    OUTLINED = (
+        QStyle.PrimitiveElement.PE_IndicatorCheckBox,
+        QStyle.PrimitiveElement.PE_IndicatorRadioButton,
+    )
+
+    def drawPrimitive(self, element, option, painter, widget=None) -> None:
+        if element not in self.OUTLINED or option is None:
+            super().drawPrimitive(element, option, painter, widget)
+            return
+        saved = QPalette(option.palette)
+        palette = QPalette(saved)
+        for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
+            palette.setColor(group, QPalette.ColorRole.Window, QColor(DARK["indicator_window"]))
+        option.palette = palette
+        try:
+            super().drawPrimitive(element, option, painter, widget)
+        finally:
+            option.palette = saved
 
 
 def scheme(app: QGuiApplication | None = None) -> str:
@@ -72,6 +106,7 @@ def dark_palette() -> QPalette:
 
 
 _light: QPalette | None = None
+_dark_style: QProxyStyle | None = None
 _light_style: str = ""
 
 
@@ -83,7 +118,9 @@ def apply(app: QApplication) -> str:
         _light_style = app.style().name()
     which = scheme(app)
     if which == "dark":
-        app.setStyle("Fusion")
+        global _dark_style
+        _dark_style = Indicators("Fusion")  # kept: the application does not own it in Python
+        app.setStyle(_dark_style)
         app.setPalette(dark_palette())
     else:
         if _light_style:
@@ -100,6 +137,20 @@ def follow(app: QApplication) -> None:
         app.styleHints().colorSchemeChanged.connect(lambda _s: apply(app))
     except AttributeError:  # Qt before 6.5
         pass
+
+
+def is_dark() -> bool:
+    """Whether the dark scheme is the one applied (``apply``)."""
+    app = QGuiApplication.instance()
+    return app is not None and app.property("arl_scheme") == "dark"
+
+
+CHART_BACKGROUND = {"light": "#ffffff", "dark": DARK["base"]}
+
+
+def chart_background() -> str:
+    """The background of a chart (the Suites tab) in the applied scheme."""
+    return CHART_BACKGROUND["dark" if is_dark() else "light"]
 
 
 def muted() -> str:

@@ -68,6 +68,16 @@ CHECKS_WAIT_MS = 20000
 _FSI, _PDI, _LRM = chr(0x2068), chr(0x2069), chr(0x200E)
 
 
+DETAIL_LINES = 6  # the comment detail's least height, in lines of its text
+
+
+def detail_minimum(detail: QTextBrowser) -> int:
+    """``DETAIL_LINES`` lines of ``detail``'s font with its frame and document margins, in
+    pixels."""
+    margin = int(detail.document().documentMargin())
+    return DETAIL_LINES * detail.fontMetrics().lineSpacing() + 2 * (detail.frameWidth() + margin)
+
+
 def legend_html(collateral_known: bool = True) -> str:
     chips = []
     for key in ("edited", "untouched", "deleted", "stale_anchor", "collateral"):
@@ -622,6 +632,9 @@ class VerdictsView(ReviewActions, QWidget):
         self.detail.setOpenLinks(False)
         self.detail.setAccessibleName("The selected comment: v1 and v2 text and its thread")
         self.detail.setPlaceholderText("Select a comment to see its v1 and v2 text and its thread.")
+        # Six lines at least, whatever the splitters and the scale (at 1366 x 768, 1.5x, it
+        # was pressed to four): the comment's words and the start of its v1/v2 text.
+        self.detail.setMinimumHeight(detail_minimum(self.detail))
         side = self._review_side(self.detail)  # decision, thread, next round (ReviewActions)
         bottom = QSplitter(Qt.Orientation.Horizontal)
         bottom.addWidget(self.table)
@@ -645,7 +658,7 @@ class VerdictsView(ReviewActions, QWidget):
         # Each folds to one line on a short screen, with Show all (app.fold).
         self.banner_fold, self.legend_fold = (
             Fold(self.banner, "run status"),
-            Fold(self.legend, "legend", pad=-4),
+            Fold(self.legend, "legend"),
         )
         lay.addWidget(self.banner_fold)
         lay.addWidget(self.legend_fold)

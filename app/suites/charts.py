@@ -1,7 +1,16 @@
 """The Suites tab's charts (Qt Charts): each combination's runs, mean and 95% interval
-over documents x repeats (the engine's bootstrap), and the trend over suite runs. They draw what the engine's report says and compute nothing
-but positions. Okabe-Ito colours (as the verdicts) and a marker shape per combination, so
-colour is never the only cue; values on hover; PNG or SVG export."""
+over documents x repeats (the engine's bootstrap), and the trend over suite runs. They draw
+what the engine's report says and compute nothing but positions. Okabe-Ito hues (as the
+verdicts) and a marker shape per combination, so colour is never the only cue; values on
+hover; PNG or SVG export.
+
+Nothing on a chart is cut at 1366 x 768, 1x or 1.5x: the title is short lines (the metric
+and its unit; what is drawn; what the intervals rest on) and there is no vertical axis
+title (the unit is in the title); the axis and the legend show letters (A, B...) and
+suite-run numbers (#1, #2...), and the full names and figures are in wrapped labels beside
+the charts (``combo_key``, the trend's caption). In the dark scheme a chart has the dark
+theme on the palette's base; every colour has 3:1 against the background in both
+(``tests/app/test_theme_contrast.py``)."""
 
 from __future__ import annotations
 
@@ -18,13 +27,17 @@ from PySide6.QtCharts import (
     QValueAxis,
 )
 from PySide6.QtCore import QPointF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QCursor, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QCursor, QPainter, QPen
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QPushButton, QToolTip, QVBoxLayout, QWidget
 
+from app import theme
 from app.settings import Settings
 from engine.vocabulary import when_words
 
-PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
+# Okabe-Ito's blue, orange, bluish green, vermilion, reddish purple and yellow, each at a
+# relative luminance between 0.14 and 0.30 (as the verdict marks, ``app.docview.STYLES``),
+# and a grey for black: 3:1 against a white chart and against the dark base (WCAG 1.4.11).
+PALETTE = ("#0084CE", "#A97500", "#009E73", "#D55E00", "#C15B94", "#8F8A00", "#7F7F7F")
 SHAPES = (
     QScatterSeries.MarkerShape.MarkerShapeCircle,
     QScatterSeries.MarkerShape.MarkerShapeRectangle,
@@ -45,7 +58,7 @@ class ChartPanel(QWidget):
         self.chart = QChart()
         self.view = QChartView(self.chart)
         self.view.setRenderHint(QPainter.RenderHint.Antialiasing)
-        self.view.setMinimumSize(QSize(320, 240))
+        self.view.setMinimumSize(QSize(250, 280))  # two side by side at 1.5x; a 3-line title
         self._setup(title)
         self.export_btn = QPushButton("Export chart…")
         self.export_btn.clicked.connect(self.ask_export)
@@ -58,6 +71,9 @@ class ChartPanel(QWidget):
         lay.addLayout(row)
 
     def _setup(self, title: str) -> None:
+        if theme.is_dark():  # before any series: a theme recolours the series it finds
+            self.chart.setTheme(QChart.ChartTheme.ChartThemeDark)
+        self.chart.setBackgroundBrush(QColor(theme.chart_background()))
         self.chart.setTitle(title)
         self.chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
         self.chart.setAnimationOptions(QChart.AnimationOption.NoAnimation)
@@ -166,23 +182,27 @@ def combo_letter(k: int) -> str:
     return out
 
 
-def combo_key(combos: list[dict[str, Any]]) -> str:
-    """The letters and the full names (plain text, for a label beside the charts)."""
-    return "   ".join(
-        f"{combo_letter(k)} = {c['model']} / {c['variant']}" for k, c in enumerate(combos)
+def combo_key(combos: list[dict[str, Any]], said: dict[int, str] | None = None) -> str:
+    """The letters, the full names and, from ``said`` (combination index -> words), each
+    one's figures: one line per combination (plain text, for a wrapped label beside the
+    charts, where nothing is cut)."""
+    said = said or {}
+    return "\n".join(
+        f"{combo_letter(k)} = {c['model']} / {c['variant']}" + (f": {said[k]}" if k in said else "")
+        for k, c in enumerate(combos)
     )
 
 
 def _letter_legend(chart: QChart, combos: list[dict[str, Any]]) -> None:
-    """Legend entries read ``A: model / variant`` (the axis shows only the letter); a name
-    the legend must shorten is whole in its tooltip."""
+    """Legend entries are the combination's letter (its marker's colour and shape beside
+    it), which always fits; the full names and figures are in ``combo_key``."""
     letters = {_combo_name(c): combo_letter(k) for k, c in enumerate(combos)}
     legend = chart.legend()
     legend.setShowToolTips(True)
     for marker in legend.markers():
         letter = letters.get(marker.series().name())
         if letter is not None:
-            marker.setLabel(f"{letter}: {marker.series().name()}")
+            marker.setLabel(letter)
 
 
 def _combo_name(c: dict[str, Any]) -> str:
@@ -191,15 +211,20 @@ def _combo_name(c: dict[str, Any]) -> str:
     return html.escape(f"{c['model']} / {c['variant']}")
 
 
-def _axes(title: str) -> tuple[QCategoryAxis, QValueAxis]:
+def _axes() -> tuple[QCategoryAxis, QValueAxis]:
+    """The axes; the vertical one has no title (the chart's title names the metric and its
+    unit: a rotated title was cut to "attributio…" on a short chart)."""
     x = QCategoryAxis()
     x.setLabelsPosition(QCategoryAxis.AxisLabelsPosition.AxisLabelsPositionOnValue)
-    y = QValueAxis()
-    y.setTitleText(title)
-    return x, y
+    return x, QValueAxis()
 
 
-def _spread_title(combos: list[dict[str, Any]], metric: str, label: str) -> str:
+def _metric_title(label: str, ratio: bool) -> str:
+    """The metric and its unit, escaped for the chart's rich-text title."""
+    return html.escape(f"{label} (%)" if ratio else label)
+
+
+def _spread_title(combos: list[dict[str, Any]], metric: str, label: str, ratio: bool) -> str:
     """The chart's title, with the documents x repeats the intervals rest on (rich text:
     the label is escaped)."""
     shapes = sorted(
@@ -212,9 +237,9 @@ def _spread_title(combos: list[dict[str, Any]], metric: str, label: str) -> str:
     over = (
         f"over {shapes[0][0]} documents x {shapes[0][1]} repeats"
         if len(shapes) == 1
-        else "over documents x repeats (each in the legend)"
+        else "over documents x repeats (each in the key)"
     )
-    return f"{html.escape(label)}: runs and 95% intervals<br>{over}"
+    return f"{_metric_title(label, ratio)}<br>runs and 95% intervals<br>{over}"
 
 
 def _interval_bar(
@@ -228,6 +253,7 @@ def _interval_bar(
     ends.setMarkerShape(SHAPES[k % len(SHAPES)])
     ends.setMarkerSize(12)
     ends.setColor(colour)
+    ends.setBorderColor(colour)  # the dark chart theme's white border made it a ring
     texts: dict[tuple[float, float], str] = {}
     for v in (iv["low"], iv["high"]):
         bar.append(k + 0.18, v * scale)
@@ -246,18 +272,19 @@ def draw_spread(
     metric: str,
     label: str,
     ratio: bool,
-) -> None:
+) -> dict[int, str]:
     """Per combination: every finished run (small dots), the mean (a thick line, the
     legend entry) and the 95% interval the engine's bootstrap gives over documents x
     repeats (a vertical bar between two end marks in the combination's shape), its figures
-    and the documents x repeats it rests on in the legend and on hover."""
+    and the documents x repeats it rests on on hover. Returns combination index -> the
+    interval in words (for ``combo_key``)."""
     from engine.suite.report import interval_text
 
     scale, unit = (100.0, " %") if ratio else (1.0, "")
-    chart.setTitle(_spread_title(combos, metric, label))
-    axis_x, axis_y = _axes(label + unit)
+    chart.setTitle(_spread_title(combos, metric, label, ratio))
+    axis_x, axis_y = _axes()
     ys: list[float] = []
-    said: dict[str, str] = {}
+    said: dict[int, str] = {}
     for k, combo in enumerate(combos):
         name = _combo_name(combo)
         colour = QColor(PALETTE[k % len(PALETTE)])
@@ -267,7 +294,7 @@ def draw_spread(
         runs.setName(f"{name}: runs")
         runs.setMarkerSize(7)
         runs.setColor(colour.lighter(140))
-        runs.setBorderColor(colour)
+        runs.setBorderColor(colour)  # the mark's 3:1 (its fill is lighter)
         for it in items:
             v = ((it.metrics or {}).get(metric) or {}).get("value")
             mine = (it.model, it.variant) == (combo["model"], combo["variant"])
@@ -281,7 +308,7 @@ def draw_spread(
         _hover(runs, texts)
         iv = b.get("interval")
         if iv is not None:
-            said[name] = _interval_bar(chart, k, name, colour, interval_text(metric, iv), iv, scale)
+            said[k] = _interval_bar(chart, k, name, colour, interval_text(metric, iv), iv, scale)
             ys += [iv["low"] * scale, iv["high"] * scale]
         if b["mean"] is not None:
             mean_line = _line(name, colour, 3)
@@ -290,14 +317,31 @@ def draw_spread(
             chart.addSeries(mean_line)
         axis_x.append(combo_letter(k), float(k))  # a long name would be cut off here
     axis_x.setRange(-0.5, len(combos) - 0.5)
-    axis_x.setTitleText("combination (key above)")
+    axis_x.setTitleText("combination")  # the key is above the charts
     _y_range(axis_y, ratio, ys)
     _attach(chart, axis_x, axis_y, {_combo_name(c) for c in combos})
     _letter_legend(chart, combos)
-    for marker in chart.legend().markers():
-        words = said.get(marker.series().name())
-        if words is not None:
-            marker.setLabel(f"{marker.label()}: {html.escape(words)}")
+    return said
+
+
+def _tampered_in(c: dict[str, Any]) -> bool:
+    """Whether the engine's report left a TAMPERED run of this combination out."""
+    return any(str(f.get("reason", "")).startswith("TAMPERED") for f in c.get("failures") or [])
+
+
+def _trend_dots(name: str, k: int, colour: QColor, hollow: bool) -> QScatterSeries:
+    """A combination's trend points in its shape: filled, or hollow where a TAMPERED run
+    was left out of the point's figures (said on hover and in the caption too)."""
+    dots = QScatterSeries()
+    dots.setName(f"{name} (points, runs left out)" if hollow else f"{name} (points)")
+    dots.setMarkerShape(SHAPES[k % len(SHAPES)])
+    dots.setMarkerSize(11)
+    dots.setColor(colour)
+    dots.setBorderColor(colour)
+    if hollow:
+        dots.setBrush(QBrush(Qt.BrushStyle.NoBrush))
+        dots.setPen(QPen(colour, 2))
+    return dots
 
 
 def draw_trend(
@@ -310,25 +354,26 @@ def draw_trend(
 ) -> str:
     """One point per suite run (oldest first) and combination, joined by a line; hover
     tells date, suite run, program version and the instructions by name
-    (``engine.suite.report.instructions_names``). Returns the caption
-    that lists each point's version and instructions."""
+    (``engine.suite.report.instructions_names``). A point whose suite run had TAMPERED
+    runs (``trend_points`` left them out of its figures) is hollow and says so. Returns
+    the caption that lists each point's date, version, instructions and what was left
+    out."""
     # the suite report (numpy, about 1 s) only when a trend is drawn, not when the tab is made
-    from engine.suite.report import instructions_names, instructions_text
+    from engine.suite.report import instructions_names, instructions_text, trend_note
 
     scale, unit = (100.0, " %") if ratio else (1.0, "")
-    chart.setTitle(f"{label}: trend over suite runs")
-    axis_x, axis_y = _axes(label + unit)
+    chart.setTitle(f"{_metric_title(label, ratio)}<br>trend over suite runs")
+    axis_x, axis_y = _axes()
     ys: list[float] = []
     names = instructions_names([h["report"] for h in history])
     for k, combo in enumerate(combos):
         name = _combo_name(combo)
         colour = QColor(PALETTE[k % len(PALETTE)])
         line = _line(name, colour, 2)
-        dots = QScatterSeries()
-        dots.setName(f"{name} (points)")
-        dots.setMarkerShape(SHAPES[k % len(SHAPES)])
-        dots.setMarkerSize(11)
-        dots.setColor(colour)
+        dots = {
+            False: _trend_dots(name, k, colour, False),
+            True: _trend_dots(name, k, colour, True),
+        }
         texts: dict[tuple[float, float], str] = {}
         for x, h in enumerate(history):
             c = next((cc for cc in h["report"]["combinations"] if _combo_name(cc) == name), None)
@@ -336,22 +381,28 @@ def draw_trend(
                 continue
             y = c["metrics"][metric]["mean"] * scale
             line.append(float(x), y)
-            dots.append(float(x), y)
+            dots[_tampered_in(c)].append(float(x), y)
             ys.append(y)
+            note = trend_note(h) if _tampered_in(c) else ""
             texts[_key(x, y)] = html.escape(
                 f"{when_words(h['date']) if h['date'] else 'date not recorded'} — "
                 f"{h['suite_id']}\nprogram {h['version']}, "
-                f"{instructions_text(c, names)}\nmean {y:.3g}{unit}"
+                f"{instructions_text(c, names)}\nmean {y:.3g}{unit}" + (f"\n{note}" if note else "")
             )
         chart.addSeries(line)
-        chart.addSeries(dots)
-        _hover(dots, texts)
+        for series in dots.values():
+            chart.addSeries(series)
+            _hover(series, texts)
     caption = []
     for x, h in enumerate(history):
-        axis_x.append(html.escape(f"#{x + 1} v{h['version']}"), float(x))
+        axis_x.append(f"#{x + 1}", float(x))  # the date and version are in the caption
         said = list(dict.fromkeys(instructions_text(c, names) for c in h["report"]["combinations"]))
         when = when_words(h["date"]) if h["date"] else "date not recorded"
-        caption.append(f"#{x + 1} {when}, program {h['version']}, {'; '.join(said)}")
+        note = trend_note(h)
+        caption.append(
+            f"#{x + 1} {when}, program {h['version']}, {'; '.join(said)}"
+            + (f". {note} (hollow points)" if note else "")
+        )
     axis_x.setRange(-0.5, max(0.5, len(history) - 0.5))
     axis_x.setTitleText("suite run (see below)")
     _y_range(axis_y, ratio, ys)

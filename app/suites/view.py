@@ -30,12 +30,14 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFileDialog,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QMessageBox,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QSplitter,
     QTableWidget,
@@ -84,6 +86,8 @@ class SuitesView(QWidget):
         """The shown suite run: ``suite_id``, ``name``, ``fingerprint``, ``seed``."""
         self.published_page: Path | None = None
         self._job: asyncio.Task[Any] | None = None
+        self._shown: dict[str, Any] = {}
+        """The shown suite run as ``trend_points`` reads it (its results-file data)."""
 
         self._build_header()
         self._build_planning()
@@ -188,6 +192,8 @@ class SuitesView(QWidget):
         self.report_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.report_table.verticalHeader().setVisible(False)
         self.report_table.setWordWrap(True)
+        # Its header and a few rows always show (the pane scrolls on a short screen).
+        self.report_table.setMinimumHeight(self.report_table.fontMetrics().lineSpacing() * 9)
         self.noise = _plain(QLabel(), "")
         self.noise.setWordWrap(True)
         self.document_view = DocumentVerdicts()
@@ -250,6 +256,21 @@ class SuitesView(QWidget):
         ll.addWidget(_plain(QLabel(), "Runs (double-click one to open its bundle):"))
         ll.addWidget(self.runs, 2)
         ll.addWidget(self.document_view, 2)
+        self.right_pane = self._report_pane()
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(left)
+        split.addWidget(self.right_pane)
+        split.setStretchFactor(0, 2)
+        split.setStretchFactor(1, 3)
+        split.setSizes([560, 800])
+        lay = QVBoxLayout(self)
+        lay.addLayout(top)
+        lay.addWidget(self.heading)
+        lay.addWidget(self.subheading)
+        lay.addWidget(split, 1)
+
+    def _report_pane(self) -> QScrollArea:
+        """The report, its notes, the chart metric, the key and the charts, scrolling."""
         right = QWidget()
         rl = QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
@@ -268,17 +289,15 @@ class SuitesView(QWidget):
         charts.addWidget(self.spread_chart)
         charts.addWidget(self.trend_chart)
         rl.addWidget(charts, 4)
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(left)
-        split.addWidget(right)
-        split.setStretchFactor(0, 2)
-        split.setStretchFactor(1, 3)
-        split.setSizes([560, 800])
-        lay = QVBoxLayout(self)
-        lay.addLayout(top)
-        lay.addWidget(self.heading)
-        lay.addWidget(self.subheading)
-        lay.addWidget(split, 1)
+        # On a short screen (1366 x 768 at 1.5x) the report, its notes, the key and the
+        # charts need more than the height there is: they scroll, each at its own height,
+        # instead of being pressed onto one another (a caption over a chart).
+        pane = QScrollArea()
+        pane.setWidgetResizable(True)
+        pane.setFrameShape(QFrame.Shape.NoFrame)
+        pane.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        pane.setWidget(right)
+        return pane
 
     def _show_planning(self, on: bool) -> None:
         """The estimate and Start controls show for a suite file, not for results."""
@@ -388,6 +407,8 @@ class SuitesView(QWidget):
             self._estimate_text = text
             self._show_checks()
             self.heading.setText(f"Suite: {self.suite.name}")
+            self.heading.setToolTip("")
+            self.subheading.setToolTip("")
             self.subheading.setText(
                 f"{path} — {plural(len(expand_items(self.suite)), 'run')}. Check the estimate, "
                 "then Start. Runs already finished in an earlier suite run are not repeated "
@@ -426,7 +447,8 @@ class SuitesView(QWidget):
             fingerprint=data["fingerprint"],
             seed=int(data.get("seed") or 0),
         )
-        self.history = self._history_for(data, self.report)
+        self.history = []  # drawn once every bundle is checked (_verify_runs)
+        self._shown = dict(data)
         self.meta = {
             "suite_id": str(data.get("suite_id") or folder.name),
             "name": data["suite"],
@@ -435,11 +457,15 @@ class SuitesView(QWidget):
         }
         self.source = str(folder)
         self.heading.setText(f"Suite: {data['suite']}")
+        self.heading.setToolTip(f"Suite run {data.get('suite_id') or folder.name}")
         finished = sum(1 for i in items if i.status == "finished")
         self.subheading.setText(
-            f"Suite run {data.get('suite_id', '?')} ({data.get('status', 'finished')}), "
-            f"program {data.get('app_version', '?')}: {finished} of {plural(len(items), 'run')} "
-            f"finished. Folder: {folder}"
+            f"The suite run {_started(data.get('started_at'))} "
+            f"({data.get('status', 'finished')}), program {data.get('app_version', '?')}: "
+            f"{finished} of {plural(len(items), 'run')} finished."
+        )
+        self.subheading.setToolTip(
+            f"Suite run {data.get('suite_id') or folder.name}\nFolder: {folder}"
         )
         self.estimate.setPlainText("")
         self.edit_btn.setEnabled(False)
@@ -452,32 +478,27 @@ class SuitesView(QWidget):
         self.message.emit(f"Opened suite results {folder}")
         return True
 
-    def _show_last(self, row: Any, items: list[Any], report: Any, history: list[Any]) -> None:
+    def _show_last(self, row: Any, items: list[Any], report: Any, earlier: int) -> None:
         """The suite's last run from the results store (``latest_results``), below the
-        estimate, with its history in the charts."""
-        self.items, self.report, self.history = items, report, history
+        estimate; its trend is drawn once every bundle is checked (``_verify_runs``)."""
+        self.items, self.report, self.history = items, report, []
+        self._shown = _row_results(row)
         self.meta = {
             "suite_id": row.id,
             "name": row.name,
             "fingerprint": row.fingerprint,
             "seed": row.seed,
         }
-        earlier = len(history) - 1
         self.subheading.setText(
             self.subheading.text()
-            + f" Below: its last run, {row.id} ({row.status}, started "
-            + f"{when_words(row.started_at)})"
+            + f" Below: its last run ({row.status}, {_started(row.started_at)})"
             + (f", and {plural(earlier, 'earlier run')} in the trend." if earlier > 0 else ".")
         )
+        self.subheading.setToolTip(f"The last suite run: {row.id}")
         self._fill_runs()
         self._fill_report()
         self._verify_runs()
         self._draw_charts()
-
-    def _history_for(self, data: dict[str, Any], report: dict[str, Any]) -> list[dict[str, Any]]:
-        from engine.suite.report import trend_points
-
-        return trend_points(data, report)
 
     # -- tables ----------------------------------------------------------------------------
 
@@ -504,6 +525,10 @@ class SuitesView(QWidget):
         table.setHorizontalHeaderLabels(
             ["metric"] + [f"{c['model']} / {c['variant']}" for c in combos]
         )
+        for c in range(1, 1 + len(combos)):  # a narrow column shortens its name: whole here
+            head = table.horizontalHeaderItem(c)
+            if head is not None:
+                head.setToolTip(head.text())
         table.setRowCount(len(REPORT_ROWS))
         for r, row in enumerate(REPORT_ROWS):
             table.setItem(r, 0, QTableWidgetItem(ROW_LABELS[row]))
@@ -523,21 +548,21 @@ class SuitesView(QWidget):
 
     def _verify_runs(self) -> None:
         """Check every finished run's bundle off the UI thread (``engine.suite.tamper``, as
-        ``arl suite report`` does); when one is TAMPERED, show the engine's report that
-        leaves it out of the statistics and counts it as a failure with its reason."""
-        from engine.suite.report import build_report, mark_tampered
+        ``arl suite report`` does), and every earlier suite run's in the trend
+        (``engine.suite.report.trend_points``); a TAMPERED run is left out of the
+        statistics, counted as a failure with its reason, and said in the status bar."""
+        from engine.suite.report import build_report, mark_tampered, trend_points
         from engine.suite.tamper import tampered_runs
 
         self._verify_generation = getattr(self, "_verify_generation", 0) + 1
         generation = self._verify_generation
-        items, meta = list(self.items), dict(self.meta)
+        items, meta, shown = list(self.items), dict(self.meta), dict(self._shown)
         if not items or not meta:
             return
+        self.trend_caption.setText("Checking the bundles of every suite run in the trend…")
 
         def work() -> Any:
             tampered = tampered_runs(items)
-            if not tampered:
-                return None
             report = build_report(
                 items,
                 name=meta["name"],
@@ -545,21 +570,28 @@ class SuitesView(QWidget):
                 seed=meta["seed"],
                 tampered=tampered,
             )
-            return tampered, report, mark_tampered(items, tampered)
+            history = trend_points(shown, items, tampered)
+            return tampered, report, mark_tampered(items, tampered), history
 
         def done(value: Any) -> None:
-            if value is None or generation != self._verify_generation:
+            if generation != self._verify_generation:
                 return
-            tampered, self.report, self.items = value
+            tampered, self.report, self.items, self.history = value
             self._fill_runs()
             self._fill_report()
             self._draw_charts()
-            self.message.emit(
-                f"{plural(len(tampered), 'run')} TAMPERED (its bundle fails its checks): "
-                "left out of the statistics and counted as failed."
-            )
+            earlier = sum(len(h["tampered"]) for h in self.history) - len(tampered)
+            if tampered or earlier:
+                self.message.emit(
+                    f"{plural(len(tampered) + earlier, 'run')} TAMPERED (its bundle fails its "
+                    "checks): left out of the statistics and the trend, counted as failed."
+                )
 
-        run_in_thread(work, done, lambda _exc: None)
+        def failed(exc: BaseException) -> None:
+            if generation == self._verify_generation:
+                self.trend_caption.setText(f"The trend could not be checked: {error_words(exc)}")
+
+        run_in_thread(work, done, failed)
 
     def _open_run(self, row: int, _col: int) -> None:
         cell = self.runs.item(row, 0)
@@ -591,7 +623,7 @@ class SuitesView(QWidget):
 
         items, meta = list(self.items), dict(self.meta)
         self.publish_btn.setEnabled(False)
-        self.message.emit(f"Publishing the report of suite run {meta['suite_id']}…")
+        self.message.emit(f"Publishing the report of the suite {meta['name']}…")
 
         def work() -> Path:
             return publish_suite_page(
@@ -664,9 +696,9 @@ class SuitesView(QWidget):
             self.trend_caption.setText("")
             self.combo_key.setText("")
             return
-        self.combo_key.setText("Combinations: " + combo_key(combos))
         label, ratio = LABELS[metric], metric in RATIO
-        draw_spread(self.spread_chart.chart, combos, self.items, metric, label, ratio)
+        said = draw_spread(self.spread_chart.chart, combos, self.items, metric, label, ratio)
+        self.combo_key.setText(combo_key(combos, said))
         caption = draw_trend(self.trend_chart.chart, combos, self.history, metric, label, ratio)
         self.trend_caption.setText(caption)
 
@@ -711,7 +743,7 @@ class SuitesView(QWidget):
                 key_for=_key_for,
                 on_event=on_event,
             )
-            self.heading.setText(f"Suite: {suite.name} \u2014 {status} ({sid})")
+            self.heading.setText(f"Suite: {suite.name} \u2014 {status}")
         except asyncio.CancelledError:
             self.heading.setText(
                 f"Suite: {suite.name} \u2014 cancelled ({sid}); resume with arl suite resume {sid}"
@@ -746,7 +778,8 @@ class SuitesView(QWidget):
         self._fill_runs()
         self.start_btn.setEnabled(False)
         self.cancel_btn.setEnabled(True)
-        self.heading.setText(f"Suite: {suite.name} \u2014 running ({sid})")
+        self.heading.setText(f"Suite: {suite.name} \u2014 running")
+        self.heading.setToolTip(f"Suite run {sid}")
         return store, sid, items, limit
 
     def _end_suite_run(self, store: Any, sid: str) -> None:
@@ -769,15 +802,8 @@ class SuitesView(QWidget):
             "fingerprint": row.fingerprint,
             "seed": row.seed,
         }
-        self.history = self._history_for(
-            {
-                "suite": row.name,
-                "suite_id": sid,
-                "started_at": row.started_at,
-                "app_version": row.app_version,
-            },
-            self.report,
-        )
+        self.history = []  # drawn once every bundle is checked (_verify_runs)
+        self._shown = _row_results(row)
         self._fill_runs()
         self._fill_report()
         self._verify_runs()
@@ -787,11 +813,11 @@ class SuitesView(QWidget):
         store.close()
 
 
-def latest_results(name: str) -> tuple[Any, list[Any], Any, list[Any]] | None:
+def latest_results(name: str) -> tuple[Any, list[Any], Any, int] | None:
     """The last run of the suite called ``name`` in the user's results store (made here or
-    by ``arl suite run``): ``(row, items, report, trend points)``, or None when it has none
-    or the store cannot be read. Reads a database: run it off the UI thread."""
-    from engine.suite.report import build_report, trend_points
+    by ``arl suite run``): ``(row, items, report, number of earlier runs)``, or None when it
+    has none or the store cannot be read. Reads a database: run it off the UI thread."""
+    from engine.suite.report import build_report
     from engine.suite.store import SuiteStore, SuiteStoreError
 
     try:
@@ -804,13 +830,24 @@ def latest_results(name: str) -> tuple[Any, list[Any], Any, list[Any]] | None:
     except (SuiteStoreError, OSError):
         return None
     report = build_report(items, name=row.name, fingerprint=row.fingerprint, seed=row.seed)
-    data = {
+    return row, items, report, len(runs) - 1
+
+
+def _row_results(row: Any) -> dict[str, Any]:
+    """A results-store row as the results-file data ``trend_points`` reads."""
+    return {
         "suite": row.name,
         "suite_id": row.id,
         "started_at": row.started_at,
         "app_version": row.app_version,
+        "fingerprint": row.fingerprint,
+        "seed": row.seed,
     }
-    return row, items, report, trend_points(data, report)
+
+
+def _started(iso: Any) -> str:
+    """ "started 30 Nov 2026, 21:12 UTC", or "(start not recorded)"."""
+    return f"started {when_words(str(iso))}" if iso else "(its start not recorded)"
 
 
 def _key_for(spec: Any) -> str | None:

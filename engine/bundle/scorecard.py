@@ -12,6 +12,7 @@ import html
 from typing import Any
 
 from engine import vocabulary as vocab
+from engine.bundle.scorecard_css import CSS as _CSS
 from engine.vocabulary import METRIC_NAMES, STALE_ANCHOR_MESSAGE, VERIFICATION_MESSAGE
 
 # The words come from engine.vocabulary (one vocabulary), shaped for this page.
@@ -29,29 +30,6 @@ METRIC_LABELS: dict[str, tuple[str, str]] = {
     n: (vocab.METRIC_TITLES[n], vocab.METRIC_MEANINGS[n]) for n in vocab.METRIC_NAMES
 }
 """metric name -> (label, meaning)."""
-
-_CSS = """
-body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1c1c1c;margin:0;
-background:#f6f6f4}main{max-width:70em;margin:0 auto;padding:1.5em}
-h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.2em;margin-top:1.8em;border-bottom:1px solid #ccc}
-.banner{padding:.7em 1em;border-radius:6px;margin:.8em 0;font-weight:600}
-.nothing,.awaiting{background:#fff4d6;border:1px solid #b07a00}
-.completed{background:#e8eef6;border:1px solid #5a7ca8}.cancelled{background:#fff4d6;
-border:1px solid #c9a227}.failed{background:#fbe3e1;border:1px solid #c0463b}
-.scripted{background:#e9e4f7;border:2px dashed #6a4fb3;color:#3b2a73}
-.tampered{background:#fbe3e1;border:2px solid #c0463b;color:#7a1d14}
-table{border-collapse:collapse;width:100%;background:#fff;margin:.5em 0}
-table.verdicts{table-layout:fixed}table.verdicts td:first-child{overflow-wrap:anywhere}
-th,td{border:1px solid #ddd;padding:.45em .6em;text-align:left;vertical-align:top}
-th{background:#eeeeea;font-weight:600}td.num{white-space:nowrap;font-weight:600}
-.facts th{width:14em}.na{color:#7a4b00;font-weight:600}.muted{color:#555;font-size:.92em}
-.v{white-space:nowrap;font-weight:600;padding:.1em .3em;border-radius:4px}
-.v-edited{background:#dcefdc;color:#1e5e27}.v-untouched{background:#fde2cf;color:#8a3a00}
-.v-deleted{background:#e3e3f7;color:#2f2f7a}.v-stale_anchor{background:#eee;color:#444}
-.quote{font-family:ui-serif,Georgia,serif;white-space:pre-wrap;word-break:break-word}
-.line{font-family:ui-monospace,monospace;font-size:.9em}
-.differs{font-family:inherit;font-weight:600;color:#7a1d14;background:#fbe3e1}
-"""
 
 
 def _e(x: Any) -> str:

@@ -49,6 +49,7 @@ __all__ = [
     "parse_thresholds",
     "render_report",
     "run_cells",
+    "trend_note",
     "trend_points",
 ]
 
@@ -662,35 +663,75 @@ def run_cells(it: ItemResult) -> list[str]:
     return [it.document, f"{it.model} / {it.variant}", str(it.repeat), status, att_text, tokens]
 
 
-def trend_points(results: dict[str, Any], report: dict[str, Any]) -> list[dict[str, Any]]:
+def trend_note(point: dict[str, Any]) -> str:
+    """What a trend point (``trend_points``) leaves out, in words: "" when every bundle
+    passed its checks, else e.g. "1 run left out of the figures: its bundle is TAMPERED
+    (a figure was changed)" (the first run's reason)."""
+    bad = point.get("tampered") or {}
+    if not bad:
+        return ""
+    why = bad[sorted(bad)[0]]
+    whose = "its bundle is" if len(bad) == 1 else "their bundles are"
+    return f"{plural_runs(len(bad))} left out of the figures: {whose} TAMPERED ({why})"
+
+
+def trend_points(
+    results: dict[str, Any], items: list[ItemResult], tampered: dict[str, str] | None = None
+) -> list[dict[str, Any]]:
     """The trend's points, oldest first: every suite run of the same suite name in the
-    user's results store, and the one shown (``results``: its results-file data; ``report``:
-    its report). Each point: ``date``, ``version``, ``suite_id``, ``report``. The store is
-    a convenience: when it cannot be read, the trend has only this suite run."""
+    user's results store, and the one shown (``results``: its results-file data, with
+    ``suite``, ``suite_id``, ``started_at``, ``app_version``, ``fingerprint``, ``seed``;
+    ``items``: its runs; ``tampered``: its runs already checked, run key -> why, or None to
+    check them here).
+
+    Every point's runs are checked as ``arl suite report`` checks them
+    (``engine.suite.tamper.tampered_runs``: signature and re-derived figures): a run whose
+    bundle is TAMPERED is left out of that point's statistics and counted as failed, so no
+    forged figure is drawn as if valid. Each point: ``date``, ``version``, ``suite_id``,
+    ``report`` and ``tampered`` (run key -> why; empty when every bundle passes). Opens
+    every bundle: run it off the UI thread. The store is a convenience: when it cannot be
+    read, the trend has only this suite run."""
     from engine.suite.store import SuiteStore, SuiteStoreError
+    from engine.suite.tamper import tampered_runs
+
+    def point(
+        run_items: list[ItemResult], meta: dict[str, Any], bad: dict[str, str] | None
+    ) -> dict[str, Any]:
+        bad = tampered_runs(run_items) if bad is None else bad
+        report = build_report(
+            run_items,
+            name=str(meta.get("suite") or ""),
+            fingerprint=str(meta.get("fingerprint") or ""),
+            seed=int(meta.get("seed") or 0),
+            tampered=bad,
+        )
+        return {
+            "date": meta.get("started_at") or "",
+            "version": meta.get("app_version", ""),
+            "suite_id": meta.get("suite_id", ""),
+            "report": report,
+            "tampered": dict(bad),
+        }
 
     points: list[dict[str, Any]] = []
     try:
         with SuiteStore() as store:
-            for run in store.runs():
-                if run.name != results["suite"] or run.id == results.get("suite_id"):
-                    continue
-                points.append(
-                    {
-                        "date": run.started_at,
-                        "version": run.app_version,
-                        "suite_id": run.id,
-                        "report": build_report(store.items(run.id), name=run.name),
-                    }
-                )
+            earlier = [
+                (store.items(run.id), run)
+                for run in store.runs()
+                if run.name == results["suite"] and run.id != results.get("suite_id")
+            ]
     except (SuiteStoreError, OSError):
-        points = []
-    points.append(
-        {
-            "date": results.get("started_at") or "",
-            "version": results.get("app_version", ""),
-            "suite_id": results.get("suite_id", ""),
-            "report": report,
+        earlier = []
+    for run_items, run in earlier:
+        meta = {
+            "suite": run.name,
+            "fingerprint": run.fingerprint,
+            "seed": run.seed,
+            "started_at": run.started_at,
+            "app_version": run.app_version,
+            "suite_id": run.id,
         }
-    )
+        points.append(point(run_items, meta, None))
+    points.append(point(items, results, tampered))
     return sorted(points, key=lambda p: p["date"])

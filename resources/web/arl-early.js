@@ -21,6 +21,21 @@
   var own = Object.prototype.hasOwnProperty;
   if (own.call(window, "__arlEarly")) return;
   var hash = location.hash;
+  // The program's dark scheme (#arl-dark): the page's root is marked arl-dark, for a page
+  // of this program's own (the scorecard) that has dark rules under that mark. A document
+  // under review has none and keeps its author's colours.
+  if (hash.indexOf("arl-dark") >= 0) {
+    var markDark = function () {
+      if (!document.documentElement) return false;
+      document.documentElement.classList.add("arl-dark");
+      return true;
+    };
+    if (!markDark()) {
+      new MutationObserver(function (_records, observer) {
+        if (markDark()) observer.disconnect();
+      }).observe(document, { childList: true });
+    }
+  }
   var BLOCKS = ":is(body, div, section, article, main, header, footer, aside, nav) > " +
     ":is(p, h1, h2, h3, h4, h5, h6, ul, ol, dl, blockquote, figure, address)";
   var early = { lazy: hash.indexOf("arl-lazy") >= 0, blocks: BLOCKS, shown: new Set(),

@@ -296,3 +296,20 @@ def test_an_html_pre_with_markup_keeps_its_own_direction(qtbot, view):
     assert js(qtbot, view, "getComputedStyle(document.querySelector('pre')).unicodeBidi") != (
         "plaintext"
     )
+
+
+def test_the_dark_mark_reaches_the_page_and_the_scorecards_dark_rules(qtbot, view):
+    """``show_document(dark=True)`` marks the page's root ``arl-dark`` before it is drawn,
+    so this program's scorecard takes its dark rules; without it, the page is as written."""
+    from engine.bundle.scorecard_css import CSS as _CSS
+
+    page = f"<!DOCTYPE html><html><head><style>{_CSS}</style></head><body>x</body></html>"
+    background = "getComputedStyle(document.body).backgroundColor"
+    with qtbot.waitSignal(view.rendered, timeout=20000):
+        view.show_document(page.encode("utf-8"), labels=False, dark=True)
+    assert js(qtbot, view, "document.documentElement.className") == "arl-dark"
+    assert js(qtbot, view, background) == "rgb(31, 31, 31)"
+    with qtbot.waitSignal(view.rendered, timeout=20000):
+        view.show_document(page.encode("utf-8"), labels=False)
+    assert js(qtbot, view, "document.documentElement.className") == ""
+    assert js(qtbot, view, background) == "rgb(246, 246, 244)"

@@ -138,6 +138,12 @@ def test_banner_and_legend_fold_on_a_short_window_and_unfold_on_request(qtbot, m
     qtbot.waitUntil(lambda: v.banner_fold.folded and v.legend_fold.folded, timeout=5000)
     one = v.banner.fontMetrics().lineSpacing()
     assert v.banner.maximumHeight() < 2.5 * one + 16 < full
+    # Folded, the first line shows whole: the legend is one paragraph, so its height laid
+    # out on one line (the label's own layout) is what a fold must leave (its coloured
+    # chips are taller than the font's line spacing; 12 of 14 pixels were shown at 1.5x).
+    assert v.legend.maximumHeight() >= v.legend.heightForWidth(100_000)
+    margins = v.banner.contentsMargins()
+    assert v.banner.maximumHeight() >= one + margins.top() + margins.bottom()
     assert v.banner_fold.button.text().startswith("Show all")
     # The banner's first sentence (the document, the signature) is still there; the rest is
     # one click away, and stays as the user chose.
@@ -146,3 +152,23 @@ def test_banner_and_legend_fold_on_a_short_window_and_unfold_on_request(qtbot, m
     win.resize(1280, win.height() - 10)
     qtbot.wait(50)
     assert not v.banner_fold.folded
+
+
+def test_the_comment_detail_keeps_six_lines_on_a_short_window(qtbot):
+    """At 1366 x 768 and 1.5x (910 x 493 in the program's pixels) the splitters pressed the
+    comment's detail to four lines; it keeps ``DETAIL_LINES`` whatever the height."""
+    from pathlib import Path
+
+    from app.verdicts import DETAIL_LINES
+    from app.window import MainWindow
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    demo = Path(__file__).resolve().parents[2] / "resources/demo/remote-work-policy-scripted"
+    with qtbot.waitSignal(win.verdicts.rendered, timeout=30000):
+        win.open_bundle(demo)
+    win.resize(910, 493)
+    qtbot.wait(100)
+    detail = win.verdicts.detail
+    assert detail.height() >= DETAIL_LINES * detail.fontMetrics().lineSpacing()

@@ -93,19 +93,21 @@ def test_report_table_and_charts_follow_the_engine_report(view, results, tmp_pat
     # a name never cut off on the axis: letters there, the full names in the key and legend
     axis = next(a for a in view.spread_chart.chart.axes() if isinstance(a, QCategoryAxis))
     assert axis.categoriesLabels() == ["A", "B"]
-    assert view.combo_key.text() == "Combinations: A = claimer / default   B = fixer / default"
+    assert view.combo_key.text() == (
+        "A = claimer / default: 0% [0% to 0%] over 4 documents x 2 repeats\n"
+        "B = fixer / default: 100% [100% to 100%] over 4 documents x 2 repeats"
+    )
     markers = view.spread_chart.chart.legend().markers()
     legend = {m.label() for m in markers if m.series().name().endswith("/ default")}
-    assert legend == {
-        "A: claimer / default: 0% [0% to 0%] over 4 documents x 2 repeats",
-        "B: fixer / default: 100% [100% to 100%] over 4 documents x 2 repeats",
-    }
+    assert legend == {"A", "B"}  # a letter always fits; the names and figures are in the key
     # the bar is the engine's 95% interval, not the min-max of the repeats
     bars = {s.name(): s for s in view.spread_chart.chart.series()}
     bar = bars["fixer / default: 95% interval"]
     iv = view.report["combinations"][1]["metrics"]["attribution_rate"]["interval"]
     assert [p.y() for p in bar.points()] == [iv["low"] * 100, iv["high"] * 100]
-    assert "95% intervals<br>over 4 documents x 2 repeats" in view.spread_chart.chart.title()
+    assert view.spread_chart.chart.title() == (
+        "attribution (%)<br>runs and 95% intervals<br>over 4 documents x 2 repeats"
+    )
     assert not any("spread" in n or "repeat means" in n for n in bars)
     assert view.spread_chart.chart.legend().showToolTips()
     assert runs and runs[0].count() == 8
@@ -192,8 +194,8 @@ def test_names_from_a_suite_never_render_as_markup_in_the_charts(view, results, 
     axis = next(a for a in view.spread_chart.chart.axes() if isinstance(a, QCategoryAxis))
     assert axis.categoriesLabels() == ["A"]  # letters on the axis; names in the key
     markers = view.spread_chart.chart.legend().markers()
-    labels = [m.label() for m in markers if m.label().startswith("A: ")]
-    assert labels and all("<h1" not in lab and "&lt;h1" in lab for lab in labels)
+    labels = [m.label() for m in markers if m.series().name().endswith("/ default")]
+    assert labels == ["A"]  # the legend names by letter: no name in it to render
     assert view.combo_key.textFormat() == Qt.TextFormat.PlainText
     assert "A = <h1 style=color:red>X</h1>" in view.combo_key.text()
     names = [s.name() for s in view.spread_chart.chart.series()]
@@ -324,3 +326,75 @@ def test_the_run_controls_keep_their_words_in_a_narrow_pane(qtbot):
     for w in v.planning.findChildren(QLabel) + v.planning.findChildren(QAbstractButton):
         if w.isVisible() and w.text():
             assert w.width() >= w.sizeHint().width(), w.text()
+
+
+def _title_lines(chart) -> list[str]:
+    import html
+    import re
+
+    return [html.unescape(re.sub("<[^>]+>", "", p)) for p in chart.title().split("<br>")]
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.5])
+def test_nothing_on_the_charts_is_cut_at_1366_by_768(view, results, qtbot, scale):
+    """Each title line, axis title and legend label fits the chart it is on, with the tab
+    as large as a 1366 x 768 screen gives it (1.5x: fewer, larger pixels)."""
+    from PySide6.QtGui import QFontMetrics
+
+    view.resize(int(1366 / scale), int(700 / scale))
+    view.show()
+    assert view.open_results(results)
+    qtbot.waitUntil(lambda: bool(view.history), timeout=30000)
+    for metric in ("attribution_rate", "cost_per_attributed_fix", "rounds_to_converge"):
+        view.chart_metric.setCurrentIndex(view.chart_metric.findData(metric))
+        for panel in (view.spread_chart, view.trend_chart):
+            chart = panel.chart
+            room = panel.view.width() - 24  # the chart's own margins
+            wide = QFontMetrics(chart.titleFont())
+            for line in _title_lines(chart):
+                assert wide.horizontalAdvance(line) <= room, (metric, line, room)
+            for axis in chart.axes():
+                if axis.orientation() == Qt.Orientation.Vertical:
+                    assert axis.titleText() == ""  # the unit is in the title: nothing rotated
+                else:
+                    text = axis.titleText()
+                    assert QFontMetrics(axis.titleFont()).horizontalAdvance(text) <= room, text
+            labels = [
+                m.label() for m in chart.legend().markers() if m.series().name().endswith("default")
+            ]
+            assert labels and all(len(label) <= 2 for label in labels), labels
+
+
+def test_the_subheading_says_the_suite_run_in_words(view, results):
+    import re
+
+    data = read_results(results)
+    assert view.open_results(results)
+    text = view.subheading.text()
+    assert data["suite_id"] not in text and not re.search(r"\d{4}-\d\d-\d\dT", text)
+    assert text.startswith("The suite run started ") and " UTC " in text
+    assert data["suite_id"] in view.subheading.toolTip()
+    assert data["suite_id"] in view.heading.toolTip()
+
+
+def test_a_tampered_run_is_hollow_in_the_trend_and_said(view, results, qtbot):
+    """The trend is built from checked bundles (engine.suite.report.trend_points): a forged
+    figure is left out of its point, which is hollow, and the caption says why."""
+    data = read_results(results)
+    victim = next(i for i in data["items"] if i["status"] == "finished")
+    figures = results / victim["bundle"] / "metrics.json"
+    forged = json.loads(figures.read_text(encoding="utf-8"))
+    forged["attribution_rate"] = {"value": 0.01, "numerator": 1, "denominator": 100}
+    figures.write_text(json.dumps(forged), encoding="utf-8")
+    assert view.open_results(results)
+    qtbot.waitUntil(lambda: bool(view.history), timeout=30000)
+    assert list(view.history[-1]["tampered"]) == [victim["key"]]
+    hollow = [
+        s
+        for s in view.trend_chart.chart.series()
+        if s.name().endswith("(points, runs left out)") and s.count()
+    ]
+    name = f"{victim['model']} / {victim['variant']}"
+    assert [s.name() for s in hollow] == [f"{name} (points, runs left out)"]
+    assert "its bundle is TAMPERED" in view.trend_caption.text()
+    assert "hollow points" in view.trend_caption.text()

@@ -64,3 +64,55 @@ def test_the_metrics_help_column_reads_in_the_dark_scheme(qapp, monkeypatch):
         theme.apply(qapp)
     qapp.setProperty("arl_scheme", "light")
     assert contrast(help_text().name(), "#ffffff") >= 4.5
+
+
+def _indicator_contrast(qapp, widget_class) -> float:
+    """The most contrast any pixel of an unticked indicator has against the dark base, as
+    the dark scheme paints it (Fusion; ``app.theme.Indicators``)."""
+    from PySide6.QtWidgets import QStyle, QStyleOptionButton
+
+    from app import theme
+
+    box = widget_class("Scroll v1 and v2 together")
+    box.resize(box.sizeHint())
+    option = QStyleOptionButton()
+    option.initFrom(box)
+    element = (
+        QStyle.SubElement.SE_CheckBoxIndicator
+        if widget_class.__name__ == "QCheckBox"
+        else QStyle.SubElement.SE_RadioButtonIndicator
+    )
+    rect = box.style().subElementRect(element, option, box)
+    image = box.grab().toImage()
+    ratio = image.devicePixelRatio()
+    seen = {
+        image.pixelColor(int(x * ratio), int(y * ratio)).name()
+        for x in range(rect.left(), rect.right() + 1)
+        for y in range(rect.top(), rect.bottom() + 1)
+    }
+    assert theme.is_dark()
+    return max(contrast(c, DARK["base"]) for c in seen)
+
+
+@pytest.mark.parametrize("kind", ["QCheckBox", "QRadioButton"])
+def test_an_unticked_indicator_has_a_3_to_1_outline_in_the_dark_scheme(qapp, monkeypatch, kind):
+    from PySide6 import QtWidgets
+
+    from app import theme
+
+    monkeypatch.setenv("ARL_THEME", "dark")
+    theme.apply(qapp)
+    try:
+        assert _indicator_contrast(qapp, getattr(QtWidgets, kind)) >= 3.0
+    finally:
+        monkeypatch.setenv("ARL_THEME", "light")
+        theme.apply(qapp)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_chart_colour_has_3_to_1_on_the_chart(scheme):
+    from app.suites.charts import PALETTE
+    from app.theme import CHART_BACKGROUND
+
+    for colour in PALETTE:
+        assert contrast(colour, CHART_BACKGROUND[scheme]) >= 3.0, (colour, scheme)

@@ -510,12 +510,12 @@ def test_gate_exit_codes_history_and_compare(tmp_path, capsys, server):
     code, out, _ = run_cli(["suite", "history", "--csv", "--model", "scripted"], capsys)
     assert out.splitlines()[0].startswith("suite_id,") and len(out.splitlines()) == 3
     from engine.suite.report import trend_points
-    from engine.suite.store import read_results
+    from engine.suite.store import read_results, results_items
 
     with SuiteStore() as store:
         folder = store.run_row(second).out_dir
     data = read_results(folder)
-    points = trend_points(data, build_report([], name=data["suite"]))
+    points = trend_points(data, results_items(data, Path(folder)))
     assert [p["suite_id"] for p in points] == [first, second]  # oldest first, this one last
     code, out, _ = run_cli(["suite", "compare", first, second, "--json"], capsys)
     cmp_rows = json.loads(out)
@@ -780,3 +780,40 @@ def test_the_html_report_is_self_contained_and_marks_a_tampered_run(tmp_path, ca
     assert "over 2 documents x 2 repeats" in page
     for link in re.findall(r'href="(runs/\d+)/scorecard.html"', page):
         assert (tmp_path / "page" / link / "scorecard.html").is_file()
+
+
+def test_the_trend_leaves_a_tampered_run_out_and_says_so(tmp_path, capsys, server):
+    """The trend checks every suite run's bundles as ``arl suite report`` does: a forged
+    figure in an earlier run is not drawn as if valid."""
+    from engine.suite.report import trend_note, trend_points
+    from engine.suite.store import read_results, results_items
+
+    s = write_suite(tmp_path, server.base_url)
+    code, out, _ = run_cli(["suite", "run", str(s), "--yes", "--out", str(tmp_path / "o")], capsys)
+    first = _suite_id(out)
+    code, out, _ = run_cli(["suite", "run", str(s), "--yes", "--out", str(tmp_path / "o")], capsys)
+    second = _suite_id(out)
+    with SuiteStore() as store:
+        victim = store.items(first)[0]
+        folder = store.run_row(second).out_dir
+    figures = Path(victim.bundle) / "metrics.json"
+    data = json.loads(figures.read_text(encoding="utf-8"))
+    data["attribution_rate"] = {"value": 0.01, "numerator": 1, "denominator": 100}
+    figures.write_text(json.dumps(data), encoding="utf-8")
+    shown = read_results(folder)
+    points = trend_points(shown, results_items(shown, Path(folder)))
+    assert [p["suite_id"] for p in points] == [first, second]
+    forged, clean = points
+    assert list(forged["tampered"]) == [victim.key] and clean["tampered"] == {}
+    combo = next(
+        c
+        for c in forged["report"]["combinations"]
+        if (c["model"], c["variant"]) == (victim.model, victim.variant)
+    )
+    assert combo["failed"] == 1 and combo["failures"][0]["reason"].startswith("TAMPERED: ")
+    assert combo["metrics"]["attribution_rate"]["n"] == combo["finished"]  # left out
+    assert trend_note(forged).startswith("1 run left out of the figures: its bundle is TAMPERED (")
+    assert trend_note(clean) == ""
+    # the shown run's own check, when the caller has made it, is not made again
+    again = trend_points(shown, results_items(shown, Path(folder)), {"x": "a reason"})
+    assert again[-1]["tampered"] == {"x": "a reason"}
