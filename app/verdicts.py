@@ -825,6 +825,9 @@ class VerdictsView(ReviewActions, QWidget):
         if cv is not None:  # None: they could not be computed (the changes view says so)
             self._pending_views.update(("v1", "v2"))
             self._paint()
+            sel = self.table.selectionModel().selectedRows()
+            if sel and sel[0].row() < len(self.rows):  # a deleted text's place is known now
+                self.detail.setHtml(self._detail_html(self.rows[sel[0].row()]))
         bundledata.release_checks(self.data)  # held until now (show_bundle)
         self._view_done("changes", None)
 
