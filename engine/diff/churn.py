@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import bisect
 from array import array
-from typing import Protocol
+from collections.abc import Iterator, Sequence
+from itertools import repeat
+from typing import Protocol, overload
 
 from engine.diff.align import DELETE, INSERT
 
@@ -73,6 +75,50 @@ class Change:
         return f"Change(a0={a0}, a1={a1}, b0={b0}, b1={b1}, deleted={d!r}, inserted={i!r})"
 
 
+class Changes(Sequence[Change]):
+    """A sequence of ``Change`` of one pair of texts held as four arrays of offsets (code
+    points): 32 bytes a change, each ``Change`` made when read. Equal to any sequence of
+    the same changes (a list included)."""
+
+    __slots__ = ("_a0", "_a1", "_b0", "_b1", "_texts")
+
+    def __init__(self, a: str, b: str) -> None:
+        self._texts = (a, b, 0, 0)
+        self._a0, self._a1, self._b0, self._b1 = (array("q") for _ in range(4))
+
+    def add(self, a0: int, a1: int, b0: int, b1: int) -> None:
+        """Append the change of v1 ``[a0, a1)`` to v2 ``[b0, b1)``."""
+        self._a0.append(a0)
+        self._a1.append(a1)
+        self._b0.append(b0)
+        self._b1.append(b1)
+
+    def __len__(self) -> int:
+        return len(self._a0)
+
+    @overload
+    def __getitem__(self, i: int) -> Change: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Change]: ...
+    def __getitem__(self, i: int | slice) -> Change | list[Change]:
+        if isinstance(i, slice):
+            return list(self)[i]
+        return Change.over(self._texts, self._a0[i], self._a1[i], self._b0[i], self._b1[i])
+
+    def __iter__(self) -> Iterator[Change]:
+        return map(Change.over, repeat(self._texts), self._a0, self._a1, self._b0, self._b1)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str):
+            return NotImplemented
+        return len(self) == len(other) and all(x == y for x, y in zip(self, other))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Changes({list(self)!r})"
+
+
 class _OpArrays(Protocol):
     """What ``split_churn`` reads of a ``TextDiff``: the texts, the ops as parallel
     arrays, the indices of the changed ops and the moved sentence chunks."""
@@ -89,7 +135,7 @@ class _OpArrays(Protocol):
     _moved_b: list[tuple[int, int]]
 
 
-def split_churn(d: _OpArrays, spans: list[tuple[int, int]]) -> tuple[int, int, list[Change]]:
+def split_churn(d: _OpArrays, spans: list[tuple[int, int]]) -> tuple[int, int, Changes]:
     """``TextDiff.split_churn`` (see there) over the op arrays of ``d``."""
     starts, ends = _merge_spans(spans)
     nm = len(starts)
@@ -97,9 +143,8 @@ def split_churn(d: _OpArrays, spans: list[tuple[int, int]]) -> tuple[int, int, l
     tags, a0s, a1s, b0s, b1s = d._tag, d._a0, d._a1, d._b0, d._b1
     moved_a, moved_b = d._moved_a, d._moved_b
     inside = outside = 0
-    collateral: list[Change] = []
-    texts = (a, b, 0, 0)  # shared by every collateral change: no text is copied
-    over = Change.over
+    collateral = Changes(a, b)  # four arrays: no object, no text copied per piece
+    add = collateral.add
     # Ops come in order of their v1 start, so the span at or before an op's start is
     # found by moving one index forward, never by a search.
     j = -1  # the last merged span starting at or before the op's v1 start
@@ -133,9 +178,10 @@ def split_churn(d: _OpArrays, spans: list[tuple[int, int]]) -> tuple[int, int, l
             outside += n - share
             if share == 0:
                 if pieces is None:
-                    collateral.append(over(texts, p, p, x0, x1))
+                    add(p, p, x0, x1)
                 else:
-                    collateral.extend(over(texts, p, p, x, y) for x, y in pieces)
+                    for x, y in pieces:
+                        add(p, p, x, y)
             continue
         # Deletion [a0, a1) less moved text: split against the merged spans.
         y = b0s[k]
@@ -153,7 +199,7 @@ def split_churn(d: _OpArrays, spans: list[tuple[int, int]]) -> tuple[int, int, l
                 else:
                     end = min(q1, starts[i]) if i < nm else q1
                     outside += end - pos
-                    collateral.append(over(texts, pos, end, y, y))
+                    add(pos, end, y, y)
                 pos = end
     return inside, outside, collateral
 

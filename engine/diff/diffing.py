@@ -60,7 +60,7 @@ from engine.diff.align import (
     DiffLimits,
     Region,
 )
-from engine.diff.churn import Change, split_churn
+from engine.diff.churn import Change, Changes, split_churn
 from engine.diff.hunks import DiffResult, diff_ops
 from engine.diff.tokens import SENTENCE_TERMINATORS, split_sentences, word_tokens
 from engine.text.normalize import find_starts
@@ -392,7 +392,7 @@ class TextDiff:
         moved = sum(e - s for s, e in self._moved_a) + sum(e - s for s, e in self._moved_b)
         return len(self.a) + len(self.b) - 2 * self._equal_total - moved
 
-    def split_churn(self, spans: list[tuple[int, int]]) -> tuple[int, int, list[Change]]:
+    def split_churn(self, spans: list[tuple[int, int]]) -> tuple[int, int, Changes]:
         """Characters changed inside and outside the v1 ``spans``, and the outside pieces.
 
         A deleted character is inside when it lies in some span ``[s, e)``; an insertion at

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from engine.diff.churn import Change
+from engine.diff.churn import Changes
 from engine.diff.diffing import TextDiff
 from engine.models import ClaimItem, ClaimReport, Comment, Metric, Span, VerdictRecord
 from engine.score.anchoring.changes import ChangeIndex
@@ -150,7 +150,7 @@ class ScoreResult:
     diff: TextDiff
     churn_inside: int
     churn_outside: int
-    collateral: list[Change]
+    collateral: Changes
     claim_problems: list[str] = field(default_factory=list)
     actionable_ids: set[str] = field(default_factory=set)
     churn_moved: int = 0
