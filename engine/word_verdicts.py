@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import datetime
 import os
-import tempfile
 from dataclasses import dataclass, field
 
 from engine.models import VerdictRecord
@@ -273,18 +272,12 @@ def write_word_copy(
 
 def save_copy(out: str | os.PathLike[str], data: bytes) -> None:
     """``data`` to ``out`` through a temporary file in its folder. Raises InputError."""
+    from engine.atomic import write_atomic
     from engine.models import InputError
 
-    target = os.path.abspath(out)
-    tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), suffix=".docx.tmp")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, target)
+        write_atomic(os.path.abspath(out), data)
     except OSError as exc:
-        if tmp is not None and os.path.exists(tmp):
-            os.unlink(tmp)
         raise InputError(os.fspath(out), f"cannot be written ({exc.strerror or exc})") from None
 
 

@@ -19,7 +19,6 @@ an optimisation, never a requirement).
 from __future__ import annotations
 
 import json
-import os
 import threading
 from pathlib import Path
 from typing import Any
@@ -83,20 +82,16 @@ def _clean_key(key: str) -> str:
 
 
 def _save() -> None:
+    from engine.atomic import write_atomic
+
     path = _path()
-    tmp = path.with_name(path.name + ".tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(
-            json.dumps({"version": 1, "endpoints": _memory}, indent=1, ensure_ascii=False),
-            encoding="utf-8",
+        write_atomic(
+            path, json.dumps({"version": 1, "endpoints": _memory}, indent=1, ensure_ascii=False)
         )
-        os.replace(tmp, path)
     except OSError:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
+        pass  # a cache: a read-only data folder only costs the next probe
 
 
 def recall(base_url: str, model: str) -> dict[str, Any]:

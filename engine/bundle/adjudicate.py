@@ -12,13 +12,13 @@ import base64
 import json
 import os
 import sys
-import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from engine.atomic import replacing, write_atomic
 from engine.bundle.archive import BundleError, sha256
 from engine.bundle.check_decisions import check_rule_problem, derived_check_status
 from engine.bundle.decisions import (
@@ -281,35 +281,15 @@ def _replace(dest: Path, data: bytes) -> None:
     """Write ``dest`` through a temporary file beside the bundle folder (never inside it:
     a file left there by a kill would be a member the manifest does not list)."""
     tmp = dest.parent.parent / f".{dest.parent.name}.{dest.name}.tmp"
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        tmp.replace(dest)
-    finally:
-        tmp.unlink(missing_ok=True)
+    write_atomic(dest, data, tmp=tmp, durable=True)
 
 
 def _rezip(path: Path, replaced: dict[str, bytes]) -> None:
     """Rewrite the bundle zip with ``replaced`` members, atomically."""
-    import stat
-
     from engine.bundle.archive import read_files
-    from engine.bundle.bundle import _compression_for
+    from engine.bundle.bundle import write_zip
     from engine.bundle.read import manifest_check
 
     files = {**read_files(path, manifest_check(path)), **replaced}
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-            for name in sorted(files):
-                info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
-                info.compress_type = _compression_for(files[name])
-                info.external_attr = (stat.S_IFREG | 0o644) << 16
-                zf.writestr(info, files[name])
-        with open(tmp, "rb+") as fh:
-            os.fsync(fh.fileno())
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    with replacing(path, durable=True) as fh:
+        write_zip(fh, files)

@@ -70,8 +70,9 @@ import stat
 import zipfile
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
+from engine.atomic import replacing
 from engine.bundle import signing
 from engine.bundle.archive import WHAT_A_BUNDLE_IS, BundleError, _read_folder, _read_zip
 from engine.bundle.read import Bundle, _manifest, judge_bundle, manifest_check, open_bundle
@@ -114,24 +115,25 @@ def export_zip(
         raise BundleError(f"{dest}: already exists; nothing was written (--force replaces it)")
     files = _read_folder(src, manifest_check(src))
     _manifest(src, files)
-    tmp = dest.with_name(dest.name + ".tmp")
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
-        with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-            for name in sorted(files):
-                info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
-                info.compress_type = _compression_for(files[name])
-                info.external_attr = (stat.S_IFREG | 0o644) << 16
-                zf.writestr(info, files[name])
-        tmp.replace(dest)
+        with replacing(dest) as fh:
+            write_zip(fh, files)
     except OSError as exc:
         raise BundleError(f"{dest}: cannot write ({exc.strerror or exc})") from None
-    finally:
-        try:
-            tmp.unlink(missing_ok=True)
-        except OSError:
-            pass
     return dest
+
+
+def write_zip(fh: BinaryIO, files: dict[str, bytes]) -> None:
+    """A bundle's files as a zip into ``fh`` (a binary file open for writing): members in
+    name order, each dated 2020-01-01 (the same files make the same zip), a regular file's
+    mode, deflated unless that would pass the reader's ratio (``_compression_for``)."""
+    with zipfile.ZipFile(fh, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for name in sorted(files):
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = _compression_for(files[name])
+            info.external_attr = (stat.S_IFREG | 0o644) << 16
+            zf.writestr(info, files[name])
 
 
 def _compression_for(data: bytes) -> int:

@@ -59,15 +59,8 @@ def render_csv(rows: list[list[str]]) -> str:
 
 def write_csv(path: str | os.PathLike[str], bundle: Any, final: list[Any], decisions: Any) -> Path:
     """Write the CSV to ``path`` (through a temporary file, renamed). Raises OSError."""
+    from engine.atomic import write_atomic
+
     dest = Path(path)
-    tmp = dest.with_name(dest.name + ".tmp")
-    try:
-        tmp.write_text(
-            "\ufeff" + render_csv(csv_rows(bundle, final, decisions)),
-            encoding="utf-8",
-            newline="",
-        )
-        tmp.replace(dest)
-    finally:
-        tmp.unlink(missing_ok=True)
+    write_atomic(dest, "\ufeff" + render_csv(csv_rows(bundle, final, decisions)))
     return dest

@@ -363,14 +363,8 @@ def write_next_round(
     for path in files:
         if path.exists() and not force:
             raise FileExistsError(f"{path}: already exists; nothing was written")
+    from engine.atomic import write_atomic
+
     for path, text in files.items():
-        tmp = path.with_name(path.name + ".tmp")
-        try:
-            if isinstance(text, bytes):
-                tmp.write_bytes(text)
-            else:
-                tmp.write_text(text, encoding="utf-8")
-            tmp.replace(path)
-        finally:
-            tmp.unlink(missing_ok=True)
+        write_atomic(path, text)
     return list(files)

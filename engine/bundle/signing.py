@@ -419,10 +419,7 @@ def set_trusted(fp: str, name: str, path: Path | None = None) -> dict[str, str]:
 def _write_trusted(names: dict[str, str], path: Path | None = None) -> None:
     """Write the store atomically. Raises OSError."""
     p = path or trusted_keys_path()
+    from engine.atomic import write_atomic
+
     p.parent.mkdir(parents=True, exist_ok=True)
-    tmp = p.with_name(p.name + ".tmp")
-    try:
-        tmp.write_text(json.dumps(names, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        tmp.replace(p)
-    finally:
-        tmp.unlink(missing_ok=True)
+    write_atomic(p, json.dumps(names, indent=1, ensure_ascii=False) + "\n")

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.atomic import write_atomic
 from engine.bundle.archive import (
     SIGNATURE_FILE,
     BundleError,
@@ -281,9 +282,7 @@ def _write_files(root: Path, files: dict[str, bytes], mdata: bytes) -> None:
             p = root / name
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_bytes(data)
-        tmp = root / "manifest.json.tmp"
-        tmp.write_bytes(mdata)
-        tmp.replace(root / "manifest.json")
+        write_atomic(root / "manifest.json", mdata)
     except OSError as exc:
         raise BundleError(f"{root}: cannot write the bundle: {exc.strerror or exc}") from exc
 

@@ -37,15 +37,11 @@ def _write_json(obj: Any, out: str | None, inputs: tuple[str, ...] = ()) -> int:
             return fail(f"{out}: not a regular file (a folder, a device or a FIFO)")
     except OSError as exc:  # its folder cannot be searched
         return fail(f"{out}: cannot write ({exc.strerror or exc})")
-    tmp = target.with_name(target.name + ".tmp")
+    from engine.atomic import write_atomic
+
     try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, target)
+        write_atomic(target, text)
     except OSError as exc:
-        try:
-            tmp.unlink(missing_ok=True)
-        except OSError:
-            pass
         return fail(f"{out}: cannot write ({exc.strerror or exc})")
     return EXIT_OK
 

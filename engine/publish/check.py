@@ -33,6 +33,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.atomic import write_atomic
+
 CACHE_FILE = "published-checks.json"
 #: Entries kept in the cache file (the oldest are dropped first).
 CACHE_LIMIT = 2000
@@ -349,8 +351,7 @@ def flush_cache() -> None:
         tmp = p.with_name(f"{p.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         try:
             p.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_text(json.dumps(keep), encoding="utf-8")
-            tmp.replace(p)
+            write_atomic(p, json.dumps(keep), tmp=tmp)
             _disk_mtime = p.stat().st_mtime_ns
         except OSError:
             pass

@@ -44,6 +44,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from engine.atomic import replacing, write_atomic
 from engine.publish.entry import PublishedEntry
 from engine.publish.index import render_index
 
@@ -90,9 +91,7 @@ def _write_config(obj: dict[str, Any]) -> None:
     """Write ``published.json`` atomically. Raises OSError."""
     cfg = _config_path()
     cfg.parent.mkdir(parents=True, exist_ok=True)
-    tmp = cfg.with_name(cfg.name + ".tmp")
-    tmp.write_text(json.dumps(obj, indent=1) + "\n", encoding="utf-8")
-    tmp.replace(cfg)
+    write_atomic(cfg, json.dumps(obj, indent=1) + "\n")
 
 
 def set_published_folder(folder: str | os.PathLike[str]) -> Path:
@@ -370,12 +369,8 @@ def _copy_bundle(src: Path, dest: Path) -> None:
         if src.is_dir():
             export_zip(src, dest, overwrite=True)
         else:
-            tmp = dest.with_name(dest.name + ".tmp")
-            try:
-                shutil.copyfile(src, tmp)
-                tmp.replace(dest)
-            finally:
-                tmp.unlink(missing_ok=True)
+            with replacing(dest) as fh, open(src, "rb") as source:
+                shutil.copyfileobj(source, fh)
     except BundleError as exc:
         raise PublishError(f"{dest.parent}: cannot copy the bundle ({exc})") from None
     except OSError as exc:
@@ -386,15 +381,7 @@ def _write(path: Path, text: str) -> None:
     """Write ``path`` through a fresh temporary file (a link planted under the temporary
     name is removed, and the file is created exclusively, never through a link), then
     rename it over ``path`` (which replaces a link there, never its target)."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.unlink(missing_ok=True)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-    try:
-        with os.fdopen(os.open(tmp, flags, 0o644), "wb") as fh:
-            fh.write(text.encode("utf-8"))  # byte-exact: pages are compared by hash
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    write_atomic(path, text)  # byte-exact UTF-8: pages are compared by hash
 
 
 def export(dest: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None) -> Path:

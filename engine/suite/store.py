@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.atomic import write_atomic
 from engine.workspace import default_home, now_iso
 
 __all__ = [
@@ -308,9 +309,7 @@ def write_results(store: SuiteStore, suite_id: str) -> Path:
         "items": items,
     }
     path = out / RESULTS_FILE
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
-    os.replace(tmp, path)
+    write_atomic(path, json.dumps(data, indent=1, ensure_ascii=False))
     return path
 
 

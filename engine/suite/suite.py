@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from engine.atomic import write_atomic
 from engine.checks.config import ChecksConfig
 from engine.models import Comment, InputError
 from engine.suite.corpus import (
@@ -735,9 +736,7 @@ def write_suite_template(
         raise SuiteError(f"{p}: already exists (add --force to replace it)")
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
-        tmp = p.with_name(p.name + ".tmp")
-        tmp.write_text(suite_template(base_url, model, name or p.stem), encoding="utf-8")
-        os.replace(tmp, p)
+        write_atomic(p, suite_template(base_url, model, name or p.stem))
     except OSError as exc:
         raise SuiteError(f"{p}: cannot be written ({exc.strerror or exc})") from None
     load_suite(p)
