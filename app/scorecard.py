@@ -300,7 +300,9 @@ class ScorecardView(QWidget):
             self.publish_btn.setEnabled(True)
             page = str(folder / entry.scorecard)
             mark = " (marked TAMPERED)" if entry.tampered else ""
-            self.message.emit(f"Published {data.path.name} to {page}{mark}.")
+            title = str(data.manifest.get("document_title") or "").strip()
+            named = f"\u201c{title}\u201d, " if title else "a document with no title, "
+            self.message.emit(f"Published {named}{run_words(data.manifest)}, to {page}{mark}.")
             self.publishedToFolder.emit(page)
 
         def failed(exc: BaseException) -> None:

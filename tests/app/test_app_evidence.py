@@ -167,6 +167,9 @@ def test_one_click_publish_and_the_published_view(qtbot, window, tmp_path, fresh
         window.scorecard.publish_btn.click()
     page = Path(blocker.args[0])
     assert page.is_file() and (tmp_path / "shared" / "index.html").is_file()
+    said = window.statusBar().currentMessage()  # the run in words, not its folder name
+    assert said.startswith("Published \u201c") and ", the run of " in said
+    assert Path(fresh).name not in said.split(" to ")[0]
     view = window.published
     qtbot.waitUntil(lambda: view.table.rowCount() == 1)  # checked off the UI thread
     assert view.table.item(0, 1).text() == "scripted-model"
