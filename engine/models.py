@@ -209,6 +209,40 @@ class Comment:
         )
 
 
+def comment_from_checked(obj: dict[str, Any]) -> Comment:
+    """``Comment.from_json`` of a comment object that already fits the bundle's schema
+    (``engine.bundle.schema.CommentJson``: every type checked there, once): only what the
+    schema does not say is checked here, an id of nothing but spaces and a negative
+    offset. The same Comment as ``from_json``; raises its ValueError for those two."""
+    cid, anchor = obj["id"], obj["anchor"]
+    if not cid.strip():
+        raise ValueError("comment has no id")
+    start, end = anchor.get("start_offset"), anchor.get("end_offset")
+    for name, v in (("start_offset", start), ("end_offset", end)):
+        if v is not None and v < 0:
+            raise ValueError(f"anchor {name} {v} is negative")
+    return Comment(
+        id=cid,
+        body=obj["body"],
+        anchor=Anchor(
+            anchor.get("quote"),
+            anchor.get("prefix") or "",
+            anchor.get("suffix") or "",
+            anchor.get("dom_path") or "body",
+            start,
+            end,
+        ),
+        author=obj.get("author") or "",
+        created_on_version_id=obj.get("created_on_version_id"),
+        status=obj.get("status") or "open",
+        actionable=obj.get("actionable", True),
+        thread=[
+            Reply(r["author"], r["body"], r.get("created_at", ""), r.get("kind", "reply"))
+            for r in obj.get("thread") or []
+        ],
+    )
+
+
 @dataclass(frozen=True)
 class ClaimItem:
     """One entry of the agent's structured report (docs/agent.md, "The report")."""

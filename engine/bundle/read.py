@@ -28,7 +28,7 @@ from engine.bundle.archive import (
 )
 from engine.bundle.decisions import DECISION_FILES
 from engine.bundle.schema import FORMAT_V1, FORMAT_V3, FORMATS, check_file
-from engine.models import ClaimReport, Comment, Metric, claims_from_json
+from engine.models import ClaimReport, Comment, Metric, claims_from_json, comment_from_checked
 from engine.text.text_page import text_as_html
 from engine.vocabulary import DOCUMENT_KINDS, DocumentKind, one_of
 
@@ -419,7 +419,7 @@ class _FileReader:
         out = []
         for item in items if isinstance(items, list) else []:
             try:
-                out.append(Comment.from_json(item))
+                out.append(comment_from_checked(item))  # the shape: checked by json()
             except ValueError as exc:
                 self.problems.append(f"{name}: {exc}")
         return out
