@@ -360,7 +360,9 @@ class MainWindow(QMainWindow):
             a.setEnabled(bool(data.scorecard))
         self.tabs.setCurrentIndex(self.TAB_VERDICTS)
         self.setWindowTitle(f"Agent Review Loop \u2014 {data.title}")
-        title = str(data.manifest.get("document_title") or "").strip()
+        # One line however the title is written (the status bar does not wrap).
+        title = " ".join(str(data.manifest.get("document_title") or "").split())
+        title = title if len(title) <= 100 else title[:99] + "\u2026"
         msg = (
             f"Opened \u201c{title}\u201d, " if title else "Opened a document with no title, "
         ) + vocab.run_words(data.manifest)

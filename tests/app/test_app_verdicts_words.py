@@ -182,3 +182,25 @@ def test_the_banner_names_a_forged_decision_by_its_comment_number(qtbot, tmp_pat
     banner = view.banner.text()
     assert "the decision on comment 1 (Ann, 1 Dec 2026, 10:23 UTC)" in banner
     assert "comment c1" not in banner and "2026-12-01T" not in banner
+
+
+def test_the_status_bar_names_a_long_or_broken_title_on_one_line(qtbot, tmp_path):
+    import json
+
+    from app.window import MainWindow
+
+    bundle = tmp_path / "b"
+    shutil.copytree(DATA / "bundle-min", bundle)
+    m = json.loads((bundle / "manifest.json").read_text())
+    m["document_title"] = "Policy\n\nfor " + "remote " * 60 + "work"
+    (bundle / "manifest.json").write_text(json.dumps(m))  # (tampered: still opens)
+    window = MainWindow()
+    qtbot.addWidget(window)
+    _opened(qtbot, window, bundle)
+    said = window.statusBar().currentMessage()
+    assert "\n" not in said and said.startswith("Opened \u201cPolicy for remote remote")
+    assert "\u2026\u201d, the run of " in said and len(said) < 200
+    assert str(bundle) in window.statusBar().toolTip()
+    window.statusBar().showMessage("something else")
+    assert window.statusBar().toolTip() == ""  # the tooltip belonged to that message
+    qtbot.waitUntil(lambda: window.data.rederivation is not None, timeout=60000)  # settle
