@@ -117,6 +117,9 @@ def apply(app: QApplication) -> str:
         _light = QPalette(app.palette())
         _light_style = app.style().name()
     which = scheme(app)
+    # Said before the palette changes: a view redrawing on the palette's change event
+    # (the charts, the scorecard) reads the scheme it is changing to.
+    app.setProperty("arl_scheme", which)
     if which == "dark":
         global _dark_style
         _dark_style = Indicators("Fusion")  # kept: the application does not own it in Python
@@ -126,7 +129,6 @@ def apply(app: QApplication) -> str:
         if _light_style:
             app.setStyle(_light_style)
         app.setPalette(_light)
-    app.setProperty("arl_scheme", which)
     return which
 
 

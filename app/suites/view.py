@@ -87,6 +87,7 @@ class SuitesView(QWidget):
         self.published_page: Path | None = None
         self._job: asyncio.Task[Any] | None = None
         self._shown: dict[str, Any] = {}
+        self._drawn_dark = False  # the scheme the charts were drawn in
         """The shown suite run as ``trend_points`` reads it (its results-file data)."""
 
         self._build_header()
@@ -684,10 +685,23 @@ class SuitesView(QWidget):
         self._fill_metrics()
         super().showEvent(event)
 
+    def changeEvent(self, event) -> None:
+        """When the scheme changes (light or dark), the charts are drawn again in it."""
+        super().changeEvent(event)
+        from PySide6.QtCore import QEvent
+
+        from app import theme
+
+        changed = (QEvent.Type.ApplicationPaletteChange, QEvent.Type.PaletteChange)
+        if event.type() in changed and self.report and self._drawn_dark != theme.is_dark():
+            self._draw_charts()
+
     def _draw_charts(self) -> None:
+        from app import theme
         from engine.suite.report import LABELS, RATIO
 
         self._fill_metrics()
+        self._drawn_dark = theme.is_dark()
         metric = self.chart_metric.currentData()
         self.spread_chart.clear()
         self.trend_chart.clear()

@@ -398,3 +398,24 @@ def test_a_tampered_run_is_hollow_in_the_trend_and_said(view, results, qtbot):
     assert [s.name() for s in hollow] == [f"{name} (points, runs left out)"]
     assert "its bundle is TAMPERED" in view.trend_caption.text()
     assert "hollow points" in view.trend_caption.text()
+
+
+def test_the_charts_follow_the_scheme_when_it_changes(view, results, qapp, monkeypatch):
+    from PySide6.QtCharts import QChart
+
+    from app import theme
+
+    assert view.open_results(results)
+    assert view.spread_chart.chart.backgroundBrush().color().name() == "#ffffff"
+    monkeypatch.setenv("ARL_THEME", "dark")
+    try:
+        theme.apply(qapp)
+        qapp.processEvents()
+        for panel in (view.spread_chart, view.trend_chart):
+            assert panel.chart.theme() == QChart.ChartTheme.ChartThemeDark
+            assert panel.chart.backgroundBrush().color().name() == theme.DARK["base"]
+    finally:
+        monkeypatch.setenv("ARL_THEME", "light")
+        theme.apply(qapp)
+    qapp.processEvents()
+    assert view.spread_chart.chart.backgroundBrush().color().name() == "#ffffff"
