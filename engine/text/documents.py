@@ -357,7 +357,7 @@ def _open_word(path: str | os.PathLike, data: bytes) -> Document:
         word = read_docx(data)
     except PackageError as exc:
         raise DocumentError(path, str(exc)) from None
-    return Document("html", word.html, "UTF-8", None, word)
+    return Document("html", word.html, "UTF-8", word.notice, word)
 
 
 def _to_stderr(line: str) -> None:

@@ -69,6 +69,7 @@ from engine.text.docx_marks import (
     uses_marker_plane,
 )
 from engine.text.docx_package import Package, PackageError, parse_xml, read_package
+from engine.text.docx_ranges import comment_range, orphan_notice, words_at
 
 __all__ = [
     "MAX_WORD_NOTES",
@@ -168,7 +169,9 @@ class WordDocument:
     document's ``w:t`` elements in text order (:class:`TextPiece`); ``tracked_changes`` the
     ``w:ins``/``w:del``/``w:moveFrom``/``w:moveTo`` elements of the main part; ``changes``
     the tracked changes to text placed on the text, in text order
-    (:class:`~engine.text.docx_changes.TrackedChange`)."""
+    (:class:`~engine.text.docx_changes.TrackedChange`); ``notice`` one line (no file name)
+    on what was left out, such as comment ranges with no comment
+    (:func:`engine.text.docx_ranges.orphan_notice`), else None."""
 
     html: str
     text: str
@@ -178,6 +181,7 @@ class WordDocument:
     pieces: tuple[TextPiece, ...]
     tracked_changes: int
     changes: tuple[TrackedChange, ...] = ()
+    notice: str | None = None
 
 
 def read_docx(data: bytes) -> WordDocument:
@@ -364,18 +368,16 @@ def _read_marked(
     omap = utf16.OffsetMap(text)
     pieces = []
     where = {n: (mk, pos) for mk in markers for n, pos in mk.pieces.items()}
-    starts: dict[str, int] = {}
-    ends: dict[str, int] = {}
+    marks: dict[str, list[tuple[int, int]]] = {}
     for kind, n, at in events:
         if kind == PIECE and n in where:
             mk, (part, p, r, c) = where[n]
             length = len(mk.texts[n])
             pieces.append(TextPiece(omap.to_utf16(at), omap.to_utf16(at + length), part, p, r, c))
-        elif kind == START:
-            starts.setdefault(str(n), at)
-        elif kind == END:
-            ends[str(n)] = at
-    comments = _threads(records or [], starts, ends, text, omap)
+        elif kind in (START, END):
+            marks.setdefault(str(n), []).append((kind, at))
+    comments = _threads(records or [], marks, text, omap)
+    ids = {str(int(r.word_id)) if r.word_id.strip().isdigit() else r.word_id for r in records or []}
     changes = _changes(events, change_marker, omap)
     return WordDocument(
         html=page,
@@ -386,6 +388,7 @@ def _read_marked(
         pieces=tuple(pieces),
         tracked_changes=tracked,
         changes=changes,
+        notice=orphan_notice(marks, ids, text),
     )
 
 
@@ -408,43 +411,15 @@ def _changes(
     return tuple(sorted(out, key=lambda c: (c.start, c.end)))
 
 
-def _range(
-    word_id: str, starts: dict[str, int], ends: dict[str, int], text: str
-) -> tuple[int | None, int | None, str | None]:
-    """(start, end) in code points of a comment's range, or (None, None, the problem)."""
-    key = str(int(word_id)) if word_id.strip().isdigit() else word_id
-    start, end = starts.get(key), ends.get(key)
-    if start is None and end is None:
-        return (
-            None,
-            None,
-            (
-                "its range is missing: it is attached to no words of the document (a comment "
-                "on a point, or in a header or footer)"
-            ),
-        )
-    if start is None or end is None:
-        which = "start" if start is None else "end"
-        return None, None, f"its range has no {which} mark in the shown text"
-    if end < start:
-        return None, None, "its range ends before it starts"
-    while start < end and text[start] == "\n":
-        start += 1
-    while end > start and text[end - 1] == "\n":
-        end -= 1
-    if start == end:
-        return None, None, "its range is empty (it covers no text)"
-    return start, end, None
-
-
 def _threads(
     records: list[CommentRecord],
-    starts: dict[str, int],
-    ends: dict[str, int],
+    marks: dict[str, list[tuple[int, int]]],
     text: str,
     omap: utf16.OffsetMap,
 ) -> tuple[WordComment, ...]:
-    by_id = {r.word_id: r for r in records}
+    by_id: dict[str, CommentRecord] = {}
+    for r in records:  # the first of one id (LibreOffice merges them; a later one skipped)
+        by_id.setdefault(r.word_id, r)
 
     def root_of(r: CommentRecord) -> CommentRecord:
         seen = {r.word_id}
@@ -465,7 +440,16 @@ def _threads(
             )
     placed = []
     for order, r in enumerate(roots):
-        start, end, problem = _range(r.word_id, starts, ends, text)
+        key = str(int(r.word_id)) if r.word_id.strip().isdigit() else r.word_id
+        start, end, problem = comment_range(marks.get(key), text)
+        first = by_id[r.word_id]
+        if first is not r:
+            start = end = None
+            problem = (
+                f"it has the Word id of another comment ({first.author}: "
+                f"{words_at(first.text, 0, len(first.text))}), so which range is its own "
+                "cannot be told"
+            )
         placed.append((start is None, start or 0, order, r, start, end, problem))
     placed.sort(key=lambda item: item[:3])
     return tuple(
