@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from engine.text.docx import read_docx
 from engine.text.documents import open_document
+from engine.text.docx import read_docx
 from engine.word_review import word_comments
 from tests.helpers.word_files import Note, make_docx, para, run
 
