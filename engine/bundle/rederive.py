@@ -108,6 +108,7 @@ SCORING_MODULES = (
     "text/docx_fastxml.py",
     "text/docx_marks.py",
     "text/docx_package.py",
+    "text/docx_ranges.py",
     "text/encoding.py",
     "text/encoding_labels.py",
     "text/html_markup.py",
