@@ -103,23 +103,31 @@ def _semantic_merge(ops: list[tuple[int, str]]) -> list[tuple[int, str]]:
 
 
 def _merge(ops: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Join neighbours of the same op; within each changed run, deletions come first."""
-    out: list[tuple[int, int]] = []
+    """Join neighbours of the same op; within each changed run, deletions come first. In
+    place (``ops`` is returned, shortened): a merged op never outnumbers the ops it was made
+    of, so each is written at or before the place being read, and a diff of millions of
+    ops is not held twice."""
+    w = 0  # ops[:w] is the merged output so far
     dels = ins = 0
-    for op, n in ops + [(EQUAL, 0)]:
+    for r in range(len(ops) + 1):
+        op, n = ops[r] if r < len(ops) else (EQUAL, 0)
         if op == DELETE:
             dels += n
         elif op == INSERT:
             ins += n
         else:
             if dels:
-                out.append((DELETE, dels))
+                ops[w] = (DELETE, dels)
+                w += 1
             if ins:
-                out.append((INSERT, ins))
+                ops[w] = (INSERT, ins)
+                w += 1
             dels = ins = 0
             if n:
-                if out and out[-1][0] == EQUAL:
-                    out[-1] = (EQUAL, out[-1][1] + n)
+                if w and ops[w - 1][0] == EQUAL:
+                    ops[w - 1] = (EQUAL, ops[w - 1][1] + n)
                 else:
-                    out.append((EQUAL, n))
-    return out
+                    ops[w] = (EQUAL, n)
+                    w += 1
+    del ops[w:]
+    return ops

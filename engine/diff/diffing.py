@@ -50,6 +50,7 @@ import bisect
 from array import array
 from collections.abc import Sequence
 from itertools import accumulate, compress, repeat
+from operator import itemgetter, mul
 
 from engine.diff.align import (
     DEFAULT_LIMITS,
@@ -143,26 +144,27 @@ class TextDiff:
         self._moves_a0 = [m.a0 for m in self.moves]
         self._moves_by_b = sorted(self.moves, key=lambda m: m.b0)
         self._moves_b0 = [m.b0 for m in self._moves_by_b]
-        ops = res.ops
+        # The ops as arrays, by C-level passes (no list the size of the diff on the way).
+        tags = array("b", map(itemgetter(0), res.ops))
+        lens = array("q", map(itemgetter(1), res.ops))
         del res
-        tags = array("b", [op for op, _ in ops])
-        a1s = array("q", accumulate([0 if op == INSERT else n for op, n in ops]))
-        b1s = array("q", accumulate([0 if op == DELETE else n for op, n in ops]))
+        a1s = array("q", accumulate(map(mul, lens, map(INSERT.__ne__, tags))))
+        b1s = array("q", accumulate(map(mul, lens, map(DELETE.__ne__, tags))))
         a0s, b0s = array("q", [0]), array("q", [0])
         a0s.extend(a1s[:-1])
         b0s.extend(b1s[:-1])
         del a0s[len(tags) :], b0s[len(tags) :]  # no ops: no starts
         self._tag, self._a0, self._a1, self._b0, self._b1 = tags, a0s, a1s, b0s, b1s
         # Indices of the changed (delete, insert) ops, ascending.
-        self._changed = array("q", [k for k, t in enumerate(tags) if t != EQUAL])
-        self._equal_total = sum(n for op, n in ops if op == EQUAL)
-        del ops
+        self._changed = array("q", compress(range(len(tags)), map(EQUAL.__ne__, tags)))
+        self._equal_total = sum(compress(lens, map(EQUAL.__eq__, tags)))
+        del lens
         # Non-empty v1 ops (equal, delete) by start, for "which op holds character i".
-        self._ka = array("q", [k for k, t in enumerate(tags) if t != INSERT])
-        self._ka0 = array("q", [a0s[k] for k in self._ka])
+        self._ka = array("q", compress(range(len(tags)), map(INSERT.__ne__, tags)))
+        self._ka0 = array("q", map(a0s.__getitem__, self._ka))
         # Same for v2 (equal, insert).
-        self._kb = array("q", [k for k, t in enumerate(tags) if t != DELETE])
-        self._kb0 = array("q", [b0s[k] for k in self._kb])
+        self._kb = array("q", compress(range(len(tags)), map(DELETE.__ne__, tags)))
+        self._kb0 = array("q", map(b0s.__getitem__, self._kb))
         self._ins_joined: str | None = None
         self._ins_starts: list[int] = []
         self._ins_runs: list[tuple[int, int]] = []
