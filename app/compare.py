@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from app import present
 from app.bundledata import BundleData, BundleError, load_bundle, start_checks
 from app.docview import STYLES
-from engine.vocabulary import error_words
+from engine.vocabulary import comment_numbers, error_words
 
 
 class CompareView(QWidget):
@@ -231,6 +231,10 @@ class CompareView(QWidget):
             self.a.row_notes if self.a is not None else {},
             self.b.row_notes if self.b is not None else {},
         )
+        ids = [
+            str(c.get("id")) for d in (self.a, self.b) if d is not None for c in d.comments_before
+        ]
+        numbers = comment_numbers(list(dict.fromkeys(ids)))  # as the Verdicts view numbers them
         for r, pair in enumerate(cmp.pairs):
             x, y = pair.a, pair.b
             vx = x.get("verdict") if x else None
@@ -246,8 +250,9 @@ class CompareView(QWidget):
                 f"{present.claim_text(x.get('claim') if x else None)} / "
                 f"{present.claim_text(y.get('claim') if y else None)}"
             )
+            n = numbers.get(pair.comment_id)
             cells = [
-                pair.comment_id,
+                f"Comment {n}" if n is not None else f"\u201c{pair.comment_id}\u201d",
                 pair.quote,
                 present.verdict_label(vx) if vx else "not in this bundle",
                 present.verdict_label(vy) if vy else "not in this bundle",
@@ -262,6 +267,9 @@ class CompareView(QWidget):
                 item = QTableWidgetItem(text)
                 side_note = notes[col - 2].get(pair.comment_id) if col in (2, 3) else None
                 item.setToolTip(f"{text}\n\u26a0 {side_note}" if side_note else text)
+                if col == 0:  # the number is the name; the raw id only here
+                    item.setToolTip(f"{text} (id {pair.comment_id})")
+                    item.setData(Qt.ItemDataRole.UserRole, pair.comment_id)
                 verdict = vx if col == 2 else vy if col == 3 else None
                 if verdict in STYLES:
                     s = STYLES[verdict]

@@ -9,6 +9,8 @@ import pytest
 
 pytest.importorskip("PySide6.QtWebEngineWidgets")
 
+from PySide6.QtCore import Qt
+
 from app.compare import CompareView
 from tests.helpers.relabel import trace_as
 
@@ -90,8 +92,11 @@ def test_different_comments_are_not_paired_by_id_alone(qtbot, tmp_path):
         (view.verdicts.item(r, 0).text(), view.verdicts.item(r, 4).text())
         for r in range(view.verdicts.rowCount())
     ]
-    assert rows.count(("c1", "\u2014 not in both")) == 2
-    assert ("c2", "\u2713 same") in rows
+    # named by number, as the Verdicts view names them; the raw id in the tooltip
+    assert rows.count(("Comment 1", "\u2014 not in both")) == 2
+    assert ("Comment 2", "\u2713 same") in rows
+    tips = [view.verdicts.item(r, 0).toolTip() for r in range(view.verdicts.rowCount())]
+    assert "Comment 2 (id c2)" in tips and not any(t == "c2" for t in tips)
 
 
 def test_two_runs_of_one_model_are_told_apart(qtbot, tmp_path):
@@ -136,7 +141,9 @@ def test_a_tampered_bundle_compares_with_its_recomputed_verdicts(qtbot, tmp_path
     assert view.set_bundle("b", b)
     qtbot.waitUntil(lambda: view.b.rederivation is not None, timeout=30000)
     row = next(
-        r for r in range(view.verdicts.rowCount()) if view.verdicts.item(r, 0).text() == "c2"
+        r
+        for r in range(view.verdicts.rowCount())
+        if view.verdicts.item(r, 0).data(Qt.ItemDataRole.UserRole) == "c2"
     )
     assert view.verdicts.item(row, 3).text() == "\u26a0 \u25cb untouched"
     assert "the bundle says edited" in view.verdicts.item(row, 3).toolTip()
