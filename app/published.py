@@ -88,10 +88,15 @@ def signature_text(e) -> str:
     sig = e.signature or {}
     if e.problem:
         return "not checked"
+    from engine.bundle.signing import OWN_KEY_NAME
+
+    # In words; the key fingerprint is in the cell's tooltip (``row_cells``).
+    if e.trusted_signer == OWN_KEY_NAME:
+        return "\u2714 signed by you on this computer"
     if e.trusted_signer:
-        return f"\u2714 {sig.get('fingerprint')} (trusted: {e.trusted_signer})"
+        return f"\u2714 signed by {e.trusted_signer}, a signer you trust"
     if sig.get("state") == "signed":
-        return f"\u2022 {sig.get('fingerprint')} (an unknown key: not trusted)"
+        return "\u2022 signed by a key you have not chosen to trust"
     if sig.get("state") == "bad" and sig.get("uncovered"):
         return "\u26a0 NOT COVERED: files changed after signing"
     if sig.get("state") == "bad":
@@ -125,7 +130,11 @@ def row_cells(e) -> tuple[list[str], list[str]]:
     ]
     tips = list(cells)
     tips[0] = vocabulary.when_words(e.finished_at or e.created_at)
-    tips[4] = (e.signature or {}).get("line") or cells[4]
+    from engine.bundle.signing import FINGERPRINT_MEANS
+
+    sig = e.signature or {}
+    line = sig.get("line") or cells[4]
+    tips[4] = f"{line}\n{FINGERPRINT_MEANS}" if sig.get("fingerprint") else line
     if e.outcome:
         tips[3] = f"{e.outcome}; the run itself {e.status}"
     for name in METRIC_NAMES:

@@ -99,16 +99,19 @@ def test_the_tab_shows_what_the_bundle_copies_say_not_index_json(qtbot, tmp_path
     qtbot.waitUntil(lambda: view.table.rowCount() == 2)
     texts = [view.table.item(r, SIGNATURE).text() for r in range(2)]
     assert "unsigned" in texts and not any("Legal team" in t or "\u2714" in t for t in texts)
-    assert any(t.startswith("\u2022 ") and "not trusted" in t for t in texts)
+    assert any(t.startswith("\u2022 ") and "not chosen to trust" in t for t in texts)
+    # the fingerprint only in the tooltip, with what it is
+    fp = signing.key_fingerprint(key)
+    assert not any(fp in t for t in texts)
+    tips = [view.table.item(r, SIGNATURE).toolTip() for r in range(2)]
+    assert any(fp in t and "short form of the signing key" in t for t in tips)
     signing.set_trusted(signing.key_fingerprint(key), "Reviewers")
     missing = next(e for e in view.entries if e.run_id != "run-s")
     (shared / missing.bundle_copy).unlink()
     with qtbot.waitSignal(view.listed, timeout=10000):
         view.refresh()
     by_id = {e.run_id: e for e in view.entries}
-    assert signature_text(by_id["run-s"]).startswith("\u2714 ") and "Reviewers" in signature_text(
-        by_id["run-s"]
-    )
+    assert signature_text(by_id["run-s"]) == "\u2714 signed by Reviewers, a signer you trust"
     rows = [view.table.item(r, SIGNATURE + 1).text() for r in range(2)]
     assert any(t.startswith("\u26a0 NOT CHECKED") and "missing" in t for t in rows)
     assert "NOT CHECKED" in view.where.text()
