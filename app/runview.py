@@ -190,11 +190,12 @@ class RunView(RunRecord, QWidget):
             return
         req.signing_key = key.material
         where = "kept in the keyring" if key.where == "keyring" else key.note.rstrip(".")
-        self._add(
-            "signed",
-            f"The evidence bundle will be signed by you on this computer (your key "
-            f"{key.fingerprint}, {where}).",
+        from engine.bundle.signing import FINGERPRINT_MEANS
+
+        item = self._add(
+            "signed", f"The evidence bundle will be signed by you on this computer ({where})."
         )
+        item.setToolTip(f"Your key's fingerprint: {key.fingerprint}\n{FINGERPRINT_MEANS}")
 
     async def _run(self, req: RunRequest) -> None:
         from engine.run.records import RunHandle

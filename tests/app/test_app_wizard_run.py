@@ -536,6 +536,14 @@ def test_a_full_run_opens_its_verdicts(qtbot, qloop, tmp_path):
     assert not any(re.search(r"\bcomment c\d", line) for line in log)
     assert not any("MODEL CLAIMED ADDRESSED" in line for line in log)
     assert any("Agent called" in line for line in log)
+    # who signs, in words; the key's fingerprint only in the line's tooltip
+    signed = [
+        win.run_view.log.item(i)
+        for i in range(win.run_view.log.count())
+        if "will be signed by you" in win.run_view.log.item(i).text()
+    ]
+    assert signed and "fingerprint" not in signed[0].text().lower()
+    assert "short form of the signing key" in signed[0].toolTip()
     assert ("attribution_rate", "After round 1") in win.metrics.cells
 
 
