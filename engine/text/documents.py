@@ -32,7 +32,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.safe_io import BoundedInputError, read_regular_file
-from engine.text.encoding import decode_html, decode_text, decoding_problem, utf16_without_bom
+from engine.text.encoding import (
+    _decode,
+    _prescan,
+    decode_html,
+    decode_text,
+    decoding_problem,
+    utf16_without_bom,
+)
 from engine.vocabulary import DocumentKind
 
 if TYPE_CHECKING:
@@ -305,6 +312,9 @@ def open_document(path: str | os.PathLike) -> Document:
     # Markdown is text until it is rendered: decoded as plain text is.
     read_as = "html" if kind == "html" else "text"
     decoded = decode_text(data) if read_as == "text" else decode_html(data)
+    guessed = encoding_refusal(data, read_as, decoded)
+    if guessed is not None:
+        raise DocumentError(path, guessed)
     nul_notice = None
     if read_as == "text" and "\x00" in decoded[0]:
         decoded, nul_notice = nul_as_browser_shows(decoded)
@@ -320,8 +330,74 @@ def open_document(path: str | os.PathLike) -> Document:
         deep = too_deep(decoded[0])
         if deep is not None:
             raise DocumentError(path, f"{deep}; flatten it")
-    notice = "; ".join(filter(None, (decoding_problem(data, read_as, decoded), nul_notice)))
+    notice = "; ".join(
+        filter(
+            None,
+            (
+                declared_mismatch(data, read_as, decoded),
+                decoding_problem(data, read_as, decoded),
+                nul_notice,
+            ),
+        )
+    )
     return Document(kind, *decoded, notice or None)
+
+
+def encoding_refusal(data: bytes, read_as: str, decoded: tuple[str, str]) -> str | None:
+    """Why a file's bytes cannot be read as one text: no byte order mark, no declared
+    encoding (``<meta charset>`` or an XML declaration, for HTML), and not valid UTF-8. The
+    Encoding Standard's windows-1252 default is then a guess that browsers do not share
+    (Chromium and Firefox detect Shift_JIS, GBK... by statistics, which can decode two
+    versions differently), and a wrong guess reads as a changed or missing text, so the
+    file is refused: ``"not valid UTF-8 (the first of 12 such bytes at byte offset 3) and
+    no encoding is declared, so which text it holds would be a guess; save it as UTF-8"``.
+    None when the text is certain. ``read_as`` "html" or "text"; ``decoded`` what
+    :func:`decode_html` or :func:`decode_text` gave. Never raises."""
+    if decoded[1] != "windows-1252" or data.startswith((b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe")):
+        return None
+    if read_as == "html" and _prescan(data) is not None:
+        return None  # declared: read as declared, as every browser does
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        first = exc.start
+    else:
+        return None
+    bad = len(data) - len(data.decode("utf-8", "ignore").encode("utf-8"))
+    such = f"the first of {bad:,} such bytes" if bad != 1 else "one byte"
+    fix = "save it as UTF-8"
+    if b"\x00" in data[:4096]:
+        fix = "its NUL bytes suggest UTF-16 without a byte order mark: save it as UTF-8"
+    elif read_as == "html":
+        fix += ", or declare its encoding (<meta charset=...>)"
+    return (
+        f"not valid UTF-8 ({such} at byte offset {first:,}) and no encoding is declared, so "
+        f"which text it holds would be a guess; {fix}"
+    )
+
+
+def declared_mismatch(data: bytes, read_as: str, decoded: tuple[str, str]) -> str | None:
+    """The notice for an HTML page that declares a legacy encoding while its bytes are
+    UTF-8 beyond ASCII: read as declared, as every browser reads it, so those characters
+    show as others (``"declares windows-1252 but its bytes are UTF-8: read as declared, as
+    a browser does, so “é” shows as “Ã©” (12 characters beyond ASCII); if that looks
+    wrong, declare <meta charset="utf-8">"``). None otherwise. Never raises."""
+    name = decoded[1]
+    if read_as != "html" or name in ("UTF-8", "UTF-16LE", "UTF-16BE") or data.isascii():
+        return None
+    try:
+        as_utf8 = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if _prescan(data) is None:
+        return None
+    wide = [c for c in as_utf8 if ord(c) > 127]
+    mis = _decode(wide[0].encode("utf-8"), name)
+    return (
+        f"declares {name} but its bytes are UTF-8: read as declared, as a browser does, so "
+        f"“{wide[0]}” shows as “{mis}” ({len(wide):,} characters beyond ASCII); if that looks "
+        'wrong, declare <meta charset="utf-8">'
+    )
 
 
 def nul_as_browser_shows(decoded: tuple[str, str]) -> tuple[tuple[str, str], str]:

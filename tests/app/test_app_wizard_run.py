@@ -210,9 +210,9 @@ def test_document_page_refuses_a_binary_file_and_notes_bad_bytes(qtbot, wizard, 
     assert not page.isComplete() and "Ready" not in page.status.text()
     sjis = tmp_path / "ja.txt"
     sjis.write_bytes("予算は一千万円です。".encode("shift_jis"))
-    page.load_file(str(sjis))
-    qtbot.waitUntil(page.isComplete, timeout=5000)
-    assert "Note: ja.txt: not valid UTF-8 (" in page.status.text()
+    page.load_file(str(sjis))  # undeclared and not UTF-8: refused, never read as a guess
+    qtbot.waitUntil(lambda: "not valid UTF-8 (" in page.status.text(), timeout=5000)
+    assert not page.isComplete() and "no encoding is declared" in page.status.text()
 
 
 def test_document_page_dialog_lists_every_format_and_refuses_pdf_with_a_next_step(

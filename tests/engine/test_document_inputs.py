@@ -142,7 +142,7 @@ def test_ascii_and_utf8_are_not_taken_for_utf16() -> None:
     assert decode_html(b"<p>plain</p>") == ("<p>plain</p>", "UTF-8")
 
 
-def test_undeclared_shift_jis_text_is_read_as_windows_1252_and_said(tmp_path) -> None:
+def test_undeclared_shift_jis_text_decodes_as_windows_1252_and_is_refused(tmp_path) -> None:
     data = "予算は一千万円です。".encode("shift_jis")
     text, name = decode_text(data)
     assert name == "windows-1252" and text.startswith(
@@ -151,12 +151,12 @@ def test_undeclared_shift_jis_text_is_read_as_windows_1252_and_said(tmp_path) ->
     problem = decoding_problem(data, "text")
     assert problem is not None and problem.startswith("not valid UTF-8 (")
     assert "read as windows-1252" in problem and "save it as UTF-8" in problem
+    # At intake the guess is refused (tests/engine/test_intake_encoding.py): mojibake would
+    # read as a changed or missing quote.
     path = tmp_path / "ja.txt"
     path.write_bytes(data)
-    said: list[str] = []
-    kind, content = read_document(path, on_notice=said.append)
-    assert kind == "text" and content == text
-    assert said == [f"{path}: {problem}"]
+    with pytest.raises(DocumentError, match=r"^.*ja\.txt: not valid UTF-8 \(the first of"):
+        read_document(path, on_notice=None)
 
 
 def test_invalid_bytes_in_a_declared_encoding_are_counted() -> None:
@@ -194,10 +194,20 @@ def test_cli_text_says_once_what_did_not_decode(tmp_path) -> None:
     path = tmp_path / "bad.html"
     path.write_bytes(b"<html><body><p>abc \xff\xfe\xc3( def</p></body></html>")
     result = _arl("text", str(path))
+    assert result.returncode == 2 and result.stdout == b""  # undeclared: refused
+    assert result.stderr.decode() == (
+        f"arl: {path}: not valid UTF-8 (the first of 3 such bytes at byte offset 19) and no "
+        "encoding is declared, so which text it holds would be a guess; save it as UTF-8, or "
+        "declare its encoding (<meta charset=...>)\n"
+    )
+    path.write_bytes(b'<meta charset="utf-8"><p>abc \xff\xfe\xc3( def</p>')
+    result = _arl("text", str(path))
     assert result.returncode == 0
-    assert result.stdout.decode("utf-8") == "abc \xff\xfe\xc3( def"
+    assert result.stdout.decode("utf-8") == "abc \ufffd\ufffd\ufffd( def"
     lines = result.stderr.decode().splitlines()
-    assert len(lines) == 1 and lines[0].startswith(f"{path}: not valid UTF-8 (")
+    assert lines == [
+        f"{path}: 3 bytes are not valid UTF-8 and were replaced by U+FFFD, as a browser shows them"
+    ]
 
 
 def test_nul_in_plain_text_and_markdown_reads_as_a_browser_shows_it(tmp_path) -> None:

@@ -27,7 +27,7 @@ from engine.text.html_text import body_text
 def test_read_document_text_kinds(tmp_path, name: str, kind: str) -> None:
     # Markdown is decoded as text is (its source, rendered only when read as a version)
     path = tmp_path / name
-    path.write_bytes(b"<b>not markup</b>\r\ncaf\xe9")
+    path.write_bytes(b"<b>not markup</b>\r\ncaf\xc3\xa9")
     assert read_document(path) == (kind, "<b>not markup</b>\r\ncafé")
 
 
@@ -89,12 +89,16 @@ def test_read_document_permission_denied(tmp_path, monkeypatch) -> None:
     assert str(info.value) == f"{path}: unreadable (permission denied)"
 
 
-def test_read_document_never_fails_to_decode(tmp_path) -> None:
+def test_read_document_decodes_or_refuses_in_one_line(tmp_path) -> None:
     path = tmp_path / "bytes.html"
     data = bytes(range(0x20, 256))  # no control bytes: text, but not valid UTF-8
     path.write_bytes(data)
+    with pytest.raises(DocumentError) as info:  # undeclared: its text would be a guess
+        read_document(path, on_notice=None)
+    assert str(info.value).startswith(f"{path}: not valid UTF-8 (the first of 128 such bytes")
+    path.write_bytes(b'<meta charset="windows-1252">' + data)  # declared: every byte decodes
     kind, html = read_document(path, on_notice=None)
-    assert kind == "html" and len(html) == len(data)
+    assert kind == "html" and len(html) == len(data) + 29
 
 
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom", "/dev/null"])
