@@ -62,6 +62,10 @@ def example_suite_path() -> Path:
     return found[-1].parent if found else root
 
 
+WORDY_RUN_COLUMNS = (3, 5)  # status (a failure says why) and tokens (N/A says why)
+REASON_ROOM = "failed: TAMPERED"  # the widest those columns grow: this text's width
+
+
 def _plain(label: QLabel, text: str) -> QLabel:
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setText(text)
@@ -183,6 +187,8 @@ class SuitesView(QWidget):
         for col in range(6):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        for col in WORDY_RUN_COLUMNS:  # sized in _fill_runs, at most REASON_ROOM wide
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
         # Cut at the end: the middle of "model no-tools" and "model tools" look the same.
         self.runs.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.runs.setWordWrap(False)
@@ -514,6 +520,13 @@ class SuitesView(QWidget):
                 if c == 0:
                     cell.setData(Qt.ItemDataRole.UserRole, it.bundle or "")
                 self.runs.setItem(r, c, cell)
+        # A failure's reason ("failed: TAMPERED: metrics.json: SHA-256 does not match the
+        # manifest") made its column as wide as the reason and pushed attribution and
+        # tokens out of sight: the column is its contents' width up to REASON_ROOM, the
+        # rest elided, whole in the tooltip.
+        room = self.runs.fontMetrics().horizontalAdvance(REASON_ROOM) + 16
+        for col in WORDY_RUN_COLUMNS:
+            self.runs.setColumnWidth(col, min(self.runs.sizeHintForColumn(col), room))
 
     def _fill_report(self) -> None:
         from engine.suite.report import REPORT_ROWS, ROW_LABELS, combination_cell, noise_notes

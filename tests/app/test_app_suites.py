@@ -398,6 +398,16 @@ def test_a_tampered_run_is_hollow_in_the_trend_and_said(view, results, qtbot):
     assert [s.name() for s in hollow] == [f"{name} (points, runs left out)"]
     assert "its bundle is TAMPERED" in view.trend_caption.text()
     assert "hollow points" in view.trend_caption.text()
+    # the reason does not push attribution and tokens out of sight: elided, whole on hover
+    view.show()
+    qtbot.wait(50)
+    row = next(r for r in range(view.runs.rowCount()) if "TAMPERED" in view.runs.item(r, 3).text())
+    status = view.runs.item(row, 3)
+    assert view.runs.columnWidth(3) < view.runs.fontMetrics().horizontalAdvance(status.text())
+    assert status.text() in status.toolTip()
+    tokens_end = view.runs.columnViewportPosition(5) + view.runs.columnWidth(5)
+    widths = [view.runs.columnWidth(c) for c in range(6)]
+    assert tokens_end <= view.runs.viewport().width(), (widths, view.runs.viewport().width())
 
 
 def test_the_charts_follow_the_scheme_when_it_changes(view, results, qapp, monkeypatch):
