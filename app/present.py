@@ -68,13 +68,10 @@ def method_text(item: dict[str, Any]) -> str:
     if method in APPROXIMATE_METHODS and isinstance(conf, (int, float)) and conf < 1:
         # "place confidence" is the engine's term; people read how sure the place is.
         text += f"; {vocab.percent(conf)} sure this is the right place"
-    if item.get("token_edit") is True:
-        text += f"; token edit: {item.get('token_edit_kind') or 'a small change'}"
+    # A token edit and a repaired saved place are said once, by the verdict's note
+    # (``vocab.note_sentence``): a repair is about finding the quote in v1, not in v2.
     if item.get("hidden_only") is True:
         text += "; only hidden text changed"
-    if item.get("offsets_repaired"):
-        # ``offsets_repaired``: the comment's stored place no longer held its quote.
-        text += "; its saved place no longer held the quoted words, so it was found again by them"
     if item.get("markup_changed"):
         text += "; markup inside the anchor changed (text verdict unaffected)"
     return text

@@ -938,9 +938,7 @@ class VerdictsView(ReviewActions, QWidget):
             method = present.method_text(item)
             if verdict == "stale_anchor":
                 made_on = c.get("created_on_version_id")
-                method = (
-                    "not counted: made on version " + str(made_on) if made_on else "not counted"
-                ) + ", quote not found"
+                method = vocab.stale_method_words(made_on)
             body = str(c.get("body") or "")
             actionable = c.get("actionable", True) is not False
             if not actionable:
@@ -1149,7 +1147,7 @@ class VerdictsView(ReviewActions, QWidget):
                 f"<small>(reopened after round {e(str(reopen.get('round', '?')))})</small></p>"
             )
         if item.get("note"):
-            out.append(f"<p><i>{e(str(item['note']))}</i></p>")
+            out.append(f"<p><i>{e(vocab.note_sentence(item['note']))}</i></p>")
         out.append(self._texts_table(row))
         thread = after.get("thread") or []
         status = after.get("status") or before.get("status") or "open"

@@ -130,6 +130,95 @@ def message_sentence(message: str, called: str | None = None) -> str:
     return message
 
 
+# -- notes a verdict carries (verdicts.json ``note``) and the words people read for them ----
+# The stored note is the engine's record (compared by re-derivation, so its wording is a
+# contract like the exact messages above); ``note_sentence`` is what every view shows.
+
+NOTE_OFFSETS_REPAIRED = (
+    "the stored offsets did not match the quote; repaired from the quote and its context"
+)
+NOTE_OTHER_COPY = (
+    "the stored offsets point at another copy of the quote than the one its "
+    "prefix and suffix name; repaired from the context"
+)
+NOTE_AMBIGUOUS = "the quote occurs more than once with the same context in v1"
+
+
+def note_made_elsewhere(made_on: str | None, given: str) -> str:
+    """The stored note of a comment made on another version and found in ``given``."""
+    return f"made on version {made_on}; found in version {given} by its quote"
+
+
+def note_stale(made_on: str | None, given: str) -> str:
+    """The stored note of a stale anchor: made on ``made_on``, its quote absent from ``given``."""
+    return f"made on version {made_on}; its quote is not in version {given}, the one the agent was given"
+
+
+def version_words(version_id: object) -> str:
+    """A version a comment was made on that is not in the bundle, as people know it: "another
+    draft (draft-1)" (the id in brackets, for the reader who has that draft, cut to 40
+    characters with an ellipsis, spaces and line breaks as one space); "another draft"
+    without one."""
+    text = " ".join(str(version_id or "").split())
+    text = text if len(text) <= 40 else text[:39] + "\u2026"
+    return f"another draft ({text})" if text and text != "None" else "another draft"
+
+
+_NOTE_WORDS: tuple[tuple[re.Pattern[str], Any], ...] = (
+    (
+        re.compile(re.escape(NOTE_OFFSETS_REPAIRED)),
+        lambda m: "the comment's saved position had shifted; it was found again by its words",
+    ),
+    (
+        re.compile(re.escape(NOTE_OTHER_COPY)),
+        lambda m: (
+            "the comment's saved position pointed at another copy of its words than "
+            "the one its surrounding text names; it was found by that text"
+        ),
+    ),
+    (
+        re.compile(re.escape(NOTE_AMBIGUOUS)),
+        lambda m: "the quoted words occur more than once in v1 with the same words around them",
+    ),
+    (
+        re.compile(r"made on version (.*?); found in version (.*?) by its quote", re.S),
+        lambda m: (
+            f"made on {version_words(m.group(1))}; found in the version the agent was "
+            "given by its words"
+        ),
+    ),
+    (
+        re.compile(
+            r"made on version (.*?); its quote is not in version (.*?), the one the agent was given",
+            re.S,
+        ),
+        lambda m: (
+            f"made on {version_words(m.group(1))}; its words are not in the version "
+            "the agent was given"
+        ),
+    ),
+    (
+        re.compile(r"(?:^|(?<=; ))token edit: "),
+        lambda m: "a token edit \u2014 ",
+    ),
+)
+
+
+def note_sentence(note: object) -> str:
+    """A verdict's stored ``note`` (its parts joined by "; ") in the words people read, for
+    every view; a part this vocabulary does not know is kept as it is. "" for no note.
+    A token edit is named and explained: "a token edit \u2014 only the letter case changed"."""
+    text = str(note or "")
+    for pattern, words in _NOTE_WORDS:
+        text = pattern.sub(words, text)
+    return text
+
+
+def stale_method_words(made_on: object) -> str:
+    """How a stale anchor's place was looked for, for the "How it was found" column."""
+    return f"not counted: made on {version_words(made_on)}, and its words are not in v1"
+
+
 # -- words people read -----------------------------------------------------------------------
 
 VERDICT_ICONS: dict[str, str] = {

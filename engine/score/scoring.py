@@ -41,7 +41,7 @@ from engine.score.token_edits import mark_token_edits
 from engine.score.unseen import INVISIBLE_NOTE, LOOKALIKE_NOTE, unseen_change
 from engine.text import utf16
 from engine.text.normalize import normalize
-from engine.vocabulary import STALE_ANCHOR_MESSAGE, DocumentKind
+from engine.vocabulary import STALE_ANCHOR_MESSAGE, DocumentKind, note_stale
 
 CLAIM_AGREES = {
     "addressed": ("edited", "deleted"),
@@ -344,8 +344,7 @@ class _Judge:
             v2=None,
             method="none",
             message=STALE_ANCHOR_MESSAGE,
-            note=f"made on version {c.created_on_version_id}; its quote is not in "
-            f"version {self.given}, the one the agent was given",
+            note=note_stale(c.created_on_version_id, self.given),
         )
 
     def _placed(self, c: Comment, loc: Located, made_elsewhere: bool) -> VerdictRecord:

@@ -21,10 +21,38 @@ def _decision(**kw):
     return SimpleNamespace(**base)
 
 
-def test_a_repaired_place_is_said_in_words():
-    text = present.method_text({"method": "exact", "offsets_repaired": True})
-    assert "offset" not in text and "repaired" not in text
-    assert "found again by" in text
+@pytest.mark.parametrize("method", ["exact", "none", "diff"])
+def test_a_repaired_place_is_said_once_by_the_note_not_by_how_it_was_found(method):
+    """Issue 26: "Found in v2 by: not found in the new version; its saved place no longer
+    held the quoted words, so it was found again by them" contradicted itself. The repair
+    is about v1; the note says it, once, in words; "how it was found in v2" does not."""
+    from engine import vocabulary as vocab
+
+    item = {"method": method, "offsets_repaired": True, "note": vocab.NOTE_OFFSETS_REPAIRED}
+    text = present.method_text(item)
+    assert text == vocab.METHOD_WORDS[method]
+    note = vocab.note_sentence(item["note"])
+    assert note == "the comment's saved position had shifted; it was found again by its words"
+    assert "offset" not in note and "repaired" not in note
+
+
+def test_a_token_edit_is_named_once_and_explained():
+    from engine import vocabulary as vocab
+
+    item = {
+        "method": "diff",
+        "similarity": 0.2,
+        "v1": {"text": "Friday"},
+        "v2": {"text": "FRIDAY"},
+        "token_edit": True,
+        "token_edit_kind": "only the letter case changed",
+        "note": "the text the revision put in place of the quote; token edit: only the letter "
+        "case changed",
+    }
+    shown = present.method_text(item) + " " + vocab.note_sentence(item["note"])
+    assert "token edit" not in present.method_text(item)
+    assert "a token edit \u2014 only the letter case changed" in shown
+    assert "token edit:" not in shown
 
 
 @pytest.mark.parametrize("n", [1, 2, 5])

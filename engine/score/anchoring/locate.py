@@ -12,6 +12,12 @@ from engine.score.anchoring.index import TextIndex
 from engine.score.anchoring.thresholds import CONTEXT_CHARS, CONTEXT_MARGIN, CONTEXT_THRESHOLD
 from engine.score.anchoring.words import breaks_word
 from engine.text.normalize import compact, find_starts
+from engine.vocabulary import (
+    NOTE_AMBIGUOUS,
+    NOTE_OFFSETS_REPAIRED,
+    NOTE_OTHER_COPY,
+    note_made_elsewhere,
+)
 
 
 @dataclass(frozen=True)
@@ -144,16 +150,11 @@ def located_notes(loc: Located, made_on: str | None, made_elsewhere: bool, given
     ``made_elsewhere``: that is not ``given``, the version the agent was given."""
     notes = []
     if made_elsewhere:
-        notes.append(f"made on version {made_on}; found in version {given} by its quote")
+        notes.append(note_made_elsewhere(made_on, given))
     elif loc.repaired and loc.how == "context-over-offsets":
-        notes.append(
-            "the stored offsets point at another copy of the quote than the one its "
-            "prefix and suffix name; repaired from the context"
-        )
+        notes.append(NOTE_OTHER_COPY)
     elif loc.repaired:
-        notes.append(
-            "the stored offsets did not match the quote; repaired from the quote and its context"
-        )
+        notes.append(NOTE_OFFSETS_REPAIRED)
     if loc.ambiguous:
-        notes.append("the quote occurs more than once with the same context in v1")
+        notes.append(NOTE_AMBIGUOUS)
     return notes

@@ -1,0 +1,61 @@
+"""A verdict's stored note (the engine's record, re-derived and compared) and the words
+every view shows for it (``engine.vocabulary.note_sentence``): no "offsets", no "made on
+version draft-1", each part said once."""
+
+from __future__ import annotations
+
+from hypothesis import given, strategies as st
+
+from engine import vocabulary as vocab
+from engine.models import Anchor, Comment
+from engine.score.scoring import Version, score
+
+
+def test_a_stale_anchor_names_the_draft_as_people_know_it():
+    note = vocab.note_stale("draft-1", "v1")
+    words = vocab.note_sentence(note)
+    assert words == (
+        "made on another draft (draft-1); its words are not in the version the agent was given"
+    )
+    assert "made on version" not in words
+
+
+def test_a_comment_made_elsewhere_and_found_is_said_in_words():
+    words = vocab.note_sentence(vocab.note_made_elsewhere("draft-1", "v1") + "; " + "x y")
+    assert words.startswith("made on another draft (draft-1); found in the version the agent")
+    assert words.endswith("; x y")  # an unknown part is kept as it is
+
+
+def test_the_scorer_writes_the_named_notes():
+    """The engine writes its notes from the named templates, so the words above apply to
+    every note it makes (a repaired place, a stale anchor)."""
+    v1 = "Alpha beta gamma. The kitchen will close. Delta epsilon."
+    v2 = v1.replace("will close", "stays open")
+    q = "kitchen will close"
+    i = v1.index(q)
+    moved = Anchor(
+        q, v1[i - 4 : i], v1[i + len(q) : i + len(q) + 4], start_offset=0, end_offset=len(q)
+    )
+    stale = Anchor("not in this text", "", "", start_offset=0, end_offset=16)
+    res = score(
+        Version.from_source(v1, "text", "v1"),
+        Version.from_source(v2, "text", "v2"),
+        [
+            Comment("c1", "Reword.", moved),
+            Comment("c2", "Old.", stale, created_on_version_id="draft-1"),
+        ],
+    )
+    notes = {v.comment_id: v.note for v in res.verdicts}
+    assert vocab.NOTE_OFFSETS_REPAIRED in notes["c1"]
+    assert notes["c2"] == vocab.note_stale("draft-1", "v1")
+    shown = vocab.note_sentence(notes["c1"])
+    assert "offset" not in shown and "saved position had shifted" in shown
+
+
+@given(st.text(max_size=40))
+def test_any_version_name_reads_in_brackets_once(name):
+    words = vocab.note_sentence(vocab.note_stale(name, "v1"))
+    assert words == (
+        f"made on {vocab.version_words(name)}; its words are not in the version the agent was given"
+    )
+    assert len(vocab.version_words(name)) <= len("another draft ()") + 40
