@@ -23,7 +23,7 @@ def _decision(**kw):
 
 @pytest.mark.parametrize("method", ["exact", "none", "diff"])
 def test_a_repaired_place_is_said_once_by_the_note_not_by_how_it_was_found(method):
-    """Issue 26: "Found in v2 by: not found in the new version; its saved place no longer
+    """ "Found in v2 by: not found in the new version; its saved place no longer
     held the quoted words, so it was found again by them" contradicted itself. The repair
     is about v1; the note says it, once, in words; "how it was found in v2" does not."""
     from engine import vocabulary as vocab
