@@ -74,6 +74,9 @@ class BundleData:
     # The reviewer decisions (engine.bundle.decisions.DecisionsCheck), checked once the
     # re-derivation is in (each names the verdict the engine derives now).
     decisions: Any = None
+    # engine.bundle.own_copy.DecisionsHome.words() once this bundle's decisions are kept in
+    # the user's copy of it (a shipped or read-only bundle): ``path`` is then the copy's.
+    kept_copy: str = ""
     _listeners: list[Callable[[Any], None]] = field(default_factory=list, repr=False)
     _index: dict[bool, Any] = field(default_factory=dict, repr=False)
     _checking: bool = False
@@ -278,6 +281,19 @@ def load_bundle(
     )
     apply_shown(data)
     return data
+
+
+def follow_copy(data: BundleData, home: Any) -> bool:
+    """Point ``data`` at the bundle its decisions were written to (``home``, an
+    ``engine.bundle.own_copy.DecisionsHome``): the user's copy of a shipped or read-only
+    bundle. True when that moved it (the first decision, or a reopening of the original)."""
+    if home is None or home.copied_from is None or Path(data.path) == home.bundle:
+        return False
+    data.path = home.bundle
+    if data.source is not None:
+        data.source.path = home.bundle
+    data.kept_copy = home.words()
+    return True
 
 
 def apply_shown(data: BundleData) -> None:

@@ -271,16 +271,22 @@ class ChecksView(QWidget):
             from engine.bundle.read import open_bundle
 
             key = signing_key()
-            adjudicate_check(
+            done = adjudicate_check(
                 data.path, check, "accept", reason, name, key.material, rederivation=red
             )
-            fresh = open_bundle(data.path)
-            return fresh.decision_files, check_decisions(fresh, red)
+            fresh = open_bundle(done.home.bundle)  # the user's copy of a shipped bundle
+            return fresh.decision_files, check_decisions(fresh, red), done.home
 
         def done(result: Any) -> None:
+            from app.bundledata import follow_copy
+
             self._writing = False
-            data.source.decision_files, data.decisions = result
-            self.status.setText(f"Recorded: you accepted this FAIL ({reason}).")
+            data.source.decision_files, data.decisions, home = result
+            moved = follow_copy(data, home)
+            self.status.setText(
+                f"Recorded: you accepted this FAIL ({reason})."
+                + (f" {data.kept_copy}" if moved else "")
+            )
             if self.data is data:
                 self._fill(data)
             self.decided.emit()

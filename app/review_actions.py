@@ -208,9 +208,11 @@ class ReviewActions:
             from engine.bundle.read import open_bundle
 
             key = signing_key()
-            adjudicate(data.path, cid, decision, reason, name, key.material, rederivation=red)
-            fresh = open_bundle(data.path)
-            return fresh.decision_files, check_decisions(fresh, red)
+            done = adjudicate(
+                data.path, cid, decision, reason, name, key.material, rederivation=red
+            )
+            fresh = open_bundle(done.home.bundle)  # the user's copy of a shipped bundle
+            return fresh.decision_files, check_decisions(fresh, red), done.home
 
         run_in_thread(work, lambda res: self._decided(data, cid, res), self._decide_failed)
 
@@ -218,12 +220,21 @@ class ReviewActions:
         self._writing = False
         if data is not self.data:
             return
-        data.source.decision_files, data.decisions = result
+        from app.bundledata import follow_copy
+
+        data.source.decision_files, data.decisions, home = result
+        moved = follow_copy(data, home)
         keep = next((i for i, row in enumerate(self.rows) if row["id"] == cid), 0)
         self.rows = self._rows(data)  # type: ignore[attr-defined]
         self.table.fill(self.rows)
         self.table.selectRow(keep)
         self.next_to_review()
+        if moved:  # the first decision on a shipped or read-only bundle: say where it went
+            from html import escape
+
+            self.decision.state.setText(
+                self.decision.state.text() + f"<br><b>{escape(data.kept_copy)}</b>"
+            )
         self.show_banner(data)  # type: ignore[attr-defined]
         self.decided.emit()  # type: ignore[attr-defined]
 

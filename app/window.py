@@ -70,12 +70,14 @@ class MainWindow(QMainWindow):
         self.metrics = MetricsPanel()
         self.scorecard = ScorecardView()
         self.verdicts.decided.connect(self.scorecard.refresh)
+        self.verdicts.decided.connect(self._kept_in_copy)
         self.verdicts.sendBack.connect(self.send_back)
         self.verdicts.anotherModel.connect(self.run_with_another_model)
         self.verdicts.continueReview.connect(self.continue_review)
         self.checks = ChecksView()
         self.checks.settings = self.settings  # the reviewer's name, asked once
         self.checks.decided.connect(self._check_decided)
+        self.checks.decided.connect(self._kept_in_copy)
         self.run_view = self._make_run_view()
         self.compare = self._make_compare_view()
         self.suites = self._make_suites_view()
@@ -296,6 +298,17 @@ class MainWindow(QMainWindow):
             self.verdicts.show_banner(self.data)
             self.scorecard.refresh()
 
+    def _kept_in_copy(self) -> None:
+        """A decision went to the user's copy of a shipped or read-only bundle
+        (``app.bundledata.follow_copy``): say so once, and list the copy in Recent bundles."""
+        data = self.data
+        if data is None or not data.kept_copy or getattr(self, "_copy_said", None) is data:
+            return
+        self._copy_said = data
+        self.settings.add_recent_bundle(str(Path(data.path).resolve()))
+        self._refresh_start()
+        self._say(data.kept_copy, str(data.path))
+
     def open_bundle(
         self,
         path: Path,
@@ -316,7 +329,7 @@ class MainWindow(QMainWindow):
             if not shiboken6.isValid(self):  # the window closed while the bundle was read
                 return
             if self._opening is token:
-                self._show_loaded(data, Path(path), remember)
+                self._show_loaded(data, Path(data.path), remember)
                 if then is not None:
                     then(data)
 
@@ -336,9 +349,7 @@ class MainWindow(QMainWindow):
                 self.verdicts.preload(*pair)
 
         early = on_ui_thread(documents)
-        run_in_thread(
-            lambda: load_bundle(path, on_documents=lambda v1, v2: early((v1, v2))), done, failed
-        )
+        run_in_thread(lambda: _load_or_copy(path, lambda v1, v2: early((v1, v2))), done, failed)
         return True
 
     def _show_loaded(self, data: BundleData, path: Path, remember: bool) -> None:
@@ -373,6 +384,8 @@ class MainWindow(QMainWindow):
                 + " the integrity check"
             )
             # No dialog on top: the banner says it first, with the files (one place).
+        if data.kept_copy:  # a shipped or read-only bundle: the copy with the decisions
+            msg = f"{data.kept_copy} Showing the copy. {msg}"
         self._say(msg, f"{path}\nrun id {data.manifest.get('run_id') or 'not recorded'}")
         shower = getattr(self.run_view, "show_bundle", None)
         if shower is not None:
@@ -625,3 +638,15 @@ class MainWindow(QMainWindow):
         self.settings.save_window_state(self.saveGeometry(), self.saveState())
         self.settings.sync()
         super().closeEvent(event)
+
+
+def _load_or_copy(path: Path, on_documents: Callable[[str, str], None]) -> BundleData:
+    """``load_bundle`` of ``path``, or of the user's copy of it holding their decisions
+    when the bundle is shipped with the program or read-only (``engine.bundle.own_copy``)."""
+    from engine.bundle.own_copy import find_copy
+
+    home = find_copy(path)
+    data = load_bundle(home.bundle if home is not None else path, on_documents=on_documents)
+    if home is not None:
+        data.kept_copy = home.words()
+    return data

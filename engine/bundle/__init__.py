@@ -13,7 +13,8 @@ one module of this package, and code inside this program imports it from there:
   scorecard;
 - ``decisions``, ``adjudicate``, ``review``, ``scorecard_review``, ``csv_export``: the
   reviewer's decisions (shapes and checks, writing them, the reviewed figures, their part
-  of the scorecard, the CSV export).
+  of the scorecard, the CSV export); ``own_copy``: where decisions go when the bundle is
+  shipped with the program or read-only (the user's copy of it).
 
 The names are resolved on first use (PEP 562 ``__getattr__``), so importing one module of
 the package (``engine.bundle.archive`` for ``arl score``'s path) does not load them all.

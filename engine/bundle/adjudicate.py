@@ -3,7 +3,9 @@ the Verdicts view's Accept and Override) and the atomic write it ends with.
 
 The shapes and the signature are ``engine.bundle.decisions``'s. A folder bundle's decision
 files are replaced by three atomic renames, a zip bundle is rewritten whole and renamed
-over the original (``write_decisions``): nothing is half-written on a kill.
+over the original (``write_decisions``): nothing is half-written on a kill. A bundle shipped
+with the program or in a folder the user cannot write is never written: its decisions go
+to the user's copy of it (``engine.bundle.own_copy``), which ``Recorded.home`` names.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -35,6 +38,16 @@ from engine.bundle.decisions import (
     parse_files,
     rule_problem,
 )
+from engine.bundle.own_copy import DecisionsHome, decisions_bundle
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A decision written (``decision``) and where (``home``: the bundle itself, or the
+    user's copy of it with the reason in ``home.words()``)."""
+
+    decision: Decision
+    home: DecisionsHome
 
 
 def now_utc() -> str:
@@ -101,7 +114,7 @@ def adjudicate(
     decided_at: str | None = None,
     trust_own_key: bool = True,
     rederivation: Any = None,
-) -> Decision:
+) -> Recorded:
     """Record ``reviewer``'s ``decision`` on comment ``comment_id`` of the bundle at
     ``path`` (a folder or a ``.zip``), signed with ``private_key`` (the user's own key;
     with ``trust_own_key`` it is recorded as trusted under the reviewer's name when this
@@ -111,7 +124,9 @@ def adjudicate(
     bundle cannot be read or written. Nothing is half-written on a kill
     (``write_decisions``). ``rederivation``: ``engine.bundle.rederive.rederive`` of this bundle
     when already computed (the desktop program's; decisions change no verdict, so it stays
-    valid); computed here otherwise. Returns the decision written."""
+    valid); computed here otherwise. A bundle that must not be written (``own_copy``:
+    shipped with the program, or read-only) takes the decision in the user's copy of it,
+    made on its first decision. Returns the decision written and where (``Recorded``)."""
     from engine.bundle import signing
     from engine.bundle.read import judge_bundle, open_bundle
 
@@ -145,8 +160,7 @@ def adjudicate(
         signing.key_id(pub),
         decided_at or now_utc(),
     )
-    _record(Path(path), b.manifest_bytes, d, private_key, trust_own_key)
-    return d
+    return _record(Path(path), b.manifest_bytes, d, private_key, trust_own_key)
 
 
 def adjudicate_check(
@@ -160,14 +174,15 @@ def adjudicate_check(
     decided_at: str | None = None,
     trust_own_key: bool = True,
     rederivation: Any = None,
-) -> Decision:
+) -> Recorded:
     """Record ``reviewer``'s ``decision`` on the declared check ``check`` (its name:
     ``placeholders``, ``command:style`` ...) of the bundle at ``path``: accepting the final
     version's FAIL, with a one-line reason (``check_rule_problem``). The result decided on
     is the one this program re-derives now. Refuses (``DecisionError``, one line) a bundle
     that fails verification, an unknown check, a check that is not FAIL, a decision other
     than ``accept`` and a missing reason; ``BundleError`` when the bundle cannot be read or
-    written. Written like ``adjudicate``'s decisions. Returns the decision written."""
+    written. Written like ``adjudicate``'s decisions (the user's copy of a shipped or
+    read-only bundle). Returns the decision written and where (``Recorded``)."""
     from engine.bundle import signing
     from engine.bundle.read import judge_bundle, open_bundle
 
@@ -201,18 +216,20 @@ def adjudicate_check(
         decided_at or now_utc(),
         check,
     )
-    _record(Path(path), b.manifest_bytes, d, private_key, trust_own_key)
-    return d
+    return _record(Path(path), b.manifest_bytes, d, private_key, trust_own_key)
 
 
 def _record(
-    path: Path, manifest_bytes: bytes, d: Decision, private_key: bytes, trust_own_key: bool
-) -> None:
-    """Append ``d`` under the writer's lock, signed; trust the own key when asked."""
+    asked: Path, manifest_bytes: bytes, d: Decision, private_key: bytes, trust_own_key: bool
+) -> Recorded:
+    """Append ``d`` under the writer's lock, signed, in the bundle ``asked`` or the user's
+    copy of it (``decisions_bundle``); trust the own key when asked."""
     from engine.bundle import signing
     from engine.bundle.read import open_bundle
 
     pub = signing.public_key(private_key)
+    home = decisions_bundle(asked)
+    path = home.bundle
     with writer_lock(path):
         # Read again under the lock: another reviewer may have decided meanwhile.
         now = open_bundle(path)
@@ -228,6 +245,7 @@ def _record(
                 signing.trust_key(pub, d.reviewer)
             except OSError:
                 pass  # the decision is written; verify will name the key as unknown
+    return Recorded(d, home)
 
 
 @contextmanager

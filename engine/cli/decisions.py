@@ -6,7 +6,9 @@ them.
 ``adjudicate BUNDLE --check NAME --decision accept --reason TEXT``: accept a declared
 check's FAIL, with a reason; it then no longer blocks) signs the decision with the user's own key (the one ``arl`` keeps in the keyring; a session key when
 none is installed, said plainly). A ``.zip`` bundle is rewritten whole and renamed over
-the original. Exit codes: 0 written, 2 refused (one line), 3 the bundle fails verification.
+the original. A bundle shipped with the program or in a folder the user cannot write is
+left as it is: the decision goes to the user's copy of it (``engine.bundle.own_copy``),
+said in one line, and ``arl bundle decisions`` of that bundle lists the copy's. Exit codes: 0 written, 2 refused (one line), 3 the bundle fails verification.
 """
 
 from __future__ import annotations
@@ -85,16 +87,19 @@ def cmd_bundle_adjudicate(args: argparse.Namespace) -> int:
         return fail("give the comment's id or --check NAME (one subject per decision)")
     try:
         if args.check:
-            d = adjudicate_check(
+            done = adjudicate_check(
                 args.path, args.check, args.decision, args.reason or "", reviewer, key
             )
         else:
-            d = adjudicate(args.path, args.comment, args.decision, args.reason or "", reviewer, key)
+            done = adjudicate(
+                args.path, args.comment, args.decision, args.reason or "", reviewer, key
+            )
     except DecisionError as exc:
         code = EXIT_TAMPERED if "fails verification" in str(exc) else 2
         return fail(str(exc), code)
     except BundleError as exc:
         return fail(str(exc))
+    d = done.decision
     fp = signing.key_fingerprint(key)
     subject = (
         f"check {d.check} ({d.verdict.upper()})"
@@ -107,16 +112,22 @@ def cmd_bundle_adjudicate(args: argparse.Namespace) -> int:
         + f", by {d.reviewer}, signed with key {fp} ({where})"
         + (f": {note}" if note else "")
     )
+    if done.home.copied_from is not None:
+        say(f"{done.home.words()} The copy: {done.home.bundle}")
     return EXIT_OK
 
 
 def cmd_bundle_decisions(args: argparse.Namespace) -> int:
     """Print the decisions, or with ``--csv FILE`` write them per comment as CSV."""
     from engine.bundle.archive import BundleError
+    from engine.bundle.own_copy import find_copy
     from engine.bundle.read import judge_bundle, open_bundle
 
+    copy = find_copy(args.path)
+    if copy is not None:  # a shipped or read-only bundle: its decisions are in the copy
+        say(f"{copy.words()} The copy, listed here: {copy.bundle}")
     try:
-        b = open_bundle(args.path)
+        b = open_bundle(copy.bundle if copy is not None else args.path)
     except BundleError as exc:
         return fail(str(exc))
     result = judge_bundle(b)
@@ -330,7 +341,12 @@ def register_decisions(bsub: Any) -> None:
         help="accept or override a comment's verdict, or accept a declared check's FAIL "
         "with a reason, signed with your own key",
     )
-    a.add_argument("path", metavar="BUNDLE", help="bundle folder or .zip (rewritten whole)")
+    a.add_argument(
+        "path",
+        metavar="BUNDLE",
+        help="bundle folder or .zip (rewritten whole; one shipped with the program or "
+        "read-only is copied to your bundles folder first, and the copy takes the decision)",
+    )
     a.add_argument("comment", metavar="COMMENT", nargs="?", help="the comment's id")
     a.add_argument(
         "--check",
