@@ -49,7 +49,7 @@ def push_refusal(raw: str, kind: str, stored_so_far: int) -> str | None:
         big = too_large(raw)
         if big is not None:
             return f"the document {big}; push a shorter or flatter document"
-    if kind == "html":
+    if kind in ("html", "markdown"):  # Markdown passes its raw HTML through to its page
         from engine.text.html_text import too_deep
 
         deep = too_deep(raw)

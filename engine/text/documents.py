@@ -324,7 +324,7 @@ def open_document(path: str | os.PathLike) -> Document:
         big = too_large(decoded[0])
         if big is not None:
             raise DocumentError(path, f"{big}; shorten or flatten it, or save it as HTML")
-    if kind == "html":
+    if kind in ("html", "markdown"):  # Markdown passes its raw HTML through to its page
         from engine.text.html_text import too_deep
 
         deep = too_deep(decoded[0])

@@ -133,3 +133,12 @@ def test_a_word_file_with_many_notes_is_read(tmp_path: Path) -> None:
     path.write_bytes(notes_docx(300))
     doc = open_document(path)
     assert doc.word is not None and "Note 300." in doc.word.text
+
+
+def test_markdown_carrying_deep_raw_html_is_refused(tmp_path: Path) -> None:
+    # CommonMark passes raw HTML through: 100,000 nested <div> in a .md reach the page.
+    path = tmp_path / "deep.md"
+    path.write_text("# Title\n\n" + "<div>" * 100_000 + "\n\ndeep\n", encoding="utf-8")
+    with pytest.raises(DocumentError, match="100,000 levels deep"):
+        open_document(path)
+    assert push_refusal("<span>" * 20_000 + "x", "markdown", 0) is not None
