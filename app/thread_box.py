@@ -44,6 +44,7 @@ class ThreadBox(QWidget):
         self._asked_on_focus = False
         self.document_id: str | None = None
         self.comment_id = ""
+        self._recorded: dict[str, Any] = {}
         self.busy = False
         self.state = QLabel()
         self.state.setWordWrap(True)
@@ -116,18 +117,23 @@ class ThreadBox(QWidget):
         def found(doc: str | None) -> None:
             self.document_id = doc
             if self.comment_id:
-                self.show_comment(self.comment_id)
+                self.show_comment(self.comment_id, self._recorded)
             if done is not None:
                 done()
 
         run_in_thread(work, found, lambda exc: found(None))
 
-    def show_comment(self, comment_id: str) -> None:
+    def show_comment(self, comment_id: str, recorded: dict[str, Any] | None = None) -> None:
+        """Show the comment's one thread: the workspace's when the run is in it (the one
+        that takes replies), else ``recorded``, the bundle's ``comments.after.json`` entry
+        (its ``status`` and ``thread``), read-only. The detail pane shows no thread of its
+        own, so two copies never disagree."""
         self.comment_id = comment_id
+        self._recorded = recorded or {}
         if self.document_id is None:
             self._enable(False)
             self.continue_btn.setVisible(True)
-            self.state.setText(NOT_IN_WORKSPACE)
+            self.state.setText(recorded_thread_html(self._recorded) + "<br>" + NOT_IN_WORKSPACE)
             return
         self.continue_btn.setVisible(False)
         self._enable(not self.busy)
@@ -177,23 +183,52 @@ class ThreadBox(QWidget):
 
 NOT_IN_WORKSPACE = (
     "<small>This run is not in your workspace (it was made elsewhere, as the shipped "
-    "example was), so its thread can be read above but not answered here. To answer it, "
+    "example was), so its thread can be read here but not answered. To answer it, "
     "<b>continue this review in your workspace</b>: the next review starts there from this "
     "run's last version, with these comments and their threads, and your replies go to "
     "the agent in its next round.</small>"
 )
 
+_MARKS = {"reopen": "\u21ba reopened", "resolve": "\u2713 resolved", "reply": "reply"}
+
+
+def _thread_lines(head: str, status: str, entries: list[tuple[str, str, str]]) -> str:
+    """``head``, the status and the last five (author, kind, body) entries, as rich text;
+    the same entry said again right after itself (an agent giving one reply each round)
+    is one line that says how many times."""
+    runs: list[list[Any]] = []
+    for entry in entries:
+        if runs and runs[-1][0] == entry:
+            runs[-1][1] += 1
+        else:
+            runs.append([entry, 1])
+    lines = []
+    for (author, kind, body), n in runs[-5:]:
+        mark = _MARKS.get(kind, kind) + (", twice" if n == 2 else f", {n} times" if n > 2 else "")
+        lines.append(
+            f"<b>{html.escape(author)}</b> <small>({html.escape(mark)})</small>: "
+            f"{html.escape(body)}"
+        )
+    more = len(runs) - 5
+    top = f"<small>{head}, status now <b>{html.escape(status)}</b>"
+    top += f"; {more} earlier entr{'y' if more == 1 else 'ies'}" if more > 0 else ""
+    return top + ":</small><br>" + ("<br>".join(lines) or "<i>No replies yet.</i>")
+
 
 def thread_html(comment: Any) -> str:
     """The workspace's thread of ``comment`` (an ``engine.models.Comment``): its status and
     its last five entries."""
-    marks = {"reopen": "\u21ba reopened", "resolve": "\u2713 resolved", "reply": "reply"}
-    lines = [
-        f"<b>{html.escape(r.author)}</b> <small>({marks.get(r.kind, r.kind)})</small>: "
-        f"{html.escape(r.body)}"
-        for r in comment.thread[-5:]
+    entries = [(r.author, r.kind, r.body) for r in comment.thread]
+    return _thread_lines("In your workspace", comment.status, entries)
+
+
+def recorded_thread_html(after: dict[str, Any]) -> str:
+    """The thread a bundle recorded for one comment (a ``comments.after.json`` entry: its
+    ``status`` and ``thread`` of reply dicts), in the same form as ``thread_html``."""
+    thread = after.get("thread")
+    entries = [
+        (str(r.get("author") or ""), str(r.get("kind") or "reply"), str(r.get("body") or ""))
+        for r in (thread if isinstance(thread, list) else [])
+        if isinstance(r, dict)
     ]
-    more = len(comment.thread) - 5
-    head = f"<small>In your workspace, status now <b>{html.escape(comment.status)}</b>"
-    head += f"; {more} earlier entr{'y' if more == 1 else 'ies'}" if more > 0 else ""
-    return head + ":</small><br>" + ("<br>".join(lines) or "<i>No replies yet.</i>")
+    return _thread_lines("As this run left it", str(after.get("status") or "open"), entries)

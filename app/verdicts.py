@@ -630,8 +630,10 @@ class VerdictsView(ReviewActions, QWidget):
         self.table = VerdictTable()
         self.detail = QTextBrowser()
         self.detail.setOpenLinks(False)
-        self.detail.setAccessibleName("The selected comment: v1 and v2 text and its thread")
-        self.detail.setPlaceholderText("Select a comment to see its v1 and v2 text and its thread.")
+        self.detail.setAccessibleName("The selected comment: its verdict, v1 and v2 text")
+        self.detail.setPlaceholderText(
+            "Select a comment to see its verdict and its v1 and v2 text."
+        )
         # Six lines at least, whatever the splitters and the scale (at 1366 x 768, 1.5x, it
         # was pressed to four): the comment's words and the start of its v1/v2 text.
         self.detail.setMinimumHeight(detail_minimum(self.detail))
@@ -1079,7 +1081,8 @@ class VerdictsView(ReviewActions, QWidget):
         self.v2.focus_span(row["id"])
         self.detail.setHtml(self._detail_html(row))
         self._show_decision(row)
-        self.thread.show_comment(row["id"])
+        recorded = self.data.comment(row["id"], after=True) if self.data is not None else None
+        self.thread.show_comment(row["id"], recorded or {})
         self.commentSelected.emit(row["id"])
 
     def _texts_table(self, row: dict[str, Any]) -> str:
@@ -1106,7 +1109,6 @@ class VerdictsView(ReviewActions, QWidget):
         e = html.escape
         item = row["item"]
         data = self.data
-        after = data.comment(row["id"], after=True) or {}
         before = data.comment(row["id"]) or {}
         s = STYLES.get(row["verdict"])
         chip = (
@@ -1149,16 +1151,4 @@ class VerdictsView(ReviewActions, QWidget):
         if item.get("note"):
             out.append(f"<p><i>{e(vocab.note_sentence(item['note']))}</i></p>")
         out.append(self._texts_table(row))
-        thread = after.get("thread") or []
-        status = after.get("status") or before.get("status") or "open"
-        out.append(f"<p><b>Thread</b> (status now: {e(str(status))})</p>")
-        if not thread:
-            out.append("<p><i>No replies.</i></p>")
-        for reply in thread:
-            kind = str(reply.get("kind") or "reply")
-            mark = {"reopen": "\u21ba reopened", "resolve": "\u2713 resolved"}.get(kind, "reply")
-            out.append(
-                f"<p style='margin-left:12px'><b>{e(str(reply.get('author', '')))}</b> "
-                f"<small>({e(mark)})</small>: {e(str(reply.get('body', '')))}</p>"
-            )
         return "".join(out)

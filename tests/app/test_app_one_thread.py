@@ -1,0 +1,74 @@
+"""A comment's thread is shown once, from one source: the workspace's when the run is in
+it, else the bundle's record, both in the thread box; the detail pane shows none of its
+own (it said "No replies." while the box below showed a reply)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6.QtWebEngineWidgets")
+
+from app.thread_box import NOT_IN_WORKSPACE, ThreadBox, recorded_thread_html, thread_html
+from app.window import MainWindow
+from engine.models import Comment, Reply
+
+DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "remote-work-policy-scripted"
+
+
+@pytest.fixture
+def window(qtbot):
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    return w
+
+
+def test_the_demo_shows_each_thread_once_in_the_thread_box(qtbot, window):
+    with qtbot.waitSignal(window.verdicts.rendered, timeout=30000):
+        window.open_demo()
+    view = window.verdicts
+    box = view.thread
+    qtbot.waitUntil(lambda: box.continue_btn.isVisible(), timeout=10000)
+    view.select_comment("c4")  # the stale anchor: the agent replied the same each round
+    detail = view.detail.toPlainText()
+    assert "No replies" not in detail and "Thread" not in detail
+    text = box.state.text()
+    assert text.count("This wording is not in the current version.") == 1
+    assert "(reply, twice)" in text and "As this run left it" in text
+    assert text.endswith(NOT_IN_WORKSPACE)
+
+
+def test_a_recorded_thread_and_a_workspace_thread_read_alike():
+    replies = [("Pat", "reply", "Please add the visitor count"), ("agent", "resolve", "done")]
+    ws = Comment.from_json(
+        {
+            "id": "c4",
+            "body": "b",
+            "status": "resolved",
+            "anchor": {"quote": "q"},
+            "thread": [{"author": a, "kind": k, "body": b} for a, k, b in replies],
+        }
+    )
+    recorded = {"status": "resolved", "thread": [r.to_json() for r in ws.thread]}
+    mine, theirs = thread_html(ws), recorded_thread_html(recorded)
+    assert mine.split(",", 1)[1] == theirs.split(",", 1)[1]
+    assert "<b>Pat</b> <small>(reply)</small>: Please add the visitor count" in mine
+
+
+def test_a_repeat_is_counted_only_when_it_follows_itself():
+    say = Reply(author="agent", body="Same.", kind="reply")
+    other = Reply(author="Pat", body="Why?", kind="reply")
+    c = Comment.from_json({"id": "c1", "body": "b", "anchor": {"quote": "q"}})
+    c.thread = [say, say, say, other, say]
+    text = thread_html(c)
+    assert "(reply, 3 times)" in text and text.count("Same.") == 2
+
+
+def test_a_broken_recorded_thread_is_read_as_far_as_it_goes(qtbot):
+    box = ThreadBox()
+    qtbot.addWidget(box)
+    box.show_comment("c1", {"status": 7, "thread": [None, {"body": "<b>hi</b>"}, "x"]})
+    text = box.state.text()
+    assert "&lt;b&gt;hi&lt;/b&gt;" in text and "status now <b>7</b>" in text
