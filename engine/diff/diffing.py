@@ -50,7 +50,7 @@ import bisect
 from array import array
 from collections.abc import Sequence
 from itertools import accumulate, compress, repeat
-from operator import itemgetter, mul
+from operator import itemgetter, mul, sub
 
 from engine.diff.align import (
     DEFAULT_LIMITS,
@@ -166,8 +166,8 @@ class TextDiff:
         self._kb = array("q", compress(range(len(tags)), map(DELETE.__ne__, tags)))
         self._kb0 = array("q", map(b0s.__getitem__, self._kb))
         self._ins_joined: str | None = None
-        self._ins_starts: list[int] = []
-        self._ins_runs: list[tuple[int, int]] = []
+        self._ins_starts = array("q")
+        self._ins_b0 = array("q")
 
     @property
     def diffs(self) -> list[tuple[int, str]]:
@@ -343,20 +343,25 @@ class TextDiff:
         Searches only what was inserted, not all of v2: a moved passage is new text in v2.
         """
         if self._ins_joined is None:
-            tags, b0s, b1s, v2 = self._tag, self._b0, self._b1, self.b
-            runs = [(b0s[k], b1s[k]) for k in self._changed if tags[k] == INSERT]
+            # The inserted runs' v2 starts and ends, and where each starts in the joined
+            # text: arrays, by C-level passes (a rewritten 20 MB text has 650,000 runs).
+            ch = self._changed
+            ins = array("q", compress(ch, map(INSERT.__eq__, map(self._tag.__getitem__, ch))))
+            rb0 = array("q", map(self._b0.__getitem__, ins))
+            rb1 = array("q", map(self._b1.__getitem__, ins))
+            del ins
             # Runs are joined by U+0000, which no needle from a document body carries.
-            self._ins_joined = "\0".join([v2[x:y] for x, y in runs])
-            starts = list(accumulate([y - x + 1 for x, y in runs], initial=0))
+            self._ins_joined = "\0".join(map(self.b.__getitem__, map(slice, rb0, rb1)))
+            starts = array("q", accumulate(map((1).__add__, map(sub, rb1, rb0)), initial=0))
             starts.pop()
-            self._ins_starts, self._ins_runs = starts, runs
+            self._ins_starts, self._ins_b0 = starts, rb0
         if "\0" in needle:
             return []
-        starts, runs = self._ins_starts, self._ins_runs
+        starts, rb0 = self._ins_starts, self._ins_b0
         out: list[tuple[int, int]] = []
         for i in find_starts(self._ins_joined, needle, limit):
             j = bisect.bisect_right(starts, i) - 1
-            b = runs[j][0] + (i - starts[j])
+            b = rb0[j] + (i - starts[j])
             out.append((b, b + len(needle)))
         return out
 
