@@ -11,9 +11,11 @@ median of ``--runs`` runs (default 5):
    marks (``FIRST`` line), and until every mark of both documents is in (``RENDERED``);
 2. the floor: a bare PySide6 window with two QWebEngineViews side by side loading the same
    two pages from a loopback server (no marks, no script), until both ``loadFinished``;
-3. the peak resident memory of each process tree (the program and QtWebEngine's renderer,
+3. the CPU seconds (user + system) the process tree used until then, from ``/proc``: a
+   figure the machine's load changes little, unlike the wall times;
+4. the peak resident memory of each process tree (the program and QtWebEngine's renderer,
    GPU and zygote processes), read from ``/proc`` (psutil when it is installed);
-4. in a running window: scrolling a pane by one screen until the marks of the new screen
+5. in a running window: scrolling a pane by one screen until the marks of the new screen
    are in, and jumping to a comment far down (a row picked in the table) until both panes
    stand on it with its marks: milliseconds.
 
@@ -224,6 +226,24 @@ def tree_rss(pid: int) -> int:
     return total
 
 
+def tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by ``pid`` and every live descendant, from
+    ``/proc`` (a load-independent measure beside the wall time)."""
+    total, todo, seen = 0, [pid], set()
+    while todo:
+        q = todo.pop()
+        if q in seen:
+            continue
+        seen.add(q)
+        try:
+            fields = Path(f"/proc/{q}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+        except (OSError, IndexError, ValueError):
+            continue
+        todo += _children(q)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 class PeakWatch:
     """Samples the process tree of ``pid`` every 50 ms; ``peak`` in bytes."""
 
@@ -277,6 +297,7 @@ def _timed_lines(
         word = line.split(" ", 1)[0].strip()
         if word in marks and word not in seen:
             seen[word] = time.perf_counter() - t0
+            seen["cpu " + word] = tree_cpu(proc.pid)
         if all(m in seen for m in marks):
             break
     time.sleep(settle)
@@ -474,16 +495,18 @@ def main() -> None:
             prog.append(launch_program(bundle, home, a.settle))
         bare.append(launch_bare(bundle, a.settle))
         print(
-            f"  run {i + 1}: program first screen {prog[-1]['FIRST']:.2f} s, all marks "
-            f"{prog[-1]['RENDERED']:.2f} s, peak {prog[-1]['peak'] / 2**30:.2f} GiB; "
-            f"bare {bare[-1]['LOADED']:.2f} s, peak {bare[-1]['peak'] / 2**30:.2f} GiB",
+            f"  run {i + 1}: program first screen {prog[-1]['FIRST']:.2f} s "
+            f"({prog[-1]['cpu FIRST']:.1f} CPU s), all marks {prog[-1]['RENDERED']:.2f} s, "
+            f"peak {prog[-1]['peak'] / 2**30:.2f} GiB; bare {bare[-1]['LOADED']:.2f} s "
+            f"({bare[-1]['cpu LOADED']:.1f} CPU s), peak {bare[-1]['peak'] / 2**30:.2f} GiB",
             flush=True,
         )
         if a.before:
             with tempfile.TemporaryDirectory() as home:
                 old.append(launch_program(bundle, home, a.settle, a.before.resolve()))
             print(
-                f"         before: first screen {old[-1]['FIRST']:.2f} s, all marks "
+                f"         before: first screen {old[-1]['FIRST']:.2f} s "
+                f"({old[-1]['cpu FIRST']:.1f} CPU s), all marks "
                 f"{old[-1]['RENDERED']:.2f} s, peak {old[-1]['peak'] / 2**30:.2f} GiB",
                 flush=True,
             )
@@ -495,6 +518,13 @@ def main() -> None:
     print(f"  launch to first highlighted screen: {first:.2f} s (target < 2 s)")
     print(f"  launch to every mark in:            {every:.2f} s")
     print(f"  bare QtWebEngine, both pages loaded: {floor:.2f} s (the floor)")
+    cpu_first = _med([p["cpu FIRST"] for p in prog])
+    cpu_floor = _med([b["cpu LOADED"] for b in bare])
+    print(
+        f"  CPU seconds of the process tree: first screen {cpu_first:.1f}, the floor "
+        f"{cpu_floor:.1f} ({cpu_first / cpu_floor:.2f}x)"
+        + (f"; before {_med([p['cpu FIRST'] for p in old]):.1f}" if old else "")
+    )
     print(
         f"  ratio first screen / floor: {first / floor:.2f}x; every mark / floor: "
         f"{every / floor:.2f}x"
