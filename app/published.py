@@ -51,14 +51,6 @@ WIDTHS = {"Run finished": 130, "Model": 130, "Status": 130, "Signature": 150, "C
 MIN_DOCUMENT_WIDTH = 260
 
 
-def when_text(stamp: str) -> str:
-    """``2026-11-30T22:07:49Z`` -> ``2026-11-30 22:07`` (the full stamp is the tooltip);
-    anything else unchanged."""
-    if len(stamp) >= 16 and stamp[10] == "T":
-        return stamp[:10] + " " + stamp[11:16]
-    return stamp
-
-
 def choose_folder(parent: QWidget, then) -> None:
     """Ask for the publishing folder (once), remember it, call ``then(path)``."""
     from engine.publish import published
@@ -121,7 +113,7 @@ def row_cells(e) -> tuple[list[str], list[str]]:
         tips += ["not shown: the bundle copy could not be checked" for _ in METRIC_NAMES]
         return cells, tips
     cells = [
-        when_text(e.finished_at or e.created_at),
+        vocabulary.when_words(e.finished_at or e.created_at),
         e.model,
         e.document_title + (" (scripted)" if e.scripted else ""),
         e.status_words,

@@ -8,11 +8,10 @@ CHECKED with no figures (docs/bundle.md, "The published folder is not trusted").
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from engine.publish.entry import PublishedEntry
-from engine.vocabulary import METRIC_NAMES, html_text, plural
+from engine.vocabulary import METRIC_NAMES, html_text, plural, when_words
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; script-src 'none'"
 
@@ -50,10 +49,13 @@ def _e(x: Any) -> str:
 
 
 def _when(stamp: str) -> str:
-    """HTML of ``2026-11-30T22:00:24Z``: the date, and the time on a line of its own (a
-    narrow column, so the index fits 1200 px without scrolling sideways)."""
-    if re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", stamp):
-        return f"<span class='when'>{stamp[:10]}</span><br>{stamp[11:19]} UTC"
+    """HTML of ``2026-11-30T22:00:24Z`` in the one time format (``when_words``): the date,
+    and the time on a line of its own (a narrow column, so the index fits 1200 px without
+    scrolling sideways): "30 Nov 2026" / "22:00 UTC"."""
+    words = when_words(stamp)
+    if words != stamp and ", " in words:
+        day, time = words.split(", ", 1)
+        return f"<span class='when'>{_e(day)}</span><br>{_e(time)}"
     return _e(stamp)
 
 

@@ -377,3 +377,15 @@ def test_the_status_says_the_outcome_the_scorecard_leads_with(runs, tmp_path):
     assert listed.status_words == want
     index = " ".join(_static((folder / "index.html").read_text(encoding="utf-8")).text)
     assert want in index
+
+
+def test_the_index_writes_times_in_the_one_time_format():
+    """index.html wrote "2026-12-02<br>04:49:26 UTC" while every view reads "2 Dec 2026,
+    04:49 UTC" (``engine.vocabulary.when_words``): the one formatter, split on two lines."""
+    from engine.publish.index import _when
+    from engine.vocabulary import when_words
+
+    stamp = "2026-12-02T04:49:26Z"
+    assert when_words(stamp) == "2 Dec 2026, 04:49 UTC"
+    assert _when(stamp) == "<span class='when'>2 Dec 2026</span><br>04:49 UTC"
+    assert _when("not a time <b>") == "not a time &lt;b&gt;"
