@@ -301,6 +301,12 @@ def open_document(path: str | os.PathLike) -> Document:
     if refused is not None:
         raise DocumentError(path, refused)
     what = binary_kind(data)
+    if what is not None and what.startswith("binary data") and (utf16 := _utf16_text(data)):
+        raise DocumentError(
+            path,
+            f"has no byte order mark and reads as {utf16} text, so which text it holds would "
+            "be a guess; save it as UTF-8, or as UTF-16 with a byte order mark",
+        )
     if what is not None:
         step = _NEXT_STEP_BY_SIGNATURE.get(what)
         raise DocumentError(
@@ -343,16 +349,31 @@ def open_document(path: str | os.PathLike) -> Document:
     return Document(kind, *decoded, notice or None)
 
 
+def _utf16_text(data: bytes) -> str | None:
+    """``"UTF-16LE"``/``"UTF-16BE"`` when ``data``'s first 64 KiB decode strictly in it to
+    98 % letters, marks, digits, punctuation, spaces (CJK without a BOM...), else None."""
+    import unicodedata
+
+    sample = data[: min(len(data), _BINARY_SAMPLE) & ~1]
+    for name in ("UTF-16LE", "UTF-16BE"):
+        try:
+            chars = sample.decode(name.lower())
+        except UnicodeDecodeError:
+            continue
+        ok = "\t\n\r\u200c\u200d\u200e\u200f"
+        texty = sum(1 for c in chars if unicodedata.category(c)[0] in "LMNPZ" or c in ok)
+        if chars and texty * 100 >= 98 * len(chars):
+            return name
+    return None
+
+
 def encoding_refusal(data: bytes, read_as: str, decoded: tuple[str, str]) -> str | None:
-    """Why a file's bytes cannot be read as one text: no byte order mark, no declared
-    encoding (``<meta charset>`` or an XML declaration, for HTML), and not valid UTF-8. The
-    Encoding Standard's windows-1252 default is then a guess that browsers do not share
-    (Chromium and Firefox detect Shift_JIS, GBK... by statistics, which can decode two
-    versions differently), and a wrong guess reads as a changed or missing text, so the
-    file is refused: ``"not valid UTF-8 (the first of 12 such bytes at byte offset 3) and
-    no encoding is declared, so which text it holds would be a guess; save it as UTF-8"``.
-    None when the text is certain. ``read_as`` "html" or "text"; ``decoded`` what
-    :func:`decode_html` or :func:`decode_text` gave. Never raises."""
+    """Why a file's bytes are no one text (no BOM, no declared encoding, not UTF-8: the
+    windows-1252 default is a guess browsers do not share, and a wrong guess reads as a
+    changed or missing quote; docs/engine.md), ``"not valid UTF-8 (the first of 12 such
+    bytes at byte offset 3) and no encoding is declared, so which text it holds would be a
+    guess; save it as UTF-8"``, or None. ``decoded``: what :func:`decode_html`
+    (``read_as`` "html") or :func:`decode_text` gave. Never raises."""
     if decoded[1] != "windows-1252" or data.startswith((b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe")):
         return None
     if read_as == "html" and _prescan(data) is not None:
@@ -366,8 +387,8 @@ def encoding_refusal(data: bytes, read_as: str, decoded: tuple[str, str]) -> str
     bad = len(data) - len(data.decode("utf-8", "ignore").encode("utf-8"))
     such = f"the first of {bad:,} such bytes" if bad != 1 else "one byte"
     fix = "save it as UTF-8"
-    if b"\x00" in data[:4096]:
-        fix = "its NUL bytes suggest UTF-16 without a byte order mark: save it as UTF-8"
+    if b"\x00" in data[:4096] and _utf16_text(data):  # no NUL: Shift_JIS reads as UTF-16 too
+        fix = "it reads as UTF-16 text without a byte order mark: save it as UTF-8"
     elif read_as == "html":
         fix += ", or declare its encoding (<meta charset=...>)"
     return (
@@ -377,11 +398,9 @@ def encoding_refusal(data: bytes, read_as: str, decoded: tuple[str, str]) -> str
 
 
 def declared_mismatch(data: bytes, read_as: str, decoded: tuple[str, str]) -> str | None:
-    """The notice for an HTML page that declares a legacy encoding while its bytes are
-    UTF-8 beyond ASCII: read as declared, as every browser reads it, so those characters
-    show as others (``"declares windows-1252 but its bytes are UTF-8: read as declared, as
-    a browser does, so “é” shows as “Ã©” (12 characters beyond ASCII); if that looks
-    wrong, declare <meta charset="utf-8">"``). None otherwise. Never raises."""
+    """The notice for an HTML page declaring a legacy encoding over UTF-8 bytes beyond
+    ASCII, read as declared as every browser reads it (``"declares windows-1252 but its
+    bytes are UTF-8: ... “é” shows as “Ã©” ..."``), else None. Never raises."""
     name = decoded[1]
     if read_as != "html" or name in ("UTF-8", "UTF-16LE", "UTF-16BE") or data.isascii():
         return None
