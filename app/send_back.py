@@ -71,10 +71,7 @@ class SendBackDialog(QDialog):
         if plan.left:
             said += "<br>" + html.escape(plan.left_words())
         if plan.settled:
-            said += (
-                f"<br>{len(plan.settled)} settled by your decisions go along resolved, "
-                "with the decision in their thread."
-            )
+            said += "<br>" + html.escape(plan.settled_words())
         if plan.unplaced:
             said += (
                 "<br>Their text is gone from the last version: "

@@ -169,6 +169,7 @@ def _write_one(
     for r in c1.replies:
         copy.add_reply(pid, r.author, r.date, r.text)
     copy.add_reply(pid, AUTHOR, when, words)
+    report.replies += 1  # counted as written: a re-created comment carries its verdict too
     report.recreated.append(v.comment_id)
 
 
@@ -282,17 +283,28 @@ def save_copy(out: str | os.PathLike[str], data: bytes) -> None:
 
 
 def report_words(report: WordCopyReport) -> str:
-    """What a copy holds, in plain words, for people ("4 verdict replies, 1 comment
-    reopened")."""
-    parts = [plural(report.replies, "verdict reply", "verdict replies")]
+    """What a copy holds, counted as it was written, in one sentence for people: "3 verdict
+    replies written, 3 of them on comments the revised file had lost, put back in place;
+    1 comment reopened; 2 changes no comment asked for marked, 1 of them made without
+    tracking" (no brackets, no "(s)")."""
+    head = (
+        f"{plural(report.replies, 'verdict reply', 'verdict replies')} written"
+        if report.replies
+        else "no verdict reply written"
+    )
+    if report.recreated:
+        n = len(report.recreated)
+        which = ("it" if n == 1 else f"all {n}") if n == report.replies else f"{n} of them"
+        where = "a comment" if n == 1 else "comments"
+        head += f", {which} on {where} the revised file had lost, put back in place"
+    parts = [head]
     if report.reopened:
         parts.append(f"{plural(len(report.reopened), 'comment')} reopened")
-    if report.recreated:
-        parts.append(f"{plural(len(report.recreated), 'lost comment')} put back")
     if report.changes:
-        parts.append(f"{plural(report.changes, 'change')} no comment asked for marked")
-    if report.untracked:
-        parts.append(f"{report.untracked} of them made without tracking")
+        marked = f"{plural(report.changes, 'change')} no comment asked for marked"
+        if report.untracked:
+            marked += f", {report.untracked} of them made without tracking"
+        parts.append(marked)
     if report.changes_left_out:
         parts.append(f"{plural(report.changes_left_out, 'more change')} not marked")
-    return ", ".join(parts)
+    return "; ".join(parts)

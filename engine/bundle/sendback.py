@@ -74,6 +74,20 @@ class SendBack:
         that sends them: a reply is not a decision."""
         return [cid for cid in self.left if self.replies.get(cid)]
 
+    def settled_words(self) -> str:
+        """ "Comment 2 “…”, settled by your decision, goes along resolved, with the
+        decision in its thread." (each named, the verb agreeing); "" for none."""
+        n = len(self.settled)
+        if not n:
+            return ""
+        names = ", ".join(self.name(c.id) for c in self.settled)
+        if n == 1:
+            return f"{names}, settled by your decision, goes along resolved, with the decision in its thread."
+        return (
+            f"{names}, settled by your decisions, go along resolved, each with its decision "
+            "in its thread."
+        )
+
     def left_words(self) -> str:
         """ "Not sent again: Comment 1 “…” (resolved); …", with, for a comment that has
         only the reviewer's reply, how to send it back; "" when every comment goes."""

@@ -381,7 +381,7 @@ def _write_word_copy(args: argparse.Namespace, v1doc: Any, v2doc: Any, result: A
         save_copy(args.word_copy, out)
     except InputError as e:
         return _fail(str(e))
-    # the words the desktop program says too ("3 verdict replies, 1 comment reopened, ...")
+    # the words the desktop program says too ("3 verdict replies written; 1 comment reopened ...")
     print(f"arl: wrote {args.word_copy}: {report_words(report)}", file=sys.stderr)
     return 0
 

@@ -29,7 +29,10 @@ def test_the_dialog_writes_the_copy_and_says_what_it_holds(qtbot, tmp_path):
     dlg.save_copy()
     qtbot.waitUntil(lambda: bool(dlg.last_report or dlg.last_error), timeout=30000)
     assert dlg.last_error is None
-    assert "Saved <b>verdicts.docx</b>: 4 verdict replies, 1 comment reopened" in dlg.status.text()
+    assert (
+        "Saved <b>verdicts.docx</b>: 4 verdict replies written; 1 comment reopened"
+        in dlg.status.text()
+    )
     back = read_docx(out.read_bytes())
     assert all(c.replies[-1].author == "Agent Review Loop" for c in back.comments)
 
@@ -102,6 +105,6 @@ def test_the_dialog_starts_from_the_open_word_bundle_and_puts_back_a_deleted_com
     dlg.save_copy()
     qtbot.waitUntil(lambda: bool(dlg.last_report or dlg.last_error), timeout=60000)
     assert dlg.last_error is None, dlg.last_error
-    assert "1 lost comment put back" in dlg.status.text()
+    assert "1 of them on a comment the revised file had lost, put back in place" in dlg.status.text()
     window.data = SimpleNamespace(path=tmp_path / "elsewhere")
     assert open_word_files(window) == ("", "")

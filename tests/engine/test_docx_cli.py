@@ -113,7 +113,7 @@ def test_word_copy_is_written_whole(tmp_path: Path) -> None:
     out = tmp_path / "verdicts.docx"
     code, _, err = arl("score", "--v1", v1, "--v2", v2, "--word-copy", out)
     assert code == 0, err
-    assert "wrote" in err and "3 verdict replies, 1 comment reopened" in err
+    assert "wrote" in err and "3 verdict replies written; 1 comment reopened" in err
     assert "(ies)" not in err and "(s)" not in err
     from engine.text.docx import read_docx
 
@@ -189,4 +189,4 @@ def test_word_copy_of_a_revision_that_deleted_a_commented_paragraph(tmp_path: Pa
     out = tmp_path / "verdicts.docx"
     code, _, err = arl("score", "--v1", v1, "--v2", v2, "--word-copy", out)
     assert code == 0, err
-    assert "1 lost comment put back" in err and "no place" not in err
+    assert "1 of them on a comment the revised file had lost, put back in place" in err and "no place" not in err

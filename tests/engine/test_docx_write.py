@@ -96,6 +96,15 @@ def test_a_fresh_revised_file_gets_every_comment_back() -> None:
     assert sorted(report.recreated) == ["1", "2", "3"]
     assert report.changes == 1
     back = read_docx(out)
+    # counted as written: each re-created comment carries its verdict reply ("0 verdict
+    # replies, 3 lost comments put back" while the file held 3 replies)
+    written = sum(1 for c in back.comments for r in c.replies if r.author == "Agent Review Loop")
+    assert report.replies == written == 3
+    from engine.word_verdicts import report_words
+
+    assert report_words(report).startswith(
+        "3 verdict replies written, all 3 on comments the revised file had lost, put back in place"
+    )
     got = {c.text: c for c in back.comments}
     assert words(back, got["How much?"].start, got["How much?"].end) == "rose by 12 %"
     assert got["How much?"].replies[0].text == "Seconded."

@@ -59,6 +59,28 @@ def test_what_goes_back_and_what_does_not(tmp_path):
     assert plan.names["c1"].startswith("Comment 1 \u201c")
 
 
+def test_the_settled_comments_are_named_in_a_sentence(tmp_path):
+    """The dialog said "1 settled by your decisions go along resolved": each settled
+    comment is named, the verb agrees, no raw id."""
+    from engine.bundle.read import verify_bundle
+
+    b = _reviewed(tmp_path)
+    plan = send_back(open_bundle(b), verify_bundle(b).decisions.latest())
+    words = plan.settled_words()
+    assert [c.id for c in plan.settled] == ["c1", "c3"]
+    assert words == (
+        f"{plan.names['c1']}, {plan.names['c3']}, settled by your decisions, go along "
+        "resolved, each with its decision in its thread."
+    )
+    plan.settled = plan.settled[:1]
+    assert plan.settled_words() == (
+        f"{plan.names['c1']}, settled by your decision, goes along resolved, with the "
+        "decision in its thread."
+    )
+    plan.settled = []
+    assert plan.settled_words() == ""
+
+
 def test_a_reply_is_not_a_decision_but_travels_with_a_comment_sent_back(tmp_path):
     """The reviewer's replies after the run (the workspace's thread) send nothing back on
     their own, and the dialog's words say so and how to send it; on a comment that goes

@@ -184,17 +184,36 @@ def test_the_plural_scan_sees_an_f_string_part():
 
 @pytest.mark.parametrize(
     ("n", "words"),
-    [(0, "0 verdict replies"), (1, "1 verdict reply"), (2, "2 verdict replies")],
+    [
+        (0, "no verdict reply written"),
+        (1, "1 verdict reply written"),
+        (2, "2 verdict replies written"),
+    ],
 )
 def test_word_copy_counts_in_words(n, words):
     from engine.word_verdicts import WordCopyReport, report_words
 
-    report = WordCopyReport(replies=n, reopened=["c1"] * n, recreated=[], changes=n)
+    report = WordCopyReport(replies=n, reopened=["c1"] * n, recreated=[], changes=n, untracked=n)
     text = report_words(report)
     assert text.startswith(words)
     if n:
-        assert f"{vocab.plural(n, 'comment')} reopened" in text
-        assert f"{vocab.plural(n, 'change')} no comment asked for marked" in text
+        assert f"; {vocab.plural(n, 'comment')} reopened" in text
+        assert f"; {vocab.plural(n, 'change')} no comment asked for marked, {n} of them" in text
+
+
+@pytest.mark.parametrize(
+    ("replies", "recreated", "words"),
+    [
+        (1, 1, "1 verdict reply written, it on a comment the revised file had lost"),
+        (3, 3, "3 verdict replies written, all 3 on comments the revised file had lost"),
+        (4, 1, "4 verdict replies written, 1 of them on a comment the revised file had lost"),
+    ],
+)
+def test_word_copy_says_which_replies_went_on_lost_comments(replies, recreated, words):
+    from engine.word_verdicts import WordCopyReport, report_words
+
+    text = report_words(WordCopyReport(replies=replies, recreated=["x"] * recreated))
+    assert text == words + ", put back in place"
     assert "(" not in text
 
 
