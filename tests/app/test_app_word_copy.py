@@ -105,6 +105,8 @@ def test_the_dialog_starts_from_the_open_word_bundle_and_puts_back_a_deleted_com
     dlg.save_copy()
     qtbot.waitUntil(lambda: bool(dlg.last_report or dlg.last_error), timeout=60000)
     assert dlg.last_error is None, dlg.last_error
-    assert "1 of them on a comment the revised file had lost, put back in place" in dlg.status.text()
+    assert (
+        "1 of them on a comment the revised file had lost, put back in place" in dlg.status.text()
+    )
     window.data = SimpleNamespace(path=tmp_path / "elsewhere")
     assert open_word_files(window) == ("", "")

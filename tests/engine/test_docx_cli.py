@@ -189,4 +189,7 @@ def test_word_copy_of_a_revision_that_deleted_a_commented_paragraph(tmp_path: Pa
     out = tmp_path / "verdicts.docx"
     code, _, err = arl("score", "--v1", v1, "--v2", v2, "--word-copy", out)
     assert code == 0, err
-    assert "1 of them on a comment the revised file had lost, put back in place" in err and "no place" not in err
+    assert (
+        "1 of them on a comment the revised file had lost, put back in place" in err
+        and "no place" not in err
+    )
