@@ -47,11 +47,14 @@ def check_files(
     message: str,
     out_dir: Path | None = None,
     typed_tokens: int | None = None,
+    made: list[Any] | None = None,
 ) -> Path:
     """Read the files, check the revision and write its bundle (worker thread: touches no
     widget). Returns the bundle folder. Raises DocumentError or InputError (one line naming
     the file) for a file that cannot be used, BundleError when the bundle cannot be
-    written. ``typed_tokens``: a figure the user typed (kept as typed, not measured)."""
+    written. ``typed_tokens``: a figure the user typed (kept as typed, not measured).
+    ``made``: comments made by selecting words in the reviewed version
+    (``app.comments_editor``; ``engine.models.Comment``), used instead of ``comments``."""
     from engine.comments_io import load_comments
     from engine.models import InputError
     from engine.run.external import ExternalRevision, check_revision
@@ -62,19 +65,28 @@ def check_files(
     if d1.kind != d2.kind:
         raise InputError(revised, f"is {d2.kind}, but the reviewed version is {d1.kind}")
     text = Version.from_source(d1.content, d1.kind, "v1").text
-    if comments:
+    if made:
+        import copy
+
+        found = copy.deepcopy(list(made))  # the dialog keeps its own for another check
+    elif comments:
         found, _unusable = load_comments(comments, text)
     elif d1.word is not None:
         from engine.word_review import word_comments
 
         found, _unusable = word_comments(d1.word, "v1")
     else:
-        raise InputError(reviewed, "choose the file of its comments (only a Word file has its own)")
+        raise InputError(
+            reviewed,
+            "choose the file of its comments, or add them by selecting words "
+            "(only a Word file has its own)",
+        )
     if not found:
         raise InputError(
             comments or reviewed, "no comment in it can be used on the reviewed version"
         )
     if not message.strip() and not comments and d1.word is not None and d2.word is not None:
+        # (comments made by selecting words keep the Word file's ids: its marks still match)
         # Nothing said: the comments the agent resolved in the revised Word file are its
         # claims, its replies join the threads (engine.word_review).
         from engine.word_review import claims_message, word_claims
@@ -171,6 +183,17 @@ class CheckRevisionDialog(QDialog):
         self.reviewed = _FileRow("The version you reviewed", docs, start)
         self.comments = _FileRow("Its comments", COMMENTS_FILTER, start)
         self.revised = _FileRow("The revised version", docs, start)
+        # Comments made by selecting words in the reviewed version (the wizard's editor).
+        self.made: list[Any] = []
+        self._made_on = ""  # the reviewed file they were made on
+        self.select_btn = QPushButton("Add comments by se&lecting words\u2026")
+        self.select_btn.setToolTip(
+            "Opens the version you reviewed: select the words, write what should change"
+        )
+        self.select_btn.clicked.connect(self.edit_comments)
+        self.made_label = QLabel()
+        self.made_label.setWordWrap(True)
+        self._editor: Any = None
         self.message = QPlainTextEdit()
         self.message.setPlaceholderText(MESSAGE_HINT)
         self.message.setAccessibleName("What the agent said")
@@ -196,8 +219,13 @@ class CheckRevisionDialog(QDialog):
             label = QLabel(words)
             label.setWordWrap(True)
             label.setBuddy(row.path)  # the '&' is the key to the box, not drawn
-            grid.addWidget(label, i, 0)
-            grid.addWidget(row, i, 1)
+            grid.addWidget(label, 2 * i, 0)
+            grid.addWidget(row, 2 * i, 1)
+        made = QHBoxLayout()
+        made.addWidget(QLabel("or"))
+        made.addWidget(self.select_btn)
+        made.addWidget(self.made_label, 1)
+        grid.addLayout(made, 3, 1)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.check_btn = self.buttons.addButton(
             "Check the revision", QDialogButtonBox.ButtonRole.AcceptRole
@@ -233,6 +261,51 @@ class CheckRevisionDialog(QDialog):
         fit_to_screen(self, 820, 560)
         self._msg_dialog: QFileDialog | None = None
 
+    def edit_comments(self) -> None:
+        """Open the version reviewed in the wizard's comment editor (``app.comments_editor``),
+        with the comments made so far; the ones it gives back are used for the check."""
+        from engine.text.documents import open_document
+
+        reviewed = self.reviewed.text()
+        if not reviewed:
+            self.status.setText("Choose the version you reviewed first: the comments go on it.")
+            return
+        self.select_btn.setEnabled(False)
+        self.status.setText(f"Reading {html.escape(os.path.basename(reviewed))}\u2026")
+
+        def failed(exc: BaseException) -> None:
+            self.select_btn.setEnabled(True)
+            self.status.setText(f"<b>Could not read it:</b> {html.escape(str(exc))}")
+
+        run_in_thread(lambda: open_document(reviewed), lambda d: self._edit(reviewed, d), failed)
+
+    def _edit(self, reviewed: str, doc: Any) -> None:
+        from app.comments_editor import CommentsEditor
+
+        self.select_btn.setEnabled(True)
+        self.status.setText("")
+        kept = self.made if self._made_on == reviewed else []
+        editor = CommentsEditor(doc.content, doc.kind, doc.word, kept, self.settings, self)
+        editor.setWindowModality(Qt.WindowModality.WindowModal)
+        fit_to_screen(editor, 1100, 720)
+        editor.accepted.connect(lambda: self.use_comments(reviewed, editor.picked()))
+        self._editor = editor
+        editor.open()
+
+    def use_comments(self, reviewed: str, comments: list[Any]) -> None:
+        """Check with ``comments`` (made by selecting words in ``reviewed``)."""
+        from engine.vocabulary import plural
+
+        self.made, self._made_on = list(comments), reviewed
+        if self.made:
+            self.made_label.setText(
+                f"{plural(len(self.made), 'comment')} made by selecting words: the check uses "
+                "them" + (" (not the comments file)" if self.comments.text() else "")
+            )
+            self.select_btn.setText("Edit the comments by se&lecting words\u2026")
+        else:
+            self.made_label.setText("")
+
     def _ask_message(self) -> None:
         start = self.settings.start_folder() if self.settings is not None else Path.home()
         dlg = QFileDialog(self, "What the agent said", str(start), MESSAGE_FILTER)
@@ -264,13 +337,20 @@ class CheckRevisionDialog(QDialog):
         if isinstance(typed, str):
             self.status.setText(html.escape(typed))
             return
+        made = self.made if self.made and self._made_on == reviewed else None
+        if self.made and made is None:
+            self.status.setText(
+                "The comments you made by selecting words are on another file than the "
+                "version you reviewed: open them again (Edit the comments by selecting words)."
+            )
+            return
         if self.settings is not None:
             self.settings.remember_folder_of(reviewed)
         self._pair = (reviewed, revised)
         self.check_btn.setEnabled(False)
         self.status.setText("Checking every comment against the words\u2026")
         run_in_thread(
-            lambda: check_files(reviewed, comments, revised, message, self.out_dir, typed),
+            lambda: check_files(reviewed, comments, revised, message, self.out_dir, typed, made),
             self._done,
             self._failed,
         )

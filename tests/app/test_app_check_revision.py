@@ -139,3 +139,53 @@ def test_a_checked_revision_opens_as_your_own_run(qtbot, window, tmp_path):
 
     with Workspace() as ws:
         assert ws.comment(box.document_id, "c2").thread[-1].author == "Ann"
+
+
+def test_comments_made_by_selecting_words_are_used_for_the_check(qtbot, tmp_path):
+    """No comments file for a Markdown revision: the dialog opens the wizard's own comment
+    editor on the reviewed version, and the check uses the comments made there."""
+    from PySide6.QtWidgets import QWizard
+
+    from app.comments_editor import CommentsEditor
+    from app.wizard.comments_page import CommentsPage
+    from engine.score.scoring import Version
+
+    dlg = CheckRevisionDialog(None, None, out_dir=tmp_path)
+    qtbot.addWidget(dlg)
+    dlg.show()
+    dlg.edit_comments()
+    assert "Choose the version you reviewed first" in dlg.status.text()
+    dlg.reviewed.path.setText(str(EXAMPLE / "review.md"))
+    dlg.revised.path.setText(str(EXAMPLE / "revised.md"))
+    dlg.edit_comments()
+    qtbot.waitUntil(lambda: isinstance(dlg._editor, CommentsEditor), timeout=10000)
+    editor = dlg._editor
+    page = editor.page
+    assert type(page) is CommentsPage  # the wizard's editor, not a second one
+    raw = (EXAMPLE / "review.md").read_text(encoding="utf-8")
+    text = Version.from_source(raw, "markdown").text
+    quote = "two days per week"
+    start = len(text[: text.index(quote)].encode("utf-16-le")) // 2
+    end = start + len(quote.encode("utf-16-le")) // 2
+    qtbot.waitUntil(lambda: page.view.is_ready, timeout=20000)
+    with qtbot.waitSignal(page.view.anchorSelected, timeout=20000, check_params_cb=bool):
+        page.view.select_offsets(start, end)
+    assert page.anchor["quote"] == quote
+    page.body.setPlainText("Three days, as the board decided.")
+    page.add_from_selection()
+    finish = editor.button(QWizard.WizardButton.FinishButton)
+    assert finish.isEnabled()
+    finish.click()
+    assert [c.body for c in dlg.made] == ["Three days, as the board decided."]
+    assert "1 comment made by selecting words" in dlg.made_label.text()
+    with qtbot.waitSignal(dlg.checked, timeout=30000) as blocker:
+        dlg.start_check()
+    b = open_bundle(Path(blocker.args[0]))
+    assert verify_bundle(Path(blocker.args[0])).ok
+    assert [(c.anchor.quote, c.body) for c in b.comments_before] == [
+        (quote, "Three days, as the board decided.")
+    ]
+    # another reviewed file: the comments made on the first are not used silently
+    dlg.reviewed.path.setText(str(EXAMPLE / "revised.md"))
+    dlg.start_check()
+    assert "on another file" in dlg.status.text()
