@@ -55,40 +55,22 @@ def check_files(
     written. ``typed_tokens``: a figure the user typed (kept as typed, not measured).
     ``made``: comments made by selecting words in the reviewed version
     (``app.comments_editor``; ``engine.models.Comment``), used instead of ``comments``."""
-    from engine.comments_io import load_comments
     from engine.models import InputError
     from engine.run.external import ExternalRevision, check_revision
-    from engine.score.scoring import Version
     from engine.text.documents import document_title, open_document
 
     d1, d2 = open_document(reviewed), open_document(revised)
     if d1.kind != d2.kind:
         raise InputError(revised, f"is {d2.kind}, but the reviewed version is {d1.kind}")
-    text = Version.from_source(d1.content, d1.kind, "v1").text
-    if made:
-        import copy
-
-        found = copy.deepcopy(list(made))  # the dialog keeps its own for another check
-    elif comments:
-        found, _unusable = load_comments(comments, text)
-    elif d1.word is not None:
-        from engine.word_review import word_comments
-
-        found, _unusable = word_comments(d1.word, "v1")
-    else:
-        raise InputError(
-            reviewed,
-            "choose the file of its comments, or add them by selecting words "
-            "(only a Word file has its own)",
-        )
+    found = _comments_of(reviewed, comments, d1, made)
     if not found:
         raise InputError(
             comments or reviewed, "no comment in it can be used on the reviewed version"
         )
     if not message.strip() and not comments and d1.word is not None and d2.word is not None:
-        # (comments made by selecting words keep the Word file's ids: its marks still match)
         # Nothing said: the comments the agent resolved in the revised Word file are its
-        # claims, its replies join the threads (engine.word_review).
+        # claims, its replies join the threads (engine.word_review). Comments made by
+        # selecting words keep the Word file's ids, so its marks still match them.
         from engine.word_review import claims_message, word_claims
 
         marks = word_claims(d1.word, d2.word)
@@ -121,6 +103,33 @@ def check_files(
         if ws is not None:
             ws.close()
     return path
+
+
+def _comments_of(reviewed: str, comments: str, d1: Any, made: list[Any] | None) -> list[Any]:
+    """The comments to check: those ``made`` by selecting words, else the ``comments``
+    file's, else the reviewed Word file's own. Raises InputError (one line)."""
+    from engine.comments_io import load_comments
+    from engine.models import InputError
+    from engine.score.scoring import Version
+
+    text = Version.from_source(d1.content, d1.kind, "v1").text
+    if made:
+        import copy
+
+        found = copy.deepcopy(list(made))  # the dialog keeps its own for another check
+    elif comments:
+        found, _unusable = load_comments(comments, text)
+    elif d1.word is not None:
+        from engine.word_review import word_comments
+
+        found, _unusable = word_comments(d1.word, "v1")
+    else:
+        raise InputError(
+            reviewed,
+            "choose the file of its comments, or add them by selecting words "
+            "(only a Word file has its own)",
+        )
+    return list(found)
 
 
 def _signing_key() -> bytes | None:
@@ -183,17 +192,7 @@ class CheckRevisionDialog(QDialog):
         self.reviewed = _FileRow("The version you reviewed", docs, start)
         self.comments = _FileRow("Its comments", COMMENTS_FILTER, start)
         self.revised = _FileRow("The revised version", docs, start)
-        # Comments made by selecting words in the reviewed version (the wizard's editor).
-        self.made: list[Any] = []
-        self._made_on = ""  # the reviewed file they were made on
-        self.select_btn = QPushButton("Add comments by se&lecting words\u2026")
-        self.select_btn.setToolTip(
-            "Opens the version you reviewed: select the words, write what should change"
-        )
-        self.select_btn.clicked.connect(self.edit_comments)
-        self.made_label = QLabel()
-        self.made_label.setWordWrap(True)
-        self._editor: Any = None
+        made_row = self._made_row()  # under the comments file: or select words
         self.message = QPlainTextEdit()
         self.message.setPlaceholderText(MESSAGE_HINT)
         self.message.setAccessibleName("What the agent said")
@@ -205,27 +204,7 @@ class CheckRevisionDialog(QDialog):
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.status.setTextFormat(Qt.TextFormat.RichText)  # every path and error escaped
-        grid = QGridLayout()
-        grid.setColumnStretch(1, 1)
-        rows = (
-            ("The version you &reviewed:", self.reviewed),
-            (
-                "Its &comments (JSON: W3C, Hypothesis or this program's; a Word file has its own):",
-                self.comments,
-            ),
-            ("The re&vised version:", self.revised),
-        )
-        for i, (words, row) in enumerate(rows):
-            label = QLabel(words)
-            label.setWordWrap(True)
-            label.setBuddy(row.path)  # the '&' is the key to the box, not drawn
-            grid.addWidget(label, 2 * i, 0)
-            grid.addWidget(row, 2 * i, 1)
-        made = QHBoxLayout()
-        made.addWidget(QLabel("or"))
-        made.addWidget(self.select_btn)
-        made.addWidget(self.made_label, 1)
-        grid.addLayout(made, 3, 1)
+        grid = self._files_grid(made_row)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.check_btn = self.buttons.addButton(
             "Check the revision", QDialogButtonBox.ButtonRole.AcceptRole
@@ -260,6 +239,47 @@ class CheckRevisionDialog(QDialog):
         outer.addWidget(self.buttons)
         fit_to_screen(self, 820, 560)
         self._msg_dialog: QFileDialog | None = None
+
+    def _files_grid(self, made_row: QHBoxLayout) -> QGridLayout:
+        """The three files, each with its label (its '&' key), and ``made_row`` under the
+        comments file."""
+        grid = QGridLayout()
+        grid.setColumnStretch(1, 1)
+        rows = (
+            ("The version you &reviewed:", self.reviewed),
+            (
+                "Its &comments (JSON: W3C, Hypothesis or this program's; a Word file has its own):",
+                self.comments,
+            ),
+            ("The re&vised version:", self.revised),
+        )
+        for i, (words, row) in enumerate(rows):
+            label = QLabel(words)
+            label.setWordWrap(True)
+            label.setBuddy(row.path)  # the '&' is the key to the box, not drawn
+            grid.addWidget(label, 2 * i, 0)
+            grid.addWidget(row, 2 * i, 1)
+        grid.addLayout(made_row, 3, 1)
+        return grid
+
+    def _made_row(self) -> QHBoxLayout:
+        """The button to comments made by selecting words in the reviewed version (the
+        wizard's editor) and what was made."""
+        self.made: list[Any] = []
+        self._made_on = ""  # the reviewed file they were made on
+        self.select_btn = QPushButton("Add comments by se&lecting words\u2026")
+        self.select_btn.setToolTip(
+            "Opens the version you reviewed: select the words, write what should change"
+        )
+        self.select_btn.clicked.connect(self.edit_comments)
+        self.made_label = QLabel()
+        self.made_label.setWordWrap(True)
+        self._editor: Any = None
+        row = QHBoxLayout()
+        row.addWidget(QLabel("or"))
+        row.addWidget(self.select_btn)
+        row.addWidget(self.made_label, 1)
+        return row
 
     def edit_comments(self) -> None:
         """Open the version reviewed in the wizard's comment editor (``app.comments_editor``),
