@@ -93,21 +93,25 @@ def test_a_writable_bundle_is_written_in_place(tmp_path):
     assert (b / DECISIONS_FILE).is_file() and not copies_folder().exists()
 
 
-def test_a_copy_name_taken_by_another_bundle_gets_the_manifests_hash(tmp_path, monkeypatch):
+@pytest.mark.parametrize("name", ["b", "审阅 报告", "مراجعة", "รายงาน", "memo 📝"])
+def test_a_copy_name_taken_by_another_bundle_gets_the_manifests_hash(tmp_path, monkeypatch, name):
     import engine.bundle.own_copy as own_copy
 
     shipped = tmp_path / "shipped"
-    shutil.copytree(DATA / "bundle-min", shipped / "b")
+    shutil.copytree(DATA / "bundle-min", shipped / name)
     monkeypatch.setattr(own_copy, "_program_resources", lambda: shipped.resolve())
-    other = copies_folder() / "b"
+    other = copies_folder() / name
     shutil.copytree(DATA / "bundle-min", other)
     manifest = json.loads((other / "manifest.json").read_text(encoding="utf-8"))
     manifest["run_id"] = "another-run"
     (other / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
-    home = decisions_bundle(shipped / "b")
-    assert home.bundle.parent == copies_folder() and home.bundle.name.startswith("b-")
-    assert len(home.bundle.name) == len("b-") + 8
-    assert decisions_bundle(shipped / "b").bundle == home.bundle  # found again, not copied again
+    home = decisions_bundle(shipped / name)
+    assert home.why == SHIPPED
+    assert home.bundle.parent == copies_folder() and home.bundle.name.startswith(f"{name}-")
+    assert len(home.bundle.name) == len(name) + 1 + 8
+    assert decisions_bundle(shipped / name).bundle == home.bundle  # found, not copied again
+    found = find_copy(shipped / name)
+    assert found is not None and found.bundle == home.bundle
     assert json.loads((other / "manifest.json").read_text(encoding="utf-8"))["run_id"] == (
         "another-run"
     )
