@@ -794,15 +794,8 @@ class VerdictsView(ReviewActions, QWidget):
         self.tracked.set_bundle(data.source)
         self.table.fill(self.rows)
         self.detail.clear()
-        n_rounds = len(data.rounds)
-        self.v2_title.setText(
-            "<b>v2</b> \u2014 the agent's last version"
-            + (
-                f" (after {n_rounds} push{'es' if n_rounds != 1 else ''})"
-                if n_rounds
-                else " (nothing was pushed: same as v1)"
-            )
-        )
+        words = vocab.revised_version_words(data.manifest, len(data.rounds))
+        self.v2_title.setText(f"<b>v2</b> \u2014 {html.escape(words, quote=False)}")
         self._paint()
         if self.rows:
             self.table.selectRow(0)

@@ -735,6 +735,19 @@ def run_words(manifest: Mapping[str, Any]) -> str:
     return f"a {what} whose time is not recorded"
 
 
+def revised_version_words(manifest: Mapping[str, Any], rounds: int) -> str:
+    """What v2 is, for the title over its pane: "the revision you checked (made elsewhere)"
+    for a revision checked here (``agent_mode.ran`` ``external``: the agent saved nothing
+    in this program); "the agent's last version, after 2 rounds" for a run; "the agent
+    saved no new version: the same as v1" for a run with no round."""
+    mode = manifest.get("agent_mode")
+    if isinstance(mode, Mapping) and mode.get("ran") == "external":
+        return "the revision you checked (made elsewhere)"
+    if rounds > 0:
+        return f"the agent's last version, after {plural(rounds, 'round')}"
+    return "the agent saved no new version: the same as v1"
+
+
 #: A verdict item's or a run's field, in words (the exact name stays in the bundle, the
 #: CLI and ``Difference.line``).
 FIELD_WORDS: dict[str, str] = {

@@ -125,6 +125,8 @@ def test_a_checked_revision_opens_as_your_own_run(qtbot, window, tmp_path):
     )
     with qtbot.waitSignal(window.bundleOpened, timeout=30000):
         window.open_bundle(path, remember=False)
+    # nothing was pushed here: v2 is the revision checked, not "after 1 push"
+    assert window.verdicts.v2_title.text().endswith("the revision you checked (made elsewhere)")
     box = window.verdicts.thread
     qtbot.waitUntil(lambda: box.document_id is not None, timeout=10000)
     window.verdicts.select_comment("c2")

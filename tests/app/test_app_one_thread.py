@@ -29,6 +29,7 @@ def test_the_demo_shows_each_thread_once_in_the_thread_box(qtbot, window):
     with qtbot.waitSignal(window.verdicts.rendered, timeout=30000):
         window.open_demo()
     view = window.verdicts
+    assert view.v2_title.text().endswith("the agent's last version, after 2 rounds")
     box = view.thread
     qtbot.waitUntil(lambda: box.continue_btn.isVisible(), timeout=10000)
     view.select_comment("c4")  # the stale anchor: the agent replied the same each round

@@ -59,3 +59,11 @@ def test_any_version_name_reads_in_brackets_once(name):
         f"made on {vocab.version_words(name)}; its words are not in the version the agent was given"
     )
     assert len(vocab.version_words(name)) <= len("another draft ()") + 40
+
+
+def test_v2_is_named_for_what_it_is():
+    external = {"agent_mode": {"ran": "external"}}
+    assert vocab.revised_version_words(external, 1) == "the revision you checked (made elsewhere)"
+    assert vocab.revised_version_words({}, 1) == "the agent's last version, after 1 round"
+    assert vocab.revised_version_words({"agent_mode": "x"}, 3).endswith("after 3 rounds")
+    assert "push" not in vocab.revised_version_words({}, 0)
