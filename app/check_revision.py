@@ -57,7 +57,8 @@ def check_files(
     (``app.comments_editor``; ``engine.models.Comment``), used instead of ``comments``."""
     from engine.models import InputError
     from engine.run.external import ExternalRevision, check_revision
-    from engine.text.documents import document_title, open_document
+    from engine.text.documents import open_document
+    from engine.text.titles import document_title
 
     d1, d2 = open_document(reviewed), open_document(revised)
     if d1.kind != d2.kind:

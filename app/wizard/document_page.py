@@ -179,7 +179,7 @@ class DocumentPage(QWizardPage):
     def _loaded(self, path: str, doc) -> None:
         """A document read by ``engine.text.documents.open_document``: ready, and its decoding
         notice (bytes that were not valid in their encoding), if any, under it."""
-        from engine.text.documents import document_title
+        from engine.text.titles import document_title
 
         self.set_document(
             document_title(path, doc.kind, doc.content), doc.content, doc.kind, doc.word

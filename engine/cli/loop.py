@@ -74,8 +74,8 @@ def resolve_api_key(base_url: str | None) -> KeyChoice:
 
 
 def default_title(path: str, kind: str, raw: str) -> str:
-    """A document's title (``engine.text.documents.document_title``)."""
-    from engine.text.documents import document_title
+    """A document's title (``engine.text.titles.document_title``)."""
+    from engine.text.titles import document_title
 
     return document_title(path, kind, raw)
 

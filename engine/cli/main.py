@@ -266,7 +266,7 @@ def _write_external_bundle(
     from engine.bundle.archive import BundleError
     from engine.cli.loop import signing_key_for_run
     from engine.run.external import ExternalRevision, check_revision
-    from engine.text.documents import document_title
+    from engine.text.titles import document_title
 
     if v1doc.kind != v2doc.kind:
         return f"{args.v2}: is {v2doc.kind}, but {args.v1} is {v1doc.kind}; give two of one kind"

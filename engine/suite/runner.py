@@ -416,7 +416,7 @@ async def review_one(
     from engine.agent.revision import SYSTEM_PROMPT
     from engine.checks.runner import suffix_for
     from engine.run.start import ReviewRequest, start_review
-    from engine.text.documents import document_title
+    from engine.text.titles import document_title
     from engine.workspace import WorkspaceError
 
     kind, raw, comments = load_item_comments(it)

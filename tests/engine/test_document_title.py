@@ -1,4 +1,4 @@
-"""A document's title for people (``engine.text.documents.document_title``): a Word
+"""A document's title for people (``engine.text.titles.document_title``): a Word
 document's core-properties title, else its first heading, else its file name, never
 "travel_v1.docx" when the document says what it is called."""
 
@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from engine.text.documents import document_title, open_document
+from engine.text.documents import open_document
+from engine.text.titles import document_title
 
 docx = pytest.importorskip("docx")
 
