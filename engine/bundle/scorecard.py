@@ -363,9 +363,10 @@ def _verdict_row(v: Any, body: str, note: str = "", numbers: dict[str, int] | No
     how_words = METHOD_WORDS.get(str(method), str(method or ""))
     how = f"<div class='muted'>{_e(how_words)}</div>" if how_words else ""
     msg = v.get("message")
-    extra = f"<div class='line'>{_e(msg)}</div>" if msg else ""
+    extra = _message_line(str(msg)) if msg else ""
     if v.get("token_edit") is True:
-        extra += f"<div class='line'>Token edit: {_e(v.get('token_edit_kind') or '')}</div>"
+        kind = v.get("token_edit_kind") or "a small change"
+        extra += f"<div class='line'>A token edit \u2014 {_e(kind)}</div>"
     if v.get("hidden_only") is True:
         extra += "<div class='line'>Only hidden text changed</div>"
     if note:
@@ -392,6 +393,15 @@ def _claim_cell(v: dict[str, Any]) -> str:
     return f"{_e(vocab.claim_words(claim))}<div class='muted'>{_e(verdict_word)}</div>"
 
 
+def _message_line(message: str, tag: str = "div") -> str:
+    """An exact warning line as people read it (``vocab.message_sentence``), the exact line
+    kept as its title (hover), for whoever searches the CLI's words."""
+    said = vocab.message_sentence(message)
+    if said == message:
+        return f"<{tag} class='line'>{_e(message)}</{tag}>"
+    return f"<{tag} class='line' title='{_e(message)}'>{_e(said)}.</{tag}>"
+
+
 def _reopened(comments_after: list[dict[str, Any]], numbers: dict[str, int]) -> list[str]:
     """The integrity control: comments reopened because their text did not change."""
     reopened = [
@@ -409,7 +419,7 @@ def _reopened(comments_after: list[dict[str, Any]], numbers: dict[str, int]) -> 
     for cid, body in reopened:
         line = STALE_ANCHOR_MESSAGE if "not in the version" in body else VERIFICATION_MESSAGE
         out.append(
-            f"<li>{_named(cid, numbers)}: <span class='line'>{_e(line)}</span>"
+            f"<li>{_named(cid, numbers)}: {_message_line(line, 'span')}"
             f"<div class='muted'>{_e(body)}</div></li>"
         )
     out.append("</ul>")

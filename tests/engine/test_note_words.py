@@ -4,6 +4,8 @@ version draft-1", each part said once."""
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, strategies as st
 
 from engine import vocabulary as vocab
@@ -67,3 +69,38 @@ def test_v2_is_named_for_what_it_is():
     assert vocab.revised_version_words({}, 1) == "the agent's last version, after 1 round"
     assert vocab.revised_version_words({"agent_mode": "x"}, 3).endswith("after 3 rounds")
     assert "push" not in vocab.revised_version_words({}, 0)
+
+
+def test_the_scorecard_says_its_warnings_in_sentences_the_exact_line_as_title():
+    """The scorecard showed "ATTRIBUTION: STALE ANCHOR - quote not found…" and
+    "VERIFICATION: MODEL CLAIMED ADDRESSED - ANCHORED TEXT UNCHANGED" as its words."""
+    import html
+
+    from engine.bundle.scorecard import render_scorecard
+
+    comments = [{"id": "c1", "body": "fix"}, {"id": "c2", "body": "old"}]
+    final = [
+        {
+            "comment_id": "c1",
+            "verdict": "untouched",
+            "message": vocab.VERIFICATION_MESSAGE,
+            "v1": {"text": "a"},
+            "v2": {"text": "a"},
+        },
+        {"comment_id": "c2", "verdict": "stale_anchor", "message": vocab.STALE_ANCHOR_MESSAGE},
+    ]
+    after = [
+        {
+            "id": "c1",
+            "thread": [{"kind": "reopen", "body": "Reopened: the text did not change."}],
+        }
+    ]
+    page = render_scorecard(
+        {"status": "completed", "document_title": "t"}, {"final": final}, {}, comments, after, {}
+    )
+    shown = re.sub(r"<[^>]+>", " ", re.sub(r"title='[^']*'", "", page))
+    for exact in (vocab.VERIFICATION_MESSAGE, vocab.STALE_ANCHOR_MESSAGE):
+        assert exact not in html.unescape(shown)  # not in the words on the page
+        assert f"title='{html.escape(exact)}'" in page  # kept where the hover reads it
+    assert vocab.message_sentence(vocab.VERIFICATION_MESSAGE) in page
+    assert html.escape(vocab.message_sentence(vocab.STALE_ANCHOR_MESSAGE)) in page

@@ -298,7 +298,7 @@ def test_scorecard_first_line_after_tampered() -> None:
         "<b>Token edits.</b> 4 edited, 3 of them token edits: only the letter case changed. "
         "A token edit is still an edit; check that it is the fix the comment asked for."
     )
-    assert page.count("Token edit: only the letter case changed") == 3  # each row
+    assert page.count("A token edit \u2014 only the letter case changed") == 3  # each row
     page = render_scorecard(
         manifest,
         {"final": _items()},
