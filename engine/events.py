@@ -48,6 +48,7 @@ from engine.vocabulary import (
     declared_check_title,
     message_sentence,
     plural,
+    tool_words,
 )
 
 
@@ -192,10 +193,8 @@ class ToolCalled(RunEvent):
         return f"Agent called {self.name}{target}: refused ({self.result})"
 
     def plain(self, names: Mapping[str, str] | None = None) -> str:
-        target = f" on {comment_called(self.comment_id, names)}" if self.comment_id else ""
-        if self.ok:
-            return f"Agent called {self.name}{target}"
-        return f"Agent called {self.name}{target}: refused ({self.result})"
+        target = comment_called(self.comment_id, names) if self.comment_id else None
+        return tool_words(self.name, target, self.ok, self.result)
 
 
 @dataclass(frozen=True)

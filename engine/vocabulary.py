@@ -748,6 +748,33 @@ def revised_version_words(manifest: Mapping[str, Any], rounds: int) -> str:
     return "the agent saved no new version: the same as v1"
 
 
+#: What the agent did with each of its tools, as the desktop Run log says it ("{target}":
+#: the comment, "comment 2"; the tool's name stays in the trace and the CLI's line).
+TOOL_WORDS: dict[str, tuple[str, str]] = {
+    # name: (done, tried)
+    "list_comments": ("The agent listed the comments", "list the comments"),
+    "pull_document": ("The agent read the document", "read the document"),
+    "resolve_comment": ("The agent marked {target} resolved", "mark {target} resolved"),
+    "reply_comment": ("The agent replied on {target}", "reply on {target}"),
+    "push_version": ("The agent saved a new version", "save a new version"),
+}
+
+
+def tool_words(name: str, target: str | None, ok: bool, result: str = "") -> str:
+    """A tool call in words: "The agent listed the comments"; refused, "The agent tried
+    to save a new version; the program refused: <result>". ``target``: what the comment
+    is called ("comment 2"), None for no comment. An unknown tool is named in quotes."""
+    where = target or "a comment"
+    done, tried = TOOL_WORDS.get(
+        name, (f"The agent used the tool \u201c{name}\u201d", f"use the tool \u201c{name}\u201d")
+    )
+    if "{target}" not in done and target:
+        done, tried = f"{done} ({target})", f"{tried} ({target})"
+    if ok:
+        return done.format(target=where)
+    return f"The agent tried to {tried.format(target=where)}; the program refused: {result}"
+
+
 #: A verdict item's or a run's field, in words (the exact name stays in the bundle, the
 #: CLI and ``Difference.line``).
 FIELD_WORDS: dict[str, str] = {

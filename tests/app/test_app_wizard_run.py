@@ -535,7 +535,8 @@ def test_a_full_run_opens_its_verdicts(qtbot, qloop, tmp_path):
     )
     assert not any(re.search(r"\bcomment c\d", line) for line in log)
     assert not any("MODEL CLAIMED ADDRESSED" in line for line in log)
-    assert any("Agent called" in line for line in log)
+    assert any(line.startswith("The agent listed the comments") for line in log)
+    assert not any("Agent called" in line or "push_version" in line for line in log)
     # who signs, in words; the key's fingerprint only in the line's tooltip
     signed = [
         win.run_view.log.item(i)

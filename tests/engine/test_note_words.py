@@ -104,3 +104,27 @@ def test_the_scorecard_says_its_warnings_in_sentences_the_exact_line_as_title():
         assert f"title='{html.escape(exact)}'" in page  # kept where the hover reads it
     assert vocab.message_sentence(vocab.VERIFICATION_MESSAGE) in page
     assert html.escape(vocab.message_sentence(vocab.STALE_ANCHOR_MESSAGE)) in page
+
+
+def test_the_run_log_says_what_the_agent_did():
+    from engine.events import ToolCalled
+
+    def said(name, cid=None, ok=True, result=""):
+        ev = ToolCalled(
+            run_id="r", round=1, name=name, arguments={}, ok=ok, result=result, comment_id=cid
+        )
+        return ev.plain({"c2": "comment 2"})
+
+    assert said("list_comments") == "The agent listed the comments"
+    assert said("push_version") == "The agent saved a new version"
+    assert said("resolve_comment", "c2") == "The agent marked comment 2 resolved"
+    assert said("reply_comment", "x9") == "The agent replied on comment \u201cx9\u201d"
+    assert said("push_version", ok=False, result="empty content") == (
+        "The agent tried to save a new version; the program refused: empty content"
+    )
+    assert said("dance", "c2") == "The agent used the tool \u201cdance\u201d (comment 2)"
+    for name in vocab.TOOL_WORDS:
+        assert name not in said(name, "c2") and name not in said(name, None, False, "no")
+    # the CLI's line keeps the tool's name (its tests and scripts read it)
+    ev = ToolCalled(run_id="r", round=1, name="push_version", arguments={}, ok=True, result="")
+    assert ev.describe() == "Agent called push_version"
