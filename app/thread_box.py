@@ -20,7 +20,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from app.jobs import run_in_thread
-from engine.vocabulary import error_words
+from engine.vocabulary import author_words, error_words
 
 
 def _default_workspace() -> Any:
@@ -205,8 +205,10 @@ def _thread_lines(head: str, status: str, entries: list[tuple[str, str, str]]) -
     lines = []
     for (author, kind, body), n in runs[-5:]:
         mark = _MARKS.get(kind, kind) + (", twice" if n == 2 else f", {n} times" if n > 2 else "")
+        who = author_words(author) or "someone"
         lines.append(
-            f"<b>{html.escape(author)}</b> <small>({html.escape(mark)})</small>: "
+            f"<b title='{html.escape(author)}'>{html.escape(who)}</b> "
+            f"<small>({html.escape(mark)})</small>: "
             f"{html.escape(body)}"
         )
     more = len(runs) - 5

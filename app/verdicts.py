@@ -1120,7 +1120,12 @@ class VerdictsView(ReviewActions, QWidget):
             note
             # Named by its number; the raw id only in the tooltip (the title attribute).
             + f"<p><b title='id {e(row['id'])}'>Comment {row['n']}</b>"
-            + (f" by {e(str(before.get('author')))}" if before.get("author") else "")
+            + (
+                f" by <span title='{e(str(before.get('author')))}'>"
+                f"{e(vocab.author_words(before.get('author')))}</span>"
+                if vocab.author_words(before.get("author"))
+                else ""
+            )
             + f": {e(row['body'])}</p>",
             f"<p>Verdict: {chip} \u2014 {e(present.VERDICT_WORDS.get(row['verdict'], ''))}."
             f"<br>Agent's claim: <b>{e(present.claim_text(row['claim']))}</b> "

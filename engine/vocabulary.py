@@ -886,6 +886,20 @@ def comment_names(ids: list[str]) -> dict[str, str]:
     return {cid: f"comment {n}" for cid, n in comment_numbers(ids).items()}
 
 
+_ID_LIKE_AUTHOR = re.compile(r"\S*\d\S*")
+
+
+def author_words(author: object) -> str:
+    """A comment's or reply's author as people read it: the name as written ("Pat", "Ana
+    María", "山田 太郎"), or, for an author that is an id (one word with a digit in it, as
+    a review corpus's "report51975" or "user_123"), "a reviewer" (the id stays in a
+    tooltip). "" for no author."""
+    text = " ".join(str(author or "").split())
+    if not text:
+        return ""
+    return "a reviewer" if _ID_LIKE_AUTHOR.fullmatch(text) else text
+
+
 def comment_title(number: int, body: str, words: int = 6) -> str:
     """A comment as people call it in a sentence: its number and its first ``words``
     words, "Comment 1 “Uppercase the title”" (an ellipsis when cut; the number alone for

@@ -55,7 +55,27 @@ def test_a_recorded_thread_and_a_workspace_thread_read_alike():
     recorded = {"status": "resolved", "thread": [r.to_json() for r in ws.thread]}
     mine, theirs = thread_html(ws), recorded_thread_html(recorded)
     assert mine.split(",", 1)[1] == theirs.split(",", 1)[1]
-    assert "<b>Pat</b> <small>(reply)</small>: Please add the visitor count" in mine
+    assert "<b title='Pat'>Pat</b> <small>(reply)</small>: Please add the visitor count" in mine
+
+
+def test_an_author_that_is_an_id_reads_as_a_reviewer(qtbot, window):
+    """The shipped example's comments are by "report51975" (the corpus's report id): the
+    detail and thread say "a reviewer", the id only in the tooltip."""
+    from engine.vocabulary import author_words
+
+    assert author_words("report51975") == "a reviewer" and author_words("user_123") == "a reviewer"
+    for name in ("Pat", "Ana  María", "山田 太郎", "محمد رضا", "R2 D2", "O'Neil"):
+        assert author_words(name) == " ".join(name.split())
+    assert author_words(None) == "" and author_words("  ") == ""
+    with qtbot.waitSignal(window.verdicts.rendered, timeout=30000):
+        window.open_example()
+    view = window.verdicts
+    view.select_comment(view.rows[0]["id"])
+    assert " by a reviewer: " in view.detail.toPlainText()
+    assert "report51975" not in view.detail.toPlainText()
+    assert "title='report51975'>a reviewer<" in recorded_thread_html(
+        {"thread": [{"author": "report51975", "kind": "reply", "body": "x"}]}
+    )
 
 
 def test_a_repeat_is_counted_only_when_it_follows_itself():
