@@ -358,7 +358,8 @@ class CommentsPage(QWizardPage):
                         "kind": "comment",
                         "start": a.start_offset,
                         "end": a.end_offset,
-                        "label": f"\u270d {c.id}",
+                        # the number the list and the Verdicts view call it by
+                        "label": f"\u270d {numbers[c.id]}",
                     }
                 )
         self.view.set_highlights(spans)

@@ -146,3 +146,25 @@ def test_the_trust_dialog_says_whose_key_it_is(qtbot):
     text = sc._dialog.labelText()
     assert "not this computer's own key" in text and "signed by you on this computer" in text
     assert "Who holds it?" in text
+
+
+def test_the_badges_on_the_document_use_the_lists_numbers(qtbot, monkeypatch):
+    """The wizard's badges read "c1".."c4" while its list said "Comment 1": one name."""
+    from wizard_helpers import SAMPLE_TEXT
+
+    w = SetupWizard(Settings())
+    qtbot.addWidget(w)
+    page = _to_comments_page(qtbot, w)
+    page.name.setText("Ana")
+    page.name.editingFinished.emit()
+    shown = []
+    monkeypatch.setattr(page.view, "set_highlights", lambda spans: shown.append(spans))
+    for quote in ("by email", "three days"):
+        if quote in SAMPLE_TEXT:
+            s, e = u16(SAMPLE_TEXT, quote)
+            page.add_comment({"quote": quote, "start_offset": s, "end_offset": e}, "Fix.")
+    spans = shown[-1]
+    assert spans and [sp["label"] for sp in spans] == [
+        f"\u270d {i}" for i in range(1, len(spans) + 1)
+    ]
+    assert all(page.list.item(i).text().startswith(f"Comment {i + 1}:") for i in range(len(spans)))
