@@ -891,7 +891,7 @@ _ID_LIKE_AUTHOR = re.compile(r"\S*\d\S*")
 
 def author_words(author: object) -> str:
     """A comment's or reply's author as people read it: the name as written ("Pat", "Ana
-    María", "山田 太郎"), or, for an author that is an id (one word with a digit in it, as
+    Lima", a name in any script), or, for an author that is an id (one word with a digit in it, as
     a review corpus's "report51975" or "user_123"), "a reviewer" (the id stays in a
     tooltip). "" for no author."""
     text = " ".join(str(author or "").split())
