@@ -132,8 +132,8 @@ class ChecksView(QWidget):
         self.accept_btn.setVisible(bool(sets))  # nothing to accept in a run without checks
         if not sets:
             self.headline.setText(
-                "This run declared no checks. A reviewer declares them in a checks file "
-                "(<i>arl run --checks FILE</i>) or in the setup's <i>Checks</i> page."
+                "This run declared no checks. A reviewer declares them in the setup's "
+                "<i>Checks</i> page, or in a checks file given to the command line."
             )
             self.rate.setText("")
             return

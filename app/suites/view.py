@@ -282,7 +282,11 @@ class SuitesView(QWidget):
         rl = QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
         rl.addWidget(
-            _plain(QLabel(), "Report: each metric's mean and 95% interval over documents x repeats")
+            _plain(
+                QLabel(),
+                "Report: each metric's average over every document and repeat, and the "
+                "range that holds its true value with 95% confidence",
+            )
         )
         rl.addWidget(self.report_table, 2)
         rl.addWidget(self.noise)

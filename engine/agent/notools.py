@@ -118,7 +118,10 @@ def parse_answer(text: str, known_ids: list[str], kind: str) -> ParsedAnswer:
         body = text[doc_at + len(DOCUMENT_START) :]
         end = body.rfind(DOCUMENT_END)
         if end < 0:
-            out.problems.append("the document has no end marker (cut off?), so it was not pushed")
+            out.problems.append(
+                "the revised document in the answer has no end line (it may have been cut off), "
+                "so it was not saved"
+            )
         else:
             doc = body[:end].strip("\n")
             m = _FENCE.match(doc.strip())
@@ -131,11 +134,17 @@ def parse_answer(text: str, known_ids: list[str], kind: str) -> ParsedAnswer:
         end = lower.rfind("</html>")
         if start >= 0 and end > start:
             out.document = text[start : end + len("</html>")]
-            out.problems.append("no document markers; the <html> document in the answer was used")
+            out.problems.append(
+                "the answer did not mark where the document starts and ends; the HTML "
+                "document in it was used"
+            )
         else:
             out.problems.append("the answer has no complete document")
     else:
-        out.problems.append("the answer has no document between the markers")
+        out.problems.append(
+            "the model's answer does not hold the revised document where it was asked to put "
+            f"it (between the lines {DOCUMENT_START} and {DOCUMENT_END})"
+        )
     d0 = text.find(DISPOSITIONS_START)
     if d0 >= 0:
         d1 = text.find(DISPOSITIONS_END, d0)

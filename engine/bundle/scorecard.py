@@ -247,12 +247,17 @@ def _facts(
         ("Document", f"{title} ({manifest.get('document_kind', 'html')})"),
         ("Program", f"Agent Review Loop {manifest.get('app_version', '')}"),
         *([("Agent mode", _agent_mode(mode))] if (mode := agent_mode_of(manifest)) else []),
-        ("Run id", manifest.get("run_id")),
     ]
     facts.extend(checks)
+    # The run is named by when it ran (vocab.run_words); its id only in the hover title.
+    run = (
+        f"<tr><th>Run</th><td title='{_e(manifest.get('run_id') or '')}'>"
+        f"{_e(vocab.run_words(manifest))}</td></tr>"
+    )
     return [
         "<h2>About this run</h2><table class='facts'>",
         *(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in facts),
+        run,
         "</table>",
     ]
 

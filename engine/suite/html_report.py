@@ -42,8 +42,8 @@ def _svg(report: dict[str, Any], metric: str) -> str:
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="900" height="{h}" role="img" '
         f'font-family="sans-serif" font-size="12">',
-        f"<title>{_e(LABELS[metric])}: each combination's 95% interval over documents x "
-        "repeats (seeded bootstrap)</title>",
+        f"<title>{_e(LABELS[metric])}: for each combination, its average over every "
+        "document and repeat and the range that holds its true value with 95% confidence</title>",
     ]
     for tick in (0, 25, 50, 75, 100):
         x = left + width * tick / 100

@@ -201,7 +201,7 @@ async def test_a_no_tools_answer_that_cannot_be_used_is_said_in_the_next_request
             "c1: addressed | ok\n<<<DOCUMENT>>>\n<p>cut off",
             None,
             [("c1", "addressed", "ok")],
-            "no end marker",
+            "has no end line (it may have been cut off)",
         ),
         (
             "Sure! <html><body><p>y</p></body></html>\nc9: addressed",
@@ -217,3 +217,12 @@ def test_the_no_tools_answer_is_read_tolerantly(answer, doc, claims, problem):
     assert [(d.comment_id, d.claim, d.reason) for d in p.dispositions] == claims
     if problem:
         assert any(problem in x for x in p.problems), p.problems
+
+
+def test_a_no_tools_answer_without_a_document_says_where_it_should_have_been():
+    p = parse_answer("c1: addressed | ok", ["c1"], "markdown")
+    assert p.document is None
+    assert any(
+        "does not hold the revised document" in x and "<<<DOCUMENT>>>" in x for x in p.problems
+    )
+    assert not any("markers" in x for x in p.problems)

@@ -128,3 +128,19 @@ def test_the_run_log_says_what_the_agent_did():
     # the CLI's line keeps the tool's name (its tests and scripts read it)
     ev = ToolCalled(run_id="r", round=1, name="push_version", arguments={}, ok=True, result="")
     assert ev.describe() == "Agent called push_version"
+
+
+def test_the_scorecard_names_the_run_by_when_it_ran():
+    from engine.bundle.scorecard import render_scorecard
+
+    manifest = {
+        "status": "completed",
+        "document_title": "t",
+        "run_id": "run-901a758c16f4",
+        "created_at": "2026-12-02T04:49:26Z",
+    }
+    page = render_scorecard(manifest, {"final": []}, {}, [], [], {})
+    shown = re.sub(r"<[^>]+>", " ", re.sub(r"title='[^']*'", "", page))
+    assert "run-901a758c16f4" not in shown and "Run id" not in shown
+    assert "the run of 2 Dec 2026, 04:49 UTC" in shown
+    assert "title='run-901a758c16f4'" in page
