@@ -576,8 +576,11 @@ def metric_detail(name: str, m: Any) -> str:
 
 _JSON_DETAIL = re.compile(r"the report is not valid JSON\b[^()]*?(?=\)|$)")
 _CUT_OFF_JSON = re.compile(
-    r"(cut off at its limit of [\d,]+ tokens) \(the report is not valid JSON\)"
+    r"(cut off at its limit of [\d,]+ tokens) \(the report is not valid JSON\b[^()]*\)"
 )
+#: The plain words for a report the JSON parser could not read ("not valid JSON" stays in
+#: claims.json, metrics.json and the CLI).
+REPORT_UNREADABLE = "the report could not be read: it is not in the form the agent was asked for"
 
 
 #: A count's noun with a parenthesised plural, as bundles store some reasons word for word
@@ -605,10 +608,12 @@ def plain_reason(reason: str) -> str:
     starting at character 5257 of 5279") is left out (it stays in claims.json and
     metrics.json). ``"the report was cut off at its limit of 1400 tokens (the report is not
     valid JSON: unterminated ...)"`` -> ``"the report was cut off at its limit of 1400
-    tokens and is not valid JSON"``. Counts read in words (``counted_words``): reasons a
+    tokens, so it could not be read"``; "the report is not valid JSON: ..." ->
+    ``REPORT_UNREADABLE``. Counts read in words (``counted_words``): reasons a
     bundle stores, and re-derives word for word, keep their "model call(s)"."""
-    text = _JSON_DETAIL.sub("the report is not valid JSON", reason)
-    return counted_words(_CUT_OFF_JSON.sub(r"\1 and is not valid JSON", text))
+    text = _CUT_OFF_JSON.sub(r"\1, so it could not be read", reason)
+    text = _JSON_DETAIL.sub(REPORT_UNREADABLE, text)
+    return counted_words(text)
 
 
 # -- declared checks (docs/checks.md) --------------------------------------------------------

@@ -261,15 +261,16 @@ def test_reasons_are_said_plainly_in_every_view():
         "(the report is not valid JSON: unterminated string starting at character 5257 of 5279)"
     )
     assert vocabulary.plain_reason(raw) == (
-        "the agent's report is unusable: the report was cut off at its limit of 1400 tokens "
-        "and is not valid JSON"
+        "the agent's report is unusable: the report was cut off at its limit of 1400 tokens, "
+        "so it could not be read"
     )
     m = {"value": None, "reason": raw}
     assert "unterminated" not in vocabulary.metric_text("claim_accuracy", m)
     assert (
         vocabulary.plain_reason("the report is not valid JSON: Expecting value at character 0 of 3")
-        == "the report is not valid JSON"
+        == vocabulary.REPORT_UNREADABLE
     )
+    assert "JSON" not in vocabulary.REPORT_UNREADABLE
     assert vocabulary.plain_reason("no comment was edited") == "no comment was edited"
 
 

@@ -43,7 +43,7 @@ def test_a_pushed_revision_with_the_same_text_is_also_nothing():
 def test_na_reasons_are_plain_and_columns_hold_their_text():
     page = own_scorecard(_bundle("example"))
     assert "unterminated string" not in page and "character 5257" not in page
-    assert "is not valid JSON" in page
+    assert "so it could not be read" in page and "not valid JSON" not in page
     assert "table.verdicts td:first-child{overflow-wrap:anywhere}" in page  # long ids wrap
     assert ".v{white-space:nowrap" in page  # a badge is never split mid-word
 
