@@ -486,7 +486,11 @@ class SuitesView(QWidget):
         self._fill_report()
         self._verify_runs()
         self._draw_charts()
-        self.message.emit(f"Opened suite results {folder}")
+        # named as the heading names it; the folder (its id) is in the subheading's tooltip
+        self.message.emit(
+            f"Opened the results of the suite \u201c{data['suite']}\u201d, "
+            f"the run {_started(data.get('started_at'))}"
+        )
         return True
 
     def _show_last(self, row: Any, items: list[Any], report: Any, earlier: int) -> None:

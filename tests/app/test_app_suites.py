@@ -71,7 +71,14 @@ def results(tmp_path):
 
 
 def test_report_table_and_charts_follow_the_engine_report(view, results, tmp_path):
+    said: list[str] = []
+    view.message.connect(said.append)
     assert view.open_results(results)
+    # the status line names the suite and when it ran, never its folder or id
+    assert said and said[-1].startswith(
+        "Opened the results of the suite \u201cui\u201d, the run started "
+    )
+    assert results.name not in said[-1] and str(results) not in said[-1]
     headers = [
         view.report_table.horizontalHeaderItem(c).text()
         for c in range(view.report_table.columnCount())
