@@ -932,8 +932,7 @@ class VerdictsView(ReviewActions, QWidget):
             verdict = str(item.get("verdict") or "")
             method = present.method_text(item)
             if verdict == "stale_anchor":
-                made_on = c.get("created_on_version_id")
-                method = vocab.stale_method_words(made_on)
+                method = vocab.STALE_METHOD_WORDS
             body = str(c.get("body") or "")
             actionable = c.get("actionable", True) is not False
             if not actionable:

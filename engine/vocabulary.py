@@ -214,9 +214,10 @@ def note_sentence(note: object) -> str:
     return text
 
 
-def stale_method_words(made_on: object) -> str:
-    """How a stale anchor's place was looked for, for the "How it was found" column."""
-    return f"not counted: made on {version_words(made_on)}, and its words are not in v1"
+#: How a stale anchor's place in v2 was looked for (the "How it was found" column and the
+#: detail's "Found in v2 by"): it was not, and it is not counted. Why (the draft it was made
+#: on) is the verdict's note (``note_sentence``), said once.
+STALE_METHOD_WORDS = "not looked for, as its words are not in v1; not counted"
 
 
 # -- words people read -----------------------------------------------------------------------

@@ -93,3 +93,13 @@ def test_a_broken_recorded_thread_is_read_as_far_as_it_goes(qtbot):
     box.show_comment("c1", {"status": 7, "thread": [None, {"body": "<b>hi</b>"}, "x"]})
     text = box.state.text()
     assert "&lt;b&gt;hi&lt;/b&gt;" in text and "status now <b>7</b>" in text
+
+
+def test_a_stale_anchor_says_where_it_was_made_once(qtbot, window):
+    with qtbot.waitSignal(window.verdicts.rendered, timeout=30000):
+        window.open_demo()
+    view = window.verdicts
+    view.select_comment("c4")
+    text = view.detail.toPlainText()
+    assert text.count("draft-1") == 1 and "made on version" not in text
+    assert "made on another draft (draft-1)" in text
