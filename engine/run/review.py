@@ -686,7 +686,8 @@ class ReviewRun:
                 looks = " (the only change is in text hidden from the reader)"
             reason = (
                 f"Reopened by the review harness: this comment was marked resolved, but "
-                f"its anchored text is unchanged in version {latest.version_id} "
+                # the version as every view names it (the round's), not its workspace id
+                f"its anchored text is unchanged after round {rnd} "
                 f'("{short}"){looks}. Resolving needs an edit to the commented passage; if '
                 "you did not change it, reply with the reason and leave it open."
             )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 
 import pytest
 
@@ -119,6 +120,13 @@ async def test_claims_without_editing_are_reopened(tmp_path, capsys):
     for c in ws.comments(doc):
         assert c.status == "open"
         assert any(r.kind == "reopen" and "unchanged" in r.body for r in c.thread)
+        # the version is named by its round, as every view names it, never its id ("v3")
+        reopens = [r.body for r in c.thread if r.kind == "reopen"]
+        assert [("after round 1" in b, "after round 2" in b) for b in reopens] == [
+            (True, False),
+            (False, True),
+        ]
+        assert not any(re.search(r"\bversion v\d", b) for b in reopens)
     m = outcome.metrics
     assert m["attribution_rate"] == {"value": 0.0, "numerator": 0, "denominator": 3}
     assert m["claim_accuracy"] == {"value": 0.0, "numerator": 0, "denominator": 3}
