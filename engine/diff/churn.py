@@ -133,6 +133,63 @@ class _OpArrays(Protocol):
     _changed: array
     _moved_a: list[tuple[int, int]]
     _moved_b: list[tuple[int, int]]
+    _breaks_a: Sequence[int]
+    _breaks_b: Sequence[int]
+
+
+def _own_parts(b: str, breaks: Sequence[int], x0: int, x1: int, side: str) -> list[tuple[int, int]]:
+    """The part of the inserted text ``b[x0:x1]`` that lies in the anchor's own block; the
+    rest (none when it holds no line break or v2 block edge, ``breaks``) is paragraphs
+    the anchor never had. Cut at every line break and block edge in it: inserted at the
+    anchor's end (``side`` ``"end"``), its first piece when the anchor's text runs on
+    into it (``x0`` no block's start); at its start (``"start"``), its last piece when it
+    runs on into the anchor (``x1`` no block's end); inside the anchor or replacing its
+    text (``"inside"``), its first piece when it follows text of its block, else its last
+    when text of its block follows, else its first."""
+    lo, hi = bisect.bisect_left(breaks, x0), bisect.bisect_right(breaks, x1)
+    before = x0 > 0 and b[x0 - 1] != "\n" and not (lo < hi and breaks[lo] == x0)
+    after = x1 < len(b) and b[x1] != "\n" and not (lo < hi and breaks[hi - 1] == x1)
+    cuts = [i for i in range(x0, x1) if b[i] == "\n"] if "\n" in b[x0:x1] else []
+    edges = sorted({*cuts, *(c + 1 for c in cuts), *breaks[lo:hi], x0, x1})
+    first, last = (x0, edges[1]), (edges[-2], x1)
+    if side == "end":
+        own = first if before else None
+    elif side == "start":
+        own = last if after else None
+    else:
+        own = first if before or not after else last
+    return [own] if own is not None and own[0] < own[1] and b[own[0] : own[1]] != "\n" else []
+
+
+def _one_block(d: _OpArrays, s: int, e: int) -> bool:
+    """The v1 span ``[s, e)`` lies in one block: no line break, no v1 block edge inside."""
+    if "\n" in d.a[s:e]:
+        return False
+    breaks = d._breaks_a
+    return not breaks or bisect.bisect_right(breaks, s) >= bisect.bisect_left(breaks, e)
+
+
+def _split_new_blocks(
+    b: str, breaks: Sequence[int], pieces: list[tuple[int, int]], side: str
+) -> tuple[int, list[tuple[int, int]]]:
+    """Characters of ``pieces`` (an insertion less its moved text) in the blocks around
+    it (``_own_parts``), and the rest: the new blocks, outside every anchor."""
+    x0, x1 = pieces[0][0], pieces[-1][1]
+    own = _own_parts(b, breaks, x0, x1, side)
+    kept = 0
+    rest: list[tuple[int, int]] = []
+    for x, y in pieces:
+        pos = x
+        for u, v in own:
+            u, v = max(u, x), min(v, y)
+            if u < v:
+                if pos < u:
+                    rest.append((pos, u))
+                kept += v - u
+                pos = v
+        if pos < y:
+            rest.append((pos, y))
+    return kept, rest
 
 
 def split_churn(d: _OpArrays, spans: list[tuple[int, int]]) -> tuple[int, int, Changes]:
@@ -161,8 +218,18 @@ def split_churn(d: _OpArrays, spans: list[tuple[int, int]]) -> tuple[int, int, C
                 pieces, n = None, x1 - x0
             if not n:
                 continue
-            if j >= 0 and p <= ends[j]:
+            if j >= 0 and starts[j] < p < ends[j] and not _one_block(d, starts[j], ends[j]):
                 share = n
+            elif j >= 0 and p <= ends[j]:
+                # at the anchor's edge or inside its one block: inside, but for the blocks
+                # the insertion adds
+                side = "inside" if starts[j] < p < ends[j] else "end" if p == ends[j] else "start"
+                own, rest = _split_new_blocks(b, d._breaks_b, pieces or [(x0, x1)], side)
+                inside += own
+                outside += n - own
+                for u, v in rest:
+                    add(p, p, u, v)
+                continue
             elif k > 0 and tags[k - 1] == DELETE and a1s[k - 1] == p:
                 # The insertion replaces the deletion before it: it is inside in the
                 # proportion the replaced text was (a replaced anchor's replacement
@@ -170,6 +237,18 @@ def split_churn(d: _OpArrays, spans: list[tuple[int, int]]) -> tuple[int, int, C
                 d0, d1 = a0s[k - 1], a1s[k - 1]
                 if j < 0 or ends[j] <= d0:  # no span reaches into the deletion
                     share = 0
+                elif "\n" not in a[d0:d1]:
+                    # a replacement within a block: the blocks it adds are outside
+                    own, rest = _split_new_blocks(b, d._breaks_b, pieces or [(x0, x1)], "inside")
+                    share = round(own * _overlap(starts, ends, d0, d1) / (d1 - d0))
+                    inside += share
+                    outside += n - share
+                    for u, v in rest:
+                        add(p, p, u, v)
+                    if share == 0 and own:
+                        for u, v in _own_parts(b, d._breaks_b, x0, x1, "inside"):
+                            add(p, p, u, v)
+                    continue
                 else:
                     share = round(n * _overlap(starts, ends, d0, d1) / (d1 - d0))
             else:

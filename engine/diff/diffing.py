@@ -132,6 +132,9 @@ class TextDiff:
     ):
         self.a = a
         self.b = b
+        # v2's block edges, for the churn split (a new block at an anchor's edge is outside)
+        self._breaks_a: Sequence[int] = breaks[0] or ()
+        self._breaks_b: Sequence[int] = breaks[1] or ()
         if diffs is None:
             res = diff_ops(a, b, limits, breaks)
         else:
@@ -404,7 +407,10 @@ class TextDiff:
 
         A deleted character is inside when it lies in some span ``[s, e)``; an insertion at
         v1 boundary ``p`` is inside when ``s <= p <= e`` for some span: an insertion at an
-        anchor's boundary counts as inside it (docs/metrics.md, collateral churn). Moved text is neither
+        anchor's boundary counts as inside it, except the blocks it adds: inserted text
+        from a line break or a v2 block edge on (at the span's end), or up to the last of
+        them (at its start), is a new paragraph beside the anchor and outside it
+        (docs/metrics.md, collateral churn). Moved text is neither
         (``moved_total`` counts it). Returns ``(inside, outside, collateral)`` where
         ``collateral`` lists the outside pieces as Changes with their v1 and v2 ranges, for
         display.
