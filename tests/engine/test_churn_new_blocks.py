@@ -23,7 +23,11 @@ def _comment(text: str, quote: str) -> Comment:
     s = text.index(quote)
     e = s + len(quote)
     anchor = Anchor(
-        quote, text[max(0, s - 32) : s], text[e : e + 32], to_utf16(text, s), to_utf16(text, e)
+        quote,
+        text[max(0, s - 32) : s],
+        text[e : e + 32],
+        start_offset=to_utf16(text, s),
+        end_offset=to_utf16(text, e),
     )
     return Comment("c1", "fix", anchor)
 

@@ -48,6 +48,9 @@ class ChangeIndex:
             tuple[int, int], tuple[set[str], int, list[tuple[int, int, set[str], float]]]
         ] = {}
         """Per v1 sentence, the mapped-sentence candidates (``_Reanchor._sentence_candidates``)."""
+        self.neighbours: dict[tuple[int, int], tuple[int, int, int, int]] = {}
+        """Per v1 sentence, the v2 range between its kept neighbours
+        (``_Reanchor._between_kept_neighbours``)."""
         self._words: dict[tuple[int, int], set[str]] = {}
         self._origins: dict[tuple[int, int], tuple[int, set[tuple[int, int]]]] = {}
         self._kept_memo: dict[tuple[int, int], list[tuple[int, int, int]]] = {}

@@ -29,7 +29,9 @@ class Gates:
         span's own v1 block(s); the v2 block it lies in is not another v1 block's image
         (kept text from v1, none of it from the span's own block); it crosses no block
         boundary the v1 span did not cross; and it cuts no word or number the v1 span did
-        not cut. Before all that, it shows a reader no less than the quote did
+        not cut; and it stays between the sentences the diff kept on either side of the
+        quote's, or lies in the sentence it became (``_past_kept_neighbours``). Before all
+        that, it shows a reader no less than the quote did
         (``holds_nothing_of``: a word where the quote had one). A gone answer (no span) is
         always admitted."""
         if r.start is None or r.end is None:
@@ -38,6 +40,8 @@ class Gates:
         if holds_nothing_of(p.quote, self.t2[cs:ce]):
             return False  # nothing a reader sees is no rewrite (docs/verdicts.md, "Not nothing")
         if not self.new_here(cs, ce, p.s, p.e):
+            return False
+        if self._past_kept_neighbours(cs, ce, p):
             return False
         a, b = self._near_block(self.v1, p.s, p.e)
         t1 = self.t1
@@ -80,6 +84,17 @@ class Gates:
         if self._sentence_was_in_v1(cs, ce, p):
             return False
         return self.mapped is not None or not self._a_neighbours_image(cs, ce, p)
+
+    def _past_kept_neighbours(self: _Reanchor, cs: int, ce: int, p: _Place) -> bool:  # type: ignore[misc]
+        """``[cs, ce)`` lies past a sentence the diff kept from the other side of the
+        quote's sentence(s) (``Mapped._between_kept_neighbours``) and outside the sentence
+        the quote's became (``mapped``, which passed ``MOVED_REWRITE_DICE`` to lie there):
+        a new sentence added two sentences on, or a fuzzy likeness there, is no rewrite."""
+        a, b = self.v1.sentence_bounds(p.s, p.e)
+        if not self._beyond_kept_neighbours(a, b, cs, ce):
+            return False
+        m = self.mapped
+        return m is None or not (m[0] <= cs and ce <= m[1])
 
     def _sentence_was_in_v1(self: _Reanchor, cs: int, ce: int, p: _Place) -> bool:  # type: ignore[misc]
         """The v2 sentence holding ``[cs, ce)`` is, word for word, a sentence (16

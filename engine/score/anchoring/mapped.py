@@ -7,19 +7,43 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.diff.tokens import _CLOSERS, SENTENCE_TERMINATORS
 from engine.score.anchoring.changes import _substantial
 from engine.score.anchoring.sentences import _sentence_bounds
 from engine.score.anchoring.thresholds import (
     DISTANCE_COST,
     FUZZY_WINDOW,
+    KEPT_GAP,
     KEPT_SHARE,
+    MOVED_REWRITE_DICE,
     QUOTE_DICE,
     REGION_REACH,
+    SURVIVING_WORD,
 )
-from engine.score.anchoring.words import _has_alnum, _set_dice, _trim, _word_set
+from engine.score.anchoring.words import _NO_SPACE, _has_alnum, _set_dice, _trim, _word_set
 
 if TYPE_CHECKING:
     from engine.score.anchoring.reanchor import _Reanchor
+
+_STOPS = frozenset(SENTENCE_TERMINATORS + _CLOSERS)
+
+
+def _count_dice(wa: set[str], wb: set[str]) -> float:
+    """How much of a sentence a v2 sentence keeps, for ``MOVED_REWRITE_DICE``: the Dice
+    coefficient of the two word sets by count, ``2 |A & B| / (|A| + |B|)``, every word
+    weighing the same (one long word shared by chance, "tomorrow", does not outweigh the
+    rest), or that of their words of ``SURVIVING_WORD`` letters or more (and the
+    character pairs of scripts written without spaces), whichever is higher: a rewrite
+    keeps either the sentence's shape or its content words."""
+
+    def dice(a: set[str], b: set[str]) -> float:
+        total = len(a) + len(b)
+        return 2 * len(a & b) / total if total else 0.0
+
+    def content(w: set[str]) -> set[str]:
+        return {x for x in w if len(x) >= SURVIVING_WORD or _NO_SPACE.search(x)}
+
+    return max(dice(wa, wb), dice(content(wa), content(wb)))
 
 
 class Mapped:
@@ -159,6 +183,11 @@ class Mapped:
         quote_words = _word_set(self.t1[max(p0, s) : min(p1, e)])
         best, best_rank = None, (0.0, 0)
         for c0, c1, words, share in cands:
+            if (
+                self._beyond_kept_neighbours(p0, p1, c0, c1)
+                and _count_dice(own_words, words) < MOVED_REWRITE_DICE
+            ):
+                continue  # past a sentence the diff kept from the other side of this one
             dice = round(
                 _set_dice(own_words, words)
                 + QUOTE_DICE * _set_dice(quote_words, words)
@@ -171,6 +200,87 @@ class Mapped:
             if dice > 0 and own_words & words and (best is None or rank > best_rank):
                 best, best_rank = (c0, c1), rank
         return best
+
+    def _beyond_kept_neighbours(self: _Reanchor, p0: int, p1: int, c0: int, c1: int) -> bool:  # type: ignore[misc]
+        """v2 range ``[c0, c1)`` lies past a kept neighbour of v1 sentence ``[p0, p1)``
+        (``_between_kept_neighbours``): after the one after it, or before the one before
+        it, within the reach of each."""
+        lo, lo_from, hi, hi_until = self._between_kept_neighbours(p0, p1)
+        return (hi <= c0 < hi_until) or (lo_from < c1 <= lo)
+
+    def _between_kept_neighbours(  # type: ignore[misc]
+        self: _Reanchor, p0: int, p1: int
+    ) -> tuple[int, int, int, int]:
+        """The v2 range a rewrite of v1 sentence ``[p0, p1)`` can lie in: after the image
+        of the nearest sentence before it that the diff kept whole, before that of the
+        nearest one after it (within ``2 * FUZZY_WINDOW``). A sentence's rewrite in place
+        stays between its kept neighbours: a v2 sentence past "The office opens at nine."
+        which followed the quote in v1 is no rewrite of the quote, however many words
+        they share ("Members must renew their cards" deleted, "Coffee cards taste better
+        outside." added two sentences on: docs/verdicts.md, "Not text kept from
+        elsewhere"), unless it keeps half the sentence's words (``MOVED_REWRITE_DICE``):
+        a sentence moved past its neighbours and rewritten.
+
+        Returns ``(lo, lo_from, hi, hi_until)``: a rewrite lies after ``lo`` and before
+        ``hi``; a neighbour of the sentence's own v1 block bounds only the v2 block its
+        copy is in (``lo_from`` and ``hi_until``, else 0 and the text's end): one that moved
+        into another block ("It optimizes ..." moved up into the paragraph before) took
+        nothing of the sentence's place with it."""
+        hit = self.changes.neighbours.get((p0, p1))
+        if hit is not None:
+            return hit
+        v1, t1, n2 = self.v1, self.t1, len(self.t2)
+        lo, lo_from, hi, hi_until = 0, 0, n2, n2
+        ba, bb = v1.block(p0, p1)
+        image = self.diff.image(p0, p1)
+        after = v1.sentence_pieces(p1, min(len(t1), p1 + 2 * FUZZY_WINDOW))
+        before = v1.sentence_pieces(max(0, p0 - 2 * FUZZY_WINDOW), p0)
+        for pieces, last in ((after, False), (reversed(before), True)):
+            for a, b in pieces:
+                # its words, without the stop the diff may align with another one
+                a, b = _trim(t1, a, b)
+                while b > a and t1[b - 1] in _STOPS:
+                    b -= 1
+                y = self._surviving_copy(a, b, last, image) if _has_alnum(t1[a:b]) else None
+                if y is not None:
+                    xa, xb = self.v2.block(y, y + (b - a)) if ba <= a and b <= bb else (0, n2)
+                    if last:
+                        lo, lo_from = y + (b - a), xa
+                    else:
+                        hi, hi_until = y, xb
+                    break
+        self.changes.neighbours[(p0, p1)] = (lo, lo_from, hi, hi_until)
+        return lo, lo_from, hi, hi_until
+
+    def _surviving_copy(  # type: ignore[misc]
+        self: _Reanchor, a: int, b: int, before: bool, image: tuple[int, int]
+    ) -> int | None:
+        """Where v1 text ``[a, b)``, a neighbour ``before`` the sentence whose diff image is
+        ``image`` or after it, stands in v2: its image where the diff kept it, else its one
+        verbatim copy near its estimated place (within ``2 * FUZZY_WINDOW``, v1 having it
+        once there too) on its own side of ``image``: a list renumbered shifts every item
+        by a line, and the diff, keeping the numbers, deletes and inserts the unchanged
+        items; a neighbour that moved past the sentence is no bound of its place."""
+        y = self.diff.unchanged_image(a, b)
+        if y is not None:
+            return y
+        t1, t2 = self.t1, self.t2
+        body = t1[a:b]
+        if len(body) < KEPT_GAP:
+            return None
+        es, ee = self.changes.estimate(a, b)
+        lo, hi = max(0, es - 2 * FUZZY_WINDOW), min(len(t2), ee + 2 * FUZZY_WINDOW)
+        at = t2.find(body, lo, hi)
+        if at < 0 or t2.find(body, at + 1, hi) >= 0:
+            return None
+        if (at + len(body) > image[1]) if before else (at < image[0]):
+            return None
+        if (
+            t1.find(body, max(0, a - 2 * FUZZY_WINDOW), a) >= 0
+            or t1.find(body, a + 1, b + 2 * FUZZY_WINDOW) >= 0
+        ):
+            return None
+        return at
 
     def _sentence_candidates(  # type: ignore[misc]
         self: _Reanchor,

@@ -78,6 +78,22 @@ words). Pinned by the generated shapes (tests/engine/test_generated_shapes.py,
 test_a_rewritten_quote_lands_in_its_own_rewritten_sentence)."""
 
 
+MOVED_REWRITE_DICE = 0.5
+"""Least likeness (``mapped._count_dice``: the word sets' Dice coefficient by count, or
+that of their words of ``SURVIVING_WORD`` letters or more, whichever is higher) of a v1
+sentence and a v2 sentence that lies past a sentence the diff kept from the other side of
+it, for the v2 sentence to be its rewrite (``Mapped._between_kept_neighbours``). A
+sentence moved past its neighbours and rewritten keeps many of its words ("Bravo sentence
+two is commented." to "Bravo said two is updated.", 0.6: tests/engine/test_moved_rewritten.py;
+"I am delighted to see you, said she, pressing my hand warmly." rewritten in place while
+the diff kept its moved neighbour below it, 0.57: tests/engine/test_deleted_places.py); a
+new sentence added beside a deleted one shares a word or a few by chance ("Members must
+renew their cards before May." and "Coffee cards taste better outside.", 0.18; an
+attacker's shuffle of a Standard Ebooks sentence's words, 0.43; "Respondents' anonymity
+was kept." and "The anonymity was quiet that evening.", 0.4:
+tests/engine/test_kept_neighbours.py)."""
+
+
 KEPT_SHARE = 0.25
 """Weight of the share of the sentence's kept text (the diff's equal runs) that lies in a
 candidate v2 sentence: the diff's own evidence beside the words' similarity. Pinned by the generated shapes (tests/engine/test_generated_shapes.py) and

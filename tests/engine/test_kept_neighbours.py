@@ -1,0 +1,185 @@
+"""A sentence's rewrite stays between its kept neighbours (docs/verdicts.md, "Not text kept
+from elsewhere"; ``Mapped._between_kept_neighbours``, ``MOVED_REWRITE_DICE``).
+
+An attacker's brief found the worst error back: delete the commented sentence, keep the
+sentences after it, and add any new sentence one or two sentences on, and the comment read
+``edited``, its new place the unrelated sentence ("Members must renew their cards before
+May." deleted, "Coffee cards taste better outside." added: they share "cards"). In plain
+text, HTML, a Markdown list, a table row, Arabic, Hindi, Thai, real papers and ebooks. A v2
+sentence past a sentence the diff kept from the other side of the quote's is its rewrite
+only if it keeps many of its words (a sentence moved past its neighbours and rewritten).
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import assume, given, strategies as st
+
+from engine.models import Anchor, Comment
+from engine.score.scoring import Version, score
+from engine.text.utf16 import to_utf16
+from tests.engine.test_deleted_span_properties import _SENTENCE, _sources
+
+
+def _verdict(kind: str, src1: str, src2: str, quote: str):
+    v1, v2 = Version.from_source(src1, kind, "v1"), Version.from_source(src2, kind, "v2")
+    t = v1.text
+    s = t.index(quote)
+    e = s + len(quote)
+    anchor = Anchor(
+        quote,
+        t[max(0, s - 32) : s],
+        t[e : e + 32],
+        start_offset=to_utf16(t, s),
+        end_offset=to_utf16(t, e),
+    )
+    return score(v1, v2, [Comment("c1", "fix", anchor)]).verdicts[0]
+
+
+Q = "Members must renew their cards before May."
+KEPT = ["The office opens at nine every weekday.", "Parking is free for all visitors."]
+NEW = "Coffee cards taste better outside."
+
+
+def test_the_attackers_cases_read_deleted():
+    cases = [
+        (
+            "text",
+            " ".join(["Welcome.", Q, *KEPT, "Bring a friend."]),
+            " ".join(["Welcome.", *KEPT, "Bring a friend.", NEW]),
+        ),
+        (
+            "text",
+            "\n".join(
+                f"{i}. {s}"
+                for i, s in enumerate(["Open the form.", Q, *KEPT, "Bring a friend."], 1)
+            ),
+            "\n".join(
+                f"{i}. {s}"
+                for i, s in enumerate(["Open the form.", *KEPT, NEW, "Bring a friend."], 1)
+            ),
+        ),
+        (
+            "html",
+            "<table>"
+            + "".join(
+                f"<tr><td>{s}</td><td>Rule {i}</td></tr>" for i, s in enumerate([Q, *KEPT], 1)
+            )
+            + "</table>",
+            "<table>"
+            + "".join(
+                f"<tr><td>{s}</td><td>Rule {i}</td></tr>" for i, s in enumerate([*KEPT, NEW], 2)
+            )
+            + "</table>",
+        ),
+        (
+            "text",
+            "مرحبا بكم في النادي. يجب على الأعضاء تجديد بطاقاتهم قبل مايو. يفتح المكتب في التاسعة كل يوم. موقف السيارات مجاني للزوار. أحضر صديقا.",
+            "مرحبا بكم في النادي. يفتح المكتب في التاسعة كل يوم. موقف السيارات مجاني للزوار. القهوة بطاقاتهم أفضل في الخارج. أحضر صديقا.",
+        ),
+        (
+            "html",
+            "<p>बैठक तीसरी मंजिल के बड़े हॉल में होगी। कार्यालय हर कार्यदिवस सुबह नौ बजे खुलता है। शुल्क मई के अंत से पहले जमा करना होगा।</p><p>आगंतुक इमारत के पीछे मुफ्त में पार्क कर सकते हैं।</p>",
+            "<p>बैठक तीसरी मंजिल के बड़े हॉल में होगी। कल मौसम अच्छा रहेगा। कार्यालय हर कार्यदिवस सुबह नौ बजे खुलता है।</p><p>आगंतुक इमारत के पीछे मुफ्त में पार्क कर सकते हैं।</p>",
+        ),
+    ]
+    quotes = [
+        Q,
+        Q,
+        Q,
+        "يجب على الأعضاء تجديد بطاقاتهم قبل مايو.",
+        "शुल्क मई के अंत से पहले जमा करना होगा।",
+    ]
+    for (kind, v1, v2), q in zip(cases, quotes, strict=True):
+        v = _verdict(kind, v1, v2, q)
+        assert v.verdict == "deleted", (q, v.method, v.v2, v.note)
+
+
+def test_a_sentence_moved_past_its_neighbours_and_rewritten_is_still_edited():
+    v1 = " ".join(["Welcome.", Q, *KEPT])
+    v2 = " ".join(["Welcome.", *KEPT, "Members must renew their passes before June."])
+    v = _verdict("text", v1, v2, Q)
+    assert v.verdict == "edited" and "their passes before" in v.v2.text, v
+
+
+UNRELATED = [
+    # no function word ("the", "was") a real sentence shares with every other
+    "Coffee tastes better outside.",
+    "Lanterns hung over orchard gates.",
+    "Copper kettles sing softly.",
+    "Velvet moss covers old stones.",
+]
+
+
+@st.composite
+def paragraph_cases(draw):
+    name, paras = draw(st.sampled_from(_sources()))
+    para = draw(st.sampled_from([p for p in paras if len(_SENTENCE.split(p)) >= 4] or [""]))
+    assume(para)
+    sents = [s for s in _SENTENCE.split(para) if s]
+    i = draw(st.integers(0, len(sents) - 3))
+    # the new sentence: unrelated, or unrelated words with one word of the deleted one
+    # where that is chance (a sentence of eight words or more: a short one sharing a word
+    # and a "was" with it may be its rewrite, MOVED_REWRITE_DICE)
+    words = [w for w in sents[i].split() if w.isalpha() and len(w) >= 4]
+    if len(sents[i].split()) < 8:
+        words = []
+    new = draw(st.sampled_from(UNRELATED))
+    if words and draw(st.booleans()):
+        w = draw(st.sampled_from(words))
+        new = new.replace(new.split()[1], w, 1)
+    at = draw(st.integers(i + 2, len(sents)))
+    return name, sents, i, at, new, draw(st.sampled_from(["text", "html"]))
+
+
+@given(paragraph_cases())
+def test_a_deleted_sentence_is_not_the_new_sentence_two_on_in_real_paragraphs(case):
+    name, sents, i, at, new, kind = case
+    quote = sents[i]
+    rest = sents[:i] + sents[i + 1 :]
+    rest.insert(at - 1, new)
+    src1, src2 = " ".join(sents), " ".join(rest)
+    assume(src1.count(quote) == 1 and quote not in src2)
+    if kind == "html":
+        src1, src2 = f"<p>{src1}</p>", f"<p>{src2}</p>"
+        assume("<" not in quote and "&" not in quote)
+    v = _verdict(kind, src1, src2, quote)
+    assert v.verdict == "deleted", (name, quote, new, v.method, v.v2, v.note)
+
+
+def test_the_rule_holds_on_a_seeded_sample_of_real_paragraphs():
+    """The same on a fixed sample, so a regression shows without Hypothesis' luck."""
+    rnd = random.Random(7)
+    checked = 0
+    for name, paras in _sources():
+        for para in paras:
+            sents = [s for s in _SENTENCE.split(para) if s]
+            if len(sents) < 4 or rnd.random() > 0.05:
+                continue
+            i = rnd.randrange(len(sents) - 2)
+            quote = sents[i]
+            rest = sents[:i] + sents[i + 1 :]
+            rest.insert(rnd.randrange(i + 1, len(rest) + 1), rnd.choice(UNRELATED))
+            src1, src2 = " ".join(sents), " ".join(rest)
+            if src1.count(quote) != 1 or quote in src2:
+                continue
+            v = _verdict("text", src1, src2, quote)
+            assert v.verdict == "deleted", (name, quote, v.method, v.v2, v.note)
+            checked += 1
+    assert checked >= 50
+
+
+def test_a_rewrite_beside_a_neighbour_moved_into_the_block_before_is_edited():
+    """The long Hypothesis profile's case (f1000rd/9-295): the sentence after the quote's
+    moved up into the paragraph before, and the quote's sentence was rewritten in place;
+    the diff keeps the moved neighbour, so the rewrite lies past it, in another block: a
+    neighbour that left the block bounds nothing of the quote's place."""
+    s1 = "Research software has become a central asset in academic research."
+    s2 = "It optimizes existing and enables new research methods."
+    s3 = "Research software must be sustainable in order to understand."
+    v1 = f"<p>Abstract</p>\n<p>{s1} {s2} {s3}</p>"
+    v2 = f"<p>Abstract {s2}</p>\n<p>orchard velvet has velvet a harbour asset velvet academic copper. {s3}</p>"
+    v = _verdict("html", v1, v2, "Research software has")
+    assert v.verdict == "edited", (v.method, v.v2, v.note)
+    assert v.v2.text.startswith("orchard velvet"), v.v2
