@@ -10,7 +10,7 @@ import bisect
 from array import array
 from collections.abc import Iterator, Sequence
 from itertools import repeat
-from typing import Protocol, overload
+from typing import Any, Protocol, overload
 
 from engine.diff.align import DELETE, INSERT
 
@@ -192,13 +192,77 @@ def _split_new_blocks(
     return kept, rest
 
 
+def _split_insertion(
+    d: _OpArrays, k: int, j: int, starts: list[int], ends: list[int], add: Any
+) -> tuple[int, int]:
+    """Characters of insertion op ``k`` inside and outside the merged spans (``j``: the
+    last span starting at or before its v1 point), its outside pieces given to ``add``."""
+    a, b = d.a, d.b
+    tags, a0s, a1s, b0s, b1s = d._tag, d._a0, d._a1, d._b0, d._b1
+    moved_b = d._moved_b
+    inside = outside = 0
+    p = a0s[k]
+    x0, x1 = b0s[k], b1s[k]
+    if moved_b:
+        pieces = _not_in(x0, x1, moved_b)
+        n = sum(y - x for x, y in pieces)
+    else:
+        pieces, n = None, x1 - x0
+    if not n:
+        return inside, outside
+    if j >= 0 and starts[j] < p < ends[j] and not _one_block(d, starts[j], ends[j]):
+        share = n
+    elif j >= 0 and p <= ends[j]:
+        # at the anchor's edge or inside its one block: inside, but for the blocks
+        # the insertion adds
+        side = "inside" if starts[j] < p < ends[j] else "end" if p == ends[j] else "start"
+        own, rest = _split_new_blocks(b, d._breaks_b, pieces or [(x0, x1)], side)
+        inside += own
+        outside += n - own
+        for u, v in rest:
+            add(p, p, u, v)
+        return inside, outside
+    elif k > 0 and tags[k - 1] == DELETE and a1s[k - 1] == p:
+        # The insertion replaces the deletion before it: it is inside in the
+        # proportion the replaced text was (a replaced anchor's replacement
+        # is the fix, not collateral).
+        d0, d1 = a0s[k - 1], a1s[k - 1]
+        if j < 0 or ends[j] <= d0:  # no span reaches into the deletion
+            share = 0
+        elif "\n" not in a[d0:d1]:
+            # a replacement within a block: the blocks it adds are outside
+            own, rest = _split_new_blocks(b, d._breaks_b, pieces or [(x0, x1)], "inside")
+            share = round(own * _overlap(starts, ends, d0, d1) / (d1 - d0))
+            inside += share
+            outside += n - share
+            for u, v in rest:
+                add(p, p, u, v)
+            if share == 0 and own:
+                for u, v in _own_parts(b, d._breaks_b, x0, x1, "inside"):
+                    add(p, p, u, v)
+            return inside, outside
+        else:
+            share = round(n * _overlap(starts, ends, d0, d1) / (d1 - d0))
+    else:
+        share = 0
+    inside += share
+    outside += n - share
+    if share == 0:
+        if pieces is None:
+            add(p, p, x0, x1)
+        else:
+            for x, y in pieces:
+                add(p, p, x, y)
+    return inside, outside
+
+
 def split_churn(d: _OpArrays, spans: list[tuple[int, int]]) -> tuple[int, int, Changes]:
     """``TextDiff.split_churn`` (see there) over the op arrays of ``d``."""
     starts, ends = _merge_spans(spans)
     nm = len(starts)
     a, b = d.a, d.b
-    tags, a0s, a1s, b0s, b1s = d._tag, d._a0, d._a1, d._b0, d._b1
-    moved_a, moved_b = d._moved_a, d._moved_b
+    tags, a0s, a1s, b0s = d._tag, d._a0, d._a1, d._b0
+    moved_a = d._moved_a
     inside = outside = 0
     collateral = Changes(a, b)  # four arrays: no object, no text copied per piece
     add = collateral.add
@@ -210,57 +274,9 @@ def split_churn(d: _OpArrays, spans: list[tuple[int, int]]) -> tuple[int, int, C
         while j + 1 < nm and starts[j + 1] <= p:
             j += 1
         if tags[k] == INSERT:
-            x0, x1 = b0s[k], b1s[k]
-            if moved_b:
-                pieces = _not_in(x0, x1, moved_b)
-                n = sum(y - x for x, y in pieces)
-            else:
-                pieces, n = None, x1 - x0
-            if not n:
-                continue
-            if j >= 0 and starts[j] < p < ends[j] and not _one_block(d, starts[j], ends[j]):
-                share = n
-            elif j >= 0 and p <= ends[j]:
-                # at the anchor's edge or inside its one block: inside, but for the blocks
-                # the insertion adds
-                side = "inside" if starts[j] < p < ends[j] else "end" if p == ends[j] else "start"
-                own, rest = _split_new_blocks(b, d._breaks_b, pieces or [(x0, x1)], side)
-                inside += own
-                outside += n - own
-                for u, v in rest:
-                    add(p, p, u, v)
-                continue
-            elif k > 0 and tags[k - 1] == DELETE and a1s[k - 1] == p:
-                # The insertion replaces the deletion before it: it is inside in the
-                # proportion the replaced text was (a replaced anchor's replacement
-                # is the fix, not collateral).
-                d0, d1 = a0s[k - 1], a1s[k - 1]
-                if j < 0 or ends[j] <= d0:  # no span reaches into the deletion
-                    share = 0
-                elif "\n" not in a[d0:d1]:
-                    # a replacement within a block: the blocks it adds are outside
-                    own, rest = _split_new_blocks(b, d._breaks_b, pieces or [(x0, x1)], "inside")
-                    share = round(own * _overlap(starts, ends, d0, d1) / (d1 - d0))
-                    inside += share
-                    outside += n - share
-                    for u, v in rest:
-                        add(p, p, u, v)
-                    if share == 0 and own:
-                        for u, v in _own_parts(b, d._breaks_b, x0, x1, "inside"):
-                            add(p, p, u, v)
-                    continue
-                else:
-                    share = round(n * _overlap(starts, ends, d0, d1) / (d1 - d0))
-            else:
-                share = 0
-            inside += share
-            outside += n - share
-            if share == 0:
-                if pieces is None:
-                    add(p, p, x0, x1)
-                else:
-                    for x, y in pieces:
-                        add(p, p, x, y)
+            got_in, got_out = _split_insertion(d, k, j, starts, ends, add)
+            inside += got_in
+            outside += got_out
             continue
         # Deletion [a0, a1) less moved text: split against the merged spans.
         y = b0s[k]
