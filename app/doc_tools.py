@@ -75,7 +75,9 @@ class DocTools(QWidget):
         self.zoom_label.clicked.connect(self.zoom_reset)
         find = QToolButton()
         row = self._row(find)
-        self.find_bar = FindBar(self.panes, rows, select_row, current_row)
+        self.find_bar = FindBar(
+            self.panes, rows, select_row, current_row, names=("v1", "v2", "changes")
+        )
         find.clicked.connect(self.find_bar.open_bar)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)

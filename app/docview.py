@@ -55,6 +55,24 @@ WORLD = QWebEngineScript.ScriptWorldId.ApplicationWorld
 # there only as an own property of the isolated world's window, and the body text is read
 # through the prototypes' getters, which no element can shadow.
 HELPER_PRESENT = "Object.prototype.hasOwnProperty.call(window, '__arl')"
+
+
+def _found(result: Any) -> tuple[int, int]:
+    """The page's find answer ``{count, at}`` as ``(count, at)``; ``(0, -1)`` for anything
+    else (no helper, a page that answered nothing)."""
+    if not isinstance(result, dict):
+        return 0, -1
+    count, at = _whole(result.get("count")), _whole(result.get("at"))
+    if count is None or count <= 0:
+        return 0, -1
+    return count, at if at is not None and 0 <= at < count else -1
+
+
+def _whole(value: Any) -> int | None:
+    """A JavaScript number that is a whole number, as an int (None otherwise)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return int(value) if float(value).is_integer() else None
 PRISTINE_BODY_TEXT = (
     "(function(){var b=Object.getOwnPropertyDescriptor(Document.prototype,'body')"
     ".get.call(document);return b?Object.getOwnPropertyDescriptor(Node.prototype,"
@@ -817,12 +835,13 @@ class DocumentView(QWebEngineView):
         self, words: str, backward: bool = False, callback: Callable[[Any], None] | None = None
     ) -> None:
         """Go to the next (``backward``: previous) match of ``words`` in the page's text,
-        laid out or not, every match painted; "" clears. ``callback`` gets the number of
-        matches (0 when the helper is not there)."""
-        source = f"__arl.find({json.dumps(words)}, {'true' if backward else 'false'}).count"
+        laid out or not, every match painted, the current one underlined; "" clears.
+        ``callback`` gets ``(count, at)``: the number of matches and the 0-based index of
+        the current one (``(0, -1)`` when none, or the helper is not there)."""
+        source = f"__arl.find({json.dumps(words)}, {'true' if backward else 'false'})"
         self.run_js(
-            HELPER_PRESENT + " ? " + source + " : 0",
-            None if callback is None else (lambda n: callback(n if isinstance(n, int) else 0)),
+            HELPER_PRESENT + " ? " + source + " : null",
+            None if callback is None else (lambda r: callback(*_found(r))),
         )
 
     def top_offset(self, callback: Callable[[Any], None]) -> None:

@@ -37,9 +37,11 @@ class FindBar(QWidget):
         select_row: Callable[[int], None],
         current_row: Callable[[], int],
         parent: QWidget | None = None,
+        names: Sequence[str] = (),
     ):
         super().__init__(parent)
         self._panes, self._rows, self._select, self._current = panes, rows, select_row, current_row
+        self._names = tuple(names)
         self.field = QLineEdit()
         self.field.setPlaceholderText("Find in both documents and the comments")
         self.field.setAccessibleName("Find")
@@ -72,6 +74,7 @@ class FindBar(QWidget):
         nxt.clicked.connect(lambda: self.find(backward=False))
         close.clicked.connect(self.close_bar)
         self.matches: dict[str, int] = {}
+        self.at: dict[str, int] = {}  # pane -> 0-based index of its current match, -1 none
         self.setVisible(False)
 
     def open_bar(self) -> None:
@@ -91,11 +94,12 @@ class FindBar(QWidget):
     def find(self, backward: bool = False, fresh: bool = False) -> None:
         """Go to the next (or previous) match in every pane and in the table."""
         words = self.field.text()
-        self.matches = {}
+        self.matches, self.at = {}, {}
         for i, pane in enumerate(self._panes()):
-            pane.find_text(words, backward, lambda n, i=i: self._pane_found(i, n))
+            pane.find_text(words, backward, lambda n, at, i=i: self._pane_found(i, n, at))
         rows = self.matching_rows(words) if words else []
         self.matches["rows"] = len(rows)
+        self.at["rows"] = -1
         if rows:
             cur = self._current()
             if fresh and cur in rows:
@@ -107,22 +111,55 @@ class FindBar(QWidget):
                 after = [r for r in rows if r > cur]
                 target = after[0] if after else rows[0]
             self._select(target)
+            self.at["rows"] = rows.index(target)
         self._say()
 
-    def _pane_found(self, i: int, count: int) -> None:
+    def _pane_found(self, i: int, count: int, at: int = -1) -> None:
         self.matches[f"pane{i}"] = count
+        self.at[f"pane{i}"] = at
         self._say()
+
+    def _shown(self) -> list[tuple[int, str]]:
+        """The panes on screen (a hidden one, the other view's, is searched but not
+        counted), each with its name."""
+        out = []
+        for i, pane in enumerate(self._panes()):
+            if pane.isVisibleTo(pane.window()):
+                out.append((i, self._names[i] if i < len(self._names) else f"document {i + 1}"))
+        return out
 
     def _say(self) -> None:
+        """Says where the current match is: "2 of 3" in each document on screen (named
+        when there are two) and among the comments."""
         if not self.field.text():
             self.result.setText("")
             return
-        in_docs = sum(v for k, v in self.matches.items() if k.startswith("pane"))
+        shown = self._shown()
         rows = self.matches.get("rows", 0)
-        if not in_docs and not rows:
+        if not rows and not any(self.matches.get(f"pane{i}", 0) for i, _n in shown):
             self.result.setText("Not found")
             return
-        self.result.setText(f"{in_docs} in the documents, {rows} comment{'s' if rows != 1 else ''}")
+        parts = []
+        for i, name in shown:
+            said = _where(self.matches.get(f"pane{i}"), self.at.get(f"pane{i}", -1))
+            parts.append(f"{name}: {said}" if len(shown) > 1 else f"{said} in the document")
+        at_row = self.at.get("rows", -1)
+        if rows == 1:
+            parts.append("1 comment")
+        elif rows:
+            parts.append(f"comment {at_row + 1} of {rows}" if at_row >= 0 else f"{rows} comments")
+        else:
+            parts.append("no comment")
+        self.result.setText(", ".join(parts))
+
+
+def _where(count: int | None, at: int) -> str:
+    """One document's part: "2 of 3", "none", or "\u2026" while it has not answered."""
+    if count is None:
+        return "\u2026"
+    if not count:
+        return "none"
+    return f"{at + 1} of {count}" if at >= 0 else str(count)
 
 
 class Zoom:

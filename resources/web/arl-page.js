@@ -441,7 +441,8 @@
   // text not laid out yet (Chromium's own find lays out every skipped block of a long
   // document first: seconds). Case is ignored (Unicode simple case folding) and a space
   // in the words matches any run of white space, as a reader sees it. Every match is
-  // painted, the current one stronger, and it is scrolled to. Text that no reader sees
+  // painted, the current one stronger and underlined in black (not told by colour alone),
+  // and it is scrolled to. Text that no reader sees
   // (inside script, style, noscript, template) is not searched.
   var UNSEEN = { SCRIPT: 1, STYLE: 1, NOSCRIPT: 1, TEMPLATE: 1, TITLE: 1 };
   var MAX_HITS = 100000;
@@ -510,7 +511,8 @@
   }
   var FIND_CSS = "::highlight(" + NS + "-find){background-color:rgba(255,215,0,.55) " +
     "!important;color:#000 !important;}\n::highlight(" + NS + "-findnow){background-color:" +
-    "#FF9632 !important;color:#000 !important;}\n";
+    "#FF9632 !important;color:#000 !important;text-decoration:underline 3px solid #000 " +
+    "!important;text-underline-offset:2px;}\n";
 
   function selectSpan(id) {
     var r = state.ranges[id];

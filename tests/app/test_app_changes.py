@@ -213,3 +213,30 @@ def test_keys_open_find_and_zoom_from_anywhere_in_the_view(qtbot, window):
         Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
     )
     assert v.doc_stack.currentIndex() == 1
+
+
+def test_find_says_which_match_is_current_and_underlines_it(qtbot, window):
+    """Next moves to "2 of N" in each document on screen (the hidden changes view is not
+    counted), and the current match is told apart by more than its colour."""
+    v = window.verdicts
+    bar = v.tools.find_bar
+    bar.open_bar()
+    n1 = _js(qtbot, v.v1, "__arl.find('work', false).count")
+    _js(qtbot, v.v1, "__arl.find('', false).count")
+    assert n1 >= 3  # the title, "work remotely", "working days"
+    bar.field.setText("work")
+    qtbot.waitUntil(lambda: "v2:" in bar.result.text() and "\u2026" not in bar.result.text())
+    first = bar.result.text()
+    assert first.startswith(f"v1: 1 of {n1}, v2: 1 of "), first
+    assert "changes" not in first
+    bar.find()
+    qtbot.waitUntil(lambda: bar.result.text().startswith(f"v1: 2 of {n1}, v2: 2 of "))
+    css = _js(
+        qtbot,
+        v.v1,
+        "Array.from(document.querySelectorAll('style')).map(s => s.textContent).join('')",
+    )
+    now = css.split("-findnow)")[1].split("}")[0]
+    assert "text-decoration:underline" in now.replace(" ", "")
+    bar.field.setText("no such words anywhere")
+    qtbot.waitUntil(lambda: bar.result.text() == "Not found", timeout=10000)

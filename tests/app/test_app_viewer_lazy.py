@@ -202,7 +202,7 @@ def test_find_reaches_text_not_yet_laid_out(qtbot, view, page):
     bar.open_bar()
     bar.field.setText("zebraquartz")
     qtbot.waitUntil(lambda: bar.matches.get("pane0") == 1, timeout=20000)
-    assert bar.result.text().startswith("1 in the documents")
+    assert bar.result.text().startswith("1 of 1 in the document")
     # Chromium scrolls to the match and lays its block out.
     qtbot.waitUntil(lambda: js(qtbot, view, LAST_SHOWN) is True, timeout=10000)
     bar.field.setText("marker00000")
