@@ -73,6 +73,8 @@ def _whole(value: Any) -> int | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     return int(value) if float(value).is_integer() else None
+
+
 PRISTINE_BODY_TEXT = (
     "(function(){var b=Object.getOwnPropertyDescriptor(Document.prototype,'body')"
     ".get.call(document);return b?Object.getOwnPropertyDescriptor(Node.prototype,"
