@@ -109,6 +109,7 @@ SCORING_MODULES = (
     "text/docx_marks.py",
     "text/docx_package.py",
     "text/docx_ranges.py",
+    "text/docx_styles.py",
     "text/encoding.py",
     "text/encoding_labels.py",
     "text/html_markup.py",

@@ -13,9 +13,10 @@ What the text is:
 - field results count, field codes (``w:instrText``, and any ``w:t`` between a
   ``w:fldChar`` ``begin`` and its ``separate``) do not; a simple field
   (``w:fldSimple``) counts by its result;
-- hidden text (``w:vanish`` or ``w:specVanish`` on a run, on its character style or on
-  its paragraph style, through their ``basedOn`` chains) is in the text and is drawn
-  hidden (``<span hidden>``), as CSS-hidden text is in an HTML page;
+- hidden text (``w:vanish`` or ``w:specVanish`` resolved through Word's style hierarchy:
+  document defaults, table style, paragraph style or the default one, character style,
+  the run's own, each style through its ``basedOn`` chain; :mod:`engine.text.docx_styles`)
+  is in the text and is drawn hidden (``<span hidden>``), as CSS-hidden text is in an HTML page;
 - ``mc:AlternateContent`` reads as its first ``mc:Choice`` in namespaces understood here
   (what Word shows), else its ``mc:Fallback``;
 - each block (paragraph, heading, list item, table cell...) starts on a new line and a
@@ -63,13 +64,13 @@ from engine.text.docx_marks import (
     W,
     decode,
     demote_field_codes,
-    hidden_styles,
     resolve_alternate_content,
     unwrap_unread,
     uses_marker_plane,
 )
 from engine.text.docx_package import Package, PackageError, parse_xml, read_package
 from engine.text.docx_ranges import comment_range, orphan_notice, words_at
+from engine.text.docx_styles import hidden_styles
 
 __all__ = [
     "MAX_WORD_NOTES",

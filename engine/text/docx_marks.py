@@ -34,9 +34,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.text.docx_package import Package, parse_xml
+if TYPE_CHECKING:
+    from engine.text.docx_styles import HiddenStyles
 
 __all__ = [
     "CHANGE_AT",
@@ -52,7 +53,6 @@ __all__ = [
     "W",
     "decode",
     "demote_field_codes",
-    "hidden_styles",
     "marker",
     "marker_run",
     "resolve_alternate_content",
@@ -107,12 +107,6 @@ def uses_marker_plane(xml: bytes) -> bool:
 
 # Elements whose content is gone once every tracked change is accepted.
 _DELETED = frozenset({W + "del", W + "moveFrom"})
-_TRUE = (None, "1", "true", "on")
-
-
-def _is_true(el: Any) -> bool:
-    return el is not None and el.get(W + "val") in _TRUE
-
 
 _UNDERSTOOD = frozenset(
     {
@@ -192,9 +186,8 @@ class Marker:
     :class:`engine.text.docx.TextPiece`), and ``texts`` its ``w:t`` text."""
 
     part: str
-    style_vanish: dict[tuple[str, str], bool] = field(default_factory=dict)
-    """``(style type, styleId) -> whether its run properties hide text``, for the styles
-    whose ``basedOn`` chain sets ``w:vanish`` (``engine.text.docx_styles``)."""
+    styles: HiddenStyles | None = None
+    """The document's hidden-text styles (:mod:`engine.text.docx_styles`); None: none."""
     next_piece: int = 0
     pieces: dict[int, tuple[str, int, int, int]] = field(default_factory=dict)
     texts: dict[int, str] = field(default_factory=dict)
@@ -206,10 +199,12 @@ class Marker:
             r_index = 0
             ppr = p.find(W + "pPr")  # once per paragraph: a find walks its children
             pstyle = ppr.find(W + "pStyle") if ppr is not None else None
+            styles = self.styles or _no_styles()
+            inherited = styles.paragraph_setting(pstyle, styles.table_style(p))
             for run in p.iter(W + "r"):
                 if _nearest_paragraph(run) is not p:
                     continue
-                hidden = self._hidden(run, pstyle)
+                hidden = styles.run_hidden(run, inherited)
                 for c_index, child in enumerate(run.iterchildren("{*}*")):
                     if child.tag == W + "t" and child.text:
                         n = self.next_piece
@@ -222,28 +217,6 @@ class Marker:
                         child.text = marker(PIECE, n) + body
                 r_index += 1
 
-    def _hidden(self, run: Any, pstyle: Any) -> bool:
-        """Whether Word hides the run: ``w:specVanish`` (always hidden), else its own
-        ``w:vanish``, else its character style's, else its paragraph style's (direct
-        formatting over the character style over the paragraph style, ECMA-376 Part 1,
-        17.7.2). ``pstyle``: the paragraph's ``w:pPr/w:pStyle`` element, or None."""
-        rpr = run.find(W + "rPr")
-        if rpr is not None:
-            spec = rpr.find(W + "specVanish")
-            if spec is not None and _is_true(spec):
-                return True
-            vanish = rpr.find(W + "vanish")
-            if vanish is not None:
-                return _is_true(vanish)
-            style = rpr.find(W + "rStyle")
-            if style is not None:
-                got = self.style_vanish.get(("character", style.get(W + "val") or ""))
-                if got is not None:
-                    return got
-        if pstyle is None:
-            return False
-        return self.style_vanish.get(("paragraph", pstyle.get(W + "val") or ""), False)
-
     def mark_ranges(self, root: Any) -> None:
         """START/END runs for every comment range mark of the part."""
         for tag, kind in ((W + "commentRangeStart", START), (W + "commentRangeEnd", END)):
@@ -254,6 +227,12 @@ class Marker:
                     continue
                 if 0 <= n < BASE * BASE:
                     _place(el, _marker_run(marker(kind, n)), kind == START)
+
+
+def _no_styles() -> HiddenStyles:
+    from engine.text.docx_styles import HiddenStyles  # it imports W from here
+
+    return HiddenStyles()
 
 
 def _nearest_paragraph(el: Any) -> Any:
@@ -326,46 +305,3 @@ def _unwrap(el: Any, children: list[Any]) -> None:
     for i, child in enumerate(children):
         parent.insert(at + i, child)
     parent.remove(el)
-
-
-MAX_STYLE_DEPTH = 16
-"""How many ``basedOn`` links a style's hidden-text setting is looked up through (a loop
-or a longer chain stops there, as if unset)."""
-
-
-def hidden_styles(package: Package) -> dict[tuple[str, str], bool]:
-    """``(style type, styleId) -> hides text`` for every character and paragraph style
-    whose run properties, or those of a style it is ``basedOn`` (nearest first, at most
-    ``MAX_STYLE_DEPTH`` links), set ``w:vanish`` or ``w:specVanish``."""
-    name = package.related(package.main, "styles")
-    if name is None or name not in package.files:
-        return {}
-    own: dict[tuple[str, str], bool | None] = {}
-    based: dict[tuple[str, str], str] = {}
-    for style in parse_xml(package.files[name], "styles part").iter(W + "style"):
-        kind = style.get(W + "type") or "paragraph"
-        if kind not in ("character", "paragraph"):
-            continue
-        key = (kind, style.get(W + "styleId") or "")
-        value: bool | None = None
-        spec = style.find(f"{W}rPr/{W}specVanish")
-        vanish = style.find(f"{W}rPr/{W}vanish")
-        if spec is not None and spec.get(W + "val") in (None, "1", "true", "on"):
-            value = True
-        elif vanish is not None:
-            value = vanish.get(W + "val") in (None, "1", "true", "on")
-        own.setdefault(key, value)
-        parent = style.find(W + "basedOn")
-        if parent is not None and parent.get(W + "val"):
-            based.setdefault(key, parent.get(W + "val") or "")
-    out: dict[tuple[str, str], bool] = {}
-    for key in own:
-        at: tuple[str, str] | None = key
-        for _ in range(MAX_STYLE_DEPTH):
-            if at is None or at not in own:
-                break
-            if own[at] is not None:
-                out[key] = bool(own[at])
-                break
-            at = (key[0], based[at]) if at in based else None
-    return out

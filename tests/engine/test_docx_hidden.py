@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 from engine.models import Anchor, Comment
 from engine.score.scoring import Version, score
 from engine.text.docx import read_docx
-from engine.text.docx_marks import MAX_STYLE_DEPTH
+from engine.text.docx_styles import MAX_STYLE_DEPTH
 from tests.helpers.word_files import make_docx, para, run
 
 MC = 'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"'
