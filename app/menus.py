@@ -1,5 +1,6 @@
 """The main window's menus: File (new run, open a bundle, recent bundles, the example,
-compare, publish and export, the verdicts into a Word copy, quit), View (one entry per tab, Ctrl+1..9) and Help (how to
+compare, publish and export, the verdicts into a Word copy, quit), View (one entry per tab,
+Ctrl+1..9, and Theme: Light, Dark, Follow the system, kept per user) and Help (how to
 read the verdicts, the README, About). ``build_menus(window)`` adds them and sets the
 window's ``act_*`` actions and ``recent_menu``."""
 
@@ -7,7 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QApplication, QMenu
+
+from app import theme
 
 TAB_NAMES = (
     "Start",
@@ -109,6 +113,8 @@ def _view_and_help_menus(w: Any) -> None:
         act = QAction(name, w, shortcut=QKeySequence(f"Ctrl+{i + 1}"))
         act.triggered.connect(lambda _=False, i=i: w._go(i))
         v.addAction(act)
+    v.addSeparator()
+    _theme_menu(w, v.addMenu("&Theme"))
     h = w.menuBar().addMenu("&Help")
     h.addAction(
         QAction(
@@ -121,3 +127,33 @@ def _view_and_help_menus(w: Any) -> None:
     h.addAction(QAction("The &README\u2019s sections\u2026", w, triggered=w.open_readme))
     h.addSeparator()
     h.addAction(QAction("&About", w, triggered=w.show_about))
+
+
+THEME_ENTRIES = (("&Light", "light"), ("&Dark", "dark"), ("&Follow the system", "system"))
+
+
+def _theme_menu(w: Any, menu: QMenu) -> None:
+    """Light, Dark or Follow the system, one ticked; the choice is kept in the user's
+    settings (``app.theme.choose``). ``ARL_THEME`` set: the entries are shown, not usable,
+    under a line saying so."""
+    group = QActionGroup(w)
+    group.setExclusive(True)
+    now = theme.choice()
+    w.theme_actions = {}
+    for label, which in THEME_ENTRIES:
+        act = QAction(label, w, checkable=True)
+        act.setChecked(which == now)
+        act.triggered.connect(lambda _=False, which=which: _choose(which))
+        group.addAction(act)
+        menu.addAction(act)
+        w.theme_actions[which] = act
+    if theme.forced():
+        note = menu.addAction(f"Set to {theme.forced()} by ARL_THEME for this session")
+        note.setEnabled(False)
+        group.setEnabled(False)
+
+
+def _choose(which: str) -> None:
+    app = QApplication.instance()
+    if isinstance(app, QApplication):
+        theme.choose(app, which)

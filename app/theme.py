@@ -1,8 +1,9 @@
 """Light or dark, as the system says: Qt's colour scheme (``QStyleHints.colorScheme``,
 which follows the desktop's setting), followed live when it changes.
 
-``ARL_THEME=light`` or ``dark`` overrides it (for a desktop that reports no scheme, and for
-screenshots and tests). Dark uses the Fusion style with a dark palette of its own (Fusion
+The user can choose instead (View > Theme: Light, Dark, Follow the system), kept in their
+settings (``ui/theme``: ``light``, ``dark`` or ``system``). ``ARL_THEME=light`` or ``dark``
+overrides both (for a desktop that reports no scheme, and for screenshots and tests). Dark uses the Fusion style with a dark palette of its own (Fusion
 is the one style that paints every widget from the palette on every platform). The
 documents under review keep their own colours (a page is shown as its author made it);
 the verdict colours (``app.docview.STYLES``) have 3:1 against both a white page and this
@@ -12,6 +13,7 @@ palette's base (WCAG 1.4.11), which ``tests/app/test_app_theme.py`` checks.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
@@ -64,11 +66,49 @@ class Indicators(QProxyStyle):
             option.palette = saved
 
 
-def scheme(app: QGuiApplication | None = None) -> str:
-    """``"dark"`` or ``"light"``: ``ARL_THEME`` if set, else the system's scheme."""
-    forced = os.environ.get("ARL_THEME", "").strip().lower()
-    if forced in ("dark", "light"):
-        return forced
+THEME_KEY = "ui/theme"
+CHOICES = ("light", "dark", "system")
+"""The user's choices, kept under ``THEME_KEY``; anything else stored reads ``system``."""
+
+
+def forced() -> str:
+    """``"light"`` or ``"dark"`` when ``ARL_THEME`` says so, else ``""``."""
+    value = os.environ.get("ARL_THEME", "").strip().lower()
+    return value if value in ("dark", "light") else ""
+
+
+def choice(settings: Any = None) -> str:
+    """The user's choice (``CHOICES``), from their settings; ``system`` when none."""
+    if settings is None:
+        from app.settings import Settings
+
+        settings = Settings()
+    value = str(settings.q.value(THEME_KEY, "system") or "system").strip().lower()
+    return value if value in CHOICES else "system"
+
+
+def choose(app: QApplication, which: str, settings: Any = None) -> str:
+    """Keep ``which`` (one of ``CHOICES``; ValueError otherwise) as the user's choice and
+    apply it now; returns the scheme applied."""
+    if which not in CHOICES:
+        raise ValueError(f"theme must be one of {CHOICES}, not {which!r}")
+    if settings is None:
+        from app.settings import Settings
+
+        settings = Settings()
+    settings.q.setValue(THEME_KEY, which)
+    settings.q.sync()
+    return apply(app, which)
+
+
+def scheme(app: QGuiApplication | None = None, chosen: str | None = None) -> str:
+    """``"dark"`` or ``"light"``: ``ARL_THEME`` if set, else the user's choice (``chosen``,
+    or read from their settings), else the system's scheme."""
+    if forced():
+        return forced()
+    chosen = choice() if chosen is None else chosen
+    if chosen in ("dark", "light"):
+        return chosen
     app = app or QGuiApplication.instance()
     if app is None:
         return "light"
@@ -110,13 +150,14 @@ _dark_style: QProxyStyle | None = None
 _light_style: str = ""
 
 
-def apply(app: QApplication) -> str:
-    """Give ``app`` the palette of the current scheme; returns the scheme applied."""
+def apply(app: QApplication, chosen: str | None = None) -> str:
+    """Give ``app`` the palette of the current scheme (``chosen``: the user's choice, read
+    from their settings when None); returns the scheme applied."""
     global _light, _light_style
     if _light is None:
         _light = QPalette(app.palette())
         _light_style = app.style().name()
-    which = scheme(app)
+    which = scheme(app, chosen)
     # Said before the palette changes: a view redrawing on the palette's change event
     # (the charts, the scorecard) reads the scheme it is changing to.
     app.setProperty("arl_scheme", which)

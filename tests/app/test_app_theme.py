@@ -81,3 +81,43 @@ def test_without_an_override_the_system_scheme_decides(qapp, monkeypatch):
     expected = "dark" if qapp.styleHints().colorScheme() == Qt.ColorScheme.Dark else "light"
     assert theme.scheme(qapp) == expected
     theme.apply(qapp)
+
+
+def test_the_view_menu_chooses_the_theme_and_it_is_remembered(qtbot, qapp, monkeypatch):
+    """View > Theme: Dark applies the dark palette and is kept in the user's settings, so
+    the next start is dark; Follow the system goes back to the system's scheme."""
+    from app import theme
+    from app.settings import Settings
+    from app.window import MainWindow
+
+    monkeypatch.delenv("ARL_THEME", raising=False)
+    system = theme.scheme(qapp, "system")
+    w = MainWindow()
+    qtbot.addWidget(w)
+    acts = w.theme_actions
+    assert set(acts) == {"light", "dark", "system"} and acts["system"].isChecked()
+    try:
+        acts["dark"].trigger()
+        assert qapp.property("arl_scheme") == "dark" and theme.is_dark()
+        assert Settings().q.value(theme.THEME_KEY) == "dark"
+        assert theme.scheme(qapp) == "dark"  # what the next start applies
+        again = MainWindow()
+        qtbot.addWidget(again)
+        assert again.theme_actions["dark"].isChecked()
+        acts["light"].trigger()
+        assert qapp.property("arl_scheme") == "light"
+        acts["system"].trigger()
+        assert theme.choice() == "system" and qapp.property("arl_scheme") == system
+    finally:
+        theme.apply(qapp, "light")
+
+
+def test_arl_theme_overrides_the_menu_which_says_so(qtbot, monkeypatch):
+    from app.window import MainWindow
+
+    monkeypatch.setenv("ARL_THEME", "dark")
+    w = MainWindow()
+    qtbot.addWidget(w)
+    assert not w.theme_actions["light"].isEnabled()
+    texts = [a.text() for a in w.theme_actions["light"].associatedObjects()[0].actions()]
+    assert any("ARL_THEME" in t for t in texts)
