@@ -104,8 +104,32 @@ def parse_comments(
 def load_comments(
     path: str | os.PathLike, text: str | None = None
 ) -> tuple[list[Comment], list[tuple[str, str]]]:
-    """Read a comments file (native or W3C). See ``parse_comments``. Raises InputError."""
-    return parse_comments(read_json(path), os.fspath(path), text)
+    """Read a comments file (native or W3C). See ``parse_comments``. Raises InputError,
+    also for a Word document given as the comments file ("is a Word document; comments are
+    read from a Word file given as --v1", the reviewed version)."""
+    from engine.text.documents import WORD_EXTENSIONS
+
+    try:
+        obj = read_json(path)
+    except InputError:
+        is_word = os.path.splitext(os.fspath(path))[1].lower() in WORD_EXTENSIONS
+        if is_word or _starts_as_zip(path):
+            raise InputError(
+                os.fspath(path),
+                "this is a Word document; comments are read from a Word file given as --v1 "
+                "(the reviewed version), not as the comments file",
+            ) from None
+        raise
+    return parse_comments(obj, os.fspath(path), text)
+
+
+def _starts_as_zip(path: str | os.PathLike) -> bool:
+    """Whether the file begins with a ZIP signature (a .docx is a ZIP). Never raises."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(4) == b"PK\x03\x04"
+    except OSError:
+        return False
 
 
 # -- W3C -------------------------------------------------------------------------------

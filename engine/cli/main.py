@@ -155,12 +155,16 @@ def _say_unchanged_claims(
 
 def cmd_score(args: argparse.Namespace) -> int:
     from engine.cli.checks import load_checks_option
+    from engine.cli.score_files import claims_option
     from engine.comments_io import load_comments
     from engine.models import InputError
     from engine.score.scoring import score
     from engine.text.documents import DocumentError
 
     word_resolved: set[str] | None = None  # the comments the agent resolved in Word
+    problem = _files_problem(args)
+    if problem:
+        return _fail(problem)
     try:
         checks_config = load_checks_option(args.checks)
         v1, v1doc = _open_version(args.v1, "v1")
@@ -180,7 +184,7 @@ def cmd_score(args: argparse.Namespace) -> int:
                 "only when --v1 is a Word document)"
             )
         claims, message = (
-            _claims_option(args.claims, [c.id for c in comments]) if args.claims else (None, "")
+            claims_option(args.claims, [c.id for c in comments]) if args.claims else (None, "")
         )
         if not args.claims and not args.comments and v2doc.word is not None:
             from engine.word_review import claims_message, word_claims
@@ -228,27 +232,20 @@ def cmd_score(args: argparse.Namespace) -> int:
     return _print_score(args, result, notes, quotes, checks)
 
 
-def _claims_option(path: str, comment_ids: list[str]) -> tuple[Any, str]:
-    """``--claims FILE``: (claims, the file's text as the agent's message). JSON is the
-    agent's report or a bundle's claims.json (``engine.comments_io.load_claims``); any
-    other text is what the agent said (``engine.agent_message.claims_from_message``).
-    Raises InputError naming the file."""
-    from engine.agent_message import MAX_MESSAGE_CHARS, claims_from_message
-    from engine.comments_io import load_claims
-    from engine.models import InputError
-    from engine.safe_io import BoundedInputError, read_regular_file
+def _files_problem(args: argparse.Namespace) -> str | None:
+    """The first problem with the files ``arl score`` is given (``engine.cli.score_files``)."""
+    from engine.cli.score_files import (
+        bundle_target_problem,
+        document_problem,
+        word_copy_target_problem,
+    )
 
-    try:
-        data = read_regular_file(path, max_bytes=4 * MAX_MESSAGE_CHARS)
-    except BoundedInputError as exc:
-        raise InputError(path, exc.problem) from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(path, "not UTF-8 text") from None
-    if text.lstrip().startswith(("{", "[")):
-        return load_claims(path), text
-    return claims_from_message(text, comment_ids), text
+    return (
+        document_problem(args.v1, "v1")
+        or document_problem(args.v2, "v2")
+        or (word_copy_target_problem(args) if args.word_copy else None)
+        or (bundle_target_problem(args.bundle) if args.bundle else None)
+    )
 
 
 def _tracked_of(document: Any) -> list | None:
@@ -273,8 +270,6 @@ def _write_external_bundle(
     from pathlib import Path
 
     folder = Path(args.bundle)
-    if (folder / "manifest.json").exists():
-        return f"{args.bundle}: already holds a bundle; choose another folder"
     key, sign_line = signing_key_for_run()
     rev = ExternalRevision(
         document_title(args.v1, v1doc.kind, v1doc.content),
@@ -289,10 +284,10 @@ def _write_external_bundle(
     )
     try:
         path, _ = check_revision(rev, folder=folder, signing_key=key)
+    except (BundleError, OSError) as exc:  # BundleError is a ValueError: caught first
+        return f"--bundle {args.bundle}: the evidence bundle could not be written ({exc})"
     except ValueError as exc:  # a typed token figure out of range
         return f"--tokens: {exc}"
-    except (BundleError, OSError) as exc:
-        return f"{args.bundle}: the evidence bundle could not be written ({exc})"
     print(sign_line, file=sys.stderr)
     print(f"Evidence bundle: {path}", file=sys.stderr)
     return None
@@ -460,7 +455,11 @@ def _register_score(sub: Any) -> None:
         "--word-copy",
         metavar="OUT.docx",
         help="write a copy of the --v2 Word file with the verdicts in it: a reply per "
-        "comment, comments resolved on unchanged text reopened, lost comments re-created",
+        "comment, comments resolved on unchanged text reopened, lost comments re-created "
+        "(never over an input file; over an existing file only with --force)",
+    )
+    s.add_argument(
+        "--force", action="store_true", help="with --word-copy: replace OUT if it exists"
     )
     from engine.cli.checks import add_check_options
 
