@@ -1028,8 +1028,8 @@ class VerdictsView(ReviewActions, QWidget):
         if which in self._first_due:
             self._first_due.discard(which)
             if not self._first_due:
+                self.firstScreen.emit()  # said first: the diff below starts a thread
                 self.changes.release()  # the re-derivation follows the change spans
-                self.firstScreen.emit()
         view = {"v1": self.v1, "v2": self.v2}.get(which)
         if view is not None and view.in_flight > 0:
             return  # a later paint of this pane is on its way: that one counts

@@ -141,7 +141,11 @@ def test_compare_shows_each_sides_decisions(qtbot, tmp_path):
     rows = {view.metrics.item(r, 0).text(): r for r in range(view.metrics.rowCount())}
     r = rows["Awaiting review"]
     assert (view.metrics.item(r, 1).text(), view.metrics.item(r, 2).text()) == ("2 of 3", "3 of 3")
-    c2 = next(i for i in range(view.verdicts.rowCount()) if view.verdicts.item(i, 0).text() == "c2")
+    # comments by number, the id in the tooltip
+    c2 = next(
+        i for i in range(view.verdicts.rowCount()) if view.verdicts.item(i, 0).text() == "Comment 2"
+    )
+    assert "c2" in view.verdicts.item(c2, 0).toolTip()
     assert view.verdicts.item(c2, 6).text() == "not addressed (Ann) / none"
 
 
