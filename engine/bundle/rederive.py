@@ -101,6 +101,7 @@ SCORING_MODULES = (
     "score/token_edits.py",
     "score/unseen.py",
     "text/css.py",
+    "text/css_hiding.py",
     "text/documents.py",
     "text/docx.py",
     "text/docx_changes.py",

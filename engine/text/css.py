@@ -34,6 +34,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.text import css_hiding as hiding
+
 MAX_CSS_CHARS = 128 * 1024
 """Characters of CSS parsed per document (all its ``<style>`` elements together): a real
 page's own sheet is far smaller; past this, the rest is not applied (``StyleSheets.skipped``)."""
@@ -51,7 +53,10 @@ PROPERTIES = frozenset(
         "white-space-collapse",
     }
 )
-_MENTIONS = re.compile(r"display|visibility|font|white-space|@import|\\", re.IGNORECASE)
+_MENTIONS = re.compile(
+    r"display|visibility|font|white-space|transform|scale|overflow|@import|@scope|\\",
+    re.IGNORECASE,
+)
 """A sheet that names none of the properties (nor escapes a name, nor imports) is skipped
 unparsed; tinycss2 unescapes identifiers (``d\\69splay`` is ``display``)."""
 MAX_NEST_DEPTH = 8
@@ -186,6 +191,10 @@ class StyleSheets:
                         ),
                         depth + 1,
                     )
+                elif name not in hiding.NO_STYLE_RULES and _MENTIONS.search(
+                    _serialized(rule.content)
+                ):
+                    self.skipped += 1  # @scope, @starting-style...: rules not applied
 
     def _qualified(self, prelude: list[Any], content: list[Any], depth: int) -> None:
         """A style rule, and its nested rules (CSS Nesting: ``&`` stands for the parent's
@@ -269,17 +278,32 @@ def media_applies(media: str) -> bool:
 def declarations_of(content: list[Any] | str) -> tuple[list[Declaration], bool]:
     """The declarations of ``PROPERTIES`` in a block (tinycss2 tokens, or a ``style``
     attribute's text), and whether the block held nested rules (CSS Nesting, not applied:
-    applied by ``StyleSheets``)."""
+    applied by ``StyleSheets``). A block that may hide text in a way not read here (a
+    ``transform`` scaled by zero; a zero ``width`` or ``height`` with ``overflow`` hidden
+    or clipped) adds an ``UNRESOLVED`` declaration."""
     import tinycss2
 
     out: list[Declaration] = []
     nested = False
+    zero_box = clipped = False
     for item in tinycss2.parse_blocks_contents(content, skip_comments=True, skip_whitespace=True):
-        if item.type == "declaration" and item.lower_name in PROPERTIES:
+        if item.type == "declaration":
             value = [t for t in item.value if t.type not in ("whitespace", "comment")]
-            out.append((item.lower_name, value, item.important))
+            name = item.lower_name
+            if name in PROPERTIES:
+                out.append((name, value, item.important))
+            elif name == "transform" and hiding.scaled_to_zero(value):
+                out.append((hiding.UNRESOLVED, [], item.important))
+            elif name in hiding.BOX_SIZES:
+                zero_box = zero_box or hiding.may_be_zero(value)
+            elif name in hiding.OVERFLOWS:
+                clipped = clipped or any(
+                    t.type == "ident" and t.lower_value in ("hidden", "clip") for t in value
+                )
         elif item.type == "qualified-rule" or (item.type == "at-rule" and item.content is not None):
             nested = True
+    if zero_box and clipped:
+        out.append((hiding.UNRESOLVED, [], False))
     return out, nested
 
 

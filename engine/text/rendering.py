@@ -38,7 +38,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from engine.text import css
+from engine.text import css, css_hiding as hiding
 from engine.text.html_markup import Extraction
 
 MATCH_BUDGET = 500_000
@@ -258,6 +258,8 @@ class Rendering:
             default, names = host
             slot = attrs.get("slot")
             none = none or not ((slot is None and default) or (slot is not None and slot in names))
+        if hiding.UNRESOLVED in decls or any(hiding.unresolved(p, v) for p, v in decls.items()):
+            self.partial = True  # hiding this program cannot tell: the verdict says so
         if "display" in decls:
             none = none or css.display_none(decls["display"])
         invisible = _inherited(decls.get("visibility"), css.visibility_value, parent.invisible)
