@@ -851,9 +851,20 @@ class DocumentView(QWebEngineView):
         there is none), for panes that scroll together."""
         self.run_js(HELPER_PRESENT + " ? __arl.topOffset() : null", callback)
 
-    def scroll_to_offset(self, offset: int) -> None:
-        """Scroll so that the character at UTF-16 ``offset`` is at the top of the view."""
-        self.run_js(HELPER_PRESENT + f" ? __arl.scrollToOffset({int(offset)}) : false")
+    def top_place(self, callback: Callable[[Any], None]) -> None:
+        """Where the first character at the top of the view stands: ``{"off": UTF-16
+        offset, "y": CSS px below the view's top, "top": the page is at its very top}``,
+        or None when there is none."""
+        self.run_js(HELPER_PRESENT + " ? __arl.topPlace() : null", callback)
+
+    def scroll_to_offset(self, offset: int, y: float | None = None) -> None:
+        """Scroll so that the character at UTF-16 ``offset`` stands ``y`` CSS px below the
+        top of the view (None: at the top)."""
+        at = "undefined" if y is None else repr(float(y))
+        self.run_js(HELPER_PRESENT + f" ? __arl.scrollToOffset({int(offset)}, {at}) : false")
+
+    def scroll_to_top(self) -> None:
+        self.run_js("window.scrollTo({top: 0, left: 0, behavior: 'instant'})")
 
     def select_span(self, span_id: str, callback: Callable[[Any], None] | None = None) -> None:
         self.run_js("__arl.selectSpan(" + json.dumps(span_id) + ")", callback)

@@ -4,7 +4,7 @@ When one pane scrolls, the character at its top is asked of the page (UTF-16 off
 mapped through the engine's alignment of the two versions
 (``engine.diff.marks.ChangeView.b_for_a`` / ``a_for_b``: the same character in equal
 text, the place the text went inside a change) and the other pane is scrolled to put
-that character at its top. The pane moved by the link is quiet for a moment, so the two
+that character at the same height; a pane at its very top puts the other at its top. The pane moved by the link is quiet for a moment, so the two
 never drive each other round in a loop; a programmatic move of both (a comment picked)
 holds the link the same way. ``enabled`` False unlinks them.
 """
@@ -63,10 +63,18 @@ class ScrollLink(QObject):
         src = self._pending
         if src is None or self.alignment is None:
             return
-        src.top_offset(lambda off: self._place(src, off))
+        src.top_place(lambda place: self._place(src, place))
 
-    def _place(self, src: DocumentView, off: Any) -> None:
-        if not isinstance(off, int) or self.alignment is None or not self.enabled:
+    def _place(self, src: DocumentView, place: Any) -> None:
+        """Put the character aligned with ``src``'s top one (``DocumentView.top_place``) at
+        the same height in the other pane; ``src`` at its very top puts the other at its
+        top (its first character would otherwise be pulled up past the page's margin)."""
+        if not isinstance(place, dict) or self.alignment is None or not self.enabled:
+            return
+        off, y = place.get("off"), place.get("y")
+        if isinstance(off, float) and off.is_integer():
+            off = int(off)
+        if not isinstance(off, int) or isinstance(off, bool):
             return
         cv = self.alignment
         try:
@@ -76,4 +84,7 @@ class ScrollLink(QObject):
         dst = self.right if src is self.left else self.left
         self._quiet[id(dst)] = time.monotonic() + QUIET_S
         self.followed += 1
-        dst.scroll_to_offset(target)
+        if place.get("top") is True:
+            dst.scroll_to_top()
+        else:
+            dst.scroll_to_offset(target, y if isinstance(y, (int, float)) else None)

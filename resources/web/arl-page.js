@@ -396,7 +396,20 @@
       if (edge) rect = {top: edge.top, bottom: edge.top + edge.height, width: 0, height: edge.height};
     }
     // Only a span out of view is scrolled to: one already on screen stays where it is (the
-    // page does not jump when a comment just added there is selected).
+    // page does not jump when a comment just added there is selected). A view with no
+    // height yet (its tab not shown) has no "in view": it scrolls when it gets one.
+    if (!window.innerHeight) {
+      if (!state.focusWaits) {
+        state.focusWaits = true;
+        window.addEventListener("resize", function again() {
+          if (!window.innerHeight) return;
+          window.removeEventListener("resize", again);
+          state.focusWaits = false;
+          if (state.focusId) focus(state.focusId);
+        });
+      }
+      return true;
+    }
     var shown = rect.top >= 0 && rect.bottom <= window.innerHeight && (rect.width || rect.height);
     if (!shown) {
       window.scrollTo({ top: Math.max(0, rect.top + window.scrollY - window.innerHeight / 3),
@@ -424,15 +437,30 @@
     return null;
   }
 
-  // Scroll so that the character at ``off`` stands at the top of the view.
-  function scrollToOffset(off) {
+  // The character at the top of the view, where it stands: {off, y (CSS px from the
+  // view's top), top (the page is at its very top)}; null when there is none.
+  function topPlace() {
+    var off = topOffset();
+    if (off === null) return null;
+    return { off: off, y: placeOf(off), top: window.scrollY <= 0 };
+  }
+  // The height (CSS px from the view's top) of the character at ``off``.
+  function placeOf(off) {
     textNodes();
     off = Math.max(0, Math.min(off, state.length));
     var r = rangeFor(off, Math.min(off + 1, state.length));
-    if (!r) return false;
+    if (!r) return null;
     var rect = r.getBoundingClientRect();
     if (!rect.width && !rect.height && !rect.top) { r = edgeRect(r); rect = r || rect; }
-    window.scrollTo({ top: Math.max(0, rect.top + window.scrollY - PROBE_Y), left: 0,
+    return rect.top;
+  }
+  // Scroll so that the character at ``off`` stands ``y`` CSS px below the top of the
+  // view (at the top, PROBE_Y, when ``y`` is not given).
+  function scrollToOffset(off, y) {
+    var at = placeOf(off);
+    if (at === null) return false;
+    var want = typeof y === "number" && isFinite(y) ? y : PROBE_Y;
+    window.scrollTo({ top: Math.max(0, at + window.scrollY - want), left: 0,
                       behavior: "instant" });
     return true;
   }
@@ -666,7 +694,7 @@
     find: findText,
     highlight: highlight, focus: focus, selectSpan: selectSpan, selectOffsets: selectOffsets,
     selectionAnchor: selectionAnchor, rangeFor: rangeFor,
-    topOffset: topOffset, scrollToOffset: scrollToOffset,
+    topOffset: topOffset, scrollToOffset: scrollToOffset, topPlace: topPlace, placeOf: placeOf,
     snapSelection: snapSelection, snapped: function (s, e) { textNodes(); return snapped(s, e); },
     bodyText: bodyText,
     length: function () { textNodes(); return state.length; },

@@ -240,3 +240,35 @@ def test_find_says_which_match_is_current_and_underlines_it(qtbot, window):
     assert "text-decoration:underline" in now.replace(" ", "")
     bar.field.setText("no such words anywhere")
     qtbot.waitUntil(lambda: bar.result.text() == "Not found", timeout=10000)
+
+
+def test_panes_start_aligned_and_a_pane_at_its_top_keeps_the_other_at_its_top(qtbot, window):
+    """Opening a bundle leaves both panes at their tops (v2's title sat 40 px below v1's:
+    the link had put v1's first character at the very top, scrolling past the heading's
+    margin), and the link places the character at the height it has in the other pane."""
+    v = window.verdicts
+    link = v.tools.link
+    qtbot.wait(1500)
+    assert _js(qtbot, v.v1, "window.scrollY") == 0
+    assert _js(qtbot, v.v2, "window.scrollY") == 0
+    link._quiet.clear()
+    before = link.followed
+    link._moved(v.v2)
+    qtbot.waitUntil(lambda: link.followed > before, timeout=10000)
+    qtbot.wait(300)
+    assert _js(qtbot, v.v1, "window.scrollY") == 0
+    # Scrolled part way, the aligned character stands at the same height in both panes.
+    v.resize(1366, 420)
+    qtbot.wait(300)
+    link._quiet.clear()
+    before = link.followed
+    v.v1.page().runJavaScript("window.scrollTo(0, 137)")
+    qtbot.waitUntil(lambda: link.followed > before, timeout=10000)
+    qtbot.wait(400)
+    top1 = _js(qtbot, v.v1, "__arl.topPlace()")
+    y2 = _js(
+        qtbot,
+        v.v2,
+        f"__arl.placeOf({v.change_cv.b_for_a(top1['off'])})",
+    )
+    assert abs(top1["y"] - y2) <= 2, (top1, y2)
