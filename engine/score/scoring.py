@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -36,7 +36,14 @@ from engine.score.anchoring.reanchor import reanchor
 from engine.score.anchoring.records import Reanchored
 from engine.score.anchoring.shared_places import settle_shared_places
 from engine.score.metrics import ClaimCoverage, claim_coverage, compute_metrics
-from engine.score.seen import ReaderChange, reader_change, shown_or_hidden, styles_differ
+from engine.score.seen import (
+    BESIDE_NOTE,
+    ReaderChange,
+    beside_hidden,
+    reader_change,
+    shown_or_hidden,
+    styles_differ,
+)
 from engine.score.token_edits import mark_token_edits
 from engine.score.unseen import INVISIBLE_NOTE, LOOKALIKE_NOTE, unseen_change
 from engine.text import utf16
@@ -374,7 +381,14 @@ class _Judge:
                 offsets_repaired=loc.repaired,
             )
         else:
+            kept = [n for n in notes if n != ra.note]  # the hidden copy's place is not it
             rec = self._compared(c.id, span1, ra, loc, rough, notes)
+            wider = beside_hidden(diff, ra.start, ra.end) if rec.verdict == "deleted" else None
+            if wider is not None:  # the old words kept hidden beside their visible rewrite
+                seen = replace(ra, start=wider[0], end=wider[1])
+                alt = self._compared(c.id, span1, seen, loc, rough, kept)
+                if alt.verdict != "deleted":
+                    rec, notes = alt, [*kept, BESIDE_NOTE]
         rec.note = "; ".join(notes)
         return rec
 

@@ -22,6 +22,7 @@ a reader sees leaves the verdict as the text comparison gives it; otherwise the 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -29,6 +30,7 @@ from engine.models import Span, VerdictRecord
 from engine.text.normalize import normalize
 
 if TYPE_CHECKING:  # only pages have a rendering; plain text never imports it
+    from engine.diff.diffing import TextDiff
     from engine.text.rendering import Rendering, Seen
 
 HIDDEN_NOTE = (
@@ -46,6 +48,10 @@ SHOWN_NOTE = (
 WHITESPACE_NOTE = (
     "whitespace that renders changed (line breaks or spaces inside a preformatted block): "
     "a reader sees the change; counted as edited"
+)
+BESIDE_NOTE = (
+    "the old words are still in the page, hidden beside their visible rewrite; "
+    "the rewrite is what a reader sees"
 )
 PARTIAL_NOTE = (
     "the page's style sheet has rules this program does not apply, so what a reader sees may differ"
@@ -107,6 +113,23 @@ def shown_or_hidden(rec: VerdictRecord, seen: ReaderChange | None, notes: list[s
     rec.rendered_spacing = seen.kind == "whitespace"
     if rec.verdict == "deleted":
         rec.v2, rec.method, rec.markup_changed = None, "none", False
+
+
+def beside_hidden(diff: TextDiff, start: int, end: int) -> tuple[int, int] | None:
+    """The v2 place ``[start, end)`` (code points) of a quote a reader no longer sees,
+    widened over the text inserted right beside it (nothing but whitespace between): where
+    the reader sees the rewrite when the old words are kept hidden next to the new ones
+    (docs/verdicts.md, "Hidden text"). None when nothing was inserted there."""
+    text2 = diff.b
+    _a0s, _a1s, b0s, b1s = diff.change_bounds()
+    lo, hi = start, end
+    k = bisect_right(b1s, start) - 1  # the last change ending at or before the start
+    if k >= 0 and b1s[k] > b0s[k] and not text2[b1s[k] : start].strip():
+        lo = b0s[k]
+    j = bisect_left(b1s, end + 1)  # the first change ending after the end
+    if j < len(b0s) and b1s[j] > max(b0s[j], end) and not text2[end : max(end, b0s[j])].strip():
+        hi = b1s[j]
+    return None if (lo, hi) == (start, end) else (lo, hi)
 
 
 def styles_differ(r1: Rendering, r2: Rendering) -> bool:
