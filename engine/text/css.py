@@ -7,7 +7,8 @@ it), ``visibility`` (``hidden``/``collapse``, inherited, undone by ``visible``),
 ``font-size`` (and the ``font`` shorthand: a size of zero hides text, the "font: 0/0 a"
 trick), ``content-visibility`` (``hidden`` hides an element's contents) and ``white-space``
 / ``white-space-collapse`` (``pre``, ``pre-wrap``, ``break-spaces`` keep whitespace,
-``pre-line`` keeps line breaks). Sheets are parsed with tinycss2 (CSS Syntax Level 3) and
+``pre-line`` keeps line breaks). ``unicode-bidi`` is read only to say that an override
+is not applied (``engine.text.css_hiding``). Sheets are parsed with tinycss2 (CSS Syntax Level 3) and
 selectors compiled with cssselect2 (Selectors Level 4).
 
 ``StyleSheets.parse(sheets)`` reads ``(css text, attributes)`` of each ``<style>`` element;
@@ -51,10 +52,11 @@ PROPERTIES = frozenset(
         "content-visibility",
         "white-space",
         "white-space-collapse",
+        "unicode-bidi",
     }
 )
 _MENTIONS = re.compile(
-    r"display|visibility|font|white-space|transform|scale|overflow|@import|@scope|\\",
+    r"display|visibility|font|white-space|bidi|transform|scale|overflow|@import|@scope|\\",
     re.IGNORECASE,
 )
 """A sheet that names none of the properties (nor escapes a name, nor imports) is skipped

@@ -2,7 +2,8 @@
 (docs/verdicts.md, "Hidden text"): a ``var()`` (custom properties are not substituted), a
 font size whose ``calc()``/``max()``/``clamp()`` is not a plain sum, a ``transform``
 scaled by zero, a zero width or height with ``overflow`` hidden or clipped, and at-rules
-holding style rules that are not applied (``@scope``, ``@starting-style``). The cascade
+holding style rules that are not applied (``@scope``, ``@starting-style``); and what
+reorders the text as displayed: ``<bdo>`` and ``unicode-bidi: bidi-override``. The cascade
 marks a verdict over such an element ``partial`` (``engine.text.rendering``), so it says
 "the page's style sheet has rules this program does not apply" instead of reading the
 text as visible without a word.
@@ -56,15 +57,21 @@ def may_be_zero(value: list[Any]) -> bool:
     return False
 
 
+_OVERRIDES = frozenset({"bidi-override", "isolate-override"})
+
+
 def unresolved(prop: str, value: list[Any]) -> bool:
-    """Whether the value of ``prop`` (one of ``PROPERTIES``; tokens) may hide text in a
-    way the value readers cannot tell: it holds a ``var()`` (custom properties are not
+    """Whether the value of ``prop`` (one of ``PROPERTIES``; tokens) may change what a
+    reader sees in a way the value readers cannot tell: a ``unicode-bidi`` override (the
+    characters display in another order than the text holds them), or it holds a ``var()`` (custom properties are not
     substituted), or, for a size (``font-size``, ``font``), a ``calc()``, ``max()`` or
     ``clamp()`` with a minus, a product, a quotient or a nested ``max()``/``clamp()``
     that is not provably zero (``calc(1px - 1px)`` is zero; a plain sum of sizes is zero
     only when every term is, which ``font_size_zero`` reads)."""
     from engine.text.css import _MATH_FUNCTIONS, _math_zero  # css imports this module
 
+    if prop == "unicode-bidi":
+        return any(t.type == "ident" and t.lower_value in _OVERRIDES for t in value)
     for t in value:
         if t.type != "function":
             continue

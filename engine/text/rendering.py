@@ -114,6 +114,9 @@ class _Style:
     name: str
     drops_text: bool = False
     in_svg_text: bool = False
+    unsure: bool = False
+    """A style this program does not resolve applies to it or an ancestor (a ``var()``, a
+    bidi override...: ``engine.text.css_hiding``): what a reader sees may differ."""
 
     @property
     def hidden(self) -> bool:
@@ -214,15 +217,16 @@ class Rendering:
     def seen(self, start: int, end: int) -> Seen:
         """What a reader sees of ``text[start:end]`` (code points; see :class:`Seen`)."""
         pieces: list[tuple[str, int]] = []
-        hidden = False
+        hidden = unsure = False
         text = self.ext.text
         for a, b, parent in self.ext.text_pieces(start, end):
             style = self._style(parent)
+            unsure = unsure or style.unsure
             if style.hidden or style.hides_contents or style.drops_text:
                 hidden = True
             else:
                 pieces.append((text[a:b], style.ws))
-        return Seen(tuple(pieces), hidden, self.partial)
+        return Seen(tuple(pieces), hidden, self.partial or unsure)
 
     # -- the cascade ---------------------------------------------------------------------------
 
@@ -258,8 +262,12 @@ class Rendering:
             default, names = host
             slot = attrs.get("slot")
             none = none or not ((slot is None and default) or (slot is not None and slot in names))
-        if hiding.UNRESOLVED in decls or any(hiding.unresolved(p, v) for p, v in decls.items()):
-            self.partial = True  # hiding this program cannot tell: the verdict says so
+        unsure = (
+            parent.unsure
+            or (ns == "html" and name == "bdo")
+            or hiding.UNRESOLVED in decls
+            or any(hiding.unresolved(p, v) for p, v in decls.items())
+        )
         if "display" in decls:
             none = none or css.display_none(decls["display"])
         invisible = _inherited(decls.get("visibility"), css.visibility_value, parent.invisible)
@@ -282,7 +290,7 @@ class Rendering:
         drops = ns == "svg" and not in_text
         own = self._shadow_hosts().get(index)
         drops = drops or (own is not None and not own[0])
-        return _Style(none, invisible, zero, ws, hides, name, drops, in_text)
+        return _Style(none, invisible, zero, ws, hides, name, drops, in_text, unsure)
 
     def _shadow_hosts(self) -> dict[int, tuple[bool, frozenset[str]]]:
         """Elements with a declarative shadow root (their first ``<template

@@ -43,6 +43,12 @@ UNRESOLVED = {
         "",
     ),
     "scope": ("<span>{}</span>", "<style>@scope (p) { span { display:none } }</style>"),
+    "bdo": ('<bdo dir="rtl">{}</bdo>', ""),
+    "bidi override": ('<span style="unicode-bidi:bidi-override;direction:rtl">{}</span>', ""),
+    "bidi override rule": (
+        '<span class="r">{}</span>',
+        "<style>.r{unicode-bidi:isolate-override}</style>",
+    ),
     "starting-style": (
         "<span>{}</span>",
         "<style>@starting-style { span { visibility:hidden } }</style>",
@@ -54,7 +60,25 @@ ORDINARY = {
     "zero width, shown overflow": '<span style="display:inline-block;width:0">{}</span>',
     "clipped, sized": '<span style="display:inline-block;width:20em;overflow:hidden">{}</span>',
     "font shorthand": '<span style="font:bold 12px serif">{}</span>',
+    "bidi isolate": '<span style="unicode-bidi:isolate">{}</span>',
 }
+
+
+def test_reversed_letters_shown_by_bdo_are_flagged():
+    v1 = "<p>We owe ten million dollars to the bank. Call us.</p>"
+    v2 = '<p>We owe ten <bdo dir="rtl">noillim</bdo> dollars to the bank. Call us.</p>'
+    v, _ = verdict(v1, v2, "million")
+    assert PARTIAL_NOTE in (v.note or ""), v.note
+
+
+def test_the_note_is_for_the_element_it_styles_only():
+    v1 = "<p>Welcome. <span>{}</span> Call us.</p><p>Other text stays here.</p>"
+    v2 = (
+        f"<p>Welcome. <span>{NEW}</span> Call us.</p>"
+        '<p><span style="display:var(--d)">Other text stays here.</span></p>'
+    )
+    v, _ = verdict(v1.format(QUOTE), v2, QUOTE)
+    assert v.verdict == "edited" and PARTIAL_NOTE not in (v.note or ""), v.note
 
 
 @pytest.mark.parametrize("name", UNRESOLVED)
