@@ -125,6 +125,8 @@ def load_comments(
 
 def _starts_as_zip(path: str | os.PathLike) -> bool:
     """Whether the file begins with a ZIP signature (a .docx is a ZIP). Never raises."""
+    if not os.path.isfile(path):  # never open a pipe or a device: it could block
+        return False
     try:
         with open(path, "rb") as f:
             return f.read(4) == b"PK\x03\x04"
