@@ -12,21 +12,28 @@ and read by one rule, here, when the bundle is written and again when it is veri
    report, with its problem.
 3. **One line per comment**, the push-summary format this program's own agent is asked
    for: ``<comment id or number>: <what changed>`` (a list bullet, quotes around the id,
-   and ``-``, ``|``, an en or em dash instead of the colon are read too). The number is
-   the comment's position, from 1, in the comments as given. A line claims ``addressed``
-   with its text as the change summary, or ``not_addressed`` when the text begins with
-   "not addressed", "not changed", "unchanged", "skipped" or "left" (the words the
-   program's own format uses for a comment left as it is). An id or number named twice
-   keeps its first line; lines that name no comment are kept as the report's notes.
-4. **The blanket claim**, a sentence that says every comment was dealt with: an
-   "addressed" word (addressed, fixed, resolved, handled, applied, done, made,
-   implemented, incorporated, actioned, covered) with an "every" word (all, every, each)
-   and a "comment" word (comment, feedback, suggestion, review, note, point, request,
-   remark), as in "Addressed all review comments" or "All comments have been fixed": a
-   claim of ``addressed`` for every comment, unless that sentence says it in the negative
-   (a word of negation: not, no, none, never, cannot, unable, or a contraction in n't),
-   which is no claim the program can read: an unusable report, "it names no comment and
-   is negative".
+   and ``-``, ``|``, an en or em dash instead of the colon are read too; a colon between
+   digits, as in a time, is not one). The number is the comment's position, from 1, in
+   the comments as given. The text is read by the grammar of :mod:`engine.claim_grammar`:
+   ``not_addressed`` when a negation or a left-as-it-is word leads it ("Not fixed",
+   "won't fix", "no changes", "unchanged"), no claim (kept as a note) when it is unclear
+   ("N/A", "pending", "Done, but see notes", a negation elsewhere in it), else
+   ``addressed`` with its text as the change summary. An id or number named twice keeps
+   its first line. A line naming a comment that does not exist (an id of the same form
+   as the comments' ids, "c9", or a number past the last) is kept as a claim about that
+   id, as the claims JSON would be, so claim accuracy is N/A naming it; lines that name
+   no comment are kept as the report's notes.
+4. **The blanket claim**, a sentence that speaks of every comment: an "addressed" word
+   (addressed, fixed, resolved, handled, applied, done, made, implemented, incorporated,
+   actioned, covered), a quantifier (all, every, each, any, none, nothing, no) and a
+   "comment" word (comment, feedback, suggestion, review, note, point, request, remark).
+   Read by :func:`engine.claim_grammar.blanket_reading`: "Addressed all review comments"
+   claims ``addressed`` for every comment; "... except c1 and c3" claims those
+   ``not_addressed`` (an excepted id that does not exist makes claim accuracy N/A);
+   "Nothing was addressed" or "No comments were fixed" claims ``not_addressed`` for every
+   comment; a sentence that is unclear ("Not every comment was fixed", "I fixed every
+   comment but one") is no claim the program can read: an unusable report with the reason.
+   Sentences that read differently make the report unusable too.
 5. **Anything else** (an ordinary document, notes, prose that makes none of these
    claims): no usable report, "it makes no claim the program can read"; claim accuracy
    is N/A with that reason, never a claim of addressed.
@@ -39,9 +46,9 @@ from __future__ import annotations
 import json
 import re
 
+from engine.claim_grammar import blanket_reading, line_claim
 from engine.comments_io import claims_from_json
 from engine.models import ClaimItem, ClaimReport, InputError
-from engine.vocabulary import Claim
 
 __all__ = ["MAX_MESSAGE_CHARS", "NO_CLAIM", "claims_from_message", "resolved_after"]
 
@@ -51,17 +58,15 @@ MAX_MESSAGE_CHARS = 400_000
 
 _LINE = re.compile(
     r"""^\s*(?:[-*+\u2022]\s+)?(?:comment\s+)?["'\u201c\u2018`]?(?P<ref>[^\s"'\u201d\u2019`:|\u2013\u2014]+)["'\u201d\u2019`]?"""
-    r"""\s*(?::|\||\s-\s|\s\u2013\s|\s\u2014\s)\s*(?P<what>.+?)\s*$""",
+    r"""\s*(?::(?!\d)|\||\s-\s|\s\u2013\s|\s\u2014\s)\s*(?P<what>.+?)\s*$""",
     re.IGNORECASE,
 )
-_LEFT_AS_IT_IS = re.compile(r"^(?:not\s+addressed|not\s+changed|unchanged|skipped|left)\b", re.I)
-_NEGATION = re.compile(r"\b(?:not|no|none|never|cannot|unable)\b|n[’']t\b", re.I)
 _DEALT_WITH = re.compile(
     r"\b(?:addressed|fixed|resolved|handled|applied|done|made|implemented|incorporated"
     r"|actioned|covered)\b",
     re.I,
 )
-_EVERY = re.compile(r"\b(?:all|every|each)\b", re.I)
+_EVERY = re.compile(r"\b(?:all|every|each|any|none|nothing|no)\b", re.I)
 _COMMENT_WORD = re.compile(
     r"\b(?:comments?|feedback|suggestions?|reviews?|notes?|points?|requests?|remarks?)\b", re.I
 )
@@ -84,27 +89,50 @@ def claims_from_message(message: str, comment_ids: list[str]) -> ClaimReport | N
         return None
     if text.lstrip().startswith("{"):
         return _from_json(text)
-    claims, notes = _from_lines(text, comment_ids)
-    if claims:
+    claims, notes, named = _from_lines(text, comment_ids)
+    if named:
         return ClaimReport(comments=claims, notes="\n".join(notes))
     blanket = [s for s in _SENTENCE_END.split(text) if _is_blanket(s)]
     if not blanket:
         return ClaimReport.unusable(NO_CLAIM)
-    if any(_NEGATION.search(s) for s in blanket):
+    return _from_blanket(blanket, comment_ids)
+
+
+def _from_blanket(sentences: list[str], comment_ids: list[str]) -> ClaimReport:
+    """The claims of the blanket sentences (rule 4), or an unusable report."""
+    readings = [blanket_reading(s, _DEALT_WITH, _COMMENT_WORD) for s in sentences]
+    unclear = next((r for r in readings if r.kind == "unclear"), None)
+    if unclear is None and any(r != readings[0] for r in readings):
+        unclear = readings[0]
+        unclear.why = "its sentences about every comment say different things"
+    if unclear is not None:
         return ClaimReport.unusable(
-            "the agent's message names no comment and says something in the negative, so "
-            "it is not read as a claim about every comment; give one line per comment "
-            "('<id>: <what changed>'), or the plain claim ('Addressed all review comments')"
+            f"the agent's message names no comment and is not read as a claim about every "
+            f"comment: {unclear.why}; give one line per comment ('<id>: <what changed>'), "
+            "or the plain claim ('Addressed all review comments')"
         )
-    summary = " ".join(blanket[0].split())[:500]
+    first = readings[0]
+    summary = " ".join(sentences[0].split())[:500]
+    if first.kind == "none":
+        items = [ClaimItem(cid, "not_addressed", summary, "") for cid in comment_ids]
+        return ClaimReport(
+            comments=items, notes="a sentence that names no comment: no comment addressed"
+        )
+    excepted = [_comment_of(r, set(comment_ids), comment_ids) or r for r in first.excepted]
+    items = [
+        ClaimItem(cid, "not_addressed" if cid in excepted else "addressed", summary, "")
+        for cid in comment_ids
+    ]
+    items += [ClaimItem(r, "not_addressed", summary, "") for r in excepted if r not in comment_ids]
     return ClaimReport(
-        comments=[ClaimItem(cid, "addressed", summary, "") for cid in comment_ids],
-        notes="a sentence that names no comment: a claim of addressed for every comment",
+        comments=items,
+        notes="a sentence that names no comment: a claim of addressed for every comment"
+        + (f" but {', '.join(excepted)}" if excepted else ""),
     )
 
 
 def _is_blanket(sentence: str) -> bool:
-    """Whether one sentence is the blanket claim (rule 4 of the module docstring)."""
+    """Whether one sentence speaks of every comment (rule 4 of the module docstring)."""
     return bool(
         _DEALT_WITH.search(sentence) and _EVERY.search(sentence) and _COMMENT_WORD.search(sentence)
     )
@@ -121,14 +149,19 @@ def _from_json(text: str) -> ClaimReport:
         return ClaimReport.unusable(exc.problem)
 
 
-def _from_lines(text: str, comment_ids: list[str]) -> tuple[list[ClaimItem], list[str]]:
+def _from_lines(text: str, comment_ids: list[str]) -> tuple[list[ClaimItem], list[str], bool]:
+    """(claims, notes, whether any line names a comment) of the claim lines (rule 3)."""
     known = set(comment_ids)
+    shapes = {_shape(i) for i in comment_ids}
     claims: list[ClaimItem] = []
     seen: set[str] = set()
     notes: list[str] = []
     for line in text.splitlines():
         m = _LINE.match(line)
-        cid = _comment_of(m.group("ref"), known, comment_ids) if m else None
+        ref = m.group("ref") if m else ""
+        cid = _comment_of(ref, known, comment_ids) if m else None
+        if cid is None and m and _looks_like_a_comment(ref, shapes):
+            cid = ref  # a comment that does not exist: claim accuracy N/A names it
         if m is None or cid is None:
             if line.strip():
                 notes.append(line.strip())
@@ -137,9 +170,24 @@ def _from_lines(text: str, comment_ids: list[str]) -> tuple[list[ClaimItem], lis
             continue
         seen.add(cid)
         what = m.group("what")
-        claim: Claim = "not_addressed" if _LEFT_AS_IT_IS.match(what) else "addressed"
+        claim = line_claim(what)
+        if claim is None:
+            notes.append(f"{line.strip()} (unclear: no claim read for it)")
+            continue
         claims.append(ClaimItem(cid, claim, what, ""))
-    return claims, notes
+    return claims, notes, bool(seen)
+
+
+def _shape(comment_id: str) -> str:
+    """An id's form: its digits as one 0 ("c12" -> "c0")."""
+    return re.sub(r"\d+", "0", comment_id.lower())
+
+
+def _looks_like_a_comment(ref: str, shapes: set[str]) -> bool:
+    """Whether ``ref`` names a comment that is not there: a number, or an id with digits
+    of the same form as the comments' ids."""
+    bare = ref.lstrip("#")
+    return bare.isdigit() or (any(ch.isdigit() for ch in bare) and _shape(bare) in shapes)
 
 
 def _comment_of(ref: str, known: set[str], ordered: list[str]) -> str | None:

@@ -100,7 +100,7 @@ def claims_option(path: str, comment_ids: list[str]) -> tuple[Any, str]:
     Raises InputError naming the file."""
     from engine.agent_message import MAX_MESSAGE_CHARS, claims_from_message
     from engine.comments_io import load_claims
-    from engine.models import InputError
+    from engine.models import ClaimReport, InputError
     from engine.safe_io import BoundedInputError, read_regular_file
 
     try:
@@ -111,6 +111,19 @@ def claims_option(path: str, comment_ids: list[str]) -> tuple[Any, str]:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError(path, "not UTF-8 text") from None
+    claims: ClaimReport | None
     if text.lstrip().startswith(("{", "[")):
-        return load_claims(path), text
-    return claims_from_message(text, comment_ids), text
+        claims = load_claims(path)
+    else:
+        claims = claims_from_message(text, comment_ids)
+    unknown = sorted({c.comment_id for c in claims.comments} - set(comment_ids)) if claims else []
+    if unknown and claims is not None and claims.usable:
+        from engine.cli.common import say
+
+        # the same for the claims JSON and for lines of text (docs/agent.md)
+        say(
+            f"arl: {path}: the agent's report names comments that do not exist: "
+            f"{', '.join(unknown[:5])}{'…' if len(unknown) > 5 else ''}; claim accuracy is N/A",
+            err=True,
+        )
+    return claims, text
