@@ -54,7 +54,8 @@ def test_the_page_is_static_like_the_published_index(page):
     assert "TAMPERED" in words and "over 2 documents x 2 repeats" in words
     # the charts are the bootstrap's intervals, labelled with documents x repeats
     svg = re.findall(r"<svg.*?</svg>", text, re.S)
-    assert svg and all("95% interval" in s and "documents x" in s for s in svg)
+    # (the title says what a 95% interval is in words)
+    assert svg and all("with 95% confidence" in s and "documents x" in s for s in svg)
 
 
 @needs_chromium
