@@ -227,3 +227,14 @@ def test_every_excepted_comment_is_not_addressed(lead, exc, picked) -> None:
     names = ", ".join(picked[:-1]) + (" and " if len(picked) > 1 else "") + picked[-1]
     got = _claims(f"{lead} {exc} {names}.")
     assert got == {c: ("not_addressed" if c in picked else "addressed") for c in IDS}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=300))
+def test_any_text_is_read_without_raising_and_a_negative_lead_is_never_addressed(text) -> None:
+    """Any text, hostile included, reads as a report or None; a claim line whose text
+    begins with "not" is never a claim of addressed."""
+    claims_from_message(text, IDS)
+    report = claims_from_message(f"c1: not {text}", IDS)
+    assert report is not None
+    assert not any(c.comment_id == "c1" and c.claim == "addressed" for c in report.comments)
