@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
     QLabel,
+    QSizePolicy,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -61,10 +62,14 @@ class MetricsPanel(QWidget):
         self.help.setTextFormat(Qt.TextFormat.RichText)
         lay = QVBoxLayout(self)
         lay.addWidget(self.intro)
-        lay.addWidget(self.table)
+        # The table takes the room the words below it leave (it scrolls when that is less
+        # than its rows need), never more than its rows: a fixed height drew the words over
+        # its last row when the window was short (1366x768 at 150 %).
+        self.table.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        lay.addWidget(self.table, 1)
         lay.addWidget(self.review)
         lay.addWidget(self.help)
-        lay.addStretch(1)
+        lay.addStretch(0)
         self.cells: dict[tuple[str, str], str] = {}
         self.data: BundleData | None = None
 
@@ -153,9 +158,10 @@ class MetricsPanel(QWidget):
         for r in range(self.table.rowCount()):
             self.table.setRowHeight(r, row)
         header = self.table.horizontalHeader().sizeHint().height()
-        self.table.setFixedHeight(
-            header + row * self.table.rowCount() + 2 * self.table.frameWidth() + 4
-        )
+        frame = 2 * self.table.frameWidth() + 4
+        bar = self.table.horizontalScrollBar().sizeHint().height()
+        self.table.setMinimumHeight(header + row + frame + bar)
+        self.table.setMaximumHeight(header + row * self.table.rowCount() + frame + bar)
 
     def show_bundle(self, data: BundleData) -> None:
         """Show ``data``'s figures now, and again once its re-derivation is in (a bundle

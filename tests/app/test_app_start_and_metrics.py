@@ -221,9 +221,11 @@ def test_opening_a_bundle_covers_the_old_documents_at_once(qtbot, window):
 
 def test_the_view_menu_reaches_every_tab(window):
     view_menu = window.menuBar().actions()[1].menu()
-    names = [a.text() for a in view_menu.actions()]
+    tabs = [a for a in view_menu.actions() if not a.isSeparator() and a.menu() is None]
+    names = [a.text() for a in tabs]
     assert names == [window.tabs.tabText(i).replace("&", "") for i in range(window.tabs.count())]
-    view_menu.actions()[-1].trigger()  # Ctrl+8
+    assert [a.text() for a in view_menu.actions() if a.menu() is not None] == ["&Theme"]
+    tabs[-1].trigger()  # Ctrl+9
     assert window.tabs.currentIndex() == window.TAB_PUBLISHED
 
 
@@ -299,3 +301,29 @@ def test_the_start_page_paragraphs_are_never_cut_mid_line(qtbot):
     for label in page.findChildren(QLabel):
         if label.isVisible() and label.wordWrap() and label.text():
             assert label.height() >= label.heightForWidth(label.width()), label.text()[:40]
+
+
+def test_the_words_under_the_metrics_table_never_cover_it(qtbot, window):
+    """At 1366x768 and 150 % (911x512) "Awaiting review: 3 of 3 …" was drawn over the
+    table's last row: the table had a fixed height, so the panel could not be shorter than
+    every row plus the words, and the screen clamped it. The table now takes the room left
+    (it scrolls), and with room to spare it shows every row above the words."""
+    from app.about import example_bundle_path
+
+    demo = example_bundle_path("demo")
+    if demo is None:
+        pytest.skip("no demo bundle in this checkout")
+    with qtbot.waitSignal(window.verdicts.rendered, timeout=60000):
+        assert window.open_bundle(demo, remember=False)
+    window.resize(911, 900)
+    window._go(3)
+    panel = window.metrics
+    qtbot.waitUntil(lambda: panel.isVisible() and panel.review.text() != "")
+    qtbot.wait(200)
+    table, review = panel.table.geometry(), panel.review.geometry()
+    assert review.top() > table.bottom(), (table, review)
+    full = sum(panel.table.rowHeight(r) for r in range(panel.table.rowCount()))
+    assert panel.table.viewport().height() >= full
+    # Short: the panel fits in what a 512-pixel-high window leaves it.
+    room = 512 - (window.height() - panel.height())
+    assert panel.minimumSizeHint().height() <= room, (panel.minimumSizeHint(), room)
