@@ -34,6 +34,7 @@ from app.decisions_panel import review_cell
 from app.doc_tools import DocTools
 from app.docview import STYLES, DocumentView
 from app.fold import Fold
+from app.headers import ElidingHeader
 from app.inline_changes import KEY, change_cells
 from app.jobs import run_in_thread
 from app.review_actions import ReviewActions
@@ -537,6 +538,7 @@ class VerdictTable(QTableView):
         self.setWordWrap(False)
         self.verticalHeader().setVisible(False)
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 10)
+        self.setHorizontalHeader(ElidingHeader(self))  # "Comm…" with a tooltip, not "ommen"
         h = self.horizontalHeader()
         h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         # The quote and the comment take the width a larger window gives (they were cut

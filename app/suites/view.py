@@ -46,6 +46,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.headers import ElidingHeader
 from app.jobs import run_in_thread
 from app.settings import Settings
 from app.suites.charts import ChartPanel, combo_key, draw_spread, draw_trend
@@ -176,6 +177,7 @@ class SuitesView(QWidget):
 
     def _build_tables(self) -> None:
         self.runs = QTableWidget(0, 6)
+        self.runs.setHorizontalHeader(ElidingHeader(self.runs))  # "model / v…", not "l / v"
         self.runs.setAccessibleName("The suite's runs")
         self.runs.setHorizontalHeaderLabels(
             ["document", "model / variant", "repeat", "status", "attribution", "tokens"]
