@@ -253,6 +253,30 @@ def _depth_bound(utf8: bytes) -> int:
     return max(0, max(accumulate(array("b", s.translate(_STEP)))))
 
 
+_JSON_MISTAKES = {
+    "Expecting property name enclosed in double quotes": "a name in double quotes was expected",
+    "Expecting value": "a value was expected",
+    "Expecting ',' delimiter": "a comma was expected",
+    "Expecting ':' delimiter": "a colon was expected",
+    "Extra data": "more text follows the end",
+    "Unterminated string starting at": "a text in quotes is not closed",
+    "Invalid control character at": "a control character stands inside a text in quotes",
+    "Invalid \\escape": "a backslash is followed by a letter JSON does not allow",
+    "Invalid \\uXXXX escape": "a \\u is not followed by four hexadecimal digits",
+}
+"""The messages of Python's ``json`` decoder (``json.decoder``), in words."""
+
+
+def json_mistake(exc: json.JSONDecodeError) -> str:
+    """``exc`` said in words, with where: "not a JSON file this program can read: at line
+    1, column 2, a name in double quotes was expected"; a message not listed keeps its own
+    words."""
+    what = _JSON_MISTAKES.get(exc.msg, exc.msg)
+    return (
+        f"not a JSON file this program can read: at line {exc.lineno}, column {exc.colno}, {what}"
+    )
+
+
 def load_json(
     data: bytes | str,
     source: str | os.PathLike = "",
@@ -290,9 +314,7 @@ def load_json(
     except _Refused as exc:
         raise BoundedInputError(source, f"not usable JSON: {exc}") from None
     except json.JSONDecodeError as exc:
-        raise BoundedInputError(
-            source, f"not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
+        raise BoundedInputError(source, json_mistake(exc)) from None
     except RecursionError:
         raise BoundedInputError(
             source, f"JSON nested too deeply (more than {max_depth} levels)"

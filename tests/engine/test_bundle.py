@@ -188,7 +188,7 @@ def _evil_zip(path: Path, entries: dict[str, bytes], link: str | None = None) ->
         ({"manifest.json": b"{}", "C:/evil.txt": b"x"}, None, "absolute path"),
         ({"manifest.json": b"{}"}, "link", "symbolic link"),
         ({"a.txt": b"x"}, None, "no manifest.json"),
-        ({"manifest.json": b"not json"}, None, "not JSON"),
+        ({"manifest.json": b"not json"}, None, "not a JSON file"),
     ],
 )
 def test_unsafe_or_malformed_zips_are_refused_in_one_line(tmp_path, entries, link, needle, capsys):

@@ -151,7 +151,7 @@ def test_score_w3c_annotations_auto_detected(tmp_path):
     "content,problem",
     [
         (None, "file not found"),
-        (b"{not json", "not JSON"),
+        (b"{not json", "not a JSON file"),
         (b'"x"', "not a list of comments"),
         (b"\xff\xfe\x00", "not UTF-8"),
         (b"", "empty file"),

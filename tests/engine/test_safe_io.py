@@ -135,9 +135,9 @@ def test_nesting_at_the_limit_loads() -> None:
         (b"", "empty file"),
         (b"  \n ", "empty file"),
         (b"\xff\xfe{}", "not UTF-8 text (byte 0)"),
-        (b"{", "not JSON (line 1, column 2"),
-        (b"[1,]", "not JSON"),
-        (b'{"a": 1} x', "not JSON"),
+        (b"{", "not a JSON file this program can read: at line 1, column 2, a name in double"),
+        (b"[1,]", "not a JSON file"),
+        (b'{"a": 1} x', "not a JSON file"),
     ],
 )
 def test_not_json(data, problem) -> None:
