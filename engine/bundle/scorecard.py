@@ -256,7 +256,11 @@ def _facts(
     )
     return [
         "<h2>About this run</h2><table class='facts'>",
-        *(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in facts),
+        # an empty cell would read as nothing at all: a fact the bundle lacks says so
+        *(
+            f"<tr><th>{_e(k)}</th><td>{_e(v if v not in (None, '') else 'not recorded')}</td></tr>"
+            for k, v in facts
+        ),
         run,
         "</table>",
     ]

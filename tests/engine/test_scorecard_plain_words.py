@@ -38,3 +38,16 @@ def test_the_scorecard_says_times_in_words_and_comments_by_number(tmp_path):
     assert not ISO.search(text), ISO.search(text)
     assert "UTC" in text and "Comment 2" in text
     assert not re.search(r"\bc2\b", text)
+
+
+def test_a_fact_the_bundle_lacks_says_so_never_an_empty_cell():
+    """A revision checked elsewhere has no model or endpoint: "not recorded", not a blank
+    that reads as nothing at all (the re-walk's Word check scorecard)."""
+    import re
+
+    from engine.bundle.scorecard import _facts
+
+    rows = "".join(_facts({"model": None, "base_url": "", "rounds": 1}, "Memo", []))
+    cells = dict(re.findall(r"<tr><th>([^<]*)</th><td>([^<]*)</td></tr>", rows))
+    assert cells["Model"] == "not recorded" and cells["Endpoint"] == "not recorded"
+    assert all(v.strip() for v in cells.values()), cells
