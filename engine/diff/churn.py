@@ -149,9 +149,19 @@ def _own_parts(b: str, breaks: Sequence[int], x0: int, x1: int, side: str) -> li
     lo, hi = bisect.bisect_left(breaks, x0), bisect.bisect_right(breaks, x1)
     before = x0 > 0 and b[x0 - 1] != "\n" and not (lo < hi and breaks[lo] == x0)
     after = x1 < len(b) and b[x1] != "\n" and not (lo < hi and breaks[hi - 1] == x1)
-    cuts = [i for i in range(x0, x1) if b[i] == "\n"] if "\n" in b[x0:x1] else []
-    edges = sorted({*cuts, *(c + 1 for c in cuts), *breaks[lo:hi], x0, x1})
-    first, last = (x0, edges[1]), (edges[-2], x1)
+    # the first piece ends at the first line break (after it, when it is the first
+    # character) or block edge past x0; the last starts after the last line break (at
+    # it, when it is the last character) or at the last block edge before x1
+    e1, e2 = x1, x0
+    nl = b.find("\n", x0, x1)
+    if nl >= 0:
+        e1 = nl if nl > x0 else x0 + 1
+        nl = b.rfind("\n", x0, x1)
+        e2 = nl + 1 if nl + 1 < x1 else nl
+    inner = [x for x in breaks[lo:hi] if x0 < x < x1]
+    if inner:
+        e1, e2 = min(e1, inner[0]), max(e2, inner[-1])
+    first, last = (x0, e1), (e2, x1)
     if side == "end":
         own = first if before else None
     elif side == "start":
