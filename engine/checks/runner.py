@@ -71,8 +71,7 @@ def run_builtin(
     if config.max_length_drop is not None:
         out.append(("length", "length") + builtin.length(v1, v2, config.max_length_drop))
     if config.numbers_outside_comments:
-        breaks = (v1.block_breaks(), v2.block_breaks())
-        d = diff if diff is not None else TextDiff(v1.text, v2.text, breaks=breaks)
+        d = diff if diff is not None else v1.diff_to(v2)
         out.append(("numbers", "numbers") + numbers.numbers(v1, v2, d, s1, s2))
     return out
 

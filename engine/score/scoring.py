@@ -74,6 +74,7 @@ class Version:
     text: str
     _extraction: Any = field(default=None, repr=False)
     _rendering: Any = field(default=None, repr=False)
+    _breaks: list[int] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_source(
@@ -118,10 +119,15 @@ class Version:
         return cls.from_source(content, kind, version_id)
 
     def block_breaks(self) -> list[int] | None:
-        """Where the page's blocks start and end (code points, sorted;
-        ``html_markup.Extraction.block_breaks``); None for plain text, whose blocks are
-        its lines (``engine.score.anchoring.index.plain_text_breaks``)."""
-        return None if self._extraction is None else self._extraction.block_breaks()
+        """Where the page's blocks start and end (code points, sorted; ``Extraction.block_breaks``);
+        None for plain text, whose blocks are its lines (``index.plain_text_breaks``)."""
+        if self._extraction is not None and self._breaks is None:
+            self._breaks = self._extraction.block_breaks()  # a walk over every element: once
+        return self._breaks
+
+    def diff_to(self, other: Version) -> TextDiff:
+        """The diff to ``other``'s text, no unit of it over either's block breaks."""
+        return TextDiff(self.text, other.text, breaks=(self.block_breaks(), other.block_breaks()))
 
     def rendering(self) -> Any:
         """What a reader sees of the page (``engine.text.rendering.Rendering``, styles
@@ -248,8 +254,8 @@ def score(
     run that failed before any model answer (``metrics.never_reached_reason``), every
     metric N/A with those words; the verdicts are still given.
     """
-    if diff is None:  # no unit of the diff runs over a block break
-        diff = TextDiff(v1.text, v2.text, breaks=(v1.block_breaks(), v2.block_breaks()))
+    if diff is None:
+        diff = v1.diff_to(v2)
     judge = _Judge(v1, v2, diff, given_version_id or v1.version_id, claims)
     for c in comments:
         judge.add(c)
