@@ -123,18 +123,20 @@ class SignatureStatus:
     def trusted(self) -> bool:
         return self.state == "signed" and bool(self.trusted_as)
 
+    def _not_covered(self, signed: str) -> str:
+        """The files the signature does not cover (at most five named), as not matching
+        ``signed``."""
+        names = ", ".join(self.uncovered[:5])
+        more = f" and {len(self.uncovered) - 5} more" if len(self.uncovered) > 5 else ""
+        verb = "does" if len(self.uncovered) == 1 else "do"
+        return f"THE SIGNATURE DOES NOT COVER THESE FILES: {names}{more} {verb} not match {signed}"
+
     def line(self) -> str:
         """One line for people: "signed by 3f2a 9c01 77be 0d42 (trusted: laptop)"."""
         if self.state == "unsigned":
             return "unsigned: no signature, so who made it cannot be checked"
         if self.state == "bad" and self.uncovered:
-            names = ", ".join(self.uncovered[:5])
-            more = f" and {len(self.uncovered) - 5} more" if len(self.uncovered) > 5 else ""
-            verb = "does" if len(self.uncovered) == 1 else "do"
-            return (
-                "THE SIGNATURE DOES NOT COVER THESE FILES: "
-                f"{names}{more} {verb} not match what {self.fingerprint} signed"
-            )
+            return self._not_covered(f"what {self.fingerprint} signed")
         if self.state == "bad":
             return f"BAD SIGNATURE: {self.reason}" + (
                 f" (claims key {self.fingerprint})" if self.fingerprint else ""
@@ -154,13 +156,7 @@ class SignatureStatus:
         if self.state == "unsigned":
             return self.line()
         if self.state == "bad" and self.uncovered:
-            names = ", ".join(self.uncovered[:5])
-            more = f" and {len(self.uncovered) - 5} more" if len(self.uncovered) > 5 else ""
-            verb = "does" if len(self.uncovered) == 1 else "do"
-            return (
-                "THE SIGNATURE DOES NOT COVER THESE FILES: "
-                f"{names}{more} {verb} not match what was signed"
-            )
+            return self._not_covered("what was signed")
         if self.state == "bad":
             return f"BAD SIGNATURE: {self.reason}"
         if self.trusted_as == OWN_KEY_NAME and not self.trusted_by_fingerprint:
