@@ -155,13 +155,18 @@ def note_stale(made_on: str | None, given: str) -> str:
 
 
 def version_words(version_id: object) -> str:
-    """A version a comment was made on that is not in the bundle, as people know it: "another
-    draft (draft-1)" (the id in brackets, for the reader who has that draft, cut to 40
-    characters with an ellipsis, spaces and line breaks as one space); "another draft"
-    without one."""
+    """A version a comment was made on that is not in the bundle, as people know it: "a
+    draft this run does not have (the comments call it “draft-1”)" (the name the comments
+    file gives it, for the reader who has that draft, cut to 40 characters with an
+    ellipsis, spaces and line breaks as one space); "a draft this run does not have"
+    without one. Never the bare id: "another draft (draft-1)" left the reader to guess
+    which draft "draft-1" is."""
     text = " ".join(str(version_id or "").split())
     text = text if len(text) <= 40 else text[:39] + "\u2026"
-    return f"another draft ({text})" if text and text != "None" else "another draft"
+    known = "a draft this run does not have"
+    if not text or text == "None":
+        return known
+    return f"{known} (the comments call it \u201c{text}\u201d)"
 
 
 _NOTE_WORDS: tuple[tuple[re.Pattern[str], Any], ...] = (
@@ -895,14 +900,25 @@ def comment_names(ids: list[str]) -> dict[str, str]:
 _ID_LIKE_AUTHOR = re.compile(r"\S*\d\S*")
 
 
+#: The author the program writes on a reply it makes itself (a reopen by the integrity
+#: control), and the one bundles before it wrote ("review harness"); both read
+#: ``PROGRAM_AUTHOR_WORDS`` on screen.
+PROGRAM_AUTHOR = "Agent Review Loop"
+OLD_PROGRAM_AUTHOR = "review harness"
+PROGRAM_AUTHOR_WORDS = "Agent Review Loop's own check"
+
+
 def author_words(author: object) -> str:
     """A comment's or reply's author as people read it: the name as written ("Pat", "Ana
     Lima", a name in any script), or, for an author that is an id (one word with a digit in it, as
     a review corpus's "report51975" or "user_123"), "a reviewer" (the id stays in a
-    tooltip). "" for no author."""
+    tooltip); the program's own replies (``PROGRAM_AUTHOR``, and "review harness" in
+    older bundles) read "Agent Review Loop's own check". "" for no author."""
     text = " ".join(str(author or "").split())
     if not text:
         return ""
+    if text in (PROGRAM_AUTHOR, OLD_PROGRAM_AUTHOR):
+        return PROGRAM_AUTHOR_WORDS
     return "a reviewer" if _ID_LIKE_AUTHOR.fullmatch(text) else text
 
 

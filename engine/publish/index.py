@@ -59,14 +59,27 @@ def _when(stamp: str) -> str:
     return _e(stamp)
 
 
+def _run_words(e: PublishedEntry) -> str:
+    """A published run as people name it: its document's title and when it finished, in
+    the one time format ("Remote work policy, 1 Dec 2026, 00:31 UTC"); never the run id
+    ("run-901a758c16f4"), which stays in the link's tooltip."""
+    title = e.document_title or "document"
+    stamp = e.finished_at or e.created_at or e.published_at
+    return f"{title}, {when_words(stamp)}" if stamp else title
+
+
 def _bundle_cell(e: PublishedEntry) -> str:
-    """A relative link to the copy of the bundle in the published folder; an entry
-    published before copies were made names its bundle's path (a link to another
-    machine's file would lead nowhere)."""
+    """A relative link to the copy of the bundle in the published folder, named for its
+    run (``_run_words``), the run id in its tooltip; an entry published before copies
+    were made names its bundle's path (a link to another machine's file would lead
+    nowhere)."""
     if e.problem:
         return "<span class='muted'>no bundle that could be checked</span>"
     if e.bundle_copy:
-        return f"<a href='{_e(e.bundle_copy)}'>bundle.zip</a>"
+        return (
+            f"<a href='{_e(e.bundle_copy)}' title='{_e(e.run_id)}'>{_e(_run_words(e))}</a>"
+            "<div class='muted'>its evidence bundle (zip)</div>"
+        )
     return f"<span class='muted'>not copied: {_e(e.bundle)}</span>"
 
 
@@ -160,7 +173,7 @@ def render_index(runs: list[PublishedEntry]) -> str:
                 + "".join("<td class='na'>not shown</td>" for _ in METRIC_NAMES)
                 + "<td><span class='bad'>not checked</span></td>"
                 f"<td>NOT CHECKED: {_e(e.problem)}</td>"
-                f"<td>{_bundle_cell(e)}<div class='muted'>{_e(e.run_id)}</div></td></tr>"
+                f"<td title='{_e(e.run_id)}'>{_bundle_cell(e)}</td></tr>"
             )
             continue
         cls = " class='tampered'" if e.tampered else ""
@@ -181,7 +194,7 @@ def render_index(runs: list[PublishedEntry]) -> str:
         check += _review_note(e.review)
         out.append(
             f"<td>{_signature_cell(e)}</td><td title='{_e(e.verification)}'>{check}</td>"
-            f"<td>{_bundle_cell(e)}<div class='muted'>{_e(e.run_id)}</div></td></tr>"
+            f"<td>{_bundle_cell(e)}</td></tr>"
         )
     if not runs:
         out.append(f"<tr><td colspan='{7 + len(METRIC_NAMES)}'>Nothing is published yet.</td></tr>")

@@ -93,7 +93,14 @@ from engine.run.records import (
     RunHandle,
     RunOutcome,
 )
-from engine.vocabulary import STALE_ANCHOR_MESSAGE, VERIFICATION_MESSAGE, RunStatus, plural
+from engine.vocabulary import (
+    PROGRAM_AUTHOR,
+    PROGRAM_AUTHOR_WORDS,
+    STALE_ANCHOR_MESSAGE,
+    VERIFICATION_MESSAGE,
+    RunStatus,
+    plural,
+)
 from engine.workspace import (
     DocumentRow,
     VersionRow,
@@ -685,7 +692,7 @@ class ReviewRun:
             if u.hidden_only:
                 looks = " (the only change is in text hidden from the reader)"
             reason = (
-                f"Reopened by the review harness: this comment was marked resolved, but "
+                f"Reopened by {PROGRAM_AUTHOR_WORDS}: this comment was marked resolved, but "
                 # the version as every view names it (the round's), not its workspace id
                 f"its anchored text is unchanged after round {rnd} "
                 f'("{short}"){looks}. Resolving needs an edit to the commented passage; if '
@@ -698,7 +705,7 @@ class ReviewRun:
             if stale is None or stale.verdict != "stale_anchor":
                 continue
             reason = (
-                "Reopened by the review harness: the quoted text of this comment is not "
+                f"Reopened by {PROGRAM_AUTHOR_WORDS}: the quoted text of this comment is not "
                 "in the version the agent was given, so it cannot be checked and stays "
                 "unresolved."
             )
@@ -711,7 +718,7 @@ class ReviewRun:
             self.document_id,
             comment_id,
             "open",
-            reply=Reply("review harness", reason, now_iso(), "reopen"),
+            reply=Reply(PROGRAM_AUTHOR, reason, now_iso(), "reopen"),
         )
         if self.round_records and self.round_records[-1].round == rnd:
             self.round_records[-1].reopened.append(

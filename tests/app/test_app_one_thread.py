@@ -102,4 +102,14 @@ def test_a_stale_anchor_says_where_it_was_made_once(qtbot, window):
     view.select_comment("c4")
     text = view.detail.toPlainText()
     assert text.count("draft-1") == 1 and "made on version" not in text
-    assert "made on another draft (draft-1)" in text
+    assert "made on a draft this run does not have (the comments call it \u201cdraft-1\u201d)" in text
+
+
+def test_the_programs_own_reopen_is_signed_in_words_in_old_and_new_bundles():
+    """An older bundle's reopen is by "review harness"; a new one's by "Agent Review
+    Loop": both read "Agent Review Loop's own check", the stored name in the tooltip."""
+    for stored in ("review harness", "Agent Review Loop"):
+        text = recorded_thread_html(
+            {"status": "open", "thread": [{"author": stored, "kind": "reopen", "body": "b"}]}
+        )
+        assert f"<b title='{stored}'>Agent Review Loop&#x27;s own check</b>" in text

@@ -17,14 +17,18 @@ def test_a_stale_anchor_names_the_draft_as_people_know_it():
     note = vocab.note_stale("draft-1", "v1")
     words = vocab.note_sentence(note)
     assert words == (
-        "made on another draft (draft-1); its words are not in the version the agent was given"
+        "made on a draft this run does not have (the comments call it \u201cdraft-1\u201d); "
+        "its words are not in the version the agent was given"
     )
-    assert "made on version" not in words
+    assert "made on version" not in words and "another draft" not in words
 
 
 def test_a_comment_made_elsewhere_and_found_is_said_in_words():
     words = vocab.note_sentence(vocab.note_made_elsewhere("draft-1", "v1") + "; " + "x y")
-    assert words.startswith("made on another draft (draft-1); found in the version the agent")
+    assert words.startswith(
+        "made on a draft this run does not have (the comments call it \u201cdraft-1\u201d); "
+        "found in the version the agent"
+    )
     assert words.endswith("; x y")  # an unknown part is kept as it is
 
 
@@ -60,7 +64,17 @@ def test_any_version_name_reads_in_brackets_once(name):
     assert words == (
         f"made on {vocab.version_words(name)}; its words are not in the version the agent was given"
     )
-    assert len(vocab.version_words(name)) <= len("another draft ()") + 40
+    said = vocab.version_words(name)
+    assert len(said) <= len("a draft this run does not have (the comments call it \u201c\u201d)") + 40
+    assert said.count("\u201c") <= 1  # the name in quotes once, or no name at all
+
+
+def test_the_programs_own_replies_name_it_in_words():
+    """A reopen by the integrity control was signed "review harness" on screen."""
+    for stored in (vocab.PROGRAM_AUTHOR, "review harness", " review  harness "):
+        assert vocab.author_words(stored) == "Agent Review Loop's own check"
+    assert vocab.author_words("Pat") == "Pat"
+    assert vocab.author_words("report51975") == "a reviewer"
 
 
 def test_v2_is_named_for_what_it_is():

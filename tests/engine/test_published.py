@@ -116,6 +116,22 @@ def test_index_lists_runs_newest_first_and_renders_without_scripts(runs, tmp_pat
     assert (tmp_path / "copy" / "index.html").read_text(encoding="utf-8") == index
 
 
+def test_the_index_names_each_bundle_by_its_document_and_time_not_its_run_id(runs, tmp_path):
+    """The bundle column's link read "bundle.zip" over "run-…": now the document's title
+    and when the run finished, in words; the run id is the link's tooltip only."""
+    made, _ = runs
+    folder = published.set_published_folder(tmp_path / "named")
+    published.publish(made["b-mid"])
+    index = (folder / "index.html").read_text(encoding="utf-8")
+    parsed = _static(index)
+    (entry,) = published.entries(folder)
+    links = [a for tag, a in parsed.tags if tag == "a" and a.get("href") == entry.bundle_copy]
+    assert len(links) == 1 and links[0].get("title") == "run-b-mid"
+    text = " ".join(parsed.text)
+    assert "Remote work policy, 15 Nov 2026, 10:00 UTC" in text
+    assert "run-b-mid" not in text and "bundle.zip" not in text
+
+
 def test_republishing_replaces_and_tampered_is_marked(runs, tmp_path):
     made, _ = runs
     folder = published.set_published_folder(tmp_path / "pub")

@@ -127,6 +127,9 @@ async def test_claims_without_editing_are_reopened(tmp_path, capsys):
             (False, True),
         ]
         assert not any(re.search(r"\bversion v\d", b) for b in reopens)
+        # the program signs its own reopens by name, never "review harness"
+        assert {r.author for r in c.thread if r.kind == "reopen"} == {"Agent Review Loop"}
+        assert not any("harness" in b for b in reopens)
     m = outcome.metrics
     assert m["attribution_rate"] == {"value": 0.0, "numerator": 0, "denominator": 3}
     assert m["claim_accuracy"] == {"value": 0.0, "numerator": 0, "denominator": 3}
