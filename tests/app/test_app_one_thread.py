@@ -102,7 +102,9 @@ def test_a_stale_anchor_says_where_it_was_made_once(qtbot, window):
     view.select_comment("c4")
     text = view.detail.toPlainText()
     assert text.count("draft-1") == 1 and "made on version" not in text
-    assert "made on a draft this run does not have (the comments call it \u201cdraft-1\u201d)" in text
+    assert (
+        "made on a draft this run does not have (the comments call it \u201cdraft-1\u201d)" in text
+    )
 
 
 def test_the_programs_own_reopen_is_signed_in_words_in_old_and_new_bundles():

@@ -65,7 +65,9 @@ def test_any_version_name_reads_in_brackets_once(name):
         f"made on {vocab.version_words(name)}; its words are not in the version the agent was given"
     )
     said = vocab.version_words(name)
-    assert len(said) <= len("a draft this run does not have (the comments call it \u201c\u201d)") + 40
+    assert (
+        len(said) <= len("a draft this run does not have (the comments call it \u201c\u201d)") + 40
+    )
     assert said.count("\u201c") <= 1  # the name in quotes once, or no name at all
 
 
