@@ -1,16 +1,20 @@
 """Benchmark: start-up of `arl score` on a small pair, beside its floor (docs/engine.md, Speed).
 
 On a 0.1 MB pair (start-up dominates the work) written by ``tools/gen_scoring_inputs.py``
-into a temporary folder (never the repository), three whole processes are timed, in turn,
+into a temporary folder (never the repository), four whole processes are timed, in turn,
 ``--runs`` times each (at least 5):
 
-- the floor: this Python reading v1, v2 and the comments with the ``engine`` package
-  imported (``python -c "import engine; ..."``): what any Python tool pays before it works;
+- the floor, as issue 27 states it: this Python reading v1, v2 and the comments with the
+  engine's scoring API imported (``python -c "import engine.score.scoring; ..."``: the
+  module of ``score`` and ``Version``, what any tool calling the engine's scoring must
+  import). **The target is against this floor**;
+- the bare floor: this Python reading the three files and importing nothing of the
+  engine (what any Python program pays; shown for scale, not the target);
 - ``python -m engine.cli score``: the engine's command without the keyring look-up;
 - the installed ``arl score`` (the ``arl`` script beside this Python, ``arl_keys.cli``).
 
 Printed: the median wall and CPU seconds (user + system, ``os.wait4``) of each, each
-command's ratio to the floor (wall and CPU), the machine's load (``os.getloadavg()``)
+process's ratio to the floor (wall and CPU), the machine's load (``os.getloadavg()``)
 before and after, the modules of a list of heavy ones (keyring, openai, httpx, the HTML
 parser, ICU, PySide6, numpy) that the installed ``arl score`` loaded, and the top offenders
 of one ``-X importtime`` run of it (self and cumulative microseconds).
@@ -24,7 +28,8 @@ parser, the scoring modules' imports, the command). ``--baseline DIR`` times the
 commands with another checkout's ``engine`` and ``arl_keys`` (``PYTHONPATH=DIR``) in the
 same turns, for an A/B on one machine load.
 
-Target: the installed ``arl score`` within 1.5x of the floor (wall, medians).
+Target (issue 27): the installed ``arl score`` within 1.5x of the floor, the files read
+with ``engine.score.scoring`` imported (wall, medians); not of the bare floor.
 
     uv run python benchmarks/bench_startup.py              # 7 runs each
     uv run python benchmarks/bench_startup.py --runs 11 --top 25
@@ -52,7 +57,11 @@ import gen_scoring_inputs as gen
 # checks the same list).
 HEAVY = ("keyring", "openai", "httpx", "selectolax", "justhtml", "icu4py", "PySide6", "numpy")
 
-_FLOOR = "import sys, engine\nfor p in sys.argv[1:]:\n    open(p, 'rb').read()\n"
+# The floor the target is against (issue 27: "reading both files and importing the
+# engine"): the scoring API imported, then the three files read.
+_FLOOR = "import sys, engine.score.scoring\nfor p in sys.argv[1:]:\n    open(p, 'rb').read()\n"
+# The bare floor, for scale: Python reading the files, nothing of the engine imported.
+_BARE = "import sys\nfor p in sys.argv[1:]:\n    open(p, 'rb').read()\n"
 _LOADED = (
     "import runpy, sys\n"
     "heavy = sys.argv[1].split(',')\n"
@@ -160,8 +169,12 @@ def main() -> None:
         score = ["score", "--v1", files[0], "--v2", files[1], "--comments", files[2]]
         env = env_for(tmp)
         commands: dict[str, tuple[list[str], dict[str, str]]] = {
-            "floor (read the files, engine imported)": (
+            "floor: read, engine.score.scoring imported": (
                 [sys.executable, "-c", _FLOOR, *files],
+                env,
+            ),
+            "bare floor: read, no engine (not the target)": (
+                [sys.executable, "-c", _BARE, *files],
                 env,
             ),
             "python -m engine.cli score": ([sys.executable, "-m", "engine.cli", *score], env),
@@ -172,7 +185,7 @@ def main() -> None:
             print(f"no installed arl beside {sys.executable}: run `uv sync` first")
         if args.baseline:
             base = {**env, "PYTHONPATH": os.pathsep.join([str(args.baseline.resolve())])}
-            for name, (cmd, _) in list(commands.items())[1:]:
+            for name, (cmd, _) in list(commands.items())[2:]:
                 commands[f"{name}, baseline"] = (cmd, base)
         for cmd, cmd_env in commands.values():  # writes the bytecode cache, untimed
             timed(cmd, cmd_env, tmp)
@@ -193,18 +206,28 @@ def main() -> None:
         floor = next(iter(commands))
         fw, fc = statistics.median(walls[floor]), statistics.median(cpus[floor])
         head = (
-            f"{'process':42} {'wall s':>7} {'cpu s':>7} {'x floor':>8} {'cpu x':>6}  (min-max wall)"
+            f"{'process':46} {'wall s':>7} {'cpu s':>7} {'x floor':>8} {'cpu x':>6}  (min-max wall)"
         )
         print(head)
         print("-" * len(head))
         for name in commands:
             w, c = statistics.median(walls[name]), statistics.median(cpus[name])
             print(
-                f"{name:42} {w:7.3f} {c:7.3f} {w / fw:8.2f} {c / fc:6.2f}  "
+                f"{name:46} {w:7.3f} {c:7.3f} {w / fw:8.2f} {c / fc:6.2f}  "
                 f"({min(walls[name]):.3f}-{max(walls[name]):.3f})"
             )
         print("load average (1, 5, 15 min): after  " + ", ".join(f"{x:.2f}" for x in load_after))
-        print("target: arl score within 1.5x of the floor (wall)")
+        print(
+            "target (issue 27): arl score within 1.5x of the floor with engine.score.scoring "
+            "imported (wall), not of the bare floor"
+        )
+        arl_name = "arl score (installed)"
+        if arl_name in walls:
+            ratio = statistics.median(walls[arl_name]) / fw
+            print(
+                f"arl score / floor: {ratio:.2f}x wall "
+                f"({'within' if ratio <= 1.5 else 'over'} the 1.5x target)"
+            )
         phases = []
         for _ in range(runs):
             p = subprocess.run(
