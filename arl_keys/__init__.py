@@ -10,10 +10,14 @@ a locked wallet): GUI code runs them in a worker thread.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from arl_keys import store
-from engine.credentials import KeyChoice, Lookup, choose_api_key
+
+if TYPE_CHECKING:  # engine.credentials (urllib.parse) is loaded where a key is chosen
+    from collections.abc import Mapping
+
+    from engine.credentials import KeyChoice, Lookup
 
 __all__ = ["api_key_for", "store"]
 
@@ -26,6 +30,8 @@ def api_key_for(
 ) -> KeyChoice:
     """The key to send to ``base_url``: ``OPENAI_API_KEY``, else the keyring's key for its
     host, else ``session(host)``, else none. Never raises."""
+    from engine.credentials import choose_api_key
+
     return choose_api_key(
         base_url,
         environ=environ,

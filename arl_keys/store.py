@@ -17,7 +17,6 @@ score``, ``arl text``) do not pay (docs/engine.md, "Speed").
 
 from __future__ import annotations
 
-import logging
 from types import ModuleType
 
 SERVICE = "agent-review-loop"
@@ -142,6 +141,8 @@ def backend_name() -> str:
     none works (none installed or loadable, keyring's ``fail`` or ``null`` backend)
     ``NO_KEYRING_WORDS``. What went wrong (the exception, the backend) goes to this
     module's log, never into the words."""
+    import logging  # loaded here: a command that reads no key does not pay for it
+
     log = logging.getLogger(__name__)
     try:
         kr = keyring_module().get_keyring()

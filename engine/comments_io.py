@@ -17,10 +17,8 @@ in the ``unusable`` list with its reason and the rest load.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -293,6 +291,8 @@ def document_iri(path: str | os.PathLike | None = None, data: bytes = b"") -> st
     ``urn:sha256:<64 hex>`` of ``data``, its bytes. Never raises."""
     if path is not None and os.fspath(path):
         return Path(os.path.abspath(os.fspath(path))).as_uri()
+    import hashlib  # here: reading comments never needs it (docs/engine.md, "Speed")
+
     return "urn:sha256:" + hashlib.sha256(data).hexdigest()
 
 
@@ -310,6 +310,8 @@ def _annotation_iri(comment_id: str, source: str) -> str:
     time. The native id rides along as ``arl:comment_id``."""
     if _ABSOLUTE_URI.fullmatch(comment_id):
         return comment_id
+    import uuid  # here: uuid loads platform, which reading comments never needs
+
     return uuid.uuid5(uuid.NAMESPACE_URL, f"{source}#{comment_id}").urn
 
 

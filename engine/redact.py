@@ -49,12 +49,13 @@ log file (``RedactingFilter``).
 
 from __future__ import annotations
 
-import base64
 import functools
-import logging
 import re
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # logging and base64 are loaded where used: a score needs neither
+    import logging
 
 MASK = "[REDACTED]"
 _MIN_SECRET = 4
@@ -317,6 +318,7 @@ def _fragments(text: str, secrets: tuple[str, ...]) -> list[tuple[int, int]]:
 def _transforms(secret: str) -> list[str]:
     """``secret`` and the whole-value transforms a server may echo it in: reversed, rot13,
     hex and base32 of its UTF-8 bytes (each matched in any case, see ``_encoded_forms``)."""
+    import base64
     import codecs
 
     raw = secret.encode("utf-8")
@@ -334,6 +336,8 @@ def _base64_cores(secret: str) -> set[str]:
     """The base64 characters that encode ``secret`` whatever the byte offset it starts at
     inside a longer value: for each of the three offsets, the characters fully determined
     by the secret's bytes (standard and URL-safe alphabets)."""
+    import base64
+
     raw = secret.encode("utf-8")
     cores = set()
     for k in range(3):
@@ -383,9 +387,11 @@ def known_secrets() -> list[str]:
         return sorted(_secrets)
 
 
-class RedactingFilter(logging.Filter):
+class RedactingFilter:
     """A logging filter that redacts each record's formatted message (and its exception
-    text) before any handler writes it. Install it on a handler."""
+    text) before any handler writes it. Install it on a handler (``handler.addFilter``):
+    logging takes any object with a ``filter(record)`` method, so this module does not
+    import logging, which ``arl score`` never uses (docs/engine.md, "Speed")."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         try:

@@ -13,7 +13,6 @@ import argparse
 import math
 import os
 import re
-import signal
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -174,6 +173,8 @@ class StopSignals:
         self._previous: dict[int, Any] = {}
 
     def __enter__(self) -> StopSignals:
+        import signal  # here: only a review run installs handlers
+
         for name in self.NAMES:
             sig = getattr(signal, name, None)
             if sig is not None:
@@ -181,6 +182,8 @@ class StopSignals:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        import signal
+
         for sig, handler in self._previous.items():
             signal.signal(sig, handler if sig == signal.SIGINT else _ending)
 
