@@ -4,7 +4,7 @@ On a 0.1 MB pair (start-up dominates the work) written by ``tools/gen_scoring_in
 into a temporary folder (never the repository), four whole processes are timed, in turn,
 ``--runs`` times each (at least 5):
 
-- the floor, as issue 27 states it: this Python reading v1, v2 and the comments with the
+- the floor, as the start-up target states it: this Python reading v1, v2 and the comments with the
   engine's scoring API imported (``python -c "import engine.score.scoring; ..."``: the
   module of ``score`` and ``Version``, what any tool calling the engine's scoring must
   import). **The target is against this floor**;
@@ -28,7 +28,7 @@ parser, the scoring modules' imports, the command). ``--baseline DIR`` times the
 commands with another checkout's ``engine`` and ``arl_keys`` (``PYTHONPATH=DIR``) in the
 same turns, for an A/B on one machine load.
 
-Target (issue 27): the installed ``arl score`` within 1.5x of the floor, the files read
+Target: the installed ``arl score`` within 1.5x of the floor, the files read
 with ``engine.score.scoring`` imported (wall, medians); not of the bare floor.
 
     uv run python benchmarks/bench_startup.py              # 7 runs each
@@ -57,8 +57,8 @@ import gen_scoring_inputs as gen
 # checks the same list).
 HEAVY = ("keyring", "openai", "httpx", "selectolax", "justhtml", "icu4py", "PySide6", "numpy")
 
-# The floor the target is against (issue 27: "reading both files and importing the
-# engine"): the scoring API imported, then the three files read.
+# The floor the target is against ("reading both files and importing the engine"): the
+# scoring API imported, then the three files read.
 _FLOOR = "import sys, engine.score.scoring\nfor p in sys.argv[1:]:\n    open(p, 'rb').read()\n"
 # The bare floor, for scale: Python reading the files, nothing of the engine imported.
 _BARE = "import sys\nfor p in sys.argv[1:]:\n    open(p, 'rb').read()\n"
@@ -218,7 +218,7 @@ def main() -> None:
             )
         print("load average (1, 5, 15 min): after  " + ", ".join(f"{x:.2f}" for x in load_after))
         print(
-            "target (issue 27): arl score within 1.5x of the floor with engine.score.scoring "
+            "target: arl score within 1.5x of the floor with engine.score.scoring "
             "imported (wall), not of the bare floor"
         )
         arl_name = "arl score (installed)"
