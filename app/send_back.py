@@ -65,19 +65,20 @@ class SendBackDialog(QDialog):
         self.resize(760, 520)
         n, r = len(plan.comments), len(plan.reasons)
         said = (
-            f"<b>{plural(n, 'comment')} go{'es' if n == 1 else ''} back</b> to the agent on the last version, "
-            f"{r} with your reason word for word."
+            f"<b>{plural(n, 'comment')} go{'es' if n == 1 else ''} back</b> to the agent on "
+            "the last version" + (f", {r} with your reason word for word." if r else ".")
         )
-        if plan.left:
-            said += "<br>" + html.escape(plan.left_words())
+        if plan.left:  # one line each: the reason can be a sentence
+            said += (
+                "<br>Not sent again:<ul style='margin:0'>"
+                + "".join(f"<li>{html.escape(line)}</li>" for line in plan.left_lines())
+                + "</ul>"
+                + html.escape(plan.replied_words().strip())
+            )
         if plan.settled:
             said += "<br>" + html.escape(plan.settled_words())
         if plan.unplaced:
-            said += (
-                "<br>Their text is gone from the last version: "
-                + html.escape(", ".join(plan.name(c) for c in plan.unplaced))
-                + " (the next run reports them as stale anchors)."
-            )
+            said += "<br>" + html.escape(plan.unplaced_words())
         self.summary = QLabel(said)
         self.summary.setWordWrap(True)
         self.brief = QPlainTextEdit(plan.brief())

@@ -2,22 +2,39 @@
 and a brief in words (``arl bundle send-back``).
 
 ``send_back(bundle, decided) -> SendBack``. The next round works on the run's last
-version (v2). A comment goes back when it is still open after the run, or when the
-reviewer overrode it to ``not-addressed`` or ``another-round``; it is not sent again when
-the reviewer said it was addressed (accepted as edited, ``addressed``, ``deletion-is-fix``)
-or ``declined`` it (won't fix), nor when it is resolved with no override. Each override's
-reason travels word for word: it is added to the comment's thread as a ``reopen`` entry by
-the reviewer (the agent's ``list_comments`` shows a thread's last entries) and quoted in the
-brief. ``decided``: comment id -> the decision that counts
+version (v2). Every comment of the run is in exactly one of three lists, by the first of
+these rules that applies (``_place_of``; docs/bundle.md, "Send back"):
+
+1. **settled** (goes along resolved, not work for the agent): the reviewer said it was
+   addressed (accepted as edited, ``addressed``, ``deletion-is-fix``) or ``declined`` it
+   (won't fix); the decision is a ``resolve`` entry of its thread, so the next round's
+   bundle keeps it.
+2. **left** (not sent, not carried), a stale anchor: its words are neither in the version
+   the agent was given nor in the last one, so it cannot be placed on the text the next
+   agent gets; sending it would only make another stale anchor. It is not sent, whatever
+   other decision it has, and the words say so and how to send it (add it again on the
+   last version's text).
+3. **comments** (sent): the reviewer overrode it to ``not-addressed`` or ``another-round``
+   (the reason travels word for word: a ``reopen`` entry by the reviewer in its thread,
+   which the agent's ``list_comments`` shows, and quoted in the brief).
+4. **left**: resolved by the run with no decision that sends it (a passage the agent
+   deleted and resolved says the reviewer has not said whether the deletion was the fix:
+   never "resolved" alone, which would credit a deletion as a fix), or a remark (not
+   actionable).
+5. **comments**: every other comment (still open after the run).
+
+``decided``: comment id -> the decision that counts
 (``engine.bundle.decisions.DecisionsCheck.latest()``; empty when none or when they fail
 their checks).
 
 Each comment sent is anchored again on v2, where the run's final verdict found it: the
 quote, 32 characters of context each side and the offsets (UTF-16 units) of its v2 span,
-made on the new document (``created_on_version_id`` null). A comment with no v2 span (its
-passage was deleted, or its anchor was stale) keeps its old anchor, marked as made on
-``<run id>/<version>`` (a version the next run does not have), so the next run reports it
-as a stale anchor rather than place it on other text; ``SendBack.unplaced`` names them.
+made on the new document (``created_on_version_id`` null). A comment sent with no v2 span
+(its passage was deleted and the reviewer sent it back) goes with its old quote, marked as
+made on ``<run id>/<version>`` (a version the next run does not have), so the next run
+reports it as a stale anchor rather than place it on other text; ``SendBack.unplaced``
+names them (a mark on comments sent, not a fourth list) and the brief asks the agent to
+say what it did.
 """
 
 from __future__ import annotations
@@ -40,14 +57,16 @@ CONTEXT = 32
 
 @dataclass
 class SendBack:
-    """``document``: v2's source (``kind`` html | text); ``comments``: the comments sent,
-    anchored on v2; ``reasons``: comment id -> the override's reason, word for word;
-    ``left``: comment id -> why it is not sent, in words; ``unplaced``: ids sent with their
-    old anchor (no v2 span); ``settled``: the comments a reviewer's decision settled,
-    carried resolved with that decision as a ``resolve`` entry of their thread, so the next
-    round's bundle keeps them and the decision without giving them to the agent as work.
-    ``all_comments()``: what the next run starts with (``comments`` then ``settled``).
-    ``bundle_path``: the bundle it was made from (None when not from one)."""
+    """``document``: v2's source (``kind`` html | text). Every comment is in exactly one
+    of ``comments`` (sent, anchored on v2), ``settled`` (carried resolved with the
+    reviewer's decision as a ``resolve`` entry of its thread, so the next round's bundle
+    keeps them and the decision without giving them to the agent as work) and ``left``
+    (comment id -> why it is neither sent nor carried, in words). ``reasons``: comment id
+    -> the override's reason, word for word (comments sent); ``unplaced``: the ids of
+    comments sent with their old quote (no v2 span); ``stale``: the ids in ``left`` that
+    are stale anchors. ``all_comments()``: what the next run starts with (``comments``
+    then ``settled``). ``bundle_path``: the bundle it was made from (None when not from
+    one)."""
 
     title: str
     kind: str
@@ -57,6 +76,7 @@ class SendBack:
     left: dict[str, str] = field(default_factory=dict)
     unplaced: list[str] = field(default_factory=list)
     settled: list[Comment] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)
     bundle_path: Path | None = None
     #: comment id -> the reviewer's replies said after the run (word for word, oldest
     #: first); those on a comment sent back travel in its thread and the brief.
@@ -70,9 +90,14 @@ class SendBack:
         return self.names.get(cid) or "a comment"
 
     def replied_only(self) -> list[str]:
-        """The comments not sent again that have the reviewer's reply and no decision
-        that sends them: a reply is not a decision."""
-        return [cid for cid in self.left if self.replies.get(cid)]
+        """The comments left behind (not sent, not settled, not a stale anchor) that have
+        the reviewer's reply and no decision that sends them: a reply is not a decision."""
+        return [cid for cid in self.left if self.replies.get(cid) and cid not in self.stale]
+
+    def settled_decision(self, c: Comment) -> str:
+        """The decision that settled ``c`` (one of ``settled``), in words: its thread's
+        last entry, the ``resolve`` entry ``send_back`` added."""
+        return c.thread[-1].body if c.thread else "settled"
 
     def settled_words(self) -> str:
         """ "Comment 2 “…”, settled by your decision, goes along resolved, with the
@@ -93,11 +118,16 @@ class SendBack:
         only the reviewer's reply, how to send it back; "" when every comment goes."""
         if not self.left:
             return ""
-        out = (
-            "Not sent again: "
-            + "; ".join(f"{self.name(k)} ({v})" for k, v in self.left.items())
-            + "."
-        )
+        return "Not sent again: " + "; ".join(self.left_lines()) + "." + self.replied_words()
+
+    def left_lines(self) -> list[str]:
+        """Each comment of ``left`` as "Comment 1 “…” (why)", in order."""
+        return [f"{self.name(k)} ({v})" for k, v in self.left.items()]
+
+    def replied_words(self) -> str:
+        """ " Comment 1 “…” has your reply but no decision that sends it back: …" for the
+        comments of ``replied_only``; "" for none."""
+        out = ""
         replied = self.replied_only()
         if replied:
             names = ", ".join(self.name(k) for k in replied)
@@ -109,6 +139,21 @@ class SendBack:
                 "Another round) to send it back, with your reason."
             )
         return out
+
+    def unplaced_words(self) -> str:
+        """ "Comment 3 “…” goes with its old quote: its text is gone from the last version
+        (the agent is asked to say what it did; the next run reports it as a stale
+        anchor)." for the comments sent with no v2 span; "" for none."""
+        n = len(self.unplaced)
+        if not n:
+            return ""
+        names = ", ".join(self.name(c) for c in self.unplaced)
+        it, goes, its = ("it", "goes", "its") if n == 1 else ("them", "go", "their")
+        return (
+            f"{names} {goes} with {its} old quote: {its} text is gone from the last version "
+            f"(the agent is asked to say what it did; the next run reports {it} as "
+            f"{'a stale anchor' if n == 1 else 'stale anchors'})."
+        )
 
     def all_comments(self) -> list[Comment]:
         return [*self.comments, *self.settled]
@@ -132,8 +177,16 @@ class SendBack:
             for said in self.replies.get(c.id, []):
                 lines.append(f"   The reviewer replied: {said}")
             if c.id in self.unplaced:
-                lines.append("   (Its text is no longer in this version: say what you did.)")
+                lines.append(
+                    "   (Its text is no longer in this version; this is its old quote: "
+                    "say what you did.)"
+                )
             lines.append("")
+        if self.settled:
+            lines.append(
+                "Settled by the reviewer, resolved, not to work on: "
+                + "; ".join(f"{self.name(c.id)} ({self.settled_decision(c)})" for c in self.settled)
+            )
         if self.left:
             lines.append(
                 "Not sent again: "
@@ -142,19 +195,35 @@ class SendBack:
         return "\n".join(lines).rstrip() + "\n"
 
 
-def _why_left(c: Comment, verdict: str, d: Decision | None) -> str | None:
-    """Why ``c`` is not sent again, or None when it goes back."""
+#: Why a stale anchor is not sent (rule 2 of the module docstring).
+STALE_LEFT = (
+    "a stale anchor, so it cannot be placed: its words are in neither the version the agent "
+    "was given nor the last one; to send it, add it again on the last version's text"
+)
+#: Why a passage the agent deleted and resolved, with no decision, is not sent.
+DELETED_RESOLVED_LEFT = (
+    "the agent deleted its text and resolved it; you have not said whether the deletion was the fix"
+)
+
+Place = tuple[str, str | None]
+
+
+def _place_of(c: Comment, verdict: str, d: Decision | None) -> Place:
+    """Where ``c`` goes (the rules of the module docstring, in order): ("settled", None),
+    ("sent", None) or ("left", why in words)."""
+    if d is not None and (
+        d.decision in SETTLED or (d.decision == "accept" and verdict == "edited")
+    ):
+        return ("settled", None)
+    if verdict == "stale_anchor":
+        return ("left", STALE_LEFT)
     if d is not None and d.decision in SEND_AGAIN:
-        return None
-    if d is not None and d.decision in SETTLED:
-        return DECISION_WORDS[d.decision]
-    if d is not None and d.decision == "accept" and verdict == "edited":
-        return "accepted as addressed"
+        return ("sent", None)
     if c.status == "resolved":
-        return "resolved"
+        return ("left", DELETED_RESOLVED_LEFT if verdict == "deleted" else "resolved")
     if not c.actionable:
-        return "a remark, not actionable"
-    return None
+        return ("left", "a remark, not actionable")
+    return ("sent", None)
 
 
 def made_on(bundle: Any, c: Comment) -> str:
@@ -213,11 +282,15 @@ def send_back(
     for c in bundle.comments_after:
         item = final.get(c.id, {})
         d = decided.get(c.id)
-        why = _why_left(c, str(item.get("verdict") or ""), d)
-        if why is not None:
-            out.left[c.id] = why
-            if d is not None and d.decision != "another-round":
-                out.settled.append(_settled(bundle, c, item, text, d))
+        verdict = str(item.get("verdict") or "")
+        where, why = _place_of(c, verdict, d)
+        if where == "settled" and d is not None:
+            out.settled.append(_settled(bundle, c, item, text, d))
+            continue
+        if where == "left":
+            out.left[c.id] = why or ""
+            if verdict == "stale_anchor":
+                out.stale.append(c.id)
             continue
         thread = [*c.thread, *said.get(c.id, [])]
         if d is not None and d.decision in SEND_AGAIN:
@@ -340,8 +413,7 @@ def next_round_in_word(plan: SendBack, data: bytes, when: str) -> bytes:
         copy.reopen(thread)
     for c in plan.settled:
         thread = thread_of(c)
-        said = c.thread[-1].body if c.thread else plan.left.get(c.id, "settled")
-        copy.add_reply(thread, WORD_AUTHOR, when, f"Not sent again: {said}")
+        copy.add_reply(thread, WORD_AUTHOR, when, f"Not sent again: {plan.settled_decision(c)}")
         copy.reopen(thread, done=True)
     return copy.to_bytes()
 

@@ -216,11 +216,13 @@ def cmd_bundle_send_back(args: argparse.Namespace) -> int:
     say(
         f"{plural(len(plan.comments), 'comment')} {'goes' if len(plan.comments) == 1 else 'go'} "
         f"back ({len(plan.reasons)} with the reviewer's "
-        f"reason), {len(plan.left)} not sent again; wrote "
+        f"reason), {len(plan.settled)} settled by the reviewer (carried resolved), "
+        f"{len(plan.left)} not sent again; wrote "
         f"{', '.join(p.name for p in [doc, *more])} to {out}"
     )
-    if plan.unplaced:
-        say(f"their text is gone from the last version: {', '.join(plan.unplaced)}")
+    for words in (plan.unplaced_words(), plan.left_words(), plan.settled_words()):
+        if words:
+            say(words)
     say(f"next round: arl run --doc {doc} --comments {out / 'comments.json'} --model ...")
     return EXIT_OK
 

@@ -225,10 +225,22 @@ def test_send_back_opens_the_next_round_with_the_reasons(qtbot, window, tmp_path
     qtbot.waitUntil(lambda: view.data.decisions is not None, timeout=30000)
     view.send_back_btn.click()
     dlg = window._send_back
-    assert dlg.plan.reasons == {"c2": reason} and "c1" in dlg.plan.left
-    assert "2 comments go back" in dlg.summary.text()  # c2 overridden, c4 still open
-    # the agent resolved it; no override (called by number and first words, never "c3")
-    assert f"{html.escape(dlg.plan.names['c3'])} (resolved)" in dlg.summary.text()
+    assert dlg.plan.reasons == {"c2": reason} and [c.id for c in dlg.plan.settled] == ["c1"]
+    # c2 overridden; c4 is a stale anchor: not sent, and said so
+    assert "1 comment goes back" in dlg.summary.text()
+    assert (
+        f"{html.escape(dlg.plan.names['c4'])} (a stale anchor, so it cannot be placed"
+        in dlg.summary.text()
+    )
+    # the agent deleted c3's text and resolved it, no decision: not taken as the fix
+    # (called by number and first words, never "c3")
+    assert (
+        f"{html.escape(dlg.plan.names['c3'])} (the agent deleted its text and resolved it; "
+        "you have not said whether the deletion was the fix)" in dlg.summary.text()
+    )
+    # each comment named once in the dialog's lists
+    for cid in ("c1", "c3", "c4"):
+        assert dlg.summary.text().count(html.escape(dlg.plan.names[cid])) == 1
     assert dlg.plan.names["c3"].startswith("Comment 3 ")
     assert not re.search(r"\bc\d\b", dlg.summary.text() + dlg.brief.toPlainText())
     assert reason in dlg.brief.toPlainText()

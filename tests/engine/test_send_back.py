@@ -12,7 +12,7 @@ from pathlib import Path
 from engine.bundle import signing
 from engine.bundle.adjudicate import adjudicate
 from engine.bundle.read import open_bundle
-from engine.bundle.sendback import send_back
+from engine.bundle.sendback import STALE_LEFT, send_back
 from engine.cli.main import main as arl
 from tests.helpers.scripted_server import FixEverything, ScriptedServer
 
@@ -36,8 +36,12 @@ def test_what_goes_back_and_what_does_not(tmp_path):
     b = _reviewed(tmp_path)
     plan = send_back(open_bundle(b), verify_bundle(b).decisions.latest())
     sent = {c.id: c for c in plan.comments}
-    assert set(sent) == {"c2", "c4"}
-    assert plan.left == {"c1": "accepted as addressed", "c3": "the deletion was the fix"}
+    # each comment in exactly one list: c2 sent, c1 and c3 settled, c4 (a stale anchor:
+    # its words are not in the text the agent gets) left behind, said so
+    assert set(sent) == {"c2"}
+    assert [c.id for c in plan.settled] == ["c1", "c3"]
+    assert plan.left == {"c4": STALE_LEFT} and plan.stale == ["c4"]
+    assert "cannot be placed" in plan.left_words() and plan.names["c4"] in plan.left_words()
     c2 = sent["c2"]
     assert plan.reasons == {"c2": REASON}
     assert (c2.thread[-1].author, c2.thread[-1].body, c2.thread[-1].kind) == (
@@ -52,8 +56,10 @@ def test_what_goes_back_and_what_does_not(tmp_path):
 
     s, e = (to_codepoint(v2, x) for x in (c2.anchor.start_offset, c2.anchor.end_offset))
     assert v2[s:e] == "by email"
-    assert "c4" in plan.unplaced and sent["c4"].created_on_version_id.endswith("/v0")
+    assert plan.unplaced == []
     assert REASON in plan.brief() and "Comment 2: " in plan.brief()
+    brief = plan.brief()
+    assert brief.count(plan.names["c1"]) == 1 and brief.count(plan.names["c4"]) == 1
     # no raw ids in the brief: the comments are called as the Verdicts view calls them
     assert not re.search(r"\bc\d\b", plan.brief()), plan.brief()
     assert plan.names["c1"].startswith("Comment 1 \u201c")
@@ -88,14 +94,16 @@ def test_a_reply_is_not_a_decision_but_travels_with_a_comment_sent_back(tmp_path
     from engine.bundle.read import verify_bundle
     from engine.models import Reply
 
-    b = _reviewed(tmp_path)
+    b = tmp_path / "b"
+    shutil.copytree(DATA / "bundle-min", b)
+    adjudicate(b, "c2", "not-addressed", REASON, "Ann", signing.new_private_key())
     said = "Uppercasing is not a fix: name the form."
     replies = {
         "c1": [Reply("Ann", said, "2026-12-01T10:00:00Z", "reply")],
         "c2": [Reply("Ann", "And link it.", "2026-12-01T10:01:00Z", "reply")],
     }
     plan = send_back(open_bundle(b), verify_bundle(b).decisions.latest(), replies)
-    assert "c1" in plan.left and plan.replied_only() == ["c1"]
+    assert plan.left["c1"] == "resolved" and plan.replied_only() == ["c1"]
     words = plan.left_words()
     assert "Mark it Not addressed" in words and "a reply is not a decision" in words
     assert plan.names["c1"] in words and not re.search(r"\bc\d\b", words)
@@ -110,20 +118,24 @@ def test_the_reason_reaches_the_scripted_servers_next_request(tmp_path, capsys):
     out = tmp_path / "next"
     assert arl(["bundle", "send-back", str(b), "--out", str(out)]) == 0
     said = capsys.readouterr().out
-    assert "2 comments go back (1 with the reviewer's reason), 2 not sent again" in said
+    assert (
+        "1 comment goes back (1 with the reviewer's reason), 2 settled by the reviewer "
+        "(carried resolved), 1 not sent again" in said
+    )
+    assert "cannot be placed" in said  # the stale anchor, by name
     assert arl(["bundle", "send-back", str(b), "--out", str(out)]) == 2  # nothing replaced
     comments = json.loads((out / "comments.json").read_text(encoding="utf-8"))["comments"]
-    # the work (c2, c4), then the comments the reviewer settled, resolved by that decision
+    # the work (c2), then the comments the reviewer settled, resolved by that decision;
+    # the stale anchor c4 is not carried
     assert [(c["id"], c["status"]) for c in comments] == [
         ("c2", "open"),
-        ("c4", "open"),
         ("c1", "resolved"),
         ("c3", "resolved"),
     ]
-    assert comments[3]["thread"][-1] == {
+    assert comments[2]["thread"][-1] == {
         "author": "Ann",
         "body": "the deletion was the fix: the appendix was obsolete",
-        "created_at": comments[3]["thread"][-1]["created_at"],
+        "created_at": comments[2]["thread"][-1]["created_at"],
         "kind": "resolve",
     }
     with ScriptedServer(FixEverything()) as srv:
