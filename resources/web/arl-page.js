@@ -348,6 +348,8 @@
       b.textContent = sp.label;
       b.style.left = (rect.left + sx) + "px";
       b.style.top = (rect.top + sy - 1) + "px";
+      b.dataset.at = rect.top + sy - 1;  // where it stands above its text (page px)
+      b.dataset.below = rect.bottom + sy;  // the bottom of its text's first box (page px)
       b.style.background = k.badge || k.line || "#000";
       b.style.color = k.badgeText || "#fff";
       frag.appendChild(b);
@@ -360,7 +362,37 @@
       var bw = badges[i].offsetWidth, left = parseFloat(badges[i].style.left);
       if (left + bw > maxX) badges[i].style.left = Math.max(sx, maxX - bw) + "px";
     }
+    for (var j = 0; j < badges.length; j++) {
+      if (badges[j].dataset.at) badges[j].dataset.h = badges[j].offsetHeight;
+    }
+    keepBadgesInside();
   }
+
+  // A badge stands above its text (translateY(-100%)); for text on the view's first line
+  // (the page's first line, or a line the view is scrolled to) that is above the view's
+  // top edge, and the badge was cut. Such a badge comes down to stand inside the view,
+  // over the top of its line, while some of its text is in view; its outline (a chosen
+  // comment's) is kept inside too. Run after each drawing, scroll and change of focus.
+  var BADGE_EDGE = 1, FOCUS_EDGE = 5;  // CSS px between a badge and the view's top
+  function keepBadgesInside() {
+    if (!state.overlay) return;
+    var sy = window.scrollY, badges = state.overlay.layer.children;
+    for (var i = 0; i < badges.length; i++) {
+      var b = badges[i];
+      if (!b.dataset.at) continue;  // a caret mark, not a badge
+      var at = parseFloat(b.dataset.at), below = parseFloat(b.dataset.below);
+      var edge = b.classList.contains("focus") ? FOCUS_EDGE : BADGE_EDGE;
+      var least = sy + edge + parseFloat(b.dataset.h || "0");  // its least bottom, whole
+      var top = at < least && below > sy ? least : at;
+      if (parseFloat(b.style.top) !== top) b.style.top = top + "px";
+    }
+  }
+  var insidePending = false;
+  listen.call(window, "scroll", function () {
+    if (insidePending) return;
+    insidePending = true;
+    requestAnimationFrame(function () { insidePending = false; keepBadgesInside(); });
+  }, { passive: true });
 
   var relayoutTimer = null;
   listen.call(window, "resize", function () {
@@ -386,6 +418,7 @@
       state.overlay.layer.querySelectorAll(".b").forEach(function (b) {
         b.classList.toggle("focus", b.dataset.id === id);
       });
+      keepBadgesInside();  // a chosen badge's outline needs room above it
     }
     if (!r) return false;
     if (window.Highlight) CSS.highlights.set(NS + "-focus", new Highlight(r));
@@ -680,6 +713,16 @@
       return { ms: Math.round(state.drawMs || 0), drawn: state.overlay ?
                state.overlay.layer.children.length : 0, always: state.always.length,
                shown: early.shown.size };
+    },
+    // The badges' boxes as drawn ({id: [top, bottom]}, viewport CSS px).
+    badgeBoxes: function () {
+      var out = {};
+      if (!state.overlay) return out;
+      [].forEach.call(state.overlay.layer.querySelectorAll(".b"), function (b) {
+        var r = b.getBoundingClientRect();
+        out[b.dataset.id] = [r.top, r.bottom];
+      });
+      return out;
     },
     badgesOnScreen: function () {
       var out = {};

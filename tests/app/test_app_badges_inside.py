@@ -1,0 +1,94 @@
+"""A verdict badge stands above its text; for text on the view's first line (the page's
+first line, or a line the view is scrolled to) it came out above the view's top edge and
+was cut. It now comes down inside the view while its text is in view
+(``resources/web/arl-page.js``, ``keepBadgesInside``)."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("PySide6.QtWebEngineWidgets")
+
+from app.docview import DocumentView
+
+PARAS = 60
+
+
+def page(margin: str) -> tuple[str, list[dict]]:
+    """A page of ``PARAS`` paragraphs with no margin above its first line
+    (``body{margin:<margin>}``) and one span on each paragraph's first word."""
+    parts, spans, at = [], [], 0
+    for k in range(PARAS):
+        text = f"Word{k:02d} of paragraph {k} says what it says."
+        parts.append(f"<p style='margin:0'>{text}</p>")
+        spans.append(
+            {"id": f"c{k}", "kind": "edited", "start": at, "end": at + 6, "label": f"\u270e {k}"}
+        )
+        at += len(text)
+    html = (
+        "<!doctype html><html><head><meta charset=utf-8><title>t</title></head>"
+        f"<body style='margin:{margin}'>" + "".join(parts) + "</body></html>"
+    )
+    return html, spans
+
+
+def js(qtbot, view, source):
+    with qtbot.waitCallback(timeout=20000) as cb:
+        view.run_js(source, cb)
+    return cb.args[0]
+
+
+@pytest.fixture
+def view(qtbot):
+    v = DocumentView()
+    qtbot.addWidget(v)
+    v.resize(700, 400)
+    v.show()
+    return v
+
+
+def show(qtbot, view, html, spans):
+    with qtbot.waitSignal(view.rendered, timeout=60000):
+        view.show_document(html)
+    with qtbot.waitSignal(view.highlighted, timeout=60000):
+        view.set_highlights(spans)
+
+
+def boxes(qtbot, view) -> dict:
+    js(qtbot, view, "new Promise(function(ok){requestAnimationFrame(ok)}) && 0")
+    qtbot.wait(150)  # the badges are drawn again on the frame after a scroll
+    return js(qtbot, view, "__arl.badgeBoxes()")
+
+
+def text_top(qtbot, view, sp) -> float:
+    return js(qtbot, view, f"__arl.rangeFor({sp['start']},{sp['end']}).getClientRects()[0].top")
+
+
+def test_the_first_lines_badge_is_inside_the_page(qtbot, view):
+    html, spans = page("0")
+    show(qtbot, view, html, spans)
+    got = boxes(qtbot, view)
+    assert got["c0"][0] >= 0, got["c0"]  # was about -3: cut by the pane's top edge
+    # The others stand above their text, as before.
+    top = text_top(qtbot, view, spans[3])
+    assert abs(got["c3"][1] - (top - 1)) <= 2
+
+
+def test_a_badge_on_the_line_scrolled_to_the_top_stays_inside_the_view(qtbot, view):
+    html, spans = page("8px")
+    show(qtbot, view, html, spans)
+    sp = spans[30]
+    js(qtbot, view, f"__arl.scrollToOffset({sp['start']})")  # its line at the very top
+    assert text_top(qtbot, view, sp) < 10
+    got = boxes(qtbot, view)
+    assert got[sp["id"]][0] >= 0, got[sp["id"]]
+    assert got[sp["id"]][1] <= text_top(qtbot, view, sp) + 20  # still over its own line
+
+
+def test_a_chosen_comments_outline_stays_inside_the_view_too(qtbot, view):
+    html, spans = page("0")
+    show(qtbot, view, html, spans)
+    with qtbot.waitCallback(timeout=20000) as cb:
+        view.focus_span("c0", cb)
+    got = boxes(qtbot, view)
+    assert got["c0"][0] >= 4  # the 3 px outline and its 1 px offset fit above it
