@@ -33,7 +33,7 @@ from app.changes_view import ChangesView
 from app.decisions_panel import review_cell
 from app.doc_tools import DocTools
 from app.docview import STYLES, DocumentView
-from app.fold import Fold
+from app.fold import Fold, Room
 from app.headers import ElidingHeader
 from app.inline_changes import KEY, change_cells
 from app.jobs import run_in_thread
@@ -70,6 +70,7 @@ _FSI, _PDI, _LRM = chr(0x2068), chr(0x2069), chr(0x200E)
 
 
 DETAIL_LINES = 6  # the comment detail's least height, in lines of its text
+DOCS_SHARE = 0.5  # of the window's height, the two document panes' least (room allowing)
 
 
 def detail_minimum(detail: QTextBrowser) -> int:
@@ -651,19 +652,27 @@ class VerdictsView(ReviewActions, QWidget):
         self.split.addWidget(bottom)
         self.split.setStretchFactor(0, 3)
         self.split.setStretchFactor(1, 2)
-        # Half the height each at first: under the documents sit the comment list, its
-        # detail and the decision panel, which need it most on a short screen.
+        # The documents get half the window's height where the comment list, its detail and
+        # the decision panel keep their least height (``_share_split``), until the reviewer
+        # moves the line between them; the decision panel scrolls (``_review_side``).
         self.split.setSizes([440, 440])
         bottom.setSizes([820, 520])
         self.split.setChildrenCollapsible(False)
+        self.bottom = bottom
+        self.split_chosen = False  # the reviewer moved the line: their sizes are kept
+        self.split.splitterMoved.connect(lambda *_: setattr(self, "split_chosen", True))
+        self.split.installEventFilter(self)
 
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
-        # Each folds to one line on a short screen, with Show all (app.fold).
+        # Each folds to one line when the documents would have less than their share of
+        # the window, with Show all; the reviewer's choice is kept (app.fold).
         self.banner_fold, self.legend_fold = (
-            Fold(self.banner, "run status"),
-            Fold(self.legend, "legend"),
+            Fold(self.banner, "run status", "banner", self._settings),
+            Fold(self.legend, "legend", "legend", self._settings),
         )
+        self.legend.setAccessibleName("Legend: what the colours and marks mean")
+        self.room = Room(self, (self.banner_fold, self.legend_fold), self.spare_height)
         lay.addWidget(self.banner_fold)
         lay.addWidget(self.legend_fold)
         self.tools = self._make_tools()
@@ -679,6 +688,65 @@ class VerdictsView(ReviewActions, QWidget):
         # A key per decision, only while the table has the focus (typing a reason in the
         # field never takes a decision); Enter moves to the next comment needing review.
         self.table.installEventFilter(self)
+
+    # -- room for the documents ---------------------------------------------------------
+
+    def docs_target(self) -> int:
+        """The height, in pixels, the document stack should have: ``DOCS_SHARE`` of the
+        window's height for the panes, with their titles above them."""
+        win = self.window()
+        titles = self.v1_title.sizeHint().height() + 2
+        if self.docs_split.isVisible() and self.v1.height() > 0:
+            titles = max(titles, self.docs_split.height() - min(self.v1.height(), self.v2.height()))
+        return round(DOCS_SHARE * (win.height() if win is not None else 0)) + titles
+
+    def bottom_least(self) -> int:
+        """The least height, in pixels, of what is under the documents: the comment list,
+        the comment's detail (``DETAIL_LINES``) and the decision panel (which scrolls)."""
+        return self.bottom.minimumSizeHint().height()
+
+    def bottom_wanted(self) -> int:
+        """The height, in pixels, under the documents that shows the comment's detail
+        (``DETAIL_LINES``) and the decision panel whole, or ``bottom_least``."""
+        whole = (
+            self.detail.minimumHeight()
+            + self.side_split.handleWidth()
+            + self.decision.sizeHint().height()
+        )
+        return max(self.bottom_least(), whole)
+
+    def spare_height(self) -> int:
+        """What the banner and legend may take beyond one line each, in pixels: the split's
+        height beyond the documents' share and what shows the detail and the decision panel
+        whole (negative when that does not fit). ``app.fold.Room`` shares it: the documents
+        and the reviewer's decision come before the rest of the banner's sentences."""
+        return (
+            self.split.height()
+            - self.split.handleWidth()
+            - self.bottom_wanted()
+            - self.docs_target()
+        )
+
+    def share_split(self) -> None:
+        """The documents get ``docs_target`` (at least half of the split), the rest goes
+        under them, never below its least height; kept as the reviewer set it once they
+        move the line."""
+        if self.split_chosen:
+            return
+        total = sum(self.split.sizes())
+        if total <= 0:
+            return
+        docs = max(self.docs_target(), total // 2)
+        docs = max(0, min(docs, total - self.bottom_least()))
+        if self.split.sizes()[0] != docs:
+            self.split.setSizes([docs, total - docs])
+
+    def eventFilter(self, obj: Any, event: Any) -> bool:
+        from PySide6.QtCore import QEvent
+
+        if obj is self.split and event.type() == QEvent.Type.Resize:
+            QTimer.singleShot(0, self, self.share_split)  # once the layout has settled
+        return super().eventFilter(obj, event)
 
     def _make_docs(self) -> QStackedWidget:
         """v1 and v2 side by side (page 0) and the changes in one document (page 1)."""

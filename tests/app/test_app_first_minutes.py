@@ -113,45 +113,7 @@ def test_a_run_with_the_scripted_agent_completes_and_says_it_is_scripted(qtbot, 
     assert any("stay on this computer" in line for line in log)
 
 
-def test_banner_and_legend_fold_on_a_short_window_and_unfold_on_request(qtbot, monkeypatch):
-    from pathlib import Path
-
-    from app.window import MainWindow
-
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.resize(1366, 900)
-    win.show()
-    demo = Path(__file__).resolve().parents[2] / "resources/demo/remote-work-policy-scripted"
-    with qtbot.waitSignal(win.verdicts.rendered, timeout=30000):
-        win.open_bundle(demo)
-    v = win.verdicts
-    qtbot.waitUntil(lambda: not v.banner_fold.folded and not v.legend_fold.folded, timeout=5000)
-    full = v.banner.height()
-    # At 1.5x scale on 1366 x 768 the texts are taller than SHARE of the window; offscreen
-    # the window cannot be made that short, so the share is lowered to the same effect.
-    from app import fold
-
-    assert v.banner_fold.full_height() < fold.SHARE * win.height()
-    monkeypatch.setattr(fold, "SHARE", 0.5 * v.legend_fold.full_height() / win.height())
-    win.resize(1300, win.height() - 10)
-    qtbot.waitUntil(lambda: v.banner_fold.folded and v.legend_fold.folded, timeout=5000)
-    one = v.banner.fontMetrics().lineSpacing()
-    assert v.banner.maximumHeight() < 2.5 * one + 16 < full
-    # Folded, the first line shows whole: the legend is one paragraph, so its height laid
-    # out on one line (the label's own layout) is what a fold must leave (its coloured
-    # chips are taller than the font's line spacing; 12 of 14 pixels were shown at 1.5x).
-    assert v.legend.maximumHeight() >= v.legend.heightForWidth(100_000)
-    margins = v.banner.contentsMargins()
-    assert v.banner.maximumHeight() >= one + margins.top() + margins.bottom()
-    assert v.banner_fold.button.text().startswith("Show all")
-    # The banner's first sentence (the document, the signature) is still there; the rest is
-    # one click away, and stays as the user chose.
-    v.banner_fold.button.click()
-    assert not v.banner_fold.folded and v.banner_fold.chosen is False
-    win.resize(1280, win.height() - 10)
-    qtbot.wait(50)
-    assert not v.banner_fold.folded
+# Folding the banner and legend on a short window: tests/app/test_app_room_for_documents.py.
 
 
 def test_the_comment_detail_keeps_six_lines_on_a_short_window(qtbot):
