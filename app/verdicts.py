@@ -641,27 +641,7 @@ class VerdictsView(ReviewActions, QWidget):
         # was pressed to four): the comment's words and the start of its v1/v2 text.
         self.detail.setMinimumHeight(detail_minimum(self.detail))
         side = self._review_side(self.detail)  # decision, thread, next round (ReviewActions)
-        bottom = QSplitter(Qt.Orientation.Horizontal)
-        bottom.addWidget(self.table)
-        bottom.addWidget(side)
-        bottom.setStretchFactor(0, 3)
-        bottom.setStretchFactor(1, 2)
-
-        self.split = QSplitter(Qt.Orientation.Vertical)
-        self.split.addWidget(self.doc_stack)
-        self.split.addWidget(bottom)
-        self.split.setStretchFactor(0, 3)
-        self.split.setStretchFactor(1, 2)
-        # The documents get half the window's height where the comment list, its detail and
-        # the decision panel keep their least height (``_share_split``), until the reviewer
-        # moves the line between them; the decision panel scrolls (``_review_side``).
-        self.split.setSizes([440, 440])
-        bottom.setSizes([820, 520])
-        self.split.setChildrenCollapsible(False)
-        self.bottom = bottom
-        self.split_chosen = False  # the reviewer moved the line: their sizes are kept
-        self.split.splitterMoved.connect(lambda *_: setattr(self, "split_chosen", True))
-        self.split.installEventFilter(self)
+        self.split = self._make_split(side)
 
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
@@ -688,6 +668,30 @@ class VerdictsView(ReviewActions, QWidget):
         # A key per decision, only while the table has the focus (typing a reason in the
         # field never takes a decision); Enter moves to the next comment needing review.
         self.table.installEventFilter(self)
+
+    def _make_split(self, side: QWidget) -> QSplitter:
+        """The documents over the comment list and ``side`` (its detail and the decision
+        panel). The documents get half the window's height where what is under them keeps
+        its least height (``share_split``), until the reviewer moves the line between them;
+        the decision panel scrolls (``_review_side``)."""
+        bottom = QSplitter(Qt.Orientation.Horizontal)
+        bottom.addWidget(self.table)
+        bottom.addWidget(side)
+        bottom.setStretchFactor(0, 3)
+        bottom.setStretchFactor(1, 2)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.doc_stack)
+        split.addWidget(bottom)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setSizes([440, 440])
+        bottom.setSizes([820, 520])
+        split.setChildrenCollapsible(False)
+        self.bottom = bottom
+        self.split_chosen = False  # the reviewer moved the line: their sizes are kept
+        split.splitterMoved.connect(lambda *_: setattr(self, "split_chosen", True))
+        split.installEventFilter(self)
+        return split
 
     # -- room for the documents ---------------------------------------------------------
 
@@ -744,7 +748,7 @@ class VerdictsView(ReviewActions, QWidget):
     def eventFilter(self, obj: Any, event: Any) -> bool:
         from PySide6.QtCore import QEvent
 
-        if obj is self.split and event.type() == QEvent.Type.Resize:
+        if obj is getattr(self, "split", None) and event.type() == QEvent.Type.Resize:
             QTimer.singleShot(0, self, self.share_split)  # once the layout has settled
         return super().eventFilter(obj, event)
 

@@ -1,4 +1,4 @@
-"""Room for the documents on a short screen (issue 26): at 1366 x 768 the banner and legend
+"""Room for the documents on a short screen: at 1366 x 768 the banner and legend
 took 110 to 150 px and the documents a third of the window. The documents now get half
 the window's height; the banner and legend fold to one line each when the rest would not
 fit (``app.fold.Room``), with a Show all button that is reachable by Tab, named for a
