@@ -22,8 +22,11 @@ from typing import TYPE_CHECKING, Any
 from engine import vocabulary as vocab
 
 if TYPE_CHECKING:  # the import stays lazy: arl text need not load the scorer
+    from collections.abc import Iterator
+
     from engine.checks.config import ChecksConfig
     from engine.checks.results import CheckSet
+    from engine.cli.parser import Registrar
     from engine.score.scoring import ScoreResult
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
@@ -381,10 +384,12 @@ def _write_word_copy(args: argparse.Namespace, v1doc: Any, v2doc: Any, result: A
     return 0
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+def build_parser(command: str | None = None, *, listed: bool = True) -> argparse.ArgumentParser:
     """``arl``'s parser. ``command``: the command being run, the only one whose options are
     built (``engine.cli.parser``: the others keep their help line); None: every command in
-    full."""
+    full. ``listed=False`` (``command`` is the first argument, ``named_first``): once
+    ``command`` is built the other commands are not added at all, nor their modules
+    imported (nothing reachable lists them)."""
     from engine import __version__
     from engine.cli.parser import ArlParser, register_each
 
@@ -395,7 +400,15 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"arl {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    registrars = [_register_text, _register_score]
+    register_each(sub, _registrars(), command, listed=listed)
+    return p
+
+
+def _registrars() -> Iterator[Registrar]:
+    """The registrar of each command, in ``arl --help``'s order; the modules of the
+    review-loop and suite commands are imported as their turn comes (not at all when
+    ``register_each`` stops before them)."""
+    yield from (_register_text, _register_score)
     for name in ("engine.cli.loop_options", "engine.cli.suite"):
         try:
             module = importlib.import_module(name)
@@ -403,9 +416,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             if e.name != name:
                 raise
         else:
-            registrars += module.registrars()
-    register_each(sub, registrars, command)
-    return p
+            yield from module.registrars()
 
 
 def _register_text(sub: Any) -> None:
@@ -468,9 +479,10 @@ def _register_score(sub: Any) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from engine.cli.parser import command_word
+    from engine.cli.parser import command_word, named_first
 
-    parser = build_parser(command_word(sys.argv[1:] if argv is None else argv))
+    words = sys.argv[1:] if argv is None else argv
+    parser = build_parser(command_word(words), listed=not named_first(words))
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

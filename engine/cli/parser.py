@@ -9,7 +9,11 @@ same as with every parser built), and its registration stops there (``NotThisCom
 so none of its options are built and nothing it would import is imported.
 
 A registrar is a function that adds one command of ``arl``, its first call being
-``subparsers.add_parser(name, help=...)``; ``register_each`` runs a list of them.
+``subparsers.add_parser(name, help=...)``; ``register_each`` runs a list of them. When the
+command is ``arl``'s first argument nothing can list the commands (``arl``'s own help and
+its unknown-command message need an option or a word before it, or no command), so
+``register_each`` stops once that command is built: ``arl score`` does not import the
+modules of the review-loop and suite commands to build their help lines.
 
 ``ArlParser`` is the parser class of ``arl`` and every command: a mistake on the command
 line is one line naming the command and the problem, and where its help is, exit 2 (as
@@ -38,6 +42,7 @@ class OneCommand:
     def __init__(self, action: Any, command: str | None) -> None:
         self.action = action
         self.command = command
+        self.built = False  # ``command``'s parser was added in full
 
     def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
         """The command's parser, as ``argparse``'s ``add_parser``; for a command not being
@@ -45,6 +50,7 @@ class OneCommand:
         ``NotThisCommand``."""
         if self.command is None or name == self.command:
             parser: argparse.ArgumentParser = self.action.add_parser(name, **kwargs)
+            self.built = self.built or name == self.command
             return parser
         bare: dict[str, Any] = {"aliases": kwargs.get("aliases", ()), "add_help": False}
         if "help" in kwargs:
@@ -53,15 +59,29 @@ class OneCommand:
         raise NotThisCommand(name)
 
 
-def register_each(subparsers: Any, registrars: Iterable[Registrar], command: str | None) -> None:
+def register_each(
+    subparsers: Any, registrars: Iterable[Registrar], command: str | None, *, listed: bool = True
+) -> None:
     """Run each registrar on ``subparsers``, building in full only ``command``'s parser
-    (every one when ``command`` is None)."""
+    (every one when ``command`` is None). ``listed=False``: nothing will list the commands
+    (``command`` is ``arl``'s first argument, ``named_first``), so registration stops once
+    ``command`` is built and the registrars after it are never taken from ``registrars``
+    (which may be a generator that imports their modules as it goes)."""
     one = OneCommand(subparsers, command)
     for register in registrars:
         try:
             register(one)
         except NotThisCommand:
             pass
+        if one.built and not listed:
+            return
+
+
+def named_first(argv: Sequence[str]) -> bool:
+    """``arl``'s first argument is the command (``command_word``): ``arl``'s own parser
+    then sees no option, so neither its help nor its unknown-command message (the only
+    places the other commands are listed) can be reached once that command exists."""
+    return bool(argv) and not argv[0].startswith("-")
 
 
 def command_word(argv: Sequence[str]) -> str:

@@ -47,6 +47,11 @@ UNUSED_BY_SCORE = (
     "base64",  # engine.redact: only when a secret is registered
     "signal",  # engine.cli.common: only a review run installs handlers
     "engine.credentials",  # the key rule (and urllib.parse): only where a key is chosen
+    # the other commands' modules: with the command named first nothing lists them
+    "engine.cli.loop_options",
+    "engine.cli.bundle",
+    "engine.cli.comments",
+    "engine.cli.suite",
 )
 
 # Runs a script (the installed arl) or a module as __main__, then prints the top-level
@@ -170,3 +175,42 @@ def test_the_check_sees_a_heavy_import(pair, tmp_path):
         assert "keyring" in modules
         # the key rule and logging (keyring's own) are loaded where a key is looked up
         assert {"engine.credentials", "logging"} <= modules, sorted(modules & set(UNUSED_BY_SCORE))
+
+
+def _run_main(argv: list[str]) -> tuple[int, str, str]:
+    import contextlib
+    import io
+
+    from engine.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(argv)
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else 1
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize(
+    "argv", [["scroe"], ["-h", "score"], ["--help"], [], ["--", "score"], ["score", "--v1"]]
+)
+def test_the_commands_are_listed_wherever_arl_lists_them(argv, monkeypatch):
+    # arl builds only the command named first (engine.cli.parser.named_first); wherever
+    # arl's own parser speaks (its help, an unknown command) every command is still there
+    from engine.cli.main import build_parser
+
+    monkeypatch.setenv("COLUMNS", "100")
+    code, out, err = _run_main(argv)
+    names = [
+        n
+        for a in build_parser()._actions
+        if a.dest == "command"
+        for n in getattr(a, "choices", {})
+    ]
+    assert len(names) > 5 and {"score", "text", "run", "suite"} <= set(names)
+    said = out + err
+    if argv[:1] == ["score"]:  # a mistake after the command: the command's own line
+        assert code == 2 and said.startswith("arl score: ") and "(the commands" not in said
+    else:
+        assert all(n in said for n in names), (argv, said)
