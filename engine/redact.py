@@ -67,28 +67,36 @@ _lock = threading.Lock()
 _secrets: set[str] = set()
 
 _TOKEN = r"[A-Za-z0-9._~+/=:-]"
-_PATTERNS: list[tuple[re.Pattern[str], str]] = [
-    # Authorization: <scheme> <credentials>  (a header echo, in any case)
-    (
-        re.compile(
-            r"(?i)(\bauthorization[\"']?\s*[:=]\s*[\"']?(?:bearer|basic|token)\s+)[^\s\"',;}]+"
+
+
+@functools.cache
+def _patterns() -> list[tuple[re.Pattern[str], str]]:
+    """The credential-like values masked whoever's they are, with their replacements;
+    compiled on first use (a command that redacts nothing, ``arl score``, never pays it)."""
+    return [
+        # Authorization: <scheme> <credentials>  (a header echo, in any case)
+        (
+            re.compile(
+                r"(?i)(\bauthorization[\"']?\s*[:=]\s*[\"']?(?:bearer|basic|token)\s+)[^\s\"',;}]+"
+            ),
+            r"\1" + MASK,
         ),
-        r"\1" + MASK,
-    ),
-    # Authorization: <credentials> with no scheme (8+ token characters, one a digit)
-    (
-        re.compile(
-            rf"(?i)(\bauthorization[\"']?\s*[:=]\s*[\"']?)(?=(?!bearer|basic|token){_TOKEN}*\d){_TOKEN}{{8,}}"
+        # Authorization: <credentials> with no scheme (8+ token characters, one a digit)
+        (
+            re.compile(
+                rf"(?i)(\bauthorization[\"']?\s*[:=]\s*[\"']?)(?=(?!bearer|basic|token){_TOKEN}*\d){_TOKEN}{{8,}}"
+            ),
+            r"\1" + MASK,
         ),
-        r"\1" + MASK,
-    ),
-    (re.compile(rf"(?i)\b(bearer)\s+(?={_TOKEN}*\d){_TOKEN}{{8,}}"), r"\1 " + MASK),
-    (re.compile(r"\bsk-[A-Za-z0-9_-]{12,}"), "sk-" + MASK),
-    (
-        re.compile(r"(?i)(\b(?:api[_-]?key|access[_-]?token)[\"']?\s*[:=]\s*[\"']?)[^\s\"'&,;}]+"),
-        r"\1" + MASK,
-    ),
-]
+        (re.compile(rf"(?i)\b(bearer)\s+(?={_TOKEN}*\d){_TOKEN}{{8,}}"), r"\1 " + MASK),
+        (re.compile(r"\bsk-[A-Za-z0-9_-]{12,}"), "sk-" + MASK),
+        (
+            re.compile(
+                r"(?i)(\b(?:api[_-]?key|access[_-]?token)[\"']?\s*[:=]\s*[\"']?)[^\s\"'&,;}]+"
+            ),
+            r"\1" + MASK,
+        ),
+    ]
 
 
 def remember(secret: str | None) -> None:
@@ -170,7 +178,7 @@ def _redact_plain(text: str, extra: tuple[str, ...] | list[str] = ()) -> str:
         if s in text:
             text = text.replace(s, MASK)
     text = mask_known(text, secrets)
-    for pattern, repl in _PATTERNS:
+    for pattern, repl in _patterns():
         text = pattern.sub(repl, text)
     return text
 
@@ -410,8 +418,9 @@ class RedactingFilter:
         return True
 
 
-#: Query parameter names that carry a credential (compared lower-case, ``-`` as ``_``).
-_CREDENTIAL_PARAMS = re.compile(
+#: Query parameter names that carry a credential (compared lower-case, ``-`` as ``_``);
+#: a pattern's text, compiled by ``re`` on first use (and kept in ``re``'s cache).
+_CREDENTIAL_PARAMS = (
     r"(?:^|_)(?:key|apikey|token|secret|password|passwd|pwd|auth|authorization|signature|"
     r"sig|credential|credentials|session|code)(?:$|_)"
 )
@@ -453,7 +462,10 @@ def clean_url(url: str) -> tuple[str, list[str]]:
         host = f"{host}:{port}"
     for name, value in parse_qsl(parts.query, keep_blank_values=True):
         removed.append(f"query parameter {redact(name)}")
-        if _CREDENTIAL_PARAMS.search(name.lower().replace("-", "_")) and len(value) >= ENCODED_MIN:
+        if (
+            re.search(_CREDENTIAL_PARAMS, name.lower().replace("-", "_"))
+            and len(value) >= ENCODED_MIN
+        ):
             remember(value)
     if parts.fragment:
         removed.append("fragment")

@@ -23,6 +23,7 @@ argparse's own), never argparse's usage block.
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NoReturn
@@ -96,19 +97,29 @@ def command_word(argv: Sequence[str]) -> str:
     return ""
 
 
-# argparse's messages (Python 3.11-3.13), said in plain words; the rest are kept as they are.
-_PLAIN = (
-    (re.compile(r"^unrecognized arguments: (.*)$"), r"unknown option or argument: \1"),
-    (re.compile(r"^argument (COMMAND|ACTION): invalid choice: (.*?) \(choose from (.*)\)$"), None),
-    (re.compile(r"^argument ([^:]+): invalid int value: (.*)$"), r"\1: \2 is not a whole number"),
-    (re.compile(r"^argument ([^:]+): invalid float value: (.*)$"), r"\1: \2 is not a number"),
-    (
-        re.compile(r"^argument ([^:]+): invalid choice: (.*?) \(choose from (.*)\)$"),
-        r"\1: \2 is not one of \3",
-    ),
-    (re.compile(r"^argument ([^:]+): expected one argument$"), r"\1 needs a value"),
-    (re.compile(r"^argument ([^:]+): (.*)$"), r"\1: \2"),
-)
+@functools.cache
+def _plain() -> tuple[tuple[re.Pattern[str], str | None], ...]:
+    """argparse's messages (Python 3.11-3.13) and their plain words (None: an unknown
+    command or action); the rest are kept as they are. Compiled on first use: only a
+    mistake on the command line needs them."""
+    return (
+        (re.compile(r"^unrecognized arguments: (.*)$"), r"unknown option or argument: \1"),
+        (
+            re.compile(r"^argument (COMMAND|ACTION): invalid choice: (.*?) \(choose from (.*)\)$"),
+            None,
+        ),
+        (
+            re.compile(r"^argument ([^:]+): invalid int value: (.*)$"),
+            r"\1: \2 is not a whole number",
+        ),
+        (re.compile(r"^argument ([^:]+): invalid float value: (.*)$"), r"\1: \2 is not a number"),
+        (
+            re.compile(r"^argument ([^:]+): invalid choice: (.*?) \(choose from (.*)\)$"),
+            r"\1: \2 is not one of \3",
+        ),
+        (re.compile(r"^argument ([^:]+): expected one argument$"), r"\1 needs a value"),
+        (re.compile(r"^argument ([^:]+): (.*)$"), r"\1: \2"),
+    )
 
 
 def plain_message(message: str) -> str:
@@ -117,7 +128,7 @@ def plain_message(message: str) -> str:
     'a'`` -> ``--tokens: 'a' is not a whole number``; an unknown command -> ``'x' is not a
     command (the commands: text, score, ...)``."""
     message = " ".join(message.split())
-    for pattern, words in _PLAIN:
+    for pattern, words in _plain():
         m = pattern.match(message)
         if m is None:
             continue

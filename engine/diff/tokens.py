@@ -9,6 +9,7 @@ so token sequences compare as strings. The algorithm that uses them is described
 
 from __future__ import annotations
 
+import functools
 import re
 from array import array
 from bisect import bisect_left, bisect_right
@@ -55,12 +56,21 @@ _EU_OTHER = (
     "\u2010-\u2017\u201a-\u2023\u2025\u2026\u2030-\u203e\u20a0-\u20c0\u2122\u2190-\u21ff"
 )
 _L = f"A-Za-z{_EU_LETTERS}"
-_EU_WORD_RE = re.compile(
-    rf"[{_L}0-9_]+(?:(?:(?<=[{_L}])[:.'\u00b7\u2018\u2019\u2024\u2027](?=[{_L}])"
-    rf"|(?<=[0-9])[.,;'\u2018\u2019\u2024](?=[0-9]))[{_L}0-9_]+)*"
-    r"| +|\r\n|[\s\S]"
-)
-_NOT_EU = re.compile(rf"[^\x00-\x7f{_EU_LETTERS}{_EU_OTHER}\u00b7\u2018\u2019\u2024\u2027]")
+
+
+@functools.cache
+def _eu_res() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(a character outside the European fast path, the path's word pattern), compiled on
+    first use: ASCII text, most of what is scored, needs neither (about 1 ms of start-up)."""
+    eu_word = re.compile(
+        rf"[{_L}0-9_]+(?:(?:(?<=[{_L}])[:.'\u00b7\u2018\u2019\u2024\u2027](?=[{_L}])"
+        rf"|(?<=[0-9])[.,;'\u2018\u2019\u2024](?=[0-9]))[{_L}0-9_]+)*"
+        r"| +|\r\n|[\s\S]"
+    )
+    not_eu = re.compile(rf"[^\x00-\x7f{_EU_LETTERS}{_EU_OTHER}\u00b7\u2018\u2019\u2024\u2027]")
+    return not_eu, eu_word
+
+
 _uax29 = None
 
 
@@ -82,12 +92,13 @@ def word_tokens(text: str) -> list[str]:
     indicators; ``can't``, ``3.14`` and ``1,000`` are one unit each. Source: the ``regex``
     module's WORD flag (Unicode default word boundaries), with equal fast paths (stdlib
     ``re``) for ASCII text and for text whose non-ASCII characters are common European
-    letters and punctuation (``_EU_WORD_RE``).
+    letters and punctuation (``_eu_res``).
     """
     if text.isascii():
         return _ASCII_WORD_RE.findall(text)
-    if not _NOT_EU.search(text):
-        return _EU_WORD_RE.findall(text)
+    not_eu, eu_word = _eu_res()
+    if not not_eu.search(text):
+        return eu_word.findall(text)
     return [t for t in _uax29_re().split(text) if t]
 
 

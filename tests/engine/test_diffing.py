@@ -191,13 +191,14 @@ def test_ascii_fast_path_equals_the_unicode_rules():
 
 def test_european_fast_path_equals_the_unicode_rules():
     """The fast path for text whose non-ASCII characters are common European letters and
-    marks (engine.diff.diffing._EU_WORD_RE) cuts exactly where the regex module does."""
+    marks (engine.diff.tokens._eu_res) cuts exactly where the regex module does."""
     import regex
 
-    from engine.diff.tokens import _NOT_EU, word_tokens
+    from engine.diff.tokens import _eu_res, word_tokens
 
     uax = regex.compile(r"\b", flags=regex.WORD | regex.V1)
-    covered = [chr(c) for c in range(0x80, 0x2200) if not _NOT_EU.match(chr(c))]
+    not_eu, _ = _eu_res()
+    covered = [chr(c) for c in range(0x80, 0x2200) if not not_eu.match(chr(c))]
     assert len(covered) > 1000 and "’" in covered and "é" in covered and "я" in covered
     rnd = random.Random(12)
     ascii_part = "ab1_ .,:;'\"-\t\n\r!?()"
