@@ -203,10 +203,7 @@ def test_the_commands_are_listed_wherever_arl_lists_them(argv, monkeypatch):
     monkeypatch.setenv("COLUMNS", "100")
     code, out, err = _run_main(argv)
     names = [
-        n
-        for a in build_parser()._actions
-        if a.dest == "command"
-        for n in getattr(a, "choices", {})
+        n for a in build_parser()._actions if a.dest == "command" for n in getattr(a, "choices", {})
     ]
     assert len(names) > 5 and {"score", "text", "run", "suite"} <= set(names)
     said = out + err
