@@ -13,7 +13,6 @@ Imports are kept lazy so ``arl text`` and ``arl score`` start quickly.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import sys
@@ -22,11 +21,8 @@ from typing import TYPE_CHECKING, Any
 from engine import vocabulary as vocab
 
 if TYPE_CHECKING:  # the import stays lazy: arl text need not load the scorer
-    from collections.abc import Iterator
-
     from engine.checks.config import ChecksConfig
     from engine.checks.results import CheckSet
-    from engine.cli.parser import Registrar
     from engine.score.scoring import ScoreResult
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
@@ -391,7 +387,7 @@ def build_parser(command: str | None = None, *, listed: bool = True) -> argparse
     ``command`` is built the other commands are not added at all, nor their modules
     imported (nothing reachable lists them)."""
     from engine import __version__
-    from engine.cli.parser import ArlParser, register_each
+    from engine.cli.parser import ArlParser, register_each, registrars_from
 
     p = ArlParser(
         prog="arl",
@@ -400,23 +396,11 @@ def build_parser(command: str | None = None, *, listed: bool = True) -> argparse
     )
     p.add_argument("--version", action="version", version=f"arl {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    register_each(sub, _registrars(), command, listed=listed)
+    modules = ("engine.cli.loop_options", "engine.cli.suite")  # imported as their turn comes
+    register_each(
+        sub, registrars_from((_register_text, _register_score), modules), command, listed=listed
+    )
     return p
-
-
-def _registrars() -> Iterator[Registrar]:
-    """The registrar of each command, in ``arl --help``'s order; the modules of the
-    review-loop and suite commands are imported as their turn comes (not at all when
-    ``register_each`` stops before them)."""
-    yield from (_register_text, _register_score)
-    for name in ("engine.cli.loop_options", "engine.cli.suite"):
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as e:
-            if e.name != name:
-                raise
-        else:
-            yield from module.registrars()
 
 
 def _register_text(sub: Any) -> None:

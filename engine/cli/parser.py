@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NoReturn
 
 Registrar = Callable[[Any], None]
@@ -76,6 +77,21 @@ def register_each(
             pass
         if one.built and not listed:
             return
+
+
+def registrars_from(first: Iterable[Registrar], modules: Iterable[str]) -> Iterator[Registrar]:
+    """``first``, then the ``registrars()`` of each module of ``modules``, each imported
+    only when its turn comes (never when ``register_each`` stops before it); a module that
+    is not installed is skipped."""
+    yield from first
+    for name in modules:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name != name:
+                raise
+        else:
+            yield from module.registrars()
 
 
 def named_first(argv: Sequence[str]) -> bool:
