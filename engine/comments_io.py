@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 from typing import Any
 
 from engine.comments_hypothesis import comments_from_hypothesis, is_hypothesis
@@ -290,6 +289,8 @@ def document_iri(path: str | os.PathLike | None = None, data: bytes = b"") -> st
     (the absolute path, percent-encoded, RFC 8089) when it has a path, else
     ``urn:sha256:<64 hex>`` of ``data``, its bytes. Never raises."""
     if path is not None and os.fspath(path):
+        from pathlib import Path  # here: reading comments never needs it
+
         return Path(os.path.abspath(os.fspath(path))).as_uri()
     import hashlib  # here: reading comments never needs it (docs/engine.md, "Speed")
 

@@ -36,7 +36,6 @@ from array import array
 from itertools import accumulate
 from typing import Any
 
-from engine.redact import redact
 
 __all__ = [
     "JSON_MAX_BYTES",
@@ -375,6 +374,8 @@ def mask_url(url: str) -> str:
         if _SECRET_PARAM.search(name):
             return f"{m.group(1)}{name}={MASK}"
         return m.group(0)
+
+    from engine.redact import redact  # here: reading a file never needs it (nor threading)
 
     head, sep, query = masked.partition("?")
     head = redact(head)  # a registered or credential-shaped key in the path

@@ -47,6 +47,9 @@ UNUSED_BY_SCORE = (
     "base64",  # engine.redact: only when a secret is registered
     "signal",  # engine.cli.common: only a review run installs handlers
     "engine.credentials",  # the key rule (and urllib.parse): only where a key is chosen
+    "engine.redact",  # (and threading) only where text is redacted: an error line, a run
+    "threading",
+    "pathlib",  # engine.comments_io: only a W3C export's document IRI
     # the other commands' modules: with the command named first nothing lists them
     "engine.cli.loop_options",
     "engine.cli.bundle",
