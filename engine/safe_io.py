@@ -36,7 +36,6 @@ from array import array
 from itertools import accumulate
 from typing import Any
 
-
 __all__ = [
     "JSON_MAX_BYTES",
     "JSON_MAX_DEPTH",
