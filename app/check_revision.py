@@ -56,7 +56,7 @@ def check_files(
     ``made``: comments made by selecting words in the reviewed version
     (``app.comments_editor``; ``engine.models.Comment``), used instead of ``comments``."""
     from engine.models import InputError
-    from engine.run.external import ExternalRevision, check_revision
+    from engine.run.external import ExternalRevision, check_revision, word_versions_of
     from engine.text.documents import open_document
     from engine.text.titles import document_title
 
@@ -90,6 +90,7 @@ def check_files(
         message,
         typed_tokens=typed_tokens,
         tracked_changes=tracked_changes_json(d2.word) if d2.word is not None else None,
+        word_versions=word_versions_of(d1, d2),
     )
     key = _signing_key()
     from engine.workspace import Workspace, WorkspaceError

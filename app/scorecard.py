@@ -29,6 +29,14 @@ from app.bundledata import BundleData, rederive_now, start_checks
 from app.docview import DocumentView
 from engine.vocabulary import error_words, run_words
 
+#: Which page is which, said beside the one shown: the view renders the bundle in this
+#: program's current words; the bundle's ``scorecard.html`` (written when it ran, in the
+#: words of its day) is evidence, hashed and signed, never rewritten (docs/gui.md).
+STORED_NOTE = (
+    "Shown in this program's current words; the scorecard.html inside the bundle is the "
+    "page written when it ran, kept unchanged as evidence."
+)
+
 
 def scorecard_title(data: BundleData) -> str:
     """The title the published document will carry (the engine's naming)."""
@@ -142,7 +150,10 @@ class ScorecardView(QWidget):
                 if data.rederivation is not None and data.rederivation.ok
                 else ""
             )
-            self.info.setText(f"This program's scorecard of {named}{sig_text}{checked}.")
+            self.info.setText(
+                f"This program's scorecard of {named}{sig_text}{checked}. {STORED_NOTE}"
+            )
+            self.info.setWordWrap(True)
             self.info.setStyleSheet("")
         self._mark_tab(data.untrustworthy)
 

@@ -746,6 +746,34 @@ def run_words(manifest: Mapping[str, Any]) -> str:
     return f"a {what} whose time is not recorded"
 
 
+_KIND_WORDS = {"html": "an HTML page", "text": "plain text", "markdown": "a Markdown file"}
+WORD_KIND_WORDS = "a Word document (.docx)"
+
+
+def document_kind_words(manifest: Mapping[str, Any]) -> str:
+    """What a bundle's document was, in words, from its manifest: "a Word document (.docx)"
+    when its versions were read from Word files (``word_versions``; the bundle keeps the
+    pages they render to), with which one when only one was ("a Word document (.docx);
+    the revised version was not a Word file", and for a run from a .docx "a Word document
+    (.docx); the agent's versions are pages"); else "an HTML page", "plain text", "a
+    Markdown file" for ``document_kind`` (an unknown kind as written). Never "(html)" for a
+    Word document."""
+    kind = str(manifest.get("document_kind") or "html")
+    said = _KIND_WORDS.get(kind, kind)
+    word = manifest.get("word_versions")
+    word = [v for v in word if v in ("v1", "v2")] if isinstance(word, list) else []
+    if not word:
+        return said
+    if word == ["v1", "v2"]:
+        return WORD_KIND_WORDS
+    mode = manifest.get("agent_mode")
+    external = isinstance(mode, Mapping) and mode.get("ran") == "external"
+    if word == ["v1"] and not external:
+        return f"{WORD_KIND_WORDS}; the agent's versions are pages"
+    other = "revised" if word == ["v1"] else "reviewed"
+    return f"{WORD_KIND_WORDS}; the {other} version was not a Word file ({said})"
+
+
 def revised_version_words(manifest: Mapping[str, Any], rounds: int) -> str:
     """What v2 is, for the title over its pane: "the revision you checked (made elsewhere)"
     for a revision checked here (``agent_mode.ran`` ``external``: the agent saved nothing

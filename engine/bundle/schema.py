@@ -40,7 +40,7 @@ FORMAT_V2 = "arl-bundle/2"
 FORMAT_V3 = "arl-bundle/3"
 FORMATS = (FORMAT_V1, FORMAT_V2, FORMAT_V3)
 # manifest fields that arl-bundle/3 added (None, or absent, in an older manifest)
-NEW_IN_V3 = ("stubbed", "markdown_renderer", "markdown_note")
+NEW_IN_V3 = ("stubbed", "markdown_renderer", "markdown_note", "word_versions")
 
 VerdictWord = Literal["edited", "untouched", "deleted", "stale_anchor"]
 ClaimWord = Literal["addressed", "not_addressed", "stale_anchor"]
@@ -326,6 +326,9 @@ class ManifestFile(_Closed):
     engine: EngineJson | None = None
     agent_mode: dict[str, Any] | None = None
     stubbed: list[str] | None = None
+    #: The versions read from Word files (.docx), by their bundle name ("v1", "v2"): the
+    #: bundle keeps the page each one renders to. Absent (older bundles too): none.
+    word_versions: list[Literal["v1", "v2"]] | None = Field(None, min_length=1, max_length=2)
     files: dict[str, str]
 
     @model_validator(mode="after")

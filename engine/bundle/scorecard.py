@@ -244,7 +244,7 @@ def _facts(
             if isinstance(tokens, int)
             else "not reported by the provider",
         ),
-        ("Document", f"{title} ({manifest.get('document_kind', 'html')})"),
+        ("Document", f"{title}: {vocab.document_kind_words(manifest)}"),
         ("Program", f"Agent Review Loop {manifest.get('app_version', '')}"),
         *([("Agent mode", _agent_mode(mode))] if (mode := agent_mode_of(manifest)) else []),
     ]

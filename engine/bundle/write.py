@@ -89,6 +89,9 @@ class BundleContent:
     #: (``tracked_changes.json``, ``engine.bundle.schema.TrackedChangesFile`` items); None:
     #: not a Word revision, or one whose file has none.
     tracked_changes: list[dict[str, Any]] | None = None
+    #: The versions read from Word files (.docx): "v1" (the reviewed version) and / or
+    #: "v2" (the revised one), as the manifest's ``word_versions``; () for none.
+    word_versions: tuple[str, ...] = ()
 
 
 def _dump(obj: Any) -> str:
@@ -250,6 +253,8 @@ def _manifest_of(content: BundleContent, versions: list[dict[str, Any]]) -> dict
     }
     if content.agent_mode is not None:
         manifest["agent_mode"] = content.agent_mode
+    if content.word_versions:
+        manifest["word_versions"] = [v for v in ("v1", "v2") if v in content.word_versions]
     if content.scripted:
         manifest["scripted_note"] = (
             "A scripted demonstration: the agent's answers were "
@@ -419,6 +424,7 @@ def content_of(bundle: Any, **changes: Any) -> BundleContent:
         settings=dict(m["settings"]) if isinstance(m.get("settings"), dict) else {},
         agent_mode=m.get("agent_mode"),
         agent_message=bundle.agent_message,
+        word_versions=tuple(m.get("word_versions") or ()),
     )
     fields.update(changes)
     return BundleContent(**fields)

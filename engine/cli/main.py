@@ -261,7 +261,7 @@ def _write_external_bundle(
     elsewhere (``engine.run.external``), signed as a run's; the problem, or None."""
     from engine.bundle.archive import BundleError
     from engine.cli.loop import signing_key_for_run
-    from engine.run.external import ExternalRevision, check_revision
+    from engine.run.external import ExternalRevision, check_revision, word_versions_of
     from engine.text.titles import document_title
 
     if v1doc.kind != v2doc.kind:
@@ -280,6 +280,7 @@ def _write_external_bundle(
         given,
         typed_tokens=getattr(args, "tokens", None),
         tracked_changes=_tracked_of(v2doc),
+        word_versions=word_versions_of(v1doc, v2doc),
     )
     try:
         path, _ = check_revision(rev, folder=folder, signing_key=key)

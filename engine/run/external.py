@@ -72,6 +72,18 @@ class ExternalRevision:
     #: The revised Word file's own tracked changes on ``v2``'s text (TrackedChange as
     #: JSON, ``engine.word_review.tracked_changes_json``); None: not a Word revision.
     tracked_changes: list[dict[str, Any]] | None = None
+    #: The versions read from Word files (.docx): "v1" (reviewed), "v2" (revised); () none.
+    word_versions: tuple[str, ...] = ()
+
+
+def word_versions_of(reviewed: Any, revised: Any) -> tuple[str, ...]:
+    """Which of two opened documents (``engine.text.documents.open_document``: ``word``
+    set for a ``.docx``) were Word files: ("v1", "v2"), one of them, or ()."""
+    return tuple(
+        name
+        for name, doc in (("v1", reviewed), ("v2", revised))
+        if getattr(doc, "word", None) is not None
+    )
 
 
 def statuses_after(
@@ -212,6 +224,7 @@ def check_revision(
         else {**EXTERNAL_MODE, "typed_tokens": rev.typed_tokens},
         agent_message=rev.message,
         tracked_changes=rev.tracked_changes,
+        word_versions=rev.word_versions,
     )
     if folder is None:
         parent = Path(out_dir) if out_dir is not None else default_home() / "bundles"

@@ -187,6 +187,7 @@ class ReviewRun:
         key_source: str = "",
         signing_key: bytes | None = None,
         checks: RunChecks | None = None,
+        word_versions: tuple[str, ...] = (),
     ) -> None:
         if rounds < 1:
             raise ValueError("rounds must be at least 1")
@@ -204,6 +205,8 @@ class ReviewRun:
         #: The declared checks (docs/checks.md), None when the run has none.
         self.checks = checks
         self.final_checks: CheckSet | None = None
+        #: The versions read from Word files: ("v1",) for a run that starts from a .docx.
+        self.word_versions = word_versions
         # Filled by prepare().
         self.run_id = ""
         self.started_at = ""
@@ -867,6 +870,7 @@ class ReviewRun:
             )
             if self.checks is not None
             else None,
+            word_versions=self.word_versions,
         )
 
     def write_bundle(self, content: BundleContent) -> Path | None:

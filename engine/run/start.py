@@ -101,6 +101,7 @@ async def run_review(
     key_source: str = "",
     signing_key: bytes | None = None,
     checks: RunChecks | None = None,
+    word_versions: tuple[str, ...] = (),
 ) -> RunOutcome:
     """Run the review loop on a workspace document; write the evidence bundle.
 
@@ -119,6 +120,7 @@ async def run_review(
         key_source=key_source,
         signing_key=signing_key,
         checks=checks,
+        word_versions=word_versions,
     )
     return await review.run()
 
@@ -178,6 +180,8 @@ async def start_review(
                 request.allow_commands,
                 request.doc_suffix or suffix_for(request.kind),
             ),
+            # the reviewed version was a Word file; the agent's versions are pages
+            word_versions=("v1",) if request.word_source is not None else (),
         )
     finally:
         ws.close()

@@ -154,6 +154,11 @@ def test_run_takes_the_comments_from_a_word_file(tmp_path: Path, capsys) -> None
     last = json.loads(out)
     assert last["status"] == "completed" and verify_bundle(last["bundle"]).ok
     assert last["metrics"]["attribution_rate"]["denominator"] == 4
+    # the manifest says the reviewed version was a Word file; the scorecard says so in words
+    manifest = json.loads((Path(last["bundle"]) / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["word_versions"] == ["v1"] and manifest["document_kind"] == "html"
+    card = (Path(last["bundle"]) / "scorecard.html").read_text(encoding="utf-8")
+    assert "a Word document (.docx); the agent&#x27;s versions are pages" in card
 
 
 def test_run_on_html_still_needs_a_comments_file(tmp_path: Path) -> None:
@@ -178,6 +183,11 @@ def test_a_bundle_of_two_word_files_keeps_the_claims_of_the_resolved_marks(tmp_p
     assert code == 0, err
     final = json.loads((bundle / "verdicts.json").read_text(encoding="utf-8"))["final"]
     assert {v["comment_id"]: v["claim"] for v in final} == claims
+    # both inputs were Word files: the manifest says so, the scorecard never says "(html)"
+    manifest = json.loads((bundle / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["word_versions"] == ["v1", "v2"]
+    card = (bundle / "scorecard.html").read_text(encoding="utf-8")
+    assert ": a Word document (.docx)</td>" in card and "(html)" not in card
 
 
 def test_word_copy_of_a_revision_that_deleted_a_commented_paragraph(tmp_path: Path) -> None:
