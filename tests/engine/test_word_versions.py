@@ -65,7 +65,7 @@ def test_the_document_is_said_in_words(manifest, said):
 def test_the_scorecard_of_an_older_bundle_keeps_its_words_and_a_new_rendering_says_its_kind():
     """The stored scorecard is the evidence (hashed, never rewritten); the program's own
     rendering of the same bundle now says the kind in words."""
-    from engine.bundle import own_scorecard
+    from engine.bundle.bundle import own_scorecard
     from engine.bundle.read import open_bundle
 
     stored = (DEMO / "scorecard.html").read_text(encoding="utf-8")
