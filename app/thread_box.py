@@ -20,7 +20,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from app.jobs import run_in_thread
-from engine.vocabulary import author_words, error_words
+from engine.vocabulary import author_words, error_words, reply_words
 
 
 def _default_workspace() -> Any:
@@ -209,7 +209,7 @@ def _thread_lines(head: str, status: str, entries: list[tuple[str, str, str]]) -
         lines.append(
             f"<b title='{html.escape(author)}'>{html.escape(who)}</b> "
             f"<small>({html.escape(mark)})</small>: "
-            f"{html.escape(body)}"
+            f"{html.escape(reply_words(author, body))}"
         )
     more = len(runs) - 5
     top = f"<small>{head}, status now <b>{html.escape(status)}</b>"

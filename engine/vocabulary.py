@@ -936,6 +936,22 @@ OLD_PROGRAM_AUTHOR = "review harness"
 PROGRAM_AUTHOR_WORDS = "Agent Review Loop's own check"
 
 
+#: How bundles before ``PROGRAM_AUTHOR`` began a reopen reason (``engine.run.review``).
+OLD_REOPEN_OPENING = "Reopened by the review harness: "
+
+
+def reply_words(author: object, body: str) -> str:
+    """A reply's body as people read it: as written, except that a reopen reason the
+    program wrote itself in an older bundle ("Reopened by the review harness: …", by
+    ``OLD_PROGRAM_AUTHOR``) opens as a new one does ("Reopened by Agent Review Loop's own
+    check: …"); the stored body stays the record."""
+    if " ".join(str(author or "").split()) == OLD_PROGRAM_AUTHOR and body.startswith(
+        OLD_REOPEN_OPENING
+    ):
+        return f"Reopened by {PROGRAM_AUTHOR_WORDS}: " + body[len(OLD_REOPEN_OPENING) :]
+    return body
+
+
 def author_words(author: object) -> str:
     """A comment's or reply's author as people read it: the name as written ("Pat", "Ana
     Lima", a name in any script), or, for an author that is an id (one word with a digit in it, as

@@ -414,7 +414,7 @@ def _message_line(message: str, tag: str = "div") -> str:
 def _reopened(comments_after: list[dict[str, Any]], numbers: dict[str, int]) -> list[str]:
     """The integrity control: comments reopened because their text did not change."""
     reopened = [
-        (c.get("id"), r.get("body", ""))
+        (c.get("id"), vocab.reply_words(r.get("author"), str(r.get("body") or "")))
         for c in comments_after
         for r in c.get("thread") or []
         if r.get("kind") == "reopen"

@@ -4,6 +4,7 @@ own (it said "No replies." while the box below showed a reply)."""
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import pytest
@@ -115,3 +116,15 @@ def test_the_programs_own_reopen_is_signed_in_words_in_old_and_new_bundles():
             {"status": "open", "thread": [{"author": stored, "kind": "reopen", "body": "b"}]}
         )
         assert f"<b title='{stored}'>Agent Review Loop&#x27;s own check</b>" in text
+    # an older bundle's reopen reason opens as a new one does; the rest is the record
+    old = "Reopened by the review harness: this comment was marked resolved"
+    text = recorded_thread_html(
+        {"status": "open", "thread": [{"author": "review harness", "kind": "reopen", "body": old}]}
+    )
+    assert "harness" not in text.split("title=")[1].split("</b>", 1)[1]
+    assert "Reopened by Agent Review Loop&#x27;s own check: this comment was marked" in text
+    # someone else's words are never rewritten
+    text = recorded_thread_html(
+        {"status": "open", "thread": [{"author": "Pat", "kind": "reply", "body": old}]}
+    )
+    assert html.escape(old, quote=True) in text

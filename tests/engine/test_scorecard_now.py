@@ -81,3 +81,14 @@ def test_an_older_bundle_keeps_its_stored_page_word_for_word():
     data = (demo / "scorecard.html").read_bytes()
     manifest = json.loads((demo / "manifest.json").read_text(encoding="utf-8"))
     assert hashlib.sha256(data).hexdigest() == manifest["files"]["scorecard.html"]
+    # the program's own rendering of that old bundle says it in today's words
+    from engine.bundle.bundle import own_scorecard
+    from engine.bundle.read import open_bundle
+
+    seen = _Visible()
+    seen.feed(own_scorecard(open_bundle(demo)))
+    text = " ".join(seen.text)
+    assert "review harness" in data.decode("utf-8") and "review harness" not in text
+    assert "Reopened by Agent Review Loop's own check: " in text
+    for code in ("ATTRIBUTION:", "VERIFICATION:", "Run id", "(html)"):
+        assert code not in text, code
