@@ -142,3 +142,23 @@ def test_markdown_carrying_deep_raw_html_is_refused(tmp_path: Path) -> None:
     with pytest.raises(DocumentError, match="100,000 levels deep"):
         open_document(path)
     assert push_refusal("<span>" * 20_000 + "x", "markdown", 0) is not None
+
+
+@pytest.mark.parametrize(
+    "ending",
+    [
+        '<script src="https://cdn.example.com/assets/app.min.js',  # a page cut off in a tag
+        '<script src="https://cdn.example.com/assets/app.min.js"/></p>',  # XHTML style
+        "<style media=" + "screen and print " * 40,
+        "<title " + "a b " * 200,
+    ],
+)
+def test_a_raw_text_tag_without_its_end_is_read_at_once(ending: str) -> None:
+    # The depth scan matched a raw-text start tag's attributes with a plain "*": with no
+    # ">" after them it tried every split of every run of characters before failing, twice
+    # as long for each character more (minutes for the first of these).
+    words = "<!DOCTYPE html><html><body>" + "<p>some words here</p>" * 2_000
+    start = time.process_time()
+    assert too_deep(words + ending) is None
+    assert too_deep(words + "<div>" * 20_000 + ending) is not None  # still seen deep
+    assert time.process_time() - start < 2
