@@ -17,6 +17,7 @@ the same word would again be written in two places, which is what it exists to p
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -169,44 +170,48 @@ def version_words(version_id: object) -> str:
     return f"{known} (the comments call it \u201c{text}\u201d)"
 
 
-_NOTE_WORDS: tuple[tuple[re.Pattern[str], Any], ...] = (
-    (
-        re.compile(re.escape(NOTE_OFFSETS_REPAIRED)),
-        lambda m: "the comment's saved position had shifted; it was found again by its words",
-    ),
-    (
-        re.compile(re.escape(NOTE_OTHER_COPY)),
-        lambda m: (
-            "the comment's saved position pointed at another copy of its words than "
-            "the one its surrounding text names; it was found by that text"
+@functools.cache
+def _note_words() -> tuple[tuple[re.Pattern[str], Any], ...]:
+    """Each note of the engine that ``note_sentence`` rewords, with its words; compiled on
+    first use (the screens and the scorecard need them, ``arl score`` does not)."""
+    return (
+        (
+            re.compile(re.escape(NOTE_OFFSETS_REPAIRED)),
+            lambda m: "the comment's saved position had shifted; it was found again by its words",
         ),
-    ),
-    (
-        re.compile(re.escape(NOTE_AMBIGUOUS)),
-        lambda m: "the quoted words occur more than once in v1 with the same words around them",
-    ),
-    (
-        re.compile(r"made on version (.*?); found in version (.*?) by its quote", re.S),
-        lambda m: (
-            f"made on {version_words(m.group(1))}; found in the version the agent was "
-            "given by its words"
+        (
+            re.compile(re.escape(NOTE_OTHER_COPY)),
+            lambda m: (
+                "the comment's saved position pointed at another copy of its words than "
+                "the one its surrounding text names; it was found by that text"
+            ),
         ),
-    ),
-    (
-        re.compile(
-            r"made on version (.*?); its quote is not in version (.*?), the one the agent was given",
-            re.S,
+        (
+            re.compile(re.escape(NOTE_AMBIGUOUS)),
+            lambda m: "the quoted words occur more than once in v1 with the same words around them",
         ),
-        lambda m: (
-            f"made on {version_words(m.group(1))}; its words are not in the version "
-            "the agent was given"
+        (
+            re.compile(r"made on version (.*?); found in version (.*?) by its quote", re.S),
+            lambda m: (
+                f"made on {version_words(m.group(1))}; found in the version the agent was "
+                "given by its words"
+            ),
         ),
-    ),
-    (
-        re.compile(r"(?:^|(?<=; ))token edit: "),
-        lambda m: "a token edit \u2014 ",
-    ),
-)
+        (
+            re.compile(
+                r"made on version (.*?); its quote is not in version (.*?), the one the agent was given",
+                re.S,
+            ),
+            lambda m: (
+                f"made on {version_words(m.group(1))}; its words are not in the version "
+                "the agent was given"
+            ),
+        ),
+        (
+            re.compile(r"(?:^|(?<=; ))token edit: "),
+            lambda m: "a token edit \u2014 ",
+        ),
+    )
 
 
 def note_sentence(note: object) -> str:
@@ -214,7 +219,7 @@ def note_sentence(note: object) -> str:
     every view; a part this vocabulary does not know is kept as it is. "" for no note.
     A token edit is named and explained: "a token edit \u2014 only the letter case changed"."""
     text = str(note or "")
-    for pattern, words in _NOTE_WORDS:
+    for pattern, words in _note_words():
         text = pattern.sub(words, text)
     return text
 
