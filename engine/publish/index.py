@@ -42,6 +42,9 @@ _SHORT = {
 }
 
 
+_NOT_RECORDED = "<span class='muted'>not recorded</span>"
+
+
 def _e(x: Any) -> str:
     """Escaped, bidi formatting controls made visible (``vocabulary.html_text``): a
     published title with U+202E reorders nothing in the index."""
@@ -181,7 +184,8 @@ def render_index(runs: list[PublishedEntry]) -> str:
             doc += "<div class='scripted muted'>scripted demonstration</div>"
         out.append(
             f"<tr{cls}><td>{_when(e.finished_at or e.created_at)}</td>"
-            f"<td>{_e(e.model)}</td><td>{doc}</td><td>{_e(e.status_words)}</td>"
+            # a fact the bundle lacks says so (a revision checked here names no model)
+            f"<td>{_e(e.model) or _NOT_RECORDED}</td><td>{doc}</td><td>{_e(e.status_words)}</td>"
         )
         out.extend(_metric_cell(name, e.metrics.get(name)) for name in METRIC_NAMES)
         check = _e(e.verification)

@@ -120,3 +120,14 @@ def test_a_file_no_program_opens_is_named_with_a_copy_button(qtbot, window, tmp_
     copy.click()
     assert QGuiApplication.clipboard().text() == str(page)
     assert open_local(window, page, "the index", opener=lambda _url: True) is True
+
+
+def test_the_published_tab_says_not_recorded_for_no_model():
+    from app.published import row_cells
+    from engine.publish.entry import PublishedEntry
+
+    names = ("run_id", "model", "document_title", "status", "created_at", "finished_at")
+    entry = PublishedEntry(
+        **dict.fromkeys(names, ""), published_at="2026-12-01T10:00:00Z", bundle="b", scorecard="s"
+    )
+    assert row_cells(entry)[0][1] == "not recorded"

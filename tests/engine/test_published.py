@@ -132,6 +132,22 @@ def test_the_index_names_each_bundle_by_its_document_and_time_not_its_run_id(run
     assert "run-b-mid" not in text and "bundle.zip" not in text
 
 
+def test_a_run_with_no_model_reads_not_recorded_in_the_index():
+    """A revision checked here names no model: its cell said nothing at all."""
+    from engine.publish.entry import PublishedEntry
+    from engine.publish.index import render_index
+
+    names = ("run_id", "model", "document_title", "status", "created_at", "finished_at")
+    entry = PublishedEntry(
+        **dict.fromkeys(names, ""),
+        published_at="2026-12-01T10:00:00Z",
+        bundle="b",
+        scorecard="s.html",
+    )
+    cells = re.findall(r"<td>(.*?)</td>", render_index([entry]))
+    assert "<span class='muted'>not recorded</span>" in cells
+
+
 def test_republishing_replaces_and_tampered_is_marked(runs, tmp_path):
     made, _ = runs
     folder = published.set_published_folder(tmp_path / "pub")
