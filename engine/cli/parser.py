@@ -25,7 +25,9 @@ from __future__ import annotations
 import argparse
 import functools
 import importlib
+import os
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NoReturn
 
@@ -156,10 +158,49 @@ def plain_message(message: str) -> str:
     return message
 
 
+def terminal_columns() -> int:
+    """The terminal's width in columns as ``shutil.get_terminal_size().columns`` finds it:
+    ``COLUMNS`` when it is a whole number above 0, else the width of the terminal of
+    standard output, else 80 (no terminal, or one that says 0)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns > 0:
+        return columns
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
+class ArlFormatter(argparse.HelpFormatter):
+    """argparse's help formatter with its default width found by ``terminal_columns``, the
+    same width: argparse makes a formatter for every option it adds, and its own default
+    imports ``shutil`` (and bz2, lzma, fnmatch), 2 to 6 ms of ``arl score``'s start-up
+    that no command uses (docs/engine.md, "Speed")."""
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        if width is None:
+            width = terminal_columns() - 2  # as argparse: two columns short of the edge
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
 class ArlParser(argparse.ArgumentParser):
     """The parser of ``arl`` and of each of its commands (argparse gives a command's parser
     the class of its parent): an error is one line on stderr, ``arl score: --tokens: 'a' is
-    not a whole number (see arl score --help)``, and exit 2, as argparse's own."""
+    not a whole number (see arl score --help)``, and exit 2, as argparse's own. Its help is
+    laid out by ``ArlFormatter`` unless a ``formatter_class`` is given."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", ArlFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         """Print the one line (terminal controls escaped: it quotes the command line) and

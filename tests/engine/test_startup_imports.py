@@ -50,6 +50,9 @@ UNUSED_BY_SCORE = (
     "engine.redact",  # (and threading) only where text is redacted: an error line, a run
     "threading",
     "pathlib",  # engine.comments_io: only a W3C export's document IRI
+    "shutil",  # argparse's formatter, for the terminal's width: engine.cli.parser.ArlFormatter
+    "bz2",
+    "lzma",
     # the other commands' modules: with the command named first nothing lists them
     "engine.cli.loop_options",
     "engine.cli.bundle",
@@ -214,3 +217,20 @@ def test_the_commands_are_listed_wherever_arl_lists_them(argv, monkeypatch):
         assert code == 2 and said.startswith("arl score: ") and "(the commands" not in said
     else:
         assert all(n in said for n in names), (argv, said)
+
+
+@pytest.mark.parametrize("columns", [None, "120", "37", "0", "-3", "abc", " 90 ", ""])
+def test_arl_formatter_width_is_shutils(columns, monkeypatch):
+    # ArlFormatter lays help out at the width argparse's own formatter would take
+    import argparse
+    import shutil
+
+    from engine.cli.parser import ArlFormatter, terminal_columns
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert terminal_columns() == shutil.get_terminal_size().columns
+    ours, theirs = ArlFormatter("arl"), argparse.HelpFormatter("arl")
+    assert (ours._width, ours._max_help_position) == (theirs._width, theirs._max_help_position)
