@@ -11,18 +11,24 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QAbstractScrollArea,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QSizePolicy,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
+from app.headers import ElidingHeader
 from app.jobs import run_in_thread
 from engine.vocabulary import error_words
+
+QUOTE_SHARE = 0.45  # of the table's width, the most the comment column takes
+HEADER_LINES = 3  # a run's label is broken onto at most this many lines
 
 
 class DocumentVerdicts(QWidget):
@@ -45,6 +51,14 @@ class DocumentVerdicts(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.table.setWordWrap(True)
+        # A run's label ("smollm2-135m no-tools / default, repeat 1") goes onto up to
+        # HEADER_LINES lines, then ends in "…", when its column is narrower (it ran past
+        # the table's edge, cut mid-word: "smollm2-135m no-to"), whole in the tooltip.
+        self.table.setHorizontalHeader(ElidingHeader(self.table, lines=HEADER_LINES))
+        # No taller than its rows (its size hint follows them, and this widget is never
+        # given more than its hint): the height it does not need goes to the runs table.
+        self.table.setSizeAdjustPolicy(QAbstractScrollArea.SizeAdjustPolicy.AdjustToContents)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         row = QHBoxLayout()
         label = QLabel("One document:")
         label.setBuddy(self.picker)
@@ -99,6 +113,40 @@ class DocumentVerdicts(QWidget):
 
         run_in_thread(work, done, failed)
 
+    def fit_columns(self) -> None:
+        """Each column as wide as its cells and its label on up to ``HEADER_LINES`` lines
+        (the comment's cells at most ``QUOTE_SHARE`` of the table); the room left widens
+        the columns until their labels take fewer lines. A label is never cut mid-word at
+        the table's edge: more runs than the width holds scroll sideways, and a column the
+        reader narrows ends its label in "…" (``ElidingHeader``, whole in its tooltip)."""
+        t = self.table
+        n = t.columnCount()
+        header = t.horizontalHeader()
+        if not n or not isinstance(header, ElidingHeader):
+            return
+        room = t.viewport().width()
+        cells = [max(t.sizeHintForColumn(c), 24) for c in range(n)]
+        cells[0] = min(cells[0], round(QUOTE_SHARE * room))
+        widths = [max(w, header.least_width(c)) for c, w in enumerate(cells)]
+        wants = [max(w, header.label_width(c)) for c, w in enumerate(widths)]
+        left = room - sum(widths)
+        while left > 0:
+            short = [c for c in range(n) if widths[c] < wants[c]]
+            if not short:
+                break
+            step = max(1, left // len(short))
+            for c in short:
+                give = min(step, wants[c] - widths[c], left)
+                widths[c] += give
+                left -= give
+        for c, w in enumerate(widths):
+            t.setColumnWidth(c, w)
+        t.resizeRowsToContents()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.fit_columns()
+
     def _fill(self, data: dict[str, Any]) -> None:
         from engine.vocabulary import plural
 
@@ -121,8 +169,7 @@ class DocumentVerdicts(QWidget):
         header = t.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        t.resizeColumnsToContents()
-        t.resizeRowsToContents()
+        self.fit_columns()
         self.state.setText(
             f"{data['document']}: {plural(len(rows), 'comment')}, "
             f"{plural(len(cols), 'run')} side by side."

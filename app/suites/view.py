@@ -46,7 +46,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.headers import ElidingHeader
+from app.headers import ElidingHeader, rows_height
 from app.jobs import run_in_thread
 from app.settings import Settings
 from app.suites.charts import ChartPanel, combo_key, draw_spread, draw_trend
@@ -65,6 +65,7 @@ def example_suite_path() -> Path:
 
 WORDY_RUN_COLUMNS = (3, 5)  # status (a failure says why) and tokens (N/A says why)
 REASON_ROOM = "failed: TAMPERED"  # the widest those columns grow: this text's width
+RUN_ROWS_LEAST = 4  # rows of the runs table always shown, however short the tab
 
 
 def _plain(label: QLabel, text: str) -> QLabel:
@@ -196,6 +197,10 @@ class SuitesView(QWidget):
         self.runs.setWordWrap(False)
         self.runs.setToolTip("Double-click a run to open its evidence bundle")
         self.runs.cellDoubleClicked.connect(self._open_run)
+        # Rows of one line, and RUN_ROWS_LEAST of them always shown: at 1366 x 768, 1.5x,
+        # the table was left one or two rows of 30 px beside a drill-down of three.
+        self.runs.verticalHeader().setDefaultSectionSize(self.runs.fontMetrics().height() + 8)
+        self.runs.setMinimumHeight(rows_height(self.runs, RUN_ROWS_LEAST))
         self.report_table = QTableWidget(0, 0)
         self.report_table.setAccessibleName("The suite's report per combination")
         self.report_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
