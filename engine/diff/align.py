@@ -387,18 +387,44 @@ class _Aligner:
             if i0 == i1 or j0 == j1:
                 continue
             if sa[i0] == sb[j0]:  # (the test first: most gaps share no first token)
-                p = _common_prefix(sa, i0, i1, sb, j0, j1)
+                # one shared token, the usual case, without the galloping search
+                if i0 + 1 == i1 or j0 + 1 == j1 or sa[i0 + 1] != sb[j0 + 1]:
+                    p = 1
+                else:
+                    p = _common_prefix(sa, i0, i1, sb, j0, j1)
                 blocks.append((i0, j0, p))
                 i0 += p
                 j0 += p
                 if i0 == i1 or j0 == j1:
                     continue
             if sa[i1 - 1] == sb[j1 - 1]:
-                s = _common_suffix(sa, i0, i1, sb, j0, j1)
+                if i0 + 1 == i1 or j0 + 1 == j1 or sa[i1 - 2] != sb[j1 - 2]:
+                    s = 1
+                else:
+                    s = _common_suffix(sa, i0, i1, sb, j0, j1)
                 blocks.append((i1 - s, j1 - s, s))
                 i1 -= s
                 j1 -= s
                 if i0 == i1 or j0 == j1:
+                    continue
+            if i0 + 1 == i1 or j0 + 1 == j1:
+                # One token on a side (neither gap end matches it): it matches its first
+                # place on the other side, what the general path below concludes (an
+                # anchor if it occurs there once; else Myers, whose diff-match-patch
+                # finds a short text inside a long one by ``str.find`` and takes no
+                # step), or nothing when it is absent. Without Myers a token occurring
+                # more than once is left to the general path (a rough region).
+                if i0 + 1 == i1:
+                    k = sb.find(sa[i0], j0, j1)
+                    if k >= 0 and (myers or sb.find(sa[i0], k + 1, j1) < 0):
+                        blocks.append((i0, k, 1))
+                        continue
+                else:
+                    k = sa.find(sb[j0], i0, i1)
+                    if k >= 0 and (myers or sa.find(sb[j0], k + 1, i1) < 0):
+                        blocks.append((k, j0, 1))
+                        continue
+                if k < 0:
                     continue
             A, B = sa[i0:i1], sb[j0:j1]
             ca = _counts(A)
@@ -455,17 +481,23 @@ def _follow_anchors(
             continue  # inside the previous anchor's extension
         bi, bj = i, j
         if bi > pi and bj > pj and A[bi - 1] == B[bj - 1]:
-            n = _common_suffix(A, pi, bi, B, pj, bj)
+            if bi - 1 == pi or bj - 1 == pj or A[bi - 2] != B[bj - 2]:
+                n = 1  # one shared token, the usual case, without the galloping search
+            else:
+                n = _common_suffix(A, pi, bi, B, pj, bj)
             bi -= n
             bj -= n
         ei, ej = i + 1, j + 1
         if ei < la and ej < lb and A[ei] == B[ej]:
-            n = _common_prefix(A, ei, la, B, ej, lb)
+            if ei + 1 == la or ej + 1 == lb or A[ei + 1] != B[ej + 1]:
+                n = 1
+            else:
+                n = _common_prefix(A, ei, la, B, ej, lb)
             ei += n
             ej += n
-        if bi > pi or bj > pj:
+        if bi > pi and bj > pj:  # (a gap empty on one side aligns nothing)
             stack.append((i0 + pi, i0 + bi, j0 + pj, j0 + bj))
         blocks.append((i0 + bi, j0 + bj, ei - bi))
         pi, pj = ei, ej
-    if pi < la or pj < lb:
+    if pi < la and pj < lb:
         stack.append((i0 + pi, i1, j0 + pj, j1))
