@@ -22,8 +22,7 @@ PLAIN = re.compile(
 or Arabic-script full stop and any space, line breaks, or spaces between Thai letters."""
 
 ALPHABET = list(
-    ".!?;:。！？；।॥؟۔\n \t\r\u00a0\u3000\u2028)]\"\u201d'ab1"
-    "\u0e01\u0e2b\u0e5b\u0e5c\u0e00"
+    ".!?;:。！？；।॥؟۔\n \t\r\u00a0\u3000\u2028)]\"\u201d'ab1\u0e01\u0e2b\u0e5b\u0e5c\u0e00"
 )
 
 
