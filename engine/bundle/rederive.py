@@ -69,6 +69,7 @@ SCORING_MODULES = (
     "diff/cleanup.py",
     "diff/diffing.py",
     "diff/hunks.py",
+    "diff/myers.py",
     "diff/tokens.py",
     "diff/warp.py",
     "models.py",

@@ -33,8 +33,9 @@ of steps reports what it has not aligned as deleted and inserted whole, a correc
 coarse diff, and its region is listed in ``TextDiff.approximate``.
 
 The pieces live in their own modules: the units (sentence chunks, word tokens, their
-codes) in :mod:`engine.diff.tokens`; the bounds, the anchored alignment and Myers under a
-step budget in :mod:`engine.diff.align`; the semantic cleanup in
+codes) in :mod:`engine.diff.tokens`; the bounds and the anchored alignment in
+:mod:`engine.diff.align`; Myers under a step budget in :mod:`engine.diff.myers`; the
+semantic cleanup in
 :mod:`engine.diff.cleanup`; the passes above them (sentences, moves, hunks, words) in
 :mod:`engine.diff.hunks`; churn accounting (``Change``, the churn split) in
 :mod:`engine.diff.churn`. This module holds the result, ``TextDiff``: position mapping

@@ -18,13 +18,12 @@ from engine.diff.align import (
     Region,
     _Aligner,
     _anchors,
-    _Budget,
     _common_prefix,
     _common_suffix,
-    _CountedDmp,
     _Hunk,
 )
 from engine.diff.cleanup import _SPACE, _merge, _semantic_merge
+from engine.diff.myers import _Budget, _CountedDmp
 from engine.diff.tokens import (
     _Chunks,
     _encode_chunks,

@@ -22,13 +22,12 @@ from engine.diff.align import (
     EQUAL,
     INSERT,
     _anchors,
-    _Budget,
-    _CountedDmp,
     _counts,
     _lis,
 )
 from engine.diff.cleanup import _merge, _semantic_merge
 from engine.diff.diffing import TextDiff
+from engine.diff.myers import _Budget, _CountedDmp
 from engine.diff.tokens import _encode_chunks, _TokenCodec, split_sentences
 
 # Token codes: a small alphabet so that tokens repeat, unique ones are few, and the three
