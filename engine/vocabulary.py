@@ -155,14 +155,25 @@ def note_stale(made_on: str | None, given: str) -> str:
     return f"made on version {made_on}; its quote is not in version {given}, the one the agent was given"
 
 
+#: ``<run id>/<version id>``, the name a comment carried into a next round is made on.
+_EARLIER_RUN_VERSION = re.compile(r"((?:run|check)-[0-9a-f]{6,32})/(\S.*)", re.S)
+
+
 def version_words(version_id: object) -> str:
     """A version a comment was made on that is not in the bundle, as people know it: "a
     draft this run does not have (the comments call it “draft-1”)" (the name the comments
     file gives it, for the reader who has that draft, cut to 40 characters with an
     ellipsis, spaces and line breaks as one space); "a draft this run does not have"
-    without one. Never the bare id: "another draft (draft-1)" left the reader to guess
-    which draft "draft-1" is."""
+    without one; a version of an earlier run (``run-901a758c16f4/v3``, as a comment sent
+    back or continued is made on) "a version from an earlier run (its “v3”; that run's id
+    is run-901a758c16f4)". Never the bare id: "another draft (draft-1)" left the reader
+    to guess which draft "draft-1" is."""
     text = " ".join(str(version_id or "").split())
+    earlier = _EARLIER_RUN_VERSION.fullmatch(text)
+    if earlier:  # sent back or continued from a bundle: ``engine.bundle.sendback.made_on``
+        run, version = earlier.group(1), earlier.group(2)
+        version = version if len(version) <= 40 else version[:39] + "\u2026"
+        return f"a version from an earlier run (its \u201c{version}\u201d; that run's id is {run})"
     text = text if len(text) <= 40 else text[:39] + "\u2026"
     known = "a draft this run does not have"
     if not text or text == "None":

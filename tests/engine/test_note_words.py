@@ -65,10 +65,29 @@ def test_any_version_name_reads_in_brackets_once(name):
         f"made on {vocab.version_words(name)}; its words are not in the version the agent was given"
     )
     said = vocab.version_words(name)
+    assert len(said) <= 120
     assert (
         len(said) <= len("a draft this run does not have (the comments call it \u201c\u201d)") + 40
     )
     assert said.count("\u201c") <= 1  # the name in quotes once, or no name at all
+
+
+def test_a_version_of_an_earlier_run_is_said_as_one():
+    """A comment sent back or continued is made on ``<run id>/<version>``: the note said
+    "another draft (run-901a758c16f4/v3)"."""
+    from engine.bundle.sendback import made_on
+
+    class B:
+        manifest = {"run_id": "run-901a758c16f4", "given_version_id": "v1"}
+
+    c = Comment("c1", "b", Anchor("q", "", "", start_offset=0, end_offset=1))
+    said = vocab.version_words(made_on(B(), c))
+    assert (
+        said
+        == "a version from an earlier run (its \u201cv1\u201d; that run's id is run-901a758c16f4)"
+    )
+    words = vocab.note_sentence(vocab.note_stale("check-0123456789ab/revised", "v1"))
+    assert words.startswith("made on a version from an earlier run (its \u201crevised\u201d")
 
 
 def test_the_programs_own_replies_name_it_in_words():
