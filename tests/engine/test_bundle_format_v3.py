@@ -32,13 +32,12 @@ def _manifest(fmt: str, **extra: object) -> dict[str, object]:
 
 
 def test_a_field_new_in_format_3_is_a_problem_in_an_older_manifest():
-    assert NEW_IN_V3 == ("stubbed", "markdown_renderer", "markdown_note")
-    assert (
-        check_file("manifest.json", _manifest(FORMAT_V3, stubbed=["trace.json"]), FORMAT_V3) == []
-    )
-    problems = check_file("manifest.json", _manifest(FORMAT_V2, stubbed=["trace.json"]), FORMAT_V2)
-    assert len(problems) == 1
-    assert "stubbed is a field of arl-bundle/3, not of arl-bundle/2" in problems[0]
+    assert NEW_IN_V3 == ("stubbed", "markdown_renderer", "markdown_note", "word_versions")
+    for field, value in (("stubbed", ["trace.json"]), ("word_versions", ["v1", "v2"])):
+        assert check_file("manifest.json", _manifest(FORMAT_V3, **{field: value}), FORMAT_V3) == []
+        problems = check_file("manifest.json", _manifest(FORMAT_V2, **{field: value}), FORMAT_V2)
+        assert len(problems) == 1
+        assert f"{field} is a field of arl-bundle/3, not of arl-bundle/2" in problems[0]
     assert check_file("manifest.json", _manifest(FORMAT_V2), FORMAT_V2) == []
 
 
