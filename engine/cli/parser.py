@@ -177,8 +177,8 @@ def terminal_columns() -> int:
 class ArlFormatter(argparse.HelpFormatter):
     """argparse's help formatter with its default width found by ``terminal_columns``, the
     same width: argparse makes a formatter for every option it adds, and its own default
-    imports ``shutil`` (and bz2, lzma, fnmatch), 2 to 6 ms of ``arl score``'s start-up
-    that no command uses (docs/engine.md, "Speed")."""
+    imports ``shutil`` (and bz2, lzma, fnmatch), about 2 ms of ``arl score``'s start-up
+    (more on a loaded machine) that no command uses (docs/engine.md, "Speed")."""
 
     def __init__(
         self,
