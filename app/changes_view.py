@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from app.docview import CHANGE_STYLES, DocumentView
@@ -40,6 +40,7 @@ _PAGE = (
     "background:rgba(0,109,60,.12);color:#00331c}}"
     "</style></head><body><pre>\n{body}</pre></body></html>"
 )
+WHERE_MS = 80  # scroll events within this time are followed once by the "You are in" line
 LEGEND = (
     "<span style='text-decoration:line-through;color:#5c0c0c;background:#f6e3e3'>"
     "&nbsp;struck through&nbsp;</span> deleted &nbsp;&nbsp; "
@@ -76,12 +77,33 @@ def version_pairs(v1: str, v2: str, rounds: list[tuple[int, str]]) -> list[Versi
     return pairs
 
 
-def compute(pair: VersionPair) -> Any:
-    """The engine's change spans for ``pair`` (CPU-bound: run off the UI thread)."""
-    from engine.diff.marks import change_view
-    from engine.text.html_text import body_text
+def compute(pair: VersionPair) -> tuple[Any, list[Any]]:
+    """The engine's change spans for ``pair``, diffed with each version's block edges as
+    the verdicts are, and the merged text's headings (``engine.diff.marks.merged_outline``):
+    ``(ChangeView, [Heading])``. CPU-bound: run off the UI thread."""
+    from engine.diff.marks import change_view, merged_outline
+    from engine.text.outline import structure
 
-    return change_view(body_text(pair.a_html), body_text(pair.b_html))
+    a, b = structure(pair.a_html), structure(pair.b_html)
+    cv = change_view(a.text, b.text, breaks=(a.breaks, b.breaks))
+    return cv, merged_outline(cv, a.headings, b.headings)
+
+
+def where_words(heads: list[Any], offset: int | None, text: str | None = None) -> str:
+    """Where the reader is, for the line above the document: the headings the text at the
+    top of the view (merged UTF-16 ``offset``) is under, outermost first ("You are in:
+    Policy › Equipment"), a deleted one said so; before the first heading, or with none,
+    the start of the document (``text``, the merged text: white space before the first
+    heading is under it)."""
+    from engine.text.outline import under
+
+    if not heads:
+        return "This document has no headings."
+    path = under(heads, offset, text) if offset is not None else []
+    if not path:
+        return "You are at the start, before the first heading."
+    names = [f"{h.text} (deleted)" if h.removed else h.text for h in path]
+    return "You are in: " + " \u203a ".join(names)
 
 
 def merged_page(cv: Any, kind: str = "html") -> str:
@@ -185,6 +207,20 @@ class ChangesView(QWidget):
         self.legend.setAccessibleName("How changes are marked")
         self.view = DocumentView()
         self.view.setAccessibleName("The document with the changes marked")
+        # Where the reader is: the headings above the top of the view, followed as the
+        # view scrolls (the engine's outline of the merged text, ``compute``).
+        self.where = QLabel()
+        self.where.setTextFormat(Qt.TextFormat.PlainText)
+        self.where.setWordWrap(True)
+        self.where.setAccessibleName("Where you are in the document")
+        font = self.where.font()
+        font.setBold(True)
+        self.where.setFont(font)
+        self._where_timer = QTimer(self)
+        self._where_timer.setSingleShot(True)
+        self._where_timer.setInterval(WHERE_MS)
+        self._where_timer.timeout.connect(self._ask_where)
+        self.view.page().scrollPositionChanged.connect(lambda _p: self._where_timer.start())
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(QLabel("Compare:"))
@@ -193,6 +229,7 @@ class ChangesView(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
         lay.addLayout(top)
+        lay.addWidget(self.where)
         lay.addWidget(self.summary)
         lay.addWidget(self.legend)
         lay.addWidget(self.view, 1)
@@ -200,6 +237,8 @@ class ChangesView(QWidget):
         self.kind = "html"
         self.cv: Any = None
         self._cache: dict[int, Any] = {}
+        self._outlines: dict[int, list[Any]] = {}  # by pair: the merged text's headings
+        self._merged = ""  # the merged text shown
         self._spans: tuple[list[dict], list[dict]] = ([], [])
         self._token = 0
         self._shown = -1
@@ -216,6 +255,7 @@ class ChangesView(QWidget):
         self.pairs = version_pairs(v1, v2, rounds)
         self.kind = kind
         self._cache = {}
+        self._outlines = {}
         self._shown = -1
         self.cv = None
         self._token += 1
@@ -255,9 +295,10 @@ class ChangesView(QWidget):
             return
         token, pair = self._token, self.pairs[i]
 
-        def done(cv: Any) -> None:
+        def done(result: tuple[Any, list[Any]]) -> None:
             if token != self._token:
                 return  # another bundle was opened meanwhile
+            cv, self._outlines[i] = result
             self._cache[i] = cv
             then(cv)
 
@@ -285,8 +326,21 @@ class ChangesView(QWidget):
         cv, pair = self._cache[i], self.pairs[i]
         self.cv = cv
         self.summary.setText(summary_words(cv, pair))
+        self._merged = cv.merged  # once: a long text is joined from its pieces
+        self.where.setText(where_words(self.outline(), 0, self._merged))
         self.view.show_document(merged_page(cv, self.kind), "html")
         self._paint(i)
+
+    def outline(self) -> list[Any]:
+        """The headings of the merged text shown (``engine.text.outline.Heading``)."""
+        return self._outlines.get(self._shown, [])
+
+    def _ask_where(self) -> None:
+        if self.cv is not None:
+            text = self._merged
+            self.view.top_offset(
+                lambda off: self.where.setText(where_words(self.outline(), off, text))
+            )
 
     def _paint(self, i: int) -> None:
         cv, pair = self._cache[i], self.pairs[i]

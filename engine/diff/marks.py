@@ -20,11 +20,13 @@ deleted in one place and inserted in another) is marked ``moved``.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from engine.diff.align import DEFAULT_LIMITS, DELETE, EQUAL, INSERT, DiffLimits
 from engine.diff.diffing import TextDiff
+from engine.text.outline import Heading
 from engine.text.utf16 import OffsetMap, utf16_length
 
 MarkKind = Literal["deleted", "inserted"]
@@ -78,9 +80,15 @@ class ChangeView:
     somewhere, so the alignment there may be coarser than minimal.
     """
 
-    def __init__(self, a: str, b: str, limits: DiffLimits = DEFAULT_LIMITS):
+    def __init__(
+        self,
+        a: str,
+        b: str,
+        limits: DiffLimits = DEFAULT_LIMITS,
+        breaks: tuple[Sequence[int] | None, Sequence[int] | None] = (None, None),
+    ):
         self.a, self.b = a, b
-        diff = TextDiff(a, b, limits=limits)
+        diff = TextDiff(a, b, limits=limits, breaks=breaks)
         self._diff = diff  # for place_in_b
         self._maps: tuple[OffsetMap, OffsetMap] | None = None
         self.approximate = bool(diff.approximate)
@@ -229,12 +237,62 @@ class ChangeView:
         return out
 
 
-def change_view(a: str, b: str, limits: DiffLimits = DEFAULT_LIMITS) -> ChangeView:
-    """The change spans of ``a`` -> ``b`` (body texts; offsets in UTF-16 units)."""
-    return ChangeView(a, b, limits)
+def change_view(
+    a: str,
+    b: str,
+    limits: DiffLimits = DEFAULT_LIMITS,
+    breaks: tuple[Sequence[int] | None, Sequence[int] | None] = (None, None),
+) -> ChangeView:
+    """The change spans of ``a`` -> ``b`` (body texts; offsets in UTF-16 units).
+    ``breaks``: each text's block edges (code points, ``Extraction.block_breaks``), which
+    no diff unit crosses, as in the verdicts' diff (``Version.diff_to``): without them a
+    heading glued to the next paragraph ("TravelTrains") is diffed as one word."""
+    return ChangeView(a, b, limits, breaks)
 
 
 def inline_pieces(a: str, b: str) -> list[tuple[str, str]]:
     """A short passage's changes as ``(kind, text)`` in merged order (kind ``equal``,
     ``deleted``, ``inserted``): for a table cell that shows one comment's v1 and v2."""
     return ChangeView(a, b).pieces
+
+
+def merged_outline(
+    cv: ChangeView, a_heads: Sequence[Heading], b_heads: Sequence[Heading]
+) -> list[Heading]:
+    """Both versions' headings (``engine.text.outline``, UTF-16 units of ``cv.a`` and
+    ``cv.b``) placed in the merged text, in its order: every heading of ``b``, the version
+    read, and every heading of ``a`` whose text the merged text shows wholly struck through
+    (one the revision deleted, ``removed`` True; a heading kept or edited is ``b``'s, one
+    made ordinary text is none). A heading outside its version's text is left out."""
+    placed: list[Heading] = []
+    for h in b_heads:
+        try:
+            s, e = cv.merged_span("b", h.start, h.end)
+        except ValueError:
+            continue
+        placed.append(Heading(s, e, h.level, h.text))
+    kept = sorted((h.start, h.end) for h in placed)
+    for h in a_heads:
+        try:
+            s, e = cv.merged_span("a", h.start, h.end)
+        except ValueError:
+            continue
+        k = bisect.bisect_left(kept, (e, e))
+        if k > 0 and kept[k - 1][1] > s:
+            continue  # the same heading, kept or edited: b's stands
+        if _deleted_length(cv, s, e) == e - s:  # not one that is ordinary text in b
+            placed.append(Heading(s, e, h.level, h.text, removed=True))
+    return sorted(placed, key=lambda h: (h.start, h.end))
+
+
+def _deleted_length(cv: ChangeView, start: int, end: int) -> int:
+    """How many UTF-16 units of the merged ``[start, end)`` are deleted text."""
+    marks = cv.marks
+    k = bisect.bisect_right([m.merged_end for m in marks], start)
+    n = 0
+    while k < len(marks) and marks[k].merged_start < end:
+        m = marks[k]
+        if m.kind == "deleted":
+            n += min(end, m.merged_end) - max(start, m.merged_start)
+        k += 1
+    return n
