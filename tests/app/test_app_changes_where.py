@@ -25,9 +25,7 @@ V1 = (
     + section("Trains \U0001f686", "h3", 40)
     + "</body>"
 )
-V2 = V1.replace("<h2>Travel</h2>", "<h2>Travel and trips</h2>").replace(
-    "<h2>Equipment</h2>", ""
-)
+V2 = V1.replace("<h2>Travel</h2>", "<h2>Travel and trips</h2>").replace("<h2>Equipment</h2>", "")
 
 
 def js(qtbot, view, source):
@@ -76,4 +74,3 @@ def test_where_words_for_no_headings_and_before_the_first():
     assert where_words(heads, 5) == "You are at the start, before the first heading."
     assert where_words(heads, 20) == "You are in: Policy"
     assert where_words(heads, None) == "You are at the start, before the first heading."
-
