@@ -92,7 +92,7 @@ def compute(pair: VersionPair) -> tuple[Any, list[Any]]:
 def where_words(heads: list[Any], offset: int | None, text: str | None = None) -> str:
     """Where the reader is, for the line above the document: the headings the text at the
     top of the view (merged UTF-16 ``offset``) is under, outermost first ("You are in:
-    Policy › Equipment"), a deleted one said so; before the first heading, or with none,
+    Policy ▸ Equipment"), a deleted one said so; before the first heading, or with none,
     the start of the document (``text``, the merged text: white space before the first
     heading is under it)."""
     from engine.text.outline import under
@@ -103,7 +103,7 @@ def where_words(heads: list[Any], offset: int | None, text: str | None = None) -
     if not path:
         return "You are at the start, before the first heading."
     names = [f"{h.text} (deleted)" if h.removed else h.text for h in path]
-    return "You are in: " + " \u203a ".join(names)
+    return "You are in: " + " \u25b8 ".join(names)
 
 
 def merged_page(cv: Any, kind: str = "html") -> str:

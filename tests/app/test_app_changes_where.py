@@ -1,5 +1,5 @@
 """The changes view says where the reader is: the headings above the top of the view
-("You are in: Policy › Travel"), from the engine's outline of the merged text
+("You are in: Policy ▸ Travel"), from the engine's outline of the merged text
 (``engine.diff.marks.merged_outline``), followed as the view scrolls."""
 
 from __future__ import annotations
@@ -58,14 +58,14 @@ def test_the_line_follows_the_heading_above_the_top_of_the_view(qtbot, changes):
     assert v.where.accessibleName() == "Where you are in the document"
     scroll_to_text(qtbot, v, "Travel paragraph 5")
     qtbot.waitUntil(lambda: "Travel and trips" in v.where.text(), timeout=5000)
-    assert v.where.text() == "You are in: Policy \u203a Travel and trips"
+    assert v.where.text() == "You are in: Policy \u25b8 Travel and trips"
     scroll_to_text(qtbot, v, "Trains \U0001f686 paragraph 3")
     qtbot.waitUntil(lambda: "Trains" in v.where.text(), timeout=5000)
-    assert v.where.text() == "You are in: Policy \u203a Travel and trips \u203a Trains \U0001f686"
+    assert v.where.text() == "You are in: Policy \u25b8 Travel and trips \u25b8 Trains \U0001f686"
     # A section whose heading the revision deleted says so.
     scroll_to_text(qtbot, v, "Equipment paragraph 6")
     qtbot.waitUntil(lambda: "Equipment" in v.where.text(), timeout=5000)
-    assert v.where.text() == "You are in: Policy \u203a Equipment (deleted)"
+    assert v.where.text() == "You are in: Policy \u25b8 Equipment (deleted)"
 
 
 def test_where_words_for_no_headings_and_before_the_first():
