@@ -64,6 +64,7 @@ from engine.vocabulary import EXTERNAL_USAGE, plural
 #: scoring engine in a bundle's manifest, so a change of engine is told apart from tampering.
 #: tests/engine/test_contracts.py checks the list against the import graph.
 SCORING_MODULES = (
+    "collector.py",
     "diff/align.py",
     "diff/churn.py",
     "diff/cleanup.py",

@@ -19,6 +19,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from engine import vocabulary as vocab
+from engine.collector import paused
 
 if TYPE_CHECKING:  # the import stays lazy: arl text need not load the scorer
     from engine.checks.config import ChecksConfig
@@ -153,12 +154,13 @@ def _say_unchanged_claims(
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from engine.cli.checks import load_checks_option
-    from engine.cli.score_files import claims_option
-    from engine.comments_io import load_comments
-    from engine.models import InputError
-    from engine.score.scoring import score
-    from engine.text.documents import DocumentError
+    with paused():  # the scoring modules' imports make no garbage (engine.collector)
+        from engine.cli.checks import load_checks_option
+        from engine.cli.score_files import claims_option
+        from engine.comments_io import load_comments
+        from engine.models import InputError
+        from engine.score.scoring import score
+        from engine.text.documents import DocumentError
 
     word_resolved: set[str] | None = None  # the comments the agent resolved in Word
     problem = _files_problem(args)
@@ -467,7 +469,8 @@ def main(argv: list[str] | None = None) -> int:
     from engine.cli.parser import command_word, named_first
 
     words = sys.argv[1:] if argv is None else argv
-    parser = build_parser(command_word(words), listed=not named_first(words))
+    with paused():  # imports the command's modules: no garbage (engine.collector)
+        parser = build_parser(command_word(words), listed=not named_first(words))
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

@@ -4,11 +4,11 @@ over each changed hunk (``diff_ops``; engine.diff.diffing describes the whole al
 
 from __future__ import annotations
 
-import gc
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.collector import paused
 from engine.diff.align import (
     DEFAULT_LIMITS,
     DELETE,
@@ -453,12 +453,7 @@ def diff_ops(
     # The diff allocates millions of small objects (ops, tokens, blocks), none of them in a
     # cycle: the cyclic garbage collector, triggered every few hundred allocations, would
     # scan the ones alive again and again and free nothing (as in html_text.extract).
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with paused():
         d.run()
         ops = _merge(d.ops)
-    finally:
-        if gc_was_enabled:
-            gc.enable()
     return DiffResult(ops, d.moves, sorted(d.moved_tokens_a), d.moved_tokens_b, d.approximate)

@@ -53,10 +53,10 @@ No Qt import here: this module belongs to ``engine/``.
 
 from __future__ import annotations
 
-import gc
 import re
 from typing import Any
 
+from engine.collector import paused
 from engine.text.encoding import decode_html
 from engine.text.html_markup import Extraction, Node, _fast_walk, _reference_walk
 from engine.text.nesting_bound import nesting_bound
@@ -362,10 +362,5 @@ def extract(html: str | bytes) -> Extraction:
     # The walk allocates one wrapper per element and nothing cyclic: the cyclic garbage
     # collector, triggered every few hundred allocations, would scan them all again and
     # again (half the walk's time on an 8 MB page).
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with paused():
         return _fast_walk(None if body is False else body, encoding, foreign)
-    finally:
-        if gc_was_enabled:
-            gc.enable()
