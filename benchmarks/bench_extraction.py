@@ -24,8 +24,9 @@ over 1 MB), with the machine's load (``os.getloadavg()``) printed before and aft
              the program's
 - text:      bytes -> ``document.body.textContent``, as ``body_text`` runs it, and its
              ratio to the floor (``x floor``; the target is 1.5)
-- guard:     the fast path's guard alone (``_lexbor_would_be_slow``: the nesting bound,
-             the depth scan where the bound allows depth, the long-tag check)
+- guard:     the fast path's guard alone (``_lexbor_would_be_slow``: on pages over 64 kB
+             the numpy signals, with the nesting bound; the depth scan where the bound
+             allows depth; the long-tag check where a tag may be long)
 - fast:      bytes -> Extraction (text + markup index), as ``extract`` runs it (the lexbor
              path, or the reference where the fast path declines: marked ``ref``)
 - reference: the same with justhtml, the reference parser

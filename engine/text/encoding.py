@@ -45,6 +45,8 @@ No Qt import here: this module belongs to ``engine/``.
 from __future__ import annotations
 
 import codecs
+import re
+from dataclasses import dataclass
 
 from engine.text.encoding_labels import (
     ASCII_LOWER,
@@ -55,10 +57,12 @@ from engine.text.encoding_labels import (
 )
 
 __all__ = [
+    "PlainUtf8",
     "decode_html",
     "decode_text",
     "decoding_problem",
     "get_encoding",
+    "plain_utf8",
     "utf16_without_bom",
 ]
 
@@ -497,3 +501,57 @@ def decoding_problem(data: bytes, kind: str = "html", decoded: tuple | None = No
         f"{bad:,} byte{'s are' if bad != 1 else ' is'} not valid {name} and "
         f"{'were' if bad != 1 else 'was'} replaced by U+FFFD, as a browser shows them"
     )
+
+
+# --------------------------------------------------------------------------------------
+# A document's own bytes, where they are the UTF-8 of its decoded text
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlainUtf8:
+    """``utf8``: a document's bytes (less a UTF-8 BOM) that :func:`decode_html` decodes
+    as UTF-8 with nothing replaced, so ``utf8.decode() == decode_html(data)[0]``.
+    ``non_ascii``: every run of its bytes over 0x7F, each with the byte after it (so a
+    search for a character's UTF-8 there finds it exactly where the text holds it)."""
+
+    utf8: bytes
+    non_ascii: bytes
+
+
+def plain_utf8(data: bytes) -> PlainUtf8 | None:
+    """:class:`PlainUtf8` of an HTML document's bytes, or None where :func:`decode_html`
+    reads them otherwise (another encoding, or UTF-8 with a sequence it replaces). The
+    same order as :func:`decode_html`; checks validity without decoding: a byte string is
+    valid UTF-8 exactly when each run of its bytes over 0x7F is (an ASCII byte ends any
+    sequence), so only those runs are decoded. Linear; never raises."""
+    name, bom_len = _bom_sniff(data)
+    if name is None:
+        name = _prescan(data) or utf16_without_bom(data) or "UTF-8"
+    if name != "UTF-8":
+        return None
+    body = data[bom_len:] if bom_len else data
+    if body.isascii():
+        return PlainUtf8(body, b"")
+    runs = _non_ascii_runs(body)
+    try:
+        runs.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return PlainUtf8(body, runs)
+
+
+def _non_ascii_runs(data: bytes) -> bytes:
+    """Every run of bytes over 0x7F in ``data``, each followed by the byte after it."""
+    if len(data) < 1 << 16:
+        return b"".join(_HIGH_RUN.findall(data))
+    import numpy as np  # lazy: a large page only
+
+    a = np.frombuffer(data, np.uint8)
+    high = a >= 0x80
+    keep = high.copy()
+    keep[1:] |= high[:-1]
+    return a[keep].tobytes()
+
+
+_HIGH_RUN = re.compile(rb"[\x80-\xff]+[\x00-\x7f]?")

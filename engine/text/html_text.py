@@ -54,12 +54,13 @@ No Qt import here: this module belongs to ``engine/``.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from engine.collector import paused
-from engine.text.encoding import decode_html
+from engine.text.encoding import decode_html, plain_utf8
 from engine.text.html_markup import Extraction, Node, _fast_walk, _reference_walk
-from engine.text.nesting_bound import nesting_bound
+from engine.text.nesting_bound import markup_signals
 
 __all__ = ["MAX_HTML_NESTING", "Extraction", "body_text", "extract", "too_deep"]
 
@@ -102,6 +103,12 @@ def _reference_body(source: str) -> Node | None:
 # and on how the adoption agency moved it, which the walk cannot infer.
 _FAST_PATH_DECLINES = re.compile(r"<(?:frameset|annotation-xml)", re.IGNORECASE)
 _HAS_FOREIGN = re.compile(r"<(?:svg|math)", re.IGNORECASE)
+# The characters a case-insensitive str pattern matches for an ASCII letter ("s" matches
+# U+017F, "k" U+212A, "i" U+0130 and U+0131): where a page holds none, the two patterns
+# above find what their ASCII reading over the page's bytes finds
+# (engine.text.nesting_bound.markup_signals).
+_FOLDS = ("\u0130", "\u0131", "\u017f", "\u212a")
+_FOLDS_UTF8 = tuple(c.encode("utf-8") for c in _FOLDS)
 
 _lexbor_parser: Any = None  # selectolax.lexbor.LexborHTMLParser, or False if absent
 
@@ -118,10 +125,12 @@ _lexbor_parser: Any = None  # selectolax.lexbor.LexborHTMLParser, or False if ab
 # - a start tag over 8,192 characters with more than _MAX_ATTRIBUTES separators.
 _MAX_DEPTH = 10_000
 _DEPTH_SCAN_FROM = 64 * 1024  # bytes; a smaller page cannot nest deep enough to matter
-_BOUND_FROM = 1024 * 1024
-"""Bytes over which the scan first asks a cheap upper bound of the depth
-(:func:`engine.text.nesting_bound.nesting_bound`, numpy vector passes) and runs only when
-it exceeds ``_MAX_DEPTH``: on real pages the scan was most of the extraction's time."""
+_BOUND_FROM = _DEPTH_SCAN_FROM
+"""Bytes over which the guard reads the page with numpy first
+(:func:`engine.text.nesting_bound.markup_signals`: a cheap upper bound of the depth, and
+where the page holds the start tags the patterns above and the long-tag check look for);
+the exact scan runs only where the bound exceeds ``_MAX_DEPTH``, the patterns only where
+the bytes show they may match."""
 _LONG_TAG = re.compile(r"<[A-Za-z][^>]{8192}")
 _MAX_ATTRIBUTES = 1_000
 
@@ -196,20 +205,57 @@ def _nesting_depth(utf8: bytes, limit: int) -> int:
     return peak
 
 
-def _lexbor_would_be_slow(source: str, utf8: bytes) -> bool:
-    """True when ``source`` may drive lexbor's tree builder quadratic (see above)."""
-    if len(utf8) > _DEPTH_SCAN_FROM and (
-        len(utf8) <= _BOUND_FROM or nesting_bound(utf8, _NOT_NESTING) > _MAX_DEPTH
-    ):
-        # Over a megabyte, the exact scan runs only where the cheap bound allows depth.
-        if _nesting_depth(utf8, _MAX_DEPTH) > _MAX_DEPTH:
-            return True
+@dataclass(frozen=True)
+class _Guard:
+    """What the fast path's guard finds: ``declines``, where lexbor is not proven equal to
+    the reference (:data:`_FAST_PATH_DECLINES`); ``slow``, where it may be quadratic;
+    ``foreign``, where the page may hold ``<svg>`` or ``<math>`` (:data:`_HAS_FOREIGN`)."""
+
+    declines: bool
+    slow: bool
+    foreign: bool
+
+
+def _long_tag_slow(source: str) -> bool:
+    """A start tag over 8,192 characters with more than ``_MAX_ATTRIBUTES`` separators."""
     for m in _LONG_TAG.finditer(source):
         end = source.find(">", m.start())
         tag = source[m.start() : end if end >= 0 else len(source)]
         if len(tag.split()) + tag.count("/") > _MAX_ATTRIBUTES:
             return True
     return False
+
+
+def _guard(source: str | None, utf8: bytes, folds: bool | None = None) -> _Guard:
+    """The fast path's guard over a page's UTF-8 bytes; ``source``: their text, or None to
+    decode them only if a check needs it; ``folds``: whether the page holds one of
+    :data:`_FOLDS` (None: look in ``source``). Over ``_BOUND_FROM`` bytes, numpy signals
+    first (:func:`engine.text.nesting_bound.markup_signals`), then only the checks they
+    leave open; the same findings as the patterns and the scan alone."""
+    if len(utf8) <= _BOUND_FROM:  # too short to nest deep enough to matter
+        text = utf8.decode("utf-8") if source is None else source
+        return _Guard(
+            bool(_FAST_PATH_DECLINES.search(text)),
+            _long_tag_slow(text),
+            bool(_HAS_FOREIGN.search(text)),
+        )
+    signals = markup_signals(utf8, _NOT_NESTING)
+    if folds is None:
+        folds = source is None or any(c in source for c in _FOLDS)
+    declines, foreign = signals.declines, signals.foreign
+    if folds:
+        text = utf8.decode("utf-8") if source is None else source
+        declines = bool(_FAST_PATH_DECLINES.search(text))
+        foreign = bool(_HAS_FOREIGN.search(text))
+    slow = signals.bound > _MAX_DEPTH and _nesting_depth(utf8, _MAX_DEPTH) > _MAX_DEPTH
+    if not slow and signals.long_tag:
+        slow = _long_tag_slow(utf8.decode("utf-8") if source is None else source)
+    return _Guard(declines, slow, foreign)
+
+
+def _lexbor_would_be_slow(source: str, utf8: bytes) -> bool:
+    """True when ``source`` may drive lexbor's tree builder quadratic (see above)."""
+    return _guard(source, utf8).slow
 
 
 #: The deepest element nesting of a document this program takes in (a file opened, a
@@ -223,13 +269,13 @@ MAX_HTML_NESTING = _MAX_DEPTH
 def too_deep(source: str) -> str | None:
     """Why an HTML ``source`` is refused for its depth (``"nests its elements about
     100,000 levels deep, past the 10,000 this program reads"``), or None. The depth is the
-    fast path's scan (:func:`_nesting_depth`; over a megabyte asked first of the cheap
-    bound), as the tree builder would nest them up to misnested markup it repairs. Linear;
-    never raises."""
+    fast path's scan (:func:`_nesting_depth`; over 64 kB asked first of the cheap bound),
+    as the tree builder would nest them up to misnested markup it repairs. Linear; never
+    raises."""
     utf8 = source.encode("utf-8", "replace")
     if len(utf8) < 3 * MAX_HTML_NESTING:
         return None  # too short to hold that many start tags ("<b>" is three bytes)
-    if len(utf8) > _BOUND_FROM and nesting_bound(utf8, _NOT_NESTING) <= MAX_HTML_NESTING:
+    if len(utf8) > _BOUND_FROM and markup_signals(utf8, _NOT_NESTING).bound <= MAX_HTML_NESTING:
         return None
     if _nesting_depth(utf8, MAX_HTML_NESTING) <= MAX_HTML_NESTING:
         return None
@@ -240,25 +286,57 @@ def too_deep(source: str) -> str | None:
     )
 
 
-def _utf8_of(html: str | bytes, source: str, encoding: str | None) -> bytes | None:
-    """The UTF-8 bytes of ``source`` without encoding it again, where the document's own
-    bytes are them: decoded as UTF-8 with nothing replaced (no U+FFFD in the text, so
-    every byte was valid), less a BOM. None otherwise (the caller encodes)."""
-    if encoding != "UTF-8" or isinstance(html, str) or "\ufffd" in source:
-        return None
+@dataclass
+class _Page:
+    """A document as the parsers take it: ``source``, its decoded text (None until a
+    parser or check needs it, where ``utf8`` holds it); ``encoding`` (None for a str);
+    ``utf8``, its UTF-8 bytes where at hand without encoding (None: encode ``source``);
+    ``folds``, whether it holds one of :data:`_FOLDS` (None: not looked at)."""
+
+    source: str | None
+    encoding: str | None
+    utf8: bytes | None
+    folds: bool | None = None
+
+    def text(self) -> str:
+        """The decoded text (decoding ``utf8`` the first time)."""
+        if self.source is None:
+            assert self.utf8 is not None
+            self.source = self.utf8.decode("utf-8")
+        return self.source
+
+
+def _page(html: str | bytes) -> _Page:
+    """A document given as bytes or str, read as :func:`_source` reads it. Bytes that
+    :func:`decode_html` reads as UTF-8 with nothing replaced are kept as they are and not
+    decoded (:func:`engine.text.encoding.plain_utf8`)."""
+    if isinstance(html, str):
+        return _Page(html, None, None)
     data = bytes(html)
-    return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    plain = plain_utf8(data)
+    if plain is None:
+        source, encoding = decode_html(data)
+        return _Page(source, encoding, None)
+    folds = any(c in plain.non_ascii for c in _FOLDS_UTF8)
+    return _Page(None, "UTF-8", plain.utf8, folds)
 
 
-def _lexbor_body(source: str, utf8: bytes | None = None) -> Node | None:
-    """``document.body`` of a decoded source parsed by lexbor, or None to decline.
-    ``utf8``: ``source`` encoded, when the caller has it (:func:`_utf8_of`).
+def _lexbor_body(source: str | bytes, utf8: bytes | None = None) -> Node | None:
+    """``document.body`` of a decoded source (or of a document's bytes) parsed by lexbor,
+    or None to decline. ``utf8``: ``source`` encoded, when the caller has it.
 
     Declines (None) where the fast path is not proven equal to the reference (see
     :data:`_FAST_PATH_DECLINES`), when selectolax is not installed, or when lexbor cannot
     take the input (a str with lone surrogates cannot be encoded to UTF-8). A document
     without a body gives the body ``False``.
     """
+    page = _page(source) if utf8 is None else _Page(str(source), None, utf8)
+    return _lexbor_page(page)[0]
+
+
+def _lexbor_page(page: _Page) -> tuple[Node | None, bool]:
+    """(``document.body`` parsed by lexbor, or None to decline as :func:`_lexbor_body`;
+    whether the page may hold foreign content)."""
     global _lexbor_parser
     if _lexbor_parser is None:
         try:
@@ -267,24 +345,28 @@ def _lexbor_body(source: str, utf8: bytes | None = None) -> Node | None:
             _lexbor_parser = False
         else:
             _lexbor_parser = LexborHTMLParser
-    if _lexbor_parser is False or _FAST_PATH_DECLINES.search(source):
-        return None
-    try:
-        utf8 = source.encode("utf-8") if utf8 is None else utf8
-    except UnicodeEncodeError:  # lone surrogates: only a str given by a caller has them
-        return None
-    if _lexbor_would_be_slow(source, utf8):
-        return None
+    if _lexbor_parser is False:
+        return None, False
+    utf8 = page.utf8
+    if utf8 is None:
+        assert page.source is not None
+        try:
+            utf8 = page.source.encode("utf-8")
+        except UnicodeEncodeError:  # lone surrogates: only a str given by a caller has them
+            return None, False
+    guard = _guard(page.source, utf8, page.folds)
+    if guard.declines or guard.slow:
+        return None, guard.foreign
     tree = _lexbor_parser(utf8, scripting=True)
     root = tree.root
     if root is None or root.tag != "html":
-        return False
+        return False, guard.foreign
     node = root.first_child
     while node is not None:
         if node.tag == "body":
-            return node
+            return node, guard.foreign
         node = node.next
-    return False
+    return False, guard.foreign
 
 
 def _document_body(root: Node) -> Node | None:
@@ -340,11 +422,11 @@ def body_text(html: str | bytes) -> str:
     algorithm with scripting on; ``""`` when the document has no body. Offsets into it are
     code points.
     """
-    source, encoding = _source(html)
-    body = _lexbor_body(source, _utf8_of(html, source, encoding))
+    page = _page(html)
+    body, _ = _lexbor_page(page)
     if body is not None:
         return "" if body is False else body.text(deep=True, separator="", strip=False)
-    body = _reference_body(source)
+    body = _reference_body(page.text())
     return "" if body is None else _text_content(body)
 
 
@@ -354,11 +436,11 @@ def extract(html: str | bytes) -> Extraction:
     ``html`` as for :func:`body_text`. ``extract(html).text == body_text(html)``. Cost: the
     parse plus one linear walk of the body subtree.
     """
-    source, encoding = _source(html)
-    body = _lexbor_body(source, _utf8_of(html, source, encoding))
+    page = _page(html)
+    body, foreign = _lexbor_page(page)
     if body is None:
-        return _reference_walk(_reference_body(source), encoding)
-    foreign = bool(_HAS_FOREIGN.search(source))
+        return _reference_walk(_reference_body(page.text()), page.encoding)
+    encoding = page.encoding
     # The walk allocates one wrapper per element and nothing cyclic: the cyclic garbage
     # collector, triggered every few hundred allocations, would scan them all again and
     # again (half the walk's time on an 8 MB page).

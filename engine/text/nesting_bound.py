@@ -1,24 +1,34 @@
-"""A cheap upper bound on how deep a page's elements nest, so the exact depth scan of the
-fast path's guard (``engine.text.html_text._nesting_depth``) runs only where a page may
-really be deep (docs/engine.md, "Text").
+"""What the fast path's guard asks of a page before lexbor parses it, in a handful of numpy
+vector passes over the positions of ``<``, ``>``, ``"`` and ``'`` (no Python loop per tag):
+an upper bound on the depth of ``engine.text.html_text._nesting_depth`` (so that exact scan
+runs only where a page may really be deep), and where the page holds the start tags the
+guard's regular expressions look for (docs/engine.md, "Text").
 
-``nesting_bound(utf8) -> int``: an upper bound on the depth that scan would find, computed
-with numpy over the positions of ``<`` (a handful of vector passes, no Python loop per
-tag). Its walk, like the scan's: a start tag opens an element (void and implicitly closed
-elements excepted, the scan's ``_NOT_NESTING``; one ending ``/>`` inside ``<svg>`` or
-``<math>`` opens nothing), an end tag closes one of its own name if
-one is open, and is a stray (closing nothing) otherwise; comments and raw text
-(``<script>``, ``<style>``...) are skipped; a ``<`` inside a tag (before the ``>`` of the
-tag it is in) is no tag.
+``markup_signals(utf8, not_nesting) -> Signals``; ``nesting_bound(utf8, not_nesting) -> int``.
 
-Why it bounds the scan's depth: the scan keeps one count per element name, held at zero
-by strays. The sum of those counts at any point is the plain running sum ``S`` of +1 per
-start tag and -1 per end tag, plus the strays so far; so the scan's peak is at most
-``max(S) + T``, ``T`` the number of strays of the whole page, which is counted per name
-from the running minimum of that name's own walk. Names are compared ASCII case folded:
-by their bytes when shorter than 8, else by a hash of the whole name. Where an attribute value quotes a ``>`` and then an
-end tag (markup crafted against this bound), the bound can be lower than the scan's
-depth, as the scan itself can be misled by markup crafted against it.
+The bound is the scan's own walk over a set of tags that holds every start tag the scan
+counts and only end tags it is certain the scan reads: a start tag opens an element (void
+and implicitly closed elements excepted, ``not_nesting``; one certain to end ``/>`` inside
+``<svg>`` or ``<math>`` opens nothing), an end tag closes one of its own name if one is
+open and is a stray otherwise. Counting a start tag more, or an end tag less, never lowers
+a walk that is held at zero by strays, so the walk over that set is never below the scan;
+its peak is at most ``max(S) + T``: ``S`` the plain running sum of +1 per start tag and -1
+per end tag, ``T`` the strays of the whole page, counted per name from the running minimum
+of that name's own walk. Names are compared exactly, ASCII case folded, as the scan reads
+them (up to a tab, line feed, form feed, carriage return, space, ``/`` or ``>``): by their
+bytes when shorter than 8 and free of NUL, else by a hash of the whole name.
+
+Where the scan may not read markup, nothing is taken on trust: a ``<`` (tag, end tag,
+comment, doctype, bogus comment) before the first ``>`` after another such ``<`` is inside
+that tag; a position after the last quote of either kind that could open an attribute
+value (an ``=`` before it, spaces allowed) may be inside a quoted value, and so may one
+after a ``>`` that may be. A start tag is left out only where the scan certainly skips it
+(inside a tag, or inside a comment or raw-text element whose own start is certain); an end
+tag is counted only where the scan certainly reads it (outside every tag, quoted value,
+comment and raw-text element the page could hold). Markup crafted to hide tags in quotes,
+comments or raw text therefore only raises the bound. Where comments and raw-text elements
+overlap past a budget (hostile markup only), the bound gives up and says the page's length:
+the exact scan then decides.
 
 No Qt import here: this module belongs to ``engine/``.
 """
@@ -26,141 +36,373 @@ No Qt import here: this module belongs to ``engine/``.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 _RAW_TEXT: tuple[bytes, ...] = (b"script", b"style", b"xmp", b"iframe", b"noembed")
 _RAW_TEXT += (b"noframes", b"noscript")
 _RAW_TEXT += (b"textarea", b"title", b"plaintext")
-_COMMENT_END = re.compile(rb"--!?>")
-_NAME = re.compile(rb"[^\t\n\f\r />\x00]*")
+# The scan's own comment and raw-text tokens (engine.text.html_text._DEPTH_TOKEN), matched
+# at one position to find where each ends.
+_ATTRS = rb"""(?:[^>"'=/]+|=[\t\n\f\r ]*"[^"]*"|=[\t\n\f\r ]*'[^']*'|["'=]|/(?!>))*+"""
+_COMMENT = re.compile(rb"<!--(?:-?>|.*?(?:--!?>|\Z))", re.S)
+_RAW_OPEN = {
+    name: re.compile(rb"<" + name + rb"(?=[\t\n\f\r />])" + _ATTRS, re.IGNORECASE)
+    for name in _RAW_TEXT
+}
 _RAW_END = {name: re.compile(rb"</" + name, re.IGNORECASE) for name in _RAW_TEXT}
+_NAME = re.compile(rb"[^\t\n\f\r />]*")
+_FIRST_RAW = [False] * 256
+for _name in _RAW_TEXT:
+    _FIRST_RAW[_name[0]] = True
+_FIRST_SIGNAL = [False] * 256
+for _name in (b"frameset", b"annotation-xml", b"svg", b"math"):
+    _FIRST_SIGNAL[_name[0]] = True
+#: Bytes the walk of comments and raw-text elements may match, as a multiple of the page:
+#: past it (elements overlapping by design) the bound gives up.
+_SPAN_BUDGET = 4
+
+_TABLES: dict[str, Any] = {}
 
 
-_TERMINATOR: Any = None
-_LOWER: Any = None
+@dataclass(frozen=True)
+class Signals:
+    """What :func:`markup_signals` finds in a page's UTF-8 bytes.
+
+    ``bound``: an upper bound on the scan's depth (0 for a page with no tags). ``declines``:
+    some ``<`` starts ``frameset`` or ``annotation-xml`` (ASCII case-insensitive, in any
+    context). ``foreign``: some ``<`` starts ``svg`` or ``math``. ``long_tag``: some ``<``
+    and a letter have no ``>`` within 8,193 bytes after them (a tag the guard's long-tag
+    check may look at)."""
+
+    bound: int
+    declines: bool
+    foreign: bool
+    long_tag: bool
 
 
-def _tables(np: Any) -> None:
-    """The byte tables of ``_keys``: which bytes end a tag name; ASCII lower case."""
-    global _TERMINATOR, _LOWER
-    if _TERMINATOR is None:
-        _TERMINATOR = np.zeros(256, bool)
-        _TERMINATOR[[0, 9, 10, 11, 12, 13, 0x20, 0x2F, 0x3E]] = True
-        _LOWER = np.arange(256, dtype=np.uint8)
-        _LOWER[0x41:0x5B] += 0x20
+def _tables(np: Any) -> dict[str, Any]:
+    """Byte tables: the scan's name terminators; ASCII lower case; the scan's spaces."""
+    if not _TABLES:
+        stop = np.zeros(256, bool)
+        stop[[9, 10, 12, 13, 0x20, 0x2F, 0x3E]] = True
+        lower = np.arange(256, dtype=np.uint8)
+        lower[0x41:0x5B] += 0x20
+        space = np.zeros(256, bool)
+        space[[9, 10, 12, 13, 0x20]] = True
+        _TABLES.update(stop=stop, lower=lower, space=space)
+    return _TABLES
 
 
 def _key(name: bytes) -> int:
-    """A name's key (lower case): a name under 8 bytes is its bytes, little-endian,
-    zero-padded; a longer one a hash of it with the top bit set (``_keys`` alike)."""
-    if len(name) >= 8:
+    """A name's key (lower case): a name under 8 bytes without NUL is its bytes,
+    little-endian, zero-padded; any other a hash of it with the top bit set."""
+    if len(name) >= 8 or b"\0" in name:
         return (hash(name) & 0x7FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
     return int.from_bytes(name.ljust(8, b"\0"), "little")
 
 
 def nesting_bound(utf8: bytes, not_nesting: frozenset[bytes]) -> int:
     """An upper bound on ``_nesting_depth(utf8)`` (see the module docstring);
-    ``not_nesting``: the element names that never stay open (lower case). Linear in the
-    input: about 0.1 s for 8 MB on a loaded 2-core machine."""
-    import numpy as np  # lazy: only pages over a megabyte are bounded this way
+    ``not_nesting``: the element names that never stay open (lower case)."""
+    return markup_signals(utf8, not_nesting).bound
 
-    _tables(np)
+
+def markup_signals(utf8: bytes, not_nesting: frozenset[bytes]) -> Signals:
+    """:class:`Signals` of a page's UTF-8 bytes (see the module docstring). Linear in the
+    input; never raises."""
+    import numpy as np  # lazy: only pages over 64 kB are read this way
+
+    t = _tables(np)
     n = len(utf8)
-    pad = np.frombuffer(utf8 + bytes(16), np.uint8)
-    lt = np.flatnonzero(pad[:n] == 0x3C)
-    slash = pad[lt + 1] == 0x2F
-    at = lt + 1 + slash
-    letter = pad[at] | 0x20
-    tags = (letter >= 0x61) & (letter <= 0x7A)
-    keys = _keys(np, pad, at[tags])
-    gt = np.flatnonzero(pad[:n] == 0x3E)
-    after = np.searchsorted(gt, lt[tags])  # the first ">" after each tag's "<"
-    skip = _skipped(np, utf8, lt, gt, after, pad, tags, slash, keys)
-    keep = ~skip
-    pos, slash, keys, after = lt[tags][keep], slash[tags][keep], keys[keep], after[keep]
-    nesting = ~np.isin(keys, np.array(sorted(_key(k) for k in not_nesting), np.uint64))
-    pos, slash, keys, after = pos[nesting], slash[nesting], keys[nesting], after[nesting]
-    if not len(pos):
-        return 0
-    sign = np.where(slash, -1, 1).astype(np.int64)
-    sign[_closed_at_once(np, pad, gt, after, slash, keys)] = 0
-    peak = int(np.cumsum(sign).max())
-    return max(0, peak) + _strays(np, keys, sign)
+    # 8 bytes before the page (to look back from a quote), 24 after (to read names): the
+    # byte at page position p is buf[p + 8].
+    buf = np.frombuffer(b"".join((bytes(8), utf8, bytes(24))), np.uint8)
+    page = buf[8 : 8 + n]
+    ev = np.flatnonzero(((page | 2) == 0x3E) | (page == 0x22) | (page == 0x27))  # < > and quotes
+    kind = page[ev]
+    is_lt, is_gt = kind == 0x3C, kind == 0x3E
+    quoted = _maybe_quoted(np, t, buf, ev, kind)
+    gt_seen = np.cumsum(is_gt, dtype=np.int32)
+    lt = ev[is_lt]
+    gt_before = (gt_seen - is_gt)[is_lt]  # per "<": how many ">" come before it
+    gtpos = ev[is_gt]
+    gt_quoted = np.append(quoted[is_gt], True)  # (a ">" past the end: none)
+    lt_quoted = quoted[is_lt]
+
+    nxt = buf[lt + 9]
+    slash = nxt == 0x2F
+    at = lt + 1 + slash  # where a name starts
+    tag = ((buf[at + 8] | 0x20) - 0x61) < 26  # "<" or "</" and a letter (uint8 wraps)
+    opener = tag | slash | (nxt == 0x21) | (nxt == 0x3F)
+    # One is inside a tag when no ">" lies between it and the opener before it.
+    o = np.flatnonzero(opener)
+    inside = np.zeros(len(lt), bool)
+    inside[o[1:]] = gt_before[o[1:]] == gt_before[o[:-1]]
+    last_gt_quoted = np.where(gt_before > 0, gt_quoted[np.maximum(gt_before - 1, 0)], False)
+    # Certain: the scan reads markup at this "<", unless a comment or raw text holds it.
+    certain = opener & ~inside & ~lt_quoted & ~last_gt_quoted
+
+    ti = np.flatnonzero(tag)
+    t_lt, t_at, t_slash = lt[ti], at[ti], slash[ti]
+    words = np.ndarray(shape=(len(buf) - 8,), dtype="<u8", buffer=buf, strides=(1,))
+    keys, prefix = _keys(np, t, words[t_at + 8], utf8, t_at)
+    st = ~t_slash
+    nxt_gt = gt_before[ti]  # index in gtpos of the first ">" after each tag
+    next_gt = np.append(gtpos, n)[nxt_gt]  # where it is (the page's end if none)
+    signals = _signals(np, utf8, prefix, st, t_lt, next_gt)
+
+    bang = np.flatnonzero(nxt == 0x21)
+    comment = bang[(buf[lt[bang] + 10] == 0x2D) & (buf[lt[bang] + 11] == 0x2D)]
+    spans = _spans(np, utf8, lt, comment, ti, keys, st, certain, gt_before, len(gtpos))
+    if spans is None:
+        return Signals(n, *signals)
+    sure_from, sure_to, any_from, any_to = spans
+    in_sure = _inside(np, sure_from, sure_to, t_lt)
+    in_any = _inside(np, any_from, any_to, t_lt)
+
+    # For start tags, the end of raw text ("</script" without its ">") also ends a tag.
+    inside_start = inside[ti]
+    raw_end = _raw_ends(np, prefix, t_slash, t_at)
+    if len(raw_end):
+        ends_before = np.searchsorted(raw_end, lt[o], side="right")
+        after_end = np.zeros(len(lt), bool)
+        after_end[o[1:]] = ends_before[1:] != ends_before[:-1]
+        inside_start = inside_start & ~after_end[ti]
+    nesting = ~_member(np, keys, [_key(k) for k in not_nesting])
+    sure = certain[ti] & ~in_any  # the scan reads this tag
+    counted_start = st & nesting & ~inside_start & ~in_sure
+    if len(sure_from):  # a raw-text element: one token, no tag
+        i = np.minimum(np.searchsorted(sure_from, t_lt), len(sure_from) - 1)
+        counted_start &= sure_from[i] != t_lt
+    counted_end = ~st & nesting & sure
+
+    sure_gt = ~gt_quoted[nxt_gt]  # that ">" ends the tag (False where there is none)
+    self_closing = sure_gt & (buf[next_gt + 7] == 0x2F)
+    counted_start &= ~_closed_at_once(np, keys, st, sure & sure_gt, self_closing)
+
+    sign = counted_start.astype(np.int64) - counted_end
+    used = np.flatnonzero(sign)
+    bound = 0
+    if len(used):
+        sign, ukeys = sign[used], keys[used]
+        bound = max(0, int(np.cumsum(sign).max())) + _strays(np, ukeys, sign)
+    return Signals(bound, *signals)
 
 
-def _keys(np: Any, pad: Any, at: Any) -> Any:
-    """The 8-byte key of the name starting at each of ``at``, cut at its first
-    terminator (whitespace, ``/``, ``>``), ASCII letters lower-cased."""
-    words = np.ndarray(shape=(len(pad) - 8,), dtype="<u8", buffer=pad, strides=(1,))
-    b = words[at].view(np.uint8).reshape(-1, 8)
-    stop = _TERMINATOR[b]
-    np.logical_or.accumulate(stop, axis=1, out=stop)
-    long = ~stop[:, 7]  # a name of 8 bytes or more: keyed by its whole name instead
-    b = _LOWER[b]
-    b[stop] = 0
-    keys = b.view(np.uint64).ravel()
-    if long.any():
-        data = pad.tobytes()
-        for i in np.flatnonzero(long).tolist():
-            m = _NAME.match(data, int(at[i]))
-            name = m.group().lower() if m else b""
-            keys[i] = _key(name) if len(name) >= 8 else _key(b"")
-    return keys
+def _maybe_quoted(np: Any, t: dict[str, Any], buf: Any, ev: Any, kind: Any) -> Any:
+    """Per event: after the last quote of either kind that could open an attribute value
+    (an ``=`` before it, up to three spaces between; four spaces count as one could)."""
+    quote = (kind == 0x22) | (kind == 0x27)
+    q = ev[quote] + 8
+    eq = np.zeros(len(q), bool)
+    run = np.ones(len(q), bool)
+    for back in range(1, 5):
+        b = buf[q - back]
+        eq |= run & (b == 0x3D)
+        run &= t["space"][b]
+    eq |= run
+    qkind = kind[quote]
+    result = np.zeros(len(ev), bool)
+    for mark in (0x22, 0x27):
+        this = kind == mark
+        opens = np.append(eq[qkind == mark], False)  # [-1]: no quote of this kind yet
+        result |= opens[np.cumsum(this, dtype=np.int32) - 1]
+    return result
 
 
-def _skipped(
-    np: Any, utf8: bytes, lt: Any, gt: Any, after: Any, pad: Any, tags: Any, slash: Any, keys: Any
-) -> Any:
-    """Per tag (of ``lt[tags]``): inside a comment or raw text, or inside another tag."""
-    pos = lt[tags]
-    comments = lt[(pad[lt + 1] == 0x21) & (pad[lt + 2] == 0x2D) & (pad[lt + 3] == 0x2D)]
-    raw = {_key(k): k for k in _RAW_TEXT}
-    openers = np.flatnonzero(np.isin(keys, np.array(list(raw), np.uint64)) & ~slash[tags])
-    starts = sorted(
-        [(int(p), b"") for p in comments] + [(int(pos[i]), raw[int(keys[i])]) for i in openers]
-    )
-    spans: list[tuple[int, int]] = []
-    for p, name in starts:
-        if spans and p < spans[-1][1]:
-            continue  # inside the comment or raw text before it
-        if not name:
-            if utf8.startswith((b">", b"->"), p + 4):
-                continue  # "<!-->" and "<!--->" end at once
-            m = _COMMENT_END.search(utf8, p + 4)
+def _keys(np: Any, t: dict[str, Any], w: Any, utf8: bytes, at: Any) -> tuple[Any, Any]:
+    """(exact key of each name, its first 8 bytes lower-cased as one integer), from ``w``,
+    the 8 bytes at each name's start as one little-endian integer, by bit arithmetic on all
+    of them at once: ASCII upper case lowered; the first byte that is at most a space, a
+    "/" or a ">" found, and the bytes from it on cleared. A name with no such byte in its 8
+    (8 bytes or more, or the page's end) or cut by one that ends no name (a NUL or another
+    control character) is keyed from its bytes one by one."""
+    u = np.uint64
+    ones, high, low7 = u(0x0101010101010101), u(0x8080808080808080), u(0x7F7F7F7F7F7F7F7F)
+    h7 = w & low7
+    upper = (h7 + u(0x3F) * ones) & ~(h7 + u(0x25) * ones) & ~w & high  # "A".."Z"
+    lw = w | (upper >> u(2))
+
+    def zero(x: Any) -> Any:  # the high bit of each byte that is 0 (exact)
+        return ~(((x & low7) + low7) | x) & high
+
+    stop = ((lw - u(0x21) * ones) & ~lw & high) | zero(lw ^ (u(0x2F) * ones))
+    stop |= zero(lw ^ (u(0x3E) * ones))  # its lowest flag is exact
+    lowest = stop & (~stop + u(1))
+    keep = (lowest >> u(7)) - u(1)  # the bytes before it (all when there is none)
+    keys = lw & keep
+    shift = np.bitwise_count(keep).astype(np.uint64) & u(63)
+    ends = t["stop"][((lw >> shift) & u(0xFF)).astype(np.intp)] & (lowest != u(0))
+    for i in np.flatnonzero(~ends).tolist():
+        m = _NAME.match(utf8, int(at[i]))
+        keys[i] = _key(m.group().lower() if m else b"")
+    return keys, lw
+
+
+def _word(name: bytes) -> tuple[Any, Any]:
+    """(value, mask) comparing a name's first 8 bytes with a ``prefix`` integer."""
+    import numpy as np
+
+    head = name[:8]
+    value = int.from_bytes(head.ljust(8, b"\0"), "little")
+    return np.uint64(value), np.uint64((1 << (8 * len(head))) - 1)
+
+
+def _signals(
+    np: Any, utf8: bytes, prefix: Any, st: Any, pos: Any, next_gt: Any
+) -> tuple[bool, bool, bool]:
+    """(declines, foreign, long_tag) of :class:`Signals`, from the tags' first 8 bytes
+    (lower case) and the first ">" after each (``next_gt``, the page's length if none)."""
+    long_tag = bool(((next_gt[st] - pos[st]) >= 8194).any())
+    s = np.flatnonzero(st)
+    s = s[np.asarray(_FIRST_SIGNAL)[(prefix[s] & np.uint64(0xFF)).astype(np.intp)]]
+    head = prefix[s]
+    value, _ = _word(b"frameset")
+    declines = bool((head == value).any())
+    value, mask = _word(b"annotation-xml")
+    if not declines:
+        for p in pos[s][(head & mask) == value].tolist():
+            if utf8[p + 9 : p + 15].lower() == b"on-xml":
+                declines = True
+                break
+    foreign = False
+    for name in (b"svg", b"math"):
+        value, mask = _word(name)
+        foreign = foreign or bool(((head & mask) == value).any())
+    return declines, foreign, long_tag
+
+
+def _raw_ends(np: Any, prefix: Any, slash: Any, at: Any) -> Any:
+    """Sorted positions just after each ``</`` and a raw-text name's first bytes (where
+    the scan may end raw text and read on)."""
+    ends = [np.zeros(0, np.int64)]
+    e = np.flatnonzero(slash)
+    e = e[np.asarray(_FIRST_RAW)[(prefix[e] & np.uint64(0xFF)).astype(np.intp)]]
+    head, at = prefix[e], at[e]
+    by_length: dict[int, list[int]] = {}
+    for name in _RAW_TEXT:
+        by_length.setdefault(min(len(name), 8), []).append(int(_word(name)[0]))
+    for length, values in by_length.items():
+        _, mask = _word(bytes(length))
+        ends.append(at[_member(np, head & mask, values)] + length)
+    return np.sort(np.concatenate(ends))
+
+
+def _spans(
+    np: Any,
+    utf8: bytes,
+    lt: Any,
+    comment: Any,
+    ti: Any,
+    keys: Any,
+    st: Any,
+    certain: Any,
+    gt_before: Any,
+    gts: int,
+) -> tuple[Any, Any, Any, Any] | None:
+    """Comments and raw-text elements as the scan reads them: (starts, ends) of those whose
+    start is certain, and of every one the page could hold; None past the budget.
+    ``comment``: indexes in ``lt`` of each ``<!--``; ``ti``: of each tag."""
+    found = [(int(lt[i]), b"", int(i)) for i in comment.tolist()]
+    names = {_key(name): name for name in _RAW_TEXT}
+    raw = np.flatnonzero(st & _member(np, keys, list(names)))
+    for j in raw.tolist():
+        i = int(ti[j])
+        if gt_before[i] < gts:  # with no ">" after it, "<script" is a plain tag
+            found.append((int(lt[i]), names[int(keys[j])], i))
+    found.sort()
+    sure_from: list[int] = []
+    sure_to: list[int] = []
+    any_from: list[int] = []
+    any_to: list[int] = []
+    sure_until = any_until = 0
+    budget = _SPAN_BUDGET * len(utf8) + 4096
+    for p, name, i in found:
+        if p < sure_until:
+            continue  # inside a comment or raw text the scan reads: no markup
+        if name:
+            tag_end = _RAW_OPEN[name].match(utf8, p).end()  # type: ignore[union-attr]
+            budget -= tag_end - p + 64
+            if utf8[tag_end : tag_end + 1] != b">":
+                if budget < 0:
+                    return None
+                continue  # "<script ...", ending "/>": a plain tag
+            m = _RAW_END[name].search(utf8, tag_end + 1)
+            end = m.end() if m else len(utf8)
+            budget -= end - tag_end
         else:
-            m = _RAW_END[name].search(utf8, p + 1)
-        spans.append((p, m.start() if m else len(utf8)))
-    skip = np.zeros(len(pos), bool)
-    if spans:
-        s = np.array([a for a, _ in spans], np.int64)
-        e = np.array([b for _, b in spans], np.int64)
-        i = np.searchsorted(s, pos, side="left") - 1
-        ok = i >= 0
-        skip[ok] = pos[ok] < e[i[ok]]
-    last_gt = after - 1
-    last_gt_pos = np.where(last_gt >= 0, gt[np.maximum(last_gt, 0)], -1)
-    last_lt = np.concatenate(([-1], pos[:-1]))
-    return skip | (last_gt_pos < last_lt)
+            end = _COMMENT.match(utf8, p).end()  # type: ignore[union-attr]
+            budget -= end - p + 64
+        if budget < 0:
+            return None
+        if certain[i] and p >= any_until:
+            sure_from.append(p)
+            sure_to.append(end)
+            sure_until = end
+        any_from.append(p)
+        any_to.append(end)
+        any_until = max(any_until, end)
+    found_spans = [np.array(x, np.int64) for x in (sure_from, sure_to, any_from, any_to)]
+    return found_spans[0], found_spans[1], found_spans[2], found_spans[3]
 
 
-def _closed_at_once(np: Any, pad: Any, gt: Any, end: Any, slash: Any, keys: Any) -> Any:
-    """Start tags ending ``/>`` inside ``<svg>`` or ``<math>``: they open nothing. Foreign
-    content is told by the plain running sum of svg/math start and end tags, never above
-    the scan's own count, so no tag is taken for foreign that the scan would not."""
-    foreign_keys = np.array([_key(b"svg"), _key(b"math")], np.uint64)
-    step = np.where(np.isin(keys, foreign_keys), np.where(slash, -1, 1), 0)
+def _inside(np: Any, starts: Any, ends: Any, pos: Any) -> Any:
+    """Per position of ``pos`` (ascending): after the start of one of the spans ``[start,
+    end)`` and before its end."""
+    if not len(starts):
+        return np.zeros(len(pos), bool)
+    lo = np.searchsorted(pos, starts, side="right")
+    hi = np.searchsorted(pos, ends, side="left")
+    mark = np.zeros(len(pos) + 1, np.int32)
+    np.add.at(mark, lo, 1)
+    np.add.at(mark, hi, -1)
+    return np.cumsum(mark)[:-1] > 0
+
+
+def _closed_at_once(np: Any, keys: Any, st: Any, sure: Any, self_closing: Any) -> Any:
+    """Start tags the scan certainly reads as ending ``/>`` inside ``<svg>`` or ``<math>``:
+    they open nothing. Foreign content is told by a running sum of +1 per svg/math start
+    tag the scan certainly reads as opening one and -1 per svg/math end tag of any kind, so
+    it is never above the scan's own count."""
+    is_foreign = (keys == np.uint64(_key(b"svg"))) | (keys == np.uint64(_key(b"math")))
+    if not (is_foreign & st).any():
+        return np.zeros(len(keys), bool)
+    step = (is_foreign & st & sure & ~self_closing).astype(np.int64) - (is_foreign & ~st)
     inside = (np.cumsum(step) - step) > 0
-    if not inside.any():
-        return inside
-    ends = np.where(end < len(gt), gt[np.minimum(end, len(gt) - 1)], 0)
-    return inside & ~slash & (pad[np.maximum(ends - 1, 0)] == 0x2F) & (end < len(gt))
+    return inside & st & sure & self_closing
+
+
+def _hash16(np: Any, keys: Any) -> Any:
+    """A 16-bit bucket of each key (multiplicative hashing: one multiply, one shift)."""
+    return ((keys * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(48)).astype(np.intp)
+
+
+def _member(np: Any, keys: Any, values: Any) -> Any:
+    """Per key: one of ``values`` (a few), by a table of their 16-bit buckets and the key
+    kept in each (``np.isin`` sorts all the keys)."""
+    v = np.unique(np.asarray(values, np.uint64))
+    where = _hash16(np, v)
+    if len(np.unique(where)) < len(v):  # two share a bucket: search instead
+        i = np.minimum(np.searchsorted(v, keys), len(v) - 1)
+        return v[i] == keys
+    table = np.full(1 << 16, np.uint64(0xFFFF_FFFF_FFFF_FFFF), np.uint64)
+    table[where] = v
+    return table[_hash16(np, keys)] == keys
 
 
 def _strays(np: Any, keys: Any, sign: Any) -> int:
     """End tags that close nothing: per name, the depth its own walk would reach below
-    zero (the negated running minimum), summed."""
-    order = np.argsort(keys, kind="stable")
-    k, s = keys[order], sign[order]
+    zero (the negated running minimum), summed. Names are grouped by a 16-bit bucket (a
+    radix sort), by the whole key where two names share one."""
+    bucket = _hash16(np, keys).astype(np.uint16)
+    order = np.argsort(bucket, kind="stable")
+    k = keys[order]
+    b = bucket[order]
+    if ((b[1:] == b[:-1]) & (k[1:] != k[:-1])).any():
+        order = np.argsort(keys, kind="stable")
+        k = keys[order]
+    s = sign[order]
     first = np.flatnonzero(np.concatenate(([True], k[1:] != k[:-1])))
     run = np.cumsum(s)
     base = np.repeat(run[first] - s[first], np.diff(np.append(first, len(k))))

@@ -89,3 +89,111 @@ def test_a_deep_page_over_a_megabyte_still_declines_the_fast_path():
     page = "<html><body>" + "<div>" * 220_000 + "x"
     assert len(page) > html_text._BOUND_FROM
     assert html_text._lexbor_would_be_slow(page, page.encode())
+
+
+# Markup crafted to hide end tags from a cheap reading: in quoted values holding ">",
+# after a "<!--" or "<script" inside a value, in a CDATA section or a bogus comment, behind
+# names the scan reads whole (a vertical tab or NUL in them), after "</script" without its
+# ">". The bound counts such an end tag only where the scan certainly reads it.
+_hostile = st.one_of(
+    _piece,
+    st.sampled_from(NAMES).map(lambda n: f'<{n} title="></{n}>">'),
+    st.sampled_from(NAMES).map(lambda n: f"<{n} title='></{n}>'>"),
+    st.sampled_from(NAMES).map(lambda n: f'<{n} a = "x>" </{n}>'),
+    st.sampled_from(NAMES).map(lambda n: f'<{n} a=">" b=">"></{n}>'),
+    st.sampled_from(NAMES).map(lambda n: f'<{n} a=b=">" </{n}>'),
+    st.sampled_from(NAMES).map(lambda n: f"<{n}\x0b></{n}>"),
+    st.sampled_from(NAMES).map(lambda n: f"<{n}\x00></{n}>"),
+    st.sampled_from(NAMES).map(lambda n: f"<![CDATA[></{n}>]]>"),
+    st.sampled_from(NAMES).map(lambda n: f"<!x </{n}>>"),
+    st.sampled_from(NAMES).map(lambda n: f"<?x </{n}>?>"),
+    st.sampled_from(NAMES).map(lambda n: f"</1 </{n}>>"),
+    st.sampled_from(NAMES).map(lambda n: f'<a title="<!--"></{n}>-->'),
+    st.sampled_from(NAMES).map(lambda n: f'<a title="<script>"></{n}></script>'),
+    st.sampled_from(NAMES).map(lambda n: f"<script>x</script<{n}>"),
+    st.sampled_from(NAMES).map(lambda n: f"<{n} x='\"'>"),
+    st.sampled_from(['"', "'", "=", '="', "='", "/>", ">", "<", "</", "<!--", "-->"]),
+    st.sampled_from(["<svg>", "</svg>", "<math>", "<svg/>", '<g d="/>">', "<g/>"]),
+    st.sampled_from(["<script/>", '<script src="/a.js"/>', "<title x='>'>", "<noscript"]),
+)
+
+
+@settings(max_examples=1500, deadline=None, derandomize=True)
+@given(st.lists(_hostile, max_size=60))
+def test_the_bound_is_never_below_the_scan_on_crafted_markup(pieces):
+    markup = "".join(pieces)
+    assert bound(markup) >= scan(markup), markup
+
+
+@pytest.mark.parametrize(
+    "markup",
+    [
+        '<div title="></div>">x' * 20000,  # the end tag is in the value: the scan reads so
+        "<div title='></div>'>x" * 20000,
+        '<div a=">" b="></div>">' * 20000,
+        "<div\x0b></div>" * 20000,  # the name is "div\x0b": "</div>" closes nothing
+        "<div\x00></div>" * 20000,
+        '<a title="<!--">' + "<div>" * 20000 + "-->",
+        "<div><!x </div>>" * 20000,
+        '<div><path d="/>" >' * 20000,  # not self-closing: the "/>" is in the value
+    ],
+)
+def test_crafted_deep_shapes_exceed_the_limit(markup):
+    assert scan(markup) > html_text._MAX_DEPTH
+    assert bound(markup) > html_text._MAX_DEPTH
+
+
+def test_a_page_hiding_end_tags_in_values_is_refused_and_declined():
+    # 60,000 nested <div>, each with "></div>" in a quoted value: the former bound read
+    # each value's end tag as closing its div and let the page through to lexbor.
+    page = "<html><body>" + '<div title="></div>">x' * 60_000 + "</body></html>"
+    assert html_text.too_deep(page) is not None
+    assert html_text._lexbor_would_be_slow(page, page.encode())
+
+
+_SIGNAL_PIECES = st.one_of(
+    _hostile,
+    st.sampled_from(["<frameset>", "<FRAMESET ", "<framesetx", "</frameset>", "<annotation-xml"]),
+    st.sampled_from(["<ANNOTATION-XML>", "<annotation-xm>", "<svg", "<SVG>", "<math", "</math"]),
+    st.sampled_from(["<sv", "<mat", "<!-- <frameset> -->", "<p title='<svg'>", "<b" + "x" * 9000]),
+    st.sampled_from(["<a href=" + "y" * 9000 + ">", "<" + "z" * 9000, "<b>" + "c" * 9000]),
+)
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(st.lists(_SIGNAL_PIECES, max_size=30))
+def test_the_signals_find_what_the_patterns_find(pieces):
+    from engine.text.nesting_bound import markup_signals
+
+    markup = "".join(pieces)
+    signals = markup_signals(markup.encode("utf-8"), html_text._NOT_NESTING)
+    assert signals.declines == bool(html_text._FAST_PATH_DECLINES.search(markup))
+    assert signals.foreign == bool(html_text._HAS_FOREIGN.search(markup))
+    if html_text._LONG_TAG.search(markup):
+        assert signals.long_tag
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.lists(_SIGNAL_PIECES, max_size=30), st.sampled_from(["", "ſ", "K", "ı", "İ"]))
+def test_the_guard_decides_as_the_patterns_and_the_scan(pieces, fold):
+    # Over 64 kB the guard asks the numpy signals first; it decides as the patterns over
+    # the text and the exact scan do (a character a str pattern folds to ASCII included).
+    markup = "".join(pieces) + fold + "<p>filler words</p>" * 4_000
+    utf8 = markup.encode("utf-8")
+    assert len(utf8) > html_text._BOUND_FROM
+    guard = html_text._guard(None, utf8, fold != "")
+    assert guard.declines == bool(html_text._FAST_PATH_DECLINES.search(markup))
+    assert guard.foreign == bool(html_text._HAS_FOREIGN.search(markup))
+    slow = html_text._nesting_depth(utf8, html_text._MAX_DEPTH) > html_text._MAX_DEPTH
+    assert guard.slow == (slow or html_text._long_tag_slow(markup))
+
+
+def test_overlapping_comments_and_raw_text_give_up_in_linear_time():
+    import time
+
+    from engine.text.nesting_bound import markup_signals
+
+    page = ('<a title="' + "<script><!--" * 50_000).encode()
+    start = time.process_time()
+    assert markup_signals(page, html_text._NOT_NESTING).bound >= 0
+    assert time.process_time() - start < 5
