@@ -39,6 +39,12 @@ anything else: undeclared Shift_JIS, GBK... fall to windows-1252 as the Encoding
 default, and :func:`decoding_problem` says so in one line (docs/engine.md, "Text
 extraction").
 
+:func:`plain_utf8` says where a document's own bytes are the UTF-8 of what
+:func:`decode_html` decodes, so the fast path parses them without decoding first.
+
+Why this module is long: :func:`plain_utf8` must take the sniff's steps in
+:func:`decode_html`'s order (BOM, prescan, UTF-16 guess, validity), so it sits beside it.
+
 No Qt import here: this module belongs to ``engine/``.
 """
 
