@@ -1,5 +1,8 @@
 """Decoding an HTML or plain-text document's bytes the way a browser does.
 
+Why this module is long: :func:`plain_utf8` must take the sniff's steps in
+:func:`decode_html`'s order (BOM, prescan, UTF-16 guess, validity), so it sits beside it.
+
 Bytes are decoded the way a browser decodes a ``text/html`` resource that came with no
 ``charset`` in its Content-Type (HTML Standard, 13.2.3.2 "Determining the character
 encoding"), with one deterministic choice where the standard lets browsers guess:
@@ -41,9 +44,6 @@ extraction").
 
 :func:`plain_utf8` says where a document's own bytes are the UTF-8 of what
 :func:`decode_html` decodes, so the fast path parses them without decoding first.
-
-Why this module is long: :func:`plain_utf8` must take the sniff's steps in
-:func:`decode_html`'s order (BOM, prescan, UTF-16 guess, validity), so it sits beside it.
 
 No Qt import here: this module belongs to ``engine/``.
 """
