@@ -114,7 +114,7 @@ def row_cells(e) -> tuple[list[str], list[str]]:
         return cells, tips
     cells = [
         vocabulary.when_words(e.finished_at or e.created_at),
-        e.model or "not recorded",  # a revision checked here names no model
+        e.model_words,  # a revision checked here says why it names no model
         e.document_title + (" (scripted)" if e.scripted else ""),
         e.status_words,
         signature_text(e),

@@ -13,7 +13,7 @@ from typing import Any
 
 from app.run_record import round_lines
 from engine import vocabulary as vocab
-from engine.vocabulary import EXTERNAL_USAGE, comment_names
+from engine.vocabulary import EXTERNAL_FACT_WORDS, comment_names
 
 FAILED_STYLE = "color:#B24000;font-weight:600"  # the ending line of a failed run
 
@@ -111,7 +111,7 @@ class RunRecord:
         self.tokens_label.setText(
             f"Tokens used: {tokens:,}"
             if isinstance(tokens, int)
-            else f"Tokens used: N/A \u2014 {EXTERNAL_USAGE}"
+            else f"Tokens used: {EXTERNAL_FACT_WORDS['tokens']}"
             if external
             else "Tokens used: not reported"
         )

@@ -9,7 +9,7 @@ from typing import Any
 
 from app.present import verdict_label
 from engine.events import comment_called
-from engine.vocabulary import EXTERNAL_USAGE, message_sentence
+from engine.vocabulary import EXTERNAL_FACT_WORDS, message_sentence
 
 
 def round_lines(
@@ -34,7 +34,7 @@ def round_lines(
         line += (
             f" \u00b7 tokens {tok:,}"
             if isinstance(tok, int)
-            else f" \u00b7 tokens N/A ({EXTERNAL_USAGE})"
+            else f" \u00b7 tokens {EXTERNAL_FACT_WORDS['tokens']}"
             if external
             else " \u00b7 tokens not reported"
         )

@@ -20,7 +20,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from app.jobs import run_in_thread
-from engine.vocabulary import author_words, error_words, reply_words
+from engine.vocabulary import AGENT_WORDS, author_words, error_words, reply_words
 
 
 def _default_workspace() -> Any:
@@ -39,6 +39,9 @@ class ThreadBox(QWidget):
         super().__init__(parent)
         self.workspace_factory: Callable[[], Any] = _default_workspace
         self.author: Callable[[], str] = lambda: ""
+        #: What the agent's replies are signed: the bundle's model, else "the agent"
+        #: (``engine.vocabulary.agent_words``; set by the view that shows the bundle).
+        self.agent = AGENT_WORDS
         # (then) -> None: call ``then`` once the reviewer has a name (set by the view).
         self.with_name: Callable[[Callable[[], None]], None] = lambda then: then()
         self._asked_on_focus = False
@@ -133,7 +136,9 @@ class ThreadBox(QWidget):
         if self.document_id is None:
             self._enable(False)
             self.continue_btn.setVisible(True)
-            self.state.setText(recorded_thread_html(self._recorded) + "<br>" + NOT_IN_WORKSPACE)
+            self.state.setText(
+                recorded_thread_html(self._recorded, self.agent) + "<br>" + NOT_IN_WORKSPACE
+            )
             return
         self.continue_btn.setVisible(False)
         self._enable(not self.busy)
@@ -171,7 +176,7 @@ class ThreadBox(QWidget):
                 self.answered.emit(cid)
             if cid == self.comment_id:
                 self._enable(True)
-                self.state.setText(thread_html(comment))
+                self.state.setText(thread_html(comment, self.agent))
 
         def failed(exc: BaseException) -> None:
             self.busy = False
@@ -192,10 +197,13 @@ NOT_IN_WORKSPACE = (
 _MARKS = {"reopen": "\u21ba reopened", "resolve": "\u2713 resolved", "reply": "reply"}
 
 
-def _thread_lines(head: str, status: str, entries: list[tuple[str, str, str]]) -> str:
+def _thread_lines(
+    head: str, status: str, entries: list[tuple[str, str, str]], agent: str = AGENT_WORDS
+) -> str:
     """``head``, the status and the last five (author, kind, body) entries, as rich text;
     the same entry said again right after itself (an agent giving one reply each round)
-    is one line that says how many times."""
+    is one line that says how many times. ``agent``: what the agent's replies are signed
+    (``engine.vocabulary.agent_words``: the model's name, else "the agent")."""
     runs: list[list[Any]] = []
     for entry in entries:
         if runs and runs[-1][0] == entry:
@@ -205,7 +213,9 @@ def _thread_lines(head: str, status: str, entries: list[tuple[str, str, str]]) -
     lines = []
     for (author, kind, body), n in runs[-5:]:
         mark = _MARKS.get(kind, kind) + (", twice" if n == 2 else f", {n} times" if n > 2 else "")
-        who = author_words(author) or "someone"
+        who = author_words(author, agent) or "someone"
+        if who.startswith(("the ", "a ")):  # it opens the line: "The agent", "A reviewer"
+            who = who[:1].upper() + who[1:]
         lines.append(
             f"<b title='{html.escape(author)}'>{html.escape(who)}</b> "
             f"<small>({html.escape(mark)})</small>: "
@@ -217,14 +227,14 @@ def _thread_lines(head: str, status: str, entries: list[tuple[str, str, str]]) -
     return top + ":</small><br>" + ("<br>".join(lines) or "<i>No replies yet.</i>")
 
 
-def thread_html(comment: Any) -> str:
+def thread_html(comment: Any, agent: str = AGENT_WORDS) -> str:
     """The workspace's thread of ``comment`` (an ``engine.models.Comment``): its status and
-    its last five entries."""
+    its last five entries; ``agent`` as in ``_thread_lines``."""
     entries = [(r.author, r.kind, r.body) for r in comment.thread]
-    return _thread_lines("In your workspace", comment.status, entries)
+    return _thread_lines("In your workspace", comment.status, entries, agent)
 
 
-def recorded_thread_html(after: dict[str, Any]) -> str:
+def recorded_thread_html(after: dict[str, Any], agent: str = AGENT_WORDS) -> str:
     """The thread a bundle recorded for one comment (a ``comments.after.json`` entry: its
     ``status`` and ``thread`` of reply dicts), in the same form as ``thread_html``."""
     thread = after.get("thread")
@@ -233,4 +243,4 @@ def recorded_thread_html(after: dict[str, Any]) -> str:
         for r in (thread if isinstance(thread, list) else [])
         if isinstance(r, dict)
     ]
-    return _thread_lines("As this run left it", str(after.get("status") or "open"), entries)
+    return _thread_lines("As this run left it", str(after.get("status") or "open"), entries, agent)

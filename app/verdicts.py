@@ -846,6 +846,7 @@ class VerdictsView(ReviewActions, QWidget):
         bundledata.hold_checks(data)
         QTimer.singleShot(CHECKS_WAIT_MS, self, lambda: self._release_held(data))
         bundledata.start_checks(data, lambda _r: self._rederived(data))
+        self.thread.agent = vocab.agent_words(data.manifest)
         self.thread.set_run(str(data.manifest.get("run_id") or ""))
         self._annotating = data.collateral is None or not data.extended
         if self._annotating:
@@ -1200,11 +1201,24 @@ class VerdictsView(ReviewActions, QWidget):
                 else ""
             )
             + f": {e(row['body'])}</p>",
-            f"<p>Verdict: {chip} \u2014 {e(present.VERDICT_WORDS.get(row['verdict'], ''))}."
-            f"<br>Agent's claim: <b>{e(present.claim_text(row['claim']))}</b> "
-            f"({e(present.agrees_text(row['agrees']))}).<br>"
-            f"Found in v2 by: {e(row['method'])}.</p>",
         ]
+        claim = (
+            f"Agent's claim: <b>{e(present.claim_text(row['claim']))}</b> "
+            f"({e(present.agrees_text(row['agrees']))})."
+        )
+        if row["verdict"] == "stale_anchor":
+            # Said once: what it is, why, what to do (vocab.stale_anchor_words). Its
+            # method, exact message, note and empty v1/v2 table would each say it again.
+            out.append(
+                f"<p>Verdict: {chip} \u2014 {e(vocab.stale_anchor_words(item.get('note')))}"
+                f"</p><p>{claim}</p>"
+            )
+            return "".join(out)
+        out.append(
+            f"<p>Verdict: {chip} \u2014 {e(present.VERDICT_WORDS.get(row['verdict'], ''))}."
+            f"<br>{claim}<br>"
+            f"Found in v2 by: {e(row['method'])}.</p>",
+        )
         if not row.get("actionable", True):
             out.append(
                 "<p><i>A remark, not an actionable comment: it is not counted in the "

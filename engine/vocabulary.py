@@ -181,6 +181,12 @@ def version_words(version_id: object) -> str:
     return f"{known} (the comments call it \u201c{text}\u201d)"
 
 
+#: ``note_stale``'s stored words as a pattern: the version made on, the version given.
+_STALE_NOTE = (
+    r"made on version (.*?); its quote is not in version (.*?), the one the agent was given"
+)
+
+
 @functools.cache
 def _note_words() -> tuple[tuple[re.Pattern[str], Any], ...]:
     """Each note of the engine that ``note_sentence`` rewords, with its words; compiled on
@@ -209,10 +215,7 @@ def _note_words() -> tuple[tuple[re.Pattern[str], Any], ...]:
             ),
         ),
         (
-            re.compile(
-                r"made on version (.*?); its quote is not in version (.*?), the one the agent was given",
-                re.S,
-            ),
+            re.compile(_STALE_NOTE, re.S),
             lambda m: (
                 f"made on {version_words(m.group(1))}; its words are not in the version "
                 "the agent was given"
@@ -239,6 +242,32 @@ def note_sentence(note: object) -> str:
 #: detail's "Found in v2 by"): it was not, and it is not counted. Why (the draft it was made
 #: on) is the verdict's note (``note_sentence``), said once.
 STALE_METHOD_WORDS = "not looked for, as its words are not in v1; not counted"
+
+
+#: What a reviewer can do about a stale anchor, said once after what it is
+#: (``stale_anchor_words``); the same step Send back names (``engine.bundle.sendback``).
+STALE_NEXT_STEP = (
+    "What you can do: if the comment still applies, add it again on the words of the last "
+    "version (Continue this review\u2026 lets you add comments); sent back as it is, it "
+    "would only be a stale anchor again."
+)
+
+
+def stale_anchor_words(note: object) -> str:
+    """A stale anchor said once, in plain words, for the detail pane: what happened and
+    why, from its stored ``note`` (``note_stale``: the version it was made on, said by
+    ``version_words``), then ``STALE_NEXT_STEP``. "Not checked, not counted: this comment
+    was made on a draft this run does not have (the comments call it “draft-1”), and the
+    words it points at are not in the version the agent was given, so it could not be
+    placed; it stays open. What you can do: …". A note without those words (an older
+    bundle) says "another version"."""
+    found = re.search(_STALE_NOTE, str(note or ""), re.S)
+    where = version_words(found.group(1)) if found else "another version"
+    return (
+        f"Not checked, not counted: this comment was made on {where}, and the words it "
+        "points at are not in the version the agent was given, so it could not be placed; "
+        f"it stays open. {STALE_NEXT_STEP}"
+    )
 
 
 # -- words people read -----------------------------------------------------------------------
@@ -442,7 +471,49 @@ def agent_mode_words(mode: Mapping[str, Any]) -> str:
 
 
 EXTERNAL_USAGE = "the agent ran elsewhere: no usage was reported"
-"""Why the tokens of a revision made outside this program are N/A."""
+"""Why the tokens of a revision made outside this program are N/A, as bundles store it
+(``metrics.json``, re-derived word for word); people read ``EXTERNAL_USAGE_WORDS``
+(``plain_reason``): there was no provider to report anything."""
+
+EXTERNAL_AGENT = "the revision was made by an agent outside this program"
+"""The one cause of every fact a revision checked here lacks (``agent_mode.ran``
+``external``): no model, endpoint, usage or round of this program's was involved."""
+
+EXTERNAL_USAGE_WORDS = f"no tokens were measured: {EXTERNAL_AGENT}"
+"""What people read for ``EXTERNAL_USAGE`` (a metric's N/A reason)."""
+
+#: A fact of the "About this run" kind for a revision checked here, said with its true
+#: cause, never "not reported by the provider" (there was none), never a zero. The keys are
+#: the manifest's fields.
+EXTERNAL_FACT_WORDS: dict[str, str] = {
+    "model": "not known: the agent ran outside this program",
+    "base_url": "none: the agent ran outside this program",
+    "tokens": f"not measured: {EXTERNAL_AGENT}",
+    "rounds": "none: the agent ran outside this program; its revision was checked here",
+}
+
+
+def is_external(manifest: Mapping[str, Any]) -> bool:
+    """True for a bundle of a revision made outside this program and checked here (its
+    agent mode, ``agent_mode.ran`` or ``settings.agent_mode.ran``, is ``external``)."""
+    mode = manifest.get("agent_mode")
+    settings = manifest.get("settings")
+    if not isinstance(mode, Mapping) and isinstance(settings, Mapping):
+        mode = settings.get("agent_mode")
+    return isinstance(mode, Mapping) and mode.get("ran") == "external"
+
+
+def external_fact(manifest: Mapping[str, Any], field: str, value: Any) -> Any:
+    """``value`` of the manifest's ``field`` ("model", "base_url", "tokens", "rounds") as
+    a run's facts show it: for a revision checked here (``is_external``) the true cause
+    (``EXTERNAL_FACT_WORDS``) when the bundle holds no value of its own (a model, endpoint or
+    token count; its ``rounds``, always 1, is not a round this program ran); else ``value``
+    unchanged."""
+    if not is_external(manifest) or field not in EXTERNAL_FACT_WORDS:
+        return value
+    if field != "rounds" and value not in (None, ""):
+        return value
+    return EXTERNAL_FACT_WORDS[field]
 
 
 def plural(n: float, one: str, many: str | None = None) -> str:
@@ -631,10 +702,12 @@ def plain_reason(reason: str) -> str:
     metrics.json). ``"the report was cut off at its limit of 1400 tokens (the report is not
     valid JSON: unterminated ...)"`` -> ``"the report was cut off at its limit of 1400
     tokens, so it could not be read"``; "the report is not valid JSON: ..." ->
-    ``REPORT_UNREADABLE``. Counts read in words (``counted_words``): reasons a
+    ``REPORT_UNREADABLE``; a revision made elsewhere's ``EXTERNAL_USAGE`` ->
+    ``EXTERNAL_USAGE_WORDS``. Counts read in words (``counted_words``): reasons a
     bundle stores, and re-derives word for word, keep their "model call(s)"."""
     text = _CUT_OFF_JSON.sub(r"\1, so it could not be read", reason)
     text = _JSON_DETAIL.sub(REPORT_UNREADABLE, text)
+    text = text.replace(EXTERNAL_USAGE, EXTERNAL_USAGE_WORDS)
     return counted_words(text)
 
 
@@ -766,28 +839,31 @@ _KIND_WORDS = {"html": "an HTML page", "text": "plain text", "markdown": "a Mark
 WORD_KIND_WORDS = "a Word document (.docx)"
 
 
-def document_kind_words(manifest: Mapping[str, Any]) -> str:
+def document_kind_words(manifest: Mapping[str, Any], title: str = "") -> str:
     """What a bundle's document was, in words, from its manifest: "a Word document (.docx)"
     when its versions were read from Word files (``word_versions``; the bundle keeps the
     pages they render to), with which one when only one was ("a Word document (.docx);
     the revised version was not a Word file", and for a run from a .docx "a Word document
     (.docx); the agent's versions are pages"); else "an HTML page", "plain text", "a
     Markdown file" for ``document_kind`` (an unknown kind as written). Never "(html)" for a
-    Word document."""
+    Word document. ``title``: the document's title as shown beside this; one that is
+    already a Word file's name ("review.docx", the title taken from the file name) says
+    the extension, so the kind reads "a Word document", not "(.docx)" a second time."""
     kind = str(manifest.get("document_kind") or "html")
     said = _KIND_WORDS.get(kind, kind)
     word = manifest.get("word_versions")
     word = [v for v in word if v in ("v1", "v2")] if isinstance(word, list) else []
     if not word:
         return said
+    named = WORD_KIND_WORDS
+    if title.strip().lower().endswith(".docx"):
+        named = WORD_KIND_WORDS.removesuffix(" (.docx)")
     if word == ["v1", "v2"]:
-        return WORD_KIND_WORDS
-    mode = manifest.get("agent_mode")
-    external = isinstance(mode, Mapping) and mode.get("ran") == "external"
-    if word == ["v1"] and not external:
-        return f"{WORD_KIND_WORDS}; the agent's versions are pages"
+        return named
+    if word == ["v1"] and not is_external(manifest):
+        return f"{named}; the agent's versions are pages"
     other = "revised" if word == ["v1"] else "reviewed"
-    return f"{WORD_KIND_WORDS}; the {other} version was not a Word file ({said})"
+    return f"{named}; the {other} version was not a Word file ({said})"
 
 
 def revised_version_words(manifest: Mapping[str, Any], rounds: int) -> str:
@@ -968,17 +1044,41 @@ def reply_words(author: object, body: str) -> str:
     return body
 
 
-def author_words(author: object) -> str:
+#: The author the agent's tools write on its replies and resolutions
+#: (``engine.agent.tools.WorkspaceTools``): a role, not a name; people read ``agent_words``.
+AGENT_AUTHOR = "agent"
+AGENT_WORDS = "the agent"
+
+
+def agent_words(manifest: Mapping[str, Any] | None) -> str:
+    """What the agent of a bundle's run is called where it signs a reply: the model's
+    name as recorded ("gpt-4o-mini", "smollm2-135m"); "the scripted agent" for a scripted
+    demonstration (its "model" names the script, not a model); ``AGENT_WORDS`` ("the
+    agent") when no model is recorded or the agent ran outside this program."""
+    m = manifest or {}
+    if m.get("scripted"):
+        return "the scripted agent"
+    model = " ".join(str(m.get("model") or "").split())
+    if not model or is_external(m):
+        return AGENT_WORDS
+    return model
+
+
+def author_words(author: object, agent: str = AGENT_WORDS) -> str:
     """A comment's or reply's author as people read it: the name as written ("Pat", "Ana
     Lima", a name in any script), or, for an author that is an id (one word with a digit in it, as
     a review corpus's "report51975" or "user_123"), "a reviewer" (the id stays in a
     tooltip); the program's own replies (``PROGRAM_AUTHOR``, and "review harness" in
-    older bundles) read "Agent Review Loop's own check". "" for no author."""
+    older bundles) read "Agent Review Loop's own check"; the agent's (``AGENT_AUTHOR``,
+    a lower-case role) read ``agent``, what the run's agent is called (``agent_words``:
+    the model's name, else "the agent"). "" for no author."""
     text = " ".join(str(author or "").split())
     if not text:
         return ""
     if text in (PROGRAM_AUTHOR, OLD_PROGRAM_AUTHOR):
         return PROGRAM_AUTHOR_WORDS
+    if text == AGENT_AUTHOR:
+        return agent
     return "a reviewer" if _ID_LIKE_AUTHOR.fullmatch(text) else text
 
 

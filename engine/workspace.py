@@ -48,7 +48,7 @@ from typing import Any
 
 from engine.models import Comment, Reply
 from engine.redact import redact, redact_json, redact_known
-from engine.vocabulary import DOCUMENT_KINDS, DocumentKind, RunStatus
+from engine.vocabulary import AGENT_AUTHOR, DOCUMENT_KINDS, DocumentKind, RunStatus
 
 DB_NAME = "workspace.sqlite3"
 APP_NAME = "agent-review-loop"
@@ -447,7 +447,7 @@ class Workspace:
         base_version_id: str,
         *,
         summary: str = "",
-        author: str = "agent",
+        author: str = AGENT_AUTHOR,
     ) -> VersionRow:
         """Store a new version based on ``base_version_id``; returns the new row.
 

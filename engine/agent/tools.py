@@ -16,6 +16,7 @@ from engine.agent.failures import _short
 from engine.agent.intake import argument_refusal, shown_name
 from engine.agent.jsonsafe import JSONProblem, dumps, find_huge, load_json, plain
 from engine.models import Reply
+from engine.vocabulary import AGENT_AUTHOR
 from engine.workspace import ConflictError, Workspace, WorkspaceError, WorkspaceFull, now_iso
 
 TOOLS: list[dict[str, Any]] = [
@@ -130,7 +131,11 @@ class WorkspaceTools:
     """
 
     def __init__(
-        self, workspace: Workspace, document_id: str, visible: list[str], agent_name: str = "agent"
+        self,
+        workspace: Workspace,
+        document_id: str,
+        visible: list[str],
+        agent_name: str = AGENT_AUTHOR,
     ):
         self.ws = workspace
         self.document_id = document_id

@@ -228,23 +228,39 @@ def _facts(
     manifest: dict[str, Any], title: str, checks: list[tuple[str, str]], never_reached: str = ""
 ) -> list[str]:
     """The "About this run" table: model, endpoint, times, rounds, tokens (N/A with
-    ``never_reached`` for a run that never reached the model), checks."""
+    ``never_reached`` for a run that never reached the model), checks. A revision checked
+    here says each fact it lacks with its cause (``vocab.external_fact``) and its one time
+    as "Checked on"."""
     tokens = manifest.get("tokens")
+
+    def fact(field: str) -> Any:
+        return vocab.external_fact(manifest, field, manifest.get(field))
+
+    times = (
+        [("Checked on", vocab.when_words(str(manifest.get("finished_at") or "")))]
+        if vocab.is_external(manifest)
+        else [
+            ("Run started", vocab.when_words(str(manifest.get("created_at") or ""))),
+            ("Run finished", vocab.when_words(str(manifest.get("finished_at") or ""))),
+        ]
+    )
     facts = [
-        ("Model", manifest.get("model")),
-        ("Endpoint", manifest.get("base_url")),
-        ("Run started", vocab.when_words(str(manifest.get("created_at") or ""))),
-        ("Run finished", vocab.when_words(str(manifest.get("finished_at") or ""))),
-        ("Rounds run", manifest.get("rounds")),
+        ("Model", fact("model")),
+        ("Endpoint", fact("base_url")),
+        *times,
+        ("Rounds run", fact("rounds")),
         (
             "Tokens used",
             f"N/A \u2014 {never_reached}"
             if never_reached
             else f"{tokens:,}"
             if isinstance(tokens, int)
+            else fact("tokens")
+            if vocab.is_external(manifest)
             else "not reported by the provider",
         ),
-        ("Document", f"{title}: {vocab.document_kind_words(manifest)}"),
+        ("Document", title),
+        ("Kind of document", vocab.document_kind_words(manifest, title)),
         ("Program", f"Agent Review Loop {manifest.get('app_version', '')}"),
         *([("Agent mode", _agent_mode(mode))] if (mode := agent_mode_of(manifest)) else []),
     ]
@@ -380,14 +396,20 @@ def _verdict_row(v: Any, body: str, note: str = "", numbers: dict[str, int] | No
         extra += "<div class='line'>Only hidden text changed</div>"
     if note:
         extra += f"<div class='line differs'>\u26a0 {_e(note)}</div>"
+    # A stale anchor was never looked for: "gone" would read as a deletion.
+    missing = _STALE_CELLS if v.get("verdict") == "stale_anchor" else ("not found", "gone")
     return (
         f"<tr><td>{_named(cid, numbers or {})}<div class='quote'>{_e(body)}</div></td>"
         f"<td><span class='v v-{_e(v.get('verdict'))}' title='{_e(meaning)}'>"
         f"{icon} {_e(label)}</span>{how}{extra}</td>"
-        f"<td class='quote'>{_e(before) if before is not None else '<i>not found</i>'}</td>"
-        f"<td class='quote'>{_e(after) if after is not None else '<i>gone</i>'}</td>"
+        f"<td class='quote'>{_e(before) if before is not None else f'<i>{missing[0]}</i>'}</td>"
+        f"<td class='quote'>{_e(after) if after is not None else f'<i>{missing[1]}</i>'}</td>"
         f"<td>{_claim_cell(v)}</td></tr>"
     )
+
+
+#: The Before / After cells of a stale anchor, which has neither span.
+_STALE_CELLS = ("not in the version the agent was given", "not looked for")
 
 
 def _claim_cell(v: dict[str, Any]) -> str:

@@ -217,7 +217,7 @@ def cmd_bundle_show(args: argparse.Namespace) -> int:
     if mode.get("ran") == "external":  # no model, no endpoint, no usage: said as such
         say(
             f"a revision made elsewhere, checked {b.manifest.get('finished_at')}; "
-            f"tokens N/A — {vocab.EXTERNAL_USAGE}"
+            f"tokens {vocab.EXTERNAL_FACT_WORDS['tokens']}"
         )
         from engine.bundle.typed_tokens import typed_tokens_words
 

@@ -65,6 +65,9 @@ class Checked:
     verification: str = ""
     tampered: bool = False
     scripted: bool = False
+    #: A revision made outside this program and checked here (``vocabulary.is_external``):
+    #: it has no model of this program's, said so in the index.
+    external: bool = False
     figures: str = "stated"
     problem: str = ""
     page_sha256: str = ""
@@ -90,6 +93,7 @@ def judge(bundle_path: str | os.PathLike[str]) -> tuple[Checked, str]:
     from engine.bundle.read import judge_bundle, open_bundle
     from engine.bundle.rederive import rederive
     from engine.bundle.shown import shown_figures
+    from engine.vocabulary import is_external
 
     b = open_bundle(bundle_path)
     # The engine's verdict on the bundle (one place: engine.bundle.judge_bundle); the
@@ -123,6 +127,7 @@ def judge(bundle_path: str | os.PathLike[str]) -> tuple[Checked, str]:
         verification=verification,
         tampered=result.tampered,
         scripted=b.scripted,
+        external=is_external(b.manifest),
         figures=shown.source,
     )
     from engine.bundle.review import review_figures

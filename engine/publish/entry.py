@@ -52,6 +52,8 @@ class PublishedEntry:
     verification: str = ""
     tampered: bool = False
     scripted: bool = False
+    #: A revision made outside this program and checked here: its Model cell says so.
+    external: bool = False
     bundle_copy: str = ""
     figures: str = "stated"
     problem: str = ""
@@ -59,6 +61,16 @@ class PublishedEntry:
     review: dict[str, Any] = field(default_factory=dict)
     #: The first line, the most serious outcome that holds (``Checked.outcome``).
     outcome: str = ""
+
+    @property
+    def model_words(self) -> str:
+        """The Model a view shows: the model's name; for a revision checked here, which
+        has none, why (``EXTERNAL_FACT_WORDS``); else "not recorded"."""
+        from engine.vocabulary import EXTERNAL_FACT_WORDS
+
+        if self.model:
+            return self.model
+        return EXTERNAL_FACT_WORDS["model"] if self.external else "not recorded"
 
     @property
     def status_words(self) -> str:

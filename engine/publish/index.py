@@ -42,9 +42,6 @@ _SHORT = {
 }
 
 
-_NOT_RECORDED = "<span class='muted'>not recorded</span>"
-
-
 def _e(x: Any) -> str:
     """Escaped, bidi formatting controls made visible (``vocabulary.html_text``): a
     published title with U+202E reorders nothing in the index."""
@@ -112,6 +109,14 @@ def _signature_cell(e: PublishedEntry) -> str:
             f"<span class='bad'>BAD SIGNATURE</span><div class='muted'>{_e(sig.get('line'))}</div>"
         )
     return "<span class='muted'>unsigned</span>"
+
+
+def _model_cell(e: PublishedEntry) -> str:
+    """The Model cell: the model's name, else why there is none, in its true cause (a
+    revision checked here: ``PublishedEntry.model_words``, never "not recorded")."""
+    if e.model:
+        return _e(e.model)
+    return f"<span class='muted'>{_e(e.model_words)}</span>"
 
 
 def _metric_cell(name: str, m: Any) -> str:
@@ -184,8 +189,7 @@ def render_index(runs: list[PublishedEntry]) -> str:
             doc += "<div class='scripted muted'>scripted demonstration</div>"
         out.append(
             f"<tr{cls}><td>{_when(e.finished_at or e.created_at)}</td>"
-            # a fact the bundle lacks says so (a revision checked here names no model)
-            f"<td>{_e(e.model) or _NOT_RECORDED}</td><td>{doc}</td><td>{_e(e.status_words)}</td>"
+            f"<td>{_model_cell(e)}</td><td>{doc}</td><td>{_e(e.status_words)}</td>"
         )
         out.extend(_metric_cell(name, e.metrics.get(name)) for name in METRIC_NAMES)
         check = _e(e.verification)

@@ -64,7 +64,7 @@ def test_the_dialog_checks_and_says_what_went_wrong(qtbot, tmp_path):
     qtbot.addWidget(view)
     view.show_bundle(load_bundle(Path(blocker.args[0])))
     label = view.tokens_label.text()
-    assert label.startswith("Tokens used: N/A")  # never as measured
+    assert label.startswith("Tokens used: not measured: the revision was made by an agent")
     assert "you typed: tokens 12,000 (typed, not measured)" in label
 
 

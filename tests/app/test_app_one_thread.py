@@ -74,7 +74,7 @@ def test_an_author_that_is_an_id_reads_as_a_reviewer(qtbot, window):
     view.select_comment(view.rows[0]["id"])
     assert " by a reviewer: " in view.detail.toPlainText()
     assert "report51975" not in view.detail.toPlainText()
-    assert "title='report51975'>a reviewer<" in recorded_thread_html(
+    assert "title='report51975'>A reviewer<" in recorded_thread_html(
         {"thread": [{"author": "report51975", "kind": "reply", "body": "x"}]}
     )
 
@@ -106,6 +106,28 @@ def test_a_stale_anchor_says_where_it_was_made_once(qtbot, window):
     assert (
         "made on a draft this run does not have (the comments call it \u201cdraft-1\u201d)" in text
     )
+    # Said once: not by the verdict's meaning, the method, the exact message, the note and
+    # an empty v1 / v2 table again; then what the reviewer can do.
+    assert text.count("not counted") == 1 and text.count("not in the version") == 1
+    assert "Found in v2 by" not in text and "not located in v1" not in text
+    assert "Stale anchor:" not in text and "current version" not in text
+    assert "What you can do: if the comment still applies, add it again" in text
+    assert "Agent's claim: stale anchor" in text
+
+
+def test_the_agent_signs_its_replies_in_words(qtbot, window):
+    """The demo's replies are by "agent" (a role in lower case): the thread says who in
+    words, "The scripted agent" for the demo, the model's name for a run of a model."""
+    with qtbot.waitSignal(window.verdicts.rendered, timeout=30000):
+        window.open_demo()
+    view = window.verdicts
+    view.select_comment("c4")
+    text = view.thread.state.text()
+    assert "<b title='agent'>The scripted agent</b>" in text
+    assert ">agent<" not in text
+    thread = {"thread": [{"author": "agent", "kind": "reply", "body": "x"}]}
+    assert "<b title='agent'>gpt-4o-mini</b>" in recorded_thread_html(thread, "gpt-4o-mini")
+    assert "<b title='agent'>The agent</b>" in recorded_thread_html(thread)
 
 
 def test_the_programs_own_reopen_is_signed_in_words_in_old_and_new_bundles():

@@ -18,7 +18,7 @@ from engine.cli.main import main as arl
 from engine.comments_io import load_comments
 from engine.run.external import ExternalRevision, check_revision
 from engine.score.scoring import Version
-from engine.vocabulary import EXTERNAL_USAGE, agent_mode_words
+from engine.vocabulary import EXTERNAL_USAGE, EXTERNAL_USAGE_WORDS, agent_mode_words
 
 EXAMPLE = Path(__file__).parents[2] / "resources" / "markdown"
 IDS = ["c1", "c2", "c3", "c4"]
@@ -247,7 +247,8 @@ def test_arl_score_writes_the_bundle_with_a_text_message(tmp_path: Path, capsys)
     capsys.readouterr()
     assert arl(["bundle", "show", str(out)]) == 0
     shown = capsys.readouterr().out
-    assert "a revision made elsewhere" in shown and EXTERNAL_USAGE in shown
+    assert "a revision made elsewhere" in shown and EXTERNAL_USAGE_WORDS in shown
+    assert EXTERNAL_USAGE not in shown  # the stored reason, said in words
     assert "model  at" not in shown
     # a second time into the same folder writes nothing
     assert arl([*args, "--bundle", str(out)]) == 2
@@ -272,7 +273,7 @@ def test_a_typed_token_figure_is_kept_and_shown_as_typed_never_measured(
     capsys.readouterr()
     assert arl(["bundle", "show", str(out)]) == 0
     shown = capsys.readouterr().out
-    assert EXTERNAL_USAGE in shown
+    assert EXTERNAL_USAGE_WORDS in shown
     edited = int(b.metrics["attribution_rate"].numerator or 0)
     assert edited > 0
     line = next(x for x in shown.splitlines() if x.startswith("TYPED (not measured): "))
