@@ -1,4 +1,4 @@
-"""Issue 26, follow-up: every fact says its true cause. A revision checked outside the
+"""Plain words, follow-up: every fact says its true cause. A revision checked outside the
 program had no provider, model, endpoint or round of this program's, and its scorecard,
 its stored scorecard.html, the published index and the CLI say so ("not measured: the
 revision was made by an agent outside this program"), never "not reported by the
