@@ -132,9 +132,9 @@ class BundleData:
 
     @property
     def external(self) -> bool:
-        """A revision made outside this program (``engine.run.external``)."""
-        mode = self.manifest.get("agent_mode")
-        return isinstance(mode, dict) and mode.get("ran") == "external"
+        """A revision made outside this program (``engine.run.external``;
+        ``engine.vocabulary.is_external``)."""
+        return vocab.is_external(self.manifest)
 
     @property
     def scripted(self) -> bool:

@@ -66,9 +66,12 @@ class RunRecord:
         scripted = " (scripted)" if m.get("scripted") else ""
         self.title.setText(f"<h2>Run of the open bundle: {html.escape(status)}{scripted}</h2>")
         bits = []
+        external = vocab.is_external(m)
         if m.get("model"):
             bits.append(f"Model <b>{html.escape(str(m['model']))}</b>")
-        if m.get("rounds") is not None:
+        if external:  # no round of this program's ran: said with its cause, not "1 round"
+            bits.append(html.escape("Rounds run: " + vocab.EXTERNAL_FACT_WORDS["rounds"]))
+        elif m.get("rounds") is not None:
             bits.append(
                 html.escape(vocab.plural(m["rounds"], "round") + " run")
                 if isinstance(m["rounds"], int)
@@ -76,19 +79,25 @@ class RunRecord:
             )
         when = str(m.get("finished_at") or m.get("created_at") or "")
         if when:
-            bits.append(f"ended {html.escape(vocab.when_words(when))}")
+            ended = "checked" if external else "ended"
+            bits.append(f"{ended} {html.escape(vocab.when_words(when))}")
+        trace = (
+            "<br>This is the bundle's record; its <b>trace.json</b> holds no model call "
+            f"({html.escape(vocab.EXTERNAL_AGENT)})."
+            if external
+            else "<br>This is the bundle's record; the full trace of every model call "
+            "(requests, answers, tool calls) is in the bundle's <b>trace.json</b> "
+            "(<b>Show the model-call trace</b>)."
+        )
         self.hint.setText(
             f"<b>{html.escape(data.title)}</b><br>"
             + " \u00b7 ".join(bits + _agent_mode_bit(m))
-            + "<br>This is the bundle's record; the full trace of every model call "
-            "(requests, answers, tool calls) is in the bundle's <b>trace.json</b> "
-            "(<b>Show the model-call trace</b>)."
+            + trace
         )
         self.trace_btn.setVisible(True)
         reason = vocab.plain_reason(str(m.get("reason") or "")).rstrip(". ")
         self.round_label.setText(f"How it ended: {reason}." if reason else "")
         self.round_label.setStyleSheet(FAILED_STYLE if status == "failed" else "")
-        external = bool(getattr(data, "external", False))
         self._show_idle(m.get("tokens"), external)
         if never := vocab.never_reached_of(getattr(data, "metrics", None)):  # not "0 tokens"
             self.tokens_label.setText(f"Tokens used: N/A \u2014 {never}")

@@ -9,7 +9,7 @@ from typing import Any
 
 from app.present import verdict_label
 from engine.events import comment_called
-from engine.vocabulary import EXTERNAL_FACT_WORDS, message_sentence
+from engine.vocabulary import EXTERNAL_FACT_WORDS, message_sentence, plain_reason
 
 
 def round_lines(
@@ -47,7 +47,8 @@ def round_lines(
                     (
                         "warning",
                         f"  {_upper_first(comment_called(str(u.get('comment_id')), names))}: "
-                        f"the agent's report on it was unusable: {u.get('reason')}",
+                        "the agent's report on it was unusable: "
+                        f"{plain_reason(str(u.get('reason') or ''))}",
                     )
                 )
         for item in r.get("reopened") or []:

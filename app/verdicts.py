@@ -1211,7 +1211,7 @@ class VerdictsView(ReviewActions, QWidget):
             # method, exact message, note and empty v1/v2 table would each say it again.
             out.append(
                 f"<p>Verdict: {chip} \u2014 {e(vocab.stale_anchor_words(item.get('note')))}"
-                f"</p><p>{claim}</p>"
+                f"<br>{claim}</p><p><b>{e(vocab.STALE_NEXT_STEP)}</b></p>"
             )
             return "".join(out)
         out.append(

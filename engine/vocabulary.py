@@ -249,24 +249,24 @@ STALE_METHOD_WORDS = "not looked for, as its words are not in v1; not counted"
 STALE_NEXT_STEP = (
     "What you can do: if the comment still applies, add it again on the words of the last "
     "version (Continue this review\u2026 lets you add comments); sent back as it is, it "
-    "would only be a stale anchor again."
+    "would be a stale anchor again."
 )
 
 
 def stale_anchor_words(note: object) -> str:
-    """A stale anchor said once, in plain words, for the detail pane: what happened and
-    why, from its stored ``note`` (``note_stale``: the version it was made on, said by
-    ``version_words``), then ``STALE_NEXT_STEP``. "Not checked, not counted: this comment
-    was made on a draft this run does not have (the comments call it “draft-1”), and the
-    words it points at are not in the version the agent was given, so it could not be
-    placed; it stays open. What you can do: …". A note without those words (an older
-    bundle) says "another version"."""
+    """A stale anchor said once, in plain words, for the detail pane (which follows it
+    with ``STALE_NEXT_STEP``): what happened and why, from its stored ``note``
+    (``note_stale``: the version it was made on, said by ``version_words``). "Not
+    checked, not counted: this comment was made on a draft this run does not have (the
+    comments call it “draft-1”), and the words it points at are not in the version the
+    agent was given, so it could not be placed; it stays open." A note without those
+    words (an older bundle) says "another version"."""
     found = re.search(_STALE_NOTE, str(note or ""), re.S)
     where = version_words(found.group(1)) if found else "another version"
     return (
         f"Not checked, not counted: this comment was made on {where}, and the words it "
         "points at are not in the version the agent was given, so it could not be placed; "
-        f"it stays open. {STALE_NEXT_STEP}"
+        "it stays open."
     )
 
 

@@ -151,7 +151,7 @@ def render_scorecard(
         out.append(review[1])
     out += _verdicts_table(final, comments_before, row_notes or {})
     out += _reopened(comments_after, _numbers(comments_before, comments_after))
-    out += _unusable(verdicts.get("unusable") or [])
+    out += _unusable(verdicts.get("unusable") or [], comments_before)
     out += _unusable_report(claims)
     out.append(
         "<p class='muted'>Verdicts are computed from the text of the two versions, "
@@ -271,7 +271,8 @@ def _facts(
         f"{_e(vocab.run_words(manifest))}</td></tr>"
     )
     return [
-        "<h2>About this run</h2><table class='facts'>",
+        f"<h2>About this {'check' if vocab.is_external(manifest) else 'run'}</h2>"
+        "<table class='facts'>",
         # an empty cell would read as nothing at all: a fact the bundle lacks says so
         *(
             f"<tr><th>{_e(k)}</th><td>{_e(v if v not in (None, '') else 'not recorded')}</td></tr>"
@@ -457,16 +458,24 @@ def _reopened(comments_after: list[dict[str, Any]], numbers: dict[str, int]) -> 
     return out
 
 
-def _unusable(unusable: list[Any]) -> list[str]:
-    """Comments that could not be scored, with the reason."""
+def _unusable(
+    unusable: list[Any], comments_before: list[dict[str, Any]] | None = None
+) -> list[str]:
+    """Comments that could not be scored, each called by its number ("Comment 3", the raw
+    id in the tooltip, as every other row) with the reason in words (``plain_reason``)."""
     if not unusable:
         return []
-    out = ["<h2>Comments that could not be scored</h2><ul>"]
+    pairs = []
     for u in unusable:
         if isinstance(u, dict):
             u = (u.get("comment_id"), u.get("reason"))
         if isinstance(u, (list, tuple)) and len(u) == 2:
-            out.append(f"<li><b>{_e(u[0])}</b>: {_e(u[1])}</li>")
+            pairs.append((str(u[0]), str(u[1] or "")))
+    numbers = _numbers(comments_before or [], [{"id": cid} for cid, _ in pairs])
+    out = ["<h2>Comments that could not be scored</h2><ul>"]
+    out.extend(
+        f"<li>{_named(cid, numbers)}: {_e(vocab.plain_reason(why))}</li>" for cid, why in pairs
+    )
     out.append("</ul>")
     return out
 

@@ -62,3 +62,29 @@ def test_attribution_says_deleted_comments_are_not_counted(qtbot, bundle):
         assert f"deleted: {deleted}, not counted as attributed" in cell
     else:
         assert "deleted:" not in cell
+
+
+def test_the_run_tab_of_a_check_says_no_round_and_no_model_call_ran_here(qtbot, tmp_path):
+    """A revision made elsewhere and checked here: no "1 round run", no "the full trace of
+    every model call", no provider; each said with its true cause."""
+    from engine.cli.main import main as arl
+    from engine.vocabulary import EXTERNAL_AGENT, EXTERNAL_FACT_WORDS
+
+    md = ROOT / "resources" / "markdown"
+    out = tmp_path / "check"
+    args = ["score", "--v1", str(md / "review.md"), "--v2", str(md / "revised.md")]
+    assert arl([*args, "--comments", str(md / "comments.json"), "--bundle", str(out)]) in (0, 1)
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    with qtbot.waitSignal(w.bundleOpened, timeout=30000):
+        assert w.open_bundle(out, remember=False)
+    run = w.run_view
+    hint = run.hint.text()
+    assert "round run" not in hint and "every model call" not in hint
+    assert EXTERNAL_FACT_WORDS["rounds"] in hint and EXTERNAL_AGENT in hint
+    assert " checked " in hint and " ended " not in hint
+    assert run.tokens_label.text() == f"Tokens used: {EXTERNAL_FACT_WORDS['tokens']}"
+    lines = [run.log.item(i).text() for i in range(run.log.count())]
+    assert f"tokens {EXTERNAL_FACT_WORDS['tokens']}" in lines[0]
+    assert not any("provider" in line or "no usage was reported" in line for line in lines)

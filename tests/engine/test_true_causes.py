@@ -155,9 +155,25 @@ def test_the_agent_signs_by_its_model_else_the_agent(manifest, said) -> None:
 def test_a_stale_anchor_is_said_once_with_what_to_do() -> None:
     final = json.loads((DEMO / "verdicts.json").read_text(encoding="utf-8"))["final"]
     item = next(v for v in final if v["verdict"] == "stale_anchor")
-    said = vocab.stale_anchor_words(item["note"])
+    said = vocab.stale_anchor_words(item["note"]) + " " + vocab.STALE_NEXT_STEP
     assert said.count("draft-1") == 1 and said.count("not counted") == 1
     assert "What you can do:" in said and "add it again" in said
     assert "made on version" not in said and "quote" not in said
     # an older note without the made-on words still says it plainly
     assert "made on another version" in vocab.stale_anchor_words("")
+
+
+def test_comments_that_could_not_be_scored_are_called_by_number_in_words() -> None:
+    from engine.bundle.scorecard import _unusable
+
+    before = [{"id": "c1"}, {"id": "c7"}]
+    page = "".join(_unusable([{"comment_id": "c7", "reason": "2 quote(s) not found"}], before))
+    assert "<b title='c7'>Comment 7</b>: 2 quotes not found" in page
+    assert "<b>c7</b>" not in page and "(s)" not in page
+
+
+def test_a_check_is_about_this_check_not_a_run(checked: Path) -> None:
+    page = own_scorecard(open_bundle(checked))
+    assert "<h2>About this check</h2>" in page and "About this run" not in page
+    demo = own_scorecard(open_bundle(DEMO))
+    assert "<h2>About this run</h2>" in demo
