@@ -308,11 +308,17 @@ class _Page:
 
 def _page(html: str | bytes) -> _Page:
     """A document given as bytes or str, read as :func:`_source` reads it. Bytes that
-    :func:`decode_html` reads as UTF-8 with nothing replaced are kept as they are and not
-    decoded (:func:`engine.text.encoding.plain_utf8`)."""
+    :func:`decode_html` reads as UTF-8 with nothing replaced are kept as they are, and over
+    ``_BOUND_FROM`` not decoded (:func:`engine.text.encoding.plain_utf8`)."""
     if isinstance(html, str):
         return _Page(html, None, None)
     data = bytes(html)
+    if len(data) <= _BOUND_FROM:  # the guard reads the text of a small page anyway
+        source, encoding = decode_html(data)
+        utf8 = None
+        if encoding == "UTF-8" and "\ufffd" not in source:  # every byte was valid
+            utf8 = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+        return _Page(source, encoding, utf8)
     plain = plain_utf8(data)
     if plain is None:
         source, encoding = decode_html(data)

@@ -119,15 +119,17 @@ def markup_signals(utf8: bytes, not_nesting: frozenset[bytes]) -> Signals:
     # byte at page position p is buf[p + 8].
     buf = np.frombuffer(b"".join((bytes(8), utf8, bytes(24))), np.uint8)
     page = buf[8 : 8 + n]
-    ev = np.flatnonzero(((page | 2) == 0x3E) | (page == 0x22) | (page == 0x27))  # < > and quotes
+    ev = _events(np, page)
     kind = page[ev]
     is_lt, is_gt = kind == 0x3C, kind == 0x3E
     quoted = _maybe_quoted(np, t, buf, ev, kind)
     gt_seen = np.cumsum(is_gt, dtype=np.int32)
     lt = ev[is_lt]
-    gt_before = (gt_seen - is_gt)[is_lt]  # per "<": how many ">" come before it
+    gt_before = gt_seen[is_lt]  # per "<": how many ">" come before it
     gtpos = ev[is_gt]
-    gt_quoted = np.append(quoted[is_gt], True)  # (a ">" past the end: none)
+    # Per ">" (from 1; 0: none before the first, the last: none after the last): may be in
+    # a quoted value.
+    gt_quoted = np.concatenate(([False], quoted[is_gt], [True]))
     lt_quoted = quoted[is_lt]
 
     nxt = buf[lt + 9]
@@ -139,7 +141,7 @@ def markup_signals(utf8: bytes, not_nesting: frozenset[bytes]) -> Signals:
     o = np.flatnonzero(opener)
     inside = np.zeros(len(lt), bool)
     inside[o[1:]] = gt_before[o[1:]] == gt_before[o[:-1]]
-    last_gt_quoted = np.where(gt_before > 0, gt_quoted[np.maximum(gt_before - 1, 0)], False)
+    last_gt_quoted = gt_quoted[gt_before]
     # Certain: the scan reads markup at this "<", unless a comment or raw text holds it.
     certain = opener & ~inside & ~lt_quoted & ~last_gt_quoted
 
@@ -177,38 +179,61 @@ def markup_signals(utf8: bytes, not_nesting: frozenset[bytes]) -> Signals:
         counted_start &= sure_from[i] != t_lt
     counted_end = ~st & nesting & sure
 
-    sure_gt = ~gt_quoted[nxt_gt]  # that ">" ends the tag (False where there is none)
+    sure_gt = ~gt_quoted[nxt_gt + 1]  # that ">" ends the tag (False where there is none)
     self_closing = sure_gt & (buf[next_gt + 7] == 0x2F)
     counted_start &= ~_closed_at_once(np, keys, st, sure & sure_gt, self_closing)
 
-    sign = counted_start.astype(np.int64) - counted_end
+    return Signals(_walk_bound(np, keys, counted_start, counted_end), *signals)
+
+
+def _events(np: Any, page: Any) -> Any:
+    """The positions of every "<", ">", '"' and "'" (``x | 2`` is 0x3E for "<" and ">"
+    alone), by passes in place: a fresh array of the page's size per step cost more in page
+    faults than in work."""
+    hit = np.bitwise_or(page, 2)
+    is_event = hit.view(bool)
+    np.equal(hit, 0x3E, out=is_event)
+    other = np.equal(page, 0x22)
+    np.logical_or(is_event, other, out=is_event)
+    np.equal(page, 0x27, out=other)
+    np.logical_or(is_event, other, out=is_event)
+    return np.flatnonzero(is_event)
+
+
+def _walk_bound(np: Any, keys: Any, starts: Any, ends: Any) -> int:
+    """``max(S) + T`` over the counted start and end tags (see the module docstring)."""
+    sign = starts.astype(np.int32) - ends
     used = np.flatnonzero(sign)
-    bound = 0
-    if len(used):
-        sign, ukeys = sign[used], keys[used]
-        bound = max(0, int(np.cumsum(sign).max())) + _strays(np, ukeys, sign)
-    return Signals(bound, *signals)
+    if not len(used):
+        return 0
+    sign = sign[used]
+    return max(0, int(np.cumsum(sign).max())) + _strays(np, keys[used], sign)
 
 
 def _maybe_quoted(np: Any, t: dict[str, Any], buf: Any, ev: Any, kind: Any) -> Any:
     """Per event: after the last quote of either kind that could open an attribute value
-    (an ``=`` before it, up to three spaces between; four spaces count as one could)."""
-    quote = (kind == 0x22) | (kind == 0x27)
-    q = ev[quote] + 8
-    eq = np.zeros(len(q), bool)
-    run = np.ones(len(q), bool)
-    for back in range(1, 5):
-        b = buf[q - back]
-        eq |= run & (b == 0x3D)
-        run &= t["space"][b]
-    eq |= run
-    qkind = kind[quote]
-    result = np.zeros(len(ev), bool)
-    for mark in (0x22, 0x27):
-        this = kind == mark
-        opens = np.append(eq[qkind == mark], False)  # [-1]: no quote of this kind yet
-        result |= opens[np.cumsum(this, dtype=np.int32) - 1]
-    return result
+    (an ``=`` before it, up to three spaces between; four spaces count as one could), up to
+    the next quote of that kind: one running sum over marks at both ends of each such
+    stretch (the stretches of one kind never overlap)."""
+    m = len(ev)
+    mark = np.zeros(m + 1, np.int8)
+    for q in (0x22, 0x27):
+        idx = np.flatnonzero(kind == q)  # this kind's quotes, as event indexes
+        at = ev[idx] + 7  # the byte before each (buf holds the page from 8 on)
+        b = buf[at]
+        opens = b == 0x3D
+        spaced = np.flatnonzero(t["space"][b])  # a space before: look further back
+        for back in range(1, 4):
+            if not len(spaced):
+                break
+            b = buf[at[spaced] - back]
+            opens[spaced[b == 0x3D]] = True
+            spaced = spaced[t["space"][b]]
+        opens[spaced] = True
+        o = np.flatnonzero(opens)
+        mark[idx[o] + 1] += 1
+        mark[np.append(idx, m)[o + 1]] -= 1
+    return np.cumsum(mark[:-1], dtype=np.int32) > 0
 
 
 def _keys(np: Any, t: dict[str, Any], w: Any, utf8: bytes, at: Any) -> tuple[Any, Any]:
@@ -217,23 +242,44 @@ def _keys(np: Any, t: dict[str, Any], w: Any, utf8: bytes, at: Any) -> tuple[Any
     of them at once: ASCII upper case lowered; the first byte that is at most a space, a
     "/" or a ">" found, and the bytes from it on cleared. A name with no such byte in its 8
     (8 bytes or more, or the page's end) or cut by one that ends no name (a NUL or another
-    control character) is keyed from its bytes one by one."""
+    control character) is keyed from its bytes one by one. In place over three arrays: a
+    fresh array per step cost more in page faults than in arithmetic."""
     u = np.uint64
     ones, high, low7 = u(0x0101010101010101), u(0x8080808080808080), u(0x7F7F7F7F7F7F7F7F)
-    h7 = w & low7
-    upper = (h7 + u(0x3F) * ones) & ~(h7 + u(0x25) * ones) & ~w & high  # "A".."Z"
-    lw = w | (upper >> u(2))
-
-    def zero(x: Any) -> Any:  # the high bit of each byte that is 0 (exact)
-        return ~(((x & low7) + low7) | x) & high
-
-    stop = ((lw - u(0x21) * ones) & ~lw & high) | zero(lw ^ (u(0x2F) * ones))
-    stop |= zero(lw ^ (u(0x3E) * ones))  # its lowest flag is exact
-    lowest = stop & (~stop + u(1))
-    keep = (lowest >> u(7)) - u(1)  # the bytes before it (all when there is none)
-    keys = lw & keep
-    shift = np.bitwise_count(keep).astype(np.uint64) & u(63)
-    ends = t["stop"][((lw >> shift) & u(0xFF)).astype(np.intp)] & (lowest != u(0))
+    a = np.bitwise_and(w, low7)
+    b = np.add(a, u(0x3F) * ones)  # high bit: at least "A"
+    np.add(a, u(0x25) * ones, out=a)  # high bit: past "Z"
+    np.bitwise_or(a, w, out=a)  # (or not ASCII)
+    np.invert(a, out=a)
+    np.bitwise_and(b, a, out=b)
+    np.bitwise_and(b, high, out=b)
+    np.right_shift(b, u(2), out=b)  # 0x20 where "A".."Z"
+    lw = np.bitwise_or(w, b)
+    # The first byte at most a space (the lowest such flag is exact), "/" or ">".
+    np.subtract(lw, u(0x21) * ones, out=a)
+    np.invert(lw, out=b)
+    np.bitwise_and(a, b, out=a)
+    np.bitwise_and(a, high, out=a)
+    for mark in (0x2F, 0x3E):
+        np.bitwise_xor(lw, u(mark) * ones, out=b)  # a zero byte where the mark is
+        c = np.bitwise_and(b, low7)
+        np.add(c, low7, out=c)
+        np.bitwise_or(c, b, out=c)
+        np.invert(c, out=c)
+        np.bitwise_and(c, high, out=c)
+        np.bitwise_or(a, c, out=a)
+    np.negative(a, out=b)  # two's complement: the lowest flag alone
+    np.bitwise_and(a, b, out=a)
+    found = a != u(0)
+    np.right_shift(a, u(7), out=a)
+    np.subtract(a, u(1), out=a)  # the bytes before it (all when there is none)
+    keys = np.bitwise_and(lw, a)
+    shift = np.bitwise_count(a)
+    np.bitwise_and(shift, 63, out=shift)
+    np.right_shift(lw, shift, out=b)
+    np.bitwise_and(b, u(0xFF), out=b)
+    ends = t["stop"][b]
+    np.logical_and(ends, found, out=ends)
     for i in np.flatnonzero(~ends).tolist():
         m = _NAME.match(utf8, int(at[i]))
         keys[i] = _key(m.group().lower() if m else b"")
@@ -404,7 +450,7 @@ def _strays(np: Any, keys: Any, sign: Any) -> int:
         k = keys[order]
     s = sign[order]
     first = np.flatnonzero(np.concatenate(([True], k[1:] != k[:-1])))
-    run = np.cumsum(s)
-    base = np.repeat(run[first] - s[first], np.diff(np.append(first, len(k))))
-    lowest = np.minimum.reduceat(run - base, first)
+    run = np.cumsum(s, dtype=np.int32)
+    base = run[first] - s[first]  # each name's walk starts from the sum before it
+    lowest = np.minimum.reduceat(run, first) - base
     return int(np.maximum(0, -lowest).sum())
