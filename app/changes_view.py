@@ -229,8 +229,14 @@ class ChangesView(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
         lay.addLayout(top)
-        lay.addWidget(self.where)
-        lay.addWidget(self.summary)
+        # Where the reader is and what changed share a line (at 1.5x scale every line above
+        # the document is taken from it); each wraps when long.
+        said = QHBoxLayout()
+        said.setContentsMargins(0, 0, 0, 0)
+        said.setSpacing(12)
+        said.addWidget(self.where, 1)
+        said.addWidget(self.summary, 1)
+        lay.addLayout(said)
         lay.addWidget(self.legend)
         lay.addWidget(self.view, 1)
         self.pairs: list[VersionPair] = []

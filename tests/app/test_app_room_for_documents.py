@@ -113,3 +113,17 @@ def test_the_reviewers_own_split_is_kept(qtbot):
     win.resize(1366, 740)
     settled(qtbot, win)
     assert abs(v.split.sizes()[0] - kept[0]) <= 25  # not pushed back to half the window
+
+
+def test_at_one_and_a_half_scale_what_is_under_the_documents_keeps_only_its_least(qtbot):
+    """1366 x 768 at 1.5x is 911 x 512 in the program's pixels: half of it cannot be the
+    documents' (the detail keeps six lines, the decision panel its least and scrolls), so
+    the documents get all the rest and the labels fold."""
+    win = opened(qtbot, (911, 512))
+    v = win.verdicts
+    settled(qtbot, win)
+    assert v.banner_fold.folded and v.legend_fold.folded
+    docs, under = v.split.sizes()
+    assert under == v.bottom_least()  # nothing more than its least under the documents
+    assert docs == sum(v.split.sizes()) - v.bottom_least()
+    assert v.panels_scroll.verticalScrollBar().maximum() > 0  # the decision panel scrolls
