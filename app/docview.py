@@ -84,6 +84,11 @@ PRISTINE_BODY_TEXT = (
 # seen (arl-early.js): Chromium lays out and paints only the blocks on screen. Below it the
 # whole page is laid out at once, which takes no time worth saving.
 LAZY_BYTES = 512_000
+# A long document shown with its first screen first (``show_document(first_part=True)``) is
+# served in two parts: about this many bytes of its body at once, the rest once the marks of
+# that first part are drawn (``DocServer.release``), or after HOLD_SECONDS at most.
+FIRST_BYTES = 128_000
+HOLD_SECONDS = 20.0
 CSP = (
     "script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'; "
     "frame-src 'none'; worker-src 'none'"
@@ -232,6 +237,33 @@ def style_spec(underline: bool = True) -> dict[str, dict[str, str | int]]:
 # -------------------------------------------------------------------------------------------
 
 
+@dataclass
+class _Doc:
+    """A registered document: its bytes and Content-Type; ``cut`` (bytes) is where its
+    first part ends, the rest sent once ``released`` is set (a document not held: ``cut``
+    is its length and ``released`` is set)."""
+
+    body: bytes
+    ctype: str
+    cut: int
+    released: threading.Event
+
+
+def first_part_end(data: bytes) -> int:
+    """Where the first part of a held document ends (bytes): FIRST_BYTES past its
+    ``<body`` (or its start), moved to just after the next ``>`` when one is near; the
+    whole length when the rest would be short. Only a size: the page checks that the part
+    it read keeps its text (``arl-page.js`` ``firstScreen``)."""
+    import re
+
+    m = re.search(rb"<body[\s>/]", data[:4_000_000], re.IGNORECASE)
+    cut = (m.start() if m else 0) + FIRST_BYTES
+    if cut >= len(data) - FIRST_BYTES:
+        return len(data)
+    close = data.find(b">", cut, cut + 4096)
+    return close + 1 if close >= 0 else cut
+
+
 class _Handler(http.server.BaseHTTPRequestHandler):
     server: _Server
 
@@ -240,7 +272,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         if doc is None:
             self.send_error(404)
             return
-        body, ctype = doc
+        body, ctype = doc.body, doc.ctype
         self.send_response(200)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
@@ -249,7 +281,13 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("Referrer-Policy", "no-referrer")
         self.end_headers()
-        self.wfile.write(body)
+        if doc.cut < len(body):
+            self.wfile.write(body[: doc.cut])
+            self.wfile.flush()
+            doc.released.wait(HOLD_SECONDS)
+            self.wfile.write(body[doc.cut :])
+        else:
+            self.wfile.write(body)
 
     def log_message(self, *args: Any) -> None:  # quiet
         pass
@@ -257,7 +295,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
 class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
-    docs: dict[str, tuple[bytes, str]]
+    docs: dict[str, _Doc]
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A page that went away mid-answer (a new document replaced it) is not an error:
@@ -354,8 +392,11 @@ class DocServer:
     def origin(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def add(self, raw: bytes | str, kind: str = "html") -> QUrl:
+    def add(self, raw: bytes | str, kind: str = "html", hold: bool = False) -> QUrl:
         """Register a document; returns its URL. ``kind``: html, text or markdown.
+
+        ``hold``: serve its first part at once and the rest after ``release(url)`` (or
+        HOLD_SECONDS), when it is long enough to have a rest (``first_part_end``).
 
         ``raw`` as bytes is served as it is (the browser decodes it by the engine's rules);
         ``raw`` as str was already decoded, so it is served as UTF-8 and says so in the
@@ -375,11 +416,35 @@ class DocServer:
         else:
             data, ctype = raw, content_type(raw, kind)
         path = f"/d/{secrets.token_urlsafe(24)}/"
-        self._server.docs[path] = (data, ctype)
+        released = threading.Event()
+        cut = first_part_end(data) if hold else len(data)
+        if cut >= len(data):
+            released.set()
+        self._server.docs[path] = _Doc(data, ctype, cut, released)
         return QUrl(self.origin + path)
 
+    def first_part_bytes(self, url: QUrl) -> int:
+        """How many bytes of the document at ``url`` its first part has (all of them for
+        one not held; 0 for one not registered)."""
+        doc = self._server.docs.get(url.path())
+        return 0 if doc is None else doc.cut
+
+    def held(self, url: QUrl) -> bool:
+        """Whether the document at ``url`` is served in two parts and the rest still
+        waits."""
+        doc = self._server.docs.get(url.path())
+        return doc is not None and not doc.released.is_set()
+
+    def release(self, url: QUrl) -> None:
+        """Send the rest of a held document (nothing for one that is not held)."""
+        doc = self._server.docs.get(url.path())
+        if doc is not None:
+            doc.released.set()
+
     def remove(self, url: QUrl) -> None:
-        self._server.docs.pop(url.path(), None)
+        doc = self._server.docs.pop(url.path(), None)
+        if doc is not None:
+            doc.released.set()  # a page still reading it gets the rest and goes
 
     def close(self) -> None:
         self._server.shutdown()
@@ -428,18 +493,22 @@ def _read_qwebchannel_js() -> str:
 
 
 def page_script_source() -> str:
-    """qwebchannel.js followed by arl-page.js (both run in the ApplicationWorld)."""
+    """arl-early.js, qwebchannel.js and arl-page.js, in that order, as one script run in the
+    ApplicationWorld when the document is created (before it is parsed): arl-early.js lays
+    a long document's blocks out as they are seen and reserves the badges' room;
+    arl-page.js gives a held page (#arl-first) its helper at once and any other page once
+    it is read whole."""
     global _scripts_source
     if _scripts_source is None:
-        own = resources.files("resources").joinpath("web/arl-page.js").read_text("utf-8")
-        _scripts_source = _read_qwebchannel_js() + "\n;\n" + own
+        web = resources.files("resources").joinpath("web")
+        _scripts_source = "\n;\n".join(
+            (
+                web.joinpath("arl-early.js").read_text("utf-8"),
+                _read_qwebchannel_js(),
+                web.joinpath("arl-page.js").read_text("utf-8"),
+            )
+        )
     return _scripts_source
-
-
-def early_script_source() -> str:
-    """arl-early.js: run in the ApplicationWorld when the document is created (before it is
-    parsed): a long document's blocks laid out as they are seen, the badges' room."""
-    return resources.files("resources").joinpath("web/arl-early.js").read_text("utf-8")
 
 
 def document_profile() -> QWebEngineProfile:
@@ -476,17 +545,10 @@ def document_profile() -> QWebEngineProfile:
             (A.WebGLEnabled, False),
         ):
             s.setAttribute(attr, on)
-        first = QWebEngineScript()
-        first.setName("arl-early")
-        first.setSourceCode(early_script_source())
-        first.setInjectionPoint(QWebEngineScript.InjectionPoint.DocumentCreation)
-        first.setWorldId(WORLD)
-        first.setRunsOnSubFrames(False)
-        profile.scripts().insert(first)
         script = QWebEngineScript()
         script.setName("arl-page")
         script.setSourceCode(page_script_source())
-        script.setInjectionPoint(QWebEngineScript.InjectionPoint.DocumentReady)
+        script.setInjectionPoint(QWebEngineScript.InjectionPoint.DocumentCreation)
         script.setWorldId(WORLD)
         script.setRunsOnSubFrames(False)
         profile.scripts().insert(script)
@@ -575,12 +637,15 @@ class DocumentView(QWebEngineView):
 
     Signals: ``rendered(ok)`` after the page loaded and our script is ready;
     ``highlighted(dict)`` after ``set_highlights`` was applied (``made``, ``failed``);
+    ``firstDrawn(dict)`` once per document, when its first screen shows its marks (a held
+    first part's, ``first`` True, or the whole page's, the same dict as ``highlighted``);
     ``anchorSelected(dict|None)`` with the anchor of the user's selection (UTF-16 offsets,
     quote/prefix/suffix from the page's own textContent).
     """
 
     rendered = Signal(bool)
     highlighted = Signal(object)
+    firstDrawn = Signal(object)
     anchorSelected = Signal(object)
     problemChanged = Signal(str)  # why marks are missing here ("" once they are all drawn)
 
@@ -600,6 +665,12 @@ class DocumentView(QWebEngineView):
         self.setAcceptDrops(False)
         self._url: QUrl | None = None
         self.lazy = False  # the page shown is laid out as it is seen (LAZY_BYTES)
+        self.held = False  # the page shown came in two parts (first_part)
+        self._first_said = True  # firstDrawn was emitted for the page shown
+        self._first_asking = False  # a firstScreen call is on its way to the page
+        self._first_tries = 0
+        self._first_length = -1  # the text length the last "wait" answer had
+        self._finds: list[tuple[str, bool, Callable[[Any], None] | None]] = []
         self._pending: dict | None = None
         self.in_flight = 0  # highlight calls sent to the page and not answered yet
         self.is_ready = False
@@ -632,6 +703,7 @@ class DocumentView(QWebEngineView):
         labels: bool = True,
         snap: bool = False,
         dark: bool = False,
+        first_part: bool = False,
     ) -> None:
         """Render ``raw`` (bytes of an HTML document, or text for ``kind`` text; Markdown
         source for ``kind`` markdown, shown rendered).
@@ -642,8 +714,12 @@ class DocumentView(QWebEngineView):
         pages, the scorecard, have dark rules under it; a document under review keeps its
         colours). A document over ``LAZY_BYTES`` is laid out as it is seen
         (``resources/web/arl-early.js``: its text blocks get ``content-visibility:auto``;
-        the text, its offsets, Find and the marks are the same). The URL fragment tells
-        our page scripts; nothing reaches the server.
+        the text, its offsets, Find and the marks are the same). ``first_part``: such a
+        document comes in two parts, its first screen first (``FIRST_BYTES``): the marks
+        given to ``set_highlights`` are drawn on the first part as soon as the page has
+        it (``firstDrawn``), then the rest is sent, and every mark is drawn on the whole
+        page (``highlighted``), as for any page. The URL fragment tells our page scripts;
+        nothing reaches the server.
         """
         if self._url is not None:
             self.server.remove(self._url)
@@ -651,14 +727,22 @@ class DocumentView(QWebEngineView):
         self._loaded_ok = False
         self._set_problem("")
         self._show_cover(True)
-        self._url = self.server.add(raw, kind)
         self.lazy = len(raw) > LAZY_BYTES
+        self._url = self.server.add(raw, kind, hold=first_part and self.lazy)
+        self.held = self.server.held(self._url)
+        self._first_said = False
+        self._first_tries, self._first_length = 0, -1
+        self._answer_finds()  # a find still waiting for the page replaced
+        if self.held:
+            url = self._url
+            QTimer.singleShot(int(HOLD_SECONDS * 1000), self, lambda: self.server.release(url))
         fragment = "-".join(
             f
             for f, on in (
                 ("arl-labels", labels),
                 ("arl-snap", snap),
                 ("arl-lazy", self.lazy),
+                ("arl-first", self.held),
                 ("arl-dark", dark),
             )
             if on
@@ -687,6 +771,7 @@ class DocumentView(QWebEngineView):
         self._loaded_ok = ok
         if not ok:
             self._set_problem("the document could not be loaded")
+            self._answer_finds()
             self.rendered.emit(False)
             return
         # The bridge normally says "ready" itself; ask explicitly too in case the channel
@@ -709,6 +794,7 @@ class DocumentView(QWebEngineView):
             QTimer.singleShot(250, self, self._ask_length)
             return
         self._set_problem("the page helper did not start")
+        self._answer_finds()
         if self._pending is not None:
             self._pending = None
             self.highlighted.emit({"error": "the page helper did not start"})
@@ -726,6 +812,9 @@ class DocumentView(QWebEngineView):
             self._apply(spec)
         else:
             self._show_cover(False)
+        finds, self._finds = self._finds, []
+        for words, backward, callback in finds:
+            self.find_text(words, backward, callback)
 
     # -- page scripts -----------------------------------------------------------------------
 
@@ -762,8 +851,65 @@ class DocumentView(QWebEngineView):
         spec = {"kinds": style_spec(underline), "spans": spans, "labels": labels}
         if not self.is_ready:
             self._pending = spec
+            if self.held and not self._first_said:
+                self._ask_first()
             return
         self._apply(spec)
+
+    # -- the first screen of a held page -----------------------------------------------------
+
+    def _ask_first(self) -> None:
+        """Draw the marks waiting (``_pending``) on the first part of a held page
+        (``__arl.firstScreen``); the rest of the page is sent once they are drawn, or once
+        the page says they cannot be (a table open where the part ends, a part that does
+        not fill the view). Asked again every 50 ms while the page has not read its first
+        part yet, 100 times at most."""
+        if self._first_asking or self._first_said or self._pending is None or self._url is None:
+            return
+        if not self.server.held(self._url):
+            return  # the rest was sent: the whole page draws them (``_on_bridge_ready``)
+        self._first_asking = True
+        url, path = self._url, self._url.path()
+        # A character of the body text (one or two UTF-16 units) comes from at least as many
+        # bytes of the page, in every encoding: a span ending past the first part's bytes
+        # cannot be in its text, and is not sent.
+        cut = self.server.first_part_bytes(url)
+        spans = self._pending.get("spans") or []
+        sent = [sp for sp in spans if isinstance(sp.get("end"), int) and sp["end"] <= cut]
+        source = (
+            f"{HELPER_PRESENT} ? __arl.firstScreen({json.dumps(self._pending | {'spans': sent})},"
+            f" {json.dumps(path)}) : {{wait: 'no helper yet'}}"
+        )
+
+        def done(r: Any) -> None:
+            self._first_asking = False
+            if url != self._url or self._first_said:
+                return
+            if not isinstance(r, dict) or r.get("complete"):
+                return  # no answer or the whole page is read: it draws them itself
+            if r.get("first") and isinstance(r.get("made"), int):
+                r["later"] = int(r.get("later") or 0) + len(spans) - len(sent)
+                self._first_drawn(r)
+                self.server.release(url)
+                return
+            self._first_tries += 1
+            length = r.get("length")
+            stalled = isinstance(length, int) and length > 0 and length == self._first_length
+            self._first_length = length if isinstance(length, int) else -1
+            if r.get("unsafe") or stalled or self._first_tries >= 100:
+                log.info("first part not drawn alone: %s", r.get("unsafe") or r.get("wait"))
+                self.server.release(url)
+                return
+            QTimer.singleShot(50, self, self._ask_first)
+
+        self.run_js(source, done)
+
+    def _first_drawn(self, result: dict) -> None:
+        if self._first_said:
+            return
+        self._first_said = True
+        self._show_cover(False)
+        self.firstDrawn.emit(result)
 
     def _apply(self, spec: dict) -> None:
         total = len(spec.get("spans") or [])
@@ -785,6 +931,7 @@ class DocumentView(QWebEngineView):
             else:
                 self._set_problem("")
             self._show_cover(False)
+            self._first_drawn(r)
             self.highlighted.emit(r)
 
         self.run_js("__arl.highlight(" + json.dumps(spec) + ")", done)
@@ -839,12 +986,24 @@ class DocumentView(QWebEngineView):
         """Go to the next (``backward``: previous) match of ``words`` in the page's text,
         laid out or not, every match painted, the current one underlined; "" clears.
         ``callback`` gets ``(count, at)``: the number of matches and the 0-based index of
-        the current one (``(0, -1)`` when none, or the helper is not there)."""
+        the current one (``(0, -1)`` when none, or the helper is not there). Asked
+        before the page is read whole (a held page's rest still coming), it is answered
+        once it is, over the whole text."""
+        if not self.is_ready and self._url is not None and not self.problem:
+            self._finds.append((words, backward, callback))
+            return
         source = f"__arl.find({json.dumps(words)}, {'true' if backward else 'false'})"
         self.run_js(
             HELPER_PRESENT + " ? " + source + " : null",
             None if callback is None else (lambda r: callback(*_found(r))),
         )
+
+    def _answer_finds(self) -> None:
+        """Answer the finds waiting for a page that will not be read: nothing found."""
+        finds, self._finds = self._finds, []
+        for _words, _backward, callback in finds:
+            if callback is not None:
+                callback(0, -1)
 
     def top_offset(self, callback: Callable[[Any], None]) -> None:
         """The UTF-16 offset of the first character at the top of the view (None when

@@ -662,6 +662,8 @@ class VerdictsView(ReviewActions, QWidget):
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._on_selection())
         self.v1.highlighted.connect(lambda r: self._view_done("v1", r))
         self.v2.highlighted.connect(lambda r: self._view_done("v2", r))
+        self.v1.firstDrawn.connect(lambda r: self._first_drawn("v1", r))
+        self.v2.firstDrawn.connect(lambda r: self._first_drawn("v2", r))
         self.v1.rendered.connect(lambda ok: ok or self._view_done("v1", {"error": "load"}))
         self.v2.rendered.connect(lambda ok: ok or self._view_done("v2", {"error": "load"}))
         QShortcut(QKeySequence("Ctrl+L"), self, activated=self.table.setFocus)
@@ -812,8 +814,8 @@ class VerdictsView(ReviewActions, QWidget):
         window calls it from ``load_bundle``'s ``on_documents``); ``show_bundle`` then keeps
         these pages and paints their marks."""
         self._preloaded = (v1, v2)
-        self.v1.show_document(v1, "html")
-        self.v2.show_document(v2, "html")
+        self.v1.show_document(v1, "html", first_part=True)
+        self.v2.show_document(v2, "html", first_part=True)
 
     def preload_failed(self) -> None:
         """The bundle whose documents were preloaded could not be opened after all: the
@@ -833,8 +835,8 @@ class VerdictsView(ReviewActions, QWidget):
         # window started while the bundle was read are kept.
         pre, self._preloaded = self._preloaded, None
         if pre is None or pre[0] != data.v1 or pre[1] != data.v2:
-            self.v1.show_document(data.v1, "html")
-            self.v2.show_document(data.v2, "html")
+            self.v1.show_document(data.v1, "html", first_part=True)
+            self.v2.show_document(data.v2, "html", first_part=True)
         self.change_cv = None
         self.tools.link.set_alignment(None)
         # The change spans of v1 -> v2 (the diff, seconds) wait for the first screen of
@@ -1098,13 +1100,20 @@ class VerdictsView(ReviewActions, QWidget):
         except ValueError:  # offsets outside this v1 (the pane says marks are missing)
             return None
 
-    def _view_done(self, which: str, result: Any) -> None:
-        self.last_highlight[which] = result
+    def _first_drawn(self, which: str, result: Any = None) -> None:
+        """Pane ``which`` shows its first screen with its marks (``DocumentView.firstDrawn``:
+        a long document's first part, or the whole page)."""
+        if isinstance(result, dict) and result.get("first"):
+            self._refocus((which,))  # the selected comment was picked before its mark was made
         if which in self._first_due:
             self._first_due.discard(which)
             if not self._first_due:
                 self.firstScreen.emit()  # said first: the diff below starts a thread
                 self.changes.release()  # the re-derivation follows the change spans
+
+    def _view_done(self, which: str, result: Any) -> None:
+        self.last_highlight[which] = result
+        self._first_drawn(which)  # (a page that failed has no first screen to wait for)
         view = {"v1": self.v1, "v2": self.v2}.get(which)
         if view is not None and view.in_flight > 0:
             return  # a later paint of this pane is on its way: that one counts
@@ -1122,13 +1131,13 @@ class VerdictsView(ReviewActions, QWidget):
             self.changes.release()
         bundledata.release_checks(data)
 
-    def _refocus(self) -> None:
-        """Mark the selected comment again once the pages are painted."""
+    def _refocus(self, which: tuple[str, ...] = ("v1", "v2")) -> None:
+        """Mark the selected comment again once the pages (``which``) are painted."""
         rows = self.table.selectionModel().selectedRows()
         if rows and rows[0].row() < len(self.rows):
             cid = self.rows[rows[0].row()]["id"]
-            self.v1.focus_span(cid)
-            self.v2.focus_span(cid)
+            for side in which:
+                (self.v1 if side == "v1" else self.v2).focus_span(cid)
 
     # ---------------------------------------------------------------------------------------
 

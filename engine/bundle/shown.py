@@ -165,11 +165,11 @@ def _stub_notes(
 ) -> None:
     """Each figure that depends on a member written as a stub (``Bundle.stubbed``) noted
     ``STUB_NOTE`` (``engine.bundle.rederive.STUB_DEPENDENTS`` says which)."""
-    from engine.bundle.rederive import STUB_DEPENDENTS
-
     stubbed = getattr(bundle, "stubbed", None) or {}
     if not stubbed:
-        return
+        return  # (the re-derivation's modules are not imported for nothing: a first screen waits)
+    from engine.bundle.rederive import STUB_DEPENDENTS
+
     every = any(name not in STUB_DEPENDENTS for name in stubbed)
     fields: set[str] = set()
     for name in stubbed:

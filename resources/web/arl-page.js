@@ -213,8 +213,12 @@
     ensureStyle(css);
     state.spans = spec.spans || [];
     state.ranges = {};
-    var made = 0, failed = [];
+    // upTo (the first part of a held page, firstScreen): a span ending past the text read
+    // so far is neither made nor failed; it is drawn with the whole page.
+    var upTo = typeof spec.upTo === "number" ? spec.upTo : null;
+    var made = 0, failed = [], later = 0;
     state.spans.forEach(function (sp) {
+      if (upTo !== null && sp.end > upTo) { later++; return; }
       var r = rangeFor(sp.start, sp.end);
       if (!r) { failed.push(sp.id); return; }
       state.ranges[sp.id] = r;
@@ -236,7 +240,7 @@
     drawLabels();
     var t4 = performance.now();
     // ms: where the time went (text nodes, ranges and highlights, badge homes, badges).
-    return { made: made, failed: failed, length: state.length,
+    return { made: made, failed: failed, length: state.length, later: later,
              ms: [t1 - t0, t2 - t1, t3 - t2, t4 - t3].map(Math.round) };
   }
 
@@ -302,7 +306,7 @@
       drawLabels();
     });
   }
-  early.listeners.push(scheduleRedraw);
+  early.listeners.push(function () { if (state.homes) scheduleRedraw(); });
 
   function drawLabels(pinned) {
     var t0 = performance.now();
@@ -400,9 +404,10 @@
     relayoutTimer = setTimeout(drawLabels, 100);
   });
   // A skipped block laid out at last moves what follows it: the badges follow.
-  if (early.lazy && window.ResizeObserver) {
-    var ro = new ResizeObserver(function () { if (state.homes) scheduleRedraw(); });
-    if (body()) ro.observe(body());
+  function observeBody() {
+    if (state.observed || !early.lazy || !window.ResizeObserver || !body()) return;
+    state.observed = true;
+    new ResizeObserver(function () { if (state.homes) scheduleRedraw(); }).observe(body());
   }
 
   // The block a span's badge belongs to (null: always drawn, or no badge).
@@ -686,13 +691,73 @@
 
   function wantsRoom() { return location.hash.indexOf("arl-labels") >= 0; }
 
+  // The bridge to the view; "ready" (with the text's length) is said once the whole page
+  // is read (a held page connects while its first part is shown, and says it later).
   function connect() {
-    if (typeof QWebChannel === "undefined" || !own.call(window, "qt") ||
+    if (state.connecting || typeof QWebChannel === "undefined" || !own.call(window, "qt") ||
         !qt.webChannelTransport) return;
+    state.connecting = true;
     new QWebChannel(qt.webChannelTransport, function (channel) {
       state.bridge = channel.objects.bridge || null;
-      if (state.bridge) state.bridge.pageReady(JSON.stringify({ length: (textNodes(), state.length) }));
+      announce();
     });
+  }
+  function announce() {
+    if (!state.bridge || !state.complete || state.announced) return;
+    state.announced = true;
+    state.bridge.pageReady(JSON.stringify({ length: (textNodes(), state.length) }));
+  }
+
+  // A held page (#arl-first): the view's server sent the document's first part and holds
+  // the rest until its first screen is drawn. The marks of that part are drawn now, when
+  // its text is sure to stay the start of the whole text: the parser only ever adds text
+  // after what it has read, except foster parenting (text misplaced in a table goes before
+  // the table), so no table may be open where the part ends. ``path``: the document's own
+  // path (a call that reached the page being replaced waits). Answers {first, made, ...}
+  // (highlight's answer), {wait: why, length}, {unsafe: why} or {complete: true}.
+  var HTML_NS = "http://www.w3.org/1999/xhtml";
+  function firstScreen(spec, path) {
+    if (location.pathname !== path) return { wait: "another page" };
+    if (state.complete) return { complete: true };
+    var b = body();
+    if (!b) return { wait: "no body yet", length: 0 };
+    var last = b;
+    while (last.lastChild) last = last.lastChild;
+    for (var n = last; n && n !== b; n = n.parentNode) {
+      if (n.nodeType === 1 && n.namespaceURI === HTML_NS && n.localName === "table") {
+        return { unsafe: "a table is open where the first part ends" };
+      }
+    }
+    state.nodes = null;
+    textNodes();
+    var length = state.length;
+    // The first screen is all there only when the part read reaches below the view.
+    if (!length || root().scrollHeight <= window.scrollY + window.innerHeight) {
+      return { wait: "the part read does not fill the view", length: length };
+    }
+    observeBody();
+    var out = highlight(Object.assign({}, spec, { upTo: length }));
+    state.early = { length: length, text: bodyText(), same: null };
+    out.first = true;
+    return out;
+  }
+
+  // The whole page is read (DOMContentLoaded): the text is counted again over all of it.
+  function finish() {
+    if (state.complete) return;
+    state.complete = true;
+    state.nodes = null;
+    state.index = null;
+    if (state.early) {
+      // Whether the first part's text was the start of the whole text (for the tests).
+      state.early.same = bodyText().slice(0, state.early.length) === state.early.text;
+    }
+    observeBody();
+    plainTextDirection();
+    // Reserve the room before the first layout when the view asked for labels.
+    if (wantsRoom() && !state.style) ensureStyle(ROOM);
+    connect();
+    announce();
   }
 
   var api = {
@@ -739,13 +804,18 @@
     selectionAnchor: selectionAnchor, rangeFor: rangeFor,
     topOffset: topOffset, scrollToOffset: scrollToOffset, topPlace: topPlace, placeOf: placeOf,
     snapSelection: snapSelection, snapped: function (s, e) { textNodes(); return snapped(s, e); },
-    bodyText: bodyText,
+    bodyText: bodyText, firstScreen: firstScreen,
+    complete: function () { return !!state.complete; },
+    // Whether a held page's first part was the start of its whole text (null: not held).
+    firstPartHeld: function () { return state.early ? state.early.same : null; },
     length: function () { textNodes(); return state.length; },
     reset: function () { state.nodes = null; }
   };
   // An own, fixed property of this world's window: it shadows any element named __arl.
-  Object.defineProperty(window, "__arl", { value: Object.freeze(api), writable: false,
-                                           configurable: false, enumerable: false });
+  function define() {
+    Object.defineProperty(window, "__arl", { value: Object.freeze(api), writable: false,
+                                             configurable: false, enumerable: false });
+  }
   // A plain text (served as text/plain, or a bundle's .html wrapper of its .txt: a body
   // that is one bare <pre>) has no markup to say its direction: each of its paragraphs
   // (lines) takes the direction of its first strong letter, as dir="auto" would per block
@@ -762,8 +832,18 @@
     pre.style.setProperty("unicode-bidi", "plaintext", "important");
     pre.style.setProperty("text-align", "start", "important");
   }
-  plainTextDirection();
-  // Reserve the room before the first layout when the view asked for labels.
-  if (wantsRoom()) ensureStyle(ROOM);
-  connect();
+  // This script runs when the document is created (after arl-early.js). A held page has
+  // the helper at once, for its first screen; any other page gets it once it is read
+  // whole (DOMContentLoaded), as before.
+  var held = location.hash.indexOf("arl-first") >= 0;
+  if (document.readyState !== "loading") {
+    define();
+    finish();
+  } else {
+    if (held) { define(); connect(); }
+    listen.call(document, "DOMContentLoaded", function () {
+      if (!held) define();
+      finish();
+    }, { once: true });
+  }
 })();

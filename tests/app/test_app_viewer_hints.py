@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -98,7 +99,10 @@ def test_bytes_come_back_as_bytes_and_inert_links_stay():
 def _serve_raw(qtbot, shown, page: bytes) -> None:
     """Serve ``page`` exactly as given (no neutralising): only the switches guard it."""
     url = shown.server.add(b"<p>placeholder</p>")
-    shown.server._server.docs[url.path()] = (page, "text/html; charset=utf-8")
+    docs = shown.server._server.docs
+    docs[url.path()] = replace(
+        docs[url.path()], body=page, ctype="text/html; charset=utf-8", cut=len(page)
+    )
     shown._page.allowed_url = url
     with qtbot.waitSignal(shown._page.loadFinished, timeout=20000) as blocker:
         shown._page.load(url)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -143,7 +144,10 @@ def test_named_hosts_are_never_resolved_even_if_a_hint_got_through(qtbot, view, 
         f"<link rel=dns-prefetch href='http://localhost:{listener.port}/'><p>x</p>"
     ).encode()
     url = view.server.add(b"<p>placeholder</p>")
-    view.server._server.docs[url.path()] = (page, "text/html; charset=utf-8")
+    docs = view.server._server.docs
+    docs[url.path()] = replace(
+        docs[url.path()], body=page, ctype="text/html; charset=utf-8", cut=len(page)
+    )
     view._page.allowed_url = url
     with qtbot.waitSignal(view._page.loadFinished, timeout=20000):
         view._page.load(url)
