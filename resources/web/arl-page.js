@@ -450,8 +450,17 @@
     }
     var shown = rect.top >= 0 && rect.bottom <= window.innerHeight && (rect.width || rect.height);
     if (!shown) {
-      window.scrollTo({ top: Math.max(0, rect.top + window.scrollY - window.innerHeight / 3),
+      var third = window.innerHeight / 3;
+      window.scrollTo({ top: Math.max(0, rect.top + window.scrollY - third),
                         left: 0, behavior: "instant" });
+      settle(function () {
+        var now = r.getBoundingClientRect();
+        if (r.collapsed && !now.width && !now.height) {
+          var e = edgeRect(r);
+          return e ? e.top : null;
+        }
+        return now.top;
+      }, third);
       // Its badge at once, before the next frame says its block is shown.
       if (state.homes && state.homes.size) drawLabels(homeOf(id));
     }
@@ -500,7 +509,38 @@
     var want = typeof y === "number" && isFinite(y) ? y : PROBE_Y;
     window.scrollTo({ top: Math.max(0, at + window.scrollY - want), left: 0,
                       behavior: "instant" });
+    settle(function () { return placeOf(off); }, want);
     return true;
+  }
+
+  // In a document laid out as it is seen, the blocks a scroll brings into view get their
+  // real height in the next frame (they counted 3em until then), which moves the text
+  // they come before: what a scroll was for (a character at a height) drifts away, by
+  // screens after a long jump. So for a few frames after such a scroll, once each frame
+  // is laid out, the page is scrolled back to put it where it was asked; a newer scroll of
+  // ours takes over. ``top()``: where it stands now (CSS px from the view's top, null
+  // when it cannot be measured); ``want``: where it should.
+  var SETTLE_FRAMES = 6;
+  function settle(top, want) {
+    if (!early.lazy) return;
+    var token = state.settleToken = (state.settleToken || 0) + 1;
+    var left = SETTLE_FRAMES;
+    function again() {
+      if (token !== state.settleToken || left-- <= 0) return;
+      requestAnimationFrame(function () {
+        setTimeout(function () {  // after that frame's layout
+          if (token !== state.settleToken) return;
+          var at = top();
+          if (typeof at !== "number" || !isFinite(at)) return;
+          if (Math.abs(at - want) > 1) {
+            window.scrollTo({ top: Math.max(0, at + window.scrollY - want), left: 0,
+                              behavior: "instant" });
+          }
+          again();
+        }, 0);
+      });
+    }
+    again();
   }
 
   // Find in the page, over body.textContent (the text the marks count in), so it reaches
