@@ -8,7 +8,7 @@ import bisect
 import re
 
 from engine.score.anchoring.context import nearest_starts
-from engine.score.anchoring.sentences import _SENTENCE_END, _sentence_bounds, _sentence_pieces
+from engine.score.anchoring.sentences import _SENTENCE_END, _sentence_bounds
 from engine.score.anchoring.thresholds import FUZZY_WINDOW, MAX_HITS, NEAR_HITS
 from engine.score.anchoring.words import _has_alnum, _snap_words, _trim, joined
 from engine.text.normalize import FoldedText, fold_needle, normalize
@@ -237,8 +237,17 @@ class TextIndex:
         return a, b
 
     def sentence_pieces(self, a: int, b: int) -> list[tuple[int, int]]:
-        """``[a, b)`` cut after every sentence end and at every block boundary inside it."""
-        return [q for x, y in _sentence_pieces(self.text, a, b) for q in self.pieces(x, y)]
+        """``[a, b)`` cut after every sentence end (``_SENTENCE_END``) and at every block
+        boundary inside it: one sorted set of both kinds of cut."""
+        if a >= b:
+            return []
+        br = self.breaks
+        cuts = {m.end() for m in _SENTENCE_END.finditer(self.text, a, b)}
+        cuts.update(br[bisect.bisect_right(br, a) : bisect.bisect_left(br, b)])
+        cuts.discard(b)
+        cuts.discard(a)
+        bounds = [a, *sorted(cuts), b]
+        return list(zip(bounds, bounds[1:]))
 
     def pieces(self, s: int, e: int) -> list[tuple[int, int]]:
         """``[s, e)`` cut at every block boundary inside it."""

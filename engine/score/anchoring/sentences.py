@@ -99,10 +99,3 @@ def _sentence_bounds(text: str, s: int, e: int, reach: int = FUZZY_WINDOW) -> tu
         if m.end() >= e and m.end() > s:
             return a, m.end()
     return a, limit
-
-
-def _sentence_pieces(text: str, a: int, b: int) -> list[tuple[int, int]]:
-    """``[a, b)`` cut after every sentence end inside it."""
-    cuts = [m.end() for m in _SENTENCE_END.finditer(text, a, b) if a < m.end() < b]
-    bounds = [a, *cuts, b]
-    return [(p0, p1) for p0, p1 in zip(bounds, bounds[1:]) if p0 < p1]

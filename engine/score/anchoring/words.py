@@ -170,8 +170,11 @@ def _set_dice(wa: set[str], wb: set[str]) -> float:
 
 
 def _word_set(text: str) -> set[str]:
+    folded = text.casefold()
+    if not _NO_SPACE.search(folded):  # (no word then needs cutting into pairs)
+        return set(_WORDISH.findall(folded))
     out: set[str] = set()
-    for w in _WORDISH.findall(text.casefold()):
+    for w in _WORDISH.findall(folded):
         if _NO_SPACE.search(w):
             # no spaces to find words by: pairs of characters keep some of their order
             out.update(w[i : i + 2] for i in range(max(1, len(w) - 1)))
