@@ -7,6 +7,7 @@ joins neighbouring ops of the same kind.
 from __future__ import annotations
 
 import re
+from array import array
 
 from engine.diff.align import DELETE, EQUAL, INSERT
 from engine.diff.tokens import _C, _CLOSERS, _T, SENTENCE_TERMINATORS
@@ -102,32 +103,33 @@ def _semantic_merge(ops: list[tuple[int, str]]) -> list[tuple[int, str]]:
     return out
 
 
-def _merge(ops: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Join neighbours of the same op; within each changed run, deletions come first. In
-    place (``ops`` is returned, shortened): a merged op never outnumbers the ops it was made
-    of, so each is written at or before the place being read, and a diff of millions of
-    ops is not held twice."""
+def _merge(tags: array, lens: array) -> None:
+    """Join neighbouring ops of the same kind; within each changed run, deletions come
+    first. In place over the parallel arrays of ops (``tags``: EQUAL, DELETE or INSERT;
+    ``lens``: their lengths): a merged op never outnumbers the ops it was made of, so each
+    is written at or before the place being read, and a diff of millions of ops is not
+    held twice."""
     w = 0  # ops[:w] is the merged output so far
     dels = ins = 0
-    for r in range(len(ops) + 1):
-        op, n = ops[r] if r < len(ops) else (EQUAL, 0)
+    n_ops = len(tags)
+    for r in range(n_ops + 1):
+        op, n = (tags[r], lens[r]) if r < n_ops else (EQUAL, 0)
         if op == DELETE:
             dels += n
         elif op == INSERT:
             ins += n
         else:
             if dels:
-                ops[w] = (DELETE, dels)
+                tags[w], lens[w] = DELETE, dels
                 w += 1
             if ins:
-                ops[w] = (INSERT, ins)
+                tags[w], lens[w] = INSERT, ins
                 w += 1
             dels = ins = 0
             if n:
-                if w and ops[w - 1][0] == EQUAL:
-                    ops[w - 1] = (EQUAL, ops[w - 1][1] + n)
+                if w and tags[w - 1] == EQUAL:
+                    lens[w - 1] += n
                 else:
-                    ops[w] = (EQUAL, n)
+                    tags[w], lens[w] = EQUAL, n
                     w += 1
-    del ops[w:]
-    return ops
+    del tags[w:], lens[w:]

@@ -139,7 +139,14 @@ class TextDiff:
         if diffs is None:
             res = diff_ops(a, b, limits, breaks)
         else:
-            res = DiffResult([(op, len(t)) for op, t in diffs], [], [], [], [])
+            res = DiffResult(
+                array("b", map(itemgetter(0), diffs)),
+                array("q", [len(t) for _, t in diffs]),
+                [],
+                [],
+                [],
+                [],
+            )
         self._diffs: list[tuple[int, str]] | None = diffs
         self.moves: list[Region] = res.moves
         self.approximate: list[Region] = res.approximate
@@ -149,8 +156,7 @@ class TextDiff:
         self._moves_by_b = sorted(self.moves, key=lambda m: m.b0)
         self._moves_b0 = [m.b0 for m in self._moves_by_b]
         # The ops as arrays, by C-level passes (no list the size of the diff on the way).
-        tags = array("b", map(itemgetter(0), res.ops))
-        lens = array("q", map(itemgetter(1), res.ops))
+        tags, lens = res.tags, res.lens
         del res
         a1s = array("q", accumulate(map(mul, lens, map(INSERT.__ne__, tags))))
         b1s = array("q", accumulate(map(mul, lens, map(DELETE.__ne__, tags))))

@@ -61,7 +61,10 @@ class _Differ:
         self.dmp = _CountedDmp(_Budget(total, limits.myers_steps))
         self.aligner = _Aligner(self.dmp)
         self.words = _TokenCodec()
-        self.ops: list[tuple[int, int]] = []  # (op, length)
+        # The ops as two parallel arrays, kind and length (an op is 9 bytes, not a tuple of
+        # two ints: a rewritten 20 MB text has 1.3 million of them).
+        self.tags = array("b")
+        self.lens = array("q")
         self.moves: list[Region] = []
         self.moved_tokens_a: list[tuple[int, int]] = []  # whole moved sentence chunks
         self.moved_tokens_b: list[tuple[int, int]] = []
@@ -69,7 +72,8 @@ class _Differ:
 
     def emit(self, op: int, n: int) -> None:
         if n:
-            self.ops.append((op, n))
+            self.tags.append(op)
+            self.lens.append(n)
 
     def run(self) -> None:
         a, b = self.a, self.b
@@ -225,13 +229,13 @@ class _Differ:
         # deletion (v1 side) and an insertion (v2 side).
         dn, ca, stops_a = _without(ta, i0, i1, cuts_a, self.glued_a)
         dm, cb, stops_b = _without(tb, j0, j1, cuts_b, self.glued_b)
-        start, rough = len(self.ops), len(self.approximate)
+        start, rough = len(self.tags), len(self.approximate)
         self._words(dn, dm, sta[i0], stb[j0], None, (stops_a, stops_b))
         if len(self.approximate) > rough:  # offsets there skip the moved sentences
             del self.approximate[rough:]
             self.approximate.append(Region(sta[i0], sta[i1], stb[j0], stb[j1]))
-        sub = self.ops[start:]
-        del self.ops[start:]
+        sub = list(zip(self.tags[start:], self.lens[start:]))
+        del self.tags[start:], self.lens[start:]
         ka = kb = 0  # next cut on each side
         da = db = 0  # position in dn and dm
         sub.append((EQUAL, 0))
@@ -425,18 +429,24 @@ class _Differ:
 class DiffResult:
     """What ``diff_ops`` found.
 
-    ``ops``: ``(op, length)`` pairs in order, op EQUAL, DELETE or INSERT, lengths in code
-    points. ``moves``: moved passages, sorted by v1 start, each with ``a[a0:a1] ==
+    ``tags`` and ``lens``: the ops in order as parallel arrays, each op's kind (EQUAL,
+    DELETE or INSERT) and length in code points (``ops``: the same as ``(op, length)``
+    pairs). ``moves``: moved passages, sorted by v1 start, each with ``a[a0:a1] ==
     b[b0:b1]`` (their text is also inside DELETE and INSERT ops). ``moved_a`` / ``moved_b``:
     the whole moved sentence chunks (with their spaces), sorted: what churn leaves out.
     ``approximate``: regions where a bound of the limits was hit.
     """
 
-    ops: list[tuple[int, int]]
+    tags: array
+    lens: array
     moves: list[Region]
     moved_a: list[tuple[int, int]]
     moved_b: list[tuple[int, int]]
     approximate: list[Region]
+
+    @property
+    def ops(self) -> list[tuple[int, int]]:
+        return list(zip(self.tags, self.lens))
 
 
 def diff_ops(
@@ -455,5 +465,7 @@ def diff_ops(
     # scan the ones alive again and again and free nothing (as in html_text.extract).
     with paused():
         d.run()
-        ops = _merge(d.ops)
-    return DiffResult(ops, d.moves, sorted(d.moved_tokens_a), d.moved_tokens_b, d.approximate)
+        _merge(d.tags, d.lens)
+    return DiffResult(
+        d.tags, d.lens, d.moves, sorted(d.moved_tokens_a), d.moved_tokens_b, d.approximate
+    )

@@ -123,8 +123,14 @@ def test_one_change_group_is_left_as_it_is_by_the_cleanup(head, group, tail):
     coarse += sorted(group, key=lambda o: o[0])  # deletions first, as the word pass makes
     if tail:
         coarse.append((EQUAL, tail))
-    lengths = [(op, len(t)) for op, t in coarse]
-    assert _merge([(op, len(t)) for op, t in _semantic_merge(coarse)]) == _merge(lengths)
+    assert _merged(_semantic_merge(coarse)) == _merged(coarse)
+
+
+def _merged(ops: list[tuple[int, str]]) -> list[tuple[int, int]]:
+    """``(op, text)`` ops as ``(op, length)`` with neighbours of a kind joined (``_merge``)."""
+    tags, lens = array("b", [op for op, _ in ops]), array("q", [len(t) for _, t in ops])
+    _merge(tags, lens)
+    return list(zip(tags, lens))
 
 
 sentence = st.lists(st.sampled_from(["cat", "the", "colour", "color", "naïve", "日本", "3.14"]))
