@@ -13,6 +13,7 @@ from itertools import repeat
 from typing import Any, Protocol, overload
 
 from engine.diff.align import DELETE, INSERT
+from engine.diff.tokens import OFFSETS
 
 
 class Change:
@@ -77,14 +78,14 @@ class Change:
 
 class Changes(Sequence[Change]):
     """A sequence of ``Change`` of one pair of texts held as four arrays of offsets (code
-    points): 32 bytes a change, each ``Change`` made when read. Equal to any sequence of
+    points): 16 bytes a change, each ``Change`` made when read. Equal to any sequence of
     the same changes (a list included)."""
 
     __slots__ = ("_a0", "_a1", "_b0", "_b1", "_texts")
 
     def __init__(self, a: str, b: str) -> None:
         self._texts = (a, b, 0, 0)
-        self._a0, self._a1, self._b0, self._b1 = (array("q") for _ in range(4))
+        self._a0, self._a1, self._b0, self._b1 = (array(OFFSETS) for _ in range(4))
 
     def add(self, a0: int, a1: int, b0: int, b1: int) -> None:
         """Append the change of v1 ``[a0, a1)`` to v2 ``[b0, b1)``."""

@@ -64,7 +64,7 @@ from engine.diff.align import (
 )
 from engine.diff.churn import Change, Changes, split_churn
 from engine.diff.hunks import DiffResult, diff_ops
-from engine.diff.tokens import SENTENCE_TERMINATORS, split_sentences, word_tokens
+from engine.diff.tokens import OFFSETS, SENTENCE_TERMINATORS, split_sentences, word_tokens
 from engine.text.normalize import find_starts
 
 __all__ = [
@@ -141,7 +141,7 @@ class TextDiff:
         else:
             res = DiffResult(
                 array("b", map(itemgetter(0), diffs)),
-                array("q", [len(t) for _, t in diffs]),
+                array(OFFSETS, [len(t) for _, t in diffs]),
                 [],
                 [],
                 [],
@@ -158,26 +158,26 @@ class TextDiff:
         # The ops as arrays, by C-level passes (no list the size of the diff on the way).
         tags, lens = res.tags, res.lens
         del res
-        a1s = array("q", accumulate(map(mul, lens, map(INSERT.__ne__, tags))))
-        b1s = array("q", accumulate(map(mul, lens, map(DELETE.__ne__, tags))))
-        a0s, b0s = array("q", [0]), array("q", [0])
+        a1s = array(OFFSETS, accumulate(map(mul, lens, map(INSERT.__ne__, tags))))
+        b1s = array(OFFSETS, accumulate(map(mul, lens, map(DELETE.__ne__, tags))))
+        a0s, b0s = array(OFFSETS, [0]), array(OFFSETS, [0])
         a0s.extend(a1s[:-1])
         b0s.extend(b1s[:-1])
         del a0s[len(tags) :], b0s[len(tags) :]  # no ops: no starts
         self._tag, self._a0, self._a1, self._b0, self._b1 = tags, a0s, a1s, b0s, b1s
         # Indices of the changed (delete, insert) ops, ascending.
-        self._changed = array("q", compress(range(len(tags)), map(EQUAL.__ne__, tags)))
+        self._changed = array(OFFSETS, compress(range(len(tags)), map(EQUAL.__ne__, tags)))
         self._equal_total = sum(compress(lens, map(EQUAL.__eq__, tags)))
         del lens
         # Non-empty v1 ops (equal, delete) by start, for "which op holds character i".
-        self._ka = array("q", compress(range(len(tags)), map(INSERT.__ne__, tags)))
-        self._ka0 = array("q", map(a0s.__getitem__, self._ka))
+        self._ka = array(OFFSETS, compress(range(len(tags)), map(INSERT.__ne__, tags)))
+        self._ka0 = array(OFFSETS, map(a0s.__getitem__, self._ka))
         # Same for v2 (equal, insert).
-        self._kb = array("q", compress(range(len(tags)), map(DELETE.__ne__, tags)))
-        self._kb0 = array("q", map(b0s.__getitem__, self._kb))
+        self._kb = array(OFFSETS, compress(range(len(tags)), map(DELETE.__ne__, tags)))
+        self._kb0 = array(OFFSETS, map(b0s.__getitem__, self._kb))
         self._ins_joined: str | None = None
-        self._ins_starts = array("q")
-        self._ins_b0 = array("q")
+        self._ins_starts = array(OFFSETS)
+        self._ins_b0 = array(OFFSETS)
 
     @property
     def diffs(self) -> list[tuple[int, str]]:
@@ -356,13 +356,13 @@ class TextDiff:
             # The inserted runs' v2 starts and ends, and where each starts in the joined
             # text: arrays, by C-level passes (a rewritten 20 MB text has 650,000 runs).
             ch = self._changed
-            ins = array("q", compress(ch, map(INSERT.__eq__, map(self._tag.__getitem__, ch))))
-            rb0 = array("q", map(self._b0.__getitem__, ins))
-            rb1 = array("q", map(self._b1.__getitem__, ins))
+            ins = array(OFFSETS, compress(ch, map(INSERT.__eq__, map(self._tag.__getitem__, ch))))
+            rb0 = array(OFFSETS, map(self._b0.__getitem__, ins))
+            rb1 = array(OFFSETS, map(self._b1.__getitem__, ins))
             del ins
             # Runs are joined by U+0000, which no needle from a document body carries.
             self._ins_joined = "\0".join(map(self.b.__getitem__, map(slice, rb0, rb1)))
-            starts = array("q", accumulate(map((1).__add__, map(sub, rb1, rb0)), initial=0))
+            starts = array(OFFSETS, accumulate(map((1).__add__, map(sub, rb1, rb0)), initial=0))
             starts.pop()
             self._ins_starts, self._ins_b0 = starts, rb0
         if "\0" in needle:
@@ -387,21 +387,21 @@ class TextDiff:
         points, in order), no object per change."""
         ch = self._changed
         if not ch:
-            return array("q"), array("q"), array("q"), array("q")
+            return array(OFFSETS), array(OFFSETS), array(OFFSETS), array(OFFSETS)
         # A run of consecutive changed ops is one change: a run breaks after op ch[k] when
         # the next changed op is not ch[k] + 1. Deletions of a run are contiguous in v1
         # (insertions do not advance it), and insertions in v2.
         breaks = list(map(int.__ne__, ch[1:], map((1).__add__, ch[:-1])))
-        firsts = array("q", ch[:1])
+        firsts = array(OFFSETS, ch[:1])
         firsts.extend(compress(ch[1:], breaks))
-        lasts = array("q", compress(ch[:-1], breaks))
+        lasts = array(OFFSETS, compress(ch[:-1], breaks))
         lasts.append(ch[-1])
         del breaks
         return (
-            array("q", map(self._a0.__getitem__, firsts)),
-            array("q", map(self._a1.__getitem__, lasts)),
-            array("q", map(self._b0.__getitem__, firsts)),
-            array("q", map(self._b1.__getitem__, lasts)),
+            array(OFFSETS, map(self._a0.__getitem__, firsts)),
+            array(OFFSETS, map(self._a1.__getitem__, lasts)),
+            array(OFFSETS, map(self._b0.__getitem__, firsts)),
+            array(OFFSETS, map(self._b1.__getitem__, lasts)),
         )
 
     def total_changed(self) -> int:

@@ -25,6 +25,7 @@ from engine.diff.align import (
 from engine.diff.cleanup import _SPACE, _merge, _semantic_merge
 from engine.diff.myers import _Budget, _CountedDmp
 from engine.diff.tokens import (
+    OFFSETS,
     _Chunks,
     _encode_chunks,
     _starts,
@@ -61,10 +62,10 @@ class _Differ:
         self.dmp = _CountedDmp(_Budget(total, limits.myers_steps))
         self.aligner = _Aligner(self.dmp)
         self.words = _TokenCodec()
-        # The ops as two parallel arrays, kind and length (an op is 9 bytes, not a tuple of
+        # The ops as two parallel arrays, kind and length (an op is 5 bytes, not a tuple of
         # two ints: a rewritten 20 MB text has 1.3 million of them).
         self.tags = array("b")
-        self.lens = array("q")
+        self.lens = array(OFFSETS)
         self.moves: list[Region] = []
         self.moved_tokens_a: list[tuple[int, int]] = []  # whole moved sentence chunks
         self.moved_tokens_b: list[tuple[int, int]] = []

@@ -17,6 +17,12 @@ from collections.abc import Iterator, Sequence
 from itertools import accumulate, chain, compress, filterfalse, pairwise
 from typing import Any
 
+OFFSETS = "i"
+"""Typecode of the diff's arrays of offsets and lengths (code points, op and chunk
+indices): 32 bits, half of ``"q"``'s memory. A version is at most 100 MB
+(``engine.safe_zip.MAX_FILE_BYTES``), far below 2**31; a value past it raises
+OverflowError, it never wraps."""
+
 SENTENCE_TERMINATORS = ".!?。！？｡．؟۔।॥።፧။‼⁇⁈⁉"
 """Characters that end a sentence chunk: Latin, full-width and CJK (U+3002, U+FF01,
 U+FF1F, U+FF61, U+FF0E), Arabic and Urdu (U+061F, U+06D4), Devanagari danda (U+0964-5),
@@ -110,7 +116,7 @@ def glued_breaks(text: str, breaks: Sequence[int] | None) -> array:
     next (docs/verdicts.md, "Blocks and words"). ``breaks``: sorted block edges
     (``Version.block_breaks``), None for plain text, whose blocks are lines."""
     if not breaks:
-        return array("q")
+        return array(OFFSETS)
     n = len(text)
     return array(
         "q",
@@ -192,7 +198,7 @@ def _encode_chunks(
     new = list(filterfalse(table.__contains__, dict.fromkeys(chunks)))
     table.update(zip(new, map(chr, _code_points(len(table), len(new)))))
     del new
-    starts = array("q", accumulate(map(len, chunks), initial=x0))
+    starts = array(OFFSETS, accumulate(map(len, chunks), initial=x0))
     return "".join(map(table.__getitem__, chunks)), starts
 
 
