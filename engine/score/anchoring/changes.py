@@ -52,6 +52,9 @@ class ChangeIndex:
         """Per v1 sentence, the v2 range between its kept neighbours
         (``_Reanchor._between_kept_neighbours``)."""
         self._words: dict[tuple[int, int], set[str]] = {}
+        # one string per distinct word for every word set kept for the pair (a word set of
+        # each sentence a comment looks at stays here: about 50 KB a comment otherwise)
+        self._word_pool: dict[str, str] = {}
         self._origins: dict[tuple[int, int], tuple[int, set[tuple[int, int]]]] = {}
         self._kept_memo: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
         self.kept_enough: dict[tuple[int, int], bool] = {}
@@ -63,15 +66,21 @@ class ChangeIndex:
         key = (-1 - s, e)  # v1 keys apart from v2's
         hit = self._words.get(key)
         if hit is None:
-            hit = self._words[key] = _word_set(text[s:e])
+            hit = self._words[key] = self.kept_words(_word_set(text[s:e]))
         return hit
+
+    def kept_words(self, words: set[str]) -> set[str]:
+        """``words`` as a set whose strings are shared with every other word set kept for
+        the pair (the same words, one string each)."""
+        pool = self._word_pool
+        return set(map(pool.setdefault, words, words))
 
     def words_of(self, text: str, s: int, e: int) -> set[str]:
         """The word set of v2 ``text[s:e]`` (``_word_set``), built once per span."""
         key = (s, e)
         hit = self._words.get(key)
         if hit is None:
-            hit = self._words[key] = _word_set(text[s:e])
+            hit = self._words[key] = self.kept_words(_word_set(text[s:e]))
         return hit
 
     def find_inserted(self, quote: str, limit: int = NEAR_HITS) -> list[int]:

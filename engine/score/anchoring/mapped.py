@@ -320,7 +320,7 @@ class Mapped:
             hi2 = max(hi, min(ib, ee + REGION_REACH))
             if (lo2, hi2) != (lo, hi):
                 cands = self._candidates_in(p0, p1, lo2, hi2, kept)
-        out = (_word_set(t1[p0:p1]), (es + ee) // 2, cands)
+        out = (self.changes.kept_words(_word_set(t1[p0:p1])), (es + ee) // 2, cands)
         self.changes.sentences[key] = out
         return out
 
