@@ -217,10 +217,16 @@ class _Guard:
 
 
 def _long_tag_slow(source: str) -> bool:
-    """A start tag over 8,192 characters with more than ``_MAX_ATTRIBUTES`` separators."""
+    """A start tag over 8,192 characters with more than ``_MAX_ATTRIBUTES`` separators.
+    A tag found inside the one checked before it ("<a<a<a..." with no ">") ends where that
+    one does, so it holds no more separators and is not read again: linear."""
+    checked_to = -1
     for m in _LONG_TAG.finditer(source):
+        if m.start() < checked_to:
+            continue
         end = source.find(">", m.start())
-        tag = source[m.start() : end if end >= 0 else len(source)]
+        checked_to = end if end >= 0 else len(source)
+        tag = source[m.start() : checked_to]
         if len(tag.split()) + tag.count("/") > _MAX_ATTRIBUTES:
             return True
     return False

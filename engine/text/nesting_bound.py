@@ -153,6 +153,8 @@ def markup_signals(utf8: bytes, not_nesting: frozenset[bytes]) -> Signals:
     nxt_gt = gt_before[ti]  # index in gtpos of the first ">" after each tag
     next_gt = np.append(gtpos, n)[nxt_gt]  # where it is (the page's end if none)
     signals = _signals(np, utf8, prefix, st, t_lt, next_gt)
+    if keys is None:
+        return Signals(n, *signals)
 
     bang = np.flatnonzero(nxt == 0x21)
     comment = bang[(buf[lt[bang] + 10] == 0x2D) & (buf[lt[bang] + 11] == 0x2D)]
@@ -236,14 +238,15 @@ def _maybe_quoted(np: Any, t: dict[str, Any], buf: Any, ev: Any, kind: Any) -> A
     return np.cumsum(mark[:-1], dtype=np.int32) > 0
 
 
-def _keys(np: Any, t: dict[str, Any], w: Any, utf8: bytes, at: Any) -> tuple[Any, Any]:
+def _keys(np: Any, t: dict[str, Any], w: Any, utf8: bytes, at: Any) -> tuple[Any | None, Any]:
     """(exact key of each name, its first 8 bytes lower-cased as one integer), from ``w``,
     the 8 bytes at each name's start as one little-endian integer, by bit arithmetic on all
     of them at once: ASCII upper case lowered; the first byte that is at most a space, a
     "/" or a ">" found, and the bytes from it on cleared. A name with no such byte in its 8
     (8 bytes or more, or the page's end) or cut by one that ends no name (a NUL or another
-    control character) is keyed from its bytes one by one. In place over three arrays: a
-    fresh array per step cost more in page faults than in arithmetic."""
+    control character) is keyed from its bytes one by one (None for the keys where those
+    bytes pass the budget). In place over a few arrays: a fresh array per step cost more
+    in page faults than in arithmetic."""
     u = np.uint64
     ones, high, low7 = u(0x0101010101010101), u(0x8080808080808080), u(0x7F7F7F7F7F7F7F7F)
     a = np.bitwise_and(w, low7)
@@ -280,9 +283,17 @@ def _keys(np: Any, t: dict[str, Any], w: Any, utf8: bytes, at: Any) -> tuple[Any
     np.bitwise_and(b, u(0xFF), out=b)
     ends = t["stop"][b]
     np.logical_and(ends, found, out=ends)
+    budget = _SPAN_BUDGET * len(utf8) + 4096
+    name_end = -1
     for i in np.flatnonzero(~ends).tolist():
-        m = _NAME.match(utf8, int(at[i]))
-        keys[i] = _key(m.group().lower() if m else b"")
+        start = int(at[i])
+        if start >= name_end:  # else this name ends where the one around it does
+            m = _NAME.match(utf8, start)
+            name_end = m.end() if m else start
+        budget -= name_end - start + 8
+        if budget < 0:
+            return None, lw  # names inside names ("<a<a<a..."), past the budget
+        keys[i] = _key(utf8[start:name_end].lower())
     return keys, lw
 
 

@@ -197,3 +197,27 @@ def test_overlapping_comments_and_raw_text_give_up_in_linear_time():
     start = time.process_time()
     assert markup_signals(page, html_text._NOT_NESTING).bound >= 0
     assert time.process_time() - start < 5
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        b"<a" * 2_000_000,  # names inside names: each "<a" starts one that runs to the end
+        b"<abcdefghij>" * 400_000,  # names of 8 bytes or more, read one by one
+        b"<!--" * 1_000_000,
+        b"<script>" * 500_000,
+        b'<a x="' * 700_000,
+    ],
+)
+def test_hostile_pages_are_read_in_linear_time(page):
+    # "<a<a<a..." made the guard quadratic twice over: each long name was matched to its
+    # end, and each long tag's text (to the page's end) was cut and split again.
+    import time
+
+    start = time.process_time()
+    guard = html_text._guard(None, page, False)
+    assert time.process_time() - start < 10
+    assert guard.slow == (
+        html_text._nesting_depth(page, html_text._MAX_DEPTH) > html_text._MAX_DEPTH
+        or html_text._long_tag_slow(page.decode())
+    )
