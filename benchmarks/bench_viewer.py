@@ -14,7 +14,8 @@ median of ``--runs`` runs (default 5):
 3. the CPU seconds (user + system) the process tree used until then, from ``/proc``: a
    figure the machine's load changes little, unlike the wall times;
 4. the peak resident memory of each process tree (the program and QtWebEngine's renderer,
-   GPU and zygote processes), read from ``/proc`` (psutil when it is installed);
+   GPU and zygote processes), read from ``/proc`` (psutil when it is installed), and its
+   peak proportional set size (PSS: shared pages counted once, ``tree_pss``);
 5. in a running window: scrolling a pane by one screen until the marks of the new screen
    are in, and jumping to a comment far down (a row picked in the table) until both panes
    stand on it with its marks: milliseconds.
@@ -226,6 +227,27 @@ def tree_rss(pid: int) -> int:
     return total
 
 
+def tree_pss(pid: int) -> int:
+    """Proportional set size in bytes of ``pid`` and every descendant (``Pss`` of
+    ``/proc/PID/smaps_rollup``: a page shared by n processes counts 1/n in each, so the
+    libraries QtWebEngine's processes share are counted once); 0 where it is not there."""
+    total, todo, seen = 0, [pid], set()
+    while todo:
+        q = todo.pop()
+        if q in seen:
+            continue
+        seen.add(q)
+        try:
+            for line in Path(f"/proc/{q}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1]) * 1024
+                    break
+        except (OSError, IndexError, ValueError):
+            pass
+        todo += _children(q)
+    return total
+
+
 def tree_cpu(pid: int) -> float:
     """CPU seconds (user + system) used so far by ``pid`` and every live descendant, from
     ``/proc`` (a load-independent measure beside the wall time)."""
@@ -245,16 +267,18 @@ def tree_cpu(pid: int) -> float:
 
 
 class PeakWatch:
-    """Samples the process tree of ``pid`` every 50 ms; ``peak`` in bytes."""
+    """Samples the process tree of ``pid`` every 50 ms; ``peak`` (resident) and
+    ``peak_pss`` (proportional, ``tree_pss``) in bytes."""
 
     def __init__(self, pid: int):
-        self.pid, self.peak, self._stop = pid, 0, threading.Event()
+        self.pid, self.peak, self.peak_pss, self._stop = pid, 0, 0, threading.Event()
         self._t = threading.Thread(target=self._run, daemon=True)
         self._t.start()
 
     def _run(self) -> None:
         while not self._stop.is_set():
             self.peak = max(self.peak, tree_rss(self.pid))
+            self.peak_pss = max(self.peak_pss, tree_pss(self.pid))
             self._stop.wait(0.05)
 
     def stop(self) -> int:
@@ -302,6 +326,7 @@ def _timed_lines(
             break
     time.sleep(settle)
     seen["peak"] = watch.stop()
+    seen["pss"] = watch.peak_pss
     proc.terminate()
     try:
         proc.wait(timeout=20)
@@ -514,6 +539,7 @@ def main() -> None:
     every = _med([p["RENDERED"] for p in prog])
     floor = _med([b["LOADED"] for b in bare])
     pk, bpk = _med([p["peak"] for p in prog]), _med([b["peak"] for b in bare])
+    pss, bpss = _med([p["pss"] for p in prog]), _med([b["pss"] for b in bare])
     print(f"medians of {a.runs} runs:")
     print(f"  launch to first highlighted screen: {first:.2f} s (target < 2 s)")
     print(f"  launch to every mark in:            {every:.2f} s")
@@ -531,16 +557,18 @@ def main() -> None:
     )
     print(
         f"  process tree peak: program {pk / 2**30:.2f} GiB, bare {bpk / 2**30:.2f} GiB "
-        f"(target < 1 GiB; ratio {pk / bpk:.2f}x)"
+        f"(target < 1 GiB; ratio {pk / bpk:.2f}x); proportional (PSS) program "
+        f"{pss / 2**30:.2f} GiB, bare {bpss / 2**30:.2f} GiB"
     )
     if old:
         was = _med([p["RENDERED"] for p in old])
         was_first = _med([p["FIRST"] for p in old])
         opk = _med([p["peak"] for p in old])
+        opss = _med([p["pss"] for p in old])
         print(
             f"  before ({a.before}): first screen {was_first:.2f} s ({was_first / floor:.2f}x "
             f"the floor), every mark in {was:.2f} s ({was / floor:.2f}x), peak "
-            f"{opk / 2**30:.2f} GiB; first screen now {was_first / first:.2f}x sooner"
+            f"{opk / 2**30:.2f} GiB (PSS {opss / 2**30:.2f}); first screen now {was_first / first:.2f}x sooner"
         )
     if not a.skip_interaction:
         inter = interaction(bundle, max(a.runs, 5))
