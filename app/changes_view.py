@@ -272,16 +272,30 @@ class ChangesView(QWidget):
         self.picker.setCurrentIndex(0)
         self.picker.blockSignals(False)
         self.summary.setText("Comparing the versions\u2026")
+        # The page of the bundle shown before is never left under this one's picker: the
+        # view says it is comparing until this bundle's first pair is drawn.
+        self.where.setText("")
+        self._merged = ""
+        self.view.show_message("Comparing the versions\u2026")
         self._held = hold
         if not hold:
-            self._compute(0, self.computed.emit)
+            self._compute(0, self._first_in)
 
     def release(self) -> None:
         """Start the first pair held by ``set_bundle(hold=True)`` (nothing when it was not
         held, or has started)."""
         if self._held:
             self._held = False
-            self._compute(0, self.computed.emit)
+            self._compute(0, self._first_in)
+
+    def _first_in(self, cv: Any) -> None:
+        """The first pair (v1 to the last version) is in: said to the Verdicts view, and
+        drawn when this view is on screen with that pair picked (a bundle opened while the
+        changes are shown is drawn here, not only on the next switch to this view)."""
+        self.computed.emit(cv)
+        if self.isVisible() and self.picker.currentIndex() == 0 and self._shown in (-1, 0):
+            self._shown = 0
+            self._draw(0)
 
     def set_spans(self, v1_spans: list[dict], v2_spans: list[dict]) -> None:
         """The comments' spans (UTF-16 offsets of v1 and v2), to paint on top."""
@@ -310,7 +324,9 @@ class ChangesView(QWidget):
 
         def failed(exc: BaseException) -> None:
             if token == self._token:
-                self.summary.setText(f"The versions could not be compared: {error_words(exc)}")
+                words = f"The versions could not be compared: {error_words(exc)}"
+                self.summary.setText(words)
+                self.view.show_message(words)
                 if i == 0:
                     self.computed.emit(None)
 

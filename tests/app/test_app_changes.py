@@ -272,3 +272,32 @@ def test_panes_start_aligned_and_a_pane_at_its_top_keeps_the_other_at_its_top(qt
         f"__arl.placeOf({v.change_cv.b_for_a(top1['off'])})",
     )
     assert abs(top1["y"] - y2) <= 2, (top1, y2)
+
+
+EXAMPLE = DEMO.parents[1] / "example" / "f1000rd-8-103-smollm2-135m"
+
+
+def test_a_bundle_opened_in_the_changes_view_shows_its_own_text_never_the_last_one(
+    qtbot, window
+):
+    """Bundle A shown as changes, bundle B opened: the pane goes from A's page to B's
+    (a 'Comparing' line between), never back to A's, and B's is drawn without a switch to
+    side by side and back."""
+    v = window.verdicts
+    with qtbot.waitSignal(v.changes.view.highlighted, timeout=20000):
+        v.tools.show_mode(1)
+    a_text = _js(qtbot, v.changes.view, "__arl.bodyText()")
+    assert a_text == v.changes.cv.merged
+    seen: list[str] = []
+    with qtbot.waitSignal(v.rendered, timeout=30000):
+        assert window.open_bundle(EXAMPLE)
+    assert v.tools.stack.currentIndex() == 1  # still the changes view
+    qtbot.waitUntil(lambda: v.changes.cv is not None, timeout=20000)
+
+    def b_shown() -> bool:
+        seen.append(_js(qtbot, v.changes.view, "__arl.bodyText()"))
+        return seen[-1] == v.changes.cv.merged
+
+    qtbot.waitUntil(b_shown, timeout=20000)
+    assert v.changes.cv.merged != a_text
+    assert a_text not in seen and "Comparing" not in v.changes.summary.text()
