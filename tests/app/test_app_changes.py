@@ -277,9 +277,7 @@ def test_panes_start_aligned_and_a_pane_at_its_top_keeps_the_other_at_its_top(qt
 EXAMPLE = DEMO.parents[1] / "example" / "f1000rd-8-103-smollm2-135m"
 
 
-def test_a_bundle_opened_in_the_changes_view_shows_its_own_text_never_the_last_one(
-    qtbot, window
-):
+def test_a_bundle_opened_in_the_changes_view_shows_its_own_text_never_the_last_one(qtbot, window):
     """Bundle A shown as changes, bundle B opened: the pane goes from A's page to B's
     (a 'Comparing' line between), never back to A's, and B's is drawn without a switch to
     side by side and back."""
