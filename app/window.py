@@ -454,6 +454,9 @@ class MainWindow(QMainWindow):
             return
         wiz.document_page.set_document(plan.title, plan.document, plan.kind)
         wiz.comments_page.carry(plan.all_comments())
+        data = self.verdicts.data
+        if data is not None:  # the provider and model of the run it came from
+            wiz.model_page.use_run(data.manifest)
 
     def _run_started(self) -> None:
         self.tabs.setCurrentIndex(self.TAB_RUN)

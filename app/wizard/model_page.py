@@ -192,6 +192,29 @@ class ModelPage(QWizardPage):
             self.url.setPlaceholderText(CUSTOM_URL_EXAMPLE)
         self.completeChanged.emit()
 
+    def use_run(self, manifest: dict) -> None:
+        """Preselect the provider and model a run used (its bundle's ``manifest``), when
+        it says: the scripted agent for a scripted run (when this build has it), else the
+        preset whose address it used (Custom for another), with its address and model."""
+        if manifest.get("scripted"):
+            i = self.preset.findData("scripted")
+            if i >= 0:
+                self.preset.setCurrentIndex(i)
+            return
+        url = str(manifest.get("base_url") or "").strip()
+        model = str(manifest.get("model") or "").strip()
+        if not url:
+            return
+        key = next(
+            (k for k, (_, u, _) in PRESETS.items() if u and u.rstrip("/") == url.rstrip("/")),
+            "custom",
+        )
+        self.preset.setCurrentIndex(max(self.preset.findData(key), 0))
+        self.url.setText(url)
+        if model:
+            self.model.setEditText(model)
+        self._url_changed()
+
     def _use_scripted_agent(self) -> None:
         """Start the scripted server here (loopback) and fill in its address and model."""
         from app import scripted_agent

@@ -320,3 +320,33 @@ def test_the_banner_says_awaiting_review_and_forged_decisions(qtbot, window, tmp
     assert view.data.untrustworthy
     assert all(r["decision"] is None for r in view.rows)  # a forged decision counts for nothing
     assert not view.decision.buttons["addressed"].isEnabled()  # nothing decided on it
+
+
+def test_continue_this_review_picks_the_provider_and_model_of_the_run(qtbot, window):
+    """The shipped demo is a scripted-agent run: its next review starts with the scripted
+    agent, not the provider last saved (OpenAI on a fresh start)."""
+    from app import scripted_agent
+
+    demo = Path(__file__).resolve().parents[2] / "resources" / "demo"
+    view = _open(qtbot, window, demo / "remote-work-policy-scripted")
+    view.continue_btn.click()
+    page = window.run_view._wizard.model_page
+    assert page.preset.currentData() == "scripted"
+    assert page.model.currentText() == scripted_agent.MODEL
+    window.run_view._wizard.reject()
+
+
+def test_a_run_of_a_known_server_preselects_its_preset_and_model(qtbot):
+    from app.wizard.model_page import ModelPage
+
+    page = ModelPage(None)
+    qtbot.addWidget(page)
+    page.use_run({"model": "llama3.2", "base_url": "http://localhost:11434/v1/"})
+    assert page.preset.currentData() == "ollama"
+    assert (page.url.text(), page.model.currentText()) == (
+        "http://localhost:11434/v1/",
+        "llama3.2",
+    )
+    page.use_run({"model": "qwen", "base_url": "http://10.0.0.5:8080/v1"})
+    assert page.preset.currentData() == "custom"
+    assert (page.url.text(), page.model.currentText()) == ("http://10.0.0.5:8080/v1", "qwen")
