@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.flow import flow_row
-from engine.bundle.decisions import DECISION_WORDS, allowed_decisions
+from engine.bundle.decisions import DECISION_WORDS, agrees_with_machine, allowed_decisions
 from engine.vocabulary import plural, when_words
 
 #: decision -> (the key that takes it, the button's words)
@@ -76,7 +76,7 @@ def review_cell(row: dict[str, Any]) -> str:
     review" (with why in the tooltip), else "no decision yet" for an actionable comment."""
     d = row.get("decision")
     if d is not None:
-        mark = "\u2713" if d.decision == "accept" else "\u270e"
+        mark = "\u2713" if d.agrees else "\u270e"
         return f"{mark} {CELL_WORDS.get(d.decision, d.decision)}"
     if row.get("checking") and (row.get("needs") or row.get("counted")):
         return CHECKING_CELL  # the bundle's decisions are still being checked
@@ -269,9 +269,11 @@ class DecisionPanel(QWidget):
         self.pending = decision
         self._show_name(True)
         words = DECISION_WORDS[decision]
-        then = "Enter records it" if decision == "accept" else "Enter goes on to the reason"
+        agrees = agrees_with_machine(self.verdict, decision)
+        then = "Enter records it" if agrees else "Enter goes on to the reason"
+        doing = "Accepting" if decision == "accept" else "Agreeing with the machine: " + words
         self.state.setText(
-            f"<b>{'Accepting' if decision == 'accept' else 'Overriding to: ' + html.escape(words)}."
+            f"<b>{html.escape(doing if agrees else 'Overriding to: ' + words)}."
             f"</b> Your name first (asked once): type it in <i>Your name</i>, then {then}; "
             "Esc cancels."
         )
@@ -293,8 +295,8 @@ class DecisionPanel(QWidget):
     def _choose(self, decision: str) -> None:
         if not self.buttons[decision].isEnabled():
             return
-        if decision == "accept":
-            self.decide.emit("accept", "")
+        if agrees_with_machine(self.verdict, decision):  # an accept in other words: no reason
+            self.decide.emit(decision, "")
             return
         self.pending = decision
         self.reason.setPlaceholderText(

@@ -37,7 +37,8 @@ signer vouches for the engine change): then CHECK.
 
 The figures (``engine.bundle.review``): reviewed attribution = (edited and accepted + overridden
 to addressed + the deletion was the fix) / actionable comments; agreement with the machine
-= accepts / decisions; "awaiting review: N" = actionable comments with no decision.
+= decisions that agree (``agrees_with_machine``) / decisions; "awaiting review: N" =
+actionable comments with no decision.
 """
 
 from __future__ import annotations
@@ -59,8 +60,10 @@ DecisionWord = Literal[
     "accept", "addressed", "not-addressed", "deletion-is-fix", "declined", "another-round"
 ]
 DECISIONS: tuple[DecisionWord, ...] = get_args(DecisionWord)
-#: The overrides (every decision but ``accept``): each needs a reason.
+#: The decisions other than ``accept`` (all a ``deleted`` verdict offers).
 OVERRIDES: tuple[DecisionWord, ...] = DECISIONS[1:]
+#: A verdict as a decision (the attribution rate counts only ``edited``).
+MACHINE_SAYS = {"edited": "addressed", "untouched": "not-addressed", "deleted": "not-addressed"}
 #: Plain words for each decision (what a view shows; the word above is the record's).
 DECISION_WORDS: dict[str, str] = {
     "accept": "accepted: the verdict stands",
@@ -127,14 +130,18 @@ class Decision:
 
     @property
     def agrees(self) -> bool:
-        """The reviewer accepted the machine's verdict."""
-        return self.decision == "accept"
+        return agrees_with_machine(self.verdict, self.decision)
+
+
+def agrees_with_machine(verdict: str, decision: str) -> bool:
+    """An accept, or the decision the verdict means (``MACHINE_SAYS``): no override."""
+    return decision == "accept" or MACHINE_SAYS.get(verdict) == decision
 
 
 def rule_problem(verdict: str, decision: str, reason: str) -> str | None:
     """The writer's rule a decision breaks, as a sentence, or None: a decision is one of
-    ``DECISIONS``; an override needs a one-line reason; a ``deleted`` verdict offers no
-    plain accept (the reviewer says whether the deletion was the fix)."""
+    ``DECISIONS``; an override (not ``agrees_with_machine``) needs a one-line reason; a
+    ``deleted`` verdict offers no plain accept (say whether the deletion was the fix)."""
     if decision not in DECISIONS:
         return f"{decision!r} is not a decision (one of {', '.join(DECISIONS)})"
     if verdict == "deleted" and decision == "accept":
@@ -142,7 +149,7 @@ def rule_problem(verdict: str, decision: str, reason: str) -> str | None:
             "a deleted passage offers no plain accept: say whether the deletion was the fix "
             "(deletion-is-fix) or not-addressed"
         )
-    if decision != "accept" and not reason.strip():
+    if not agrees_with_machine(verdict, decision) and not reason.strip():
         return f"{decision} overrides the verdict: give a one-line reason"
     if "\n" in reason or "\r" in reason or len(reason) > MAX_REASON:
         return f"the reason must be one line of at most {MAX_REASON} characters"

@@ -3,7 +3,9 @@
 ``review_figures(final, comments_before, decided) -> ReviewFigures``: reviewed attribution =
 (edited and accepted + overridden to addressed + the deletion was the fix) / actionable
 comments (actionable and open before the run, not a stale anchor: the machine's attribution
-counts the same comments); agreement with the machine = accepts / decisions; "awaiting
+counts the same comments); agreement with the machine = decisions that agree with the
+verdict (an accept, or the decision the verdict means:
+``engine.bundle.decisions.agrees_with_machine``) / decisions; "awaiting
 review: N" = actionable comments with no decision. ``decided``: comment id -> the decision
 that counts (``engine.bundle.decisions.DecisionsCheck.latest()``). With no decision at all
 the reviewed attribution is N/A ("no comment has a reviewer decision yet"), never a zero;
@@ -48,7 +50,7 @@ def needs_review(item: dict[str, Any]) -> list[str]:
 
 @dataclass(frozen=True)
 class ReviewFigures:
-    """``reviewed``: reviewed attribution; ``agreement``: accepts / decisions (both
+    """``reviewed``: reviewed attribution; ``agreement``: decisions that agree / decisions (both
     ``Metric``: N/A with the reason when not measurable); ``awaiting``: actionable
     comments with no decision; ``actionable``: how many there are; ``decided``: how many
     comments carry a decision."""

@@ -293,7 +293,7 @@ def send_back(
                 out.stale.append(c.id)
             continue
         thread = [*c.thread, *said.get(c.id, [])]
-        if d is not None and d.decision in SEND_AGAIN:
+        if d is not None and d.decision in SEND_AGAIN and d.reason:
             out.reasons[c.id] = d.reason
             thread.append(Reply(d.reviewer, d.reason, d.decided_at, "reopen"))
         placed = _on_v2(c, item, text)

@@ -358,7 +358,10 @@ def register_decisions(bsub: Any) -> None:
     )
     a.add_argument("--decision", required=True, choices=DECISIONS)
     a.add_argument(
-        "--reason", metavar="TEXT", help="one line; required for every decision but accept"
+        "--reason",
+        metavar="TEXT",
+        help="one line; required to override (not for accept, nor for the decision the "
+        "verdict means: addressed on edited, not-addressed on untouched or deleted)",
     )
     a.add_argument(
         "--reviewer",

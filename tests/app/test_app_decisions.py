@@ -78,9 +78,10 @@ def test_keyboard_review_of_every_comment(qtbot, window, tmp_path):
     assert _current(view)["id"] == "c1" and view.table.hasFocus()
     qtbot.keyClick(view.table, Qt.Key.Key_A)
     qtbot.waitUntil(lambda: not view._writing and _current(view)["id"] == "c2", timeout=30000)
-    qtbot.keyClick(view.table, Qt.Key.Key_O)  # not addressed (N moves on)
-    qtbot.keyClicks(view.decision.reason, "only the letter case changed")
-    qtbot.keyClick(view.decision.reason, Qt.Key.Key_Return)
+    # not addressed (N moves on) on an untouched comment: what the machine says, so no
+    # override and no reason asked; it is recorded at once
+    qtbot.keyClick(view.table, Qt.Key.Key_O)
+    assert "Overriding" not in view.decision.state.text()
     qtbot.waitUntil(
         lambda: (
             not view._writing
@@ -92,7 +93,7 @@ def test_keyboard_review_of_every_comment(qtbot, window, tmp_path):
     assert "Awaiting review" not in view.banner.text()  # every actionable comment decided
     cells = {r["id"]: view.table.item(i, 8).text() for i, r in enumerate(view.rows)}
     assert cells["c1"] == "\u2713 accepted"
-    assert cells["c2"] == "\u270e not addressed"
+    assert cells["c2"] == "\u2713 not addressed"  # agrees with the machine
     res = verify_bundle(bundle)
     assert res.ok, res.decisions.problems
     assert {c: d.decision for c, d in res.decisions.latest().items()} == {
@@ -100,7 +101,10 @@ def test_keyboard_review_of_every_comment(qtbot, window, tmp_path):
         "c2": "not-addressed",
         "c3": "deletion-is-fix",
     }
-    assert res.decisions.latest()["c2"].reason == "only the letter case changed"
+    assert res.decisions.latest()["c2"].reason == ""
+    # c1 accepted and c2 not addressed agree with the machine; c3 overrides it
+    window.metrics.show_bundle(view.data)
+    assert "Agreement with the machine: <b>67% (2 of 3)</b>" in window.metrics.review.text()
     # Enter with nothing left to decide stays put
     keep = _current(view)["id"]
     qtbot.keyClick(view.table, Qt.Key.Key_Return)

@@ -21,6 +21,7 @@ from engine.bundle.decisions import (
     DECISIONS_SIGNATURE_FILE,
     Decision,
     DecisionError,
+    agrees_with_machine,
     check_decisions,
 )
 from engine.bundle.read import open_bundle, verify_bundle
@@ -78,7 +79,9 @@ def test_decisions_verify_and_the_run_signature_stays_valid(bundle, key, tmp_pat
 
 def test_rules_reason_required_and_no_plain_accept_of_a_deletion(bundle, key):
     with pytest.raises(DecisionError, match="give a one-line reason"):
-        adjudicate(bundle, "c2", "not-addressed", "  ", "Ann", key)
+        adjudicate(bundle, "c2", "addressed", "  ", "Ann", key)
+    with pytest.raises(DecisionError, match="give a one-line reason"):
+        adjudicate(bundle, "c3", "deletion-is-fix", "", "Ann", key)
     with pytest.raises(DecisionError, match="no plain accept"):
         adjudicate(bundle, "c3", "accept", "", "Ann", key)
     with pytest.raises(DecisionError, match="one line"):
@@ -122,8 +125,26 @@ def test_figures_reviewed_attribution_agreement_awaiting(bundle, key):
     fig = review_figures(final, b.comments_before, res.decisions.latest())
     # c1 edited and accepted + c3 the deletion was the fix; c2 not addressed
     assert (fig.reviewed.numerator, fig.reviewed.denominator) == (2, 3)
-    assert (fig.agreement.numerator, fig.agreement.denominator) == (1, 3)
+    # c1 accepted and c2 "not addressed" on an untouched verdict agree; c3 overrides
+    assert (fig.agreement.numerator, fig.agreement.denominator) == (2, 3)
     assert fig.awaiting == 0 and fig.complete and fig.awaiting_line() == ""
+
+
+def test_a_decision_that_says_what_the_verdict_says_agrees_with_the_machine(bundle, key):
+    """Not addressed on an untouched comment is the machine's verdict in the reviewer's
+    words: agreement 100% (1 of 1), not 0%, and no reason is asked (it is no override)."""
+    adjudicate(bundle, "c2", "not-addressed", "", "Ann", key, decided_at=AT)
+    res = verify_bundle(bundle)
+    assert res.ok, res.decisions.problems
+    b = open_bundle(bundle)
+    fig = review_figures(b.verdicts["final"], b.comments_before, res.decisions.latest())
+    assert (fig.agreement.numerator, fig.agreement.denominator) == (1, 1)
+    assert agrees_with_machine("edited", "addressed")
+    assert agrees_with_machine("deleted", "not-addressed")
+    assert not agrees_with_machine("untouched", "addressed")
+    assert not agrees_with_machine("edited", "not-addressed")
+    assert not agrees_with_machine("deleted", "deletion-is-fix")
+    assert not agrees_with_machine("untouched", "declined")
 
 
 def test_survives_export_zip_and_reopen_and_a_zip_is_rewritten_whole(bundle, key, tmp_path):
@@ -257,7 +278,7 @@ def test_needs_review_names_why():
 
 def test_cli_adjudicate_show_and_csv(bundle, capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("ARL_REVIEWER", "Ann")
-    assert arl(["bundle", "adjudicate", str(bundle), "c2", "--decision", "not-addressed"]) == 2
+    assert arl(["bundle", "adjudicate", str(bundle), "c2", "--decision", "addressed"]) == 2
     assert "give a one-line reason" in capsys.readouterr().err
     assert arl(["bundle", "adjudicate", str(bundle), "c1", "--decision", "accept"]) == 0
     assert "signed with key" in capsys.readouterr().out
