@@ -309,7 +309,7 @@ def _review_rows(a: BundleData | None, b: BundleData | None) -> list[tuple[str, 
         fig = review_figures(data.verdicts, data.comments_before, data.decisions.latest())
         forged = " (the decisions fail their checks)" if data.decisions.tampered else ""
         return (
-            metric_text("attribution_rate", fig.reviewed.to_json()) + forged,
+            fig.reviewed_text() + forged,
             metric_text("attribution_rate", fig.agreement.to_json()),
             f"{fig.awaiting} of {fig.actionable}",
         )

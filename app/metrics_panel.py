@@ -209,8 +209,9 @@ def review_html(data: BundleData) -> str:
     fig = review_figures(data.verdicts, data.comments_before, data.decisions.latest())
     text = (
         "<b>Reviewed by people.</b> Reviewed attribution: <b>"
-        + html.escape(vocab.metric_text("attribution_rate", fig.reviewed.to_json()))
-        + "</b> (edited and accepted, overridden to addressed, or the deletion was the fix). "
+        + html.escape(fig.reviewed_text())
+        + "</b> (of the comments decided: edited and accepted, overridden to addressed, or "
+        "the deletion was the fix). "
         "Agreement with the machine: <b>"
         + html.escape(vocab.metric_text("attribution_rate", fig.agreement.to_json()))
         + "</b>."

@@ -36,7 +36,7 @@ when only the engine changed (the run's stated verdict is the one decided on and
 signer vouches for the engine change): then CHECK.
 
 The figures (``engine.bundle.review``): reviewed attribution = (edited and accepted + overridden
-to addressed + the deletion was the fix) / actionable comments; agreement with the machine
+to addressed + the deletion was the fix) / actionable comments decided; agreement with the machine
 = decisions that agree (``agrees_with_machine``) / decisions; "awaiting review: N" =
 actionable comments with no decision.
 """

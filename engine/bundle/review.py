@@ -2,14 +2,16 @@
 
 ``review_figures(final, comments_before, decided) -> ReviewFigures``: reviewed attribution =
 (edited and accepted + overridden to addressed + the deletion was the fix) / actionable
-comments (actionable and open before the run, not a stale anchor: the machine's attribution
+comments decided (actionable and open before the run, not a stale anchor: the machine's attribution
 counts the same comments); agreement with the machine = decisions that agree with the
 verdict (an accept, or the decision the verdict means:
 ``engine.bundle.decisions.agrees_with_machine``) / decisions; "awaiting
 review: N" = actionable comments with no decision. ``decided``: comment id -> the decision
-that counts (``engine.bundle.decisions.DecisionsCheck.latest()``). With no decision at all
-the reviewed attribution is N/A ("no comment has a reviewer decision yet"), never a zero;
-a comment still awaiting review counts as not addressed, beside "awaiting review: N".
+that counts (``engine.bundle.decisions.DecisionsCheck.latest()``). The reviewed attribution
+counts only the decided comments: one not decided yet is not "not addressed", it is not
+measured; with no decision at all it is N/A ("no comment has a reviewer decision yet"),
+never a zero, and ``reviewed_text()`` says how many are still undecided ("0% (0 of 1
+decided; 2 not decided yet)").
 
 ``needs_review(item)``: why a verdict item needs a person, in plain words; the Verdicts
 view puts those comments first, marked "needs your review".
@@ -22,7 +24,13 @@ from typing import Any
 
 from engine.bundle.decisions import Decision
 from engine.models import Metric
-from engine.vocabulary import APPROXIMATE_METHODS, plural
+from engine.vocabulary import (
+    APPROXIMATE_METHODS,
+    metric_fraction,
+    metric_text,
+    metric_value,
+    plural,
+)
 
 
 def needs_review(item: dict[str, Any]) -> list[str]:
@@ -50,7 +58,7 @@ def needs_review(item: dict[str, Any]) -> list[str]:
 
 @dataclass(frozen=True)
 class ReviewFigures:
-    """``reviewed``: reviewed attribution; ``agreement``: decisions that agree / decisions (both
+    """``reviewed``: reviewed attribution, of the decided comments; ``agreement``: decisions that agree / decisions (both
     ``Metric``: N/A with the reason when not measurable); ``awaiting``: actionable
     comments with no decision; ``actionable``: how many there are; ``decided``: how many
     comments carry a decision."""
@@ -64,6 +72,18 @@ class ReviewFigures:
     @property
     def complete(self) -> bool:
         return self.awaiting == 0
+
+    def reviewed_text(self) -> str:
+        """The reviewed attribution as written: "50% (1 of 2)" when every comment is
+        decided, "0% (0 of 1 decided; 2 not decided yet)" while some are not, or "N/A — …"."""
+        m = self.reviewed.to_json()
+        if self.reviewed.value is None or not self.awaiting:
+            return metric_text("attribution_rate", m)
+        frac = metric_fraction("attribution_rate", m)
+        return (
+            f"{metric_value('attribution_rate', m)} ({frac} decided; "
+            f"{self.awaiting} not decided yet)"
+        )
 
     def awaiting_line(self) -> str:
         """ "awaiting review: 3 of 4 actionable comments", or "" when every one is decided."""
@@ -117,8 +137,8 @@ def review_figures(
         reviewed = Metric.na("there are no actionable comments")
     elif awaiting == len(ids):  # not a zero: nobody has reviewed yet
         reviewed = Metric.na("no comment has a reviewer decision yet")
-    else:  # undecided comments count as not (yet) addressed; "awaiting review" says so
-        reviewed = Metric.ratio(addressed, len(ids))
+    else:  # of the decided ones only: an undecided comment is not measured, not a "no"
+        reviewed = Metric.ratio(addressed, len(ids) - awaiting)
     counted = [d for cid, d in decided.items() if cid in verdict]
     if counted:
         agreement = Metric.ratio(sum(d.agrees for d in counted), len(counted))

@@ -47,7 +47,7 @@ def review_parts(
             "Attribution (the machine's)",
             vocab.metric_text("attribution_rate", machine) if isinstance(machine, dict) else "",
         ),
-        ("Reviewed attribution", vocab.metric_text("attribution_rate", fig.reviewed.to_json())),
+        ("Reviewed attribution", fig.reviewed_text()),
         (
             "Agreement with the machine",
             vocab.metric_text("attribution_rate", fig.agreement.to_json()),
@@ -60,8 +60,9 @@ def review_parts(
     out = [
         "<h2>Reviewed by people</h2>",
         "<p class='muted'>Reviewed attribution: edited and accepted, plus overridden to "
-        "addressed, plus the deletion was the fix, over actionable comments. Agreement: "
-        "decisions that accepted the machine's verdict, over all decisions.</p>",
+        "addressed, plus the deletion was the fix, over the actionable comments decided (one "
+        "not decided yet is not counted either way). Agreement: decisions that agree with "
+        "the machine's verdict, over all decisions.</p>",
         "<table class='facts'>",
         *(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in rows),
         "</table>",

@@ -43,7 +43,7 @@ def figure_lines(bundle: Any, result: Any, final: list[Any]) -> list[str]:
     decided = dec.latest() if dec is not None else {}
     fig = review_figures(final, bundle.comments_before, decided)
     out = [
-        f"  Reviewed attribution: {vocab.metric_text('attribution_rate', fig.reviewed.to_json())}",
+        f"  Reviewed attribution: {fig.reviewed_text()}",
         "  Agreement with the machine: "
         + vocab.metric_text("attribution_rate", fig.agreement.to_json()),
     ]

@@ -141,9 +141,14 @@ def _review_note(review: dict[str, Any]) -> str:
     "awaiting review: 1 of 3"); "" for an entry checked before decisions were counted."""
     if not isinstance(review, dict) or not isinstance(review.get("reviewed"), dict):
         return ""
-    from engine.vocabulary import metric_text
+    from engine.vocabulary import metric_fraction, metric_text, metric_value
 
-    line = "reviewed attribution " + metric_text("attribution_rate", review["reviewed"])
+    rev = review["reviewed"]
+    text = metric_text("attribution_rate", rev)
+    if review.get("awaiting") and rev.get("value") is not None:  # of the decided ones only
+        frac = metric_fraction("attribution_rate", rev)
+        text = f"{metric_value('attribution_rate', rev)} ({frac} decided)"
+    line = "reviewed attribution " + text
     if review.get("awaiting"):
         line = f"awaiting review: {review['awaiting']} of {review.get('actionable')}; " + line
     return f"<div class='muted'>{_e(line)}</div>"

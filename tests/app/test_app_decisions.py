@@ -74,6 +74,11 @@ def test_keyboard_review_of_every_comment(qtbot, window, tmp_path):
     # the outcome leads how the run ended (the engine's one headline)
     text = view.banner.text()
     assert text.index("Awaiting review (2 of 3)") < text.index("Run completed")
+    # the two undecided comments are not counted as not addressed
+    window.metrics.show_bundle(view.data)
+    assert "Reviewed attribution: <b>100% (1 of 1 decided; 2 not decided yet)</b>" in (
+        window.metrics.review.text()
+    )
     # moved on to the next comment needing a decision
     assert _current(view)["id"] == "c1" and view.table.hasFocus()
     qtbot.keyClick(view.table, Qt.Key.Key_A)

@@ -130,6 +130,22 @@ def test_figures_reviewed_attribution_agreement_awaiting(bundle, key):
     assert fig.awaiting == 0 and fig.complete and fig.awaiting_line() == ""
 
 
+def test_undecided_comments_are_not_counted_as_not_addressed(bundle, key):
+    """One comment decided (not addressed) and two not decided yet: 0% (0 of 1), with the
+    two named, never 0% (0 of 3) as if the undecided ones were not fixed."""
+    adjudicate(bundle, "c2", "declined", "out of scope", "Ann", key, decided_at=AT)
+    res = verify_bundle(bundle)
+    b = open_bundle(bundle)
+    fig = review_figures(b.verdicts["final"], b.comments_before, res.decisions.latest())
+    assert (fig.reviewed.numerator, fig.reviewed.denominator) == (0, 1)
+    assert fig.awaiting == 2
+    assert fig.reviewed_text() == "0% (0 of 1 decided; 2 not decided yet)"
+    _decide_all(bundle, key)  # every one decided: the plain figure
+    res = verify_bundle(bundle)
+    fig = review_figures(b.verdicts["final"], b.comments_before, res.decisions.latest())
+    assert fig.reviewed_text() == "67% (2 of 3)"
+
+
 def test_a_decision_that_says_what_the_verdict_says_agrees_with_the_machine(bundle, key):
     """Not addressed on an untouched comment is the machine's verdict in the reviewer's
     words: agreement 100% (1 of 1), not 0%, and no reason is asked (it is no override)."""
@@ -285,7 +301,8 @@ def test_cli_adjudicate_show_and_csv(bundle, capsys, tmp_path, monkeypatch):
     assert arl(["bundle", "show", str(bundle)]) == 0
     out = capsys.readouterr().out
     assert "AWAITING REVIEW: 2 of 3 actionable comments" in out
-    assert "Reviewed attribution: 33% (1 of 3)" in out
+    # c2 and c3 are not decided yet: not counted as not addressed
+    assert "Reviewed attribution: 100% (1 of 1 decided; 2 not decided yet)" in out
     assert "DECISION comment c1: accept (on edited, round 1) by Ann" in out
     dest = tmp_path / "d.csv"
     assert arl(["bundle", "decisions", str(bundle), "--csv", str(dest)]) == 0
