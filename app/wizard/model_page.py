@@ -41,6 +41,18 @@ PRESETS: dict[str, tuple[str, str, bool]] = {
 
 
 CUSTOM_URL_EXAMPLE = "e.g. http://127.0.0.1:8080/v1 (the server's address, usually ending in /v1)"
+# The model field's example, for each provider (the scripted agent fills in its own).
+MODEL_EXAMPLES = {
+    "openai": "model name, e.g. gpt-4o-mini",
+    "ollama": "model name, e.g. llama3.2 (Fetch model list shows those pulled)",
+    "lmstudio": "the model loaded in LM Studio (Fetch model list shows it)",
+    "openrouter": "model name, e.g. openai/gpt-4o-mini",
+    "custom": "the model the server serves (Fetch model list asks it)",
+}
+CUSTOM_WORDS = (
+    "Any server that speaks the OpenAI API: type its address and the model it serves; "
+    "Test connection checks both."
+)
 
 
 class ModelPage(QWizardPage):
@@ -180,6 +192,13 @@ class ModelPage(QWizardPage):
             self._use_scripted_agent()
             return
         self._show_key_rows(True)
+        # The explanation and the model follow the provider: the scripted agent's words
+        # and its model (or another server's test result) are not left on screen.
+        self.test_result.setText(CUSTOM_WORDS if key == "custom" else "")
+        self.model.lineEdit().setPlaceholderText(MODEL_EXAMPLES.get(key, MODEL_EXAMPLES["openai"]))
+        if self.model.currentText() == scripted_agent_model():
+            self.model.clear()
+            self.model.setEditText("")
         if url:
             self.url.setText(url)
         self.url.setReadOnly(False)
@@ -441,6 +460,13 @@ class ModelPage(QWizardPage):
             model=self.model.currentText().strip(),
             api_key=self.current_key(),
         )
+
+
+def scripted_agent_model() -> str:
+    """The scripted agent's model name (``app.scripted_agent.MODEL``)."""
+    from app import scripted_agent
+
+    return scripted_agent.MODEL
 
 
 async def _list_models(url: str, key: str | None) -> list[str]:

@@ -134,3 +134,24 @@ def test_the_comment_detail_keeps_six_lines_on_a_short_window(qtbot):
     qtbot.wait(100)
     detail = win.verdicts.detail
     assert detail.height() >= DETAIL_LINES * detail.fontMetrics().lineSpacing()
+
+
+def test_leaving_the_scripted_agent_takes_its_words_and_model_away(qtbot):
+    """Custom after the scripted agent: not "A script plays the agent..." and not
+    "scripted-model" left on screen; the words and the model's example are Custom's."""
+    w = SetupWizard(Settings())
+    qtbot.addWidget(w)
+    page = w.model_page
+    page.preset.setCurrentIndex(page.preset.findData("scripted"))
+    assert "A script plays the agent" in page.test_result.text()
+    page.preset.setCurrentIndex(page.preset.findData("custom"))
+    assert "script" not in page.test_result.text()
+    assert "speaks the OpenAI API" in page.test_result.text()
+    assert page.model.currentText() == "" and page.url.text() == ""
+    assert "the server serves" in page.model.lineEdit().placeholderText()
+    assert not page.isComplete()
+    # A model the user typed for another provider is kept when the provider changes.
+    page.preset.setCurrentIndex(page.preset.findData("openai"))
+    page.model.setEditText("gpt-4o-mini")
+    page.preset.setCurrentIndex(page.preset.findData("openrouter"))
+    assert page.model.currentText() == "gpt-4o-mini" and page.test_result.text() == ""
