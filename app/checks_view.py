@@ -132,7 +132,12 @@ class ChecksView(QWidget):
         self.accept_btn.setVisible(bool(sets))  # nothing to accept in a run without checks
         if not sets:
             self.headline.setText(
-                "This run declared no checks. A reviewer declares them in the setup's "
+                (
+                    "No checks were declared for this revision."
+                    if data.external
+                    else "This run declared no checks."
+                )
+                + " A reviewer declares them in the setup's "
                 "<i>Checks</i> page, or in a checks file given to the command line."
             )
             self.rate.setText("")

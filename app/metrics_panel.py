@@ -24,8 +24,12 @@ from PySide6.QtWidgets import (
 
 from app import present
 from app.bundledata import BundleData
+from engine import vocabulary as vocab
 from engine.vocabulary import plural
 
+#: The one column of a revision made elsewhere and checked here (not "Whole run": no run
+#: took place in this program).
+CHECKED_COLUMN = "The revision checked"
 NA_BRUSH = QBrush(QColor(128, 128, 128, 60), Qt.BrushStyle.BDiagPattern)
 # The explanations are quieter than the figures but still read: #4D4D4D on white is about
 # 8:1 (the placeholder grey it replaces was under the 4.5:1 of WCAG AA for small text).
@@ -84,6 +88,7 @@ class MetricsPanel(QWidget):
         notes: dict[str, str] | None = None,
         headline: str = "",
         deleted: int = 0,
+        external: bool = False,
     ) -> None:
         """``run``: name -> metric object; ``rounds``: [(round, {name: metric})].
 
@@ -95,8 +100,17 @@ class MetricsPanel(QWidget):
 
         ``deleted``: how many final verdicts are ``deleted`` (the engine's verdicts, counted
         as stored); when any, the whole-run attribution cell says they are not counted as
-        attributed (the metric counts edited comments only, docs/metrics.md)."""
-        columns = ["Whole run"] + [f"After round {n}" for n, _ in rounds] + ["What it measures"]
+        attributed (the metric counts edited comments only, docs/metrics.md).
+
+        ``external``: a revision made elsewhere and checked here: no run and no round of
+        this program's, so one column, the revision checked (``CHECKED_COLUMN``)."""
+        if external:
+            rounds = []
+        columns = (
+            [CHECKED_COLUMN if external else "Whole run"]
+            + [f"After round {n}" for n, _ in rounds]
+            + ["What it measures"]
+        )
         sources = [run] + [m for _, m in rounds]
         if rounds and status != "running":
             last = dict(sources[-1]) if isinstance(sources[-1], dict) else {}
@@ -139,10 +153,12 @@ class MetricsPanel(QWidget):
         self._fit_rows()
         self.intro.setText(
             (f"<b>{html.escape(headline)}</b><br>" if headline else "")
-            + _intro(status, reason, scripted)
+            + _intro(status, reason, scripted, external)
         )
         self.help.setText(
-            ""
+            "<i>No round ran in this program: the figures are those of the revision checked.</i>"
+            if external
+            else ""
             if rounds
             else "<i>This bundle records the metrics of the whole run only, not of each round.</i>"
         )
@@ -195,6 +211,7 @@ class MetricsPanel(QWidget):
             deleted=sum(
                 1 for v in data.verdicts if isinstance(v, dict) and v.get("verdict") == "deleted"
             ),
+            external=data.external,
         )
 
 
@@ -244,9 +261,12 @@ def _metric_item(text: str, name: str, m: Any, whole_run: bool, noted: bool) -> 
     return item
 
 
-def _intro(status: str, reason: str, scripted: bool) -> str:
-    """The line above the table: how the run ended, and what that means for the figures."""
+def _intro(status: str, reason: str, scripted: bool, external: bool = False) -> str:
+    """The line above the table: how the run ended, and what that means for the figures;
+    for a revision checked here (``external``), that it was checked and no run took place."""
     state = present.STATUS_WORDS.get(status, f"Run status: {status}")
+    if external and status == "completed":
+        state, reason = vocab.EXTERNAL_STATUS_WORDS, vocab.EXTERNAL_NO_RUN
     note = ""
     if status != "completed":
         note = (

@@ -31,7 +31,7 @@ from engine import vocabulary
 from engine.vocabulary import METRIC_NAMES
 
 COLUMNS = [
-    "Run finished",
+    "Finished",  # a run's end, or the check of a revision made elsewhere ("checked ...")
     "Model",
     "Document",
     "Status",
@@ -47,7 +47,7 @@ DOCUMENT = COLUMNS.index("Document")
 SIGNATURE = COLUMNS.index("Signature")
 # Fixed widths (pixels at the default font) for the columns that are elided with a tooltip,
 # so the document column keeps the rest of the width and its title reads at 1366 x 768.
-WIDTHS = {"Run finished": 130, "Model": 130, "Status": 130, "Signature": 150, "Checked": 150}
+WIDTHS = {"Finished": 130, "Model": 130, "Status": 130, "Signature": 150, "Checked": 150}
 MIN_DOCUMENT_WIDTH = 260
 
 
@@ -112,8 +112,9 @@ def row_cells(e) -> tuple[list[str], list[str]]:
         cells += ["" for _ in METRIC_NAMES]
         tips += ["not shown: the bundle copy could not be checked" for _ in METRIC_NAMES]
         return cells, tips
+    when = vocabulary.when_words(e.finished_at or e.created_at)
     cells = [
-        vocabulary.when_words(e.finished_at or e.created_at),
+        f"checked {when}" if e.external else when,
         e.model_words,  # a revision checked here says why it names no model
         e.document_title + (" (scripted)" if e.scripted else ""),
         e.status_words,
@@ -121,14 +122,20 @@ def row_cells(e) -> tuple[list[str], list[str]]:
         e.verification,
     ]
     tips = list(cells)
-    tips[0] = vocabulary.when_words(e.finished_at or e.created_at)
+    tips[0] = (
+        f"Checked here on {when}: a revision made elsewhere ({vocabulary.EXTERNAL_NO_RUN})"
+        if e.external
+        else when
+    )
     from engine.bundle.signing import FINGERPRINT_MEANS
 
     sig = e.signature or {}
     line = sig.get("line") or cells[4]
     tips[4] = f"{line}\n{FINGERPRINT_MEANS}" if sig.get("fingerprint") else line
     if e.outcome:
-        tips[3] = f"{e.outcome}; the run itself {e.status}"
+        tips[3] = f"{e.outcome}; " + (
+            vocabulary.EXTERNAL_STATUS_WORDS.lower() if e.external else f"the run itself {e.status}"
+        )
     for name in METRIC_NAMES:
         m = e.metrics.get(name)
         cells.append(vocabulary.metric_value(name, m) if isinstance(m, dict) else "")
@@ -166,7 +173,7 @@ class PublishedView(QWidget):
         top.addWidget(self.folder_btn)
         top.addWidget(self.index_btn)
         self.table = QTableWidget(0, len(COLUMNS))
-        self.table.setAccessibleName("Published runs, newest first")
+        self.table.setAccessibleName("Published scorecards, newest first")
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -282,11 +289,11 @@ class PublishedView(QWidget):
             if unchecked:
                 bad.append(f"{unchecked} NOT CHECKED (bundle copy missing or unreadable)")
             self.where.setText(
-                f"Published to {folder}: {vocabulary.plural(len(runs), 'run')}, newest first"
+                f"Published to {folder}: {vocabulary.plural(len(runs), 'scorecard')}, newest first"
                 + (f" ({', '.join(bad)})" if bad else "")
                 + ". Each row was checked again from the copy of its bundle in the folder "
                 "(signature against your trusted keys, every figure re-derived); "
-                "double-click a run to open its bundle here."
+                "double-click a row to open its bundle here."
             )
         self.table.setRowCount(len(runs))
         for r, e in enumerate(runs):

@@ -64,9 +64,15 @@ class RunRecord:
         self.log.clear()
         status = str(m.get("status") or "unknown")
         scripted = " (scripted)" if m.get("scripted") else ""
-        self.title.setText(f"<h2>Run of the open bundle: {html.escape(status)}{scripted}</h2>")
-        bits = []
         external = vocab.is_external(m)
+        # a revision made elsewhere: checked here, never "Run of the open bundle: completed"
+        head = (
+            f"{vocab.EXTERNAL_STATUS_WORDS}: no run took place in this program"
+            if external and status == "completed"
+            else f"Run of the open bundle: {status}"
+        )
+        self.title.setText(f"<h2>{html.escape(head)}{scripted}</h2>")
+        bits = []
         if m.get("model"):
             bits.append(f"Model <b>{html.escape(str(m['model']))}</b>")
         if external:  # no round of this program's ran: said with its cause, not "1 round"
@@ -108,7 +114,8 @@ class RunRecord:
             self.tokens_label.setText(self.tokens_label.text() + f"; you typed: {typed}")
         for kind, line in round_lines(data.verdict_rounds, external, self._names):
             self._add(kind, line)
-        self._add("step", f"Final: {status}{scripted}" + (f" \u2014 {reason}." if reason else "."))
+        ended = "checked here, no run" if external and status == "completed" else status
+        self._add("step", f"Final: {ended}{scripted}" + (f" \u2014 {reason}." if reason else "."))
         self.log.scrollToTop()
 
     def _show_idle(self, tokens: Any, external: bool = False) -> None:

@@ -30,7 +30,9 @@ def round_lines(
                 kinds[str(v.get("verdict"))] = kinds.get(str(v.get("verdict")), 0) + 1
         parts = [f"{verdict_label(k)}: {c}" for k, c in kinds.items()]
         tok = r.get("tokens")
-        line = f"Round {n}: version {r.get('version_id') or '?'}"
+        # a revision made elsewhere was checked, not made in a round of this program's
+        head = "The revision checked" if external else f"Round {n}"
+        line = f"{head}: version {r.get('version_id') or '?'}"
         line += (
             f" \u00b7 tokens {tok:,}"
             if isinstance(tok, int)

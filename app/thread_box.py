@@ -61,7 +61,7 @@ class ThreadBox(QWidget):
         self.reply.installEventFilter(self)
         self.continue_btn = QPushButton("Continue this review in your workspace\u2026")
         self.continue_btn.setToolTip(
-            "The next review starts in your workspace from this run's last version, with "
+            "The next review starts in your workspace from this bundle's last version, with "
             "its comments and their threads: there you can reply, resolve and reopen"
         )
         self.continue_btn.clicked.connect(self.continueReview.emit)

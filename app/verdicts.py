@@ -399,7 +399,7 @@ def banner_tooltip(data: BundleData) -> str:
     from engine.bundle.signing import FINGERPRINT_MEANS
 
     run_id = str(data.manifest.get("run_id") or "not recorded")
-    out = [f"Bundle: {data.path.name} (run id {run_id})"]
+    out = [f"Bundle: {data.path.name} ({vocab.run_or_check(data.manifest)} id {run_id})"]
     sig = data.signature
     if sig is not None:
         out.append(f"Signature: {sig.line()}")
@@ -861,6 +861,10 @@ class VerdictsView(ReviewActions, QWidget):
         level, text = banner_for(data)
         self.banner.setText(text)
         self.banner.setToolTip(banner_tooltip(data))
+        # a revision made elsewhere is a check's status, not a run's (no run took place)
+        what = vocab.run_or_check(data.manifest)
+        self.banner_fold.what = f"{what} status"
+        self.banner.setAccessibleName(f"{what.capitalize()} status")
         self.banner_fold.auto = level != "error"  # an error is never folded by itself
         self.banner_fold.text_changed()
         self.banner.setStyleSheet(BANNER_STYLE[level] + "padding:6px;border-radius:4px;")

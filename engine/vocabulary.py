@@ -503,6 +503,28 @@ def is_external(manifest: Mapping[str, Any]) -> bool:
     return isinstance(mode, Mapping) and mode.get("ran") == "external"
 
 
+#: How a revision made elsewhere and checked here ended (its status is ``completed``),
+#: never "Run completed" (no run took place in this program), and why.
+EXTERNAL_STATUS_WORDS = "A revision made elsewhere, checked here"
+EXTERNAL_NO_RUN = "the agent ran outside this program; no run took place in it"
+
+
+def status_words(manifest: Mapping[str, Any], status: str | None = None) -> str:
+    """How a bundle's run ended, as a headline: ``RUN_STATUS_WORDS`` ("Run completed"),
+    ``EXTERNAL_STATUS_WORDS`` for a completed revision checked here (``is_external``);
+    ``status`` defaults to the manifest's."""
+    status = str(manifest.get("status") or "") if status is None else status
+    if status == "completed" and is_external(manifest):
+        return EXTERNAL_STATUS_WORDS
+    return RUN_STATUS_WORDS.get(status, f"Run status: {status}")
+
+
+def run_or_check(manifest: Mapping[str, Any]) -> str:
+    """What a bundle records, in one word: "check" for a revision checked here
+    (``is_external``), else "run"."""
+    return "check" if is_external(manifest) else "run"
+
+
 def external_fact(manifest: Mapping[str, Any], field: str, value: Any) -> Any:
     """``value`` of the manifest's ``field`` ("model", "base_url", "tokens", "rounds") as
     a run's facts show it: for a revision checked here (``is_external``) the true cause

@@ -216,6 +216,9 @@ def _banners(
         "failed": "The run failed",
     }.get(status, f"Run status: {status}")
     reason = vocab.plain_reason(str(manifest.get("reason") or ""))
+    if status == "completed" and vocab.is_external(manifest):
+        # what happened: a check of a revision, no run of this program's
+        status_words, reason = vocab.EXTERNAL_STATUS_WORDS, vocab.EXTERNAL_NO_RUN
     out.append(
         f"<div class='banner {_e(status)}'>{_e(status_words)}"
         + (f": {_e(reason)}" if reason else "")
@@ -267,12 +270,11 @@ def _facts(
     facts.extend(checks)
     # The run is named by when it ran (vocab.run_words); its id only in the hover title.
     run = (
-        f"<tr><th>Run</th><td title='{_e(manifest.get('run_id') or '')}'>"
+        f"<tr><th>{vocab.run_or_check(manifest).capitalize()}</th><td title='{_e(manifest.get('run_id') or '')}'>"
         f"{_e(vocab.run_words(manifest))}</td></tr>"
     )
     return [
-        f"<h2>About this {'check' if vocab.is_external(manifest) else 'run'}</h2>"
-        "<table class='facts'>",
+        f"<h2>About this {vocab.run_or_check(manifest)}</h2><table class='facts'>",
         # an empty cell would read as nothing at all: a fact the bundle lacks says so
         *(
             f"<tr><th>{_e(k)}</th><td>{_e(v if v not in (None, '') else 'not recorded')}</td></tr>"

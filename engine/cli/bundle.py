@@ -212,8 +212,11 @@ def cmd_bundle_show(args: argparse.Namespace) -> int:
     if b.scripted:
         say("SCRIPTED DEMONSTRATION (not a real model)")
     reason = vocab.plain_reason(b.reason)
-    say(f"{b.document_title}: run {b.status}" + (f" ({reason})" if reason else ""))
     mode = agent_mode_of(b.manifest)
+    if b.status == "completed" and vocab.is_external(b.manifest):  # no run took place here
+        say(f"{b.document_title}: checked here ({vocab.EXTERNAL_NO_RUN})")
+    else:
+        say(f"{b.document_title}: run {b.status}" + (f" ({reason})" if reason else ""))
     if mode.get("ran") == "external":  # no model, no endpoint, no usage: said as such
         say(
             f"a revision made elsewhere, checked {b.manifest.get('finished_at')}; "

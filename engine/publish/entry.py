@@ -75,5 +75,8 @@ class PublishedEntry:
     @property
     def status_words(self) -> str:
         """The Status a view shows: the outcome when one holds ("Awaiting review (2 of
-        2)"), else the run's status ("completed")."""
+        2)"), else the run's status ("completed"); a revision made elsewhere that was
+        checked here says so (no run took place)."""
+        if not self.outcome and self.external and self.status == "completed":
+            return "checked here (made elsewhere, no run)"
         return self.outcome or self.status

@@ -30,7 +30,7 @@ th{background:#eeeeea;overflow-wrap:normal}
 .bad{color:#7a1d14;font-weight:700}.scripted{color:#3b2a73}
 """
 
-# Run finished, model, document, status, the five metrics, signature, checked, bundle.
+# Finished (a run, or the check of a revision made elsewhere), model, document, status, the five metrics, signature, checked, bundle.
 _WIDTHS = (8, 9, 12, 8, 8, 7, 7, 7, 7, 10, 9, 8)
 
 _SHORT = {
@@ -163,7 +163,7 @@ def render_index(runs: list[PublishedEntry]) -> str:
         "<meta name='referrer' content='no-referrer'>",
         f"<title>Published scorecards</title><style>{_CSS}</style></head><body><main>",
         "<h1>Published scorecards</h1>",
-        f"<p class='muted'>{plural(len(runs), 'run')}, newest first. Each scorecard is this "
+        f"<p class='muted'>{plural(len(runs), 'scorecard')}, newest first. Each scorecard is this "
         "program's own rendering of its evidence bundle. Every row was checked again from "
         "the copy of its bundle in this folder when this page was written: every verdict "
         "and metric re-derived from the bundle's documents, and its signature verified "
@@ -171,7 +171,7 @@ def render_index(runs: list[PublishedEntry]) -> str:
         # Fixed column widths: long names wrap inside their column, so the page never
         # scrolls sideways (checked at 1200 px by tests/app/test_published_index_width.py).
         "<table><colgroup>" + "".join(f"<col style='width:{w}%'>" for w in _WIDTHS) + "</colgroup>",
-        "<tr><th>Run finished</th><th>Model</th><th>Document</th><th>Status</th>",
+        "<tr><th>Finished</th><th>Model</th><th>Document</th><th>Status</th>",
     ]
     out.extend(f"<th>{_e(_SHORT[n])}</th>" for n in METRIC_NAMES)
     out.append("<th>Signature</th><th>Checked</th><th>Bundle</th></tr>")
@@ -193,7 +193,10 @@ def render_index(runs: list[PublishedEntry]) -> str:
         if e.scripted:
             doc += "<div class='scripted muted'>scripted demonstration</div>"
         out.append(
-            f"<tr{cls}><td>{_when(e.finished_at or e.created_at)}</td>"
+            f"<tr{cls}><td>{_when(e.finished_at or e.created_at)}"
+            # a revision made elsewhere: checked then, not a run that finished then
+            + ("<div class='muted'>checked here, no run</div>" if e.external else "")
+            + "</td>"
             f"<td>{_model_cell(e)}</td><td>{doc}</td><td>{_e(e.status_words)}</td>"
         )
         out.extend(_metric_cell(name, e.metrics.get(name)) for name in METRIC_NAMES)

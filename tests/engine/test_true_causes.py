@@ -177,3 +177,33 @@ def test_a_check_is_about_this_check_not_a_run(checked: Path) -> None:
     assert "<h2>About this check</h2>" in page and "About this run" not in page
     demo = own_scorecard(open_bundle(DEMO))
     assert "<h2>About this run</h2>" in demo
+
+
+def test_a_check_says_no_run_took_place(checked: Path, capsys, tmp_path) -> None:
+    """The scorecard's banner, its facts, `arl bundle show` and the published index say
+    what happened, a check of a revision made elsewhere: never "The run completed",
+    "Run finished" or a "Run" row (no run took place in this program)."""
+    from engine.publish import published
+    from engine.publish.index import render_index
+
+    b = open_bundle(checked)
+    for page in (own_scorecard(b), (checked / "scorecard.html").read_text(encoding="utf-8")):
+        text = _text(page)
+        assert f"{vocab.EXTERNAL_STATUS_WORDS}: {vocab.EXTERNAL_NO_RUN}." in text
+        assert "The run completed" not in text and "Run" not in _cells(page)
+        assert "Check" in _cells(page)
+    assert arl(["bundle", "show", str(checked)]) == 0
+    shown = capsys.readouterr().out
+    assert f"checked here ({vocab.EXTERNAL_NO_RUN})" in shown and "run completed" not in shown
+    published.set_published_folder(tmp_path / "pub")
+    published.publish(checked)
+    (listed,) = published.entries(tmp_path / "pub")
+    # the outcome first ("Awaiting review"), else what happened, not "completed"
+    from dataclasses import replace
+
+    assert replace(listed, outcome="").status_words == "checked here (made elsewhere, no run)"
+    page = render_index([listed])
+    assert "Run finished" not in page and "checked here, no run" in _text(page)
+    # a run keeps its words
+    assert vocab.status_words({"status": "completed"}) == "Run completed"
+    assert vocab.run_or_check(b.manifest) == "check" and vocab.run_or_check({}) == "run"
