@@ -155,13 +155,7 @@ class MetricsPanel(QWidget):
             (f"<b>{html.escape(headline)}</b><br>" if headline else "")
             + _intro(status, reason, scripted, external)
         )
-        self.help.setText(
-            "<i>No round ran in this program: the figures are those of the revision checked.</i>"
-            if external
-            else ""
-            if rounds
-            else "<i>This bundle records the metrics of the whole run only, not of each round.</i>"
-        )
+        self.help.setText(_below(bool(rounds), external))
 
     def _fit_rows(self) -> None:
         """Three lines per metric (enough for the wrapped reasons), whatever the view's
@@ -259,6 +253,15 @@ def _metric_item(text: str, name: str, m: Any, whole_run: bool, noted: bool) -> 
         item.setBackground(QColor("#fde8e0"))
         item.setForeground(QColor("#4a1400"))
     return item
+
+
+def _below(rounds: bool, external: bool) -> str:
+    """The line below the table: why it has no column per round, when it has none."""
+    if external:
+        return "<i>No round ran in this program: the figures are those of the revision checked.</i>"
+    if rounds:
+        return ""
+    return "<i>This bundle records the metrics of the whole run only, not of each round.</i>"
 
 
 def _intro(status: str, reason: str, scripted: bool, external: bool = False) -> str:
