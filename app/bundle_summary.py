@@ -64,5 +64,23 @@ def summary(path: str | Path) -> str:
 
 
 def summaries(paths: list[str]) -> list[tuple[str, str]]:
-    """``[(path, summary)]`` for the Recent list."""
-    return [(p, summary(p)) for p in paths]
+    """``[(path, summary)]`` for the Recent list; two bundles with the same summary (two
+    copies of one run) each say their folder on a line of their own."""
+    lines = [summary(p) for p in paths]
+    counts: dict[str, int] = {}
+    for line in lines:
+        counts[line] = counts.get(line, 0) + 1
+    return [
+        (p, line + "\nin " + folder_words(p) if counts[line] > 1 else line)
+        for p, line in zip(paths, lines, strict=True)
+    ]
+
+
+def folder_words(path: str | Path) -> str:
+    """The folder holding ``path``, the home folder written ``~``."""
+    parent = Path(path).parent
+    try:
+        rel = parent.relative_to(Path.home()).as_posix()
+    except ValueError:
+        return str(parent)
+    return "~" if rel == "." else "~/" + rel

@@ -77,6 +77,8 @@ class BundleData:
     # engine.bundle.own_copy.DecisionsHome.words() once this bundle's decisions are kept in
     # the user's copy of it (a shipped or read-only bundle): ``path`` is then the copy's.
     kept_copy: str = ""
+    # The bundle asked for (the shipped or read-only original) when ``path`` is the copy.
+    copied_from: str = ""
     _listeners: list[Callable[[Any], None]] = field(default_factory=list, repr=False)
     _index: dict[bool, Any] = field(default_factory=dict, repr=False)
     _checking: bool = False
@@ -293,6 +295,7 @@ def follow_copy(data: BundleData, home: Any) -> bool:
     if data.source is not None:
         data.source.path = home.bundle
     data.kept_copy = home.words()
+    data.copied_from = str(home.copied_from)
     return True
 
 

@@ -222,8 +222,10 @@ class Settings:
     def recent_bundles(self) -> list[str]:
         return [p for p in self.get("bundles/recent") if p]
 
-    def add_recent_bundle(self, path: str) -> None:
-        items = [p for p in self.recent_bundles if p != path]
+    def add_recent_bundle(self, path: str, replacing: str = "") -> None:
+        """``path`` first in the list, once; ``replacing`` (a bundle ``path`` stands for,
+        such as the original of the user's copy) taken off it."""
+        items = [p for p in self.recent_bundles if p not in (path, replacing)]
         self.set("bundles/recent", ([path] + items)[:MAX_RECENT])
 
     def word_sources(self, bundle: str) -> tuple[str, str] | None:

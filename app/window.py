@@ -305,7 +305,7 @@ class MainWindow(QMainWindow):
         if data is None or not data.kept_copy or getattr(self, "_copy_said", None) is data:
             return
         self._copy_said = data
-        self.settings.add_recent_bundle(str(Path(data.path).resolve()))
+        self._remember(data)
         self._refresh_start()
         self._say(data.kept_copy, str(data.path))
 
@@ -352,11 +352,17 @@ class MainWindow(QMainWindow):
         run_in_thread(lambda: _load_or_copy(path, lambda v1, v2: early((v1, v2))), done, failed)
         return True
 
+    def _remember(self, data: BundleData, path: Path | None = None) -> None:
+        """List ``data`` (at ``path``, else its own) first in Recent bundles; the original
+        of a copy is taken off the list (opening it opens the copy: one row, not two)."""
+        original = str(Path(data.copied_from).resolve()) if data.copied_from else ""
+        self.settings.add_recent_bundle(str((path or Path(data.path)).resolve()), original)
+
     def _show_loaded(self, data: BundleData, path: Path, remember: bool) -> None:
         """Show a bundle that has been read: every view, the tabs, the window title."""
         self.data = data
         if remember:
-            self.settings.add_recent_bundle(str(path.resolve()))
+            self._remember(data, path)
             self.settings.last_dir = str(path.resolve().parent)
             if hasattr(self.compare, "start_dir"):
                 self.compare.start_dir = self.settings.last_dir
@@ -652,4 +658,5 @@ def _load_or_copy(path: Path, on_documents: Callable[[str, str], None]) -> Bundl
     data = load_bundle(home.bundle if home is not None else path, on_documents=on_documents)
     if home is not None:
         data.kept_copy = home.words()
+        data.copied_from = str(home.copied_from)
     return data

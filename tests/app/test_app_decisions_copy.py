@@ -61,6 +61,8 @@ def test_a_decision_on_the_shipped_example_goes_to_the_users_copy(qtbot):
     assert WORDS in window.statusBar().currentMessage()
     assert str(copies_folder()) in window.statusBar().currentMessage()
     assert str(copy.resolve()) in window.settings.recent_bundles
+    # One row for the run: opening the shipped original opens the copy.
+    assert str(shipped.resolve()) not in window.settings.recent_bundles
     assert view.data.decisions.latest()[cid].decision == "accept"
 
     view = _open_example(qtbot, window)  # the shipped example again: the copy is shown
@@ -70,3 +72,5 @@ def test_a_decision_on_the_shipped_example_goes_to_the_users_copy(qtbot):
     assert view.data.decisions.latest()[cid].decision == "accept"
     assert next(r for r in view.rows if r["id"] == cid)["decision"] is not None
     assert _snapshot(shipped.parent) == before
+    recent = window.settings.recent_bundles
+    assert str(copy.resolve()) in recent and str(shipped.resolve()) not in recent

@@ -121,6 +121,27 @@ def test_recent_bundles_show_title_model_date_and_outcome(qtbot, tmp_path):
     assert item.data(Qt.ItemDataRole.UserRole) == str(folder)
 
 
+def test_two_copies_of_one_run_in_recent_bundles_say_their_folders(qtbot, tmp_path):
+    """Two rows that would read the same ("Remote work policy · 1 Dec 2026 · completed
+    (scripted)" twice) each say the folder they are in (a lone one does not: the test
+    above); a bundle opened again is still one row."""
+    a, b = tmp_path / "mine" / "bundle", tmp_path / "theirs" / "bundle"
+    for f in (a, b):
+        shutil.copytree(DATA / "bundle-min", f)
+    line = summary(a)
+    w = MainWindow()
+    qtbot.addWidget(w)
+    for f in (a, b, DATA / "bundle-min"):
+        w.settings.add_recent_bundle(str(f))
+    w.settings.add_recent_bundle(str(a))  # opened again: still one row
+    w._refresh_start()
+    assert w.start.recent.count() == 3
+    paths = [a, DATA / "bundle-min", b]  # newest first
+    want = [f"{line}\nin {p.parent}" for p in paths]
+    qtbot.waitUntil(lambda: [w.start.recent.item(i).text() for i in range(3)] == want, timeout=5000)
+    assert want[0] in [act.text() for act in w.recent_menu.actions()]
+
+
 def test_a_chinese_titles_detail_line_is_not_cut_in_recent_bundles(qtbot, tmp_path):
     import json
 
