@@ -360,11 +360,26 @@ def _compare_metrics(
     stored = stored if isinstance(stored, dict) else {}
     for name in sorted(set(stored) | set(again)):
         s, r = stored.get(name), again.get(name)
-        if s != r:
+        if s != r and not _older_no_revision(name, s, r):
             shown_s, shown_r = _metric(name, s), _metric(name, r)
             if shown_s == shown_r:  # differs beyond what the words show
                 shown_s, shown_r = s, r
             out.append(Difference(where, None, f"metric {name}", shown_s, shown_r))
+
+
+def _older_no_revision(name: str, stored: Any, again: Any) -> bool:
+    """A bundle written before a run with no revision made the attribution rate N/A
+    (``engine.score.metrics.no_revision_reason``) stored "0% (0 of N)" for the same fact,
+    and still verifies."""
+    from engine.score.metrics import NO_REVISION
+
+    return (
+        name == "attribution_rate"
+        and isinstance(stored, dict)
+        and stored.get("numerator") == 0
+        and isinstance(again, dict)
+        and str(again.get("reason") or "").startswith(NO_REVISION)
+    )
 
 
 def _metric(name: str, m: Any) -> Any:
@@ -604,6 +619,7 @@ def _score(
     problem naming ``failure``) when scoring raises. ``final``: the final scoring, N/A
     throughout for a failed run whose trace has no model answer (as the run scored it)."""
     from engine.models import claims_from_json
+    from engine.score.metrics import apply_no_revision, no_revision_reason
     from engine.score.scoring import score
 
     never = _never_reached(bundle) if final else ""
@@ -624,6 +640,10 @@ def _score(
     except Exception as exc:  # a bug must not hide the bundle: say it
         res.problems.append(f"{failure} ({type(exc).__name__}: {exc})")
         return None
+    if final:  # cancelled or failed before any push, as the run scored it
+        revised = version.version_id != _given(bundle, v1)
+        status = str(bundle.manifest.get("status"))
+        apply_no_revision(result.metrics, no_revision_reason(status, revised))
     return result.to_json(extended=True)
 
 

@@ -577,13 +577,13 @@ class ReviewRun:
     ) -> ScoreResult:
         """``engine.score.scoring.score`` of the given version against ``latest``. ``final``:
         rounds to converge is known (else N/A "the run has not finished")."""
-        from engine.score.metrics import never_reached_reason
+        from engine.score.metrics import apply_no_revision, never_reached_reason, no_revision_reason
         from engine.score.scoring import score
 
         v_latest = self.version_of(latest)  # parses the given version first if needed
         rtc, why = self._rounds_to_converge() if final else (None, "the run has not finished")
         assert self._v_given is not None
-        return score(
+        result = score(
             self._v_given,
             v_latest,
             self.comments_before,
@@ -595,6 +595,10 @@ class ReviewRun:
             rounds_reason=why,
             never_reached=never_reached_reason(self.status, self.trace.entries) if final else "",
         )
+        if final:  # cancelled or failed before any push: no revision to measure
+            revised = latest.version_id != self.given.version_id
+            apply_no_revision(result.metrics, no_revision_reason(self.status, revised))
+        return result
 
     def run_tokens(self) -> int | None:
         """The run's tokens as its bundle and outcome state them: ``usage.total``, or None

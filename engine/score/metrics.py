@@ -105,6 +105,31 @@ def never_reached_reason(status: str, trace_entries: Any) -> str:
     return f"{NEVER_REACHED}: {why}"
 
 
+#: The start of the attribution rate's N/A reason for a run that ended before any revision.
+NO_REVISION = "no revision to measure"
+
+
+def no_revision_reason(status: str, revised: bool) -> str:
+    """For a run cancelled or failed before the agent pushed any revision: the attribution
+    rate's N/A reason ("no revision to measure: the run was cancelled before the agent
+    pushed one"), never "0% (0 of 4)" (the agent was stopped, it did not leave every comment
+    unedited). ``revised``: the last version is not the one the agent was given. "" otherwise:
+    a run that completed with no push measured what its agent did. The run and the bundle's
+    re-derivation (its ``v2`` against ``given_version_id``) both call it."""
+    if status not in ("cancelled", "failed") or revised:
+        return ""
+    how = "was cancelled" if status == "cancelled" else "failed"
+    return f"{NO_REVISION}: the run {how} before the agent pushed one"
+
+
+def apply_no_revision(metrics: dict[str, Metric], reason: str) -> None:
+    """Make the attribution rate N/A with ``reason`` (``no_revision_reason``), unless it is
+    N/A already (no actionable comments, the model never reached)."""
+    m = metrics.get("attribution_rate")
+    if reason and m is not None and m.value is not None:
+        metrics["attribution_rate"] = Metric.na(reason)
+
+
 def compute_metrics(
     verdicts: list[VerdictRecord],
     actionable_ids: set[str],
