@@ -64,10 +64,6 @@ def check_files(
     if d1.kind != d2.kind:
         raise InputError(revised, f"is {d2.kind}, but the reviewed version is {d1.kind}")
     found = _comments_of(reviewed, comments, d1, made)
-    if not found:
-        raise InputError(
-            comments or reviewed, "no comment in it can be used on the reviewed version"
-        )
     if not message.strip() and not comments and d1.word is not None and d2.word is not None:
         # Nothing said: the comments the agent resolved in the revised Word file are its
         # claims, its replies join the threads (engine.word_review). Comments made by
@@ -120,11 +116,15 @@ def _comments_of(reviewed: str, comments: str, d1: Any, made: list[Any] | None) 
 
         found = copy.deepcopy(list(made))  # the dialog keeps its own for another check
     elif comments:
-        found, _unusable = load_comments(comments, text)
+        found, unusable = load_comments(comments, text)
+        if not found:
+            raise InputError(comments, _none_words(unusable, "file"))
     elif d1.word is not None:
         from engine.word_review import word_comments
 
-        found, _unusable = word_comments(d1.word, "v1")
+        found, unusable = word_comments(d1.word, "v1")
+        if not found:
+            raise InputError(reviewed, _none_words(unusable, "Word file"))
     else:
         raise InputError(
             reviewed,
@@ -132,6 +132,20 @@ def _comments_of(reviewed: str, comments: str, d1: Any, made: list[Any] | None) 
             "(only a Word file has its own)",
         )
     return list(found)
+
+
+def _none_words(unusable: list[tuple[str, str]], what: str) -> str:
+    """Why a comments file or a Word file gave no comment to check: it has none (said
+    so, with what to do), or none of its comments can be used (``unusable``: (id,
+    reason) each; the first reason said)."""
+    if unusable:
+        n = len(unusable)
+        many = "its one comment cannot" if n == 1 else f"none of its {n} comments can"
+        more = "" if n == 1 else f"; {n - 1} more"
+        return f"{many} be used (comment {unusable[0][0]}: {unusable[0][1]}{more})"
+    if what == "Word file":
+        return "this Word file has no comments (add them in Word, or by selecting words)"
+    return "this file has no comments in it"
 
 
 def _signing_key() -> bytes | None:

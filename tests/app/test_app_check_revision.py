@@ -191,3 +191,36 @@ def test_comments_made_by_selecting_words_are_used_for_the_check(qtbot, tmp_path
     dlg.reviewed.path.setText(str(EXAMPLE / "revised.md"))
     dlg.start_check()
     assert "on another file" in dlg.status.text()
+
+
+def test_a_word_file_or_comments_file_without_comments_says_it_has_none(tmp_path):
+    """Not "no comment in it can be used on the reviewed version" for a file that has no
+    comment at all: it says it has none (and, for Word, what to do); a file whose comments
+    cannot be used says that, with their number and the first reason."""
+    import json
+
+    from engine.models import InputError
+
+    docx = Path(__file__).parents[1] / "data" / "docx"
+    with pytest.raises(
+        InputError,
+        match=r"this Word file has no comments \(add them in Word, or by selecting words\)",
+    ):
+        check_files(
+            str(docx / "mammoth-tables.docx"), "", str(docx / "mammoth-simple-list.docx"), ""
+        )
+    empty = tmp_path / "none.json"
+    empty.write_text(json.dumps({"comments": []}))
+    review, revised = str(EXAMPLE / "review.md"), str(EXAMPLE / "revised.md")
+    with pytest.raises(InputError, match="this file has no comments in it") as got:
+        check_files(review, str(empty), revised, "", tmp_path)
+    assert str(empty) in str(got.value)
+    stray = json.loads((EXAMPLE / "comments.json").read_text())
+    for c in stray["comments"]:
+        del c["anchor"]
+    far = tmp_path / "far.json"
+    far.write_text(json.dumps(stray))
+    n = len(stray["comments"])
+    why = f"none of its {n} comments can be used \\(comment c1: no anchor object; {n - 1} more"
+    with pytest.raises(InputError, match=why):
+        check_files(review, str(far), revised, "", tmp_path)
