@@ -126,8 +126,13 @@ def test_panes_scroll_together_by_the_alignment_and_can_be_unlinked(qtbot, windo
     v = window.verdicts
     link = v.tools.link
     assert link.alignment is v.change_cv
-    v.resize(1366, 420)  # room to scroll
+    # Room to scroll: the window at its least height (the panes are 384 px at 1366x768,
+    # the demo's v1 454 px, and the first comment's jump has already taken v1 to its end).
+    window.resize(1366, 420)
+    qtbot.waitUntil(lambda: v.v1.height() < 300, timeout=5000)
     qtbot.wait(300)
+    room = _js(qtbot, v.v1, "document.documentElement.scrollHeight - innerHeight - scrollY")
+    assert room > 100  # scrolling to 400 moves v1 down
     before = link.followed
     link._quiet.clear()
     v.v1.page().runJavaScript("window.scrollTo(0, 400)")
