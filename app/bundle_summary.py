@@ -12,7 +12,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from engine.vocabulary import when_words
+from engine.vocabulary import untitled_words, when_words
 
 MAX_MANIFEST_BYTES = 2_000_000
 
@@ -49,7 +49,8 @@ def summary(path: str | Path) -> str:
     m = read_manifest(path)
     if m is None:
         return f"{Path(path).name} (cannot be read)"
-    title = str(m.get("document_title") or Path(path).name)
+    # never the folder name ("run-20261201-..."): a bundle with no title is named in words
+    title = str(m.get("document_title") or "").strip() or untitled_words(m)
     if len(title) > 80:
         title = title[:77] + "\u2026"
     bits = []

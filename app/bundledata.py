@@ -83,6 +83,7 @@ class BundleData:
     _index: dict[bool, Any] = field(default_factory=dict, repr=False)
     _checking: bool = False
     _held: bool = False  # hold_checks: the re-derivation waits for release_checks
+    _title: str | None = field(default=None, repr=False)  # ``title``, once worked out
 
     @property
     def forged(self) -> bool:
@@ -144,7 +145,19 @@ class BundleData:
 
     @property
     def title(self) -> str:
-        return str(self.manifest.get("document_title") or self.path.name)
+        """The document's title for people, never the bundle's folder name: the manifest's,
+        else the title or first heading of the version the agent was given
+        (``engine.text.titles.document_title`` of its source), else "Untitled check of 2 Dec 2026, 14:29
+        UTC" (``vocab.untitled_words``)."""
+        return self.named_title or vocab.untitled_words(self.manifest)
+
+    @property
+    def named_title(self) -> str:
+        """The manifest's title, else the given version's title or first heading; ""."""
+        if self._title is None:
+            stated = str(self.manifest.get("document_title") or "").strip()
+            self._title = stated or _source_title(self.source)
+        return self._title
 
     @property
     def tokens(self) -> int | None:
@@ -204,6 +217,21 @@ def _early(on_documents: Callable[[str, str], None]) -> Callable[[list[Any]], No
             on_documents(*pair)
 
     return early
+
+
+def _source_title(bundle: Any) -> str:
+    """The title or first heading of ``bundle``'s v1 as its source reads (the one rule,
+    ``engine.text.titles.document_title``; no file name to fall back on): "" when it has
+    none or the bundle cannot give its v1."""
+    from engine.text.titles import document_title
+
+    if bundle is None:  # no engine bundle behind the data (a test's)
+        return ""
+    try:
+        v1 = bundle.version("v1")
+    except KeyError:  # no v1 in it
+        return ""
+    return document_title("", v1.kind, v1.source)
 
 
 def load_bundle(

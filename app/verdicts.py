@@ -253,7 +253,7 @@ def bundle_name_html(data: BundleData) -> str:
     """The bundle as people name it: its document's title and when it ran ("<b>Remote
     work policy</b>, the run of 1 Dec 2026, 00:31 UTC"); the folder name and the run id
     only in the tooltip (``banner_tooltip``)."""
-    title = str(data.manifest.get("document_title") or "").strip()
+    title = data.named_title  # the manifest's, else the document's first heading
     # The title isolated (FSI ... PDI): a title in Persian or Arabic must not turn the
     # English line around it right to left.
     title = f"{_FSI}{html.escape(title)}{_PDI}" if title else "A document with no title"

@@ -519,6 +519,17 @@ def status_words(manifest: Mapping[str, Any], status: str | None = None) -> str:
     return RUN_STATUS_WORDS.get(status, f"Run status: {status}")
 
 
+def untitled_words(manifest: Mapping[str, Any]) -> str:
+    """A bundle whose document has no title, named in words, never by its folder
+    ("run-20261201-..."): "Untitled check of 2 Dec 2026, 14:29 UTC" (``when_words`` of its
+    start), "Untitled run of ..."; "Untitled document" when no time is recorded."""
+    for key in ("created_at", "finished_at"):
+        iso = manifest.get(key)
+        if isinstance(iso, str) and iso.strip() and when_words(iso) != iso:
+            return f"Untitled {run_or_check(manifest)} of {when_words(iso)}"
+    return "Untitled document"
+
+
 def run_or_check(manifest: Mapping[str, Any]) -> str:
     """What a bundle records, in one word: "check" for a revision checked here
     (``is_external``), else "run"."""
