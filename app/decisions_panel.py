@@ -10,11 +10,11 @@ selection moves to the next comment that still needs a decision. **N** / **J** a
 
 The decision is written by the engine (``engine.bundle.adjudicate.adjudicate``) on a worker
 thread, signed with the user's own key (``arl_keys.signing``, the keyring); the reviewer's
-name comes from the settings (``review/reviewer``), asked once: for a decision, in the
-panel itself (a **Your name** field above the reason, shown only while no name is kept,
-taking the focus first; Enter goes on to the reason, or records an accept), so no separate
-prompt takes the keys meant for the reason; for a reply or a check, before it
-(``ensure_name``: a modal dialog with the focus). Nothing here decides what a
+name comes from the settings (``review/reviewer``), asked once, before the first decision,
+reply or check (``ensure_name``: a small modal dialog titled "Your name as reviewer", with
+the focus; the decision goes on once it is given, its reason field then taking the focus),
+never in a field of the panel where the reason goes (a reason was typed into one as the
+name). Edit > Your name... changes it (``ensure_name(..., again=True)``). Nothing here decides what a
 decision means: the words, the rules and the figures are the engine's
 (``engine.bundle.decisions``, ``engine.bundle.review``).
 """
@@ -99,12 +99,16 @@ def reviewer_name(settings: Any) -> str:
     return " ".join(str(settings.get(SETTING) or "").split()) if settings is not None else ""
 
 
-def ensure_name(parent: QWidget, settings: Any, then: Callable[[], None]) -> QInputDialog | None:
+def ensure_name(
+    parent: QWidget, settings: Any, then: Callable[[], None], *, again: bool = False
+) -> QInputDialog | None:
     """Call ``then()`` once the reviewer has a name: at once when the settings hold one,
     else after asking for it in a modal dialog that has the focus (opened, never ``exec``;
-    kept in the settings). Cancelling calls nothing. A second ask while the dialog is open
-    is dropped. Returns the dialog when one was opened."""
-    if reviewer_name(settings):
+    kept in the settings). ``again``: ask even so, with the name kept filled in (Edit >
+    Your name...). Cancelling calls nothing. A second ask while the dialog is open is
+    dropped. Returns the dialog when one was opened."""
+    kept = reviewer_name(settings)
+    if kept and not again:
         then()
         return None
     top = parent.window()
@@ -113,9 +117,18 @@ def ensure_name(parent: QWidget, settings: Any, then: Callable[[], None]) -> QIn
     dlg = QInputDialog(top)
     dlg.setWindowTitle("Your name as reviewer")
     dlg.setLabelText(
-        "Your decisions and replies are signed with your own key and carry this name "
-        "(asked once; Settings can change it).\nYour name:"
+        (
+            "The decisions and replies you make from now on carry this name\n(those "
+            "already signed keep theirs)."
+            if kept
+            else "Before your first decision or reply: your name.\nYour decisions and "
+            "replies are signed with your own key and carry it.\nAsked once; Edit \u25b8 Your "
+            "name\u2026 changes it."
+        )
+        + "\n\nYour name:"
     )
+    dlg.setTextValue(kept)
+    dlg.setOkButtonText("Save name" if kept else "Save name and go on")
     dlg.setWindowModality(Qt.WindowModality.ApplicationModal)
     dlg.setAccessibleName("Your name as reviewer")
     top._name_dialog = dlg  # type: ignore[attr-defined]
@@ -148,16 +161,6 @@ class DecisionPanel(QWidget):
         # (then) -> None: call ``then`` once the reviewer has a name (the view sets it to
         # ``ensure_name`` with its settings; standing alone, nothing is asked).
         self.with_name: Callable[[Callable[[], None]], None] = lambda then: then()
-        # () -> the settings that keep the reviewer's name (the view sets it); None: the
-        # panel stands alone and asks no name.
-        self.settings_of: Callable[[], Any] | None = None
-        self.name_label = QLabel("Your name (asked once; your decisions carry it):")
-        self.name = QLineEdit()
-        self.name.setMaxLength(200)
-        self.name.setAccessibleName("Your name as reviewer")
-        self.name.setPlaceholderText("Your name, then Enter")
-        self.name.returnPressed.connect(self._name_done)
-        self.name_label.setBuddy(self.name)
         self.state = QLabel()
         self.state.setWordWrap(True)
         self.state.setTextFormat(Qt.TextFormat.RichText)
@@ -183,10 +186,7 @@ class DecisionPanel(QWidget):
         lay.setSpacing(3)
         lay.addWidget(self.state)
         lay.addWidget(row)
-        lay.addWidget(self.name_label)
-        lay.addWidget(self.name)
         lay.addWidget(self.reason)
-        self._show_name(False)
         self.verdict = ""
         self.set_enabled(False)
 
@@ -202,9 +202,6 @@ class DecisionPanel(QWidget):
         ``writable``: "" when a decision can be recorded, else why not (in words)."""
         self.pending = None
         self.reason.clear()
-        self._show_name(False)
-        if self.settings_of is not None:
-            self.name.setText(reviewer_name(self.settings_of()))
         self.reason.setPlaceholderText(
             "Reason (one line, required to override): Enter records it, Esc cancels"
         )
@@ -246,51 +243,12 @@ class DecisionPanel(QWidget):
         self.state.setText(self._said)
 
     def choose(self, decision: str) -> None:
-        """Take a decision: an accept at once; an override once its reason is typed. The
-        reviewer's name is asked first, when there is none yet (``with_name``)."""
+        """Take a decision: an accept (or what the verdict says) at once; an override once
+        its reason is typed. The reviewer's name is asked first, in its own dialog, when
+        there is none yet (``with_name``)."""
         if not self.buttons[decision].isEnabled():
             return
-        if self.needs_name():
-            self._ask_name(decision)
-            return
         self.with_name(lambda: self._choose(decision))
-
-    def needs_name(self) -> bool:
-        """No reviewer name is kept yet (never, for a panel standing alone)."""
-        return self.settings_of is not None and not reviewer_name(self.settings_of())
-
-    def _show_name(self, on: bool) -> None:
-        self.name_label.setVisible(on)
-        self.name.setVisible(on)
-
-    def _ask_name(self, decision: str) -> None:
-        """The name first, in the panel: the field shown and focused, the decision kept
-        pending until it is given (Esc cancels both)."""
-        self.pending = decision
-        self._show_name(True)
-        words = DECISION_WORDS[decision]
-        agrees = agrees_with_machine(self.verdict, decision)
-        then = "Enter records it" if agrees else "Enter goes on to the reason"
-        doing = "Accepting" if decision == "accept" else "Agreeing with the machine: " + words
-        self.state.setText(
-            f"<b>{html.escape(doing if agrees else 'Overriding to: ' + words)}."
-            f"</b> Your name first (asked once): type it in <i>Your name</i>, then {then}; "
-            "Esc cancels."
-        )
-        self.name.setFocus()
-        self._scroll_to(self.name)
-
-    def _name_done(self) -> None:
-        name = " ".join(self.name.text().split())
-        if not name or self.settings_of is None:
-            return
-        settings = self.settings_of()
-        settings.set(SETTING, name)
-        settings.sync()
-        self._show_name(False)
-        decision, self.pending = self.pending, None
-        if decision:
-            self._choose(decision)
 
     def _choose(self, decision: str) -> None:
         if not self.buttons[decision].isEnabled():
@@ -322,9 +280,6 @@ class DecisionPanel(QWidget):
             parent.ensureWidgetVisible(widget)
 
     def _reason_done(self) -> None:
-        if self.needs_name():  # the name comes first
-            self.name.setFocus()
-            return
         text = " ".join(self.reason.text().split())
         if self.pending and text:
             decision, self.pending = self.pending, None
@@ -334,7 +289,6 @@ class DecisionPanel(QWidget):
         if event.matches(QKeySequence.StandardKey.Cancel) and self.pending:
             self.pending = None
             self.reason.clear()
-            self._show_name(False)
             self.state.setText(getattr(self, "_said", ""))
             self.focusNextPrevChild(False)
             return

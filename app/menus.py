@@ -1,5 +1,6 @@
 """The main window's menus: File (new run, open a bundle, recent bundles, the example,
-compare, publish and export, the verdicts into a Word copy, quit), View (one entry per tab,
+compare, publish and export, the verdicts into a Word copy, quit), Edit (Your name...: the
+name the reviewer's decisions, replies and comments carry), View (one entry per tab,
 Ctrl+1..9, and Theme: Light, Dark, Follow the system, kept per user) and Help (how to
 read the verdicts, the README, About). ``build_menus(window)`` adds them and sets the
 window's ``act_*`` actions and ``recent_menu``."""
@@ -103,7 +104,30 @@ def build_menus(w: Any) -> None:
     m.addAction(w.act_quit)
     for a in (w.act_publish, w.act_export_html, w.act_export_pdf):
         a.setEnabled(False)
+    _edit_menu(w)
     _view_and_help_menus(w)
+
+
+def _edit_menu(w: Any) -> None:
+    """Edit > Your name...: the name asked before the first decision or reply (and on the
+    wizard's comments page), changed here at any time (``app.decisions_panel.ensure_name``)."""
+    from app.decisions_panel import ensure_name, reviewer_name
+
+    def change() -> None:
+        ensure_name(
+            w,
+            w.settings,
+            lambda: w.statusBar().showMessage(
+                f"Your name is now \u201c{reviewer_name(w.settings)}\u201d: the decisions, "
+                "replies and comments you make from now on carry it."
+            ),
+            again=True,
+        )
+
+    e = w.menuBar().addMenu("&Edit")
+    w.act_your_name = QAction("Your &name\u2026", w, triggered=change)
+    w.act_your_name.setStatusTip("The name your decisions, replies and comments carry")
+    e.addAction(w.act_your_name)
 
 
 def _view_and_help_menus(w: Any) -> None:

@@ -53,7 +53,6 @@ class ReviewActions:
         self.decision = DecisionPanel()
         self.decision.decide.connect(self._decide)
         self.decision.with_name = self._with_name  # asks nothing once a name is kept
-        self.decision.settings_of = self._settings  # the name asked in the panel itself
         self.settings = None  # app.settings.Settings (the window sets it)
         self._writing = False
         side = QWidget()

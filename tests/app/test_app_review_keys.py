@@ -1,5 +1,5 @@
-"""Keys that move never decide; the reviewer's name is asked once, for a decision in the
-decision panel itself (a Your name field first), for a reply before typing; a run from elsewhere says in
+"""Keys that move never decide; the reviewer's name is asked once, in a dialog of its own,
+before the first decision or reply, and Edit > Your name... changes it; a run from elsewhere says in
 place how to answer its threads."""
 
 from __future__ import annotations
@@ -65,27 +65,34 @@ def test_n_and_p_move_and_never_decide(qtbot, window, tmp_path):
     assert not (bundle / "decisions.json").exists()
 
 
-def test_the_name_is_asked_in_the_decision_panel_and_takes_only_its_keys(qtbot, window, tmp_path):
-    """No separate prompt: the first decision shows a Your name field in the panel, with
-    the focus; the reason typed after it is the reason, never the name."""
+def _name_dialog(qtbot):
+    qtbot.waitUntil(lambda: bool(_dialogs()), timeout=5000)
+    (dlg,) = _dialogs()
+    assert dlg.windowTitle() == "Your name as reviewer"
+    return dlg
+
+
+def test_the_name_is_asked_in_its_own_dialog_never_where_the_reason_goes(qtbot, window, tmp_path):
+    """The first decision asks the name in a small dialog of its own (a field in the panel,
+    where the reason goes, took a tester's reason as their name); then the reason field has
+    the focus, and what is typed there is the reason."""
     bundle = tmp_path / "b"
     shutil.copytree(DATA / "bundle-min", bundle)
     view = _open(qtbot, window, bundle)
     assert not window.settings.get(SETTING)
     panel = view.decision
-    assert not panel.name.isVisible()
+    assert not hasattr(panel, "name")  # no name field in the panel
     view.table.setFocus()
     view.table.selectRow(1)
-    qtbot.keyClick(view.table, Qt.Key.Key_D)  # an override: the name first, in the panel
-    assert not _dialogs() and panel.name.isVisible() and panel.pending == "addressed"
-    qtbot.waitUntil(panel.name.hasFocus, timeout=5000)
-    qtbot.keyClicks(panel.name, "Ann Reviewer")
-    assert panel.reason.text() == ""
-    qtbot.keyClick(panel.name, Qt.Key.Key_Return)
-    assert window.settings.get(SETTING) == "Ann Reviewer" and not panel.name.isVisible()
+    qtbot.keyClick(view.table, Qt.Key.Key_D)  # an override: the name first, in a dialog
+    dlg = _name_dialog(qtbot)
+    assert "Before your first decision" in dlg.labelText() and "Edit" in dlg.labelText()
+    assert not panel.reason.hasFocus()
+    dlg.setTextValue("Ann Reviewer")
+    dlg.accept()
+    assert window.settings.get(SETTING) == "Ann Reviewer"
     # then the override goes on as asked: its reason field has the focus
-    assert panel.pending == "addressed"
-    qtbot.waitUntil(panel.reason.hasFocus, timeout=5000)
+    qtbot.waitUntil(lambda: panel.pending == "addressed" and panel.reason.hasFocus(), timeout=5000)
     qtbot.keyClicks(panel.reason, "it was fixed")
     qtbot.keyClick(panel.reason, Qt.Key.Key_Return)
     qtbot.waitUntil(
@@ -94,39 +101,50 @@ def test_the_name_is_asked_in_the_decision_panel_and_takes_only_its_keys(qtbot, 
     )
     last = view.data.decisions.decisions[-1]
     assert (last.reviewer, last.reason) == ("Ann Reviewer", "it was fixed")
-    # asked once: the next decision shows no name field and no dialog
+    # asked once: the next decision opens no dialog
     qtbot.waitUntil(lambda: not view._writing, timeout=30000)
     view.table.setFocus()
     qtbot.keyClick(view.table, Qt.Key.Key_W)
-    assert not _dialogs() and not panel.name.isVisible() and panel.pending == "declined"
+    assert not _dialogs() and panel.pending == "declined" and panel.reason.hasFocus()
     qtbot.keyClicks(panel.reason, "not in scope")
     qtbot.keyClick(panel.reason, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: len(view.data.decisions.decisions) == 2, timeout=30000)
     assert view.data.decisions.decisions[-1].reviewer == "Ann Reviewer"
 
 
-def test_the_first_accept_asks_the_name_in_the_panel_then_records(qtbot, window, tmp_path):
+def test_the_first_accept_asks_the_name_then_records(qtbot, window, tmp_path):
     bundle = tmp_path / "b"
     shutil.copytree(DATA / "bundle-min", bundle)
     view = _open(qtbot, window, bundle)
-    panel = view.decision
     view.table.setFocus()
     view.table.selectRow(0)
     qtbot.keyClick(view.table, Qt.Key.Key_A)
-    assert not _dialogs() and panel.name.isVisible() and panel.pending == "accept"
-    qtbot.waitUntil(panel.name.hasFocus, timeout=5000)
-    qtbot.keyClick(panel.name, Qt.Key.Key_Escape)  # Esc cancels: nothing recorded
-    assert panel.pending is None and not panel.name.isVisible()
+    _name_dialog(qtbot).reject()  # Cancel: nothing recorded
+    qtbot.waitUntil(lambda: not _dialogs(), timeout=5000)
     assert not view._writing and not (bundle / "decisions.json").exists()
     view.table.setFocus()
     qtbot.keyClick(view.table, Qt.Key.Key_A)
-    qtbot.keyClicks(panel.name, "Bea")
-    qtbot.keyClick(panel.name, Qt.Key.Key_Return)
+    dlg = _name_dialog(qtbot)
+    dlg.setTextValue("Bea")
+    dlg.accept()
     qtbot.waitUntil(
         lambda: view.data.decisions is not None and bool(view.data.decisions.decisions),
         timeout=30000,
     )
     assert view.data.decisions.decisions[-1].reviewer == "Bea"
+
+
+def test_edit_your_name_changes_it_later(qtbot, window):
+    window.settings.set(SETTING, "Ann")
+    titles = [a.text() for a in window.menuBar().actions()]
+    assert titles[:3] == ["&File", "&Edit", "&View"]
+    window.act_your_name.trigger()
+    dlg = _name_dialog(qtbot)
+    assert dlg.textValue() == "Ann"  # the name kept, to change
+    dlg.setTextValue("Ann  Smith ")
+    dlg.accept()
+    assert window.settings.get(SETTING) == "Ann Smith"
+    qtbot.waitUntil(lambda: "Ann Smith" in window.statusBar().currentMessage(), timeout=5000)
 
 
 def test_the_reply_field_asks_the_name_once_before_typing(qtbot, window, tmp_path):
