@@ -42,6 +42,8 @@ if TYPE_CHECKING:  # the run machinery (engine.run, about 1 s) is imported when 
     from app.runrequest import RunRequest
 
 log = logging.getLogger(__name__)
+# After this long with no step while the agent works, the log says it waits on the model.
+WAIT_SAY_S = 3.0
 NOT_SIGNED = "The bundle will not be signed: no key of yours could be read or made here."
 
 
@@ -76,6 +78,8 @@ class RunView(RunRecord, QWidget):
         self.outcome = None
         self.bundle_path = ""
         self._t0 = 0.0
+        self._last_step = 0.0  # when the last event came (time.monotonic)
+        self._waiting: QListWidgetItem | None = None  # the log's "Waiting for the model" line
         self._wizard = None
 
         self.title = QLabel("<h2>No run yet</h2>")
@@ -208,6 +212,7 @@ class RunView(RunRecord, QWidget):
         self.outcome = None
         self.bundle_path = ""
         self.log.clear()
+        self._waiting = None
         self._doc_title = req.title
         self.title.setText(f"<h2>Running: {html.escape(req.title)}</h2>")
         self.hint.setText(
@@ -228,7 +233,7 @@ class RunView(RunRecord, QWidget):
         self.counts_label.setText("")
         self.cancel_btn.setEnabled(True)
         self.new_btn.setEnabled(False)
-        self._t0 = time.monotonic()
+        self._t0 = self._last_step = time.monotonic()
         self._tick()
         self.timer.start()
         self.runStarted.emit()
@@ -255,7 +260,7 @@ class RunView(RunRecord, QWidget):
     def _finish_ui(self, status: str, reason: str) -> None:
         self.alert.setVisible(False)
         self.timer.stop()
-        self._tick()
+        self._tick()  # (the timer stopped: no "Waiting for the model" line is left)
         self.busy.setVisible(False)
         self.cancel_btn.setEnabled(False)
         self.new_btn.setEnabled(True)
@@ -351,6 +356,32 @@ class RunView(RunRecord, QWidget):
         if self._t0:
             s = int(time.monotonic() - self._t0)
             self.elapsed_label.setText(f"Elapsed: {s // 60}:{s % 60:02d}")
+        self._say_waiting()
+
+    def _say_waiting(self) -> None:
+        """While the agent works and no step has come for ``WAIT_SAY_S``, the last line of
+        the log says the run waits on the model, and for how long (ticking); the next step
+        takes the line away (its own line says how long the call took)."""
+        phase = getattr(self.handle, "phase", "")
+        quiet = time.monotonic() - self._last_step
+        if not self.timer.isActive() or phase not in ("working", "reporting") or quiet < WAIT_SAY_S:
+            self._drop_waiting()
+            return
+        s = int(quiet)
+        what = "its report" if phase == "reporting" else "its answer"
+        text = (
+            f"Waiting for the model to send {what}: {s // 60}:{s % 60:02d} so far "
+            "(a slow model or a busy server can take minutes)."
+        )
+        if self._waiting is None:
+            self._waiting = self._add("model", text)
+        elif self._waiting.text() != text:
+            self._waiting.setText(text)
+
+    def _drop_waiting(self) -> None:
+        if self._waiting is not None:
+            self.log.takeItem(self.log.row(self._waiting))
+            self._waiting = None
 
     def _add(self, icon_name: str, text: str) -> QListWidgetItem:
         """One line of the log: an icon (``app.icons``, drawn, never a character) and the
@@ -364,6 +395,8 @@ class RunView(RunRecord, QWidget):
     def _on_event(self, event: Any) -> None:
         """Called by the engine on the loop's thread: copy what is needed and return."""
         self.events.append(event)
+        self._last_step = time.monotonic()
+        self._drop_waiting()
         name = type(event).__name__
         # Sentence case where the engine has it (the CLI keeps the exact VERIFICATION line).
         words = event.plain(self._names)

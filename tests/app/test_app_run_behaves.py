@@ -71,3 +71,39 @@ def test_cancel_sends_nothing_and_a_local_server_is_not_asked(qtbot, window):
     assert went == [] and agreed_hosts(settings) == []
     assert ask_before_sending(window, settings, "http://127.0.0.1:8089/v1", lambda: went.append(2))
     assert went == [2]
+
+
+def test_a_slow_model_is_said_to_be_waited_on_with_the_time_so_far(qtbot, window, monkeypatch):
+    """The log does not sit at "Agent mode: tools" for a minute: after a few quiet seconds
+    of work its last line says the run waits on the model, ticking; the next step takes it
+    away, and a run that ended leaves none."""
+    import time
+
+    from app import runview
+    from engine.run.records import RunHandle
+
+    rv = window.run_view
+    rv.handle = RunHandle()
+    rv.handle.phase = "working"
+    rv.timer.start()
+    rv._on_event(ev.AgentNotice("r1", round=1, topic="mode", text="Agent mode: tools"))
+    rv._tick()
+    assert rv.log.count() == 1  # not yet: the model has just been asked
+    now = time.monotonic()
+    monkeypatch.setattr(runview.time, "monotonic", lambda: now + 15.2)
+    rv._tick()
+    assert rv.log.count() == 2
+    last = rv.log.item(1).text()
+    assert last.startswith("Waiting for the model to send its answer: 0:15 so far")
+    monkeypatch.setattr(runview.time, "monotonic", lambda: now + 75.0)
+    rv._tick()
+    assert rv.log.count() == 2 and "1:15 so far" in rv.log.item(1).text()
+    rv._on_event(ev.ModelCalled("r1", round=1, purpose="work", tokens=9, run_tokens=9, seconds=75))
+    assert rv.log.count() == 2 and rv.log.item(1).text().startswith("Model call (work) took")
+    rv.handle.phase = "reporting"
+    monkeypatch.setattr(runview.time, "monotonic", lambda: now + 80.0)
+    rv._tick()
+    assert rv.log.item(2).text().startswith("Waiting for the model to send its report: 0:05")
+    rv.timer.stop()
+    rv._tick()
+    assert rv.log.count() == 2  # ended: the waiting line goes
