@@ -69,15 +69,16 @@ CHECKS_WAIT_MS = 20000
 _FSI, _PDI, _LRM = chr(0x2068), chr(0x2069), chr(0x200E)
 
 
-DETAIL_LINES = 6  # the comment detail's least height, in lines of its text
+DETAIL_LINES = 6  # the comment detail's least height where the documents keep their share
+DETAIL_SHORT_LINES = 2  # ... and on a short window (1366 x 768 at 1.5x), where it scrolls
 DOCS_SHARE = 0.5  # of the window's height, the two document panes' least (room allowing)
 
 
-def detail_minimum(detail: QTextBrowser) -> int:
-    """``DETAIL_LINES`` lines of ``detail``'s font with its frame and document margins, in
+def detail_minimum(detail: QTextBrowser, lines: int = DETAIL_LINES) -> int:
+    """``lines`` lines of ``detail``'s font with its frame and document margins, in
     pixels."""
     margin = int(detail.document().documentMargin())
-    return DETAIL_LINES * detail.fontMetrics().lineSpacing() + 2 * (detail.frameWidth() + margin)
+    return lines * detail.fontMetrics().lineSpacing() + 2 * (detail.frameWidth() + margin)
 
 
 def legend_html(collateral_known: bool = True) -> str:
@@ -637,8 +638,8 @@ class VerdictsView(ReviewActions, QWidget):
         self.detail.setPlaceholderText(
             "Select a comment to see its verdict and its v1 and v2 text."
         )
-        # Six lines at least, whatever the splitters and the scale (at 1366 x 768, 1.5x, it
-        # was pressed to four): the comment's words and the start of its v1/v2 text.
+        # Six lines at least where the documents still get their share (the comment's words
+        # and the start of its v1/v2 text); two, scrolling, on a short window (fit_detail).
         self.detail.setMinimumHeight(detail_minimum(self.detail))
         side = self._review_side(self.detail)  # decision, thread, next round (ReviewActions)
         self.split = self._make_split(side)
@@ -737,15 +738,38 @@ class VerdictsView(ReviewActions, QWidget):
         """The documents get ``docs_target`` (at least half of the split), the rest goes
         under them, never below its least height; kept as the reviewer set it once they
         move the line."""
-        if self.split_chosen:
-            return
         total = sum(self.split.sizes())
         if total <= 0:
+            return
+        self.fit_detail(total)
+        if self.split_chosen:
             return
         docs = max(self.docs_target(), total // 2)
         docs = max(0, min(docs, total - self.bottom_least()))
         if self.split.sizes()[0] != docs:
             self.split.setSizes([docs, total - docs])
+
+    def fit_detail(self, total: int) -> None:
+        """The comment's detail keeps ``DETAIL_LINES`` lines where what is under the
+        documents still fits beside their share of the split's ``total`` height; else (at
+        1366 x 768 and 1.5x the documents had 156 of 512 px) ``DETAIL_SHORT_LINES``, and it
+        scrolls, as the decision panel does, so the documents get half the window."""
+        self.detail.setMinimumHeight(detail_minimum(self.detail))
+        for widget in (self.table, self.panels_scroll):
+            widget.setMinimumHeight(0)  # their own least (minimumSizeHint)
+        if total - self.docs_target() - self.split.handleWidth() >= self.bottom_least():
+            return
+        self.detail.setMinimumHeight(detail_minimum(self.detail, DETAIL_SHORT_LINES))
+        # the comment list: its header and one row; the decision panel: one line (both scroll)
+        line = self.fontMetrics().lineSpacing()
+        table = self.table
+        table.setMinimumHeight(
+            table.horizontalHeader().sizeHint().height()
+            + table.verticalHeader().defaultSectionSize()
+            + table.horizontalScrollBar().sizeHint().height()
+            + 2 * table.frameWidth()
+        )
+        self.panels_scroll.setMinimumHeight(line + 8)
 
     def eventFilter(self, obj: Any, event: Any) -> bool:
         from PySide6.QtCore import QEvent

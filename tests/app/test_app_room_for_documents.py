@@ -115,15 +115,27 @@ def test_the_reviewers_own_split_is_kept(qtbot):
     assert abs(v.split.sizes()[0] - kept[0]) <= 25  # not pushed back to half the window
 
 
-def test_at_one_and_a_half_scale_what_is_under_the_documents_keeps_only_its_least(qtbot):
-    """1366 x 768 at 1.5x is 911 x 512 in the program's pixels: half of it cannot be the
-    documents' (the detail keeps six lines, the decision panel its least and scrolls), so
-    the documents get all the rest and the labels fold."""
+def test_at_one_and_a_half_scale_the_documents_get_half_the_window(qtbot):
+    """1366 x 768 at 1.5x is 911 x 512 in the program's pixels. The detail's six lines
+    left the documents 156 of 512 px; it now keeps two lines and scrolls, the comment list
+    its header and a row, the decision panel a line (each scrolls): the documents get half
+    the window, and the labels fold."""
     win = opened(qtbot, (911, 512))
     v = win.verdicts
     settled(qtbot, win)
     assert v.banner_fold.folded and v.legend_fold.folded
+    assert v.v1.height() >= verdicts.DOCS_SHARE * win.height() - 1
+    assert v.v2.height() >= verdicts.DOCS_SHARE * win.height() - 1
     docs, under = v.split.sizes()
-    assert under == v.bottom_least()  # nothing more than its least under the documents
-    assert docs == sum(v.split.sizes()) - v.bottom_least()
+    assert under >= v.bottom_least()  # what is under them keeps its least
+    short = verdicts.detail_minimum(v.detail, verdicts.DETAIL_SHORT_LINES)
+    assert v.detail.minimumHeight() == short <= v.detail.height()
+    v.select_comment("c1")
+    qtbot.waitUntil(lambda: v.detail.verticalScrollBar().maximum() > 0, timeout=5000)
     assert v.panels_scroll.verticalScrollBar().maximum() > 0  # the decision panel scrolls
+    # the table shows its header and at least one whole row
+    assert v.table.viewport().height() >= v.table.verticalHeader().defaultSectionSize()
+    # a taller window gives the detail its six lines back
+    win.resize(1366, 900)
+    settled(qtbot, win)
+    assert v.detail.minimumHeight() == verdicts.detail_minimum(v.detail)
