@@ -70,6 +70,7 @@ class BundleData:
     shown_source: str = "stated"
     figures_headline: str = ""
     row_notes: dict[str, str] = field(default_factory=dict)
+    row_terms: dict[str, str] = field(default_factory=dict)  # the same in exact terms
     metric_notes: dict[str, str] = field(default_factory=dict)
     # The reviewer decisions (engine.bundle.decisions.DecisionsCheck), checked once the
     # re-derivation is in (each names the verdict the engine derives now).
@@ -343,6 +344,7 @@ def apply_shown(data: BundleData) -> None:
     data.shown_source = shown.source
     data.figures_headline = shown.headline
     data.row_notes = dict(shown.row_notes)
+    data.row_terms = dict(shown.row_terms)
     data.metric_notes = dict(shown.metric_notes)
     if shown.source == "stated":
         return

@@ -477,6 +477,8 @@ class VerdictModel(QAbstractTableModel):
                 )
             if c == REVIEW_COLUMN and row.get("needs"):
                 return "Needs your review: " + "; ".join(row["needs"])
+            if c == NOTE_COLUMN and row.get("terms"):  # the words, then the exact terms
+                return f"{row['note']}\n\nExactly: {row['terms']}"[:1000]
             return self.text(r, c)[:1000]
         if role == Qt.ItemDataRole.UserRole:
             return row["id"]
@@ -1056,6 +1058,7 @@ class VerdictsView(ReviewActions, QWidget):
                     "approximate": present.is_approximate(item),
                     "item": item,
                     "note": data.row_notes.get(cid, ""),
+                    "terms": data.row_terms.get(cid, ""),
                     "unverified": data.shown_source == "unverified",
                     "needs": needs_review(item),
                     "decision": decided.get(cid),
@@ -1222,8 +1225,8 @@ class VerdictsView(ReviewActions, QWidget):
             else e(row["verdict"])
         )
         note = (
-            f"<p style='background:{DIFFERS_BG};color:{DIFFERS_FG}'><b>\u26a0 "
-            f"{e(row['note'])}</b></p>"
+            f"<p style='background:{DIFFERS_BG};color:{DIFFERS_FG}' "
+            f"title='Exactly: {e(row.get('terms', ''))}'><b>\u26a0 {e(row['note'])}</b></p>"
             if row.get("note")
             else ""
         )

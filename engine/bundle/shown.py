@@ -39,8 +39,9 @@ class ShownFigures:
     ``final``: verdict items (the verdict record of docs/verdicts.md); ``metrics``: name ->
     metric object; ``rounds``: the round records (``round``, ``verdicts``, ``metrics``,
     ...); ``unusable``, ``collateral``: as verdicts.json states them. ``row_notes``:
-    comment id -> the line saying what the bundle states and what was recomputed;
-    ``metric_notes``: metric name -> the same for a metric."""
+    comment id -> the line saying what the bundle states and what was recomputed, in words;
+    ``row_terms``: the same with the exact field names and values (``Difference.line``, for a
+    tooltip); ``metric_notes``: metric name -> the same for a metric."""
 
     source: Source
     final: list[dict[str, Any]]
@@ -50,6 +51,7 @@ class ShownFigures:
     collateral: list[Any] | None
     row_notes: dict[str, str] = field(default_factory=dict)
     metric_notes: dict[str, str] = field(default_factory=dict)
+    row_terms: dict[str, str] = field(default_factory=dict)
 
     @property
     def headline(self) -> str:
@@ -74,26 +76,60 @@ def _word(x: Any) -> str:
     return x if isinstance(x, str) else repr(x)
 
 
+def _clause(d: Any) -> tuple[str, str]:
+    """One difference of a comment in words: (what the bundle says, what was recomputed)."""
+    from engine.vocabulary import field_words, value_words
+
+    s, r = d.stored, d.recomputed
+    if d.field == "verdict":
+        return value_words(s), value_words(r)
+    if d.field == "claim_agrees" and isinstance(s, bool) and isinstance(r, bool):
+        return (
+            f"the agent's claim {'agreed' if s else 'did not agree'} with the text",
+            f"the claim {'agrees' if r else 'does not agree'} with the text",
+        )
+    return f"{field_words(d.field)}: {value_words(s)}", f"{field_words(d.field)}: {value_words(r)}"
+
+
+def _row_words(diffs: list[Any], verb: str) -> str:
+    """A comment's differences in one line: "the bundle says the agent's claim agreed with
+    the text; recomputed from its documents, it does not"; "the bundle says edited, and
+    the agent's claim agreed with the text; recomputed from its documents: untouched, and
+    the claim does not agree with the text"."""
+    diffs = sorted(diffs, key=lambda d: d.field != "verdict")  # the verdict first
+    if len(diffs) == 1 and diffs[0].field == "claim_agrees":
+        said, _ = _clause(diffs[0])
+        if isinstance(diffs[0].recomputed, bool):
+            return f"the bundle says {said}; {verb}, it {'does' if diffs[0].recomputed else 'does not'}"
+    pairs = [_clause(d) for d in diffs]
+    said = ", and ".join(p[0] for p in pairs)
+    again = ", and ".join(p[1] for p in pairs)
+    return f"the bundle says {said}; {verb}: {again}"
+
+
 def _notes(rederivation: Any, verb: str) -> tuple[dict[str, str], dict[str, str]]:
     """Per comment and per metric, the final differences in words."""
-    rows: dict[str, list[tuple[str, str, str]]] = {}
+    rows: dict[str, list[Any]] = {}
     metrics: dict[str, str] = {}
     for d in getattr(rederivation, "differences", None) or []:
         if d.where != "final":
             continue
         if d.comment_id is not None:
-            label = "" if d.field == "verdict" else f"{d.field} "
-            rows.setdefault(d.comment_id, []).append((label, _word(d.stored), _word(d.recomputed)))
+            rows.setdefault(d.comment_id, []).append(d)
         elif d.field.startswith("metric "):
             metrics[d.field[len("metric ") :]] = (
                 f"the bundle says {_word(d.stored)}; {verb}: {_word(d.recomputed)}"
             )
-    out = {}
-    for cid, parts in rows.items():
-        said = ", ".join(f"{label}{s}" for label, s, _ in parts)
-        again = ", ".join(f"{label}{r}" for label, _, r in parts)
-        out[cid] = f"the bundle says {said}; {verb}: {again}"
-    return out, metrics
+    return {cid: _row_words(ds, verb) for cid, ds in rows.items()}, metrics
+
+
+def _terms(rederivation: Any) -> dict[str, str]:
+    """Per comment, its final differences in the exact terms (``Difference.line``)."""
+    out: dict[str, list[str]] = {}
+    for d in getattr(rederivation, "differences", None) or []:
+        if d.where == "final" and d.comment_id is not None:
+            out.setdefault(d.comment_id, []).append(d.line())
+    return {cid: "; ".join(lines) for cid, lines in out.items()}
 
 
 def _stated(bundle: Any) -> tuple[list[dict[str, Any]], dict[str, Any], list[dict[str, Any]]]:
@@ -137,6 +173,7 @@ def shown_figures(bundle: Any, rederivation: Any = None, signature: Any = None) 
             list(again.get("collateral") or []),
             rows,
             mets,
+            _terms(rederivation),
         )
     if failed:
         verdict_of = {str(v.get("comment_id")): v.get("verdict") for v in final}
@@ -150,7 +187,8 @@ def shown_figures(bundle: Any, rederivation: Any = None, signature: Any = None) 
     # is named on the rows it touches.
     rows, mets = _notes(rederivation, "this program recomputes")
     _stub_notes(bundle, final, metrics, rows, mets)
-    return ShownFigures("stated", final, metrics, rounds, unusable, collateral, rows, mets)
+    terms = _terms(rederivation)
+    return ShownFigures("stated", final, metrics, rounds, unusable, collateral, rows, mets, terms)
 
 
 STUB_NOTE = "unverified: member too large"

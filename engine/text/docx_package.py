@@ -105,14 +105,19 @@ def _compound_file_problem(data: bytes) -> str:
     return "an old binary Microsoft Office file (not a .docx); save it as .docx from Word"
 
 
+#: A file named .docx that is not a zip package at all (the zip module's own words, "File is
+#: not a zip file", said nothing to a reader).
+NOT_A_DOCX = "is not a Word document (its name ends in .docx, but inside it is not a .docx file)"
+
+
 def read_package(data: bytes) -> Package:
     """The members of a ``.docx`` given as bytes, every limit checked. Raises PackageError."""
     if data.startswith(_CFB):
         raise PackageError(_compound_file_problem(data))
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, OSError, ValueError) as exc:
-        raise PackageError(f"not a valid Word package (not a readable zip: {exc})") from None
+    except (zipfile.BadZipFile, OSError, ValueError):
+        raise PackageError(NOT_A_DOCX) from None
     with zf:
         infos = _check_headers(zf.infolist(), len(data))
         files: dict[str, bytes] = {}

@@ -68,6 +68,23 @@ def test_the_dialog_checks_and_says_what_went_wrong(qtbot, tmp_path):
     assert "you typed: tokens 12,000 (typed, not measured)" in label
 
 
+def test_a_docx_that_is_not_one_is_said_in_one_line_of_words(qtbot, tmp_path):
+    """Was "not a valid Word package (not a readable zip: File is not a zip file)"."""
+    bad = tmp_path / "not-a-doc.docx"
+    bad.write_bytes(b"just some text, saved with the wrong name")
+    dlg = CheckRevisionDialog(None, None, out_dir=tmp_path)
+    qtbot.addWidget(dlg)
+    dlg.show()
+    dlg.reviewed.path.setText(str(bad))
+    dlg.revised.path.setText(str(EXAMPLE / "revised.md"))
+    dlg.comments.path.setText(str(EXAMPLE / "comments.json"))
+    dlg.start_check()
+    qtbot.waitUntil(lambda: "Could not check" in dlg.status.text(), timeout=10000)
+    text = dlg.status.text()
+    assert "not-a-doc.docx: is not a Word document (its name ends in .docx, but inside" in text
+    assert "zip" not in text.replace(str(tmp_path), "")
+
+
 @pytest.fixture
 def window(qtbot):
     from app.window import MainWindow

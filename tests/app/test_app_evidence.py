@@ -225,6 +225,33 @@ def test_signed_bundle_edited_after_signing_shows_the_recomputed_verdict(
     assert "stamped TAMPERED" in window.statusBar().currentMessage()
 
 
+def test_a_forged_claim_is_said_in_words_the_exact_terms_in_the_tooltip(
+    qtbot, window, tmp_path, fresh
+):
+    """claim_agrees edited to true on c2 (its claim disagrees with the text): the row reads
+    "the agent's claim agreed with the text; recomputed …, it does not", never
+    "claim_agrees True"; the field's exact name and values are in the tooltip."""
+    path = write_bundle(tmp_path / "forged", content_of(open_bundle(fresh)))
+    v = json.loads((path / "verdicts.json").read_text())
+    for item in v["final"]:
+        if item["comment_id"] == "c2":
+            assert item["claim_agrees"] is False
+            item["claim_agrees"] = True
+    (path / "verdicts.json").write_text(json.dumps(v))
+    _open(qtbot, window, path)
+    view = window.verdicts
+    r = view.table.ids.index("c2")
+    want = (
+        "the bundle says the agent's claim agreed with the text; recomputed from its "
+        "documents, it does not"
+    )
+    qtbot.waitUntil(lambda: view.table.item(r, 7).text() == want, timeout=10000)
+    from PySide6.QtCore import Qt
+
+    tip = view.table.model_.data(view.table.model_.index(r, 7), Qt.ItemDataRole.ToolTipRole)
+    assert "Exactly: final: comment c2: claim_agrees: stored True, recomputed False" in tip
+
+
 def test_intact_bundle_has_no_check_column(qtbot, window, fresh):
     _open(qtbot, window, fresh)
     assert window.verdicts.table.isColumnHidden(7)

@@ -154,3 +154,37 @@ def test_verify_names_an_uncovered_file_not_a_bad_key(fresh, tmp_path, capsys):
     )
     assert "SIGNATURE THE SIGNATURE DOES NOT COVER THESE FILES" in cap.out
     assert "a signature that does not cover these files" in cap.err
+
+
+def test_a_differing_row_is_said_in_words_with_the_exact_terms_beside():
+    """claim_agrees True -> False read "the bundle says claim_agrees True, edited;
+    recomputed…: claim_agrees False, untouched"; it is said in words, and the exact field
+    names and values are kept for the tooltip (``row_terms``)."""
+    from types import SimpleNamespace
+
+    from engine.bundle.differences import Difference
+    from engine.bundle.shown import _notes, _terms
+
+    def red(*ds):
+        return SimpleNamespace(differences=list(ds))
+
+    claim = Difference("final", "c2", "claim_agrees", True, False)
+    verdict = Difference("final", "c2", "verdict", "edited", "untouched")
+    verb = "recomputed from its documents"
+    rows, _ = _notes(red(claim), verb)
+    assert rows["c2"] == (
+        "the bundle says the agent's claim agreed with the text; "
+        "recomputed from its documents, it does not"
+    )
+    rows, _ = _notes(red(claim, verdict), verb)
+    assert rows["c2"] == (
+        "the bundle says edited, and the agent's claim agreed with the text; recomputed "
+        "from its documents: untouched, and the claim does not agree with the text"
+    )
+    assert "claim_agrees" not in rows["c2"] and "True" not in rows["c2"]
+    assert _terms(red(claim, verdict))["c2"] == (
+        "final: comment c2: claim_agrees: stored True, recomputed False; "
+        "final: comment c2: verdict: stored 'edited', recomputed 'untouched'"
+    )
+    rows, _ = _notes(red(verdict), verb)
+    assert rows["c2"] == NOTE

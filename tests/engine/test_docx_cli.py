@@ -105,7 +105,7 @@ def test_bad_word_files_exit_2_one_line(tmp_path: Path) -> None:
     for args in (("text", bad), ("score", "--v1", bad, "--v2", bad)):
         code, out, err = arl(*args)
         assert code == 2 and out == ""
-        assert err.count("\n") == 1 and "memo.docx: not a valid Word package" in err
+        assert err.count("\n") == 1 and "memo.docx: is not a Word document" in err
 
 
 def test_word_copy_is_written_whole(tmp_path: Path) -> None:
