@@ -458,3 +458,44 @@ def test_the_word_a_quote_starts_in_ends_at_its_block_edge(before, after, quote)
     t2 = f"<body><p>{after}</p><p>{quote} {tail}</p></body>"
     (v,) = _verdicts(t1, t2, [quote + " available"], "html")
     assert v.verdict == "untouched", (v.method, v.v2, v.note)
+
+
+# A list item deleted with the line break before it, so its last sentence joins the item
+# above, whose last sentence was rewritten keeping some of its words: the rewrite is that
+# sentence's, in the image of the item above; the deleted quote's fuzzy likeness there
+# ("exception river the meadow" for "to measure the impact", 51% by letters) is no place.
+# Found by the long property run on an F1000RD paper (F1000RD, CC BY 4.0).
+_MERGED_1 = (
+    "- Heterogeneous community: There are differences between fields. This also makes it"
+    " hard to train researchers for sustainable software development, as advanced courses"
+    " for research software engineering are not widely available (with the notable"
+    " exception of the CodeRefinery project). Targeted curricula must be developed and"
+    " updated regularly.\n"
+    "- Lack of impact measures: It is unclear how to measure the impact of research"
+    " software with respect to its quality. This exceeds the implementation of software"
+    " citation.\n"
+    "- Legal issues: Many obstacles pertain to licensing.\n"
+)
+_MERGED_2 = (
+    "- Heterogeneous community: There are differences between fields. meadow harbour makes"
+    " harbour orchard lantern train meadow for river software orchard, as harbour courses"
+    " velvet research velvet engineering river not meadow available (meadow the velvet"
+    " exception river the meadow project). This exceeds the implementation of software"
+    " citation.\n"
+    "- Legal issues: Many obstacles pertain to licensing.\n"
+)
+
+
+def _as_html_list(text: str) -> str:
+    items = [line[2:] for line in text.splitlines()]
+    return "<ul>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>"
+
+
+@pytest.mark.parametrize("kind", ["text", "html"])
+def test_a_deleted_item_joined_to_the_item_above_is_not_its_neighbours_rewrite(kind):
+    t1, t2 = _MERGED_1, _MERGED_2
+    if kind == "html":
+        t1, t2 = _as_html_list(t1), _as_html_list(t2)
+    gone, rewritten = _verdicts(t1, t2, ["to measure the impact", "This also makes it"], kind)
+    assert (gone.verdict, gone.v2) == ("deleted", None), gone
+    assert rewritten.verdict == "edited" and rewritten.v2.text.startswith("meadow"), rewritten

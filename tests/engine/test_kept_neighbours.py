@@ -183,3 +183,92 @@ def test_a_rewrite_beside_a_neighbour_moved_into_the_block_before_is_edited():
     v = _verdict("html", v1, v2, "Research software has")
     assert v.verdict == "edited", (v.method, v.v2, v.note)
     assert v.v2.text.startswith("orchard velvet"), v.v2
+
+
+def test_two_content_words_shared_by_chance_are_no_rewrite():
+    """The long profile's case (Standard Ebooks, A Scandal in Bohemia, public domain): the
+    new sentence took one word of the deleted one and shared another by chance, half of the
+    short sentence's content words (MOVED_REWRITE_SHARED)."""
+    q = "I love and am loved by a better man than he."
+    before = "And yet, with a smile, she went on."
+    kept = ["The photograph is safe.", "My husband and I leave tonight.", "He may rest easy."]
+    for new in ("Coffee love better outside.", "Das Kaffee love better draußen."):
+        src1 = " ".join([before, q, *kept])
+        src2 = " ".join([before, *kept[:2], new, kept[2]])
+        for kind, a, b in (("text", src1, src2), ("html", f"<p>{src1}</p>", f"<p>{src2}</p>")):
+            v = _verdict(kind, a, b, q)
+            assert v.verdict == "deleted", (kind, new, v.method, v.v2, v.note)
+
+
+_P0 = (
+    "We had reached Baker Street and had stopped at the door. He was searching his pockets"
+    " for the key when someone passing said:"
+)
+_A = (
+    "There were several people on the pavement at the time, but the greeting appeared to"
+    " come from a slim youth in an ulster who had hurried by."
+)
+_B = (
+    "“I’ve heard that voice before,” said Holmes, staring down the dimly lit street. “Now,"
+    " I wonder who the deuce that could have been.”"
+)
+_C = (
+    "I slept at Baker Street that night, and we were engaged upon our toast and coffee in"
+    " the morning when the King of Bohemia rushed into the room."
+)
+_D = "“You have really got it!” he cried, grasping Sherlock Holmes by either shoulder."
+_REWRITES = {
+    # the property's rewrite: most words replaced, the sentence's shape kept
+    "rewritten": "“orchard’copper heard lantern velvet meadow,” said river, staring river the"
+    " velvet lit harbour. “Now, velvet wonder river the copper that harbour have river.”",
+    "nothing": None,
+}
+
+
+def test_a_neighbour_that_moved_past_the_sentence_bounds_nothing():
+    """The long profile's case (Standard Ebooks, A Scandal in Bohemia, public domain): the
+    paragraph before the quote's moved below the one after it, and the quote's sentence was
+    rewritten where it stood. The diff keeps the moved paragraph and deletes and re-inserts
+    the one it jumped, so the kept one is no bound of the rewrite's place
+    (``Mapped._jumped``): the verdict is the one it has with the neighbour left in place."""
+    quote = "I’ve heard that voice"
+    t1 = [_P0, _A, _B, _C, _D]
+    for name, new in _REWRITES.items():
+        mid = [new] if new else []
+        moved = [_P0, *mid, _C + " " + _A, _D]
+        in_place = [_P0, _A, *mid, _C, _D]
+        for kind, join in (
+            ("text", "\n\n".join),
+            ("html", lambda ps: "".join(f"<p>{p}</p>" for p in ps)),
+        ):
+            got = _verdict(kind, join(t1), join(moved), quote)
+            want = _verdict(kind, join(t1), join(in_place), quote)
+            assert got.verdict == want.verdict, (name, kind, got, want)
+            assert got.verdict == ("edited" if new else "deleted"), (name, kind, got)
+            if new:
+                assert got.v2.text in new, (name, kind, got)
+
+
+def test_a_neighbour_that_jumped_leaves_the_other_side_bounded():
+    """The long profile's case (F1000RD 8-103, CC BY 4.0): the quote's sentence deleted and
+    the sentence before it moved under the table heading after the paragraph. The moved
+    neighbour bounds nothing, but the sentence after the quote's, where it stands, still
+    bounds that side: the heading "Table 1." the diff re-inserted past it is no rewrite."""
+    note = "Of note, his physical exam remained consistent with a euvolemic hyponatremia."
+    a = (
+        "His liver enzymes were within normal limits (AST = 22 IU/L) and his kidney"
+        " function remained normal (Cr = 0.7 mg/dL)."
+    )
+    b = (
+        "Further, his thyroid stimulating hormone and cortisol levels were normal ( Table"
+        " 1), and his urine sodium (128 mmol/L) remained high."
+    )
+    c = "A computed tomography (CT) scan of the brain revealed no evidence of hemorrhage."
+    src1 = f"{note} {a} {b} {c}\n\nTable 1.\n\nThe end of the case."
+    src2 = f"{note} {c}\n\nTable 1. {a}\n\nThe end of the case."
+    for kind, s1, s2 in (
+        ("text", src1, src2),
+        ("html", *("".join(f"<p>{p}</p>" for p in s.split("\n\n")) for s in (src1, src2))),
+    ):
+        v = _verdict(kind, s1, s2, "Further, his thyroid")
+        assert v.verdict == "deleted", (kind, v.method, v.v2, v.note)

@@ -58,6 +58,8 @@ class ChangeIndex:
         self._origins: dict[tuple[int, int], tuple[int, set[tuple[int, int]]]] = {}
         self._kept_memo: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
         self.kept_enough: dict[tuple[int, int], bool] = {}
+        # v1 blocks with a sentence kept whole (Mapped._keeps_a_sentence), by bounds
+        self.keeps_a_sentence: dict[tuple[int, int], bool] = {}
         """Per v1 sentence, whether its kept text counts in a claim
         (``_Reanchor._kept_counts``)."""
 

@@ -16,9 +16,11 @@ from engine.score.anchoring.thresholds import (
     KEPT_GAP,
     KEPT_SHARE,
     MOVED_REWRITE_DICE,
+    MOVED_REWRITE_SHARED,
     QUOTE_DICE,
     REGION_REACH,
     SURVIVING_WORD,
+    TRAVELLED_CONTEXT,
 )
 from engine.score.anchoring.words import _NO_SPACE, _has_alnum, _set_dice, _trim, _word_set
 
@@ -34,7 +36,10 @@ def _count_dice(wa: set[str], wb: set[str]) -> float:
     weighing the same (one long word shared by chance, "tomorrow", does not outweigh the
     rest), or that of their words of ``SURVIVING_WORD`` letters or more (and the
     character pairs of scripts written without spaces), whichever is higher: a rewrite
-    keeps either the sentence's shape or its content words."""
+    keeps either the sentence's shape or its content words. The content words count only
+    where ``MOVED_REWRITE_SHARED`` of them or more are shared: two words shared by chance
+    are half of a short sentence's content words ("I love and am loved by a better man
+    than he." and "Coffee love better outside.", 0.57), and no evidence of a rewrite."""
 
     def dice(a: set[str], b: set[str]) -> float:
         total = len(a) + len(b)
@@ -43,7 +48,9 @@ def _count_dice(wa: set[str], wb: set[str]) -> float:
     def content(w: set[str]) -> set[str]:
         return {x for x in w if len(x) >= SURVIVING_WORD or _NO_SPACE.search(x)}
 
-    return max(dice(wa, wb), dice(content(wa), content(wb)))
+    ca, cb = content(wa), content(wb)
+    by_content = dice(ca, cb) if len(ca & cb) >= MOVED_REWRITE_SHARED else 0.0
+    return max(dice(wa, wb), by_content)
 
 
 class Mapped:
@@ -94,9 +101,6 @@ class Mapped:
             lo = min(lo, max(a0, a0 + round((m[0] - FUZZY_WINDOW - b0) * scale)))
             hi = max(hi, min(a1, a0 + round((m[1] + FUZZY_WINDOW - b0) * scale)))
             lo, hi = self.v1.whole_sentences(lo, hi, reach=0)
-        whole = m == _trim(self.t2, *self.v2.block(*m))
-        if not whole:  # only a whole v2 block is claimed across a block edge
-            lo, hi = max(lo, ba), min(hi, bb)
         for q0, q1 in self.v1.sentence_pieces(lo, hi):
             q0, q1 = _trim(t1, q0, q1)
             if q1 <= p0 or q0 >= p1:
@@ -114,19 +118,49 @@ class Mapped:
     def _more_in_image_of(  # type: ignore[misc]
         self: _Reanchor, q0: int, q1: int, ba: int, bb: int, m: tuple[int, int]
     ) -> bool:
-        """v2 sentence ``m`` is a whole v2 block and lies more in the diff's image of the
-        v1 block holding ``[q0, q1)`` than in the image of block ``[ba, bb)``: a sentence
-        of another block claims ``m`` only where the blocks say so, block for block (a v2
-        paragraph of one sentence in that block's place). Inside a v2 block that merges
-        the two (a rewrite across the paragraph break), the words alone do not tell."""
-        if m != _trim(self.t2, *self.v2.block(*m)):
+        """v2 sentence ``m`` lies more in the diff's image of the v1 block holding
+        ``[q0, q1)`` than in the image of block ``[ba, bb)``: a sentence of another block
+        claims ``m`` only where the blocks say so, block for block (a v2 paragraph of one
+        sentence in that block's place). Inside a v2 block that merges
+        the two (a rewrite across the paragraph break, or a block deleted with the break
+        before it), this holds only where each of the two blocks keeps a sentence whole
+        (``_keeps_a_sentence``); else the words alone do not tell."""
+        qa, qb = self.v1.block(q0, q1)
+        if m != _trim(self.t2, *self.v2.block(*m)) and not (
+            self._keeps_a_sentence(qa, qb) and self._keeps_a_sentence(ba, bb)
+        ):
             return False
 
         def inside(a: int, b: int) -> int:
             i0, i1 = self.diff.image(a, b)
             return max(0, min(m[1], i1) - max(m[0], i0))
 
-        return inside(*self.v1.block(q0, q1)) > inside(ba, bb)
+        return inside(qa, qb) > inside(ba, bb)
+
+    def _keeps_a_sentence(self: _Reanchor, a: int, b: int) -> bool:  # type: ignore[misc]
+        """v1 block ``[a, b)`` has a sentence the diff kept whole (within ``REGION_REACH``
+        of its edges, so the cost stays bounded): the diff's image of the block is anchored
+        by text that stayed, and a v2 block that merges it with its neighbour is read block
+        for block. Where every sentence was rewritten, the images are estimates, and the
+        words alone do not tell."""
+        hit = self.changes.keeps_a_sentence.get((a, b))
+        if hit is None:
+            hit = self.changes.keeps_a_sentence[(a, b)] = self._find_kept_sentence(a, b)
+        return hit
+
+    def _find_kept_sentence(self: _Reanchor, a: int, b: int) -> bool:  # type: ignore[misc]
+        """``_keeps_a_sentence``, computed."""
+        t1 = self.t1
+        spans = [(a, min(b, a + REGION_REACH))]
+        if b - a > REGION_REACH:
+            spans.append((max(a + REGION_REACH, b - REGION_REACH), b))
+        for lo, hi in spans:
+            for q0, q1 in self.v1.sentence_pieces(*self.v1.whole_sentences(lo, hi, reach=0)):
+                q0, q1 = _trim(t1, q0, q1)
+                if q1 - q0 >= KEPT_GAP and a <= q0 and q1 <= b:
+                    if self.diff.unchanged_image(q0, q1) is not None:
+                        return True
+        return False
 
     def _score_on(self: _Reanchor, q0: int, q1: int, m: tuple[int, int]) -> float:  # type: ignore[misc]
         """``_image_score`` of v1 sentence ``[q0, q1)`` for v2 sentence ``m``, computed
@@ -233,8 +267,8 @@ class Mapped:
         lo, lo_from, hi, hi_until = 0, 0, n2, n2
         ba, bb = v1.block(p0, p1)
         image = self.diff.image(p0, p1)
-        after = v1.sentence_pieces(p1, min(len(t1), p1 + 2 * FUZZY_WINDOW))
-        before = v1.sentence_pieces(max(0, p0 - 2 * FUZZY_WINDOW), p0)
+        after = list(v1.sentence_pieces(p1, min(len(t1), p1 + 2 * FUZZY_WINDOW)))
+        before = list(v1.sentence_pieces(max(0, p0 - 2 * FUZZY_WINDOW), p0))
         for pieces, last in ((after, False), (reversed(before), True)):
             for a, b in pieces:
                 # its words, without the stop the diff may align with another one
@@ -243,6 +277,15 @@ class Mapped:
                     b -= 1
                 y = self._surviving_copy(a, b, last, image) if _has_alnum(t1[a:b]) else None
                 if y is not None:
+                    cross = self._jumped(a, b, y, last, after if last else before)
+                    if cross is not None:
+                        # it moved past the sentence's other side, and bounds nothing: the
+                        # other side's sentence, where it stands, bounds that side
+                        if last:
+                            hi, hi_until = min(hi, cross), n2
+                        else:
+                            lo, lo_from = max(lo, cross), 0
+                        break
                     xa, xb = self.v2.block(y, y + (b - a)) if ba <= a and b <= bb else (0, n2)
                     if last:
                         lo, lo_from = y + (b - a), xa
@@ -251,6 +294,46 @@ class Mapped:
                     break
         self.changes.neighbours[(p0, p1)] = (lo, lo_from, hi, hi_until)
         return lo, lo_from, hi, hi_until
+
+    def _jumped(  # type: ignore[misc]
+        self: _Reanchor,
+        a: int,
+        b: int,
+        y: int,
+        before: bool,
+        other_side: list[tuple[int, int]],
+    ) -> int | None:
+        """Neighbour ``[a, b)`` of a sentence, ``before`` it or after it in v1 and at ``y``
+        in v2, moved past the sentence: the nearest sentence on the sentence's other side
+        (``other_side``, in v1 order) that stands in v2 verbatim, once, and that v1 has once
+        near it (``TRAVELLED_CONTEXT`` characters or more), stands on this neighbour's side
+        of it (before ``y`` for a neighbour that came before). Returns where that sentence
+        stands in v2 (its start for a neighbour that came before, its end otherwise: the
+        sentence's rewrite lies on its own side of it), or None. The diff keeps a moved
+        paragraph and deletes and re-inserts the ones it jumped, so the kept one is the
+        one that moved, and bounds nothing ("There were several people ..." moved below
+        the paragraph after the quote's, whose rewrite stands where it stood: the long
+        property run on a Standard Ebooks chapter)."""
+        t1, t2 = self.t1, self.t2
+        pieces = other_side if before else list(reversed(other_side))
+        for c0, c1 in pieces:
+            c0, c1 = _trim(t1, c0, c1)
+            if not _has_alnum(t1[c0:c1]):
+                continue
+            body = t1[c0:c1]
+            near = max(0, c0 - 4 * FUZZY_WINDOW), c1 + 4 * FUZZY_WINDOW
+            if len(body) < TRAVELLED_CONTEXT or t1.find(body, c0 + 1, near[1]) >= 0:
+                continue
+            if t1.find(body, near[0], c0) >= 0:
+                continue
+            lo, hi = max(0, y - 4 * FUZZY_WINDOW), min(len(t2), y + (b - a) + 4 * FUZZY_WINDOW)
+            at = t2.find(body, lo, hi)
+            if at < 0 or t2.find(body, at + 1, hi) >= 0:
+                continue  # rewritten too, or not one copy: the next one says
+            if before:
+                return at if at + len(body) <= y else None
+            return at + len(body) if at >= y + (b - a) else None
+        return None
 
     def _surviving_copy(  # type: ignore[misc]
         self: _Reanchor, a: int, b: int, before: bool, image: tuple[int, int]

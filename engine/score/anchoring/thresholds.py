@@ -94,6 +94,18 @@ was kept." and "The anonymity was quiet that evening.", 0.4:
 tests/engine/test_kept_neighbours.py)."""
 
 
+MOVED_REWRITE_SHARED = 3
+"""Least number of content words (``SURVIVING_WORD`` letters or more, or words of a script
+written without spaces) that a v1 sentence and a v2 sentence past its kept neighbours must
+share for the Dice of their content words to count towards ``MOVED_REWRITE_DICE``. A short
+sentence has few content words, and two shared by chance ("love", "better") gave "I love
+and am loved by a better man than he." and the unrelated "Coffee love better outside."
+0.57 (the long property run on a Standard Ebooks chapter: tests/engine/test_kept_neighbours.py).
+A sentence moved and rewritten keeps more ("I am delighted to see you, said she, pressing
+my hand warmly." keeps four: tests/engine/test_deleted_places.py), or its shape (the Dice
+of all its words)."""
+
+
 KEPT_SHARE = 0.25
 """Weight of the share of the sentence's kept text (the diff's equal runs) that lies in a
 candidate v2 sentence: the diff's own evidence beside the words' similarity. Pinned by the generated shapes (tests/engine/test_generated_shapes.py) and
