@@ -272,3 +272,28 @@ def test_a_neighbour_that_jumped_leaves_the_other_side_bounded():
     ):
         v = _verdict(kind, s1, s2, "Further, his thyroid")
         assert v.verdict == "deleted", (kind, v.method, v.v2, v.note)
+
+
+def test_a_sentence_that_moved_far_past_kept_text_leaves_its_neighbour_a_bound():
+    """The long profile's case (Standard Ebooks, A Scandal in Bohemia, public domain): the
+    sentence after the quote's moved up three paragraphs, past text that stayed in order; so
+    it is the one that moved, the kept sentence before the quote's still bounds, and the
+    quote's sentence rewritten where it stood reads edited (``Mapped._jumped``)."""
+    road = "We turned down one of the quiet streets which lead towards the Edgeware Road."
+    mid = [
+        "“You did it very nicely, Doctor,” he remarked. “Nothing could have been better.”",
+        "“And how did you find out?”",
+        "“She showed me, as I told you she would.”",
+    ]
+    head = "“I do not wish to make a mystery,” said he, laughing. “The matter was perfectly simple."
+    quote_sentence = "You, of course, saw that everyone in the street was an accomplice."
+    moved = "They were all engaged for the evening.”"
+    rewrite = "copper, copper course, river orchard river in copper street harbour an lantern."
+    v1 = [road, *mid, f"{head} {quote_sentence} {moved}"]
+    v2 = [f"{road} {moved}", *mid, f"{head} {rewrite}"]
+    for kind, join in (
+        ("text", "\n\n".join),
+        ("html", lambda ps: "".join(f"<p>{p}</p>" for p in ps)),
+    ):
+        v = _verdict(kind, join(v1), join(v2), "You, of course, saw that")
+        assert v.verdict == "edited" and v.v2.text in rewrite, (kind, v.method, v.v2, v.note)

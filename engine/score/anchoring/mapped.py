@@ -307,7 +307,9 @@ class Mapped:
         in v2, moved past the sentence: the nearest sentence on the sentence's other side
         (``other_side``, in v1 order) that stands in v2 verbatim, once, and that v1 has once
         near it (``TRAVELLED_CONTEXT`` characters or more), stands on this neighbour's side
-        of it (before ``y`` for a neighbour that came before). Returns where that sentence
+        of it (before ``y`` for a neighbour that came before), with no kept text between
+        the two (with kept text between, that sentence is the one that moved, past text
+        that stayed in order). Returns where that sentence
         stands in v2 (its start for a neighbour that came before, its end otherwise: the
         sentence's rewrite lies on its own side of it), or None. The diff keeps a moved
         paragraph and deletes and re-inserts the ones it jumped, so the kept one is the
@@ -331,8 +333,17 @@ class Mapped:
             if at < 0 or t2.find(body, at + 1, hi) >= 0:
                 continue  # rewritten too, or not one copy: the next one says
             if before:
-                return at if at + len(body) <= y else None
-            return at + len(body) if at >= y + (b - a) else None
+                crossed, gap = at + len(body) <= y, (at + len(body), y)
+            else:
+                crossed, gap = at >= y + (b - a), (y + (b - a), at)
+            if not crossed:
+                return None
+            # kept text between the two: that sentence moved past text that stayed in
+            # order, so the neighbour stayed and bounds as before
+            _inserted, runs = self.changes.origin(*gap)
+            if _substantial("".join(t1[r0:r1] for r0, r1 in runs)):
+                return None
+            return at if before else at + len(body)
         return None
 
     def _surviving_copy(  # type: ignore[misc]
