@@ -189,7 +189,11 @@ class SuitesView(QWidget):
         header = self.runs.horizontalHeader()
         for col in range(6):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        # document and model / variant: they share the room left (fit_model_column), never
+        # below their headers' width; a model cell starts with its combination's letter
+        for col in (0, 1):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+        self.runs.installEventFilter(self)
         for col in WORDY_RUN_COLUMNS:  # sized in _fill_runs, at most REASON_ROOM wide
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
         # Cut at the end: the middle of "model no-tools" and "model tools" look the same.
@@ -528,8 +532,11 @@ class SuitesView(QWidget):
         from engine.suite.report import run_cells
 
         self.runs.setRowCount(len(self.items))
+        letters = self._combo_letters()
         for r, it in enumerate(self.items):
             for c, text in enumerate(run_cells(it)):
+                if c == 1 and (it.model, it.variant) in letters:
+                    text = f"{letters[(it.model, it.variant)]}: {text}"
                 cell = QTableWidgetItem(text)
                 cell.setToolTip(f"{text}\n{it.reason}" if it.reason else text)
                 if c == 0:
@@ -542,6 +549,43 @@ class SuitesView(QWidget):
         room = self.runs.fontMetrics().horizontalAdvance(REASON_ROOM) + 16
         for col in WORDY_RUN_COLUMNS:
             self.runs.setColumnWidth(col, min(self.runs.sizeHintForColumn(col), room))
+        self.fit_model_column()
+
+    def _combo_letters(self) -> dict[tuple[str, str], str]:
+        """(model, variant) -> the combination's letter on the charts and in their key
+        (``charts.combo_letter``, in the report's order); {} before there is a report."""
+        from app.suites.charts import combo_letter
+
+        combos = (self.report or {}).get("combinations") or []
+        return {(c["model"], c["variant"]): combo_letter(k) for k, c in enumerate(combos)}
+
+    def fit_model_column(self) -> None:
+        """The document and model / variant columns share the width the others leave, each
+        at least its header's and at most its text's (the model column takes what is left
+        beyond): at 1366 x 768 and 1.5x the model column was left 26 px ("…"). A cut name
+        ends in "…" after its letter ("A: smollm2-13…"; the key beside the charts says it
+        whole), and its tooltip holds it whole."""
+        runs = self.runs
+        header = runs.horizontalHeader()
+        room = runs.viewport().width() - sum(runs.columnWidth(c) for c in range(2, 6))
+        least = [header.sectionSizeFromContents(c).width() for c in (0, 1)]
+        want = [max(runs.sizeHintForColumn(c), least[i]) for i, c in enumerate((0, 1))]
+        need = sum(want) - sum(least)
+        spare = room - sum(least)
+        if spare >= need:  # both whole; the model column takes the rest
+            widths = [want[0], room - want[0]]
+        else:  # each gets its least and a share of what is left, as far as it wants
+            share = max(0, spare) / need if need else 0
+            widths = [least[i] + int((want[i] - least[i]) * share) for i in (0, 1)]
+        for c, width in enumerate(widths):
+            runs.setColumnWidth(c, width)
+
+    def eventFilter(self, obj: Any, event: Any) -> bool:
+        from PySide6.QtCore import QEvent
+
+        if obj is self.runs and event.type() == QEvent.Type.Resize:
+            self.fit_model_column()
+        return super().eventFilter(obj, event)
 
     def _fill_report(self) -> None:
         from engine.suite.report import REPORT_ROWS, ROW_LABELS, combination_cell, noise_notes

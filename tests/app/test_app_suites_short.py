@@ -5,6 +5,7 @@ labels ran past the table's edge, cut mid-word ("smollm2-135m no-to")."""
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 
 pytest.importorskip("PySide6.QtCharts")
 
@@ -64,3 +65,36 @@ def test_the_drill_downs_run_labels_are_whole_on_up_to_three_lines(example, qtbo
     # A column the reader narrows ends its label in "…", whole in the tooltip.
     drill.setColumnWidth(1, 40)
     assert header.shown_label(1).endswith("\u2026")
+
+
+def test_the_model_and_variant_column_fits_and_names_each_run(example, qtbot):
+    """At 1366 x 768 and 1.5x the model / variant column was left 26 px ("…"): it keeps
+    at least its header's width and takes the room the others leave; each cell starts with
+    its combination's letter, as on the charts, so two cut names still differ, and the
+    whole name is in its tooltip and in the key beside the charts."""
+    from app.suites.charts import combo_letter
+
+    runs = example.runs
+    header = runs.horizontalHeader()
+    assert header.model().headerData(1, Qt.Orientation.Horizontal) == "model / variant"
+    assert runs.columnWidth(1) >= header.sectionSizeFromContents(1).width()
+    assert "\u2026" not in header.shown_label(1)  # the header itself whole
+    combos = example.report["combinations"]
+    letters = {(c["model"], c["variant"]): combo_letter(k) for k, c in enumerate(combos)}
+    seen = set()
+    for r, it in enumerate(example.items):
+        cell = runs.item(r, 1)
+        name = f"{it.model} / {it.variant}"
+        assert cell.text() == f"{letters[(it.model, it.variant)]}: {name}"
+        assert name in cell.toolTip()
+        assert f"{letters[(it.model, it.variant)]} = {name}" in example.combo_key.text()
+        # what the cell shows, cut to its width, keeps the letter
+        shown = runs.fontMetrics().elidedText(
+            cell.text(), Qt.TextElideMode.ElideRight, runs.columnWidth(1) - 8
+        )
+        assert shown.startswith(letters[(it.model, it.variant)] + ": smoll")
+        seen.add(shown[:2])
+    assert len(seen) == len(combos) >= 2  # the cut cells of two combinations differ
+    # a wider tab gives the column its whole text
+    example.resize(2400, 900)
+    qtbot.waitUntil(lambda: runs.columnWidth(1) >= runs.sizeHintForColumn(1), timeout=5000)
