@@ -374,10 +374,12 @@
 
   // A badge stands above its text (translateY(-100%)); for text on the view's first line
   // (the page's first line, or a line the view is scrolled to) that is above the view's
-  // top edge, and the badge was cut. Such a badge comes down to stand inside the view,
-  // over the top of its line, while some of its text is in view; its outline (a chosen
-  // comment's) is kept inside too. Run after each drawing, scroll and change of focus.
-  var BADGE_EDGE = 1, FOCUS_EDGE = 5;  // CSS px between a badge and the view's top
+  // top edge, and the badge was cut. Brought down over the top of its line, it hid the
+  // line's first words. Such a badge stands below its text's first box instead, in the
+  // room the labels' line height leaves under each line, while some of its text is in
+  // view: inside the view, never over its text; its outline (a chosen comment's) is kept
+  // clear too. Run after each drawing, scroll and change of focus.
+  var BADGE_EDGE = 1, FOCUS_EDGE = 5;  // CSS px between a badge and the view's top, or its text
   function keepBadgesInside() {
     if (!state.overlay) return;
     var sy = window.scrollY, badges = state.overlay.layer.children;
@@ -386,8 +388,10 @@
       if (!b.dataset.at) continue;  // a caret mark, not a badge
       var at = parseFloat(b.dataset.at), below = parseFloat(b.dataset.below);
       var edge = b.classList.contains("focus") ? FOCUS_EDGE : BADGE_EDGE;
-      var least = sy + edge + parseFloat(b.dataset.h || "0");  // its least bottom, whole
-      var top = at < least && below > sy ? least : at;
+      var h = parseFloat(b.dataset.h || "0");
+      var least = sy + edge + h;  // its least bottom, whole inside the view
+      // no room above its text inside the view: under its text (top is the badge's bottom)
+      var top = at < least && below > sy ? below + edge + h : at;
       if (parseFloat(b.style.top) !== top) b.style.top = top + "px";
     }
   }

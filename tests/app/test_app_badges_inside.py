@@ -1,7 +1,9 @@
 """A verdict badge stands above its text; for text on the view's first line (the page's
 first line, or a line the view is scrolled to) it came out above the view's top edge and
-was cut. It now comes down inside the view while its text is in view
-(``resources/web/arl-page.js``, ``keepBadgesInside``)."""
+was cut; brought down over the top of its line, it hid the line's first words. It now
+stands under its text's first box, inside the view, while its text is in view, and covers
+neither its own line's text nor the next line's (``resources/web/arl-page.js``,
+``keepBadgesInside``)."""
 
 from __future__ import annotations
 
@@ -64,11 +66,26 @@ def text_top(qtbot, view, sp) -> float:
     return js(qtbot, view, f"__arl.rangeFor({sp['start']},{sp['end']}).getClientRects()[0].top")
 
 
+def text_box(qtbot, view, sp) -> tuple[float, float]:
+    """The top and bottom of the first box of ``sp``'s text (viewport CSS px)."""
+    rect = f"__arl.rangeFor({sp['start']},{sp['end']}).getClientRects()[0]"
+    return tuple(js(qtbot, view, f"[{rect}.top, {rect}.bottom]"))
+
+
+def hides_no_text(qtbot, view, spans, k: int, box) -> None:
+    """``box`` (a badge's [top, bottom]) covers neither span ``k``'s line nor the next."""
+    top, bottom = box
+    for line in (k, k + 1):
+        t, b = text_box(qtbot, view, spans[line])
+        assert bottom <= t or top >= b, (line, box, (t, b))
+
+
 def test_the_first_lines_badge_is_inside_the_page(qtbot, view):
     html, spans = page("0")
     show(qtbot, view, html, spans)
     got = boxes(qtbot, view)
     assert got["c0"][0] >= 0, got["c0"]  # was about -3: cut by the pane's top edge
+    hides_no_text(qtbot, view, spans, 0, got["c0"])
     # The others stand above their text, as before.
     top = text_top(qtbot, view, spans[3])
     assert abs(got["c3"][1] - (top - 1)) <= 2
@@ -82,7 +99,9 @@ def test_a_badge_on_the_line_scrolled_to_the_top_stays_inside_the_view(qtbot, vi
     assert text_top(qtbot, view, sp) < 10
     got = boxes(qtbot, view)
     assert got[sp["id"]][0] >= 0, got[sp["id"]]
-    assert got[sp["id"]][1] <= text_top(qtbot, view, sp) + 20  # still over its own line
+    # it came down over the first words of its line; now under them, clear of the next
+    hides_no_text(qtbot, view, spans, 30, got[sp["id"]])
+    assert got[sp["id"]][0] < text_box(qtbot, view, spans[31])[0]  # still by its own line
 
 
 def test_a_chosen_comments_outline_stays_inside_the_view_too(qtbot, view):
@@ -92,3 +111,5 @@ def test_a_chosen_comments_outline_stays_inside_the_view_too(qtbot, view):
         view.focus_span("c0", cb)
     got = boxes(qtbot, view)
     assert got["c0"][0] >= 4  # the 3 px outline and its 1 px offset fit above it
+    t, b = text_box(qtbot, view, spans[0])
+    assert got["c0"][0] >= b + 4  # ... and between it and its text
