@@ -184,8 +184,10 @@ class DecisionPanel(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 4, 0, 0)
         lay.setSpacing(3)
-        lay.addWidget(self.state)
+        # The buttons first: at 1366 x 768 (1x) the pane under the detail shows them whole
+        # without scrolling; the state and the keys' help follow (and scroll when short).
         lay.addWidget(row)
+        lay.addWidget(self.state)
         lay.addWidget(self.reason)
         self.verdict = ""
         self.set_enabled(False)

@@ -1,0 +1,68 @@
+"""The Verdicts view and the wizard on a 1366 x 768 screen, at 1x and at 1.5x scale (911 x
+512 in the program's pixels): the decision buttons show without scrolling at 1x and can
+be reached at 1.5x."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6.QtWebEngineWidgets")
+
+from PySide6.QtCore import QPoint, QRect, Qt
+
+from app import fold
+from app.settings import Settings
+from app.window import MainWindow
+
+DEMO = Path(__file__).resolve().parents[2] / "resources/demo/remote-work-policy-scripted"
+NEEDED = ("accept", "addressed", "not-addressed", "deletion-is-fix")
+
+
+def opened(qtbot, size: tuple[int, int], settings: Settings | None = None) -> MainWindow:
+    win = MainWindow(settings or Settings())
+    qtbot.addWidget(win)
+    win.setMinimumSize(100, 100)
+    win.resize(*size)
+    win.show()
+    with qtbot.waitSignal(win.verdicts.rendered, timeout=30000):
+        win.open_bundle(DEMO)
+    win.tabs.setCurrentIndex(win.TAB_VERDICTS)
+    v = win.verdicts
+    v.table.selectRow(0)
+    qtbot.waitUntil(lambda: not v.room._due, timeout=5000)
+    qtbot.wait(100)
+    return win
+
+
+def shown_in(scroll, widget) -> bool:
+    """``widget`` lies whole inside ``scroll``'s viewport as it is scrolled now."""
+    view = scroll.viewport()
+    top_left = widget.mapTo(view, QPoint(0, 0))
+    return view.rect().contains(QRect(top_left, widget.size()))
+
+
+@pytest.mark.parametrize("banner", ["folded", "shown"])
+def test_at_1x_the_decision_buttons_show_without_scrolling(qtbot, banner):
+    settings = Settings()
+    if banner == "shown":  # the tester's window: Show all chosen for the run status
+        settings.set(fold.FOLD_KEY + "banner", "shown")
+    win = opened(qtbot, (1366, 768), settings)
+    v = win.verdicts
+    assert v.banner_fold.folded == (banner == "folded")
+    scroll = v.panels_scroll
+    assert scroll.verticalScrollBar().value() == 0
+    for d in NEEDED:
+        assert shown_in(scroll, v.decision.buttons[d]), (d, scroll.viewport().height())
+
+
+def test_at_one_and_a_half_scale_each_decision_button_is_reached_by_the_keyboard(qtbot):
+    win = opened(qtbot, (911, 512))
+    v = win.verdicts
+    scroll = v.panels_scroll
+    for d in NEEDED:
+        b = v.decision.buttons[d]
+        assert b.focusPolicy() & Qt.FocusPolicy.TabFocus
+        scroll.ensureWidgetVisible(b, 0, 0)  # as the scroll area does for the focused one
+        assert b.height() <= scroll.viewport().height() and shown_in(scroll, b), d
