@@ -297,3 +297,27 @@ def test_a_sentence_that_moved_far_past_kept_text_leaves_its_neighbour_a_bound()
     ):
         v = _verdict(kind, join(v1), join(v2), "You, of course, saw that")
         assert v.verdict == "edited" and v.v2.text in rewrite, (kind, v.method, v.v2, v.note)
+
+
+def test_a_new_block_after_the_paragraph_is_past_its_kept_neighbours():
+    """The long profile's case (F1000RD 9-295, CC BY 4.0, a boxed text): the quote's sentence
+    deleted, the sentences after it kept, and a new sentence sharing a word with it added as
+    a block of its own after the paragraph. A kept neighbour's bound covers the blocks of only
+    new text beside its own (``Mapped._with_new_blocks``), as it covers a sentence added
+    inside the paragraph."""
+    sents = [
+        "Together with the dean she develops a course for the curriculum.",
+        "As a lesson from her own career, she starts the course with sessions on the shell.",
+        "This is very fruitful, and Kim is able to hire one of the course students.",
+        "Kim gets to travel the world to visit the groups who are using the library.",
+    ]
+    new = "Coffee lesson better outside."
+    kept = [sents[0], *sents[2:]]
+    cases = [
+        ("html", f"<p>{' '.join(sents)}</p>", f"<p>{' '.join(kept)}</p><p>{new}</p>"),
+        ("html", f"<p>{' '.join(sents)}</p>", f"<p>{' '.join(kept)}</p><p>{new}</p><p>Bye.</p>"),
+        ("text", " ".join(sents), " ".join(kept) + "\n\n" + new),
+    ]
+    for kind, src1, src2 in cases:
+        v = _verdict(kind, src1, src2, sents[1])
+        assert v.verdict == "deleted", (kind, v.method, v.v2, v.note)

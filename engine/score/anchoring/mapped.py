@@ -17,6 +17,7 @@ from engine.score.anchoring.thresholds import (
     KEPT_SHARE,
     MOVED_REWRITE_DICE,
     MOVED_REWRITE_SHARED,
+    NEW_BLOCKS_REACH,
     QUOTE_DICE,
     REGION_REACH,
     SURVIVING_WORD,
@@ -287,6 +288,8 @@ class Mapped:
                             lo, lo_from = max(lo, cross), 0
                         break
                     xa, xb = self.v2.block(y, y + (b - a)) if ba <= a and b <= bb else (0, n2)
+                    if ba <= a and b <= bb:
+                        xa, xb = self._with_new_blocks(xa, xb, before=last)
                     if last:
                         lo, lo_from = y + (b - a), xa
                     else:
@@ -294,6 +297,36 @@ class Mapped:
                     break
         self.changes.neighbours[(p0, p1)] = (lo, lo_from, hi, hi_until)
         return lo, lo_from, hi, hi_until
+
+    def _with_new_blocks(  # type: ignore[misc]
+        self: _Reanchor, xa: int, xb: int, *, before: bool
+    ) -> tuple[int, int]:
+        """v2 block ``[xa, xb)`` of a kept neighbour, widened over the v2 blocks of only new
+        text beside it on its far side (after it for a neighbour after the sentence, before
+        it for one before; at most ``NEW_BLOCKS_REACH``): a block added after the paragraph
+        ("Coffee lesson better outside." after a boxed text's last paragraph) lies past the
+        neighbour as much as a sentence added inside it. A block holding kept text stops it:
+        a neighbour that moved into another block bounds only that block."""
+        t2, n2 = self.t2, len(self.t2)
+        for _ in range(NEW_BLOCKS_REACH):
+            if before:
+                i = xa
+                while i > 0 and t2[i - 1].isspace():
+                    i -= 1
+                if i <= 0:
+                    break
+                na, nb = self.v2.block(i - 1, i)
+            else:
+                i = xb
+                while i < n2 and t2[i].isspace():
+                    i += 1
+                if i >= n2:
+                    break
+                na, nb = self.v2.block(i, i + 1)
+            if (na, nb) == (xa, xb) or self.changes.origin(na, nb)[1]:
+                break  # it holds kept text (or there is no block beyond)
+            xa, xb = min(xa, na), max(xb, nb)
+        return xa, xb
 
     def _jumped(  # type: ignore[misc]
         self: _Reanchor,

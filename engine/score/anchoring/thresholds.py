@@ -106,6 +106,12 @@ my hand warmly." keeps four: tests/engine/test_deleted_places.py), or its shape 
 of all its words)."""
 
 
+NEW_BLOCKS_REACH = 4
+"""Most v2 blocks of only new text beside a kept neighbour's block that its bound covers
+(``Mapped._with_new_blocks``): a block or a few added after the paragraph are past the
+neighbour; the bound stays local, so its cost stays bounded."""
+
+
 KEPT_SHARE = 0.25
 """Weight of the share of the sentence's kept text (the diff's equal runs) that lies in a
 candidate v2 sentence: the diff's own evidence beside the words' similarity. Pinned by the generated shapes (tests/engine/test_generated_shapes.py) and
