@@ -83,6 +83,7 @@ SCORING_MODULES = (
     "score/anchoring/index.py",
     "score/anchoring/locate.py",
     "score/anchoring/mapped.py",
+    "score/anchoring/neighbours.py",
     "score/anchoring/reanchor.py",
     "score/anchoring/records.py",
     "score/anchoring/sentences.py",

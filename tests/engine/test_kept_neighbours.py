@@ -1,5 +1,5 @@
 """A sentence's rewrite stays between its kept neighbours (docs/verdicts.md, "Not text kept
-from elsewhere"; ``Mapped._between_kept_neighbours``, ``MOVED_REWRITE_DICE``).
+from elsewhere"; ``KeptNeighbours._between_kept_neighbours``, ``MOVED_REWRITE_DICE``).
 
 An attacker's brief found the worst error back: delete the commented sentence, keep the
 sentences after it, and add any new sentence one or two sentences on, and the comment read
@@ -230,7 +230,7 @@ def test_a_neighbour_that_moved_past_the_sentence_bounds_nothing():
     paragraph before the quote's moved below the one after it, and the quote's sentence was
     rewritten where it stood. The diff keeps the moved paragraph and deletes and re-inserts
     the one it jumped, so the kept one is no bound of the rewrite's place
-    (``Mapped._jumped``): the verdict is the one it has with the neighbour left in place."""
+    (``KeptNeighbours._jumped``): the verdict is the one it has with the neighbour left in place."""
     quote = "I’ve heard that voice"
     t1 = [_P0, _A, _B, _C, _D]
     for name, new in _REWRITES.items():
@@ -278,7 +278,7 @@ def test_a_sentence_that_moved_far_past_kept_text_leaves_its_neighbour_a_bound()
     """The long profile's case (Standard Ebooks, A Scandal in Bohemia, public domain): the
     sentence after the quote's moved up three paragraphs, past text that stayed in order; so
     it is the one that moved, the kept sentence before the quote's still bounds, and the
-    quote's sentence rewritten where it stood reads edited (``Mapped._jumped``)."""
+    quote's sentence rewritten where it stood reads edited (``KeptNeighbours._jumped``)."""
     road = "We turned down one of the quiet streets which lead towards the Edgeware Road."
     mid = [
         "“You did it very nicely, Doctor,” he remarked. “Nothing could have been better.”",
@@ -303,7 +303,7 @@ def test_a_new_block_after_the_paragraph_is_past_its_kept_neighbours():
     """The long profile's case (F1000RD 9-295, CC BY 4.0, a boxed text): the quote's sentence
     deleted, the sentences after it kept, and a new sentence sharing a word with it added as
     a block of its own after the paragraph. A kept neighbour's bound covers the blocks of only
-    new text beside its own (``Mapped._with_new_blocks``), as it covers a sentence added
+    new text beside its own (``KeptNeighbours._with_new_blocks``), as it covers a sentence added
     inside the paragraph."""
     sents = [
         "Together with the dean she develops a course for the curriculum.",

@@ -87,7 +87,7 @@ class Gates:
 
     def _past_kept_neighbours(self: _Reanchor, cs: int, ce: int, p: _Place) -> bool:  # type: ignore[misc]
         """``[cs, ce)`` lies past a sentence the diff kept from the other side of the
-        quote's sentence(s) (``Mapped._between_kept_neighbours``) and outside the sentence
+        quote's sentence(s) (``KeptNeighbours._between_kept_neighbours``) and outside the sentence
         the quote's became (``mapped``, which passed ``MOVED_REWRITE_DICE`` to lie there):
         a new sentence added two sentences on, or a fuzzy likeness there, is no rewrite."""
         a, b = self.v1.sentence_bounds(p.s, p.e)

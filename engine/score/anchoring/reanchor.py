@@ -17,6 +17,7 @@ from engine.score.anchoring.context import context_score
 from engine.score.anchoring.gates import Gates
 from engine.score.anchoring.index import TextIndex
 from engine.score.anchoring.mapped import Mapped
+from engine.score.anchoring.neighbours import KeptNeighbours
 from engine.score.anchoring.records import Reanchored, _Place
 from engine.score.anchoring.sentences import _clip_sentences
 from engine.score.anchoring.stage_context import StageContext
@@ -78,6 +79,7 @@ class _Reanchor(
     StageRewritten,
     Gates,
     Mapped,
+    KeptNeighbours,
 ):
     def __init__(self, v1: TextIndex, v2: TextIndex, diff: TextDiff, changes: ChangeIndex):
         self.v1, self.v2, self.diff, self.changes = v1, v2, diff, changes

@@ -82,7 +82,7 @@ MOVED_REWRITE_DICE = 0.5
 """Least likeness (``mapped._count_dice``: the word sets' Dice coefficient by count, or
 that of their words of ``SURVIVING_WORD`` letters or more, whichever is higher) of a v1
 sentence and a v2 sentence that lies past a sentence the diff kept from the other side of
-it, for the v2 sentence to be its rewrite (``Mapped._between_kept_neighbours``). A
+it, for the v2 sentence to be its rewrite (``KeptNeighbours._between_kept_neighbours``). A
 sentence moved past its neighbours and rewritten keeps many of its words ("Bravo sentence
 two is commented." to "Bravo said two is updated.", 0.6: tests/engine/test_moved_rewritten.py;
 "I am delighted to see you, said she, pressing my hand warmly." rewritten in place while
@@ -108,7 +108,7 @@ of all its words)."""
 
 NEW_BLOCKS_REACH = 4
 """Most v2 blocks of only new text beside a kept neighbour's block that its bound covers
-(``Mapped._with_new_blocks``): a block or a few added after the paragraph are past the
+(``KeptNeighbours._with_new_blocks``): a block or a few added after the paragraph are past the
 neighbour; the bound stays local, so its cost stays bounded."""
 
 

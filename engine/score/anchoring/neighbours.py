@@ -1,0 +1,199 @@
+"""The kept neighbours of a sentence: the sentences on either side of it that survive in v2,
+which bound where its rewrite may lie (docs/verdicts.md, "Not past a kept neighbour").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.diff.tokens import _CLOSERS, SENTENCE_TERMINATORS
+from engine.score.anchoring.changes import _substantial
+from engine.score.anchoring.thresholds import (
+    FUZZY_WINDOW,
+    KEPT_GAP,
+    NEW_BLOCKS_REACH,
+    TRAVELLED_CONTEXT,
+)
+from engine.score.anchoring.words import _has_alnum, _trim
+
+if TYPE_CHECKING:
+    from engine.score.anchoring.reanchor import _Reanchor
+
+_STOPS = frozenset(SENTENCE_TERMINATORS + _CLOSERS)
+
+
+class KeptNeighbours:
+    """Where a sentence's kept neighbours stand in v2, and what lies past them."""
+
+    def _beyond_kept_neighbours(self: _Reanchor, p0: int, p1: int, c0: int, c1: int) -> bool:  # type: ignore[misc]
+        """v2 range ``[c0, c1)`` lies past a kept neighbour of v1 sentence ``[p0, p1)``
+        (``_between_kept_neighbours``): after the one after it, or before the one before
+        it, within the reach of each."""
+        lo, lo_from, hi, hi_until = self._between_kept_neighbours(p0, p1)
+        return (hi <= c0 < hi_until) or (lo_from < c1 <= lo)
+
+    def _between_kept_neighbours(  # type: ignore[misc]
+        self: _Reanchor, p0: int, p1: int
+    ) -> tuple[int, int, int, int]:
+        """The v2 range a rewrite of v1 sentence ``[p0, p1)`` can lie in: after the image
+        of the nearest sentence before it that the diff kept whole, before that of the
+        nearest one after it (within ``2 * FUZZY_WINDOW``). A sentence's rewrite in place
+        stays between its kept neighbours: a v2 sentence past "The office opens at nine."
+        which followed the quote in v1 is no rewrite of the quote, however many words
+        they share ("Members must renew their cards" deleted, "Coffee cards taste better
+        outside." added two sentences on: docs/verdicts.md, "Not text kept from
+        elsewhere"), unless it keeps half the sentence's words (``MOVED_REWRITE_DICE``):
+        a sentence moved past its neighbours and rewritten.
+
+        Returns ``(lo, lo_from, hi, hi_until)``: a rewrite lies after ``lo`` and before
+        ``hi``; a neighbour of the sentence's own v1 block bounds only the v2 block its
+        copy is in (``lo_from`` and ``hi_until``, else 0 and the text's end): one that moved
+        into another block ("It optimizes ..." moved up into the paragraph before) took
+        nothing of the sentence's place with it."""
+        hit = self.changes.neighbours.get((p0, p1))
+        if hit is not None:
+            return hit
+        v1, t1, n2 = self.v1, self.t1, len(self.t2)
+        lo, lo_from, hi, hi_until = 0, 0, n2, n2
+        ba, bb = v1.block(p0, p1)
+        image = self.diff.image(p0, p1)
+        after = list(v1.sentence_pieces(p1, min(len(t1), p1 + 2 * FUZZY_WINDOW)))
+        before = list(v1.sentence_pieces(max(0, p0 - 2 * FUZZY_WINDOW), p0))
+        for pieces, last in ((after, False), (reversed(before), True)):
+            for a, b in pieces:
+                # its words, without the stop the diff may align with another one
+                a, b = _trim(t1, a, b)
+                while b > a and t1[b - 1] in _STOPS:
+                    b -= 1
+                y = self._surviving_copy(a, b, last, image) if _has_alnum(t1[a:b]) else None
+                if y is not None:
+                    cross = self._jumped(a, b, y, last, after if last else before)
+                    if cross is not None:
+                        # it moved past the sentence's other side, and bounds nothing: the
+                        # other side's sentence, where it stands, bounds that side
+                        if last:
+                            hi, hi_until = min(hi, cross), n2
+                        else:
+                            lo, lo_from = max(lo, cross), 0
+                        break
+                    xa, xb = self.v2.block(y, y + (b - a)) if ba <= a and b <= bb else (0, n2)
+                    if ba <= a and b <= bb:
+                        xa, xb = self._with_new_blocks(xa, xb, before=last)
+                    if last:
+                        lo, lo_from = y + (b - a), xa
+                    else:
+                        hi, hi_until = y, xb
+                    break
+        self.changes.neighbours[(p0, p1)] = (lo, lo_from, hi, hi_until)
+        return lo, lo_from, hi, hi_until
+
+    def _with_new_blocks(  # type: ignore[misc]
+        self: _Reanchor, xa: int, xb: int, *, before: bool
+    ) -> tuple[int, int]:
+        """v2 block ``[xa, xb)`` of a kept neighbour, widened over the v2 blocks of only new
+        text beside it on its far side (after it for a neighbour after the sentence, before
+        it for one before; at most ``NEW_BLOCKS_REACH``): a block added after the paragraph
+        ("Coffee lesson better outside." after a boxed text's last paragraph) lies past the
+        neighbour as much as a sentence added inside it. A block holding kept text stops it:
+        a neighbour that moved into another block bounds only that block."""
+        t2, n2 = self.t2, len(self.t2)
+        for _ in range(NEW_BLOCKS_REACH):
+            if before:
+                i = xa
+                while i > 0 and t2[i - 1].isspace():
+                    i -= 1
+                if i <= 0:
+                    break
+                na, nb = self.v2.block(i - 1, i)
+            else:
+                i = xb
+                while i < n2 and t2[i].isspace():
+                    i += 1
+                if i >= n2:
+                    break
+                na, nb = self.v2.block(i, i + 1)
+            if (na, nb) == (xa, xb) or self.changes.origin(na, nb)[1]:
+                break  # it holds kept text (or there is no block beyond)
+            xa, xb = min(xa, na), max(xb, nb)
+        return xa, xb
+
+    def _jumped(  # type: ignore[misc]
+        self: _Reanchor,
+        a: int,
+        b: int,
+        y: int,
+        before: bool,
+        other_side: list[tuple[int, int]],
+    ) -> int | None:
+        """Neighbour ``[a, b)`` of a sentence, ``before`` it or after it in v1 and at ``y``
+        in v2, moved past the sentence: the nearest sentence on the sentence's other side
+        (``other_side``, in v1 order) that stands in v2 verbatim, once, and that v1 has once
+        near it (``TRAVELLED_CONTEXT`` characters or more), stands on this neighbour's side
+        of it (before ``y`` for a neighbour that came before), with no kept text between
+        the two (with kept text between, that sentence is the one that moved, past text
+        that stayed in order). Returns where that sentence
+        stands in v2 (its start for a neighbour that came before, its end otherwise: the
+        sentence's rewrite lies on its own side of it), or None. The diff keeps a moved
+        paragraph and deletes and re-inserts the ones it jumped, so the kept one is the
+        one that moved, and bounds nothing ("There were several people ..." moved below
+        the paragraph after the quote's, whose rewrite stands where it stood: the long
+        property run on a Standard Ebooks chapter)."""
+        t1, t2 = self.t1, self.t2
+        pieces = other_side if before else list(reversed(other_side))
+        for c0, c1 in pieces:
+            c0, c1 = _trim(t1, c0, c1)
+            if not _has_alnum(t1[c0:c1]):
+                continue
+            body = t1[c0:c1]
+            near = max(0, c0 - 4 * FUZZY_WINDOW), c1 + 4 * FUZZY_WINDOW
+            if len(body) < TRAVELLED_CONTEXT or t1.find(body, c0 + 1, near[1]) >= 0:
+                continue
+            if t1.find(body, near[0], c0) >= 0:
+                continue
+            lo, hi = max(0, y - 4 * FUZZY_WINDOW), min(len(t2), y + (b - a) + 4 * FUZZY_WINDOW)
+            at = t2.find(body, lo, hi)
+            if at < 0 or t2.find(body, at + 1, hi) >= 0:
+                continue  # rewritten too, or not one copy: the next one says
+            if before:
+                crossed, gap = at + len(body) <= y, (at + len(body), y)
+            else:
+                crossed, gap = at >= y + (b - a), (y + (b - a), at)
+            if not crossed:
+                return None
+            # kept text between the two: that sentence moved past text that stayed in
+            # order, so the neighbour stayed and bounds as before
+            _inserted, runs = self.changes.origin(*gap)
+            if _substantial("".join(t1[r0:r1] for r0, r1 in runs)):
+                return None
+            return at if before else at + len(body)
+        return None
+
+    def _surviving_copy(  # type: ignore[misc]
+        self: _Reanchor, a: int, b: int, before: bool, image: tuple[int, int]
+    ) -> int | None:
+        """Where v1 text ``[a, b)``, a neighbour ``before`` the sentence whose diff image is
+        ``image`` or after it, stands in v2: its image where the diff kept it, else its one
+        verbatim copy near its estimated place (within ``2 * FUZZY_WINDOW``, v1 having it
+        once there too) on its own side of ``image``: a list renumbered shifts every item
+        by a line, and the diff, keeping the numbers, deletes and inserts the unchanged
+        items; a neighbour that moved past the sentence is no bound of its place."""
+        y = self.diff.unchanged_image(a, b)
+        if y is not None:
+            return y
+        t1, t2 = self.t1, self.t2
+        body = t1[a:b]
+        if len(body) < KEPT_GAP:
+            return None
+        es, ee = self.changes.estimate(a, b)
+        lo, hi = max(0, es - 2 * FUZZY_WINDOW), min(len(t2), ee + 2 * FUZZY_WINDOW)
+        at = t2.find(body, lo, hi)
+        if at < 0 or t2.find(body, at + 1, hi) >= 0:
+            return None
+        if (at + len(body) > image[1]) if before else (at < image[0]):
+            return None
+        if (
+            t1.find(body, max(0, a - 2 * FUZZY_WINDOW), a) >= 0
+            or t1.find(body, a + 1, b + 2 * FUZZY_WINDOW) >= 0
+        ):
+            return None
+        return at
