@@ -321,3 +321,29 @@ def test_a_new_block_after_the_paragraph_is_past_its_kept_neighbours():
     for kind, src1, src2 in cases:
         v = _verdict(kind, src1, src2, sents[1])
         assert v.verdict == "deleted", (kind, v.method, v.v2, v.note)
+
+
+def test_a_quote_over_several_deleted_items_is_bounded_by_the_whole_quotes_neighbours():
+    """The long profile's case (F1000RD 9-295, CC BY 4.0): a quote over three list items, all
+    deleted, and a new sentence sharing its first word added after the sentence that followed
+    the quote. Each sentence of the quote is bounded by the kept neighbours of the whole
+    quote: its inner sentences' own neighbours were deleted with it."""
+    head = "- Infrastructure issues : there is not yet enough evidence for either kind."
+    items = [
+        "This in turn leads to a lack of infrastructure as a whole.",
+        "- Legal issues : Many obstacles for research software pertain to legal issues, such as"
+        " applicable licensing and compatibility of licenses 45 , and decisions about license"
+        " types.",
+        "- Funding issues : Despite some individual initiatives 46 – 49 , funding for the"
+        " creation, maintenance, and support of sustainable research software is still scarce.",
+        "- Slow adoption : Career options for research software work are not fully determined.",
+    ]
+    after = [
+        "Initially, the RSE initiative in the UK has made progress in this area.",
+        "In Germany , the US , and the Netherlands , this is still work in progress.",
+    ]
+    quote = "\n".join(items)
+    src1 = head[:-1] + " 42 – 44 . " + quote + " " + " ".join(after)
+    src2 = head[:-1] + " 42 – 44 . " + after[0] + " Coffee This better outside. " + after[1]
+    v = _verdict("text", src1, src2, quote)
+    assert v.verdict == "deleted", (v.method, v.v2, v.note)

@@ -215,9 +215,15 @@ class Mapped:
         own_words, mid, cands = self._sentence_candidates(p0, p1)
         quote_words = _word_set(self.t1[max(p0, s) : min(p1, e)])
         best, best_rank = None, (0.0, 0)
+        # the kept neighbours of every sentence the quote touches (a quote over several
+        # sentences, all deleted: its inner ones' neighbours are deleted too)
+        ra, rb = p0, p1
+        if (s, e) != (p0, p1) and s < e:
+            qa, qb = self.v1.sentence_bounds(s, e)
+            ra, rb = min(ra, qa), max(rb, qb)
         for c0, c1, words, share in cands:
             if (
-                self._beyond_kept_neighbours(p0, p1, c0, c1)
+                self._beyond_kept_neighbours(ra, rb, c0, c1)
                 and _count_dice(own_words, words) < MOVED_REWRITE_DICE
             ):
                 continue  # past a sentence the diff kept from the other side of this one
