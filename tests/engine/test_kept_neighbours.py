@@ -347,3 +347,30 @@ def test_a_quote_over_several_deleted_items_is_bounded_by_the_whole_quotes_neigh
     src2 = head[:-1] + " 42 – 44 . " + after[0] + " Coffee This better outside. " + after[1]
     v = _verdict("text", src1, src2, quote)
     assert v.verdict == "deleted", (v.method, v.v2, v.note)
+
+
+def test_the_attackers_second_brief_reads_deleted():
+    """An attacker's cases against the rules above: a neighbour that jumped leaves the next
+    kept sentence on its side as the bound ("Welcome to the club house."), and a new sentence
+    that shares only short words with the deleted one ("the", "is", "in") is no moved
+    rewrite of it, however alike their shapes (``_count_dice``)."""
+    q = "Members must renew their cards before May."
+    v1 = (
+        f"Welcome to the club house. The office opens at nine every weekday. {q} Parking is"
+        " free for all visitors of the club. Bring a friend to the summer party."
+    )
+    v2 = (
+        "Coffee cards taste better outside. Welcome to the club house. Parking is free for"
+        " all visitors of the club. The office opens at nine every weekday. Bring a friend"
+        " to the summer party."
+    )
+    kept = " ".join(
+        f"Rule {i} says the office {w} open."
+        for i, w in enumerate(["is", "was", "will be", "may be", "must be"] * 2)
+    )
+    fee1 = f"Welcome. The fee is due in May. {kept} Bye now."
+    fee2 = f"Welcome. {kept} The sun is out in June. Bye now."
+    for quote, a, b in ((q, v1, v2), ("The fee is due in May.", fee1, fee2)):
+        for kind, x, y in (("text", a, b), ("html", f"<p>{a}</p>", f"<p>{b}</p>")):
+            v = _verdict(kind, x, y, quote)
+            assert v.verdict == "deleted", (quote, kind, v.method, v.v2, v.note)

@@ -38,7 +38,8 @@ def _count_dice(wa: set[str], wb: set[str]) -> float:
     keeps either the sentence's shape or its content words. The content words count only
     where ``MOVED_REWRITE_SHARED`` of them or more are shared: two words shared by chance
     are half of a short sentence's content words ("I love and am loved by a better man
-    than he." and "Coffee love better outside.", 0.57), and no evidence of a rewrite."""
+    than he." and "Coffee love better outside.", 0.57), and no evidence of a rewrite; nor
+    is the Dice of all their words where they share no content word at all."""
 
     def dice(a: set[str], b: set[str]) -> float:
         total = len(a) + len(b)
@@ -48,8 +49,12 @@ def _count_dice(wa: set[str], wb: set[str]) -> float:
         return {x for x in w if len(x) >= SURVIVING_WORD or _NO_SPACE.search(x)}
 
     ca, cb = content(wa), content(wb)
-    by_content = dice(ca, cb) if len(ca & cb) >= MOVED_REWRITE_SHARED else 0.0
-    return max(dice(wa, wb), by_content)
+    shared = len(ca & cb)
+    by_content = dice(ca, cb) if shared >= MOVED_REWRITE_SHARED else 0.0
+    # the shape alone, in short words ("the", "is", "in"), is no evidence either: "The fee
+    # is due in May." and "The sun is out in June." share half their words
+    by_shape = dice(wa, wb) if shared else 0.0
+    return max(by_shape, by_content)
 
 
 class Mapped:

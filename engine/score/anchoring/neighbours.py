@@ -75,13 +75,14 @@ class KeptNeighbours:
                             hi, hi_until = min(hi, cross), n2
                         else:
                             lo, lo_from = max(lo, cross), 0
-                        break
+                        continue  # the next sentence on this side that stayed bounds it
                     xa, xb = self.v2.block(y, y + (b - a)) if ba <= a and b <= bb else (0, n2)
                     if ba <= a and b <= bb:
                         xa, xb = self._with_new_blocks(xa, xb, before=last)
                     if last:
-                        lo, lo_from = y + (b - a), xa
-                    else:
+                        if y + (b - a) >= lo:
+                            lo, lo_from = y + (b - a), xa
+                    elif y <= hi:
                         hi, hi_until = y, xb
                     break
         self.changes.neighbours[(p0, p1)] = (lo, lo_from, hi, hi_until)
