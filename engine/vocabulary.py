@@ -159,21 +159,38 @@ def note_stale(made_on: str | None, given: str) -> str:
 _EARLIER_RUN_VERSION = re.compile(r"((?:run|check)-[0-9a-f]{6,32})/(\S.*)", re.S)
 
 
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+
+
+def _earlier_version_words(version: str) -> str:
+    """An earlier run's version in words: "v1" "the first version", "v12" "version 12",
+    "revised" "the revised version", any other name "a version (its “name”)"."""
+    number = re.fullmatch(r"v(\d{1,6})", version)
+    if number:
+        n = int(number.group(1))
+        return f"the {_ORDINALS[n - 1]} version" if 1 <= n <= len(_ORDINALS) else f"version {n}"
+    if version == "revised":
+        return "the revised version"
+    version = version if len(version) <= 40 else version[:39] + "\u2026"
+    return f"a version (its \u201c{version}\u201d)"
+
+
 def version_words(version_id: object) -> str:
     """A version a comment was made on that is not in the bundle, as people know it: "a
     draft this run does not have (the comments call it “draft-1”)" (the name the comments
     file gives it, for the reader who has that draft, cut to 40 characters with an
     ellipsis, spaces and line breaks as one space); "a draft this run does not have"
     without one; a version of an earlier run (``run-901a758c16f4/v3``, as a comment sent
-    back or continued is made on) "a version from an earlier run (its “v3”; that run's id
-    is run-901a758c16f4)". Never the bare id: "another draft (draft-1)" left the reader
-    to guess which draft "draft-1" is."""
+    back or continued is made on) "the third version of an earlier run" (a check's
+    ``check-…/revised``: "the revised version of an earlier check"), without the run's
+    raw id, which told a reader nothing. Never the bare id: "another draft (draft-1)" left
+    the reader to guess which draft "draft-1" is."""
     text = " ".join(str(version_id or "").split())
     earlier = _EARLIER_RUN_VERSION.fullmatch(text)
     if earlier:  # sent back or continued from a bundle: ``engine.bundle.sendback.made_on``
         run, version = earlier.group(1), earlier.group(2)
-        version = version if len(version) <= 40 else version[:39] + "\u2026"
-        return f"a version from an earlier run (its \u201c{version}\u201d; that run's id is {run})"
+        whose = "an earlier check" if run.startswith("check-") else "an earlier run"
+        return f"{_earlier_version_words(version)} of {whose}"
     text = text if len(text) <= 40 else text[:39] + "\u2026"
     known = "a draft this run does not have"
     if not text or text == "None":

@@ -82,12 +82,15 @@ def test_a_version_of_an_earlier_run_is_said_as_one():
 
     c = Comment("c1", "b", Anchor("q", "", "", start_offset=0, end_offset=1))
     said = vocab.version_words(made_on(B(), c))
-    assert (
-        said
-        == "a version from an earlier run (its \u201cv1\u201d; that run's id is run-901a758c16f4)"
-    )
+    assert said == "the first version of an earlier run"  # no raw run id on screen
     words = vocab.note_sentence(vocab.note_stale("check-0123456789ab/revised", "v1"))
-    assert words.startswith("made on a version from an earlier run (its \u201crevised\u201d")
+    assert words.startswith("made on the revised version of an earlier check;")
+    assert "0123456789ab" not in words
+    assert vocab.version_words("run-901a758c16f4/v3") == "the third version of an earlier run"
+    assert vocab.version_words("run-901a758c16f4/v12") == "version 12 of an earlier run"
+    assert vocab.version_words("run-901a758c16f4/draft-1") == (
+        "a version (its \u201cdraft-1\u201d) of an earlier run"
+    )
 
 
 def test_the_programs_own_replies_name_it_in_words():
