@@ -746,6 +746,21 @@ def counted_words(text: str) -> str:
     return _COUNTED_NOUN.sub(one, text)
 
 
+#: A no-tools answer's problems as bundles before 2 Dec 2026 stored them (the example suite's
+#: runs among them), in the words ``engine.agent.notools.parse_answer`` says them now.
+_OLD_ANSWER_PROBLEMS = {
+    "the answer has no document between the markers": "the model's answer held no revised document",
+    "the document has no end marker (cut off?), so it was not pushed": (
+        "the revised document in the answer has no end line (it may have been cut off), "
+        "so it was not saved"
+    ),
+    "no document markers; the <html> document in the answer was used": (
+        "the answer did not mark where the document starts and ends; the HTML document in "
+        "it was used"
+    ),
+}
+
+
 def plain_reason(reason: str) -> str:
     """A reason in plain words for people: the JSON parser's detail ("unterminated string
     starting at character 5257 of 5279") is left out (it stays in claims.json and
@@ -753,11 +768,15 @@ def plain_reason(reason: str) -> str:
     valid JSON: unterminated ...)"`` -> ``"the report was cut off at its limit of 1400
     tokens, so it could not be read"``; "the report is not valid JSON: ..." ->
     ``REPORT_UNREADABLE``; a revision made elsewhere's ``EXTERNAL_USAGE`` ->
-    ``EXTERNAL_USAGE_WORDS``. Counts read in words (``counted_words``): reasons a
+    ``EXTERNAL_USAGE_WORDS``; a no-tools answer's problem in an older bundle's words
+    ("the answer has no document between the markers") -> today's plain words ("the
+    model's answer held no revised document"). Counts read in words (``counted_words``): reasons a
     bundle stores, and re-derives word for word, keep their "model call(s)"."""
     text = _CUT_OFF_JSON.sub(r"\1, so it could not be read", reason)
     text = _JSON_DETAIL.sub(REPORT_UNREADABLE, text)
     text = text.replace(EXTERNAL_USAGE, EXTERNAL_USAGE_WORDS)
+    for stored, words in _OLD_ANSWER_PROBLEMS.items():
+        text = text.replace(stored, words)
     return counted_words(text)
 
 

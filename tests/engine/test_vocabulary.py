@@ -269,3 +269,21 @@ def test_shipped_bundles_reasons_read_without_parenthesised_plurals(capsys):
         assert "(s)" not in shown and "comments unresolved" in shown, shown
         page = render_scorecard(b.manifest, b.verdicts, {}, [], [], {})
         assert "with 3 comments unresolved" in page and "comment(s)" not in page
+
+
+def test_an_older_no_tools_answer_problem_is_said_without_markers():
+    """The example suite's runs store "the answer has no document between the markers";
+    the Suites tab showed it word for word under claim accuracy."""
+    import json
+    from pathlib import Path
+
+    from engine.suite.report import build_report
+    from engine.suite.store import read_results, results_items
+
+    stored = "the answer has no document between the markers; 2 comment(s)"
+    assert vocab.plain_reason(stored) == "the model's answer held no revised document; 2 comments"
+    root = Path(__file__).resolve().parents[2]
+    folder = root / "resources" / "suites" / "example" / "S-20261130-211207-d69c83"
+    assert "between the markers" in (folder / "suite-results.json").read_text(encoding="utf-8")
+    said = json.dumps(build_report(results_items(read_results(folder), folder)))
+    assert "markers" not in said and "held no revised document" in said
