@@ -10,10 +10,14 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QScrollArea,
     QSpinBox,
+    QVBoxLayout,
+    QWidget,
     QWizardPage,
 )
 
@@ -26,6 +30,23 @@ MODE_CHOICES = (
     ("no-tools", "No tools: the program does the tool work (models without tool calling)"),
     ("auto", "Auto: tools, or no tools if the model cannot call them"),
 )
+
+
+def scrolled_form(page: QWizardPage) -> QFormLayout:
+    """A form in a scroll area that fills ``page``: at 1366 x 768, 1.5x, the wizard is
+    shorter than the run settings, and a form pressed below its height laid the estimate
+    and the checks' box over each other; the page scrolls instead."""
+    inner = QWidget()
+    form = QFormLayout(inner)
+    scroll = QScrollArea()
+    scroll.setWidget(inner)
+    scroll.setWidgetResizable(True)
+    scroll.setFrameShape(QFrame.Shape.NoFrame)
+    scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    outer = QVBoxLayout(page)
+    outer.setContentsMargins(0, 0, 0, 0)
+    outer.addWidget(scroll)
+    return form
 
 
 class RunSettingsPage(QWizardPage):
@@ -85,7 +106,7 @@ class RunSettingsPage(QWizardPage):
         self.checks.changed.connect(self.completeChanged)
         self.summary = QLabel()
         self.summary.setWordWrap(True)
-        form = QFormLayout(self)
+        form = scrolled_form(self)
         form.addRow("&Rounds at most:", self.rounds)
         form.addRow("Token &budget for the run:", self.budget)
         form.addRow("Model &turns per round:", self.turns)

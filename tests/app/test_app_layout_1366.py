@@ -66,3 +66,36 @@ def test_at_one_and_a_half_scale_each_decision_button_is_reached_by_the_keyboard
         assert b.focusPolicy() & Qt.FocusPolicy.TabFocus
         scroll.ensureWidgetVisible(b, 0, 0)  # as the scroll area does for the focused one
         assert b.height() <= scroll.viewport().height() and shown_in(scroll, b), d
+
+
+def test_the_wizards_run_settings_never_overlap_at_one_and_a_half_scale(qtbot):
+    """1366 x 768 at 1.5x: the wizard is at most 887 x 464 of the program's pixels. Its
+    run settings page scrolls instead of pressing the estimate and the declared checks'
+    box below their height (they overlapped)."""
+    from app.wizard import SetupWizard
+    from engine.models import Anchor, Comment
+
+    w = SetupWizard(Settings())
+    qtbot.addWidget(w)
+    w.model_page.preset.setCurrentIndex(w.model_page.preset.findData("scripted"))
+    w.document_page.raw = "<p>Teams meet two days a week.</p>"
+    anchor = Anchor(quote="two days", prefix="", suffix="", start_offset=11, end_offset=19)
+    w.comments_page.comments = [Comment(id="c1", body="Say three.", anchor=anchor)]
+    w.setStartId(w.pageIds()[3])
+    w.restart()
+    w.setMinimumSize(100, 100)
+    w.resize(887, 464)
+    w.show()
+    page = w.run_page
+    qtbot.waitUntil(lambda: page.isVisible() and page.estimate.text() != "", timeout=5000)
+    qtbot.wait(50)
+    assert w.height() <= 464
+    shown = [page.estimate, page.checks, page.summary, page.price_input, page.echo]
+    for x in shown:
+        want = x.heightForWidth(x.width()) if x.hasHeightForWidth() else -1
+        want = want if want > 0 else x.minimumSizeHint().height()
+        assert x.height() >= want, (x, x.height(), want)
+    rects = [QRect(x.mapTo(page, QPoint(0, 0)), x.size()) for x in shown]
+    for i, a in enumerate(rects):
+        for b in rects[i + 1 :]:
+            assert not a.intersects(b), (a, b)
