@@ -68,7 +68,13 @@ from engine.text.docx_marks import (
     unwrap_unread,
     uses_marker_plane,
 )
-from engine.text.docx_package import Package, PackageError, parse_xml, read_package
+from engine.text.docx_package import (
+    NOT_READABLE,
+    Package,
+    PackageError,
+    parse_xml,
+    read_package,
+)
 from engine.text.docx_ranges import comment_range, orphan_notice, words_at
 from engine.text.docx_styles import hidden_styles
 
@@ -271,7 +277,9 @@ def _convert(package: Package, changed: dict[str, bytes]) -> str:
     except RecursionError:
         raise PackageError("its XML is nested too deeply to be read") from None
     except Exception as exc:  # mammoth raises KeyError, ValueError... on damaged parts
-        raise PackageError(f"not a valid Word package ({type(exc).__name__}: {exc})") from None
+        raise PackageError(
+            f"{NOT_READABLE} (a part of it is damaged: {type(exc).__name__}: {exc})"
+        ) from None
     return str(result.value)
 
 

@@ -13,7 +13,8 @@ takes its bytes and returns ``{member name: bytes}`` after every check, each fai
   all, the inflation ratio), and each member is inflated in chunks and stopped at its
   declared size;
 - a zip that is no Word document (no ``[Content_Types].xml`` or no main document part
-  named by ``_rels/.rels``) is "not a valid Word package";
+  named by ``_rels/.rels``) "is not a Word document that can be read (…)", the part
+  missing said in words;
 - a Strict Open XML file (ISO/IEC 29500 Strict) is read under the Transitional
   WordprocessingML namespace (its declarations renamed, nothing else changed).
 
@@ -110,6 +111,12 @@ def _compound_file_problem(data: bytes) -> str:
 NOT_A_DOCX = "is not a Word document (its name ends in .docx, but inside it is not a .docx file)"
 
 
+#: A zip that is not a Word package, said before what is missing: "report.docx: is not a Word
+#: document that can be read (it is a zip file, but its main text is missing)"; "not a
+#: valid Word package (no [Content_Types].xml)" named the package's parts to a reader.
+NOT_READABLE = "is not a Word document that can be read"
+
+
 def read_package(data: bytes) -> Package:
     """The members of a ``.docx`` given as bytes, every limit checked. Raises PackageError."""
     if data.startswith(_CFB):
@@ -127,14 +134,16 @@ def read_package(data: bytes) -> Package:
             total += len(member)
             files[info.filename] = member
     if "[Content_Types].xml" not in files:
-        raise PackageError("not a valid Word package (no [Content_Types].xml)")
+        raise PackageError(
+            f"{NOT_READABLE} (it is a zip file, but its list of contents is missing)"
+        )
     package = Package(files, "")
     main = next(
         (t for kind, t in package.relationships("") if kind in _OFFICE_DOCUMENT),
         None,
     )
     if main is None or main not in files:
-        raise PackageError("not a valid Word package (no main document part)")
+        raise PackageError(f"{NOT_READABLE} (it is a zip file, but its main text is missing)")
     package.main = main
     _strict_to_transitional(files)
     return package
@@ -168,9 +177,7 @@ def _check_headers(infos: list[zipfile.ZipInfo], zip_size: int) -> list[zipfile.
                 continue
             safe_zip.check_member(info, zip_size, "part", limits)
             if info.filename in seen:
-                raise PackageError(
-                    f"not a valid Word package (part {info.filename!r} appears twice)"
-                )
+                raise PackageError(f"{NOT_READABLE} (it holds its part {info.filename} twice)")
             seen.add(info.filename)
             out.append(info)
     except safe_zip.ZipLimitError as exc:
