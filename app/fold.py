@@ -49,6 +49,51 @@ def first_line_height(label: QLabel) -> int:
     return math.ceil(lines.lineAt(0).height() + doc.firstBlock().blockFormat().topMargin())
 
 
+def elide_words(text: str, fm: Any, width: int) -> str:
+    """``text`` whole when it fits ``width`` pixels of ``fm``, else its first words that
+    fit followed by "\u2026" (cut between words, never inside one; a first word wider than
+    ``width`` alone is cut by Qt)."""
+    if fm.horizontalAdvance(text) <= width:
+        return text
+    words = text.split(" ")
+    for n in range(len(words) - 1, 0, -1):
+        head = " ".join(words[:n]).rstrip(" ,;:\u2014\u00b7") + "\u2026"
+        if fm.horizontalAdvance(head) <= width:
+            return head
+    return fm.elidedText(text, Qt.TextElideMode.ElideRight, width)
+
+
+class Summary(QLabel):
+    """A fold's one line when folded: a phrase of plain text elided between words to the
+    width it has (``elide_words``), the whole phrase in its tooltip."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.whole = ""
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setWordWrap(False)
+        font = self.font()
+        font.setBold(True)
+        self.setFont(font)
+        from PySide6.QtWidgets import QSizePolicy
+
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+
+    def set_whole(self, text: str) -> None:
+        self.whole = text
+        self._elide()
+
+    def _elide(self) -> None:
+        m = self.contentsMargins()
+        self.setText(
+            elide_words(self.whole, self.fontMetrics(), self.width() - m.left() - m.right())
+        )
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self._elide()
+
+
 class Fold(QWidget):
     """Holds ``label`` and its Show all / Show less button.
 
@@ -78,6 +123,10 @@ class Fold(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
         lay.addWidget(label, 1)
+        # Folded with a summary (``set_summary``): that line instead of the label's first.
+        self.summary = Summary()
+        self.summary.hide()
+        lay.addWidget(self.summary, 1)
         lay.addWidget(self.button, 0, Qt.AlignmentFlag.AlignTop)
         self._chosen: bool | None = None  # the user's choice this session: folded or not
         self.auto = True  # False: never folds by itself (a TAMPERED banner is read whole)
@@ -116,8 +165,21 @@ class Fold(QWidget):
         """What showing the whole label takes beyond its first line (pixels, 0 or more)."""
         return max(0, self.full_height() - self.one_line())
 
+    def set_summary(self, text: str) -> None:
+        """What the folded label shows: ``text`` whole, or elided between words (a
+        banner's headline, never its first line cut mid-sentence); "" for its first line."""
+        self.summary.set_whole(text)
+        self._set(self.folded)
+
     def _set(self, folded: bool) -> None:
         self.folded = folded
+        brief = folded and bool(self.summary.whole)
+        self.label.setVisible(not brief)
+        self.summary.setVisible(brief)
+        if brief:
+            self.summary.setStyleSheet(self.label.styleSheet())
+            self.summary.setToolTip(self.label.toolTip())
+            self.summary.setAccessibleName(self.label.accessibleName())
         self.label.setMaximumHeight(self.one_line() if folded else 16_777_215)
         self.button.setChecked(not folded)
         self.button.setText("Show all \u25b8" if folded else "Show less")

@@ -120,6 +120,16 @@ class _Banner:
         # the manifest): said under one headline (``tampered_block``), not once per check.
         self.reasons: list[str] = []
         self.figures = ""  # where the figures shown come from, said after the reasons
+        # The folded banner's headline: (rank, phrase), the worst state first (0 TAMPERED,
+        # 1 cancelled or failed, 2 changes requested, 3 awaiting review, 4 how it ended).
+        self.heads: list[tuple[int, str]] = []
+
+    def head(self, rank: int, phrase: str) -> None:
+        self.heads.append((rank, phrase))
+
+    def headline(self) -> str:
+        """The states' phrases, worst first, one after the other (plain text)."""
+        return " \u00b7 ".join(dict.fromkeys(p for _r, p in sorted(self.heads, key=lambda h: h[0])))
 
     def raise_to(self, level: str) -> None:
         if _RANK[level] > _RANK[self.level]:
@@ -146,6 +156,7 @@ def _status_part(b: _Banner, data: BundleData) -> None:
     """How the run ended, and that it was scripted."""
     status = data.status
     if status == "failed":
+        b.head(1, "This run failed")
         b.add(
             "<b>This run failed</b>: "
             + html.escape((data.reason or "no reason given").rstrip(". "))
@@ -154,6 +165,7 @@ def _status_part(b: _Banner, data: BundleData) -> None:
             "error",
         )
     elif status == "cancelled":
+        b.head(1, "This run was cancelled before it finished")
         b.add(
             "<b>This run was cancelled</b> before it finished"
             + _reason(data)
@@ -161,11 +173,13 @@ def _status_part(b: _Banner, data: BundleData) -> None:
             "warn",
         )
     elif status == "completed" and getattr(data, "external", False):
+        b.head(4, "A revision made elsewhere, checked here")
         b.add(
             "<b>A revision made elsewhere</b>, checked here: the agent ran outside this "
             "program, and what it said is read as its claims."
         )
     elif status == "completed":
+        b.head(4, f"Run completed with model {data.model}")
         b.add(f"<b>Run completed</b> with model <b>{html.escape(data.model)}</b>{_reason(data)}.")
     else:
         b.add(f"Run status: {html.escape(status)}.", "warn")
@@ -217,6 +231,7 @@ def _checks_part(b: _Banner, data: BundleData) -> None:
     final = next((s for label, s in sets if label == "Final"), None)
     if final is not None and final.gate().blocked:
         reason = final.gate().reason()
+        b.head(2, "Changes requested")
         b.add(
             f"<b>Changes requested:</b> {html.escape(reason)} (the Checks tab shows each "
             "check's output).",
@@ -340,11 +355,23 @@ def _outcome_part(b: _Banner, data: BundleData) -> None:
         if fig.awaiting
         else "only the letter case, spacing or punctuation changed; check each is the fix"
     )
+    b.head(3, line)
     b.add(f"<b>{html.escape(line)}</b>: {said}.", "ok" if fig.awaiting else "warn", first=True)
 
 
 def banner_for(data: BundleData) -> tuple[str, str]:
     """(level, html) for the message above the documents; level: ok, warn, error."""
+    b = _banner(data)
+    return b.level, " ".join(b.parts)
+
+
+def banner_headline(data: BundleData) -> str:
+    """The folded banner's one phrase (plain text): its states, the worst first
+    (TAMPERED, cancelled or failed, changes requested, awaiting review, how it ended)."""
+    return _banner(data).headline()
+
+
+def _banner(data: BundleData) -> _Banner:
     b = _Banner()
     _status_part(b, data)
     _outcome_part(b, data)
@@ -356,13 +383,14 @@ def banner_for(data: BundleData) -> tuple[str, str]:
     _work_parts(b, data)
     _decisions_part(b, data)
     tampered_block(b)
-    return b.level, " ".join(b.parts)
+    return b
 
 
 def tampered_block(b: _Banner) -> None:
     """One headline and one list for everything that makes the bundle TAMPERED, first of
     all; where the figures shown come from after it."""
     if b.reasons:
+        b.head(0, "TAMPERED: do not trust what this bundle states")
         items = "".join(f"<li>{r}</li>" for r in b.reasons)
         after = f"<b>{b.figures}</b>" if b.figures else ""
         b.add(
@@ -382,6 +410,7 @@ def _decisions_part(b: _Banner, data: BundleData) -> None:
     if dec is None:
         return
     if dec.tampered:
+        b.head(0, "TAMPERED: the reviewer decisions fail their checks")
         b.add(
             "<b>TAMPERED: the reviewer decisions fail their checks</b> and count for nothing: "
             + html.escape(dec.problem_words(_names(data))[0])
@@ -892,6 +921,7 @@ class VerdictsView(ReviewActions, QWidget):
         self.banner_fold.what = f"{what} status"
         self.banner.setAccessibleName(f"{what.capitalize()} status")
         self.banner_fold.auto = level != "error"  # an error is never folded by itself
+        self.banner_fold.set_summary(banner_headline(data))
         self.banner_fold.text_changed()
         self.banner.setStyleSheet(BANNER_STYLE[level] + "padding:6px;border-radius:4px;")
         self.legend.setText(legend_html(data.collateral is not None))
@@ -957,6 +987,7 @@ class VerdictsView(ReviewActions, QWidget):
         self.banner.setText(text)
         self.banner.setToolTip(banner_tooltip(data))
         self.banner_fold.auto = level != "error"  # an error is never folded by itself
+        self.banner_fold.set_summary(banner_headline(data))
         self.banner_fold.text_changed()
         self.banner.setStyleSheet(BANNER_STYLE[level] + "padding:6px;border-radius:4px;")
 

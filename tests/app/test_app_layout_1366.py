@@ -99,3 +99,42 @@ def test_the_wizards_run_settings_never_overlap_at_one_and_a_half_scale(qtbot):
     for i, a in enumerate(rects):
         for b in rects[i + 1 :]:
             assert not a.intersects(b), (a, b)
+
+
+def whole_words_of(shown: str, whole: str) -> bool:
+    """``shown`` is ``whole``, or its first words and "…" (never a word cut)."""
+    if shown == whole:
+        return True
+    head = shown.removesuffix("\u2026")
+    return shown.endswith("\u2026") and whole.startswith(head) and whole[len(head)] in " ,;:\u00b7"
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (911, 512)])
+def test_the_folded_banner_shows_its_headline_worst_first_in_whole_words(qtbot, size):
+    win = opened(qtbot, size)
+    v = win.verdicts
+    f = v.banner_fold
+    assert f.folded and f.summary.isVisible() and not v.banner.isVisible()
+    assert f.summary.text().startswith("Awaiting review (3 of 3)"), f.summary.text()
+    assert whole_words_of(f.summary.text(), f.summary.whole)
+    v.data.manifest.update(status="cancelled", reason="the user cancelled it")
+    v.show_banner(v.data)  # as for a cancelled run: its state before the review's
+    qtbot.waitUntil(lambda: not v.room._due, timeout=5000)
+    said = f.summary.text()
+    assert said.startswith("This run was cancelled"), said
+    assert "signed" not in said and whole_words_of(said, f.summary.whole)
+    assert f.summary.fontMetrics().horizontalAdvance(said) <= f.summary.width()
+    f.button.click()  # Show all: the whole banner, its first sentence the signature's
+    assert v.banner.isVisible() and not f.summary.isVisible()
+
+
+def test_a_phrase_is_elided_between_words(qtbot):
+    from PySide6.QtWidgets import QLabel
+
+    from app.fold import elide_words
+
+    fm = QLabel().fontMetrics()
+    text = "This run was cancelled before it finished \u00b7 Awaiting review (3 of 3)"
+    for width in range(fm.horizontalAdvance("This run\u2026"), fm.horizontalAdvance(text) + 5, 7):
+        shown = elide_words(text, fm, width)
+        assert fm.horizontalAdvance(shown) <= width and whole_words_of(shown, text), shown
