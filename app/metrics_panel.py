@@ -126,6 +126,7 @@ class MetricsPanel(QWidget):
         self.cells.clear()
         finished = status != "running"
         for r, name in enumerate(present.METRIC_ORDER):
+            meaning = vocab.metric_meaning(name, external)
             for c, src in enumerate(sources):
                 m = src.get(name) if isinstance(src, dict) else None
                 text = present.metric_cell(name, m)
@@ -143,9 +144,9 @@ class MetricsPanel(QWidget):
                 if note:
                     text += f"\n\u26a0 {note}"
                 self.cells[(name, columns[c])] = text
-                self.table.setItem(r, c, _metric_item(text, name, m, c == 0, bool(note)))
-            help_item = QTableWidgetItem(present.METRIC_HELP[name])
-            help_item.setToolTip(present.METRIC_HELP[name])
+                self.table.setItem(r, c, _metric_item(text, meaning, m, c == 0, bool(note)))
+            help_item = QTableWidgetItem(meaning)
+            help_item.setToolTip(meaning)
             help_item.setForeground(help_text())
             self.table.setItem(r, len(sources), help_item)
         for c in range(len(sources)):
@@ -237,11 +238,12 @@ def review_html(data: BundleData) -> str:
     return text
 
 
-def _metric_item(text: str, name: str, m: Any, whole_run: bool, noted: bool) -> QTableWidgetItem:
-    """A metric cell: italic on grey when N/A, bold in the whole-run column, warm when a
-    note says the figure was not what the bundle stated."""
+def _metric_item(text: str, meaning: str, m: Any, whole_run: bool, noted: bool) -> QTableWidgetItem:
+    """A metric cell, what it measures (``meaning``) its tooltip: italic on grey when N/A,
+    bold in the whole-run column, warm when a note says the figure was not what the bundle
+    stated."""
     item = QTableWidgetItem(text)
-    item.setToolTip(present.METRIC_HELP[name])
+    item.setToolTip(meaning)
     f = item.font()
     if present.metric_is_na(m):
         f.setItalic(True)

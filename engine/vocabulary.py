@@ -355,6 +355,22 @@ METRIC_MEANINGS: dict[str, str] = {
     "rounds_to_converge": "Pushes until no unresolved actionable comment remained.",
 }
 
+#: Cost per attributed fix for a revision made elsewhere and checked here: no run of this
+#: program's, so not "of the whole run"; its tokens are those typed when it was checked.
+CHECKED_COST_MEANING = (
+    "API usage tokens the agent took to make the revision elsewhere (only when they were "
+    "typed in when it was checked here), per comment actually edited. No currency is assumed."
+)
+
+
+def metric_meaning(name: str, external: bool = False) -> str:
+    """What ``name`` measures (``METRIC_MEANINGS``); for a revision made elsewhere and
+    checked here (``external``), cost per attributed fix says a check, not a run."""
+    if external and name == "cost_per_attributed_fix":
+        return CHECKED_COST_MEANING
+    return METRIC_MEANINGS[name]
+
+
 _FRACTION_NOUNS: dict[str, str] = {
     "attribution_rate": "actionable comments edited",
     "collateral_churn": "changed characters outside every anchor",

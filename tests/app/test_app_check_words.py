@@ -29,6 +29,11 @@ def checked(tmp_path) -> Path:
     )
 
 
+def present_row(name: str) -> int:
+    """The Metrics table's row of ``name``."""
+    return list(vocab.METRIC_NAMES).index(name)
+
+
 def test_the_metrics_run_and_checks_tabs_say_a_check(qtbot, checked):
     from app.bundledata import load_bundle
     from app.checks_view import ChecksView
@@ -46,6 +51,10 @@ def test_the_metrics_run_and_checks_tabs_say_a_check(qtbot, checked):
     intro = panel.intro.text()
     assert vocab.EXTERNAL_STATUS_WORDS in intro and vocab.EXTERNAL_NO_RUN in intro
     assert "Run completed" not in intro and "whole run" not in panel.help.text()
+    cost = panel.table.item(present_row("cost_per_attributed_fix"), 1)
+    assert "whole run" not in cost.text() and "elsewhere" in cost.text()  # no run took place
+    assert cost.toolTip() == cost.text() == vocab.CHECKED_COST_MEANING
+    assert panel.table.item(present_row("cost_per_attributed_fix"), 0).toolTip() == cost.text()
     view = RunView(None)
     qtbot.addWidget(view)
     view.show_bundle(data)
@@ -69,6 +78,9 @@ def test_a_run_keeps_its_run_words(qtbot):
     qtbot.addWidget(panel)
     panel.show_bundle(load_bundle(DEMO))
     assert panel.table.horizontalHeaderItem(0).text() == "Whole run"
+    last = panel.table.columnCount() - 1
+    cost = panel.table.item(present_row("cost_per_attributed_fix"), last).text()
+    assert cost.startswith("API usage tokens of the whole run")
     assert "Run completed" in panel.intro.text()
 
 
