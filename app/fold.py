@@ -79,11 +79,18 @@ class Summary(QLabel):
 
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
 
-    def set_whole(self, text: str) -> None:
+    def set_whole(self, text: str, rich: bool = False) -> None:
+        """``text``: plain, elided between words; ``rich``: rich text shown whole (a
+        legend's chips, short enough for one line)."""
         self.whole = text
+        self.rich = rich
+        self.setTextFormat(Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText)
         self._elide()
 
     def _elide(self) -> None:
+        if getattr(self, "rich", False):
+            self.setText(self.whole)
+            return
         m = self.contentsMargins()
         self.setText(
             elide_words(self.whole, self.fontMetrics(), self.width() - m.left() - m.right())
@@ -165,10 +172,12 @@ class Fold(QWidget):
         """What showing the whole label takes beyond its first line (pixels, 0 or more)."""
         return max(0, self.full_height() - self.one_line())
 
-    def set_summary(self, text: str) -> None:
+    def set_summary(self, text: str, rich: bool = False, tip: str = "") -> None:
         """What the folded label shows: ``text`` whole, or elided between words (a
-        banner's headline, never its first line cut mid-sentence); "" for its first line."""
-        self.summary.set_whole(text)
+        banner's headline, never its first line cut mid-sentence); "" for its first line.
+        ``rich``: rich text shown whole; ``tip``: its tooltip (else the label's)."""
+        self.summary.set_whole(text, rich)
+        self.tip = tip
         self._set(self.folded)
 
     def _set(self, folded: bool) -> None:
@@ -178,7 +187,7 @@ class Fold(QWidget):
         self.summary.setVisible(brief)
         if brief:
             self.summary.setStyleSheet(self.label.styleSheet())
-            self.summary.setToolTip(self.label.toolTip())
+            self.summary.setToolTip(getattr(self, "tip", "") or self.label.toolTip())
             self.summary.setAccessibleName(self.label.accessibleName())
         self.label.setMaximumHeight(self.one_line() if folded else 16_777_215)
         self.button.setChecked(not folded)

@@ -106,6 +106,21 @@ def legend_html(collateral_known: bool = True) -> str:
     return text
 
 
+def legend_chips() -> tuple[str, str]:
+    """The folded legend: (the verdicts' chips alone, rich text for one line; what each
+    means, plain text for its tooltip)."""
+    chips, tip = [], []
+    for key in ("edited", "untouched", "deleted", "stale_anchor", "collateral"):
+        s = STYLES[key]
+        chips.append(
+            f"<span style='background:{s.line};color:{s.badge_text};font-weight:600'>"
+            f"&nbsp;{s.icon} {html.escape(s.label)}&nbsp;</span>"
+        )
+        tip.append(f"{s.icon} {s.label}: {s.description}")
+    tip.append("struck through: deleted (in v1); underlined: inserted (in v2)")
+    return " &nbsp; ".join(chips), "\n".join(tip)
+
+
 _RANK = {"ok": 0, "warn": 1, "error": 2}
 
 
@@ -684,6 +699,8 @@ class VerdictsView(ReviewActions, QWidget):
             Fold(self.legend, "legend", "legend", self._settings),
         )
         self.legend.setAccessibleName("Legend: what the colours and marks mean")
+        chips, tip = legend_chips()  # folded: every verdict's chip, what each means in its tip
+        self.legend_fold.set_summary(chips, rich=True, tip=tip)
         self.room = Room(self, (self.banner_fold, self.legend_fold), self.spare_height)
         lay.addWidget(self.banner_fold)
         lay.addWidget(self.legend_fold)

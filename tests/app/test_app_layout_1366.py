@@ -138,3 +138,20 @@ def test_a_phrase_is_elided_between_words(qtbot):
     for width in range(fm.horizontalAdvance("This run\u2026"), fm.horizontalAdvance(text) + 5, 7):
         shown = elide_words(text, fm, width)
         assert fm.horizontalAdvance(shown) <= width and whole_words_of(shown, text), shown
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (911, 512)])
+def test_the_folded_legend_shows_every_verdict_of_the_table(qtbot, size):
+    from app.verdicts import STYLES
+
+    win = opened(qtbot, size)
+    v = win.verdicts
+    f = v.legend_fold
+    assert f.folded and f.summary.isVisible()
+    kinds = {r["verdict"] for r in v.rows}
+    assert {"edited", "untouched", "deleted"} <= kinds  # the demo's table
+    for k in kinds:
+        assert STYLES[k].label in f.summary.text(), k
+        assert STYLES[k].description in f.summary.toolTip(), k
+    assert f.summary.sizeHint().width() <= f.summary.width()  # on one line, nothing cut
+    assert f.summary.height() >= f.summary.sizeHint().height()
