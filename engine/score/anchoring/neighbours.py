@@ -22,6 +22,14 @@ if TYPE_CHECKING:
 _STOPS = frozenset(SENTENCE_TERMINATORS + _CLOSERS)
 
 
+def _one_copy(text: str, body: str, lo: int, hi: int) -> int | None:
+    """Where ``text[lo:hi]`` holds ``body`` exactly once (code points), else None."""
+    at = text.find(body, lo, hi)
+    if at < 0 or text.find(body, at + 1, hi) >= 0:
+        return None
+    return at
+
+
 class KeptNeighbours:
     """Where a sentence's kept neighbours stand in v2, and what lies past them."""
 
@@ -152,8 +160,8 @@ class KeptNeighbours:
             if t1.find(body, near[0], c0) >= 0:
                 continue
             lo, hi = max(0, y - 4 * FUZZY_WINDOW), min(len(t2), y + (b - a) + 4 * FUZZY_WINDOW)
-            at = t2.find(body, lo, hi)
-            if at < 0 or t2.find(body, at + 1, hi) >= 0:
+            at = _one_copy(t2, body, lo, hi)
+            if at is None:
                 continue  # rewritten too, or not one copy: the next one says
             if before:
                 crossed, gap = at + len(body) <= y, (at + len(body), y)
@@ -187,8 +195,8 @@ class KeptNeighbours:
             return None
         es, ee = self.changes.estimate(a, b)
         lo, hi = max(0, es - 2 * FUZZY_WINDOW), min(len(t2), ee + 2 * FUZZY_WINDOW)
-        at = t2.find(body, lo, hi)
-        if at < 0 or t2.find(body, at + 1, hi) >= 0:
+        at = _one_copy(t2, body, lo, hi)
+        if at is None:
             return None
         if (at + len(body) > image[1]) if before else (at < image[0]):
             return None
