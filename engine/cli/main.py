@@ -137,18 +137,20 @@ def _say_unchanged_claims(
     of "addressed" (in the report, or a comment already resolved) on text that is unchanged
     (docs/verdicts.md). Claims read from Word's resolved marks are the resolutions
     themselves: said once."""
-    from engine.cli.common import say
-    from engine.score.integrity import unchanged_claims
-    from engine.vocabulary import VERIFICATION_MESSAGE
-
     resolved = (
         word_resolved
         if word_resolved is not None
         else {c.id for c in comments if c.status == "resolved"}
     )
+    reported = None if word_resolved is not None else claims
+    if not resolved and (reported is None or not reported.usable):
+        return  # nothing claimed: no line to say (nor engine.score.integrity to import)
+    from engine.cli.common import say
+    from engine.score.integrity import unchanged_claims
+    from engine.vocabulary import VERIFICATION_MESSAGE
+
     how = {"resolved": "resolved", "report": "claimed addressed in the report"}
     how["resolved+report"] = how["resolved"] + " and " + how["report"]
-    reported = None if word_resolved is not None else claims
     for u in unchanged_claims(result.verdicts, reported, resolved):
         say(f"{VERIFICATION_MESSAGE} (comment {u.comment_id}: {how[u.by]})", err=True)
 

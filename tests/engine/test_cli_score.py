@@ -349,3 +349,24 @@ def test_realworld_n01_reports_no_markup_change(name):
     assert code == 0, err
     (v,) = json.loads(out)["verdicts"]
     assert v["markup_changed"] is False
+
+
+def test_verification_line_only_where_an_unchanged_comment_was_claimed(tmp_path, capsys):
+    """The integrity check of ``arl score``: a claim of "addressed" on unchanged text gets
+    its VERIFICATION line on stderr; with no claim and nothing resolved there is none (and
+    ``engine.cli.main._say_unchanged_claims`` returns before importing the check)."""
+    v1, v2 = tmp_path / "v1.txt", tmp_path / "v2.txt"
+    v1.write_text("The blue kettle sat beside the blue teapot.\n", encoding="utf-8")
+    v2.write_text("The blue kettle sat beside the green teapot.\n", encoding="utf-8")
+    quote = {"quote": "blue kettle", "start_offset": 4, "end_offset": 15}
+    c = _comments(tmp_path, [{"id": "c1", "body": "colour", "anchor": quote}])
+    claims = tmp_path / "claims.json"
+    claims.write_text(
+        json.dumps({"comments": [{"comment_id": "c1", "claim": "addressed"}], "notes": ""})
+    )
+    base = ["score", "--v1", str(v1), "--v2", str(v2), "--comments", str(c)]
+    assert main([*base, "--claims", str(claims)]) == 0
+    err = capsys.readouterr().err
+    assert "VERIFICATION" in err and "(comment c1: claimed addressed in the report)" in err
+    assert main(base) == 0
+    assert "VERIFICATION" not in capsys.readouterr().err
