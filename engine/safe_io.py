@@ -27,6 +27,7 @@ No Qt import here: this module belongs to ``engine/`` (its bottom layer: stdlib 
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -345,14 +346,23 @@ def read_json_file(
 # --------------------------------------------------------------------------------------
 
 MASK = "***"
-#: Query parameter names whose values are secrets (ASCII case-insensitive, anywhere in
-#: the name: ``api_key``, ``X-Amz-Signature``, ``access_token``, ``sig``...).
-_SECRET_PARAM = re.compile(
-    r"key|token|secret|passw|pwd|auth|sig|credential|session|cookie|bearer|code",
-    re.IGNORECASE,
-)
-_USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*:)?//([^/?#]*)@")  # to the last "@"
-_QUERY_PAIR = re.compile(r"([?&;])([^=&;#]*)=([^&;#]*)")
+
+
+@functools.cache
+def _url_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """(secret parameter name, user info, query pair), compiled on first use: reading a
+    file never needs them (docs/engine.md, "Speed"). Query parameter names whose values are
+    secrets: ASCII case-insensitive, anywhere in the name (``api_key``,
+    ``X-Amz-Signature``, ``access_token``, ``sig``...); the user info runs to the last
+    "@" of the authority."""
+    return (
+        re.compile(
+            r"key|token|secret|passw|pwd|auth|sig|credential|session|cookie|bearer|code",
+            re.IGNORECASE,
+        ),
+        re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*:)?//([^/?#]*)@"),
+        re.compile(r"([?&;])([^=&;#]*)=([^&;#]*)"),
+    )
 
 
 def mask_url(url: str) -> str:
@@ -366,11 +376,12 @@ def mask_url(url: str) -> str:
     """
     if not isinstance(url, str):
         return str(url)
-    masked = _USERINFO.sub(lambda m: f"{m.group(1) or ''}//{MASK}@", url, count=1)
+    secret_param, userinfo, query_pair = _url_patterns()
+    masked = userinfo.sub(lambda m: f"{m.group(1) or ''}//{MASK}@", url, count=1)
 
     def pair(m: re.Match) -> str:
         name = m.group(2)
-        if _SECRET_PARAM.search(name):
+        if secret_param.search(name):
             return f"{m.group(1)}{name}={MASK}"
         return m.group(0)
 
@@ -380,4 +391,4 @@ def mask_url(url: str) -> str:
     head = redact(head)  # a registered or credential-shaped key in the path
     if not sep:
         return head
-    return head + _QUERY_PAIR.sub(pair, "?" + query)
+    return head + query_pair.sub(pair, "?" + query)

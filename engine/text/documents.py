@@ -28,8 +28,7 @@ import os
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from engine.safe_io import BoundedInputError, read_regular_file
 from engine.text.encoding import (
@@ -249,8 +248,7 @@ def binary_kind(data: bytes) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class Document:
+class Document(NamedTuple):
     """A document file read and decoded.
 
     ``kind`` "html", "text" or "markdown"; ``content`` the decoded text (the HTML source

@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.text.encoding_labels import (
     ASCII_LOWER,
@@ -514,8 +514,7 @@ def decoding_problem(data: bytes, kind: str = "html", decoded: tuple | None = No
 # --------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class PlainUtf8:
+class PlainUtf8(NamedTuple):
     """``utf8``: a document's bytes (less a UTF-8 BOM) that :func:`decode_html` decodes
     as UTF-8 with nothing replaced, so ``utf8.decode() == decode_html(data)[0]``.
     ``non_ascii``: every run of its bytes over 0x7F, each with the byte after it (so a
