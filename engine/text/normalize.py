@@ -69,7 +69,11 @@ def normalize(text: str) -> str:
     """The comparison form of ``text``: NFC, presentation forms read as their letters,
     ignorables dropped, whitespace runs collapsed to one space, trimmed. (Composition
     happens before ignorables go, as in ``FoldedText``, so both agree character for
-    character.)"""
+    character.) ASCII text is NFC, holds no presentation form nor ignorable, and its
+    ``\\s`` is ``str.isspace``: its form is its words joined by one space (equal on every
+    ASCII string, tests/engine/test_normalize_ascii.py)."""
+    if text.isascii():
+        return " ".join(text.split())
     text = unicodedata.normalize("NFC", _fold_presentation(unicodedata.normalize("NFC", text)))
     return _WS_RE.sub(" ", _IGNORABLE_RE.sub("", text)).strip()
 

@@ -29,7 +29,7 @@ _JOINERS = "\u200c\u200d"
 gives them Extend, which never breaks a word)."""
 
 
-def _is_word(ch: str) -> bool:
+def _word_character(ch: str) -> bool:
     """``ch`` is part of a word of a script written with spaces: a letter or digit, a
     combining mark (Devanagari vowel signs, Arabic harakat, a decomposed accent) or a
     zero-width (non-)joiner. Letters of scripts written without spaces are units of their
@@ -37,6 +37,19 @@ def _is_word(ch: str) -> bool:
     if not ch or _NO_SPACE.match(ch):
         return False
     return bool(_WORD.match(ch)) or ch in _JOINERS or unicodedata.category(ch)[0] == "M"
+
+
+_WORD_CHARACTERS: dict[str, bool] = {}
+"""``_word_character`` of each character asked about so far: a text has a few hundred
+distinct characters, and word edges ask about each thousands of times per score."""
+
+
+def _is_word(ch: str) -> bool:
+    """``_word_character(ch)``, remembered per character (``_WORD_CHARACTERS``)."""
+    known = _WORD_CHARACTERS.get(ch)
+    if known is None:
+        known = _WORD_CHARACTERS[ch] = _word_character(ch)
+    return known
 
 
 _indel = None
