@@ -17,7 +17,10 @@ from arl_keys import api_key_for
 
 def main(argv: list[str] | None = None) -> int:
     from engine.cli import common as cli_common, main as cli
+    from engine.collector import freeze_after_imports
 
+    if argv is None:  # the arl script: this process runs one command, then exits
+        freeze_after_imports()
     cli_common.set_key_provider(api_key_for)
     cli_common.set_signing_provider(_signing_key)
     return cli.main(argv)

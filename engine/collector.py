@@ -38,10 +38,11 @@ _freeze_after_imports = False
 
 
 def freeze_after_imports() -> None:
-    """Say that this process runs one command and exits (``arl`` run from its command
-    line, ``engine.cli.main.main`` with no ``argv``), so ``settled`` may freeze what it
-    imported. A program that calls the command in process (the tests) never says it: a
-    freeze would keep whatever cyclic garbage it had not collected yet."""
+    """Say that this process runs one command and exits, so ``settled`` may freeze what it
+    imported: said by the process's entry points, the ``arl`` script
+    (``arl_keys.cli.main`` with no ``argv``) and ``python -m engine.cli``. A program that
+    calls the command in process (the tests) never says it: a freeze would keep whatever
+    cyclic garbage it had not collected yet."""
     global _freeze_after_imports
     _freeze_after_imports = True
 

@@ -19,7 +19,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from engine import vocabulary as vocab
-from engine.collector import freeze_after_imports, paused, settled
+from engine.collector import paused, settled
 
 if TYPE_CHECKING:  # the import stays lazy: arl text need not load the scorer
     from engine.checks.config import ChecksConfig
@@ -471,8 +471,6 @@ def _register_score(sub: Any) -> None:
 def main(argv: list[str] | None = None) -> int:
     from engine.cli.parser import command_word, named_first
 
-    if argv is None:  # this process's own command line: one command, then exit
-        freeze_after_imports()
     words = sys.argv[1:] if argv is None else argv
     with paused():  # imports the command's modules: no garbage (engine.collector)
         parser = build_parser(command_word(words), listed=not named_first(words))
