@@ -57,6 +57,9 @@ class ChangeIndex:
         self._word_pool: dict[str, str] = {}
         self._origins: dict[tuple[int, int], tuple[int, set[tuple[int, int]]]] = {}
         self._kept_memo: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+        self._copies: dict[
+            tuple[int, int], tuple[tuple[int, int] | None, tuple[int, int] | None]
+        ] = {}
         self.kept_enough: dict[tuple[int, int], bool] = {}
         # v1 blocks with a sentence kept whole (Mapped._keeps_a_sentence), by bounds
         self.keeps_a_sentence: dict[tuple[int, int], bool] = {}
@@ -168,6 +171,50 @@ class ChangeIndex:
             prev_a1, prev_b1 = ca1[k], cb1[k]
             k += 1
         return out
+
+    def equal_copies(
+        self, x0: int, x1: int
+    ) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
+        """For kept v1 text ``[x0, x1)`` (an equal run of the diff, or a piece of one): the
+        v1 copy of its longest head that the deleted text of the change ending at ``x0``
+        also holds, and that of its longest tail that the deleted text of the change
+        starting at ``x1`` holds (the nearest copy, within ``REGION_REACH``; None where
+        there is none). Keeping that copy instead, and deleting the text between, is an
+        alignment of equal cost: the same characters kept, deleted and inserted (v1 ``D1
+        copy D2 head`` against v2 ``I head`` keeps ``head`` either way). So the diff's
+        choice of copy is no evidence of which sentence the kept text belongs to
+        (docs/verdicts.md, "Equal copies"). Computed once per range for the pair."""
+        key = (x0, x1)
+        hit = self._copies.get(key)
+        if hit is None:
+            hit = self._copies[key] = (self._copy(x0, x1, True), self._copy(x0, x1, False))
+        return hit
+
+    def _copy(self, x0: int, x1: int, head: bool) -> tuple[int, int] | None:
+        a, ca0, ca1 = self.diff.a, self._a0, self._a1
+        if head:
+            k = bisect.bisect_left(ca1, x0)  # the change ending at x0
+            if k >= self._n or ca1[k] != x0 or ca0[k] >= x0:
+                return None
+            lo, hi = max(ca0[k], x0 - REGION_REACH), x0
+        else:
+            k = bisect.bisect_left(ca0, x1)  # the change starting at x1
+            if k >= self._n or ca0[k] != x1 or ca1[k] <= x1:
+                return None
+            lo, hi = x1, min(ca1[k], x1 + REGION_REACH)
+        # the longest head (tail) with a copy in [lo, hi): a shorter one of a found one is
+        # found too, so a binary search on its length
+        best = None
+        n0, n1 = 1, min(x1 - x0, hi - lo)
+        while n0 <= n1:
+            n = (n0 + n1) // 2
+            piece = a[x0 : x0 + n] if head else a[x1 - n : x1]
+            i = a.rfind(piece, lo, hi) if head else a.find(piece, lo, hi)
+            if i >= 0:
+                best, n0 = (i, i + n), n + 1
+            else:
+                n1 = n - 1
+        return best
 
     def region(self, s: int, e: int) -> tuple[int, int, int, int] | None:
         """The replaced region around v1 ``[s, e)``: changes touching the span, joined

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from engine.score.anchoring.reanchor import _Reanchor
 
 _STOPS = frozenset(SENTENCE_TERMINATORS + _CLOSERS)
+_TIE = 1e-9  # two image scores this close are a tie (the same sums in another order)
 
 
 def _count_dice(wa: set[str], wb: set[str]) -> float:
@@ -109,15 +110,53 @@ class Mapped:
             q0, q1 = _trim(t1, q0, q1)
             if q1 <= p0 or q0 >= p1:
                 if q0 < q1 and _has_alnum(t1[q0:q1]):
-                    if self._score_on(q0, q1, m) <= mine:
+                    same = self._same_shared_words(q0, q1, p0, p1, m)
+                    if not same and self._score_on(q0, q1, m) < mine - _TIE:
                         continue  # it cannot claim m, whatever its image (cheap first)
                     if (q1 <= ba or q0 >= bb) and not self._more_in_image_of(q0, q1, ba, bb, m):
                         continue
                     img = self._sentence_image(q0, q1, q0, q1)
                     if img is not None and img[0] < m[1] and m[0] < img[1]:
-                        if self._image_score(q0, q1, img) > mine:
+                        theirs = self._image_score(q0, q1, img)
+                        if same or abs(theirs - mine) <= _TIE:
+                            if self._tie_goes_to(q0, q1, p0, p1, m):
+                                return True
+                        elif theirs > mine:
                             return True
         return False
+
+    def _same_shared_words(  # type: ignore[misc]
+        self: _Reanchor, q0: int, q1: int, p0: int, p1: int, m: tuple[int, int]
+    ) -> bool:
+        """v1 sentences ``[q0, q1)`` and ``[p0, p1)`` share the same words with v2 sentence
+        ``m``: their Dice coefficients then differ by their lengths alone, no evidence of
+        which one ``m`` rewrites (two sentences whose only words in ``m`` are the citation
+        both end with), and the two are a tie (``_tie_goes_to``)."""
+        wm = self.changes.words_of(self.t2, m[0], m[1])
+        wq = self.changes.v1_words(self.t1, q0, q1)
+        wp = self.changes.v1_words(self.t1, p0, p1)
+        return wq & wm == wp & wm
+
+    def _tie_goes_to(  # type: ignore[misc]
+        self: _Reanchor, q0: int, q1: int, p0: int, p1: int, m: tuple[int, int]
+    ) -> bool:
+        """Two v1 sentences whose words are as much like v2 sentence ``m`` (a tie of
+        ``_image_score``): ``m`` is ``[q0, q1)``'s over ``[p0, p1)``'s where more of its
+        kept text, counted however short (``_evidence_runs``: the diff's alignment is in
+        order), lies inside ``m``; and it is neither one's where neither has any there.
+        With nothing to tell the two apart, no sentence is credited with the rewrite: a
+        deleted sentence read as the rewrite is the worst error (two sentences of as many
+        characters sharing only their citation, one deleted: docs/verdicts.md, "Equal
+        copies")."""
+
+        def kept_in_m(a: int, b: int) -> int:
+            return sum(
+                max(0, min(m[1], y0 + x1 - x0) - max(m[0], y0))
+                for x0, x1, y0 in self._evidence_runs(a, b)
+            )
+
+        theirs, mine = kept_in_m(q0, q1), kept_in_m(p0, p1)
+        return theirs > mine or theirs == mine == 0
 
     def _more_in_image_of(  # type: ignore[misc]
         self: _Reanchor, q0: int, q1: int, ba: int, bb: int, m: tuple[int, int]
@@ -170,7 +209,7 @@ class Mapped:
         """``_image_score`` of v1 sentence ``[q0, q1)`` for v2 sentence ``m``, computed
         directly (without its candidates): its words against ``m``'s, and the share of its
         kept text inside ``m``."""
-        kept = [(y0, y0 + x1 - x0) for x0, x1, y0 in self.changes.kept_runs(q0, q1)]
+        kept = [(y0, y0 + x1 - x0) for x0, x1, y0 in self._evidence_runs(q0, q1)]
         if not self._kept_counts(q0, q1):
             kept = []
         total = sum(b - a for a, b in kept) or 1
@@ -186,7 +225,7 @@ class Mapped:
         any kept text still counts: the diff's alignment is in order.)"""
         hit = self.changes.kept_enough.get((p0, p1))
         if hit is None:
-            runs = self.changes.kept_runs(p0, p1)
+            runs = self._evidence_runs(p0, p1)
             hit = _substantial("".join(self.t1[x0:x1] for x0, x1, _y in runs))
             self.changes.kept_enough[(p0, p1)] = hit
         return hit
@@ -263,7 +302,7 @@ class Mapped:
         ms, me = self.diff.image(p0, p1)
         lo = max(min(ms, es - FUZZY_WINDOW), es - 2 * FUZZY_WINDOW)
         hi = min(max(me, ee + FUZZY_WINDOW), ee + 2 * FUZZY_WINDOW)
-        kept = [(y0, y0 + x1 - x0) for x0, x1, y0 in self.changes.kept_runs(p0, p1)]
+        kept = [(y0, y0 + x1 - x0) for x0, x1, y0 in self._evidence_runs(p0, p1)]
         # and the image of its own block: a neighbour that moved out of the paragraph can
         # push the estimate past the sentence's rewrite
         ba, bb = self._near_block(self.v1, p0, p1)
@@ -331,13 +370,48 @@ class Mapped:
         cands = []
         for c0, c1 in self.v2.sentence_pieces(lo, hi):
             c0, c1 = _trim(t2, c0, c1)
-            if c0 >= c1 or not self.new_here(c0, c1, p0, p1):
+            if c0 >= c1:
                 continue
+            if not self.new_here(c0, c1, p0, p1):
+                own = self._edge_copies(c0, c1, p0, p1)
+                if not own or not self.new_here(c0, c1, p0, p1, own):
+                    continue
             if self._was_in_v1(c0, c1, p0, p1):
                 continue  # a sentence v1 already had elsewhere is not this one's rewrite
             share = sum(max(0, min(b, c1) - max(a, c0)) for a, b in kept) / kept_total
             cands.append((c0, c1, self.changes.words_of(t2, c0, c1), share))
         return cands
+
+    def _edge_copies(self: _Reanchor, c0: int, c1: int, p0: int, p1: int) -> int:  # type: ignore[misc]
+        """Characters of v2 sentence ``[c0, c1)`` that the diff kept from v1 outside
+        sentence ``[p0, p1)`` where an alignment of equal cost keeps a copy inside the
+        sentence instead (``ChangeIndex.equal_copies``): the diff's choice between two
+        equal copies is no evidence that the v2 sentence is another sentence's rewrite (two
+        sentences ending in one citation, "( Smaglik, 2016).", the second deleted and the
+        first rewritten: docs/verdicts.md, "Equal copies")."""
+        _inserted, runs = self.changes.origin(c0, c1)
+        total = 0
+        for r0, r1 in runs:
+            if r0 < p1 and p0 < r1:
+                continue  # (partly) the sentence's own already
+            for copy in self.changes.equal_copies(r0, r1):
+                if copy is not None and p0 <= copy[0] and copy[1] <= p1:
+                    total += copy[1] - copy[0]
+        return total
+
+    def _evidence_runs(self: _Reanchor, p0: int, p1: int) -> list[tuple[int, int, int]]:  # type: ignore[misc]
+        """``ChangeIndex.kept_runs`` of v1 sentence ``[p0, p1)`` less the head or tail of
+        each run that an alignment of equal cost keeps from another copy
+        (``ChangeIndex.equal_copies``): kept text the diff could as well have kept from a
+        neighbour is evidence for neither when two sentences claim one v2 sentence."""
+        out = []
+        for x0, x1, y0 in self.changes.kept_runs(p0, p1):
+            head, tail = self.changes.equal_copies(x0, x1)
+            h = head[1] - head[0] if head else 0
+            t = tail[1] - tail[0] if tail else 0
+            if x0 + h < x1 - t:
+                out.append((x0 + h, x1 - t, y0 + h))
+        return out
 
     def _was_in_v1(self: _Reanchor, c0: int, c1: int, p0: int, p1: int) -> bool:  # type: ignore[misc]
         """v2 ``[c0, c1)`` (16 characters or more) is, word for word, text v1 had near

@@ -97,13 +97,14 @@ class _Reanchor(
         elsewhere = sum((r1 - r0) - max(0, min(r1, e) - max(r0, s)) for r0, r1 in runs)
         return 2 * elsewhere < ce - cs
 
-    def new_here(self, cs: int, ce: int, s: int, e: int) -> bool:
+    def new_here(self, cs: int, ce: int, s: int, e: int, own: int = 0) -> bool:
         """``new_or_own``, and also not mostly text the diff took for new that v1 had word
         for word outside the span's own sentence (``moved_in``: a neighbour sentence that
         moved beside the span's place). Asked of a span's new place (``admits``) and of the
-        candidates for the sentence a sentence became."""
+        candidates for the sentence a sentence became. ``own``: characters kept from
+        elsewhere that count as the span's own (``Mapped._edge_copies``)."""
         _inserted, runs = self.changes.origin(cs, ce)
-        elsewhere = sum((r1 - r0) - max(0, min(r1, e) - max(r0, s)) for r0, r1 in runs)
+        elsewhere = sum((r1 - r0) - max(0, min(r1, e) - max(r0, s)) for r0, r1 in runs) - own
         if 2 * elsewhere >= ce - cs:
             return False
         return 2 * (elsewhere + self.moved_in(cs, ce, s, e)) < ce - cs

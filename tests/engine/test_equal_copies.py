@@ -1,0 +1,228 @@
+"""Equal copies are no evidence (docs/verdicts.md, "Equal copies"): two sentences that end
+(or begin) with the same text, one deleted and the other rewritten. The diff may keep the
+deleted sentence's copy of the shared text at the rewrite, an alignment of equal cost to
+keeping the rewritten sentence's own; that choice must not credit the deletion as a fix.
+
+Explicit cases in plain text and HTML (the first found by the long property run on F1000RD
+6-1642, the second the attacker's), and a Hypothesis property over sentences in six
+scripts (CJK among them, written without spaces).
+"""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from engine.models import Anchor, Comment
+from engine.score.scoring import Version, score
+from engine.text import utf16
+
+INTRO = "Intro sentence stays here as it was. "
+OUTRO = " The end stays too, unchanged."
+
+CASES = [
+    pytest.param(
+        "Such concerns are mostly heard from postdocs ( Powell, 2015; Smaglik, 2016). "
+        "Conversely, the academic establishment benefits from the status quo ( Smaglik, 2016).",
+        "meadow velvet are velvet heard velvet postdocs ( river, 2015; velvet, 2016).",
+        {"Such concerns are": "edited", "Conversely, the academic": "deleted"},
+        id="f1000rd-citation-second-deleted",
+    ),
+    pytest.param(
+        "Dogs need long walks every morning ( Smith, 2020). "
+        "Cats sleep through the warm afternoon ( Smith, 2020).",
+        "Dogs want short runs at dawn ( Smith, 2020).",
+        {"Dogs need long": "edited", "Cats sleep through": "deleted"},
+        id="citation-second-deleted",
+    ),
+    pytest.param(
+        "Dogs need long walks every morning ( Smith, 2020). "
+        "Cats sleep through the warm afternoon ( Smith, 2020).",
+        "Cats nap through the hot afternoon ( Smith, 2020).",
+        {"Dogs need long": "deleted", "Cats sleep through": "edited"},
+        id="citation-first-deleted",
+    ),
+    pytest.param(
+        "However, the dogs need long walks every morning. "
+        "However, the cats sleep through the warm afternoon.",
+        "However, the cats nap in the hot sun.",
+        {"dogs need long": "deleted", "cats sleep through": "edited"},
+        id="same-start-first-deleted",
+    ),
+    pytest.param(
+        "However, the dogs need long walks every morning. "
+        "However, the cats sleep through the warm afternoon.",
+        "However, the dogs want short runs.",
+        {"dogs need long": "edited", "cats sleep through": "deleted"},
+        id="same-start-second-deleted",
+    ),
+    pytest.param(
+        "الكلاب تحتاج إلى مشي طويل كل صباح ( سميث، 2020). "
+        "القطط تنام طوال فترة الظهيرة الدافئة ( سميث، 2020).",
+        "الكلاب تريد جريا قصيرا عند الفجر ( سميث، 2020).",
+        {"الكلاب تحتاج": "edited", "القطط تنام": "deleted"},
+        id="arabic-citation-second-deleted",
+    ),
+]
+
+
+def _comment(cid: str, text: str, quote: str) -> Comment:
+    i = text.index(quote)
+    j = i + len(quote)
+    return Comment(
+        cid,
+        "fix this",
+        Anchor(
+            quote,
+            text[max(0, i - 32) : i],
+            text[j : j + 32],
+            start_offset=utf16.to_utf16(text, i),
+            end_offset=utf16.to_utf16(text, j),
+        ),
+    )
+
+
+def _verdicts(v1_text: str, v2_text: str, quotes: list[str], kind: str) -> dict[str, str]:
+    if kind == "html":
+        src1, src2 = (f"<p>{html.escape(t)}</p>" for t in (v1_text, v2_text))
+    else:
+        src1, src2 = v1_text, v2_text
+    v1 = Version.from_source(src1, kind, "v1")
+    v2 = Version.from_source(src2, kind, "v2")
+    comments = [_comment(f"c{k}", v1.text, q) for k, q in enumerate(quotes)]
+    by = {v.comment_id: v for v in score(v1, v2, comments).verdicts}
+    return {q: by[f"c{k}"].verdict for k, q in enumerate(quotes)}
+
+
+@pytest.mark.parametrize("kind", ["text", "html"])
+@pytest.mark.parametrize(("pair", "rewrite", "expected"), CASES)
+def test_a_shared_ending_or_start_credits_no_deletion(pair, rewrite, expected, kind):
+    got = _verdicts(INTRO + pair + OUTRO, INTRO + rewrite + OUTRO, list(expected), kind)
+    assert got == expected
+
+
+# Words of five scripts written with spaces; the citation each sentence ends with.
+SCRIPTS = {
+    "latin": (
+        [
+            "river",
+            "lantern",
+            "orchard",
+            "velvet",
+            "copper",
+            "meadow",
+            "harbour",
+            "walks",
+            "morning",
+            "sleeps",
+            "warm",
+            "afternoon",
+            "garden",
+            "window",
+            "letter",
+            "silver",
+            "winter",
+        ],
+        "( Smith, 2020).",
+    ),
+    "arabic": (
+        [
+            "نهر",
+            "فانوس",
+            "بستان",
+            "مخمل",
+            "نحاس",
+            "مرج",
+            "ميناء",
+            "صباح",
+            "ظهيرة",
+            "حديقة",
+            "نافذة",
+            "رسالة",
+        ],
+        "( سميث، 2020).",
+    ),
+    "persian": (
+        [
+            "رود",
+            "فانوس",
+            "باغ",
+            "مخمل",
+            "مس",
+            "چمن",
+            "بندر",
+            "صبح",
+            "عصر",
+            "پنجره",
+            "نامه",
+            "زمستان",
+        ],
+        "( اسمیت، ۲۰۲۰).",
+    ),
+    "cyrillic": (
+        [
+            "река",
+            "фонарь",
+            "сад",
+            "бархат",
+            "медь",
+            "луг",
+            "гавань",
+            "утро",
+            "вечер",
+            "окно",
+            "письмо",
+            "зима",
+        ],
+        "( Смит, 2020).",
+    ),
+    "emoji": (
+        [
+            "river🌊",
+            "lantern🏮",
+            "orchard🍎",
+            "velvet",
+            "copper🪙",
+            "meadow🌼",
+            "harbour⚓",
+            "walks",
+            "morning🌅",
+            "warm",
+        ],
+        "( Smith, 2020) 🙂.",
+    ),
+    # written without spaces: each character a word, the sentences joined with nothing
+    "cjk": (list("河灯果丝绒铜草地港早晨午花窗信银冬猫狗"), "（史密斯，2020）。"),
+}
+
+
+@st.composite
+def pairs(draw):
+    words, cite = SCRIPTS[draw(st.sampled_from(sorted(SCRIPTS)))]
+    # two sentences of different words, and a rewrite of one of them: its first word kept,
+    # its other words new (none of either sentence's), the citation kept
+    pool = draw(st.permutations(words))
+    a, b, fresh = pool[:4], pool[4:8], pool[8:]
+    deleted = draw(st.sampled_from("ab"))
+    kept = a if deleted == "b" else b
+    new = [kept[0]] + draw(st.lists(st.sampled_from(fresh), min_size=2, max_size=4))
+    return a, b, new, deleted, cite
+
+
+@settings(max_examples=150, deadline=None)
+@given(pairs())
+def test_a_deleted_sentence_sharing_its_citation_is_never_a_fix(case):
+    a, b, new, deleted, cite = case
+    sp = "" if cite.startswith("（") else " "
+    sa, sb = sp.join(a) + sp + cite, sp.join(b) + sp + cite
+    v1 = INTRO + sa + " " + sb + OUTRO
+    v2 = INTRO + sp.join(new) + sp + cite + OUTRO
+    gone = sa if deleted == "a" else sb
+    quote = sp.join((gone.split() if sp else list(gone))[:3])
+    if v1.count(quote) != 1:
+        return  # the quote must point at one place
+    for kind in ("text", "html"):
+        got = _verdicts(v1, v2, [quote], kind)[quote]
+        assert got == "deleted", (kind, v1, v2, quote, got)
