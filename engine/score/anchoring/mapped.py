@@ -404,7 +404,10 @@ class Mapped:
         each run that an alignment of equal cost keeps from another copy
         (``ChangeIndex.equal_copies``): kept text the diff could as well have kept from a
         neighbour is evidence for neither when two sentences claim one v2 sentence."""
-        out = []
+        hit = self.changes.evidence.get((p0, p1))
+        if hit is not None:
+            return hit
+        out = self.changes.evidence[(p0, p1)] = []
         for x0, x1, y0 in self.changes.kept_runs(p0, p1):
             head, tail = self.changes.equal_copies(x0, x1)
             h = head[1] - head[0] if head else 0
