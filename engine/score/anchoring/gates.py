@@ -55,7 +55,7 @@ class Gates:
         _inserted, runs = self.changes.origin(*v2_block)
         own = "".join(t1[max(r0, a) : min(r1, b)] for r0, r1 in runs if r0 < b and r1 > a)
         others = [(r0, r1) for r0, r1 in runs if r1 <= a or r0 >= b]
-        if _substantial("".join(t1[r0:r1] for r0, r1 in others)) and not _substantial(own):
+        if _substantial(self._others_text(others, a, b)) and not _substantial(own):
             return False  # another block's image
         if not self._block_survives(a, b):
             # The span's block is gone as kept text: the v2 block is its rewrite only if
@@ -84,6 +84,22 @@ class Gates:
         if self._sentence_was_in_v1(cs, ce, p):
             return False
         return self.mapped is not None or not self._a_neighbours_image(cs, ce, p)
+
+    def _others_text(self: _Reanchor, others: list[tuple[int, int]], a: int, b: int) -> str:  # type: ignore[misc]
+        """The text of kept v1 runs ``others`` (outside block ``[a, b)``), less each run's
+        head or tail that an alignment of equal cost keeps from a copy inside the block
+        (``ChangeIndex.equal_copies``): two blocks that begin alike ("Hi {{FirstName}},
+        thanks for joining …" and "Hi, thanks for joining …"), the first deleted, where the
+        diff kept the first one's ", thanks for " at the second's rewrite, leave the
+        rewrite the second's (docs/verdicts.md, "Equal copies")."""
+        t1, parts = self.t1, []
+        for r0, r1 in others:
+            for k, copy in enumerate(self.changes.equal_copies(r0, r1)):
+                if copy is not None and a <= copy[0] and copy[1] <= b:
+                    n = copy[1] - copy[0]
+                    r0, r1 = (r0 + n, r1) if k == 0 else (r0, r1 - n)
+            parts.append(t1[r0:r1] if r0 < r1 else "")
+        return "".join(parts)
 
     def _past_kept_neighbours(self: _Reanchor, cs: int, ce: int, p: _Place) -> bool:  # type: ignore[misc]
         """``[cs, ce)`` lies past a sentence the diff kept from the other side of the
