@@ -31,6 +31,16 @@ CASES = [
         id="f1000rd-citation-second-deleted",
     ),
     pytest.param(
+        "First, some drugs also risk hypokalaemia (e.g. thalidomide: NCT04273529 , "
+        "NCT04273581 ; and bevacizumab: NCT04275414 ). Second, cardiac involvement in "
+        "SARS-CoV-2 is high (44.4% of infected patients admitted to ICU experienced an "
+        "arrhythmia).",
+        "First, some drugs also risk copper (e.g. thalidomide: velvet , NCT04273581 ; "
+        "copper bevacizumab: river ).",
+        {"Second, cardiac involvement": "deleted"},
+        id="f1000rd-reference-rewritten-next-sentence-deleted",
+    ),
+    pytest.param(
         "Dogs need long walks every morning ( Smith, 2020). "
         "Cats sleep through the warm afternoon ( Smith, 2020).",
         "Dogs want short runs at dawn ( Smith, 2020).",

@@ -218,6 +218,15 @@ class ChangeIndex:
                 n1 = n - 1
         return best
 
+    def change_at(self, i: int) -> tuple[int, int, int, int] | None:
+        """The one change (``TextDiff.change_bounds``: a deletion and its adjacent
+        insertion) whose deleted v1 text holds character ``i``, as (a0, a1, b0, b1); None
+        when ``i`` was kept."""
+        k = bisect.bisect_right(self._a0, i) - 1
+        if k < 0 or i >= self._a1[k]:
+            return None
+        return self._a0[k], self._a1[k], self._b0[k], self._b1[k]
+
     def region(self, s: int, e: int) -> tuple[int, int, int, int] | None:
         """The replaced region around v1 ``[s, e)``: changes touching the span, joined
         through equal runs shorter than ``KEPT_GAP``, as (a0, a1, b0, b1); None if no

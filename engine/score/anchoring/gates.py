@@ -196,11 +196,26 @@ class Gates:
         lo, hi = _sentence_bounds(
             t1, max(0, a - FUZZY_WINDOW), b + FUZZY_WINDOW, reach=FUZZY_WINDOW
         )
+        mine = self.changes.change_at(p.s)
         for q0, q1 in self.v1.sentence_pieces(lo, hi):
             if q1 <= a or q0 >= b:
                 q0, q1 = _trim(t1, q0, q1)
                 if q0 < q1 and _has_alnum(t1[q0:q1]):
                     img = self._sentence_image(q0, q1, q0, q1)
+                    if img is None and mine is not None and self._replaced_together(q0, q1, mine):
+                        img = self.diff.image(q0, q1)
                     if img is not None and img[0] < ce and cs < img[1]:
                         return True
         return False
+
+    def _replaced_together(  # type: ignore[misc]
+        self: _Reanchor, q0: int, q1: int, change: tuple[int, int, int, int]
+    ) -> bool:
+        """v1 sentence ``[q0, q1)`` was deleted whole by ``change``, the one change that
+        also deleted the quote's start: the text the change inserted replaced both, so
+        where the neighbour shares no word with it (no ``_sentence_image``), the diff's
+        image of the neighbour stands for it: "NCT04275414 )." and the sentence "Second,
+        cardiac involvement …" after it, both replaced by "river " (the reference
+        rewritten, the sentence deleted), are no rewrite of the deleted sentence
+        (docs/verdicts.md, "Not a neighbour's rewrite")."""
+        return change[0] <= q0 and q1 <= change[1]
