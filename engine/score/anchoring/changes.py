@@ -48,6 +48,9 @@ class ChangeIndex:
             tuple[int, int], tuple[set[str], int, list[tuple[int, int, set[str], float]]]
         ] = {}
         """Per v1 sentence, the mapped-sentence candidates (``_Reanchor._sentence_candidates``)."""
+        self.claimed: dict[tuple[int, int, tuple[int, int]], bool] = {}
+        """Per v1 sentence and v2 sentence, whether another v1 sentence claims the v2 one
+        (``_Reanchor._claimed_by_a_neighbour``)."""
         self.neighbours: dict[tuple[int, int], tuple[int, int, int, int]] = {}
         """Per v1 sentence, the v2 range between its kept neighbours
         (``_Reanchor._between_kept_neighbours``)."""

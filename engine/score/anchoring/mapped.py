@@ -84,7 +84,16 @@ class Mapped:
         rewrite of one v1 sentence, the one whose words and kept text it shares most
         (``_image_score``). A sentence of another block (within ``FUZZY_WINDOW``) claims it
         only where ``m`` lies more in the diff's image of that block than of this one
-        (``_more_in_image_of``)."""
+        (``_more_in_image_of``). Answered once per pair for each ``(p0, p1, m)``
+        (``ChangeIndex.claimed``): comments on one rewritten passage ask it again."""
+        key = (p0, p1, m)
+        hit = self.changes.claimed.get(key)
+        if hit is None:
+            hit = self.changes.claimed[key] = self._claimed_now(p0, p1, m)
+        return hit
+
+    def _claimed_now(self: _Reanchor, p0: int, p1: int, m: tuple[int, int]) -> bool:  # type: ignore[misc]
+        """``_claimed_by_a_neighbour``, worked out."""
         if self.changes.region(p0, p1) is None:
             return False
         t1 = self.t1
