@@ -152,63 +152,98 @@ class _OutOfBytes(Exception):
     """The prescan ran past its end condition: it ends without an answer."""
 
 
+# Runs the prescan steps read one byte at a time, matched at once (the same bytes: each
+# step's loop ends at the first byte of its set, or at the end of the input).
+_WS_SLASH_RUN = re.compile(rb"[\t\n\x0c\r /]*")
+_WS_RUN = re.compile(rb"[\t\n\x0c\r ]*")
+_NAME_REST = re.compile(rb"[^=\t\n\x0c\r />]*")  # an attribute name after its first byte
+_NOT_WS_GT = re.compile(rb"[^\t\n\x0c\r >]*")  # a tag name; an unquoted value's rest
+
+
 def _byte(b: bytes, pos: int) -> int:
     if pos >= len(b):
         raise _OutOfBytes
     return b[pos]
 
 
-def _lower_byte(c: int) -> int:
-    return c + 0x20 if 0x41 <= c <= 0x5A else c
+def _skip(run: re.Pattern[bytes], b: bytes, pos: int) -> int:
+    """The position after ``run`` at ``pos``; :class:`_OutOfBytes` at the end of ``b``."""
+    end = run.match(b, pos).end()  # type: ignore[union-attr]  # every run matches empty
+    if end >= len(b):
+        raise _OutOfBytes
+    return end
+
+
+# One attribute as "get an attribute" reads it, after the spaces and "/" before it (none
+# left, and no ">" next): (name) then nothing, or "=" and a value in double quotes, in
+# single quotes, none before ">", or unquoted up to a space or ">". Possessive, so each run
+# is taken whole as the standard's steps take it; no match where the input ends first.
+_ATTR_BODY = (
+    rb"([^>][^=\t\n\x0c\r />]*+)(?:[\t\n\x0c\r ]*+(?=[^=\t\n\x0c\r ])|[\t\n\x0c\r ]*+="
+    rb"""[\t\n\x0c\r ]*+(?:"([^"]*+)"|'([^']*+)'|(?=>)|([^\t\n\x0c\r >"'][^\t\n\x0c\r >]*+)"""
+    rb"(?=[\t\n\x0c\r >])))"
+)
+_ATTRIBUTE = re.compile(rb"[\t\n\x0c\r /]*+(?:(>)|" + _ATTR_BODY + rb")", re.S)
+# Every attribute of a tag up to its ">" (the prescan skips a tag other than <meta> so).
+_ATTRIBUTES_TO_GT = re.compile(
+    rb"(?:[\t\n\x0c\r /]*+" + re.sub(rb"\((?!\?)", b"(?:", _ATTR_BODY) + rb")*+[\t\n\x0c\r /]*+>",
+    re.S,
+)
 
 
 def _get_attribute(b: bytes, pos: int) -> tuple[tuple[str, str] | None, int]:
-    """HTML Standard, "get an attribute" (when sniffing): ((name, value) or None, position)."""
-    while _byte(b, pos) in _WS_SLASH:
-        pos += 1
+    """HTML Standard, "get an attribute" (when sniffing): ((name, value) or None, position).
+
+    One match of :data:`_ATTRIBUTE`; where it does not match (the input ends inside the
+    attribute), the steps one run at a time (:func:`_get_attribute_steps`), which raise
+    :class:`_OutOfBytes` there. tests/engine/test_prescan_runs.py checks both against the
+    standard's byte-at-a-time form."""
+    m = _ATTRIBUTE.match(b, pos)
+    if m is None:
+        return _get_attribute_steps(b, pos)
+    if m.group(1):
+        return None, m.start(1)
+    name, dq, sq, uq = m.group(2, 3, 4, 5)
+    value = dq if dq is not None else sq if sq is not None else uq or b""
+    lower = _BYTES_LOWER
+    return (
+        name.translate(lower).decode("latin-1"),
+        value.translate(lower).decode("latin-1"),
+    ), m.end()
+
+
+def _get_attribute_steps(b: bytes, pos: int) -> tuple[tuple[str, str] | None, int]:
+    """:func:`_get_attribute` step by step, each run of bytes the standard appends or skips
+    one byte at a time taken at once: the name is its first byte (which may be "=") and the
+    bytes up to "=", a space, "/" or ">"; a quoted value runs to the same quote; an unquoted
+    one to a space or ">"; ASCII upper case is lowered in both. :class:`_OutOfBytes` where
+    the input ends first."""
+    pos = _skip(_WS_SLASH_RUN, b, pos)
     if b[pos] == 0x3E:  # ">"
         return None, pos
-    name = bytearray()
-    value = bytearray()
-    while True:
-        c = _byte(b, pos)
-        if c == 0x3D and name:  # "=" after a non-empty name
-            pos += 1
-            break
-        if c in _WS:
-            # "Spaces": skip whitespace; anything but "=" ends a valueless attribute.
-            while _byte(b, pos) in _WS:
-                pos += 1
-            if b[pos] != 0x3D:
-                return (name.decode("latin-1"), ""), pos
-            pos += 1
-            break
-        if c == 0x2F or c == 0x3E:  # "/" or ">"
-            return (name.decode("latin-1"), ""), pos
-        name.append(_lower_byte(c))
-        pos += 1
+    end = _skip(_NAME_REST, b, pos + 1)
+    name = b[pos:end].translate(_BYTES_LOWER).decode("latin-1")
+    pos = end
+    c = b[pos]
+    if c in _WS:
+        # "Spaces": skip whitespace; anything but "=" ends a valueless attribute.
+        pos = _skip(_WS_RUN, b, pos)
+        if b[pos] != 0x3D:
+            return (name, ""), pos
+    elif c != 0x3D:  # "/" or ">"
+        return (name, ""), pos
     # "Value"
-    while _byte(b, pos) in _WS:
-        pos += 1
+    pos = _skip(_WS_RUN, b, pos + 1)
     c = b[pos]
     if c == 0x22 or c == 0x27:  # quoted
-        quote = c
-        while True:
-            pos += 1
-            c = _byte(b, pos)
-            if c == quote:
-                return (name.decode("latin-1"), value.decode("latin-1")), pos + 1
-            value.append(_lower_byte(c))
+        end = b.find(b[pos : pos + 1], pos + 1)
+        if end < 0:
+            raise _OutOfBytes
+        return (name, b[pos + 1 : end].translate(_BYTES_LOWER).decode("latin-1")), end + 1
     if c == 0x3E:
-        return (name.decode("latin-1"), ""), pos
-    value.append(_lower_byte(c))
-    pos += 1
-    while True:
-        c = _byte(b, pos)
-        if c in _WS_GT:
-            return (name.decode("latin-1"), value.decode("latin-1")), pos
-        value.append(_lower_byte(c))
-        pos += 1
+        return (name, ""), pos
+    end = _skip(_NOT_WS_GT, b, pos + 1)
+    return (name, b[pos:end].translate(_BYTES_LOWER).decode("latin-1")), end
 
 
 def _charset_from_content(s: str) -> str | None:
@@ -254,70 +289,73 @@ def _meta_scan(b: bytes) -> str | None:
         return "UTF-16LE"
     if b.startswith(b"\x00<\x00?\x00x"):
         return "UTF-16BE"
-    n = len(b)
     pos = 0
     try:
-        while pos < n:
-            if b[pos] == 0x3C:  # "<"
-                if b.startswith(b"<!--", pos):
-                    # To the first ">" preceded by "--", counting the dashes of "<!--".
-                    end = b.find(b"-->", pos + 2)
-                    if end < 0:
-                        raise _OutOfBytes
-                    pos = end + 2
-                elif (
-                    b[pos + 1 : pos + 5].translate(_BYTES_LOWER) == b"meta"
-                    and _byte(b, pos + 5) in _WS_SLASH
+        while True:
+            pos = b.find(b"<", pos)  # the steps below act on "<" alone: skip to the next
+            if pos < 0:
+                break
+            if b.startswith(b"<!--", pos):
+                # To the first ">" preceded by "--", counting the dashes of "<!--".
+                end = b.find(b"-->", pos + 2)
+                if end < 0:
+                    raise _OutOfBytes
+                pos = end + 2
+            elif (
+                b[pos + 1 : pos + 5].translate(_BYTES_LOWER) == b"meta"
+                and _byte(b, pos + 5) in _WS_SLASH
+            ):
+                pos += 6
+                seen: set[str] = set()
+                got_pragma = False
+                need_pragma: bool | None = None
+                charset: str | None = None
+                while True:
+                    attr, pos = _get_attribute(b, pos)
+                    if attr is None:
+                        break
+                    name, value = attr
+                    if name in seen:
+                        continue
+                    seen.add(name)
+                    if name == "http-equiv":
+                        if value == "content-type":
+                            got_pragma = True
+                    elif name == "content":
+                        found = _charset_from_content(value)
+                        if found is not None and charset is None:
+                            charset = found
+                            need_pragma = True
+                    elif name == "charset" and charset is None:
+                        charset = get_encoding(value) or _FAILURE
+                        need_pragma = False
+                if (
+                    need_pragma is not None
+                    and not (need_pragma and not got_pragma)
+                    and charset is not None
+                    and charset != _FAILURE
                 ):
-                    pos += 6
-                    seen: set[str] = set()
-                    got_pragma = False
-                    need_pragma: bool | None = None
-                    charset: str | None = None
-                    while True:
-                        attr, pos = _get_attribute(b, pos)
-                        if attr is None:
-                            break
-                        name, value = attr
-                        if name in seen:
-                            continue
-                        seen.add(name)
-                        if name == "http-equiv":
-                            if value == "content-type":
-                                got_pragma = True
-                        elif name == "content":
-                            found = _charset_from_content(value)
-                            if found is not None and charset is None:
-                                charset = found
-                                need_pragma = True
-                        elif name == "charset" and charset is None:
-                            charset = get_encoding(value) or _FAILURE
-                            need_pragma = False
-                    if (
-                        need_pragma is not None
-                        and not (need_pragma and not got_pragma)
-                        and charset is not None
-                        and charset != _FAILURE
-                    ):
-                        if charset in ("UTF-16LE", "UTF-16BE"):
-                            return "UTF-8"
-                        if charset == "x-user-defined":
-                            return "windows-1252"
-                        return charset
-                elif _is_ascii_alpha(_byte(b, pos + 1)) or (
-                    b[pos + 1] == 0x2F and _is_ascii_alpha(_byte(b, pos + 2))
-                ):
-                    while _byte(b, pos) not in _WS_GT:
-                        pos += 1
-                    while True:
-                        attr, pos = _get_attribute(b, pos)
-                        if attr is None:
-                            break
-                elif b[pos + 1] in (0x21, 0x2F, 0x3F):  # "<!", "</", "<?"
-                    end = b.find(b">", pos + 1)
-                    if end < 0:
-                        raise _OutOfBytes
-                    pos = end
+                    if charset in ("UTF-16LE", "UTF-16BE"):
+                        return "UTF-8"
+                    if charset == "x-user-defined":
+                        return "windows-1252"
+                    return charset
+            elif _is_ascii_alpha(_byte(b, pos + 1)) or (
+                b[pos + 1] == 0x2F and _is_ascii_alpha(_byte(b, pos + 2))
+            ):
+                pos = _skip(_NOT_WS_GT, b, pos)
+                m = _ATTRIBUTES_TO_GT.match(b, pos)
+                if m is not None:
+                    pos = m.end() - 1
+                while m is None:  # the input ends inside the tag: the steps say where
+                    attr, pos = _get_attribute(b, pos)
+                    if attr is None:
+                        break
+            elif b[pos + 1] in (0x21, 0x2F, 0x3F):  # "<!", "</", "<?"
+                end = b.find(b">", pos + 1)
+                if end < 0:
+                    raise _OutOfBytes
+                pos = end
             pos += 1  # "Next byte"
     except _OutOfBytes:
         pass
