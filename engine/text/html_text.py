@@ -132,6 +132,16 @@ where the page holds the start tags the patterns above and the long-tag check lo
 the exact scan runs only where the bound exceeds ``_MAX_DEPTH``, the patterns only where
 the bytes show they may match."""
 _LONG_TAG = re.compile(r"<[A-Za-z][^>]{8192}")
+# The patterns over a page's UTF-8 bytes: where the page holds none of _FOLDS they match
+# where the ones above match over its text (ASCII case folding alone; a character is one
+# byte or more, and ">" is never part of a longer one).
+_FAST_PATH_DECLINES_BYTES = re.compile(_FAST_PATH_DECLINES.pattern.encode(), re.IGNORECASE)
+_HAS_FOREIGN_BYTES = re.compile(_HAS_FOREIGN.pattern.encode(), re.IGNORECASE)
+_LONG_TAG_BYTES = re.compile(_LONG_TAG.pattern.encode())
+# The three at once: a match where one of them matches, none where none does (one pass, "<"
+# first, where three searches each go over the page).
+_ANY_SIGNAL = re.compile(r"<(?:(?i:frameset|annotation-xml|svg|math)|[A-Za-z][^>]{8192})")
+_ANY_SIGNAL_BYTES = re.compile(_ANY_SIGNAL.pattern.encode())
 _MAX_ATTRIBUTES = 1_000
 
 # One token of the depth scan, over the lower-cased UTF-8 bytes: a comment (to "-->", "--!>",
@@ -235,16 +245,13 @@ def _long_tag_slow(source: str) -> bool:
 def _guard(source: str | None, utf8: bytes, folds: bool | None = None) -> _Guard:
     """The fast path's guard over a page's UTF-8 bytes; ``source``: their text, or None to
     decode them only if a check needs it; ``folds``: whether the page holds one of
-    :data:`_FOLDS` (None: look in ``source``). Over ``_BOUND_FROM`` bytes, numpy signals
-    first (:func:`engine.text.nesting_bound.markup_signals`), then only the checks they
-    leave open; the same findings as the patterns and the scan alone."""
-    if len(utf8) <= _BOUND_FROM:  # too short to nest deep enough to matter
-        text = utf8.decode("utf-8") if source is None else source
-        return _Guard(
-            bool(_FAST_PATH_DECLINES.search(text)),
-            _long_tag_slow(text),
-            bool(_HAS_FOREIGN.search(text)),
-        )
+    :data:`_FOLDS` (None: look in ``source``). Over ``_BOUND_FROM`` bytes with more than
+    ``_MAX_DEPTH`` "<", numpy signals first
+    (:func:`engine.text.nesting_bound.markup_signals`), then only the checks they leave
+    open; else the patterns alone (:func:`_guard_by_patterns`). The same findings as the
+    patterns and the scan alone."""
+    if len(utf8) <= _BOUND_FROM or _few_tags(utf8):
+        return _guard_by_patterns(source, utf8, folds)
     signals = markup_signals(utf8, _NOT_NESTING)
     if folds is None:
         folds = source is None or any(c in source for c in _FOLDS)
@@ -257,6 +264,45 @@ def _guard(source: str | None, utf8: bytes, folds: bool | None = None) -> _Guard
     if not slow and signals.long_tag:
         slow = _long_tag_slow(utf8.decode("utf-8") if source is None else source)
     return _Guard(declines, slow, foreign)
+
+
+def _few_tags(utf8: bytes) -> bool:
+    """Whether ``utf8`` holds at most ``_MAX_DEPTH`` "<": then the depth scan cannot pass
+    ``_MAX_DEPTH`` (each element it opens is a start tag, which begins with "<"; tested in
+    tests/engine/test_nesting_bound.py). One numpy pass (about 0.2 ms a megabyte)."""
+    import numpy as np  # lazy: only pages over 64 kB are counted
+
+    return int(np.count_nonzero(np.frombuffer(utf8, np.uint8) == 0x3C)) <= _MAX_DEPTH
+
+
+def _guard_by_patterns(source: str | None, utf8: bytes, folds: bool | None) -> _Guard:
+    """The guard of a page too short or with too few tags to nest past ``_MAX_DEPTH``: the
+    declining, foreign-content and long-tag patterns, first all at once
+    (:data:`_ANY_SIGNAL`, one pass where a page holds none, as most do). Over the bytes
+    where the page holds none of :data:`_FOLDS` (where the patterns read them as the text),
+    else over the text; the long-tag check always reads the text."""
+    if source is None and folds is None:
+        source = utf8.decode("utf-8")
+    if source is not None and folds is None:
+        folds = any(c in source for c in _FOLDS)
+    text: Any
+    declines_pattern: re.Pattern[Any]
+    foreign_pattern: re.Pattern[Any]
+    any_signal: re.Pattern[Any]
+    if folds:
+        text = utf8.decode("utf-8") if source is None else source
+        declines_pattern, foreign_pattern = _FAST_PATH_DECLINES, _HAS_FOREIGN
+        any_signal = _ANY_SIGNAL
+    else:
+        text = utf8
+        declines_pattern, foreign_pattern = _FAST_PATH_DECLINES_BYTES, _HAS_FOREIGN_BYTES
+        any_signal = _ANY_SIGNAL_BYTES
+    if any_signal.search(text) is None:
+        return _Guard(False, False, False)
+    slow = False
+    if _LONG_TAG_BYTES.search(utf8):  # a tag 8,192 characters long is as many bytes or more
+        slow = _long_tag_slow(utf8.decode("utf-8") if source is None else source)
+    return _Guard(bool(declines_pattern.search(text)), slow, bool(foreign_pattern.search(text)))
 
 
 def _lexbor_would_be_slow(source: str, utf8: bytes) -> bool:

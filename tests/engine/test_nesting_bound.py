@@ -174,11 +174,18 @@ def test_the_signals_find_what_the_patterns_find(pieces):
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)
-@given(st.lists(_SIGNAL_PIECES, max_size=30), st.sampled_from(["", "ſ", "K", "ı", "İ"]))
-def test_the_guard_decides_as_the_patterns_and_the_scan(pieces, fold):
-    # Over 64 kB the guard asks the numpy signals first; it decides as the patterns over
-    # the text and the exact scan do (a character a str pattern folds to ASCII included).
-    markup = "".join(pieces) + fold + "<p>filler words</p>" * 4_000
+@given(
+    st.lists(_SIGNAL_PIECES, max_size=30),
+    st.sampled_from(["", "ſ", "K", "ı", "İ"]),
+    st.sampled_from(["<p>filler words</p>", "<b>filler</b><i>x</i>", "filler words, no tags"]),
+)
+def test_the_guard_decides_as_the_patterns_and_the_scan(pieces, fold, filler):
+    # Over 64 kB the guard asks the numpy signals first, or the patterns alone where the
+    # page holds too few "<" to nest past the limit. The fillers hold 10,000 "<" (with the
+    # pieces' own, either side of the limit), 20,000 (the signals) and none (the patterns).
+    # It decides as the patterns over the text and the exact scan do (a character a str
+    # pattern folds to ASCII included).
+    markup = "".join(pieces) + fold + filler * 5_000
     utf8 = markup.encode("utf-8")
     assert len(utf8) > html_text._BOUND_FROM
     guard = html_text._guard(None, utf8, fold != "")
@@ -221,3 +228,43 @@ def test_hostile_pages_are_read_in_linear_time(page):
         html_text._nesting_depth(page, html_text._MAX_DEPTH) > html_text._MAX_DEPTH
         or html_text._long_tag_slow(page.decode())
     )
+
+
+@settings(max_examples=1500, deadline=None, derandomize=True)
+@given(st.lists(_hostile, max_size=60))
+def test_the_scan_never_nests_deeper_than_the_page_has_lt(pieces):
+    # The guard's cheap signal (html_text._few_tags): a page with at most _MAX_DEPTH "<"
+    # skips the bound and the scan. Sound because the scan opens an element only at a
+    # start tag, and each begins with its own "<": a page the signal passes is never one
+    # the scan would send to the reference parser for its depth.
+    markup = "".join(pieces)
+    assert scan(markup) <= markup.count("<"), markup
+    assert html_text._few_tags(markup.encode()) == (markup.count("<") <= html_text._MAX_DEPTH)
+
+
+@pytest.mark.parametrize(
+    "tags, diverted",
+    [(html_text._MAX_DEPTH, False), (html_text._MAX_DEPTH + 1, True)],
+)
+def test_the_limit_holds_on_either_side_of_the_cheap_signal(tags, diverted):
+    # As many nested <div> as the limit: the cheap signal passes the page, and the scan
+    # would have too; one more "<": the bound and the scan run and divert it.
+    page = ("<div>" * tags + "words " * 20_000).encode()
+    assert len(page) > html_text._BOUND_FROM
+    assert html_text._few_tags(page) is not diverted
+    assert html_text._guard(None, page, False).slow is diverted
+    assert (html_text._nesting_depth(page, html_text._MAX_DEPTH) > html_text._MAX_DEPTH) is diverted
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(_SIGNAL_PIECES, max_size=30), st.sampled_from(["", "ſ", "K", "ı", "İ"]))
+def test_the_guard_of_a_short_page_decides_as_the_patterns(pieces, fold):
+    # Up to 64 kB the patterns alone decide, all three at once first, over the bytes where
+    # no character folds to ASCII; the same as each pattern over the text.
+    markup = "".join(pieces) + fold
+    utf8 = markup.encode("utf-8")
+    assert len(utf8) <= html_text._BOUND_FROM
+    for guard in (html_text._guard(markup, utf8), html_text._guard(None, utf8, fold != "")):
+        assert guard.declines == bool(html_text._FAST_PATH_DECLINES.search(markup))
+        assert guard.foreign == bool(html_text._HAS_FOREIGN.search(markup))
+        assert guard.slow == html_text._long_tag_slow(markup)
