@@ -283,12 +283,18 @@ def _is_ascii_alpha(c: int) -> bool:
 _FAILURE = "failure"
 
 
+# Where the loop below takes the branch that can give an encoding: "<meta" and a space or "/".
+_META_TAG = re.compile(rb"<[Mm][Ee][Tt][Aa][\t\n\x0c\r /]")
+
+
 def _meta_scan(b: bytes) -> str | None:
     """The prescan's loop over the bytes; None when it runs out of bytes."""
     if b.startswith(b"<\x00?\x00x\x00"):
         return "UTF-16LE"
     if b.startswith(b"\x00<\x00?\x00x"):
         return "UTF-16BE"
+    if _META_TAG.search(b) is None:  # only a <meta> can give an encoding below
+        return None
     pos = 0
     try:
         while True:
