@@ -124,13 +124,16 @@ def markup_signals(utf8: bytes, not_nesting: frozenset[bytes]) -> Signals:
     is_lt, is_gt = kind == 0x3C, kind == 0x3E
     quoted = _maybe_quoted(np, t, buf, ev, kind)
     gt_seen = np.cumsum(is_gt, dtype=np.int32)
-    lt = ev[is_lt]
-    gt_before = gt_seen[is_lt]  # per "<": how many ">" come before it
-    gtpos = ev[is_gt]
+    # Index arrays, not boolean masks: a gather by index is several times faster than
+    # numpy's boolean indexing here (6 -> 0.8 ms for the "<" of the Node.js API).
+    i_lt, i_gt = np.flatnonzero(is_lt), np.flatnonzero(is_gt)
+    lt = ev[i_lt]
+    gt_before = gt_seen[i_lt]  # per "<": how many ">" come before it
+    gtpos = ev[i_gt]
     # Per ">" (from 1; 0: none before the first, the last: none after the last): may be in
     # a quoted value.
-    gt_quoted = np.concatenate(([False], quoted[is_gt], [True]))
-    lt_quoted = quoted[is_lt]
+    gt_quoted = np.concatenate(([False], quoted[i_gt], [True]))
+    lt_quoted = quoted[i_lt]
 
     nxt = buf[lt + 9]
     slash = nxt == 0x2F
@@ -311,9 +314,9 @@ def _signals(
 ) -> tuple[bool, bool, bool]:
     """(declines, foreign, long_tag) of :class:`Signals`, from the tags' first 8 bytes
     (lower case) and the first ">" after each (``next_gt``, the page's length if none)."""
-    long_tag = bool(((next_gt[st] - pos[st]) >= 8194).any())
     s = np.flatnonzero(st)
-    s = s[np.asarray(_FIRST_SIGNAL)[(prefix[s] & np.uint64(0xFF)).astype(np.intp)]]
+    long_tag = bool(((next_gt[s] - pos[s]) >= 8194).any())
+    s = s[np.flatnonzero(np.asarray(_FIRST_SIGNAL)[(prefix[s] & np.uint64(0xFF)).astype(np.intp)])]
     head = prefix[s]
     value, _ = _word(b"frameset")
     declines = bool((head == value).any())
@@ -335,7 +338,7 @@ def _raw_ends(np: Any, prefix: Any, slash: Any, at: Any) -> Any:
     the scan may end raw text and read on)."""
     ends = [np.zeros(0, np.int64)]
     e = np.flatnonzero(slash)
-    e = e[np.asarray(_FIRST_RAW)[(prefix[e] & np.uint64(0xFF)).astype(np.intp)]]
+    e = e[np.flatnonzero(np.asarray(_FIRST_RAW)[(prefix[e] & np.uint64(0xFF)).astype(np.intp)])]
     head, at = prefix[e], at[e]
     by_length: dict[int, list[int]] = {}
     for name in _RAW_TEXT:
