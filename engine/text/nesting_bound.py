@@ -424,13 +424,21 @@ def _closed_at_once(np: Any, keys: Any, st: Any, sure: Any, self_closing: Any) -
     """Start tags the scan certainly reads as ending ``/>`` inside ``<svg>`` or ``<math>``:
     they open nothing. Foreign content is told by a running sum of +1 per svg/math start
     tag the scan certainly reads as opening one and -1 per svg/math end tag of any kind, so
-    it is never above the scan's own count."""
-    is_foreign = (keys == np.uint64(_key(b"svg"))) | (keys == np.uint64(_key(b"math")))
-    if not (is_foreign & st).any():
-        return np.zeros(len(keys), bool)
-    step = (is_foreign & st & sure & ~self_closing).astype(np.int64) - (is_foreign & ~st)
-    inside = (np.cumsum(step) - step) > 0
-    return inside & st & sure & self_closing
+    it is never above the scan's own count. The sum is taken over the svg and math tags
+    alone and read before each candidate (a start tag certainly read as ending ``/>``)."""
+    out = np.zeros(len(keys), bool)
+    candidates = np.flatnonzero(st & sure & self_closing)
+    if not len(candidates):
+        return out
+    f = np.flatnonzero((keys == np.uint64(_key(b"svg"))) | (keys == np.uint64(_key(b"math"))))
+    f_st = st[f]
+    if not f_st.any():
+        return out
+    step = (f_st & sure[f] & ~self_closing[f]).astype(np.int64) - ~f_st
+    run = np.concatenate(([0], np.cumsum(step)))  # the sum before the k-th svg/math tag
+    before = run[np.searchsorted(f, candidates)]  # over the svg/math tags before each
+    out[candidates[before > 0]] = True
+    return out
 
 
 def _hash16(np: Any, keys: Any) -> Any:
