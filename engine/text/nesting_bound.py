@@ -134,6 +134,11 @@ def markup_signals(utf8: bytes, not_nesting: frozenset[bytes]) -> Signals:
     # a quoted value.
     gt_quoted = np.concatenate(([False], quoted[i_gt], [True]))
     lt_quoted = quoted[i_lt]
+    # Each array is let go once read for the last time: a call's peak memory, the pages
+    # the allocator takes back after it and faults in again in the next, is most of what
+    # the arrays cost beyond the arithmetic on a large page (the Node.js API: 17,000 page
+    # faults a call with every array held to the end).
+    del ev, kind, is_lt, is_gt, quoted, gt_seen, i_lt, i_gt
 
     nxt = buf[lt + 9]
     slash = nxt == 0x2F
@@ -147,9 +152,11 @@ def markup_signals(utf8: bytes, not_nesting: frozenset[bytes]) -> Signals:
     last_gt_quoted = gt_quoted[gt_before]
     # Certain: the scan reads markup at this "<", unless a comment or raw text holds it.
     certain = opener & ~inside & ~lt_quoted & ~last_gt_quoted
+    del opener, lt_quoted, last_gt_quoted
 
     ti = np.flatnonzero(tag)
     t_lt, t_at, t_slash = lt[ti], at[ti], slash[ti]
+    del tag, at, slash
     words = np.ndarray(shape=(len(buf) - 8,), dtype="<u8", buffer=buf, strides=(1,))
     keys, prefix = _keys(np, t, words[t_at + 8], utf8, t_at)
     st = ~t_slash
@@ -161,7 +168,9 @@ def markup_signals(utf8: bytes, not_nesting: frozenset[bytes]) -> Signals:
 
     bang = np.flatnonzero(nxt == 0x21)
     comment = bang[(buf[lt[bang] + 10] == 0x2D) & (buf[lt[bang] + 11] == 0x2D)]
+    del nxt, bang
     spans = _spans(np, utf8, lt, comment, ti, keys, st, certain, gt_before, len(gtpos))
+    del gt_before, gtpos
     if spans is None:
         return Signals(n, *signals)
     sure_from, sure_to, any_from, any_to = spans
@@ -176,6 +185,8 @@ def markup_signals(utf8: bytes, not_nesting: frozenset[bytes]) -> Signals:
         after_end = np.zeros(len(lt), bool)
         after_end[o[1:]] = ends_before[1:] != ends_before[:-1]
         inside_start = inside_start & ~after_end[ti]
+        del ends_before, after_end
+    del inside, raw_end, lt, o, prefix, t_at, t_slash
     nesting = ~_member(np, keys, [_key(k) for k in not_nesting])
     sure = certain[ti] & ~in_any  # the scan reads this tag
     counted_start = st & nesting & ~inside_start & ~in_sure
@@ -183,6 +194,7 @@ def markup_signals(utf8: bytes, not_nesting: frozenset[bytes]) -> Signals:
         i = np.minimum(np.searchsorted(sure_from, t_lt), len(sure_from) - 1)
         counted_start &= sure_from[i] != t_lt
     counted_end = ~st & nesting & sure
+    del t_lt, in_sure, in_any, inside_start, certain, nesting, ti
 
     sure_gt = ~gt_quoted[nxt_gt + 1]  # that ">" ends the tag (False where there is none)
     self_closing = sure_gt & (buf[next_gt + 7] == 0x2F)
@@ -448,15 +460,31 @@ def _hash16(np: Any, keys: Any) -> Any:
 
 def _member(np: Any, keys: Any, values: Any) -> Any:
     """Per key: one of ``values`` (a few), by a table of their 16-bit buckets and the key
-    kept in each (``np.isin`` sorts all the keys)."""
-    v = np.unique(np.asarray(values, np.uint64))
-    where = _hash16(np, v)
-    if len(np.unique(where)) < len(v):  # two share a bucket: search instead
+    kept in each (``np.isin`` sorts all the keys). The table of each set of values is
+    built once (the sets are the module's own name lists): filling its 512 kB for every
+    call cost more than the lookups on a page of a megabyte."""
+    v, table = _member_table(np, tuple(sorted({int(x) for x in values})))
+    if table is None:  # two share a bucket: search instead
         i = np.minimum(np.searchsorted(v, keys), len(v) - 1)
         return v[i] == keys
-    table = np.full(1 << 16, np.uint64(0xFFFF_FFFF_FFFF_FFFF), np.uint64)
-    table[where] = v
     return table[_hash16(np, keys)] == keys
+
+
+_MEMBER_TABLES: dict[tuple[int, ...], tuple[Any, Any]] = {}
+
+
+def _member_table(np: Any, values: tuple[int, ...]) -> tuple[Any, Any]:
+    """(the sorted values as an array, their bucket table or None where two share one)."""
+    found = _MEMBER_TABLES.get(values)
+    if found is None:
+        v = np.asarray(values, np.uint64)
+        where = _hash16(np, v)
+        table = None
+        if len(np.unique(where)) == len(v):
+            table = np.full(1 << 16, np.uint64(0xFFFF_FFFF_FFFF_FFFF), np.uint64)
+            table[where] = v
+        found = _MEMBER_TABLES[values] = (v, table)
+    return found
 
 
 def _strays(np: Any, keys: Any, sign: Any) -> int:
