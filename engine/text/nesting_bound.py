@@ -203,18 +203,39 @@ def markup_signals(utf8: bytes, not_nesting: frozenset[bytes]) -> Signals:
     return Signals(_walk_bound(np, keys, counted_start, counted_end), *signals)
 
 
+_CHUNK = 1 << 18  # bytes of the page _events reads at a time
+
+
 def _events(np: Any, page: Any) -> Any:
     """The positions of every "<", ">", '"' and "'" (``x | 2`` is 0x3E for "<" and ">"
-    alone), by passes in place: a fresh array of the page's size per step cost more in page
-    faults than in work."""
-    hit = np.bitwise_or(page, 2)
-    is_event = hit.view(bool)
-    np.equal(hit, 0x3E, out=is_event)
-    other = np.equal(page, 0x22)
-    np.logical_or(is_event, other, out=is_event)
-    np.equal(page, 0x27, out=other)
-    np.logical_or(is_event, other, out=is_event)
-    return np.flatnonzero(is_event)
+    alone), by passes in place over 256 kB of the page at a time, in two rounds: the count
+    of each piece, then its positions into one array of the total. Scratch arrays of the
+    page's size cost more in page faults (fresh memory each call) than in work; these
+    are reused from piece to piece."""
+    n = len(page)
+    hit = np.empty(min(n, _CHUNK), np.uint8)
+    other = np.empty(len(hit), bool)
+
+    def mark(start: int) -> Any:
+        piece = page[start : start + _CHUNK]
+        h, o = hit[: len(piece)], other[: len(piece)]
+        np.bitwise_or(piece, 2, out=h)
+        is_event = h.view(bool)
+        np.equal(h, 0x3E, out=is_event)
+        np.equal(piece, 0x22, out=o)
+        np.logical_or(is_event, o, out=is_event)
+        np.equal(piece, 0x27, out=o)
+        np.logical_or(is_event, o, out=is_event)
+        return is_event
+
+    starts = range(0, n, _CHUNK)
+    counts = [int(np.count_nonzero(mark(start))) for start in starts]
+    ev = np.empty(sum(counts), np.intp)
+    at = 0
+    for start, count in zip(starts, counts):
+        np.add(np.flatnonzero(mark(start)), start, out=ev[at : at + count])
+        at += count
+    return ev
 
 
 def _walk_bound(np: Any, keys: Any, starts: Any, ends: Any) -> int:
