@@ -120,8 +120,8 @@ _lexbor_parser: Any = None  # selectolax.lexbor.LexborHTMLParser, or False if ab
 # closed or not, and each attribute is checked against the tag's others. The fast path
 # declines a document that may hold either:
 # - elements nested more than _MAX_DEPTH deep (:func:`_nesting_depth`; at 10,000 deep
-#   lexbor needs about 0.1 s), asked first of a cheap upper bound on pages over
-#   _BOUND_FROM;
+#   lexbor needs about 0.1 s), on pages over _BOUND_FROM with more "<" than that,
+#   asked first of a cheap upper bound;
 # - a start tag over 8,192 characters with more than _MAX_ATTRIBUTES separators.
 _MAX_DEPTH = 10_000
 _DEPTH_SCAN_FROM = 64 * 1024  # bytes; a smaller page cannot nest deep enough to matter
@@ -132,16 +132,20 @@ where the page holds the start tags the patterns above and the long-tag check lo
 the exact scan runs only where the bound exceeds ``_MAX_DEPTH``, the patterns only where
 the bytes show they may match."""
 _LONG_TAG = re.compile(r"<[A-Za-z][^>]{8192}")
-# The patterns over a page's UTF-8 bytes: where the page holds none of _FOLDS they match
-# where the ones above match over its text (ASCII case folding alone; a character is one
-# byte or more, and ">" is never part of a longer one).
+# Over a page's UTF-8 bytes, where it holds none of _FOLDS, these match where the ones above
+# match over its text (ASCII folding alone; ">" is never part of a longer character).
 _FAST_PATH_DECLINES_BYTES = re.compile(_FAST_PATH_DECLINES.pattern.encode(), re.IGNORECASE)
 _HAS_FOREIGN_BYTES = re.compile(_HAS_FOREIGN.pattern.encode(), re.IGNORECASE)
 _LONG_TAG_BYTES = re.compile(_LONG_TAG.pattern.encode())
-# The three at once: a match where one of them matches, none where none does (one pass, "<"
-# first, where three searches each go over the page).
+# The three at once: a match where one of them matches, none where none does (one pass).
 _ANY_SIGNAL = re.compile(r"<(?:(?i:frameset|annotation-xml|svg|math)|[A-Za-z][^>]{8192})")
 _ANY_SIGNAL_BYTES = re.compile(_ANY_SIGNAL.pattern.encode())
+_OVER_TEXT: tuple[re.Pattern[Any], ...] = (_ANY_SIGNAL, _FAST_PATH_DECLINES, _HAS_FOREIGN)
+_OVER_BYTES: tuple[re.Pattern[Any], ...] = (
+    _ANY_SIGNAL_BYTES,
+    _FAST_PATH_DECLINES_BYTES,
+    _HAS_FOREIGN_BYTES,
+)
 _MAX_ATTRIBUTES = 1_000
 
 # One token of the depth scan, over the lower-cased UTF-8 bytes: a comment (to "-->", "--!>",
@@ -285,24 +289,14 @@ def _guard_by_patterns(source: str | None, utf8: bytes, folds: bool | None) -> _
         source = utf8.decode("utf-8")
     if source is not None and folds is None:
         folds = any(c in source for c in _FOLDS)
-    text: Any
-    declines_pattern: re.Pattern[Any]
-    foreign_pattern: re.Pattern[Any]
-    any_signal: re.Pattern[Any]
-    if folds:
-        text = utf8.decode("utf-8") if source is None else source
-        declines_pattern, foreign_pattern = _FAST_PATH_DECLINES, _HAS_FOREIGN
-        any_signal = _ANY_SIGNAL
-    else:
-        text = utf8
-        declines_pattern, foreign_pattern = _FAST_PATH_DECLINES_BYTES, _HAS_FOREIGN_BYTES
-        any_signal = _ANY_SIGNAL_BYTES
+    text: Any = (utf8.decode("utf-8") if source is None else source) if folds else utf8
+    any_signal, declines, foreign = _OVER_TEXT if folds else _OVER_BYTES
     if any_signal.search(text) is None:
         return _Guard(False, False, False)
     slow = False
     if _LONG_TAG_BYTES.search(utf8):  # a tag 8,192 characters long is as many bytes or more
         slow = _long_tag_slow(utf8.decode("utf-8") if source is None else source)
-    return _Guard(bool(declines_pattern.search(text)), slow, bool(foreign_pattern.search(text)))
+    return _Guard(bool(declines.search(text)), slow, bool(foreign.search(text)))
 
 
 def _lexbor_would_be_slow(source: str, utf8: bytes) -> bool:

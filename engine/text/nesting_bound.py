@@ -4,6 +4,10 @@ an upper bound on the depth of ``engine.text.html_text._nesting_depth`` (so that
 runs only where a page may really be deep), and where the page holds the start tags the
 guard's regular expressions look for (docs/engine.md, "Text").
 
+Why this module is long: the bound's steps (events, tags, names, comments and raw text,
+the walk) read the same arrays in one order; apart, a dozen arrays would pass between
+modules, and each step's soundness argument rests on the ones before it.
+
 ``markup_signals(utf8, not_nesting) -> Signals``; ``nesting_bound(utf8, not_nesting) -> int``.
 
 The bound is the scan's own walk over a set of tags that holds every start tag the scan
@@ -118,27 +122,11 @@ def markup_signals(utf8: bytes, not_nesting: frozenset[bytes]) -> Signals:
     # 8 bytes before the page (to look back from a quote), 24 after (to read names): the
     # byte at page position p is buf[p + 8].
     buf = np.frombuffer(b"".join((bytes(8), utf8, bytes(24))), np.uint8)
-    page = buf[8 : 8 + n]
-    ev = _events(np, page)
-    kind = page[ev]
-    is_lt, is_gt = kind == 0x3C, kind == 0x3E
-    quoted = _maybe_quoted(np, t, buf, ev, kind)
-    gt_seen = np.cumsum(is_gt, dtype=np.int32)
-    # Index arrays, not boolean masks: a gather by index is several times faster than
-    # numpy's boolean indexing here (6 -> 0.8 ms for the "<" of the Node.js API).
-    i_lt, i_gt = np.flatnonzero(is_lt), np.flatnonzero(is_gt)
-    lt = ev[i_lt]
-    gt_before = gt_seen[i_lt]  # per "<": how many ">" come before it
-    gtpos = ev[i_gt]
-    # Per ">" (from 1; 0: none before the first, the last: none after the last): may be in
-    # a quoted value.
-    gt_quoted = np.concatenate(([False], quoted[i_gt], [True]))
-    lt_quoted = quoted[i_lt]
-    # Each array is let go once read for the last time: a call's peak memory, the pages
-    # the allocator takes back after it and faults in again in the next, is most of what
-    # the arrays cost beyond the arithmetic on a large page (the Node.js API: 17,000 page
-    # faults a call with every array held to the end).
-    del ev, kind, is_lt, is_gt, quoted, gt_seen, i_lt, i_gt
+    lt, gt_before, gtpos, gt_quoted, lt_quoted = _lt_and_gt(np, t, buf, n)
+    # Each array is let go once read for the last time (here and in _lt_and_gt): a call's
+    # peak memory, the pages the allocator takes back after it and faults in again in the
+    # next, is most of what the arrays cost beyond the arithmetic on a large page (the
+    # Node.js API: 17,000 page faults a call with every array held to the end).
 
     nxt = buf[lt + 9]
     slash = nxt == 0x2F
@@ -201,6 +189,26 @@ def markup_signals(utf8: bytes, not_nesting: frozenset[bytes]) -> Signals:
     counted_start &= ~_closed_at_once(np, keys, st, sure & sure_gt, self_closing)
 
     return Signals(_walk_bound(np, keys, counted_start, counted_end), *signals)
+
+
+def _lt_and_gt(np: Any, t: dict[str, Any], buf: Any, n: int) -> tuple[Any, ...]:
+    """(positions of each "<"; per "<", how many ">" come before it; positions of each
+    ">"; per ">" from 1, whether it may be in a quoted value (0: none before the first,
+    the last: none after the last); per "<", the same) of the page in ``buf``."""
+    page = buf[8 : 8 + n]
+    ev = _events(np, page)
+    kind = page[ev]
+    is_lt, is_gt = kind == 0x3C, kind == 0x3E
+    quoted = _maybe_quoted(np, t, buf, ev, kind)
+    gt_seen = np.cumsum(is_gt, dtype=np.int32)
+    # Index arrays, not boolean masks: a gather by index is several times faster than
+    # numpy's boolean indexing here (6 -> 0.8 ms for the "<" of the Node.js API).
+    i_lt, i_gt = np.flatnonzero(is_lt), np.flatnonzero(is_gt)
+    lt = ev[i_lt]
+    gt_before = gt_seen[i_lt]
+    gtpos = ev[i_gt]
+    gt_quoted = np.concatenate(([False], quoted[i_gt], [True]))
+    return lt, gt_before, gtpos, gt_quoted, quoted[i_lt]
 
 
 _CHUNK = 1 << 18  # bytes of the page _events reads at a time
