@@ -51,6 +51,7 @@ No Qt import here: this module belongs to ``engine/``.
 from __future__ import annotations
 
 import codecs
+import functools
 import re
 from typing import NamedTuple
 
@@ -183,22 +184,33 @@ _ATTR_BODY = (
     rb"""[\t\n\x0c\r ]*+(?:"([^"]*+)"|'([^']*+)'|(?=>)|([^\t\n\x0c\r >"'][^\t\n\x0c\r >]*+)"""
     rb"(?=[\t\n\x0c\r >])))"
 )
-_ATTRIBUTE = re.compile(rb"[\t\n\x0c\r /]*+(?:(>)|" + _ATTR_BODY + rb")", re.S)
-# Every attribute of a tag up to its ">" (the prescan skips a tag other than <meta> so).
-_ATTRIBUTES_TO_GT = re.compile(
-    rb"(?:[\t\n\x0c\r /]*+" + re.sub(rb"\((?!\?)", b"(?:", _ATTR_BODY) + rb")*+[\t\n\x0c\r /]*+>",
-    re.S,
-)
+
+
+@functools.cache
+def _attribute_patterns() -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+    """(one attribute, every attribute of a tag up to its ">"), compiled on first use:
+    only an HTML page's prescan needs them, and their compilation is 0.5 ms of the
+    start-up of every command that reads a document (docs/engine.md, "Speed"). The
+    second is how the prescan skips a tag other than <meta>."""
+    attribute = re.compile(rb"[\t\n\x0c\r /]*+(?:(>)|" + _ATTR_BODY + rb")", re.S)
+    to_gt = re.compile(
+        rb"(?:[\t\n\x0c\r /]*+"
+        + re.sub(rb"\((?!\?)", b"(?:", _ATTR_BODY)
+        + rb")*+[\t\n\x0c\r /]*+>",
+        re.S,
+    )
+    return attribute, to_gt
 
 
 def _get_attribute(b: bytes, pos: int) -> tuple[tuple[str, str] | None, int]:
     """HTML Standard, "get an attribute" (when sniffing): ((name, value) or None, position).
 
-    One match of :data:`_ATTRIBUTE`; where it does not match (the input ends inside the
-    attribute), the steps one run at a time (:func:`_get_attribute_steps`), which raise
-    :class:`_OutOfBytes` there. tests/engine/test_prescan_runs.py checks both against the
-    standard's byte-at-a-time form."""
-    m = _ATTRIBUTE.match(b, pos)
+    One match of the attribute pattern (:func:`_attribute_patterns`); where it does not
+    match (the input ends inside the attribute), the steps one run at a time
+    (:func:`_get_attribute_steps`), which raise :class:`_OutOfBytes` there.
+    tests/engine/test_prescan_runs.py checks both against the standard's byte-at-a-time
+    form."""
+    m = _attribute_patterns()[0].match(b, pos)
     if m is None:
         return _get_attribute_steps(b, pos)
     if m.group(1):
@@ -350,7 +362,7 @@ def _meta_scan(b: bytes) -> str | None:
                 b[pos + 1] == 0x2F and _is_ascii_alpha(_byte(b, pos + 2))
             ):
                 pos = _skip(_NOT_WS_GT, b, pos)
-                m = _ATTRIBUTES_TO_GT.match(b, pos)
+                m = _attribute_patterns()[1].match(b, pos)
                 if m is not None:
                     pos = m.end() - 1
                 while m is None:  # the input ends inside the tag: the steps say where
