@@ -140,12 +140,8 @@ _LONG_TAG_BYTES = re.compile(_LONG_TAG.pattern.encode())
 # The three at once: a match where one of them matches, none where none does (one pass).
 _ANY_SIGNAL = re.compile(r"<(?:(?i:frameset|annotation-xml|svg|math)|[A-Za-z][^>]{8192})")
 _ANY_SIGNAL_BYTES = re.compile(_ANY_SIGNAL.pattern.encode())
-_OVER_TEXT: tuple[re.Pattern[Any], ...] = (_ANY_SIGNAL, _FAST_PATH_DECLINES, _HAS_FOREIGN)
-_OVER_BYTES: tuple[re.Pattern[Any], ...] = (
-    _ANY_SIGNAL_BYTES,
-    _FAST_PATH_DECLINES_BYTES,
-    _HAS_FOREIGN_BYTES,
-)
+_OVER_TEXT = (_ANY_SIGNAL, _FAST_PATH_DECLINES, _HAS_FOREIGN)
+_OVER_BYTES = (_ANY_SIGNAL_BYTES, _FAST_PATH_DECLINES_BYTES, _HAS_FOREIGN_BYTES)
 _MAX_ATTRIBUTES = 1_000
 
 # One token of the depth scan, over the lower-cased UTF-8 bytes: a comment (to "-->", "--!>",
@@ -271,31 +267,35 @@ def _guard(source: str | None, utf8: bytes, folds: bool | None = None) -> _Guard
 
 
 def _few_tags(utf8: bytes) -> bool:
-    """Whether ``utf8`` holds at most ``_MAX_DEPTH`` "<": then the depth scan cannot pass
-    ``_MAX_DEPTH`` (each element it opens is a start tag, which begins with "<"; tested in
-    tests/engine/test_nesting_bound.py). One numpy pass (about 0.2 ms a megabyte)."""
+    """Whether ``utf8`` holds at most ``_MAX_DEPTH`` "<", so the depth scan cannot pass it
+    (each element it opens is a start tag, with its own "<"; tests/engine/test_nesting_bound.py).
+    Counted 256 kB at a time, up to the limit (a large real page passes it in its first)."""
     import numpy as np  # lazy: only pages over 64 kB are counted
 
-    return int(np.count_nonzero(np.frombuffer(utf8, np.uint8) == 0x3C)) <= _MAX_DEPTH
+    page, step, count = np.frombuffer(utf8, np.uint8), 1 << 18, 0
+    scratch = np.empty(min(len(page), step), bool)
+    for start in range(0, len(page), step):
+        piece = page[start : start + step]
+        count += int(np.count_nonzero(np.equal(piece, 0x3C, out=scratch[: len(piece)])))
+        if count > _MAX_DEPTH:
+            return False
+    return True
 
 
 def _guard_by_patterns(source: str | None, utf8: bytes, folds: bool | None) -> _Guard:
     """The guard of a page too short or with too few tags to nest past ``_MAX_DEPTH``: the
-    declining, foreign-content and long-tag patterns, first all at once
-    (:data:`_ANY_SIGNAL`, one pass where a page holds none, as most do). Over the bytes
-    where the page holds none of :data:`_FOLDS` (where the patterns read them as the text),
-    else over the text; the long-tag check always reads the text."""
-    if source is None and folds is None:
-        source = utf8.decode("utf-8")
-    if source is not None and folds is None:
+    declining, foreign-content and long-tag patterns, first all at once (:data:`_ANY_SIGNAL`,
+    one pass where a page holds none, as most do), over the bytes where the page holds none
+    of :data:`_FOLDS` (else over the text); the long-tag check reads the text."""
+    if folds is None:
+        source = utf8.decode("utf-8") if source is None else source
         folds = any(c in source for c in _FOLDS)
     text: Any = (utf8.decode("utf-8") if source is None else source) if folds else utf8
     any_signal, declines, foreign = _OVER_TEXT if folds else _OVER_BYTES
     if any_signal.search(text) is None:
         return _Guard(False, False, False)
-    slow = False
-    if _LONG_TAG_BYTES.search(utf8):  # a tag 8,192 characters long is as many bytes or more
-        slow = _long_tag_slow(utf8.decode("utf-8") if source is None else source)
+    hit = _LONG_TAG_BYTES.search(utf8)  # a tag of 8,192 characters is as many bytes or more
+    slow = bool(hit) and _long_tag_slow(utf8.decode("utf-8") if source is None else source)
     return _Guard(bool(declines.search(text)), slow, bool(foreign.search(text)))
 
 
