@@ -54,3 +54,46 @@ def test_moved_unchanged_is_untouched_and_a_removed_sentence_is_deleted():
     assert _verdict(t1, A + C, "commented").verdict == "deleted"
     # a new sentence that shares none of its words is not what it became
     assert _verdict(t1, A + C + "Echo foxtrot golf hotel. ", "commented").verdict == "deleted"
+
+
+_COLOPHON_V1 = (
+    "This is the 3rd edition of this ebook.\n\nThe first edition was released on\n\n"
+    "You can check for updates to this ebook, view its revision history, or download it "
+    "for different ereading systems at\n\nThe volunteer-driven Standard Ebooks project relies "
+    "on readers like you to submit typos, corrections, and other improvements. Anyone can "
+    "contribute at standardebooks.org."
+)
+_COLOPHON_V2 = (
+    "This is the 3rd edition of this ebook.\n\nThe first edition was released on Anyone can "
+    "contribute at standardebooks.org.\n\nYou can check for updates to this ebook, view its "
+    "revision history, or download it for different ereading systems at\n\ncopper "
+    "copper-driven meadow copper harbour relies velvet readers river you river submit "
+    "meadow, corrections, meadow other orchard."
+)
+
+
+@pytest.mark.parametrize("kind", ["text", "html"])
+def test_a_sentence_moved_up_beside_its_rewritten_paragraph_is_untouched(kind):
+    """The long property run on a Standard Ebooks colophon: the last sentence moved into
+    the paragraph above, its own paragraph rewritten. The diff saw no move; the weak
+    answer at its place ("orchard") is beaten by the verbatim copy nearby
+    (docs/verdicts.md, "A moved copy beats a weak answer nearby")."""
+    t1, t2 = _COLOPHON_V1, _COLOPHON_V2
+    if kind == "html":
+        t1, t2 = ("".join(f"<p>{p}</p>" for p in t.split("\n\n")) for t in (t1, t2))
+    v1 = Version.from_source(t1, kind)
+    quote = "at standardebooks.org"
+    i, n = v1.text.index(quote), len(quote)
+    c = Comment(
+        "c1",
+        "fix",
+        Anchor(
+            quote,
+            v1.text[max(0, i - 32) : i],
+            v1.text[i + n : i + n + 32],
+            start_offset=to_utf16(v1.text, i),
+            end_offset=to_utf16(v1.text, i + n),
+        ),
+    )
+    (v,) = score(v1, Version.from_source(t2, kind, "v2"), [c]).verdicts
+    assert (v.verdict, v.v2.text if v.v2 else None) == ("untouched", quote), v

@@ -11,6 +11,8 @@ self type); inside, every attribute is type-checked against ``_Reanchor``.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.diff.diffing import TextDiff
 from engine.score.anchoring.changes import ChangeIndex
 from engine.score.anchoring.context import context_score
@@ -230,6 +232,11 @@ class _Reanchor(
         nothing_here = found is None or found.start is None
         want_far = rs >= re_ or moves is None or bool(moves) or nothing_here
         moved, far = self._moved_copy(p, not_span, True) if want_far else (None, None)
+        if moved is None and weak and not want_far:
+            # the diff saw no move, but a weak answer is beaten by a verbatim copy of new
+            # text within the region's reach (a sentence moved into the paragraph above)
+            wide = replace(p, lo=max(0, p.es - REGION_REACH), hi=min(len(t2), p.ee + REGION_REACH))
+            moved, _ = self._moved_copy(wide, not_span, False)
         if moved is not None:
             return moved
         # 5. A sentence rewritten in place; else a far copy with new surroundings; else gone.
