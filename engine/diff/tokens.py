@@ -14,7 +14,7 @@ import re
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
-from itertools import accumulate, chain, compress, filterfalse, pairwise
+from itertools import accumulate, chain, filterfalse, pairwise
 from typing import Any
 
 OFFSETS = "i"
@@ -40,9 +40,16 @@ _CHUNK_RE = re.compile(rf"[^\n{_T}]*(?:[{_T}]+[{_C}]*[ \t\u3000]*\n?|\n)|[^\n{_T
 # (WB11-12), spaces join (WB3d), CR LF is one unit (WB3), everything else stands alone.
 # Equal to the regex module's WORD-flag boundaries on ASCII text (tests/engine/
 # test_diffing.py checks it), and five times faster; used when a text is all ASCII.
+# Written for speed, the same tokens as the plain form ``[A-Za-z0-9_]+(?:(?:(?<=[A-Za-z])
+# [:.'](?=[A-Za-z])|(?<=[0-9])[.,;'](?=[0-9]))[A-Za-z0-9_]+)*| +|\r\n|[\s\S]``: the runs are
+# possessive (what follows a run always matches, so no path gives characters back), and
+# the look-ahead before the joins, a joining character then a letter or digit, is one
+# that every join needs, so most runs (followed by a space) fail it at once, not at the
+# two look-behinds (tests/engine/test_diff_fast_paths.py checks the two forms agree).
 _ASCII_WORD_RE = re.compile(
-    r"[A-Za-z0-9_]+(?:(?:(?<=[A-Za-z])[:.'](?=[A-Za-z])|(?<=[0-9])[.,;'](?=[0-9]))[A-Za-z0-9_]+)*"
-    r"| +|\r\n|[\s\S]"
+    r"[A-Za-z0-9_]++(?:(?=[:.',;][A-Za-z0-9])"
+    r"(?:(?<=[A-Za-z])[:.'](?=[A-Za-z])|(?<=[0-9])[.,;'](?=[0-9]))[A-Za-z0-9_]++)*+"
+    r"| ++|\r\n|[\s\S]"
 )
 # The same rules over ASCII and the common non-ASCII characters of European text, whose
 # word-break classes (Unicode's WordBreakProperty.txt) are simple: letters of Latin-1,
@@ -68,10 +75,11 @@ _L = f"A-Za-z{_EU_LETTERS}"
 def _eu_res() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """(a character outside the European fast path, the path's word pattern), compiled on
     first use: ASCII text, most of what is scored, needs neither (about 1 ms of start-up)."""
-    eu_word = re.compile(
-        rf"[{_L}0-9_]+(?:(?:(?<=[{_L}])[:.'\u00b7\u2018\u2019\u2024\u2027](?=[{_L}])"
-        rf"|(?<=[0-9])[.,;'\u2018\u2019\u2024](?=[0-9]))[{_L}0-9_]+)*"
-        r"| +|\r\n|[\s\S]"
+    eu_word = re.compile(  # possessive, a join's look-ahead first, as _ASCII_WORD_RE
+        rf"[{_L}0-9_]++(?:(?=[:.',;\u00b7\u2018\u2019\u2024\u2027][{_L}0-9])"
+        rf"(?:(?<=[{_L}])[:.'\u00b7\u2018\u2019\u2024\u2027](?=[{_L}])"
+        rf"|(?<=[0-9])[.,;'\u2018\u2019\u2024](?=[0-9]))[{_L}0-9_]++)*+"
+        r"| ++|\r\n|[\s\S]"
     )
     not_eu = re.compile(rf"[^\x00-\x7f{_EU_LETTERS}{_EU_OTHER}\u00b7\u2018\u2019\u2024\u2027]")
     return not_eu, eu_word
@@ -156,29 +164,34 @@ def _code_points(n0: int, k: int) -> Iterator[int]:
     return chain(range(n0, min(n0 + k, 0xD800)), range(max(n0, 0xD800) + 0x800, n0 + k + 0x800))
 
 
-class _TokenCodec:
+class _TokenCodec(dict):
     """Tokens as single characters, so token sequences compare as strings (the idea of
     diff-match-patch's ``diff_linesToChars``, for any tokeniser). Codes skip the surrogate
-    block, whose code points are not valid characters."""
+    block, whose code points are not valid characters.
+
+    The codec is its own table (token -> code): a token looked up for the first time gets
+    the next code in ``__missing__``, so ``encode`` is one C-level pass over the tokens and
+    new tokens are coded in order of appearance. ``tokens``: the tokens by code number;
+    ``blank``: the codes of whitespace-only tokens."""
+
+    __slots__ = ("blank", "tokens")
 
     def __init__(self) -> None:
-        self.table: dict[str, str] = {}
+        super().__init__()
         self.tokens: list[str] = []
-        self.blank: set[str] = set()  # codes of whitespace-only tokens
+        self.blank: set[str] = set()
+
+    def __missing__(self, token: str) -> str:
+        n = len(self.tokens)
+        code = self[token] = chr(n if n < 0xD800 else n + 0x800)
+        self.tokens.append(token)
+        if token.isspace():
+            self.blank.add(code)
+        return code
 
     def encode(self, tokens: list[str]) -> str:
-        table = self.table
-        try:  # most tokens of a long text were seen before
-            return "".join(map(table.__getitem__, tokens))
-        except KeyError:
-            pass
-        # new tokens get codes in order of appearance
-        new = list(filterfalse(table.__contains__, dict.fromkeys(tokens)))
-        codes = list(map(chr, _code_points(len(self.tokens), len(new))))
-        table.update(zip(new, codes))
-        self.tokens.extend(new)
-        self.blank.update(compress(codes, map(str.isspace, new)))
-        return "".join(map(table.__getitem__, tokens))
+        """The codes of ``tokens``, one character each, joined."""
+        return "".join(map(self.__getitem__, tokens))
 
 
 def _encode_chunks(

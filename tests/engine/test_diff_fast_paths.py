@@ -6,12 +6,14 @@ the smaller count table instead of an intersection of both tables' items), the c
 new tokens and sentence chunks assigned in bulk (``_TokenCodec.encode``,
 ``_encode_chunks``), the char-level refinement remembered
 per pair of texts (``_CountedDmp.refined``, with the step budget counted as if run again),
-and the semantic cleanup skipped where a hunk has one change group (it folds nothing
-there). ``tests/engine/test_diff_golden.py`` pins the whole diff's output besides.
+the semantic cleanup skipped where a hunk has one change group (it folds nothing
+there), and the word patterns written for speed (possessive runs, a look-ahead before the
+joins) against their plain forms. ``tests/engine/test_diff_golden.py`` pins the whole diff's output besides.
 """
 
 from __future__ import annotations
 
+import re
 from array import array
 from collections import Counter
 
@@ -28,7 +30,14 @@ from engine.diff.align import (
 from engine.diff.cleanup import _merge, _semantic_merge
 from engine.diff.diffing import TextDiff
 from engine.diff.myers import _Budget, _CountedDmp
-from engine.diff.tokens import _encode_chunks, _TokenCodec, split_sentences
+from engine.diff.tokens import (
+    _ASCII_WORD_RE,
+    _EU_LETTERS,
+    _encode_chunks,
+    _eu_res,
+    _TokenCodec,
+    split_sentences,
+)
 
 # Token codes: a small alphabet so that tokens repeat, unique ones are few, and the three
 # branches of _anchors (few unique tokens, many, none) are all reached.
@@ -187,3 +196,31 @@ def test_chunk_codes_equal_the_reference(a, b):
     got = [_encode_chunks(a, 0, len(a), table)[0], _encode_chunks(b, 0, len(b), table)[0]]
     want, _ = _codec_reference([split_sentences(a), split_sentences(b)], 0)
     assert got == want
+
+
+# The word patterns in their plain form: greedy runs, no look-ahead before the joins.
+_PLAIN_ASCII = re.compile(
+    r"[A-Za-z0-9_]+(?:(?:(?<=[A-Za-z])[:.'](?=[A-Za-z])|(?<=[0-9])[.,;'](?=[0-9]))[A-Za-z0-9_]+)*"
+    r"| +|\r\n|[\s\S]"
+)
+_EU_L = f"A-Za-z{_EU_LETTERS}"
+_PLAIN_EU = re.compile(
+    rf"[{_EU_L}0-9_]+(?:(?:(?<=[{_EU_L}])[:.'\u00b7\u2018\u2019\u2024\u2027](?=[{_EU_L}])"
+    rf"|(?<=[0-9])[.,;'\u2018\u2019\u2024](?=[0-9]))[{_EU_L}0-9_]+)*"
+    r"| +|\r\n|[\s\S]"
+)
+# Letters, digits, every joining character, spaces, line ends and other punctuation.
+joins = st.text(alphabet="ab9Z_0 .:',;\r\n\t!-", max_size=60)
+eu_joins = st.text(alphabet="aé9ж_ .:',;\u00b7\u2018\u2019\u2024\u2027\u2026\r\n«", max_size=60)
+
+
+@settings(max_examples=600, deadline=None)
+@given(joins)
+def test_ascii_word_pattern_equals_its_plain_form(s):
+    assert _ASCII_WORD_RE.findall(s) == _PLAIN_ASCII.findall(s)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.one_of(joins, eu_joins))
+def test_european_word_pattern_equals_its_plain_form(s):
+    assert _eu_res()[1].findall(s) == _PLAIN_EU.findall(s)
