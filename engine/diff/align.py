@@ -15,7 +15,7 @@ from array import array
 from collections import Counter
 from collections.abc import Iterator, Sequence, Set as AbstractSet
 from dataclasses import dataclass
-from itertools import compress, repeat
+from itertools import compress, islice, repeat
 
 from engine.diff.myers import _CountedDmp
 
@@ -114,34 +114,41 @@ def _common_suffix(sa: str, i0: int, i1: int, sb: str, j0: int, j1: int) -> int:
     return lo
 
 
+_LIST_MAX = 1 << 16
+"""Longest sequence whose LIS bookkeeping is held in a list, not an array."""
+
+
 def _lis(seq: Sequence[int]) -> list[int]:
     """Indices of a longest strictly increasing subsequence of ``seq``: patience sorting,
-    O(n log n)."""
+    O(n log n). Of the longest ones, the one ending at the last value that extended or
+    replaced the longest run, each earlier index the run's tail when that value came."""
     n = len(seq)
-    if list(seq) == sorted(seq):  # already increasing (the values are distinct)
-        return list(range(n))
+    if n < 2 or sorted(seq) == (seq if type(seq) is list else list(seq)):
+        return list(range(n))  # already increasing (the values are distinct)
     tails: list[int] = [seq[0]]  # last value of the best run of each length
     tail_idx: list[int] = [0]
-    prev = array("q", bytes(8 * n))
-    prev[0] = -1
+    # each index's predecessor in its run (a list, faster; an array for long gaps, which
+    # would hold an int object per index)
+    prev: list[int] | array = [-1] * n if n <= _LIST_MAX else array("q", [-1]) * n
     top = seq[0]  # tails[-1]
+    last = 0  # tail_idx[-1]
     bisect_left = bisect.bisect_left
-    for k in range(1, n):
-        i = seq[k]
+    for k, i in enumerate(islice(seq, 1, None), 1):
         if i > top:  # extends the longest run (no search needed)
-            prev[k] = tail_idx[-1]
+            prev[k] = last
             tails.append(i)
             tail_idx.append(k)
-            top = i
+            top, last = i, k
             continue
         p = bisect_left(tails, i)
         tails[p] = i
         tail_idx[p] = k
-        prev[k] = tail_idx[p - 1] if p else -1
+        if p:
+            prev[k] = tail_idx[p - 1]
         if p == len(tails) - 1:
-            top = i
+            top, last = i, k
     out = []
-    k = tail_idx[-1] if tail_idx else -1
+    k = last
     while k >= 0:
         out.append(k)
         k = prev[k]
@@ -192,10 +199,13 @@ def _anchors(
     ones = list(compress(small, map(_ONE, small.values())))
     keep = set(compress(ones, map(_ONE, map(large.get, ones, repeat(0)))))
     del ones
+    ia: array | list[int]
+    jb: array | list[int]
     if keep and len(keep) <= _FIND_MAX:
-        found = sorted([(B.find(t), A.find(t)) for t in keep])
-        ia = array("q", [i for _, i in found])
-        jb = array("q", [j for j, _ in found])
+        # each kept token's only place in B, in order, then its only place in A (lists:
+        # at most _FIND_MAX pairs)
+        jb = sorted(map(B.find, keep))
+        ia = list(map(A.find, map(B.__getitem__, jb)))
     elif keep:
         pos = dict(zip(A, range(len(A))))  # a token's last place: a kept one's only place
         flags = list(map(keep.__contains__, B))
@@ -221,11 +231,12 @@ def _anchors(
 
 
 class _Pairs:
-    """Anchor pairs ``(i, j)`` kept in arrays (a long gap has hundreds of thousands)."""
+    """Anchor pairs ``(i, j)``, as ``ia[k], jb[k]``, kept in arrays (a long gap has
+    hundreds of thousands), a few in lists; ``keep``: the indices of the pairs kept."""
 
     __slots__ = ("ia", "jb", "keep")
 
-    def __init__(self, ia: array, jb: array, keep: list[int]) -> None:
+    def __init__(self, ia: array | list[int], jb: array | list[int], keep: list[int]) -> None:
         self.ia, self.jb, self.keep = ia, jb, keep
 
     def __iter__(self) -> Iterator[tuple[int, int]]:

@@ -2,7 +2,8 @@
 
 Each fast path is checked against a reference kept here, on random token sequences
 (Hypothesis): the anchor pairs of ``_anchors`` (its passes over tokens in C, one over
-the smaller count table instead of an intersection of both tables' items), the codes of
+the smaller count table instead of an intersection of both tables' items), the longest
+increasing subsequence of ``_lis`` (its bookkeeping in lists), the codes of
 new tokens and sentence chunks assigned in bulk (``_TokenCodec.encode``,
 ``_encode_chunks``), the char-level refinement remembered
 per pair of texts (``_CountedDmp.refined``, with the step budget counted as if run again),
@@ -19,6 +20,7 @@ from collections import Counter
 
 from hypothesis import given, settings, strategies as st
 
+import engine.diff.align as align_module
 from engine.diff.align import (
     DELETE,
     EQUAL,
@@ -91,6 +93,49 @@ def test_anchors_equal_the_reference(a, b):
 def test_anchors_equal_the_reference_with_many_unique_tokens(a, b):
     got = _anchors(a, b)
     assert (list(got.ia), list(got.jb), got.keep) == _anchors_reference(a, b)
+
+
+def _lis_reference(seq: list[int]) -> list[int]:
+    """The earlier ``_lis``: patience sorting with an index loop and an array of
+    predecessors."""
+    import bisect
+
+    n = len(seq)
+    if list(seq) == sorted(seq):
+        return list(range(n))
+    tails, tail_idx = [seq[0]], [0]
+    prev = array("q", bytes(8 * n))
+    prev[0] = -1
+    for k in range(1, n):
+        i = seq[k]
+        if i > tails[-1]:
+            prev[k] = tail_idx[-1]
+            tails.append(i)
+            tail_idx.append(k)
+            continue
+        p = bisect.bisect_left(tails, i)
+        tails[p] = i
+        tail_idx[p] = k
+        prev[k] = tail_idx[p - 1] if p else -1
+    out = []
+    k = tail_idx[-1] if tail_idx else -1
+    while k >= 0:
+        out.append(k)
+        k = prev[k]
+    return out[::-1]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.integers(0, 60), unique=True, max_size=60), st.booleans())
+def test_lis_equals_the_reference(seq, as_array):
+    want = _lis_reference(seq)
+    assert _lis(array("q", seq) if as_array else seq) == want
+    limit = align_module._LIST_MAX
+    align_module._LIST_MAX = 3  # the array bookkeeping of long sequences
+    try:
+        assert _lis(seq) == want
+    finally:
+        align_module._LIST_MAX = limit
 
 
 words = st.text(alphabet="abcdefghiéж日 .", min_size=0, max_size=40)
