@@ -169,8 +169,8 @@ except ImportError:  # pragma: no cover - other Pythons
             mapping[t] = mapping.get(t, 0) + 1
 
 
-def _counts(s: str) -> dict[str, int]:
-    """How often each token (code character) occurs in ``s``."""
+def _counts(s: str | list[str]) -> dict[str, int]:
+    """How often each token (code character, or token) occurs in ``s``."""
     out: dict[str, int] = {}
     _count_elements(out, s)
     return out
@@ -182,12 +182,20 @@ one pass over the gap: many searches over a long gap would be quadratic)."""
 
 
 def _anchors(
-    A: str, B: str, ca: dict[str, int] | None = None, cb: dict[str, int] | None = None
+    A: str | list[str],
+    B: str | list[str],
+    ca: dict[str, int] | None = None,
+    cb: dict[str, int] | None = None,
 ) -> _Pairs:
     """Anchor pairs ``(i, j)`` with ``A[i] == B[j]``, increasing in both: tokens unique on
     both sides, else tokens occurring equally often on both sides (k-th with k-th); kept
     in order by a longest increasing subsequence. ``ca`` and ``cb``: the token counts of
-    ``A`` and ``B`` (``_counts``), when the caller has them."""
+    ``A`` and ``B`` (``_counts``), when the caller has them.
+
+    ``A`` and ``B`` are token codes (strings), or the tokens themselves (lists of
+    strings): the same pairs either way, as codes and tokens correspond one to one. A list
+    of tokens, each a string whose hash is kept, is counted and looked up without making
+    a one-character string per token, as a code string's iteration does."""
     if ca is None:
         ca = _counts(A)
     if cb is None:
@@ -201,9 +209,9 @@ def _anchors(
     del ones
     ia: array | list[int]
     jb: array | list[int]
-    if keep and len(keep) <= _FIND_MAX:
-        # each kept token's only place in B, in order, then its only place in A (lists:
-        # at most _FIND_MAX pairs)
+    if keep and len(keep) <= _FIND_MAX and isinstance(A, str) and isinstance(B, str):
+        # each kept token's only place in B, in order, then its only place in A, by
+        # str.find (token lists take the pass below: list.index compares token by token)
         jb = sorted(map(B.find, keep))
         ia = list(map(A.find, map(B.__getitem__, jb)))
     elif keep:

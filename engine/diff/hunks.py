@@ -311,17 +311,21 @@ class _Differ:
         groups.append((gi, i1, gj, j1))
         return groups
 
-    def _sentence_codes(self, tokens: _Chunks, i0: int, i1: int) -> tuple[str, list[int]]:
-        codes, sent = [], []
+    def _sentence_codes(self, tokens: _Chunks, i0: int, i1: int) -> tuple[list[str], list[int]]:
+        """The word tokens of sentences ``[i0, i1)`` in one list (anchored as they are, not
+        as codes: ``_anchors``), and each token's sentence; each sentence's tokens and
+        codes are cached for the word pass."""
+        toks: list[str] = []
+        sent: list[int] = []
         cache = tokens.words
         for i in range(i0, i1):
             hit = cache.get(i)
             if hit is None:
                 words = word_tokens(tokens[i])
                 hit = cache[i] = (words, self.words.encode(words))
-            codes.append(hit[1])
-            sent.extend([i] * len(hit[1]))
-        return "".join(codes), sent
+            toks += hit[0]
+            sent.extend([i] * len(hit[0]))
+        return toks, sent
 
     def _group_words(self, tokens: _Chunks, i0: int, i1: int) -> tuple[list[str], str] | None:
         """Word tokens and codes of sentences ``[i0, i1)``, if all were tokenised already."""

@@ -3,7 +3,8 @@
 Each fast path is checked against a reference kept here, on random token sequences
 (Hypothesis): the anchor pairs of ``_anchors`` (its passes over tokens in C, one over
 the smaller count table instead of an intersection of both tables' items), the longest
-increasing subsequence of ``_lis`` (its bookkeeping in lists), the codes of
+increasing subsequence of ``_lis`` (its bookkeeping in lists), the anchors of token
+lists equal to those of their codes, the codes of
 new tokens and sentence chunks assigned in bulk (``_TokenCodec.encode``,
 ``_encode_chunks``), the char-level refinement remembered
 per pair of texts (``_CountedDmp.refined``, with the step budget counted as if run again),
@@ -136,6 +137,25 @@ def test_lis_equals_the_reference(seq, as_array):
         assert _lis(seq) == want
     finally:
         align_module._LIST_MAX = limit
+
+
+token_lists = st.lists(
+    st.sampled_from(["the", "cat", " ", ".", "a", "日", "sat", "on"]), max_size=80
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(token_lists, token_lists)
+def test_anchors_of_tokens_equal_those_of_their_codes(ta, tb):
+    """``_cut_group`` anchors the token lists themselves; the pairs are those of the codes."""
+    codec = _TokenCodec()
+    sa, sb = codec.encode(ta), codec.encode(tb)
+    by_codes, by_tokens = _anchors(sa, sb), _anchors(ta, tb)
+    assert (list(by_tokens.ia), list(by_tokens.jb), by_tokens.keep) == (
+        list(by_codes.ia),
+        list(by_codes.jb),
+        by_codes.keep,
+    )
 
 
 words = st.text(alphabet="abcdefghiéж日 .", min_size=0, max_size=40)
