@@ -499,3 +499,71 @@ def test_a_deleted_item_joined_to_the_item_above_is_not_its_neighbours_rewrite(k
     gone, rewritten = _verdicts(t1, t2, ["to measure the impact", "This also makes it"], kind)
     assert (gone.verdict, gone.v2) == ("deleted", None), gone
     assert rewritten.verdict == "edited" and rewritten.v2.text.startswith("meadow"), rewritten
+
+
+# F1000RD (CC BY 4.0), the paragraph the long property run drew: its last sentence moved into
+# a paragraph after the caption "Table 1.", the one before it deleted.
+_CAPTION_PARAGRAPH_V1 = (
+    "Using 5-fold cross validation the Bayesian approach ( Data S1 and Data S2) performed"
+    " the best for the EBOV replication data and was equivalent for the RP Forest approac"
+    "h ( Table 1) and was better than SVM ( Data S3 and Data S4) for the pseudotype data."
+    " The Open Bayesian models had ROC scores slightly lower than the Bayesian models bui"
+    "lt with Discovery Studio. A more exhaustive cross validation for the Bayesian models"
+    " is the ‘leave out 50% repeated randomly 100 times’ which produced ROC values greate"
+    "r than 0.8 and were comparable to the 5-fold cross validation data. This indicated t"
+    "he models are stable. For the EBOV pseudotype assay, alkoxyethylamino was a common f"
+    "eature amongst active compounds in the training set, as were 1,3-diaminopropyl and s"
+    "aturated six-member heterocycles with an oxygen and perhaps an additional heteroatom"
+    " in the ring ( Figure 1A). Training set inactives commonly featured carboxylic acids"
+    ", N,N'-disubstituted ureas, secondary and tertiary amides, pyrazoles, aromatic sulfo"
+    "namides, tertiary cyclopentanols, 1,2-mercaptoethanol, and penams ( Figure 1B). For "
+    "the replication assay training set, active features included piperazine, phenothiazi"
+    "ne, tertiary amines, and alkoxyethylamino ( Figure 2A). Inactive features included s"
+    "econdary amides, disubstituted amines, cyclopropylmethyl, carboxylic acids, 1,3-oxat"
+    "hiolanes, tertiary alcohols, phenethyl, and penams ( Figure 2B). An actives feature "
+    "common between both assays/models was alkoxyethylamino. Inactives features in common"
+    " between both were carboxylic acids, secondary amides, penams and tertiary alcohols,"
+    " which may relate to properties which prevent the molecules from accessing cellular "
+    "sites of viral activity."
+)
+_CAPTION_PARAGRAPH_V2 = (
+    "Using 5-fold cross validation the Bayesian approach ( Data S1 and Data S2) performed"
+    " the best for the EBOV replication data and was equivalent for the RP Forest approac"
+    "h ( Table 1) and was better than SVM ( Data S3 and Data S4) for the pseudotype data."
+    " The Open Bayesian models had ROC scores slightly lower than the Bayesian models bui"
+    "lt with Discovery Studio. A more exhaustive cross validation for the Bayesian models"
+    " is the ‘leave out 50% repeated randomly 100 times’ which produced ROC values greate"
+    "r than 0.8 and were comparable to the 5-fold cross validation data. This indicated t"
+    "he models are stable. For the EBOV pseudotype assay, alkoxyethylamino was a common f"
+    "eature amongst active compounds in the training set, as were 1,3-diaminopropyl and s"
+    "aturated six-member heterocycles with an oxygen and perhaps an additional heteroatom"
+    " in the ring ( Figure 1A). Training set inactives commonly featured carboxylic acids"
+    ", N,N'-disubstituted ureas, secondary and tertiary amides, pyrazoles, aromatic sulfo"
+    "namides, tertiary cyclopentanols, 1,2-mercaptoethanol, and penams ( Figure 1B). For "
+    "the replication assay training set, active features included piperazine, phenothiazi"
+    "ne, tertiary amines, and alkoxyethylamino ( Figure 2A). Inactive features included s"
+    "econdary amides, disubstituted amines, cyclopropylmethyl, carboxylic acids, 1,3-oxat"
+    "hiolanes, tertiary alcohols, phenethyl, and penams ( Figure 2B)."
+)
+_CAPTION_MOVED = (
+    "Table 1. Inactives features in common between both were carboxylic acids, secondary "
+    "amides, penams and tertiary alcohols, which may relate to properties which prevent t"
+    "he molecules from accessing cellular sites of viral activity."
+)
+_CAPTION_V1 = "Results\n\n" + _CAPTION_PARAGRAPH_V1 + "\n\nTable 1.\n\nFigure 1.\n\nFigure 2."
+_CAPTION_V2 = (
+    "Results\n\n" + _CAPTION_PARAGRAPH_V2 + "\n\n" + _CAPTION_MOVED + "\n\nFigure 1.\n\nFigure 2."
+)
+
+
+@pytest.mark.parametrize("kind", ["text", "html"])
+def test_a_caption_that_moved_beside_a_deleted_sentence_is_not_its_rewrite(kind):
+    """The long property run on an F1000RD paper: the caption block "Table 1." moved up
+    into the paragraph, beside a sentence deleted there; the diff kept the deleted
+    sentence's full stop after the caption and took "Table 1" for its replacement
+    (docs/verdicts.md, "Not text that was already in v1")."""
+    t1, t2 = _CAPTION_V1, _CAPTION_V2
+    if kind == "html":
+        t1, t2 = ("".join(f"<p>{p}</p>" for p in t.split("\n\n")) for t in (t1, t2))
+    got = _verdicts(t1, t2, ["An actives feature common", "Inactives features in"], kind)
+    assert [v.verdict for v in got] == ["deleted", "untouched"], got

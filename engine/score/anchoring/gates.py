@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.diff.tokens import SENTENCE_TERMINATORS
 from engine.score.anchoring.changes import _substantial
 from engine.score.anchoring.index import TextIndex, same_words
 from engine.score.anchoring.records import Reanchored, _Place
@@ -118,14 +119,18 @@ class Gates:
         that was there all along (kept by the diff, or moved and re-inserted by it) is not
         this span's rewrite. A shorter one counts when it is a whole block in both and its
         v1 copy did not stay at its own place (a heading such as "Pharmacophore" that the
-        diff re-inserted beside a deleted paragraph)."""
+        diff re-inserted beside a deleted paragraph), also where it moved into another
+        block as a whole sentence ("Table 1." joined to the paragraph above it, beside a
+        deleted sentence whose full stop the diff kept)."""
         t1, t2 = self.t1, self.t2
         a2, b2 = _trim(t2, *self.v2.sentence_bounds(cs, ce))
         sentence = t2[a2:b2]
         if not _has_alnum(sentence):
             return False
         whole_block = (a2, b2) == _trim(t2, *self.v2.block(a2, b2))
-        if len(sentence) < 16 and not whole_block:
+        # a short one counts where it is a whole v2 block, or a whole sentence (its full
+        # stop kept): a caption block "Table 1." that moved into the paragraph above
+        if len(sentence) < 16 and not whole_block and sentence[-1] not in SENTENCE_TERMINATORS:
             return False
         a1, b1 = self.v1.sentence_bounds(p.s, p.e)
         # v1 text near the span: a rewrite's candidates lie near its estimated place, so
