@@ -307,3 +307,49 @@ def _verdicts_html(src1: str, src2: str, quotes: list[str]) -> dict[str, str]:
     comments = [_comment(f"c{k}", v1.text, q) for k, q in enumerate(quotes)]
     by = {v.comment_id: v for v in score(v1, v2, comments).verdicts}
     return {q: by[f"c{k}"].verdict for k, q in enumerate(quotes)}
+
+
+# The attacker's cases across a paragraph break (and list items): two paragraphs that end
+# alike, one deleted and the other rewritten. The diff's image of the deleted paragraph
+# held the shared ending it kept, so the other paragraph could not claim the rewrite.
+PARAGRAPHS = [
+    pytest.param(
+        "Dogs walk of the data.\n\nCats sleep of the data.",
+        "Dogs run of the data.",
+        {"Cats sleep": "deleted"},
+        id="shortest",
+    ),
+    pytest.param(
+        "Dogs walk of the data.\n\nCats sleep of the data.\n\nBirds sing of the data.",
+        "Cats nap of the data.",
+        {"Dogs walk": "deleted", "Birds sing": "deleted"},
+        id="three-two-deleted",
+    ),
+    pytest.param(
+        "Intro sentence stays here as it was.\n\nDogs need long walks every morning, and the "
+        "rest of it too.\n\nCats sleep through the warm afternoon, and the rest of it too.\n\n"
+        "The end stays too, unchanged.",
+        "Intro sentence stays here as it was.\n\nHounds prefer brief jogs, and the rest of it "
+        "too.\n\nThe end stays too, unchanged.",
+        {"Cats sleep through": "deleted"},
+        id="rewrite-shares-no-word",
+    ),
+    pytest.param(
+        "狗每天早上都需要长时间散步（史密斯，2020）。\n\n猫在温暖的下午一直睡觉（史密斯，2020）。",
+        "狗喜欢在黎明短跑（史密斯，2020）。",
+        {"猫在温暖": "deleted"},
+        id="chinese",
+    ),
+]
+
+
+@pytest.mark.parametrize("kind", ["text", "html"])
+@pytest.mark.parametrize(("v1_text", "v2_text", "expected"), PARAGRAPHS)
+def test_paragraphs_that_end_alike(v1_text, v2_text, expected, kind):
+    if kind == "html":
+        v1_text, v2_text = (
+            "".join(f"<p>{html.escape(p)}</p>" for p in t.split("\n\n")) for t in (v1_text, v2_text)
+        )
+        assert _verdicts_html(v1_text, v2_text, list(expected)) == expected
+    else:
+        assert _verdicts(v1_text, v2_text, list(expected), "text") == expected
