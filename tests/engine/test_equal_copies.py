@@ -335,6 +335,13 @@ PARAGRAPHS = [
         id="rewrite-shares-no-word",
     ),
     pytest.param(
+        "Dogs need long walks, as Smith argued in 2020, every morning.\n\n"
+        "Cats sleep, as Smith argued in 2020, all afternoon.",
+        "Dogs want runs, as Smith argued in 2020, at dawn.",
+        {"Cats sleep": "deleted", "Dogs need long": "edited"},
+        id="shared-middle",
+    ),
+    pytest.param(
         "狗每天早上都需要长时间散步（史密斯，2020）。\n\n猫在温暖的下午一直睡觉（史密斯，2020）。",
         "狗喜欢在黎明短跑（史密斯，2020）。",
         {"猫在温暖": "deleted"},

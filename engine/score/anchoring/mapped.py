@@ -186,10 +186,12 @@ class Mapped:
         def overlap(i0: int, i1: int) -> int:
             return max(0, min(m[1], i1) - max(m[0], i0))
 
-        def inside(a: int, b: int) -> int:
-            # the block's image, less the kept text an alignment of equal cost keeps from a
-            # copy elsewhere (``ChangeIndex.equal_copies``): two paragraphs that end alike,
-            # the second deleted, where the diff kept its ending at the first's rewrite
+        def inside(a: int, b: int) -> tuple[int, int]:
+            # first the block's kept text inside m, less what an alignment of equal cost
+            # keeps from a copy elsewhere (``_evidence_runs``: two paragraphs that end, or
+            # share a clause, alike, the second deleted, where the diff kept its copy at the
+            # first's rewrite); then, between equals, the diff's image of the block there
+            kept = sum(overlap(y0, y0 + x1 - x0) for x0, x1, y0 in self._evidence_runs(a, b))
             n = overlap(*self.diff.image(a, b))
             for x0, x1, y0 in self.changes.kept_runs(a, b):
                 head, tail = self.changes.equal_copies(x0, x1)
@@ -197,9 +199,8 @@ class Mapped:
                     n -= overlap(y0, y0 + head[1] - head[0])
                 if tail is not None:
                     n -= overlap(y0 + (x1 - x0) - (tail[1] - tail[0]), y0 + (x1 - x0))
-            return n
+            return kept, n
 
-        # a tie is no evidence for the sentence's own block: the words decide, as inside one
         return inside(qa, qb) >= inside(ba, bb)
 
     def _keeps_a_sentence(self: _Reanchor, a: int, b: int) -> bool:  # type: ignore[misc]
