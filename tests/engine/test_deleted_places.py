@@ -526,29 +526,10 @@ _CAPTION_PARAGRAPH_V1 = (
     " which may relate to properties which prevent the molecules from accessing cellular "
     "sites of viral activity."
 )
-_CAPTION_PARAGRAPH_V2 = (
-    "Using 5-fold cross validation the Bayesian approach ( Data S1 and Data S2) performed"
-    " the best for the EBOV replication data and was equivalent for the RP Forest approac"
-    "h ( Table 1) and was better than SVM ( Data S3 and Data S4) for the pseudotype data."
-    " The Open Bayesian models had ROC scores slightly lower than the Bayesian models bui"
-    "lt with Discovery Studio. A more exhaustive cross validation for the Bayesian models"
-    " is the ‘leave out 50% repeated randomly 100 times’ which produced ROC values greate"
-    "r than 0.8 and were comparable to the 5-fold cross validation data. This indicated t"
-    "he models are stable. For the EBOV pseudotype assay, alkoxyethylamino was a common f"
-    "eature amongst active compounds in the training set, as were 1,3-diaminopropyl and s"
-    "aturated six-member heterocycles with an oxygen and perhaps an additional heteroatom"
-    " in the ring ( Figure 1A). Training set inactives commonly featured carboxylic acids"
-    ", N,N'-disubstituted ureas, secondary and tertiary amides, pyrazoles, aromatic sulfo"
-    "namides, tertiary cyclopentanols, 1,2-mercaptoethanol, and penams ( Figure 1B). For "
-    "the replication assay training set, active features included piperazine, phenothiazi"
-    "ne, tertiary amines, and alkoxyethylamino ( Figure 2A). Inactive features included s"
-    "econdary amides, disubstituted amines, cyclopropylmethyl, carboxylic acids, 1,3-oxat"
-    "hiolanes, tertiary alcohols, phenethyl, and penams ( Figure 2B)."
-)
+# v2: the paragraph up to the deleted sentence; its last sentence after the caption
+_CAPTION_PARAGRAPH_V2 = _CAPTION_PARAGRAPH_V1[: _CAPTION_PARAGRAPH_V1.index(" An actives")]
 _CAPTION_MOVED = (
-    "Table 1. Inactives features in common between both were carboxylic acids, secondary "
-    "amides, penams and tertiary alcohols, which may relate to properties which prevent t"
-    "he molecules from accessing cellular sites of viral activity."
+    "Table 1. " + _CAPTION_PARAGRAPH_V1[_CAPTION_PARAGRAPH_V1.index("Inactives features in") :]
 )
 _CAPTION_V1 = "Results\n\n" + _CAPTION_PARAGRAPH_V1 + "\n\nTable 1.\n\nFigure 1.\n\nFigure 2."
 _CAPTION_V2 = (

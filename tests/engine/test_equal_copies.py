@@ -94,13 +94,16 @@ def _comment(cid: str, text: str, quote: str) -> Comment:
     )
 
 
+def _html(text: str) -> str:
+    """``text`` as an HTML page, each of its paragraphs (``\n\n`` apart) a ``<p>``."""
+    return "".join(f"<p>{html.escape(p)}</p>" for p in text.split("\n\n"))
+
+
 def _verdicts(v1_text: str, v2_text: str, quotes: list[str], kind: str) -> dict[str, str]:
     if kind == "html":
-        src1, src2 = (f"<p>{html.escape(t)}</p>" for t in (v1_text, v2_text))
-    else:
-        src1, src2 = v1_text, v2_text
-    v1 = Version.from_source(src1, kind, "v1")
-    v2 = Version.from_source(src2, kind, "v2")
+        v1_text, v2_text = _html(v1_text), _html(v2_text)
+    v1 = Version.from_source(v1_text, kind, "v1")
+    v2 = Version.from_source(v2_text, kind, "v2")
     comments = [_comment(f"c{k}", v1.text, q) for k, q in enumerate(quotes)]
     by = {v.comment_id: v for v in score(v1, v2, comments).verdicts}
     return {q: by[f"c{k}"].verdict for k, q in enumerate(quotes)}
@@ -293,20 +296,7 @@ BLOCKS = [
 def test_blocks_that_begin_alike(blocks, rewrite, expected, kind):
     v1 = _BEFORE + "\n\n".join(blocks) + _AFTER
     v2 = _BEFORE + rewrite + _AFTER
-    if kind == "html":
-        v1, v2 = ("".join(f"<p>{html.escape(p)}</p>" for p in t.split("\n\n")) for t in (v1, v2))
-        got = _verdicts_html(v1, v2, list(expected))
-    else:
-        got = _verdicts(v1, v2, list(expected), "text")
-    assert got == expected
-
-
-def _verdicts_html(src1: str, src2: str, quotes: list[str]) -> dict[str, str]:
-    v1 = Version.from_source(src1, "html", "v1")
-    v2 = Version.from_source(src2, "html", "v2")
-    comments = [_comment(f"c{k}", v1.text, q) for k, q in enumerate(quotes)]
-    by = {v.comment_id: v for v in score(v1, v2, comments).verdicts}
-    return {q: by[f"c{k}"].verdict for k, q in enumerate(quotes)}
+    assert _verdicts(v1, v2, list(expected), kind) == expected
 
 
 # The attacker's cases across a paragraph break (and list items): two paragraphs that end
@@ -353,10 +343,4 @@ PARAGRAPHS = [
 @pytest.mark.parametrize("kind", ["text", "html"])
 @pytest.mark.parametrize(("v1_text", "v2_text", "expected"), PARAGRAPHS)
 def test_paragraphs_that_end_alike(v1_text, v2_text, expected, kind):
-    if kind == "html":
-        v1_text, v2_text = (
-            "".join(f"<p>{html.escape(p)}</p>" for p in t.split("\n\n")) for t in (v1_text, v2_text)
-        )
-        assert _verdicts_html(v1_text, v2_text, list(expected)) == expected
-    else:
-        assert _verdicts(v1_text, v2_text, list(expected), "text") == expected
+    assert _verdicts(v1_text, v2_text, list(expected), kind) == expected
