@@ -195,6 +195,17 @@ class ChangeIndex:
             hit = self._copies[key] = (self._copy(x0, x1, True), self._copy(x0, x1, False))
         return hit
 
+    def copies_inside(self, x0: int, x1: int, a: int, b: int) -> tuple[int, int]:
+        """The lengths (code points) of the head and the tail of kept v1 text ``[x0, x1)``
+        whose ``equal_copies`` lie inside v1 ``[a, b)`` (0 where a copy is missing or lies
+        elsewhere): how much of the run an alignment of equal cost keeps from ``[a, b)``."""
+        head, tail = self.equal_copies(x0, x1)
+
+        def inside(c: tuple[int, int] | None) -> int:
+            return c[1] - c[0] if c is not None and a <= c[0] and c[1] <= b else 0
+
+        return inside(head), inside(tail)
+
     def _copy(self, x0: int, x1: int, head: bool) -> tuple[int, int] | None:
         a, ca0, ca1 = self.diff.a, self._a0, self._a1
         if head:

@@ -95,11 +95,9 @@ class Gates:
         rewrite the second's (docs/verdicts.md, "Equal copies")."""
         t1, parts = self.t1, []
         for r0, r1 in others:
-            for k, copy in enumerate(self.changes.equal_copies(r0, r1)):
-                if copy is not None and a <= copy[0] and copy[1] <= b:
-                    n = copy[1] - copy[0]
-                    r0, r1 = (r0 + n, r1) if k == 0 else (r0, r1 - n)
-            parts.append(t1[r0:r1] if r0 < r1 else "")
+            head, tail = self.changes.copies_inside(r0, r1, a, b)
+            if r0 + head < r1 - tail:
+                parts.append(t1[r0 + head : r1 - tail])
         return "".join(parts)
 
     def _past_kept_neighbours(self: _Reanchor, cs: int, ce: int, p: _Place) -> bool:  # type: ignore[misc]

@@ -158,14 +158,15 @@ class Mapped:
         characters sharing only their citation, one deleted: docs/verdicts.md, "Equal
         copies")."""
 
-        def kept_in_m(a: int, b: int) -> int:
-            return sum(
-                max(0, min(m[1], y0 + x1 - x0) - max(m[0], y0))
-                for x0, x1, y0 in self._evidence_runs(a, b)
-            )
-
-        theirs, mine = kept_in_m(q0, q1), kept_in_m(p0, p1)
+        theirs, mine = self._evidence_in(q0, q1, m), self._evidence_in(p0, p1, m)
         return theirs > mine or theirs == mine == 0
+
+    def _evidence_in(self: _Reanchor, a: int, b: int, m: tuple[int, int]) -> int:  # type: ignore[misc]
+        """Characters of v1 ``[a, b)``'s ``_evidence_runs`` that lie, in v2, inside ``m``."""
+        return sum(
+            max(0, min(m[1], y0 + x1 - x0) - max(m[0], y0))
+            for x0, x1, y0 in self._evidence_runs(a, b)
+        )
 
     def _more_in_image_of(  # type: ignore[misc]
         self: _Reanchor, q0: int, q1: int, ba: int, bb: int, m: tuple[int, int]
@@ -188,18 +189,13 @@ class Mapped:
 
         def inside(a: int, b: int) -> tuple[int, int]:
             # first the block's kept text inside m, less what an alignment of equal cost
-            # keeps from a copy elsewhere (``_evidence_runs``: two paragraphs that end, or
+            # keeps from a copy elsewhere (``_evidence_in``: two paragraphs that end, or
             # share a clause, alike, the second deleted, where the diff kept its copy at the
-            # first's rewrite); then, between equals, the diff's image of the block there
-            kept = sum(overlap(y0, y0 + x1 - x0) for x0, x1, y0 in self._evidence_runs(a, b))
-            n = overlap(*self.diff.image(a, b))
-            for x0, x1, y0 in self.changes.kept_runs(a, b):
-                head, tail = self.changes.equal_copies(x0, x1)
-                if head is not None:
-                    n -= overlap(y0, y0 + head[1] - head[0])
-                if tail is not None:
-                    n -= overlap(y0 + (x1 - x0) - (tail[1] - tail[0]), y0 + (x1 - x0))
-            return kept, n
+            # first's rewrite); then, between equals, the diff's image of the block there,
+            # less that same text
+            evidence = self._evidence_in(a, b, m)
+            kept = sum(overlap(y0, y0 + x1 - x0) for x0, x1, y0 in self.changes.kept_runs(a, b))
+            return evidence, overlap(*self.diff.image(a, b)) - (kept - evidence)
 
         return inside(qa, qb) >= inside(ba, bb)
 
@@ -413,14 +409,11 @@ class Mapped:
         sentences ending in one citation, "( Smaglik, 2016).", the second deleted and the
         first rewritten: docs/verdicts.md, "Equal copies")."""
         _inserted, runs = self.changes.origin(c0, c1)
-        total = 0
-        for r0, r1 in runs:
-            if r0 < p1 and p0 < r1:
-                continue  # (partly) the sentence's own already
-            for copy in self.changes.equal_copies(r0, r1):
-                if copy is not None and p0 <= copy[0] and copy[1] <= p1:
-                    total += copy[1] - copy[0]
-        return total
+        return sum(
+            sum(self.changes.copies_inside(r0, r1, p0, p1))
+            for r0, r1 in runs
+            if not (r0 < p1 and p0 < r1)  # (partly) the sentence's own already
+        )
 
     def _evidence_runs(self: _Reanchor, p0: int, p1: int) -> list[tuple[int, int, int]]:  # type: ignore[misc]
         """``ChangeIndex.kept_runs`` of v1 sentence ``[p0, p1)`` less the head or tail of
