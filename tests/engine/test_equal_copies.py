@@ -344,3 +344,119 @@ PARAGRAPHS = [
 @pytest.mark.parametrize(("v1_text", "v2_text", "expected"), PARAGRAPHS)
 def test_paragraphs_that_end_alike(v1_text, v2_text, expected, kind):
     assert _verdicts(v1_text, v2_text, list(expected), kind) == expected
+
+
+# The attacker's Hindi case: nearly every Hindi sentence ends with a short auxiliary ("हैं",
+# "है"), so a deleted sentence's "हैं" before the citation both sentences end with is kept at
+# the neighbour's rewrite. Keeping the neighbour's citation instead loses only that short
+# word: the kept run is no evidence for the deleted sentence (a near-equal copy). And the
+# word sets once cut Hindi words at their vowel signs ("बिल्लियाँ" into "ब", "ल", "य").
+SHORT_ENDINGS = [
+    pytest.param(
+        "कुत्तों को हर सुबह लंबी सैर चाहिए ( स्मिथ, 2020)।\n\nबिल्लियाँ गर्म दोपहर में सोती हैं ( स्मिथ, 2020)।",
+        "कुत्ते भोर में छोटी दौड़ पसंद करते हैं ( स्मिथ, 2020)।",
+        {"बिल्लियाँ गर्म": "deleted"},
+        id="hindi-paragraphs",
+    ),
+    pytest.param(
+        "कुत्तों को हर सुबह लंबी सैर चाहिए ( स्मिथ, 2020)। बिल्लियाँ गर्म दोपहर में सोती हैं ( स्मिथ, 2020)।",
+        "कुत्ते भोर में छोटी दौड़ पसंद करते हैं ( स्मिथ, 2020)।",
+        {"बिल्लियाँ गर्म": "deleted"},
+        id="hindi-one-paragraph",
+    ),
+    pytest.param(
+        "কুকুরদের প্রতিদিন সকালে লম্বা হাঁটা দরকার ( স্মিথ, 2020)।\n\nবিড়ালরা উষ্ণ বিকেলে ঘুমায় করে ( স্মিথ, 2020)।",
+        "কুকুর ভোরে ছোট দৌড় পছন্দ করে ( স্মিথ, 2020)।",
+        {"বিড়ালরা উষ্ণ": "deleted"},
+        id="bengali-paragraphs",
+    ),
+    pytest.param(
+        "Dogs need long walks every morning ( Smith, 2020).\n\n"
+        "Cats sleep through the warm afternoon, so do I ( Smith, 2020).",
+        "Dogs want short runs at dawn, so do I ( Smith, 2020).",
+        {"Cats sleep through": "deleted"},
+        id="english-short-words-before-the-citation",
+    ),
+    # a citation cut at its semicolon: the v2 paragraph is two sentence pieces, and keeps
+    # text of the first paragraph alone (the second deleted with the break before it)
+    pytest.param(
+        "Dogs need long walks every morning ( Powell, 2015; Smaglik, 2016).\n\n"
+        "Cats sleep through the warm afternoon ( Powell, 2015; Smaglik, 2016).",
+        "Dogs want runs ( Powell, 2015; Smaglik, 2016).",
+        {"Cats sleep through": "deleted"},
+        id="semicolon-citation-paragraphs",
+    ),
+    pytest.param(
+        "Dogs need long walks every morning ( Powell, 2015; Smaglik, 2016).\n\n"
+        "Cats sleep through the warm afternoon ( Powell, 2015; Smaglik, 2016).",
+        "Dogs want short runs at dawn ( Powell, 2015; Smaglik, 2016).",
+        {"Cats sleep through": "deleted"},
+        id="semicolon-citation-paragraphs-longer",
+    ),
+]
+
+
+@pytest.mark.parametrize("kind", ["text", "html"])
+@pytest.mark.parametrize(("v1_text", "v2_text", "expected"), SHORT_ENDINGS)
+def test_short_words_or_a_semicolon_before_a_shared_citation(v1_text, v2_text, expected, kind):
+    assert _verdicts(v1_text, v2_text, list(expected), kind) == expected
+
+
+def test_word_sets_keep_combining_marks_inside_words():
+    from engine.score.anchoring.words import _word_set
+
+    assert _word_set("बिल्लियाँ गर्म दोपहर में सोती हैं") == {
+        "बिल्लियाँ",
+        "गर्म",
+        "दोपहर",
+        "में",
+        "सोती",
+        "हैं",
+    }
+    # a decomposed accent and Persian's zero-width non-joiner stay inside their words
+    assert _word_set("cafe\u0301 می\u200cخواهم x²") == {"cafe\u0301", "می\u200cخواهم", "x²"}
+
+
+# short words that end sentences before a citation, per script (auxiliaries, pronouns)
+SHORT_WORDS = {
+    "latin": ["so do I", "we do", "it is"],
+    "hindi": ["हैं", "है", "था"],
+    "arabic": ["هو", "في"],
+    "cyrillic": ["это", "мы"],
+}
+HINDI = (
+    ["नदी", "दीपक", "बाग", "मखमल", "तांबा", "घास", "बंदरगाह", "सुबह", "गर्म", "शाम", "हवा"],
+    "( स्मिथ, 2020)।",
+)
+CITATIONS = ["( Smith, 2020).", "( Powell, 2015; Smaglik, 2016)."]
+
+
+@st.composite
+def short_endings(draw):
+    script = draw(st.sampled_from(sorted(SHORT_WORDS)))
+    words, cite = HINDI if script == "hindi" else SCRIPTS[script]
+    if script == "latin":
+        cite = draw(st.sampled_from(CITATIONS))
+    pool = draw(st.permutations(words))
+    a, b, fresh = pool[:4], pool[4:8], pool[8:]
+    short = draw(st.sampled_from(SHORT_WORDS[script]))
+    # the deleted sentence ends with a short word before the citation, and the rewrite of
+    # the other takes that word; paragraphs or one paragraph
+    new = [a[0]] + draw(st.lists(st.sampled_from(fresh), min_size=1, max_size=3))
+    sep = draw(st.sampled_from([" ", "\n\n"]))
+    return a, b, new, short, cite, sep
+
+
+@settings(max_examples=100, deadline=None)
+@given(short_endings())
+def test_a_deleted_sentence_whose_short_last_words_the_rewrite_takes_is_never_a_fix(case):
+    a, b, new, short, cite, sep = case
+    sa, sb = " ".join(a) + " " + cite, " ".join(b) + " " + short + " " + cite
+    v1 = sa + sep + sb
+    v2 = " ".join(new) + " " + short + " " + cite
+    quote = " ".join(b[:2])
+    if v1.count(quote) != 1:
+        return
+    for kind in ("text", "html"):
+        got = _verdicts(v1, v2, [quote], kind)[quote]
+        assert got == "deleted", (kind, v1, v2, quote, got)

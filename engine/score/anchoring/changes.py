@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from typing import NamedTuple
 
 from engine.diff.diffing import TextDiff
 from engine.score.anchoring.thresholds import (
@@ -16,7 +17,19 @@ from engine.score.anchoring.thresholds import (
     NEAR_HITS,
     REGION_REACH,
 )
-from engine.score.anchoring.words import _NO_SPACE, _word_set
+from engine.score.anchoring.words import _NO_SPACE, _word_set, content_word_edges
+
+
+class Copy(NamedTuple):
+    """A copy in v1 of a kept run's head or tail (``ChangeIndex.equal_copies``): the
+    copy's range ``[start, end)`` (code points) and how much of the run's head (tail) it
+    stands for, ``covers``: its length, or more where short words before (after) it count
+    with it."""
+
+    start: int
+    end: int
+    covers: int
+
 
 _INDEX_START = re.compile(r"(?<!\w)\w")
 
@@ -60,9 +73,7 @@ class ChangeIndex:
         self._word_pool: dict[str, str] = {}
         self._origins: dict[tuple[int, int], tuple[int, set[tuple[int, int]]]] = {}
         self._kept_memo: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
-        self._copies: dict[
-            tuple[int, int], tuple[tuple[int, int] | None, tuple[int, int] | None]
-        ] = {}
+        self._copies: dict[tuple[int, int], tuple[Copy | None, Copy | None]] = {}
         self.kept_enough: dict[tuple[int, int], bool] = {}
         # per v1 sentence, its kept runs less equal copies (Mapped._evidence_runs)
         self.evidence: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
@@ -177,9 +188,7 @@ class ChangeIndex:
             k += 1
         return out
 
-    def equal_copies(
-        self, x0: int, x1: int
-    ) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
+    def equal_copies(self, x0: int, x1: int) -> tuple[Copy | None, Copy | None]:
         """For kept v1 text ``[x0, x1)`` (an equal run of the diff, or a piece of one): the
         v1 copy of its longest head that the deleted text of the change ending at ``x0``
         also holds, and that of its longest tail that the deleted text of the change
@@ -188,7 +197,13 @@ class ChangeIndex:
         alignment of equal cost: the same characters kept, deleted and inserted (v1 ``D1
         copy D2 head`` against v2 ``I head`` keeps ``head`` either way). So the diff's
         choice of copy is no evidence of which sentence the kept text belongs to
-        (docs/verdicts.md, "Equal copies"). Computed once per range for the pair."""
+        (docs/verdicts.md, "Equal copies").
+
+        A head of short words and marks alone (``content_word_edges``) before the copy
+        counts with it (``Copy.covers``): the other alignment then loses only those, a
+        sentence's shape and no evidence of which sentence it is ("सोती हैं ( स्मिथ, 2020)।", the deleted sentence's own short
+        "हैं" before the citation its neighbour ends with too). Computed once per range for
+        the pair."""
         key = (x0, x1)
         hit = self._copies.get(key)
         if hit is None:
@@ -201,12 +216,12 @@ class ChangeIndex:
         elsewhere): how much of the run an alignment of equal cost keeps from ``[a, b)``."""
         head, tail = self.equal_copies(x0, x1)
 
-        def inside(c: tuple[int, int] | None) -> int:
-            return c[1] - c[0] if c is not None and a <= c[0] and c[1] <= b else 0
+        def inside(c: Copy | None) -> int:
+            return c.covers if c is not None and a <= c.start and c.end <= b else 0
 
         return inside(head), inside(tail)
 
-    def _copy(self, x0: int, x1: int, head: bool) -> tuple[int, int] | None:
+    def _copy(self, x0: int, x1: int, head: bool) -> Copy | None:
         a, ca0, ca1 = self.diff.a, self._a0, self._a1
         if head:
             k = bisect.bisect_left(ca1, x0)  # the change ending at x0
@@ -215,11 +230,33 @@ class ChangeIndex:
             lo, hi = max(ca0[k], x0 - REGION_REACH), x0
         else:
             k = bisect.bisect_left(ca0, x1)  # the change starting at x1
-            if k >= self._n or ca0[k] != x1 or ca1[k] <= x1:
+            if k >= self._n or ca1[k] <= x1 or ca0[k] != x1:
                 return None
             lo, hi = x1, min(ca1[k], x1 + REGION_REACH)
-        # the longest head (tail) with a copy in [lo, hi): a shorter one of a found one is
-        # found too, so a binary search on its length
+        best = self._longest_copy(x0, x1, lo, hi, head)
+        edges = content_word_edges(a[x0:x1]) if best is None or best.covers < x1 - x0 else None
+        if edges is not None:
+            # the short words before the first content word (after the last), then a copy
+            # of the rest that holds that word whole
+            lead = edges[0] if head else x1 - x0 - edges[1]
+            if lead > 0:
+                r0, r1 = (x0 + lead, x1) if head else (x0, x1 - lead)
+                alt = self._longest_copy(r0, r1, lo, hi, head)
+                word = content_word_edges(a[r0:r1])
+                whole = (
+                    word is not None
+                    and alt is not None
+                    and (alt.covers >= (word[1] if head else r1 - r0 - word[0]))
+                )
+                if alt is not None and whole and (best is None or lead + alt.covers > best.covers):
+                    best = alt._replace(covers=lead + alt.covers)
+        return best
+
+    def _longest_copy(self, x0: int, x1: int, lo: int, hi: int, head: bool) -> Copy | None:
+        """The copy in v1 ``[lo, hi)`` of the longest head (tail) of ``[x0, x1)``: the
+        nearest one, last (first) in the range."""
+        a = self.diff.a
+        # a shorter head (tail) of a found one is found too, so a binary search on its length
         best = None
         n0, n1 = 1, min(x1 - x0, hi - lo)
         while n0 <= n1:
@@ -227,7 +264,7 @@ class ChangeIndex:
             piece = a[x0 : x0 + n] if head else a[x1 - n : x1]
             i = a.rfind(piece, lo, hi) if head else a.find(piece, lo, hi)
             if i >= 0:
-                best, n0 = (i, i + n), n + 1
+                best, n0 = Copy(i, i + n, n), n + 1
             else:
                 n1 = n - 1
         return best

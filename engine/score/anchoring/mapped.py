@@ -19,9 +19,14 @@ from engine.score.anchoring.thresholds import (
     MOVED_REWRITE_SHARED,
     QUOTE_DICE,
     REGION_REACH,
-    SURVIVING_WORD,
 )
-from engine.score.anchoring.words import _NO_SPACE, _has_alnum, _set_dice, _trim, _word_set
+from engine.score.anchoring.words import (
+    _content_words,
+    _has_alnum,
+    _set_dice,
+    _trim,
+    _word_set,
+)
 
 if TYPE_CHECKING:
     from engine.score.anchoring.reanchor import _Reanchor
@@ -46,10 +51,7 @@ def _count_dice(wa: set[str], wb: set[str]) -> float:
         total = len(a) + len(b)
         return 2 * len(a & b) / total if total else 0.0
 
-    def content(w: set[str]) -> set[str]:
-        return {x for x in w if len(x) >= SURVIVING_WORD or _NO_SPACE.search(x)}
-
-    ca, cb = content(wa), content(wb)
+    ca, cb = _content_words(wa), _content_words(wb)
     shared = len(ca & cb)
     by_content = dice(ca, cb) if shared >= MOVED_REWRITE_SHARED else 0.0
     # the shape alone, in short words ("the", "is", "in"), is no evidence either: "The fee
@@ -137,11 +139,13 @@ class Mapped:
     def _same_shared_words(  # type: ignore[misc]
         self: _Reanchor, q0: int, q1: int, p0: int, p1: int, m: tuple[int, int]
     ) -> bool:
-        """v1 sentences ``[q0, q1)`` and ``[p0, p1)`` share the same words with v2 sentence
-        ``m``: their Dice coefficients then differ by their lengths alone, no evidence of
-        which one ``m`` rewrites (two sentences whose only words in ``m`` are the citation
-        both end with), and the two are a tie (``_tie_goes_to``)."""
-        wm = self.changes.words_of(self.t2, m[0], m[1])
+        """v1 sentences ``[q0, q1)`` and ``[p0, p1)`` share the same content words
+        (``_content_words``) with v2 sentence ``m``: their Dice coefficients then differ by
+        their lengths and their short words alone, no evidence of which one ``m`` rewrites
+        (two sentences whose only words in ``m`` are the citation both end with, one of
+        them also the sentence-final "हैं" of nearly every Hindi sentence), and the two are
+        a tie (``_tie_goes_to``)."""
+        wm = _content_words(self.changes.words_of(self.t2, m[0], m[1]))
         wq = self.changes.v1_words(self.t1, q0, q1)
         wp = self.changes.v1_words(self.t1, p0, p1)
         return wq & wm == wp & wm
@@ -173,14 +177,21 @@ class Mapped:
     ) -> bool:
         """v2 sentence ``m`` lies more in the diff's image of the v1 block holding
         ``[q0, q1)`` than in the image of block ``[ba, bb)``: a sentence of another block
-        claims ``m`` only where the blocks say so, block for block (a v2 paragraph of one
-        sentence in that block's place). Inside a v2 block that merges
-        the two (a rewrite across the paragraph break, or a block deleted with the break
-        before it), this holds only where each of the two blocks keeps a sentence whole
-        (``_keeps_a_sentence``); else the words alone do not tell."""
+        claims ``m`` only where the blocks say so, block for block (a v2 paragraph in that
+        block's place). Inside a v2 block that merges the two, holding kept text of each
+        (``_evidence_in`` against the other: a rewrite across the paragraph break), this
+        holds only where each of the two blocks keeps a sentence whole
+        (``_keeps_a_sentence``); else the words alone do not tell. A v2 block of several
+        sentences that keeps text of one block alone is that block's ("Dogs want runs (
+        Powell, 2015; Smaglik, 2016)." cut at its semicolon, the paragraph after it deleted
+        with the break before it)."""
         qa, qb = self.v1.block(q0, q1)
-        if m != _trim(self.t2, *self.v2.block(*m)) and not (
-            self._keeps_a_sentence(qa, qb) and self._keeps_a_sentence(ba, bb)
+        vb = _trim(self.t2, *self.v2.block(*m))
+        if (
+            m != vb
+            and self._evidence_in(qa, qb, vb)
+            and self._evidence_in(ba, bb, vb)
+            and not (self._keeps_a_sentence(qa, qb) and self._keeps_a_sentence(ba, bb))
         ):
             return False
 
@@ -426,8 +437,8 @@ class Mapped:
         out = self.changes.evidence[(p0, p1)] = []
         for x0, x1, y0 in self.changes.kept_runs(p0, p1):
             head, tail = self.changes.equal_copies(x0, x1)
-            h = head[1] - head[0] if head else 0
-            t = tail[1] - tail[0] if tail else 0
+            h = head.covers if head else 0
+            t = tail.covers if tail else 0
             if x0 + h < x1 - t:
                 out.append((x0 + h, x1 - t, y0 + h))
         return out

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable, Iterator
+from typing import Any
 
-from engine.score.anchoring.thresholds import DICTIONARY_REACH
+from engine.score.anchoring.thresholds import DICTIONARY_REACH, SURVIVING_WORD
 from engine.text.utf16 import OffsetMap
 
 _WORD = re.compile(r"\w")
@@ -158,11 +160,10 @@ def _snippet(text: str, limit: int = 80) -> str:
 
 
 def _shares_a_word(a: str, b: str, least: int = 3) -> bool:
-    """``a`` and ``b`` have a word of ``least`` or more letters in common (casefolded), or,
-    in scripts written without spaces, two characters in a row."""
-    words = re.compile(rf"\w{{{least},}}")
-    wa = {w.casefold() for w in words.findall(a) if not _NO_SPACE.search(w)}
-    if wa & {w.casefold() for w in words.findall(b)}:
+    """``a`` and ``b`` have a word (``_words``) of ``least`` or more code points in common
+    (casefolded), or, in scripts written without spaces, two characters in a row."""
+    wa = {w.casefold() for w in _words(a) if len(w) >= least and not _NO_SPACE.search(w)}
+    if wa & {w.casefold() for w in _words(b) if len(w) >= least}:
         return True
     pairs = {a[i : i + 2] for i in range(len(a) - 1) if _NO_SPACE.match(a[i])}
     return any(p in b for p in pairs)
@@ -183,11 +184,13 @@ def _set_dice(wa: set[str], wb: set[str]) -> float:
 
 
 def _word_set(text: str) -> set[str]:
+    """The casefolded words of ``text`` (``_words``), a word of a script written without
+    spaces cut into its pairs of adjacent characters."""
     folded = text.casefold()
     if not _NO_SPACE.search(folded):  # (no word then needs cutting into pairs)
-        return set(_WORDISH.findall(folded))
+        return set(_words(folded))
     out: set[str] = set()
-    for w in _WORDISH.findall(folded):
+    for w in _words(folded):
         if _NO_SPACE.search(w):
             # no spaces to find words by: pairs of characters keep some of their order
             out.update(w[i : i + 2] for i in range(max(1, len(w) - 1)))
@@ -197,6 +200,59 @@ def _word_set(text: str) -> set[str]:
 
 
 _WORDISH = re.compile(r"\w+")
+_WORDS_ANY: Callable[[str], list[str]] | None = None  # the regex's findall, once imported
+
+
+def _words(text: str) -> list[str]:
+    """The words of ``text`` in order: maximal runs of word characters as
+    ``_word_character`` has them, a letter, a digit or ``_`` (Python's ``\\w``), a
+    combining mark or a zero-width (non-)joiner, so a vowel sign or a virama never cuts a
+    word (Python's ``\\w`` alone cuts Hindi "बिल्लियाँ" into "ब", "ल", "ल", "य": the marks
+    are category M, which ``str.isalnum`` is not). Runs of characters of scripts written
+    without spaces are returned whole, for the caller to cut. ASCII text has no mark and
+    is read without the ``regex`` module."""
+    global _WORDS_ANY
+    if text.isascii():
+        return _WORDISH.findall(text)
+    if _WORDS_ANY is None:
+        import regex  # lazy: 20 ms of start-up an ASCII score never needs
+
+        _WORDS_ANY = regex.compile(r"[\p{L}\p{N}\p{M}_\u200c\u200d]+").findall
+    return _WORDS_ANY(text)
+
+
+def _content_words(words: set[str]) -> set[str]:
+    """The content words of a word set (``_word_set``): those of ``SURVIVING_WORD`` code
+    points or more, and the character pairs of scripts written without spaces. Short words
+    ("in", "the", Hindi "में", "हैं") are a sentence's shape, shared by chance."""
+    return {x for x in words if len(x) >= SURVIVING_WORD or _NO_SPACE.search(x)}
+
+
+def content_word_edges(text: str) -> tuple[int, int] | None:
+    """Where the first content word of ``text`` starts and where its last one ends (code
+    points; a word of ``SURVIVING_WORD`` code points or more, or of a script written
+    without spaces, as ``_content_words`` has them), or None when it has none: what lies
+    before the first and after the last is short words and marks alone."""
+    global _WORD_SPANS
+    spans: Callable[[str], Iterator[Any]]
+    if text.isascii():
+        spans = _WORDISH.finditer
+    else:
+        if _WORD_SPANS is None:
+            import regex  # lazy, as in ``_words``
+
+            _WORD_SPANS = regex.compile(r"[\p{L}\p{N}\p{M}_\u200c\u200d]+").finditer
+        spans = _WORD_SPANS
+    first = last = None
+    for w in spans(text):
+        if w.end() - w.start() >= SURVIVING_WORD or _NO_SPACE.search(w.group()):
+            if first is None:
+                first = w.start()
+            last = w.end()
+    return None if first is None or last is None else (first, last)
+
+
+_WORD_SPANS: Callable[[str], Iterator[Any]] | None = None
 
 
 def _passage(quote: str) -> bool:
