@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import assume, given, strategies as st
 
 from engine.models import Anchor, Comment
@@ -374,3 +375,31 @@ def test_the_attackers_second_brief_reads_deleted():
         for kind, x, y in (("text", a, b), ("html", f"<p>{a}</p>", f"<p>{b}</p>")):
             v = _verdict(kind, x, y, quote)
             assert v.verdict == "deleted", (quote, kind, v.method, v.v2, v.note)
+
+
+_REPORTED = (
+    "Here we report the case of a middle-age man with known small cell carcinoma of the lung, "
+    "who developed a progressive, profound hyponatremia despite strict fluid restriction and "
+    "ADH-antagonist therapy."
+)
+_LABORATORY = (
+    "Laboratory analysis revealed elevated urine osmoles, very low levels of ADH, "
+    "inappropriately low levels of aldosterone, and elevated serum ANP despite no known "
+    "history of heart failure and no clinical signs of volume overload."
+)
+
+
+@pytest.mark.parametrize("kind", ["text", "html"])
+def test_a_heading_edited_past_a_neighbour_that_stayed_is_no_rewrite(kind):
+    """The long Hypothesis profile's case (f1000rd/3-195): the paragraph's first sentence
+    deleted, the sentence after it kept in place, and the heading after the paragraph
+    edited ("Case description" to "Case zephyr"). The heading shares "case" with the
+    deleted sentence, and the kept neighbour bounded only its own v2 block, so the deleted
+    sentence read `edited` at "zephyr". A neighbour that stayed in its block's image, in a
+    v2 block of that block's text alone, bounds the rewrite however far."""
+    src1 = f"{_REPORTED} {_LABORATORY}\n\nCase description"
+    src2 = f"{_LABORATORY}\n\nCase zephyr"
+    if kind == "html":
+        src1, src2 = ("".join(f"<p>{p}</p>" for p in s.split("\n\n")) for s in (src1, src2))
+    v = _verdict(kind, src1, src2, "of the lung, who developed")
+    assert v.verdict == "deleted", (v.method, v.v2, v.note)

@@ -121,7 +121,9 @@ class Mapped:
             q0, q1 = _trim(t1, q0, q1)
             if q1 <= p0 or q0 >= p1:
                 if q0 < q1 and _has_alnum(t1[q0:q1]):
-                    same = self._same_shared_words(q0, q1, p0, p1, m)
+                    fewer, same = self._content_shared(q0, q1, p0, p1, m)
+                    if fewer:
+                        continue  # its words there are some of ours: only shorter, or short
                     if not same and self._score_on(q0, q1, m) < mine - _TIE:
                         continue  # it cannot claim m, whatever its image (cheap first)
                     if (q1 <= ba or q0 >= bb) and not self._more_in_image_of(q0, q1, ba, bb, m):
@@ -136,19 +138,22 @@ class Mapped:
                             return True
         return False
 
-    def _same_shared_words(  # type: ignore[misc]
+    def _content_shared(  # type: ignore[misc]
         self: _Reanchor, q0: int, q1: int, p0: int, p1: int, m: tuple[int, int]
-    ) -> bool:
-        """v1 sentences ``[q0, q1)`` and ``[p0, p1)`` share the same content words
-        (``_content_words``) with v2 sentence ``m``: their Dice coefficients then differ by
-        their lengths and their short words alone, no evidence of which one ``m`` rewrites
-        (two sentences whose only words in ``m`` are the citation both end with, one of
-        them also the sentence-final "हैं" of nearly every Hindi sentence), and the two are
-        a tie (``_tie_goes_to``)."""
+    ) -> tuple[bool, bool]:
+        """How the content words (``_content_words``) that v1 sentences ``[q0, q1)`` and
+        ``[p0, p1)`` share with v2 sentence ``m`` compare, as (fewer, no more): ``[q0, q1)``
+        shares only some of ``[p0, p1)``'s, or ``[p0, p1)`` shares none that ``[q0, q1)``
+        does not. Where one sentence's content words there are among the other's, a higher
+        Dice comes from its length and its short words alone, no evidence of which one ``m``
+        rewrites (two sentences whose only words in ``m`` are the citation both end with,
+        one of them also the sentence-final "हैं" of nearly every Hindi sentence): that one
+        cannot claim ``m`` over the other on words, and with the same content words the
+        two are a tie (``_tie_goes_to``)."""
         wm = _content_words(self.changes.words_of(self.t2, m[0], m[1]))
-        wq = self.changes.v1_words(self.t1, q0, q1)
-        wp = self.changes.v1_words(self.t1, p0, p1)
-        return wq & wm == wp & wm
+        wq = self.changes.v1_words(self.t1, q0, q1) & wm
+        wp = self.changes.v1_words(self.t1, p0, p1) & wm
+        return wq < wp, wp <= wq
 
     def _tie_goes_to(  # type: ignore[misc]
         self: _Reanchor, q0: int, q1: int, p0: int, p1: int, m: tuple[int, int]

@@ -84,9 +84,9 @@ class KeptNeighbours:
                         else:
                             lo, lo_from = max(lo, cross), 0
                         continue  # the next sentence on this side that stayed bounds it
-                    xa, xb = self.v2.block(y, y + (b - a)) if ba <= a and b <= bb else (0, n2)
-                    if ba <= a and b <= bb:
-                        xa, xb = self._with_new_blocks(xa, xb, before=last)
+                    xa, xb = (0, n2)
+                    if ba <= a and b <= bb and not self._stayed(ba, bb, y, y + (b - a)):
+                        xa, xb = self._with_new_blocks(*self.v2.block(y, y + (b - a)), before=last)
                     if last:
                         if y + (b - a) >= lo:
                             lo, lo_from = y + (b - a), xa
@@ -95,6 +95,21 @@ class KeptNeighbours:
                     break
         self.changes.neighbours[(p0, p1)] = (lo, lo_from, hi, hi_until)
         return lo, lo_from, hi, hi_until
+
+    def _stayed(self: _Reanchor, ba: int, bb: int, y0: int, y1: int) -> bool:  # type: ignore[misc]
+        """A kept neighbour at v2 ``[y0, y1)`` of a sentence of v1 block ``[ba, bb)``
+        stands in the diff's image of that block, and the v2 blocks holding its image are
+        those of that block alone: it did not move, so it bounds the sentence's rewrite
+        on its side however far, not only in its own v2 block (a heading after the
+        paragraph, "Case description" edited to "Case zephyr", is past the kept "Laboratory
+        analysis revealed …" that followed the deleted "Here we report the case …":
+        F1000RD 3-195, the long property run)."""
+        ia, ib = self.diff.image(ba, bb)
+        if not (ia <= y0 and y1 <= ib):
+            return False
+        xa, xb = self.v2.block(y0, y1)
+        _inserted, runs = self.changes.origin(xa, xb)
+        return all(ba <= r0 and r1 <= bb for r0, r1 in runs)
 
     def _with_new_blocks(  # type: ignore[misc]
         self: _Reanchor, xa: int, xb: int, *, before: bool
