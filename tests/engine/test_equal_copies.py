@@ -396,6 +396,54 @@ SHORT_ENDINGS = [
 ]
 
 
+# The same in other languages whose sentences end in short grammar words, and with
+# citations of other forms: Japanese writes its auxiliaries in hiragana ("ます", "のです"),
+# which carry no content; a numbered citation "[12]." holds no content word at all, so
+# the kept run " as we do [12]." is short words and marks alone.
+SHORT_ENDINGS += [
+    pytest.param(
+        "犬は毎朝長い散歩が必要です（スミス、2020）。\n\n猫は暖かい午後ずっと眠るのです（スミス、2020）。",
+        "犬は夜明けに短く走るのです（スミス、2020）。",
+        {"猫は暖かい": "deleted"},
+        id="japanese-auxiliary",
+    ),
+    pytest.param(
+        "犬は毎朝長い散歩が必要です（スミス、2020）。猫は暖かい午後ずっと眠ります（スミス、2020）。",
+        "犬は夜明けに短く走ります（スミス、2020）。",
+        {"猫は暖かい": "deleted"},
+        id="japanese-one-paragraph",
+    ),
+    pytest.param(
+        "کتوں کو ہر صبح لمبی سیر کی ضرورت ہے ( اسمتھ، 2020)۔\n\n"
+        "بلیاں گرم دوپہر میں سوتی ہیں ( اسمتھ، 2020)۔",
+        "کتے صبح سویرے چھوٹی دوڑ پسند کرتے ہیں ( اسمتھ، 2020)۔",
+        {"بلیاں گرم": "deleted"},
+        id="urdu",
+    ),
+    pytest.param(
+        "Köpeklerin her sabah uzun yürüyüşe ihtiyacı var ( Smith, 2020). "
+        "Kediler sıcak öğleden sonra uyur ve de ( Smith, 2020).",
+        "Köpekler şafakta kısa koşmayı sever ve de ( Smith, 2020).",
+        {"Kediler sıcak": "deleted"},
+        id="turkish",
+    ),
+    pytest.param(
+        "Dogs need long walks every morning [12].\n\n"
+        "Cats sleep through the warm afternoon as we do [12].",
+        "Dogs want short runs at dawn as we do [12].",
+        {"Cats sleep through": "deleted"},
+        id="numbered-citation",
+    ),
+    pytest.param(
+        "Dogs need long walks every morning (see: Smith, 2020; Li, 2019). "
+        "Cats sleep through the warm afternoon so it is (see: Smith, 2020; Li, 2019).",
+        "Dogs want short runs at dawn so it is (see: Smith, 2020; Li, 2019).",
+        {"Cats sleep through": "deleted"},
+        id="colon-and-semicolon-citation",
+    ),
+]
+
+
 @pytest.mark.parametrize("kind", ["text", "html"])
 @pytest.mark.parametrize(("v1_text", "v2_text", "expected"), SHORT_ENDINGS)
 def test_short_words_or_a_semicolon_before_a_shared_citation(v1_text, v2_text, expected, kind):
@@ -428,7 +476,7 @@ HINDI = (
     ["नदी", "दीपक", "बाग", "मखमल", "तांबा", "घास", "बंदरगाह", "सुबह", "गर्म", "शाम", "हवा"],
     "( स्मिथ, 2020)।",
 )
-CITATIONS = ["( Smith, 2020).", "( Powell, 2015; Smaglik, 2016)."]
+CITATIONS = ["( Smith, 2020).", "( Powell, 2015; Smaglik, 2016).", "[12].", "(see: Li, 2019)."]
 
 
 @st.composite

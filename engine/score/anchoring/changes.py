@@ -234,35 +234,48 @@ class ChangeIndex:
                 return None
             lo, hi = x1, min(ca1[k], x1 + REGION_REACH)
         best = self._longest_copy(x0, x1, lo, hi, head)
-        edges = content_word_edges(a[x0:x1]) if best is None or best.covers < x1 - x0 else None
-        if edges is not None:
-            # the short words before the first content word (after the last), then a copy
-            # of the rest that holds that word whole
-            lead = edges[0] if head else x1 - x0 - edges[1]
-            if lead > 0:
-                r0, r1 = (x0 + lead, x1) if head else (x0, x1 - lead)
-                alt = self._longest_copy(r0, r1, lo, hi, head)
-                word = content_word_edges(a[r0:r1])
-                whole = (
-                    word is not None
-                    and alt is not None
-                    and (alt.covers >= (word[1] if head else r1 - r0 - word[0]))
-                )
-                if alt is not None and whole and (best is None or lead + alt.covers > best.covers):
-                    best = alt._replace(covers=lead + alt.covers)
+        if best is not None and best.covers == x1 - x0:
+            return best
+        edges = content_word_edges(a[x0:x1])
+        if edges is None:
+            # short words and marks alone (" as we do [12]."): the other alignment keeps
+            # the copy of its longest tail (head), where that is of some substance (four
+            # characters besides spaces: "[12].", not "is"), and loses only such words
+            rest = self._longest_copy(x0, x1, lo, hi, not head, outer=True)
+            if rest is not None and len("".join(a[rest.start : rest.end].split())) >= 4:
+                return rest._replace(covers=x1 - x0)
+            return best
+        # the short words before the first content word (after the last), then a copy of
+        # the rest that holds that word whole
+        lead = edges[0] if head else x1 - x0 - edges[1]
+        if lead > 0:
+            r0, r1 = (x0 + lead, x1) if head else (x0, x1 - lead)
+            alt = self._longest_copy(r0, r1, lo, hi, head)
+            word = content_word_edges(a[r0:r1])
+            whole = (
+                word is not None
+                and alt is not None
+                and (alt.covers >= (word[1] if head else r1 - r0 - word[0]))
+            )
+            if alt is not None and whole and (best is None or lead + alt.covers > best.covers):
+                best = alt._replace(covers=lead + alt.covers)
         return best
 
-    def _longest_copy(self, x0: int, x1: int, lo: int, hi: int, head: bool) -> Copy | None:
+    def _longest_copy(
+        self, x0: int, x1: int, lo: int, hi: int, head: bool, outer: bool = False
+    ) -> Copy | None:
         """The copy in v1 ``[lo, hi)`` of the longest head (tail) of ``[x0, x1)``: the
-        nearest one, last (first) in the range."""
+        nearest one, last (first) in the range; ``outer``, the copy of the other end of the
+        run, its tail's before the run (its head's after it)."""
         a = self.diff.a
+        near_end = head != outer  # the copy nearest the run: the last in [lo, hi)
         # a shorter head (tail) of a found one is found too, so a binary search on its length
         best = None
         n0, n1 = 1, min(x1 - x0, hi - lo)
         while n0 <= n1:
             n = (n0 + n1) // 2
             piece = a[x0 : x0 + n] if head else a[x1 - n : x1]
-            i = a.rfind(piece, lo, hi) if head else a.find(piece, lo, hi)
+            i = a.rfind(piece, lo, hi) if near_end else a.find(piece, lo, hi)
             if i >= 0:
                 best, n0 = Copy(i, i + n, n), n + 1
             else:

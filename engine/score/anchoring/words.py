@@ -221,18 +221,33 @@ def _words(text: str) -> list[str]:
     return _WORDS_ANY(text)
 
 
+_CONTENT_NO_SPACE = re.compile(
+    "[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
+    "\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003134f]"
+)
+"""The characters of scripts written without spaces (``_NO_SPACE``) that carry content: all
+but Japanese hiragana, in which Japanese writes its grammar (particles, inflections and the
+auxiliaries that end nearly every sentence, "ます", "です", "のです"); its content words are
+written in kanji and katakana."""
+
+
 def _content_words(words: set[str]) -> set[str]:
     """The content words of a word set (``_word_set``): those of ``SURVIVING_WORD`` code
-    points or more, and the character pairs of scripts written without spaces. Short words
-    ("in", "the", Hindi "में", "हैं") are a sentence's shape, shared by chance."""
-    return {x for x in words if len(x) >= SURVIVING_WORD or _NO_SPACE.search(x)}
+    points or more, and the character pairs of scripts written without spaces that hold a
+    character of ``_CONTENT_NO_SPACE``. Short words ("in", "the", Hindi "में", "हैं",
+    Japanese "ます") are a sentence's shape, shared by chance."""
+    return {
+        x
+        for x in words
+        if (len(x) >= SURVIVING_WORD and not _NO_SPACE.search(x)) or _CONTENT_NO_SPACE.search(x)
+    }
 
 
 def content_word_edges(text: str) -> tuple[int, int] | None:
     """Where the first content word of ``text`` starts and where its last one ends (code
-    points; a word of ``SURVIVING_WORD`` code points or more, or of a script written
-    without spaces, as ``_content_words`` has them), or None when it has none: what lies
-    before the first and after the last is short words and marks alone."""
+    points; a word of ``SURVIVING_WORD`` code points or more, or a character of
+    ``_CONTENT_NO_SPACE``, as ``_content_words`` has them), or None when it has none: what
+    lies before the first and after the last is short words and marks alone."""
     global _WORD_SPANS
     spans: Callable[[str], Iterator[Any]]
     if text.isascii():
@@ -245,10 +260,20 @@ def content_word_edges(text: str) -> tuple[int, int] | None:
         spans = _WORD_SPANS
     first = last = None
     for w in spans(text):
-        if w.end() - w.start() >= SURVIVING_WORD or _NO_SPACE.search(w.group()):
-            if first is None:
-                first = w.start()
-            last = w.end()
+        word = w.group()
+        if _NO_SPACE.search(word):
+            # written without spaces: its content characters, one by one
+            at = [i for i, ch in enumerate(word) if _CONTENT_NO_SPACE.match(ch)]
+            if not at:
+                continue
+            a, b = w.start() + at[0], w.start() + at[-1] + 1
+        elif len(word) >= SURVIVING_WORD:
+            a, b = w.start(), w.end()
+        else:
+            continue
+        if first is None:
+            first = a
+        last = b
     return None if first is None or last is None else (first, last)
 
 
