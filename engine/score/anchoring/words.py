@@ -251,13 +251,19 @@ def content_word_edges(text: str) -> tuple[int, int] | None:
     global _WORD_SPANS
     spans: Callable[[str], Iterator[Any]]
     if text.isascii():
-        spans = _WORDISH.finditer
-    else:
-        if _WORD_SPANS is None:
-            import regex  # lazy, as in ``_words``
+        # no character of a script written without spaces: the first and the last word of
+        # ``SURVIVING_WORD`` or more, each by one C-level search (the last, in the reversal)
+        first_word = _LONG_WORD.search(text)
+        if first_word is None:
+            return None
+        last_word = _LONG_WORD.search(text[::-1])
+        assert last_word is not None
+        return first_word.start(), len(text) - last_word.start()
+    if _WORD_SPANS is None:
+        import regex  # lazy, as in ``_words``
 
-            _WORD_SPANS = regex.compile(r"[\p{L}\p{N}\p{M}_\u200c\u200d]+").finditer
-        spans = _WORD_SPANS
+        _WORD_SPANS = regex.compile(r"[\p{L}\p{N}\p{M}_\u200c\u200d]+").finditer
+    spans = _WORD_SPANS
     first = last = None
     for w in spans(text):
         word = w.group()
@@ -278,6 +284,8 @@ def content_word_edges(text: str) -> tuple[int, int] | None:
 
 
 _WORD_SPANS: Callable[[str], Iterator[Any]] | None = None
+_LONG_WORD = re.compile(rf"(?<!\w)\w{{{SURVIVING_WORD},}}")
+"""A whole ``_WORDISH`` word of ``SURVIVING_WORD`` code points or more."""
 
 
 def _passage(quote: str) -> bool:
