@@ -444,6 +444,32 @@ SHORT_ENDINGS += [
 ]
 
 
+# A rewrite that keeps its sentence's first word and takes only the deleted neighbour's
+# short last words or its numbered citation (real sentences, F1000RD 9-295 and 3-195): the
+# neighbour's kept " of use." or " 7, 8 ." touches no content word, and is no evidence.
+SHORT_ENDINGS += [
+    pytest.param(
+        "This is not automatically the case for students, freelancers, and individual "
+        "external cooperation partners. Employment and service contracts with contributors "
+        "could contain regulations regarding the transfer of rights of use.",
+        "This orchard river meadow of use.",
+        {"Employment and service": "deleted"},
+        id="chance-short-ending",
+    ),
+    pytest.param(
+        "Further support for this hypothesis arose when researchers demonstrated ectopic "
+        "production of ANP mRNA in both tumors and tumor cells of patients with hyponatremia "
+        "of malignancy from small cell carcinoma.\n\nThis has been shown using a number of "
+        "techniques including northern blot, PCR, and nuclease protection assays 1, 7, 23 , "
+        "and the ANP peptide itself has been detected in small cell lung cancer tumors 7, "
+        "22, 29, 30 .",
+        "Further harbour meadow lantern 7, 22, 29, 30 .",
+        {"This has been": "deleted"},
+        id="numbered-citation-of-the-deleted-paragraph",
+    ),
+]
+
+
 @pytest.mark.parametrize("kind", ["text", "html"])
 @pytest.mark.parametrize(("v1_text", "v2_text", "expected"), SHORT_ENDINGS)
 def test_short_words_or_a_semicolon_before_a_shared_citation(v1_text, v2_text, expected, kind):

@@ -76,7 +76,7 @@ class ChangeIndex:
         self._copies: dict[tuple[int, int], tuple[Copy | None, Copy | None]] = {}
         self.kept_enough: dict[tuple[int, int], bool] = {}
         # per v1 sentence, its kept runs less equal copies (Mapped._evidence_runs)
-        self.evidence: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+        self.evidence: dict[tuple[int, int, bool], list[tuple[int, int, int]]] = {}
         # v1 blocks with a sentence kept whole (Mapped._keeps_a_sentence), by bounds
         self.keeps_a_sentence: dict[tuple[int, int], bool] = {}
         """Per v1 sentence, whether its kept text counts in a claim

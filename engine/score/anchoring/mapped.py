@@ -24,8 +24,10 @@ from engine.score.anchoring.words import (
     _content_words,
     _has_alnum,
     _set_dice,
+    _snap_words,
     _trim,
     _word_set,
+    content_word_edges,
 )
 
 if TYPE_CHECKING:
@@ -161,20 +163,27 @@ class Mapped:
         """Two v1 sentences whose words are as much like v2 sentence ``m`` (a tie of
         ``_image_score``): ``m`` is ``[q0, q1)``'s over ``[p0, p1)``'s where more of its
         kept text, counted however short (``_evidence_runs``: the diff's alignment is in
-        order), lies inside ``m``; and it is neither one's where neither has any there.
+        order) but only where it touches a content word, lies inside ``m``; and it is
+        neither one's where neither has any there ("This is not …" and "Employment and
+        service … of use." revised to "This orchard river meadow of use.": "This" against a
+        chance " of use.", F1000RD 9-295).
         With nothing to tell the two apart, no sentence is credited with the rewrite: a
         deleted sentence read as the rewrite is the worst error (two sentences of as many
         characters sharing only their citation, one deleted: docs/verdicts.md, "Equal
         copies")."""
 
-        theirs, mine = self._evidence_in(q0, q1, m), self._evidence_in(p0, p1, m)
+        theirs = self._evidence_in(q0, q1, m, content=True)
+        mine = self._evidence_in(p0, p1, m, content=True)
         return theirs > mine or theirs == mine == 0
 
-    def _evidence_in(self: _Reanchor, a: int, b: int, m: tuple[int, int]) -> int:  # type: ignore[misc]
-        """Characters of v1 ``[a, b)``'s ``_evidence_runs`` that lie, in v2, inside ``m``."""
+    def _evidence_in(  # type: ignore[misc]
+        self: _Reanchor, a: int, b: int, m: tuple[int, int], content: bool = False
+    ) -> int:
+        """Characters of v1 ``[a, b)``'s ``_evidence_runs`` (with ``content``, of those
+        that touch a content word) that lie, in v2, inside ``m``."""
         return sum(
             max(0, min(m[1], y0 + x1 - x0) - max(m[0], y0))
-            for x0, x1, y0 in self._evidence_runs(a, b)
+            for x0, x1, y0 in self._evidence_runs(a, b, content)
         )
 
     def _more_in_image_of(  # type: ignore[misc]
@@ -209,7 +218,7 @@ class Mapped:
             # share a clause, alike, the second deleted, where the diff kept its copy at the
             # first's rewrite); then, between equals, the diff's image of the block there,
             # less that same text
-            evidence = self._evidence_in(a, b, m)
+            evidence = self._evidence_in(a, b, m, content=True)
             kept = sum(overlap(y0, y0 + x1 - x0) for x0, x1, y0 in self.changes.kept_runs(a, b))
             return evidence, overlap(*self.diff.image(a, b)) - (kept - evidence)
 
@@ -431,16 +440,25 @@ class Mapped:
             if not (r0 < p1 and p0 < r1)  # (partly) the sentence's own already
         )
 
-    def _evidence_runs(self: _Reanchor, p0: int, p1: int) -> list[tuple[int, int, int]]:  # type: ignore[misc]
+    def _evidence_runs(  # type: ignore[misc]
+        self: _Reanchor, p0: int, p1: int, content: bool = False
+    ) -> list[tuple[int, int, int]]:
         """``ChangeIndex.kept_runs`` of v1 sentence ``[p0, p1)`` less the head or tail of
         each run that an alignment of equal cost keeps from another copy
         (``ChangeIndex.equal_copies``): kept text the diff could as well have kept from a
-        neighbour is evidence for neither when two sentences claim one v2 sentence."""
-        hit = self.changes.evidence.get((p0, p1))
+        neighbour is evidence for neither when two sentences claim one v2 sentence. With
+        ``content``, only the runs that touch a content word (``content_word_edges`` of the
+        run widened to whole words: "Dog" kept of "Dogs" counts, and so does "Hi" of a kept
+        "Hi, thanks for "; a kept " of use." or " 7, 8 ." is a sentence's shape)."""
+        key = (p0, p1, content)
+        hit = self.changes.evidence.get(key)
         if hit is not None:
             return hit
-        out = self.changes.evidence[(p0, p1)] = []
+        out = self.changes.evidence[key] = []
+        t1 = self.t1
         for x0, x1, y0 in self.changes.kept_runs(p0, p1):
+            if content and not content_word_edges(t1[slice(*_snap_words(t1, x0, x1))]):
+                continue
             head, tail = self.changes.equal_copies(x0, x1)
             h = head.covers if head else 0
             t = tail.covers if tail else 0
