@@ -213,14 +213,17 @@ class Mapped:
             return max(0, min(m[1], i1) - max(m[0], i0))
 
         def inside(a: int, b: int) -> tuple[int, int]:
-            # first the block's kept text inside m, less what an alignment of equal cost
-            # keeps from a copy elsewhere (``_evidence_in``: two paragraphs that end, or
-            # share a clause, alike, the second deleted, where the diff kept its copy at the
-            # first's rewrite); then, between equals, the diff's image of the block there,
-            # less that same text
-            evidence = self._evidence_in(a, b, m, content=True)
+            # first the block's kept text inside m that touches a content word, less what
+            # an alignment of equal cost keeps from a copy elsewhere (``_evidence_in``: two
+            # paragraphs that end, or share a clause, alike, the second deleted, where the
+            # diff kept its copy at the first's rewrite); then, between equals, the diff's
+            # image of the block there, less the copies alone (a rewrite that kept only
+            # short words is still in its own block's image)
             kept = sum(overlap(y0, y0 + x1 - x0) for x0, x1, y0 in self.changes.kept_runs(a, b))
-            return evidence, overlap(*self.diff.image(a, b)) - (kept - evidence)
+            copies = kept - self._evidence_in(a, b, m)
+            return self._evidence_in(a, b, m, content=True), overlap(
+                *self.diff.image(a, b)
+            ) - copies
 
         return inside(qa, qb) >= inside(ba, bb)
 
