@@ -221,32 +221,45 @@ def _words(text: str) -> list[str]:
     return _WORDS_ANY(text)
 
 
-_CONTENT_NO_SPACE = re.compile(
+_CONTENT_NO_SPACE_CLASS = (
     "[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
     "\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003134f]"
 )
 """The characters of scripts written without spaces (``_NO_SPACE``) that carry content: all
 but Japanese hiragana, in which Japanese writes its grammar (particles, inflections and the
 auxiliaries that end nearly every sentence, "ます", "です", "のです"); its content words are
-written in kanji and katakana."""
+written in kanji and katakana. Compiled on first use (``_content_char``): 2 ms of start-up
+an ASCII score never needs."""
+_CONTENT_NO_SPACE: re.Pattern[str] | None = None
+
+
+def _content_char(text: str) -> re.Match[str] | None:
+    """The first character of ``text`` in ``_CONTENT_NO_SPACE_CLASS`` (searched), or None;
+    ASCII text has none."""
+    global _CONTENT_NO_SPACE
+    if text.isascii():
+        return None
+    if _CONTENT_NO_SPACE is None:
+        _CONTENT_NO_SPACE = re.compile(_CONTENT_NO_SPACE_CLASS)
+    return _CONTENT_NO_SPACE.search(text)
 
 
 def _content_words(words: set[str]) -> set[str]:
     """The content words of a word set (``_word_set``): those of ``SURVIVING_WORD`` code
     points or more, and the character pairs of scripts written without spaces that hold a
-    character of ``_CONTENT_NO_SPACE``. Short words ("in", "the", Hindi "में", "हैं",
+    character of ``_CONTENT_NO_SPACE_CLASS``. Short words ("in", "the", Hindi "में", "हैं",
     Japanese "ます") are a sentence's shape, shared by chance."""
     return {
         x
         for x in words
-        if (len(x) >= SURVIVING_WORD and not _NO_SPACE.search(x)) or _CONTENT_NO_SPACE.search(x)
+        if (len(x) >= SURVIVING_WORD and not _NO_SPACE.search(x)) or _content_char(x)
     }
 
 
 def content_word_edges(text: str) -> tuple[int, int] | None:
     """Where the first content word of ``text`` starts and where its last one ends (code
     points; a word of ``SURVIVING_WORD`` code points or more, or a character of
-    ``_CONTENT_NO_SPACE``, as ``_content_words`` has them), or None when it has none: what
+    ``_CONTENT_NO_SPACE_CLASS``, as ``_content_words`` has them), or None when it has none: what
     lies before the first and after the last is short words and marks alone."""
     global _WORD_SPANS
     spans: Callable[[str], Iterator[Any]]
@@ -269,7 +282,7 @@ def content_word_edges(text: str) -> tuple[int, int] | None:
         word = w.group()
         if _NO_SPACE.search(word):
             # written without spaces: its content characters, one by one
-            at = [i for i, ch in enumerate(word) if _CONTENT_NO_SPACE.match(ch)]
+            at = [i for i, ch in enumerate(word) if _content_char(ch)]
             if not at:
                 continue
             a, b = w.start() + at[0], w.start() + at[-1] + 1
