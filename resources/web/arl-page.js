@@ -359,6 +359,7 @@
       frag.appendChild(b);
     });
     ov.layer.appendChild(frag);
+    if (state.observed) state.drawnOn = bodySize();
     // Keep every badge inside the page's width (no sideways scrolling because of us).
     var maxX = root().clientWidth + sx - 2;
     var badges = ov.layer.children;
@@ -407,11 +408,25 @@
     clearTimeout(relayoutTimer);
     relayoutTimer = setTimeout(drawLabels, 100);
   });
-  // A skipped block laid out at last moves what follows it: the badges follow.
+  // A skipped block laid out at last moves what follows it (and, above the view, the
+  // view's scroll anchoring moves the page under the badges, which stand in page
+  // coordinates): the badges follow in the same frame. A ResizeObserver is told after
+  // the frame's layout and before its paint, so the badges are drawn again there, never
+  // shown a frame where their text is not (a comment picked far down lost its badge for a
+  // frame or two, 60-150 ms, as the blocks above it were laid out).
   function observeBody() {
     if (state.observed || !early.lazy || !window.ResizeObserver || !body()) return;
     state.observed = true;
-    new ResizeObserver(function () { if (state.homes) scheduleRedraw(); }).observe(body());
+    new ResizeObserver(function () {
+      // (not when the badges were drawn on this very layout: a drawing in this frame's
+      // animation callbacks laid the page out first)
+      if (state.homes && bodySize() !== state.drawnOn) drawLabels();
+    }).observe(body());
+  }
+  // The body's size ("width x height", CSS px), the layout the badges were drawn on.
+  function bodySize() {
+    var r = body().getBoundingClientRect();
+    return r.width + "x" + r.height;
   }
 
   // The block a span's badge belongs to (null: always drawn, or no badge).

@@ -168,6 +168,40 @@ def test_a_mark_far_down_is_drawn_once_jumped_to(qtbot, view, page):
     assert painted_text(qtbot, view, far) == far["quote"]
 
 
+# Each frame's start, from a requestAnimationFrame callback: the badge's box top (CSS px
+# from the view's top; null: not drawn) and whether it is whole in view.
+WATCH_BADGE = """(function (id) {
+  var log = window.__frames = [];
+  function f() {
+    var b = __arl.badgeBoxes()[id];
+    log.push([b ? Math.round(b[0]) : null, !!b && b[0] >= 0 && b[1] <= innerHeight, scrollY]);
+    if (log.length < 70) requestAnimationFrame(f);
+  }
+  requestAnimationFrame(f);
+  return 0;
+})"""
+
+
+def test_a_jumped_to_badge_stays_at_its_text_while_the_blocks_above_are_laid_out(qtbot, view, page):
+    """After a jump far down the blocks above the view are laid out in the next frames
+    and scroll anchoring moves the page under the text; the badges stand in page
+    coordinates, so they are drawn again in the frame of that layout (a ResizeObserver,
+    told before the paint): never a frame with the badge away from its text (it was off
+    screen for a frame or two, 2,500-3,000 CSS px above, on the 5 MB benchmark)."""
+    html, _text, spans = page
+    show(qtbot, view, html, spans)
+    far = spans[-3]
+    js(qtbot, view, WATCH_BADGE + f"({far['id']!r})")
+    assert js(qtbot, view, f"__arl.focus({far['id']!r})") is True
+    qtbot.waitUntil(lambda: len(js(qtbot, view, "window.__frames")) >= 70, timeout=20000)
+    frames = js(qtbot, view, "window.__frames")
+    first = next(i for i, f in enumerate(frames) if f[1])
+    assert len({f[2] for f in frames[first:]}) > 1  # the page did move under it
+    tops = [f[0] for f in frames[first:]]
+    assert all(f[1] for f in frames[first:]), frames
+    assert max(tops) - min(tops) <= 2, tops
+
+
 def test_a_mark_far_down_is_drawn_once_scrolled_to(qtbot, view, page):
     html, _text, spans = page
     show(qtbot, view, html, spans)
