@@ -1016,6 +1016,13 @@ class DocumentView(QWebEngineView):
         or None when there is none."""
         self.run_js(HELPER_PRESENT + " ? __arl.topPlace() : null", callback)
 
+    def link_quiet(self, seconds: float, hold: int) -> None:
+        """The page counts no move of the text at its top for ``seconds`` (the scroll link
+        is about to move it, or a comment was picked: ``app/scroll_link.py``), and counts
+        again from 0 after it; ``hold``: the link's number for this hold."""
+        ms = float(seconds) * 1000
+        self.run_js(HELPER_PRESENT + f" ? __arl.linkQuiet({ms!r}, {int(hold)}) : false")
+
     def scroll_to_offset(self, offset: int, y: float | None = None) -> None:
         """Scroll so that the character at UTF-16 ``offset`` stands ``y`` CSS px below the
         top of the view (None: at the top)."""

@@ -398,6 +398,7 @@
   }
   var insidePending = false;
   listen.call(window, "scroll", function () {
+    linkStillMoving();
     if (insidePending) return;
     insidePending = true;
     requestAnimationFrame(function () { insidePending = false; keepBadgesInside(); });
@@ -506,9 +507,55 @@
   // The character at the top of the view, where it stands: {off, y (CSS px from the
   // view's top), top (the page is at its very top)}; null when there is none.
   function topPlace() {
+    var place = sampleTop();
+    if (place) { place.moves = textMoves.count; place.hold = textMoves.epoch; }
+    return place;
+  }
+  function topPlaceNow() {
     var off = topOffset();
     if (off === null) return null;
     return { off: off, y: placeOf(off), top: window.scrollY <= 0 };
+  }
+  // For the scroll link (app/scroll_link.py): how many times the text at the top of the
+  // view moved in it since the link's last hold of the page (``topPlace().moves``, and
+  // ``.hold``: which hold). The character is read at each ask, against the one read
+  // before: a scroll that left it where it was (Chromium's scroll anchoring, moving the
+  // page under a text that stays put as the blocks above the view are laid out at last)
+  // is no move. Nor is a move while the link holds the page (``linkQuiet(ms, hold)``: a
+  // move of its own, or a jump to a comment), a hold that lasts while the page goes on
+  // scrolling by itself (each scroll adds LINK_STILL_MS, up to LINK_HOLD_MAX_MS from the
+  // hold: the blocks a jump brings near are laid out over several frames, which may be
+  // long), nor the page putting the text back where a scroll of ours asked (``settle``).
+  // Where the hold ends, the character is read afresh.
+  var LINK_STILL_MS = 150, LINK_HOLD_MAX_MS = 1000;
+  var textMoves = { count: 0, last: null, quietUntil: 0, capUntil: 0, timer: null, epoch: 0 };
+  function linkHeld() { return performance.now() < textMoves.quietUntil; }
+  function linkStillMoving() {
+    if (!linkHeld()) return;
+    var until = Math.min(textMoves.capUntil, performance.now() + LINK_STILL_MS);
+    textMoves.quietUntil = Math.max(textMoves.quietUntil, until);
+  }
+  function sampleTop() {
+    var place = topPlaceNow(), last = textMoves.last;
+    var same = last && place && last.off === place.off && Math.abs(last.y - place.y) <= 1;
+    if (!same && !linkHeld()) textMoves.count++;
+    textMoves.last = place ? { off: place.off, y: place.y } : null;
+    return place;
+  }
+  // ``hold``: the link's number for this hold; the count starts again from it.
+  function linkQuiet(ms, hold) {
+    textMoves.epoch = hold;
+    textMoves.count = 0;
+    var now = performance.now();
+    textMoves.quietUntil = Math.max(textMoves.quietUntil, now + (+ms || 0));
+    textMoves.capUntil = Math.max(textMoves.quietUntil, now + LINK_HOLD_MAX_MS);
+    clearTimeout(textMoves.timer);
+    textMoves.timer = setTimeout(function read() {
+      var left = textMoves.quietUntil - performance.now();
+      if (left > 0) { textMoves.timer = setTimeout(read, left); return; }
+      if (state.nodes) textMoves.last = topPlaceNow();  // where the hold left the text
+    }, +ms || 0);
+    return true;
   }
   // The height (CSS px from the view's top) of the character at ``off``.
   function placeOf(off) {
@@ -554,6 +601,8 @@
           if (Math.abs(at - want) > 1) {
             window.scrollTo({ top: Math.max(0, at + window.scrollY - want), left: 0,
                               behavior: "instant" });
+            // the text put back where it was asked: no move of the reader's for the link
+            if (state.nodes && !linkHeld()) textMoves.last = topPlaceNow();
           }
           again();
         }, 0);
@@ -862,6 +911,7 @@
     highlight: highlight, focus: focus, selectSpan: selectSpan, selectOffsets: selectOffsets,
     selectionAnchor: selectionAnchor, rangeFor: rangeFor,
     topOffset: topOffset, scrollToOffset: scrollToOffset, topPlace: topPlace, placeOf: placeOf,
+    linkQuiet: linkQuiet,
     snapSelection: snapSelection, snapped: function (s, e) { textNodes(); return snapped(s, e); },
     bodyText: bodyText, firstScreen: firstScreen,
     complete: function () { return !!state.complete; },

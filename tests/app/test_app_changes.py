@@ -135,6 +135,7 @@ def test_panes_scroll_together_by_the_alignment_and_can_be_unlinked(qtbot, windo
     assert room > 100  # scrolling to 400 moves v1 down
     before = link.followed
     link._quiet.clear()
+    link._moves.clear()
     v.v1.page().runJavaScript("window.scrollTo(0, 400)")
     qtbot.waitUntil(lambda: link.followed > before, timeout=10000)
     qtbot.wait(300)
@@ -257,6 +258,7 @@ def test_panes_start_aligned_and_a_pane_at_its_top_keeps_the_other_at_its_top(qt
     assert _js(qtbot, v.v1, "window.scrollY") == 0
     assert _js(qtbot, v.v2, "window.scrollY") == 0
     link._quiet.clear()
+    link._moves.clear()
     before = link.followed
     link._moved(v.v2)
     qtbot.waitUntil(lambda: link.followed > before, timeout=10000)
@@ -266,6 +268,7 @@ def test_panes_start_aligned_and_a_pane_at_its_top_keeps_the_other_at_its_top(qt
     v.resize(1366, 420)
     qtbot.wait(300)
     link._quiet.clear()
+    link._moves.clear()
     before = link.followed
     v.v1.page().runJavaScript("window.scrollTo(0, 137)")
     qtbot.waitUntil(lambda: link.followed > before, timeout=10000)
@@ -277,6 +280,44 @@ def test_panes_start_aligned_and_a_pane_at_its_top_keeps_the_other_at_its_top(qt
         f"__arl.placeOf({v.change_cv.b_for_a(top1['off'])})",
     )
     assert abs(top1["y"] - y2) <= 2, (top1, y2)
+
+
+def test_a_scroll_that_leaves_the_text_in_view_where_it_was_moves_no_other_pane(qtbot, window):
+    """A scroll event whose page's text did not move in the view (scroll anchoring, as blocks
+    above are laid out; the page counts the moves, ``__arl.topPlace().moves``) is not
+    followed: it re-aligned the panes on their top lines half a second after a comment was
+    picked, moving its text under the reader's eyes. A scroll that moves the text is, and
+    one while the link holds the page is not counted."""
+    v = window.verdicts
+    link = v.tools.link
+    window.resize(1366, 420)
+    qtbot.waitUntil(lambda: v.v1.height() < 300, timeout=5000)
+    qtbot.wait(500)
+    link._quiet.clear()
+    link._moves.clear()
+    before = link.followed
+    v.v1.page().runJavaScript("window.scrollTo(0, 300)")
+    qtbot.waitUntil(lambda: link.followed > before, timeout=10000)
+    qtbot.wait(500)  # v2's quiet ends
+    link._quiet.clear()
+    n = link.followed
+    y2 = _js(qtbot, v.v2, "window.scrollY")
+    link._moved(v.v1)  # a scroll event, the text where it was
+    qtbot.wait(600)
+    assert link.followed == n
+    assert _js(qtbot, v.v2, "window.scrollY") == y2
+    link._quiet_for(v.v1, 0.4)  # held: a move is not counted, the count starts again
+    assert _js(qtbot, v.v1, "(window.scrollBy(0, -30), 0)") == 0
+    qtbot.wait(100)
+    assert _js(qtbot, v.v1, "[__arl.topPlace().moves, __arl.topPlace().hold]") == [
+        0,
+        link._holds,
+    ]
+    qtbot.wait(500)
+    assert _js(qtbot, v.v1, "window.scrollY") > 60
+    v.v1.page().runJavaScript("window.scrollBy(0, -30)")  # the reader scrolls: followed
+    qtbot.waitUntil(lambda: link.followed > n, timeout=10000)
+    assert _js(qtbot, v.v1, "__arl.topPlace().moves") == 1
 
 
 EXAMPLE = DEMO.parents[1] / "example" / "f1000rd-8-103-smollm2-135m"

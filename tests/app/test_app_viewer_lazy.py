@@ -202,6 +202,31 @@ def test_a_jumped_to_badge_stays_at_its_text_while_the_blocks_above_are_laid_out
     assert max(tops) - min(tops) <= 2, tops
 
 
+def test_scroll_anchoring_is_no_move_of_the_text_for_the_scroll_link(qtbot, view, page):
+    """Content added above the view: Chromium's scroll anchoring moves the page and the
+    text in view stays put, so the page counts no move for the scroll link; a scroll by
+    the reader is one."""
+    html, _text, spans = page
+    show(qtbot, view, html, spans)
+    js(qtbot, view, "(window.scrollTo(0, document.documentElement.scrollHeight / 2), 0)")
+    qtbot.wait(500)
+    before = js(qtbot, view, "[__arl.topPlace(), window.scrollY]")
+    js(
+        qtbot,
+        view,
+        "(function () { var d = document.createElement('div'); d.style.height = '500px';"
+        " document.body.insertBefore(d, document.body.firstChild); return 0; })()",
+    )
+    qtbot.wait(300)
+    after = js(qtbot, view, "[__arl.topPlace(), window.scrollY]")
+    assert after[1] - before[1] >= 500  # the page moved under the text (and a margin)
+    assert after[0]["off"] == before[0]["off"] and abs(after[0]["y"] - before[0]["y"]) <= 1
+    assert after[0]["moves"] == before[0]["moves"]
+    js(qtbot, view, "(window.scrollBy(0, 90), 0)")
+    qtbot.wait(300)
+    assert js(qtbot, view, "__arl.topPlace().moves") == before[0]["moves"] + 1
+
+
 def test_a_mark_far_down_is_drawn_once_scrolled_to(qtbot, view, page):
     html, _text, spans = page
     show(qtbot, view, html, spans)
@@ -363,6 +388,7 @@ def test_a_long_bundle_first_screen_then_a_far_comment_and_linked_scrolling(qtbo
     # the engine's alignment gives.
     followed = v.tools.link.followed
     v.tools.link._quiet.clear()
+    v.tools.link._moves.clear()
     js(qtbot, v.v1, "(window.scrollTo(0, document.documentElement.scrollHeight / 2), 0)")
     qtbot.waitUntil(lambda: v.tools.link.followed > followed, timeout=60000)
 
