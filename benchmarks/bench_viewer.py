@@ -16,11 +16,15 @@ median of ``--runs`` runs (default 5):
 4. the peak resident memory of each process tree (the program and QtWebEngine's renderer,
    GPU and zygote processes), read from ``/proc`` (psutil when it is installed), and its
    peak proportional set size (PSS: shared pages counted once, ``tree_pss``);
-5. in a running window: scrolling a pane by one screen until the marks of the new screen
-   are in, and jumping to a comment far down (a row picked in the table) until both panes
-   stand on it with its marks: milliseconds.
+5. in a running window, timed by the page in its own frames: scrolling a pane by one screen
+   until the frame that showed the new screen's badges, and jumping to a comment far down
+   (a row picked in the table) until its badge is whole in view in both panes, and until
+   it last moved there; beside each, the same seen from Python (``round trip``):
+   milliseconds (``--settled``: once the re-derivation is done; ``--only-interaction``).
 
-It prints ``os.getloadavg()`` before and after, and the ratios to the floor. The program's
+It prints ``os.getloadavg()`` before and after, and the ratios to the floor. Why this module
+is long: the bundle it builds, the two launches and the running window's timings are one
+measurement, each read against the others in the same run. The program's
 bytecode is cached as an installed program has it (one untimed launch first; see ``_env``).
 
 Run: ``xvfb-run -a env QTWEBENGINE_DISABLE_SANDBOX=1 QTWEBENGINE_CHROMIUM_FLAGS=--disable-gpu
@@ -30,6 +34,7 @@ uv run python benchmarks/bench_viewer.py [--runs 5] [--size 5000000] [--comments
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import re
@@ -410,9 +415,151 @@ def launch_bare(bundle: Path, settle: float) -> dict:
 # -------------------------------------------------------------------------------------------
 
 
+# Each frame of a pane, logged by the page itself from a requestAnimationFrame callback:
+# [epoch ms at the frame's start, badge drawings since, the watched badge's box whole in the
+# view (null: none watched), that box's top (CSS px from the view's top; null: not drawn)].
+# A callback registered before the action runs first in its frame, so a drawing made in
+# frame k is logged at frame k + 1: by then frame k, badges in, was presented.
+_WATCH = """(function (id) {
+  var log = window.__benchFrames = [], r0 = __arl.redraws();
+  function f() {
+    var box = id === null ? null : __arl.badgeBoxes()[id];
+    var seen = id === null ? null : !!box && box[0] >= 0 && box[1] <= innerHeight;
+    log.push([performance.timeOrigin + performance.now(), __arl.redraws() - r0, seen,
+              box ? Math.round(box[0]) : null]);
+    if (log.length < 90) requestAnimationFrame(f);  // 1.5 s at 60 frames a second
+  }
+  requestAnimationFrame(f);
+  return performance.timeOrigin + performance.now();
+})"""
+
+
+def _scroll_ms(frames: list, t0: float) -> float | None:
+    """Milliseconds from the scroll to the frame after the first drawing of the badges."""
+    return next((f[0] - t0 for f in frames if f[0] >= t0 and f[1] > 0), None)
+
+
+def _jump_ms(frames: list, t0: float) -> tuple[float | None, float, bool]:
+    """(ms until the chosen badge is first whole in view, ms until it last moved on the
+    screen or left it, whether it is in view at the end) from a pane's frames after the
+    pick at ``t0``. The page's own scroll position is no measure of rest: as blocks above
+    are laid out, scroll anchoring moves it and the text stays where it is."""
+    after = [f for f in frames if f[0] >= t0]
+    seen = next((f[0] - t0 for f in after if f[2]), None)
+    moved = [b[0] - t0 for a, b in zip(after, after[1:]) if _moved(a, b)]
+    if os.environ.get("ARL_BENCH_DEBUG"):
+        print(
+            "  moves:",
+            [(round(b[0] - t0), a[2:], b[2:]) for a, b in zip(after, after[1:]) if _moved(a, b)],
+        )
+    rest = max(moved[-1] if moved else 0.0, seen or 0.0)
+    return seen, rest, bool(after and after[-1][2])
+
+
+def _moved(a: list, b: list) -> bool:
+    """Whether the watched badge left or entered the view, or moved more than 1 CSS px
+    (the page's own settling tolerance: a rounding of the layout is no move)."""
+    if a[2] != b[2] or (a[3] is None) != (b[3] is None):
+        return True
+    return a[3] is not None and abs(a[3] - b[3]) > 1
+
+
 def interaction(bundle: Path, runs: int, settled: bool = False) -> dict[str, list[float]]:
-    """Milliseconds: a pane scrolled by one screen until its marks there are in; a comment
-    far down picked in the table until both panes stand on it with its marks."""
+    """Milliseconds, timed by the page in its own frames (see ``_WATCH``): a pane scrolled
+    by one screen until the frame with the new screen's badges was shown (``scroll``); a
+    comment far down picked in the table until its badge stands whole in view in both panes
+    (``jump``), and until it last moved on either screen (``jump at rest``: blocks laid out
+    as they come into view move the text, and the page scrolls back onto it). ``... round trip``: the
+    same seen from Python through runJavaScript (an upper bound: each poll waits for a busy
+    renderer). A screen without badges, or a jump whose badge is not in view at the end, is
+    counted and printed."""
+    app, w, v, js = _open_window(bundle, settled)
+    out: dict[str, list[float]] = {
+        k: [] for k in ("scroll", "scroll round trip", "jump", "jump at rest", "jump round trip")
+    }
+    rnd = random.Random(3)
+    height = js(v.v1, "document.documentElement.scrollHeight") or 0
+    comments = json.loads((bundle / "comments.before.json").read_text("utf-8"))["comments"]
+    starts = sorted((c["anchor"]["start_offset"], c["id"]) for c in comments)
+    missing = 0
+    for _ in range(runs):
+        y = rnd.randrange(0, max(1, int(height) - 3000))
+        js(v.v1, f"(window.scrollTo(0,{y}), 0)")
+        _pause(app, 0.4)
+        before = js(v.v1, "__arl.redraws()")
+        t = time.perf_counter()
+        t0 = js(v.v1, _WATCH + "(null), window.scrollBy(0, window.innerHeight), " + _NOW)
+        _pause(app, 0, lambda before=before: js(v.v1, "__arl.redraws()") != before, 2.0)
+        out["scroll round trip"].append((time.perf_counter() - t) * 1000)
+        _pause(app, 1.0)
+        ms = _scroll_ms(js(v.v1, "window.__benchFrames") or [], t0)
+        unbadged = _unbadged(js, v.v1, starts)
+        if ms is None or unbadged:
+            missing += 1
+            if os.environ.get("ARL_BENCH_DEBUG"):
+                print("  screen without its badges:", y, ms, unbadged)
+        if ms is not None:
+            out["scroll"].append(ms)
+        r = rnd.randrange(int(len(v.rows) * 0.8), len(v.rows))  # in the table's last fifth
+        cid = v.rows[r]["id"]
+        for view in (v.v1, v.v2):
+            js(view, _WATCH + "(" + json.dumps(cid) + ")")
+        got: list = []
+        t, t0 = time.perf_counter(), time.time() * 1000
+        v.table.selectRow(r)  # the pick jumps both panes; focus_span answers after it
+        v.v1.focus_span(cid, got.append)
+        v.v2.focus_span(cid, got.append)
+        _pause(app, 0, lambda got=got: len(got) >= 2, 20.0)
+        out["jump round trip"].append((time.perf_counter() - t) * 1000)
+        _pause(app, 1.5)
+        panes = [_jump_ms(js(view, "window.__benchFrames") or [], t0) for view in (v.v1, v.v2)]
+        if all(p[0] is not None and p[2] for p in panes):
+            out["jump"].append(max(p[0] for p in panes))
+            out["jump at rest"].append(max(p[1] for p in panes))
+        else:
+            missing += 1
+            if os.environ.get("ARL_BENCH_DEBUG"):
+                print("  jump without its badge:", cid, v.rows[r].get("verdict"), panes)
+    if missing:
+        print(f"  warning: {missing} screens or jumps without their badges")
+    w.close()
+    return out
+
+
+_NOW = "performance.timeOrigin + performance.now()"
+
+
+def _unbadged(js, view, starts: list[tuple[int, str]]) -> list[str]:
+    """The comments whose quote starts on a line whole in ``view``'s screen and whose
+    badge is not drawn whole in it. ``starts``: (UTF-16 offset in v1's body text, id),
+    sorted; a screen holds far fewer than 8,000 characters."""
+    top = js(view, "__arl.topOffset()")
+    if top is None:
+        return ["(no text at the top of the view)"]
+    near = [(o, i) for o, i in starts if top - 200 <= o < top + 8000]
+    probe = (
+        "(function (near) { var out = [], boxes = __arl.badgeBoxes(), h = innerHeight;"
+        " near.forEach(function (c) { var y = __arl.placeOf(c[0]);"
+        " if (typeof y !== 'number' || y < 12 || y > h - 24) return;"
+        " var b = boxes[c[1]]; if (!b || b[0] < 0 || b[1] > h) out.push(c[1]); });"
+        " return out; })(" + json.dumps(near) + ")"
+    )
+    return js(view, probe) or []
+
+
+def _pause(app, seconds: float, until=None, timeout: float = 0.0) -> None:
+    """Let Qt run for ``seconds``, or until ``until()`` holds (at most ``timeout`` s)."""
+    from PySide6.QtCore import QEventLoop
+
+    end = time.perf_counter() + (timeout if until else seconds)
+    while time.perf_counter() < end and not (until and until()):
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 5)
+
+
+def _open_window(bundle: Path, settled: bool):
+    """(app, main window, its verdicts view, js(view, source) -> value) with ``bundle``
+    open and rendered; ``settled``: after the re-derivation too (it holds the
+    interpreter while it runs)."""
     from app.main import _prepare_environment
 
     _prepare_environment(os.environ.get("QT_QPA_PLATFORM") == "offscreen")
@@ -433,54 +580,15 @@ def interaction(bundle: Path, runs: int, settled: bool = False) -> dict[str, lis
     loop.exec()
     v = w.verdicts
 
-    def wait(cond, timeout=20.0) -> None:
-        end = time.perf_counter() + timeout
-        while not cond() and time.perf_counter() < end:
-            app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 5)
-
     def js(view, src):
         box: list = []
         view.run_js(src, box.append)
-        wait(lambda: bool(box))
+        _pause(app, 0, lambda: bool(box), 20.0)
         return box[0] if box else None
 
-    if settled:  # after the re-derivation (it holds the interpreter while it runs)
-        wait(lambda: v.data.rederivation is not None or bool(v.data.rederive_error), 600)
-    out: dict[str, list[float]] = {"scroll": [], "jump": []}
-    rnd = random.Random(3)
-    height = js(v.v1, "document.documentElement.scrollHeight") or 0
-    missing = 0
-    for _ in range(runs):
-        # Scroll one screen down from a random place: until the badges of the new screen
-        # are drawn (the page draws them in the frame after the scroll).
-        y = rnd.randrange(0, max(1, int(height) - 3000))
-        js(v.v1, f"(window.scrollTo(0,{y}), 0)")
-        wait(lambda: False, 0.4)
-        before = js(v.v1, "__arl.redraws()")
-        t0 = time.perf_counter()
-        js(v.v1, "(window.scrollBy(0, window.innerHeight), 0)")
-        wait(lambda before=before: js(v.v1, "__arl.redraws()") != before, 2.0)
-        out["scroll"].append((time.perf_counter() - t0) * 1000)
-        if os.environ.get("ARL_BENCH_DEBUG"):
-            print("  drawn:", js(v.v1, "__arl.drawStats()"), js(v.v2, "__arl.drawStats()"))
-        if not js(v.v1, "Object.keys(__arl.badgesOnScreen()).length"):
-            missing += 1
-        # Jump: a comment in the last fifth of the table, picked as a user picks it.
-        r = rnd.randrange(int(len(v.rows) * 0.8), len(v.rows))
-        cid = v.rows[r]["id"]
-        got: list = []
-        t0 = time.perf_counter()
-        v.table.selectRow(r)
-        v.v1.focus_span(cid, got.append)  # answered after the jump the selection made
-        v.v2.focus_span(cid, got.append)
-        wait(lambda got=got: len(got) >= 2)
-        out["jump"].append((time.perf_counter() - t0) * 1000)
-        if cid not in (js(v.v1, "__arl.badgesOnScreen()") or {}):
-            missing += 1
-    if missing:
-        print(f"  warning: {missing} screens or jumps without their badges")
-    w.close()
-    return out
+    if settled:
+        _pause(app, 0, lambda: v.data.rederivation is not None or bool(v.data.rederive_error), 600)
+    return app, w, v, js
 
 
 # -------------------------------------------------------------------------------------------
@@ -490,26 +598,8 @@ def _med(xs: list[float]) -> float:
     return statistics.median(xs)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--size", type=int, default=5_000_000)
-    ap.add_argument("--comments", type=int, default=5000)
-    ap.add_argument("--settle", type=float, default=3.0, help="seconds watched after the marks")
-    ap.add_argument("--skip-interaction", action="store_true")
-    ap.add_argument(
-        "--before",
-        type=Path,
-        help="an older checkout (printing FIRST and RENDERED) launched in the same runs",
-    )
-    a = ap.parse_args()
-    print(f"load average before: {os.getloadavg()}")
-    bundle = build_bundle(a.size, a.comments)
-    sizes = {n: (bundle / "document" / n).stat().st_size for n in ("v1.html", "v2.html")}
-    print(
-        f"bundle: {bundle} (v1 {sizes['v1.html'] / 1e6:.1f} MB, v2 {sizes['v2.html'] / 1e6:.1f} MB"
-        f" of HTML, {a.comments} comments)"
-    )
+def _launch_figures(a: argparse.Namespace, bundle: Path) -> None:
+    """Launch to first screen and every mark, the floor beside, memory: medians."""
     prog, bare, old = [], [], []
     with tempfile.TemporaryDirectory() as home:  # warm-up: the bytecode cache is written
         launch_program(bundle, home, 0.0)
@@ -570,13 +660,50 @@ def main() -> None:
             f"the floor), every mark in {was:.2f} s ({was / floor:.2f}x), peak "
             f"{opk / 2**30:.2f} GiB (PSS {opss / 2**30:.2f}); first screen now {was_first / first:.2f}x sooner"
         )
-    if not a.skip_interaction:
-        inter = interaction(bundle, max(a.runs, 5))
-        for k, xs in inter.items():
+
+
+def _interaction_figures(a: argparse.Namespace, bundle: Path) -> None:
+    """Scroll and jump in a running window: medians and worst cases."""
+    inter = interaction(bundle, max(a.runs, 5), settled=a.settled)
+    for k, xs in inter.items():
+        if xs:
             print(
-                f"  {k}: median {_med(xs):.0f} ms, worst {max(xs):.0f} ms over {len(xs)} "
-                "(target < 100 ms)"
+                f"  {k}: median {_med(xs):.0f} ms, worst {max(xs):.0f} ms over {len(xs)}"
+                + ("" if "round trip" in k or "rest" in k else " (target < 100 ms)")
             )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--size", type=int, default=5_000_000)
+    ap.add_argument("--comments", type=int, default=5000)
+    ap.add_argument("--settle", type=float, default=3.0, help="seconds watched after the marks")
+    ap.add_argument("--skip-interaction", action="store_true")
+    ap.add_argument(
+        "--settled",
+        action="store_true",
+        help="scroll and jump once the re-derivation is done (it holds the interpreter and "
+        "a core while it runs)",
+    )
+    ap.add_argument("--only-interaction", action="store_true", help="no launches")
+    ap.add_argument(
+        "--before",
+        type=Path,
+        help="an older checkout (printing FIRST and RENDERED) launched in the same runs",
+    )
+    a = ap.parse_args()
+    print(f"load average before: {os.getloadavg()}")
+    bundle = build_bundle(a.size, a.comments)
+    sizes = {n: (bundle / "document" / n).stat().st_size for n in ("v1.html", "v2.html")}
+    print(
+        f"bundle: {bundle} (v1 {sizes['v1.html'] / 1e6:.1f} MB, v2 {sizes['v2.html'] / 1e6:.1f} MB"
+        f" of HTML, {a.comments} comments)"
+    )
+    if not a.only_interaction:
+        _launch_figures(a, bundle)
+    if not a.skip_interaction:
+        _interaction_figures(a, bundle)
     print(f"load average after: {os.getloadavg()}")
 
 
