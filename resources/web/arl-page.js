@@ -508,8 +508,8 @@
   // view's top), top (the page is at its very top)}; null when there is none.
   function topPlace() {
     var place = sampleTop();
-    if (place) { place.moves = textMoves.count; place.hold = textMoves.epoch; }
-    return place;
+    return place && { off: place.off, y: place.y, top: place.top, moves: textMoves.count,
+                      hold: textMoves.epoch };
   }
   function topPlaceNow() {
     var off = topOffset();
@@ -539,8 +539,12 @@
     var place = topPlaceNow(), last = textMoves.last;
     var same = last && place && last.off === place.off && Math.abs(last.y - place.y) <= 1;
     if (!same && !linkHeld()) textMoves.count++;
-    textMoves.last = place ? { off: place.off, y: place.y } : null;
+    textMoves.last = place;
     return place;
+  }
+  // The text at the top read afresh, no move counted (a page still loading is not read).
+  function noteTop() {
+    if (state.nodes) textMoves.last = topPlaceNow();
   }
   // ``hold``: the link's number for this hold; the count starts again from it.
   function linkQuiet(ms, hold) {
@@ -553,7 +557,7 @@
     textMoves.timer = setTimeout(function read() {
       var left = textMoves.quietUntil - performance.now();
       if (left > 0) { textMoves.timer = setTimeout(read, left); return; }
-      if (state.nodes) textMoves.last = topPlaceNow();  // where the hold left the text
+      noteTop();  // where the hold left the text
     }, +ms || 0);
     return true;
   }
@@ -602,7 +606,7 @@
             window.scrollTo({ top: Math.max(0, at + window.scrollY - want), left: 0,
                               behavior: "instant" });
             // the text put back where it was asked: no move of the reader's for the link
-            if (state.nodes && !linkHeld()) textMoves.last = topPlaceNow();
+            if (!linkHeld()) noteTop();
           }
           again();
         }, 0);
