@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -74,6 +75,25 @@ def _add_missing_columns(db: sqlite3.Connection) -> None:
     have = {r[1] for r in db.execute("PRAGMA table_info(suite_items)")}
     if "token_edits" not in have:
         db.execute("ALTER TABLE suite_items ADD COLUMN token_edits TEXT")
+
+
+def _write_ahead(db: sqlite3.Connection, wait: float = 10.0) -> None:
+    """Put the store in write-ahead-log mode (readers never block the writer). Another
+    program switching a new file at the same moment makes SQLite answer "database is
+    locked" at once, without its busy wait: asked again every 20 ms for up to ``wait``
+    seconds; a store left in rollback mode still works (the other program's switch
+    persists in the file)."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc):
+                raise
+            if time.monotonic() > deadline:
+                return
+            time.sleep(0.02)
 
 
 class SuiteStoreError(RuntimeError):
@@ -151,21 +171,8 @@ class SuiteStore:
                 str(self.path), isolation_level=None, timeout=10.0, check_same_thread=False
             )
             self._db.row_factory = sqlite3.Row
-            self._db.execute("PRAGMA journal_mode=WAL")
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            tables = {
-                r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")
-            }
-            if version > SCHEMA_VERSION:
-                raise SuiteStoreError(
-                    f"{self.path}: written by a newer version of this program (schema "
-                    f"{version}); update the program to read it"
-                )
-            if tables - {"suite_runs", "suite_items"} or (tables and version == 0):
-                raise SuiteStoreError(f"{self.path}: not a suites results store; move it away")
-            self._db.executescript(_SCHEMA)
-            _add_missing_columns(self._db)
-            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            _write_ahead(self._db)
+            self._claim_schema()
         except sqlite3.DatabaseError as exc:
             raise SuiteStoreError(
                 f"{self.path}: cannot be used as a results store ({exc})"
@@ -175,6 +182,36 @@ class SuiteStore:
                 f"{exc.filename or self.path.parent}: cannot hold the results store "
                 f"({exc.strerror or exc})"
             ) from None
+
+    def _claim_schema(self) -> None:
+        """Check the file is a results store (or empty) and give it the schema, in one
+        write transaction: a second program opening a new store at the same moment waits
+        for it (the connection's timeout) and sees the store whole, never its tables
+        without their schema version (it read "not a suites results store; move it away"
+        of a good one). Raises SuiteStoreError; sqlite3.DatabaseError on a file that is
+        no database."""
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if version > SCHEMA_VERSION:
+                raise SuiteStoreError(
+                    f"{self.path}: written by a newer version of this program (schema "
+                    f"{version}); update the program to read it"
+                )
+            if tables - {"suite_runs", "suite_items"} or (tables and version == 0):
+                raise SuiteStoreError(f"{self.path}: not a suites results store; move it away")
+            for statement in _SCHEMA.split(";\n"):
+                if statement.strip():
+                    db.execute(statement)
+            _add_missing_columns(db)
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
 
     def close(self) -> None:
         self._db.close()
