@@ -78,6 +78,7 @@ SCORING_MODULES = (
     "safe_io.py",
     "safe_zip.py",
     "score/anchoring/changes.py",
+    "score/anchoring/claims.py",
     "score/anchoring/context.py",
     "score/anchoring/gates.py",
     "score/anchoring/index.py",

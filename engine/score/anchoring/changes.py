@@ -64,6 +64,11 @@ class ChangeIndex:
         self.claimed: dict[tuple[int, int, tuple[int, int]], bool] = {}
         """Per v1 sentence and v2 sentence, whether another v1 sentence claims the v2 one
         (``_Reanchor._claimed_by_a_neighbour``)."""
+        self.neighbour_images: dict[
+            tuple[int, int], tuple[tuple[int, int, bool] | None, tuple[int, int, bool] | None]
+        ] = {}
+        """Per v1 sentence, what stands in v2 of its nearest neighbours
+        (``_Reanchor._neighbour_extents``)."""
         self.neighbours: dict[tuple[int, int], tuple[int, int, int, int]] = {}
         """Per v1 sentence, the v2 range between its kept neighbours
         (``_Reanchor._between_kept_neighbours``)."""
@@ -77,7 +82,7 @@ class ChangeIndex:
         self.kept_enough: dict[tuple[int, int], bool] = {}
         # per v1 sentence, its kept runs less equal copies (Mapped._evidence_runs)
         self.evidence: dict[tuple[int, int, bool], list[tuple[int, int, int]]] = {}
-        # v1 blocks with a sentence kept whole (Mapped._keeps_a_sentence), by bounds
+        # v1 blocks with a sentence kept whole (Claims._keeps_a_sentence), by bounds
         self.keeps_a_sentence: dict[tuple[int, int], bool] = {}
         """Per v1 sentence, whether its kept text counts in a claim
         (``_Reanchor._kept_counts``)."""

@@ -4,7 +4,7 @@ where the occurrences of a quote nearest to an expected place are.
 
 from __future__ import annotations
 
-from engine.score.anchoring.sentences import _SENTENCE_END
+from engine.score.anchoring.sentences import _SENTENCE_END, sentence_ends_before
 from engine.score.anchoring.thresholds import NEAR_HITS
 from engine.score.anchoring.words import similarity
 
@@ -28,8 +28,9 @@ def side_score(prefix: str, suffix: str, text: str, s: int, e: int) -> float:
     of ``prefix`` and ``suffix`` inside the quote's own sentence (a moved sentence has new
     neighbours), each side compared when it has at least 4 characters; the better side
     counts. 0.0 when neither side has that much."""
-    ends = list(_SENTENCE_END.finditer(prefix))
-    p_in = prefix[ends[-1].end() :] if ends else prefix
+    # the quote's first character seen (Thai's sentence end looks ahead at it)
+    ends = sentence_ends_before(prefix + text[s : s + 1], 0, len(prefix))
+    p_in = prefix[ends[-1] :] if ends else prefix
     m = _SENTENCE_END.search(suffix)
     s_in = suffix[: m.start() + 1] if m else suffix
     a, b = s - len(p_in), e + len(s_in)

@@ -14,7 +14,13 @@ from engine.score.anchoring.index import TextIndex, same_words
 from engine.score.anchoring.records import Reanchored, _Place
 from engine.score.anchoring.sentences import _sentence_bounds
 from engine.score.anchoring.thresholds import FUZZY_WINDOW, REGION_REACH
-from engine.score.anchoring.words import _has_alnum, _trim, _word_dice, holds_nothing_of
+from engine.score.anchoring.words import (
+    _content_words,
+    _has_alnum,
+    _trim,
+    _word_dice,
+    holds_nothing_of,
+)
 
 if TYPE_CHECKING:
     from engine.score.anchoring.reanchor import _Reanchor
@@ -42,7 +48,9 @@ class Gates:
             return False  # nothing a reader sees is no rewrite (docs/verdicts.md, "Not nothing")
         if not self.new_here(cs, ce, p.s, p.e):
             return False
-        if self._past_kept_neighbours(cs, ce, p):
+        if self._past_kept_neighbours(cs, ce, p) or self._past_rewritten_neighbours(cs, ce, p):
+            return False
+        if self._only_a_join(cs, ce, p):
             return False
         a, b = self._near_block(self.v1, p.s, p.e)
         t1 = self.t1
@@ -110,6 +118,41 @@ class Gates:
             return False
         m = self.mapped
         return m is None or not (m[0] <= cs and ce <= m[1])
+
+    def _past_rewritten_neighbours(self: _Reanchor, cs: int, ce: int, p: _Place) -> bool:  # type: ignore[misc]
+        """``[cs, ce)`` lies before all that stands in v2 of the rewritten sentence before
+        the quote's, or after all of the one after it (``KeptNeighbours._out_of_order``), and
+        outside the sentence the quote's became (``mapped``, chosen in order): a likeness
+        found past the join of the two sentences around a deleted one is no rewrite of
+        it."""
+        m = self.mapped
+        if m is not None and m[0] <= cs and ce <= m[1]:
+            return False
+        a, b = self.v1.sentence_bounds(p.s, p.e)
+        c0, c1 = _trim(self.t2, *self.v2.sentence_bounds(cs, ce))
+        own = self.changes.v1_words(self.t1, a, b)
+        return self._out_of_order(a, b, cs, ce, own, self.changes.words_of(self.t2, c0, c1))
+
+    def _only_a_join(self: _Reanchor, cs: int, ce: int, p: _Place) -> bool:  # type: ignore[misc]
+        """``[cs, ce)`` lies inside one v2 sentence between what stands there of the
+        sentences before and after the quote's (``KeptNeighbours._neighbour_extents``), and
+        shares no content word with the quote's sentence nor holds its kept text: the two
+        neighbours were joined, and ``[cs, ce)`` is the join ("… identified previously 3
+        while it has been shown …", the sentence "Tilorone is …" between them deleted: the
+        diff's place for it is "while it"). A rewrite into the join keeps some of its words
+        ("The budget rose while staff numbers fell in April.")."""
+        a, b = self.v1.sentence_bounds(p.s, p.e)
+        if self._evidence_in(a, b, (cs, ce), content=True):
+            return False
+        t2 = self.t2
+        own = _content_words(self.changes.v1_words(self.t1, a, b))
+        if own & self.changes.words_of(t2, *_trim(t2, cs, ce)):
+            return False
+        before, after = self._neighbour_extents(a, b)
+        if before is None or after is None:
+            return False
+        s0, s1 = _trim(t2, *self.v2.sentence_bounds(cs, ce))
+        return s0 < before[1] <= cs and ce <= after[0] < s1
 
     def _sentence_was_in_v1(self: _Reanchor, cs: int, ce: int, p: _Place) -> bool:  # type: ignore[misc]
         """The v2 sentence holding ``[cs, ce)`` is, word for word, a sentence (16

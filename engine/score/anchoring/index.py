@@ -8,7 +8,7 @@ import bisect
 import re
 
 from engine.score.anchoring.context import nearest_starts
-from engine.score.anchoring.sentences import _SENTENCE_END, _sentence_bounds
+from engine.score.anchoring.sentences import _SENTENCE_END, _sentence_bounds, sentence_ends_before
 from engine.score.anchoring.thresholds import FUZZY_WINDOW, MAX_HITS, NEAR_HITS
 from engine.score.anchoring.words import _has_alnum, _snap_words, _trim, joined
 from engine.text.normalize import FoldedText, fold_needle, normalize
@@ -237,7 +237,7 @@ class TextIndex:
         a, b = _sentence_bounds(text, s, e, reach)
         if a > 0 and a == s - reach:
             ba = self.block(a, a)[0]
-            ends = [m.end() for m in _SENTENCE_END.finditer(text, ba, a)]
+            ends = sentence_ends_before(text, ba, a)
             a = ends[-1] if ends else ba
         if b < len(text) and b == e + reach:
             bb = self.block(b, b)[1]

@@ -11,10 +11,12 @@ from engine.score.anchoring.changes import _substantial
 from engine.score.anchoring.thresholds import (
     FUZZY_WINDOW,
     KEPT_GAP,
+    MOVED_REWRITE_DICE,
+    MOVED_REWRITE_SHARED,
     NEW_BLOCKS_REACH,
     TRAVELLED_CONTEXT,
 )
-from engine.score.anchoring.words import _has_alnum, _trim
+from engine.score.anchoring.words import _content_words, _has_alnum, _trim
 
 if TYPE_CHECKING:
     from engine.score.anchoring.reanchor import _Reanchor
@@ -221,3 +223,131 @@ class KeptNeighbours:
         ):
             return None
         return at
+
+    def _out_of_order(  # type: ignore[misc]
+        self: _Reanchor,
+        a: int,
+        b: int,
+        c0: int,
+        c1: int,
+        own_words: set[str],
+        words: set[str],
+    ) -> bool:
+        """v2 range ``[c0, c1)`` (in a sentence whose words are ``words``) lies before all
+        that stands in v2 of the nearest sentence before v1 sentence(s) ``[a, b)`` (words
+        ``own_words``) in its v1 block, or after all of the nearest one after it
+        (``_neighbour_extents``), in the v2 block that stands in (and the blocks of only new
+        text beside it on its far side, ``_with_new_blocks``: a neighbour that moved into
+        another block, "It optimizes …" moved up into the paragraph before, bounds nothing
+        here). A rewrite keeps its sentences in order, as the diff keeps the text it aligns:
+        "Staff numbers fell sharply in March." deleted, the sentences around it joined ("The
+        budget rose while costs were cut in every office.") and "A new office opened in
+        May." added before or after the join is no rewrite of it, however the diff laid its
+        replaced region over them (Hindi, Japanese, Thai: docs/verdicts.md, "Not past a
+        rewritten neighbour").
+
+        Never where the range holds the sentence's own kept text that touches a content
+        word in a ``_substantial`` run (the diff aligned it there, in order; a kept " most "
+        is chance), nor where it keeps many of the sentence's words
+        (``MOVED_REWRITE_DICE``): a sentence moved and rewritten. A neighbour known only by
+        its words (``_extent``: weak) bounds only a range that holds none of the sentence's
+        kept content words at all: a deleted neighbour's chance likeness ("then", "Frank",
+        "claim") in the next clause's rewrite is no bound on the rewrite that kept
+        "engaged"."""
+        from engine.score.anchoring.mapped import _count_dice
+
+        t1 = self.t1
+        kept_here = False
+        for x0, x1, y0 in self._evidence_runs(a, b, content=True):
+            if y0 < c1 and c0 < y0 + x1 - x0:
+                if _substantial(t1[x0:x1]):
+                    return False
+                kept_here = True
+        if _count_dice(own_words, words) >= MOVED_REWRITE_DICE:
+            return False
+        before, after = self._neighbour_extents(a, b)
+        if before is not None and c1 <= before[0] and (before[2] or not kept_here):
+            if self._with_new_blocks(*self.v2.block(before[0], before[1]), before=True)[0] <= c0:
+                return True
+        if after is not None and c0 >= after[1] and (after[2] or not kept_here):
+            return c1 <= self._with_new_blocks(*self.v2.block(after[0], after[1]), before=False)[1]
+        return False
+
+    def _neighbour_extents(  # type: ignore[misc]
+        self: _Reanchor, a: int, b: int
+    ) -> tuple[tuple[int, int, bool] | None, tuple[int, int, bool] | None]:
+        """What stands in v2 (``_extent``) of the nearest sentence before v1 sentence(s)
+        ``[a, b)`` and of the nearest after it, of those that stand anywhere, within its v1
+        block and ``2 * FUZZY_WINDOW``: a sentence deleted too bounds nothing, and the next
+        one on its side does. Worked out once per range for the pair
+        (``ChangeIndex.neighbour_images``)."""
+        hit = self.changes.neighbour_images.get((a, b))
+        if hit is not None:
+            return hit
+        t1 = self.t1
+        ba, bb = self.v1.block(a, b)
+        sides = (
+            reversed(self.v1.sentence_pieces(max(ba, a - 2 * FUZZY_WINDOW), a)),
+            iter(self.v1.sentence_pieces(b, min(bb, b + 2 * FUZZY_WINDOW))),
+        )
+        extents: list[tuple[int, int, bool] | None] = []
+        for pieces in sides:
+            extent = None
+            for q0, q1 in pieces:
+                q0, q1 = _trim(t1, q0, q1)
+                if q0 < q1 and _has_alnum(t1[q0:q1]):
+                    extent = self._extent(q0, q1)
+                    if extent is not None:
+                        break
+            extents.append(extent)
+        out = self.changes.neighbour_images[(a, b)] = (extents[0], extents[1])
+        return out
+
+    def _extent(self: _Reanchor, q0: int, q1: int) -> tuple[int, int, bool] | None:  # type: ignore[misc]
+        """The v2 range of what stands there of v1 sentence ``[q0, q1)``, and whether the
+        diff says so (strong) or only its words do, by the first of these it has: its kept
+        text that touches a content word, in runs of ``_substantial`` length (from the
+        first run to the last: the diff's alignment is in order; any kept word of a
+        sentence of no content word, "He is a Mr."), or its text less its full stop
+        re-inserted once near its estimated place (``2 * FUZZY_WINDOW``; new text, not
+        another sentence's kept copy: "“Yes, sir" at the join), both strong; or, weak, the
+        v2 sentence near its estimated place, not kept from elsewhere, that shares the most
+        of its content words, ``MOVED_REWRITE_SHARED`` or more, or all of a short one's
+        (two sentences joined into one, the first's words rewritten at the join's start:
+        the join is no candidate for it, since it holds the second's kept text; "It is her
+        carriage." rewritten as the join's " while it is her carriage"), or the sentence it
+        became (``_sentence_image``, unordered). None when it has none of these
+        (deleted)."""
+        t1, t2 = self.t1, self.t2
+        own = _content_words(self.changes.v1_words(t1, q0, q1))
+        if own:
+            # a few letters kept by chance (" there" aligned with a new sentence's last
+            # word) say nothing of where the sentence went
+            runs = [
+                r
+                for r in self._evidence_runs(q0, q1, content=True)
+                if _substantial(t1[r[0] : r[1]])
+            ]
+        else:
+            # short words alone ("He is a Mr.", cut at an abbreviation): its kept words,
+            # however few, are all there is of it
+            runs = [r for r in self._evidence_runs(q0, q1) if _has_alnum(t1[r[0] : r[1]])]
+        if runs:
+            return runs[0][2], max(y0 + x1 - x0 for x0, x1, y0 in runs), True
+        es, ee = self.changes.estimate(q0, q1)
+        lo, hi = max(0, es - 2 * FUZZY_WINDOW), min(len(t2), ee + 2 * FUZZY_WINDOW)
+        body = t1[q0:q1].rstrip("".join(_STOPS))
+        at = _one_copy(t2, body, lo, hi) if len(body) >= 4 else None
+        if at is not None and self.new_here(at, at + len(body), q0, q1):
+            return at, at + len(body), True
+        best, most = None, min(MOVED_REWRITE_SHARED, len(own)) - 1
+        if own:
+            for c0, c1 in self.v2.sentence_pieces(*self.v2.whole_sentences(lo, hi)):
+                c0, c1 = _trim(t2, c0, c1)
+                if c0 >= c1 or self._kept_from_elsewhere(c0, c1, q0, q1):
+                    continue  # another sentence's, kept ("Step 2. Warning: …" for step 1's)
+                shared = len(own & self.changes.words_of(t2, c0, c1))
+                if shared > most:
+                    best, most = (c0, c1), shared
+        best = best or self._sentence_image(q0, q1, q0, q1, order=False)
+        return None if best is None else (best[0], best[1], False)

@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from engine.diff.diffing import TextDiff
 from engine.score.anchoring.changes import ChangeIndex
+from engine.score.anchoring.claims import Claims
 from engine.score.anchoring.context import context_score
 from engine.score.anchoring.gates import Gates
 from engine.score.anchoring.index import TextIndex
@@ -81,6 +82,7 @@ class _Reanchor(
     StageRewritten,
     Gates,
     Mapped,
+    Claims,
     KeptNeighbours,
 ):
     def __init__(self, v1: TextIndex, v2: TextIndex, diff: TextDiff, changes: ChangeIndex):

@@ -29,6 +29,19 @@ _STOPS = frozenset(".!?;:。！？；।॥؟۔")
 """The full stops of ``_SENTENCE_END``."""
 
 
+def sentence_ends_before(text: str, lo: int, s: int) -> list[int]:
+    """Where the sentences that end in ``text[lo:s]`` end (code points, in order): the
+    matches of ``_SENTENCE_END`` from ``lo`` that end at ``s`` or before, the character at
+    ``s`` seen. A search cut at ``s`` cannot look at it, and Thai's end (a space between two
+    Thai letters) looks ahead: "… ปีที่แล้ว จำนวนพนักงาน…" with the quote starting at
+    "จำนวน" lost the end just before the quote, and the quote's sentence took in the one
+    before it."""
+    ends = {m.end() for m in _SENTENCE_END.finditer(text, lo, s)}
+    if s < len(text):
+        ends.update(m.end() for m in _SENTENCE_END.finditer(text, lo, s + 1) if m.end() <= s)
+    return sorted(ends)
+
+
 def _clip_sentences(
     text: str, cs: int, ce: int, quote: str, near: tuple[int, int] | None = None
 ) -> tuple[int, int]:
@@ -86,7 +99,7 @@ def _sentence_bounds(text: str, s: int, e: int, reach: int = FUZZY_WINDOW) -> tu
     sentence, never also the one after it (the end is looked for from where the stops and
     spaces the span ends with begin; a span of stops only is a mark inside its sentence)."""
     a = max(0, s - reach)
-    ends = [m.end() for m in _SENTENCE_END.finditer(text, a, s)]
+    ends = sentence_ends_before(text, a, s)
     a = ends[-1] if ends else a
     e = min(e, len(text))
     j = e

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from engine.score.anchoring.context import side_score
 from engine.score.anchoring.records import Reanchored, _Place
-from engine.score.anchoring.sentences import _SENTENCE_END
+from engine.score.anchoring.sentences import _SENTENCE_END, sentence_ends_before
 from engine.score.anchoring.thresholds import (
     MOVED_SIDE_THRESHOLD,
     SURVIVING_WORD,
@@ -59,8 +59,8 @@ class StageRewritten:
         verbatim = self._verbatim_in(p, m0, m1)
         if verbatim is not None:
             return verbatim
-        ends = list(_SENTENCE_END.finditer(p.prefix))
-        p_in = p.prefix[ends[-1].end() :] if ends else p.prefix
+        ends = sentence_ends_before(p.prefix + p.quote[:1], 0, len(p.prefix))
+        p_in = p.prefix[ends[-1] :] if ends else p.prefix
         m = _SENTENCE_END.search(p.suffix)
         s_in = p.suffix[: m.start() + 1] if m else p.suffix
         limit = 2 * len(p.quote) + 40
@@ -126,8 +126,8 @@ class StageRewritten:
         (``TRAVELLED_CONTEXT`` characters or more of it): the sentence moved, and the
         words around the quote travelled with it. None when no such copy is found, or
         more than one."""
-        ends = list(_SENTENCE_END.finditer(p.prefix))
-        p_in = p.prefix[ends[-1].end() :] if ends else p.prefix
+        ends = sentence_ends_before(p.prefix + p.quote[:1], 0, len(p.prefix))
+        p_in = p.prefix[ends[-1] :] if ends else p.prefix
         m = _SENTENCE_END.search(p.suffix)
         s_in = p.suffix[: m.start() + 1] if m else p.suffix
         for piece in (s_in, p_in):
