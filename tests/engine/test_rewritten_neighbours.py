@@ -230,3 +230,56 @@ def test_a_deleted_sentence_is_not_a_new_one_beside_its_neighbours_join_in_real_
         src1, src2 = f"<p>{src1}</p>", f"<p>{src2}</p>"
     v = _verdict(kind, src1, src2, quote)
     assert v.verdict == "deleted", (name, quote, v.method, v.v2, v.note)
+
+
+@pytest.mark.parametrize("kind", ["text", "html"])
+@pytest.mark.parametrize("close", [".”", '."', ".'", ".)", ".[1]", ".[12, 14]", ".²", ".**"])
+def test_a_sentence_ends_after_its_closing_marks(close, kind):
+    """The attacker's brief: a full stop followed by a closing quote, a bracket, a note
+    number or Markdown bold ended no sentence, so the sentence before the deleted one ran
+    on into it, and the join's linking words (", while costs") read as its rewrite."""
+    s1, s2, s3 = JOINS[0][:3]
+    intro, end = "Intro here stays.", "End stays."
+    lead = "**" if close == ".**" else ""
+    src1 = " ".join([intro, lead + s1[:-1] + close, s2, s3, end])
+    src2 = " ".join([intro, lead + s1[:-1] + ", while costs were cut in every office.", end])
+    if kind == "html":
+        src1, src2 = f"<p>{src1}</p>", f"<p>{src2}</p>"
+    v = _verdict(kind, src1, src2, s2.rstrip("."))
+    assert v.verdict == "deleted", (v.method, v.v2, v.note)
+
+
+@pytest.mark.parametrize(
+    ("src1", "src2", "quote"),
+    [
+        (
+            "Revenue grew by a third.[3] Staff numbers fell sharply in March.[4] Costs were"
+            " cut in every office.[5]",
+            "Revenue grew by a third, while costs were cut in every office.[5]",
+            "Staff numbers fell sharply in March",
+        ),
+        (
+            'The report was titled "Growth and Change." Staff numbers fell sharply in March.'
+            " Costs were cut in every office.",
+            'The report was titled "Growth and Change," but costs were cut in every office.',
+            "Staff numbers fell sharply in March",
+        ),
+        (
+            "Intro here stays. Бюджет вырос на десять процентов в прошлом году.» Численность"
+            " персонала резко сократилась в марте. Расходы были урезаны в каждом офисе. End"
+            " stays.",
+            "Intro here stays. Бюджет вырос на десять процентов в прошлом году, а расходы были"
+            " урезаны в каждом офисе. End stays.",
+            "Численность персонала резко сократилась в марте",
+        ),
+        (
+            "「予算は昨年増えた。」職員数が三月に急減した。各事務所で経費が削減された。",
+            "「予算は昨年増えたが、各事務所で経費が削減された。」",
+            "職員数が三月に急減した",
+        ),
+    ],
+    ids=["wikipedia", "title", "russian", "japanese"],
+)
+def test_real_sentence_ends_before_a_deleted_sentence(src1, src2, quote):
+    v = _verdict("text", src1, src2, quote)
+    assert v.verdict == "deleted", (v.method, v.v2, v.note)

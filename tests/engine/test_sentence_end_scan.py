@@ -10,19 +10,21 @@ import random
 import re
 from pathlib import Path
 
-from engine.score.anchoring.sentences import _SENTENCE_END
+from engine.score.anchoring.sentences import _CITE, _CJK_CLOSE, _CLOSE, _SENTENCE_END
 
 ROOT = Path(__file__).resolve().parents[2]
 
 PLAIN = re.compile(
-    r"[.!?;:]+[\s\u00a0]+|[。！？；।॥؟۔]+\s*|\n+"
+    f"[.!?;:]+(?:[{_CLOSE}]|{_CITE})*[\\s\u00a0]+|[。！？；।॥؟۔]+[{_CJK_CLOSE}]*\\s*|\n+"
     '|(?<=[\u0e01-\u0e5b)\\]"\u201d]) +(?=[\u0e01-\u0e5b])'
 )
-"""The expression as first written: a full stop (or ``!?;:``) and space, a CJK, Devanagari
-or Arabic-script full stop and any space, line breaks, or spaces between Thai letters."""
+"""The expression as plain alternatives: a full stop (or ``!?;:``), its closing marks
+and note numbers, and space; a CJK, Devanagari or Arabic-script full stop, its closing
+marks and any space; line breaks; or spaces between Thai letters."""
 
 ALPHABET = list(
-    ".!?;:。！？；।॥؟۔\n \t\r\u00a0\u3000\u2028)]\"\u201d'ab1\u0e01\u0e2b\u0e5b\u0e5c\u0e00"
+    ".!?;:\u2026。！？；।॥؟۔\n \t\r\u00a0\u3000\u2028)]\"\u201d\u2019'*\u00b2\u300d[,1ab"
+    "\u0e01\u0e2b\u0e5b\u0e5c\u0e00"
 )
 
 

@@ -4,6 +4,7 @@ which bound where its rewrite may lie (docs/verdicts.md, "Not past a kept neighb
 
 from __future__ import annotations
 
+import difflib
 from typing import TYPE_CHECKING
 
 from engine.diff.tokens import _CLOSERS, SENTENCE_TERMINATORS
@@ -16,7 +17,7 @@ from engine.score.anchoring.thresholds import (
     NEW_BLOCKS_REACH,
     TRAVELLED_CONTEXT,
 )
-from engine.score.anchoring.words import _content_words, _has_alnum, _trim
+from engine.score.anchoring.words import _content_words, _has_alnum, _trim, content_word_edges
 
 if TYPE_CHECKING:
     from engine.score.anchoring.reanchor import _Reanchor
@@ -310,7 +311,8 @@ class KeptNeighbours:
         first run to the last: the diff's alignment is in order; any kept word of a
         sentence of no content word, "He is a Mr."), or its text less its full stop
         re-inserted once near its estimated place (``2 * FUZZY_WINDOW``; new text, not
-        another sentence's kept copy: "“Yes, sir" at the join), both strong; or, weak, the
+        another sentence's kept copy: "“Yes, sir" at the join; its first letter may be
+        lowered, as a join does), both strong; or, weak, the
         v2 sentence near its estimated place, not kept from elsewhere, that shares the most
         of its content words, ``MOVED_REWRITE_SHARED`` or more, or all of a short one's
         (two sentences joined into one, the first's words rewritten at the join's start:
@@ -337,9 +339,15 @@ class KeptNeighbours:
         es, ee = self.changes.estimate(q0, q1)
         lo, hi = max(0, es - 2 * FUZZY_WINDOW), min(len(t2), ee + 2 * FUZZY_WINDOW)
         body = t1[q0:q1].rstrip("".join(_STOPS))
-        at = _one_copy(t2, body, lo, hi) if len(body) >= 4 else None
-        if at is not None and self.new_here(at, at + len(body), q0, q1):
-            return at, at + len(body), True
+        # also with its first letter lowered: joined to the sentence before it, a sentence
+        # loses its capital ("… last year and costs were cut in every office.")
+        for copy in dict.fromkeys((body, body[:1].lower() + body[1:])) if len(body) >= 4 else ():
+            at = _one_copy(t2, copy, lo, hi)
+            if at is not None and self.new_here(at, at + len(copy), q0, q1):
+                return at, at + len(copy), True
+        part = self._longest_part(q0, q1, body, lo, hi)
+        if part is not None:
+            return part[0], part[1], True
         best, most = None, min(MOVED_REWRITE_SHARED, len(own)) - 1
         if own:
             for c0, c1 in self.v2.sentence_pieces(*self.v2.whole_sentences(lo, hi)):
@@ -351,3 +359,28 @@ class KeptNeighbours:
                     best, most = (c0, c1), shared
         best = best or self._sentence_image(q0, q1, q0, q1, order=False)
         return None if best is None else (best[0], best[1], False)
+
+    def _longest_part(  # type: ignore[misc]
+        self: _Reanchor, q0: int, q1: int, body: str, lo: int, hi: int
+    ) -> tuple[int, int] | None:
+        """The longest run of v1 sentence ``[q0, q1)``'s text (``body``, its first letter
+        also lowered) that v2 ``[lo, hi)`` holds verbatim as new text, where it is
+        ``_substantial`` and touches a content word: the diff took it for new, but the
+        sentence's words stand there in order ("The budget rose by ten percent last year."
+        rewritten as the join's "Although the budget rose, costs …"). Found by
+        ``difflib.SequenceMatcher.find_longest_match`` (the standard library's longest
+        common substring). None when there is none."""
+        window = self.t2[lo:hi]
+        best: tuple[int, int] | None = None
+        for text in dict.fromkeys((body, body[:1].lower() + body[1:])):
+            m = difflib.SequenceMatcher(None, text, window, autojunk=False).find_longest_match(
+                0, len(text), 0, len(window)
+            )
+            piece = text[m.a : m.a + m.size]
+            if best is not None and m.size <= best[1] - best[0]:
+                continue
+            if not _substantial(piece) or content_word_edges(piece) is None:
+                continue
+            if self.new_here(lo + m.b, lo + m.b + m.size, q0, q1):
+                best = (lo + m.b, lo + m.b + m.size)
+        return best

@@ -9,14 +9,30 @@ import re
 from engine.score.anchoring.thresholds import FUZZY_WINDOW
 from engine.score.anchoring.words import _has_alnum, _trim, similarity
 
+_CLOSE = "\"'\u201d\u2019\u00bb)\\]}*\u00b9\u00b2\u00b3\u2070\u2074-\u2079"
+"""What may follow a Latin full stop before the space that ends its sentence: closing
+quotes and brackets, the ``**`` of Markdown bold, superscript note numbers."""
+_CITE = r"\[\d[\d,;\u2013\- ]{0,14}\]"
+"""A bracketed note number after a full stop, "[3]" or "[12, 14]" (Wikipedia, papers)."""
+_CJK_CLOSE = "\u300d\u300f\uff09\uff3d\uff5d\u3009\u300b\u3011\u3015\u201d\u2019\"')"
+"""What may follow a CJK, Devanagari or Arabic-script full stop: closing brackets and
+quotes ("。」", "।\"")."""
+
 _SENTENCE_END = re.compile(
-    r"[.!?;:。！？；।॥؟۔\n ]"
-    r"(?:(?<=[.!?;:])[.!?;:]*[\s\u00a0]+|(?<=[。！？；।॥؟۔])[。！？；।॥؟۔]*\s*|(?<=\n)\n*"
+    "[.!?;:。！？；।॥؟۔\n ]"
+    f"(?:(?<=[.!?;:])[.!?;:]*(?:[{_CLOSE}]|{_CITE})*[\\s\u00a0]+"
+    f"|(?<=[。！？；।॥؟۔])[。！？；।॥؟۔]*[{_CJK_CLOSE}]*\\s*|(?<=\n)\n*"
     '|(?<=[\u0e01-\u0e5b)\\]"\u201d] ) *(?=[\u0e01-\u0e5b]))'
 )
-"""Where a sentence ends, for keeping a span inside one: a full stop (or ``!?;:``) and
-space, a CJK, Devanagari or Arabic-script full stop, a line break, or a space between two
-Thai letters (Thai writes no full stop; a space ends a sentence or clause).
+"""Where a sentence ends, for keeping a span inside one: a full stop (or ``!?;:``), the
+closing quotes, brackets and note numbers after it (``_CLOSE``,
+``_CITE``: "… last year.” Staff …", "… a third.[3] Staff …"), and space; a CJK,
+Devanagari or Arabic-script full stop and its closing marks (``_CJK_CLOSE``); a line
+break; or a space between two Thai letters (Thai writes no full stop; a space ends a
+sentence or clause). Before, a stop followed by a closing mark ended no sentence, so the
+sentence before a deleted one ran on into it, and the join of the two around it read as
+its rewrite (the attacker's brief: ".”", ".)", ".[1]", in English, Russian and
+Arabic).
 
 Written as one class of first characters followed by the four cases (told apart by a
 look back at that character: the classes do not overlap), so the regular expression
