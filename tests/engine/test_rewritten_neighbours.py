@@ -283,3 +283,45 @@ def test_a_sentence_ends_after_its_closing_marks(close, kind):
 def test_real_sentence_ends_before_a_deleted_sentence(src1, src2, quote):
     v = _verdict("text", src1, src2, quote)
     assert v.verdict == "deleted", (v.method, v.v2, v.note)
+
+
+@pytest.mark.parametrize(
+    ("src1", "src2", "quote"),
+    [
+        (
+            "He was in compensated shock. There was no clubbing, cyanosis or"
+            " lymphadenopathy. There was no facial dysmorphism, and skin and hair were"
+            " normal. He weighed 5.4 kg; measured 64 cm in length and head circumference was"
+            " 39.5 cm; all below the 3rd centile as per WHO Child Growth Standards."
+            " Examination of the chest showed evidence of bronchopneumonia.",
+            "He was in compensated shock. There was no clubbing, cyanosis or"
+            " lymphadenopathy. He orchard 5.meadow kg; river orchard velvet in orchard river"
+            " head circumference velvet 39.velvet cm; river below orchard 3rd lantern as"
+            " harbour WHO velvet Growth orchard. Examination of the chest showed evidence of"
+            " bronchopneumonia.",
+            "There was no facial dysmorphism",
+        ),
+        (
+            "“Yes, there are steps on the landing. If I cannot persuade you to take a lenient"
+            " view of the matter, Lord St. Simon, I have brought an advocate here who may be"
+            " more successful.” He opened the door and ushered in a lady and gentleman. “Lord"
+            " St. Simon,” said he, “allow me to introduce you to Mr. and Mrs. Francis Hay"
+            " Moulton. The lady, I think, you have already met.”",
+            "“Yes, there are steps on the landing. If I cannot persuade you to take a lenient"
+            " view of the matter, Lord St. Simon, velvet have copper river advocate here copper"
+            " may meadow more lantern.” He harbour the harbour and copper in river lady copper"
+            " gentleman. “river St. Francis Hay Moulton. The lady, I think, you have already"
+            " met.”",
+            "Simon,” said he, “allow",
+        ),
+    ],
+    ids=["f1000rd-5-2532", "noble-bachelor"],
+)
+def test_a_neighbours_rewrite_of_short_words_still_shields_it(src1, src2, quote):
+    """The long property run found two deletions read `edited` after the rules above: the
+    sentence after the deleted one rewritten keeping only short words ("He orchard
+    5.meadow kg;") had no image by the new rules, so nothing said it was the neighbour's
+    rewrite, and the deleted sentence took it. Whether a v2 sentence is a neighbour's
+    rewrite is asked of its image by words alone (``_sentence_image(strict=False)``)."""
+    v = _verdict("text", src1, src2, quote)
+    assert v.verdict == "deleted", (v.method, v.v2, v.note)

@@ -69,7 +69,7 @@ class Claims:
                         continue  # it cannot claim m, whatever its image (cheap first)
                     if (q1 <= ba or q0 >= bb) and not self._more_in_image_of(q0, q1, ba, bb, m):
                         continue
-                    img = self._sentence_image(q0, q1, q0, q1)
+                    img = self._sentence_image(q0, q1, q0, q1, strict=False)
                     if img is not None and img[0] < m[1] and m[0] < img[1]:
                         theirs = self._image_score(q0, q1, img)
                         if same or abs(theirs - mine) <= _TIE:

@@ -247,7 +247,7 @@ class Gates:
             if q1 <= a or q0 >= b:
                 q0, q1 = _trim(t1, q0, q1)
                 if q0 < q1 and _has_alnum(t1[q0:q1]):
-                    img = self._sentence_image(q0, q1, q0, q1)
+                    img = self._sentence_image(q0, q1, q0, q1, strict=False)
                     if img is None and mine is not None and self._replaced_together(q0, q1, mine):
                         img = self.diff.image(q0, q1)
                     if img is not None and img[0] < ce and cs < img[1]:

@@ -104,7 +104,7 @@ class Mapped:
         p1: int,
         s: int,
         e: int,
-        order: bool = True,
+        strict: bool = True,
     ) -> tuple[int, int] | None:
         """The v2 sentence v1 sentence ``[p0, p1)`` became: of the v2 sentences in the
         diff's image of it (at least ``FUZZY_WINDOW`` and at most twice that around its
@@ -114,9 +114,14 @@ class Mapped:
         two goes with the quote's words, plus the share of its kept text there
         (``KEPT_SHARE``), less ``DISTANCE_COST`` for distance from the estimated place. Only
         sentences of mostly new text (or the sentence's own) count: a sentence kept from
-        elsewhere in v1 is not this one's rewrite. With ``order``, none that lies past the
-        image of a rewritten neighbour (``KeptNeighbours._out_of_order``). None when no
-        candidate shares a word."""
+        elsewhere in v1 is not this one's rewrite. ``strict``, for crediting the sentence
+        with a rewrite: only a candidate with evidence beyond its words' shape
+        (``_image_evidence``) that lies in order with its rewritten neighbours
+        (``KeptNeighbours._out_of_order``). Not strict, for asking whether a v2 sentence is
+        a neighbour's rewrite (``Gates._a_neighbours_image``, ``Claims._claimed_now``, the
+        neighbours' extents): the image by words alone, so a neighbour's rewrite that keeps
+        only short words ("He orchard 5.meadow kg;") still shields it from a deleted
+        sentence beside it. None when no candidate shares a word."""
         own_words, mid, cands = self._sentence_candidates(p0, p1)
         quote_words = _word_set(self.t1[max(p0, s) : min(p1, e)])
         ranked = []
@@ -144,9 +149,11 @@ class Mapped:
             if dice > 0 and own_words & words:
                 ranked.append((rank, c0, c1, words))
         for _rank, c0, c1, words in sorted(ranked, key=lambda r: r[0], reverse=True):
+            if not strict:
+                return c0, c1
             if not self._image_evidence(p0, p1, own_words & words, c0, c1):
                 continue  # its shape alone ("in"), away from where the diff put it
-            if order and self._out_of_order(ra, rb, c0, c1, own_words, words):
+            if self._out_of_order(ra, rb, c0, c1, own_words, words):
                 continue  # before the rewrite of the sentence before it, or past the next's
             return c0, c1
         return None

@@ -318,7 +318,7 @@ class KeptNeighbours:
         (two sentences joined into one, the first's words rewritten at the join's start:
         the join is no candidate for it, since it holds the second's kept text; "It is her
         carriage." rewritten as the join's " while it is her carriage"), or the sentence it
-        became (``_sentence_image``, unordered). None when it has none of these
+        became (``_sentence_image``, not strict). None when it has none of these
         (deleted)."""
         t1, t2 = self.t1, self.t2
         own = _content_words(self.changes.v1_words(t1, q0, q1))
@@ -357,7 +357,7 @@ class KeptNeighbours:
                 shared = len(own & self.changes.words_of(t2, c0, c1))
                 if shared > most:
                     best, most = (c0, c1), shared
-        best = best or self._sentence_image(q0, q1, q0, q1, order=False)
+        best = best or self._sentence_image(q0, q1, q0, q1, strict=False)
         return None if best is None else (best[0], best[1], False)
 
     def _longest_part(  # type: ignore[misc]
