@@ -113,12 +113,18 @@ UNRELATED = [
 ]
 
 
+def draw_sentences(draw, least: int) -> tuple[str, list[str]]:
+    """A real paragraph of ``least`` sentences or more from tests/data (``_sources``), as
+    (its source's name, its sentences)."""
+    name, paras = draw(st.sampled_from(_sources()))
+    para = draw(st.sampled_from([p for p in paras if len(_SENTENCE.split(p)) >= least] or [""]))
+    assume(para)
+    return name, [s for s in _SENTENCE.split(para) if s]
+
+
 @st.composite
 def paragraph_cases(draw):
-    name, paras = draw(st.sampled_from(_sources()))
-    para = draw(st.sampled_from([p for p in paras if len(_SENTENCE.split(p)) >= 4] or [""]))
-    assume(para)
-    sents = [s for s in _SENTENCE.split(para) if s]
+    name, sents = draw_sentences(draw, 4)
     i = draw(st.integers(0, len(sents) - 3))
     # the new sentence: unrelated, or unrelated words with one word of the deleted one
     # where that is chance (a sentence of eight words or more: a short one sharing a word

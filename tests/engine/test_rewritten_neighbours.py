@@ -23,8 +23,7 @@ from hypothesis import assume, given, strategies as st
 from engine.score.anchoring.mapped import _count_dice
 from engine.score.anchoring.sentences import _sentence_bounds, sentence_ends_before
 from engine.score.anchoring.words import _word_set
-from tests.engine.test_deleted_span_properties import _SENTENCE, _sources
-from tests.engine.test_kept_neighbours import _verdict
+from tests.engine.test_kept_neighbours import _verdict, draw_sentences
 
 # (sentence before, the deleted one, sentence after, the two joined, a new sentence that
 # shares a short word, or a few letters, with the deleted one)
@@ -188,10 +187,7 @@ NEW_SENTENCES = [
 
 @st.composite
 def join_cases(draw):
-    name, paras = draw(st.sampled_from(_sources()))
-    para = draw(st.sampled_from([p for p in paras if len(_SENTENCE.split(p)) >= 3] or [""]))
-    assume(para)
-    sents = [s for s in _SENTENCE.split(para) if s]
+    name, sents = draw_sentences(draw, 3)
     i = draw(st.integers(1, len(sents) - 2))
     before, after = sents[i - 1], sents[i + 1]
     assume(before.endswith(".") and after[:1].isupper() and not after.startswith("I "))

@@ -69,6 +69,8 @@ class ChangeIndex:
         ] = {}
         """Per v1 sentence, what stands in v2 of its nearest neighbours
         (``_Reanchor._neighbour_extents``)."""
+        self.extents: dict[tuple[int, int], tuple[int, int, bool] | None] = {}
+        """Per v1 sentence, what stands of it in v2 (``_Reanchor._extent``)."""
         self.neighbours: dict[tuple[int, int], tuple[int, int, int, int]] = {}
         """Per v1 sentence, the v2 range between its kept neighbours
         (``_Reanchor._between_kept_neighbours``)."""

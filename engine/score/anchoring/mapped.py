@@ -78,6 +78,15 @@ class Mapped:
             return None
         return min(f[0] for f in found), max(f[1] for f in found)
 
+    def _runs_in(  # type: ignore[misc]
+        self: _Reanchor, a: int, b: int, c0: int, c1: int, content: bool = False
+    ) -> list[tuple[int, int, int]]:
+        """The ``_evidence_runs`` of v1 ``[a, b)`` (with ``content``, those that touch a
+        content word) whose v2 copy overlaps ``[c0, c1)``, as ``(x0, x1, y0)``."""
+        return [
+            r for r in self._evidence_runs(a, b, content) if r[2] < c1 and c0 < r[2] + r[1] - r[0]
+        ]
+
     def _evidence_in(  # type: ignore[misc]
         self: _Reanchor, a: int, b: int, m: tuple[int, int], content: bool = False
     ) -> int:
@@ -174,9 +183,8 @@ class Mapped:
         if _content_words(shared) or self._evidence_in(p0, p1, (c0, c1), content=True):
             return True
         t1 = self.t1
-        for x0, x1, y0 in self._evidence_runs(p0, p1):
-            if y0 < c1 and c0 < y0 + x1 - x0 and _substantial(t1[x0:x1]):
-                return True  # its own words kept there, however short (" by the end of May.")
+        if any(_substantial(t1[x0:x1]) for x0, x1, _y in self._runs_in(p0, p1, c0, c1)):
+            return True  # its own words kept there, however short (" by the end of May.")
         ms, me = _trim(self.t2, *self.diff.image(p0, p1))
         return c0 <= ms and me <= c1 if ms < me else c0 < ms < c1
 

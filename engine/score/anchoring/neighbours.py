@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from engine.diff.tokens import _CLOSERS, SENTENCE_TERMINATORS
 from engine.score.anchoring.changes import _substantial
+from engine.score.anchoring.mapped import _count_dice
 from engine.score.anchoring.thresholds import (
     FUZZY_WINDOW,
     KEPT_GAP,
@@ -255,15 +256,10 @@ class KeptNeighbours:
         kept content words at all: a deleted neighbour's chance likeness ("then", "Frank",
         "claim") in the next clause's rewrite is no bound on the rewrite that kept
         "engaged"."""
-        from engine.score.anchoring.mapped import _count_dice
-
         t1 = self.t1
-        kept_here = False
-        for x0, x1, y0 in self._evidence_runs(a, b, content=True):
-            if y0 < c1 and c0 < y0 + x1 - x0:
-                if _substantial(t1[x0:x1]):
-                    return False
-                kept_here = True
+        kept_here = self._runs_in(a, b, c0, c1, content=True)
+        if any(_substantial(t1[x0:x1]) for x0, x1, _y in kept_here):
+            return False
         if _count_dice(own_words, words) >= MOVED_REWRITE_DICE:
             return False
         before, after = self._neighbour_extents(a, b)
@@ -305,6 +301,14 @@ class KeptNeighbours:
         return out
 
     def _extent(self: _Reanchor, q0: int, q1: int) -> tuple[int, int, bool] | None:  # type: ignore[misc]
+        """``_extent_now``, worked out once per sentence for the pair
+        (``ChangeIndex.extents``): a sentence is the neighbour of the one before it and of
+        the one after it."""
+        if (q0, q1) not in self.changes.extents:
+            self.changes.extents[(q0, q1)] = self._extent_now(q0, q1)
+        return self.changes.extents[(q0, q1)]
+
+    def _extent_now(self: _Reanchor, q0: int, q1: int) -> tuple[int, int, bool] | None:  # type: ignore[misc]
         """The v2 range of what stands there of v1 sentence ``[q0, q1)``, and whether the
         diff says so (strong) or only its words do, by the first of these it has: its kept
         text that touches a content word, in runs of ``_substantial`` length (from the
@@ -341,11 +345,12 @@ class KeptNeighbours:
         body = t1[q0:q1].rstrip("".join(_STOPS))
         # also with its first letter lowered: joined to the sentence before it, a sentence
         # loses its capital ("… last year and costs were cut in every office.")
-        for copy in dict.fromkeys((body, body[:1].lower() + body[1:])) if len(body) >= 4 else ():
+        forms = list(dict.fromkeys((body, body[:1].lower() + body[1:])))
+        for copy in forms if len(body) >= 4 else ():
             at = _one_copy(t2, copy, lo, hi)
             if at is not None and self.new_here(at, at + len(copy), q0, q1):
                 return at, at + len(copy), True
-        part = self._longest_part(q0, q1, body, lo, hi)
+        part = self._longest_part(q0, q1, forms, lo, hi)
         if part is not None:
             return part[0], part[1], True
         best, most = None, min(MOVED_REWRITE_SHARED, len(own)) - 1
@@ -361,10 +366,10 @@ class KeptNeighbours:
         return None if best is None else (best[0], best[1], False)
 
     def _longest_part(  # type: ignore[misc]
-        self: _Reanchor, q0: int, q1: int, body: str, lo: int, hi: int
+        self: _Reanchor, q0: int, q1: int, forms: list[str], lo: int, hi: int
     ) -> tuple[int, int] | None:
-        """The longest run of v1 sentence ``[q0, q1)``'s text (``body``, its first letter
-        also lowered) that v2 ``[lo, hi)`` holds verbatim as new text, where it is
+        """The longest run of v1 sentence ``[q0, q1)``'s text (``forms``: as written, and
+        with its first letter lowered) that v2 ``[lo, hi)`` holds verbatim as new text, where it is
         ``_substantial`` and touches a content word: the diff took it for new, but the
         sentence's words stand there in order ("The budget rose by ten percent last year."
         rewritten as the join's "Although the budget rose, costs …"). Found by
@@ -372,7 +377,7 @@ class KeptNeighbours:
         common substring). None when there is none."""
         window = self.t2[lo:hi]
         best: tuple[int, int] | None = None
-        for text in dict.fromkeys((body, body[:1].lower() + body[1:])):
+        for text in forms:
             m = difflib.SequenceMatcher(None, text, window, autojunk=False).find_longest_match(
                 0, len(text), 0, len(window)
             )
