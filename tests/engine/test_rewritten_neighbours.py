@@ -134,6 +134,86 @@ def test_a_deleted_sentence_beside_the_join_of_its_neighbours_reads_deleted(case
     assert v.verdict == "deleted", (v.method, v.v2, v.note)
 
 
+def _paragraphs(paras: list[str], kind: str) -> str:
+    if kind == "html":
+        return "".join(f"<p>{p}</p>" for p in paras)
+    return "\n\n".join(paras)
+
+
+@pytest.mark.parametrize("kind", ["text", "html"])
+@pytest.mark.parametrize(
+    "new", ["A new office opened in May.", "Our new office opened.", "Offices were opened in May."]
+)
+@pytest.mark.parametrize(
+    "frame",
+    [
+        ("Intro paragraph stays here as it was.", "The end paragraph stays too, unchanged."),
+        ("Intro sentence stays here as it was.", "The end stays too, unchanged."),
+    ],
+)
+def test_a_new_paragraph_before_the_join_of_paragraphs_is_no_rewrite(frame, new, kind):
+    """The deleted sentence ends its paragraph and the one after it starts the next; v2
+    joins them in one paragraph and adds a new paragraph before it. In plain text the diff
+    pairs the paragraphs in order and keeps the deleted sentence's full stop and paragraph
+    break at the new paragraph's: kept punctuation is no kept text
+    (``KeptNeighbours._with_new_blocks``), so the new paragraph lies before the neighbour
+    before the deleted sentence (an attacker's brief: "Our new office opened." read
+    `edited`, plain text)."""
+    s1, s2, s3, _joined, _new = JOINS[0]
+    intro, end = frame
+    src1 = _paragraphs([intro, f"{s1} {s2}", s3, end], kind)
+    joined = "The budget rose by ten percent last year and costs were cut in every office."
+    src2 = _paragraphs([intro, new, joined, end], kind)
+    v = _verdict(kind, src1, src2, s2.rstrip("."))
+    assert v.verdict == "deleted", (v.method, v.v2, v.note)
+
+
+# Open (docs/verdicts.md, "Not past a rewritten neighbour"): where the sentence before the
+# deleted one is rewritten in the join keeping two words ("बजट … बढ़ा", "予算は … 増えた"),
+# nothing of it stands strongly in v2 and the new paragraph before the join is bounded by
+# nothing; in Thai, the character diff keeps letters "staff" and "office" share.
+_OPEN_PARAGRAPH_CASES = {("मार्च", "new, join", "text"), ("三月に", "new, join", "text")}
+_OPEN_PARAGRAPH_CASES |= {("三月に", "new, join", "html"), ("จำนวน", "new, join", "text")}
+_OPEN_PARAGRAPH_CASES |= {("จำนวน", "new, join", "html")}
+
+
+def _paragraph_params():
+    for case in JOINS:
+        for shape in ("new, join", "join, new"):
+            for kind in ("text", "html"):
+                is_open = any(
+                    case[1].startswith(w) and (shape, kind) == (sh, k)
+                    for w, sh, k in _OPEN_PARAGRAPH_CASES
+                )
+                marks = [pytest.mark.xfail(strict=True, reason="open kind")] if is_open else []
+                yield pytest.param(
+                    case, shape, kind, marks=marks, id=f"{case[1][:12]}-{shape}-{kind}"
+                )
+
+
+@pytest.mark.parametrize(("case", "shape", "kind"), list(_paragraph_params()))
+def test_a_new_paragraph_beside_the_join_of_paragraphs_is_no_rewrite(case, shape, kind):
+    """The same shape in 11 scripts, the new paragraph before or after the join."""
+    s1, s2, s3, joined, new = case
+    intro, end = _frame(s1)
+    src1 = _paragraphs([intro, f"{s1} {s2}", s3, end], kind)
+    middle = [new, joined] if shape == "new, join" else [joined, new]
+    src2 = _paragraphs([intro, *middle, end], kind)
+    v = _verdict(kind, src1, src2, s2.rstrip(".。।"))
+    assert v.verdict == "deleted", (v.method, v.v2, v.note)
+
+
+@pytest.mark.parametrize("kind", ["text", "html"])
+def test_a_sentence_rewritten_as_a_paragraph_before_the_join_is_edited(kind):
+    """The control: the new paragraph keeps the deleted sentence's words."""
+    s1, s2, s3, joined, _new = JOINS[0]
+    intro, end = _frame(s1)
+    src1 = _paragraphs([intro, f"{s1} {s2}", s3, end], kind)
+    src2 = _paragraphs([intro, "Staff numbers fell steeply in April.", joined, end], kind)
+    v = _verdict(kind, src1, src2, s2.rstrip("."))
+    assert v.verdict == "edited" and "April" in v.v2.text, (v.method, v.v2, v.note)
+
+
 def test_a_sentence_replaced_in_place_between_its_neighbours_is_still_edited():
     """The diff put the new sentence in the place of the deleted one, and nowhere else:
     that is its rewrite, however unlike (docs/verdicts.md, the `diff` method)."""

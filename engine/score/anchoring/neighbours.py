@@ -122,9 +122,13 @@ class KeptNeighbours:
         text beside it on its far side (after it for a neighbour after the sentence, before
         it for one before; at most ``NEW_BLOCKS_REACH``): a block added after the paragraph
         ("Coffee lesson better outside." after a boxed text's last paragraph) lies past the
-        neighbour as much as a sentence added inside it. A block holding kept text stops it:
-        a neighbour that moved into another block bounds only that block."""
-        t2, n2 = self.t2, len(self.t2)
+        neighbour as much as a sentence added inside it. A block holding kept text with a
+        letter or digit stops it: a neighbour that moved into another block bounds only that
+        block. Kept punctuation and spaces alone do not: the diff aligns a deleted
+        sentence's full stop and paragraph break with a new paragraph's ("Staff numbers fell
+        sharply in March." deleted, "Our new office opened." added as a paragraph of its
+        own before the join of its neighbours, plain text)."""
+        t1, t2, n2 = self.t1, self.t2, len(self.t2)
         for _ in range(NEW_BLOCKS_REACH):
             if before:
                 i = xa
@@ -140,8 +144,9 @@ class KeptNeighbours:
                 if i >= n2:
                     break
                 na, nb = self.v2.block(i, i + 1)
-            if (na, nb) == (xa, xb) or self.changes.origin(na, nb)[1]:
-                break  # it holds kept text (or there is no block beyond)
+            kept = self.changes.origin(na, nb)[1]
+            if (na, nb) == (xa, xb) or any(_has_alnum(t1[r0:r1]) for r0, r1 in kept):
+                break  # it holds kept words (or there is no block beyond)
             xa, xb = min(xa, na), max(xb, nb)
         return xa, xb
 
