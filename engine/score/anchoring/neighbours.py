@@ -116,7 +116,7 @@ class KeptNeighbours:
         return all(ba <= r0 and r1 <= bb for r0, r1 in runs)
 
     def _with_new_blocks(  # type: ignore[misc]
-        self: _Reanchor, xa: int, xb: int, *, before: bool
+        self: _Reanchor, xa: int, xb: int, *, before: bool, own: tuple[int, int] = (0, 0)
     ) -> tuple[int, int]:
         """v2 block ``[xa, xb)`` of a kept neighbour, widened over the v2 blocks of only new
         text beside it on its far side (after it for a neighbour after the sentence, before
@@ -127,7 +127,10 @@ class KeptNeighbours:
         block. Kept punctuation and spaces alone do not: the diff aligns a deleted
         sentence's full stop and paragraph break with a new paragraph's ("Staff numbers fell
         sharply in March." deleted, "Our new office opened." added as a paragraph of its
-        own before the join of its neighbours, plain text)."""
+        own before the join of its neighbours, plain text), nor do the short words of
+        ``own``, the v1 sentence the bound is asked for, kept without a content word ("It
+        was " of "It was the worst flood of the decade." at "It was a hard year for the
+        town.", a new paragraph after the join)."""
         t1, t2, n2 = self.t1, self.t2, len(self.t2)
         for _ in range(NEW_BLOCKS_REACH):
             if before:
@@ -145,10 +148,19 @@ class KeptNeighbours:
                     break
                 na, nb = self.v2.block(i, i + 1)
             kept = self.changes.origin(na, nb)[1]
-            if (na, nb) == (xa, xb) or any(_has_alnum(t1[r0:r1]) for r0, r1 in kept):
+            if (na, nb) == (xa, xb) or any(
+                _has_alnum(t1[r0:r1]) and not self._own_short_words(r0, r1, own) for r0, r1 in kept
+            ):
                 break  # it holds kept words (or there is no block beyond)
             xa, xb = min(xa, na), max(xb, nb)
         return xa, xb
+
+    def _own_short_words(self: _Reanchor, r0: int, r1: int, own: tuple[int, int]) -> bool:  # type: ignore[misc]
+        """Kept v1 run ``[r0, r1)`` lies in v1 sentence ``own`` and holds no content word
+        of it (``_content_words``): the sentence's shape, kept by chance."""
+        if not (own[0] <= r0 and r1 <= own[1]):
+            return False
+        return not _content_words(self.changes.words_of(self.t1, r0, r1))
 
     def _jumped(  # type: ignore[misc]
         self: _Reanchor,
@@ -269,10 +281,12 @@ class KeptNeighbours:
             return False
         before, after = self._neighbour_extents(a, b)
         if before is not None and c1 <= before[0] and (before[2] or not kept_here):
-            if self._with_new_blocks(*self.v2.block(before[0], before[1]), before=True)[0] <= c0:
+            xa, _xb = self._with_new_blocks(*self.v2.block(*before[:2]), before=True, own=(a, b))
+            if xa <= c0:
                 return True
         if after is not None and c0 >= after[1] and (after[2] or not kept_here):
-            return c1 <= self._with_new_blocks(*self.v2.block(after[0], after[1]), before=False)[1]
+            _xa, xb = self._with_new_blocks(*self.v2.block(*after[:2]), before=False, own=(a, b))
+            return c1 <= xb
         return False
 
     def _neighbour_extents(  # type: ignore[misc]
