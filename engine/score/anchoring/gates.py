@@ -26,10 +26,13 @@ if TYPE_CHECKING:
     from engine.score.anchoring.reanchor import _Reanchor
 
 
+_FULL_STOPS = frozenset(SENTENCE_TERMINATORS)
+
+
 def _a_whole_sentence(text: str) -> bool:
     """``text`` ends in a full stop (``SENTENCE_TERMINATORS``, before any closing marks): a
     sentence, not a clause cut at a colon or semicolon."""
-    return text.rstrip(_CLOSERS)[-1:] in tuple(SENTENCE_TERMINATORS)
+    return text.rstrip(_CLOSERS)[-1:] in _FULL_STOPS
 
 
 class Gates:

@@ -93,8 +93,8 @@ class Mapped:
         """Characters of v1 ``[a, b)``'s ``_evidence_runs`` (with ``content``, of those
         that touch a content word) that lie, in v2, inside ``m``."""
         return sum(
-            max(0, min(m[1], y0 + x1 - x0) - max(m[0], y0))
-            for x0, x1, y0 in self._evidence_runs(a, b, content)
+            min(m[1], y0 + x1 - x0) - max(m[0], y0)
+            for x0, x1, y0 in self._runs_in(a, b, m[0], m[1], content)
         )
 
     def _image_score(self: _Reanchor, p0: int, p1: int, m: tuple[int, int]) -> float:  # type: ignore[misc]

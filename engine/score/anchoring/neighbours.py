@@ -160,7 +160,7 @@ class KeptNeighbours:
         of it (``_content_words``): the sentence's shape, kept by chance."""
         if not (own[0] <= r0 and r1 <= own[1]):
             return False
-        return not _content_words(self.changes.words_of(self.t1, r0, r1))
+        return not _content_words(self.changes.v1_words(self.t1, r0, r1))
 
     def _jumped(  # type: ignore[misc]
         self: _Reanchor,
