@@ -4,7 +4,6 @@ which bound where its rewrite may lie (docs/verdicts.md, "Not past a kept neighb
 
 from __future__ import annotations
 
-import difflib
 from typing import TYPE_CHECKING
 
 from engine.diff.tokens import _CLOSERS, SENTENCE_TERMINATORS
@@ -18,7 +17,13 @@ from engine.score.anchoring.thresholds import (
     NEW_BLOCKS_REACH,
     TRAVELLED_CONTEXT,
 )
-from engine.score.anchoring.words import _content_words, _has_alnum, _trim, content_word_edges
+from engine.score.anchoring.words import (
+    _content_words,
+    _has_alnum,
+    _trim,
+    content_word_edges,
+    longest_common_substring,
+)
 
 if TYPE_CHECKING:
     from engine.score.anchoring.reanchor import _Reanchor
@@ -392,19 +397,16 @@ class KeptNeighbours:
         ``_substantial`` and touches a content word: the diff took it for new, but the
         sentence's words stand there in order ("The budget rose by ten percent last year."
         rewritten as the join's "Although the budget rose, costs …"). Found by
-        ``difflib.SequenceMatcher.find_longest_match`` (the standard library's longest
-        common substring). None when there is none."""
+        ``longest_common_substring``. None when there is none."""
         window = self.t2[lo:hi]
         best: tuple[int, int] | None = None
         for text in forms:
-            m = difflib.SequenceMatcher(None, text, window, autojunk=False).find_longest_match(
-                0, len(text), 0, len(window)
-            )
-            piece = text[m.a : m.a + m.size]
-            if best is not None and m.size <= best[1] - best[0]:
+            i, j, size = longest_common_substring(text, window)
+            piece = text[i : i + size]
+            if best is not None and size <= best[1] - best[0]:
                 continue
             if not _substantial(piece) or content_word_edges(piece) is None:
                 continue
-            if self.new_here(lo + m.b, lo + m.b + m.size, q0, q1):
-                best = (lo + m.b, lo + m.b + m.size)
+            if self.new_here(lo + j, lo + j + size, q0, q1):
+                best = (lo + j, lo + j + size)
         return best
