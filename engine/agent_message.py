@@ -49,6 +49,7 @@ import re
 from engine.claim_grammar import blanket_reading, line_claim
 from engine.comments_io import claims_from_json
 from engine.models import ClaimItem, ClaimReport, InputError
+from engine.text.sentence_stops import SENTENCE_TERMINATORS
 
 __all__ = ["MAX_MESSAGE_CHARS", "NO_CLAIM", "claims_from_message", "resolved_after"]
 
@@ -70,8 +71,9 @@ _EVERY = re.compile(r"\b(?:all|every|each|any|none|nothing|no)\b", re.I)
 _COMMENT_WORD = re.compile(
     r"\b(?:comments?|feedback|suggestions?|reviews?|notes?|points?|requests?|remarks?)\b", re.I
 )
-#: Where one sentence ends: . ! ? (and their CJK, Arabic and Devanagari forms) or a line end.
-_SENTENCE_END = re.compile(r"(?<=[.!?\u3002\uff01\uff1f\u061f\u0964])\s+|\n+")
+#: Where one sentence ends: a full stop of any script (``SENTENCE_TERMINATORS``) and space,
+#: or a line end.
+_SENTENCE_END = re.compile(f"(?<=[{re.escape(SENTENCE_TERMINATORS)}])\\s+|\n+")
 #: The reason a message that makes no claim is no usable report.
 NO_CLAIM = (
     "the agent's message makes no claim the program can read: it names no comment and does "

@@ -124,6 +124,7 @@ SCORING_MODULES = (
     "text/nesting_bound.py",
     "text/normalize.py",
     "text/rendering.py",
+    "text/sentence_stops.py",
     "text/utf16.py",
     "vocabulary.py",
 )

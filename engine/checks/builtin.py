@@ -20,6 +20,7 @@ import regex
 from rapidfuzz.distance import Indel
 
 from engine.score.scoring import Version
+from engine.text.sentence_stops import SENTENCE_TERMINATORS
 from engine.vocabulary import CheckStatus, percent, plural
 
 PATTERN_TIMEOUT_S = 2.0
@@ -28,7 +29,8 @@ MAX_MATCHES = 10_000
 """At most this many matches of one pattern are counted."""
 SHOWN_ITEMS = 50
 """A FAIL's output lists at most this many items, then says how many more."""
-_SENTENCE_END = regex.compile(r"[.!?。！？｡．؟۔।॥።။\n]")
+_SENTENCE_END = regex.compile(f"[{regex.escape(SENTENCE_TERMINATORS)}\n]")
+"""A full stop of any script (``SENTENCE_TERMINATORS``) or a line break."""
 _CONTEXT = 160
 
 

@@ -10,7 +10,8 @@ import re
 from array import array
 
 from engine.diff.align import DELETE, EQUAL, INSERT
-from engine.diff.tokens import _C, _CLOSERS, _T, SENTENCE_TERMINATORS
+from engine.diff.tokens import _C, _CLOSERS, _T
+from engine.text.sentence_stops import SENTENCE_TERMINATORS
 
 _KEEP_EQUAL = re.compile(rf"\n|[{_T}][{_C}]*\s|\w{{4}}")
 

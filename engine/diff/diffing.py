@@ -64,8 +64,9 @@ from engine.diff.align import (
 )
 from engine.diff.churn import Change, Changes, split_churn
 from engine.diff.hunks import DiffResult, diff_ops
-from engine.diff.tokens import OFFSETS, SENTENCE_TERMINATORS, split_sentences, word_tokens
+from engine.diff.tokens import OFFSETS, split_sentences, word_tokens
 from engine.text.normalize import find_starts
+from engine.text.sentence_stops import SENTENCE_TERMINATORS
 
 __all__ = [
     "DEFAULT_LIMITS",

@@ -17,16 +17,14 @@ from collections.abc import Iterator, Sequence
 from itertools import accumulate, chain, filterfalse, pairwise
 from typing import Any
 
+from engine.text.sentence_stops import SENTENCE_TERMINATORS
+
 OFFSETS = "i"
 """Typecode of the diff's arrays of offsets and lengths (code points, op and chunk
 indices): 32 bits, half of ``"q"``'s memory. A version is at most 100 MB
 (``engine.safe_zip.MAX_FILE_BYTES``), far below 2**31; a value past it raises
 OverflowError, it never wraps."""
 
-SENTENCE_TERMINATORS = ".!?。！？｡．؟۔।॥።፧။‼⁇⁈⁉"
-"""Characters that end a sentence chunk: Latin, full-width and CJK (U+3002, U+FF01,
-U+FF1F, U+FF61, U+FF0E), Arabic and Urdu (U+061F, U+06D4), Devanagari danda (U+0964-5),
-Ethiopic (U+1362, U+1367), Myanmar (U+104B) and the double marks U+203C, U+2047-9."""
 _CLOSERS = "\"'”’»)]}」』）］｝〉》】〕"
 _T = re.escape(SENTENCE_TERMINATORS)
 _C = re.escape(_CLOSERS)

@@ -11,7 +11,9 @@ from engine.score.anchoring.words import longest_common_substring
 
 # few letters, so the two texts share runs and ties are common; every script the engine
 # reads (CJK, Arabic, Persian with its ZWNJ, Thai, Devanagari, emoji with a joiner)
-_LETTERS = st.sampled_from(list("ab .") + list("国語ではمیخ\u200cواهمกขคनमस्ते") + ["👩\u200d💻", "é"])
+_LETTERS = st.sampled_from(
+    list("ab .") + list("国語ではمیخ\u200cواهمกขคनमस्ते") + ["👩\u200d💻", "é"]
+)
 _TEXT = st.lists(_LETTERS, max_size=40).map("".join)
 
 

@@ -10,21 +10,32 @@ import random
 import re
 from pathlib import Path
 
-from engine.score.anchoring.sentences import _CITE, _CJK_CLOSE, _CLOSE, _SENTENCE_END
+from engine.score.anchoring.sentences import (
+    _CITE,
+    _CJK_CLOSE,
+    _CLOSE,
+    _DOTS,
+    _SENTENCE_END,
+    _THAI_LAO,
+    _WIDE,
+    _class,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
 PLAIN = re.compile(
-    f"[.!?;:]+(?:[{_CLOSE}]|{_CITE})*[\\s\u00a0]+|[。！？；।॥؟۔]+[{_CJK_CLOSE}]*\\s*|\n+"
-    '|(?<=[\u0e01-\u0e5b)\\]"\u201d]) +(?=[\u0e01-\u0e5b])'
+    f"[.!?;:]+(?:[{_CLOSE}]|{_CITE})*[\\s\u00a0]+|[{_class(_WIDE)}]+[{_CJK_CLOSE}]*\\s*"
+    f"|[{_class(_DOTS)}](?![0-9\uff10-\uff19])[{_class(_WIDE + _DOTS)}]*[{_CJK_CLOSE}]*\\s*|\n+"
+    f'|(?<=[{_THAI_LAO})\\]"\u201d]) +(?=[{_THAI_LAO}])'
 )
 """The expression as plain alternatives: a full stop (or ``!?;:``), its closing marks
-and note numbers, and space; a CJK, Devanagari or Arabic-script full stop, its closing
-marks and any space; line breaks; or spaces between Thai letters."""
+and note numbers, and space; another script's full stop, its closing marks and any space
+(a dot-like one not before a digit); line breaks; or spaces between Thai or Lao letters."""
 
 ALPHABET = list(
     ".!?;:\u2026。！？；।॥؟۔\n \t\r\u00a0\u3000\u2028)]\"\u201d\u2019'*\u00b2\u300d[,1ab"
-    "\u0e01\u0e2b\u0e5b\u0e5c\u0e00"
+    "\u0e01\u0e2b\u0e5b\u0e5c\u0e00\u0e81\u0edf\u0ee0"
+    "\u0589\u104b\u17d4\u0f0d\u203d\uff61\uff0e\ufe52\u2024\uff11\U00011047"
 )
 
 

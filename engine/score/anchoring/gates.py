@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.diff.tokens import _CLOSERS, SENTENCE_TERMINATORS
+from engine.diff.tokens import _CLOSERS
 from engine.score.anchoring.changes import _substantial
 from engine.score.anchoring.index import TextIndex, same_words
 from engine.score.anchoring.records import Reanchored, _Place
@@ -21,6 +21,7 @@ from engine.score.anchoring.words import (
     _word_dice,
     holds_nothing_of,
 )
+from engine.text.sentence_stops import SENTENCE_TERMINATORS
 
 if TYPE_CHECKING:
     from engine.score.anchoring.reanchor import _Reanchor

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.diff.tokens import _CLOSERS, SENTENCE_TERMINATORS
+from engine.diff.tokens import _CLOSERS
 from engine.score.anchoring.changes import _substantial
 from engine.score.anchoring.thresholds import (
     DISTANCE_COST,
@@ -26,6 +26,7 @@ from engine.score.anchoring.words import (
     _word_set,
     content_word_edges,
 )
+from engine.text.sentence_stops import SENTENCE_TERMINATORS
 
 if TYPE_CHECKING:
     from engine.score.anchoring.reanchor import _Reanchor

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.diff.tokens import _CLOSERS, SENTENCE_TERMINATORS
+from engine.diff.tokens import _CLOSERS
 from engine.score.anchoring.changes import _substantial
 from engine.score.anchoring.mapped import _count_dice
 from engine.score.anchoring.thresholds import (
@@ -24,6 +24,7 @@ from engine.score.anchoring.words import (
     content_word_edges,
     longest_common_substring,
 )
+from engine.text.sentence_stops import SENTENCE_TERMINATORS
 
 if TYPE_CHECKING:
     from engine.score.anchoring.reanchor import _Reanchor

@@ -8,6 +8,7 @@ import re
 
 from engine.score.anchoring.thresholds import FUZZY_WINDOW
 from engine.score.anchoring.words import _has_alnum, _trim, similarity
+from engine.text.sentence_stops import SENTENCE_TERMINATORS
 
 _CLOSE = "\"'\u201d\u2019\u00bb)\\]}*\u00b9\u00b2\u00b3\u2070\u2074-\u2079"
 """What may follow a Latin full stop before the space that ends its sentence: closing
@@ -18,30 +19,52 @@ _CJK_CLOSE = "\u300d\u300f\uff09\uff3d\uff5d\u3009\u300b\u3011\u3015\u201d\u2019
 """What may follow a CJK, Devanagari or Arabic-script full stop: closing brackets and
 quotes ("。」", "।\"")."""
 
+_LATIN = ".!?;:"
+"""The ASCII stops, and ``;`` ``:`` (a clause is a sentence here): a sentence end only with
+space after them ("3.5", "e.g.", "http://x.org" end none)."""
+_DOTS = "\u2024\ufe52\uff0e"
+"""The one-dot leader, the small and the full-width full stop: a sentence end with no space
+after (Japanese "…示す．次に…"), except before a digit ("３．５")."""
+_WIDE = "".join(dict.fromkeys(c for c in SENTENCE_TERMINATORS if c not in ".!?" + _DOTS)) + "\uff1b"
+"""Every other full stop (``SENTENCE_TERMINATORS``: Unicode's Sentence_Terminal and the
+Tibetan shad) and the full-width ``；``: a sentence end with or without space after
+(CJK, Devanagari, Arabic, Armenian, Myanmar, Khmer, Ethiopic, Tibetan, ``‽``)."""
+_THAI_LAO = "\u0e01-\u0e5b\u0e81-\u0edf"
+"""Thai and Lao letters: both write no full stop, and a space between two of their letters
+ends a sentence or clause."""
+
+
+def _class(chars: str) -> str:
+    return "".join(re.escape(c) for c in chars)
+
+
 _SENTENCE_END = re.compile(
-    "[.!?;:。！？；।॥؟۔\n ]"
-    f"(?:(?<=[.!?;:])[.!?;:]*(?:[{_CLOSE}]|{_CITE})*[\\s\u00a0]+"
-    f"|(?<=[。！？；।॥؟۔])[。！？；।॥؟۔]*[{_CJK_CLOSE}]*\\s*|(?<=\n)\n*"
-    '|(?<=[\u0e01-\u0e5b)\\]"\u201d] ) *(?=[\u0e01-\u0e5b]))'
+    f"[{_class(_LATIN + _WIDE + _DOTS)}\n ]"
+    f"(?:(?<=[{_class(_LATIN)}])[{_class(_LATIN)}]*(?:[{_CLOSE}]|{_CITE})*[\\s\u00a0]+"
+    f"|(?<=[{_class(_WIDE)}])[{_class(_WIDE)}]*[{_CJK_CLOSE}]*\\s*"
+    f"|(?<=[{_class(_DOTS)}])(?![0-9\uff10-\uff19])[{_class(_WIDE + _DOTS)}]*[{_CJK_CLOSE}]*\\s*"
+    f"|(?<=\n)\n*"
+    f'|(?<=[{_THAI_LAO})\\]"\u201d] ) *(?=[{_THAI_LAO}]))'
 )
 """Where a sentence ends, for keeping a span inside one: a full stop (or ``!?;:``), the
 closing quotes, brackets and note numbers after it (``_CLOSE``,
-``_CITE``: "… last year.” Staff …", "… a third.[3] Staff …"), and space; a CJK,
-Devanagari or Arabic-script full stop and its closing marks (``_CJK_CLOSE``); a line
-break; or a space between two Thai letters (Thai writes no full stop; a space ends a
-sentence or clause). Before, a stop followed by a closing mark ended no sentence, so the
+``_CITE``: "… last year.” Staff …", "… a third.[3] Staff …"), and space; any other
+script's full stop (``_WIDE``, ``_DOTS``) and its closing marks (``_CJK_CLOSE``); a line
+break; or a space between two Thai or Lao letters (``_THAI_LAO``). Before, a stop followed
+by a closing mark ended no sentence, so the
 sentence before a deleted one ran on into it, and the join of the two around it read as
 its rewrite (the attacker's brief: ".”", ".)", ".[1]", in English, Russian and
-Arabic).
+Arabic); and a full stop of a script not listed (Armenian "։", Burmese "။", Khmer "។",
+Tibetan "།", the half-width "｡", Lao's space) ended none at all (stop 38).
 
-Written as one class of first characters followed by the four cases (told apart by a
+Written as one class of first characters followed by the cases (told apart by a
 look back at that character: the classes do not overlap), so the regular expression
-engine skips every other character in C: the same matches as the four cases written as
+engine skips every other character in C: the same matches as the cases written as
 plain alternatives (``PLAIN`` in tests/engine/test_sentence_end_scan.py), four times
 faster on a window of 400 characters."""
 
 
-_STOPS = frozenset(".!?;:。！？；।॥؟۔")
+_STOPS = frozenset(_LATIN + _WIDE + _DOTS)
 """The full stops of ``_SENTENCE_END``."""
 
 
