@@ -87,8 +87,10 @@ class Anchor:
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> Anchor:
         def _int(v: Any) -> int | None:
-            if v is None or isinstance(v, bool):
+            if v is None:
                 return None
+            if isinstance(v, bool):  # an int to Python, never an offset
+                raise ValueError(f"offset {'true' if v else 'false'} is not an integer")
             if isinstance(v, int):
                 return v
             if isinstance(v, float) and v.is_integer():

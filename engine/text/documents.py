@@ -38,6 +38,7 @@ from engine.text.encoding import (
     decode_text,
     decoding_problem,
     utf16_without_bom,
+    utf32_with_bom,
 )
 from engine.vocabulary import DocumentKind
 
@@ -267,6 +268,33 @@ class Document(NamedTuple):
     word: WordDocument | None = None
 
 
+def _refuse_what_is_no_text(path: str | os.PathLike, data: bytes) -> None:
+    """Raise DocumentError (naming ``path``) when ``data`` is UTF-32 (by its byte order
+    mark: no browser reads it), UTF-16 without a byte order mark that only a guess would
+    read, or not text at all (:func:`binary_kind`)."""
+    utf32 = utf32_with_bom(data)
+    if utf32 is not None:
+        raise DocumentError(
+            path,
+            f"is {utf32} text (its byte order mark says so), which browsers do not read, nor "
+            "does this program; save it as UTF-8",
+        )
+    what = binary_kind(data)
+    if what is not None and what.startswith("binary data") and (utf16 := _utf16_text(data)):
+        raise DocumentError(
+            path,
+            f"has no byte order mark and reads as {utf16} text, so which text it holds would "
+            "be a guess; save it as UTF-8, or as UTF-16 with a byte order mark",
+        )
+    if what is not None:
+        step = _NEXT_STEP_BY_SIGNATURE.get(what)
+        raise DocumentError(
+            path,
+            f"looks like {what}, not a text or HTML document"
+            + (f"; this program cannot read it yet: {step}" if step else ""),
+        )
+
+
 def open_document(path: str | os.PathLike) -> Document:
     """Read and decode a document file: a :class:`Document`.
 
@@ -297,20 +325,7 @@ def open_document(path: str | os.PathLike) -> Document:
     refused = not_read_yet(text_path)
     if refused is not None:
         raise DocumentError(path, refused)
-    what = binary_kind(data)
-    if what is not None and what.startswith("binary data") and (utf16 := _utf16_text(data)):
-        raise DocumentError(
-            path,
-            f"has no byte order mark and reads as {utf16} text, so which text it holds would "
-            "be a guess; save it as UTF-8, or as UTF-16 with a byte order mark",
-        )
-    if what is not None:
-        step = _NEXT_STEP_BY_SIGNATURE.get(what)
-        raise DocumentError(
-            path,
-            f"looks like {what}, not a text or HTML document"
-            + (f"; this program cannot read it yet: {step}" if step else ""),
-        )
+    _refuse_what_is_no_text(path, data)
     kind = kind_of(text_path)
     # Markdown is text until it is rendered: decoded as plain text is.
     read_as = "html" if kind == "html" else "text"

@@ -261,6 +261,20 @@ def test_w3c_bad_positions_are_rejected_with_the_annotation_id(docs, tmp_path, s
         ),
         ({"id": "c9", "thread": "hi", "anchor": {"quote": "blue"}}, "thread is text, not a list"),
         ({"id": ["c9"], "anchor": {"quote": "blue"}}, "comment id is a list, not text"),
+        # true and false are ints to Python: they were taken for "no offset" and repaired
+        # from context, while "13" and 26.5 were refused (the attacker's brief, stop 38)
+        (
+            {"id": "c9", "anchor": {"quote": "blue", "start_offset": True, "end_offset": 8}},
+            "offset true is not an integer",
+        ),
+        (
+            {"id": "c9", "anchor": {"quote": "blue", "start_offset": 4, "end_offset": False}},
+            "offset false is not an integer",
+        ),
+        (
+            {"id": "c9", "anchor": {"quote": "blue", "start_offset": "13"}},
+            "offset '13' is not an integer",
+        ),
     ],
 )
 def test_native_wrong_types_are_rejected_naming_the_comment(docs, tmp_path, item, problem):

@@ -161,3 +161,29 @@ def test_binary_data_is_not_taken_for_utf16(tmp_path: Path) -> None:
             open_document(path)
         except DocumentError as err:
             assert "UTF-16" not in str(err)
+
+
+@pytest.mark.parametrize("codec,name", [("utf-32-le", "UTF-32LE"), ("utf-32-be", "UTF-32BE")])
+@pytest.mark.parametrize("lang", ["ja", "fa", "emoji", "fr"])
+@pytest.mark.parametrize("ext", [".txt", ".md", ".html"])
+def test_utf32_with_its_bom_is_refused_by_name(tmp_path: Path, lang, codec, name, ext) -> None:
+    """A UTF-32 file (FF FE 00 00, or 00 00 FE FF) was read as UTF-16LE, a NUL after each
+    character, so an unchanged v2 read every quote as deleted and the only word was a
+    notice of NUL bytes (the attacker's brief, stop 38)."""
+    text = SAMPLES[lang][0]
+    path = tmp_path / f"doc{ext}"
+    bom = b"\xff\xfe\x00\x00" if codec.endswith("le") else b"\x00\x00\xfe\xff"
+    path.write_bytes(bom + (page(text) if ext == ".html" else text).encode(codec))
+    with pytest.raises(DocumentError) as err:
+        open_document(path)
+    assert str(err.value).splitlines() == [str(err.value)]
+    assert f"is {name} text" in str(err.value) and "save it as UTF-8" in str(err.value)
+    assert path.name in str(err.value)
+
+
+def test_utf16le_whose_first_character_is_nul_is_still_utf16(tmp_path: Path) -> None:
+    """FF FE 00 00 is also UTF-16LE's mark and a NUL: when the rest is no UTF-32 it is read
+    as a browser reads it."""
+    path = tmp_path / "doc.txt"
+    path.write_bytes(b"\xff\xfe" + "\x00ab".encode("utf-16-le"))
+    assert "ab" in open_document(path).content
