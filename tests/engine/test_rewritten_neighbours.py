@@ -171,7 +171,7 @@ def test_a_new_paragraph_before_the_join_of_paragraphs_is_no_rewrite(frame, new,
 # Open (docs/verdicts.md, "Not past a rewritten neighbour"): in Thai, the character diff
 # keeps letters "staff" and "office" share at the new paragraph. (Hindi: "One place, two
 # sentences"; Japanese: the deleted sentence's kept "た" is its shape,
-# ``KeptNeighbours._own_short_words``.)
+# ``KeptNeighbours._holds_kept_words``.)
 _OPEN_PARAGRAPH_CASES = {("จำนวน", "new, join", "text"), ("จำนวน", "new, join", "html")}
 
 
@@ -269,10 +269,68 @@ def test_a_new_block_beside_the_join_in_markdown_is_no_rewrite(case, shape):
     """The deletion of the shapes above in Markdown: a heading, list items, block quotes,
     each sentence a paragraph of its own. A new block's kept short words of the deleted
     sentence are its shape, and do not stop the neighbour's bound
-    (``KeptNeighbours._own_short_words``: the block quote in Japanese read `edited`)."""
+    (``KeptNeighbours._holds_kept_words``: the block quote in Japanese read `edited`)."""
     src1, src2 = _markdown_shapes(*case)[shape]
     v = _verdict("text", src1, src2, case[1].rstrip(".。।"))
     assert v.verdict == "deleted", (v.method, v.v2, v.note)
+
+
+@pytest.mark.parametrize("kind", ["text", "html"])
+@pytest.mark.parametrize(
+    "new",
+    [
+        "A new branch opened in March.",
+        "We opened a new branch in March.",
+        "In March a new branch opened.",
+        "March brought a new branch.",
+    ],
+)
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_a_new_paragraph_sharing_one_word_with_the_deleted_sentence_is_no_rewrite(kind, new, where):
+    """The diff kept " in March." of "Staff numbers fell sharply in March." (deleted) at a
+    new paragraph before the join of its neighbours: one content word, kept by chance,
+    stopped the neighbour's bound, and the new paragraph read as its rewrite (the
+    attacker's brief, stop 38; ``MOVED_OWN_WORDS``)."""
+    s1, s2, s3, _joined, _new = JOINS[0]
+    joined = "The budget rose while costs were cut in every office."
+    middle = [new, joined] if where == "before" else [joined, new]
+    src1 = _paragraphs([f"{s1} {s2} {s3}"], kind)
+    v = _verdict(kind, src1, _paragraphs(middle, kind), s2.rstrip("."))
+    assert v.verdict == "deleted", (v.method, v.v2, v.note)
+
+
+@pytest.mark.parametrize("kind", ["text", "html"])
+def test_a_new_paragraph_repeating_the_deleted_sentences_figure_is_no_rewrite(kind):
+    """The same with a figure: "4.2 million" of "Revenue from grants reached 4.2 million."
+    (deleted) in a new paragraph after the join; the span read `edited` was "The"."""
+    src1 = _paragraphs(
+        [
+            "Membership grew to 1,200 households. Revenue from grants reached 4.2 million. "
+            "The website moved to a new server."
+        ],
+        kind,
+    )
+    src2 = _paragraphs(
+        [
+            "Membership grew to 1,200 households, and the website moved to a new server.",
+            "The 4.2 million figure is in the annex.",
+        ],
+        kind,
+    )
+    v = _verdict(kind, src1, src2, "Revenue from grants")
+    assert v.verdict == "deleted", (v.method, v.v2, v.note)
+
+
+@pytest.mark.parametrize("kind", ["text", "html"])
+def test_a_sentence_moved_before_the_join_keeping_two_of_its_words_is_edited(kind):
+    """The control: two of the sentence's content words kept in the new paragraph make it
+    the sentence moved there and rewritten."""
+    s1, s2, s3, _joined, _new = JOINS[0]
+    joined = "The budget rose while costs were cut in every office."
+    src1 = _paragraphs([f"{s1} {s2} {s3}"], kind)
+    src2 = _paragraphs(["In March, staff numbers dropped.", joined], kind)
+    v = _verdict(kind, src1, src2, s2.rstrip("."))
+    assert v.verdict == "edited" and "dropped" in v.v2.text, (v.method, v.v2, v.note)
 
 
 @pytest.mark.parametrize("kind", ["text", "html"])

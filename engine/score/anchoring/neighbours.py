@@ -12,6 +12,7 @@ from engine.score.anchoring.mapped import _count_dice
 from engine.score.anchoring.thresholds import (
     FUZZY_WINDOW,
     KEPT_GAP,
+    MOVED_OWN_WORDS,
     MOVED_REWRITE_DICE,
     MOVED_REWRITE_SHARED,
     NEW_BLOCKS_REACH,
@@ -133,11 +134,13 @@ class KeptNeighbours:
         block. Kept punctuation and spaces alone do not: the diff aligns a deleted
         sentence's full stop and paragraph break with a new paragraph's ("Staff numbers fell
         sharply in March." deleted, "Our new office opened." added as a paragraph of its
-        own before the join of its neighbours, plain text), nor do the short words of
-        ``own``, the v1 sentence the bound is asked for, kept without a content word ("It
-        was " of "It was the worst flood of the decade." at "It was a hard year for the
-        town.", a new paragraph after the join)."""
-        t1, t2, n2 = self.t1, self.t2, len(self.t2)
+        own before the join of its neighbours, plain text), nor does what it keeps of
+        ``own``, the v1 sentence the bound is asked for, short of ``MOVED_OWN_WORDS`` of its
+        content words (``_holds_kept_words``): its short words ("It was " of "It was the
+        worst flood of the decade." at "It was a hard year for the town.", a new paragraph
+        after the join) or one word ("in March" of "Staff numbers fell sharply in March."
+        at "A new branch opened in March.", a new paragraph before it)."""
+        t2, n2 = self.t2, len(self.t2)
         for _ in range(NEW_BLOCKS_REACH):
             if before:
                 i = xa
@@ -153,20 +156,29 @@ class KeptNeighbours:
                 if i >= n2:
                     break
                 na, nb = self.v2.block(i, i + 1)
-            kept = self.changes.origin(na, nb)[1]
-            if (na, nb) == (xa, xb) or any(
-                _has_alnum(t1[r0:r1]) and not self._own_short_words(r0, r1, own) for r0, r1 in kept
-            ):
+            if (na, nb) == (xa, xb) or self._holds_kept_words(na, nb, own):
                 break  # it holds kept words (or there is no block beyond)
             xa, xb = min(xa, na), max(xb, nb)
         return xa, xb
 
-    def _own_short_words(self: _Reanchor, r0: int, r1: int, own: tuple[int, int]) -> bool:  # type: ignore[misc]
-        """Kept v1 run ``[r0, r1)`` lies in v1 sentence ``own`` and holds no content word
-        of it (``_content_words``): the sentence's shape, kept by chance."""
-        if not (own[0] <= r0 and r1 <= own[1]):
+    def _holds_kept_words(self: _Reanchor, na: int, nb: int, own: tuple[int, int]) -> bool:  # type: ignore[misc]
+        """v2 block ``[na, nb)`` holds words kept from v1 that stop ``_with_new_blocks``:
+        kept text with a letter or digit of a sentence other than ``own``, or of ``own``
+        ``MOVED_OWN_WORDS`` of its content words (``_content_words``; all of them, for a
+        sentence with fewer). Fewer are the sentence's shape or a word of it, kept by
+        chance ("It was ", "in March")."""
+        t1 = self.t1
+        held: set[str] = set()
+        for r0, r1 in self.changes.origin(na, nb)[1]:
+            if not _has_alnum(t1[r0:r1]):
+                continue
+            if not (own[0] <= r0 and r1 <= own[1]):
+                return True
+            held |= _content_words(self.changes.v1_words(t1, r0, r1))
+        if not held:
             return False
-        return not _content_words(self.changes.v1_words(self.t1, r0, r1))
+        whole = _content_words(self.changes.v1_words(t1, *own))
+        return len(held) >= min(MOVED_OWN_WORDS, len(whole))
 
     def _jumped(  # type: ignore[misc]
         self: _Reanchor,

@@ -112,6 +112,17 @@ NEW_BLOCKS_REACH = 4
 neighbour; the bound stays local, so its cost stays bounded."""
 
 
+MOVED_OWN_WORDS = 2
+"""Least number of a sentence's content words that the text it kept in a new block beside
+a kept neighbour must hold (or all of them, for a sentence with fewer) for that block to be
+where the sentence moved, so that it stops ``NEW_BLOCKS_REACH``'s widening. One word is
+chance: "March" of "Staff numbers fell sharply in March.", deleted, at "A new branch opened
+in March.", a new paragraph before the join of its neighbours (the attacker's brief, stop
+38), as a sentence's short words are ("It was " of "It was the worst flood of the
+decade."). A sentence moved into a block of its own keeps more of itself ("In March,
+staff numbers fell." keeps "staff numbers fell")."""
+
+
 KEPT_SHARE = 0.25
 """Weight of the share of the sentence's kept text (the diff's equal runs) that lies in a
 candidate v2 sentence: the diff's own evidence beside the words' similarity. Pinned by the generated shapes (tests/engine/test_generated_shapes.py) and
