@@ -25,7 +25,7 @@ space after them ("3.5", "e.g.", "http://x.org" end none)."""
 _DOTS = "\u2024\ufe52\uff0e"
 """The one-dot leader, the small and the full-width full stop: a sentence end with no space
 after (Japanese "…示す．次に…"), except before a digit ("３．５")."""
-_WIDE = "".join(dict.fromkeys(c for c in SENTENCE_TERMINATORS if c not in ".!?" + _DOTS)) + "\uff1b"
+_WIDE = "".join(c for c in SENTENCE_TERMINATORS if c not in ".!?" + _DOTS) + "\uff1b"
 """Every other full stop (``SENTENCE_TERMINATORS``: Unicode's Sentence_Terminal and the
 Tibetan shad) and the full-width ``；``: a sentence end with or without space after
 (CJK, Devanagari, Arabic, Armenian, Myanmar, Khmer, Ethiopic, Tibetan, ``‽``)."""
