@@ -193,8 +193,13 @@ def build_bundle(size: int, comments: int) -> Path:
 
 
 def _children(pid: int) -> list[int]:
+    """The children of ``pid`` (none once it has exited: a renderer may end while read)."""
     out = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return out
+    for task in tasks:
         try:
             out += [int(c) for c in (task / "children").read_text().split()]
         except OSError:
@@ -588,6 +593,13 @@ def _open_window(bundle: Path, settled: bool):
 
     if settled:
         _pause(app, 0, lambda: v.data.rederivation is not None or bool(v.data.rederive_error), 600)
+    for name, view in (("v1", v.v1), ("v2", v.v2)):
+        got = js(
+            view,
+            "__arlEarly.lazy ? {groups: __arlEarly.groups, ms: __arlEarly.groupMs,"
+            " not: __arlEarly.ungrouped} : null",
+        )
+        print(f"  {name}: laid out as seen, blocks grouped (arl-early.js): {got}")
     return app, w, v, js
 
 

@@ -270,7 +270,11 @@
     var el = n.nodeType === Node.ELEMENT_NODE ? n : n.parentElement;
     var home = el ? el.closest(early.blocks) : null;
     for (var s = n; !home && s && s !== body(); s = s.parentElement) {
-      var sib = s.nextElementSibling || s.previousElementSibling;
+      var next = s.nextElementSibling, sib = next || s.previousElementSibling;
+      // a group of blocks (arl-early.js): the block of it beside ``s``
+      if (sib && sib.localName === early.group) {
+        sib = sib === next ? sib.firstElementChild : sib.lastElementChild;
+      }
       if (sib && sib.matches(early.blocks)) home = sib;
     }
     return home;
@@ -848,6 +852,7 @@
       return { wait: "the part read does not fill the view", length: length };
     }
     observeBody();
+    early.fixed = last;  // the blocks up to here hold Ranges now: arl-early.js never moves them
     var out = highlight(Object.assign({}, spec, { upTo: length }));
     state.early = { length: length, text: bodyText(), same: null };
     out.first = true;
