@@ -24,6 +24,7 @@ import atexit
 import http.server
 import json
 import logging
+import re
 import secrets
 import threading
 import weakref
@@ -89,6 +90,17 @@ LAZY_BYTES = 512_000
 # that first part are drawn (``DocServer.release``), or after HOLD_SECONDS at most.
 FIRST_BYTES = 128_000
 HOLD_SECONDS = 20.0
+
+
+def _declares_shadow_root(raw: bytes | str) -> bool:
+    """Whether ``raw`` (a document's bytes or text) says ``shadowroot`` in any case: where
+    it may declare a shadow root (``<template shadowrootmode>``, or the older
+    ``shadowroot`` attribute). A mention anywhere counts (the cost is only speed)."""
+    if isinstance(raw, str):
+        return re.search("shadowroot", raw, re.IGNORECASE) is not None
+    return re.search(b"shadowroot", raw, re.IGNORECASE) is not None
+
+
 CSP = (
     "script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'; "
     "frame-src 'none'; worker-src 'none'"
@@ -728,6 +740,9 @@ class DocumentView(QWebEngineView):
         self._set_problem("")
         self._show_cover(True)
         self.lazy = len(raw) > LAZY_BYTES
+        # (a long document that declares a shadow root keeps its blocks where they are: a
+        # group would take their place in a slot; any mention of one counts)
+        nogroup = self.lazy and _declares_shadow_root(raw)
         self._url = self.server.add(raw, kind, hold=first_part and self.lazy)
         self.held = self.server.held(self._url)
         self._first_said = False
@@ -744,6 +759,7 @@ class DocumentView(QWebEngineView):
                 ("arl-lazy", self.lazy),
                 ("arl-first", self.held),
                 ("arl-dark", dark),
+                ("arl-nogroup", nogroup),
             )
             if on
         )

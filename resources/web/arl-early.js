@@ -41,7 +41,9 @@
   // from the prototype.
   var DP = Document.prototype;
   var find = { all: DP.querySelectorAll, one: DP.querySelector, make: DP.createElementNS,
-               sheets: Object.getOwnPropertyDescriptor(DP, "styleSheets").get };
+               sheets: Object.getOwnPropertyDescriptor(DP, "styleSheets").get,
+               inside: Element.prototype.querySelector,
+               body: Object.getOwnPropertyDescriptor(DP, "body").get };
   function findAll(sel) { return find.all.call(document, sel); }
   // The groups' element name, random per page load: no stylesheet of the document names it.
   var GROUP = (function () {
@@ -73,16 +75,16 @@
   // it are never moved: moving a node would collapse the Ranges in it).
   var early = { lazy: hash.indexOf("arl-lazy") >= 0, blocks: BLOCKS, shown: new Set(),
                 listeners: [], group: GROUP, groups: 0, groupMs: 0, ungrouped: "",
-                fixed: null };
+                fixed: null, ownStyle: null };
   var ownShown = new Set();  // blocks whose own last state is shown
   var hiddenGroups = new Set();  // groups whose last state is skipped
   var css = "";
   if (early.lazy) {
     // auto 3em: a block never shown yet counts 3em high; once shown, its real height.
     css += BLOCKS + "{content-visibility:auto;contain-intrinsic-block-size:auto 3em;}\n";
-    // A group keeps one margin at each edge (see planGroups).
-    css += GROUP + " > :first-child{margin-block-start:0 !important;}\n";
-    css += GROUP + "[data-end] > :last-child{margin-block-end:0 !important;}\n";
+    // A group's edges drop a margin where it would have collapsed (see cutBetween).
+    css += GROUP + "[data-s] > :first-child{margin-block-start:0 !important;}\n";
+    css += GROUP + "[data-e] > :last-child{margin-block-end:0 !important;}\n";
   }
   if (hash.indexOf("arl-labels") >= 0) css += "body, body *{line-height:2.3 !important;}\n";
   if (css) {
@@ -129,34 +131,55 @@
   var MIN_BLOCKS = 400;  // a container with fewer blocks is left as it is (a 9 ms frame)
   var MIN_GROUP = 16;
   var MAX_RULES = 200;  // rules to match again; a page with more is left as it is
+  var MAX_MATCH_MS = 250;  // matching them once took longer: left as it is
   // The selectors whose matching grouping can change: combinators other than a plain
   // descendant one between named compounds, pseudo-classes that look at siblings, children
-  // or what an element is not, and attribute selectors (a group matches :not(.x), *, :is(*)
-  // and [style] on the left of a descendant combinator).
-  var STRUCTURAL = /[>+~*[]|:(?:nth-|first-child|last-child|only-child|first-of-type|last-of-type|only-of-type|empty|has\(|not\(|is\(|where\(|matches\(|-webkit-any\()/i;
-  // Pseudo-elements, for the element they come from (li:before is matched as li).
-  var PSEUDO_ELEMENT = /::?(?:before|after|marker|first-line|first-letter|placeholder|selection|backdrop|file-selector-button|target-text|spelling-error|grammar-error|details-content|-webkit-[a-z-]+)(?![\w-])/gi;
+  // or what an element is not, attribute selectors (a group matches :not(.x), *, :is(*)
+  // and [style] on the left of a descendant combinator), and pseudo-elements (a group's
+  // own ::before would show).
+  var STRUCTURAL = /[>+~*[]|:(?:nth-|first-|last-|only-|empty|not\(|is\(|where\(|matches\(|-webkit-any\(|:)/i;
+  // Pseudo-elements, for the element they come from (li:before is matched as li); the
+  // name is kept (group 1).
+  var PSEUDO_ELEMENT = /::?(before|after|marker|first-line|first-letter|placeholder|selection|backdrop|file-selector-button|target-text|spelling-error|grammar-error|details-content|-webkit-[a-z-]+)(?![\w-])/gi;
+  // A pseudo-element a group may have styled: none of these boxes shows without content
+  // (a group is no list item, so it has no marker).
+  var QUIET_PSEUDO = { before: true, after: true, marker: true };
+  // The user's actions, which may match a group later (a hovered block's group is hovered).
+  var STATES = /:(?:hover|active|focus-within|focus-visible|focus|target-within|target)(?![\w-])/gi;
+  var COUNTERS = { "counter-increment": true, "counter-set": true, "counter-reset": true };
 
   function groupBlocks() {
     var t0 = performance.now();
-    var rules = structuralRules();
-    if (rules === null) return;
+    if (hash.indexOf("arl-nogroup") >= 0) {  // the view saw a declared shadow root
+      early.ungrouped = "the document declares a shadow root";
+      return;
+    }
+    var css = pageRules();
+    if (css === null) return;
+    if (css.counters.length) keepCounting(css.counters.join(", "));
     var counts = new Map();
     var all = findAll(CONTAINERS + " > " + KINDS);
     for (var i = 0; i < all.length; i++) {
       var p = all[i].parentNode;
       counts.set(p, (counts.get(p) || 0) + 1);
     }
-    var before = rules.map(matched);
-    // First every plan (styles and margins read on one layout), then every move, then the
-    // margins checked on one layout again: reading a margin lays the page out, so reading
-    // one after each move cost 1.3-1.7 s on a page of 7,000 blocks.
+    var t1 = performance.now();
+    var before = css.rules.map(function (r) { return matched(r.sel, false); });
+    if (performance.now() - t1 > MAX_MATCH_MS) {
+      early.ungrouped = "the page's rules take too long to match";
+      return;
+    }
+    // First every plan (styles and margins read on one style update), then every move,
+    // then the margins checked on one style update again (reading one after each move
+    // cost 1.3-1.7 s on a page of 7,000 blocks).
     var runs = [];
     counts.forEach(function (n, parent) {
-      if (n >= MIN_BLOCKS && plainFlow(parent)) runs = runs.concat(planGroups(parent, n));
+      if (n >= MIN_BLOCKS && plainFlow(parent) && !floatsBeside(parent)) {
+        runs = runs.concat(planGroups(parent, n, css));
+      }
     });
     var wrapped = runs.map(function (run) {
-      return run.map(function (plan) { return wrap(plan[0], plan[1], plan[2]); });
+      return run.map(function (plan) { return wrap(plan, css.customs); });
     });
     var made = [];
     wrapped.forEach(function (groups) {
@@ -165,61 +188,151 @@
       if (groups.every(edgesKept)) made = made.concat(groups); else groups.forEach(ungroup);
     });
     if (!made.length) { early.ungrouped = "no run of blocks to group"; return; }
-    for (var r = 0; r < rules.length; r++) {
-      if (!sameElements(before[r], matched(rules[r]))) {
-        made.forEach(ungroup);
-        early.ungrouped = "a rule would read differently: " + rules[r];
-        return;
-      }
+    var why = readsDifferently(css, before, made);
+    if (why) {
+      made.forEach(ungroup);
+      early.ungrouped = why;
+      return;
     }
     early.groups = made.length;
     early.groupMs = Math.round(performance.now() - t0);
   }
 
-  // The page's rules that grouping could change, each a selector without pseudo-elements;
-  // null when grouping is not safe to tell (a sheet not readable or still loading, an
-  // @import or @scope, a selector Chromium cannot match, too many rules).
-  function structuralRules() {
-    var out = [];
+  // Why the page would read differently grouped (null: it would not): a rule matching
+  // other elements than before, or styling a group's pseudo-element that shows, or a
+  // property a rule says "inherit" of that a group holds otherwise than its container.
+  function readsDifferently(css, before, made) {
+    for (var r = 0; r < css.rules.length; r++) {
+      var rule = css.rules[r];
+      var now = matched(rule.sel, true);
+      if (!sameElements(before[r], now.others)) return "a rule would read differently: " + rule.text;
+      var loud = rule.pseudo.some(function (name) {
+        return !QUIET_PSEUDO[name.toLowerCase()] || rule.content;
+      });
+      // (as the user's actions may make it: a rule for :hover::before once hovered)
+      var stateless = rule.sel.replace(STATES, ":where(*)");
+      if (loud && (now.groups || (stateless !== rule.sel && matched(stateless, true).groups))) {
+        return "a rule would style a group's " + rule.pseudo.join(", ") + ": " + rule.text;
+      }
+    }
+    var inherits = Array.from(css.inherits);
+    for (var g = 0; g < made.length; g++) {
+      var mine = made[g].computedStyleMap(), theirs = made[g].parentNode.computedStyleMap();
+      for (var k = 0; k < inherits.length; k++) {
+        var same;
+        try {
+          same = String(mine.get(inherits[k])) === String(theirs.get(inherits[k]));
+        } catch (e) {
+          same = false;  // a property the Typed OM does not know: not to be told apart
+        }
+        if (!same) return "a rule inherits " + inherits[k] + ", which a group would hold otherwise";
+      }
+    }
+    return null;
+  }
+
+  // A block holding an element that increments, sets or resets a counter is laid out
+  // whole: content-visibility's style containment would keep the count inside it (a
+  // numbered list cut in one <ol> per item, as Google Docs exports it, would count from 1
+  // in each). Its own count is not kept inside (only its contents').
+  function keepCounting(counters) {
+    // (an attribute of a random name: no rule of the document can name it, and a block is
+    // marked only where it holds such an element, which :has() cannot say of "li whose
+    // parent is the block")
+    var mark = "data-" + GROUP;
+    var found = findAll(counters), b = find.body.call(document);
+    for (var i = 0; i < found.length; i++) {
+      for (var a = found[i].parentElement; a && a !== b; a = a.parentElement) {
+        if (a.matches(BLOCKS)) a.setAttribute(mark, "");
+      }
+    }
+    try {
+      sheet.insertRule("[" + mark + "]{content-visibility:visible !important;}",
+                       sheet.cssRules.length);
+    } catch (e) {
+      early.ungrouped = "counters cannot be kept: " + e.message;
+    }
+  }
+
+  // What grouping must know of the page's CSS (null when it cannot tell, the reason in
+  // early.ungrouped: a sheet not readable or still loading, @import, @scope, @container,
+  // a nested rule, :has(), a selector Chromium cannot match, too many rules):
+  // rules: the rules grouping could change ({sel: without pseudo-elements, pseudo: their
+  // names, content: whether the rule sets content, text}); customs: every custom property
+  // set; inherits: every property set to inherit; counters: the selectors of the rules
+  // that increment, set or reset a counter (style containment would scope them). Inline
+  // styles count too.
+  function pageRules() {
+    var out = { rules: [], customs: new Set(), inherits: new Set(), counters: [] };
     if (find.one.call(document, 'link[rel~="stylesheet" i]')) {
       early.ungrouped = "a linked stylesheet";
       return null;
     }
+    function declarations(style, counted) {
+      var content = false;
+      for (var i = 0; i < style.length; i++) {
+        var name = style[i], value = style.getPropertyValue(name).trim().toLowerCase();
+        if (name.slice(0, 2) === "--") out.customs.add(name);
+        if (value === "inherit") out.inherits.add(name);
+        if (COUNTERS[name] && value !== "none") counted();
+        if (name === "content") content = true;
+      }
+      return content;
+    }
     function walk(list) {
       for (var i = 0; i < list.length; i++) {
         var rule = list[i];
-        if (rule instanceof CSSImportRule || (window.CSSScopeRule && rule instanceof CSSScopeRule)) {
-          throw new Error("an @import or @scope rule");
+        if (rule instanceof CSSImportRule || (window.CSSScopeRule && rule instanceof CSSScopeRule) ||
+            (window.CSSContainerRule && rule instanceof CSSContainerRule)) {
+          throw new Error("an @import, @scope or @container rule");
         }
-        var sel = rule instanceof CSSStyleRule ? rule.selectorText : "";
-        if (sel.indexOf("&") >= 0) throw new Error("a nested rule: " + sel);
-        if (STRUCTURAL.test(sel)) {
-          var plain = sel.replace(PSEUDO_ELEMENT, ":where(*)");
-          if (plain.indexOf("::") >= 0) throw new Error("a pseudo-element: " + sel);
-          find.one.call(document, plain);  // throws when Chromium cannot match it
-          out.push(plain);
-        }
+        if (rule instanceof CSSStyleRule) styleRule(rule);
         if (rule.cssRules) walk(rule.cssRules);
       }
     }
+    function styleRule(rule) {
+      var sel = rule.selectorText;
+      if (sel.indexOf("&") >= 0) throw new Error("a nested rule: " + sel);
+      if (/:has\(/i.test(sel)) throw new Error("a :has() rule: " + sel);
+      var pseudo = [];
+      var plain = sel.replace(PSEUDO_ELEMENT, function (_m, name) {
+        pseudo.push(name);
+        return ":where(*)";
+      });
+      if (plain.indexOf("::") >= 0) throw new Error("a pseudo-element: " + sel);
+      find.one.call(document, plain);  // throws when Chromium cannot match it
+      var counts = false;
+      var content = declarations(rule.style, function () { counts = true; });
+      if (counts) out.counters.push(plain);
+      if (pseudo.length || STRUCTURAL.test(sel)) out.rules.push({ sel: plain, pseudo: pseudo, content: content, text: sel });
+    }
     try {
       var sheets = find.sheets.call(document);
-      for (var s = 0; s < sheets.length; s++) walk(sheets[s].cssRules);
+      for (var s = 0; s < sheets.length; s++) {
+        if (sheets[s].ownerNode !== early.ownStyle) walk(sheets[s].cssRules);
+      }
+      var styled = findAll("[style]"), inline = false;
+      for (var e = 0; e < styled.length; e++) {
+        declarations(styled[e].style, function () { inline = true; });
+      }
+      if (inline) out.counters.push('[style*="counter-" i]');
     } catch (e) {
       early.ungrouped = "the page's CSS cannot be read: " + e.message;
       return null;
     }
-    if (out.length > MAX_RULES) { early.ungrouped = "too many rules to match"; return null; }
+    if (out.rules.length > MAX_RULES) { early.ungrouped = "too many rules to match"; return null; }
     return out;
   }
 
-  function matched(sel) {
-    var out = [];
+  // The elements ``sel`` matches: all of them (``split`` false), or {others: those that
+  // are no group, groups: whether it matches a group}.
+  function matched(sel, split) {
+    var others = [], groups = false;
     var found = findAll(sel);
     for (var i = 0; i < found.length; i++) {
-      if (found[i].localName !== GROUP) out.push(found[i]);  // a group's own style is unset
+      if (found[i].localName === GROUP) groups = true; else others.push(found[i]);
     }
-    return out;
+    return split ? { others: others, groups: groups } : others;
   }
 
   function sameElements(a, b) {
@@ -237,23 +350,66 @@
       (cs.whiteSpace === "normal" || cs.whiteSpace === "nowrap");
   }
 
-  // A block a group may hold: in normal flow, block-level, not put in a named slot of a
-  // shadow root, and not the first part's.
-  function movable(el) {
-    if (!el.matches(KINDS) || el.hasAttribute("slot")) return false;
+  // Whether a float may stand beside ``container``'s blocks: any float in the block
+  // formatting context they are laid out in. Beside a float a block narrows only where it
+  // meets it; a group would narrow as a whole.
+  function floatsBeside(container) {
+    var root = container;
+    while (root.parentElement && !formattingRoot(root)) root = root.parentElement;
+    var todo = [root];
+    while (todo.length) {
+      var el = todo.pop();
+      for (var c = el.firstElementChild; c; c = c.nextElementSibling) {
+        var cs = getComputedStyle(c);
+        if (cs.display === "none") continue;
+        if (cs.cssFloat !== "none") return true;
+        if (!c.matches(BLOCKS) && !formattingRoot(c, cs)) todo.push(c);
+      }
+    }
+    return false;
+  }
+
+  // Whether ``el`` lays out its contents in a block formatting context of its own (CSS 2,
+  // 9.4.1, and CSS Display 3): floats inside stay inside.
+  function formattingRoot(el, cs) {
+    cs = cs || getComputedStyle(el);
+    return !el.parentElement || cs.display !== "block" && cs.display !== "list-item" ||
+      cs.overflowX !== "visible" || cs.overflowY !== "visible" ||
+      cs.position === "absolute" || cs.position === "fixed" ||
+      /layout|paint|strict|content/.test(cs.contain) || cs.contentVisibility === "auto";
+  }
+
+  // A block a group may hold: in normal flow, block-level, in its container's writing
+  // mode, unzoomed, with no height a percentage of its container's, counting with no
+  // counter (a group's style containment would keep the count inside it), in no named
+  // slot of a shadow root, and not the first part's. Returns its computed style map (CSS
+  // Typed OM), or false.
+  function movable(el, parentMode, counters) {  // counters: a selector list, or ""
+    if (!el.matches(KINDS) || el.hasAttribute("slot") || el.assignedSlot) return false;
     var f = early.fixed;
     if (f && (el === f || el.contains(f) ||
               (el.compareDocumentPosition(f) & Node.DOCUMENT_POSITION_FOLLOWING))) return false;
     var cs = getComputedStyle(el);
-    return (cs.display === "block" || cs.display === "list-item" || cs.display === "flow-root") &&
-      cs.cssFloat === "none" && (cs.position === "static" || cs.position === "relative");
+    if (!((cs.display === "block" || cs.display === "list-item" || cs.display === "flow-root") &&
+          cs.cssFloat === "none" && cs.position === "static" && cs.writingMode === parentMode &&
+          cs.zoom === "1")) return false;
+    var map = el.computedStyleMap();
+    var sizes = ["height", "min-height", "max-height"];
+    for (var i = 0; i < sizes.length; i++) {
+      var v = map.get(sizes[i]);
+      if (!(v instanceof CSSKeywordValue) && !(v instanceof CSSUnitValue && v.unit === "px")) {
+        return false;
+      }
+    }
+    if (counters && (el.matches(counters) || find.inside.call(el, counters))) return false;
+    return map;
   }
 
   // [block-start, block-end] margins in CSS px as computed (CSS Typed OM: no layout is
   // needed, unlike getComputedStyle's used values); NaN where not a length in px (a
   // percentage, auto), which makes no cut.
-  function margins(el) {
-    var map = el.computedStyleMap();
+  function margins(el, map) {
+    map = map || el.computedStyleMap();
     return [px(map.get("margin-block-start")), px(map.get("margin-block-end"))];
   }
   function px(v) {
@@ -261,33 +417,26 @@
   }
 
   // The groups to make of ``parent``'s blocks (``n`` of them), run by run (movable blocks
-  // with only white space or comments between): [[[first, last, ends the run], ...], ...].
-  function planGroups(parent, n) {
+  // with only white space or comments between): [[{first, last, dropStart, dropEnd}, ...], ...].
+  function planGroups(parent, n, css) {
     var size = Math.max(MIN_GROUP, Math.ceil(Math.sqrt(n)));
-    var runs = [], run = [], prevM = null, clean = true;
+    var mode = getComputedStyle(parent).writingMode;
+    var runs = [], run = [], prevM = null, clean = true, counters = css.counters.join(", ");
     for (var c = parent.firstChild; c; c = c.nextSibling) {
       if (c.nodeType === Node.COMMENT_NODE) continue;
       if (c.nodeType === Node.TEXT_NODE) {
         if (/[^ \t\n\r\f]/.test(c.data)) clean = false;
         continue;
       }
-      if (c.nodeType !== Node.ELEMENT_NODE || !movable(c)) {
+      var map = c.nodeType === Node.ELEMENT_NODE && movable(c, mode, counters);
+      if (!map) {
         runs.push(groupRun(run, size));
         run = [];
         clean = true;
         continue;
       }
-      var m = margins(c);
-      // Between two blocks the two margins collapse to the larger (CSS 2, 8.3.1). Where a
-      // group starts, its first block loses its start margin (the end margin before it
-      // stays: "start"); where the last group of a run ends, its last block loses its end
-      // margin (the start margin after it stays: "end"). A cut is one or the other only
-      // where the margin kept is the larger, so every block stays where it was.
-      var cut = run.length ? {
-        start: clean && m[0] >= 0 && prevM[1] >= m[0],
-        end: clean && prevM[1] >= 0 && m[0] >= prevM[1]
-      } : { start: false, end: false };
-      run.push({ el: c, cut: cut });
+      var m = margins(c, map);
+      run.push({ el: c, cut: run.length && clean ? cutBetween(prevM[1], m[0]) : null });
       prevM = m;
       clean = true;
     }
@@ -295,28 +444,50 @@
     return runs.filter(function (r) { return r.length > 0; });
   }
 
-  // The groups of one run: the last ends at the run's last "end" cut (the blocks after it
-  // stay as they are), the first starts at its first "start" cut, and between them each
-  // group of about ``size`` blocks ends at a "start" cut, where the next one begins.
+  // How a group's edge may fall between a block whose end margin is ``a`` and the next,
+  // whose start margin is ``b`` (CSS px): a group's contents are cut off from the margins
+  // around it (layout containment), so at its edge the two margins no longer collapse.
+  // Collapsed, they make the larger of two positive margins, the more negative of two
+  // negative ones, or the sum of one of each (CSS 2, 8.3.1). So the edge keeps both where
+  // that sum is the answer ("keep"), else drops the smaller of two positive margins: the
+  // next block's start margin ("dropStart", where a group starts at it) or the block's end
+  // margin ("dropEnd", where a group ends there). Null: no edge here.
+  function cutBetween(a, b) {
+    if (!(isFinite(a) && isFinite(b))) return null;
+    var cut = { keep: a * b <= 0, dropStart: a >= b && b > 0, dropEnd: b >= a && a > 0 };
+    return cut.keep || cut.dropStart || cut.dropEnd ? cut : null;
+  }
+
+  // The groups of one run: each starts at an edge that keeps both margins or drops its
+  // first block's start margin, ends at one that keeps both or drops its last block's end
+  // margin (the next group, if it starts there, then keeps its start margin), and holds
+  // about ``size`` blocks, at least MIN_GROUP.
   function groupRun(run, size) {
-    var last = -1, first = -1, i;
-    for (i = run.length - 1; i > 0 && last < 0; i--) if (run[i].cut.end) last = i - 1;
-    for (i = 1; i < run.length && first < 0; i++) if (run[i].cut.start) first = i;
+    var i, last = -1, first = -1;
+    for (i = run.length - 1; i > 0 && last < 0; i--) {
+      if (run[i].cut && (run[i].cut.keep || run[i].cut.dropEnd)) last = i - 1;
+    }
+    for (i = 1; i < run.length && first < 0; i++) {
+      if (run[i].cut && (run[i].cut.keep || run[i].cut.dropStart)) first = i;
+    }
     if (first < 0 || last - first + 1 < MIN_GROUP) return [];
     var out = [];
     for (var from = first; from <= last;) {
       var to = last;
       for (var j = from + size; j + MIN_GROUP - 1 <= last; j++) {
-        if (run[j].cut.start) { to = j - 1; break; }
+        var cut = run[j].cut;
+        if (cut && (cut.keep || cut.dropStart)) { to = j - 1; break; }
       }
-      out.push([run[from].el, run[to].el, to === last]);
+      var edge = run[from].cut, end = to + 1 < run.length ? run[to + 1].cut : null;
+      out.push({ first: run[from].el, last: run[to].el, dropStart: !edge.keep,
+                 dropEnd: to === last && !end.keep });
       from = to + 1;
     }
     return out;
   }
 
-  function wrap(first, last, endsRun) {
-    var parent = first.parentNode;
+  function wrap(plan, customs) {
+    var first = plan.first, last = plan.last, parent = first.parentNode;
     var g = find.make.call(document, HTML_NS, GROUP);
     var count = 0;
     parent.insertBefore(g, first);
@@ -325,10 +496,15 @@
       if (node.nodeType === Node.ELEMENT_NODE) count++;
       g.appendChild(node);
     }
-    var st = { all: "unset", display: "block", "content-visibility": "auto",
+    // Its own style is none (all does not reach direction, unicode-bidi and custom
+    // properties: their values are its container's).
+    var st = { all: "unset", direction: "inherit", "unicode-bidi": "normal", display: "block",
+               "content-visibility": "auto",
                "contain-intrinsic-block-size": "auto " + 3 * count + "em" };
     Object.keys(st).forEach(function (k) { g.style.setProperty(k, st[k], "important"); });
-    if (endsRun) g.setAttribute("data-end", "");
+    customs.forEach(function (name) { g.style.setProperty(name, "inherit", "important"); });
+    if (plan.dropStart) g.setAttribute("data-s", "");
+    if (plan.dropEnd) g.setAttribute("data-e", "");
     // shown at once when a block of it is (its first state event confirms or says skipped)
     var any = false;
     for (var b = g.firstElementChild; b && !any; b = b.nextElementSibling) any = ownShown.has(b);
@@ -337,8 +513,8 @@
   }
 
   function edgesKept(g) {
-    return margins(g.firstElementChild)[0] === 0 &&
-      (!g.hasAttribute("data-end") || margins(g.lastElementChild)[1] === 0);
+    return (!g.hasAttribute("data-s") || margins(g.firstElementChild)[0] === 0) &&
+      (!g.hasAttribute("data-e") || margins(g.lastElementChild)[1] === 0);
   }
 
   function ungroup(g) {

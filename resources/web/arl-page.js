@@ -128,6 +128,7 @@
     if (!el || !el.isConnected) {
       el = state.style = newElement("style");
       el.id = NS + "-style";
+      early.ownStyle = el;  // our marks' rules: no rule of the document (arl-early.js)
       (head() || root()).appendChild(el);
     }
     el.textContent = css;

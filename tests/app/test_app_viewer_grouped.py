@@ -61,10 +61,11 @@ def grouping(qtbot, view) -> dict:
     return js(qtbot, view, "({groups: __arlEarly.groups, why: __arlEarly.ungrouped})")
 
 
-def block_places(qtbot, view) -> list[list[float]]:
-    """[top, height] of every block (page CSS px), every block and group laid out with
-    the containment content-visibility:auto gives them when shown (layout containment
-    keeps a group's first and last margins inside it)."""
+def block_places(qtbot, view) -> list[list]:
+    """[top, height, left, width, and the computed colour, direction, left border and
+    left padding] of every block (page CSS px), every block and group laid out with the
+    containment content-visibility:auto gives them when shown (layout containment keeps a
+    group's first and last margins inside it)."""
     return js(
         qtbot,
         view,
@@ -73,9 +74,21 @@ def block_places(qtbot, view) -> list[list[float]]:
         "all.forEach(function(e){e.style.setProperty('content-visibility','visible',"
         "'important');e.style.setProperty('contain','layout style paint','important');});"
         "var out=[];document.querySelectorAll('p,h2,ul,blockquote').forEach(function(e){"
-        "var r=e.getBoundingClientRect();out.push([r.top+scrollY, r.height]);});"
+        "var r=e.getBoundingClientRect(),c=getComputedStyle(e);"
+        "out.push([r.top+scrollY,r.height,r.left,r.width,c.color,c.direction,"
+        "c.borderLeftStyle+' '+c.borderLeftColor,c.paddingLeft]);});"
         "return out;})()",
     )
+
+
+def same_places(grouped: list[list], plain: list[list]) -> list:
+    """The blocks that differ: index, grouped, ungrouped (positions to 0.01 CSS px)."""
+    assert len(plain) == len(grouped) > 1000
+
+    def same(a: list, b: list) -> bool:
+        return all(abs(x - y) <= 0.01 for x, y in zip(a[:4], b[:4])) and a[4:] == b[4:]
+
+    return [(i, a, b) for i, (a, b) in enumerate(zip(grouped, plain)) if not same(a, b)]
 
 
 @pytest.mark.parametrize("container", ["body", "div"])
@@ -94,10 +107,55 @@ def test_grouped_blocks_stand_where_they_stood_ungrouped(qtbot, view, container)
     with qtbot.waitCallback(timeout=20000) as cb:
         view.body_text(cb)
     assert cb.args[0] == grouped_text
-    plain = block_places(qtbot, view)
-    assert len(plain) == len(grouped) > 1000
-    off = [(i, a, b) for i, (a, b) in enumerate(zip(grouped, plain)) if abs(a[0] - b[0]) > 0.01]
+    off = same_places(grouped, block_places(qtbot, view))
     assert not off, off[:5]
+
+
+# CSS under which a group would change what a reader sees unless grouping heeds it (an
+# attacker's brief): each page reads the same as the same page kept ungrouped.
+HOSTILE_CSS = [
+    "body > :not(p) {--c: red} p {color: var(--c, black)}",  # a custom property on a group
+    "body > :not(p) {direction: rtl} p {width: 50%}",  # all: unset leaves direction
+    # (rules that match a group and no other element)
+    "body :not(p, h2, ul, li, blockquote, pre, hr) {--c: red} p {color: var(--c, black)}",
+    "body :not(p, h2, ul, li, blockquote, pre, hr) {direction: rtl} p {width: 50%}",
+    "p {border-left: inherit; padding-left: inherit} body {border-left: 3px solid red;"
+    " padding-left: 30px}",  # inherit reads the parent
+    "p {margin: inherit} body {margin: 8px 20px}",
+    "p {height: 0.005%} body {height: 600000px}",  # a percentage of the container's height
+    "p.tight {writing-mode: vertical-rl; height: 5em; margin: 1em 0}",  # orthogonal flow
+    "p.tight {zoom: 2; margin: 10px 0}",  # margins read before zoom
+    "p {margin: 0 0 0.1in}",  # end margins only (LibreOffice, Bootstrap)
+    "p {margin: -4px 0 12px} h2 {margin: 0 0 -2px}",  # negative margins
+]
+
+
+@pytest.mark.parametrize("rule", HOSTILE_CSS)
+def test_a_page_reads_the_same_grouped_as_not(qtbot, view, rule):
+    show(qtbot, view, mixed_page(rule), [])
+    groups = grouping(qtbot, view)
+    grouped = block_places(qtbot, view)
+    show(qtbot, view, mixed_page(rule + " body > p {}"), [])
+    assert grouping(qtbot, view)["groups"] == 0
+    off = same_places(grouped, block_places(qtbot, view))
+    assert not off, (groups, off[:3])
+
+
+def test_end_margins_alone_still_group(qtbot, view):
+    """Paragraphs with only an end margin (0 0 0.1in) are grouped: an edge keeps both
+    margins where one is zero."""
+    show(qtbot, view, mixed_page("p, h2, ul, blockquote {margin: 0 0 0.1in}"), [])
+    got = grouping(qtbot, view)
+    assert got["groups"] > 10, got
+
+
+def test_a_float_beside_the_blocks_keeps_the_page_ungrouped(qtbot, view):
+    html = mixed_page().replace(
+        "<body>", '<body><div style="float:right;width:300px;height:30000px"></div>'
+    )
+    show(qtbot, view, html, [])
+    got = grouping(qtbot, view)
+    assert got["groups"] == 0, got
 
 
 @pytest.mark.parametrize(
@@ -111,12 +169,35 @@ def test_grouped_blocks_stand_where_they_stood_ungrouped(qtbot, view, container)
         "body > :not(h2) {color: navy}",
         "body :is(*) > p {color: navy}",
         "p:has(+ p) {color: navy}",
+        "body > :not(p)::before {content: 'INJECTED'; display: block}",
+        "[style]::before {content: attr(style); display: block}",
+        "body > :not(p)::first-letter {font-size: 3em}",
+        ":hover::before {content: 'HOVERED'}",
+        "body {counter-reset: h} h2 {counter-increment: h} h2::before {content: counter(h)}",
     ],
 )
 def test_a_rule_that_reads_structure_keeps_the_page_ungrouped(qtbot, view, rule):
+    """Ungrouped, or (a counter) no group holds an element that counts."""
     show(qtbot, view, mixed_page(rule), [])
     got = grouping(qtbot, view)
-    assert got["groups"] == 0 and "would read differently" in got["why"], got
+    if "counter" in rule:
+        assert js(qtbot, view, "document.querySelectorAll(__arlEarly.group + ' h2').length") == 0
+        return
+    assert got["groups"] == 0 and got["why"], got
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        "<style>p:has(~ .zz) {color: navy}</style>",
+        '<div><template shadowrootmode="closed"><slot></slot></template></div>',
+        "<style>@container (min-width: 1px) {p {color: navy}}</style>",
+    ],
+)
+def test_what_grouping_cannot_tell_keeps_the_page_ungrouped(qtbot, view, extra):
+    show(qtbot, view, mixed_page().replace("<body>", "<body>" + extra), [])
+    got = grouping(qtbot, view)
+    assert got["groups"] == 0 and got["why"], got
 
 
 def test_a_rule_that_reads_no_changed_structure_keeps_the_grouping(qtbot, view):
@@ -182,7 +263,8 @@ def test_a_held_pages_first_part_is_never_grouped(qtbot, view):
     html, _text, spans = long_page(seed=5, size=LAZY_BYTES + 200_000)
     first, whole = show_held(qtbot, view, html, spans)
     assert first.get("first") is True and whole["failed"] == []
-    assert grouping(qtbot, view)["groups"] > 10
+    got = grouping(qtbot, view)
+    assert got["groups"] > 10, got
     # Every group follows the last node the first part's marks were drawn in.
     assert js(
         qtbot,
@@ -233,3 +315,30 @@ def test_a_mark_between_two_groups_belongs_to_the_block_beside_it(qtbot, view):
         view.set_highlights(spans)
     assert blocker.args[0]["made"] == len(spans)
     assert js(qtbot, view, "__arl.drawStats().always") == 0
+
+
+def test_a_list_numbered_across_its_lists_is_not_contained(qtbot, view):
+    """A Google Docs export numbers one list cut into an <ol> per item with a counter of
+    its own: content-visibility's style containment would count from 1 in each, so a block
+    holding an element that counts is laid out whole, and is in no group."""
+    css = (
+        ".lst-kix_1 > li {counter-increment: lst-ctn-kix_1}"
+        " ol.lst-kix_1.start {counter-reset: lst-ctn-kix_1 0}"
+        " .lst-kix_1 > li::before {content: counter(lst-ctn-kix_1, decimal) '. '}"
+    )
+    page = (
+        mixed_page(css)
+        .replace("<ul><li>item", '<ol class="lst-kix_1"><li>item')
+        .replace("<li>two</li></ul>", "</li></ol>")
+    )
+    show(qtbot, view, page, [])
+    got = js(
+        qtbot,
+        view,
+        "(function(){var ols=document.querySelectorAll('ol.lst-kix_1');"
+        "return [ols.length, [].filter.call(ols,function(o){return getComputedStyle(o)"
+        ".contentVisibility!=='visible';}).length, document.querySelectorAll("
+        "__arlEarly.group+' ol').length, "
+        "getComputedStyle(document.querySelector('p')).contentVisibility];})()",
+    )
+    assert got[0] > 100 and got[1] == 0 and got[2] == 0 and got[3] == "auto", got
