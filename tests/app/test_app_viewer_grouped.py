@@ -5,9 +5,13 @@ while its group is; a held page's first part is never moved."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 pytest.importorskip("PySide6.QtWebEngineWidgets")
+
+from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
 from app.docview import LAZY_BYTES, DocumentView
 from tests.app.test_app_viewer_lazy import js, long_page, show
@@ -342,3 +346,48 @@ def test_a_list_numbered_across_its_lists_is_not_contained(qtbot, view):
         "getComputedStyle(document.querySelector('p')).contentVisibility];})()",
     )
     assert got[0] > 100 and got[1] == 0 and got[2] == 0 and got[3] == "auto", got
+
+
+MARGINS = st.sampled_from(["0", "3px", "10px", "1em", "24px", "-2px", "-8px", "0.5em", "2%"])
+
+
+@settings(
+    max_examples=8,
+    deadline=None,
+    derandomize=True,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],  # two page loads an example
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    kinds=st.lists(
+        st.tuples(st.sampled_from(["p", "h2", "blockquote", "ul"]), MARGINS, MARGINS),
+        min_size=2,
+        max_size=5,
+    ),
+    seed=st.integers(0, 10_000),
+)
+def test_any_margins_stand_the_same_grouped_or_not(qtbot, view, kinds, seed):
+    """Property: blocks of a few kinds with any start and end margins (positive, zero,
+    negative, em, a percentage), in any order, stand where they stood ungrouped."""
+    rnd = random.Random(seed)
+    css = " ".join(
+        f".k{i} {{margin: {top} 0 {bottom}}}" for i, (_tag, top, bottom) in enumerate(kinds)
+    )
+    blocks = []
+    while sum(len(b) for b in blocks) < LAZY_BYTES + 30_000:
+        i = rnd.randrange(len(kinds)) if rnd.random() < 0.3 or not blocks else last
+        last = i
+        tag = kinds[i][0]
+        inner = f"<li>{FILLER}</li>" if tag == "ul" else FILLER
+        blocks.append(f'<{tag} class="k{i}">{len(blocks)} {inner}</{tag}>\n')
+    page = (
+        "<!doctype html><html><head><meta charset=utf-8><style>{}</style></head>"
+        "<body>{}</body></html>"
+    )
+    show(qtbot, view, page.format(css, "".join(blocks)), [])
+    groups = grouping(qtbot, view)
+    grouped = block_places(qtbot, view)
+    show(qtbot, view, page.format(css + " body > * {}", "".join(blocks)), [])
+    assert grouping(qtbot, view)["groups"] == 0
+    off = same_places(grouped, block_places(qtbot, view))
+    assert not off, (groups, off[:3])
