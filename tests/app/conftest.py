@@ -103,3 +103,15 @@ def qloop(qapp, qtbot):
     yield QLoop(_LOOP, qtbot)
     asyncio.events._set_running_loop(None)
     asyncio.set_event_loop(None)
+
+
+@pytest.fixture
+def view(qtbot):
+    """A document view, 900 x 700, shown (a test module may give its own ``view``)."""
+    from app.docview import DocumentView
+
+    v = DocumentView()
+    qtbot.addWidget(v)
+    v.resize(900, 700)
+    v.show()
+    return v

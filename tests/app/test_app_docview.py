@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("PySide6.QtWebEngineWidgets")
 
-from app.docview import DocServer, DocumentView, content_type
+from app.docview import DocServer, content_type
 
 TRICKY = (
     "<!doctype html><html><head><title>t</title>"
@@ -39,15 +39,6 @@ def js(qtbot, view, source):
     with qtbot.waitCallback(timeout=10000) as cb:
         view.run_js(source, cb)
     return cb.args[0]
-
-
-@pytest.fixture
-def view(qtbot):
-    v = DocumentView()
-    qtbot.addWidget(v)
-    v.resize(900, 700)
-    v.show()
-    return v
 
 
 def load(qtbot, view, raw, kind="html"):

@@ -9,17 +9,8 @@ import pytest
 
 pytest.importorskip("PySide6.QtWebEngineWidgets")
 
-from app.docview import FIRST_BYTES, LAZY_BYTES, DocServer, DocumentView, first_part_end
+from app.docview import FIRST_BYTES, LAZY_BYTES, DocServer, first_part_end
 from tests.app.test_app_viewer_lazy import badge_at_its_text, js, long_page, painted_text
-
-
-@pytest.fixture
-def view(qtbot):
-    v = DocumentView()
-    qtbot.addWidget(v)
-    v.resize(900, 700)
-    v.show()
-    return v
 
 
 @pytest.fixture(scope="module")

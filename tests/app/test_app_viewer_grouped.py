@@ -13,19 +13,10 @@ pytest.importorskip("PySide6.QtWebEngineWidgets")
 
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
-from app.docview import LAZY_BYTES, DocumentView
+from app.docview import LAZY_BYTES
 from tests.app.test_app_viewer_lazy import js, long_page, show
 
 FILLER = " ".join(["review the budget of the regional office"] * 10)
-
-
-@pytest.fixture
-def view(qtbot):
-    v = DocumentView()
-    qtbot.addWidget(v)
-    v.resize(900, 700)
-    v.show()
-    return v
 
 
 def mixed_page(style: str = "", container: str = "body") -> str:

@@ -16,7 +16,7 @@ pytest.importorskip("PySide6.QtWebEngineWidgets")
 
 from app.hints import live_hints, neutralise_hints
 from engine.text.html_text import body_text
-from tests.app.test_app_viewer_hostile import Listener, listener, load, view  # noqa: F401
+from tests.app.test_app_viewer_hostile import Listener, listener, load  # noqa: F401
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "html5lib-tests" / "tree-construction"
 

@@ -13,7 +13,6 @@ import pytest
 
 pytest.importorskip("PySide6.QtWebEngineWidgets")
 
-from app.docview import DocumentView
 from app.hints import neutralise_hints
 
 
@@ -51,15 +50,6 @@ def listener():
     lst = Listener()
     yield lst
     lst.close()
-
-
-@pytest.fixture
-def view(qtbot):
-    v = DocumentView()
-    qtbot.addWidget(v)
-    v.resize(900, 700)
-    v.show()
-    return v
 
 
 def load(qtbot, view, raw, kind="html"):

@@ -12,7 +12,7 @@ pytest.importorskip("PySide6.QtWebEngineWidgets")
 
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
-from app.docview import LAZY_BYTES, DocumentView
+from app.docview import LAZY_BYTES
 
 # Words in several scripts (Latin, CJK, Arabic, Thai, emoji beyond the BMP), so offsets in
 # UTF-16 units and code points differ and lines break in different ways.
@@ -78,15 +78,6 @@ def js(qtbot, view, source):
     with qtbot.waitCallback(timeout=20000) as cb:
         view.run_js(source, cb)
     return cb.args[0]
-
-
-@pytest.fixture
-def view(qtbot):
-    v = DocumentView()
-    qtbot.addWidget(v)
-    v.resize(900, 700)
-    v.show()
-    return v
 
 
 def show(qtbot, view, html, spans):

@@ -13,22 +13,12 @@ pytest.importorskip("PySide6.QtWebEngineWidgets")
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from app.docview import DocumentView
 from app.settings import Settings
 from app.wizard import SetupWizard
 from engine.text import utf16
 from engine.text.documents import open_document
 from engine.text.docx import read_docx
 from tests.engine.test_docx import built
-
-
-@pytest.fixture
-def view(qtbot):
-    v = DocumentView()
-    qtbot.addWidget(v)
-    v.resize(900, 700)
-    v.show()
-    return v
 
 
 def test_the_pane_shows_the_text_the_engine_scores(qtbot, view):
