@@ -92,19 +92,20 @@ FIRST_BYTES = 128_000
 HOLD_SECONDS = 20.0
 
 
-def _declares_shadow_root(raw: bytes | str) -> bool:
-    """Whether ``raw`` (a document's bytes, in an ASCII-compatible encoding or UTF-16, or
-    its text) says ``shadowroot`` in any case: where it may declare a shadow root (``<template shadowrootmode>``, or the older
-    ``shadowroot`` attribute). A mention anywhere counts (the cost is only speed)."""
-    if isinstance(raw, str):
-        return re.search("shadowroot", raw, re.IGNORECASE) is not None
-    # (and in UTF-16, either byte order, where a NUL stands beside each ASCII letter)
-    return any(re.search(word, raw, re.IGNORECASE) for word in _SHADOW_ROOT_WORDS)
-
-
+# "shadowroot" as bytes in an ASCII-compatible encoding and in UTF-16 (either byte order,
+# a NUL beside each letter); see _declares_shadow_root.
 _SHADOW_ROOT_WORDS = tuple(
     re.escape("shadowroot".encode(codec)) for codec in ("ascii", "utf-16-le", "utf-16-be")
 )
+
+
+def _declares_shadow_root(raw: bytes | str) -> bool:
+    """Whether ``raw`` (a document's bytes, or its text) says ``shadowroot`` in any case:
+    where it may declare a shadow root (``<template shadowrootmode>``, or the older
+    ``shadowroot`` attribute). A mention anywhere counts (the cost is only speed)."""
+    if isinstance(raw, str):
+        return re.search("shadowroot", raw, re.IGNORECASE) is not None
+    return any(re.search(word, raw, re.IGNORECASE) for word in _SHADOW_ROOT_WORDS)
 
 
 CSP = (

@@ -524,8 +524,6 @@ def interaction(bundle: Path, runs: int, settled: bool = False) -> dict[str, lis
         else:
             missing += 1
             if os.environ.get("ARL_BENCH_DEBUG"):
-                print("  jump whose badge is not in view at the end:", cid, panes)
-            if os.environ.get("ARL_BENCH_DEBUG"):
                 print("  jump without its badge:", cid, v.rows[r].get("verdict"), panes)
     if missing:
         print(f"  warning: {missing} screens or jumps without their badges")

@@ -23,10 +23,11 @@
 // elements of a random name that also get content-visibility:auto (groupBlocks below):
 // a scroll then reads the groups and the blocks of one group, not every block. Grouping
 // moves elements, which could change what the document's own CSS says of them, so it is
-// undone unless it provably changes nothing a reader sees: every rule that looks at an
+// undone unless it provably changes nothing a reader sees: every rule that may look at an
 // element's parent, siblings or place is matched again by Chromium itself and must match
-// the same elements; a group starts and ends only where the one margin it keeps is the one
-// the two blocks' margins collapse to; its own style is unset (CSS all: unset).
+// the same elements; a group starts and ends only where the margins it keeps make the gap
+// the two blocks' margins collapse to; only blocks laid out and painted alike inside a
+// group are moved; its own style is unset (docs/gui.md, "Long documents").
 //
 // The room above each line for the badges (#arl-labels) is reserved here too, so the first
 // layout already has it.
@@ -67,9 +68,9 @@
     }
   }
   var KINDS = ":is(p, h1, h2, h3, h4, h5, h6, ul, ol, dl, blockquote, figure, address)";
-  var CONTAINERS = ":is(body, div, section, article, main, header, footer, aside, nav)";
-  var BLOCKS = ":is(body, div, section, article, main, header, footer, aside, nav, " + GROUP +
-    ") > " + KINDS;
+  var PARENTS = "body, div, section, article, main, header, footer, aside, nav";
+  var CONTAINERS = ":is(" + PARENTS + ")";  // the document's own
+  var BLOCKS = ":is(" + PARENTS + ", " + GROUP + ") > " + KINDS;
   // shown: the blocks laid out now (their own last state shown, and their group's too);
   // fixed: set by the page helper where it drew the first part's marks (the blocks up to
   // it are never moved: moving a node would collapse the Ranges in it).
@@ -164,7 +165,7 @@
       counts.set(p, (counts.get(p) || 0) + 1);
     }
     var t1 = performance.now();
-    var before = css.rules.map(function (r) { return matched(r.sel, false); });
+    var before = css.rules.map(function (r) { return matched(r.sel).others; });
     if (performance.now() - t1 > MAX_MATCH_MS) {
       early.ungrouped = "the page's rules take too long to match";
       return;
@@ -213,7 +214,7 @@
   function readsDifferently(css, before, made) {
     for (var r = 0; r < css.rules.length; r++) {
       var rule = css.rules[r];
-      var now = matched(rule.sel, true);
+      var now = matched(rule.sel);
       if (!sameElements(before[r], now.others)) return "a rule would read differently: " + rule.text;
       var loud = rule.pseudo.some(function (name) {
         return !QUIET_PSEUDO[name.toLowerCase()] || rule.content;
@@ -336,15 +337,15 @@
     return out;
   }
 
-  // The elements ``sel`` matches: all of them (``split`` false), or {others: those that
-  // are no group, groups: whether it matches a group}.
-  function matched(sel, split) {
+  // What ``sel`` matches: {others: the elements that are no group, groups: whether it
+  // matches a group}.
+  function matched(sel) {
     var others = [], groups = false;
     var found = findAll(sel);
     for (var i = 0; i < found.length; i++) {
       if (found[i].localName === GROUP) groups = true; else others.push(found[i]);
     }
-    return split ? { others: others, groups: groups } : others;
+    return { others: others, groups: groups };
   }
 
   function sameElements(a, b) {
@@ -397,11 +398,13 @@
       /layout|paint|strict|content/.test(cs.contain) || cs.contentVisibility === "auto";
   }
 
-  // A block a group may hold: in normal flow, block-level, in its container's writing
-  // mode, unzoomed, with no height a percentage of its container's, counting with no
-  // counter (a group's style containment would keep the count inside it), in no named
-  // slot of a shadow root, and not the first part's. Returns its computed style map (CSS
-  // Typed OM), or false.
+  // A block a group may hold: static, no float, display block or flow-root (not a list
+  // item: it counts), in its container's writing mode, unzoomed, untransformed, spanning no
+  // columns, of auto width with no negative inline margin, outline or box shadow (a group
+  // paints only inside its box), with no height a percentage of its container's, counting
+  // with no counter (a group's style containment would keep the count inside it), in no
+  // named slot of a shadow root, and not the first part's. Returns its computed style map
+  // (CSS Typed OM), or false.
   function movable(el, parentMode, counters) {  // counters: a selector list, or ""
     if (!el.matches(KINDS) || el.hasAttribute("slot") || el.assignedSlot) return false;
     var f = early.fixed;
@@ -442,7 +445,8 @@
   }
 
   // The groups to make of ``parent``'s blocks (``n`` of them), run by run (movable blocks
-  // with only white space or comments between): [[{first, last, dropStart, dropEnd}, ...], ...].
+  // with only white space or comments between): per run, [{first, last, dropStart,
+  // dropEnd, height}, ...].
   function planGroups(parent, n, css) {
     var size = Math.max(MIN_GROUP, Math.ceil(Math.sqrt(n)));
     var mode = getComputedStyle(parent).writingMode;
@@ -462,7 +466,8 @@
       }
       var m = margins(c, map);
       // (3em: a skipped block's height, see the sheet above)
-      run.push({ el: c, m: m, h: 3 * px(map.get("font-size")), cut: run.length && clean ? cutBetween(prevM[1], m[0]) : null });
+      run.push({ el: c, m: m, h: 3 * px(map.get("font-size")),
+                 cut: run.length && clean ? cutBetween(prevM[1], m[0]) : null });
       prevM = m;
       clean = true;
     }
@@ -480,12 +485,12 @@
   // both where their sum is the answer (one is zero, or they have opposite signs), the one
   // inside the group not negative (a block pulled out of its group's box would be cut
   // off): "startKeep" where a group starts at the next block, "endKeep" where one ends at
-  // this block.
-  // Null: no edge here.
+  // this block. Null: no edge here.
   function cutBetween(a, b) {
     if (!(isFinite(a) && isFinite(b))) return null;
     var cut = { dropStart: a >= b && b > 0, dropEnd: b >= a && a > 0,
-                startKeep: b >= 0 && (a <= 0 || b === 0), endKeep: a >= 0 && (b <= 0 || a === 0) };
+                startKeep: b >= 0 && (a <= 0 || b === 0),
+                endKeep: a >= 0 && (b <= 0 || a === 0) };
     return cut.dropStart || cut.dropEnd || cut.startKeep || cut.endKeep ? cut : null;
   }
 
