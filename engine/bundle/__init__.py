@@ -4,8 +4,9 @@ The format and the reading API are described in ``engine.bundle.bundle``. Each n
 one module of this package, and code inside this program imports it from there:
 
 - ``archive``: safe reading of a bundle's files (caps, no traversal), ``BundleError``;
-- ``schema``: the members' shapes; ``read``: ``open_bundle``, ``verify_bundle``,
-  ``judge_bundle``; ``write``: ``write_bundle``;
+- ``schema``: the members' shapes (``formats``: the format names); ``read``:
+  ``open_bundle``, ``verify_bundle``, ``judge_bundle`` (``members``: each member file
+  read); ``write``: ``write_bundle``;
 - ``rederive`` (+ ``rederive_trace``, ``differences``): verdicts and metrics derived again
   from the bundle's own files; ``signing``: Ed25519 signatures and trusted keys;
 - ``scorecard``: the self-contained scorecard page a bundle carries; ``shown``: what a view

@@ -23,12 +23,12 @@ from engine.bundle.archive import (
     _check_name,
     load_json,
     read_files,
-    read_stub,
     sha256,
 )
 from engine.bundle.decisions import DECISION_FILES
-from engine.bundle.schema import FORMAT_V1, FORMAT_V3, FORMATS, check_file
-from engine.models import ClaimReport, Comment, Metric, claims_from_json, comment_from_checked
+from engine.bundle.formats import FORMAT_V1, FORMAT_V3, FORMATS
+from engine.bundle.members import FileReader, stubs_of
+from engine.models import ClaimReport, Comment, Metric, claims_from_json
 from engine.text.text_page import text_as_html
 from engine.vocabulary import DOCUMENT_KINDS, DocumentKind, one_of
 
@@ -303,12 +303,17 @@ def open_bundle(
     tampered_detail = _check_hashes(manifest, files)
     listed = manifest["files"]
     fmt = str(manifest.get("format"))
-    stubs, stub_problems = _stubs(manifest, files)
-    reader = _FileReader(files, fmt, check_file("manifest.json", manifest, fmt) + stub_problems)
+    stubs, stub_problems = stubs_of(manifest, files)
+    reader = FileReader(files, fmt, stub_problems)
     reader.stubs = stubs
     versions = _versions(manifest, reader)
     if on_versions is not None:
         on_versions(versions)
+    # The manifest's shape is a problem to show, not a gate: checked once the documents
+    # are on their way (pydantic and the models: 0.25 s to import), and listed first.
+    from engine.bundle.schema import check_file
+
+    reader.problems[:0] = check_file("manifest.json", manifest, fmt)
     metrics: dict[str, Metric] = {}
     mobj = reader.json("metrics.json", {})
     if isinstance(mobj, dict):
@@ -345,86 +350,6 @@ def open_bundle(
     )
 
 
-def _stubs(
-    manifest: dict[str, Any], files: dict[str, bytes]
-) -> tuple[dict[str, dict[str, Any]], list[str]]:
-    """The members the manifest lists in ``stubbed`` that hold a stub (name -> stub), and a
-    problem line for each listed name that is not a stub (the manifest and the signature
-    are never stubs)."""
-    listed = manifest.get("stubbed")
-    if not isinstance(listed, list):
-        return {}, []
-    stubs: dict[str, dict[str, Any]] = {}
-    problems: list[str] = []
-    for name in listed:
-        if not isinstance(name, str) or name in ("manifest.json", SIGNATURE_FILE):
-            problems.append(f"manifest.json: {name!r} cannot be a stubbed member")
-            continue
-        data = files.get(name)
-        stub = read_stub(data) if data is not None else None
-        if stub is None:
-            problems.append(f"{name} is listed in 'stubbed' but does not hold a stub")
-            continue
-        stubs[name] = stub
-    return stubs, problems
-
-
-class _FileReader:
-    """Reads a bundle's member files as text, JSON or comments, never raising: what cannot
-    be read is a line in ``problems`` and the caller gets a default of the right type."""
-
-    def __init__(self, files: dict[str, bytes], fmt: str, problems: list[str]) -> None:
-        self.files = files
-        self.fmt = fmt
-        self.problems = list(problems)
-        self.stubs: dict[str, dict[str, Any]] = {}
-        """Members written as stubs: read as empty, without a problem."""
-
-    def text(self, name: str) -> str:
-        if name in self.stubs:
-            return ""
-        data = self.files.get(name)
-        if data is None:
-            self.problems.append(f"{name} is missing")
-            return ""
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError:
-            self.problems.append(f"{name} is not UTF-8")
-            return data.decode("utf-8", "replace")
-
-    def json(self, name: str, default: Any) -> Any:
-        """The parsed file when it fits its shape; else ``default`` and a problem line (a
-        view never sees a value of the wrong type). A stubbed member: ``default``."""
-        if name in self.stubs:
-            return default
-        data = self.files.get(name)
-        if data is None:
-            self.problems.append(f"{name} is missing")
-            return default
-        try:
-            obj = load_json(data, name)
-        except BundleError as exc:
-            self.problems.append(str(exc))
-            return default
-        shape = check_file(name, obj, self.fmt)
-        if shape:
-            self.problems.extend(shape)
-            return default
-        return obj
-
-    def comments(self, name: str) -> list[Comment]:
-        obj = self.json(name, {"comments": []})
-        items = obj.get("comments", []) if isinstance(obj, dict) else obj
-        out = []
-        for item in items if isinstance(items, list) else []:
-            try:
-                out.append(comment_from_checked(item))  # the shape: checked by json()
-            except ValueError as exc:
-                self.problems.append(f"{name}: {exc}")
-        return out
-
-
 def _rendering_problem(
     manifest: dict[str, Any], entry: dict[str, Any], name: str, source: str, page: str
 ) -> str | None:
@@ -447,7 +372,7 @@ def _rendering_problem(
     )
 
 
-def _versions(manifest: dict[str, Any], reader: _FileReader) -> list[BundleVersion]:
+def _versions(manifest: dict[str, Any], reader: FileReader) -> list[BundleVersion]:
     """The document versions the manifest lists, read from their files."""
     # An unknown kind is a shape problem reported above; the text then reads as HTML.
     kind = one_of(manifest.get("document_kind", "html"), DOCUMENT_KINDS) or "html"

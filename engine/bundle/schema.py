@@ -33,14 +33,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError, model_validator
 
+from engine.bundle.formats import FORMAT_V1, FORMAT_V3, NEW_IN_V3
 from engine.vocabulary import plural
-
-FORMAT_V1 = "arl-bundle/1"
-FORMAT_V2 = "arl-bundle/2"
-FORMAT_V3 = "arl-bundle/3"
-FORMATS = (FORMAT_V1, FORMAT_V2, FORMAT_V3)
-# manifest fields that arl-bundle/3 added (None, or absent, in an older manifest)
-NEW_IN_V3 = ("stubbed", "markdown_renderer", "markdown_note", "word_versions")
 
 VerdictWord = Literal["edited", "untouched", "deleted", "stale_anchor"]
 ClaimWord = Literal["addressed", "not_addressed", "stale_anchor"]

@@ -27,8 +27,8 @@ from engine.bundle.archive import (
     sha256,
     stub_oversized,
 )
+from engine.bundle.formats import FORMAT_V3
 from engine.bundle.rederive import engine_identity
-from engine.bundle.schema import FORMAT_V3
 from engine.bundle.scorecard import render_scorecard
 from engine.bundle.scorecard_checks import checks_parts
 from engine.redact import mask_known

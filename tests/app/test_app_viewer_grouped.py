@@ -444,6 +444,14 @@ def test_a_declared_shadow_root_is_seen_in_any_encoding(codec):
     assert not _declares_shadow_root("<div>a shadow of a root</div>".encode(codec))
 
 
+def test_only_ascii_letters_lower_to_the_letters_of_shadowroot():
+    """_declares_shadow_root lowers the text and searches it: that finds what an ASCII
+    case-blind search finds only while no other character lowers to one of the word's
+    letters (U+212A KELVIN SIGN lowers to "k", U+0130 to "i" and a dot)."""
+    others = [c for c in range(0x80, 0x110000) if set(chr(c).lower()) & set("shadowroot")]
+    assert others == []
+
+
 @pytest.mark.parametrize("rule", ["", "p {margin: -6px 0 12px} h2 {font-size: 3em}"])
 def test_grouping_leaves_the_pages_height_as_it_was(qtbot, view, rule):
     """A group counts as high as its blocks did until shown (3em each and their margins):

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from engine.bundle.formats import FORMAT_V2, FORMAT_V3, FORMATS, NEW_IN_V3
 from engine.bundle.read import open_bundle, verify_bundle
-from engine.bundle.schema import FORMAT_V2, FORMAT_V3, FORMATS, NEW_IN_V3, check_file
+from engine.bundle.schema import check_file
 from engine.bundle.write import FORMAT
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,3 +56,21 @@ def test_an_unknown_format_is_refused_naming_the_ones_read(tmp_path: Path) -> No
     (copy / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     with pytest.raises(BundleError, match="arl-bundle/3"):
         open_bundle(copy)
+
+
+def test_the_manifests_shape_is_checked_after_the_documents_and_listed_first(tmp_path: Path):
+    """``open_bundle`` hands the documents on before it checks the manifest's shape (the
+    pages start while pydantic loads); the problems still come in the order the files are
+    read: the manifest's first, then a version's."""
+    import shutil
+
+    copy = tmp_path / "b"
+    shutil.copytree(DEMO, copy)
+    manifest = _manifest(FORMAT_V2, word_versions=["v1", "v2"])
+    manifest["versions"] = manifest["versions"] + [manifest["versions"][0]]  # v1 twice
+    (copy / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    seen: list[list[str]] = []
+    bundle = open_bundle(copy, lambda versions: seen.append([v.name for v in versions]))
+    assert seen and "v1" in seen[0]
+    assert "word_versions is a field of arl-bundle/3" in bundle.problems[0]
+    assert any("version 'v1' is listed twice" in p for p in bundle.problems[1:])

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from engine.bundle.read import _FileReader
+from engine.bundle.members import FileReader
 from engine.bundle.schema import check_file
 from engine.models import Comment, comment_from_checked
 
@@ -82,7 +82,7 @@ def test_the_reader_reports_a_bad_comment_and_keeps_the_others():
         {"id": "c3", "body": "neg", "anchor": {"quote": "q", "start_offset": -2}},
     ]
     files = {"comments.before.json": json.dumps({"comments": items}).encode()}
-    reader = _FileReader(files, "arl-bundle/3", [])
+    reader = FileReader(files, "arl-bundle/3", [])
     got = reader.comments("comments.before.json")
     assert [c.id for c in got] == ["c1"]
     assert reader.problems == [

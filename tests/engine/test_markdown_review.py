@@ -170,7 +170,8 @@ def test_a_page_that_is_not_the_rendering_of_its_source_is_a_problem(md_inputs, 
 
 
 def test_a_markdown_bundle_is_arl_bundle_3(md_inputs, tmp_path) -> None:
-    from engine.bundle.schema import FORMAT_V2, FORMAT_V3, check_file
+    from engine.bundle.formats import FORMAT_V2, FORMAT_V3
+    from engine.bundle.schema import check_file
 
     doc, comments = md_inputs
     with ScriptedServer(FixEverything()) as srv:

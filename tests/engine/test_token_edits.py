@@ -342,7 +342,8 @@ def test_cli_summary_says_it() -> None:
 
 
 def test_bundle_schema_takes_the_fields() -> None:
-    from engine.bundle.schema import FORMAT_V3, check_file
+    from engine.bundle.formats import FORMAT_V3
+    from engine.bundle.schema import check_file
 
     item = {
         "comment_id": "c1",

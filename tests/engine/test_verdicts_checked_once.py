@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from engine.bundle import schema
-from engine.bundle.schema import FORMAT_V1, FORMAT_V3, check_file
+from engine.bundle.formats import FORMAT_V1, FORMAT_V3
+from engine.bundle.schema import check_file
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = next(ROOT.glob("resources/suites/example/*/runs/*/*/verdicts.json"))
