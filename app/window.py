@@ -338,6 +338,9 @@ class MainWindow(QMainWindow):
                 return
             self.verdicts.show_loading(False)
             self.verdicts.preload_failed()
+            if shown_early and self.data is None:  # back to where the user was
+                self.tabs.setCurrentIndex(shown_early[0])
+                self.tabs.setTabEnabled(self.TAB_VERDICTS, False)
             why = str(exc) if isinstance(exc, BundleError) else vocab.error_words(exc)
             self._plain_message("This bundle cannot be opened", why)
             self._say("Could not open the bundle.", str(path))
@@ -348,8 +351,22 @@ class MainWindow(QMainWindow):
             if shiboken6.isValid(self) and self._opening is token:
                 self.verdicts.preload(*pair)
 
-        early = on_ui_thread(documents)
-        run_in_thread(lambda: _load_or_copy(path, lambda v1, v2: early((v1, v2))), done, failed)
+        def start() -> None:
+            if shiboken6.isValid(self) and self._opening is token:
+                early = on_ui_thread(documents)
+                run_in_thread(lambda: _load_or_copy(path, lambda a, b: early((a, b))), done, failed)
+
+        # The Verdicts tab is shown at once, and the reading starts once it is laid out:
+        # Chromium lays a page out only in a view that is shown (in a hidden tab the first
+        # screen waited for the records), and a layout of this window calls into Python
+        # for each widget, which a thread reading the bundle would starve of the GIL
+        # (half a second: the pages' navigation waited for it).
+        shown_early: list[int] = []  # the tab shown before, for a bundle that fails
+        if self.tabs.currentIndex() != self.TAB_VERDICTS:
+            shown_early.append(self.tabs.currentIndex())
+            self.tabs.setTabEnabled(self.TAB_VERDICTS, True)
+            self.tabs.setCurrentIndex(self.TAB_VERDICTS)
+        QTimer.singleShot(0, self, start)
         return True
 
     def _remember(self, data: BundleData, path: Path | None = None) -> None:
