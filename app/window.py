@@ -96,6 +96,9 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
         self.statusBar().showMessage("Ready. Open the example run or an evidence bundle.")
         self._said = ""  # the message the status bar's tooltip belongs to (``_say``)
+        # The tab the user was on before an opening showed the Verdicts tab (``open_bundle``),
+        # while that opening, or a later one that superseded it, is pending; else None.
+        self._back_to: int | None = None
         self.statusBar().messageChanged.connect(
             lambda m: m == self._said or self.statusBar().setToolTip("")
         )
@@ -329,6 +332,7 @@ class MainWindow(QMainWindow):
             if not shiboken6.isValid(self):  # the window closed while the bundle was read
                 return
             if self._opening is token:
+                self._back_to = None
                 self._show_loaded(data, Path(data.path), remember)
                 if then is not None:
                     then(data)
@@ -338,8 +342,10 @@ class MainWindow(QMainWindow):
                 return
             self.verdicts.show_loading(False)
             self.verdicts.preload_failed()
-            if shown_early and self.data is None:  # back to where the user was
-                self.tabs.setCurrentIndex(shown_early[0])
+            back, self._back_to = self._back_to, None
+            if back is not None and self.tabs.currentIndex() == self.TAB_VERDICTS:
+                self.tabs.setCurrentIndex(back)  # where the user was, unless they moved on
+            if self.data is None:  # enabled for this opening only
                 self.tabs.setTabEnabled(self.TAB_VERDICTS, False)
             why = str(exc) if isinstance(exc, BundleError) else vocab.error_words(exc)
             self._plain_message("This bundle cannot be opened", why)
@@ -361,9 +367,10 @@ class MainWindow(QMainWindow):
         # screen waited for the records), and a layout of this window calls into Python
         # for each widget, which a thread reading the bundle would starve of the GIL
         # (half a second: the pages' navigation waited for it).
-        shown_early: list[int] = []  # the tab shown before, for a bundle that fails
+        # A bundle that fails takes the user back (``_back_to``: an opening that superseded
+        # a pending one keeps the tab that one came from).
         if self.tabs.currentIndex() != self.TAB_VERDICTS:
-            shown_early.append(self.tabs.currentIndex())
+            self._back_to = self.tabs.currentIndex()
             self.tabs.setTabEnabled(self.TAB_VERDICTS, True)
             self.tabs.setCurrentIndex(self.TAB_VERDICTS)
         QTimer.singleShot(0, self, start)

@@ -578,3 +578,79 @@ def test_the_documents_are_shown_while_the_records_are_read(qtbot, window, monke
         assert window.data is None  # shown before the records are in
         go_on.set()
     assert window.tabs.currentIndex() == window.TAB_VERDICTS
+
+
+@pytest.fixture
+def gated_load(monkeypatch):
+    """load_bundle held until the returned event is set: a path named "broken..." then
+    fails (after its documents, for "broken-late"), any other reads bundle-min."""
+    import threading
+
+    import app.window as window_module
+
+    real = window_module.load_bundle
+    go_on = threading.Event()
+
+    def load(path, on_documents=None):
+        name = Path(path).name
+        if name.startswith("broken"):
+            if name == "broken-late" and on_documents:
+                on_documents("<p>one</p>", "<p>two</p>")
+            go_on.wait(10)
+            raise window_module.BundleError(f"{name}: manifest.json is damaged")
+
+        def early(v1, v2):
+            on_documents(v1, v2)
+            go_on.wait(10)
+
+        return real(DATA / "bundle-min", on_documents=early if on_documents else None)
+
+    monkeypatch.setattr(window_module, "load_bundle", load)
+    return go_on
+
+
+def _failed_state(qtbot, window, go_on):
+    go_on.set()
+    qtbot.waitUntil(lambda: getattr(window, "_message_box", None) is not None, timeout=10000)
+    qtbot.wait(200)
+    window._message_box.close()
+    return window.tabs.currentIndex(), window.tabs.isTabEnabled(window.TAB_VERDICTS)
+
+
+@pytest.mark.parametrize("first", ["broken-a", "fine"])
+def test_a_failed_opening_that_superseded_another_goes_back_where_the_user_was(
+    qtbot, window, gated_load, first
+):
+    """Two opens in a row (a double activation of a Recent row; a good bundle still being
+    read when another is opened) from the Start page, the last one failing: back to Start,
+    the Verdicts tab disabled again (the second open found the tab the first had shown)."""
+    window.show_start()
+    window.open_bundle(Path(first), remember=False)
+    window.open_bundle(Path("broken-b"), remember=False)
+    assert window.data is None
+    assert _failed_state(qtbot, window, gated_load) == (window.TAB_START, False)
+
+
+def test_a_failed_opening_goes_back_to_the_tab_the_user_was_on_with_a_bundle_open(
+    qtbot, window, gated_load
+):
+    """With a bundle shown, opening a broken one from the Run tab comes back to the Run
+    tab (not to the earlier bundle's verdicts), which stay open in their tab."""
+    gated_load.set()
+    with qtbot.waitSignal(window.bundleOpened, timeout=20000):
+        window.open_bundle(Path("fine"), remember=False)
+    shown = window.data
+    window.tabs.setCurrentIndex(window.TAB_RUN)
+    gated_load.clear()
+    window.open_bundle(Path("broken-x"), remember=False)
+    assert window.tabs.currentIndex() == window.TAB_VERDICTS
+    assert _failed_state(qtbot, window, gated_load) == (window.TAB_RUN, True)
+    assert window.data is shown
+
+
+def test_a_failed_opening_leaves_a_user_who_moved_on_where_they_are(qtbot, window, gated_load):
+    window.show_start()
+    window.open_bundle(Path("broken-late"), remember=False)
+    qtbot.waitUntil(lambda: window.verdicts._preloaded is not None, timeout=10000)
+    window.tabs.setCurrentIndex(window.TAB_COMPARE)
+    assert _failed_state(qtbot, window, gated_load) == (window.TAB_COMPARE, False)
