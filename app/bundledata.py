@@ -235,6 +235,17 @@ def _source_title(bundle: Any) -> str:
     return document_title("", v1.kind, v1.source)
 
 
+def _no_v1(path: Path, problems: list[str]) -> BundleError:
+    """The error of a bundle whose manifest names no v1: why, in the manifest's own words
+    where it says ("manifest.json: versions: Input should be a valid list"), as `arl
+    bundle verify` says it."""
+    why = next((p for p in problems if p.startswith("manifest.json:")), "")
+    return BundleError(
+        f"{path}: its manifest names no version v1 to show"
+        + (f" ({why})" if why else ' (no entry named "v1" in its versions)')
+    )
+
+
 def load_bundle(
     path: str | Path, on_documents: Callable[[str, str], None] | None = None
 ) -> BundleData:
@@ -260,7 +271,7 @@ def load_bundle(
     problems = list(b.problems)
     v1 = html_of("v1")
     if v1 is None:
-        raise BundleError(f"{path.name}: the bundle has no document/v1")
+        raise _no_v1(path, problems)
     v2 = html_of("v2")
     if v2 is None:
         v2 = v1

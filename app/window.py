@@ -17,7 +17,9 @@ import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
+    QApplication,
     QLabel,
+    QLineEdit,
     QMainWindow,
     QMessageBox,
     QTabWidget,
@@ -400,6 +402,13 @@ class MainWindow(QMainWindow):
         for a in (self.act_publish, self.act_export_html, self.act_export_pdf):
             a.setEnabled(bool(data.scorecard))
         self.tabs.setCurrentIndex(self.TAB_VERDICTS)
+        # The comments' keys (N, P, arrows) work at once: the table takes the focus (Qt gave
+        # it to the tab's first button) unless the user is typing in the Verdicts view (the
+        # find bar, a reason, a reply).
+        focus = QApplication.focusWidget()
+        typing = isinstance(focus, QLineEdit) and self.verdicts.isAncestorOf(focus)
+        if not typing:
+            self.verdicts.table.setFocus(Qt.FocusReason.OtherFocusReason)
         self.setWindowTitle(f"Agent Review Loop \u2014 {data.title}")
         # One line however the title is written (the status bar does not wrap).
         title = " ".join(str(data.manifest.get("document_title") or "").split())

@@ -171,6 +171,31 @@ def test_unreadable_bundle_is_one_plain_message(qtbot, window, tmp_path):
     window._message_box.close()
 
 
+@pytest.mark.parametrize(
+    ("versions", "why"),
+    [
+        ("oops", "(manifest.json: versions: Input should be a valid list)"),
+        ([], '(no entry named "v1" in its versions)'),
+    ],
+)
+def test_a_manifest_without_v1_says_why_with_the_bundles_path(tmp_path, versions, why):
+    """The message names the bundle by its path, as every other does, and says what the
+    manifest got wrong in the words `arl bundle verify` uses ("the bundle has no
+    document/v1" named neither)."""
+    import json
+    import shutil
+
+    demo = next((Path(__file__).resolve().parents[2] / "resources" / "demo").glob("*/"))
+    copy = tmp_path / "b"
+    shutil.copytree(demo, copy)
+    manifest = json.loads((copy / "manifest.json").read_text("utf-8"))
+    manifest["versions"] = versions
+    (copy / "manifest.json").write_text(json.dumps(manifest), "utf-8")
+    with pytest.raises(BundleError) as raised:
+        load_bundle(copy)
+    assert str(raised.value) == f"{copy}: its manifest names no version v1 to show {why}"
+
+
 def test_zip_bundle_opens(qtbot, window, tmp_path):
     from engine.bundle.bundle import export_zip
 
@@ -654,3 +679,13 @@ def test_a_failed_opening_leaves_a_user_who_moved_on_where_they_are(qtbot, windo
     qtbot.waitUntil(lambda: window.verdicts._preloaded is not None, timeout=10000)
     window.tabs.setCurrentIndex(window.TAB_COMPARE)
     assert _failed_state(qtbot, window, gated_load) == (window.TAB_COMPARE, False)
+
+
+def test_the_comment_table_has_the_keys_once_a_bundle_opens(qtbot, window):
+    """Opened from the Start page, a bundle's comments answer the keyboard at once (N, P,
+    the arrows): the table takes the focus, which stayed on the Start page before."""
+    window.show_start()
+    window.activateWindow()
+    window.start.setFocus()
+    open_and_wait(qtbot, window, DATA / "bundle-min")
+    qtbot.waitUntil(window.verdicts.table.hasFocus, timeout=5000)
