@@ -321,7 +321,8 @@ class MainWindow(QMainWindow):
         then: Callable[[BundleData], None] | None = None,
     ) -> bool:
         """Open a bundle folder or zip and show its verdicts. Reading and hashing it runs
-        off the UI thread (``app.jobs``); the document panes say "Loading" at once. When it
+        off the UI thread (``app.jobs``); the Verdicts tab shows at once, its document panes
+        saying "Loading" (a bundle that cannot be read takes the user back). When it
         is read, ``bundleOpened(data)`` is emitted (and ``then(data)`` called); when it
         cannot be read, a plain message is shown and ``bundleFailed(reason)`` emitted.
         Returns True once the opening has started (a later open supersedes it)."""
