@@ -76,7 +76,7 @@
   // it are never moved: moving a node would collapse the Ranges in it).
   var early = { lazy: hash.indexOf("arl-lazy") >= 0, blocks: BLOCKS, shown: new Set(),
                 listeners: [], group: GROUP, groups: 0, groupMs: 0, ungrouped: "",
-                fixed: null, ownStyle: null };
+                fixed: null, ownStyle: null, reveal: function () {} };
   var ownShown = new Set();  // blocks whose own last state is shown
   var hiddenGroups = new Set();  // groups whose last state is skipped
   var css = "";
@@ -88,6 +88,29 @@
     css += GROUP + "[data-e] > :last-child{margin-block-end:0 !important;}\n";
   }
   if (hash.indexOf("arl-labels") >= 0) css += "body, body *{line-height:2.3 !important;}\n";
+  // A held page (#arl-first) stays unseen until its first screen's marks are made
+  // (arl-page.js firstScreen or highlight call early.reveal): its text and its marks come
+  // in one frame, never the text alone (the pane's cover does not always stay on top of
+  // the page). Opacity, which no descendant can undo; shown at the latest a second after
+  // the page is loaded, should no mark ever come.
+  if (hash.indexOf("arl-first") >= 0) {
+    try {
+      var veil = new CSSStyleSheet();
+      veil.replaceSync(":root{opacity:0 !important;}");
+      document.adoptedStyleSheets = document.adoptedStyleSheets.concat([veil]);
+      early.reveal = function () {
+        early.reveal = function () {};
+        document.adoptedStyleSheets = document.adoptedStyleSheets.filter(function (x) {
+          return x !== veil;
+        });
+      };
+      EventTarget.prototype.addEventListener.call(window, "load", function () {
+        setTimeout(function () { early.reveal(); }, 1000);
+      }, { once: true });
+    } catch (e) {
+      early.reveal = function () {};  // no constructable sheets: nothing was hidden
+    }
+  }
   if (css) {
     try {
       var sheet = new CSSStyleSheet();

@@ -240,6 +240,7 @@
     var t3 = performance.now();
     drawLabels();
     var t4 = performance.now();
+    early.reveal();  // a held page whose first part was not drawn alone: shown with its marks
     // ms: where the time went (text nodes, ranges and highlights, badge homes, badges).
     return { made: made, failed: failed, length: state.length, later: later,
              ms: [t1 - t0, t2 - t1, t3 - t2, t4 - t3].map(Math.round) };
@@ -854,7 +855,12 @@
     }
     observeBody();
     early.fixed = last;  // the blocks up to here hold Ranges now: arl-early.js never moves them
-    var out = highlight(Object.assign({}, spec, { upTo: length }));
+    var out;
+    try {
+      out = highlight(Object.assign({}, spec, { upTo: length }));
+    } finally {
+      early.reveal();  // the text and its marks in one frame
+    }
     state.early = { length: length, text: bodyText(), same: null };
     out.first = true;
     return out;

@@ -151,3 +151,34 @@ def test_the_server_holds_the_rest_until_released():
     assert got["first"] + got["rest"] == data
     assert not server.held(url)
     server.remove(url)
+
+
+def _opacity(qtbot, view) -> str:
+    return js(qtbot, view, "getComputedStyle(document.documentElement).opacity")
+
+
+def test_a_held_page_is_unseen_until_its_first_marks_are_made(qtbot, view, page):
+    """The text and its marks come in one frame: a held page is transparent while its first
+    part is read and the marks are not made yet (the pane's cover does not always stay on
+    top of the page), and seen from the firstScreen call that makes them."""
+    html, _text, spans = page
+    view.show_document(html, first_part=True)
+    qtbot.waitUntil(
+        lambda: (
+            (js(qtbot, view, "document.body ? document.body.textContent.length : 0") or 0) > 10_000
+        ),
+        timeout=20000,
+    )
+    assert _opacity(qtbot, view) == "0"
+    with qtbot.waitSignal(view.firstDrawn, timeout=60000) as first:
+        view.set_highlights(plain(spans))
+    assert first.args[0].get("first") is True
+    assert _opacity(qtbot, view) == "1"
+
+
+def test_a_held_page_whose_marks_never_come_is_shown_once_loaded(qtbot, view, page):
+    html, _text, _spans = page
+    view.show_document(html, first_part=True)
+    view.server.release(view._url)  # the rest sent, no mark asked for
+    qtbot.waitUntil(lambda: js(qtbot, view, "document.readyState") == "complete", timeout=30000)
+    qtbot.waitUntil(lambda: _opacity(qtbot, view) == "1", timeout=5000)
