@@ -910,8 +910,11 @@ class DocumentView(QWebEngineView):
             self._first_asking = False
             if url != self._url or self._first_said:
                 return
-            if not isinstance(r, dict) or r.get("complete"):
-                return  # no answer or the whole page is read: it draws them itself
+            if not isinstance(r, dict):  # no answer (a script error): the whole page draws them
+                self.server.release(url)
+                return
+            if r.get("complete"):
+                return  # the whole page is read: it draws them itself
             if r.get("first") and isinstance(r.get("made"), int):
                 r["later"] = int(r.get("later") or 0) + len(spans) - len(sent)
                 self._first_drawn(r)

@@ -91,26 +91,14 @@
   // A held page (#arl-first) stays unseen until its first screen's marks are made
   // (arl-page.js firstScreen or highlight call early.reveal): its text and its marks come
   // in one frame, never the text alone (the pane's cover does not always stay on top of
-  // the page). Opacity, which no descendant can undo; shown at the latest a second after
-  // the page is loaded, should no mark ever come.
-  if (hash.indexOf("arl-first") >= 0) {
-    try {
-      var veil = new CSSStyleSheet();
-      veil.replaceSync(":root{opacity:0 !important;}");
-      document.adoptedStyleSheets = document.adoptedStyleSheets.concat([veil]);
-      early.reveal = function () {
-        early.reveal = function () {};
-        document.adoptedStyleSheets = document.adoptedStyleSheets.filter(function (x) {
-          return x !== veil;
-        });
-      };
-      EventTarget.prototype.addEventListener.call(window, "load", function () {
-        setTimeout(function () { early.reveal(); }, 1000);
-      }, { once: true });
-    } catch (e) {
-      early.reveal = function () {};  // no constructable sheets: nothing was hidden
-    }
-  }
+  // the page). Opacity on the root, which no descendant can undo: an adopted sheet until
+  // the root exists, then the root's own style, !important (an element's own style beats
+  // every rule of the document, in a cascade layer or not), with no transition, so the
+  // document's transitions neither delay nor fade the reveal; its own style attribute is
+  // put back as it was. Shown at the latest five seconds after the page is loaded,
+  // should no mark ever come (the whole page's marks follow its load through the UI
+  // thread, which a worker can hold up for a second).
+  if (hash.indexOf("arl-first") >= 0) veilPage();
   if (css) {
     try {
       var sheet = new CSSStyleSheet();
@@ -128,6 +116,46 @@
       }, true);
     EventTarget.prototype.addEventListener.call(document, "DOMContentLoaded", function () {
       try { groupBlocks(); } catch (e) { early.ungrouped = "failed: " + e; }
+    }, { once: true });
+  }
+
+  function veilPage() {
+    var veil = null, root = null, attr = null;
+    try {
+      veil = new CSSStyleSheet();
+      veil.replaceSync(":root{opacity:0 !important;}");
+      document.adoptedStyleSheets = document.adoptedStyleSheets.concat([veil]);
+    } catch (e) {
+      veil = null;  // no constructable sheets: the root's own style alone
+    }
+    var hide = function () {
+      var r = document.documentElement;
+      if (root || !r) return !!root;
+      root = r;
+      attr = r.getAttribute("style");
+      r.style.setProperty("opacity", "0", "important");
+      r.style.setProperty("transition", "none", "important");
+      return true;
+    };
+    if (!hide()) {
+      new MutationObserver(function (_records, observer) {
+        if (hide()) observer.disconnect();
+      }).observe(document, { childList: true });
+    }
+    early.reveal = function () {
+      early.reveal = function () {};
+      if (veil) {
+        document.adoptedStyleSheets = document.adoptedStyleSheets.filter(function (x) {
+          return x !== veil;
+        });
+      }
+      if (!root) return;
+      root.style.removeProperty("opacity");
+      getComputedStyle(root).opacity;  // seen now, with no transition to run
+      if (attr === null) root.removeAttribute("style"); else root.setAttribute("style", attr);
+    };
+    EventTarget.prototype.addEventListener.call(window, "load", function () {
+      setTimeout(function () { early.reveal(); }, 5000);
     }, { once: true });
   }
 

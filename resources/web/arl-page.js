@@ -229,7 +229,9 @@
     if (window.CSS && CSS.highlights && window.Highlight) {
       Object.keys(groups).forEach(function (k) {
         if (!groups[k].length) return;
-        var h = new Highlight(...groups[k]);
+        // Added one by one: a spread of 50,000 Ranges or more overflows the call stack.
+        var h = new Highlight();
+        for (var i = 0; i < groups[k].length; i++) h.add(groups[k][i]);
         h.priority = (kinds[k] && kinds[k].priority) || 0;
         CSS.highlights.set(NS + "-" + k, h);
       });

@@ -181,4 +181,72 @@ def test_a_held_page_whose_marks_never_come_is_shown_once_loaded(qtbot, view, pa
     view.show_document(html, first_part=True)
     view.server.release(view._url)  # the rest sent, no mark asked for
     qtbot.waitUntil(lambda: js(qtbot, view, "document.readyState") == "complete", timeout=30000)
-    qtbot.waitUntil(lambda: _opacity(qtbot, view) == "1", timeout=5000)
+    qtbot.waitUntil(lambda: _opacity(qtbot, view) == "1", timeout=8000)
+
+
+def _wait_text(qtbot, view, n: int = 10_000) -> None:
+    qtbot.waitUntil(
+        lambda: (js(qtbot, view, "document.body ? document.body.textContent.length : 0") or 0) > n,
+        timeout=20000,
+    )
+
+
+@pytest.mark.parametrize(
+    ("head", "attrs"),
+    [
+        ("<style>@layer a{html{opacity:1 !important}}</style>", ""),
+        ("<style>html:root{opacity:1 !important}</style>", ""),
+        ("<style>:root:root{opacity:.9 !important}</style>", ""),
+        ("", "style='opacity:1 !important; color: #123'"),
+    ],
+)
+def test_the_documents_own_css_cannot_show_a_held_page_before_its_marks(
+    qtbot, view, page, head, attrs
+):
+    """A rule in a cascade layer, of higher specificity or in the root's own style beats
+    an adopted sheet's; the root's own style set from here beats them all (an attacker's
+    cases). Its own style attribute is as it was once the page is seen."""
+    html, _text, spans = page
+    html = html.replace("<head>", "<head>" + head, 1)
+    if attrs:
+        html = html.replace("<html>", f"<html {attrs}>", 1)
+        assert attrs in html
+    view.show_document(html, first_part=True)
+    _wait_text(qtbot, view)
+    assert _opacity(qtbot, view) == "0"
+    with qtbot.waitSignal(view.firstDrawn, timeout=60000):
+        view.set_highlights(plain(spans))
+    assert float(_opacity(qtbot, view)) > 0.89
+    own = js(qtbot, view, "document.documentElement.getAttribute('style') || ''")
+    assert own == (attrs.split("=", 1)[1].strip("'") if attrs else "")
+
+
+@pytest.mark.parametrize(
+    "css",
+    ["html{transition:opacity 0s 30s}", "*{transition:all 3s linear}"],
+)
+def test_the_documents_transitions_neither_delay_nor_fade_the_reveal(qtbot, view, page, css):
+    html, _text, spans = page
+    view.show_document(html.replace("<head>", f"<head><style>{css}</style>", 1), first_part=True)
+    _wait_text(qtbot, view)
+    with qtbot.waitSignal(view.firstDrawn, timeout=60000):
+        view.set_highlights(plain(spans))
+    assert _opacity(qtbot, view) == "1"
+    qtbot.wait(300)
+    assert _opacity(qtbot, view) == "1"
+
+
+def test_a_first_screen_of_more_ranges_than_a_spread_takes(qtbot, view, page):
+    """60,000 marks of one kind on the first part: a Highlight made by spreading them
+    overflowed the call stack, the page showed no mark and the rest waited 20 s."""
+    html, _text, _spans = page
+    many = [
+        {"id": f"z{i}", "kind": "edited", "start": 10 + i % 1000, "end": 11 + i % 1000}
+        for i in range(60_000)
+    ]
+    view.show_document(html, first_part=True)
+    with qtbot.waitSignal(view.firstDrawn, timeout=60000) as first:
+        view.set_highlights(many)
+    assert first.args[0].get("made") == 60_000
+    assert not view.server.held(view._url)
+    assert js(qtbot, view, "CSS.highlights.size") >= 1
