@@ -32,7 +32,10 @@ from engine.bundle.read import open_bundle
 
 
 class BundleError(Exception):
-    """The bundle cannot be opened; ``str()`` is one plain sentence for people."""
+    """The bundle cannot be opened; ``str()`` is one plain sentence for people (logged as
+    that line alone, ``app.jobs``)."""
+
+    said_in_words = True
 
 
 @dataclass

@@ -66,8 +66,14 @@ def run_in_thread(
         try:
             value = fn()
         except BaseException as exc:
-            # The traceback to the log: what the user reads is error_words(exc).
-            logging.getLogger(__name__).info("a worker job failed", exc_info=exc)
+            # The traceback to the log: what the user reads is error_words(exc). An error
+            # that is itself the sentence shown (``said_in_words``: a bundle that cannot be
+            # opened) is one line there, so the log keeps tracebacks for real failures.
+            log = logging.getLogger(__name__)
+            if getattr(exc, "said_in_words", False):
+                log.info("a worker job failed: %s", exc)
+            else:
+                log.info("a worker job failed", exc_info=exc)
             if on_error is not None:
                 relay.finished.emit(on_error, exc, True)
             return

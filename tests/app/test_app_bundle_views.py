@@ -689,3 +689,30 @@ def test_the_comment_table_has_the_keys_once_a_bundle_opens(qtbot, window):
     window.start.setFocus()
     open_and_wait(qtbot, window, DATA / "bundle-min")
     qtbot.waitUntil(window.verdicts.table.hasFocus, timeout=5000)
+
+
+def test_a_bundle_that_cannot_be_opened_is_one_line_in_the_log(qtbot, window, tmp_path, caplog):
+    """Its message is what the user reads, so the log says it without a traceback (a new
+    user found a traceback for each "not a bundle"); a real failure keeps its traceback."""
+    import logging
+
+    from app.jobs import run_in_thread
+
+    caplog.set_level(logging.INFO, logger="app.jobs")
+    bad = tmp_path / "empty"
+    bad.mkdir()
+    with qtbot.waitSignal(window.bundleFailed, timeout=10000):
+        window.open_bundle(bad)
+    window._message_box.close()
+    said = [r for r in caplog.records if r.name == "app.jobs"]
+    assert said and all(r.exc_info is None for r in said)
+    assert str(bad) in said[-1].getMessage()
+    caplog.clear()
+    failed = []
+
+    def boom():
+        raise KeyError("a bug")
+
+    run_in_thread(boom, lambda _v: None, failed.append)
+    qtbot.waitUntil(lambda: bool(failed), timeout=5000)
+    assert [r.exc_info is not None for r in caplog.records if r.name == "app.jobs"] == [True]
