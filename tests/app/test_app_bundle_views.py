@@ -559,49 +559,29 @@ def test_the_quote_and_comment_take_a_wider_tables_width(qtbot):
     assert table.columnWidth(6) == narrow[2]  # not the last column
 
 
-def test_the_documents_are_shown_while_the_records_are_read(qtbot, window, monkeypatch):
+def test_the_documents_are_shown_while_the_records_are_read(qtbot, window, gated_load):
     """Chromium lays a page out only in a view that is shown: the Verdicts tab is shown (its
     panes covered) as a bundle starts opening, so its pages are laid out while the records
     are read and the first screen is ready when they are. A bundle that then fails to open
     takes the user back where they were, the Verdicts tab disabled again when no bundle is
     open."""
-    import threading
-
-    import app.window as window_module
-
-    real = window_module.load_bundle
-    go_on = threading.Event()
-
-    def load(path, on_documents=None):
-        if Path(path).name == "broken":
-            on_documents("<p>one</p>", "<p>two</p>")
-            go_on.wait(10)
-            raise window_module.BundleError("broken: manifest.json is damaged")
-
-        def early(v1, v2):
-            on_documents(v1, v2)
-            go_on.wait(10)  # the records are still being read
-
-        return real(DATA / "bundle-min", on_documents=early)
-
-    monkeypatch.setattr(window_module, "load_bundle", load)
     window.show_start()
     assert not window.tabs.isTabEnabled(window.TAB_VERDICTS)
-    window.open_bundle(Path("broken"), remember=False)
+    window.open_bundle(Path("broken-late"), remember=False)
     qtbot.waitUntil(lambda: window.tabs.currentIndex() == window.TAB_VERDICTS, timeout=5000)
     assert window.tabs.isTabEnabled(window.TAB_VERDICTS)
     assert not window.verdicts.v1.cover.isHidden()
-    go_on.set()
+    gated_load.set()
     qtbot.waitUntil(lambda: window.tabs.currentIndex() == window.TAB_START, timeout=5000)
     assert not window.tabs.isTabEnabled(window.TAB_VERDICTS)
     window._message_box.close()
 
-    go_on.clear()
+    gated_load.clear()
     with qtbot.waitSignal(window.bundleOpened, timeout=10000):
         window.open_bundle(Path("fine"), remember=False)
         qtbot.waitUntil(lambda: window.tabs.currentIndex() == window.TAB_VERDICTS, timeout=5000)
         assert window.data is None  # shown before the records are in
-        go_on.set()
+        gated_load.set()
     assert window.tabs.currentIndex() == window.TAB_VERDICTS
 
 
