@@ -239,10 +239,17 @@ def _source_title(bundle: Any) -> str:
 
 
 def _no_v1(path: Path, problems: list[str]) -> BundleError:
-    """The error of a bundle whose manifest names no v1: why, in the manifest's own words
-    where it says ("manifest.json: versions: Input should be a valid list"), as `arl
-    bundle verify` says it."""
-    why = next((p for p in problems if p.startswith("manifest.json:")), "")
+    """The error of a bundle whose manifest names no v1: why, in the words of the problem
+    with its versions where there is one ("manifest.json: versions: Input should be a
+    valid list"), as `arl bundle verify` says it; another field's problem is no reason."""
+    why = next(
+        (
+            p
+            for p in problems
+            if p.startswith(("manifest.json: versions", "manifest.json: 'versions'"))
+        ),
+        "",
+    )
     return BundleError(
         f"{path}: its manifest names no version v1 to show"
         + (f" ({why})" if why else ' (no entry named "v1" in its versions)')

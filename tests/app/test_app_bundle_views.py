@@ -178,7 +178,8 @@ def test_unreadable_bundle_is_one_plain_message(qtbot, window, tmp_path):
         ([], '(no entry named "v1" in its versions)'),
     ],
 )
-def test_a_manifest_without_v1_says_why_with_the_bundles_path(tmp_path, versions, why):
+@pytest.mark.parametrize("tokens", [None, "many"])
+def test_a_manifest_without_v1_says_why_with_the_bundles_path(tmp_path, versions, why, tokens):
     """The message names the bundle by its path, as every other does, and says what the
     manifest got wrong in the words `arl bundle verify` uses ("the bundle has no
     document/v1" named neither)."""
@@ -190,6 +191,8 @@ def test_a_manifest_without_v1_says_why_with_the_bundles_path(tmp_path, versions
     shutil.copytree(demo, copy)
     manifest = json.loads((copy / "manifest.json").read_text("utf-8"))
     manifest["versions"] = versions
+    if tokens is not None:  # another field's problem, listed first, is no reason for this
+        manifest["tokens"] = tokens
     (copy / "manifest.json").write_text(json.dumps(manifest), "utf-8")
     with pytest.raises(BundleError) as raised:
         load_bundle(copy)
