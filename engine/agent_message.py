@@ -49,6 +49,7 @@ import re
 from engine.claim_grammar import blanket_reading, line_claim
 from engine.comments_io import claims_from_json
 from engine.models import ClaimItem, ClaimReport, InputError
+from engine.text.bmp_twin import BmpTwin
 from engine.text.sentence_stops import SENTENCE_TERMINATORS
 
 __all__ = ["MAX_MESSAGE_CHARS", "NO_CLAIM", "claims_from_message", "resolved_after"]
@@ -72,8 +73,10 @@ _COMMENT_WORD = re.compile(
     r"\b(?:comments?|feedback|suggestions?|reviews?|notes?|points?|requests?|remarks?)\b", re.I
 )
 #: Where one sentence ends: a full stop of any script (``SENTENCE_TERMINATORS``) and space,
-#: or a line end.
-_SENTENCE_END = re.compile(f"(?<=[{re.escape(SENTENCE_TERMINATORS)}])\\s+|\n+")
+#: or a line end (a ``BmpTwin``: engine.text.bmp_twin).
+_SENTENCE_END = BmpTwin(
+    lambda keep: f"(?<=[{re.escape(keep(SENTENCE_TERMINATORS))}])\\s+|\n+", behind=1
+)
 #: The reason a message that makes no claim is no usable report.
 NO_CLAIM = (
     "the agent's message makes no claim the program can read: it names no comment and does "

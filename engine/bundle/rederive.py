@@ -104,6 +104,7 @@ SCORING_MODULES = (
     "score/seen.py",
     "score/token_edits.py",
     "score/unseen.py",
+    "text/bmp_twin.py",
     "text/css.py",
     "text/css_hiding.py",
     "text/documents.py",

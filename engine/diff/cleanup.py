@@ -10,10 +10,16 @@ import re
 from array import array
 
 from engine.diff.align import DELETE, EQUAL, INSERT
-from engine.diff.tokens import _C, _CLOSERS, _T
+from engine.diff.tokens import _C, _CLOSERS
+from engine.text.bmp_twin import BmpTwin
 from engine.text.sentence_stops import SENTENCE_TERMINATORS
 
-_KEEP_EQUAL = re.compile(rf"\n|[{_T}][{_C}]*\s|\w{{4}}")
+_KEEP_EQUAL = BmpTwin(
+    lambda keep: rf"\n|[{re.escape(keep(SENTENCE_TERMINATORS))}][{_C}]*\s|\w{{4}}"
+)
+"""What an equality both versions keep holds that is never folded into the change around
+it: a line break, a sentence end, or a word of four letters or more (a ``BmpTwin``: see
+engine.text.bmp_twin)."""
 
 
 def _ends_sentence(parts: list[str]) -> bool:

@@ -13,10 +13,11 @@ import functools
 import re
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import accumulate, chain, filterfalse, pairwise
 from typing import Any
 
+from engine.text.bmp_twin import BmpTwin
 from engine.text.sentence_stops import SENTENCE_TERMINATORS
 
 OFFSETS = "i"
@@ -26,10 +27,21 @@ indices): 32 bits, half of ``"q"``'s memory. A version is at most 100 MB
 OverflowError, it never wraps."""
 
 _CLOSERS = "\"'”’»)]}」』）］｝〉》】〕"
-_T = re.escape(SENTENCE_TERMINATORS)
 _C = re.escape(_CLOSERS)
 
-_CHUNK_RE = re.compile(rf"[^\n{_T}]*(?:[{_T}]+[{_C}]*[ \t\u3000]*\n?|\n)|[^\n{_T}]+")
+
+def _chunk_source(keep: Callable[[str], str]) -> str:
+    """The source of ``_CHUNK_RE``, the terminators passed through ``keep``
+    (engine.text.bmp_twin)."""
+    t = re.escape(keep(SENTENCE_TERMINATORS))
+    return rf"[^\n{t}]*(?:[{t}]+[{_C}]*[ \t\u3000]*\n?|\n)|[^\n{t}]+"
+
+
+_CHUNK_RE = BmpTwin(_chunk_source)
+"""One sentence chunk: up to a run of terminators, the closing marks and spaces after it
+and one line break, or up to a line break. A ``BmpTwin``: the terminators above U+FFFF
+cost every other character of the text a walk of 85 items in ``re`` (12 MB/s against
+220 MB/s without them)."""
 
 # -- tokens ------------------------------------------------------------------------------
 

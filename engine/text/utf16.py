@@ -31,7 +31,7 @@ class OffsetMap:
 
     def __init__(self, text: str):
         self.text = text
-        self.astral = [m.start() for m in _ASTRAL.finditer(text)] if _has_astral(text) else []
+        self.astral = [m.start() for m in _ASTRAL.finditer(text)] if has_astral(text) else []
         self.utf16_length = len(text) + len(self.astral)
 
     def to_utf16(self, cp: int) -> int:
@@ -72,14 +72,16 @@ class OffsetMap:
 _PIECE = 1 << 20
 
 
-def _has_astral(text: str) -> bool:
-    """Whether ``text`` holds a character above U+FFFF: False at once for ASCII, else
-    its UTF-16 length compared with its length, a megabyte at a time (C speed; the
-    regular expression scan costs ten times more, and most texts have none)."""
+def has_astral(text: str, pos: int = 0, endpos: int | None = None) -> bool:
+    """Whether ``text[pos:endpos]`` (code points; ``endpos`` None or past the end: to the
+    end) holds a character above U+FFFF: False at once for ASCII text, else the UTF-16
+    length of each megabyte compared with its length (C speed; the regular expression scan
+    costs ten times more, and most texts have none). Never raises."""
     if text.isascii():
         return False
-    for i in range(0, len(text), _PIECE):
-        piece = text[i : i + _PIECE]
+    end = len(text) if endpos is None else min(endpos, len(text))
+    for i in range(max(0, pos), end, _PIECE):
+        piece = text[i : min(i + _PIECE, end)]
         if len(piece.encode("utf-16-le", "surrogatepass")) != 2 * len(piece):
             return True
     return False

@@ -5,9 +5,11 @@ down to the sentence or the words that are the quote's place.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from engine.score.anchoring.thresholds import FUZZY_WINDOW
 from engine.score.anchoring.words import _has_alnum, _trim, similarity
+from engine.text.bmp_twin import BmpTwin
 from engine.text.sentence_stops import SENTENCE_TERMINATORS
 
 _CLOSE = "\"'\u201d\u2019\u00bb)\\]}*\u00b9\u00b2\u00b3\u2070\u2074-\u2079"
@@ -38,14 +40,22 @@ def _class(chars: str) -> str:
     return "".join(re.escape(c) for c in chars)
 
 
-_SENTENCE_END = re.compile(
-    f"[{_class(_LATIN + _WIDE + _DOTS)}\n ]"
-    f"(?:(?<=[{_class(_LATIN)}])[{_class(_LATIN)}]*(?:[{_CLOSE}]|{_CITE})*[\\s\u00a0]+"
-    f"|(?<=[{_class(_WIDE)}])[{_class(_WIDE)}]*[{_CJK_CLOSE}]*\\s*"
-    f"|(?<=[{_class(_DOTS)}])(?![0-9\uff10-\uff19])[{_class(_WIDE + _DOTS)}]*[{_CJK_CLOSE}]*\\s*"
-    f"|(?<=\n)\n*"
-    f'|(?<=[{_THAI_LAO})\\]"\u201d] ) *(?=[{_THAI_LAO}]))'
-)
+def _sentence_end_source(keep: Callable[[str], str]) -> str:
+    """The source of ``_SENTENCE_END``, its classes' characters passed through ``keep``
+    (engine.text.bmp_twin)."""
+    wide = _class(keep(_WIDE))
+    return (
+        f"[{_class(keep(_LATIN + _WIDE + _DOTS))}\n ]"
+        f"(?:(?<=[{_class(_LATIN)}])[{_class(_LATIN)}]*(?:[{_CLOSE}]|{_CITE})*[\\s\u00a0]+"
+        f"|(?<=[{wide}])[{wide}]*[{_CJK_CLOSE}]*\\s*"
+        f"|(?<=[{_class(_DOTS)}])(?![0-9\uff10-\uff19])[{_class(keep(_WIDE + _DOTS))}]*"
+        f"[{_CJK_CLOSE}]*\\s*"
+        f"|(?<=\n)\n*"
+        f'|(?<=[{_THAI_LAO})\\]"\u201d] ) *(?=[{_THAI_LAO}]))'
+    )
+
+
+_SENTENCE_END = BmpTwin(_sentence_end_source, behind=2)
 """Where a sentence ends, for keeping a span inside one: a full stop (or ``!?;:``), the
 closing quotes, brackets and note numbers after it (``_CLOSE``,
 ``_CITE``: "… last year.” Staff …", "… a third.[3] Staff …"), and space; any other
