@@ -15,7 +15,8 @@ from __future__ import annotations
 import bisect
 import re
 
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+"""One character above U+FFFF (two UTF-16 units, one code point)."""
 
 
 class OffsetMap:
@@ -31,7 +32,7 @@ class OffsetMap:
 
     def __init__(self, text: str):
         self.text = text
-        self.astral = [m.start() for m in _ASTRAL.finditer(text)] if has_astral(text) else []
+        self.astral = [m.start() for m in ASTRAL.finditer(text)] if has_astral(text) else []
         self.utf16_length = len(text) + len(self.astral)
 
     def to_utf16(self, cp: int) -> int:
@@ -91,7 +92,7 @@ def to_utf16(text: str, cp: int) -> int:
     """Code-point index into ``text`` to UTF-16 units (one-off; use OffsetMap for many)."""
     if not 0 <= cp <= len(text):
         raise ValueError(f"code-point offset {cp} outside 0..{len(text)}")
-    return cp + len(_ASTRAL.findall(text, 0, cp))
+    return cp + len(ASTRAL.findall(text, 0, cp))
 
 
 def to_codepoint(text: str, u16: int, snap: str | None = None) -> int:
@@ -101,4 +102,4 @@ def to_codepoint(text: str, u16: int, snap: str | None = None) -> int:
 
 def utf16_length(text: str) -> int:
     """Length of ``text`` in UTF-16 code units."""
-    return len(text) + len(_ASTRAL.findall(text))
+    return len(text) + len(ASTRAL.findall(text))

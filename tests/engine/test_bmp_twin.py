@@ -19,7 +19,7 @@ from hypothesis import given, settings, strategies as st
 import engine
 from engine.agent_message import _SENTENCE_END as MESSAGE_END
 from engine.diff.cleanup import _KEEP_EQUAL
-from engine.diff.tokens import _CHUNK_RE, split_sentences
+from engine.diff.tokens import _CHUNK_RE, _chunks, split_sentences
 from engine.score.anchoring.sentences import _SENTENCE_END
 from engine.text.bmp_twin import BmpTwin, bmp_only
 from engine.text.utf16 import has_astral
@@ -173,7 +173,7 @@ def test_no_pattern_of_the_engine_walks_characters_above_u_ffff_unless_it_is_a_t
         if (n := _most_astral_items(sre_parse.parse(p.pattern, p.flags))) > 4
     }
     assert not heavy, f"make these engine.text.bmp_twin.BmpTwin: {heavy}"
-    assert "engine.text.utf16._ASTRAL" in _engine_patterns()
+    assert "engine.text.utf16.ASTRAL" in _engine_patterns()
     assert _most_astral_items(sre_parse.parse(_SENTENCE_END.pattern)) > 50
 
 
@@ -181,3 +181,22 @@ def test_a_twin_of_a_pattern_without_such_characters_is_the_pattern() -> None:
     twin = BmpTwin(lambda keep: f"[{keep('ab')}]+")
     assert twin.full.pattern == twin.bmp.pattern == "[ab]+"
     assert twin.findall("xaby") == ["ab"]
+
+
+LINES = [*ALPHABET, *ASTRAL, "\n", "\n", "\n"]
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(LINES), max_size=40), st.integers(0, 40), st.integers(0, 45))
+def test_the_chunks_cut_at_the_lines_around_characters_above_u_ffff_are_the_chunks(
+    chars: list[str], a: int, b: int
+) -> None:
+    text = "".join(chars)
+    a = min(a, len(text))
+    assert _chunks(text, a, b) == _CHUNK_RE.full.findall(text, a, b), (text, a, b)
+
+
+def test_a_line_with_an_emoji_is_read_as_written_and_the_others_by_the_twin() -> None:
+    text = "One. Two.\nA \U0001f600 here. And 𑁇 there\nLast. 𠀀\nEnd."
+    assert _chunks(text) == _CHUNK_RE.full.findall(text)
+    assert "".join(_chunks(text, 3, 30)) == text[3:30]
