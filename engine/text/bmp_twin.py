@@ -82,7 +82,9 @@ class BmpTwin:
         return self.bmp
 
     def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
-        """``re.Pattern.search``."""
+        """``re.Pattern.search``. It looks at the whole of ``[pos - behind, endpos)`` first,
+        where the search itself may stop at its first match: a caller that searches long
+        windows of one text again and again takes ``for_text(text)`` once instead."""
         return self.for_text(text, pos, endpos).search(text, pos, endpos)
 
     def finditer(

@@ -200,3 +200,26 @@ def test_a_line_with_an_emoji_is_read_as_written_and_the_others_by_the_twin() ->
     text = "One. Two.\nA \U0001f600 here. And 𑁇 there\nLast. 𠀀\nEnd."
     assert _chunks(text) == _CHUNK_RE.full.findall(text)
     assert "".join(_chunks(text, 3, 30)) == text[3:30]
+
+
+def test_a_search_to_the_end_of_a_long_block_does_not_read_the_block_each_time(monkeypatch):
+    """``TextIndex.whole_sentences`` searches from past its reach to the block's end for the
+    next sentence end; the twin is chosen once per text, not by reading the rest of the
+    block at every search (200,000 CJK characters in one block, 60 searches)."""
+    import engine.text.bmp_twin as bmp_twin
+    from engine.score.anchoring.index import TextIndex
+
+    read = []
+
+    def counted(text: str, pos: int = 0, endpos: int | None = None) -> bool:
+        read.append(min(len(text), len(text) if endpos is None else endpos) - max(0, pos))
+        return has_astral(text, pos, endpos)
+
+    monkeypatch.setattr(bmp_twin, "has_astral", counted)
+    text = ("中文文本的一部分没有句号" * 420 + "。") * 40  # one block, a stop every 5,041
+    index = TextIndex(text)
+    for k in range(60):
+        s = 1_000 + k * 3_000
+        a, b = index.whole_sentences(s, s + 10)
+        assert a <= s and b >= s + 10 and (b == len(text) or text[b - 1] == "。")
+    assert sum(read) < 2 * len(text), sum(read)

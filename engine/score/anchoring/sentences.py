@@ -78,16 +78,19 @@ _STOPS = frozenset(_LATIN + _WIDE + _DOTS)
 """The full stops of ``_SENTENCE_END``."""
 
 
-def sentence_ends_before(text: str, lo: int, s: int) -> list[int]:
+def sentence_ends_before(
+    text: str, lo: int, s: int, end: BmpTwin | re.Pattern[str] = _SENTENCE_END
+) -> list[int]:
     """Where the sentences that end in ``text[lo:s]`` end (code points, in order): the
     matches of ``_SENTENCE_END`` from ``lo`` that end at ``s`` or before, the character at
     ``s`` seen. A search cut at ``s`` cannot look at it, and Thai's end (a space between two
     Thai letters) looks ahead: "… ปีที่แล้ว จำนวนพนักงาน…" with the quote starting at
     "จำนวน" lost the end just before the quote, and the quote's sentence took in the one
-    before it."""
-    ends = {m.end() for m in _SENTENCE_END.finditer(text, lo, s)}
+    before it. ``end``: ``_SENTENCE_END``, or the pattern of it already chosen for
+    ``text`` (``TextIndex.sentence_end``)."""
+    ends = {m.end() for m in end.finditer(text, lo, s)}
     if s < len(text):
-        ends.update(m.end() for m in _SENTENCE_END.finditer(text, lo, s + 1) if m.end() <= s)
+        ends.update(m.end() for m in end.finditer(text, lo, s + 1) if m.end() <= s)
     return sorted(ends)
 
 
