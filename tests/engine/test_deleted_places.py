@@ -548,3 +548,70 @@ def test_a_caption_that_moved_beside_a_deleted_sentence_is_not_its_rewrite(kind)
         t1, t2 = ("".join(f"<p>{p}</p>" for p in t.split("\n\n")) for t in (t1, t2))
     got = _verdicts(t1, t2, ["An actives feature common", "Inactives features in"], kind)
     assert [v.verdict for v in got] == ["deleted", "untouched"], got
+
+
+# Sentences with no full stop between them, each ended by a symbol (an emoji, a smiley of
+# the BMP, a bullet, a bar): the whole text is one sentence to the diff and the re-anchoring.
+# Three comments: the first sentence has one word changed, the second is deleted, the
+# third is kept. The diff folds the kept symbol between the changed word and the deleted
+# sentence into one change, so the deleted sentence's image is the changed word and its
+# symbol, "June 😀", inside the first comment's new place: it read `edited` there, sharing
+# the place ("the revision replaced both places with one text"; a new user's report, stop
+# 41). The place belongs to the comment whose own words it keeps.
+_SYMBOL_SENTENCES = [
+    (
+        (
+            "Welcome to the team",
+            "The fee is due in May",
+            "Please read the handbook before Monday",
+            "Our office opens at nine every day",
+            "Contact HR with questions",
+        ),
+        ("May", "June"),
+    ),
+    (
+        (
+            "ยินดีต้อนรับสู่ทีม",
+            "ค่าธรรมเนียมครบกำหนดในเดือนพฤษภาคม",
+            "กรุณาอ่านคู่มือก่อนวันจันทร์",
+            "สำนักงานเปิดเก้าโมงทุกวัน",
+            "ติดต่อฝ่ายบุคคลหากมีคำถาม",
+        ),
+        ("พฤษภาคม", "มิถุนายน"),
+    ),
+    (
+        (
+            "欢迎加入团队",
+            "费用在五月到期",
+            "请在周一之前阅读手册",
+            "办公室每天九点开门",
+            "如有问题请联系人力资源部",
+        ),
+        ("五月", "六月"),
+    ),
+    (
+        (
+            "به تیم خوش آمدید",
+            "هزینه در ماه مه سررسید می‌شود",
+            "لطفاً پیش از دوشنبه راهنما را بخوانید",
+            "دفتر هر روز ساعت نه باز می‌شود",
+            "برای پرسش با منابع انسانی تماس بگیرید",
+        ),
+        ("مه", "ژوئن"),
+    ),
+]
+
+
+@pytest.mark.parametrize("kind", ["text", "html"])
+@pytest.mark.parametrize("mark", ["\U0001f600", "\u263a", "\u2022", "|"])
+@pytest.mark.parametrize("case", _SYMBOL_SENTENCES, ids=["en", "th", "zh", "fa"])
+def test_a_deleted_sentence_ended_by_a_symbol_is_not_the_edit_of_the_one_before(case, mark, kind):
+    (s0, s1, s2, s3, s4), (old, new) = case
+    t1 = f" {mark} ".join([s0, s1, s2, s3, s4])
+    t2 = f" {mark} ".join([s0, s1.replace(old, new), s3, s4])
+    if kind == "html":
+        t1, t2 = f"<p>{t1}</p>", f"<p>{t2}</p>"
+    edited, deleted, kept = _verdicts(t1, t2, [f"{s1} {mark}", f"{s2} {mark}", s3], kind)
+    assert deleted.verdict == "deleted", (deleted.method, deleted.v2, deleted.note)
+    assert edited.verdict == "edited" and new in edited.v2.text, (edited.method, edited.v2)
+    assert kept.verdict == "untouched"

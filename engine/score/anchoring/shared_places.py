@@ -14,10 +14,11 @@ def settle_shared_places(verdicts: list[VerdictRecord], diff: TextDiff) -> None:
     (docs/verdicts.md, "What may never be a span's new place"). Where their v2 spans
     overlap, the text belongs to the comment whose own place the diff put it in (the
     diff's image of its v1 span holds it). When it lies in both images, the revision
-    replaced the two places with one text: both keep it and each note names the other.
-    When it lies in one, the other comment's verdict becomes ``deleted``: nothing of its
-    own stands there. When it lies in neither, both keep it and each note says the place
-    is shared. Quadratic only in the comments whose v2 spans overlap (sorted sweep)."""
+    replaced the two places with one text. When it lies in one, the other comment's
+    verdict becomes ``deleted``: nothing of its own stands there. When it lies in both or
+    neither, the comment whose v2 span keeps words of its own v1 span owns it where only
+    one does (the other reads ``deleted``); else both keep it and each note names the
+    other. Quadratic only in the comments whose v2 spans overlap (sorted sweep)."""
     placed = sorted(
         (v for v in verdicts if v.v2 is not None and v.v1 is not None),
         key=lambda v: (v.v2.start, v.v2.end),  # type: ignore[union-attr]
@@ -34,6 +35,10 @@ def settle_shared_places(verdicts: list[VerdictRecord], diff: TextDiff) -> None:
                 continue  # the reviewers marked overlapping text: one place is right
             in_a = _in_image(diff, a.v1, a.v2)
             in_b = _in_image(diff, b.v1, b.v2)
+            if in_a == in_b:
+                # in both images (or neither): the text belongs to the comment whose own
+                # words it keeps, where only one does
+                in_a, in_b = _keeps_own_words(diff, a), _keeps_own_words(diff, b)
             if in_a and not in_b:
                 _lose_place(b, a.comment_id)
             elif in_b and not in_a:
@@ -46,6 +51,20 @@ def settle_shared_places(verdicts: list[VerdictRecord], diff: TextDiff) -> None:
                 )
                 _add_note(a, f"shares its new place with comment {b.comment_id}: {how}")
                 _add_note(b, f"shares its new place with comment {a.comment_id}: {how}")
+
+
+def _keeps_own_words(diff: TextDiff, v: VerdictRecord) -> bool:
+    """The comment's v2 span holds text the diff kept from its own v1 span, a letter or a
+    digit among it (a kept space, full stop or emoji between two changes is no word of
+    the quote's: "May 😀 Please read the handbook before Monday 📘" replaced by "June 😀"
+    keeps only the emoji of the first sentence's)."""
+    assert v.v1 is not None and v.v2 is not None
+    s1, e1 = v.v1.start, v.v1.end
+    _inserted, runs = diff.v2_origin(v.v2.start, v.v2.end)
+    old = diff.a
+    return any(
+        any(c.isalnum() for c in old[max(a, s1) : min(b, e1)]) for a, b in runs if a < e1 and s1 < b
+    )
 
 
 def _in_image(diff: TextDiff, v1: Span, v2: Span) -> bool:
