@@ -260,7 +260,7 @@ def score(
     for c in comments:
         judge.add(c)
     settle_shared_places(judge.verdicts, diff)
-    mark_token_edits(judge.verdicts)
+    mark_token_edits(judge.verdicts, v2.text)
     verdicts, actionable_ids = judge.verdicts, judge.actionable_ids
     inside, outside, collateral = diff.split_churn(judge.actionable_spans)
     metrics, problems = compute_metrics(

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from engine.models import VerdictRecord
+from engine.models import Span, VerdictRecord
 from engine.text.normalize import normalize
 
 TOKEN_CHARS = 2
@@ -85,22 +85,42 @@ def _rules(a: str, b: str) -> _Rules:
 _word_breaker = None
 
 
-def mark_token_edits(verdicts: list[VerdictRecord]) -> None:
+def mark_token_edits(verdicts: list[VerdictRecord], v2_text: str | None = None) -> None:
     """Flag every ``edited`` verdict whose change is a token edit (``token_edit``,
     ``token_edit_kind``) and say so in its note; run after every other rule has settled
     the verdicts (a verdict made ``deleted`` for sharing a place is no token edit). A
     verdict whose words are the same but whose whitespace renders differently
     (``rendered_spacing``: inside ``<pre>``, ``white-space: pre``) is "only the spacing
-    changed"."""
+    changed". ``v2_text``: the text the v2 spans index, to read each place as a reader
+    sees it (``_as_read``)."""
     for v in verdicts:
         if v.verdict != "edited" or v.v1 is None or v.v2 is None:
             continue
-        kind = token_edit_kind(v.v1.text, v.v2.text)
+        kind = token_edit_kind(v.v1.text, _as_read(v.v1.text, v.v2, v2_text))
         if not kind and v.rendered_spacing:  # whitespace that renders (engine.score.seen)
             kind = "only the spacing changed"
         if kind:
             v.token_edit, v.token_edit_kind = True, kind
             v.note = f"{v.note}; token edit: {kind}" if v.note else f"token edit: {kind}"
+
+
+def _as_read(quote: str, v2: Span, v2_text: str | None) -> str:
+    """The text of the new place ``v2``, with the punctuation that ends ``quote`` where that
+    stands right after the place in v2: the diff may give a kept full stop to a deleted
+    neighbour ("The fee is due in Mey. Please read the handbook." revised to "The fee is
+    due in May." places the quote at "The fee is due in May"), and the punctuation a
+    reader sees after the fix did not change."""
+    text = v2.text
+    tail = quote.rstrip()
+    k = len(tail)
+    while k and not tail[k - 1].isalnum() and not tail[k - 1].isspace():
+        k -= 1
+    mark = tail[k:]
+    if not mark or v2_text is None or text.endswith(mark):
+        return text
+    if v2_text.startswith(mark, v2.end) and not text[-1:].isspace():
+        return text + mark
+    return text
 
 
 def token_edit_kind(t1: str, t2: str) -> str:

@@ -443,3 +443,34 @@ def test_scoring_ascii_text_never_imports_regex() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_full_stop_the_diff_gave_to_a_deleted_neighbour_is_no_punctuation_change() -> None:
+    """ "Mey" fixed and the next sentence deleted: the diff kept the quote's full stop as the
+    deleted sentence's, so the new place is "The fee is due in May" with "." right after it.
+    The punctuation a reader sees did not change (a new user's report, stop 41)."""
+    for v1, v2, quote, kind in [
+        (
+            "Welcome to the team. The fee is due in Mey. Please read the handbook before "
+            "Monday. Our office opens at nine every day.",
+            "Welcome to the team. The fee is due in May. Our office opens at nine every day.",
+            "The fee is due in Mey.",
+            "only one character changed",
+        ),
+        (
+            "欢迎加入团队。费用在五月到期，无需支付。请在周一之前阅读手册。办公室每天九点开门。",
+            "欢迎加入团队。费用在六月到期，无需支付。办公室每天九点开门。",
+            "费用在五月到期，无需支付。",
+            "only one character changed",
+        ),
+    ]:
+        item = _scored(v1, v2, quote)
+        assert item["verdict"] == "edited", item
+        assert item["token_edit_kind"] == kind, item
+    # where the full stop really went, it is still said
+    item = _scored(
+        "Intro.\n\nThe fee is due in Mey.\n\nEnd.",
+        "Intro.\n\nThe fee is due in May\n\nEnd.",
+        "The fee is due in Mey.",
+    )
+    assert item["token_edit_kind"] == "only one character and the punctuation changed", item
