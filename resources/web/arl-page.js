@@ -368,9 +368,10 @@
     });
     ov.layer.appendChild(frag);
     if (state.observed) state.drawnOn = bodySize();
+    var badges = ov.layer.children;
+    spreadBadges(badges);
     // Keep every badge inside the page's width (no sideways scrolling because of us).
     var maxX = root().clientWidth + sx - 2;
-    var badges = ov.layer.children;
     for (var i = 0; i < badges.length; i++) {
       var bw = badges[i].offsetWidth, left = parseFloat(badges[i].style.left);
       if (left + bw > maxX) badges[i].style.left = Math.max(sx, maxX - bw) + "px";
@@ -379,6 +380,30 @@
       if (badges[j].dataset.at) badges[j].dataset.h = badges[j].offsetHeight;
     }
     keepBadgesInside();
+  }
+
+  // Two badges whose texts start close together on one line ("May 😀 Please read", three
+  // short sentences) stood one over the other, the first hidden: on each line, left to
+  // right, a badge starts no sooner than BADGE_GAP after the one before it ends.
+  var BADGE_GAP = 3;  // CSS px
+  function spreadBadges(badges) {
+    var rows = {};
+    for (var i = 0; i < badges.length; i++) {
+      var b = badges[i];
+      if (!b.dataset.at) continue;  // a caret mark, not a badge
+      (rows[b.dataset.at] = rows[b.dataset.at] || []).push(b);
+    }
+    Object.keys(rows).forEach(function (at) {
+      var row = rows[at];
+      if (row.length < 2) return;
+      row.sort(function (x, y) { return parseFloat(x.style.left) - parseFloat(y.style.left); });
+      var end = -Infinity;
+      row.forEach(function (b) {
+        var left = Math.max(parseFloat(b.style.left), end + BADGE_GAP);
+        b.style.left = left + "px";
+        end = left + b.offsetWidth;
+      });
+    });
   }
 
   // A badge stands above its text (translateY(-100%)); for text on the view's first line
@@ -912,6 +937,16 @@
       [].forEach.call(state.overlay.layer.querySelectorAll(".b"), function (b) {
         var r = b.getBoundingClientRect();
         out[b.dataset.id] = [r.top, r.bottom];
+      });
+      return out;
+    },
+    // The badges' edges as drawn ({id: [left, right, top]}, viewport CSS px).
+    badgeEdges: function () {
+      var out = {};
+      if (!state.overlay) return out;
+      [].forEach.call(state.overlay.layer.querySelectorAll(".b"), function (b) {
+        var r = b.getBoundingClientRect();
+        out[b.dataset.id] = [r.left, r.right, r.top];
       });
       return out;
     },
