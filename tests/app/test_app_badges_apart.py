@@ -49,7 +49,7 @@ def test_badges_of_texts_close_together_on_one_line_do_not_overlap(qtbot, view):
     boxes = {i: tuple(v) for i, v in js(qtbot, view, "__arl.badgeEdges()").items()}
     assert set(boxes) == {s["id"] for s in spans}
     row = sorted(boxes.values())
-    for (l0, r0, t0), (l1, r1, t1) in zip(row, row[1:]):
+    for (_l0, r0, t0), (l1, _r1, t1) in zip(row, row[1:]):
         assert t0 == t1  # one line
         assert l1 >= r0, row  # apart
     # a badge whose text stands far from the others keeps its place at its text
