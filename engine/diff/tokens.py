@@ -47,27 +47,42 @@ chunks, one after another (``_chunks``)."""
 
 
 def _chunks(text: str, s: int = 0, e: int | None = None) -> list[str]:
-    """``_CHUNK_RE.findall(text, s, e)``, cut at the line breaks around each character above
-    U+FFFF: the lines that hold one are read by the pattern as written, the text between
-    them by its BMP twin, so an emoji or a CJK extension B ideograph slows its own line
-    alone, not the whole text (tests/engine/test_bmp_twin.py)."""
+    """``_CHUNK_RE.findall(text, s, e)``, cut at the line breaks around the characters above
+    U+FFFF: the lines that hold one (and the lines between two such lines fewer than
+    ``_NEAR`` characters apart) are read by the pattern as written, the text between them
+    by its BMP twin, so an emoji or a CJK extension B ideograph slows its own lines alone,
+    not the whole text; a text dense with them costs a few steps per ``_NEAR`` characters,
+    not one per line (tests/engine/test_bmp_twin.py)."""
     end = len(text) if e is None else min(e, len(text))
     if not has_astral(text, s, end):
         return _CHUNK_RE.bmp.findall(text, s, end)
     out: list[str] = []
     pos = s
-    for m in ASTRAL.finditer(text, s, end):
-        if m.start() < pos:
-            continue  # on a line already read
+    while pos < end:
+        m = ASTRAL.search(text, pos, end)
+        if m is None:
+            break
         i = text.rfind("\n", pos, m.start())
         a = pos if i < 0 else i + 1
-        j = text.find("\n", m.start(), end)
-        b = end if j < 0 else j + 1
+        b = _line_end(text, m.start(), end)
+        while b < end and has_astral(text, b, b + _NEAR):
+            b = _line_end(text, min(b + _NEAR, end) - 1, end)
         out += _CHUNK_RE.bmp.findall(text, pos, a)
         out += _CHUNK_RE.full.findall(text, a, b)
         pos = b
     out += _CHUNK_RE.bmp.findall(text, pos, end)
     return out
+
+
+_NEAR = 2048
+"""Characters: lines with a character above U+FFFF closer than this are read as one run by
+``_chunks``."""
+
+
+def _line_end(text: str, i: int, end: int) -> int:
+    """Just past the first line break at or after ``i`` and before ``end``, else ``end``."""
+    j = text.find("\n", i, end)
+    return end if j < 0 else j + 1
 
 
 # -- tokens ------------------------------------------------------------------------------

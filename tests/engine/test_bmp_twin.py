@@ -13,11 +13,13 @@ import re
 import re._constants as sre_constants
 import re._parser as sre_parse
 from typing import Any
+from unittest import mock
 
 from hypothesis import given, settings, strategies as st
 
 import engine
 from engine.agent_message import _SENTENCE_END as MESSAGE_END
+from engine.diff import tokens
 from engine.diff.cleanup import _KEEP_EQUAL
 from engine.diff.tokens import _CHUNK_RE, _chunks, split_sentences
 from engine.score.anchoring.sentences import _SENTENCE_END
@@ -183,17 +185,23 @@ def test_a_twin_of_a_pattern_without_such_characters_is_the_pattern() -> None:
     assert twin.findall("xaby") == ["ab"]
 
 
-LINES = [*ALPHABET, *ASTRAL, "\n", "\n", "\n"]
-
-
 @settings(max_examples=800, deadline=None)
-@given(st.lists(st.sampled_from(LINES), max_size=40), st.integers(0, 40), st.integers(0, 45))
+@given(
+    st.lists(
+        st.one_of(st.sampled_from(ALPHABET), st.sampled_from(ASTRAL), st.just("\n")),
+        max_size=40,
+    ),
+    st.integers(0, 40),
+    st.integers(0, 45),
+)
 def test_the_chunks_cut_at_the_lines_around_characters_above_u_ffff_are_the_chunks(
     chars: list[str], a: int, b: int
 ) -> None:
     text = "".join(chars)
     a = min(a, len(text))
-    assert _chunks(text, a, b) == _CHUNK_RE.full.findall(text, a, b), (text, a, b)
+    for near in (2048, 1, 3, 7):  # lines with such characters near each other read as one run
+        with mock.patch.object(tokens, "_NEAR", near):
+            assert _chunks(text, a, b) == _CHUNK_RE.full.findall(text, a, b), (text, a, b, near)
 
 
 def test_a_line_with_an_emoji_is_read_as_written_and_the_others_by_the_twin() -> None:
