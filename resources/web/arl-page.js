@@ -387,21 +387,27 @@
   // right, a badge starts no sooner than BADGE_GAP after the one before it ends.
   var BADGE_GAP = 3;  // CSS px
   function spreadBadges(badges) {
-    var rows = {};
+    // Every width is read before any badge moves: a read after a move would lay the
+    // overlay out again, once per badge.
+    var rows = {}, shared = [];
     for (var i = 0; i < badges.length; i++) {
       var b = badges[i];
       if (!b.dataset.at) continue;  // a caret mark, not a badge
-      (rows[b.dataset.at] = rows[b.dataset.at] || []).push(b);
+      var row = rows[b.dataset.at];
+      if (!row) row = rows[b.dataset.at] = [];
+      else if (row.length === 1) shared.push(row);
+      row.push({b: b, left: parseFloat(b.style.left), width: 0});
     }
-    Object.keys(rows).forEach(function (at) {
-      var row = rows[at];
-      if (row.length < 2) return;
-      row.sort(function (x, y) { return parseFloat(x.style.left) - parseFloat(y.style.left); });
+    shared.forEach(function (row) {
+      row.forEach(function (x) { x.width = x.b.offsetWidth; });
+    });
+    shared.forEach(function (row) {
+      row.sort(function (x, y) { return x.left - y.left; });
       var end = -Infinity;
-      row.forEach(function (b) {
-        var left = Math.max(parseFloat(b.style.left), end + BADGE_GAP);
-        b.style.left = left + "px";
-        end = left + b.offsetWidth;
+      row.forEach(function (x) {
+        var left = Math.max(x.left, end + BADGE_GAP);
+        if (left !== x.left) x.b.style.left = left + "px";
+        end = left + x.width;
       });
     });
   }
