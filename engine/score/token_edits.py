@@ -21,6 +21,7 @@ and the kinds against the ``regex`` ones), so a score of ASCII text never import
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
 from engine.models import Span, VerdictRecord
@@ -113,7 +114,7 @@ def _as_read(quote: str, v2: Span, v2_text: str | None) -> str:
     text = v2.text
     tail = quote.rstrip()
     k = len(tail)
-    while k and not tail[k - 1].isalnum() and not tail[k - 1].isspace():
+    while k and unicodedata.category(tail[k - 1])[0] in "PS":  # punctuation and symbols
         k -= 1
     mark = tail[k:]
     if not mark or v2_text is None or text.endswith(mark):

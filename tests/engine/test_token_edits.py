@@ -474,3 +474,15 @@ def test_a_full_stop_the_diff_gave_to_a_deleted_neighbour_is_no_punctuation_chan
         "The fee is due in Mey.",
     )
     assert item["token_edit_kind"] == "only one character and the punctuation changed", item
+
+
+def test_only_punctuation_and_symbols_are_read_after_the_new_place() -> None:
+    from engine.models import Span
+    from engine.score.token_edits import _as_read
+
+    v2 = "The fee is due in May. Next."
+    assert _as_read("The fee is due in Mey.", Span(0, 21, v2[:21]), v2) == v2[:22]
+    assert _as_read("in Mey 📘", Span(0, 21, v2[:21]), v2) == v2[:21]  # no "📘" after it
+    thai = "ราคาค่าบริการ"  # a quote ending in a tone mark (a combining mark, no punctuation)
+    assert _as_read("ราคาค่", Span(0, 5, thai[:5]), thai) == thai[:5]
+    assert _as_read("x.", Span(0, 21, v2[:21]), None) == v2[:21]
