@@ -57,7 +57,7 @@ def _chunks(text: str, s: int = 0, e: int | None = None) -> list[str]:
     if not has_astral(text, s, end):
         return _CHUNK_RE.bmp.findall(text, s, end)
     out: list[str] = []
-    pos = s
+    pos = max(0, s)  # as ``re`` reads a negative start; ``rfind`` would count from the end
     while pos < end:
         m = ASTRAL.search(text, pos, end)
         if m is None:
@@ -65,7 +65,7 @@ def _chunks(text: str, s: int = 0, e: int | None = None) -> list[str]:
         i = text.rfind("\n", pos, m.start())
         a = pos if i < 0 else i + 1
         b = _line_end(text, m.start(), end)
-        while b < end and has_astral(text, b, b + _NEAR):
+        while b < end and has_astral(text, b, min(b + _NEAR, end)):
             b = _line_end(text, min(b + _NEAR, end) - 1, end)
         out += _CHUNK_RE.bmp.findall(text, pos, a)
         out += _CHUNK_RE.full.findall(text, a, b)

@@ -208,6 +208,8 @@ def test_a_line_with_an_emoji_is_read_as_written_and_the_others_by_the_twin() ->
     text = "One. Two.\nA \U0001f600 here. And 𑁇 there\nLast. 𠀀\nEnd."
     assert _chunks(text) == _CHUNK_RE.full.findall(text)
     assert "".join(_chunks(text, 3, 30)) == text[3:30]
+    for a, b in ((-5, 99), (-1, 10), (0, -3), (40, 12)):
+        assert _chunks(text, a, b) == _CHUNK_RE.full.findall(text, a, b), (a, b)
 
 
 def test_a_search_to_the_end_of_a_long_block_does_not_read_the_block_each_time(monkeypatch):
