@@ -10,24 +10,9 @@ import pytest
 
 pytest.importorskip("PySide6.QtWebEngineWidgets")
 
-from app.docview import DocumentView
+from tests.app.test_app_badges_inside import js, show
 
 TEXT = "Aa Bb Cc Dd. Welcome to the team. The fee is due in June. Our office opens at nine."
-
-
-def js(qtbot, view, source):
-    with qtbot.waitCallback(timeout=20000) as cb:
-        view.run_js(source, cb)
-    return cb.args[0]
-
-
-@pytest.fixture
-def view(qtbot):
-    v = DocumentView()
-    qtbot.addWidget(v)
-    v.resize(900, 300)
-    v.show()
-    return v
 
 
 def test_badges_of_texts_close_together_on_one_line_do_not_overlap(qtbot, view):
@@ -41,10 +26,7 @@ def test_badges_of_texts_close_together_on_one_line_do_not_overlap(qtbot, view):
         {"id": f"c{k}", "kind": "edited", "start": s, "end": s + 2, "label": f"\u270e {k} edited"}
         for k, s in enumerate(starts)
     ]
-    with qtbot.waitSignal(view.rendered, timeout=60000):
-        view.show_document(html)
-    with qtbot.waitSignal(view.highlighted, timeout=60000):
-        view.set_highlights(spans)
+    show(qtbot, view, html, spans)  # the document view of tests/app/conftest.py
     qtbot.wait(150)
     boxes = {i: tuple(v) for i, v in js(qtbot, view, "__arl.badgeEdges()").items()}
     assert set(boxes) == {s["id"] for s in spans}
