@@ -232,7 +232,7 @@ class TextIndex:
         hit = self._sentences.get(key)
         if hit is not None:
             return hit
-        a, b = _sentence_bounds(self.text, s, e, reach)
+        a, b = _sentence_bounds(self.text, s, e, reach, self.sentence_end)
         if clamp:
             ba, bb = self.block(s, e)
             a, b = max(a, ba), min(b, bb)
@@ -245,7 +245,7 @@ class TextIndex:
         nearest sentence end or block edge, at most to the edge of its block
         (docs/verdicts.md, "A candidate sentence is whole")."""
         text = self.text
-        a, b = _sentence_bounds(text, s, e, reach)
+        a, b = _sentence_bounds(text, s, e, reach, self.sentence_end)
         if a > 0 and a == s - reach:
             ba = self.block(a, a)[0]
             ends = sentence_ends_before(text, ba, a, self.sentence_end)

@@ -87,10 +87,11 @@ def sentence_ends_before(
     Thai letters) looks ahead: "… ปีที่แล้ว จำนวนพนักงาน…" with the quote starting at
     "จำนวน" lost the end just before the quote, and the quote's sentence took in the one
     before it. ``end``: ``_SENTENCE_END``, or the pattern of it already chosen for
-    ``text`` (``TextIndex.sentence_end``)."""
-    ends = {m.end() for m in end.finditer(text, lo, s)}
+    ``text`` (``TextIndex.sentence_end``); a twin is chosen once for both scans."""
+    pattern = end.for_text(text, lo, s + 1) if isinstance(end, BmpTwin) else end
+    ends = {m.end() for m in pattern.finditer(text, lo, s)}
     if s < len(text):
-        ends.update(m.end() for m in end.finditer(text, lo, s + 1) if m.end() <= s)
+        ends.update(m.end() for m in pattern.finditer(text, lo, s + 1) if m.end() <= s)
     return sorted(ends)
 
 
@@ -144,14 +145,21 @@ def _without_context(
     return rs, max(rs, re_)
 
 
-def _sentence_bounds(text: str, s: int, e: int, reach: int = FUZZY_WINDOW) -> tuple[int, int]:
+def _sentence_bounds(
+    text: str,
+    s: int,
+    e: int,
+    reach: int = FUZZY_WINDOW,
+    end: BmpTwin | re.Pattern[str] = _SENTENCE_END,
+) -> tuple[int, int]:
     """``[s, e)`` widened to the sentences it touches (at most ``reach`` characters each
     way). A span that ends with its sentence's full stop (and the spaces after it) ends
     that sentence: "会费必须在五月底之前支付。" or "Members must renew before May." is one
     sentence, never also the one after it (the end is looked for from where the stops and
-    spaces the span ends with begin; a span of stops only is a mark inside its sentence)."""
+    spaces the span ends with begin; a span of stops only is a mark inside its sentence).
+    ``end`` as for :func:`sentence_ends_before`."""
     a = max(0, s - reach)
-    ends = sentence_ends_before(text, a, s)
+    ends = sentence_ends_before(text, a, s, end)
     a = ends[-1] if ends else a
     e = min(e, len(text))
     j = e
@@ -160,7 +168,7 @@ def _sentence_bounds(text: str, s: int, e: int, reach: int = FUZZY_WINDOW) -> tu
     if j <= s:
         j = e  # a span of stops only ("..." -> "…") is a mark inside its sentence
     limit = min(len(text), e + reach)
-    for m in _SENTENCE_END.finditer(text, j, max(j, limit)):
+    for m in end.finditer(text, j, max(j, limit)):
         if m.end() >= e and m.end() > s:
             return a, m.end()
     return a, limit
