@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import bisect
 from array import array
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import accumulate, compress, repeat
 from operator import itemgetter, mul, sub
 
@@ -78,6 +78,7 @@ __all__ = [
     "Change",
     "DiffLimits",
     "DiffResult",
+    "KeptRuns",
     "Region",
     "TextDiff",
     "diff_ops",
@@ -110,6 +111,30 @@ def _texts(a: str, b: str, ops: list[tuple[int, int]]) -> list[tuple[int, str]]:
             out.append((op, b[j : j + n]))
             j += n
     return out
+
+
+class KeptRuns:
+    """The v1 runs that a v2 range was equal to, as ``(start, end)`` pairs (code points of
+    v1, ends exclusive), in v2 order, which is v1 order too: the diff's equal ops advance
+    in both texts. Held as two arrays, 8 bytes a run (a set of tuples, as before, held
+    about 100: at 20 MB the re-anchoring's memo of the runs of v2 blocks came to 35 MB).
+    Iterates as the pairs; ``len`` counts them."""
+
+    __slots__ = ("ends", "starts")
+
+    def __init__(self) -> None:
+        self.starts = array(OFFSETS)
+        self.ends = array(OFFSETS)
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return zip(self.starts, self.ends)
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def within(self, a: int, b: int) -> bool:
+        """Every run lies inside v1 ``[a, b)`` (true when there is none)."""
+        return not self.starts or (a <= self.starts[0] and self.ends[-1] <= b)
 
 
 class TextDiff:
@@ -318,14 +343,15 @@ class TextDiff:
             return None
         return self._b0[k] + (s - self._a0[k])
 
-    def v2_origin(self, b0: int, b1: int) -> tuple[int, set[tuple[int, int]]]:
+    def v2_origin(self, b0: int, b1: int) -> tuple[int, KeptRuns]:
         """Where v2 ``[b0, b1)`` came from: (characters inserted, v1 runs it was equal to).
 
-        The v1 runs are ``(start, end)`` of the equal text the region's kept characters
+        The v1 runs (:class:`KeptRuns`) are the equal text the region's kept characters
         came from, so a caller can tell new text from text that was already in v1.
         """
         inserted = 0
-        runs: set[tuple[int, int]] = set()
+        runs = KeptRuns()
+        starts, ends = runs.starts, runs.ends
         kb, kb0 = self._kb, self._kb0
         j = bisect.bisect_right(kb0, b0) - 1  # the last v2 op starting at or before b0
         if j < 0:
@@ -344,7 +370,8 @@ class TextDiff:
                 inserted += end - i
             else:
                 off = a0s[k] - b0s[k]
-                runs.add((i + off, end + off))
+                starts.append(i + off)
+                ends.append(end + off)
             i = end
         return inserted, runs
 
@@ -375,6 +402,12 @@ class TextDiff:
             b = rb0[j] + (i - starts[j])
             out.append((b, b + len(needle)))
         return out
+
+    def release_search_index(self) -> None:
+        """Let go of :meth:`find_inserted`'s index of the inserted text (built again if
+        asked again): up to the size of v2, held by every result that keeps the diff."""
+        self._ins_joined = None
+        self._ins_starts = self._ins_b0 = array(OFFSETS)
 
     # -- churn -----------------------------------------------------------------------
 

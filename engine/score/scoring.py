@@ -259,6 +259,7 @@ def score(
     judge = _Judge(v1, v2, diff, given_version_id or v1.version_id, claims)
     for c in comments:
         judge.add(c)
+    judge.release()
     settle_shared_places(judge.verdicts, diff)
     mark_token_edits(judge.verdicts, v2.text)
     verdicts, actionable_ids = judge.verdicts, judge.actionable_ids
@@ -315,6 +316,16 @@ class _Judge:
         self.unusable: list[tuple[str, str]] = []
         self.actionable_spans: list[tuple[int, int]] = []
         self.actionable_ids: set[str] = set()
+
+    def release(self) -> None:
+        """Let go of what only the re-anchoring reads, once every comment is judged: both
+        texts' indexes and the memos of the pair (``ChangeIndex``), and the diff's index of
+        its inserted text. The churn split and the metrics that follow then reuse that
+        memory instead of adding to it (at 20 MB rewritten, 50 MB of the peak)."""
+        self.idx1 = self.idx2 = None  # type: ignore[assignment]
+        self.omap1 = None  # type: ignore[assignment]
+        self.changes = None
+        self.diff.release_search_index()
 
     def add(self, c: Comment) -> None:
         """Judge comment ``c``: a verdict, or an entry in ``unusable``."""

@@ -8,7 +8,7 @@ import bisect
 import re
 from typing import NamedTuple
 
-from engine.diff.diffing import TextDiff
+from engine.diff.diffing import KeptRuns, TextDiff
 from engine.score.anchoring.thresholds import (
     INDEX_AFTER,
     INDEX_KEY,
@@ -78,7 +78,7 @@ class ChangeIndex:
         # one string per distinct word for every word set kept for the pair (a word set of
         # each sentence a comment looks at stays here: about 50 KB a comment otherwise)
         self._word_pool: dict[str, str] = {}
-        self._origins: dict[tuple[int, int], tuple[int, set[tuple[int, int]]]] = {}
+        self._origins: dict[tuple[int, int], tuple[int, KeptRuns]] = {}
         self._kept_memo: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
         self._copies: dict[tuple[int, int], tuple[Copy | None, Copy | None]] = {}
         self.kept_enough: dict[tuple[int, int], bool] = {}
@@ -156,7 +156,7 @@ class ChangeIndex:
             k += 1
         return out
 
-    def origin(self, b0: int, b1: int) -> tuple[int, set[tuple[int, int]]]:
+    def origin(self, b0: int, b1: int) -> tuple[int, KeptRuns]:
         """``TextDiff.v2_origin`` of v2 ``[b0, b1)``, computed once per range for the pair
         (the candidates of neighbouring sentences are the same v2 sentences). Callers do not
         change the set."""

@@ -119,8 +119,7 @@ class KeptNeighbours:
         if not (ia <= y0 and y1 <= ib):
             return False
         xa, xb = self.v2.block(y0, y1)
-        _inserted, runs = self.changes.origin(xa, xb)
-        return all(ba <= r0 and r1 <= bb for r0, r1 in runs)
+        return self.changes.origin(xa, xb)[1].within(ba, bb)
 
     def _with_new_blocks(  # type: ignore[misc]
         self: _Reanchor, xa: int, xb: int, *, before: bool, own: tuple[int, int] = (0, 0)
