@@ -130,7 +130,8 @@ def summary(a: str, b: str, limits: DiffLimits = DEFAULT_LIMITS) -> dict:
     for _ in range(40):
         x = rnd.randrange(len(b) + 1)
         y = min(len(b), x + rnd.randint(0, 400))
-        probes.append((d.v2_origin(x, y), d.moved_from(x, y)))
+        inserted, runs = d.v2_origin(x, y)
+        probes.append(((inserted, sorted(runs)), d.moved_from(x, y)))
     for needle in ("the", "a", ". ", "changed", "revised", "日本"):
         probes.append(tuple(d.find_inserted(needle, 50)))
     return {
