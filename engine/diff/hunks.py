@@ -33,6 +33,7 @@ from engine.diff.tokens import (
     _without,
     cuts_inside,
     glued_breaks,
+    shared_keys,
     split_sentences,
     word_tokens,
     word_tokens_cut,
@@ -146,18 +147,20 @@ class _Differ:
         minc = self.limits.move_min_chars
         moved_a: set[int] = set()
         moved_b: set[int] = set()
+        cand_a, cand_b = shared_keys(hunks, ta, tb, minc)
         deleted: dict[str, list[int]] = {}
         inserted: list[tuple[str, int]] = []
-        for i0, i1, j0, j1 in hunks:
+        ia = ib = 0
+        for _i0, i1, _j0, j1 in hunks:
             here: dict[str, list[int]] = {}
-            for i in range(i0, i1):
-                key = ta[i].strip()
-                if len(key) >= minc:
-                    here.setdefault(key, []).append(i)
-            for j in range(j0, j1):
+            while ia < len(cand_a) and cand_a[ia] < i1:
+                i = cand_a[ia]
+                here.setdefault(ta[i].strip(), []).append(i)
+                ia += 1
+            while ib < len(cand_b) and cand_b[ib] < j1:
+                j = cand_b[ib]
                 key = tb[j].strip()
-                if len(key) < minc:
-                    continue
+                ib += 1
                 q = here.get(key)
                 if q:
                     q.pop(0)  # the same sentence on both sides of one hunk: not a move

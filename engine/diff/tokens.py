@@ -324,3 +324,37 @@ def _without(
         parts.append(t)
         pos += len(t)
     return "".join(parts), where, stops
+
+
+def shared_keys(
+    hunks: list[tuple[int, int, int, int]], ta: _Chunks, tb: _Chunks, minc: int
+) -> tuple[list[int], list[int]]:
+    """The chunks of the hunks, deleted (``ta``) and inserted (``tb``), whose key (the chunk
+    stripped, ``minc`` characters or more) may stand on both sides, ascending: those whose
+    key's hash the other side has too. Only such a sentence can be found in one hunk on
+    both sides or be paired as a move; the others change nothing in ``engine.diff.hunks``' search for moves. By
+    hashes alone, one side's at a time: a rewrite shares no sentence, and a dict of every
+    sentence of both sides held the text over again (50 MB at 20 MB rewritten)."""
+    hashes_b = {
+        hash(key)
+        for _i0, _i1, j0, j1 in hunks
+        for j in range(j0, j1)
+        if len(key := tb[j].strip()) >= minc
+    }
+    cand_a = [
+        i
+        for i0, i1, _j0, _j1 in hunks
+        for i in range(i0, i1)
+        if len(key := ta[i].strip()) >= minc and hash(key) in hashes_b
+    ]
+    if not cand_a:
+        return [], []
+    hashes_a = {hash(ta[i].strip()) for i in cand_a}
+    del hashes_b
+    cand_b = [
+        j
+        for _i0, _i1, j0, j1 in hunks
+        for j in range(j0, j1)
+        if len(key := tb[j].strip()) >= minc and hash(key) in hashes_a
+    ]
+    return cand_a, cand_b

@@ -214,22 +214,6 @@ class ScoreResult:
         return out
 
 
-def _cp_offsets(
-    omap: utf16.OffsetMap, start: int | None, end: int | None
-) -> tuple[int, int] | tuple[None, None]:
-    """UTF-16 offsets to code points; None for any that cannot index the text."""
-
-    def conv(u: int | None, snap: str) -> int | None:
-        if u is None or not 0 <= u <= omap.utf16_length:
-            return None
-        return omap.to_codepoint(u, snap)
-
-    s, e = conv(start, "floor"), conv(end, "ceil")
-    if s is None or e is None or s > e:
-        return None, None
-    return s, e
-
-
 def score(
     v1: Version,
     v2: Version,
@@ -320,8 +304,8 @@ class _Judge:
     def release(self) -> None:
         """Let go of what only the re-anchoring reads, once every comment is judged: both
         texts' indexes and the memos of the pair (``ChangeIndex``), and the diff's index of
-        its inserted text. The churn split and the metrics that follow then reuse that
-        memory instead of adding to it (at 20 MB rewritten, 50 MB of the peak)."""
+        its inserted text. The churn split that follows then reuses that memory instead of
+        adding to it (at 20 MB rewritten, 50 MB of the peak)."""
         self.idx1 = self.idx2 = None  # type: ignore[assignment]
         self.omap1 = None  # type: ignore[assignment]
         self.changes = None
@@ -334,7 +318,7 @@ class _Judge:
         if quote is None or not quote.strip():
             self.unusable.append((c.id, "the anchor has no quote"))
             return
-        s, e = _cp_offsets(self.omap1, a.start_offset, a.end_offset)
+        s, e = utf16.codepoint_span(self.omap1, a.start_offset, a.end_offset)
         made_elsewhere = c.created_on_version_id not in (None, self.given)
         loc = locate(
             self.idx1,

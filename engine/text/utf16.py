@@ -103,3 +103,22 @@ def to_codepoint(text: str, u16: int, snap: str | None = None) -> int:
 def utf16_length(text: str) -> int:
     """Length of ``text`` in UTF-16 code units."""
     return len(text) + len(ASTRAL.findall(text))
+
+
+def codepoint_span(
+    omap: OffsetMap, start: int | None, end: int | None
+) -> tuple[int, int] | tuple[None, None]:
+    """UTF-16 offsets ``[start, end)`` of ``omap``'s text as code points (a start inside a
+    surrogate pair snaps back to the pair, an end forward); ``(None, None)`` where either
+    is missing or cannot index the text (negative, past its end) or the start is past
+    the end."""
+
+    def conv(u: int | None, snap: str) -> int | None:
+        if u is None or not 0 <= u <= omap.utf16_length:
+            return None
+        return omap.to_codepoint(u, snap)
+
+    s, e = conv(start, "floor"), conv(end, "ceil")
+    if s is None or e is None or s > e:
+        return None, None
+    return s, e
