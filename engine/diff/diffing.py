@@ -117,7 +117,7 @@ class KeptRuns:
     """The v1 runs that a v2 range was equal to, as ``(start, end)`` pairs (code points of
     v1, ends exclusive), in v2 order, which is v1 order too: the diff's equal ops advance
     in both texts. Held as two arrays, 8 bytes a run (a set of tuples, as before, held
-    about 100: at 20 MB the re-anchoring's memo of the runs of v2 blocks came to 35 MB).
+    about 100 bytes a run: at 20 MB the re-anchoring's memo of the runs of v2 blocks came to 35 MB).
     Iterates as the pairs; ``len`` counts them."""
 
     __slots__ = ("ends", "starts")
@@ -396,7 +396,7 @@ class TextDiff:
         """Let go of :meth:`find_inserted`'s index of the inserted text (built again if
         asked again): up to the size of v2, held by every result that keeps the diff."""
         self._ins_joined = None
-        self._ins_starts = self._ins_b0 = array(OFFSETS)
+        self._ins_starts, self._ins_b0 = array(OFFSETS), array(OFFSETS)
 
     # -- churn -----------------------------------------------------------------------
 

@@ -329,32 +329,41 @@ def _without(
 def shared_keys(
     hunks: list[tuple[int, int, int, int]], ta: _Chunks, tb: _Chunks, minc: int
 ) -> tuple[list[int], list[int]]:
-    """The chunks of the hunks, deleted (``ta``) and inserted (``tb``), whose key (the chunk
-    stripped, ``minc`` characters or more) may stand on both sides, ascending: those whose
-    key's hash the other side has too. Only such a sentence can be found in one hunk on
-    both sides or be paired as a move; the others change nothing in ``engine.diff.hunks``' search for moves. By
-    hashes alone, one side's at a time: a rewrite shares no sentence, and a dict of every
-    sentence of both sides held the text over again (50 MB at 20 MB rewritten)."""
-    hashes_b = {
-        hash(key)
-        for _i0, _i1, j0, j1 in hunks
-        for j in range(j0, j1)
-        if len(key := tb[j].strip()) >= minc
-    }
-    cand_a = [
-        i
-        for i0, i1, _j0, _j1 in hunks
-        for i in range(i0, i1)
-        if len(key := ta[i].strip()) >= minc and hash(key) in hashes_b
-    ]
-    if not cand_a:
-        return [], []
-    hashes_a = {hash(ta[i].strip()) for i in cand_a}
-    del hashes_b
-    cand_b = [
-        j
-        for _i0, _i1, j0, j1 in hunks
-        for j in range(j0, j1)
-        if len(key := tb[j].strip()) >= minc and hash(key) in hashes_a
-    ]
-    return cand_a, cand_b
+    """The chunks of the hunks, deleted (``ta``) and inserted (``tb``), whose key (the
+    chunk stripped, ``minc`` characters or more) may stand on both sides, ascending: those
+    whose key's hash the other side has too. Only such a sentence can be found in one hunk
+    on both sides or be paired as a move; the others change nothing in the search for
+    moves (``engine.diff.hunks``). By hashes alone, each key hashed once: a rewrite shares
+    no sentence, and a dict of every sentence of both sides held the text over again (50 MB
+    at 20 MB rewritten)."""
+    hashes_b = array("q", (_key_hash(tb[j], minc) for j in _inserted(hunks)))
+    seen_b = set(hashes_b)
+    seen_b.discard(_SHORT)
+    cand_a: list[int] = []
+    seen_a: set[int] = set()
+    for i0, i1, _j0, _j1 in hunks:
+        for i in range(i0, i1):
+            h = _key_hash(ta[i], minc)
+            if h in seen_b:
+                cand_a.append(i)
+                seen_a.add(h)
+    del seen_b
+    return cand_a, [j for j, h in zip(_inserted(hunks), hashes_b) if h in seen_a]
+
+
+def _inserted(hunks: list[tuple[int, int, int, int]]) -> Iterator[int]:
+    """The indexes of the inserted chunks of ``hunks``, in order."""
+    for _i0, _i1, j0, j1 in hunks:
+        yield from range(j0, j1)
+
+
+_SHORT = -1
+"""``_key_hash`` of a key shorter than the search's minimum: CPython's ``hash`` never
+returns -1 (the C API's error value), so no key's hash is taken for it."""
+
+
+def _key_hash(chunk: str, minc: int) -> int:
+    """The hash of ``chunk`` stripped, or ``_SHORT`` where that is under ``minc``
+    characters."""
+    key = chunk.strip()
+    return hash(key) if len(key) >= minc else _SHORT

@@ -159,7 +159,7 @@ class ChangeIndex:
     def origin(self, b0: int, b1: int) -> tuple[int, KeptRuns]:
         """``TextDiff.v2_origin`` of v2 ``[b0, b1)``, computed once per range for the pair
         (the candidates of neighbouring sentences are the same v2 sentences). Callers do not
-        change the set."""
+        change the runs."""
         key = (b0, b1)
         hit = self._origins.get(key)
         if hit is None:
