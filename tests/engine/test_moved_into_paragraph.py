@@ -1,8 +1,17 @@
-"""A paragraph moved to the end of another one, in HTML whose paragraphs have no space
-between them in ``body.textContent``: its quote stands in v2 word for word and should read
-`untouched`. Found by the long profile of tests/engine/test_deleted_span_properties.py on
-F1000RD 8-1459 (CC BY 4.0, /work/shared/data/f1000rd), paragraph 35; it reads `deleted`
-since at least 93b1bd4, and `deleted` agrees with a claim of "addressed": marked open."""
+"""A paragraph moved into another one, in HTML whose paragraphs have no space between them
+in ``body.textContent``: its quote stands in v2 word for word and reads `untouched`.
+
+Found by the long profile of tests/engine/test_deleted_span_properties.py on F1000RD 8-1459
+(CC BY 4.0, /work/shared/data/f1000rd), paragraph 35: "Software available from :
+http://bioconductor.org/…" moved to the end of the paragraph after next read `deleted`, and
+`deleted` agrees with a claim of "addressed". The rule it broke: the context that travels
+with a moved passage (the part of its prefix and suffix inside its own sentence) ran on into
+the next paragraph, glued to it with no character between ("…/HDCytoDataSource code…"), so
+the moved copy's suffix disagreed and no copy counted as moved. A block's edge ends a
+sentence (``_Reanchor.block_context``). The same kind is tried here in six scripts, with the
+quote at the start, inside and at the end of the moved paragraph, moved to the end of
+another paragraph, to its start, and to a paragraph of its own; and with paragraphs that do
+have a line between them, which read the same."""
 
 from __future__ import annotations
 
@@ -12,30 +21,114 @@ from engine.models import Anchor, Comment
 from engine.score.scoring import Version, score
 from engine.text.utf16 import to_utf16
 
-_P1 = "Software available from : http://bioconductor.org/packages/HDCytoData"
-_P2 = "Source code available from : https://github.com/lmweber/HDCytoData"
-_P3 = "Archived source code at time of publication : https://doi.org/10.5281/zenodo.3362847 26"
-_P4 = "Licence : MIT License"
+# (the paragraphs, quotes in the moved one) per script: the moved paragraph (the second) has
+# a quote right after a sentence end, whose travelling context is its suffix alone
+_SCRIPTS: dict[str, tuple[list[str], list[str]]] = {
+    "english": (
+        [
+            "Licence : MIT License",
+            "Software available from : http://bioconductor.org/packages/HDCytoData",
+            "Source code available from : https://github.com/lmweber/HDCytoData",
+            "Archived source code at time of publication : https://doi.org/10.5281/zenodo.3362847 26",
+        ],
+        ["http://bioconductor.org", "Software available", "HDCytoData"],
+    ),
+    "chinese": (
+        [
+            "许可证：MIT 许可证",
+            "软件可从生物导体项目的网站获得。它每季度发布一次新版本",
+            "源代码可从代码托管平台获得。作者会回答那里的问题",
+            "出版时的存档源代码保存在芝诺多数据库中",
+        ],
+        ["生物导体项目的网站", "软件可从", "每季度发布一次新版本", "它每季度"],
+    ),
+    "arabic": (
+        [
+            "الترخيص : رخصة معهد ماساتشوستس",
+            "البرنامج متاح من موقع المشروع على الشبكة. ويصدر كل ثلاثة أشهر",
+            "الشفرة المصدرية متاحة من منصة الاستضافة ويجيب المؤلفون هناك",
+            "الشفرة المؤرشفة وقت النشر محفوظة في قاعدة البيانات",
+        ],
+        ["موقع المشروع على الشبكة", "البرنامج متاح", "ثلاثة أشهر", "ويصدر كل"],
+    ),
+    "persian": (
+        [
+            "مجوز : مجوز ام‌آی‌تی",
+            "نرم‌افزار از وب‌سایت پروژه در دسترس است. هر سه ماه منتشر می‌شود",
+            "کد منبع از سکوی میزبانی در دسترس است و نویسندگان آنجا پاسخ می‌دهند",
+            "کد بایگانی‌شده در زمان انتشار در پایگاه داده نگهداری می‌شود",
+        ],
+        ["وب‌سایت پروژه در دسترس", "نرم‌افزار از", "منتشر می‌شود", "هر سه ماه"],
+    ),
+    "thai": (
+        [
+            "สัญญาอนุญาต : เอ็มไอที",
+            "ซอฟต์แวร์หาได้จากเว็บไซต์ของโครงการ ออกรุ่นใหม่ทุกสามเดือน",
+            "รหัสต้นฉบับหาได้จากแพลตฟอร์มโฮสต์ซึ่งผู้เขียนตอบคำถามที่นั่น",
+            "รหัสที่เก็บถาวรตอนตีพิมพ์อยู่ในฐานข้อมูล",
+        ],
+        ["เว็บไซต์ของโครงการ", "ซอฟต์แวร์หาได้", "ทุกสามเดือน", "ออกรุ่นใหม่"],
+    ),
+    "emoji": (
+        [
+            "📜 Licence : MIT 📜",
+            "📦 Software 📦 from the project's site 🌐. Released every quarter 🗓️",
+            "🧑‍💻 Source code from the hosting platform 🧑‍💻, where the authors answer",
+            "🗄️ Archived code at the time of publication 🗄️",
+        ],
+        ["from the project's site 🌐", "📦 Software 📦", "every quarter 🗓️", "Released every"],
+    ),
+}
+
+_MOVED = 1
 
 
-def _html(*paras: str) -> str:
-    body = "".join(f"<p>{p}</p>" for p in paras)
-    return f"<!DOCTYPE html><html><body>{body}</body></html>"
+def _html(paras: list[str], sep: str) -> str:
+    return "<!DOCTYPE html><html><body>" + sep.join(f"<p>{p}</p>" for p in paras) + "</body></html>"
 
 
-@pytest.mark.xfail(strict=True, reason="a paragraph moved into another reads deleted")
-def test_a_paragraph_moved_into_another_reads_untouched() -> None:
-    v1 = Version.from_source(_html(_P1, _P2, _P3, _P4), "html", "v1")
-    v2 = Version.from_source(_html(_P2, f"{_P3} {_P1}", _P4), "html", "v2")
-    quote = "http://bioconductor.org"
-    s = v1.text.index(quote)
+def _v2_paragraphs(paras: list[str], where: str) -> tuple[list[str], str]:
+    """The paragraphs with the moved one placed ``where``, and the paragraph that holds it."""
+    moved = paras[_MOVED]
+    rest = [p for i, p in enumerate(paras) if i != _MOVED]
+    last = rest[-1]
+    if where == "end of another":
+        holder = f"{last} {moved}"
+    elif where == "start of another":
+        holder = f"{moved} {last}"
+    else:
+        holder = moved
+    return [*rest[:-1], holder] if where != "own paragraph" else [*rest, holder], holder
+
+
+def _anchor(text: str, quote: str) -> Anchor:
+    s = text.index(quote)
     e = s + len(quote)
-    anchor = Anchor(
+    return Anchor(
         quote,
-        v1.text[max(0, s - 32) : s],
-        v1.text[e : e + 32],
-        start_offset=to_utf16(v1.text, s),
-        end_offset=to_utf16(v1.text, e),
+        text[max(0, s - 32) : s],
+        text[e : e + 32],
+        start_offset=to_utf16(text, s),
+        end_offset=to_utf16(text, e),
     )
-    (verdict,) = score(v1, v2, [Comment("c0", "fix", anchor)]).verdicts
-    assert verdict.verdict == "untouched"
+
+
+@pytest.mark.parametrize("sep", ["", "\n"], ids=["glued", "line-between"])
+@pytest.mark.parametrize("where", ["end of another", "start of another", "own paragraph"])
+@pytest.mark.parametrize("script", sorted(_SCRIPTS))
+def test_a_moved_paragraphs_quotes_read_untouched_where_they_now_stand(
+    script: str, where: str, sep: str
+) -> None:
+    paras, quotes = _SCRIPTS[script]
+    v2_paras, holder = _v2_paragraphs(paras, where)
+    v1 = Version.from_source(_html(paras, sep), "html", "v1")
+    v2 = Version.from_source(_html(v2_paras, sep), "html", "v2")
+    comments = [Comment(f"c{i}", "fix", _anchor(v1.text, q)) for i, q in enumerate(quotes)]
+    block = v2.text.index(holder)
+    moved_at = block + holder.index(paras[_MOVED])
+    for q, verdict in zip(quotes, score(v1, v2, comments).verdicts, strict=True):
+        assert verdict.verdict == "untouched", (q, verdict.note)
+        assert verdict.v2 is not None and verdict.v2.text == q
+        # the moved paragraph's copy, not a chance copy elsewhere
+        v2_start = v2.text.index(q, moved_at)
+        assert (verdict.v2.start, verdict.v2.end) == (v2_start, v2_start + len(q))

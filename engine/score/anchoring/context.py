@@ -23,16 +23,26 @@ def context_score(prefix: str, suffix: str, text: str, s: int, e: int) -> float:
     return sum(sides) / len(sides) if sides else 0.0
 
 
-def side_score(prefix: str, suffix: str, text: str, s: int, e: int) -> float:
-    """How well the context that travels with a moved passage agrees, in [0, 1]: the parts
-    of ``prefix`` and ``suffix`` inside the quote's own sentence (a moved sentence has new
-    neighbours), each side compared when it has at least 4 characters; the better side
-    counts. 0.0 when neither side has that much."""
+def travelling_context(prefix: str, quote: str, suffix: str) -> tuple[str, str]:
+    """The parts of ``prefix`` and ``suffix`` inside the quote's own sentence: the context
+    that travels with a moved passage (a moved sentence has new neighbours). Pass the
+    context already cut to the quote's block (``_Reanchor.block_context``): a block's edge
+    ends a sentence, also where ``textContent`` has no character there
+    (``<p>…/HDCytoData</p><p>Source code…</p>`` is "…/HDCytoDataSource code…")."""
     # the quote's first character seen (Thai's sentence end looks ahead at it)
-    ends = sentence_ends_before(prefix + text[s : s + 1], 0, len(prefix))
+    ends = sentence_ends_before(prefix + quote[:1], 0, len(prefix))
     p_in = prefix[ends[-1] :] if ends else prefix
     m = _SENTENCE_END.search(suffix)
     s_in = suffix[: m.start() + 1] if m else suffix
+    return p_in, s_in
+
+
+def side_score(travelling: tuple[str, str], text: str, s: int, e: int) -> float:
+    """How well the context that travels with a moved passage (``travelling_context``)
+    agrees around ``text[s:e]``, in [0, 1]: 1.0 when all of it (8 characters or more with
+    the quote) stands there; else each side compared when it has at least 4 characters,
+    the better side counting. 0.0 when neither side has that much."""
+    p_in, s_in = travelling
     a, b = s - len(p_in), e + len(s_in)
     if a >= 0 and b - a >= 8 and text[a:s] == p_in and text[e:b] == s_in:
         return 1.0  # the quote's whole sentence (as far as the context reaches) travelled

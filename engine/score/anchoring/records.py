@@ -29,7 +29,8 @@ class Reanchored:
 class _Place:
     """One span being re-anchored: the quote and its v1 context, v1 ``[s, e)``, its
     estimated v2 place ``[es, ee)``, the diff's image ``[ms, me)``, the neighbourhood
-    ``[lo, hi)`` searched, and whether the replaced region is the span's own place."""
+    ``[lo, hi)`` searched, whether the replaced region is the span's own place, and the
+    parts of its context inside its own sentence and block (``travelling_context``)."""
 
     quote: str
     prefix: str
@@ -43,6 +44,7 @@ class _Place:
     lo: int
     hi: int
     local: bool
+    travelling: tuple[str, str]
 
 
 def _top_candidate(cands: list[tuple[float, int]], es: int) -> tuple[tuple[float, int], int]:

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 
 from engine.score.anchoring.context import side_score
 from engine.score.anchoring.records import Reanchored, _Place
-from engine.score.anchoring.sentences import _SENTENCE_END, sentence_ends_before
 from engine.score.anchoring.thresholds import (
     MOVED_SIDE_THRESHOLD,
     SURVIVING_WORD,
@@ -59,10 +58,7 @@ class StageRewritten:
         verbatim = self._verbatim_in(p, m0, m1)
         if verbatim is not None:
             return verbatim
-        ends = sentence_ends_before(p.prefix + p.quote[:1], 0, len(p.prefix))
-        p_in = p.prefix[ends[-1] :] if ends else p.prefix
-        m = _SENTENCE_END.search(p.suffix)
-        s_in = p.suffix[: m.start() + 1] if m else p.suffix
+        p_in, s_in = p.travelling
         limit = 2 * len(p.quote) + 40
         for k in (16, 10, 6, 4):
             tail, head = p_in[-k:], s_in[:k]
@@ -111,7 +107,7 @@ class StageRewritten:
                 # a passage is the quote itself; a word or two must have its context with it
                 if (
                     _passage(p.quote)
-                    or side_score(p.prefix, p.suffix, t2, i, i + L) >= MOVED_SIDE_THRESHOLD
+                    or side_score(p.travelling, t2, i, i + L) >= MOVED_SIDE_THRESHOLD
                 ):
                     return Reanchored(
                         i, i + L, "moved", 1.0, False, "the quoted passage moved, unchanged"
@@ -126,10 +122,7 @@ class StageRewritten:
         (``TRAVELLED_CONTEXT`` characters or more of it): the sentence moved, and the
         words around the quote travelled with it. None when no such copy is found, or
         more than one."""
-        ends = sentence_ends_before(p.prefix + p.quote[:1], 0, len(p.prefix))
-        p_in = p.prefix[ends[-1] :] if ends else p.prefix
-        m = _SENTENCE_END.search(p.suffix)
-        s_in = p.suffix[: m.start() + 1] if m else p.suffix
+        p_in, s_in = p.travelling
         for piece in (s_in, p_in):
             piece = piece.strip()
             if len(piece) < TRAVELLED_CONTEXT:
