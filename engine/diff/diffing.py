@@ -229,6 +229,24 @@ class TextDiff:
             return None
         return m.b0 + (s - m.a0), m.b0 + (e - m.a0)
 
+    def moved_part(self, s: int, e: int) -> tuple[int, int, int]:
+        """How much of v1 ``[s, e)`` lies in moved passages (code points), and the v2 range
+        from the copy of the first such piece to that of the last (``(0, 0, 0)`` when
+        none): a block most of whose sentences moved, its shortest ones aligned on their
+        own ("“No." before a moved "They were found …"), moved."""
+        j = max(0, bisect.bisect_right(self._moves_a0, s) - 1)
+        held, b0, b1 = 0, -1, 0
+        while j < len(self.moves) and self.moves[j].a0 < e:
+            m = self.moves[j]
+            x0, x1 = max(s, m.a0), min(e, m.a1)
+            if x0 < x1:
+                held += x1 - x0
+                y0, y1 = m.b0 + (x0 - m.a0), m.b0 + (x1 - m.a0)
+                b0 = y0 if b0 < 0 else min(b0, y0)
+                b1 = max(b1, y1)
+            j += 1
+        return (held, b0, b1) if held else (0, 0, 0)
+
     def moved_from(self, s: int, e: int) -> tuple[int, int] | None:
         """If v2 ``[s, e)`` (non-empty) lies inside a moved passage, its v1 span; else None."""
         if s >= e:

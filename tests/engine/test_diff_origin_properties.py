@@ -89,3 +89,37 @@ def test_v2_origin_accounts_for_every_character_of_the_range(a: str, b: str, dat
         assert runs.within(pairs[0][0], pairs[-1][1])
         assert not runs.within(pairs[0][0] + 1, pairs[-1][1])
     assert runs.within(0, 0) == (not pairs)
+
+
+_SENTENCES = [
+    "The committee met on Tuesday to review the budget.",
+    "東京は今日も雨が降っていて、とても寒い一日でした。",
+    "سلام دنیا، این یک جمله‌ی آزمایشی است که جابه‌جا می‌شود.",
+    "ครับ สวัสดี วันนี้อากาศดีมากและท้องฟ้าแจ่มใส",
+    "👩‍🔬 The lab results arrived late on Friday evening 😀.",
+    "No.",
+    "Members must renew their cards before the end of May.",
+]
+
+
+@given(
+    st.permutations(range(len(_SENTENCES))),
+    st.lists(st.tuples(st.integers(0, 400), st.integers(0, 400)), max_size=30),
+)
+def test_the_moved_part_of_a_range_is_its_overlap_with_the_moves(order, ranges) -> None:
+    """``TextDiff.moved_part`` against the moves read one by one: characters of the range
+    inside moved passages, and the v2 range from the first such piece's copy to the last's."""
+    a = "\n\n".join(_SENTENCES)
+    b = "\n\n".join(_SENTENCES[i] for i in order)
+    d = TextDiff(a, b)
+    for s, e in [*ranges, (0, len(a))]:
+        s, e = min(s, e), max(s, e)
+        held, y0, y1 = 0, [], []
+        for m in d.moves:
+            x0, x1 = max(s, m.a0), min(e, m.a1)
+            if x0 < x1:
+                held += x1 - x0
+                y0.append(m.b0 + x0 - m.a0)
+                y1.append(m.b0 + x1 - m.a0)
+        want = (held, min(y0), max(y1)) if held else (0, 0, 0)
+        assert d.moved_part(s, e) == want

@@ -409,3 +409,89 @@ def test_a_heading_edited_past_a_neighbour_that_stayed_is_no_rewrite(kind):
         src1, src2 = ("".join(f"<p>{p}</p>" for p in s.split("\n\n")) for s in (src1, src2))
     v = _verdict(kind, src1, src2, "of the lung, who developed")
     assert v.verdict == "deleted", (v.method, v.v2, v.note)
+
+
+# Standard Ebooks (public domain text, CC0 markup): the colophon of tests/data/standardebooks
+# 69ebbee, and three paragraphs of "The Adventure of the Noble Bachelor" (8afef18)
+_SWAPPED = {
+    "english": (
+        "This ebook was produced for the",
+        "and is based on a transcription produced in 1999 by",
+        "An Anonymous Volunteer and Jose Menendez",
+        "and on digital scans available at the",
+        "The cover page is adapted from",
+        "velvet copper Volunteer river Jose river",
+        "An Anonymous Volunteer",
+    ),
+    "arabic": (
+        "أنتج هذا الكتاب الإلكتروني من أجل المشروع",
+        "وهو مبني على نسخة أعدها في عام ١٩٩٩ متطوع",
+        "متطوع مجهول الاسم وخوسيه مينينديز معا",
+        "وعلى صور رقمية متاحة في الأرشيف",
+        "صفحة الغلاف مقتبسة من لوحة",
+        "نحاس نهر مجهول بستان مينينديز فانوس",
+        "متطوع مجهول الاسم",
+    ),
+    "chinese": (
+        "本电子书为标准电子书项目制作",
+        "它根据一九九九年一位志愿者的转录本",
+        "匿名志愿者与何塞梅南德斯合作完成",
+        "以及档案馆网上的数字扫描件",
+        "封面改编自一幅一九零四年的画",
+        "铜河志愿者与天鹅绒果园合作完成",
+        "匿名志愿者",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", ["text", "html"])
+@pytest.mark.parametrize("script", sorted(_SWAPPED))
+def test_neighbours_that_swapped_either_may_have_moved(script: str, kind: str) -> None:
+    """The long profile's case (the Standard Ebooks colophon): the paragraph before the
+    quote's moved below the one after it, and the quote's sentence was rewritten where it
+    stood. The diff kept the paragraph after it (not the one that moved) and re-inserted
+    the one before: either of two neighbours that swapped places may be the one that moved,
+    and a rewrite between the ones that stayed is the sentence's (``_jumped``, two
+    readings). Deleted, with nothing new where it stood, it reads deleted."""
+    x, a, q, b, c, rewrite, quote = _SWAPPED[script]
+    join = "\n\n".join if kind == "text" else lambda ps: "".join(f"<p>{p}</p>" for p in ps)
+    v = _verdict(kind, join([x, a, q, b, c]), join([x, rewrite, f"{b} {a}", c]), quote)
+    assert v.verdict == "edited" and v.v2.text in rewrite, (v.method, v.v2, v.note)
+    v = _verdict(kind, join([x, a, q, b, c]), join([x, f"{b} {a}", c]), quote)
+    assert v.verdict == "deleted", (v.method, v.v2, v.note)
+
+
+_BACHELOR = [
+    "“Oh, indeed! Then you think that the Serpentine plays no part in the matter?”",
+    "“Then perhaps you will kindly explain how it is that we found this in it?” He opened his"
+    " bag as he spoke, and tumbled onto the floor a wedding-dress of watered silk, a pair of"
+    " white satin shoes and a bride’s wreath and veil, all discoloured and soaked in water."
+    " “There,” said he, putting a new wedding-ring upon the top of the pile. “There is a little"
+    " nut for you to crack, Master Holmes.”",
+    "“Oh, indeed!” said my friend, blowing blue rings into the air. “You dragged them from the"
+    " Serpentine?”",
+    "“No. They were found floating near the margin by a park-keeper. They have been identified"
+    " as her clothes, and it seemed to me that if the clothes were there the body would not be"
+    " far off.”",
+    "“By the same brilliant reasoning, every man’s body is to be found in the neighbourhood of"
+    " his wardrobe. And pray what did you hope to arrive at through this?”",
+]
+
+
+@pytest.mark.parametrize("kind", ["text", "html"])
+def test_a_block_that_moved_but_for_a_short_sentence_carries_its_neighbours_place(kind):
+    """The long profile's case ("The Adventure of the Noble Bachelor"): the paragraph before
+    the quote's moved below the one after it ("“No. They were found …"), which the diff
+    took for moved but for its first sentence, "“No.", too short to move and aligned on
+    its own; the quote's sentence, rewritten where it stood, is just before that block's
+    copy (``TextDiff.moved_part``)."""
+    x, a, q, b, c = _BACHELOR
+    rewrite = (
+        "“velvet, lantern!” said harbour friend, harbour blue harbour into harbour air."
+        " “lantern dragged copper from meadow Serpentine?”"
+    )
+    join = "\n\n".join if kind == "text" else lambda ps: "".join(f"<p>{p}</p>" for p in ps)
+    v = _verdict(
+        kind, join([x, a, q, b, c]), join([x, rewrite, f"{b} {a}", c]), "Oh, indeed!” said my"
+    )
+    assert v.verdict == "edited" and v.v2.text in rewrite, (v.method, v.v2, v.note)

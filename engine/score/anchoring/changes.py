@@ -71,8 +71,8 @@ class ChangeIndex:
         (``_Reanchor._neighbour_extents``)."""
         self.extents: dict[tuple[int, int], tuple[int, int, bool] | None] = {}
         """Per v1 sentence, what stands of it in v2 (``_Reanchor._extent``)."""
-        self.neighbours: dict[tuple[int, int], tuple[int, int, int, int]] = {}
-        """Per v1 sentence, the v2 range between its kept neighbours
+        self.neighbours: dict[tuple[int, int], tuple[tuple[int, int, int, int], ...]] = {}
+        """Per v1 sentence, the v2 range between its kept neighbours, one per reading
         (``_Reanchor._between_kept_neighbours``)."""
         self._words: dict[tuple[int, int], set[str]] = {}
         # one string per distinct word for every word set kept for the pair (a word set of

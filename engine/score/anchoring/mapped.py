@@ -237,7 +237,9 @@ class Mapped:
         the one just after the moved copy of the block that preceded it. The diff may keep
         a neighbour that moved and take the text between for new: a moved block carries
         its neighbour's place with it (docs/verdicts.md, "The sentence a rewritten
-        sentence became")."""
+        sentence became"). A block counts as moved when more than half of it did
+        (``TextDiff.moved_part``): the diff moves sentences of ``move_min_chars`` or more,
+        and aligns a short one ("“No.") on its own."""
         if not getattr(self.diff, "moves", None):
             return []
         t1, out = self.t1, []
@@ -251,9 +253,16 @@ class Mapped:
                 continue
             o0, o1 = _trim(t1, *self.v1.block(at, at + 1))
             mv = self.diff.moved_to(o0, o1) if o0 < o1 else None
-            if mv is None:
-                continue
-            w0, w1 = self.v2.beside(*mv)
+            if mv is not None:
+                w0, w1 = self.v2.beside(*mv)
+            else:
+                # most of it moved, a short sentence of it aligned on its own: its copy's
+                # v2 block(s) and those beside them
+                held, m0, m1 = self.diff.moved_part(o0, o1)
+                if 2 * held <= o1 - o0:
+                    continue
+                mv = (m0, m1)
+                w0, w1 = self.v2.beside(*self.v2.block(m0, m1))
             # the block that followed moved: the place is just before its copy, and so on
             out.append((mv[1], w1) if side == "before" else (w0, mv[0]))
         return [(p, q) for p, q in out if p < q]

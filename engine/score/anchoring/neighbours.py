@@ -47,13 +47,17 @@ class KeptNeighbours:
     def _beyond_kept_neighbours(self: _Reanchor, p0: int, p1: int, c0: int, c1: int) -> bool:  # type: ignore[misc]
         """v2 range ``[c0, c1)`` lies past a kept neighbour of v1 sentence ``[p0, p1)``
         (``_between_kept_neighbours``): after the one after it, or before the one before
-        it, within the reach of each."""
-        lo, lo_from, hi, hi_until = self._between_kept_neighbours(p0, p1)
-        return (hi <= c0 < hi_until) or (lo_from < c1 <= lo)
+        it, within the reach of each. Where two neighbours swapped places (``_jumped``),
+        either may be the one that moved: past them only when past them in both readings,
+        the kept one having moved and the other having moved."""
+        readings = self._between_kept_neighbours(p0, p1)
+        return all(
+            (hi <= c0 < hi_until) or (lo_from < c1 <= lo) for lo, lo_from, hi, hi_until in readings
+        )
 
     def _between_kept_neighbours(  # type: ignore[misc]
         self: _Reanchor, p0: int, p1: int
-    ) -> tuple[int, int, int, int]:
+    ) -> tuple[tuple[int, int, int, int], ...]:
         """The v2 range a rewrite of v1 sentence ``[p0, p1)`` can lie in: after the image
         of the nearest sentence before it that the diff kept whole, before that of the
         nearest one after it (within ``2 * FUZZY_WINDOW``). A sentence's rewrite in place
@@ -64,15 +68,32 @@ class KeptNeighbours:
         elsewhere"), unless it keeps half the sentence's words (``MOVED_REWRITE_DICE``):
         a sentence moved past its neighbours and rewritten.
 
-        Returns ``(lo, lo_from, hi, hi_until)``: a rewrite lies after ``lo`` and before
-        ``hi``; a neighbour of the sentence's own v1 block bounds only the v2 block its
-        copy is in (``lo_from`` and ``hi_until``, else 0 and the text's end): one that moved
-        into another block ("It optimizes ..." moved up into the paragraph before) took
-        nothing of the sentence's place with it."""
+        Returns one ``(lo, lo_from, hi, hi_until)`` per reading: a rewrite lies after ``lo``
+        and before ``hi``; a neighbour of the sentence's own v1 block bounds only the v2
+        block its copy is in (``lo_from`` and ``hi_until``, else 0 and the text's end): one
+        that moved into another block ("It optimizes ..." moved up into the paragraph
+        before) took nothing of the sentence's place with it. Two readings where a
+        neighbour kept by the diff stands past the sentence's other neighbour
+        (``_jumped``): in the first the kept one moved and bounds nothing, in the second
+        the other one moved (the diff keeps the longer side, which may be either:
+        "and is based on a transcription …" moved below the paragraph after the quote's,
+        the one the diff kept, in a Standard Ebooks colophon)."""
         hit = self.changes.neighbours.get((p0, p1))
-        if hit is not None:
-            return hit
+        if hit is None:
+            bounds, jumped = self._neighbour_bounds(p0, p1, True)
+            hit = (bounds, self._neighbour_bounds(p0, p1, False)[0]) if jumped else (bounds,)
+            self.changes.neighbours[(p0, p1)] = hit
+        return hit
+
+    def _neighbour_bounds(  # type: ignore[misc]
+        self: _Reanchor, p0: int, p1: int, jumps: bool
+    ) -> tuple[tuple[int, int, int, int], bool]:
+        """One reading of ``_between_kept_neighbours``: with ``jumps``, a kept neighbour
+        that jumped past the other side's sentence bounds nothing and that sentence, where
+        it stands, bounds its side; without, every neighbour bounds where it stands. And
+        whether a neighbour jumped."""
         v1, t1, n2 = self.v1, self.t1, len(self.t2)
+        jumped = False
         lo, lo_from, hi, hi_until = 0, 0, n2, n2
         ba, bb = v1.block(p0, p1)
         image = self.diff.image(p0, p1)
@@ -87,7 +108,8 @@ class KeptNeighbours:
                 y = self._surviving_copy(a, b, last, image) if _has_alnum(t1[a:b]) else None
                 if y is not None:
                     cross = self._jumped(a, b, y, last, after if last else before)
-                    if cross is not None:
+                    jumped = jumped or cross is not None
+                    if cross is not None and jumps:
                         # it moved past the sentence's other side, and bounds nothing: the
                         # other side's sentence, where it stands, bounds that side
                         if last:
@@ -104,8 +126,7 @@ class KeptNeighbours:
                     elif y <= hi:
                         hi, hi_until = y, xb
                     break
-        self.changes.neighbours[(p0, p1)] = (lo, lo_from, hi, hi_until)
-        return lo, lo_from, hi, hi_until
+        return (lo, lo_from, hi, hi_until), jumped
 
     def _stayed(self: _Reanchor, ba: int, bb: int, y0: int, y1: int) -> bool:  # type: ignore[misc]
         """A kept neighbour at v2 ``[y0, y1)`` of a sentence of v1 block ``[ba, bb)``
