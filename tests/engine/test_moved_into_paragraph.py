@@ -132,3 +132,56 @@ def test_a_moved_paragraphs_quotes_read_untouched_where_they_now_stand(
         # the moved paragraph's copy, not a chance copy elsewhere
         v2_start = v2.text.index(q, moved_at)
         assert (verdict.v2.start, verdict.v2.end) == (v2_start, v2_start + len(q))
+
+
+# A quote with no context of its own inside its block: the block is the quote, or the quote
+# follows "Label:" (a colon ends a sentence), or fills a table cell. An attacker's brief
+# found that cutting the travelling context at the block's edge left it empty, and an empty
+# context "travelled" with any copy: the deleted block read `untouched` at a chance copy in
+# a new sentence far away (57 of 77 shapes). An empty side now travels only to a sentence or
+# block edge (``TextIndex.edges``).
+_FILLER = [
+    "The committee met on Tuesday to review the budget for the coming year.",
+    "Several members raised concerns about the timing of the annual audit.",
+    "It was agreed that a working group would report back in the spring.",
+    "The chair thanked the staff for their careful preparation of the papers.",
+]
+_BARE = ["Jose Menendez", "12.5 mg daily", "Москва, 2019", "🎉 Party time 🎉", "خوسيه مينينديز"]
+_BLOCKS = {
+    "paragraph": ("text", "{q}"),
+    "heading": ("text", "## {q}"),
+    "list item": ("text", "1. {q}"),
+    "table cell": ("text", "| Dose | {q} |\n|---|---|"),
+    "label": ("text", "Contact: {q}"),
+    "html paragraph": ("html", "<p>{q}</p>"),
+    "html heading": ("html", "<h2>{q}</h2>"),
+    "html cell": ("html", "<table><tr><td>Dose</td><td>{q}</td></tr></table>"),
+}
+
+
+def _join(kind: str, blocks: list[str]) -> str:
+    if kind == "text":
+        return "\n\n".join(blocks)
+    return "<html><body>" + "".join(b if b.startswith("<") else f"<p>{b}</p>" for b in blocks)
+
+
+@pytest.mark.parametrize("shape", sorted(_BLOCKS))
+@pytest.mark.parametrize("quote", _BARE)
+def test_a_quote_with_no_context_of_its_own_is_not_moved_to_a_chance_copy(shape, quote):
+    kind, block = _BLOCKS[shape]
+    v1 = Version.from_source(_join(kind, [block.format(q=quote), *_FILLER]), kind, "v1")
+    chance = f"In a separate note the editors wrote {quote} on the form by mistake."
+    v2 = Version.from_source(_join(kind, [*_FILLER, chance]), kind, "v2")
+    (verdict,) = score(v1, v2, [Comment("c0", "fix", _anchor(v1.text, quote))]).verdicts
+    assert verdict.verdict == "deleted", (verdict.method, verdict.v2, verdict.note)
+
+
+@pytest.mark.parametrize("shape", ["paragraph", "heading", "html paragraph", "html heading"])
+@pytest.mark.parametrize("quote", _BARE)
+def test_a_block_that_is_its_quote_moved_whole_reads_untouched(shape, quote):
+    kind, block = _BLOCKS[shape]
+    moved = block.format(q=quote)
+    v1 = Version.from_source(_join(kind, [moved, *_FILLER]), kind, "v1")
+    v2 = Version.from_source(_join(kind, [*_FILLER[:2], moved, *_FILLER[2:]]), kind, "v2")
+    (verdict,) = score(v1, v2, [Comment("c0", "fix", _anchor(v1.text, quote))]).verdicts
+    assert verdict.verdict == "untouched", (verdict.method, verdict.v2, verdict.note)

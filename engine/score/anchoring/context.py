@@ -37,14 +37,26 @@ def travelling_context(prefix: str, quote: str, suffix: str) -> tuple[str, str]:
     return p_in, s_in
 
 
-def side_score(travelling: tuple[str, str], text: str, s: int, e: int) -> float:
+def side_score(
+    travelling: tuple[str, str], text: str, s: int, e: int, edges: tuple[bool, bool]
+) -> float:
     """How well the context that travels with a moved passage (``travelling_context``)
-    agrees around ``text[s:e]``, in [0, 1]: 1.0 when all of it (8 characters or more with
-    the quote) stands there; else each side compared when it has at least 4 characters,
-    the better side counting. 0.0 when neither side has that much."""
+    agrees around ``text[s:e]``, in [0, 1]: 1.0 when all of it stands there, 8 characters
+    or more with the quote, where an empty side, or one of spaces alone (the quote starts
+    or ends its sentence, block or table cell), is matched only by a sentence or block edge
+    there (``edges``: one stands at
+    ``s``, at ``e``; ``TextIndex.edges``): a quote that is a whole block, or follows
+    "Contact:", has no context of its own, and a chance copy inside a new sentence ("the
+    editors wrote Jose Menendez on the form") is no move of it (an attacker's brief). Else
+    each side compared when it has at least 4 characters, the better side counting. 0.0
+    when neither side has that much."""
     p_in, s_in = travelling
-    a, b = s - len(p_in), e + len(s_in)
-    if a >= 0 and b - a >= 8 and text[a:s] == p_in and text[e:b] == s_in:
+    # a side of spaces alone is empty too (a table cell's " Jose Menendez ")
+    p_len = len(p_in) if p_in.strip() else 0
+    s_len = len(s_in) if s_in.strip() else 0
+    p_ok = text[s - p_len : s] == p_in if p_len else edges[0]
+    s_ok = text[e : e + s_len] == s_in if s_len else edges[1]
+    if s >= p_len and p_len + (e - s) + s_len >= 8 and p_ok and s_ok:
         return 1.0  # the quote's whole sentence (as far as the context reaches) travelled
     sides = [0.0]
     if len(p_in.strip()) >= 4:

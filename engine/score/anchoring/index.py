@@ -201,6 +201,29 @@ class TextIndex:
         b = br[j] if j < len(br) and not text[e : br[j - 1]].strip() else e
         return min(a, s), max(b, e)
 
+    def edges(self, s: int, e: int) -> tuple[bool, bool]:
+        """Whether a sentence or block starts at ``s`` and whether one ends at ``e``
+        (whitespace between aside; the text's own ends count): a block boundary there, or a
+        sentence end (``_SENTENCE_END``) that ends at ``s`` or starts at ``e``."""
+        text, br, n = self.text, self.breaks, len(self.text)
+        i = s
+        while i > 0 and text[i - 1].isspace():
+            i -= 1
+        k = bisect.bisect_left(br, i)
+        opens = (
+            i == 0
+            or (k < len(br) and br[k] <= s)
+            or s in sentence_ends_before(text, max(0, i - 32), s, self.sentence_end)
+        )
+        j = e
+        while j < n and text[j].isspace():
+            j += 1
+        k = bisect.bisect_left(br, e)
+        closes = (
+            j == n or (k < len(br) and br[k] <= j) or self.sentence_end.match(text, e) is not None
+        )
+        return opens, closes
+
     def cuts_word(
         self, s: int, e: int, like: TextIndex | None = None, like_s: int = 0, like_e: int = 0
     ) -> bool:
