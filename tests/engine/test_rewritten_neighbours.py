@@ -232,16 +232,12 @@ def _markdown_shapes(s1, s2, s3, joined, new):
     }
 
 
-# Open: 15 of these 66 read `edited` (6141738: 25). Where each sentence is a block of its
-# own, a sentence has no neighbours in its block and nothing bounds its place; a new
-# heading keeps the deleted sentence's short words ("It was "); Japanese shares "月に",
-# Chinese "五月"/"三月" no pair, and Thai's character diff keeps shared letters.
+# Open: 8 of these 66 read `edited` (6141738: 25; 15 until the neighbours of other blocks
+# bounded a sentence that is a block of its own, ``KeptNeighbours._neighbour_extents``, and
+# the spaces of a kept " It was " counted as its own sentence's). Japanese shares "月に",
+# Chinese "五月"/"三月" no pair, Hindi's sentence before is rewritten in the join keeping
+# only short runs, and Thai's character diff keeps shared letters.
 _OPEN_MARKDOWN = {
-    ("It was the w", "heading"),
-    ("It was the w", "paragraphs-after"),
-    ("We do not se", "heading"),
-    ("We do not se", "paragraphs-after"),
-    ("El personal ", "list"),
     ("मार्च में कर", "block-quote"),
     ("三月に職員数が急減した。", "heading"),
     ("三月に職員数が急減した。", "list"),
@@ -249,9 +245,7 @@ _OPEN_MARKDOWN = {
     ("员工人数在三月急剧下降。", "block-quote"),
     ("จำนวนพนักงาน", "heading"),
     ("จำนวนพนักงาน", "list"),
-    ("จำนวนพนักงาน", "list-after"),
     ("จำนวนพนักงาน", "block-quote"),
-    ("จำนวนพนักงาน", "paragraphs"),
 }
 
 
@@ -530,4 +524,51 @@ def test_a_neighbours_rewrite_of_short_words_still_shields_it(src1, src2, quote)
     rewrite, and the deleted sentence took it. Whether a v2 sentence is a neighbour's
     rewrite is asked of its image by words alone (``_sentence_image(strict=False)``)."""
     v = _verdict("text", src1, src2, quote)
+    assert v.verdict == "deleted", (v.method, v.v2, v.note)
+
+
+def _html_block_shapes(s1, s2, s3, joined, new):
+    """HTML shapes of the same deletion, each sentence a block of its own: (v1, v2) by name."""
+
+    def paras(ps):
+        return "".join(f"<p>{p}</p>" for p in ps)
+
+    def items(ps):
+        return "<p>Intro.</p><ul>" + "".join(f"<li>{p}</li>" for p in ps) + "</ul><p>End.</p>"
+
+    frame = ["Intro.", s1, s2, s3, "End."]
+    return {
+        "paragraphs": (paras(frame), paras(["Intro.", new, joined, "End."])),
+        "paragraphs-after": (paras(frame), paras(["Intro.", joined, new, "End."])),
+        "list": (items([s1, s2, s3]), items([new, joined])),
+        "list-after": (items([s1, s2, s3]), items([joined, new])),
+    }
+
+
+# Open: Japanese shares "月に", and Thai's character diff keeps shared letters (above).
+_OPEN_HTML_BLOCKS = {
+    ("三月に職員数が急減した。", "paragraphs"),
+    ("三月に職員数が急減した。", "list"),
+    ("จำนวนพนักงาน", "paragraphs"),
+    ("จำนวนพนักงาน", "list"),
+}
+
+
+def _html_block_params():
+    for case in JOINS:
+        for shape in _html_block_shapes(*case):
+            marks = []
+            if (case[1][:12], shape) in _OPEN_HTML_BLOCKS:
+                marks = [pytest.mark.xfail(strict=True, reason="open kind")]
+            yield pytest.param(case, shape, marks=marks, id=f"{case[1][:12]}-{shape}")
+
+
+@pytest.mark.parametrize(("case", "shape"), list(_html_block_params()))
+def test_a_new_block_beside_the_join_in_html_blocks_is_no_rewrite(case, shape):
+    """The deletion of the Markdown shapes above in HTML: each sentence a paragraph or list
+    item of its own, the new block before or after the join of the deleted sentence's
+    neighbours. The neighbours of other blocks bound its place
+    (``KeptNeighbours._neighbour_extents``)."""
+    src1, src2 = _html_block_shapes(*case)[shape]
+    v = _verdict("html", src1, src2, case[1].rstrip(".。।"))
     assert v.verdict == "deleted", (v.method, v.v2, v.note)

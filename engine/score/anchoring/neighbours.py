@@ -192,6 +192,7 @@ class KeptNeighbours:
         for r0, r1 in self.changes.origin(na, nb)[1]:
             if not _has_alnum(t1[r0:r1]):
                 continue
+            r0, r1 = _trim(t1, r0, r1)  # its spaces are no sentence's (" It was ")
             if not (own[0] <= r0 and r1 <= own[1]):
                 return True
             held |= _content_words(self.changes.v1_words(t1, r0, r1))
@@ -331,9 +332,16 @@ class KeptNeighbours:
         self: _Reanchor, a: int, b: int
     ) -> tuple[tuple[int, int, bool] | None, tuple[int, int, bool] | None]:
         """What stands in v2 (``_extent``) of the nearest sentence before v1 sentence(s)
-        ``[a, b)`` and of the nearest after it, of those that stand anywhere, within its v1
-        block and ``2 * FUZZY_WINDOW``: a sentence deleted too bounds nothing, and the next
-        one on its side does. Worked out once per range for the pair
+        ``[a, b)`` and of the nearest after it, of those that stand anywhere, within
+        ``2 * FUZZY_WINDOW``: a sentence deleted too bounds nothing, and the next one on its
+        side does. One of another v1 block counts only where the diff says where it stands
+        (strong), and bounds only while the two sides stand in their v1 order: where each
+        sentence is a block of its own (Markdown paragraphs, list items), a new block after
+        the one that holds the next sentence's rewrite is no rewrite of the deleted one ("It
+        was a hard year for the town." after "The river flooded the valley and farmers lost
+        most of their crops.", "It was the worst flood of the decade." deleted between
+        them), but of two neighbour paragraphs that swapped places either may be the one
+        that moved, and neither bounds. Worked out once per range for the pair
         (``ChangeIndex.neighbour_images``)."""
         hit = self.changes.neighbour_images.get((a, b))
         if hit is not None:
@@ -341,20 +349,30 @@ class KeptNeighbours:
         t1 = self.t1
         ba, bb = self.v1.block(a, b)
         sides = (
-            reversed(self.v1.sentence_pieces(max(ba, a - 2 * FUZZY_WINDOW), a)),
-            iter(self.v1.sentence_pieces(b, min(bb, b + 2 * FUZZY_WINDOW))),
+            reversed(self.v1.sentence_pieces(max(0, a - 2 * FUZZY_WINDOW), a)),
+            iter(self.v1.sentence_pieces(b, min(len(t1), b + 2 * FUZZY_WINDOW))),
         )
         extents: list[tuple[int, int, bool] | None] = []
+        inside: list[bool] = []
         for pieces in sides:
-            extent = None
+            extent, own_block = None, True
             for q0, q1 in pieces:
                 q0, q1 = _trim(t1, q0, q1)
-                if q0 < q1 and _has_alnum(t1[q0:q1]):
-                    extent = self._extent(q0, q1)
-                    if extent is not None:
-                        break
+                if not (q0 < q1 and _has_alnum(t1[q0:q1])):
+                    continue
+                own_block = ba <= q0 and q1 <= bb
+                extent = self._extent(q0, q1)
+                if extent is not None and (own_block or extent[2]):
+                    break
+                extent = None
             extents.append(extent)
-        out = self.changes.neighbour_images[(a, b)] = (extents[0], extents[1])
+            inside.append(own_block)
+        first, second = extents
+        if first is not None and second is not None and first[0] >= second[1]:
+            # the two sides swapped: a neighbour of another block bounds nothing
+            first = first if inside[0] else None
+            second = second if inside[1] else None
+        out = self.changes.neighbour_images[(a, b)] = (first, second)
         return out
 
     def _extent(self: _Reanchor, q0: int, q1: int) -> tuple[int, int, bool] | None:  # type: ignore[misc]
