@@ -534,3 +534,49 @@ def test_a_deleted_sentence_whose_short_last_words_the_rewrite_takes_is_never_a_
     for kind in ("text", "html"):
         got = _verdicts(v1, v2, [quote], kind)[quote]
         assert got == "deleted", (kind, v1, v2, quote, got)
+
+
+# (heading, the paragraph after it that starts with the heading's first word, the heading
+# with one letter changed, the paragraph with one letter changed)
+_NEAR = {
+    "english": (
+        "Software availability",
+        "Software available from : http://bioconductor.org/packages/HDCytoData",
+        "Software axailability",
+        "Software available from : http://bioconductor.org/packages/HDCytoDsta",
+    ),
+    "russian": (
+        "Доступность программ",
+        "Доступность программ зависит от версии : http://bioconductor.org/packages/HDCytoData",
+        "Доступнасть программ",
+        "Доступность программ зависит от версии : http://bioconductor.org/packages/HDCytoDsta",
+    ),
+    "arabic": (
+        "توفر البرمجيات",
+        "توفر البرمجيات من الموقع : http://bioconductor.org/packages/HDCytoData",
+        "توفر البرمجيان",
+        "توفر البرمجيات من الموقع : http://bioconductor.org/packages/HDCytoDsta",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", ["text", "html"])
+@pytest.mark.parametrize("script", sorted(_NEAR))
+def test_a_near_copy_breaks_a_tie_of_words(script, kind):
+    """The long property run's case (F1000RD 8-1459, CC BY 4.0): a heading with one letter
+    changed, and the paragraph after it, which starts with the heading's first word,
+    deleted. By words the edited heading is as much the paragraph's rewrite as the
+    heading's (both share "Software", the diff's kept "Software " an equal copy), and it
+    read `deleted`; as a near copy of the heading by characters (``NEAR_COPY``) it is the
+    heading's edit. The other way round, the heading deleted and a letter changed in the
+    paragraph, the heading reads deleted."""
+    head, para, head_edit, para_edit = _NEAR[script]
+    before = (
+        "Data availability\n\nAll data underlying the results are available as part of the article."
+    )
+    after = "Licence : MIT License"
+    v1 = "\n\n".join([before, head, para, after])
+    got = _verdicts(v1, "\n\n".join([before, head_edit, after]), [head, para], kind)
+    assert got == {head: "edited", para: "deleted"}
+    got = _verdicts(v1, "\n\n".join([before, para_edit, after]), [head, para], kind)
+    assert got == {head: "deleted", para: "edited"}

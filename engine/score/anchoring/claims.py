@@ -9,8 +9,14 @@ from typing import TYPE_CHECKING
 
 from engine.score.anchoring.changes import _substantial
 from engine.score.anchoring.sentences import _sentence_bounds
-from engine.score.anchoring.thresholds import FUZZY_WINDOW, KEPT_GAP, KEPT_SHARE, REGION_REACH
-from engine.score.anchoring.words import _content_words, _has_alnum, _set_dice, _trim
+from engine.score.anchoring.thresholds import (
+    FUZZY_WINDOW,
+    KEPT_GAP,
+    KEPT_SHARE,
+    NEAR_COPY,
+    REGION_REACH,
+)
+from engine.score.anchoring.words import _content_words, _has_alnum, _set_dice, _trim, similarity
 
 if TYPE_CHECKING:
     from engine.score.anchoring.reanchor import _Reanchor
@@ -106,11 +112,17 @@ class Claims:
         neither one's where neither has any there ("This is not …" and "Employment and
         service … of use." revised to "This orchard river meadow of use.": "This" against a
         chance " of use.", F1000RD 9-295).
+        Before that, a near copy of one of the two by characters (``NEAR_COPY``) is that
+        one's edit: a letter changed is no rewrite of the other.
         With nothing to tell the two apart, no sentence is credited with the rewrite: a
         deleted sentence read as the rewrite is the worst error (two sentences of as many
         characters sharing only their citation, one deleted: docs/verdicts.md, "Equal
         copies")."""
 
+        text = self.t2[m[0] : m[1]]
+        near_theirs = similarity(self.t1[q0:q1], text) >= NEAR_COPY
+        if near_theirs != (similarity(self.t1[p0:p1], text) >= NEAR_COPY):
+            return near_theirs  # a near copy of one of them is that one's edit (``NEAR_COPY``)
         theirs = self._evidence_in(q0, q1, m, content=True)
         mine = self._evidence_in(p0, p1, m, content=True)
         return theirs > mine or theirs == mine == 0

@@ -27,6 +27,15 @@ CONTEXT_THRESHOLD = 0.7
 (test_offsets_on_another_copy_lose_to_the_context)."""
 
 
+NEAR_COPY = 0.85
+"""Indel similarity (``similarity``, by characters) at which a v2 sentence is a near copy of
+a v1 sentence: where two v1 sentences tie for it by words, it is the edit of the one it is
+a near copy of, if only one ("Software availability" and "Software axailability", 0.95,
+against "Software available from :", 0.7: a letter changed in a heading beside a deleted
+paragraph read `deleted`; the long property run on F1000RD 8-1459). Pinned by
+tests/engine/test_equal_copies.py (test_a_near_copy_breaks_a_tie_of_words)."""
+
+
 MOVED_SIDE_THRESHOLD = 0.85
 """Minimum agreement of the context that travels with a moved copy (``side_score``): a
 moved sentence keeps its own words around the quote, where a chance copy in rewritten text
