@@ -47,6 +47,12 @@ def _one(
     return r, (r.verdicts[0] if r.verdicts else None)
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="known limit (docs/verdicts.md, 'Not past a rewritten neighbour'): the kept lookalike's "
+    "image by words alone, no longer held between its kept neighbours, reaches the rewrite and "
+    "shields it, so the rewritten warning reads deleted, the safe side",
+)
 def test_lookalike_sentence_elsewhere_is_not_the_rewritten_one():
     v1 = (
         "Step 1. Warning: keep the lid closed while the unit is running. "

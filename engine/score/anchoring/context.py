@@ -4,9 +4,14 @@ where the occurrences of a quote nearest to an expected place are.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.score.anchoring.sentences import _SENTENCE_END, sentence_ends_before
 from engine.score.anchoring.thresholds import NEAR_HITS
 from engine.score.anchoring.words import similarity
+
+if TYPE_CHECKING:
+    from engine.score.anchoring.index import TextIndex
 
 
 def context_score(prefix: str, suffix: str, text: str, s: int, e: int) -> float:
@@ -37,25 +42,27 @@ def travelling_context(prefix: str, quote: str, suffix: str) -> tuple[str, str]:
     return p_in, s_in
 
 
-def side_score(
-    travelling: tuple[str, str], text: str, s: int, e: int, edges: tuple[bool, bool]
-) -> float:
+def side_score(travelling: tuple[str, str], v2: TextIndex, s: int, e: int) -> float:
     """How well the context that travels with a moved passage (``travelling_context``)
-    agrees around ``text[s:e]``, in [0, 1]: 1.0 when all of it stands there, 8 characters
-    or more with the quote, where an empty side, or one of spaces alone (the quote starts
-    or ends its sentence, block or table cell), is matched only by a sentence or block edge
-    there (``edges``: one stands at
-    ``s``, at ``e``; ``TextIndex.edges``): a quote that is a whole block, or follows
+    agrees around ``v2.text[s:e]``, in [0, 1]: 1.0 when all of it stands there, 8
+    characters or more with the quote, where an empty side, or one of spaces alone (the
+    quote starts or ends its sentence, block or table cell), is matched only by an edge
+    there (``TextIndex.edges``): a sentence's or a block's where the other side holds
+    context, a block's where neither does. A quote that is a whole block, or follows
     "Contact:", has no context of its own, and a chance copy inside a new sentence ("the
-    editors wrote Jose Menendez on the form") is no move of it (an attacker's brief). Else
-    each side compared when it has at least 4 characters, the better side counting. 0.0
-    when neither side has that much."""
+    editors wrote Jose Menendez on the form", "Sponsors include e.g. Jose Menendez: see
+    the list.") is no move of it (two attackers' briefs). Else each side compared when it
+    has at least 4 characters, the better side counting. 0.0 when neither side has that
+    much."""
     p_in, s_in = travelling
     # a side of spaces alone is empty too (a table cell's " Jose Menendez ")
     p_len = len(p_in) if p_in.strip() else 0
     s_len = len(s_in) if s_in.strip() else 0
-    p_ok = text[s - p_len : s] == p_in if p_len else edges[0]
-    s_ok = text[e : e + s_len] == s_in if s_len else edges[1]
+    text = v2.text
+    # an empty side's edge: a block's where neither side has context
+    edges = v2.edges(s, e, blocks_only=not (p_len or s_len)) if not (p_len and s_len) else None
+    p_ok = text[s - p_len : s] == p_in if p_len else bool(edges and edges[0])
+    s_ok = text[e : e + s_len] == s_in if s_len else bool(edges and edges[1])
     if s >= p_len and p_len + (e - s) + s_len >= 8 and p_ok and s_ok:
         return 1.0  # the quote's whole sentence (as far as the context reaches) travelled
     sides = [0.0]

@@ -56,6 +56,12 @@ def plain_text_breaks(text: str) -> list[int]:
     return sorted(set(out))
 
 
+_MARKER_CHARS = 16
+"""The most characters with no word in them that may stand between a block's boundary and
+a copy of a quote for the copy to be the block (``TextIndex.edges``): spaces, a list or
+heading marker, a bullet, an emoji, brackets, quote marks."""
+
+
 _BOUNDARY = "\ue000"
 """A private-use character standing for a block boundary inside a span while it is read
 (``reading``): not whitespace, not ignorable, untouched by normalisation."""
@@ -201,27 +207,32 @@ class TextIndex:
         b = br[j] if j < len(br) and not text[e : br[j - 1]].strip() else e
         return min(a, s), max(b, e)
 
-    def edges(self, s: int, e: int) -> tuple[bool, bool]:
-        """Whether a sentence or block starts at ``s`` and whether one ends at ``e``
-        (whitespace between aside; the text's own ends count): a block boundary there, or a
-        sentence end (``_SENTENCE_END``) that ends at ``s`` or starts at ``e``."""
+    def edges(self, s: int, e: int, *, blocks_only: bool) -> tuple[bool, bool]:
+        """Whether a block (or, unless ``blocks_only``, a sentence) starts at ``s``, and
+        whether one ends at ``e``. A block's: nothing a reader reads as a word
+        (``_has_alnum``) stands between them and the block's boundary, at most
+        ``_MARKER_CHARS`` characters (spaces, a Markdown list, heading or block quote
+        marker, a bullet, an emoji, brackets or quote marks: "- Acknowledgements" and
+        "(Acknowledgements)" are the block "Acknowledgements"); the text's own ends count.
+        A sentence's: a sentence end (``_SENTENCE_END``) that ends at ``s`` or starts at
+        ``e``, whitespace between aside. With ``blocks_only`` a sentence end is no edge: an
+        abbreviation's full stop ("e.g. ", "Dr. "), a ``;`` or ``:`` ends a clause, and a
+        copy of a whole block's quote after it inside a new sentence is no move of the
+        block (an attacker's brief)."""
         text, br, n = self.text, self.breaks, len(self.text)
+        k = bisect.bisect_right(br, s) - 1
+        start = br[k] if k >= 0 else 0
+        opens = s - start <= _MARKER_CHARS and not _has_alnum(text[start:s])
+        k = bisect.bisect_left(br, e)
+        end = br[k] if k < len(br) else n
+        closes = end - e <= _MARKER_CHARS and not _has_alnum(text[e:end])
+        if blocks_only or (opens and closes):
+            return opens, closes
         i = s
         while i > 0 and text[i - 1].isspace():
             i -= 1
-        k = bisect.bisect_left(br, i)
-        opens = (
-            i == 0
-            or (k < len(br) and br[k] <= s)
-            or s in sentence_ends_before(text, max(0, i - 32), s, self.sentence_end)
-        )
-        j = e
-        while j < n and text[j].isspace():
-            j += 1
-        k = bisect.bisect_left(br, e)
-        closes = (
-            j == n or (k < len(br) and br[k] <= j) or self.sentence_end.match(text, e) is not None
-        )
+        opens = opens or s in sentence_ends_before(text, max(0, i - 32), s, self.sentence_end)
+        closes = closes or self.sentence_end.match(text, e) is not None
         return opens, closes
 
     def cuts_word(

@@ -143,10 +143,14 @@ class Mapped:
             ra, rb = min(ra, qa), max(rb, qb)
         for c0, c1, words, share in cands:
             if (
-                self._beyond_kept_neighbours(ra, rb, c0, c1)
+                strict
+                and self._beyond_kept_neighbours(ra, rb, c0, c1)
                 and _count_dice(own_words, words) < MOVED_REWRITE_DICE
             ):
-                continue  # past a sentence the diff kept from the other side of this one
+                # past a sentence the diff kept from the other side of this one (asked
+                # only for crediting a rewrite: where a neighbour's image is asked, the
+                # wider answer is the safe one)
+                continue
             dice = round(
                 _set_dice(own_words, words)
                 + QUOTE_DICE * _set_dice(quote_words, words)
@@ -237,9 +241,10 @@ class Mapped:
         the one just after the moved copy of the block that preceded it. The diff may keep
         a neighbour that moved and take the text between for new: a moved block carries
         its neighbour's place with it (docs/verdicts.md, "The sentence a rewritten
-        sentence became"). A block counts as moved when more than half of it did
-        (``TextDiff.moved_part``): the diff moves sentences of ``move_min_chars`` or more,
-        and aligns a short one ("“No.") on its own."""
+        sentence became"). A block counts as moved when more than half of it did, its moved
+        pieces together in v2 (``TextDiff.moved_part``; no farther apart than the block is
+        long): the diff moves sentences of ``move_min_chars`` or more, and aligns a short
+        one ("“No.") on its own."""
         if not getattr(self.diff, "moves", None):
             return []
         t1, out = self.t1, []
@@ -259,10 +264,14 @@ class Mapped:
                 # most of it moved, a short sentence of it aligned on its own: its copy's
                 # v2 block(s) and those beside them
                 held, m0, m1 = self.diff.moved_part(o0, o1)
-                if 2 * held <= o1 - o0:
-                    continue
-                mv = (m0, m1)
-                w0, w1 = self.v2.beside(*self.v2.block(m0, m1))
+                if 2 * held <= o1 - o0 or m1 - m0 > o1 - o0:
+                    continue  # (its moved pieces went to places apart: no block moved)
+                # the copy's edges taken to its v2 block's where no more than the part that
+                # did not move lies between (the "“No. " aligned on its own)
+                rest = (o1 - o0) - held
+                xa, xb = self.v2.block(m0, m1)
+                mv = (xa if m0 - xa <= rest else m0, xb if xb - m1 <= rest else m1)
+                w0, w1 = self.v2.beside(*mv)
             # the block that followed moved: the place is just before its copy, and so on
             out.append((mv[1], w1) if side == "before" else (w0, mv[0]))
         return [(p, q) for p, q in out if p < q]

@@ -84,7 +84,7 @@ class StageMoved:
                 continue
             # A moved passage has new neighbours on at least one side: the side that
             # travelled with it (within its own sentence) is the evidence.
-            ctx = side_score(p.travelling, t2, h, h + L, self.v2.edges(h, h + L))
+            ctx = side_score(p.travelling, self.v2, h, h + L)
             cands.append((ctx, h))
         return cands
 

@@ -107,8 +107,7 @@ class StageRewritten:
                 # a passage is the quote itself; a word or two must have its context with it
                 if (
                     _passage(p.quote)
-                    or side_score(p.travelling, t2, i, i + L, self.v2.edges(i, i + L))
-                    >= MOVED_SIDE_THRESHOLD
+                    or side_score(p.travelling, self.v2, i, i + L) >= MOVED_SIDE_THRESHOLD
                 ):
                     return Reanchored(
                         i, i + L, "moved", 1.0, False, "the quoted passage moved, unchanged"
