@@ -60,9 +60,11 @@ def side_score(travelling: tuple[str, str], v2: TextIndex, s: int, e: int) -> fl
     s_len = len(s_in) if s_in.strip() else 0
     text = v2.text
     # an empty side's edge: a block's where neither side has context
-    edges = v2.edges(s, e, blocks_only=not (p_len or s_len)) if not (p_len and s_len) else None
-    p_ok = text[s - p_len : s] == p_in if p_len else bool(edges and edges[0])
-    s_ok = text[e : e + s_len] == s_in if s_len else bool(edges and edges[1])
+    opens, closes = (
+        (True, True) if p_len and s_len else v2.edges(s, e, blocks_only=not (p_len or s_len))
+    )
+    p_ok = text[s - p_len : s] == p_in if p_len else opens
+    s_ok = text[e : e + s_len] == s_in if s_len else closes
     if s >= p_len and p_len + (e - s) + s_len >= 8 and p_ok and s_ok:
         return 1.0  # the quote's whole sentence (as far as the context reaches) travelled
     sides = [0.0]

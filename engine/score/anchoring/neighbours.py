@@ -91,7 +91,7 @@ class KeptNeighbours:
         """One reading of ``_between_kept_neighbours``: with ``jumps``, a kept neighbour
         that jumped past the other side's sentence bounds nothing and that sentence, where
         it stands, bounds its side; without, every neighbour bounds where it stands. And
-        whether a neighbour jumped."""
+        whether a neighbour jumped (always False without ``jumps``)."""
         v1, t1, n2 = self.v1, self.t1, len(self.t2)
         jumped = False
         lo, lo_from, hi, hi_until = 0, 0, n2, n2
@@ -107,9 +107,12 @@ class KeptNeighbours:
                     b -= 1
                 y = self._surviving_copy(a, b, last, image) if _has_alnum(t1[a:b]) else None
                 if y is not None:
-                    cross = self._jumped(a, b, y, last, after if last else before)
+                    # (asked in the reading that honours jumps only: the other ignores them)
+                    cross = (
+                        self._jumped(a, b, y, last, after if last else before) if jumps else None
+                    )
                     jumped = jumped or cross is not None
-                    if cross is not None and jumps:
+                    if cross is not None:
                         # it moved past the sentence's other side, and bounds nothing: the
                         # other side's sentence, where it stands, bounds that side
                         if last:

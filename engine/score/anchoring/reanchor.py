@@ -178,11 +178,11 @@ class _Reanchor(
     def ctx1(self, s: int, e: int) -> tuple[str, str]:
         return self.t1[max(0, s - CONTEXT_CHARS) : s], self.t1[e : e + CONTEXT_CHARS]
 
-    def block_context(self, s: int, e: int, prefix: str, suffix: str) -> tuple[str, str, str]:
-        """(prefix, quote, suffix) of v1 ``[s, e)``, the context cut to the block(s) holding
-        the span: text of a neighbour block is no part of the quote's sentence."""
+    def block_context(self, s: int, e: int, prefix: str, suffix: str) -> tuple[str, str]:
+        """(prefix, suffix) of v1 ``[s, e)`` cut to the block(s) holding the span: text of a
+        neighbour block is no part of the quote's sentence."""
         ba, bb = self.v1.block(s, e)
-        return prefix[max(0, len(prefix) - (s - ba)) :], self.t1[s:e], suffix[: max(0, bb - e)]
+        return prefix[max(0, len(prefix) - (s - ba)) :], suffix[: max(0, bb - e)]
 
     def run(self, s: int, e: int, *, not_span: tuple[int, int] | None = None) -> Reanchored:
         t1, t2, diff = self.t1, self.t2, self.diff
@@ -215,7 +215,8 @@ class _Reanchor(
         local = self.changes.is_local(s, e)
         lo = max(0, min(es, ms if local else es) - FUZZY_WINDOW)
         hi = min(len(t2), max(ee, me if local else ee) + FUZZY_WINDOW)
-        travelling = travelling_context(*self.block_context(s, e, prefix, suffix))
+        own_prefix, own_suffix = self.block_context(s, e, prefix, suffix)
+        travelling = travelling_context(own_prefix, quote, own_suffix)
         p = _Place(quote, prefix, suffix, s, e, es, ee, ms, me, lo, hi, local, travelling)
 
         # 2a. Another copy of a repeated passage, kept by the diff, that v1's context names.
