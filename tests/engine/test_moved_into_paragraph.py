@@ -138,8 +138,8 @@ def test_a_moved_paragraphs_quotes_read_untouched_where_they_now_stand(
 # follows "Label:" (a colon ends a sentence), or fills a table cell. An attacker's brief
 # found that cutting the travelling context at the block's edge left it empty, and an empty
 # context "travelled" with any copy: the deleted block read `untouched` at a chance copy in
-# a new sentence far away (57 of 77 shapes). An empty side now travels only to a sentence or
-# block edge (``TextIndex.edges``).
+# a new sentence far away (57 of 77 shapes). With no context on either side, the quote now
+# travels only to a copy at a block's edge (``TextIndex.edges``).
 _FILLER = [
     "The committee met on Tuesday to review the budget for the coming year.",
     "Several members raised concerns about the timing of the annual audit.",
@@ -165,14 +165,20 @@ def _join(kind: str, blocks: list[str]) -> str:
     return "<html><body>" + "".join(b if b.startswith("<") else f"<p>{b}</p>" for b in blocks)
 
 
+def _verdict_of(kind: str, v1_blocks: list[str], v2_blocks: list[str], quote: str):
+    """The verdict of a comment on ``quote`` (its first copy) for the two versions."""
+    v1 = Version.from_source(_join(kind, v1_blocks), kind, "v1")
+    v2 = Version.from_source(_join(kind, v2_blocks), kind, "v2")
+    (verdict,) = score(v1, v2, [Comment("c0", "fix", _anchor(v1.text, quote))]).verdicts
+    return verdict
+
+
 @pytest.mark.parametrize("shape", sorted(_BLOCKS))
 @pytest.mark.parametrize("quote", _BARE)
 def test_a_quote_with_no_context_of_its_own_is_not_moved_to_a_chance_copy(shape, quote):
     kind, block = _BLOCKS[shape]
-    v1 = Version.from_source(_join(kind, [block.format(q=quote), *_FILLER]), kind, "v1")
     chance = f"In a separate note the editors wrote {quote} on the form by mistake."
-    v2 = Version.from_source(_join(kind, [*_FILLER, chance]), kind, "v2")
-    (verdict,) = score(v1, v2, [Comment("c0", "fix", _anchor(v1.text, quote))]).verdicts
+    verdict = _verdict_of(kind, [block.format(q=quote), *_FILLER], [*_FILLER, chance], quote)
     assert verdict.verdict == "deleted", (verdict.method, verdict.v2, verdict.note)
 
 
@@ -181,9 +187,7 @@ def test_a_quote_with_no_context_of_its_own_is_not_moved_to_a_chance_copy(shape,
 def test_a_block_that_is_its_quote_moved_whole_reads_untouched(shape, quote):
     kind, block = _BLOCKS[shape]
     moved = block.format(q=quote)
-    v1 = Version.from_source(_join(kind, [moved, *_FILLER]), kind, "v1")
-    v2 = Version.from_source(_join(kind, [*_FILLER[:2], moved, *_FILLER[2:]]), kind, "v2")
-    (verdict,) = score(v1, v2, [Comment("c0", "fix", _anchor(v1.text, quote))]).verdicts
+    verdict = _verdict_of(kind, [moved, *_FILLER], [*_FILLER[:2], moved, *_FILLER[2:]], quote)
     assert verdict.verdict == "untouched", (verdict.method, verdict.v2, verdict.note)
 
 
@@ -203,16 +207,12 @@ _MARKED = ["- {q}", "## {q}", "> {q}", "💡 {q}", "• {q}", "({q})", "“{q}�
 @pytest.mark.parametrize("sentence", _FALSE_EDGES)
 @pytest.mark.parametrize("quote", _BARE)
 def test_a_sentence_end_inside_a_new_sentence_is_no_block_edge(sentence, quote):
-    v1 = Version.from_source(_join("text", [quote, *_FILLER]), "text", "v1")
-    v2 = Version.from_source(_join("text", [*_FILLER, sentence.format(q=quote)]), "text", "v2")
-    (verdict,) = score(v1, v2, [Comment("c0", "fix", _anchor(v1.text, quote))]).verdicts
+    verdict = _verdict_of("text", [quote, *_FILLER], [*_FILLER, sentence.format(q=quote)], quote)
     assert verdict.verdict == "deleted", (verdict.method, verdict.v2, verdict.note)
 
 
 @pytest.mark.parametrize("marked", _MARKED)
 @pytest.mark.parametrize("quote", _BARE)
 def test_a_block_moved_with_a_marker_around_it_reads_untouched(marked, quote):
-    v1 = Version.from_source(_join("text", [quote, *_FILLER]), "text", "v1")
-    v2 = Version.from_source(_join("text", [*_FILLER, marked.format(q=quote)]), "text", "v2")
-    (verdict,) = score(v1, v2, [Comment("c0", "fix", _anchor(v1.text, quote))]).verdicts
+    verdict = _verdict_of("text", [quote, *_FILLER], [*_FILLER, marked.format(q=quote)], quote)
     assert verdict.verdict == "untouched", (verdict.method, verdict.v2, verdict.note)

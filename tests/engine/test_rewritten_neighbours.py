@@ -249,16 +249,18 @@ _OPEN_MARKDOWN = {
 }
 
 
-def _markdown_params():
+def _block_params(shapes, open_kinds):
+    """(case, shape) of every case of ``JOINS`` in every shape ``shapes`` makes of it, those
+    in ``open_kinds`` (by the deleted sentence's first 12 characters) a strict xfail."""
     for case in JOINS:
-        for shape in _markdown_shapes(*case):
+        for shape in shapes(*case):
             marks = []
-            if (case[1][:12], shape) in _OPEN_MARKDOWN:
+            if (case[1][:12], shape) in open_kinds:
                 marks = [pytest.mark.xfail(strict=True, reason="open kind")]
             yield pytest.param(case, shape, marks=marks, id=f"{case[1][:12]}-{shape}")
 
 
-@pytest.mark.parametrize(("case", "shape"), list(_markdown_params()))
+@pytest.mark.parametrize(("case", "shape"), list(_block_params(_markdown_shapes, _OPEN_MARKDOWN)))
 def test_a_new_block_beside_the_join_in_markdown_is_no_rewrite(case, shape):
     """The deletion of the shapes above in Markdown: a heading, list items, block quotes,
     each sentence a paragraph of its own. A new block's kept short words of the deleted
@@ -554,16 +556,9 @@ _OPEN_HTML_BLOCKS = {
 }
 
 
-def _html_block_params():
-    for case in JOINS:
-        for shape in _html_block_shapes(*case):
-            marks = []
-            if (case[1][:12], shape) in _OPEN_HTML_BLOCKS:
-                marks = [pytest.mark.xfail(strict=True, reason="open kind")]
-            yield pytest.param(case, shape, marks=marks, id=f"{case[1][:12]}-{shape}")
-
-
-@pytest.mark.parametrize(("case", "shape"), list(_html_block_params()))
+@pytest.mark.parametrize(
+    ("case", "shape"), list(_block_params(_html_block_shapes, _OPEN_HTML_BLOCKS))
+)
 def test_a_new_block_beside_the_join_in_html_blocks_is_no_rewrite(case, shape):
     """The deletion of the Markdown shapes above in HTML: each sentence a paragraph or list
     item of its own, the new block before or after the join of the deleted sentence's
